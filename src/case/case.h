@@ -1,0 +1,122 @@
+/* fcsim — case files: strict JSON loading, validation with JSON paths, --set overrides,
+ * defaults. Every key, its type, unit and default is documented in doc/case-format.md.
+ *
+ * FcCaseLoad() parses the file, applies the --set overrides to the JSON tree, validates the
+ * whole tree (unknown key, wrong type, missing required key, non-physical value: one line
+ * "FILE: JSON.PATH: message" via FcInputError, before any computation), fills in defaults and
+ * returns both the typed FcCase and the resolved JSON text (every key, defaults included). */
+#ifndef FC_CASE_H
+#define FC_CASE_H
+
+#include "../core/fc.h"
+
+/* A scalar time function s(t). "constant": s = value (default 1); "linear": s = 0 at t0,
+ * 1 at t1 (t0 = 0, t1 = time.t_end by default), constant outside; "table": piecewise linear
+ * through (t_i, s_i), held constant outside the table. */
+typedef enum { FC_RAMP_CONSTANT, FC_RAMP_LINEAR, FC_RAMP_TABLE } FcRampType;
+typedef struct {
+  FcRampType type;
+  PetscReal  value;  /* constant */
+  PetscReal  t0, t1; /* linear */
+  PetscInt   n;      /* table size */
+  PetscReal *t, *s;  /* table */
+} FcRamp;
+PetscReal FcRampEval(const FcRamp *r, PetscReal t);
+
+/* bodies[i].boundary[j]: Dirichlet condition on the nodes of a physical group.
+ * "fix": [bx, by, bz] booleans (value 0 on true components), or
+ * "displacement": [ux|null, uy|null, uz|null] scaled by "ramp", or
+ * "displacement": {"table": [[t, ux, uy, uz], ...]} (components may be null). */
+typedef struct {
+  char      group[FC_NAME_LEN];
+  PetscBool comp[3];   /* constrained components */
+  PetscReal value[3];  /* prescribed displacement before ramp (when ntab == 0) */
+  FcRamp    ramp;
+  PetscInt  ntab;      /* > 0: value(t) interpolated in tab (ntab rows of t, ux, uy, uz) */
+  PetscReal *tab;
+} FcCaseBoundary;
+/* Prescribed displacement of component c at time t (only meaningful when comp[c]). */
+PetscReal FcCaseBoundaryValue(const FcCaseBoundary *bc, PetscInt c, PetscReal t);
+
+typedef enum { FC_LOAD_TRACTION, FC_LOAD_PRESSURE, FC_LOAD_FORCE } FcLoadType;
+/* bodies[i].loads[j]: surface load on a physical surface group, scaled by ramp.
+ * traction [Pa] vector per reference area; pressure [Pa] along the inward reference normal
+ * (p > 0 pushes into the body); force [N] total vector spread uniformly over the group's area. */
+typedef struct {
+  char       group[FC_NAME_LEN];
+  FcLoadType type;
+  PetscReal  vec[3];   /* traction or force */
+  PetscReal  pressure;
+  FcRamp     ramp;
+} FcCaseBodyLoad;
+
+typedef struct {
+  char      model[FC_NAME_LEN]; /* material registry name: "linear", "corotational", ... */
+  PetscReal E, nu, density;
+} FcCaseMaterial;
+
+typedef struct {
+  char           name[FC_NAME_LEN];
+  char           type[32];              /* "deformable" */
+  char           mesh_file[PETSC_MAX_PATH_LEN]; /* resolved relative to the case file */
+  PetscInt       refine, order;
+  FcCaseMaterial material;
+  PetscReal      alpha, beta;            /* Rayleigh damping C = alpha M + beta K */
+  PetscInt       nboundary;
+  FcCaseBoundary *boundary;
+  PetscInt       nloads;
+  FcCaseBodyLoad *loads;
+} FcCaseBody;
+
+typedef enum { FC_PROBE_DISPLACEMENT, FC_PROBE_REACTION, FC_PROBE_KINETIC_ENERGY, FC_PROBE_STRAIN_ENERGY } FcProbeType;
+/* probes[i]: named time series. displacement: node of `body` nearest `point`, or the
+ * area-weighted mean over the surface `group` (3 columns name_x, name_y, name_z); reaction: resultant of the reaction forces on `group` of `body`
+ * (3 columns); kinetic_energy / strain_energy: of `body`, or of all bodies when body is "". */
+typedef struct {
+  char        name[FC_NAME_LEN];
+  FcProbeType type;
+  char        body[FC_NAME_LEN];
+  char        group[FC_NAME_LEN];
+  PetscReal   point[3];
+} FcCaseProbe;
+
+typedef enum { FC_INTEGRATOR_QUASI_STATIC, FC_INTEGRATOR_BACKWARD_EULER } FcIntegratorType;
+
+typedef struct {
+  char  file[PETSC_MAX_PATH_LEN]; /* the case file as given */
+  char  name[FC_NAME_LEN];
+  char *description;
+
+  FcIntegratorType integrator;
+  PetscReal        dt, t_end;   /* t_end = steps * dt when "steps" is given */
+  PetscInt         steps;       /* = round(t_end / dt) when "t_end" is given */
+  PetscInt         newton_max_it;
+  PetscReal        newton_rtol, newton_atol;
+  PetscBool        allow_nonconvergence; /* time.newton.allow_failure */
+  PetscReal        gravity[3];
+
+  PetscInt    nbodies;
+  FcCaseBody *bodies;
+  PetscInt    nprobes;
+  FcCaseProbe *probes;
+
+  char      output_dir[PETSC_MAX_PATH_LEN]; /* "results" (relative to the working directory) */
+  PetscInt  output_every;
+  PetscBool output_hdf5, output_vtk;
+  PetscBool vtk_binary;
+
+  PetscInt npetsc;          /* "petsc": {"ksp_type": "cg", ...} → "-ksp_type" "cg" */
+  char   **petsc_keys;      /* with leading '-' */
+  char   **petsc_values;    /* "" for flags (JSON true); JSON false entries are dropped */
+
+  char *resolved_json;      /* the full resolved case (defaults filled), pretty printed */
+} FcCase;
+
+/* Load, override, validate. `sets` are "PATH=VALUE" strings from --set (VALUE parsed as JSON
+ * when it is valid JSON, else taken as a string). All problems are input errors. */
+/* FcCaseLoad overwrites *c without freeing it; on any error *c is left zeroed (nothing to
+ * destroy). FcCaseDestroy frees everything and zeroes *c, so calling it twice is harmless. */
+PetscErrorCode FcCaseLoad(const char *file, PetscInt nsets, const char *const *sets, FcCase *c);
+PetscErrorCode FcCaseDestroy(FcCase *c);
+
+#endif

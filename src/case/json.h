@@ -1,0 +1,27 @@
+/* fcsim — JSON plumbing for the case module (internal to src/case/): reading a file with
+ * line/column syntax errors, rejecting duplicate keys, and applying --set PATH=VALUE. */
+#ifndef FC_CASE_JSON_H
+#define FC_CASE_JSON_H
+
+#include "../core/fc.h"
+#include <cjson/cJSON.h>
+
+/* Route cJSON's allocations through PetscMalloc/PetscFree between Push and Pop, so that
+ * -malloc_debug / -malloc_dump see a JSON tree that was not freed. Pop restores cJSON's
+ * defaults (malloc/free); nothing allocated in between may outlive the Pop. */
+void FcJsonHooksPush(void);
+void FcJsonHooksPop(void);
+
+/* Read and parse `file`; the root is any JSON value. Unreadable file, syntax error (with line
+ * and column) and duplicate keys are input errors. */
+PetscErrorCode FcJsonReadFile(const char *file, cJSON **root);
+
+/* Input error "FILE: PATH: <prefix>duplicate key "x"" for the first object under `item`
+ * (whose path is `path`) holding a key twice. */
+PetscErrorCode FcJsonCheckDuplicates(const char *file, const cJSON *item, const char *path, const char *prefix);
+
+/* Apply one "PATH=VALUE" override to the tree (see doc/case-format.md, "Overrides"). Errors
+ * are reported as "FILE: PATH: --set: reason". */
+PetscErrorCode FcJsonApplySet(const char *file, cJSON *root, const char *set);
+
+#endif

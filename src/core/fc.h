@@ -1,0 +1,47 @@
+/* fcsim — common definitions: exit codes, input errors, small helpers.
+ *
+ * Error convention (see doc/architecture.md):
+ *  - every function returns PetscErrorCode and every call is wrapped in PetscCall;
+ *  - bad user input (case file, mesh, command line, trajectory, FCLIB file) is raised with
+ *    FcInputError(), which formats ONE line "FILE: PATH: message", and returns
+ *    PETSC_ERR_USER_INPUT; fcsim's error handler prints that line once, without a traceback,
+ *    and main() maps it to exit status FC_EXIT_INPUT (2);
+ *  - any other error is a failure of the run (exit FC_EXIT_RUN, 1) with PETSc's traceback. */
+#ifndef FC_H
+#define FC_H
+
+#include <petsc.h>
+
+#define FC_EXIT_OK    0
+#define FC_EXIT_RUN   1 /* the run failed: non-convergence not allowed by the case, I/O failure */
+#define FC_EXIT_INPUT 2 /* bad input: case, mesh, command line */
+
+#define FC_ERR_INPUT PETSC_ERR_USER_INPUT
+#define FC_NAME_LEN  256
+
+/* Raise an input error: prints "where: path: message" (path may be NULL or "") once on stderr
+ * through fcsim's error handler and returns FC_ERR_INPUT. Use as `return FcInputError(...)`
+ * or via the FcCheckInput macro. */
+PetscErrorCode FcInputError(const char *where, const char *path, const char *fmt, ...) PETSC_ATTRIBUTE_FORMAT(3, 4);
+
+#define FcCheckInput(cond, where, path, ...) \
+  do { \
+    if (PetscUnlikely(!(cond))) return FcInputError(where, path, __VA_ARGS__); \
+  } while (0)
+
+/* Install the handler that prints input errors as one line and everything else with PETSc's
+ * traceback. Call right after PetscInitialize. */
+PetscErrorCode FcPushErrorHandler(void);
+
+/* fcsim version string (git describe at build time). */
+const char *FcVersion(void);
+
+/* Verbosity: 0 quiet (-q), 1 normal (one progress line per step). */
+extern int FcVerbosity;
+
+/* Path helpers (plain C, no PETSc objects). */
+/* Join dir of `relative_to` with `path` unless `path` is absolute; result in out (len bytes). */
+PetscErrorCode FcPathResolve(const char *relative_to, const char *path, char *out, size_t len);
+PetscBool      FcFileReadable(const char *path);
+
+#endif

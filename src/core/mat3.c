@@ -1,0 +1,100 @@
+/* fcsim — 3x3 linear algebra (row-major). */
+#include "mat3.h"
+#include <math.h>
+
+PetscReal FcMat3Det(const PetscReal a[9])
+{
+  return a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
+}
+
+PetscReal FcMat3Inv(const PetscReal a[9], PetscReal inv[9])
+{
+  PetscReal d = FcMat3Det(a), id;
+  if (d == 0) return 0;
+  id     = 1.0 / d;
+  inv[0] = (a[4] * a[8] - a[5] * a[7]) * id;
+  inv[1] = (a[2] * a[7] - a[1] * a[8]) * id;
+  inv[2] = (a[1] * a[5] - a[2] * a[4]) * id;
+  inv[3] = (a[5] * a[6] - a[3] * a[8]) * id;
+  inv[4] = (a[0] * a[8] - a[2] * a[6]) * id;
+  inv[5] = (a[2] * a[3] - a[0] * a[5]) * id;
+  inv[6] = (a[3] * a[7] - a[4] * a[6]) * id;
+  inv[7] = (a[1] * a[6] - a[0] * a[7]) * id;
+  inv[8] = (a[0] * a[4] - a[1] * a[3]) * id;
+  return d;
+}
+
+void FcMat3Mult(const PetscReal a[9], const PetscReal b[9], PetscReal c[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) c[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+}
+
+void FcMat3MultTN(const PetscReal a[9], const PetscReal b[9], PetscReal c[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) c[3 * i + j] = a[i] * b[j] + a[3 + i] * b[3 + j] + a[6 + i] * b[6 + j];
+}
+
+void FcMat3MultNT(const PetscReal a[9], const PetscReal b[9], PetscReal c[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) c[3 * i + j] = a[3 * i] * b[3 * j] + a[3 * i + 1] * b[3 * j + 1] + a[3 * i + 2] * b[3 * j + 2];
+}
+
+void FcMat3Transpose(const PetscReal a[9], PetscReal at[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) at[3 * j + i] = a[3 * i + j];
+}
+
+void FcMat3Identity(PetscReal a[9])
+{
+  for (int i = 0; i < 9; i++) a[i] = (i % 4 == 0) ? 1.0 : 0.0;
+}
+
+PetscReal FcMat3Norm(const PetscReal a[9])
+{
+  PetscReal s = 0;
+  for (int i = 0; i < 9; i++) s += a[i] * a[i];
+  return PetscSqrtReal(s);
+}
+
+/* Polar decomposition by the scaled Newton iteration R ← ½(γR + γ⁻¹R⁻ᵀ) with the
+ * Frobenius-norm scaling γ = (‖R⁻¹‖/‖R‖)^½ (Higham, "Computing the polar decomposition",
+ * SIAM J. Sci. Stat. Comput. 7, 1986, eq. 3.2 and §3.3): quadratically convergent for
+ * non-singular F and it stays in the orientation class of F. */
+PetscBool FcMat3Polar(const PetscReal F[9], PetscReal R[9])
+{
+  PetscReal X[9], Xi[9], XiT[9], d;
+  int       it;
+
+  d = FcMat3Det(F);
+  if (!(d > 0) || !isfinite(d)) {
+    FcMat3Identity(R);
+    return PETSC_FALSE;
+  }
+  for (int i = 0; i < 9; i++) X[i] = F[i];
+  for (it = 0; it < 100; it++) {
+    PetscReal g, diff = 0, nx;
+    if (FcMat3Inv(X, Xi) == 0) break;
+    FcMat3Transpose(Xi, XiT);
+    nx = FcMat3Norm(X);
+    g  = (it < 6) ? PetscSqrtReal(FcMat3Norm(Xi) / nx) : 1.0;
+    for (int i = 0; i < 9; i++) {
+      PetscReal xn = 0.5 * (g * X[i] + XiT[i] / g);
+      diff += (xn - X[i]) * (xn - X[i]);
+      X[i] = xn;
+    }
+    if (PetscSqrtReal(diff) <= 1e-15 * 3.0) break;
+  }
+  for (int i = 0; i < 9; i++) R[i] = X[i];
+  return PETSC_TRUE;
+}
+
+PetscReal FcMat3VonMises(const PetscReal s[9])
+{
+  PetscReal d0 = s[0] - s[4], d1 = s[4] - s[8], d2 = s[8] - s[0];
+  PetscReal sh = s[1] * s[1] + s[5] * s[5] + s[2] * s[2];
+  return PetscSqrtReal(0.5 * (d0 * d0 + d1 * d1 + d2 * d2) + 3.0 * sh);
+}

@@ -1,0 +1,196 @@
+/* fcsim — command-line entry.
+ *
+ *   fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR] [-q] [PETSc options]
+ *   fcsim info CASE.json [--set PATH=VALUE]...
+ *   fcsim --help | --version
+ *
+ * Exit status: 0 success; 1 the run failed (non-convergence the case does not allow, a failed
+ * solve, an I/O error); 2 bad input (case, mesh, command line); 130 interrupted (SIGINT). */
+#define _POSIX_C_SOURCE 200809L
+#include "core/fc.h"
+#include "case/case.h"
+#include "mesh/mesh.h"
+#include "fem/material.h"
+#include "step/step.h"
+#include "study/run.h"
+#include <signal.h>
+#include <string.h>
+
+static const char usage[] =
+  "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR] [-q] [PETSc options]\n"
+  "       fcsim info CASE.json [--set PATH=VALUE]...\n"
+  "       fcsim --help | --version\n"
+  "\n"
+  "  run     run the case; outputs go to OUTDIR (default <output.dir>/<name>/<run id>/),\n"
+  "          written under a temporary name and renamed when the run completes\n"
+  "  info    print the resolved case (every key, defaults filled in) and mesh statistics\n"
+  "  --set PATH=VALUE   override a case value by JSON path, e.g. --set bodies[0].material.E=2e6\n"
+  "                     --set time.dt=0.01 (VALUE is JSON, or a plain string)\n"
+  "  -o OUTDIR          output directory\n"
+  "  -q                 no progress lines\n"
+  "  PETSc options      passed to PETSc (they override the case's \"petsc\" object), e.g.\n"
+  "                     -ksp_type cg -pc_type gamg, -log_view, -options_left; options with a\n"
+  "                     value go after CASE.json\n"
+  "exit status: 0 success, 1 run failed, 2 bad input, 130 interrupted\n";
+
+static void OnSignal_Private(int sig)
+{
+  (void)sig;
+  FcInterrupted = 1;
+}
+
+typedef struct {
+  const char  *cmd, *casefile, *outdir;
+  int          nsets;
+  const char **sets;
+  int          pargc;
+  char       **pargv;
+  char        *cmdline;
+} Args;
+
+/* Our own arguments are taken out; everything else that starts with '-' is a PETSc option
+ * (with its value when the next word does not start with '-'). */
+static int ParseArgs(int argc, char **argv, Args *a)
+{
+  size_t len = 1;
+  memset(a, 0, sizeof *a);
+  a->sets  = calloc((size_t)argc, sizeof *a->sets);
+  a->pargv = calloc((size_t)argc + 1, sizeof *a->pargv);
+  for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
+  a->cmdline = calloc(len, 1);
+  if (!a->sets || !a->pargv || !a->cmdline) return FC_EXIT_RUN;
+  for (int i = 0; i < argc; i++) {
+    if (i) strcat(a->cmdline, " ");
+    strcat(a->cmdline, argv[i]);
+  }
+  a->pargv[a->pargc++] = argv[0];
+  if (argc < 2) {
+    fprintf(stderr, "fcsim: command line: missing command (run, info)\n%s", usage);
+    return FC_EXIT_INPUT;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    fputs(usage, stdout);
+    return -1;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("fcsim %s\n", FcVersion());
+    return -1;
+  }
+  if (strcmp(argv[1], "run") && strcmp(argv[1], "info")) {
+    fprintf(stderr, "fcsim: command line: unknown command '%s' (expected run, info, --help, --version)\n", argv[1]);
+    return FC_EXIT_INPUT;
+  }
+  a->cmd = argv[1];
+  for (int i = 2; i < argc; i++) {
+    const char *s = argv[i];
+    if (!strcmp(s, "--set")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fcsim: command line: --set needs PATH=VALUE\n");
+        return FC_EXIT_INPUT;
+      }
+      a->sets[a->nsets++] = argv[++i];
+    } else if (!strncmp(s, "--set=", 6)) {
+      a->sets[a->nsets++] = s + 6;
+    } else if (!strcmp(s, "-o")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fcsim: command line: -o needs a directory\n");
+        return FC_EXIT_INPUT;
+      }
+      a->outdir = argv[++i];
+    } else if (!strcmp(s, "-q")) {
+      FcVerbosity = 0;
+    } else if (!strncmp(s, "--", 2)) {
+      fprintf(stderr, "fcsim: command line: unknown option '%s' (see fcsim --help)\n", s);
+      return FC_EXIT_INPUT;
+    } else if (s[0] == '-' && s[1]) {
+      /* A PETSc option takes the next word as its value when that word does not start with
+       * '-'; before the case file is seen the next word is the case file, so PETSc options
+       * written before CASE.json are flags. */
+      a->pargv[a->pargc++] = argv[i];
+      if (a->casefile && i + 1 < argc && argv[i + 1][0] != '-') a->pargv[a->pargc++] = argv[++i];
+    } else if (!a->casefile) {
+      a->casefile = s;
+    } else {
+      fprintf(stderr, "fcsim: command line: unexpected argument '%s' (one case file only)\n", s);
+      return FC_EXIT_INPUT;
+    }
+  }
+  if (!a->casefile) {
+    fprintf(stderr, "fcsim: command line: missing CASE.json\n");
+    return FC_EXIT_INPUT;
+  }
+  return 0;
+}
+
+/* The case's "petsc" object goes into the options database unless the command line set the
+ * same option, so the command line wins. */
+static PetscErrorCode InsertCaseOptions(const FcCase *c)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < c->npetsc; i++) {
+    PetscBool set;
+    PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], c->petsc_values[i][0] ? c->petsc_values[i] : NULL));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Main(Args *a, PetscBool *ok)
+{
+  FcCase         c;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  PetscCall(PetscMemzero(&c, sizeof c));
+  PetscCall(FcMaterialRegisterAll());
+  ierr = FcCaseLoad(a->casefile, a->nsets, a->sets, &c);
+  if (!ierr) ierr = InsertCaseOptions(&c);
+  if (!ierr) {
+    if (!strcmp(a->cmd, "info")) ierr = FcInfo(&c);
+    else {
+      FcRunOptions o = {a->outdir, a->cmdline};
+      ierr           = FcRun(&c, &o, ok);
+    }
+  }
+  (void)FcCaseDestroy(&c);
+  return ierr;
+}
+
+int main(int argc, char **argv)
+{
+  Args           a;
+  int            rc = ParseArgs(argc, argv, &a);
+  PetscErrorCode ierr;
+  PetscBool      ok = PETSC_FALSE;
+
+  if (rc) {
+    free(a.sets);
+    free(a.pargv);
+    free(a.cmdline);
+    return rc < 0 ? FC_EXIT_OK : rc;
+  }
+  ierr = PetscInitialize(&a.pargc, &a.pargv, NULL, NULL);
+  if (ierr) return FC_EXIT_RUN;
+  ierr = FcPushErrorHandler();
+  if (!ierr) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = OnSignal_Private;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    ierr = Main(&a, &ok);
+  }
+  (void)FcMeshFinalizePackage();
+  (void)FcMaterialFinalizePackage();
+  (void)PetscPopErrorHandler();
+  if (FcInterrupted) rc = 130;
+  else if (ierr == FC_ERR_INPUT) rc = FC_EXIT_INPUT;
+  else if (ierr || !ok) rc = FC_EXIT_RUN;
+  else rc = FC_EXIT_OK;
+  if (PetscFinalize()) rc = rc ? rc : FC_EXIT_RUN;
+  free(a.sets);
+  free(a.pargv);
+  free(a.cmdline);
+  return rc;
+}

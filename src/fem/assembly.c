@@ -1,0 +1,367 @@
+/* fcsim — assembly of the element kernels into PETSc objects.
+ *
+ * Matrix: MATAIJ with block size 3 (the 3 displacement components of a node) and EXACT
+ * preallocation from the node graph: nodes m and n are coupled iff some element contains both,
+ * so block row n holds one 3×3 block per node in the union of the elements around n (itself
+ * included), i.e. 3 × (number of coupled nodes) nonzeros per scalar row. The graph is walked
+ * through a node → element table with a marker array: O(nelems·npe²) time, O(nnodes + nelems·npe)
+ * memory, no adjacency lists stored. The split into diagonal / off-diagonal blocks follows the
+ * row ownership range, so the same code preallocates a distributed matrix.
+ *
+ * Loops over elements (faces) are O(nelems): each rank integrates a contiguous share and adds
+ * with ADD_VALUES (off-rank rows travel through PETSc's stash at assembly), which is correct on
+ * any number of ranks; on several ranks u is first gathered to every rank (VecScatterCreateToAll,
+ * O(ndof) — good enough until the mesh itself is distributed). */
+#include "fem.h"
+#include "../core/mat3.h"
+
+static PetscErrorCode MeshCheck(const FcMesh *mesh)
+{
+  PetscFunctionBegin;
+  PetscCheck(mesh->order == 1 || mesh->order == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh order %" PetscInt_FMT " not supported", mesh->order);
+  PetscCheck(mesh->npe == (mesh->order == 1 ? 4 : 10), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh of order %" PetscInt_FMT " with %" PetscInt_FMT " nodes per element", mesh->order, mesh->npe);
+  PetscFunctionReturn(0);
+}
+
+/* [start, end) of this rank's share of n items (elements or faces). */
+static PetscErrorCode LocalRange(MPI_Comm comm, PetscInt n, PetscInt *start, PetscInt *end)
+{
+  PetscMPIInt rank, size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  *start = (PetscInt)(((PetscInt64)n * rank) / size);
+  *end   = (PetscInt)(((PetscInt64)n * (rank + 1)) / size);
+  PetscFunctionReturn(0);
+}
+
+/* Read access to all of u on every rank. */
+typedef struct {
+  Vec                u, useq;
+  VecScatter         scatter;
+  const PetscScalar *a;
+} UAccess;
+
+static PetscErrorCode UAccessBegin(const FcMesh *mesh, Vec u, UAccess *ua)
+{
+  PetscInt    n;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(ua, sizeof *ua));
+  PetscCall(VecGetSize(u, &n));
+  PetscCheck(n == 3 * mesh->nnodes, PetscObjectComm((PetscObject)u), PETSC_ERR_ARG_SIZ, "Displacement vector of size %" PetscInt_FMT ", mesh has %" PetscInt_FMT " DoFs", n, 3 * mesh->nnodes);
+  ua->u = u;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)u), &size));
+  if (size == 1) {
+    PetscCall(VecGetArrayRead(u, &ua->a));
+  } else {
+    PetscCall(VecScatterCreateToAll(u, &ua->scatter, &ua->useq));
+    PetscCall(VecScatterBegin(ua->scatter, u, ua->useq, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(ua->scatter, u, ua->useq, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(ua->useq, &ua->a));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode UAccessEnd(UAccess *ua)
+{
+  PetscFunctionBegin;
+  if (ua->useq) {
+    PetscCall(VecRestoreArrayRead(ua->useq, &ua->a));
+    PetscCall(VecScatterDestroy(&ua->scatter));
+    PetscCall(VecDestroy(&ua->useq));
+  } else {
+    PetscCall(VecRestoreArrayRead(ua->u, &ua->a));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Coordinates, displacements (if ua) and global DoF indices of element e. */
+static void ElementGather(const FcMesh *mesh, PetscInt e, const UAccess *ua, PetscReal *Xe, PetscReal *ue, PetscInt *idx)
+{
+  const PetscInt *nodes = mesh->conn + e * mesh->npe;
+
+  for (PetscInt a = 0; a < mesh->npe; a++)
+    for (int i = 0; i < 3; i++) {
+      Xe[3 * a + i] = mesh->X[3 * nodes[a] + i];
+      if (ue) ue[3 * a + i] = PetscRealPart(ua->a[3 * nodes[a] + i]);
+      if (idx) idx[3 * a + i] = 3 * nodes[a] + i;
+    }
+}
+
+PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
+{
+  const PetscInt N = mesh->nnodes, npe = mesh->npe;
+  PetscLayout    rmap, cmap;
+  PetscInt       rstart, rend, nstart, nend, nown, *off, *eln, *marker, *dnnz, *onnz, *nbr, *rows, *cols, maxk = 0;
+  PetscScalar   *zeros;
+
+  PetscFunctionBegin;
+  PetscCall(MeshCheck(mesh));
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, 3 * N, 3 * N));
+  PetscCall(MatSetType(*A, MATAIJ));
+  /* Block size before the layout is set up, so PETSc splits the rows by whole nodes. */
+  PetscCall(MatSetBlockSize(*A, 3));
+  PetscCall(MatGetLayouts(*A, &rmap, &cmap));
+  PetscCall(PetscLayoutSetUp(rmap));
+  PetscCall(PetscLayoutSetUp(cmap));
+  PetscCall(PetscLayoutGetRange(rmap, &rstart, &rend));
+  PetscCheck(rstart % 3 == 0 && rend % 3 == 0, comm, PETSC_ERR_PLIB, "Row ownership [%" PetscInt_FMT ", %" PetscInt_FMT ") not aligned to nodes", rstart, rend);
+  nstart = rstart / 3;
+  nend   = rend / 3;
+  nown   = nend - nstart;
+
+  /* node → element table (CSR) */
+  PetscCall(PetscCalloc1(N + 1, &off));
+  for (PetscInt k = 0; k < mesh->nelems * npe; k++) {
+    const PetscInt n = mesh->conn[k];
+    PetscCheck(n >= 0 && n < N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element %" PetscInt_FMT " refers to node %" PetscInt_FMT " of %" PetscInt_FMT, k / npe, n, N);
+    off[n + 1]++;
+  }
+  for (PetscInt n = 0; n < N; n++) off[n + 1] += off[n];
+  PetscCall(PetscMalloc1(off[N], &eln));
+  {
+    PetscInt *pos;
+    PetscCall(PetscMalloc1(N, &pos));
+    PetscCall(PetscArraycpy(pos, off, N));
+    for (PetscInt e = 0; e < mesh->nelems; e++)
+      for (PetscInt a = 0; a < npe; a++) eln[pos[mesh->conn[e * npe + a]]++] = e;
+    PetscCall(PetscFree(pos));
+  }
+
+  /* Pass 1: count coupled nodes per owned node, split by column ownership. */
+  PetscCall(PetscMalloc1(N, &marker));
+  for (PetscInt n = 0; n < N; n++) marker[n] = -1;
+  PetscCall(PetscMalloc2(3 * nown, &dnnz, 3 * nown, &onnz));
+  for (PetscInt n = nstart; n < nend; n++) {
+    PetscInt cd = 0, co = 0;
+    for (PetscInt k = off[n]; k < off[n + 1]; k++) {
+      const PetscInt *nodes = mesh->conn + eln[k] * npe;
+      for (PetscInt a = 0; a < npe; a++) {
+        const PetscInt m = nodes[a];
+        if (marker[m] == n) continue;
+        marker[m] = n;
+        if (m >= nstart && m < nend) cd++;
+        else co++;
+      }
+    }
+    for (int i = 0; i < 3; i++) {
+      dnnz[3 * (n - nstart) + i] = 3 * cd;
+      onnz[3 * (n - nstart) + i] = 3 * co;
+    }
+    maxk = PetscMax(maxk, cd + co);
+  }
+  /* Both calls, PETSc's idiom: each is a no-op for the other matrix type. */
+  PetscCall(MatSeqAIJSetPreallocation(*A, 0, dnnz));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 0, dnnz, 0, onnz));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+
+  /* Pass 2: insert the pattern as explicit zeros so the assembled matrix carries it (MatDuplicate,
+   * MatAXPY with SAME_NONZERO_PATTERN, MatZeroRows keep it). */
+  PetscCall(PetscMalloc4(maxk, &nbr, 3, &rows, 3 * maxk, &cols, 9 * maxk, &zeros));
+  PetscCall(PetscArrayzero(zeros, 9 * maxk));
+  for (PetscInt n = 0; n < N; n++) marker[n] = -1;
+  for (PetscInt n = nstart; n < nend; n++) {
+    PetscInt k = 0;
+    for (PetscInt j = off[n]; j < off[n + 1]; j++) {
+      const PetscInt *nodes = mesh->conn + eln[j] * npe;
+      for (PetscInt a = 0; a < npe; a++) {
+        const PetscInt m = nodes[a];
+        if (marker[m] == n) continue;
+        marker[m] = n;
+        nbr[k++] = m;
+      }
+    }
+    PetscCall(PetscSortInt(k, nbr));
+    for (PetscInt j = 0; j < k; j++)
+      for (int i = 0; i < 3; i++) cols[3 * j + i] = 3 * nbr[j] + i;
+    for (int i = 0; i < 3; i++) rows[i] = 3 * n + i;
+    PetscCall(MatSetValues(*A, 3, rows, 3 * k, cols, zeros, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree4(nbr, rows, cols, zeros));
+  PetscCall(PetscFree2(dnnz, onnz));
+  PetscCall(PetscFree(marker));
+  PetscCall(PetscFree(eln));
+  PetscCall(PetscFree(off));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcAssembleInternal(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *energy, Vec fint, Mat K)
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)u);
+  UAccess   ua;
+  PetscInt  estart, eend, idx[3 * FC_MAX_NPE];
+  PetscReal Xe[3 * FC_MAX_NPE], ue[3 * FC_MAX_NPE], fe[3 * FC_MAX_NPE], *Ke = NULL, We, Wsum = 0;
+  const PetscInt ndof = 3 * mesh->npe;
+
+  PetscFunctionBegin;
+  PetscCall(MeshCheck(mesh));
+  if (fint) PetscCall(VecZeroEntries(fint));
+  if (K) {
+    PetscCall(MatZeroEntries(K));
+    PetscCall(PetscMalloc1(ndof * ndof, &Ke));
+  }
+  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
+  PetscCall(UAccessBegin(mesh, u, &ua));
+  for (PetscInt e = estart; e < eend; e++) {
+    ElementGather(mesh, e, &ua, Xe, ue, idx);
+    PetscCall(FcElementInternal(mat, mesh->order, Xe, ue, energy ? &We : NULL, fint ? fe : NULL, Ke));
+    if (energy) Wsum += We;
+    if (fint) PetscCall(VecSetValues(fint, ndof, idx, fe, ADD_VALUES));
+    if (K) PetscCall(MatSetValues(K, ndof, idx, ndof, idx, Ke, ADD_VALUES));
+  }
+  PetscCall(UAccessEnd(&ua));
+  PetscCall(PetscFree(Ke));
+  if (fint) {
+    PetscCall(VecAssemblyBegin(fint));
+    PetscCall(VecAssemblyEnd(fint));
+  }
+  if (K) {
+    PetscCall(MatAssemblyBegin(K, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(K, MAT_FINAL_ASSEMBLY));
+  }
+  if (energy) PetscCall(MPIU_Allreduce(&Wsum, energy, 1, MPIU_REAL, MPIU_SUM, comm));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcAssembleMass(const FcMesh *mesh, PetscReal rho, Mat M)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)M);
+  PetscInt       estart, eend, idx[3 * FC_MAX_NPE];
+  PetscReal      Xe[3 * FC_MAX_NPE], *Me;
+  const PetscInt ndof = 3 * mesh->npe;
+
+  PetscFunctionBegin;
+  PetscCall(MeshCheck(mesh));
+  PetscCall(MatZeroEntries(M));
+  PetscCall(PetscMalloc1(ndof * ndof, &Me));
+  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
+  for (PetscInt e = estart; e < eend; e++) {
+    ElementGather(mesh, e, NULL, Xe, NULL, idx);
+    PetscCall(FcElementMass(mesh->order, Xe, rho, Me));
+    PetscCall(MatSetValues(M, ndof, idx, ndof, idx, Me, ADD_VALUES));
+  }
+  PetscCall(PetscFree(Me));
+  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcAssembleBodyForce(const FcMesh *mesh, PetscReal rho, const PetscReal g[3], Vec f)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)f);
+  PetscInt       estart, eend, idx[3 * FC_MAX_NPE];
+  PetscReal      Xe[3 * FC_MAX_NPE], fe[3 * FC_MAX_NPE];
+  const PetscInt ndof = 3 * mesh->npe;
+
+  PetscFunctionBegin;
+  PetscCall(MeshCheck(mesh));
+  if (rho == 0 || (g[0] == 0 && g[1] == 0 && g[2] == 0)) PetscFunctionReturn(0);
+  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
+  for (PetscInt e = estart; e < eend; e++) {
+    ElementGather(mesh, e, NULL, Xe, NULL, idx);
+    PetscCall(FcElementBodyForce(mesh->order, Xe, rho, g, fe));
+    PetscCall(VecSetValues(f, ndof, idx, fe, ADD_VALUES));
+  }
+  PetscCall(VecAssemblyBegin(f));
+  PetscCall(VecAssemblyEnd(f));
+  PetscFunctionReturn(0);
+}
+
+/* Surface loads on boundary faces (tri3/tri6, Gmsh order, corners oriented so that
+ * a1 × a2 = ∂x/∂ξ × ∂x/∂η points outward; |a1 × a2| dξ dη = dA). Rule of degree 2 (tri3) or
+ * 4 (tri6): ∫ N_a (a1 × a2) is then exact even on a curved tri6 (N quadratic, a1 × a2
+ * quadratic), so a pressure on a closed surface has exactly zero resultant; a traction is
+ * exact on flat faces. pressure == PETSC_TRUE: load −p n, else the traction t. */
+static PetscErrorCode AssembleFaces(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, PetscBool pressure, const PetscReal t[3], PetscReal p, Vec f)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)f);
+  const PetscInt npf  = mesh->npf, order = npf == 3 ? 1 : 2;
+  FcQuadrature   q;
+  PetscInt       fstart, fend, idx[18];
+  PetscReal      Xf[18], fe[18], N[6], dN[12];
+
+  PetscFunctionBegin;
+  PetscCheck(npf == 3 || npf == 6, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Boundary faces with %" PetscInt_FMT " nodes", npf);
+  PetscCall(FcTriQuadrature(2 * order, &q));
+  PetscCall(LocalRange(comm, nfaces, &fstart, &fend));
+  for (PetscInt k = fstart; k < fend; k++) {
+    const PetscInt  fi = faces[k];
+    const PetscInt *nodes;
+    PetscCheck(fi >= 0 && fi < mesh->nbfaces, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Boundary face %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", fi, mesh->nbfaces);
+    nodes = mesh->bfaces + fi * npf;
+    for (PetscInt a = 0; a < npf; a++)
+      for (int i = 0; i < 3; i++) {
+        Xf[3 * a + i]  = mesh->X[3 * nodes[a] + i];
+        idx[3 * a + i] = 3 * nodes[a] + i;
+      }
+    PetscCall(PetscArrayzero(fe, 3 * npf));
+    for (PetscInt g = 0; g < q.n; g++) {
+      PetscReal a1[3] = {0, 0, 0}, a2[3] = {0, 0, 0}, n[3], load[3];
+      FcTriShape(order, &q.xi[2 * g], N, dN);
+      for (PetscInt a = 0; a < npf; a++)
+        for (int i = 0; i < 3; i++) {
+          a1[i] += Xf[3 * a + i] * dN[2 * a];
+          a2[i] += Xf[3 * a + i] * dN[2 * a + 1];
+        }
+      n[0] = a1[1] * a2[2] - a1[2] * a2[1];
+      n[1] = a1[2] * a2[0] - a1[0] * a2[2];
+      n[2] = a1[0] * a2[1] - a1[1] * a2[0];
+      if (pressure) {
+        for (int i = 0; i < 3; i++) load[i] = -p * n[i];
+      } else {
+        const PetscReal dA = PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int i = 0; i < 3; i++) load[i] = t[i] * dA;
+      }
+      for (PetscInt a = 0; a < npf; a++)
+        for (int i = 0; i < 3; i++) fe[3 * a + i] += q.w[g] * N[a] * load[i];
+    }
+    PetscCall(VecSetValues(f, 3 * npf, idx, fe, ADD_VALUES));
+  }
+  PetscCall(VecAssemblyBegin(f));
+  PetscCall(VecAssemblyEnd(f));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcAssembleTraction(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, const PetscReal t[3], Vec f)
+{
+  PetscFunctionBegin;
+  PetscCall(AssembleFaces(mesh, nfaces, faces, PETSC_FALSE, t, 0, f));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcAssemblePressure(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, PetscReal p, Vec f)
+{
+  PetscFunctionBegin;
+  PetscCall(AssembleFaces(mesh, nfaces, faces, PETSC_TRUE, NULL, p, f));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComputeVonMises(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *vm)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)u);
+  UAccess     ua;
+  PetscInt    estart, eend;
+  PetscMPIInt size;
+  PetscReal   Xe[3 * FC_MAX_NPE], ue[3 * FC_MAX_NPE], sigma[9];
+
+  PetscFunctionBegin;
+  PetscCall(MeshCheck(mesh));
+  PetscCall(PetscArrayzero(vm, mesh->nelems));
+  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
+  PetscCall(UAccessBegin(mesh, u, &ua));
+  for (PetscInt e = estart; e < eend; e++) {
+    ElementGather(mesh, e, &ua, Xe, ue, NULL);
+    PetscCall(FcElementCauchy(mat, mesh->order, Xe, ue, sigma));
+    vm[e] = FcMat3VonMises(sigma);
+  }
+  PetscCall(UAccessEnd(&ua));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size > 1) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, vm, (PetscMPIInt)mesh->nelems, MPIU_REAL, MPIU_SUM, comm));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,87 @@
+/* fcsim — finite elements: tet4/tet10 shape functions, quadrature, element kernels and
+ * assembly into PETSc matrices. Displacement DoFs are node-major: dof = 3*node + component. */
+#ifndef FC_FEM_H
+#define FC_FEM_H
+
+#include "../core/fc.h"
+#include "../mesh/mesh.h"
+#include "material.h"
+
+#define FC_MAX_NPE 10
+#define FC_MAX_QP  16
+
+/* Shape functions of the reference tetrahedron (vertices (0,0,0),(1,0,0),(0,1,0),(0,0,1)),
+ * Gmsh node ordering. N[npe], dN[npe*3] = dN_a/dxi_j. */
+void FcTetShape(PetscInt order, const PetscReal xi[3], PetscReal N[], PetscReal dN[]);
+/* Triangle shape functions (3 or 6 nodes; corners then mid-edges 01,12,20). */
+void FcTriShape(PetscInt order, const PetscReal xi[2], PetscReal N[], PetscReal dN[]);
+/* Reference coordinates of the element nodes (npe*3, resp. npf*2), and the corner nodes of
+ * the edge carrying each mid-edge node (tet10 node 4+e, tri6 node 3+e). */
+void FcTetNodes(PetscInt order, PetscReal xi[]);
+void FcTriNodes(PetscInt order, PetscReal xi[]);
+extern const int FcTetEdgeNodes[6][2];
+extern const int FcTriEdgeNodes[3][2];
+
+typedef struct {
+  PetscInt        n;
+  const PetscReal *xi; /* n*3 (tet) or n*2 (tri) reference coordinates */
+  const PetscReal *w;  /* weights; sum = 1/6 (tet) or 1/2 (tri) */
+} FcQuadrature;
+/* Rules exact for polynomials of at least the given degree. */
+PetscErrorCode FcTetQuadrature(PetscInt degree, FcQuadrature *q);
+PetscErrorCode FcTriQuadrature(PetscInt degree, FcQuadrature *q);
+/* Degree of exactness of the rule returned for a request of `degree` (-1: none). Tet: 1, 2, 3,
+ * 5 (14 points, also returned for 4); tri: 1, 2, 4 (6 points, also for 3), 5. Sources in
+ * quadrature.c. */
+PetscInt FcTetQuadratureDegree(PetscInt degree);
+PetscInt FcTriQuadratureDegree(PetscInt degree);
+
+/* Element kernels. Xe: npe*3 reference coordinates, ue: npe*3 displacements.
+ * fe = ∫ P : ∇_X N dV (internal force, 3*npe), Ke = ∂fe/∂ue as given by the material tangent
+ * ((3npe)^2 row-major), We = ∫ W dV. Any output may be NULL. Returns an input-free error if an
+ * element is inverted in the reference configuration. */
+PetscErrorCode FcElementInternal(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscReal *We, PetscReal *fe, PetscReal *Ke);
+/* Consistent mass Me = ∫ rho N_a N_b I dV ((3npe)^2). */
+PetscErrorCode FcElementMass(PetscInt order, const PetscReal *Xe, PetscReal rho, PetscReal *Me);
+/* Cauchy stress at the element centroid: sym(P Fᵀ) / det F (P Fᵀ is symmetric only to first
+ * order for the small-strain models; sym(P) when det F <= 0). */
+PetscErrorCode FcElementCauchy(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscReal sigma[9]);
+/* FcElementInternal with a given element frame R (NULL: computed by FcElementFrame). With R
+ * fixed, fe is the exact derivative of We and Ke that of fe (finite-difference checks). */
+PetscErrorCode FcElementInternalFrame(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, const PetscReal *R, PetscReal *We, PetscReal *fe, PetscReal *Ke);
+/* Element frame: mat->ops.frame of F at the centroid, identity for models without a frame. */
+PetscErrorCode FcElementFrame(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscReal R[9]);
+/* Deformation gradient F = I + ∇_X u at reference point xi (NULL: centroid); ue may be NULL. */
+PetscErrorCode FcElementGradient(PetscInt order, const PetscReal *Xe, const PetscReal *ue, const PetscReal xi[3], PetscReal F[9]);
+/* Consistent body force fe = ∫ rho g N dV (3*npe), with the mass matrix's quadrature rule. */
+PetscErrorCode FcElementBodyForce(PetscInt order, const PetscReal *Xe, PetscReal rho, const PetscReal g[3], PetscReal *fe);
+/* Volume (exact, also for curved tet10). */
+PetscErrorCode FcElementVolume(PetscInt order, const PetscReal *Xe, PetscReal *vol);
+/* Quadrature degree FcElementInternal uses: 1 (tet4), 2 (straight tet10), 3 (curved tet10,
+ * some mid-edge node more than 1e-10 edge lengths off its edge's midpoint); see element.c. */
+PetscInt  FcElementStiffnessDegree(PetscInt order, const PetscReal *Xe);
+PetscBool FcElementIsStraight(PetscInt order, const PetscReal *Xe);
+
+/* Assembly (sequential now; uses global indices and MatSetValues so a distributed element loop
+ * can follow). The matrix has exact preallocation from the node graph, block size 3.
+ * Rank-safe: each rank integrates a contiguous share of the elements (faces) and adds with
+ * ADD_VALUES; u is gathered to every rank when there are several. */
+/* MATAIJ, global size 3*nnodes, the full nonzero pattern (two nodes coupled iff they share an
+ * element) inserted as zeros and assembled, so MatDuplicate / MatAXPY(SAME_NONZERO_PATTERN)
+ * work at once; MAT_NEW_NONZERO_ALLOCATION_ERR is set. */
+PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A);
+/* f_int (may be NULL), K (may be NULL, ADD_VALUES after MatZeroEntries), energy (may be NULL).
+ * fint and K are overwritten (zeroed here first), energy is the total. */
+PetscErrorCode FcAssembleInternal(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *energy, Vec fint, Mat K);
+/* M is overwritten with the consistent mass. */
+PetscErrorCode FcAssembleMass(const FcMesh *mesh, PetscReal rho, Mat M);
+/* f += ∫ rho g N dV */
+PetscErrorCode FcAssembleBodyForce(const FcMesh *mesh, PetscReal rho, const PetscReal g[3], Vec f);
+/* f += ∫_faces t N dA with a constant traction t (reference area). */
+PetscErrorCode FcAssembleTraction(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, const PetscReal t[3], Vec f);
+/* f += ∫_faces (-p n) N dA with n the outward reference normal. */
+PetscErrorCode FcAssemblePressure(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, PetscReal p, Vec f);
+/* Per-element von Mises stress of the Cauchy stress at the centroid (array of nelems). */
+PetscErrorCode FcComputeVonMises(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *vm);
+
+#endif

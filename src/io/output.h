@@ -1,0 +1,75 @@
+/* fcsim — run output: run.h5 (+ run.xdmf), legacy VTK series, probes.csv, stats.csv.
+ * Depends only on plain data (arrays), never on the model; the layout is documented in
+ * doc/output-format.md. All files go into `dir`, which the caller creates under a temporary
+ * name and renames on success. */
+#ifndef FC_OUTPUT_H
+#define FC_OUTPUT_H
+
+#include "../core/fc.h"
+
+typedef struct {
+  const char      *name;     /* body name */
+  PetscInt         nnodes;
+  const PetscReal *X;        /* 3*nnodes reference coordinates */
+  PetscInt         nelems, npe; /* 4 (tet4) or 10 (tet10, Gmsh ordering) */
+  const PetscInt  *conn;
+} FcOutputMesh;
+
+/* Per-body fields of one output step. */
+typedef struct {
+  const PetscReal *u;   /* 3*nnodes displacement */
+  const PetscReal *v;   /* 3*nnodes velocity */
+  const PetscReal *vm;  /* nelems von Mises stress (Cauchy, element centroid) */
+} FcOutputFields;
+
+typedef struct {
+  const char *dir;            /* output directory (exists) */
+  PetscBool   hdf5, vtk, vtk_binary;
+  const char *case_json;      /* resolved case */
+  const char *case_file;
+  const char *version;
+  const char *petsc_options;  /* PetscOptionsView-like "key value" text */
+  const char *command_line;
+  PetscInt    nbodies;
+  const FcOutputMesh *meshes;
+  /* Time series columns (probes.csv header is step,time,<probe columns...>) */
+  PetscInt           nprobe_cols;
+  const char *const *probe_cols;
+  /* Per-step statistics columns (stats.csv header is step,time,<stat columns...>) */
+  PetscInt           nstat_cols;
+  const char *const *stat_cols;
+} FcOutputSpec;
+
+typedef struct _p_FcOutput *FcOutput;
+
+/* Version of the layout in doc/output-format.md, stored as /fcsim attribute format_version. */
+#define FC_OUTPUT_FORMAT_VERSION 1
+
+/* Creates probes.csv, stats.csv and, per the spec, run.h5 (metadata and meshes written at once)
+ * and vtk/. The spec's strings and meshes are copied: the caller may free them after this call.
+ * Body names must be non-empty, unique, without '/' or control characters and not "." or "..";
+ * probe/stat column names the same and not "step" or "time" (they name HDF5 datasets).
+ * On error *out is NULL and nothing is left open. After any error from a Write call, only
+ * FcOutputClose is meaningful (it still frees everything). */
+PetscErrorCode FcOutputOpen(const FcOutputSpec *spec, FcOutput *out);
+/* Fields for every body (array of nbodies), written to run.h5 and VTK; `k` counts output steps. */
+PetscErrorCode FcOutputWriteFields(FcOutput out, PetscInt step, PetscReal time, const FcOutputFields *fields);
+/* One row of probe values (nprobe_cols) for a step (every step). */
+PetscErrorCode FcOutputWriteProbes(FcOutput out, PetscInt step, PetscReal time, const PetscReal *values);
+/* One row of statistics (nstat_cols) for a step (every step). */
+PetscErrorCode FcOutputWriteStats(FcOutput out, PetscInt step, PetscReal time, const PetscReal *values);
+/* Flush everything (run.xdmf, *.vtk.series, HDF5 tables) and close. Frees everything and sets
+ * *out = NULL even when writing fails (the error is returned after the clean-up); NULL is a no-op. */
+PetscErrorCode FcOutputClose(FcOutput *out);
+/* Number of FcOutputWriteFields calls so far (the next output step index k). */
+PetscErrorCode FcOutputGetNumOutputSteps(FcOutput out, PetscInt *nout);
+
+/* Legacy VTK writer (fcsim's own; no libvtk). Unstructured grid with point vectors
+ * "displacement", "velocity" and cell scalar "von_mises"; tet10 reordered to VTK_QUADRATIC_TETRA. */
+PetscErrorCode FcVTKWriteBody(const char *path, PetscBool binary, const FcOutputMesh *mesh, const FcOutputFields *f, PetscReal time);
+
+/* Connectivity in VTK/XDMF node order (nelems*npe, int64) from Gmsh order: tet4 unchanged;
+ * tet10 swaps positions 8 and 9 (Gmsh edge (3,2),(3,1) vs VTK (1,3),(2,3)). */
+PetscErrorCode FcOutputCellsToVTK(PetscInt nelems, PetscInt npe, const PetscInt *conn, PetscInt64 *cells);
+
+#endif

@@ -1,0 +1,162 @@
+/* fcsim — legacy VTK writer (unstructured grid), fcsim's own: no libvtk dependency.
+ * Layout in doc/output-format.md. POINTS are the reference coordinates and the displacement is
+ * a point vector, so ParaView's "Warp By Vector" shows the deformed shape at any scale. */
+#include "output.h"
+#include <stdint.h>
+#include <string.h>
+
+#if !defined(PETSC_USE_REAL_DOUBLE)
+  #error "fcsim output writes float64 data: PetscReal must be double"
+#endif
+
+#define VTK_TETRA           10
+#define VTK_QUADRATIC_TETRA 24
+
+PetscErrorCode FcOutputCellsToVTK(PetscInt nelems, PetscInt npe, const PetscInt *conn, PetscInt64 *cells)
+{
+  /* vtk_from_gmsh[i] = Gmsh position of VTK node i. Only the last two mid-edge nodes differ:
+   * Gmsh numbers edges (3,2),(3,1) where VTK/XDMF expect (1,3),(2,3). */
+  static const PetscInt vtk_from_gmsh[10] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 8};
+
+  PetscFunctionBegin;
+  PetscCheck(npe == 4 || npe == 10, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unsupported nodes per element %" PetscInt_FMT " (4 or 10)", npe);
+  for (PetscInt e = 0; e < nelems; e++)
+    for (PetscInt i = 0; i < npe; i++) cells[e * npe + i] = (PetscInt64)conn[e * npe + vtk_from_gmsh[i]];
+  PetscFunctionReturn(0);
+}
+
+/* Values go through a small buffer: the binary format wants big-endian bytes whatever the host
+ * order, and one fwrite per value would be slow on large meshes. */
+typedef struct {
+  FILE         *fp;
+  PetscBool     binary;
+  unsigned char buf[4096];
+  size_t        n;
+} VTKStream;
+
+static void VTKFlush(VTKStream *s)
+{
+  if (s->n) (void)fwrite(s->buf, 1, s->n, s->fp);
+  s->n = 0;
+}
+
+static void VTKPutBytes(VTKStream *s, uint64_t bits, int nbytes)
+{
+  if (s->n + (size_t)nbytes > sizeof s->buf) VTKFlush(s);
+  /* Shifting builds the big-endian byte sequence independently of the host byte order. */
+  for (int i = 0; i < nbytes; i++) s->buf[s->n++] = (unsigned char)(bits >> (8 * (nbytes - 1 - i)));
+}
+
+static void VTKPutReal(VTKStream *s, double x, PetscBool last_on_line)
+{
+  if (s->binary) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    VTKPutBytes(s, bits, 8);
+  } else {
+    /* %.17g round-trips every double exactly, so ASCII and BINARY files hold the same values. */
+    fprintf(s->fp, last_on_line ? "%.17g\n" : "%.17g ", x);
+  }
+}
+
+static void VTKPutInt(VTKStream *s, int32_t v, PetscBool last_on_line)
+{
+  if (s->binary) VTKPutBytes(s, (uint64_t)(uint32_t)v, 4);
+  else fprintf(s->fp, last_on_line ? "%d\n" : "%d ", (int)v);
+}
+
+/* End of a data block: binary data is followed by a newline before the next keyword line. */
+static void VTKEndBlock(VTKStream *s)
+{
+  VTKFlush(s);
+  if (s->binary) fputc('\n', s->fp);
+}
+
+static PetscErrorCode VTKCheckStream(VTKStream *s, const char *path)
+{
+  PetscFunctionBegin;
+  PetscCheck(!ferror(s->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s", path);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VTKWriteReals(VTKStream *s, PetscInt n, PetscInt ncomp, const PetscReal *x, const char *path)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt c = 0; c < ncomp; c++) VTKPutReal(s, x[i * ncomp + c], c == ncomp - 1 ? PETSC_TRUE : PETSC_FALSE);
+  VTKEndBlock(s);
+  PetscCall(VTKCheckStream(s, path));
+  PetscFunctionReturn(0);
+}
+
+/* Everything but opening/closing the file, so the caller closes it on every path. */
+static PetscErrorCode VTKWriteContents(VTKStream *s, const char *path, const FcOutputMesh *mesh, const FcOutputFields *f, PetscReal time, PetscInt64 *cells)
+{
+  char  title[256];
+  FILE *fp = s->fp;
+
+  PetscFunctionBegin;
+  /* The title line is limited to 256 characters and must stay one line: truncate the body name
+   * and replace any control character. */
+  snprintf(title, sizeof title, "fcsim time=%.17g body=%s", (double)time, mesh->name ? mesh->name : "");
+  for (char *c = title; *c; c++)
+    if ((unsigned char)*c < 0x20) *c = '_';
+  fprintf(fp, "# vtk DataFile Version 3.0\n%s\n%s\nDATASET UNSTRUCTURED_GRID\n", title, s->binary ? "BINARY" : "ASCII");
+
+  fprintf(fp, "POINTS %" PetscInt_FMT " double\n", mesh->nnodes);
+  PetscCall(VTKWriteReals(s, mesh->nnodes, 3, mesh->X, path));
+
+  PetscCall(FcOutputCellsToVTK(mesh->nelems, mesh->npe, mesh->conn, cells));
+  fprintf(fp, "CELLS %" PetscInt_FMT " %" PetscInt64_FMT "\n", mesh->nelems, (PetscInt64)mesh->nelems * (mesh->npe + 1));
+  for (PetscInt e = 0; e < mesh->nelems; e++) {
+    VTKPutInt(s, (int32_t)mesh->npe, PETSC_FALSE);
+    for (PetscInt i = 0; i < mesh->npe; i++) VTKPutInt(s, (int32_t)cells[e * mesh->npe + i], i == mesh->npe - 1 ? PETSC_TRUE : PETSC_FALSE);
+  }
+  VTKEndBlock(s);
+  fprintf(fp, "CELL_TYPES %" PetscInt_FMT "\n", mesh->nelems);
+  for (PetscInt e = 0; e < mesh->nelems; e++) VTKPutInt(s, mesh->npe == 4 ? VTK_TETRA : VTK_QUADRATIC_TETRA, PETSC_TRUE);
+  VTKEndBlock(s);
+  PetscCall(VTKCheckStream(s, path));
+
+  fprintf(fp, "POINT_DATA %" PetscInt_FMT "\nVECTORS displacement double\n", mesh->nnodes);
+  PetscCall(VTKWriteReals(s, mesh->nnodes, 3, f->u, path));
+  fprintf(fp, "VECTORS velocity double\n");
+  PetscCall(VTKWriteReals(s, mesh->nnodes, 3, f->v, path));
+  fprintf(fp, "CELL_DATA %" PetscInt_FMT "\nSCALARS von_mises double 1\nLOOKUP_TABLE default\n", mesh->nelems);
+  PetscCall(VTKWriteReals(s, mesh->nelems, 1, f->vm, path));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcVTKWriteBody(const char *path, PetscBool binary, const FcOutputMesh *mesh, const FcOutputFields *f, PetscReal time)
+{
+  VTKStream     *s     = NULL;
+  PetscInt64    *cells = NULL;
+  PetscErrorCode ierr;
+  int            rc;
+
+  PetscFunctionBegin;
+  PetscCheck(path && mesh && f, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcVTKWriteBody: NULL argument");
+  PetscCheck(mesh->npe == 4 || mesh->npe == 10, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: unsupported nodes per element %" PetscInt_FMT " (4 or 10)", path, mesh->npe);
+  PetscCheck(mesh->nnodes >= 0 && mesh->nelems >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: negative mesh size", path);
+  PetscCheck((mesh->X || !mesh->nnodes) && (mesh->conn || !mesh->nelems) && (f->u || !mesh->nnodes) && (f->v || !mesh->nnodes) && (f->vm || !mesh->nelems), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "%s: NULL mesh or field array", path);
+  /* Legacy VTK stores indices and the CELLS size as 32-bit ints. */
+  PetscCheck((PetscInt64)mesh->nelems * (mesh->npe + 1) <= INT32_MAX && (PetscInt64)mesh->nnodes <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: mesh too large for legacy VTK (32-bit indices)", path);
+
+  PetscCall(PetscNew(&s));
+  PetscCall(PetscMalloc1((size_t)mesh->nelems * (size_t)mesh->npe, &cells));
+  s->binary = binary;
+  s->fp     = fopen(path, binary ? "wb" : "w");
+  if (!s->fp) {
+    PetscCall(PetscFree(cells));
+    PetscCall(PetscFree(s));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create VTK file %s", path);
+  }
+  ierr = VTKWriteContents(s, path, mesh, f, time, cells);
+  /* fclose flushes stdio's buffer: a full disk may only show up here. */
+  rc = fclose(s->fp);
+  PetscCall(PetscFree(cells));
+  PetscCall(PetscFree(s));
+  PetscCall(ierr);
+  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s", path);
+  PetscFunctionReturn(0);
+}

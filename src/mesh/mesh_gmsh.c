@@ -1,0 +1,647 @@
+/* fcsim — reading volume meshes through libgmsh (.msh 2.2/4.1 ASCII or binary, .geo).
+ *
+ * Gmsh is one process-wide session (gmshInitialize once, gmshFinalize in
+ * FcMeshFinalizePackage); each load clears the model, so several bodies load several files.
+ * Everything read is copied into PETSc-allocated arrays and the model is cleared again, so
+ * no Gmsh memory outlives FcMeshLoad.
+ *
+ * Arrays returned by Gmsh must be released with gmshFree whatever happens, so code holding
+ * them keeps the first error in `rc`, frees, and only then propagates it with PetscCall. */
+#include "mesh_impl.h"
+#include <gmshc.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static PetscBool gmsh_initialized = PETSC_FALSE;
+
+/* Options a .geo script may set that change what we read (size, order, element types) or
+ * how Gmsh reports (terminal output, errors). Options are global in Gmsh and survive
+ * gmshClear, so their initial values are restored before every load: one body's script must
+ * not change the next body's mesh. */
+static const char *const session_opts[] = {"General.Terminal",      "General.Verbosity",           "General.AbortOnError",  "Mesh.MeshSizeFactor",    "Mesh.MeshSizeMin",
+                                           "Mesh.MeshSizeMax",      "Mesh.MeshSizeFromPoints",     "Mesh.MeshSizeFromCurvature", "Mesh.MeshSizeExtendFromBoundary",
+                                           "Mesh.ElementOrder",     "Mesh.SecondOrderLinear",      "Mesh.HighOrderOptimize", "Mesh.RecombineAll",      "Mesh.Recombine3DAll",
+                                           "Mesh.SubdivisionAlgorithm"};
+#define NSESSION_OPTS (sizeof session_opts / sizeof session_opts[0])
+static double session_vals[NSESSION_OPTS];
+
+static PetscErrorCode GmshInitialize(void)
+{
+  int ierr;
+
+  PetscFunctionBegin;
+  if (gmsh_initialized) PetscFunctionReturn(0);
+  /* No argv and no configuration files: a user's ~/.gmshrc must not change our meshes. */
+  gmshInitialize(0, NULL, 0, &ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshInitialize failed");
+  gmsh_initialized = PETSC_TRUE;
+  /* Silent on success; errors are turned into one fcsim line (GmshCheck). Verbosity 2 keeps
+   * errors and warnings in the logger, and skips formatting info lines. */
+  gmshOptionSetNumber("General.Terminal", 0, &ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot set General.Terminal");
+  gmshOptionSetNumber("General.Verbosity", 2, &ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot set General.Verbosity");
+  /* The API's default (2) throws an exception on every error; one thrown from the .geo parser
+   * leaves Gmsh's parser lock set, after which every file (.msh included) silently loads as
+   * an empty model. With 0, errors are only logged: GmshCheck looks for them after each
+   * call. */
+  gmshOptionSetNumber("General.AbortOnError", 0, &ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot set General.AbortOnError");
+  for (size_t i = 0; i < NSESSION_OPTS; i++) {
+    gmshOptionGetNumber(session_opts[i], &session_vals[i], &ierr);
+    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: unknown option %s", session_opts[i]);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshFinalizePackage(void)
+{
+  int ierr;
+
+  PetscFunctionBegin;
+  if (!gmsh_initialized) PetscFunctionReturn(0);
+  gmshFinalize(&ierr);
+  gmsh_initialized = PETSC_FALSE;
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshFinalize failed");
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GmshRestoreOptions(void)
+{
+  int ierr;
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < NSESSION_OPTS; i++) {
+    gmshOptionSetNumber(session_opts[i], session_vals[i], &ierr);
+    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot set %s", session_opts[i]);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Check the Gmsh call just made: it failed if it returned an error or logged one (with
+ * General.AbortOnError = 0, see GmshInitialize, Gmsh reports most errors only in its log).
+ * A failure becomes one input error "FILE: gmsh: message"; the first logged error is the most
+ * specific ("Wrong node index 9" comes before "Error loading 'FILE'"). The log is cleared so
+ * that the next check sees only the next call's messages. */
+static PetscErrorCode GmshCheck(const char *file, const char *what, int ierr)
+{
+  char      **log = NULL, *last = NULL, msg[1024];
+  size_t      nlog = 0, flen = strlen(file);
+  int         ie;
+  const char *m = NULL, *generic = NULL;
+
+  PetscFunctionBegin;
+  gmshLoggerGet(&log, &nlog, &ie);
+  for (size_t i = 0; i < nlog; i++) {
+    const char *s = log[i];
+    if (strncmp(s, "Error: ", 7)) continue;
+    s += 7;
+    if (!strncmp(s, "Error loading", 13)) generic = generic ? generic : s;
+    else m = m ? m : s;
+  }
+  if (!m) m = generic;
+  if (!m && ierr) {
+    gmshLoggerGetLastError(&last, &ie);
+    m = last && last[0] ? last : "unknown error";
+  }
+  if (m) {
+    /* Gmsh often starts with "'FILE', line N: ..." while the file is already our prefix. */
+    if (m[0] == '\'' && !strncmp(m + 1, file, flen) && m[flen + 1] == '\'') {
+      m += flen + 2;
+      while (*m == ',' || *m == ' ') m++;
+    }
+    if (!strncmp(m, "Error loading", 13)) m = "cannot read the file (truncated or malformed?)";
+    snprintf(msg, sizeof msg, "%s", m);
+    /* One line, whatever Gmsh formatted. */
+    for (char *p = msg; *p; p++)
+      if (*p == '\n' || *p == '\r') *p = ' ';
+  }
+  for (size_t i = 0; i < nlog; i++) gmshFree(log[i]);
+  gmshFree(log);
+  gmshFree(last);
+  gmshLoggerStop(&ie);
+  gmshLoggerStart(&ie);
+  if (m) return FcInputError(file, NULL, "gmsh: %s%s", what, msg);
+  PetscFunctionReturn(0);
+}
+
+/* For Gmsh queries that report failure only through ierr. */
+static PetscErrorCode GmshFailure(const char *file, const char *what)
+{
+  PetscFunctionBegin;
+  PetscCall(GmshCheck(file, what, 1));
+  PetscFunctionReturn(0);
+}
+
+/* Order of the tetrahedra of the model (1 or 2), after checking that the volume mesh holds
+ * tetrahedra of a single order and nothing else.
+ *
+ * Gmsh keeps all tetrahedra of a volume in one list whatever their order and reports the type
+ * of the first one; gmshModelMeshGetElementsByType then writes every element's nodes into an
+ * array sized for that type, which overruns the array when orders are mixed. So the number of
+ * elements of exactly that type (gmshModelMeshGetElements, which filters by type) is compared
+ * with the size of the list (one barycentre per element) before anything else is read. */
+static PetscErrorCode ScanVolumeTypes(const char *file, PetscInt *order)
+{
+  int    *ents = NULL, ierr;
+  size_t  nents = 0;
+  PetscInt found = 0; /* bit 0: tet4, bit 1: tet10 */
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  gmshModelGetEntities(&ents, &nents, 3, &ierr);
+  if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
+  for (size_t i = 0; i < nents / 2 && !rc; i++) {
+    const int tag = ents[2 * i + 1];
+    int      *types = NULL;
+    size_t    ntypes = 0, **etags = NULL, *netags = NULL, nnetags = 0, **ntags = NULL, *nntags = NULL, nnntags = 0;
+
+    gmshModelMeshGetElements(&types, &ntypes, &etags, &netags, &nnetags, &ntags, &nntags, &nnntags, 3, tag, &ierr);
+    if (ierr) rc = GmshFailure(file, "");
+    for (size_t t = 0; t < ntypes && !rc; t++) {
+      if (types[t] == 4 || types[t] == 11) {
+        double *bary = NULL;
+        size_t  nbary = 0;
+
+        found |= types[t] == 4 ? 1 : 2;
+        gmshModelMeshGetBarycenters(types[t], tag, 1, 1, &bary, &nbary, 0, 1, &ierr);
+        gmshFree(bary);
+        if (ierr) rc = GmshFailure(file, "");
+        else if (nbary / 3 != netags[t]) rc = FcInputError(file, NULL, "mixed element orders: volume %d has both 4-node and 10-node tetrahedra (save the mesh with one order)", tag);
+      } else {
+        char  *name = NULL;
+        int    dim, ord, nn, np;
+        double *lc  = NULL;
+        size_t  nlc = 0;
+
+        gmshModelMeshGetElementProperties(types[t], &name, &dim, &ord, &nn, &lc, &nlc, &np, &ierr);
+        rc = FcInputError(file, NULL, "unsupported volume elements: %s (Gmsh type %d) in volume %d; fcsim needs 4- or 10-node tetrahedra", ierr ? "?" : name, types[t], tag);
+        gmshFree(name);
+        gmshFree(lc);
+      }
+    }
+    for (size_t t = 0; t < ntypes; t++) {
+      gmshFree(etags[t]);
+      gmshFree(ntags[t]);
+    }
+    gmshFree(types);
+    gmshFree(etags);
+    gmshFree(netags);
+    gmshFree(ntags);
+    gmshFree(nntags);
+  }
+  gmshFree(ents);
+  PetscCall(rc);
+  if (found == 3) return FcInputError(file, NULL, "mixed element orders: the mesh has both 4-node and 10-node tetrahedra (save the mesh with one order)");
+  if (!found)
+    return FcInputError(file, NULL, "no tetrahedra in the mesh (a file saved by Gmsh with physical groups keeps only their elements: define a Physical Volume, or set Mesh.SaveAll = 1)");
+  *order = found == 1 ? 1 : 2;
+  PetscFunctionReturn(0);
+}
+
+typedef struct ReadCtx_ ReadCtx;
+static PetscErrorCode CheckFileElements(const char *file, PetscInt file_order);
+
+/* Open the file into a fresh Gmsh model and bring it to the requested refinement and order. */
+static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt refine, PetscInt order)
+{
+  int      ierr;
+  PetscInt file_order;
+
+  PetscFunctionBegin;
+  gmshClear(&ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshClear failed");
+  PetscCall(GmshRestoreOptions());
+  gmshOpen(file, &ierr);
+  PetscCall(GmshCheck(file, "", ierr));
+  if (geo) {
+    double factor;
+
+    /* Scale whatever factor the script set, and remesh even if the script ran "Mesh 3;"
+     * (gmsh does not regenerate an existing mesh, so it is cleared first). */
+    gmshOptionGetNumber("Mesh.MeshSizeFactor", &factor, &ierr);
+    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot read Mesh.MeshSizeFactor");
+    gmshOptionSetNumber("Mesh.MeshSizeFactor", ldexp(factor, -(int)refine), &ierr);
+    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot set Mesh.MeshSizeFactor");
+    gmshModelMeshClear(NULL, 0, &ierr);
+    PetscCall(GmshCheck(file, "", ierr));
+    gmshModelMeshGenerate(3, &ierr);
+    PetscCall(GmshCheck(file, "3D meshing failed: ", ierr));
+    PetscCall(ScanVolumeTypes(file, &file_order));
+  } else {
+    /* Check before refining: Gmsh's refinement of a mixed-order volume is not safe. */
+    PetscCall(ScanVolumeTypes(file, &file_order));
+    /* Refinement and order conversion renumber Gmsh's nodes and elements: check the elements
+     * as the file has them, so that a bad element is reported with the ids the user can find
+     * (and before Gmsh refines or converts a broken mesh). */
+    if (refine || file_order != order) PetscCall(CheckFileElements(file, file_order));
+    for (PetscInt r = 0; r < refine; r++) {
+      gmshModelMeshRefine(&ierr);
+      PetscCall(GmshCheck(file, "refinement failed: ", ierr));
+      /* Refining splits tet10 into straight tet4 through the mid-edge nodes. */
+      PetscCall(ScanVolumeTypes(file, &file_order));
+    }
+  }
+  if (file_order != order) {
+    gmshModelMeshSetOrder((int)order, &ierr);
+    PetscCall(GmshCheck(file, "order conversion failed: ", ierr));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Gmsh node tag -> position in the gmshModelMeshGetNodes list. Tags are usually dense
+ * (1..n), then a direct table is O(n); sparse tags fall back to a sorted copy. */
+typedef struct {
+  size_t tag;
+  PetscInt pos;
+} TagPos;
+
+typedef struct {
+  size_t    n, maxtag;
+  PetscInt *dense;  /* maxtag+1 entries, -1 for unused tags */
+  TagPos   *sorted; /* n entries sorted by tag */
+} NodeMap;
+
+static int CompareTag(const void *a, const void *b)
+{
+  const size_t ta = ((const TagPos *)a)->tag, tb = ((const TagPos *)b)->tag;
+  return ta < tb ? -1 : ta > tb;
+}
+
+static PetscErrorCode NodeMapCreate(const size_t *tags, size_t n, NodeMap *map)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(map, sizeof *map));
+  map->n = n;
+  for (size_t i = 0; i < n; i++) map->maxtag = PetscMax(map->maxtag, tags[i]);
+  if (map->maxtag <= 4 * n + 1024) {
+    PetscCall(PetscMalloc1(map->maxtag + 1, &map->dense));
+    for (size_t t = 0; t <= map->maxtag; t++) map->dense[t] = -1;
+    for (size_t i = 0; i < n; i++) map->dense[tags[i]] = (PetscInt)i;
+  } else {
+    PetscCall(PetscMalloc1(n, &map->sorted));
+    for (size_t i = 0; i < n; i++) {
+      map->sorted[i].tag = tags[i];
+      map->sorted[i].pos = (PetscInt)i;
+    }
+    qsort(map->sorted, n, sizeof *map->sorted, CompareTag);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscInt NodeMapFind(const NodeMap *map, size_t tag)
+{
+  size_t lo = 0, hi = map->n;
+
+  if (map->dense) return tag <= map->maxtag ? map->dense[tag] : -1;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (map->sorted[mid].tag < tag) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < map->n && map->sorted[lo].tag == tag ? map->sorted[lo].pos : -1;
+}
+
+/* Position of the k-th node in increasing tag order (-1 for a gap in a dense table). */
+static PetscInt NodeMapPosInTagOrder(const NodeMap *map, size_t k)
+{
+  return map->dense ? map->dense[k] : map->sorted[k].pos;
+}
+
+static size_t NodeMapTagOrderSize(const NodeMap *map)
+{
+  return map->dense ? map->maxtag + 1 : map->n;
+}
+
+static PetscErrorCode NodeMapDestroy(NodeMap *map)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(map->dense));
+  PetscCall(PetscFree(map->sorted));
+  PetscFunctionReturn(0);
+}
+
+/* What reading the tetrahedra leaves for building the groups. */
+struct ReadCtx_ {
+  NodeMap    map;
+  PetscInt  *index;    /* position in the Gmsh node list -> mesh node index, -1 if unused */
+  PetscInt  *id_sorted, *id_elem; /* element tags sorted, with their element indices */
+  FcFaceHash faces;
+};
+
+static PetscErrorCode ReadCtxDestroy(ReadCtx *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(NodeMapDestroy(&ctx->map));
+  PetscCall(PetscFree(ctx->index));
+  PetscCall(PetscFree2(ctx->id_sorted, ctx->id_elem));
+  PetscCall(FcFaceHashDestroy(&ctx->faces));
+  PetscFunctionReturn(0);
+}
+
+/* Nodes and tetrahedra of the model into mesh (X, node_id, conn, elem_id). */
+static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, ReadCtx *ctx)
+{
+  const int      type = order == 1 ? 4 : 11;
+  size_t        *ntag = NULL, nntag = 0, ncoord = 0, npc = 0, *et = NULL, net = 0, *nt = NULL, nnt = 0;
+  double        *coord = NULL, *pc = NULL;
+  int            ierr;
+  PetscInt       nused = 0;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  mesh->order = order;
+  mesh->npe   = order == 1 ? 4 : 10;
+  gmshModelMeshGetNodes(&ntag, &nntag, &coord, &ncoord, &pc, &npc, -1, -1, 0, 0, &ierr);
+  gmshFree(pc);
+  if (ierr) rc = GmshFailure(mesh->file, "");
+  if (!rc) {
+    /* Safe now that ScanVolumeTypes has ruled out mixed orders; all volumes, in order. */
+    gmshModelMeshGetElementsByType(type, &et, &net, &nt, &nnt, -1, 0, 1, &ierr);
+    if (ierr) rc = GmshFailure(mesh->file, "");
+    else if (nnt != net * (size_t)mesh->npe) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "gmsh returned %zu node tags for %zu elements of type %d", nnt, net, type);
+  }
+  /* Gmsh tags and counts are size_t; PetscInt is 32-bit in this build. */
+  if (!rc && (nntag >= (size_t)PETSC_MAX_INT || net >= (size_t)PETSC_MAX_INT / 10)) rc = FcInputError(mesh->file, NULL, "mesh too large for 32-bit indices (%zu nodes, %zu elements)", nntag, net);
+  if (!rc) rc = NodeMapCreate(ntag, nntag, &ctx->map);
+  if (!rc) rc = PetscMalloc1(nntag, &ctx->index);
+  if (!rc) rc = PetscMalloc1(net * mesh->npe, &mesh->conn);
+  if (!rc) rc = PetscMalloc1(net, &mesh->elem_id);
+  if (!rc) mesh->nelems = (PetscInt)net;
+  for (size_t e = 0; e < net && !rc; e++) {
+    if (et[e] > (size_t)PETSC_MAX_INT) rc = FcInputError(mesh->file, NULL, "element tag %zu too large (at most %d)", et[e], (int)PETSC_MAX_INT);
+    else mesh->elem_id[e] = (PetscInt)et[e];
+    for (PetscInt a = 0; a < mesh->npe && !rc; a++) {
+      const PetscInt pos = NodeMapFind(&ctx->map, nt[e * mesh->npe + a]);
+      if (pos < 0) rc = FcInputError(mesh->file, NULL, "element %zu refers to node %zu, which is not defined", et[e], nt[e * mesh->npe + a]);
+      else mesh->conn[e * mesh->npe + a] = pos; /* position in the Gmsh list; renumbered below */
+    }
+  }
+
+  /* Keep only the nodes the tetrahedra use, numbered in increasing Gmsh tag order: the same
+   * numbering whatever the file format (Gmsh lists nodes by entity, and MSH 2.2 and 4.1 files
+   * classify them differently); surface-only and unused nodes are dropped. */
+  if (!rc) {
+    const size_t nk = NodeMapTagOrderSize(&ctx->map);
+    for (size_t i = 0; i < nntag; i++) ctx->index[i] = -1;                                 /* unused */
+    for (PetscInt k = 0; k < mesh->nelems * mesh->npe; k++) ctx->index[mesh->conn[k]] = -2; /* used */
+    for (size_t k = 0; k < nk; k++) {
+      const PetscInt pos = NodeMapPosInTagOrder(&ctx->map, k);
+      if (pos >= 0 && ctx->index[pos] == -2) ctx->index[pos] = nused++;
+    }
+    mesh->nnodes = nused;
+    rc = PetscMalloc1(3 * nused, &mesh->X);
+    if (!rc) rc = PetscMalloc1(nused, &mesh->node_id);
+  }
+  for (size_t i = 0; i < nntag && !rc; i++) {
+    const PetscInt n = ctx->index[i];
+    if (n < 0) continue;
+    if (ntag[i] > (size_t)PETSC_MAX_INT) rc = FcInputError(mesh->file, NULL, "node tag %zu too large (at most %d)", ntag[i], (int)PETSC_MAX_INT);
+    for (PetscInt d = 0; d < 3; d++) mesh->X[3 * n + d] = coord[3 * i + d];
+    mesh->node_id[n] = (PetscInt)ntag[i];
+  }
+  if (!rc)
+    for (PetscInt k = 0; k < mesh->nelems * mesh->npe; k++) mesh->conn[k] = ctx->index[mesh->conn[k]];
+  gmshFree(ntag);
+  gmshFree(coord);
+  gmshFree(et);
+  gmshFree(nt);
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+/* Append v to a growable PetscInt array. */
+static PetscErrorCode Push(PetscInt **a, PetscInt *n, PetscInt *cap, PetscInt v)
+{
+  PetscFunctionBegin;
+  if (*n == *cap) {
+    PetscInt *b;
+    *cap = PetscMax(16, 2 * *cap);
+    PetscCall(PetscMalloc1(*cap, &b));
+    PetscCall(PetscArraycpy(b, *a, *n));
+    PetscCall(PetscFree(*a));
+    *a = b;
+  }
+  (*a)[(*n)++] = v;
+  PetscFunctionReturn(0);
+}
+
+/* Nodes (and, for triangles, boundary faces) of the elements of dimension dim on one entity. */
+static PetscErrorCode GroupAddEntity(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g, int dim, int ent, PetscInt *ncap, PetscInt *fcap)
+{
+  int           *types = NULL, ierr;
+  size_t         ntypes = 0, **etags = NULL, *netags = NULL, nnetags = 0, **ntags = NULL, *nntags = NULL, nnntags = 0;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  gmshModelMeshGetElements(&types, &ntypes, &etags, &netags, &nnetags, &ntags, &nntags, &nnntags, dim, ent, &ierr);
+  if (ierr) PetscFunctionReturn(GmshFailure(mesh->file, ""));
+  for (size_t t = 0; t < ntypes && !rc; t++) {
+    const size_t   npe = netags[t] ? nntags[t] / netags[t] : 0;
+    /* Triangles (3- or 6-node) are matched to boundary faces by their corners. */
+    const PetscBool tri = (types[t] == 2 || types[t] == 9) && dim == 2;
+
+    for (size_t e = 0; e < netags[t] && !rc; e++) {
+      PetscInt c[3], nc = 0;
+      for (size_t a = 0; a < npe && !rc; a++) {
+        const PetscInt pos = NodeMapFind(&ctx->map, ntags[t][e * npe + a]);
+        const PetscInt n   = pos < 0 ? -1 : ctx->index[pos];
+        /* Nodes no tetrahedron uses (a surface away from the volume) are not mesh nodes. */
+        if (n < 0) continue;
+        rc = Push(&g->nodes, &g->nnodes, ncap, n);
+        if (a < 3) c[nc++] = n;
+      }
+      if (!rc && tri && nc == 3) {
+        const PetscInt f = FcFaceHashFindBoundary(mesh, &ctx->faces, c);
+        /* An interior surface (between two volumes) contributes nodes only. */
+        if (f >= 0) rc = Push(&g->faces, &g->nfaces, fcap, f);
+      }
+    }
+  }
+  for (size_t t = 0; t < ntypes; t++) {
+    gmshFree(etags[t]);
+    gmshFree(ntags[t]);
+  }
+  gmshFree(types);
+  gmshFree(etags);
+  gmshFree(netags);
+  gmshFree(ntags);
+  gmshFree(nntags);
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+/* Elements (by their Gmsh tags) and nodes of one volume entity. */
+static PetscErrorCode GroupAddVolume(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g, int ent, PetscInt *ncap, PetscInt *ecap)
+{
+  const int      type = mesh->order == 1 ? 4 : 11;
+  size_t        *et = NULL, net = 0, *nt = NULL, nnt = 0;
+  int            ierr;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  if (!ctx->id_sorted) {
+    /* Tag -> element index, built once for all volume groups. */
+    PetscCall(PetscMalloc2(mesh->nelems, &ctx->id_sorted, mesh->nelems, &ctx->id_elem));
+    for (PetscInt e = 0; e < mesh->nelems; e++) {
+      ctx->id_sorted[e] = mesh->elem_id[e];
+      ctx->id_elem[e]   = e;
+    }
+    PetscCall(PetscSortIntWithArray(mesh->nelems, ctx->id_sorted, ctx->id_elem));
+  }
+  gmshModelMeshGetElementsByType(type, &et, &net, &nt, &nnt, ent, 0, 1, &ierr);
+  if (ierr) rc = GmshFailure(mesh->file, "");
+  for (size_t k = 0; k < net && !rc; k++) {
+    PetscInt loc, e;
+    rc = PetscFindInt((PetscInt)et[k], mesh->nelems, ctx->id_sorted, &loc);
+    if (rc || loc < 0) continue;
+    e  = ctx->id_elem[loc];
+    rc = Push(&g->elems, &g->nelems, ecap, e);
+    for (PetscInt a = 0; a < mesh->npe && !rc; a++) rc = Push(&g->nodes, &g->nnodes, ncap, mesh->conn[e * mesh->npe + a]);
+  }
+  gmshFree(et);
+  gmshFree(nt);
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadGroup(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g)
+{
+  int           *ents = NULL, ierr;
+  size_t         nents = 0;
+  char          *name = NULL;
+  PetscInt       ncap = 0, fcap = 0;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  gmshModelGetPhysicalName((int)g->dim, (int)g->tag, &name, &ierr);
+  if (ierr) PetscFunctionReturn(GmshFailure(mesh->file, ""));
+  if (strlen(name) >= sizeof g->name) rc = FcInputError(mesh->file, NULL, "physical group name too long (%zu characters, at most %zu): %.40s...", strlen(name), sizeof g->name - 1, name);
+  else snprintf(g->name, sizeof g->name, "%s", name);
+  gmshFree(name);
+  PetscCall(rc);
+
+  gmshModelGetEntitiesForPhysicalGroup((int)g->dim, (int)g->tag, &ents, &nents, &ierr);
+  if (ierr) PetscFunctionReturn(GmshFailure(mesh->file, ""));
+  if (g->dim == 3) {
+    for (size_t i = 0; i < nents && !rc; i++) rc = GroupAddVolume(mesh, ctx, g, ents[i], &ncap, &fcap);
+  } else {
+    for (size_t i = 0; i < nents && !rc; i++) rc = GroupAddEntity(mesh, ctx, g, (int)g->dim, ents[i], &ncap, &fcap);
+  }
+  gmshFree(ents);
+  PetscCall(rc);
+  PetscCall(PetscSortRemoveDupsInt(&g->nnodes, g->nodes));
+  PetscCall(PetscSortRemoveDupsInt(&g->nfaces, g->faces));
+  PetscCall(PetscSortRemoveDupsInt(&g->nelems, g->elems));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadGroups(FcMesh *mesh, ReadCtx *ctx)
+{
+  int           *dimtags = NULL, ierr;
+  size_t         ndimtags = 0;
+  PetscErrorCode rc;
+
+  PetscFunctionBegin;
+  gmshModelGetPhysicalGroups(&dimtags, &ndimtags, -1, &ierr);
+  if (ierr) PetscFunctionReturn(GmshFailure(mesh->file, ""));
+  mesh->ngroups = (PetscInt)(ndimtags / 2);
+  rc = PetscCalloc1(mesh->ngroups, &mesh->groups);
+  for (PetscInt i = 0; i < mesh->ngroups && !rc; i++) {
+    mesh->groups[i].dim = dimtags[2 * i];
+    mesh->groups[i].tag = dimtags[2 * i + 1];
+  }
+  gmshFree(dimtags);
+  PetscCall(rc);
+  for (PetscInt i = 0; i < mesh->ngroups; i++) PetscCall(ReadGroup(mesh, ctx, &mesh->groups[i]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckFileElements(const char *file, PetscInt file_order)
+{
+  FcMesh         tmp;
+  ReadCtx        ctx;
+  PetscErrorCode rc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&tmp, sizeof tmp));
+  PetscCall(PetscMemzero(&ctx, sizeof ctx));
+  snprintf(tmp.file, sizeof tmp.file, "%s", file);
+  rc = ReadVolume(&tmp, file_order, &ctx);
+  if (!rc) rc = FcMeshCheckElements_Private(&tmp);
+  if (!rc) rc = FcMeshBuildBoundary_Private(&tmp, &ctx.faces); /* faces shared by 3+ elements */
+  PetscCall(ReadCtxDestroy(&ctx));
+  PetscCall(FcMeshDestroy(&tmp));
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadMesh(FcMesh *mesh, PetscInt order, ReadCtx *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(ReadVolume(mesh, order, ctx));
+  /* Validity before the boundary: outward face orientation assumes positive elements. */
+  PetscCall(FcMeshCheckElements_Private(mesh));
+  PetscCall(FcMeshBuildBoundary_Private(mesh, &ctx->faces));
+  PetscCall(ReadGroups(mesh, ctx));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcMesh *mesh)
+{
+  const char    *ext = strrchr(file, '.');
+  PetscBool      geo, msh;
+  ReadCtx        ctx;
+  PetscErrorCode rc;
+  int            ierr;
+  FILE          *fp;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(mesh, sizeof *mesh));
+  PetscCall(PetscMemzero(&ctx, sizeof ctx));
+  if (strlen(file) >= sizeof mesh->file) return FcInputError(file, NULL, "mesh file name too long");
+  snprintf(mesh->file, sizeof mesh->file, "%s", file);
+  if (order != 1 && order != 2) return FcInputError(file, NULL, "element order %" PetscInt_FMT " not supported (1: 4-node, 2: 10-node tetrahedra)", order);
+  if (refine < 0 || refine > 10) return FcInputError(file, NULL, "refine %" PetscInt_FMT " out of range [0, 10] (each level multiplies the element count by about 8)", refine);
+  geo = ext && !strcasecmp(ext, ".geo") ? PETSC_TRUE : PETSC_FALSE;
+  msh = ext && !strcasecmp(ext, ".msh") ? PETSC_TRUE : PETSC_FALSE;
+  if (!geo && !msh) return FcInputError(file, NULL, "unsupported mesh file type (expected .msh or .geo)");
+  /* Gmsh only warns about a missing file and leaves an empty model, so check first; fopen
+   * also catches directories' and permissions' errors with a precise reason. */
+  fp = fopen(file, "r");
+  if (!fp) return FcInputError(file, NULL, "cannot read mesh file: %s", strerror(errno));
+  if (msh) {
+    /* Gmsh reads anything that is not MSH data as a .geo script (which may run commands), and
+     * its parser leaks on errors: refuse such files here. MSH 2 and 4 start with $MeshFormat. */
+    char   head[16] = "";
+    size_t n;
+    int    ch;
+
+    while ((ch = fgetc(fp)) != EOF && (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')) continue;
+    if (ch != EOF) {
+      head[0] = (char)ch;
+      n       = fread(head + 1, 1, 10, fp);
+      head[n + 1] = '\0';
+    }
+    fclose(fp);
+    if (ch == EOF) return FcInputError(file, NULL, "the mesh file is empty");
+    if (strncmp(head, "$MeshFormat", 11)) return FcInputError(file, NULL, "not a Gmsh MSH file (it does not start with $MeshFormat)");
+  } else fclose(fp);
+
+  PetscCall(GmshInitialize());
+  gmshLoggerStart(&ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshLoggerStart failed");
+  rc = GmshLoadModel(file, geo, refine, order);
+  if (!rc) rc = ReadMesh(mesh, order, &ctx);
+  /* The logger only serves this load's messages, and the model is not needed any more: free
+   * both now rather than at the next load (a large mesh would otherwise stay in memory). */
+  gmshLoggerStop(&ierr);
+  gmshClear(&ierr);
+  PetscCall(ReadCtxDestroy(&ctx));
+  if (rc) PetscCall(FcMeshDestroy(mesh));
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}

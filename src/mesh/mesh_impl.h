@@ -1,0 +1,43 @@
+/* fcsim — mesh module internals shared by mesh_gmsh.c, mesh_surface.c and mesh_geom.c.
+ * Not part of the module's contract (mesh.h); nothing outside src/mesh/ includes this. */
+#ifndef FC_MESH_IMPL_H
+#define FC_MESH_IMPL_H
+
+#include "mesh.h"
+
+/* Local faces of a Gmsh tetrahedron (tet10 edge nodes 4..9 = 01,12,20,30,32,31), each listed
+ * as corners a,b,c then mid-edge nodes ab,bc,ca, ordered so that (x_b-x_a)x(x_c-x_a) points
+ * out of a positively oriented element. */
+extern const PetscInt FcTetFace[4][6];
+
+/* Open-addressing hash of the element faces keyed on their sorted corner triple. Slots hold
+ * only the first owner (4*element + local face) and are compared by recomputing the key from
+ * the connectivity: 12 bytes per slot instead of storing the triple. */
+typedef struct {
+  PetscInt owner; /* 4*e + local face, -1 when empty */
+  PetscInt count; /* elements sharing the face */
+  PetscInt bface; /* index in mesh->bfaces when count == 1, else -1 */
+} FcFaceSlot;
+
+typedef struct {
+  size_t      mask; /* size - 1, size a power of two */
+  FcFaceSlot *slots;
+} FcFaceHash;
+
+/* Boundary faces (mesh->nbfaces, npf, bfaces, bface_elem) from the connectivity. The hash is
+ * returned so that surface triangles of physical groups can be matched to boundary faces. */
+PetscErrorCode FcMeshBuildBoundary_Private(FcMesh *mesh, FcFaceHash *hash);
+/* Boundary face with corners {a,b,c} (any order), -1 if it is not a boundary face. */
+PetscInt       FcFaceHashFindBoundary(const FcMesh *mesh, const FcFaceHash *hash, const PetscInt corners[3]);
+PetscErrorCode FcFaceHashDestroy(FcFaceHash *hash);
+
+/* Input error naming the first inverted or zero-volume element (by Gmsh id). */
+PetscErrorCode FcMeshCheckElements_Private(const FcMesh *mesh);
+
+/* Tet10 shape function derivatives dN[10*3] (dN_a/dxi_j) at reference point xi; tet4
+ * derivatives are the constant corner part (first 4 rows with order 1). */
+void FcMeshTetShapeDeriv_Private(PetscInt order, const PetscReal xi[3], PetscReal dN[]);
+/* det(dx/dxi) of element e at reference point xi. */
+PetscReal FcMeshTetDetJ_Private(const FcMesh *mesh, PetscInt e, const PetscReal xi[3]);
+
+#endif

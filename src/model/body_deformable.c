@@ -1,0 +1,429 @@
+/* fcsim — deformable body: FEM state, linearized momentum and free-motion solve.
+ *
+ * Unknown x per integrator (model.h): quasi-static x = u(t1); backward Euler x = v(t1) with
+ * u = u0 + dt v (duriez2006 eq. 27 in velocity form, han2023 eq. 8/11 with θ = θ_vq = 1).
+ * Dirichlet conditions are imposed by giving x its prescribed values in the predictor and
+ * zeroing the increment on constrained DoFs: rows and columns of A are zeroed with a unit-scaled
+ * diagonal (MatZeroRowsColumns), which keeps A symmetric so the Cholesky factorization applies,
+ * and keeps its nonzero pattern so the symbolic factorization is reused across steps. */
+#include "model.h"
+#include <string.h>
+
+PetscLogEvent FC_EVENT_Assembly, FC_EVENT_Factor, FC_EVENT_Solve, FC_EVENT_Output;
+PetscLogStage FC_STAGE_Setup, FC_STAGE_Steps;
+
+typedef struct {
+  Mat        M, K, A;
+  KSP        ksp;
+  Vec        x, dx, r, rfree, fint, fext, fbody, work, u0, v0;
+  PetscInt   nloads;
+  Vec       *fload;          /* unit-ramp load vectors, one per loads[] entry */
+  PetscBool  linear;         /* K independent of u: assembled once, f_int = K u */
+  PetscBool  K_assembled;
+  PetscBool  A_valid;        /* A holds cM M + cK K for the values below (linear only) */
+  PetscReal  A_cM, A_cK;
+  PetscInt  *bc_entry, *bc_comp; /* per constrained DoF: boundary[] entry and component */
+  PetscReal  last_scale;
+  PetscReal  cM, cK;         /* A = cM M + cK K for the current integrator and dt */
+} Deformable;
+
+static PetscErrorCode ModelUAtX_Private(FcBody b, const FcStepInfo *s, Vec u)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) PetscCall(VecCopy(d->x, u));
+  else PetscCall(VecWAXPY(u, s->dt, d->x, d->u0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
+{
+  Deformable *d = (Deformable *)b->data;
+  PetscScalar *x;
+  const PetscScalar *u0;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(b->u, d->u0));
+  PetscCall(VecCopy(b->v, d->v0));
+  /* Predictor: quasi-static keeps u0; backward Euler starts from v0. */
+  PetscCall(VecCopy(s->integrator == FC_INTEGRATOR_QUASI_STATIC ? d->u0 : d->v0, d->x));
+  PetscCall(VecGetArray(d->x, &x));
+  PetscCall(VecGetArrayRead(d->u0, &u0));
+  for (PetscInt i = 0; i < b->nbc; i++) {
+    const FcCaseBoundary *bc  = &b->spec->boundary[d->bc_entry[i]];
+    PetscReal             val = FcCaseBoundaryValue(bc, d->bc_comp[i], s->t1);
+    PetscInt              k   = b->bc_dofs[i];
+    x[k] = (s->integrator == FC_INTEGRATOR_QUASI_STATIC) ? val : (val - u0[k]) / s->dt;
+  }
+  PetscCall(VecRestoreArrayRead(d->u0, &u0));
+  PetscCall(VecRestoreArray(d->x, &x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ExternalForce_Private(FcBody b, PetscReal t)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(d->fbody, d->fext));
+  for (PetscInt l = 0; l < d->nloads; l++) PetscCall(VecAXPY(d->fext, FcRampEval(&b->spec->loads[l].ramp, t), d->fload[l]));
+  PetscFunctionReturn(0);
+}
+
+/* Form A = cM M + cK K with the constrained rows/columns replaced by a scaled identity. */
+static PetscErrorCode FormMatrix_Private(FcBody b, PetscReal cM, PetscReal cK)
+{
+  Deformable *d = (Deformable *)b->data;
+  PetscReal   diag = 1.0, t0, t1;
+  Vec         dg;
+
+  PetscFunctionBegin;
+  if (d->linear && d->A_valid && d->A_cM == cM && d->A_cK == cK) PetscFunctionReturn(0);
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(FC_EVENT_Assembly, 0, 0, 0, 0));
+  PetscCall(MatCopy(d->K, d->A, SAME_NONZERO_PATTERN));
+  PetscCall(MatScale(d->A, cK));
+  if (cM != 0) PetscCall(MatAXPY(d->A, cM, d->M, SAME_NONZERO_PATTERN));
+  /* The identity on constrained DoFs is scaled to the mean diagonal so the factorization's
+   * pivots stay of one magnitude. */
+  PetscCall(MatCreateVecs(d->A, &dg, NULL));
+  PetscCall(MatGetDiagonal(d->A, dg));
+  PetscCall(VecNorm(dg, NORM_1, &diag));
+  diag = diag > 0 ? diag / b->ndof : 1.0;
+  PetscCall(VecDestroy(&dg));
+  PetscCall(MatZeroRowsColumns(d->A, b->nbc, b->bc_dofs, diag, NULL, NULL));
+  PetscCall(PetscLogEventEnd(FC_EVENT_Assembly, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  b->times.assembly += t1 - t0;
+
+  PetscCall(KSPSetOperators(d->ksp, d->A, d->A));
+  PetscCall(PetscLogEventBegin(FC_EVENT_Factor, 0, 0, 0, 0));
+  PetscCall(KSPSetUp(d->ksp));
+  PetscCall(PetscLogEventEnd(FC_EVENT_Factor, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  b->times.factor += t0 - t1;
+  d->A_valid = PETSC_TRUE;
+  d->A_cM    = cM;
+  d->A_cK    = cK;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscReal *rnorm, PetscReal *scale)
+{
+  Deformable *d = (Deformable *)b->data;
+  PetscReal   t0, t1, nint, next, cM, cK;
+  Vec         u = d->work;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(FC_EVENT_Assembly, 0, 0, 0, 0));
+  PetscCall(ModelUAtX_Private(b, s, u));
+  if (d->linear) {
+    if (!d->K_assembled) {
+      PetscCall(MatZeroEntries(d->K));
+      PetscCall(FcAssembleInternal(&b->mesh, b->material, u, NULL, NULL, d->K));
+      d->K_assembled = PETSC_TRUE;
+    }
+    PetscCall(MatMult(d->K, u, d->fint));
+    PetscCall(VecDot(d->fint, u, &b->strain_energy));
+    b->strain_energy *= 0.5;
+  } else {
+    PetscCall(MatZeroEntries(d->K));
+    PetscCall(FcAssembleInternal(&b->mesh, b->material, u, &b->strain_energy, d->fint, d->K));
+    d->K_assembled = PETSC_TRUE;
+    d->A_valid     = PETSC_FALSE;
+  }
+  PetscCall(ExternalForce_Private(b, s->t1));
+  PetscCall(VecNorm(d->fint, NORM_2, &nint));
+  PetscCall(VecNorm(d->fext, NORM_2, &next));
+  if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) {
+    /* r = f_int(u) − f_ext(t1) */
+    PetscCall(VecWAXPY(d->r, -1.0, d->fext, d->fint));
+    *scale = PetscMax(nint, next);
+    cM     = 0.0;
+    cK     = 1.0;
+  } else {
+    /* m(v) = M (v − v0) + dt [f_int(u) + (αM + βK) v − f_ext(t1)]   (han2023 eq. 5, 6, 8) */
+    PetscReal alpha = b->spec->alpha, beta = b->spec->beta, ninert, ndamp = 0;
+    Vec       tmp = d->rfree;
+    PetscCall(VecWAXPY(d->dx, -1.0, d->v0, d->x));
+    PetscCall(MatMult(d->M, d->dx, d->r)); /* r = M (v − v0) */
+    PetscCall(VecNorm(d->r, NORM_2, &ninert));
+    PetscCall(VecAXPY(d->r, s->dt, d->fint));
+    PetscCall(VecAXPY(d->r, -s->dt, d->fext));
+    if (alpha != 0 || beta != 0) {
+      PetscCall(MatMult(d->M, d->x, tmp));
+      PetscCall(VecScale(tmp, alpha));
+      if (beta != 0) {
+        PetscCall(MatMult(d->K, d->x, d->dx)); /* dx is scratch here */
+        PetscCall(VecAXPY(tmp, beta, d->dx));
+      }
+      PetscCall(VecNorm(tmp, NORM_2, &ndamp));
+      PetscCall(VecAXPY(d->r, s->dt, tmp));
+    }
+    *scale = PetscMax(ninert, s->dt * PetscMax(PetscMax(nint, next), ndamp));
+    cM     = 1.0 + alpha * s->dt;          /* han2023 eq. 11, θ = θ_vq = 1 */
+    cK     = s->dt * (s->dt + beta);
+  }
+  PetscCall(VecCopy(d->r, d->rfree));
+  {
+    PetscScalar *rf;
+    PetscCall(VecGetArray(d->rfree, &rf));
+    for (PetscInt i = 0; i < b->nbc; i++) rf[b->bc_dofs[i]] = 0.0;
+    PetscCall(VecRestoreArray(d->rfree, &rf));
+  }
+  PetscCall(VecNorm(d->rfree, NORM_2, rnorm));
+  PetscCall(PetscLogEventEnd(FC_EVENT_Assembly, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  b->times.assembly += t1 - t0;
+  d->last_scale = *scale;
+  d->cM         = cM;
+  d->cK         = cK;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Solve_Deformable(FcBody b, const FcStepInfo *s, PetscReal *dxnorm)
+{
+  Deformable        *d = (Deformable *)b->data;
+  KSPConvergedReason reason;
+  PetscReal          t0, t1;
+
+  PetscFunctionBegin;
+  (void)s;
+  /* A is formed (and factored) only when an increment is needed, never for the final
+   * convergence check of a step. */
+  PetscCall(FormMatrix_Private(b, d->cM, d->cK));
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(FC_EVENT_Solve, 0, 0, 0, 0));
+  PetscCall(VecScale(d->rfree, -1.0));
+  PetscCall(KSPSolve(d->ksp, d->rfree, d->dx));
+  PetscCall(PetscLogEventEnd(FC_EVENT_Solve, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  b->times.solve += t1 - t0;
+  PetscCall(KSPGetConvergedReason(d->ksp, &reason));
+  PetscCheck(reason >= 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Body %s: linear solve failed (%s); is the body constrained against rigid motion?", b->name, KSPConvergedReasons[reason]);
+  PetscCall(VecAXPY(d->x, 1.0, d->dx));
+  PetscCall(VecNorm(d->dx, NORM_2, dxnorm));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EndStep_Deformable(FcBody b, const FcStepInfo *s)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  PetscCall(ModelUAtX_Private(b, s, b->u));
+  if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) {
+    PetscCall(VecWAXPY(b->v, -1.0, d->u0, b->u));
+    PetscCall(VecScale(b->v, 1.0 / s->dt));
+    PetscCall(VecCopy(d->r, b->reaction)); /* support force = f_int − f_ext */
+  } else {
+    PetscCall(VecCopy(d->x, b->v));
+    PetscCall(VecCopy(d->r, b->reaction)); /* support force = m(v)/dt */
+    PetscCall(VecScale(b->reaction, 1.0 / s->dt));
+  }
+  PetscCall(MatMult(d->M, b->v, d->work));
+  PetscCall(VecDot(d->work, b->v, &b->kinetic_energy));
+  b->kinetic_energy *= 0.5;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Destroy_Deformable(FcBody b)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  if (!d) PetscFunctionReturn(0);
+  PetscCall(MatDestroy(&d->M));
+  PetscCall(MatDestroy(&d->K));
+  PetscCall(MatDestroy(&d->A));
+  PetscCall(KSPDestroy(&d->ksp));
+  PetscCall(VecDestroy(&d->x));
+  PetscCall(VecDestroy(&d->dx));
+  PetscCall(VecDestroy(&d->r));
+  PetscCall(VecDestroy(&d->rfree));
+  PetscCall(VecDestroy(&d->fint));
+  PetscCall(VecDestroy(&d->fext));
+  PetscCall(VecDestroy(&d->fbody));
+  PetscCall(VecDestroy(&d->work));
+  PetscCall(VecDestroy(&d->u0));
+  PetscCall(VecDestroy(&d->v0));
+  if (d->fload) PetscCall(VecDestroyVecs(d->nloads, &d->fload));
+  PetscCall(PetscFree(d->bc_entry));
+  PetscCall(PetscFree(d->bc_comp));
+  PetscCall(PetscFree(b->data));
+  PetscFunctionReturn(0);
+}
+
+/* Constrained DoFs from the boundary[] entries; where entries overlap, the later one wins. */
+static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, FcBody b)
+{
+  Deformable       *d    = (Deformable *)b->data;
+  const FcCaseBody *spec = b->spec;
+  PetscInt         *owner, n = 0;
+  char              path[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(b->ndof, &owner));
+  for (PetscInt i = 0; i < b->ndof; i++) owner[i] = -1;
+  for (PetscInt j = 0; j < spec->nboundary; j++) {
+    const FcMeshGroup *g;
+    const FcCaseBoundary *bc = &spec->boundary[j];
+    PetscCall(FcMeshFindGroup(&b->mesh, bc->group, -1, &g));
+    if (!g) {
+      char list[1024];
+      FcMeshGroupList(&b->mesh, list, sizeof list);
+      snprintf(path, sizeof path, "bodies[%d].boundary[%d].group", (int)index, (int)j);
+      PetscCall(PetscFree(owner));
+      return FcInputError(c->file, path, "no physical group '%s' in %s (available: %s)", bc->group, b->mesh.file, list);
+    }
+    for (PetscInt k = 0; k < g->nnodes; k++)
+      for (PetscInt cc = 0; cc < 3; cc++)
+        if (bc->comp[cc]) owner[3 * g->nodes[k] + cc] = 3 * j + cc;
+  }
+  for (PetscInt i = 0; i < b->ndof; i++) n += owner[i] >= 0;
+  b->nbc = n;
+  PetscCall(PetscMalloc1(n, &b->bc_dofs));
+  PetscCall(PetscMalloc1(n, &d->bc_entry));
+  PetscCall(PetscMalloc1(n, &d->bc_comp));
+  n = 0;
+  for (PetscInt i = 0; i < b->ndof; i++)
+    if (owner[i] >= 0) {
+      b->bc_dofs[n]   = i;
+      d->bc_entry[n]  = owner[i] / 3;
+      d->bc_comp[n++] = owner[i] % 3;
+    }
+  PetscCall(PetscFree(owner));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SetupLoads_Private(const FcCase *c, PetscInt index, FcBody b)
+{
+  Deformable       *d    = (Deformable *)b->data;
+  const FcCaseBody *spec = b->spec;
+  char              path[128];
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b->u, &d->fbody));
+  PetscCall(VecSet(d->fbody, 0.0));
+  PetscCall(FcAssembleBodyForce(&b->mesh, spec->material.density, c->gravity, d->fbody));
+  d->nloads = spec->nloads;
+  if (d->nloads) PetscCall(VecDuplicateVecs(b->u, d->nloads, &d->fload));
+  for (PetscInt l = 0; l < spec->nloads; l++) {
+    const FcCaseBodyLoad *ld = &spec->loads[l];
+    const FcMeshGroup *g;
+    PetscCall(VecSet(d->fload[l], 0.0));
+    PetscCall(FcMeshFindGroup(&b->mesh, ld->group, 2, &g));
+    snprintf(path, sizeof path, "bodies[%d].loads[%d].group", (int)index, (int)l);
+    if (!g) {
+      char list[1024];
+      FcMeshGroupList(&b->mesh, list, sizeof list);
+      return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", ld->group, b->mesh.file, list);
+    }
+    FcCheckInput(g->nfaces > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", ld->group);
+    if (ld->type == FC_LOAD_TRACTION) PetscCall(FcAssembleTraction(&b->mesh, g->nfaces, g->faces, ld->vec, d->fload[l]));
+    else if (ld->type == FC_LOAD_PRESSURE) PetscCall(FcAssemblePressure(&b->mesh, g->nfaces, g->faces, ld->pressure, d->fload[l]));
+    else {
+      PetscReal area, t[3];
+      PetscCall(FcMeshFacesArea(&b->mesh, g->nfaces, g->faces, &area));
+      for (int k = 0; k < 3; k++) t[k] = ld->vec[k] / area;
+      PetscCall(FcAssembleTraction(&b->mesh, g->nfaces, g->faces, t, d->fload[l]));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *body)
+{
+  FcBody            b;
+  Deformable       *d;
+  const FcCaseBody *spec = &c->bodies[index];
+  PC                pc;
+  Vec               ones;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&b));
+  *body = b;
+  PetscCall(PetscNew(&d));
+  b->data = d;
+  b->spec = spec;
+  PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));
+  b->ops.beginstep = BeginStep_Deformable;
+  b->ops.residual  = Residual_Deformable;
+  b->ops.solve     = Solve_Deformable;
+  b->ops.endstep   = EndStep_Deformable;
+  b->ops.destroy   = Destroy_Deformable;
+
+  PetscCall(FcMeshLoad(spec->mesh_file, spec->refine, spec->order, &b->mesh));
+  PetscCall(FcMaterialCreate(&spec->material, &b->material));
+  d->linear = (PetscBool)(strcmp(spec->material.model, "linear") == 0);
+  b->ndof   = 3 * b->mesh.nnodes;
+  PetscCall(FcMeshVolume(&b->mesh, &b->volume));
+
+  PetscCall(FcAssemblyCreateMatrix(PETSC_COMM_WORLD, &b->mesh, &d->M));
+  PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->K));
+  PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->A));
+  PetscCall(MatSetOption(d->A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(d->A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscCall(FcAssembleMass(&b->mesh, spec->material.density, d->M));
+  PetscCall(MatCreateVecs(d->M, &b->u, NULL));
+  PetscCall(VecSet(b->u, 0.0));
+  PetscCall(VecDuplicate(b->u, &b->v));
+  PetscCall(VecSet(b->v, 0.0));
+  PetscCall(VecDuplicate(b->u, &b->reaction));
+  PetscCall(VecSet(b->reaction, 0.0));
+  PetscCall(VecDuplicate(b->u, &ones));
+  PetscCall(VecDuplicate(b->u, &d->work));
+  /* mass = Σ over x-DoFs of M·1_x */
+  PetscCall(VecStrideSet(ones, 0, 1.0));
+  PetscCall(VecStrideSet(ones, 1, 0.0));
+  PetscCall(VecStrideSet(ones, 2, 0.0));
+  PetscCall(MatMult(d->M, ones, d->work));
+  PetscCall(VecSum(d->work, &b->mass));
+  PetscCall(VecDestroy(&ones));
+  PetscCall(VecDuplicate(b->u, &d->x));
+  PetscCall(VecDuplicate(b->u, &d->dx));
+  PetscCall(VecDuplicate(b->u, &d->r));
+  PetscCall(VecDuplicate(b->u, &d->rfree));
+  PetscCall(VecDuplicate(b->u, &d->fint));
+  PetscCall(VecDuplicate(b->u, &d->fext));
+  PetscCall(VecDuplicate(b->u, &d->u0));
+  PetscCall(VecDuplicate(b->u, &d->v0));
+  PetscCall(SetupDirichlet_Private(c, index, b));
+  PetscCall(SetupLoads_Private(c, index, b));
+
+  /* Default linear solver: sparse direct Cholesky (LDLᵀ) by MUMPS — symmetric storage, the
+   * symbolic analysis reused while the pattern is unchanged, runs distributed under MPI, and
+   * offers the Schur complement the participating-DoF reduction needs (doc/architecture.md).
+   * Any -ksp_ / -pc_ option overrides it. */
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &d->ksp));
+  PetscCall(KSPSetType(d->ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(d->ksp, &pc));
+  PetscCall(PCSetType(pc, PCCHOLESKY));
+  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  PetscCall(KSPSetFromOptions(d->ksp));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcBodyDestroy(FcBody *b)
+{
+  PetscFunctionBegin;
+  if (!*b) PetscFunctionReturn(0);
+  if ((*b)->ops.destroy) PetscCall((*b)->ops.destroy(*b));
+  PetscCall(VecDestroy(&(*b)->u));
+  PetscCall(VecDestroy(&(*b)->v));
+  PetscCall(VecDestroy(&(*b)->reaction));
+  PetscCall(PetscFree((*b)->bc_dofs));
+  PetscCall(FcMaterialDestroy(&(*b)->material));
+  PetscCall(FcMeshDestroy(&(*b)->mesh));
+  PetscCall(PetscFree(*b));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm)
+{
+  PetscFunctionBegin;
+  PetscCall(FcComputeVonMises(&b->mesh, b->material, b->u, vm));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,179 @@
+/* fcsim — model: bodies from the case, probes resolved against meshes. */
+#include "model.h"
+#include <string.h>
+
+static PetscBool registered = PETSC_FALSE;
+
+static PetscErrorCode FcModelRegisterEvents_Private(void)
+{
+  PetscClassId id;
+
+  PetscFunctionBegin;
+  if (registered) PetscFunctionReturn(0);
+  registered = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("fcsim", &id));
+  PetscCall(PetscLogEventRegister("FcAssembly", id, &FC_EVENT_Assembly));
+  PetscCall(PetscLogEventRegister("FcFactor", id, &FC_EVENT_Factor));
+  PetscCall(PetscLogEventRegister("FcSolve", id, &FC_EVENT_Solve));
+  PetscCall(PetscLogEventRegister("FcOutput", id, &FC_EVENT_Output));
+  PetscCall(PetscLogStageRegister("FcSetup", &FC_STAGE_Setup));
+  PetscCall(PetscLogStageRegister("FcSteps", &FC_STAGE_Steps));
+  PetscFunctionReturn(0);
+}
+
+static PetscInt BodyIndex_Private(const FcModel *m, const char *name)
+{
+  for (PetscInt i = 0; i < m->nbodies; i++)
+    if (!strcmp(m->bodies[i]->name, name)) return i;
+  return -1;
+}
+
+static PetscErrorCode AddColumn_Private(FcModel *m, const char *name, const char *suffix)
+{
+  char buf[2 * FC_NAME_LEN];
+
+  PetscFunctionBegin;
+  snprintf(buf, sizeof buf, "%s%s", name, suffix);
+  PetscCall(PetscStrallocpy(buf, &m->probe_cols[m->nprobe_cols++]));
+  PetscFunctionReturn(0);
+}
+
+/* Weights w_a = ∫_S N_a dA / A of the group's boundary faces, so that Σ w_a u_a = ∫_S u dA / A
+ * exactly for the element's interpolation (for 6-node faces the corner weights are zero). */
+static PetscErrorCode SurfaceWeights_Private(const FcCase *c, const char *path, FcBody b, const FcMeshGroup *g, FcNodeSet *set)
+{
+  const PetscReal    ex[3] = {1, 0, 0};
+  Vec                f;
+  const PetscScalar *fa;
+  PetscReal          area;
+
+  PetscFunctionBegin;
+  FcCheckInput(g->nfaces > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", g->name);
+  PetscCall(FcMeshFacesArea(&b->mesh, g->nfaces, g->faces, &area));
+  PetscCall(VecDuplicate(b->u, &f));
+  PetscCall(VecSet(f, 0.0));
+  PetscCall(FcAssembleTraction(&b->mesh, g->nfaces, g->faces, ex, f));
+  PetscCall(PetscMalloc1(g->nnodes, &set->weight));
+  PetscCall(VecGetArrayRead(f, &fa));
+  for (PetscInt i = 0; i < g->nnodes; i++) set->weight[i] = fa[3 * g->nodes[i]] / area;
+  PetscCall(VecRestoreArrayRead(f, &fa));
+  PetscCall(VecDestroy(&f));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
+{
+  PetscInt ncols = 0;
+  char     path[128];
+
+  PetscFunctionBegin;
+  PetscCall(FcModelRegisterEvents_Private());
+  PetscCall(PetscMemzero(m, sizeof *m));
+  m->c = c;
+  PetscCall(PetscCalloc1(c->nbodies, &m->bodies));
+  m->nbodies = c->nbodies; /* entries stay NULL until created, so a failed create can be destroyed */
+  for (PetscInt i = 0; i < c->nbodies; i++) PetscCall(FcBodyCreateDeformable(c, i, &m->bodies[i]));
+  for (PetscInt p = 0; p < c->nprobes; p++) ncols += (c->probes[p].type == FC_PROBE_DISPLACEMENT || c->probes[p].type == FC_PROBE_REACTION) ? 3 : 1;
+  PetscCall(PetscCalloc1(ncols + 1, &m->probe_cols));
+  PetscCall(PetscCalloc1(c->nprobes + 1, &m->probe_node));
+  PetscCall(PetscCalloc1(c->nprobes + 1, &m->probe_body));
+  PetscCall(PetscCalloc1(c->nprobes + 1, &m->probe_group));
+  for (PetscInt p = 0; p < c->nprobes; p++) {
+    const FcCaseProbe *pr = &c->probes[p];
+    PetscInt           bi = pr->body[0] ? BodyIndex_Private(m, pr->body) : -1;
+
+    snprintf(path, sizeof path, "probes[%d].body", (int)p);
+    FcCheckInput(!pr->body[0] || bi >= 0, c->file, path, "no body named '%s'", pr->body);
+    m->probe_body[p] = bi;
+    m->probe_node[p] = -1;
+    if (pr->group[0]) {
+      const FcMeshGroup *g;
+      PetscCall(FcMeshFindGroup(&m->bodies[bi]->mesh, pr->group, pr->type == FC_PROBE_DISPLACEMENT ? 2 : -1, &g));
+      snprintf(path, sizeof path, "probes[%d].group", (int)p);
+      if (!g) {
+        char list[1024];
+        FcMeshGroupList(&m->bodies[bi]->mesh, list, sizeof list);
+        return FcInputError(c->file, path, "no physical %sgroup '%s' in %s (available: %s)", pr->type == FC_PROBE_DISPLACEMENT ? "surface " : "", pr->group, m->bodies[bi]->mesh.file, list);
+      }
+      m->probe_group[p].nnodes = g->nnodes;
+      m->probe_group[p].nodes  = g->nodes;
+      if (pr->type == FC_PROBE_DISPLACEMENT) PetscCall(SurfaceWeights_Private(c, path, m->bodies[bi], g, &m->probe_group[p]));
+    }
+    switch (pr->type) {
+    case FC_PROBE_DISPLACEMENT:
+      if (!pr->group[0]) m->probe_node[p] = FcMeshNearestNode(&m->bodies[bi]->mesh, pr->point);
+      PetscCall(AddColumn_Private(m, pr->name, "_x"));
+      PetscCall(AddColumn_Private(m, pr->name, "_y"));
+      PetscCall(AddColumn_Private(m, pr->name, "_z"));
+      break;
+    case FC_PROBE_REACTION:
+      PetscCall(AddColumn_Private(m, pr->name, "_x"));
+      PetscCall(AddColumn_Private(m, pr->name, "_y"));
+      PetscCall(AddColumn_Private(m, pr->name, "_z"));
+      break;
+    default:
+      PetscCall(AddColumn_Private(m, pr->name, ""));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcModelDestroy(FcModel *m)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < m->nbodies; i++) PetscCall(FcBodyDestroy(&m->bodies[i]));
+  PetscCall(PetscFree(m->bodies));
+  for (PetscInt i = 0; i < m->nprobe_cols; i++) PetscCall(PetscFree(m->probe_cols[i]));
+  PetscCall(PetscFree(m->probe_cols));
+  PetscCall(PetscFree(m->probe_node));
+  PetscCall(PetscFree(m->probe_body));
+  if (m->probe_group)
+    for (PetscInt p = 0; p < m->c->nprobes; p++) PetscCall(PetscFree(m->probe_group[p].weight));
+  PetscCall(PetscFree(m->probe_group));
+  PetscCall(PetscMemzero(m, sizeof *m));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcModelProbes(FcModel *m, PetscReal *values)
+{
+  const FcCase *c = m->c;
+  PetscInt      k = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < c->nprobes; p++) {
+    const FcCaseProbe *pr = &c->probes[p];
+    PetscInt           bi = m->probe_body[p];
+    switch (pr->type) {
+    case FC_PROBE_DISPLACEMENT: {
+      const PetscScalar *u;
+      const FcNodeSet   *set = &m->probe_group[p];
+      PetscReal          s[3] = {0, 0, 0};
+      PetscCall(VecGetArrayRead(m->bodies[bi]->u, &u));
+      if (m->probe_node[p] >= 0)
+        for (int j = 0; j < 3; j++) s[j] = u[3 * m->probe_node[p] + j];
+      else
+        for (PetscInt i = 0; i < set->nnodes; i++)
+          for (int j = 0; j < 3; j++) s[j] += set->weight[i] * u[3 * set->nodes[i] + j];
+      PetscCall(VecRestoreArrayRead(m->bodies[bi]->u, &u));
+      for (int j = 0; j < 3; j++) values[k++] = s[j];
+    } break;
+    case FC_PROBE_REACTION: {
+      const PetscScalar *r;
+      PetscReal          s[3] = {0, 0, 0};
+      PetscCall(VecGetArrayRead(m->bodies[bi]->reaction, &r));
+      for (PetscInt i = 0; i < m->probe_group[p].nnodes; i++)
+        for (int j = 0; j < 3; j++) s[j] += r[3 * m->probe_group[p].nodes[i] + j];
+      PetscCall(VecRestoreArrayRead(m->bodies[bi]->reaction, &r));
+      for (int j = 0; j < 3; j++) values[k++] = s[j];
+    } break;
+    case FC_PROBE_KINETIC_ENERGY:
+    case FC_PROBE_STRAIN_ENERGY: {
+      PetscReal e = 0;
+      for (PetscInt i = 0; i < m->nbodies; i++)
+        if (bi < 0 || bi == i) e += pr->type == FC_PROBE_KINETIC_ENERGY ? m->bodies[i]->kinetic_energy : m->bodies[i]->strain_energy;
+      values[k++] = e;
+    } break;
+    }
+  }
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,97 @@
+/* fcsim — the model of one run: bodies built from the case, their state, and the probes.
+ *
+ * A body answers the few questions the time step asks (DESIGN.md "Body"): its DoFs, the
+ * linearized momentum matrix A and residual for the current iterate, a solve for the free
+ * increment, how to apply a correction, and its end-of-step state. Deformable bodies do it
+ * with FEM (src/model/body_deformable.c); rigid bodies join through the same ops table. */
+#ifndef FC_MODEL_H
+#define FC_MODEL_H
+
+#include "../core/fc.h"
+#include "../case/case.h"
+#include "../mesh/mesh.h"
+#include "../fem/fem.h"
+
+/* What one step asks of a body. Quasi-static: unknown x = u(t1), residual f_int(u) − f_ext.
+ * Backward Euler (duriez2006 eq. 27 written in velocities; han2023 eq. 8 and 11 with
+ * θ = θ_vq = 1): unknown x = v(t1), u = u0 + dt v,
+ *   m(v) = M (v − v0) + dt [f_int(u) + (αM + βK) v − f_ext(t1)],
+ *   A    = ∂m/∂v = (1 + α dt) M + dt (dt + β) K. */
+typedef struct {
+  FcIntegratorType integrator;
+  PetscInt         step;
+  PetscReal        t0, t1, dt;
+} FcStepInfo;
+
+/* Per-step timings (seconds) accumulated by the body, reset by the step. */
+typedef struct {
+  PetscReal assembly, factor, solve;
+} FcBodyTimes;
+
+typedef struct _p_FcBody *FcBody;
+
+struct _FcBodyOps {
+  /* Predictor: x = x0, constrained DoFs set to their prescribed values at t1. */
+  PetscErrorCode (*beginstep)(FcBody, const FcStepInfo *);
+  /* Residual and matrix at the current iterate; *rnorm = ‖residual‖ on free DoFs,
+   * *scale = the largest of the norms of the residual's terms (for relative tests). */
+  PetscErrorCode (*residual)(FcBody, const FcStepInfo *, PetscReal *rnorm, PetscReal *scale);
+  /* Free increment dx = −A⁻¹ residual (zero on constrained DoFs) and x += dx. */
+  PetscErrorCode (*solve)(FcBody, const FcStepInfo *, PetscReal *dxnorm);
+  /* Accept the step: u, v at t1, reactions. */
+  PetscErrorCode (*endstep)(FcBody, const FcStepInfo *);
+  PetscErrorCode (*destroy)(FcBody);
+};
+
+typedef struct {
+  PetscInt   nnodes;   /* nodes of a probe's group (owned by the mesh) */
+  PetscInt  *nodes;
+  PetscReal *weight;   /* displacement probes on a group: ∫N_a dA / A per node (owned) */
+} FcNodeSet;
+
+struct _p_FcBody {
+  char               name[FC_NAME_LEN];
+  const FcCaseBody  *spec;
+  struct _FcBodyOps  ops;
+  FcMesh             mesh;
+  FcMaterial         material;
+  PetscReal          volume, mass;
+  PetscInt           ndof;
+  Vec                u, v;        /* state at the end of the last accepted step */
+  Vec                reaction;    /* support reactions (all DoFs; zero off the constraints) */
+  PetscReal          strain_energy, kinetic_energy;
+  PetscInt           nbc;         /* constrained DoFs (sorted, unique) */
+  PetscInt          *bc_dofs;
+  FcBodyTimes        times;
+  void              *data;        /* type-specific */
+};
+
+typedef struct {
+  const FcCase *c;
+  PetscInt      nbodies;
+  FcBody       *bodies;
+  /* probes: resolved to bodies, nodes and groups */
+  PetscInt      nprobe_cols;
+  char        **probe_cols;
+  PetscInt     *probe_node;   /* displacement probes: node index, else -1 */
+  PetscInt     *probe_body;   /* body index, -1 = all bodies */
+  FcNodeSet    *probe_group;  /* reaction probes */
+} FcModel;
+
+/* Build bodies (load meshes, create materials, resolve groups, assemble what is constant).
+ * Unknown groups and the like are input errors naming the case file and JSON path. */
+PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m);
+PetscErrorCode FcModelDestroy(FcModel *m);
+/* Probe values (nprobe_cols) for the current state. */
+PetscErrorCode FcModelProbes(FcModel *m, PetscReal *values);
+
+PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b);
+PetscErrorCode FcBodyDestroy(FcBody *b);
+/* Von Mises stress per element of the current state (array of mesh.nelems). */
+PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);
+
+/* PETSc log events (registered once by FcModelCreate). */
+extern PetscLogEvent FC_EVENT_Assembly, FC_EVENT_Factor, FC_EVENT_Solve, FC_EVENT_Output;
+extern PetscLogStage FC_STAGE_Setup, FC_STAGE_Steps;
+
+#endif

@@ -1,0 +1,29 @@
+/* fcsim — one time step of the whole model: predictor, Newton iterations over all bodies
+ * (free motion; the contact correction slots in between the free solve and the convergence
+ * test, DESIGN.md "Data flow"), end of step. */
+#ifndef FC_STEP_H
+#define FC_STEP_H
+
+#include "../model/model.h"
+
+typedef struct {
+  PetscInt  newton_it;      /* linear solves performed */
+  PetscReal residual;       /* max over bodies of ‖r‖ / max(scale, ‖r₀‖) at exit */
+  PetscReal residual_abs;   /* max over bodies of ‖r‖ */
+  PetscBool converged;
+  PetscReal assembly, factor, solve, output, total; /* seconds */
+} FcStepStats;
+
+/* Statistic column names, in the order FcStepStatsRow fills them. */
+extern const char *const FcStepStatNames[];
+extern const PetscInt    FcStepNumStats;
+void FcStepStatsRow(const FcStepStats *st, PetscReal *row);
+
+/* Advance from s->t0 to s->t1. Non-convergence is reported in st->converged, not as an error;
+ * a failed linear solve or a non-finite residual is an error. */
+PetscErrorCode FcStep(FcModel *m, const FcStepInfo *s, FcStepStats *st);
+
+/* Set by the SIGINT/SIGTERM handler; the step loop stops at the next Newton iteration. */
+extern volatile int FcInterrupted;
+
+#endif

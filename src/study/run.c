@@ -1,0 +1,271 @@
+/* fcsim — the run driver. */
+#define _XOPEN_SOURCE 700
+#include "run.h"
+#include "../model/model.h"
+#include "../step/step.h"
+#include "../io/output.h"
+#include <errno.h>
+#include <ftw.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int RemoveEntry_Private(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+  (void)sb;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+static void RemoveTree_Private(const char *path)
+{
+  (void)nftw(path, RemoveEntry_Private, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* mkdir -p */
+static PetscErrorCode MakeDirs_Private(const char *path)
+{
+  char buf[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(buf, path, sizeof buf));
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    PetscCheck(mkdir(buf, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", buf, strerror(errno));
+    *p = '/';
+  }
+  PetscCheck(mkdir(buf, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", buf, strerror(errno));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, char *dir, size_t len)
+{
+  char       stamp[64];
+  time_t     now = time(NULL);
+  struct tm  tmv;
+  struct stat st;
+
+  PetscFunctionBegin;
+  if (o->outdir) {
+    PetscCall(PetscStrncpy(dir, o->outdir, len));
+    PetscFunctionReturn(0);
+  }
+  localtime_r(&now, &tmv);
+  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
+  PetscCall(PetscSNPrintf(dir, len, "%s/%s/%s", c->output_dir, c->name, stamp));
+  for (int k = 2; stat(dir, &st) == 0; k++) PetscCall(PetscSNPrintf(dir, len, "%s/%s/%s-%d", c->output_dir, c->name, stamp, k));
+  PetscFunctionReturn(0);
+}
+
+/* Replace `final` by `tmp` (a previous run in `final` is removed only after the rename). */
+static PetscErrorCode Commit_Private(const char *tmp, const char *final)
+{
+  char        old[PETSC_MAX_PATH_LEN + 64];
+  struct stat st;
+  PetscBool   had = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (stat(final, &st) == 0) {
+    PetscCall(PetscSNPrintf(old, sizeof old, "%s.old-%d", final, (int)getpid()));
+    PetscCheck(rename(final, old) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot move the previous %s aside: %s", final, strerror(errno));
+    had = PETSC_TRUE;
+  }
+  PetscCheck(rename(tmp, final) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, final, strerror(errno));
+  if (had) RemoveTree_Private(old);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt step, PetscReal t, PetscReal **vm)
+{
+  FcOutputFields    *f;
+  const PetscScalar **u, **v;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    PetscCall(FcBodyVonMises(m->bodies[b], vm[b]));
+    PetscCall(VecGetArrayRead(m->bodies[b]->u, &u[b]));
+    PetscCall(VecGetArrayRead(m->bodies[b]->v, &v[b]));
+    f[b].u  = u[b];
+    f[b].v  = v[b];
+    f[b].vm = vm[b];
+  }
+  PetscCall(FcOutputWriteFields(out, step, t, f));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    PetscCall(VecRestoreArrayRead(m->bodies[b]->u, &u[b]));
+    PetscCall(VecRestoreArrayRead(m->bodies[b]->v, &v[b]));
+  }
+  PetscCall(PetscFree3(f, u, v));
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  FcModel       model;
+  FcOutput      out;
+  FcOutputMesh *meshes;
+  PetscReal   **vm;
+  char         *petsc_opts;
+  PetscReal    *row;
+} RunState;
+
+static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged)
+{
+  FcModel     *m = &rs->model;
+  FcOutputSpec spec;
+  PetscInt     nfail = 0, ncol;
+  PetscReal    tstart, tnow;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&tstart));
+  PetscCall(PetscLogStagePush(FC_STAGE_Setup));
+  PetscCall(FcModelCreate(c, m));
+  PetscCall(PetscLogStagePop());
+  PetscCall(PetscCalloc2(m->nbodies, &rs->meshes, m->nbodies, &rs->vm));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    FcMesh *mesh          = &m->bodies[b]->mesh;
+    rs->meshes[b].name    = m->bodies[b]->name;
+    rs->meshes[b].nnodes  = mesh->nnodes;
+    rs->meshes[b].X       = mesh->X;
+    rs->meshes[b].nelems  = mesh->nelems;
+    rs->meshes[b].npe     = mesh->npe;
+    rs->meshes[b].conn    = mesh->conn;
+    PetscCall(PetscMalloc1(mesh->nelems, &rs->vm[b]));
+  }
+  PetscCall(PetscOptionsGetAll(NULL, &rs->petsc_opts));
+  PetscCall(PetscMemzero(&spec, sizeof spec));
+  spec.dir           = tmp;
+  spec.hdf5          = c->output_hdf5;
+  spec.vtk           = c->output_vtk;
+  spec.vtk_binary    = c->vtk_binary;
+  spec.case_json     = c->resolved_json;
+  spec.case_file     = c->file;
+  spec.version       = FcVersion();
+  spec.petsc_options = rs->petsc_opts;
+  spec.command_line  = o->command_line ? o->command_line : "";
+  spec.nbodies       = m->nbodies;
+  spec.meshes        = rs->meshes;
+  spec.nprobe_cols   = m->nprobe_cols;
+  spec.probe_cols    = (const char *const *)m->probe_cols;
+  spec.nstat_cols    = FcStepNumStats;
+  spec.stat_cols     = FcStepStatNames;
+  PetscCall(FcOutputOpen(&spec, &rs->out));
+  ncol = PetscMax(m->nprobe_cols, FcStepNumStats);
+  PetscCall(PetscMalloc1(ncol + 1, &rs->row));
+
+  /* step 0: the initial state */
+  PetscCall(WriteFields_Private(m, rs->out, 0, 0.0, rs->vm));
+  PetscCall(FcModelProbes(m, rs->row));
+  PetscCall(FcOutputWriteProbes(rs->out, 0, 0.0, rs->row));
+
+  PetscCall(PetscLogStagePush(FC_STAGE_Steps));
+  for (PetscInt n = 1; n <= c->steps; n++) {
+    FcStepInfo  s;
+    FcStepStats st;
+    PetscReal   to0, to1;
+
+    s.integrator = c->integrator;
+    s.step       = n;
+    s.dt         = c->dt;
+    s.t0         = (n - 1) * c->dt;
+    s.t1         = n * c->dt;
+    PetscCall(FcStep(m, &s, &st));
+    PetscCheck(!FcInterrupted, PETSC_COMM_SELF, PETSC_ERR_SIG, "Interrupted at step %d", (int)n);
+    PetscCall(PetscTime(&to0));
+    PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
+    PetscCall(FcModelProbes(m, rs->row));
+    PetscCall(FcOutputWriteProbes(rs->out, n, s.t1, rs->row));
+    if (n % c->output_every == 0 || n == c->steps) PetscCall(WriteFields_Private(m, rs->out, n, s.t1, rs->vm));
+    PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
+    PetscCall(PetscTime(&to1));
+    st.output = to1 - to0;
+    st.total += st.output;
+    FcStepStatsRow(&st, rs->row);
+    PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
+    if (!st.converged) {
+      nfail++;
+      fprintf(stderr, "fcsim: warning: step %d t=%g: Newton did not converge in %d iterations (relative residual %.3e)\n", (int)n, (double)s.t1, (int)st.newton_it, (double)st.residual);
+    }
+    if (FcVerbosity > 0)
+      fprintf(stderr, "step %d/%d t=%.6g newton=%d res=%.3e %s asm=%.3fs fact=%.3fs solve=%.3fs out=%.3fs\n", (int)n, (int)c->steps, (double)s.t1, (int)st.newton_it, (double)st.residual, st.converged ? "ok" : "NOT-CONVERGED",
+              (double)st.assembly, (double)st.factor, (double)st.solve, (double)(to1 - to0));
+  }
+  PetscCall(PetscLogStagePop());
+  PetscCall(FcOutputClose(&rs->out));
+  PetscCall(PetscTime(&tnow));
+  *converged = (PetscBool)(nfail == 0 || c->allow_nonconvergence);
+  if (nfail) fprintf(stderr, "fcsim: %d of %d steps did not converge%s\n", (int)nfail, (int)c->steps, c->allow_nonconvergence ? " (allowed by time.newton.allow_failure)" : "");
+  if (FcVerbosity > 0) fprintf(stderr, "fcsim: %d steps in %.2fs\n", (int)c->steps, (double)(tnow - tstart));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunStateDestroy_Private(RunState *rs)
+{
+  PetscFunctionBegin;
+  if (rs->out) PetscCall(FcOutputClose(&rs->out));
+  if (rs->vm)
+    for (PetscInt b = 0; b < rs->model.nbodies; b++) PetscCall(PetscFree(rs->vm[b]));
+  PetscCall(PetscFree2(rs->meshes, rs->vm));
+  PetscCall(PetscFree(rs->row));
+  PetscCall(PetscFree(rs->petsc_opts));
+  PetscCall(FcModelDestroy(&rs->model));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converged)
+{
+  char           final[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 64], parent[PETSC_MAX_PATH_LEN];
+  char          *slash;
+  RunState       rs;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  *converged = PETSC_FALSE;
+  PetscCall(FinalDir_Private(c, o, final, sizeof final));
+  PetscCall(PetscStrncpy(parent, final, sizeof parent));
+  slash = strrchr(parent, '/');
+  if (slash && slash != parent) {
+    *slash = 0;
+    PetscCall(MakeDirs_Private(parent));
+  }
+  /* Work under a name that cannot be mistaken for a finished run. */
+  PetscCall(PetscSNPrintf(tmp, sizeof tmp, "%s.partial-%d", final, (int)getpid()));
+  PetscCall(MakeDirs_Private(tmp));
+  PetscCall(PetscMemzero(&rs, sizeof rs));
+  ierr = RunSteps_Private(c, o, tmp, &rs, converged);
+  {
+    PetscErrorCode ierr2 = RunStateDestroy_Private(&rs);
+    if (!ierr) ierr = ierr2;
+  }
+  if (ierr) {
+    RemoveTree_Private(tmp);
+    return ierr;
+  }
+  PetscCall(Commit_Private(tmp, final));
+  if (FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s\n", final);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcInfo(const FcCase *c)
+{
+  PetscFunctionBegin;
+  printf("%s\n", c->resolved_json);
+  for (PetscInt b = 0; b < c->nbodies; b++) {
+    FcMesh    mesh;
+    PetscReal vol;
+    PetscErrorCode ierr;
+    PetscCall(PetscMemzero(&mesh, sizeof mesh));
+    ierr = FcMeshLoad(c->bodies[b].mesh_file, c->bodies[b].refine, c->bodies[b].order, &mesh);
+    if (ierr) {
+      (void)FcMeshDestroy(&mesh);
+      return ierr;
+    }
+    PetscCall(FcMeshVolume(&mesh, &vol));
+    printf("body %s: mesh %s refine %d order %d: %d nodes, %d elements (tet%d), %d DoFs, %d surface triangles, volume %.9g m^3, mass %.9g kg\n", c->bodies[b].name, c->bodies[b].mesh_file, (int)c->bodies[b].refine, (int)c->bodies[b].order, (int)mesh.nnodes, (int)mesh.nelems,
+           (int)mesh.npe, 3 * (int)mesh.nnodes, (int)mesh.nbfaces, (double)vol, (double)(vol * c->bodies[b].material.density));
+    PetscCall(FcMeshDestroy(&mesh));
+  }
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,70 @@
+"""Helpers for fcsim integration tests: run bin/fcsim, read run.h5 / probes.csv, assert.
+
+Every test prints its figures as lines starting with "FIGURE" (tests/run.sh shows them) and
+exits non-zero on the first failed assertion."""
+import csv
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FCSIM = os.path.join(ROOT, "bin", "fcsim")
+OUT = os.path.join(ROOT, "tests", "out")
+
+
+def outdir(name):
+    d = os.path.join(OUT, name)
+    if os.path.exists(d):
+        shutil.rmtree(d)
+    os.makedirs(os.path.dirname(d), exist_ok=True)
+    return d
+
+
+def run(args, expect=0, timeout=600, quiet=True):
+    """Run fcsim with args (list); assert the exit code; return the CompletedProcess."""
+    cmd = [FCSIM] + list(args)
+    if quiet and args and args[0] == "run" and "-q" not in args:
+        cmd.append("-q")
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    if expect is not None and p.returncode != expect:
+        print("command:", " ".join(cmd))
+        print("stdout:", p.stdout[-3000:])
+        print("stderr:", p.stderr[-3000:])
+        fail("exit code %d, expected %d" % (p.returncode, expect))
+    return p
+
+
+def probes(rundir):
+    """probes.csv as a dict column -> list of floats."""
+    with open(os.path.join(rundir, "probes.csv")) as f:
+        rows = list(csv.reader(f))
+    head = rows[0]
+    cols = {h: [] for h in head}
+    for r in rows[1:]:
+        for h, v in zip(head, r):
+            cols[h].append(float(v))
+    return cols
+
+
+def stats(rundir):
+    with open(os.path.join(rundir, "stats.csv")) as f:
+        rows = list(csv.reader(f))
+    head = rows[0]
+    return {h: [float(r[i]) for r in rows[1:]] for i, h in enumerate(head)}
+
+
+def figure(text):
+    print("FIGURE " + text)
+    sys.stdout.flush()
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+    print("ok: " + msg)

@@ -1,0 +1,135 @@
+"""Bad input: malformed cases, meshes and command lines each exit with status 2 and print
+exactly one line on stderr that names the file (and the JSON path where there is one); nothing
+crashes, nothing is written. A sample also runs under valgrind (memcheck errors and definite
+leaks from fcsim's own code fail the test) and all run with PETSc's -malloc_debug -malloc_dump
+(every PETSc-tracked allocation freed on the error paths)."""
+import os
+import shutil
+import subprocess
+import tempfile
+from fctest import ROOT, FCSIM, figure, check, fail
+
+tmp = tempfile.mkdtemp(prefix="fcsim-bad-")
+beam = os.path.join(ROOT, "meshes", "beam.geo")
+
+
+def write_case(name, body_extra="", mesh=None, probes="[]", top_extra=""):
+    mesh = mesh or beam
+    text = """{
+ "name": "bad", "time": {"dt": 1, "steps": 1},
+ "bodies": [{"name": "b", "mesh": {"file": "%s"},
+   "material": {"model": "linear", "E": 1e6, "nu": 0.3, "density": 1000},
+   "boundary": [{"group": "fixed", "fix": [true, true, true]}] %s}],
+ "probes": %s %s
+}""" % (mesh, body_extra, probes, top_extra)
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+cases = []  # (label, argv, substrings that must appear in the single stderr line)
+
+# 1. Malformed case files (tests/bad/case/MANIFEST: file|expected JSON path or -)
+man = os.path.join(ROOT, "tests", "bad", "case", "MANIFEST")
+for line in open(man):
+    line = line.strip()
+    if not line or line.startswith("#"):
+        continue
+    fname, path = line.split("|", 1)
+    rel = os.path.join("tests", "bad", "case", fname)
+    subs = [rel] + ([] if path == "-" else [path])
+    cases.append(("case " + fname, ["info", rel], subs))
+
+# 2. Malformed meshes (tests/bad/mesh/MANIFEST: file|expected substring), wrapped in a case.
+man = os.path.join(ROOT, "tests", "bad", "mesh", "MANIFEST")
+for line in open(man):
+    line = line.strip()
+    if not line or line.startswith("#"):
+        continue
+    fname, sub = line.split("|", 1)
+    mesh = os.path.join(ROOT, "tests", "bad", "mesh", fname)
+    c = write_case("mesh_" + fname + ".json", mesh=mesh)
+    subs = [fname] + ([] if sub == "-" else [sub])
+    cases.append(("mesh " + fname, ["run", c, "-o", os.path.join(tmp, "out_" + fname)], subs))
+
+# 3. Errors found when the case meets its mesh (exit 2, path in the case).
+c = write_case("unknown_group.json", body_extra=', "loads": [{"group": "nosuch", "pressure": 1}]')
+cases.append(("unknown load group", ["run", c, "-o", os.path.join(tmp, "o1")], ["unknown_group.json", "bodies[0].loads[0].group", "nosuch", "fixed"]))
+c = write_case("unknown_bc_group.json", top_extra="")
+with open(c) as f:
+    txt = f.read().replace('"group": "fixed"', '"group": "clamp"')
+with open(c, "w") as f:
+    f.write(txt)
+cases.append(("unknown boundary group", ["run", c, "-o", os.path.join(tmp, "o2")], ["unknown_bc_group.json", "bodies[0].boundary[0].group", "clamp"]))
+c = write_case("unknown_probe_group.json", probes='[{"name": "r", "type": "reaction", "body": "b", "group": "nope"}]')
+cases.append(("unknown probe group", ["run", c, "-o", os.path.join(tmp, "o3")], ["unknown_probe_group.json", "probes[0].group"]))
+c = write_case("volume_load.json", body_extra=', "loads": [{"group": "beam", "pressure": 1}]')
+cases.append(("load on a volume group", ["run", c, "-o", os.path.join(tmp, "o4")], ["volume_load.json", "bodies[0].loads[0].group"]))
+
+# 4. Command lines.
+good = os.path.join("cases", "cantilever.json")
+cases += [
+    ("no command", [], ["command line"]),
+    ("unknown command", ["frobnicate", good], ["command line", "frobnicate"]),
+    ("unknown long option", ["run", good, "--frob"], ["command line", "--frob"]),
+    ("missing case", ["run"], ["command line", "CASE"]),
+    ("two case files", ["run", good, good], ["command line", "unexpected"]),
+    ("--set without value", ["run", good, "--set"], ["command line", "--set"]),
+    ("-o without dir", ["run", good, "-o"], ["command line", "-o"]),
+    ("case file missing", ["run", "cases/nosuch.json"], ["cases/nosuch.json"]),
+    ("--set malformed", ["info", good, "--set", "time.dt"], [good, "time.dt"]),
+    ("--set unknown key", ["info", good, "--set", "time.dtt=1"], [good, "time.dtt"]),
+    ("--set wrong type", ["info", good, "--set", "time.dt=\"fast\""], [good, "time.dt"]),
+    ("--set non-physical", ["info", good, "--set", "bodies[0].material.nu=0.5"], [good, "bodies[0].material.nu"]),
+    ("--set index out of range", ["info", good, "--set", "bodies[3].material.E=1"], [good, "bodies[3]"]),
+]
+
+n_ok = 0
+for label, argv, subs in cases:
+    # PETSc's leak check right after the command word (so it cannot be taken as a --set value)
+    cmd = [FCSIM] + argv[:1] + (["-malloc_debug", "-malloc_dump"] if argv and argv[0] in ("run", "info") else []) + argv[1:]
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    err = None
+    if p.returncode != 2:
+        err = "exit %d (expected 2)" % p.returncode
+    elif argv and argv[0] != "info" and len(lines) != 1:
+        err = "%d stderr lines (expected 1)" % len(lines)
+    elif argv and argv[0] == "info" and len(lines) != 1:
+        err = "%d stderr lines (expected 1)" % len(lines)
+    elif not argv and not lines:
+        err = "no message"
+    else:
+        for s in subs:
+            if s not in lines[0]:
+                err = "message lacks %r" % s
+    if err is None and p.stdout.strip() and "Total space" in p.stdout:
+        err = "PETSc reports unfreed memory"
+    if err is not None:
+        print("FAIL %-28s %s\n   cmd: %s\n   stderr: %s\n   stdout: %s" % (label, err, " ".join(cmd), p.stderr.strip()[:800], p.stdout.strip()[:400]))
+        fail("bad input %s" % label)
+    print("ok   %-28s %s" % (label, lines[0] if lines else ""))
+    n_ok += 1
+
+# Nothing was written for the failed runs.
+left = [x for x in os.listdir(tmp) if x.startswith("o") and os.path.isdir(os.path.join(tmp, x))]
+check(not left, "no output directory left by failed runs (%s)" % left)
+
+# 5. A sample under valgrind: no memory errors, no definite leaks.
+vg = shutil.which("valgrind")
+nvg = 0
+if vg:
+    supp = os.path.join(ROOT, "tests", "valgrind.supp")
+    sample = [c for c in cases if c[1] and c[1][0] in ("run", "info")][::6]
+    for label, argv, subs in sample:
+        cmd = [vg, "-q", "--error-exitcode=9", "--leak-check=full", "--errors-for-leak-kinds=definite",
+               "--suppressions=" + supp, "--num-callers=60", FCSIM] + argv
+        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+        if p.returncode != 2:
+            print(p.stderr[-4000:])
+            fail("valgrind on %s: exit %d" % (label, p.returncode))
+        nvg += 1
+        print("ok   valgrind %s" % label)
+figure("bad input: %d malformed cases/meshes/command lines exit 2 with one line; %d of them clean under valgrind" % (n_ok, nvg))
+shutil.rmtree(tmp)

@@ -1,0 +1,698 @@
+/* fcsim — unit tests of the mesh module (src/mesh): loading through libgmsh, boundary faces,
+ * physical groups, geometry, and the input errors of tests/bad/mesh/MANIFEST.
+ *
+ * Run from the repository root (or set FCSIM_ROOT). The small .msh files in tests/data/ were
+ * generated from meshes/cube.geo with the gmsh CLI:
+ *   gmsh -3 meshes/cube.geo -format msh22 -o tests/data/cube_v22.msh
+ *   gmsh -3 meshes/cube.geo -format msh41 -o tests/data/cube_v41.msh
+ *   gmsh -3 meshes/cube.geo -format msh41 -bin -o tests/data/cube_v41_bin.msh
+ *   gmsh -3 -order 2 meshes/cube.geo -format msh41 -o tests/data/cube_o2_v41.msh
+ * tests/data/curved_tet10.msh is hand-written: one tet10 whose nodes sample the quadratic map
+ * x = (xi + a eta^2, eta + a zeta^2, zeta + a xi^2), a = 0.3, of the reference tetrahedron;
+ * det(dx/dxi) = 1 + 8 a^3 xi eta zeta, so its volume is 1/6 + a^3/90 exactly. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../src/mesh/mesh.h"
+
+#define CHK(call) assert_int_equal((call), 0)
+
+static char root[PETSC_MAX_PATH_LEN] = ".";
+
+static void Path(char *out, size_t len, const char *rel)
+{
+  const int n = snprintf(out, len, "%s/%s", root, rel);
+  assert_true(n > 0 && (size_t)n < len);
+}
+
+/* Load rel (relative to the root), asserting success and a silent load. */
+static void Load(const char *rel, PetscInt refine, PetscInt order, FcMesh *mesh);
+
+/* ---- capture of stdout/stderr through a temporary file (dup/dup2) ---- */
+typedef struct {
+  int  fd, saved;
+  char path[64];
+} Capture;
+
+static void CaptureStart(Capture *c, int fd)
+{
+  int tmp;
+  fflush(stdout);
+  fflush(stderr);
+  snprintf(c->path, sizeof c->path, "/tmp/fcsim_test_mesh_XXXXXX");
+  tmp = mkstemp(c->path);
+  assert_true(tmp >= 0);
+  c->fd    = fd;
+  c->saved = dup(fd);
+  assert_true(c->saved >= 0);
+  assert_true(dup2(tmp, fd) >= 0);
+  close(tmp);
+}
+
+/* Restore the descriptor and return what was written (at most len-1 bytes). */
+static void CaptureStop(Capture *c, char *buf, size_t len)
+{
+  FILE  *fp;
+  size_t n;
+  fflush(stdout);
+  fflush(stderr);
+  assert_true(dup2(c->saved, c->fd) >= 0);
+  close(c->saved);
+  fp = fopen(c->path, "r");
+  assert_non_null(fp);
+  n      = fread(buf, 1, len - 1, fp);
+  buf[n] = '\0';
+  fclose(fp);
+  unlink(c->path);
+}
+
+static void Load(const char *rel, PetscInt refine, PetscInt order, FcMesh *mesh)
+{
+  char           file[PETSC_MAX_PATH_LEN], out[4096], err[4096];
+  Capture        co, ce;
+  PetscErrorCode rc;
+
+  Path(file, sizeof file, rel);
+  CaptureStart(&co, STDOUT_FILENO);
+  CaptureStart(&ce, STDERR_FILENO);
+  rc = FcMeshLoad(file, refine, order, mesh);
+  CaptureStop(&ce, err, sizeof err);
+  CaptureStop(&co, out, sizeof out);
+  if (rc) fprintf(stderr, "loading %s failed: %s\n", file, err);
+  assert_int_equal(rc, 0);
+  /* Gmsh must print nothing on success. */
+  assert_string_equal(out, "");
+  assert_string_equal(err, "");
+}
+
+static PetscReal Volume(const FcMesh *m)
+{
+  PetscReal v = -1;
+  CHK(FcMeshVolume(m, &v));
+  return v;
+}
+
+static PetscReal BoundaryArea(const FcMesh *m)
+{
+  PetscInt *all;
+  PetscReal a = -1;
+  CHK(PetscMalloc1(m->nbfaces, &all));
+  for (PetscInt f = 0; f < m->nbfaces; f++) all[f] = f;
+  CHK(FcMeshFacesArea(m, m->nbfaces, all, &a));
+  CHK(PetscFree(all));
+  return a;
+}
+
+static const PetscInt edge[6][2] = {
+  {0, 1},
+  {1, 2},
+  {2, 0},
+  {3, 0},
+  {3, 2},
+  {3, 1}
+};
+
+/* Largest distance of a tet10 mid-edge node from the midpoint of its edge in the ordering
+ * 01,12,20,30,32,31 (0 for straight-sided elements in that ordering). */
+static PetscReal MidEdgeDeviation(const FcMesh *m)
+{
+  PetscReal worst = 0;
+  for (PetscInt e = 0; e < m->nelems; e++) {
+    const PetscInt *c = m->conn + e * m->npe;
+    for (PetscInt k = 0; k < 6; k++)
+      for (PetscInt i = 0; i < 3; i++) {
+        const PetscReal mid = 0.5 * (m->X[3 * c[edge[k][0]] + i] + m->X[3 * c[edge[k][1]] + i]);
+        worst               = PetscMax(worst, PetscAbsReal(m->X[3 * c[4 + k] + i] - mid));
+      }
+  }
+  return worst;
+}
+
+/* ---- tests ---- */
+
+static void test_cube_volume_area(void **state)
+{
+  PetscReal dv = 0, da = 0;
+  (void)state;
+  for (PetscInt order = 1; order <= 2; order++)
+    for (PetscInt refine = 0; refine <= 1; refine++) {
+      FcMesh    m;
+      PetscReal v, a;
+      Load("meshes/cube.geo", refine, order, &m);
+      v = Volume(&m);
+      a = BoundaryArea(&m);
+      printf("  cube.geo order %d refine %d: %5d nodes %5d elements %4d boundary faces, volume-1 = %+.1e, area-6 = %+.1e\n", (int)order, (int)refine, (int)m.nnodes, (int)m.nelems, (int)m.nbfaces, (double)(v - 1), (double)(a - 6));
+      assert_int_equal(m.order, order);
+      assert_int_equal(m.npe, order == 1 ? 4 : 10);
+      assert_int_equal(m.npf, order == 1 ? 3 : 6);
+      assert_true(PetscAbsReal(v - 1) <= 1e-12);
+      assert_true(PetscAbsReal(a - 6) <= 1e-12);
+      dv = PetscMax(dv, PetscAbsReal(v - 1));
+      da = PetscMax(da, PetscAbsReal(a - 6));
+      CHK(FcMeshDestroy(&m));
+    }
+  printf("FIGURE mesh: unit cube (.geo, tet4/tet10, refine 0/1): |volume-1| <= %.1e, |boundary area-6| <= %.1e\n", (double)dv, (double)da);
+}
+
+/* Every boundary face points away from the cube centre, its owner lies behind it, and its
+ * 6-node form has the mid-edge nodes 01,12,20 at the edge midpoints. */
+static void test_boundary_orientation(void **state)
+{
+  (void)state;
+  for (PetscInt order = 1; order <= 2; order++) {
+    FcMesh    m;
+    PetscReal worst_mid = 0;
+    Load("meshes/cube.geo", 1, order, &m);
+    for (PetscInt f = 0; f < m.nbfaces; f++) {
+      const PetscInt  *q = m.bfaces + f * m.npf, *c = m.conn + m.bface_elem[f] * m.npe;
+      const PetscReal *x0 = m.X + 3 * q[0], *x1 = m.X + 3 * q[1], *x2 = m.X + 3 * q[2];
+      PetscReal        u[3], w[3], n[3], mid[3], out = 0, inside = 0, cen[3] = {0, 0, 0};
+      PetscInt         opp = -1, shared = 0;
+
+      for (PetscInt i = 0; i < 3; i++) {
+        u[i]   = x1[i] - x0[i];
+        w[i]   = x2[i] - x0[i];
+        mid[i] = (x0[i] + x1[i] + x2[i]) / 3;
+      }
+      n[0] = u[1] * w[2] - u[2] * w[1];
+      n[1] = u[2] * w[0] - u[0] * w[2];
+      n[2] = u[0] * w[1] - u[1] * w[0];
+      for (PetscInt i = 0; i < 3; i++) out += n[i] * (mid[i] - 0.5);
+      assert_true(out > 0);
+      /* The owner's fourth corner is on the inner side of the face. */
+      for (PetscInt a = 0; a < 4; a++) {
+        PetscBool on = PETSC_FALSE;
+        for (PetscInt j = 0; j < 3; j++) on = on || c[a] == q[j] ? PETSC_TRUE : PETSC_FALSE;
+        if (on) shared++;
+        else opp = c[a];
+      }
+      assert_int_equal(shared, 3);
+      for (PetscInt i = 0; i < 3; i++) inside += n[i] * (m.X[3 * opp + i] - x0[i]);
+      assert_true(inside < 0);
+      /* Boundary faces of the cube lie on its faces. */
+      for (PetscInt i = 0; i < 3; i++) cen[i] = PetscMin(PetscAbsReal(mid[i]), PetscAbsReal(mid[i] - 1));
+      assert_true(PetscMin(cen[0], PetscMin(cen[1], cen[2])) < 1e-14);
+      if (m.npf == 6)
+        for (PetscInt k = 0; k < 3; k++)
+          for (PetscInt i = 0; i < 3; i++) worst_mid = PetscMax(worst_mid, PetscAbsReal(m.X[3 * q[3 + k] + i] - 0.5 * (m.X[3 * q[k] + i] + m.X[3 * q[(k + 1) % 3] + i])));
+    }
+    assert_true(worst_mid < 1e-12); /* Gmsh places them through the geometry: ~1e-14 */
+    CHK(FcMeshDestroy(&m));
+  }
+}
+
+/* Gmsh tet10 ordering: vertices 0-3 then edges 01,12,20,30,32,31. Checked on straight tet10
+ * meshes made by Gmsh (a .msh written by `gmsh -order 2`) and by our setOrder conversion. */
+static void test_tet10_ordering(void **state)
+{
+  const char *files[] = {"tests/data/cube_o2_v41.msh", "meshes/cube.geo", "tests/data/cube_v22.msh"};
+  (void)state;
+  for (int i = 0; i < 3; i++) {
+    FcMesh    m;
+    PetscReal dev;
+    Load(files[i], 0, 2, &m);
+    dev = MidEdgeDeviation(&m);
+    printf("  %s as tet10: largest mid-edge node distance from its edge midpoint %.1e\n", files[i], (double)dev);
+    assert_true(dev < 1e-12);
+    CHK(FcMeshDestroy(&m));
+  }
+}
+
+static void test_groups(void **state)
+{
+  static const char *names[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
+  FcMesh             m;
+  const FcMeshGroup *g, *h;
+  PetscInt           nfaces = 0;
+  PetscReal          a;
+  char               list[1024];
+  (void)state;
+
+  for (PetscInt order = 1; order <= 2; order++) {
+    Load("meshes/cube.geo", 1, order, &m);
+    assert_int_equal(m.ngroups, 7);
+    nfaces = 0;
+    for (PetscInt k = 0; k < 6; k++) {
+      const PetscInt axis = k / 2;
+      const PetscReal side = k % 2;
+      char tag[8];
+
+      CHK(FcMeshFindGroup(&m, names[k], 2, &g));
+      assert_non_null(g);
+      assert_int_equal(g->dim, 2);
+      assert_int_equal(g->tag, k + 1);
+      snprintf(tag, sizeof tag, "%d", (int)(k + 1));
+      CHK(FcMeshFindGroup(&m, tag, -1, &h));
+      assert_ptr_equal(g, h);
+      CHK(FcMeshFacesArea(&m, g->nfaces, g->faces, &a));
+      assert_true(PetscAbsReal(a - 1) <= 1e-12);
+      nfaces += g->nfaces;
+      /* Every node of the group (mid-edge nodes included) is on that side, and every node
+       * on that side is in the group. */
+      for (PetscInt i = 0; i < g->nnodes; i++) assert_true(PetscAbsReal(m.X[3 * g->nodes[i] + axis] - side) < 1e-14);
+      {
+        PetscInt on = 0;
+        for (PetscInt n = 0; n < m.nnodes; n++)
+          if (PetscAbsReal(m.X[3 * n + axis] - side) < 1e-14) on++;
+        assert_int_equal(on, g->nnodes);
+      }
+      for (PetscInt i = 1; i < g->nnodes; i++) assert_true(g->nodes[i - 1] < g->nodes[i]);
+      for (PetscInt i = 1; i < g->nfaces; i++) assert_true(g->faces[i - 1] < g->faces[i]);
+      if (order == 1 && k == 1) printf("  cube.geo refine 1: xmax by name and by tag \"2\": %d faces, %d nodes, area %.15f\n", (int)g->nfaces, (int)g->nnodes, (double)a);
+    }
+    /* The six sides cover the boundary exactly once. */
+    assert_int_equal(nfaces, m.nbfaces);
+    CHK(FcMeshFindGroup(&m, "cube", 3, &g));
+    assert_non_null(g);
+    assert_int_equal(g->nelems, m.nelems);
+    assert_int_equal(g->nnodes, m.nnodes);
+    assert_int_equal(g->nfaces, 0);
+    CHK(FcMeshFindGroup(&m, "7", -1, &h));
+    assert_ptr_equal(g, h);
+    CHK(FcMeshFindGroup(&m, "xmax", 3, &g)); /* wrong dimension */
+    assert_null(g);
+    CHK(FcMeshFindGroup(&m, "nonexistent", -1, &g));
+    assert_null(g);
+    CHK(FcMeshFindGroup(&m, "8", -1, &g));
+    assert_null(g);
+    FcMeshGroupList(&m, list, sizeof list);
+    if (order == 1) printf("  groups: %s\n", list);
+    assert_string_equal(list, "xmin (dim 2, tag 1), xmax (dim 2, tag 2), ymin (dim 2, tag 3), ymax (dim 2, tag 4), zmin (dim 2, tag 5), zmax (dim 2, tag 6), cube (dim 3, tag 7)");
+    FcMeshGroupList(&m, list, 30);
+    assert_int_equal(strlen(list), 29);
+    assert_string_equal(list + 26, "...");
+    CHK(FcMeshDestroy(&m));
+  }
+
+  /* The beam: lengthwise 20 elements at refine 0. */
+  Load("meshes/beam.geo", 0, 1, &m);
+  CHK(FcMeshFindGroup(&m, "tip", 2, &g));
+  assert_non_null(g);
+  CHK(FcMeshFacesArea(&m, g->nfaces, g->faces, &a));
+  assert_true(PetscAbsReal(a - 0.01) <= 1e-14);
+  CHK(FcMeshFindGroup(&m, "top", 2, &g));
+  assert_non_null(g);
+  CHK(FcMeshFacesArea(&m, g->nfaces, g->faces, &a));
+  assert_true(PetscAbsReal(a - 0.1) <= 1e-14);
+  {
+    PetscInt along = 0; /* nodes on the edge y = z = 0 */
+    for (PetscInt n = 0; n < m.nnodes; n++)
+      if (m.X[3 * n + 1] == 0 && m.X[3 * n + 2] == 0) along++;
+    printf("  beam.geo refine 0: %d nodes, %d elements, %d nodes along an edge, volume %.15f\n", (int)m.nnodes, (int)m.nelems, (int)along, (double)Volume(&m));
+    assert_int_equal(along, 21);
+  }
+  assert_true(PetscAbsReal(Volume(&m) - 0.01) < 1e-15);
+  CHK(FcMeshFindGroup(&m, "beam", -1, &g));
+  assert_non_null(g);
+  assert_int_equal(g->nelems, m.nelems);
+  CHK(FcMeshDestroy(&m));
+}
+
+static void test_formats(void **state)
+{
+  const char *files[] = {"tests/data/cube_v22.msh", "tests/data/cube_v41.msh", "tests/data/cube_v41_bin.msh", "meshes/cube.geo"};
+  FcMesh      ref;
+  (void)state;
+
+  Load(files[0], 0, 1, &ref);
+  for (int i = 0; i < 4; i++) {
+    FcMesh    m;
+    PetscReal dx = 0;
+    Load(files[i], 0, 1, &m);
+    assert_int_equal(m.nnodes, ref.nnodes);
+    assert_int_equal(m.nelems, ref.nelems);
+    assert_int_equal(m.nbfaces, ref.nbfaces);
+    assert_int_equal(m.ngroups, ref.ngroups);
+    for (PetscInt k = 0; k < 3 * m.nnodes; k++) dx = PetscMax(dx, PetscAbsReal(m.X[k] - ref.X[k]));
+    for (PetscInt k = 0; k < m.nelems * m.npe; k++) assert_int_equal(m.conn[k], ref.conn[k]);
+    for (PetscInt k = 0; k < m.nnodes; k++) assert_int_equal(m.node_id[k], ref.node_id[k]);
+    for (PetscInt k = 0; k < m.nelems; k++) assert_int_equal(m.elem_id[k], ref.elem_id[k]);
+    for (PetscInt k = 0; k < m.ngroups; k++) {
+      assert_string_equal(m.groups[k].name, ref.groups[k].name);
+      assert_int_equal(m.groups[k].nfaces, ref.groups[k].nfaces);
+      assert_int_equal(m.groups[k].nnodes, ref.groups[k].nnodes);
+    }
+    printf("  %-28s %d nodes %d elements %d groups, volume-1 = %+.1e, max |dX| vs msh 2.2 = %.1e\n", files[i], (int)m.nnodes, (int)m.nelems, (int)m.ngroups, (double)(Volume(&m) - 1), (double)dx);
+    assert_true(dx < 1e-15);
+    assert_true(PetscAbsReal(Volume(&m) - 1) <= 1e-12);
+    CHK(FcMeshDestroy(&m));
+  }
+  printf("FIGURE mesh: msh 2.2 ASCII, msh 4.1 ASCII, msh 4.1 binary and .geo load identically: %d nodes, %d elements, %d boundary faces, %d groups\n", (int)ref.nnodes, (int)ref.nelems, (int)ref.nbfaces, (int)ref.ngroups);
+  CHK(FcMeshDestroy(&ref));
+}
+
+/* Uniform subdivision of a .msh: exactly 8 tetrahedra per tetrahedron and level. */
+static void test_refine_msh(void **state)
+{
+  PetscInt prev = 0, counts[3];
+  (void)state;
+  for (PetscInt r = 0; r <= 2; r++) {
+    FcMesh    m;
+    PetscReal a;
+    Load("tests/data/cube_v41.msh", r, 1, &m);
+    printf("  cube_v41.msh refine %d: %6d elements (x%.2f), %5d nodes\n", (int)r, (int)m.nelems, prev ? (double)m.nelems / prev : 1.0, (int)m.nnodes);
+    if (prev) assert_int_equal(m.nelems, 8 * prev);
+    prev = counts[r] = m.nelems;
+    assert_true(PetscAbsReal(Volume(&m) - 1) <= 1e-12);
+    assert_true(PetscAbsReal(BoundaryArea(&m) - 6) <= 1e-12);
+    {
+      const FcMeshGroup *g;
+      CHK(FcMeshFindGroup(&m, "zmax", 2, &g));
+      assert_non_null(g);
+      CHK(FcMeshFacesArea(&m, g->nfaces, g->faces, &a));
+      assert_true(PetscAbsReal(a - 1) <= 1e-12);
+    }
+    CHK(FcMeshDestroy(&m));
+  }
+  {
+    /* A tet10 file refined: 8 tets per tet10 (split through its mid-edge nodes), then
+     * brought back to order 2. */
+    FcMesh m0, m1;
+    Load("tests/data/cube_o2_v41.msh", 0, 2, &m0);
+    Load("tests/data/cube_o2_v41.msh", 1, 2, &m1);
+    printf("  cube_o2_v41.msh order 2: %d -> %d elements after refine 1\n", (int)m0.nelems, (int)m1.nelems);
+    assert_int_equal(m1.nelems, 8 * m0.nelems);
+    assert_int_equal(m1.npe, 10);
+    assert_true(PetscAbsReal(Volume(&m1) - 1) <= 1e-12);
+    assert_true(MidEdgeDeviation(&m1) < 1e-12);
+    printf("FIGURE mesh: .msh refine 0/1/2: %d -> %d -> %d elements (x8 per level); tet10 file: %d -> %d\n", (int)counts[0], (int)counts[1], (int)counts[2], (int)m0.nelems, (int)m1.nelems);
+    CHK(FcMeshDestroy(&m0));
+    CHK(FcMeshDestroy(&m1));
+  }
+}
+
+/* Order conversion both ways keeps the corners and the element ids. */
+static void test_order_conversion(void **state)
+{
+  FcMesh m1, m2, m21;
+  (void)state;
+  Load("tests/data/cube_v41.msh", 0, 1, &m1);
+  Load("tests/data/cube_v41.msh", 0, 2, &m2);
+  Load("tests/data/cube_o2_v41.msh", 0, 1, &m21);
+  assert_int_equal(m2.nelems, m1.nelems);
+  assert_int_equal(m21.nelems, m1.nelems);
+  assert_int_equal(m21.nnodes, m1.nnodes);
+  assert_true(m2.nnodes > m1.nnodes);
+  for (PetscInt e = 0; e < m1.nelems; e++) {
+    assert_int_equal(m2.elem_id[e], m1.elem_id[e]);
+    /* Gmsh renumbers the nodes when it changes the order: compare coordinates. */
+    for (PetscInt a = 0; a < 4; a++)
+      for (PetscInt i = 0; i < 3; i++) {
+        assert_true(m2.X[3 * m2.conn[10 * e + a] + i] == m1.X[3 * m1.conn[4 * e + a] + i]);
+        assert_true(m21.X[3 * m21.conn[4 * e + a] + i] == m1.X[3 * m1.conn[4 * e + a] + i]);
+      }
+  }
+  assert_true(PetscAbsReal(Volume(&m2) - 1) <= 1e-12);
+  assert_true(PetscAbsReal(Volume(&m21) - 1) <= 1e-12);
+  {
+    /* The surface groups follow the conversion: tri6 faces, mid-edge nodes included. */
+    const FcMeshGroup *g;
+    PetscReal          a;
+    PetscInt           on = 0;
+    CHK(FcMeshFindGroup(&m2, "xmax", 2, &g));
+    assert_non_null(g);
+    CHK(FcMeshFacesArea(&m2, g->nfaces, g->faces, &a));
+    assert_true(PetscAbsReal(a - 1) <= 1e-12);
+    for (PetscInt n = 0; n < m2.nnodes; n++)
+      if (m2.X[3 * n] == 1) on++;
+    assert_int_equal(g->nnodes, on);
+  }
+  CHK(FcMeshDestroy(&m1));
+  CHK(FcMeshDestroy(&m2));
+  CHK(FcMeshDestroy(&m21));
+}
+
+/* Curved tet10: the quadrature of the Jacobian is exact for its cubic determinant. */
+static void test_curved_tet10(void **state)
+{
+  const PetscReal    alpha = 0.3, exact = 1.0 / 6 + alpha * alpha * alpha / 90;
+  FcMesh             m;
+  const FcMeshGroup *g;
+  PetscReal          v, a;
+  (void)state;
+
+  Load("tests/data/curved_tet10.msh", 0, 2, &m);
+  v = Volume(&m);
+  printf("FIGURE mesh: curved tet10 volume %.16f vs exact 1/6 + a^3/90 = %.16f (error %.1e)\n", (double)v, (double)exact, (double)(v - exact));
+  assert_true(PetscAbsReal(v - exact) <= 1e-15);
+  assert_int_equal(m.nbfaces, 4);
+  /* The tri6 of group "faces" (dim 2, tag 1) is the boundary face opposite corner 3. */
+  CHK(FcMeshFindGroup(&m, "faces", 2, &g));
+  assert_non_null(g);
+  assert_int_equal(g->nfaces, 1);
+  assert_int_equal(g->nnodes, 6);
+  CHK(FcMeshFacesArea(&m, 1, g->faces, &a));
+  assert_true(a > 0.5); /* bulged beyond its flat projection 1/2 onto z = 0 */
+  /* Tag 1 names a surface and a volume: ambiguous without a dimension. */
+  CHK(FcMeshFindGroup(&m, "1", 3, &g));
+  assert_non_null(g);
+  assert_string_equal(g->name, "solid");
+  {
+    Capture        ce;
+    char           err[1024];
+    PetscErrorCode rc;
+    CaptureStart(&ce, STDERR_FILENO);
+    rc = FcMeshFindGroup(&m, "1", -1, &g);
+    CaptureStop(&ce, err, sizeof err);
+    assert_int_equal(rc, FC_ERR_INPUT);
+    assert_non_null(strstr(err, "curved_tet10.msh: group \"1\" is ambiguous"));
+    printf("  ambiguous key: %s", err);
+  }
+  CHK(FcMeshDestroy(&m));
+  /* Loaded as tet4 the element keeps its corners only. */
+  Load("tests/data/curved_tet10.msh", 0, 1, &m);
+  assert_true(PetscAbsReal(Volume(&m) - 1.027 / 6) <= 1e-15);
+  CHK(FcMeshDestroy(&m));
+}
+
+static void test_nearest(void **state)
+{
+  static const PetscReal pts[4][3] = {
+    {0,    0,   0   },
+    {1.2,  1.1, 1.3 },
+    {0.49, 1.0, -0.2},
+    {0.3,  0.4, 0.6 }
+  };
+  FcMesh m;
+  (void)state;
+  Load("meshes/cube.geo", 1, 2, &m);
+  for (int k = 0; k < 4; k++) {
+    const PetscInt n = FcMeshNearestNode(&m, pts[k]);
+    PetscReal      best = PETSC_MAX_REAL, d = 0;
+    assert_true(n >= 0 && n < m.nnodes);
+    for (PetscInt j = 0; j < m.nnodes; j++) {
+      PetscReal dj = 0;
+      for (PetscInt i = 0; i < 3; i++) dj += (m.X[3 * j + i] - pts[k][i]) * (m.X[3 * j + i] - pts[k][i]);
+      best = PetscMin(best, dj);
+    }
+    for (PetscInt i = 0; i < 3; i++) d += (m.X[3 * n + i] - pts[k][i]) * (m.X[3 * n + i] - pts[k][i]);
+    assert_true(d == best);
+    if (k < 3) printf("  nearest node to (%g, %g, %g): %d at (%g, %g, %g)\n", (double)pts[k][0], (double)pts[k][1], (double)pts[k][2], (int)n, (double)m.X[3 * n], (double)m.X[3 * n + 1], (double)m.X[3 * n + 2]);
+  }
+  {
+    const PetscReal corner[3] = {1, 1, 1};
+    const PetscInt  n         = FcMeshNearestNode(&m, corner);
+    assert_true(m.X[3 * n] == 1 && m.X[3 * n + 1] == 1 && m.X[3 * n + 2] == 1);
+    /* Every node is its own nearest node. */
+    for (PetscInt j = 0; j < m.nnodes; j++) assert_int_equal(FcMeshNearestNode(&m, m.X + 3 * j), j);
+  }
+  CHK(FcMeshDestroy(&m));
+}
+
+/* Options a script sets do not leak into the next load, "Mesh 3;" in a script is redone at
+ * the requested size, and dim 0/1 physical groups come with their nodes. */
+static void test_script_options(void **state)
+{
+  const char *geo = "/tmp/fcsim_test_mesh_script.geo";
+  FcMesh      a, b, c, c0;
+  FILE       *fp;
+  char        src[PETSC_MAX_PATH_LEN];
+  (void)state;
+
+  Load("meshes/cube.geo", 0, 1, &c0);
+  /* The script lives in /tmp, so it includes cube.geo by absolute path. */
+  if (root[0] == '/') Path(src, sizeof src, "meshes/cube.geo");
+  else {
+    char cwd[PETSC_MAX_PATH_LEN];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    const int n = snprintf(src, sizeof src, "%s/%s/meshes/cube.geo", cwd, root);
+    assert_true(n > 0 && (size_t)n < sizeof src);
+  }
+  fp = fopen(geo, "w");
+  assert_non_null(fp);
+  fprintf(fp, "Include \"%s\";\nPhysical Point(\"corner\", 10) = {1};\nPhysical Curve(\"edge\", 11) = {1};\n", src);
+  fprintf(fp, "Mesh.MeshSizeFactor = 0.5;\nMesh.ElementOrder = 2;\nMesh 3;\n");
+  fclose(fp);
+  {
+    Capture        co, ce;
+    char           out[4096], err[4096];
+    PetscErrorCode rc;
+    CaptureStart(&co, STDOUT_FILENO);
+    CaptureStart(&ce, STDERR_FILENO);
+    rc = FcMeshLoad(geo, 0, 1, &a);
+    CaptureStop(&ce, err, sizeof err);
+    CaptureStop(&co, out, sizeof out);
+    assert_int_equal(rc, 0);
+    assert_string_equal(err, "");
+  }
+  Load("meshes/cube.geo", 1, 1, &b);
+  Load("meshes/cube.geo", 0, 1, &c);
+  printf("  script with MeshSizeFactor 0.5 at refine 0: %d elements; cube.geo refine 1: %d; cube.geo refine 0 after it: %d\n", (int)a.nelems, (int)b.nelems, (int)c.nelems);
+  assert_int_equal(a.order, 1);
+  assert_int_equal(a.nelems, b.nelems);
+  {
+    /* Physical points and curves are kept with nodes only. */
+    const FcMeshGroup *g;
+    CHK(FcMeshFindGroup(&a, "corner", -1, &g));
+    assert_non_null(g);
+    assert_int_equal(g->dim, 0);
+    assert_int_equal(g->nnodes, 1);
+    assert_true(a.X[3 * g->nodes[0]] == 0 && a.X[3 * g->nodes[0] + 1] == 0 && a.X[3 * g->nodes[0] + 2] == 0);
+    CHK(FcMeshFindGroup(&a, "11", -1, &g));
+    assert_non_null(g);
+    assert_int_equal(g->dim, 1);
+    assert_int_equal(g->nnodes, 5); /* x = 0, 0.25, ..., 1 on y = z = 0 */
+    assert_int_equal(g->nfaces + g->nelems, 0);
+    for (PetscInt i = 0; i < g->nnodes; i++) assert_true(a.X[3 * g->nodes[i] + 1] == 0 && a.X[3 * g->nodes[i] + 2] == 0);
+  }
+  assert_int_equal(c.nelems, c0.nelems);
+  CHK(FcMeshDestroy(&c0));
+  unlink(geo);
+  CHK(FcMeshDestroy(&a));
+  CHK(FcMeshDestroy(&b));
+  CHK(FcMeshDestroy(&c));
+}
+
+/* Load a bad file: FC_ERR_INPUT, exactly one line on stderr naming the file and containing
+ * `expect`, nothing on stdout, and the mesh left empty. */
+static void ExpectInputError(const char *file, PetscInt refine, PetscInt order, const char *expect)
+{
+  Capture        co, ce;
+  char           out[4096], err[4096];
+  FcMesh         m;
+  PetscErrorCode rc;
+  char          *nl;
+
+  CaptureStart(&co, STDOUT_FILENO);
+  CaptureStart(&ce, STDERR_FILENO);
+  rc = FcMeshLoad(file, refine, order, &m);
+  CaptureStop(&ce, err, sizeof err);
+  CaptureStop(&co, out, sizeof out);
+  printf("  %s", err);
+  assert_int_equal(rc, FC_ERR_INPUT);
+  assert_string_equal(out, "");
+  nl = strchr(err, '\n');
+  assert_non_null(nl);
+  assert_int_equal(nl[1], '\0');
+  assert_true(strncmp(err, file, strlen(file)) == 0 && err[strlen(file)] == ':');
+  if (!strstr(err, expect)) fprintf(stderr, "expected \"%s\" in: %s", expect, err);
+  assert_non_null(strstr(err, expect));
+  assert_int_equal(m.nnodes, 0);
+  assert_null(m.X);
+  assert_null(m.groups);
+}
+
+static void test_bad_meshes(void **state)
+{
+  char  manifest[PETSC_MAX_PATH_LEN], line[1024];
+  FILE *fp;
+  int   n = 0;
+  (void)state;
+
+  Path(manifest, sizeof manifest, "tests/bad/mesh/MANIFEST");
+  fp = fopen(manifest, "r");
+  assert_non_null(fp);
+  while (fgets(line, sizeof line, fp)) {
+    char *bar = strchr(line, '|'), file[PETSC_MAX_PATH_LEN], rel[PETSC_MAX_PATH_LEN];
+    line[strcspn(line, "\r\n")] = '\0';
+    if (!line[0]) continue;
+    assert_non_null(bar);
+    *bar = '\0';
+    assert_true((size_t)snprintf(rel, sizeof rel, "tests/bad/mesh/%s", line) < sizeof rel);
+    Path(file, sizeof file, rel);
+    /* The errors of the MANIFEST do not depend on the case's order or refinement: a .msh is
+     * checked as the file has it before Gmsh converts or refines it. */
+    ExpectInputError(file, 0, 1, bar + 1);
+    ExpectInputError(file, 0, 2, bar + 1);
+    ExpectInputError(file, 1, 1, bar + 1);
+    n++;
+  }
+  fclose(fp);
+  assert_true(n >= 6);
+  printf("FIGURE mesh: %d bad meshes of tests/bad/mesh/MANIFEST rejected with one line each (orders 1, 2; refine 0, 1)\n", n);
+
+  /* A .geo with a syntax error, then a good file: Gmsh's parser must not stay locked. */
+  {
+    const char *geo = "/tmp/fcsim_test_mesh_bad.geo";
+    FcMesh      m;
+    fp = fopen(geo, "w");
+    assert_non_null(fp);
+    fprintf(fp, "Point(1) = {0, 0, 0};\nThis is not Gmsh;\n");
+    fclose(fp);
+    ExpectInputError(geo, 0, 1, "gmsh: line 2: syntax error");
+    unlink(geo);
+    Load("tests/data/cube_v22.msh", 0, 1, &m);
+    assert_int_equal(m.nelems, 100);
+    CHK(FcMeshDestroy(&m));
+    Load("meshes/cube.geo", 0, 1, &m);
+    assert_int_equal(m.nelems, 100);
+    CHK(FcMeshDestroy(&m));
+  }
+
+  /* Argument errors (not mesh files). */
+  {
+    char file[PETSC_MAX_PATH_LEN];
+    Path(file, sizeof file, "meshes/cube.geo");
+    ExpectInputError(file, 0, 3, "element order 3");
+    ExpectInputError(file, -1, 1, "refine -1");
+    Path(file, sizeof file, "tests/data/cube.stl");
+    ExpectInputError(file, 0, 1, "unsupported mesh file type");
+    ExpectInputError("/tmp", 0, 1, "unsupported mesh file type");
+  }
+}
+
+/* Load time of a mid-size mesh (not an assertion: a figure for the report). */
+static void test_timing(void **state)
+{
+  FcMesh          m;
+  struct timespec t0, t1;
+  PetscReal       v;
+  (void)state;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  Load("meshes/cube.geo", 3, 2, &m);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  v = Volume(&m);
+  printf("FIGURE mesh: cube.geo refine 3 order 2: %d nodes, %d elements, %d boundary faces loaded in %.3f s (Gmsh meshing included), volume-1 = %+.1e\n", (int)m.nnodes, (int)m.nelems, (int)m.nbfaces, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), (double)(v - 1));
+  assert_true(PetscAbsReal(v - 1) <= 1e-11);
+  CHK(FcMeshDestroy(&m));
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_cube_volume_area), cmocka_unit_test(test_boundary_orientation), cmocka_unit_test(test_tet10_ordering), cmocka_unit_test(test_groups),
+    cmocka_unit_test(test_formats),          cmocka_unit_test(test_refine_msh),           cmocka_unit_test(test_order_conversion), cmocka_unit_test(test_curved_tet10),
+    cmocka_unit_test(test_nearest),          cmocka_unit_test(test_script_options),       cmocka_unit_test(test_bad_meshes),     cmocka_unit_test(test_timing),
+  };
+  const char *r = getenv("FCSIM_ROOT");
+  int         failures;
+
+  if (r && r[0]) snprintf(root, sizeof root, "%s", r);
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(FcPushErrorHandler());
+  failures = cmocka_run_group_tests(tests, NULL, NULL);
+  PetscCall(FcMeshFinalizePackage());
+  PetscCall(PetscFinalize());
+  return failures;
+}

@@ -1,0 +1,667 @@
+/* Unit test of src/io: writes a tiny run (a tet4 body with 2 elements, a tet10 body with 1,
+ * 3 output steps out of 5 solver steps, probe and stat columns) in VTK ASCII and BINARY, reads
+ * run.h5 back with the HDF5 C API, checks the CSVs, and runs scripts/check_output.py on it
+ * (the test runs from the repository root). Also: every failure of FcOutputOpen/Write/Close
+ * returns an error, leaves nothing open and *out NULL (run under valgrind / -malloc_dump). */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../src/io/output.h"
+
+#define NB     2
+#define NSTEPS 5 /* solver steps 0..4; fields at 0, 2, 4 */
+#define NOUT   3
+
+/* The second body's name has XML, JSON and shell-hostile characters on purpose. */
+static const char *body_names[NB] = {"block", "tip\"&<x>'"};
+static const char *probe_cols[]   = {"tip_ux", "load, N"};
+static const char *stat_cols[]    = {"newton_its", "contact_nodes", "gap_min"};
+
+static PetscReal X0[5 * 3] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
+static PetscInt  conn0[2 * 4] = {0, 1, 2, 3, 1, 2, 3, 4};
+static PetscReal X1[10 * 3];
+static PetscInt  conn1[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+/* Gmsh tet10 mid-edge nodes 4..9 sit on edges (0,1),(1,2),(2,0),(3,0),(3,2),(3,1). */
+static const int gmsh_edges[6][2] = {
+  {0, 1},
+  {1, 2},
+  {2, 0},
+  {3, 0},
+  {3, 2},
+  {3, 1}
+};
+
+static FcOutputMesh meshes[NB];
+
+static void build_meshes(void)
+{
+  const PetscReal v[4][3] = {
+    {3, 0, 0},
+    {5, 0, 0},
+    {3, 2, 0},
+    {3, 0, 2}
+  };
+  for (int i = 0; i < 4; i++)
+    for (int c = 0; c < 3; c++) X1[3 * i + c] = v[i][c];
+  for (int e = 0; e < 6; e++)
+    for (int c = 0; c < 3; c++) X1[3 * (4 + e) + c] = 0.5 * (v[gmsh_edges[e][0]][c] + v[gmsh_edges[e][1]][c]);
+  meshes[0] = (FcOutputMesh){body_names[0], 5, X0, 2, 4, conn0};
+  meshes[1] = (FcOutputMesh){body_names[1], 10, X1, 1, 10, conn1};
+}
+
+/* Field values with full 53-bit mantissas, so any loss of precision shows. kind 0: u, 1: v. */
+static PetscReal fval(int b, int k, int i, int c, int kind)
+{
+  return kind * 10.0 + b + 1e-3 * (k + 1) * (i + 1) + c / 3.0;
+}
+static PetscReal vmval(int b, int k, int e)
+{
+  return 1e6 * (b + 1) * (e + 1) * (k + 1) / 7.0;
+}
+static PetscReal step_time(int s)
+{
+  return 0.1 * s;
+}
+static PetscReal probe_val(int s, int c)
+{
+  return s / 3.0 + c;
+}
+static PetscReal stat_val(int s, int c)
+{
+  return c == 2 ? -1e-4 * s / 7.0 : (PetscReal)(s + c);
+}
+
+static FcOutputSpec base_spec(const char *dir)
+{
+  FcOutputSpec spec;
+
+  memset(&spec, 0, sizeof spec);
+  spec.dir           = dir;
+  spec.hdf5          = PETSC_TRUE;
+  spec.vtk           = PETSC_TRUE;
+  spec.case_json     = "{\"name\": \"unit\", \"bodies\": [\"block\", \"tip\"]}";
+  spec.case_file     = "cases/unit.json";
+  spec.version       = "test-1.0";
+  spec.petsc_options = "-ksp_type preonly\n-pc_type lu\n";
+  spec.command_line  = "fcsim run cases/unit.json";
+  spec.nbodies       = NB;
+  spec.meshes        = meshes;
+  spec.nprobe_cols   = 2;
+  spec.probe_cols    = probe_cols;
+  spec.nstat_cols    = 3;
+  spec.stat_cols     = stat_cols;
+  return spec;
+}
+
+static void make_tmpdir(char *dir, size_t len)
+{
+  snprintf(dir, len, "/tmp/fcsim_test_output_XXXXXX");
+  assert_non_null(mkdtemp(dir));
+}
+
+/* FCSIM_TEST_KEEP=1 keeps the run directories for inspection. */
+static void remove_tree(const char *dir)
+{
+  char cmd[PETSC_MAX_PATH_LEN + 32];
+
+  if (getenv("FCSIM_TEST_KEEP")) {
+    fprintf(stderr, "kept %s\n", dir);
+    return;
+  }
+
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
+static int run_checker(const char *dir, const char *opts, PetscBool quiet)
+{
+  char cmd[2 * PETSC_MAX_PATH_LEN];
+  int  rc;
+
+  snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/check_output.py %s '%s'%s", opts, dir, quiet ? " >/dev/null 2>&1" : "");
+  rc = system(cmd);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* Writes the run: fields at steps 0, 2, 4; probes and stats every step. */
+static void write_run(const FcOutputSpec *spec)
+{
+  FcOutput       out = NULL;
+  PetscReal      u[NB][10 * 3], v[NB][10 * 3], vm[NB][2], row[3];
+  FcOutputFields f[NB];
+  PetscInt       nout;
+
+  assert_int_equal(FcOutputOpen(spec, &out), 0);
+  assert_non_null(out);
+  for (int s = 0; s < NSTEPS; s++) {
+    if (s % 2 == 0) {
+      int k = s / 2;
+      for (int b = 0; b < NB; b++) {
+        for (int i = 0; i < meshes[b].nnodes; i++)
+          for (int c = 0; c < 3; c++) {
+            u[b][3 * i + c] = fval(b, k, i, c, 0);
+            v[b][3 * i + c] = fval(b, k, i, c, 1);
+          }
+        for (int e = 0; e < meshes[b].nelems; e++) vm[b][e] = vmval(b, k, e);
+        f[b] = (FcOutputFields){u[b], v[b], vm[b]};
+      }
+      assert_int_equal(FcOutputWriteFields(out, s, step_time(s), f), 0);
+    }
+    for (int c = 0; c < 2; c++) row[c] = probe_val(s, c);
+    assert_int_equal(FcOutputWriteProbes(out, s, step_time(s), row), 0);
+    for (int c = 0; c < 3; c++) row[c] = stat_val(s, c);
+    assert_int_equal(FcOutputWriteStats(out, s, step_time(s), row), 0);
+  }
+  assert_int_equal(FcOutputGetNumOutputSteps(out, &nout), 0);
+  assert_int_equal(nout, NOUT);
+  assert_int_equal(FcOutputClose(&out), 0);
+  assert_null(out);
+}
+
+/* ------------------------------------------------------------------ run.h5 read-back */
+
+static hid_t open_dataset(hid_t f, const char *path, hid_t ftype, int rank, hsize_t d0, hsize_t d1)
+{
+  hid_t   d, s, t;
+  hsize_t dims[2];
+
+  d = H5Dopen2(f, path, H5P_DEFAULT);
+  if (d < 0) fprintf(stderr, "missing dataset %s\n", path);
+  assert_true(d >= 0);
+  s = H5Dget_space(d);
+  assert_int_equal(H5Sget_simple_extent_ndims(s), rank);
+  assert_true(H5Sget_simple_extent_dims(s, dims, NULL) >= 0);
+  assert_int_equal(dims[0], d0);
+  if (rank == 2) assert_int_equal(dims[1], d1);
+  H5Sclose(s);
+  t = H5Dget_type(d);
+  assert_true(H5Tequal(t, ftype) > 0);
+  H5Tclose(t);
+  return d;
+}
+
+static void read_reals(hid_t f, const char *path, int rank, hsize_t d0, hsize_t d1, double *buf)
+{
+  hid_t d = open_dataset(f, path, H5T_IEEE_F64LE, rank, d0, d1);
+  assert_true(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+  H5Dclose(d);
+}
+
+static void read_int64s(hid_t f, const char *path, int rank, hsize_t d0, hsize_t d1, int64_t *buf)
+{
+  hid_t d = open_dataset(f, path, H5T_STD_I64LE, rank, d0, d1);
+  assert_true(H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+  H5Dclose(d);
+}
+
+static hid_t vlen_string_type(void)
+{
+  hid_t t = H5Tcopy(H5T_C_S1);
+  H5Tset_size(t, H5T_VARIABLE);
+  H5Tset_cset(t, H5T_CSET_UTF8);
+  return t;
+}
+
+/* Compares a scalar string attribute (attr != NULL) or string dataset with `expect`. */
+static void check_string(hid_t f, const char *obj, const char *attr, const char *expect)
+{
+  hid_t h, t = vlen_string_type();
+  char *s = NULL;
+
+  if (attr) {
+    h = H5Aopen_by_name(f, obj, attr, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(h >= 0);
+    assert_true(H5Aread(h, t, &s) >= 0);
+    H5Aclose(h);
+  } else {
+    h = H5Dopen2(f, obj, H5P_DEFAULT);
+    assert_true(h >= 0);
+    assert_true(H5Dread(h, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &s) >= 0);
+    H5Dclose(h);
+  }
+  H5Tclose(t);
+  assert_non_null(s);
+  assert_string_equal(s, expect);
+  H5free_memory(s);
+}
+
+static void read_scalar_attr(hid_t f, const char *obj, const char *attr, hid_t memtype, void *value)
+{
+  hid_t a = H5Aopen_by_name(f, obj, attr, H5P_DEFAULT, H5P_DEFAULT);
+  assert_true(a >= 0);
+  assert_true(H5Aread(a, memtype, value) >= 0);
+  H5Aclose(a);
+}
+
+static void check_h5(const char *dir)
+{
+  char    path[PETSC_MAX_PATH_LEN], obj[512];
+  hid_t   f;
+  double  buf[64], t;
+  int64_t ibuf[64], step;
+
+  snprintf(path, sizeof path, "%s/run.h5", dir);
+  f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  assert_true(f >= 0);
+
+  check_string(f, "/fcsim", "version", "test-1.0");
+  check_string(f, "/fcsim", "case_file", "cases/unit.json");
+  check_string(f, "/fcsim", "command_line", "fcsim run cases/unit.json");
+  check_string(f, "/fcsim/case_json", NULL, "{\"name\": \"unit\", \"bodies\": [\"block\", \"tip\"]}");
+  check_string(f, "/fcsim/petsc_options", NULL, "-ksp_type preonly\n-pc_type lu\n");
+  read_scalar_attr(f, "/fcsim", "format_version", H5T_NATIVE_INT64, &step);
+  assert_int_equal(step, FC_OUTPUT_FORMAT_VERSION);
+
+  for (int b = 0; b < NB; b++) {
+    const FcOutputMesh *m = &meshes[b];
+
+    snprintf(obj, sizeof obj, "/bodies/%s/mesh/X", m->name);
+    read_reals(f, obj, 2, (hsize_t)m->nnodes, 3, buf);
+    assert_memory_equal(buf, m->X, sizeof(double) * 3 * (size_t)m->nnodes);
+    snprintf(obj, sizeof obj, "/bodies/%s/mesh/cells", m->name);
+    read_int64s(f, obj, 2, (hsize_t)m->nelems, (hsize_t)m->npe, ibuf);
+    for (int e = 0; e < m->nelems; e++)
+      for (int i = 0; i < m->npe; i++) {
+        /* VTK order: tet10 positions 8 and 9 swapped with respect to Gmsh. */
+        int gi = m->npe == 10 && i >= 8 ? 17 - i : i;
+        assert_int_equal(ibuf[e * m->npe + i], m->conn[e * m->npe + gi]);
+      }
+    check_string(f, obj, "element_type", m->npe == 4 ? "tet4" : "tet10");
+    snprintf(obj, sizeof obj, "/bodies/%s/mesh", m->name);
+    check_string(f, obj, "element_type", m->npe == 4 ? "tet4" : "tet10");
+
+    for (int k = 0; k < NOUT; k++) {
+      snprintf(obj, sizeof obj, "/bodies/%s/fields/%06d/displacement", m->name, k);
+      read_reals(f, obj, 2, (hsize_t)m->nnodes, 3, buf);
+      for (int i = 0; i < m->nnodes; i++)
+        for (int c = 0; c < 3; c++) assert_true(buf[3 * i + c] == fval(b, k, i, c, 0));
+      snprintf(obj, sizeof obj, "/bodies/%s/fields/%06d/velocity", m->name, k);
+      read_reals(f, obj, 2, (hsize_t)m->nnodes, 3, buf);
+      for (int i = 0; i < m->nnodes; i++)
+        for (int c = 0; c < 3; c++) assert_true(buf[3 * i + c] == fval(b, k, i, c, 1));
+      snprintf(obj, sizeof obj, "/bodies/%s/fields/%06d/von_mises", m->name, k);
+      read_reals(f, obj, 1, (hsize_t)m->nelems, 0, buf);
+      for (int e = 0; e < m->nelems; e++) assert_true(buf[e] == vmval(b, k, e));
+      snprintf(obj, sizeof obj, "/bodies/%s/fields/%06d", m->name, k);
+      read_scalar_attr(f, obj, "time", H5T_NATIVE_DOUBLE, &t);
+      read_scalar_attr(f, obj, "step", H5T_NATIVE_INT64, &step);
+      assert_true(t == step_time(2 * k));
+      assert_int_equal(step, 2 * k);
+    }
+    /* Exactly NOUT output groups. */
+    snprintf(obj, sizeof obj, "/bodies/%s/fields/%06d", m->name, NOUT);
+    assert_true(H5Lexists(f, obj, H5P_DEFAULT) <= 0);
+  }
+
+  read_reals(f, "/output/time", 1, NOUT, 0, buf);
+  read_int64s(f, "/output/step", 1, NOUT, 0, ibuf);
+  for (int k = 0; k < NOUT; k++) {
+    assert_true(buf[k] == step_time(2 * k));
+    assert_int_equal(ibuf[k], 2 * k);
+  }
+
+  for (int tab = 0; tab < 2; tab++) {
+    const char  *g     = tab ? "stats" : "probes";
+    int          ncols = tab ? 3 : 2;
+    const char **cols  = tab ? stat_cols : probe_cols;
+
+    snprintf(obj, sizeof obj, "/%s/step", g);
+    read_int64s(f, obj, 1, NSTEPS, 0, ibuf);
+    snprintf(obj, sizeof obj, "/%s/time", g);
+    read_reals(f, obj, 1, NSTEPS, 0, buf);
+    for (int s = 0; s < NSTEPS; s++) {
+      assert_int_equal(ibuf[s], s);
+      assert_true(buf[s] == step_time(s));
+    }
+    for (int c = 0; c < ncols; c++) {
+      snprintf(obj, sizeof obj, "/%s/%s", g, cols[c]);
+      read_reals(f, obj, 1, NSTEPS, 0, buf);
+      for (int s = 0; s < NSTEPS; s++) assert_true(buf[s] == (tab ? stat_val(s, c) : probe_val(s, c)));
+    }
+  }
+  assert_true(H5Fclose(f) >= 0);
+}
+
+/* ----------------------------------------------------------------------- other files */
+
+static char *slurp(const char *path)
+{
+  FILE *fp = fopen(path, "rb");
+  long  n;
+  char *s;
+
+  if (!fp) fprintf(stderr, "missing file %s\n", path);
+  assert_non_null(fp);
+  assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+  n = ftell(fp);
+  rewind(fp);
+  s = malloc((size_t)n + 1);
+  assert_non_null(s);
+  assert_int_equal(fread(s, 1, (size_t)n, fp), (size_t)n);
+  s[n] = 0;
+  fclose(fp);
+  return s;
+}
+
+static void check_csv(const char *dir)
+{
+  char  path[PETSC_MAX_PATH_LEN], expect[4096];
+  char *s;
+  int   len = 0;
+
+  snprintf(path, sizeof path, "%s/probes.csv", dir);
+  s   = slurp(path);
+  len = snprintf(expect, sizeof expect, "step,time,tip_ux,\"load, N\"\n");
+  for (int st = 0; st < NSTEPS; st++) len += snprintf(expect + len, sizeof expect - (size_t)len, "%d,%.17g,%.17g,%.17g\n", st, step_time(st), probe_val(st, 0), probe_val(st, 1));
+  assert_string_equal(s, expect);
+  free(s);
+
+  snprintf(path, sizeof path, "%s/stats.csv", dir);
+  s   = slurp(path);
+  len = snprintf(expect, sizeof expect, "step,time,newton_its,contact_nodes,gap_min\n");
+  for (int st = 0; st < NSTEPS; st++) len += snprintf(expect + len, sizeof expect - (size_t)len, "%d,%.17g,%.17g,%.17g,%.17g\n", st, step_time(st), stat_val(st, 0), stat_val(st, 1), stat_val(st, 2));
+  assert_string_equal(s, expect);
+  free(s);
+}
+
+static void check_vtk_files(const char *dir, PetscBool binary)
+{
+  char  path[PETSC_MAX_PATH_LEN];
+  char *s;
+
+  for (int b = 0; b < NB; b++) {
+    for (int k = 0; k < NOUT; k++) {
+      snprintf(path, sizeof path, "%s/vtk/%s_%06d.vtk", dir, body_names[b], k);
+      s = slurp(path);
+      assert_memory_equal(s, "# vtk DataFile Version 3.0\nfcsim time=", 38);
+      assert_non_null(strstr(s, binary ? "\nBINARY\nDATASET UNSTRUCTURED_GRID\n" : "\nASCII\nDATASET UNSTRUCTURED_GRID\n"));
+      free(s);
+    }
+    snprintf(path, sizeof path, "%s/vtk/%s.vtk.series", dir, body_names[b]);
+    s = slurp(path);
+    assert_non_null(strstr(s, "\"file-series-version\": \"1.0\""));
+    free(s);
+  }
+  /* The tet4 ASCII file is small enough to compare whole. */
+  if (!binary) {
+    char expect[4096];
+    int  n = 0;
+
+    n += snprintf(expect + n, sizeof expect - (size_t)n, "# vtk DataFile Version 3.0\nfcsim time=%.17g body=block\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 5 double\n", step_time(2));
+    for (int i = 0; i < 5; i++) n += snprintf(expect + n, sizeof expect - (size_t)n, "%.17g %.17g %.17g\n", X0[3 * i], X0[3 * i + 1], X0[3 * i + 2]);
+    n += snprintf(expect + n, sizeof expect - (size_t)n, "CELLS 2 10\n4 0 1 2 3\n4 1 2 3 4\nCELL_TYPES 2\n10\n10\nPOINT_DATA 5\nVECTORS displacement double\n");
+    for (int kind = 0; kind < 2; kind++) {
+      if (kind) n += snprintf(expect + n, sizeof expect - (size_t)n, "VECTORS velocity double\n");
+      for (int i = 0; i < 5; i++) n += snprintf(expect + n, sizeof expect - (size_t)n, "%.17g %.17g %.17g\n", fval(0, 1, i, 0, kind), fval(0, 1, i, 1, kind), fval(0, 1, i, 2, kind));
+    }
+    n += snprintf(expect + n, sizeof expect - (size_t)n, "CELL_DATA 2\nSCALARS von_mises double 1\nLOOKUP_TABLE default\n%.17g\n%.17g\n", vmval(0, 1, 0), vmval(0, 1, 1));
+    snprintf(path, sizeof path, "%s/vtk/block_000001.vtk", dir);
+    s = slurp(path);
+    assert_string_equal(s, expect);
+    free(s);
+  }
+}
+
+static void run_full(PetscBool binary)
+{
+  char         dir[64], path[PETSC_MAX_PATH_LEN + 64];
+  FcOutputSpec spec;
+  struct stat  st;
+
+  build_meshes();
+  make_tmpdir(dir, sizeof dir);
+  spec            = base_spec(dir);
+  spec.vtk_binary = binary;
+  write_run(&spec);
+  check_h5(dir);
+  check_csv(dir);
+  check_vtk_files(dir, binary);
+  snprintf(path, sizeof path, "%s/run.xdmf", dir);
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(run_checker(dir, "--hdf5 --vtk", PETSC_FALSE), 0);
+
+  /* The checker must notice damage: a stats row more than run.h5 has, a missing VTK file. */
+  snprintf(path, sizeof path, "%s/stats.csv", dir);
+  {
+    FILE *fp = fopen(path, "a");
+    assert_non_null(fp);
+    fputs("5,0.5,1,2,3\n", fp);
+    fclose(fp);
+  }
+  assert_int_equal(run_checker(dir, "", PETSC_TRUE), 1);
+  remove_tree(dir);
+
+  make_tmpdir(dir, sizeof dir);
+  spec.dir = dir;
+  write_run(&spec);
+  snprintf(path, sizeof path, "%s/vtk/block_000001.vtk", dir);
+  assert_int_equal(remove(path), 0);
+  assert_int_equal(run_checker(dir, "", PETSC_TRUE), 1);
+  remove_tree(dir);
+}
+
+static void test_run_ascii(void **state)
+{
+  (void)state;
+  run_full(PETSC_FALSE);
+}
+
+static void test_run_binary(void **state)
+{
+  (void)state;
+  run_full(PETSC_TRUE);
+}
+
+/* hdf5 = vtk = false: only the CSVs. */
+static void test_csv_only(void **state)
+{
+  char         dir[64], path[PETSC_MAX_PATH_LEN + 64];
+  FcOutputSpec spec;
+  struct stat  st;
+
+  (void)state;
+  build_meshes();
+  make_tmpdir(dir, sizeof dir);
+  spec      = base_spec(dir);
+  spec.hdf5 = PETSC_FALSE;
+  spec.vtk  = PETSC_FALSE;
+  write_run(&spec);
+  check_csv(dir);
+  snprintf(path, sizeof path, "%s/run.h5", dir);
+  assert_int_not_equal(stat(path, &st), 0);
+  snprintf(path, sizeof path, "%s/run.xdmf", dir);
+  assert_int_not_equal(stat(path, &st), 0);
+  snprintf(path, sizeof path, "%s/vtk", dir);
+  assert_int_not_equal(stat(path, &st), 0);
+  assert_int_equal(run_checker(dir, "--no-hdf5 --no-vtk", PETSC_FALSE), 0);
+  remove_tree(dir);
+}
+
+/* A run that ends before its first output step: run.xdmf shows the meshes alone, the VTK
+ * series are empty, the tables still have their rows. */
+static void test_no_fields(void **state)
+{
+  char         dir[64];
+  FcOutputSpec spec;
+  FcOutput     out = NULL;
+  PetscReal    row[2] = {1, 2};
+  PetscInt     nout   = -1;
+
+  (void)state;
+  build_meshes();
+  make_tmpdir(dir, sizeof dir);
+  spec            = base_spec(dir);
+  spec.nstat_cols = 0; /* an empty table: header step,time only */
+  spec.stat_cols  = NULL;
+  assert_int_equal(FcOutputOpen(&spec, &out), 0);
+  assert_int_equal(FcOutputWriteProbes(out, 0, 0.0, row), 0);
+  assert_int_equal(FcOutputWriteStats(out, 0, 0.0, NULL), 0);
+  assert_int_equal(FcOutputGetNumOutputSteps(out, &nout), 0);
+  assert_int_equal(nout, 0);
+  assert_int_equal(FcOutputClose(&out), 0);
+  assert_int_equal(run_checker(dir, "--hdf5", PETSC_FALSE), 0);
+  remove_tree(dir);
+}
+
+/* Open must fail cleanly (error code, *out NULL, nothing leaked) whatever goes wrong. */
+static void expect_open_fails(const FcOutputSpec *spec)
+{
+  FcOutput out = (FcOutput)(uintptr_t)1; /* must be reset to NULL */
+
+  assert_int_not_equal(FcOutputOpen(spec, &out), 0);
+  assert_null(out);
+}
+
+static void test_open_errors(void **state)
+{
+  char           dir[64], path[PETSC_MAX_PATH_LEN + 64];
+  FcOutputSpec   spec;
+  FcOutputMesh   bad[NB];
+  const char    *dup_cols[]      = {"a", "a"};
+  const char    *reserved_cols[] = {"time"};
+  FILE          *fp;
+
+  (void)state;
+  build_meshes();
+  make_tmpdir(dir, sizeof dir);
+  assert_int_equal(PetscPushErrorHandler(PetscReturnErrorHandler, NULL), 0);
+
+  spec = base_spec("/nonexistent/fcsim/out");
+  expect_open_fails(&spec);
+
+  /* A regular file as the directory (also fails for root, unlike a read-only directory). */
+  snprintf(path, sizeof path, "%s/file", dir);
+  fp = fopen(path, "w");
+  assert_non_null(fp);
+  fclose(fp);
+  spec = base_spec(path);
+  expect_open_fails(&spec);
+
+  /* Failures after run.h5 was created: probes.csv cannot be created, vtk/ cannot be made. */
+  snprintf(path, sizeof path, "%s/a", dir);
+  assert_int_equal(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/a/probes.csv", dir);
+  assert_int_equal(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/a", dir);
+  spec = base_spec(path);
+  expect_open_fails(&spec);
+
+  snprintf(path, sizeof path, "%s/b", dir);
+  assert_int_equal(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/b/vtk", dir);
+  fp = fopen(path, "w");
+  assert_non_null(fp);
+  fclose(fp);
+  snprintf(path, sizeof path, "%s/b", dir);
+  spec = base_spec(path);
+  expect_open_fails(&spec);
+
+  /* run.h5 cannot be created. */
+  snprintf(path, sizeof path, "%s/c", dir);
+  assert_int_equal(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/c/run.h5", dir);
+  assert_int_equal(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/c", dir);
+  spec = base_spec(path);
+  expect_open_fails(&spec);
+
+  /* Names that cannot be HDF5 links / file names, bad meshes, bad columns. */
+  spec = base_spec(dir);
+  memcpy(bad, meshes, sizeof bad);
+  bad[1].name = "a/b";
+  spec.meshes = bad;
+  expect_open_fails(&spec);
+  bad[1].name = "block";
+  expect_open_fails(&spec);
+  memcpy(bad, meshes, sizeof bad);
+  bad[0].npe = 8;
+  expect_open_fails(&spec);
+  memcpy(bad, meshes, sizeof bad);
+  bad[0].nnodes = 4; /* conn refers to node 4 */
+  expect_open_fails(&spec);
+  spec            = base_spec(dir);
+  spec.probe_cols = dup_cols;
+  expect_open_fails(&spec);
+  spec             = base_spec(dir);
+  spec.nstat_cols  = 1;
+  spec.stat_cols   = reserved_cols;
+  expect_open_fails(&spec);
+
+  assert_int_equal(PetscPopErrorHandler(), 0);
+  remove_tree(dir);
+}
+
+/* A failure in the middle of a run: the error is returned, and Close still frees everything
+ * (and reports that the VTK series could not be written). */
+static void test_write_errors(void **state)
+{
+  char           dir[64], path[PETSC_MAX_PATH_LEN + 64];
+  FcOutputSpec   spec;
+  FcOutput       out = NULL;
+  PetscReal      u[30] = {0}, vm[2] = {0};
+  FcOutputFields f[NB] = {
+    {u, u, vm},
+    {u, u, vm}
+  };
+
+  (void)state;
+  build_meshes();
+  make_tmpdir(dir, sizeof dir);
+  spec = base_spec(dir);
+  assert_int_equal(FcOutputOpen(&spec, &out), 0);
+  snprintf(path, sizeof path, "%s/vtk", dir);
+  assert_int_equal(rmdir(path), 0);
+  assert_int_equal(PetscPushErrorHandler(PetscReturnErrorHandler, NULL), 0);
+  assert_int_not_equal(FcOutputWriteFields(out, 0, 0.0, f), 0);
+  assert_int_not_equal(FcOutputWriteFields(out, 1, NAN, f), 0);
+  assert_int_not_equal(FcOutputWriteProbes(out, 0, 0.0, NULL), 0);
+  assert_int_not_equal(FcOutputClose(&out), 0);
+  assert_null(out);
+  assert_int_not_equal(FcVTKWriteBody("/nonexistent/fcsim/x.vtk", PETSC_FALSE, &meshes[0], &f[0], 0.0), 0);
+  assert_int_equal(PetscPopErrorHandler(), 0);
+  assert_int_equal(FcOutputClose(&out), 0); /* NULL: no-op */
+  remove_tree(dir);
+}
+
+static void test_cells_to_vtk(void **state)
+{
+  PetscInt   g[10] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
+  PetscInt64 v[10];
+
+  (void)state;
+  assert_int_equal(FcOutputCellsToVTK(1, 10, g, v), 0);
+  for (int i = 0; i < 8; i++) assert_int_equal(v[i], g[i]);
+  assert_int_equal(v[8], 19);
+  assert_int_equal(v[9], 18);
+  assert_int_equal(FcOutputCellsToVTK(1, 4, g, v), 0);
+  for (int i = 0; i < 4; i++) assert_int_equal(v[i], g[i]);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_cells_to_vtk), cmocka_unit_test(test_run_ascii),    cmocka_unit_test(test_run_binary),
+    cmocka_unit_test(test_csv_only),     cmocka_unit_test(test_no_fields),     cmocka_unit_test(test_open_errors), cmocka_unit_test(test_write_errors),
+  };
+  int fails;
+
+  if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
+  if (FcPushErrorHandler()) return 1;
+  fails = cmocka_run_group_tests(tests, NULL, NULL);
+  /* Popped so that -malloc_dump reports only real leaks. */
+  if (PetscPopErrorHandler()) return 1;
+  if (PetscFinalize()) return 1;
+  return fails;
+}
