@@ -3,7 +3,7 @@
 # Runs apt-get as root, or through sudo when not root. Prints nothing when all is present.
 set -eu
 PKGS="petsc-dev libhdf5-openmpi-dev hdf5-tools libcjson-dev libgmsh-dev gmsh libfclib-dev \
-libcmocka-dev pkg-config python3-numpy python3-h5py python3-matplotlib valgrind"
+libcmocka-dev libopenblas0 pkg-config python3-numpy python3-h5py python3-matplotlib valgrind"
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -4,18 +4,19 @@
 
 #include "../core/fc.h"
 
-/* A physical group of the Gmsh model. Node and face lists are derived from the mesh. */
-/* dim 0 and 1 groups (physical points and curves) are kept with nodes only (nfaces = nelems
- * = 0), so a case can still refer to, e.g., a physical point. */
+/* A physical group of the Gmsh model. Node and face lists are derived from the mesh. dim 0
+ * and 1 groups (physical points and curves) are kept with nodes only (nfaces = nelems = 0), so
+ * a case can still refer to, e.g., a physical point. */
 typedef struct {
   char      name[FC_NAME_LEN]; /* physical name, "" when unnamed */
   PetscInt  dim, tag;          /* dim 2: surface, 3: volume (0, 1: nodes only) */
   PetscInt  nnodes;
   PetscInt *nodes;  /* 0-based mesh node indices, sorted, unique (all nodes incl. mid-edge) */
   PetscInt  nfaces;
-  PetscInt *faces;  /* dim 2: indices into FcMesh.bfaces of the boundary faces in the group */
+  PetscInt *faces;  /* dim 2: indices into FcMesh.bfaces of the boundary faces in the group,
+                       sorted (triangles not on the boundary contribute nodes only) */
   PetscInt  nelems;
-  PetscInt *elems;  /* dim 3: element indices in the group */
+  PetscInt *elems;  /* dim 3: element indices in the group, sorted */
 } FcMeshGroup;
 
 typedef struct {
@@ -23,10 +24,12 @@ typedef struct {
   PetscInt   order;        /* 1: tet4, 2: tet10 */
   PetscInt   nnodes;
   PetscReal *X;            /* reference coordinates, 3*nnodes */
-  PetscInt  *node_id;      /* Gmsh node tag of each node, for messages */
+  PetscInt  *node_id;      /* Gmsh node tag of each node (nodes are numbered in increasing tag
+                              order; only those the tetrahedra use are kept) */
   PetscInt   nelems, npe;  /* npe = 4 or 10 */
   PetscInt  *conn;         /* nelems*npe, Gmsh node ordering (tet10 edges 01,12,20,30,32,31) */
-  PetscInt  *elem_id;      /* Gmsh element tag of each element, for messages */
+  PetscInt  *elem_id;      /* Gmsh element tag of each element, for messages (the file's tag
+                              unless refine or an order change made Gmsh renumber) */
   PetscInt   nbfaces, npf; /* boundary faces of the volume mesh; npf = 3 or 6 */
   PetscInt  *bfaces;       /* nbfaces*npf; corners ordered so (x1-x0)x(x2-x0) points outward;
                               6-node faces: corners 0,1,2 then mid-edges 01,12,20 */
@@ -39,8 +42,10 @@ typedef struct {
  * refine: .geo → Mesh.MeshSizeFactor = 2^-refine (every characteristic length halved per
  * level); .msh → `refine` uniform subdivisions (gmsh::model::mesh::refine).
  * order: 1 or 2 (elements are converted with gmsh::model::mesh::setOrder when needed).
- * Errors (input errors naming the file): missing/unreadable file, Gmsh parse error,
- * no tetrahedra, inverted or zero-volume element (with its Gmsh id). */
+ * Errors (input errors naming the file): missing/unreadable file, not MSH data, Gmsh parse or
+ * meshing error, no tetrahedra, other volume elements, mixed orders, inverted or zero-volume
+ * element (with its Gmsh id), face shared by 3+ elements (see doc/mesh.md). On error *mesh is
+ * left empty (zeroed), so FcMeshDestroy on it is harmless. */
 PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcMesh *mesh);
 PetscErrorCode FcMeshDestroy(FcMesh *mesh);
 /* gmshFinalize() if gmsh was initialized (call once before PetscFinalize). */
@@ -49,7 +54,8 @@ PetscErrorCode FcMeshFinalizePackage(void);
 /* Look a group up by physical name, or by tag when `key` is an integer string; dim = -1 for
  * any dimension. *g = NULL when not found. Names are compared exactly (case-sensitive) and
  * take precedence over tags. Gmsh numbers tags per dimension, so with dim = -1 a key matching
- * groups of several dimensions is ambiguous: that is an input error naming the mesh file. */
+ * groups of several dimensions (or a name shared by several groups) is ambiguous: that is an
+ * input error naming the mesh file. */
 PetscErrorCode FcMeshFindGroup(const FcMesh *mesh, const char *key, PetscInt dim, const FcMeshGroup **g);
 /* "name (dim 2, tag 3), ..." listing of all groups, for error messages. */
 void FcMeshGroupList(const FcMesh *mesh, char *buf, size_t len);

@@ -19,12 +19,15 @@ static PetscBool gmsh_initialized = PETSC_FALSE;
 
 /* Options a .geo script may set that change what we read (size, order, element types) or
  * how Gmsh reports (terminal output, errors). Options are global in Gmsh and survive
- * gmshClear, so their initial values are restored before every load: one body's script must
- * not change the next body's mesh. */
-static const char *const session_opts[] = {"General.Terminal",      "General.Verbosity",           "General.AbortOnError",  "Mesh.MeshSizeFactor",    "Mesh.MeshSizeMin",
-                                           "Mesh.MeshSizeMax",      "Mesh.MeshSizeFromPoints",     "Mesh.MeshSizeFromCurvature", "Mesh.MeshSizeExtendFromBoundary",
-                                           "Mesh.ElementOrder",     "Mesh.SecondOrderLinear",      "Mesh.HighOrderOptimize", "Mesh.RecombineAll",      "Mesh.Recombine3DAll",
-                                           "Mesh.SubdivisionAlgorithm"};
+ * gmshClear, so their values at initialization (Gmsh's defaults; ours for the General ones)
+ * are restored before every load: one body's script must not change the next body's mesh. */
+static const char *const session_opts[] = {
+  "General.Terminal",           "General.Verbosity",      "General.AbortOnError",
+  "Mesh.MeshSizeFactor",        "Mesh.MeshSizeMin",       "Mesh.MeshSizeMax",
+  "Mesh.MeshSizeFromPoints",    "Mesh.MeshSizeFromCurvature", "Mesh.MeshSizeExtendFromBoundary",
+  "Mesh.ElementOrder",          "Mesh.SecondOrderLinear", "Mesh.HighOrderOptimize",
+  "Mesh.RecombineAll",          "Mesh.Recombine3DAll",    "Mesh.SubdivisionAlgorithm",
+};
 #define NSESSION_OPTS (sizeof session_opts / sizeof session_opts[0])
 static double session_vals[NSESSION_OPTS];
 
@@ -115,9 +118,10 @@ static PetscErrorCode GmshCheck(const char *file, const char *what, int ierr)
     }
     if (!strncmp(m, "Error loading", 13)) m = "cannot read the file (truncated or malformed?)";
     snprintf(msg, sizeof msg, "%s", m);
-    /* One line, whatever Gmsh formatted. */
+    /* One line, whatever Gmsh formatted, without trailing blanks. */
     for (char *p = msg; *p; p++)
       if (*p == '\n' || *p == '\r') *p = ' ';
+    for (size_t n = strlen(msg); n && msg[n - 1] == ' '; n--) msg[n - 1] = '\0';
   }
   for (size_t i = 0; i < nlog; i++) gmshFree(log[i]);
   gmshFree(log);

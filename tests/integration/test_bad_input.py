@@ -121,7 +121,7 @@ vg = shutil.which("valgrind")
 nvg = 0
 if vg:
     supp = os.path.join(ROOT, "tests", "valgrind.supp")
-    sample = [c for c in cases if c[1] and c[1][0] in ("run", "info")][::6]
+    sample = [c for c in cases if c[1] and c[1][0] in ("run", "info")][::10]
     for label, argv, subs in sample:
         cmd = [vg, "-q", "--error-exitcode=9", "--leak-check=full", "--errors-for-leak-kinds=definite",
                "--suppressions=" + supp, "--num-callers=60", FCSIM] + argv

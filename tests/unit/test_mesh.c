@@ -30,9 +30,10 @@
 
 static char root[PETSC_MAX_PATH_LEN] = ".";
 
+/* rel relative to the repository root (absolute paths are kept). */
 static void Path(char *out, size_t len, const char *rel)
 {
-  const int n = snprintf(out, len, "%s/%s", root, rel);
+  const int n = rel[0] == '/' ? snprintf(out, len, "%s", rel) : snprintf(out, len, "%s/%s", root, rel);
   assert_true(n > 0 && (size_t)n < len);
 }
 
@@ -94,6 +95,13 @@ static void Load(const char *rel, PetscInt refine, PetscInt order, FcMesh *mesh)
   /* Gmsh must print nothing on success. */
   assert_string_equal(out, "");
   assert_string_equal(err, "");
+}
+
+/* A per-process scratch .geo name (tests may run concurrently). */
+static void TmpGeo(char *out, size_t len, const char *what)
+{
+  const int n = snprintf(out, len, "/tmp/fcsim_test_mesh_%d_%s.geo", (int)getpid(), what);
+  assert_true(n > 0 && (size_t)n < len);
 }
 
 static PetscReal Volume(const FcMesh *m)
@@ -193,7 +201,8 @@ static void test_boundary_orientation(void **state)
       /* The owner's fourth corner is on the inner side of the face. */
       for (PetscInt a = 0; a < 4; a++) {
         PetscBool on = PETSC_FALSE;
-        for (PetscInt j = 0; j < 3; j++) on = on || c[a] == q[j] ? PETSC_TRUE : PETSC_FALSE;
+        for (PetscInt j = 0; j < 3; j++)
+          if (c[a] == q[j]) on = PETSC_TRUE;
         if (on) shared++;
         else opp = c[a];
       }
@@ -476,6 +485,45 @@ static void test_curved_tet10(void **state)
   CHK(FcMeshDestroy(&m));
 }
 
+/* A curved boundary (OpenCASCADE sphere of radius 1): tet10 with Gmsh's mid-edge nodes on the
+ * sphere converges much faster than tet4 to 4/3 pi, and so does the area of the curved faces. */
+static void test_sphere(void **state)
+{
+  char            geo[64];
+  const PetscReal V = 4.0 / 3.0 * PETSC_PI, S = 4 * PETSC_PI;
+  PetscReal       ev[2][2], es[2][2];
+  FILE           *fp;
+  (void)state;
+
+  TmpGeo(geo, sizeof geo, "sphere");
+  fp = fopen(geo, "w");
+  assert_non_null(fp);
+  fprintf(fp, "SetFactory(\"OpenCASCADE\");\nSphere(1) = {0, 0, 0, 1};\nMesh.MeshSizeMax = 0.4;\nPhysical Surface(\"skin\") = {1};\nPhysical Volume(\"ball\") = {1};\n");
+  fclose(fp);
+  for (PetscInt order = 1; order <= 2; order++)
+    for (PetscInt r = 0; r <= 1; r++) {
+      FcMesh             m;
+      const FcMeshGroup *g;
+      PetscReal          a;
+      Load(geo, r, order, &m);
+      CHK(FcMeshFindGroup(&m, "skin", 2, &g));
+      assert_non_null(g);
+      assert_int_equal(g->nfaces, m.nbfaces);
+      CHK(FcMeshFacesArea(&m, g->nfaces, g->faces, &a));
+      ev[order - 1][r] = PetscAbsReal(Volume(&m) - V) / V;
+      es[order - 1][r] = PetscAbsReal(a - S) / S;
+      CHK(FcMeshDestroy(&m));
+    }
+  unlink(geo);
+  printf("FIGURE mesh: unit sphere .geo, relative volume/area errors: tet4 %.1e/%.1e -> %.1e/%.1e, tet10 %.1e/%.1e -> %.1e/%.1e (refine 0 -> 1)\n", (double)ev[0][0], (double)es[0][0], (double)ev[0][1], (double)es[0][1], (double)ev[1][0], (double)es[1][0], (double)ev[1][1], (double)es[1][1]);
+  for (int o = 0; o < 2; o++) {
+    assert_true(ev[o][1] < ev[o][0]);
+    assert_true(es[o][1] < es[o][0]);
+  }
+  assert_true(ev[1][0] < 1e-3 && ev[1][0] < ev[0][0] / 100);
+  assert_true(es[1][0] < 1e-3 && es[1][0] < es[0][0] / 100);
+}
+
 static void test_nearest(void **state)
 {
   static const PetscReal pts[4][3] = {
@@ -514,12 +562,13 @@ static void test_nearest(void **state)
  * the requested size, and dim 0/1 physical groups come with their nodes. */
 static void test_script_options(void **state)
 {
-  const char *geo = "/tmp/fcsim_test_mesh_script.geo";
+  char        geo[64];
   FcMesh      a, b, c, c0;
   FILE       *fp;
   char        src[PETSC_MAX_PATH_LEN];
   (void)state;
 
+  TmpGeo(geo, sizeof geo, "script");
   Load("meshes/cube.geo", 0, 1, &c0);
   /* The script lives in /tmp, so it includes cube.geo by absolute path. */
   if (root[0] == '/') Path(src, sizeof src, "meshes/cube.geo");
@@ -634,8 +683,9 @@ static void test_bad_meshes(void **state)
 
   /* A .geo with a syntax error, then a good file: Gmsh's parser must not stay locked. */
   {
-    const char *geo = "/tmp/fcsim_test_mesh_bad.geo";
+    char        geo[64];
     FcMesh      m;
+    TmpGeo(geo, sizeof geo, "bad");
     fp = fopen(geo, "w");
     assert_non_null(fp);
     fprintf(fp, "Point(1) = {0, 0, 0};\nThis is not Gmsh;\n");
@@ -682,7 +732,7 @@ int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cube_volume_area), cmocka_unit_test(test_boundary_orientation), cmocka_unit_test(test_tet10_ordering), cmocka_unit_test(test_groups),
-    cmocka_unit_test(test_formats),          cmocka_unit_test(test_refine_msh),           cmocka_unit_test(test_order_conversion), cmocka_unit_test(test_curved_tet10),
+    cmocka_unit_test(test_formats),          cmocka_unit_test(test_refine_msh),           cmocka_unit_test(test_order_conversion), cmocka_unit_test(test_curved_tet10), cmocka_unit_test(test_sphere),
     cmocka_unit_test(test_nearest),          cmocka_unit_test(test_script_options),       cmocka_unit_test(test_bad_meshes),     cmocka_unit_test(test_timing),
   };
   const char *r = getenv("FCSIM_ROOT");
