@@ -13,17 +13,22 @@
 #include "fem/material.h"
 #include "step/step.h"
 #include "study/run.h"
+#include "study/fclib_cmd.h"
+#include "contact/solver.h"
 #include <signal.h>
 #include <string.h>
 
 static const char usage[] =
   "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR] [-q] [PETSc options]\n"
   "       fcsim info CASE.json [--set PATH=VALUE]...\n"
+  "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [-o SOLUTION.hdf5]\n"
   "       fcsim --help | --version\n"
   "\n"
   "  run     run the case; outputs go to OUTDIR (default <output.dir>/<name>/<run id>/),\n"
   "          written under a temporary name and renamed when the run completes\n"
   "  info    print the resolved case (every key, defaults filled in) and mesh statistics\n"
+  "  fclib solve  solve the local contact problem of an FCLIB file (a global one is\n"
+  "          reformulated) and print contacts, iterations, common error, time\n"
   "  --set PATH=VALUE   override a case value by JSON path, e.g. --set bodies[0].material.E=2e6\n"
   "                     --set time.dt=0.01 (VALUE is JSON, or a plain string)\n"
   "  -o OUTDIR          output directory\n"
@@ -41,6 +46,9 @@ static void OnSignal_Private(int sig)
 
 typedef struct {
   const char  *cmd, *casefile, *outdir;
+  const char  *solver;   /* fclib solve */
+  double       tol;
+  long         max_it;
   int          nsets;
   const char **sets;
   int          pargc;
@@ -76,20 +84,51 @@ static int ParseArgs(int argc, char **argv, Args *a)
     printf("fcsim %s\n", FcVersion());
     return -1;
   }
-  if (strcmp(argv[1], "run") && strcmp(argv[1], "info")) {
-    fprintf(stderr, "fcsim: command line: unknown command '%s' (expected run, info, --help, --version)\n", argv[1]);
+  if (strcmp(argv[1], "run") && strcmp(argv[1], "info") && strcmp(argv[1], "fclib")) {
+    fprintf(stderr, "fcsim: command line: unknown command '%s' (expected run, info, fclib, --help, --version)\n", argv[1]);
     return FC_EXIT_INPUT;
   }
-  a->cmd = argv[1];
-  for (int i = 2; i < argc; i++) {
+  a->cmd    = argv[1];
+  a->tol    = -1;
+  a->max_it = -1;
+  int first = 2;
+  if (!strcmp(a->cmd, "fclib")) {
+    if (argc < 3 || strcmp(argv[2], "solve")) {
+      fprintf(stderr, "fcsim: command line: fclib needs a subcommand: fclib solve FILE.hdf5\n");
+      return FC_EXIT_INPUT;
+    }
+    first = 3;
+  }
+  for (int i = first; i < argc; i++) {
     const char *s = argv[i];
-    if (!strcmp(s, "--set")) {
+    if (!strcmp(a->cmd, "fclib") && (!strcmp(s, "--solver") || !strcmp(s, "--tol") || !strcmp(s, "--max-it"))) {
+      char *end = NULL;
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
+        return FC_EXIT_INPUT;
+      }
+      i++;
+      if (!strcmp(s, "--solver")) a->solver = argv[i];
+      else if (!strcmp(s, "--tol")) {
+        a->tol = strtod(argv[i], &end);
+        if (*end || !(a->tol > 0)) {
+          fprintf(stderr, "fcsim: command line: --tol %s: must be a positive number\n", argv[i]);
+          return FC_EXIT_INPUT;
+        }
+      } else {
+        a->max_it = strtol(argv[i], &end, 10);
+        if (*end || a->max_it < 1) {
+          fprintf(stderr, "fcsim: command line: --max-it %s: must be a positive integer\n", argv[i]);
+          return FC_EXIT_INPUT;
+        }
+      }
+    } else if (strcmp(a->cmd, "fclib") && !strcmp(s, "--set")) {
       if (i + 1 >= argc) {
         fprintf(stderr, "fcsim: command line: --set needs PATH=VALUE\n");
         return FC_EXIT_INPUT;
       }
       a->sets[a->nsets++] = argv[++i];
-    } else if (!strncmp(s, "--set=", 6)) {
+    } else if (strcmp(a->cmd, "fclib") && !strncmp(s, "--set=", 6)) {
       a->sets[a->nsets++] = s + 6;
     } else if (!strcmp(s, "-o")) {
       if (i + 1 >= argc) {
@@ -116,7 +155,7 @@ static int ParseArgs(int argc, char **argv, Args *a)
     }
   }
   if (!a->casefile) {
-    fprintf(stderr, "fcsim: command line: missing CASE.json\n");
+    fprintf(stderr, "fcsim: command line: missing %s\n", strcmp(a->cmd, "fclib") ? "CASE.json" : "FILE.hdf5");
     return FC_EXIT_INPUT;
   }
   return 0;
@@ -144,6 +183,11 @@ static PetscErrorCode Main(Args *a, PetscBool *ok)
   *ok = PETSC_TRUE;
   PetscCall(PetscMemzero(&c, sizeof c));
   PetscCall(FcMaterialRegisterAll());
+  PetscCall(FcContactSolverRegisterAll());
+  if (!strcmp(a->cmd, "fclib")) {
+    FcFCLIBSolveOptions o = {a->casefile, a->solver, a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, a->outdir};
+    return FcFCLIBSolve(&o, ok);
+  }
   ierr = FcCaseLoad(a->casefile, a->nsets, a->sets, &c);
   if (!ierr) ierr = InsertCaseOptions(&c);
   if (!ierr) {
@@ -183,6 +227,7 @@ int main(int argc, char **argv)
   }
   (void)FcMeshFinalizePackage();
   (void)FcMaterialFinalizePackage();
+  (void)FcContactSolverFinalizePackage();
   (void)PetscPopErrorHandler();
   if (FcInterrupted) rc = 130;
   else if (ierr == FC_ERR_INPUT) rc = FC_EXIT_INPUT;

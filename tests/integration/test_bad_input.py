@@ -53,6 +53,16 @@ for line in open(man):
     subs = [fname] + ([] if sub == "-" else [sub])
     cases.append(("mesh " + fname, ["run", c, "-o", os.path.join(tmp, "out_" + fname)], subs))
 
+# 2b. Malformed FCLIB files (tests/bad/fclib/MANIFEST: file|expected substring).
+man = os.path.join(ROOT, "tests", "bad", "fclib", "MANIFEST")
+for line in open(man):
+    line = line.strip()
+    if not line or line.startswith("#"):
+        continue
+    fname, sub = line.split("|", 1)
+    rel = os.path.join("tests", "bad", "fclib", fname)
+    cases.append(("fclib " + fname, ["fclib", "solve", rel], [rel] + ([] if sub == "-" else [sub])))
+
 # 3. Errors found when the case meets its mesh (exit 2, path in the case).
 c = write_case("unknown_group.json", body_extra=', "loads": [{"group": "nosuch", "pressure": 1}]')
 cases.append(("unknown load group", ["run", c, "-o", os.path.join(tmp, "o1")], ["unknown_group.json", "bodies[0].loads[0].group", "nosuch", "fixed"]))
@@ -83,12 +93,19 @@ cases += [
     ("--set wrong type", ["info", good, "--set", "time.dt=\"fast\""], [good, "time.dt"]),
     ("--set non-physical", ["info", good, "--set", "bodies[0].material.nu=0.5"], [good, "bodies[0].material.nu"]),
     ("--set index out of range", ["info", good, "--set", "bodies[3].material.E=1"], [good, "bodies[3]"]),
+    ("fclib without subcommand", ["fclib", "tests/bad/fclib/baseline_local.hdf5"], ["command line", "fclib solve"]),
+    ("fclib bad --tol", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--tol", "-1"], ["command line", "--tol"]),
+    ("fclib bad --max-it", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--max-it", "x"], ["command line", "--max-it"]),
+    ("fclib unknown solver", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solver", "nosuch"], ["nosuch", "nsgs"]),
+    ("fclib missing file", ["fclib", "solve", "tests/bad/fclib/nosuch.hdf5"], ["tests/bad/fclib/nosuch.hdf5"]),
 ]
 
 n_ok = 0
 for label, argv, subs in cases:
     # PETSc's leak check right after the command word (so it cannot be taken as a --set value)
     cmd = [FCSIM] + argv[:1] + (["-malloc_debug", "-malloc_dump"] if argv and argv[0] in ("run", "info") else []) + argv[1:]
+    if argv[:2] == ["fclib", "solve"]:
+        cmd += ["-malloc_debug", "-malloc_dump"]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
     lines = [l for l in p.stderr.splitlines() if l.strip()]
     err = None
@@ -121,7 +138,7 @@ vg = shutil.which("valgrind")
 nvg = 0
 if vg:
     supp = os.path.join(ROOT, "tests", "valgrind.supp")
-    sample = [c for c in cases if c[1] and c[1][0] in ("run", "info")][::10]
+    sample = [c for c in cases if c[1] and c[1][0] in ("run", "info", "fclib")][::15]
     for label, argv, subs in sample:
         cmd = [vg, "-q", "--error-exitcode=9", "--leak-check=full", "--errors-for-leak-kinds=definite",
                "--suppressions=" + supp, "--num-callers=60", FCSIM] + argv

@@ -1,0 +1,306 @@
+/* fcsim — contact-solver object: registry, options, solve wrapper (solver.h, doc/contact.md).
+ * The registry is a small static table (as for materials) rather than a PetscFunctionList: the
+ * names must be listed in messages, there are a handful of types, and nothing is allocated, so
+ * -malloc_dump stays clean without a finalize hook. */
+#include "solver.h"
+#include <string.h>
+
+#define FC_CONTACT_SOLVER_MAX 16
+
+typedef struct {
+  char name[FC_NAME_LEN];
+  PetscErrorCode (*create)(FcContactSolver);
+} FcContactSolverEntry;
+
+static FcContactSolverEntry SolverTable[FC_CONTACT_SOLVER_MAX];
+static int                  SolverCount;
+static PetscBool            SolverRegisterAllCalled = PETSC_FALSE;
+
+PetscErrorCode FcContactSolverRegister(const char *name, PetscErrorCode (*create)(FcContactSolver))
+{
+  PetscFunctionBegin;
+  PetscCheck(name && name[0] && create, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Contact solver name and create function are required");
+  PetscCheck(strlen(name) < FC_NAME_LEN, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Contact solver name too long: %s", name);
+  for (int i = 0; i < SolverCount; i++) {
+    if (!strcmp(SolverTable[i].name, name)) { /* re-registering replaces, like PetscFunctionListAdd */
+      SolverTable[i].create = create;
+      PetscFunctionReturn(0);
+    }
+  }
+  PetscCheck(SolverCount < FC_CONTACT_SOLVER_MAX, PETSC_COMM_SELF, PETSC_ERR_MEM, "Too many contact solver types (at most %d)", FC_CONTACT_SOLVER_MAX);
+  PetscCall(PetscStrncpy(SolverTable[SolverCount].name, name, FC_NAME_LEN));
+  SolverTable[SolverCount].create = create;
+  SolverCount++;
+  PetscFunctionReturn(0);
+}
+
+/* Every type is listed here, once: a new solver is one file in solvers/ plus one line. */
+PetscErrorCode FcContactSolverRegisterAll(void)
+{
+  PetscFunctionBegin;
+  if (SolverRegisterAllCalled) PetscFunctionReturn(0);
+  SolverRegisterAllCalled = PETSC_TRUE;
+  PetscCall(FcContactSolverRegister("nsgs", FcContactSolverCreate_NSGS));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  SolverCount             = 0;
+  SolverRegisterAllCalled = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+void FcContactSolverTypes(char *buf, size_t len)
+{
+  size_t n = 0;
+
+  if (!buf || !len) return;
+  buf[0] = 0;
+  for (int i = 0; i < SolverCount && n < len; i++) {
+    int k = snprintf(buf + n, len - n, "%s%s", i ? ", " : "", SolverTable[i].name);
+    if (k < 0) break;
+    n += (size_t)k;
+  }
+}
+
+const char *FcContactSolverReasonName(FcContactSolverReason reason)
+{
+  switch (reason) {
+  case FC_CONTACT_SOLVER_CONVERGED_TOL:
+    return "CONVERGED_TOL";
+  case FC_CONTACT_SOLVER_ITERATING:
+    return "ITERATING";
+  case FC_CONTACT_SOLVER_DIVERGED_MAX_IT:
+    return "DIVERGED_MAX_IT";
+  case FC_CONTACT_SOLVER_DIVERGED_NAN:
+    return "DIVERGED_NAN";
+  case FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN:
+    return "DIVERGED_BREAKDOWN";
+  case FC_CONTACT_SOLVER_DIVERGED_INEXACT:
+    return "DIVERGED_INEXACT";
+  }
+  return "UNKNOWN";
+}
+
+PetscErrorCode FcContactSolverCreate(FcContactSolver *solver)
+{
+  FcContactSolver s;
+
+  PetscFunctionBegin;
+  PetscCheck(solver, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null pointer for the solver");
+  *solver = NULL;
+  PetscCall(FcContactSolverRegisterAll());
+  PetscCall(PetscNew(&s));
+  s->params.tol         = 1e-10;
+  s->params.max_it      = 1000;
+  s->params.warm_start  = PETSC_TRUE;
+  s->stats.reason       = FC_CONTACT_SOLVER_ITERATING;
+  s->stats.reason_name  = FcContactSolverReasonName(s->stats.reason);
+  *solver               = s;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverResetType_Private(FcContactSolver s)
+{
+  PetscFunctionBegin;
+  if (s->ops.destroy) PetscCall((*s->ops.destroy)(s));
+  PetscCall(PetscMemzero(&s->ops, sizeof s->ops));
+  s->data    = NULL;
+  s->type[0] = 0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverDestroy(FcContactSolver *solver)
+{
+  PetscFunctionBegin;
+  if (!solver || !*solver) PetscFunctionReturn(0);
+  PetscCall(FcContactSolverResetType_Private(*solver));
+  PetscCall(PetscFree((*solver)->prefix));
+  PetscCall(PetscFree(*solver));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverSetType(FcContactSolver s, const char *type)
+{
+  PetscErrorCode (*create)(FcContactSolver) = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(s, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver");
+  PetscCall(FcContactSolverRegisterAll());
+  if (!type) type = "";
+  if (s->type[0] && !strcmp(s->type, type)) PetscFunctionReturn(0);
+  for (int i = 0; i < SolverCount; i++)
+    if (!strcmp(SolverTable[i].name, type)) create = SolverTable[i].create;
+  if (!create) {
+    char list[1024];
+    FcContactSolverTypes(list, sizeof list);
+    return FcInputError("contact solver", type, "unknown type (registered: %s)", list);
+  }
+  PetscCall(FcContactSolverResetType_Private(s));
+  PetscCall((*create)(s));
+  PetscCheck(s->ops.solve, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Contact solver type %s did not set ops.solve", type);
+  PetscCall(PetscStrncpy(s->type, type, sizeof s->type));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverGetType(FcContactSolver s, const char **type)
+{
+  PetscFunctionBegin;
+  *type = s->type[0] ? s->type : NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverSetOptionsPrefix(FcContactSolver s, const char *prefix)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(s->prefix));
+  if (prefix && prefix[0]) PetscCall(PetscStrallocpy(prefix, &s->prefix));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverSetTolerances(FcContactSolver s, PetscReal tol, PetscInt max_it)
+{
+  PetscFunctionBegin;
+  if (tol != (PetscReal)PETSC_DEFAULT) {
+    FcCheckInput(tol >= 0 && !PetscIsInfOrNanReal(tol), "contact solver", "tol", "must be finite and >= 0 (got %g)", (double)tol);
+    s->params.tol = tol;
+  }
+  if (max_it != PETSC_DEFAULT) {
+    FcCheckInput(max_it >= 0, "contact solver", "max_it", "must be >= 0 (got %" PetscInt_FMT ")", max_it);
+    s->params.max_it = max_it;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverSetWarmStart(FcContactSolver s, PetscBool warm_start)
+{
+  PetscFunctionBegin;
+  s->params.warm_start = warm_start;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverGetParams(FcContactSolver s, FcContactSolverParams *params)
+{
+  PetscFunctionBegin;
+  *params = s->params;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
+{
+  char      prefix[FC_NAME_LEN], type[FC_NAME_LEN], list[1024], opt[FC_NAME_LEN + 32];
+  PetscBool set, tol_set, max_it_set, known = PETSC_FALSE;
+  PetscReal tol    = s->params.tol;
+  PetscInt  max_it = s->params.max_it;
+
+  PetscFunctionBegin;
+  PetscCall(FcContactSolverRegisterAll());
+  snprintf(prefix, sizeof prefix, "%sfc_contact_solver_", s->prefix ? s->prefix : "");
+  FcContactSolverTypes(list, sizeof list);
+  PetscCall(PetscStrncpy(type, s->type[0] ? s->type : "nsgs", sizeof type));
+  /* Values are checked after PetscOptionsEnd (an early return inside the block would leave its
+   * bookkeeping allocated). The type is set first, in a block of its own, so that the type's
+   * options below belong to the new type. */
+  PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Contact solver", "FcContactSolver");
+  PetscCall(PetscOptionsString("-type", "Contact solver type (registered types: see FcContactSolverTypes)", "FcContactSolverSetType", type, type, sizeof type, &set));
+  PetscOptionsEnd();
+  for (int i = 0; i < SolverCount; i++)
+    if (!strcmp(SolverTable[i].name, type)) known = PETSC_TRUE;
+  snprintf(opt, sizeof opt, "-%stype", prefix);
+  if (!known) return FcInputError("options", opt, "unknown contact solver type '%s' (registered: %s)", type, list);
+  PetscCall(FcContactSolverSetType(s, type));
+
+  PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Contact solver", "FcContactSolver");
+  PetscCall(PetscOptionsReal("-tol", "Stop when the common error (relative, dimensionless) is <= tol", "FcContactSolverSetTolerances", tol, &tol, &tol_set));
+  PetscCall(PetscOptionsInt("-max_it", "Maximum number of iterations (nsgs: sweeps over all contacts)", "FcContactSolverSetTolerances", max_it, &max_it, &max_it_set));
+  PetscCall(PetscOptionsBool("-warm_start", "Start from the r given to FcContactSolverSolve (else from r = 0)", "FcContactSolverSetWarmStart", s->params.warm_start, &s->params.warm_start, NULL));
+  if (s->ops.setfromoptions) PetscCall((*s->ops.setfromoptions)(s, PetscOptionsObject));
+  PetscOptionsEnd();
+  snprintf(opt, sizeof opt, "-%stol", prefix);
+  if (tol_set) FcCheckInput(tol >= 0 && !PetscIsInfOrNanReal(tol), "options", opt, "must be finite and >= 0 (got %g)", (double)tol);
+  snprintf(opt, sizeof opt, "-%smax_it", prefix);
+  if (max_it_set) FcCheckInput(max_it >= 0, "options", opt, "must be >= 0 (got %" PetscInt_FMT ")", max_it);
+  s->params.tol    = tol;
+  s->params.max_it = max_it;
+  PetscFunctionReturn(0);
+}
+
+static PetscBool FcAllFinite_Private(PetscInt n, const PetscReal x[])
+{
+  for (PetscInt i = 0; i < n; i++)
+    if (PetscIsInfOrNanReal(x[i])) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem, PetscReal r[])
+{
+  FcContactSolverStats st;
+  FcContactSolverReason type_reason;
+  PetscLogDouble       t0, t1;
+  PetscReal            error;
+  const PetscInt       n = 3 * problem->m;
+
+  PetscFunctionBegin;
+  PetscCheck(s && problem, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver or problem");
+  PetscCheck(r || !n, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null r for a problem with %" PetscInt_FMT " contacts", problem->m);
+  for (PetscInt a = 0; a < problem->m; a++) PetscCheck(problem->mu[a] >= 0 && !PetscIsInfOrNanReal(problem->mu[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact %" PetscInt_FMT ": friction coefficient %g must be finite and >= 0", a, (double)problem->mu[a]);
+  if (!s->type[0]) PetscCall(FcContactSolverSetType(s, "nsgs"));
+  if (s->params.warm_start && !FcAllFinite_Private(n, r)) {
+    /* A guess with NaN/Inf (e.g. from a previous step that diverged) would poison every
+     * iterate: start from zero instead, as a cold start would. */
+    PetscCall(PetscInfo(NULL, "contact solver: non-finite initial guess, starting from r = 0\n"));
+    PetscCall(PetscArrayzero(r, n));
+  }
+  if (!s->params.warm_start) PetscCall(PetscArrayzero(r, n));
+  PetscCall(PetscMemzero(&st, sizeof st));
+  st.reason = FC_CONTACT_SOLVER_ITERATING;
+
+  PetscCall(PetscTime(&t0));
+  PetscCall((*s->ops.solve)(s, problem, r, &st));
+  PetscCall(PetscTime(&t1));
+  type_reason = st.reason;
+
+  /* The figure every solver is judged by, computed here from the r the type returned and by the
+   * one function (problem.h), never taken from the type. */
+  PetscCall(FcContactProblemComputeError(problem, r, &error));
+  st.error = error;
+  st.time  = (PetscReal)(t1 - t0);
+  if (!FcAllFinite_Private(n, r) || PetscIsInfOrNanReal(error)) st.reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+  else if (error <= s->params.tol) st.reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+  else if (type_reason < 0) st.reason = type_reason;
+  else if (type_reason > 0) st.reason = FC_CONTACT_SOLVER_DIVERGED_INEXACT;
+  else st.reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+  st.converged   = st.reason > 0 ? PETSC_TRUE : PETSC_FALSE;
+  st.reason_name = FcContactSolverReasonName(st.reason);
+  s->stats       = st;
+  s->nsolves++;
+  PetscCall(PetscInfo(NULL, "contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, %s\n", s->type, problem->m, st.iterations, (double)st.error, st.reason_name));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverGetStats(FcContactSolver s, FcContactSolverStats *stats)
+{
+  PetscFunctionBegin;
+  *stats = s->stats;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverView(FcContactSolver s, PetscViewer viewer)
+{
+  PetscBool ascii;
+
+  PetscFunctionBegin;
+  if (!viewer) viewer = PETSC_VIEWER_STDOUT_SELF;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(0); /* text only */
+  PetscCall(PetscViewerASCIIPrintf(viewer, "FcContactSolver: type %s\n", s->type[0] ? s->type : "(not set)"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "tol %g (common error), max_it %" PetscInt_FMT ", warm_start %s\n", (double)s->params.tol, s->params.max_it, s->params.warm_start ? "true" : "false"));
+  if (s->ops.view) PetscCall((*s->ops.view)(s, viewer));
+  if (s->nsolves)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %s, %" PetscInt_FMT " iterations, error %g, %g s\n", s->stats.reason_name, s->stats.iterations, (double)s->stats.error, (double)s->stats.time));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,105 @@
+/* fcsim — the contact solver: a pluggable object, PETSc style (doc/contact.md).
+ *
+ *   FcContactSolver s;
+ *   FcContactSolverCreate(&s);
+ *   FcContactSolverSetType(s, "nsgs");              // optional; default nsgs
+ *   FcContactSolverSetTolerances(s, 1e-10, 1000);   // optional
+ *   FcContactSolverSetFromOptions(s);               // -fc_contact_solver_{type,tol,max_it,warm_start,...}
+ *   FcContactSolverSolve(s, problem, r);            // r: initial guess in (warm start), solution out
+ *   FcContactSolverGetStats(s, &stats);             // iterations, common error, time, reason
+ *   FcContactSolverDestroy(&s);
+ *
+ * A registry maps names to create functions (FcContactSolverRegister, explicit registration in
+ * FcContactSolverRegisterAll — no constructor tricks, a static library would drop them). A type
+ * fills the ops table {setfromoptions, solve, view, destroy}; the object owns the parameters,
+ * the warm start, the timing, the common error and the final reason, so every type is measured
+ * the same way. Non-convergence is a status (stats.reason), never an error return. */
+#ifndef FC_CONTACT_SOLVER_H
+#define FC_CONTACT_SOLVER_H
+
+#include "problem.h"
+
+typedef struct _p_FcContactSolver *FcContactSolver;
+
+/* Why a solve stopped. > 0 converged, < 0 not converged, 0 still running (inside a type). */
+typedef enum {
+  FC_CONTACT_SOLVER_DIVERGED_INEXACT   = -4, /* the type stopped on its own test (e.g. an approximate cone) but the common error is above tol */
+  FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN = -3, /* the type could not proceed (e.g. a contact with W_aa,nn <= 0) */
+  FC_CONTACT_SOLVER_DIVERGED_NAN       = -2, /* r or the common error is not finite */
+  FC_CONTACT_SOLVER_DIVERGED_MAX_IT    = -1, /* max_it iterations without reaching tol */
+  FC_CONTACT_SOLVER_ITERATING          = 0,
+  FC_CONTACT_SOLVER_CONVERGED_TOL      = 1 /* common error <= tol */
+} FcContactSolverReason;
+
+/* "CONVERGED_TOL", "DIVERGED_MAX_IT", ... */
+const char *FcContactSolverReasonName(FcContactSolverReason reason);
+
+/* Parameters common to every type. Defaults in FcContactSolverCreate (listed here). */
+typedef struct {
+  PetscReal tol;        /* 1e-10: stop when the common error (dimensionless, relative) is <= tol */
+  PetscInt  max_it;     /* 1000: maximum iterations (the type defines one: a sweep over all contacts for nsgs) */
+  PetscBool warm_start; /* true: start from the r passed to Solve (e.g. the previous step); false: from r = 0 */
+} FcContactSolverParams;
+
+/* Statistics of the last solve. */
+typedef struct {
+  PetscInt              iterations;  /* as counted by the type (nsgs: sweeps) */
+  PetscReal             error;       /* common error of the returned r, computed by the object after the solve */
+  PetscReal             time;        /* wall time of the type's solve, seconds (the final error evaluation excluded) */
+  PetscBool             converged;   /* reason > 0, i.e. error <= tol */
+  FcContactSolverReason reason;
+  const char           *reason_name; /* FcContactSolverReasonName(reason), static storage */
+} FcContactSolverStats;
+
+/* ---- implementation side: what a type sees (PETSc keeps this in a private header) ---- */
+struct _FcContactSolverOps {
+  /* Type options, inside the object's PetscOptionsBegin/End (prefix "fc_contact_solver_"). */
+  PetscErrorCode (*setfromoptions)(FcContactSolver, PetscOptionItems *PetscOptionsObject);
+  /* Solve from the r given (the object has already zeroed it unless warm_start). Set
+   * stats->iterations and stats->reason (CONVERGED_TOL when the type's own test passed,
+   * DIVERGED_* otherwise); the object then sets error, time, converged and the final reason. */
+  PetscErrorCode (*solve)(FcContactSolver, FcContactProblem, PetscReal r[], FcContactSolverStats *stats);
+  PetscErrorCode (*view)(FcContactSolver, PetscViewer);
+  PetscErrorCode (*destroy)(FcContactSolver); /* free data; the object frees nothing of the type's */
+};
+
+struct _p_FcContactSolver {
+  char                       type[FC_NAME_LEN]; /* "" until a type is set */
+  char                      *prefix;            /* extra options prefix before "fc_contact_solver_" (NULL: none) */
+  struct _FcContactSolverOps ops;
+  FcContactSolverParams      params;
+  FcContactSolverStats       stats;
+  PetscInt                   nsolves; /* solves since creation */
+  void                      *data;    /* the type's */
+};
+
+/* Registry. */
+PetscErrorCode FcContactSolverRegister(const char *name, PetscErrorCode (*create)(FcContactSolver));
+PetscErrorCode FcContactSolverRegisterAll(void);
+PetscErrorCode FcContactSolverFinalizePackage(void);
+/* Registered names, comma separated (for messages, --help and case validation). */
+void FcContactSolverTypes(char *buf, size_t len);
+
+/* Object. */
+PetscErrorCode FcContactSolverCreate(FcContactSolver *solver);
+PetscErrorCode FcContactSolverDestroy(FcContactSolver *solver);
+/* Unknown name → FC_ERR_INPUT, one line naming the type and listing the registered ones. */
+PetscErrorCode FcContactSolverSetType(FcContactSolver solver, const char *type);
+PetscErrorCode FcContactSolverGetType(FcContactSolver solver, const char **type);
+/* Options are read as -[prefix]fc_contact_solver_*, so two solvers compared in one study can
+ * be configured apart ("a_" → -a_fc_contact_solver_tol). */
+PetscErrorCode FcContactSolverSetOptionsPrefix(FcContactSolver solver, const char *prefix);
+PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver solver);
+/* tol: PETSC_DEFAULT keeps the current value; max_it likewise. tol must be >= 0, max_it >= 0. */
+PetscErrorCode FcContactSolverSetTolerances(FcContactSolver solver, PetscReal tol, PetscInt max_it);
+PetscErrorCode FcContactSolverSetWarmStart(FcContactSolver solver, PetscBool warm_start);
+PetscErrorCode FcContactSolverGetParams(FcContactSolver solver, FcContactSolverParams *params);
+/* r (3m): in, the initial guess when warm_start; out, the solution (or the last iterate). */
+PetscErrorCode FcContactSolverSolve(FcContactSolver solver, FcContactProblem problem, PetscReal r[]);
+PetscErrorCode FcContactSolverGetStats(FcContactSolver solver, FcContactSolverStats *stats);
+PetscErrorCode FcContactSolverView(FcContactSolver solver, PetscViewer viewer);
+
+/* Types (one file each under solvers/). */
+PetscErrorCode FcContactSolverCreate_NSGS(FcContactSolver);
+
+#endif

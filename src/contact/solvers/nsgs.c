@@ -1,0 +1,573 @@
+/* fcsim — contact solver type "nsgs": nonlinear block Gauss–Seidel over contacts on the exact
+ * Coulomb cone (duriez2006 §5.1, eq. 25; Jean & Moreau's NSCD iteration).
+ *
+ * One sweep visits the contacts in order; contact a solves its own 3×3 problem
+ *
+ *     u_a = W_aa r_a + b_a,   b_a = q_a + Σ_{b≠a} W_ab r_b   (the others frozen, eq. 25)
+ *     K_μ ∋ r_a ⊥ û_a ∈ K_μ*
+ *
+ * exactly, and its new r_a is used at once by the next contacts. u = W r + q is kept up to date
+ * incrementally: when r_a changes by Δ, u += W_{:,a} Δ (9·3m flops, nothing when a contact stays
+ * separated — the O(m·m') cost of duriez2006 §5.4), so b_a = u_a − W_aa r_a costs 9 flops and the
+ * stopping test on the common error costs O(m) after every sweep. When W is symmetric (the
+ * Delassus operator is) the column W_{:,a} is read as the contiguous rows W_{a,:}.
+ *
+ * Local solver (exact, see doc/contact.md): in order,
+ *   separation  b_N ≥ 0 → r = 0 (then û = [b_N + μ‖b_T‖, b_T] ∈ K*);
+ *   μ = 0       r = (−b_N/W_nn, 0, 0) (frictionless Signorini);
+ *   stick       r = −W_aa⁻¹ b when it lies in K_μ (u = 0), with W_aa⁻¹ computed once per solve;
+ *   slip        r on the cone boundary, r = r_N (1, μ cos θ, μ sin θ), u_N = 0 and u_T = −s e(θ),
+ *               s ≥ 0 (eq. 21: the friction force opposes the sliding). u_N = 0 gives
+ *               r_N = −b_N / D(θ), D = W_nn + μ W_nT·e; u_T ∥ e is one equation in θ,
+ *               h(θ) = D(θ) (u_T × e) = 0, a trigonometric polynomial of degree 2, i.e. a quartic
+ *               in tan(θ/2). Its four roots (Durand–Kerner iteration) start Newton on h(θ);
+ *               among the roots with r_N > 0 that solve the local problem (natural-map
+ *               residual ≤ local_tol), the one closest to the current r_a is taken. A Newton step from the current angle is tried first (a
+ *               contact that was sliding usually keeps sliding nearby), which skips the quartic.
+ *   fallback    should no candidate satisfy the local problem to local_tol (rounding in a
+ *               degenerate block), the projected fixed point r ← P_K(r − ρ ũ(r)), ρ = 1/‖W_aa‖_∞,
+ *               is iterated from the best candidate; fallbacks are counted (view).
+ * The single-contact closed forms (separation, stick, slip) are therefore reproduced to rounding.
+ *
+ * Stopping: the common error (problem.h) is evaluated every error_every sweeps (default 1) with
+ * the incrementally updated u; when it is ≤ tol, u is recomputed as W r + q and the test repeated,
+ * so rounding drift in u can never stop the iteration early. u is also recomputed every 64
+ * sweeps. An initial test before the first sweep makes a warm start from a solution cost no
+ * sweep. One iteration = one sweep over all contacts. */
+#include "../solver.h"
+
+typedef struct {
+  /* parameters (defaults in FcContactSolverCreate_NSGS) */
+  PetscInt  error_every;  /* 1: sweeps between two stopping tests (each costs O(m)) */
+  PetscReal local_tol;    /* 1e-12: relative natural-map residual a local solution must reach */
+  PetscInt  local_max_it; /* 500: iterations of the fallback fixed point */
+  /* work, sized for mcap contacts */
+  PetscInt   mcap;
+  PetscReal *Winv; /* 9 per contact: W_aa⁻¹ when inv_ok */
+  PetscBool *inv_ok;
+  PetscReal *u; /* 3m: W r + q, updated incrementally */
+  /* local solves by outcome: [0] last solve, [1] since creation */
+  PetscInt nsep[2], nstick[2], nslip[2], nquartic[2], nfallback[2];
+} FcContactSolver_NSGS;
+
+/* ---- 3×3 helpers ---- */
+
+/* Inverse by cofactors; refused when |det| is at rounding level relative to the entries (the
+ * stick candidate is then skipped and the slip/fallback paths decide). */
+static PetscBool Inv3_Private(const PetscReal a[9], PetscReal inv[9])
+{
+  PetscReal c[9], det, nrm = 0;
+
+  c[0] = a[4] * a[8] - a[5] * a[7];
+  c[1] = a[2] * a[7] - a[1] * a[8];
+  c[2] = a[1] * a[5] - a[2] * a[4];
+  c[3] = a[5] * a[6] - a[3] * a[8];
+  c[4] = a[0] * a[8] - a[2] * a[6];
+  c[5] = a[2] * a[3] - a[0] * a[5];
+  c[6] = a[3] * a[7] - a[4] * a[6];
+  c[7] = a[1] * a[6] - a[0] * a[7];
+  c[8] = a[0] * a[4] - a[1] * a[3];
+  det  = a[0] * c[0] + a[1] * c[3] + a[2] * c[6];
+  for (int i = 0; i < 9; i++) nrm = PetscMax(nrm, PetscAbsReal(a[i]));
+  if (!(PetscAbsReal(det) > 1e-13 * nrm * nrm * nrm)) return PETSC_FALSE;
+  for (int i = 0; i < 9; i++) inv[i] = c[i] / det;
+  return PETSC_TRUE;
+}
+
+static inline void Mult3_Private(const PetscReal a[9], const PetscReal x[3], PetscReal y[3])
+{
+  y[0] = a[0] * x[0] + a[1] * x[1] + a[2] * x[2];
+  y[1] = a[3] * x[0] + a[4] * x[1] + a[5] * x[2];
+  y[2] = a[6] * x[0] + a[7] * x[1] + a[8] * x[2];
+}
+
+/* Relative natural-map residual of a local candidate: the common error of the one-contact problem
+ * u = W r + b. */
+static PetscReal LocalError_Private(const PetscReal W[9], const PetscReal b[3], PetscReal mu, const PetscReal r[3])
+{
+  PetscReal u[3], e2, s2;
+
+  Mult3_Private(W, r, u);
+  for (int i = 0; i < 3; i++) u[i] += b[i];
+  e2 = FcContactLocalError2(mu, r, u);
+  s2 = PetscMax(b[0] * b[0] + b[1] * b[1] + b[2] * b[2], PetscMax(r[0] * r[0] + r[1] * r[1] + r[2] * r[2], u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
+  return s2 > 0 ? PetscSqrtReal(e2 / s2) : PetscSqrtReal(e2);
+}
+
+/* ---- slip on the cone boundary ---- */
+
+/* h(θ) = al c² + be cs + ga s² + de c + ep s (c = cos θ, s = sin θ), the tangential parallelism
+ * condition D(θ) (u_T(θ) × e(θ)) with u_T = r_N(θ)(W_TN + μ W_TT e) + b_T and r_N = −b_N/D(θ). */
+typedef struct {
+  PetscReal al, be, ga, de, ep;
+} Trig2;
+
+static inline PetscReal TrigEval_Private(const Trig2 *h, PetscReal th)
+{
+  const PetscReal c = PetscCosReal(th), s = PetscSinReal(th);
+  return h->al * c * c + h->be * c * s + h->ga * s * s + h->de * c + h->ep * s;
+}
+
+static inline PetscReal TrigDeriv_Private(const Trig2 *h, PetscReal th)
+{
+  const PetscReal c = PetscCosReal(th), s = PetscSinReal(th);
+  return 2.0 * (h->ga - h->al) * c * s + h->be * (c * c - s * s) - h->de * s + h->ep * c;
+}
+
+static void SlipSetup_Private(const PetscReal W[9], const PetscReal b[3], PetscReal mu, Trig2 *h)
+{
+  /* Blocks of W_aa in the (n, t1, t2) frame: W_nn, v = W_nT (row), w = W_TN (column), A = W_TT. */
+  const PetscReal Wnn = W[0], v0 = W[1], v1 = W[2], w0 = W[3], w1 = W[6];
+  const PetscReal A00 = W[4], A01 = W[5], A10 = W[7], A11 = W[8];
+  const PetscReal bn = b[0], t0 = b[1], t1 = b[2];
+
+  /* D (u_T × e) = −b_N (w × e) − b_N μ (A e × e) + W_nn (b_T × e) + μ (v·e)(b_T × e), with
+   * x × e = x_1 s − x_2 c; collected by monomials c², cs, s², c, s. */
+  h->al = bn * mu * A10 - mu * v0 * t1;
+  h->be = -bn * mu * (A00 - A11) + mu * (v0 * t0 - v1 * t1);
+  h->ga = -bn * mu * A01 + mu * v1 * t0;
+  h->de = bn * w1 - Wnn * t1;
+  h->ep = -bn * w0 + Wnn * t0;
+}
+
+/* The slip force for the angle θ; false when D(θ) ≤ 0 (no r_N > 0 on that generator). */
+static PetscBool SlipForce_Private(const PetscReal W[9], const PetscReal b[3], PetscReal mu, PetscReal th, PetscReal r[3])
+{
+  const PetscReal c = PetscCosReal(th), s = PetscSinReal(th), D = W[0] + mu * (W[1] * c + W[2] * s);
+
+  if (!(D > 0)) return PETSC_FALSE;
+  r[0] = -b[0] / D;
+  r[1] = mu * r[0] * c;
+  r[2] = mu * r[0] * s;
+  return PETSC_TRUE;
+}
+
+/* Newton on h from th, steps limited to half a radian so that it stays near the root it starts
+ * next to; stops at rounding level. */
+static PetscReal SlipNewton_Private(const Trig2 *h, PetscReal th)
+{
+  for (int k = 0; k < 60; k++) {
+    const PetscReal f = TrigEval_Private(h, th), df = TrigDeriv_Private(h, th);
+    PetscReal       step;
+
+    if (f == 0 || df == 0) break;
+    step = f / df;
+    if (step > 0.5) step = 0.5;
+    if (step < -0.5) step = -0.5;
+    th -= step;
+    if (PetscAbsReal(step) <= 4 * PETSC_MACHINE_EPSILON * (1.0 + PetscAbsReal(th))) break;
+  }
+  return th;
+}
+
+/* Roots of the monic quartic t⁴ + c[3]t³ + c[2]t² + c[1]t + c[0] by the Durand–Kerner
+ * (Weierstrass) simultaneous iteration, in complex arithmetic written out (re, im): all four
+ * roots at once, no LAPACK. Only their real parts are used, as starting points of Newton on h,
+ * so a modest accuracy suffices; returns 0 if the iteration produced non-finite values. */
+static int QuarticRoots_Private(const PetscReal c[4], PetscReal re[4], PetscReal im[4])
+{
+  PetscReal R = 1;
+  int       k, it;
+
+  for (k = 0; k < 4; k++) R = PetscMax(R, 1 + PetscAbsReal(c[k])); /* Cauchy bound on |roots| */
+  /* Classical starting points R (0.4 + 0.9i)^(k+1): distinct, off the real axis, not conjugate. */
+  for (k = 0, re[0] = 0.4 * R, im[0] = 0.9 * R; k < 3; k++) {
+    re[k + 1] = 0.4 * re[k] - 0.9 * im[k];
+    im[k + 1] = 0.9 * re[k] + 0.4 * im[k];
+  }
+  for (it = 0; it < 500; it++) {
+    PetscReal maxstep = 0;
+    for (k = 0; k < 4; k++) {
+      /* p(z) by Horner */
+      PetscReal pr = 1, pi = 0, dr = 1, di = 0, qr, qi, den;
+      for (int j = 3; j >= 0; j--) {
+        const PetscReal t = pr * re[k] - pi * im[k] + c[j];
+        pi = pr * im[k] + pi * re[k];
+        pr = t;
+      }
+      /* Π_{j≠k} (z_k − z_j) */
+      for (int j = 0; j < 4; j++) {
+        PetscReal xr, xi, t;
+        if (j == k) continue;
+        xr = re[k] - re[j];
+        xi = im[k] - im[j];
+        t  = dr * xr - di * xi;
+        di = dr * xi + di * xr;
+        dr = t;
+      }
+      den = dr * dr + di * di;
+      if (!(den > 0)) { /* coincident iterates: nudge apart */
+        re[k] += 1e-8 * R;
+        im[k] += 1e-8 * R;
+        maxstep = PETSC_MAX_REAL;
+        continue;
+      }
+      qr = (pr * dr + pi * di) / den;
+      qi = (pi * dr - pr * di) / den;
+      re[k] -= qr;
+      im[k] -= qi;
+      maxstep = PetscMax(maxstep, PetscAbsReal(qr) + PetscAbsReal(qi));
+    }
+    if (!(maxstep < PETSC_MAX_REAL)) {
+      if (PetscIsInfOrNanReal(maxstep)) return 0;
+      continue;
+    }
+    if (maxstep <= 1e-15 * R) break;
+  }
+  for (k = 0; k < 4; k++)
+    if (PetscIsInfOrNanReal(re[k]) || PetscIsInfOrNanReal(im[k])) return 0;
+  return 4;
+}
+
+/* Up to 8 starting angles for Newton: the real parts of the roots of the quartic in tan(ψ/2),
+ * θ = φ + ψ, with φ chosen so that ψ = π (tan = ∞, the root the substitution cannot represent)
+ * is where |h| is largest among 8 samples — the leading coefficient is then h there, far from 0.
+ * Returns the number of angles. */
+static int SlipQuarticRoots_Private(const Trig2 *h, PetscReal th[8])
+{
+  PetscReal hbest = -1, tbest = 0, cf, sf, Q00, Q01, Q11, a[5], c[4], re[4], im[4];
+  Trig2     g;
+  int       k, nth = 0;
+
+  for (k = 0; k < 8; k++) {
+    const PetscReal t = k * PETSC_PI / 4, v = PetscAbsReal(TrigEval_Private(h, t));
+    if (v > hbest) {
+      hbest = v;
+      tbest = t;
+    }
+  }
+  if (!(hbest > 0)) { /* h vanishes at 8 angles: identically zero (degenerate); try the samples */
+    for (k = 0; k < 8; k++) th[nth++] = k * PETSC_PI / 4;
+    return nth;
+  }
+  /* Rotate by φ = tbest − π: e = R(φ) e', so h = e'ᵀ (RᵀQR) e' + (Rᵀl)·e' with
+   * Q = [[al, be/2], [be/2, ga]], l = (de, ep). */
+  cf   = PetscCosReal(tbest - PETSC_PI);
+  sf   = PetscSinReal(tbest - PETSC_PI);
+  Q00  = h->al * cf * cf + h->be * cf * sf + h->ga * sf * sf;
+  Q11  = h->al * sf * sf - h->be * cf * sf + h->ga * cf * cf;
+  Q01  = (h->ga - h->al) * cf * sf + 0.5 * h->be * (cf * cf - sf * sf);
+  g.al = Q00;
+  g.be = 2 * Q01;
+  g.ga = Q11;
+  g.de = cf * h->de + sf * h->ep;
+  g.ep = -sf * h->de + cf * h->ep;
+  /* (1+t²)² h with cos ψ = (1−t²)/(1+t²), sin ψ = 2t/(1+t²). */
+  a[4] = g.al - g.de;
+  a[3] = 2 * (g.ep - g.be);
+  a[2] = 4 * g.ga - 2 * g.al;
+  a[1] = 2 * (g.be + g.ep);
+  a[0] = g.al + g.de;
+  for (k = 0; k < 4; k++) c[k] = a[k] / a[4];
+  if (!QuarticRoots_Private(c, re, im)) return 0;
+  for (k = 0; k < 4; k++) th[nth++] = tbest - PETSC_PI + 2 * PetscAtanReal(re[k]);
+  return nth;
+}
+
+/* Projected fixed point on De Saxcé's modified velocity, r ← P_K(r − ρ ũ(r)): the last resort. */
+static void LocalFixedPoint_Private(const PetscReal W[9], const PetscReal b[3], PetscReal mu, PetscInt max_it, PetscReal r[3])
+{
+  PetscReal rho = 0, x[3], u[3], p[3];
+
+  for (int i = 0; i < 3; i++) rho = PetscMax(rho, PetscAbsReal(W[3 * i]) + PetscAbsReal(W[3 * i + 1]) + PetscAbsReal(W[3 * i + 2]));
+  rho = 1.0 / rho; /* ‖W_aa‖_∞ ≥ its largest eigenvalue modulus */
+  for (PetscInt k = 0; k < max_it; k++) {
+    PetscReal d2 = 0, r2 = 0;
+    Mult3_Private(W, r, u);
+    for (int i = 0; i < 3; i++) u[i] += b[i];
+    x[0] = r[0] - rho * (u[0] + mu * PetscSqrtReal(u[1] * u[1] + u[2] * u[2]));
+    x[1] = r[1] - rho * u[1];
+    x[2] = r[2] - rho * u[2];
+    FcConeProject(mu, x, p);
+    for (int i = 0; i < 3; i++) {
+      d2 += (p[i] - r[i]) * (p[i] - r[i]);
+      r2 += p[i] * p[i];
+      r[i] = p[i];
+    }
+    if (d2 <= 1e-32 * r2) break;
+  }
+}
+
+/* Solve the one-contact problem u = W r + b, K ∋ r ⊥ û ∈ K*, in place (r: current value in, new
+ * value out). W_nn > 0 is guaranteed by the caller. */
+static void LocalSolve_Private(FcContactSolver_NSGS *ns, const PetscReal W[9], const PetscReal Winv[9], PetscBool inv_ok, PetscReal mu, const PetscReal b[3], PetscReal r[3])
+{
+  PetscReal rs[3], th[9], cand[3], best[3], err, best_err = PETSC_MAX_REAL, best_d2 = PETSC_MAX_REAL, min_err = PETSC_MAX_REAL;
+  PetscReal errs[9], rc[9][3];
+  Trig2     h;
+  int       nth = 0, nc = 0, k;
+
+  best[0] = r[0];
+  best[1] = r[1];
+  best[2] = r[2];
+  if (b[0] >= 0) { /* separation */
+    r[0] = r[1] = r[2] = 0;
+    ns->nsep[0]++;
+    return;
+  }
+  if (mu == 0) { /* frictionless: u_N = 0 with r_T = 0 */
+    r[0] = -b[0] / W[0];
+    r[1] = r[2] = 0;
+    ns->nstick[0]++;
+    return;
+  }
+  if (inv_ok) { /* stick: u = 0 */
+    PetscReal res[3], cor[3];
+    Mult3_Private(Winv, b, rs);
+    rs[0] = -rs[0];
+    rs[1] = -rs[1];
+    rs[2] = -rs[2];
+    /* One step of iterative refinement: the cofactor inverse is accurate to cond(W_aa)·eps only,
+     * the residual W r + b after this step to rounding. */
+    Mult3_Private(W, rs, res);
+    for (int i = 0; i < 3; i++) res[i] += b[i];
+    Mult3_Private(Winv, res, cor);
+    for (int i = 0; i < 3; i++) rs[i] -= cor[i];
+    if (rs[0] > 0 && PetscSqrtReal(rs[1] * rs[1] + rs[2] * rs[2]) <= mu * rs[0]) {
+      r[0] = rs[0];
+      r[1] = rs[1];
+      r[2] = rs[2];
+      ns->nstick[0]++;
+      return;
+    }
+  }
+  /* slip */
+  SlipSetup_Private(W, b, mu, &h);
+  if (r[0] > 0 && (r[1] != 0 || r[2] != 0)) { /* was sliding (or sticking off-axis): Newton from its angle */
+    const PetscReal t = SlipNewton_Private(&h, PetscAtan2Real(r[2], r[1]));
+    if (SlipForce_Private(W, b, mu, t, cand) && LocalError_Private(W, b, mu, cand) <= ns->local_tol) {
+      r[0] = cand[0];
+      r[1] = cand[1];
+      r[2] = cand[2];
+      ns->nslip[0]++;
+      return;
+    }
+  }
+  ns->nquartic[0]++;
+  nth = SlipQuarticRoots_Private(&h, th);
+  for (k = 0; k < nth; k++) {
+    const PetscReal t = SlipNewton_Private(&h, th[k]);
+    if (!SlipForce_Private(W, b, mu, t, rc[nc])) continue;
+    errs[nc] = LocalError_Private(W, b, mu, rc[nc]);
+    min_err  = PetscMin(min_err, errs[nc]);
+    nc++;
+  }
+  /* Among the candidates that solve the local problem (to local_tol, or the best ones if none
+   * does) the one closest to the current force: the local problem may have several slip
+   * solutions for large μ, and continuity keeps the Gauss–Seidel iteration from jumping. */
+  for (k = 0; k < nc; k++) {
+    PetscReal d2 = 0;
+    if (errs[k] > PetscMax(ns->local_tol, 2 * min_err)) continue;
+    for (int i = 0; i < 3; i++) d2 += (rc[k][i] - r[i]) * (rc[k][i] - r[i]);
+    if (d2 < best_d2) {
+      best_d2  = d2;
+      best_err = errs[k];
+      for (int i = 0; i < 3; i++) best[i] = rc[k][i];
+    }
+  }
+  if (nc && best_err <= ns->local_tol) {
+    r[0] = best[0];
+    r[1] = best[1];
+    r[2] = best[2];
+    ns->nslip[0]++;
+    return;
+  }
+  /* fallback */
+  ns->nfallback[0]++;
+  if (nc) {
+    for (int i = 0; i < 3; i++) cand[i] = best[i];
+  } else {
+    for (int i = 0; i < 3; i++) cand[i] = r[i];
+    best_err = LocalError_Private(W, b, mu, cand);
+  }
+  for (int i = 0; i < 3; i++) rs[i] = cand[i];
+  LocalFixedPoint_Private(W, b, mu, ns->local_max_it, rs);
+  err = LocalError_Private(W, b, mu, rs);
+  if (err < best_err || PetscIsInfOrNanReal(best_err)) {
+    for (int i = 0; i < 3; i++) cand[i] = rs[i];
+  }
+  r[0] = cand[0];
+  r[1] = cand[1];
+  r[2] = cand[2];
+}
+
+static PetscErrorCode NSGSWork_Private(FcContactSolver_NSGS *ns, PetscInt m)
+{
+  PetscFunctionBegin;
+  if (m <= ns->mcap && ns->Winv) PetscFunctionReturn(0);
+  PetscCall(PetscFree3(ns->Winv, ns->inv_ok, ns->u));
+  PetscCall(PetscMalloc3(9 * (size_t)m, &ns->Winv, (size_t)m, &ns->inv_ok, 3 * (size_t)m, &ns->u));
+  ns->mcap = m;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+  const PetscInt        m = p->m, n = 3 * m;
+  const PetscReal      *W = p->W;
+  PetscReal            *u, error;
+  PetscBool             symmetric = PETSC_TRUE;
+  PetscInt              it;
+
+  PetscFunctionBegin;
+  if (m == 0) {
+    st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(NSGSWork_Private(ns, m));
+  u = ns->u;
+  /* Diagonal blocks once per solve: W_nn > 0 is needed by every local case with contact
+   * (a contact with no normal compliance cannot be solved locally); W_aa⁻¹ for the stick case. */
+  for (PetscInt a = 0; a < m; a++) {
+    PetscReal Waa[9];
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) Waa[3 * i + j] = W[(size_t)(3 * a + i) * n + 3 * a + j];
+    if (!(Waa[0] > 0)) {
+      PetscCall(PetscInfo(NULL, "nsgs: contact %" PetscInt_FMT " has W_nn = %g <= 0\n", a, (double)Waa[0]));
+      st->reason = PetscIsInfOrNanReal(Waa[0]) ? FC_CONTACT_SOLVER_DIVERGED_NAN : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+      PetscFunctionReturn(0);
+    }
+    ns->inv_ok[a] = Inv3_Private(Waa, ns->Winv + 9 * a);
+  }
+  for (PetscInt i = 0; i < n && symmetric; i++)
+    for (PetscInt j = i + 1; j < n; j++)
+      if (W[(size_t)i * n + j] != W[(size_t)j * n + i]) {
+        symmetric = PETSC_FALSE;
+        break;
+      }
+
+  /* Test before the first sweep: a warm start from a solution costs no sweep. */
+  PetscCall(FcContactProblemComputeVelocity(p, r, u));
+  PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
+  if (PetscIsInfOrNanReal(error)) {
+    st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+    PetscFunctionReturn(0);
+  }
+  if (error <= s->params.tol) {
+    st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+    PetscFunctionReturn(0);
+  }
+  for (it = 1; it <= s->params.max_it; it++) {
+    PetscInt nupd = 0;
+    for (PetscInt a = 0; a < m; a++) {
+      PetscReal      *ra = r + 3 * a, Waa[9], b[3], rn[3], d[3];
+      const PetscReal *Wa = W + (size_t)(3 * a) * n; /* first of the 3 rows of contact a */
+
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) Waa[3 * i + j] = Wa[(size_t)i * n + 3 * a + j];
+      /* b_a = q_a + Σ_{b≠a} W_ab r_b = u_a − W_aa r_a (eq. 25, frozen contributions). */
+      Mult3_Private(Waa, ra, b);
+      for (int i = 0; i < 3; i++) {
+        b[i]  = u[3 * a + i] - b[i];
+        rn[i] = ra[i];
+      }
+      LocalSolve_Private(ns, Waa, ns->Winv + 9 * a, ns->inv_ok[a], p->mu[a], b, rn);
+      d[0] = rn[0] - ra[0];
+      d[1] = rn[1] - ra[1];
+      d[2] = rn[2] - ra[2];
+      if (d[0] == 0 && d[1] == 0 && d[2] == 0) continue;
+      /* u += W_{:,a} d */
+      if (symmetric) {
+        const PetscReal *W0 = Wa, *W1 = Wa + n, *W2 = Wa + 2 * n;
+        for (PetscInt i = 0; i < n; i++) u[i] += W0[i] * d[0] + W1[i] * d[1] + W2[i] * d[2];
+      } else {
+        for (PetscInt i = 0; i < n; i++) {
+          const PetscReal *Wi = W + (size_t)i * n + 3 * a;
+          u[i] += Wi[0] * d[0] + Wi[1] * d[1] + Wi[2] * d[2];
+        }
+      }
+      ra[0] = rn[0];
+      ra[1] = rn[1];
+      ra[2] = rn[2];
+      nupd++;
+    }
+    PetscCall(PetscLogFlops(6.0 * n * nupd + 30.0 * m));
+    st->iterations = it;
+    if (it % 64 == 0) PetscCall(FcContactProblemComputeVelocity(p, r, u)); /* bound the drift of the incremental u */
+    if (it % ns->error_every && it != s->params.max_it) continue;
+    PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
+    if (PetscIsInfOrNanReal(error)) {
+      st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+      PetscFunctionReturn(0);
+    }
+    if (error <= s->params.tol) { /* confirm with u recomputed from r */
+      PetscCall(FcContactProblemComputeVelocity(p, r, u));
+      PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
+      if (error <= s->params.tol) {
+        st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+        PetscFunctionReturn(0);
+      }
+    }
+  }
+  st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+  PetscFunctionReturn(0);
+}
+
+/* Counts local outcomes per solve and in total around the iteration proper. */
+static PetscErrorCode FcContactSolverSolve_NSGS(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+
+  PetscFunctionBegin;
+  ns->nsep[0] = ns->nstick[0] = ns->nslip[0] = ns->nquartic[0] = ns->nfallback[0] = 0;
+  st->iterations = 0;
+  PetscCall(FcContactSolverSolveNSGS_Private(s, p, r, st));
+  ns->nsep[1] += ns->nsep[0];
+  ns->nstick[1] += ns->nstick[0];
+  ns->nslip[1] += ns->nslip[0];
+  ns->nquartic[1] += ns->nquartic[0];
+  ns->nfallback[1] += ns->nfallback[0];
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSetFromOptions_NSGS(FcContactSolver s, PetscOptionItems *PetscOptionsObject)
+{
+  FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "nsgs: nonlinear block Gauss-Seidel on the exact Coulomb cone");
+  PetscCall(PetscOptionsBoundedInt("-nsgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", "", ns->error_every, &ns->error_every, NULL, 1));
+  PetscCall(PetscOptionsReal("-nsgs_local_tol", "Relative natural-map residual a local (one-contact) solution must reach before the fallback", "", ns->local_tol, &ns->local_tol, NULL));
+  PetscCall(PetscOptionsBoundedInt("-nsgs_local_max_it", "Iterations of the fallback local fixed point", "", ns->local_max_it, &ns->local_max_it, NULL, 0));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverView_NSGS(FcContactSolver s, PetscViewer viewer)
+{
+  FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: error_every %" PetscInt_FMT ", local_tol %g, local_max_it %" PetscInt_FMT "\n", ns->error_every, (double)ns->local_tol, ns->local_max_it));
+  for (int k = 0; k < 2 && s->nsolves; k++)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: local solves (%s): %" PetscInt_FMT " separation, %" PetscInt_FMT " stick or frictionless, %" PetscInt_FMT " slip (%" PetscInt_FMT " through the quartic), %" PetscInt_FMT " fallback\n", k ? "all solves" : "last solve", ns->nsep[k], ns->nstick[k], ns->nslip[k], ns->nquartic[k], ns->nfallback[k]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverDestroy_NSGS(FcContactSolver s)
+{
+  FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree3(ns->Winv, ns->inv_ok, ns->u));
+  PetscCall(PetscFree(s->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverCreate_NSGS(FcContactSolver s)
+{
+  FcContactSolver_NSGS *ns;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&ns));
+  ns->error_every       = 1;
+  ns->local_tol         = 1e-12;
+  ns->local_max_it      = 500;
+  s->data               = ns;
+  s->ops.solve          = FcContactSolverSolve_NSGS;
+  s->ops.setfromoptions = FcContactSolverSetFromOptions_NSGS;
+  s->ops.view           = FcContactSolverView_NSGS;
+  s->ops.destroy        = FcContactSolverDestroy_NSGS;
+  PetscFunctionReturn(0);
+}

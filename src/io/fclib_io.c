@@ -1,0 +1,812 @@
+/* fcsim — FCLIB input/output through libfclib, guarded by a validation with the HDF5 C API
+ * (fclib_io.h, doc/contact.md "FCLIB").
+ *
+ * Why validate first: libfclib's readers wrap every HDF5 call in a macro that prints and calls
+ * exit(1) on failure (a missing dataset, a group where a dataset is expected), and read each
+ * dataset whole into a buffer sized from *other* datasets (x from nzmax, q from W/m, mu from
+ * W/m / spacedim), so a dataset of the wrong length overruns the heap. Everything libfclib will
+ * read is therefore checked here — presence, kind, class, number of elements — and only then is
+ * libfclib called; the values (indices in range, finite numbers, μ ≥ 0) are checked on what it
+ * returns. Each failure is one FcInputError line "FILE: /dataset/path: message". */
+#include "fclib_io.h"
+#include <fclib.h>
+#include <hdf5.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* HDF5 probing helpers: each opens, queries and closes, so an early error return leaks nothing. */
+
+typedef struct {
+  const char *file; /* as given by the user, for messages */
+  hid_t       fid;
+} FcH5;
+
+enum {
+  FC_LINK_MISSING,
+  FC_LINK_GROUP,
+  FC_LINK_DATASET,
+  FC_LINK_OTHER
+};
+
+static int LinkKind_Private(hid_t fid, const char *path)
+{
+  char       buf[512];
+  size_t     len = strlen(path);
+  hid_t      obj;
+  H5I_type_t t;
+
+  if (len >= sizeof buf) return FC_LINK_MISSING;
+  /* H5Lexists fails (rather than answering no) when an intermediate group is missing: walk the
+   * path one component at a time. */
+  for (size_t k = 1; k <= len; k++) {
+    if (k < len && path[k] != '/') continue;
+    memcpy(buf, path, k);
+    buf[k] = 0;
+    if (H5Lexists(fid, buf, H5P_DEFAULT) <= 0) return FC_LINK_MISSING;
+  }
+  obj = H5Oopen(fid, path, H5P_DEFAULT);
+  if (obj < 0) return FC_LINK_MISSING; /* dangling soft link */
+  t = H5Iget_type(obj);
+  H5Oclose(obj);
+  return t == H5I_GROUP ? FC_LINK_GROUP : t == H5I_DATASET ? FC_LINK_DATASET : FC_LINK_OTHER;
+}
+
+typedef struct {
+  H5T_class_t cls;
+  long long   npoints;
+  PetscBool   vlen; /* variable-length string */
+} FcDsetInfo;
+
+static PetscBool DsetInfo_Private(hid_t fid, const char *path, FcDsetInfo *di)
+{
+  hid_t     did, tid, sid;
+  hssize_t  np;
+  PetscBool ok = PETSC_FALSE;
+
+  if ((did = H5Dopen2(fid, path, H5P_DEFAULT)) < 0) return PETSC_FALSE;
+  tid = H5Dget_type(did);
+  sid = H5Dget_space(did);
+  if (tid >= 0 && sid >= 0) {
+    di->cls  = H5Tget_class(tid);
+    di->vlen = (di->cls == H5T_STRING && H5Tis_variable_str(tid) > 0) ? PETSC_TRUE : PETSC_FALSE;
+    np       = H5Sget_simple_extent_npoints(sid);
+    if (np >= 0 && di->cls != H5T_NO_CLASS) {
+      di->npoints = (long long)np;
+      ok          = PETSC_TRUE;
+    }
+  }
+  if (sid >= 0) H5Sclose(sid);
+  if (tid >= 0) H5Tclose(tid);
+  H5Dclose(did);
+  return ok;
+}
+
+static const char *ClassName_Private(H5T_class_t c)
+{
+  switch (c) {
+  case H5T_INTEGER:
+    return "integer";
+  case H5T_FLOAT:
+    return "floating-point";
+  case H5T_STRING:
+    return "string";
+  default:
+    return "non-numeric";
+  }
+}
+
+static PetscErrorCode RequireGroup_Private(FcH5 *h, const char *path)
+{
+  const int k = LinkKind_Private(h->fid, path);
+
+  PetscFunctionBegin;
+  if (k == FC_LINK_MISSING) return FcInputError(h->file, path, "missing (an FCLIB group is expected here)");
+  if (k != FC_LINK_GROUP) return FcInputError(h->file, path, "is not a group");
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RequireDataset_Private(FcH5 *h, const char *path, FcDsetInfo *di)
+{
+  const int k = LinkKind_Private(h->fid, path);
+
+  PetscFunctionBegin;
+  if (k == FC_LINK_MISSING) return FcInputError(h->file, path, "missing dataset");
+  if (k != FC_LINK_DATASET) return FcInputError(h->file, path, "is not a dataset");
+  if (!DsetInfo_Private(h->fid, path, di)) return FcInputError(h->file, path, "dataset cannot be read");
+  PetscFunctionReturn(0);
+}
+
+/* One integer (libfclib reads sizes with H5LTread_dataset_int into a single int). */
+static PetscErrorCode ReadInt_Private(FcH5 *h, const char *path, int *val)
+{
+  FcDsetInfo di;
+  hid_t      did;
+  herr_t     st;
+
+  PetscFunctionBegin;
+  PetscCall(RequireDataset_Private(h, path, &di));
+  if (di.cls != H5T_INTEGER || di.npoints != 1) return FcInputError(h->file, path, "expected one integer, found %lld %s value(s)", di.npoints, ClassName_Private(di.cls));
+  did = H5Dopen2(h->fid, path, H5P_DEFAULT);
+  st  = did < 0 ? -1 : H5Dread(did, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, val);
+  if (did >= 0) H5Dclose(did);
+  if (st < 0) return FcInputError(h->file, path, "cannot be read as an integer");
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RequireNumbers_Private(FcH5 *h, const char *path, PetscBool integer, long long n, const char *what)
+{
+  FcDsetInfo di;
+
+  PetscFunctionBegin;
+  PetscCall(RequireDataset_Private(h, path, &di));
+  if (integer && di.cls != H5T_INTEGER) return FcInputError(h->file, path, "expected integers (%s), found %s values", what, ClassName_Private(di.cls));
+  if (!integer && di.cls != H5T_FLOAT && di.cls != H5T_INTEGER) return FcInputError(h->file, path, "expected numbers (%s), found %s values", what, ClassName_Private(di.cls));
+  if (di.npoints != n) return FcInputError(h->file, path, "has %lld entries, expected %lld (%s)", di.npoints, n, what);
+  PetscFunctionReturn(0);
+}
+
+/* libfclib reads strings into a buffer of the type's size: one fixed-length string only. */
+static PetscErrorCode OptionalString_Private(FcH5 *h, const char *path)
+{
+  const int  k = LinkKind_Private(h->fid, path);
+  FcDsetInfo di;
+
+  PetscFunctionBegin;
+  if (k == FC_LINK_MISSING) PetscFunctionReturn(0);
+  PetscCall(RequireDataset_Private(h, path, &di));
+  if (di.cls != H5T_STRING) return FcInputError(h->file, path, "expected a string, found %s values", ClassName_Private(di.cls));
+  if (di.vlen) return FcInputError(h->file, path, "variable-length string: libfclib reads fixed-length strings only");
+  if (di.npoints != 1) return FcInputError(h->file, path, "expected one string, found %lld", di.npoints);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode OptionalInfo_Private(FcH5 *h, const char *grp)
+{
+  char path[256];
+  int  k;
+
+  PetscFunctionBegin;
+  snprintf(path, sizeof path, "%s/info", grp);
+  k = LinkKind_Private(h->fid, path);
+  if (k == FC_LINK_MISSING) PetscFunctionReturn(0);
+  PetscCall(RequireGroup_Private(h, path));
+  snprintf(path, sizeof path, "%s/info/title", grp);
+  PetscCall(OptionalString_Private(h, path));
+  snprintf(path, sizeof path, "%s/info/description", grp);
+  PetscCall(OptionalString_Private(h, path));
+  snprintf(path, sizeof path, "%s/info/math_info", grp);
+  PetscCall(OptionalString_Private(h, path));
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  int m, n, nz, nzmax;
+} FcMatShape;
+
+/* Everything libfclib's read_matrix reads from a matrix group, with the sizes it allocates. */
+static PetscErrorCode CheckMatrixShape_Private(FcH5 *h, const char *grp, FcMatShape *s)
+{
+  char path[256];
+
+  PetscFunctionBegin;
+  PetscCall(RequireGroup_Private(h, grp));
+  snprintf(path, sizeof path, "%s/nzmax", grp);
+  PetscCall(ReadInt_Private(h, path, &s->nzmax));
+  snprintf(path, sizeof path, "%s/m", grp);
+  PetscCall(ReadInt_Private(h, path, &s->m));
+  FcCheckInput(s->m >= 0, h->file, path, "negative number of rows %d", s->m);
+  snprintf(path, sizeof path, "%s/n", grp);
+  PetscCall(ReadInt_Private(h, path, &s->n));
+  FcCheckInput(s->n >= 0, h->file, path, "negative number of columns %d", s->n);
+  snprintf(path, sizeof path, "%s/nz", grp);
+  PetscCall(ReadInt_Private(h, path, &s->nz));
+  FcCheckInput(s->nz >= -2, h->file, path, "nz = %d: unknown storage (-1 compressed columns, -2 compressed rows, >= 0 triplets)", s->nz);
+  snprintf(path, sizeof path, "%s/nzmax", grp);
+  FcCheckInput(s->nzmax >= 1, h->file, path, "no stored entries (nzmax = %d)", s->nzmax);
+  if (s->nz == -1) {
+    snprintf(path, sizeof path, "%s/p", grp);
+    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, (long long)s->n + 1, "n + 1 column pointers"));
+    snprintf(path, sizeof path, "%s/i", grp);
+    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, s->nzmax, "nzmax row indices"));
+  } else if (s->nz == -2) {
+    snprintf(path, sizeof path, "%s/p", grp);
+    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, (long long)s->m + 1, "m + 1 row pointers"));
+    snprintf(path, sizeof path, "%s/i", grp);
+    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, s->nzmax, "nzmax column indices"));
+  } else {
+    snprintf(path, sizeof path, "%s/nz", grp);
+    FcCheckInput(s->nz >= 1 && s->nz <= s->nzmax, h->file, path, "%d triplets, expected 1 to nzmax = %d", s->nz, s->nzmax);
+    snprintf(path, sizeof path, "%s/p", grp);
+    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, s->nz, "nz row indices of the triplets"));
+    snprintf(path, sizeof path, "%s/i", grp);
+    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, s->nz, "nz column indices of the triplets"));
+  }
+  snprintf(path, sizeof path, "%s/x", grp);
+  PetscCall(RequireNumbers_Private(h, path, PETSC_FALSE, s->nzmax, "nzmax values"));
+  /* Optional matrix information: read as a whole by libfclib when "conditioning" is present. */
+  snprintf(path, sizeof path, "%s/conditioning", grp);
+  if (LinkKind_Private(h->fid, path) != FC_LINK_MISSING) {
+    PetscCall(RequireNumbers_Private(h, path, PETSC_FALSE, 1, "one number"));
+    snprintf(path, sizeof path, "%s/determinant", grp);
+    PetscCall(RequireNumbers_Private(h, path, PETSC_FALSE, 1, "one number"));
+    snprintf(path, sizeof path, "%s/rank", grp);
+    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, 1, "one integer"));
+    snprintf(path, sizeof path, "%s/comment", grp);
+    PetscCall(OptionalString_Private(h, path));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckSpacedim_Private(FcH5 *h, const char *grp)
+{
+  char path[256];
+  int  d;
+
+  PetscFunctionBegin;
+  snprintf(path, sizeof path, "%s/spacedim", grp);
+  PetscCall(ReadInt_Private(h, path, &d));
+  FcCheckInput(d == 3, h->file, path, "spacedim = %d: only 3-D contact (spacedim 3) is supported", d);
+  PetscFunctionReturn(0);
+}
+
+/* fcsim holds W dense (problem.h): refuse, as input, what could not be allocated anyway. */
+static PetscErrorCode CheckDenseSize_Private(FcH5 *h, const char *path, int n)
+{
+  const double gb = 8.0 * (double)n * (double)n / 1e9;
+
+  PetscFunctionBegin;
+  FcCheckInput(gb <= 16.0, h->file, path, "%d contacts: the dense Delassus operator W would need %.0f GB (limit 16 GB)", n / 3, gb);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ValidateLocal_Private(FcH5 *h)
+{
+  FcMatShape W;
+
+  PetscFunctionBegin;
+  PetscCall(RequireGroup_Private(h, "/fclib_local"));
+  PetscCall(CheckSpacedim_Private(h, "/fclib_local"));
+  PetscCall(CheckMatrixShape_Private(h, "/fclib_local/W", &W));
+  FcCheckInput(W.m == W.n, h->file, "/fclib_local/W", "not square (%d x %d)", W.m, W.n);
+  FcCheckInput(W.m > 0, h->file, "/fclib_local/W", "empty (no contacts)");
+  FcCheckInput(W.m % 3 == 0, h->file, "/fclib_local/W", "size %d is not a multiple of 3 (3 rows per contact)", W.m);
+  PetscCall(CheckDenseSize_Private(h, "/fclib_local/W", W.m));
+  FcCheckInput(LinkKind_Private(h->fid, "/fclib_local/V") == FC_LINK_MISSING, h->file, "/fclib_local/V", "mixed problems (V, R, s) are not supported");
+  FcCheckInput(LinkKind_Private(h->fid, "/fclib_local/R") == FC_LINK_MISSING, h->file, "/fclib_local/R", "mixed problems (V, R, s) are not supported");
+  PetscCall(RequireGroup_Private(h, "/fclib_local/vectors"));
+  PetscCall(RequireNumbers_Private(h, "/fclib_local/vectors/q", PETSC_FALSE, W.m, "3 per contact, the size of W"));
+  PetscCall(RequireNumbers_Private(h, "/fclib_local/vectors/mu", PETSC_FALSE, W.m / 3, "one per contact"));
+  PetscCall(OptionalInfo_Private(h, "/fclib_local"));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ValidateGlobal_Private(FcH5 *h)
+{
+  FcMatShape M, H;
+
+  PetscFunctionBegin;
+  PetscCall(RequireGroup_Private(h, "/fclib_global"));
+  PetscCall(CheckSpacedim_Private(h, "/fclib_global"));
+  PetscCall(CheckMatrixShape_Private(h, "/fclib_global/M", &M));
+  FcCheckInput(M.m == M.n, h->file, "/fclib_global/M", "not square (%d x %d)", M.m, M.n);
+  FcCheckInput(M.m > 0, h->file, "/fclib_global/M", "empty (no degrees of freedom)");
+  PetscCall(CheckMatrixShape_Private(h, "/fclib_global/H", &H));
+  FcCheckInput(H.m == M.m, h->file, "/fclib_global/H", "has %d rows, expected %d (the size of M)", H.m, M.m);
+  FcCheckInput(H.n > 0, h->file, "/fclib_global/H", "no columns (no contacts)");
+  FcCheckInput(H.n % 3 == 0, h->file, "/fclib_global/H", "%d columns is not a multiple of 3 (3 per contact)", H.n);
+  PetscCall(CheckDenseSize_Private(h, "/fclib_global/H", H.n));
+  FcCheckInput(LinkKind_Private(h->fid, "/fclib_global/G") == FC_LINK_MISSING, h->file, "/fclib_global/G", "equality constraints (G, b) are not supported");
+  PetscCall(RequireGroup_Private(h, "/fclib_global/vectors"));
+  PetscCall(RequireNumbers_Private(h, "/fclib_global/vectors/f", PETSC_FALSE, M.m, "the size of M"));
+  PetscCall(RequireNumbers_Private(h, "/fclib_global/vectors/w", PETSC_FALSE, H.n, "the number of columns of H"));
+  PetscCall(RequireNumbers_Private(h, "/fclib_global/vectors/mu", PETSC_FALSE, H.n / 3, "one per contact"));
+  PetscCall(OptionalInfo_Private(h, "/fclib_global"));
+  PetscFunctionReturn(0);
+}
+
+typedef enum {
+  FC_FCLIB_LOCAL,
+  FC_FCLIB_GLOBAL
+} FcFCLIBKind;
+
+/* The file as a whole: readable, HDF5, and which problem it holds. */
+static PetscErrorCode ProbeFile_Private(const char *path, FcH5 *h, FcFCLIBKind *kind)
+{
+  htri_t is;
+  int    kl, kg;
+
+  PetscFunctionBegin;
+  h->file = path;
+  h->fid  = -1;
+  if (access(path, F_OK)) return FcInputError(path, NULL, "no such file");
+  if (!FcFileReadable(path)) return FcInputError(path, NULL, "cannot read the file (%s)", strerror(errno));
+  is = H5Fis_hdf5(path);
+  if (is <= 0) return FcInputError(path, NULL, "not an HDF5 file");
+  h->fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (h->fid < 0) return FcInputError(path, NULL, "cannot be opened as an HDF5 file");
+  kl = LinkKind_Private(h->fid, "/fclib_local");
+  kg = LinkKind_Private(h->fid, "/fclib_global");
+  if (kl == FC_LINK_MISSING && kg == FC_LINK_MISSING) return FcInputError(path, NULL, "no FCLIB problem (neither /fclib_local nor /fclib_global)");
+  /* libfclib's solution reader takes the global problem when both are present; so do we. */
+  *kind = kg != FC_LINK_MISSING ? FC_FCLIB_GLOBAL : FC_FCLIB_LOCAL;
+  PetscFunctionReturn(0);
+}
+
+/* HDF5 prints its error stack on every failed call by default; probing fails on purpose. */
+typedef struct {
+  H5E_auto2_t func;
+  void       *data;
+} FcH5Quiet;
+
+static void QuietBegin_Private(FcH5Quiet *q)
+{
+  H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+static void QuietEnd_Private(FcH5Quiet *q)
+{
+  H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Values, on what libfclib returned (sizes already guaranteed by the validation). */
+
+static PetscErrorCode CheckMatrixValues_Private(const char *file, const char *grp, const struct fclib_matrix *A)
+{
+  char path[256];
+
+  PetscFunctionBegin;
+  if (A->nz < 0) { /* compressed: nz == -1 columns, -2 rows */
+    const int  nout = A->nz == -1 ? A->n : A->m, nin = A->nz == -1 ? A->m : A->n;
+    const char *in  = A->nz == -1 ? "row" : "column";
+    snprintf(path, sizeof path, "%s/p", grp);
+    for (int j = 0; j < nout; j++) FcCheckInput(A->p[j] >= 0 && A->p[j] <= A->p[j + 1] && A->p[j + 1] <= A->nzmax, file, path, "pointers must be nondecreasing within [0, nzmax = %d] (p[%d] = %d, p[%d] = %d)", A->nzmax, j, A->p[j], j + 1, A->p[j + 1]);
+    for (int k = A->p[0]; k < A->p[nout]; k++) {
+      snprintf(path, sizeof path, "%s/i", grp);
+      FcCheckInput(A->i[k] >= 0 && A->i[k] < nin, file, path, "%s index %d out of range [0, %d) (entry %d)", in, A->i[k], nin, k);
+      snprintf(path, sizeof path, "%s/x", grp);
+      FcCheckInput(!PetscIsInfOrNanReal(A->x[k]), file, path, "value %g (entry %d) is not finite", A->x[k], k);
+    }
+  } else {
+    for (int k = 0; k < A->nz; k++) {
+      snprintf(path, sizeof path, "%s/p", grp);
+      FcCheckInput(A->p[k] >= 0 && A->p[k] < A->m, file, path, "row index %d out of range [0, %d) (triplet %d)", A->p[k], A->m, k);
+      snprintf(path, sizeof path, "%s/i", grp);
+      FcCheckInput(A->i[k] >= 0 && A->i[k] < A->n, file, path, "column index %d out of range [0, %d) (triplet %d)", A->i[k], A->n, k);
+      snprintf(path, sizeof path, "%s/x", grp);
+      FcCheckInput(!PetscIsInfOrNanReal(A->x[k]), file, path, "value %g (triplet %d) is not finite", A->x[k], k);
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckFinite_Private(const char *file, const char *path, const char *name, int n, const double *v)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < n; i++) FcCheckInput(!PetscIsInfOrNanReal(v[i]), file, path, "%s[%d] = %g is not finite", name, i, v[i]);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckMu_Private(const char *file, const char *path, int m, const double *mu)
+{
+  PetscFunctionBegin;
+  for (int a = 0; a < m; a++) FcCheckInput(mu[a] >= 0 && !PetscIsInfOrNanReal(mu[a]), file, path, "mu = %g for contact %d must be finite and >= 0", mu[a], a);
+  PetscFunctionReturn(0);
+}
+
+/* Calls f(ctx, row, col, value) for every stored entry (duplicates are summed by the callers,
+ * the usual reading of compressed and triplet forms). */
+#define FC_FOR_EACH_ENTRY(A, ROW, COL, VAL, BODY) \
+  do { \
+    if ((A)->nz == -1) { \
+      for (int j_ = 0; j_ < (A)->n; j_++) \
+        for (int k_ = (A)->p[j_]; k_ < (A)->p[j_ + 1]; k_++) { \
+          const int    ROW = (A)->i[k_], COL = j_; \
+          const double VAL = (A)->x[k_]; \
+          BODY; \
+        } \
+    } else if ((A)->nz == -2) { \
+      for (int i_ = 0; i_ < (A)->m; i_++) \
+        for (int k_ = (A)->p[i_]; k_ < (A)->p[i_ + 1]; k_++) { \
+          const int    ROW = i_, COL = (A)->i[k_]; \
+          const double VAL = (A)->x[k_]; \
+          BODY; \
+        } \
+    } else { \
+      for (int k_ = 0; k_ < (A)->nz; k_++) { \
+        const int    ROW = (A)->p[k_], COL = (A)->i[k_]; \
+        const double VAL = (A)->x[k_]; \
+        BODY; \
+      } \
+    } \
+  } while (0)
+
+static PetscErrorCode LocalToProblem_Private(const char *file, struct fclib_local *L, FcContactProblem *problem)
+{
+  const int        n = L->W->m, m = n / 3;
+  FcContactProblem p;
+
+  PetscFunctionBegin;
+  PetscCall(CheckMatrixValues_Private(file, "/fclib_local/W", L->W));
+  PetscCall(CheckFinite_Private(file, "/fclib_local/vectors/q", "q", n, L->q));
+  PetscCall(CheckMu_Private(file, "/fclib_local/vectors/mu", m, L->mu));
+  PetscCall(FcContactProblemCreate(m, &p));
+  FC_FOR_EACH_ENTRY(L->W, i, j, v, p->W[(size_t)i * n + j] += v);
+  for (int i = 0; i < n; i++) p->q[i] = L->q[i];
+  for (int a = 0; a < m; a++) p->mu[a] = L->mu[a];
+  *problem = p;
+  PetscFunctionReturn(0);
+}
+
+/* M as a sequential AIJ matrix, its diagonal always stored (PETSc's factorizations want it; a
+ * zero there then shows up as a zero pivot, an input error, rather than a missing entry). */
+static PetscErrorCode GlobalMatrixM_Private(const struct fclib_matrix *A, Mat *M)
+{
+  PetscInt *nnz;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(A->m, &nnz));
+  for (int i = 0; i < A->m; i++) nnz[i] = 1;
+  FC_FOR_EACH_ENTRY(A, i, j, v, (void)j; (void)v; nnz[i]++);
+  for (int i = 0; i < A->m; i++) nnz[i] = PetscMin(nnz[i], A->n);
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, A->m, A->n, 0, nnz, M));
+  PetscCall(PetscFree(nnz));
+  for (PetscInt i = 0; i < A->m; i++) PetscCall(MatSetValue(*M, i, i, 0.0, ADD_VALUES));
+  FC_FOR_EACH_ENTRY(A, i, j, v, PetscCall(MatSetValue(*M, i, j, v, ADD_VALUES)));
+  PetscCall(MatAssemblyBegin(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*M, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* W = Hᵀ M⁻¹ H and q = Hᵀ M⁻¹ f + w (fclib.h: M v = H r + f, u = Hᵀ v + w, so
+ * u = Hᵀ M⁻¹ H r + Hᵀ M⁻¹ f + w). M: nested-dissection ordering, then PETSc's Cholesky on the
+ * permuted matrix in SBAIJ form, whose inertia tells whether M is positive definite; one solve
+ * per column of H (3m solves; W is dense anyway). */
+static PetscErrorCode GlobalToProblem_Private(const char *file, struct fclib_global *G, FcContactProblem *problem)
+{
+  const int        nd = G->M->m, n = G->H->n, m = n / 3;
+  Mat              M, Mp, S, F;
+  IS               rp, cp, id;
+  const PetscInt  *perm;
+  MatFactorInfo    finfo;
+  MatFactorError   ferr;
+  PetscInt         nneg = 0, nzero = 0, npos = 0, *hp, *hi;
+  PetscReal       *hx, maxabs = 0, *bp, *x;
+  const PetscReal *yp;
+  PetscBool        sym;
+  Vec              bv, yv;
+  FcContactProblem p;
+
+  PetscFunctionBegin;
+  PetscCall(CheckMatrixValues_Private(file, "/fclib_global/M", G->M));
+  PetscCall(CheckMatrixValues_Private(file, "/fclib_global/H", G->H));
+  PetscCall(CheckFinite_Private(file, "/fclib_global/vectors/f", "f", nd, G->f));
+  PetscCall(CheckFinite_Private(file, "/fclib_global/vectors/w", "w", n, G->w));
+  PetscCall(CheckMu_Private(file, "/fclib_global/vectors/mu", m, G->mu));
+
+  PetscCall(GlobalMatrixM_Private(G->M, &M));
+  FC_FOR_EACH_ENTRY(G->M, i, j, v, (void)i; (void)j; maxabs = PetscMax(maxabs, PetscAbsReal(v)));
+  PetscCall(MatIsSymmetric(M, 1e-12 * maxabs, &sym));
+  if (!sym) {
+    PetscCall(MatDestroy(&M));
+    return FcInputError(file, "/fclib_global/M", "not symmetric (FCLIB's M is symmetric positive definite)");
+  }
+  PetscCall(MatGetOrdering(M, MATORDERINGND, &rp, &cp));
+  PetscCall(MatPermute(M, rp, rp, &Mp)); /* Mp(i,j) = M(perm[i], perm[j]) */
+  PetscCall(MatSetOption(Mp, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatConvert(Mp, MATSEQSBAIJ, MAT_INITIAL_MATRIX, &S));
+  PetscCall(MatDestroy(&Mp));
+  PetscCall(MatDestroy(&M));
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, nd, 0, 1, &id));
+  PetscCall(ISSetIdentity(id));
+  PetscCall(MatGetFactor(S, MATSOLVERPETSC, MAT_FACTOR_CHOLESKY, &F));
+  PetscCall(MatFactorInfoInitialize(&finfo));
+  PetscCall(MatCholeskyFactorSymbolic(F, S, id, &finfo));
+  PetscCall(MatCholeskyFactorNumeric(F, S, &finfo));
+  PetscCall(MatFactorGetError(F, &ferr));
+  if (!ferr) PetscCall(MatGetInertia(F, &nneg, &nzero, &npos));
+  PetscCall(ISDestroy(&id));
+  PetscCall(MatDestroy(&S));
+  if (ferr || nneg || nzero) {
+    PetscCall(MatDestroy(&F));
+    PetscCall(ISDestroy(&rp));
+    PetscCall(ISDestroy(&cp));
+    if (ferr) return FcInputError(file, "/fclib_global/M", "singular (zero pivot in its Cholesky factorization)");
+    return FcInputError(file, "/fclib_global/M", "not positive definite (%" PetscInt_FMT " negative, %" PetscInt_FMT " zero eigenvalues)", nneg, nzero);
+  }
+
+  /* H by columns (CSC), whatever its storage. */
+  PetscCall(PetscCalloc1(n + 1, &hp));
+  FC_FOR_EACH_ENTRY(G->H, i, j, v, (void)i; (void)v; hp[j + 1]++);
+  for (int j = 0; j < n; j++) hp[j + 1] += hp[j];
+  PetscCall(PetscMalloc2(hp[n], &hi, hp[n], &hx));
+  {
+    PetscInt *next;
+    PetscCall(PetscMalloc1(n, &next));
+    for (int j = 0; j < n; j++) next[j] = hp[j];
+    FC_FOR_EACH_ENTRY(G->H, i, j, v, hi[next[j]] = i; hx[next[j]++] = v);
+    PetscCall(PetscFree(next));
+  }
+
+  PetscCall(FcContactProblemCreate(m, &p));
+  PetscCall(ISGetIndices(rp, &perm));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, nd, &bv));
+  PetscCall(VecDuplicate(bv, &yv));
+  PetscCall(PetscMalloc1(nd, &x));
+  for (int j = 0; j <= n; j++) { /* columns of H, then f (j == n) */
+    PetscCall(PetscArrayzero(x, nd));
+    if (j < n)
+      for (PetscInt k = hp[j]; k < hp[j + 1]; k++) x[hi[k]] += hx[k];
+    else
+      for (int i = 0; i < nd; i++) x[i] = G->f[i];
+    PetscCall(VecGetArrayWrite(bv, &bp));
+    for (int i = 0; i < nd; i++) bp[i] = x[perm[i]]; /* permuted right-hand side */
+    PetscCall(VecRestoreArrayWrite(bv, &bp));
+    PetscCall(MatSolve(F, bv, yv));
+    PetscCall(VecGetArrayRead(yv, &yp));
+    for (int i = 0; i < nd; i++) x[perm[i]] = yp[i]; /* x = M⁻¹ (column j of H, or f) */
+    PetscCall(VecRestoreArrayRead(yv, &yp));
+    for (int i = 0; i < n; i++) { /* (Hᵀ x)_i */
+      PetscReal s = 0;
+      for (PetscInt k = hp[i]; k < hp[i + 1]; k++) s += hx[k] * x[hi[k]];
+      if (j < n) p->W[(size_t)i * n + j] = s;
+      else p->q[i] = s + G->w[i];
+    }
+  }
+  /* Hᵀ M⁻¹ H is symmetric; the column-wise solves leave rounding-level asymmetry, which would
+   * keep nsgs off its symmetric (contiguous) update. */
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) p->W[(size_t)i * n + j] = p->W[(size_t)j * n + i] = 0.5 * (p->W[(size_t)i * n + j] + p->W[(size_t)j * n + i]);
+  for (int a = 0; a < m; a++) p->mu[a] = G->mu[a];
+  PetscCall(PetscFree(x));
+  PetscCall(VecDestroy(&bv));
+  PetscCall(VecDestroy(&yv));
+  PetscCall(ISRestoreIndices(rp, &perm));
+  PetscCall(ISDestroy(&rp));
+  PetscCall(ISDestroy(&cp));
+  PetscCall(MatDestroy(&F));
+  PetscCall(PetscFree(hp));
+  PetscCall(PetscFree2(hi, hx));
+  *problem = p;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadProblem_Private(const char *path, FcContactProblem *problem)
+{
+  FcH5           h;
+  FcFCLIBKind    kind = FC_FCLIB_LOCAL;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  ierr = ProbeFile_Private(path, &h, &kind);
+  if (!ierr) ierr = kind == FC_FCLIB_LOCAL ? ValidateLocal_Private(&h) : ValidateGlobal_Private(&h);
+  if (h.fid >= 0) H5Fclose(h.fid);
+  PetscCall(ierr);
+  if (kind == FC_FCLIB_LOCAL) {
+    struct fclib_local *L = fclib_read_local(path);
+    if (!L) return FcInputError(path, "/fclib_local", "libfclib could not read the problem");
+    ierr = LocalToProblem_Private(path, L, problem);
+    fclib_delete_local(L);
+    free(L); /* fclib_delete_local frees the members only */
+  } else {
+    struct fclib_global *G = fclib_read_global(path);
+    if (!G) return FcInputError(path, "/fclib_global", "libfclib could not read the problem");
+    ierr = GlobalToProblem_Private(path, G, problem);
+    fclib_delete_global(G);
+    free(G);
+  }
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem)
+{
+  FcH5Quiet      q;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCheck(path && problem, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
+  *problem = NULL;
+  QuietBegin_Private(&q);
+  ierr = ReadProblem_Private(path, problem);
+  QuietEnd_Private(&q);
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Writing */
+
+/* W as CSC without its exact zeros (at least one entry is kept: libfclib cannot write an empty
+ * dataset, and nzmax >= 1 is what the reader above demands). */
+static PetscErrorCode DenseToCSC_Private(FcContactProblem p, struct fclib_matrix *A)
+{
+  const PetscInt n = 3 * p->m;
+  PetscInt       nnz = 0, k = 0;
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < (size_t)n * n; i++) nnz += p->W[i] != 0;
+  PetscCall(PetscMalloc3(n + 1, &A->p, PetscMax(nnz, 1), &A->i, PetscMax(nnz, 1), &A->x));
+  for (PetscInt j = 0; j < n; j++) {
+    A->p[j] = (int)k;
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal v = p->W[(size_t)i * n + j];
+      if (v == 0) continue;
+      A->i[k]   = (int)i;
+      A->x[k++] = v;
+    }
+  }
+  A->p[n] = (int)k;
+  if (!nnz) { /* all-zero W: one explicit zero */
+    A->i[0] = 0;
+    A->x[0] = 0;
+    for (PetscInt j = 1; j <= n; j++) A->p[j] = 1;
+    nnz = 1;
+  }
+  A->nzmax = (int)nnz;
+  A->m     = (int)n;
+  A->n     = (int)n;
+  A->nz    = -1;
+  A->info  = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* Write the local problem (and the solution when r) to path through a temporary file renamed at
+ * the end, so that a failed write never leaves a file that looks complete. */
+static PetscErrorCode WriteFile_Private(const char *path, FcContactProblem p, const FcFCLIBInfo *info, const PetscReal r[], const PetscReal u[])
+{
+  char                tmp[PETSC_MAX_PATH_LEN + 32];
+  FILE               *fp;
+  struct fclib_matrix W;
+  struct fclib_local  L;
+  struct fclib_info   pinfo;
+  struct fclib_solution sol;
+  PetscReal          *uw = NULL;
+  FcH5Quiet           q;
+  int                 ok;
+
+  PetscFunctionBegin;
+  PetscCheck(p->m >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FCLIB cannot store a problem without contacts");
+  PetscCheck(3 * p->m <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Problem too large for FCLIB's int indices");
+  snprintf(tmp, sizeof tmp, "%s.partial-%ld", path, (long)getpid());
+  /* libfclib appends to an existing file; ours must be new. Its own failure to create a file is
+   * a message on stdout/stderr; check first so that the user gets one clear line. */
+  (void)unlink(tmp);
+  fp = fopen(tmp, "w");
+  if (!fp) return FcInputError(path, NULL, "cannot create the file (%s)", strerror(errno));
+  fclose(fp);
+  (void)unlink(tmp);
+
+  PetscCall(DenseToCSC_Private(p, &W));
+  L.W        = &W;
+  L.V        = NULL;
+  L.R        = NULL;
+  L.mu       = p->mu;
+  L.q        = p->q;
+  L.s        = NULL;
+  L.spacedim = 3;
+  L.info     = NULL;
+  if (info && (info->title || info->description || info->math_info)) {
+    /* libfclib's struct has char *, but only reads these strings when writing */
+    pinfo.title       = (char *)info->title;
+    pinfo.description = (char *)info->description;
+    pinfo.math_info   = (char *)info->math_info;
+    L.info            = &pinfo;
+  }
+  QuietBegin_Private(&q);
+  ok = fclib_write_local(&L, tmp);
+  QuietEnd_Private(&q);
+  PetscCall(PetscFree3(W.p, W.i, W.x));
+  if (ok && r) {
+    if (!u) {
+      PetscCall(PetscMalloc1(3 * p->m, &uw));
+      PetscCall(FcContactProblemComputeVelocity(p, r, uw));
+      u = uw;
+    }
+    sol.v = NULL;
+    sol.l = NULL;
+    sol.r = (double *)r; /* read only by libfclib */
+    sol.u = (double *)u;
+    QuietBegin_Private(&q);
+    ok = fclib_write_solution(&sol, tmp);
+    QuietEnd_Private(&q);
+    PetscCall(PetscFree(uw));
+  }
+  if (!ok) {
+    (void)unlink(tmp);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "libfclib could not write %s", tmp);
+  }
+  if (rename(tmp, path)) {
+    const int e = errno;
+    (void)unlink(tmp);
+    return FcInputError(path, NULL, "cannot replace the file (%s)", strerror(e));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcFCLIBWriteLocal(const char *path, FcContactProblem problem, const FcFCLIBInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCall(WriteFile_Private(path, problem, info, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcFCLIBWriteSolution(const char *path, FcContactProblem problem, const FcFCLIBInfo *info, const PetscReal r[], const PetscReal u[])
+{
+  PetscFunctionBegin;
+  PetscCheck(r, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null r");
+  PetscCall(WriteFile_Private(path, problem, info, r, u));
+  PetscFunctionReturn(0);
+}
+
+/* What fclib_read_solution reads: sizes from the problem (global: M/n, H/n, G/n; local: W/n,
+ * R/n), then /solution/v (global), /solution/l (G or R), /solution/u and /solution/r. */
+static PetscErrorCode ValidateSolution_Private(FcH5 *h, FcFCLIBKind kind, PetscInt m)
+{
+  int nv = 0, nr, nl = 0;
+
+  PetscFunctionBegin;
+  if (kind == FC_FCLIB_GLOBAL) {
+    FcCheckInput(LinkKind_Private(h->fid, "/fclib_global/G") == FC_LINK_MISSING, h->file, "/fclib_global/G", "equality constraints (G, b) are not supported");
+    PetscCall(ReadInt_Private(h, "/fclib_global/M/n", &nv));
+    PetscCall(ReadInt_Private(h, "/fclib_global/H/n", &nr));
+    FcCheckInput(nr == 3 * m, h->file, "/fclib_global/H/n", "%d contact rows, expected %" PetscInt_FMT " (3 per contact)", nr, 3 * m);
+  } else {
+    FcCheckInput(LinkKind_Private(h->fid, "/fclib_local/R") == FC_LINK_MISSING, h->file, "/fclib_local/R", "mixed problems (V, R, s) are not supported");
+    PetscCall(ReadInt_Private(h, "/fclib_local/W/n", &nr));
+    FcCheckInput(nr == 3 * m, h->file, "/fclib_local/W/n", "%d contact rows, expected %" PetscInt_FMT " (3 per contact)", nr, 3 * m);
+  }
+  FcCheckInput(nv >= 0 && nr > 0, h->file, kind == FC_FCLIB_GLOBAL ? "/fclib_global" : "/fclib_local", "invalid sizes");
+  PetscCall(RequireGroup_Private(h, "/solution"));
+  if (nv) PetscCall(RequireNumbers_Private(h, "/solution/v", PETSC_FALSE, nv, "the size of M"));
+  if (nl) PetscCall(RequireNumbers_Private(h, "/solution/l", PETSC_FALSE, nl, "the multipliers"));
+  PetscCall(RequireNumbers_Private(h, "/solution/u", PETSC_FALSE, nr, "3 per contact"));
+  PetscCall(RequireNumbers_Private(h, "/solution/r", PETSC_FALSE, nr, "3 per contact"));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadSolution_Private(const char *path, PetscInt m, PetscReal r[], PetscReal u[])
+{
+  FcH5                   h;
+  FcFCLIBKind            kind = FC_FCLIB_LOCAL;
+  PetscErrorCode         ierr;
+  struct fclib_solution *sol;
+
+  PetscFunctionBegin;
+  ierr = ProbeFile_Private(path, &h, &kind);
+  if (!ierr) ierr = ValidateSolution_Private(&h, kind, m);
+  if (h.fid >= 0) H5Fclose(h.fid);
+  PetscCall(ierr);
+  sol = fclib_read_solution(path);
+  if (!sol) return FcInputError(path, "/solution", "libfclib could not read the solution");
+  ierr = CheckFinite_Private(path, "/solution/r", "r", 3 * (int)m, sol->r);
+  if (!ierr && u) ierr = CheckFinite_Private(path, "/solution/u", "u", 3 * (int)m, sol->u);
+  if (!ierr) {
+    for (PetscInt i = 0; i < 3 * m; i++) r[i] = sol->r[i];
+    if (u)
+      for (PetscInt i = 0; i < 3 * m; i++) u[i] = sol->u[i];
+  }
+  fclib_delete_solutions(sol, 1); /* frees the members and the struct */
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcFCLIBReadSolution(const char *path, PetscInt m, PetscReal r[], PetscReal u[])
+{
+  FcH5Quiet      q;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCheck(path && r, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
+  PetscCheck(m >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FCLIB solutions have at least one contact");
+  QuietBegin_Private(&q);
+  ierr = ReadSolution_Private(path, m, r, u);
+  QuietEnd_Private(&q);
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}

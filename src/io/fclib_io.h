@@ -1,0 +1,41 @@
+/* fcsim — FCLIB files (HDF5, libfclib 3.1): read local and global frictional contact problems
+ * into an FcContactProblem, write local problems and solutions (doc/contact.md, "FCLIB").
+ *
+ * Reading validates the file with the HDF5 C API before libfclib touches it (libfclib calls
+ * exit() on a missing dataset and overruns its buffers on a dataset of the wrong size), so a
+ * malformed file is ONE input-error line "FILE: /fclib_local/W: not square (6 x 9)" (FC_ERR_INPUT,
+ * exit status 2), never a crash; HDF5's own error stack printing is silenced meanwhile.
+ *
+ * Global problems (M v = H r + f, u = Hᵀ v + w, fclib.h) are reformulated in local form:
+ *     W = Hᵀ M⁻¹ H,   q = Hᵀ M⁻¹ f + w,
+ * with a sparse Cholesky factorization of M (PETSc) and one solve per column of H.
+ * Mixed problems (local V, R, s; global G, b) are refused with a message. */
+#ifndef FC_FCLIB_IO_H
+#define FC_FCLIB_IO_H
+
+#include "../contact/problem.h"
+
+/* Optional /fclib_local/info strings (any may be NULL). */
+typedef struct {
+  const char *title;
+  const char *description;
+  const char *math_info;
+} FcFCLIBInfo;
+
+/* Read /fclib_local (W, q, mu) or /fclib_global (reformulated); *problem is created. Bad input
+ * → FC_ERR_INPUT with one line naming the file and the dataset. */
+PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem);
+
+/* Write problem as /fclib_local (W as CSC without its exact zeros, q, mu, spacedim 3, info).
+ * The file is written under a temporary name and renamed, replacing path. A path that cannot
+ * be created → FC_ERR_INPUT. */
+PetscErrorCode FcFCLIBWriteLocal(const char *path, FcContactProblem problem, const FcFCLIBInfo *info);
+
+/* Write a self-contained solution file: /fclib_local (the problem as solved, in local form) and
+ * /solution/{r, u} (fclib_write_solution). u may be NULL: W r + q is written. Replaces path. */
+PetscErrorCode FcFCLIBWriteSolution(const char *path, FcContactProblem problem, const FcFCLIBInfo *info, const PetscReal r[], const PetscReal u[]);
+
+/* Read /solution/{r, u} of an FCLIB file whose problem has m contacts (3m rows); u may be NULL. */
+PetscErrorCode FcFCLIBReadSolution(const char *path, PetscInt m, PetscReal r[], PetscReal u[]);
+
+#endif

@@ -1,0 +1,561 @@
+/* Unit test of src/io/fclib_io: FCLIB local problems written and read back identical; a solve
+ * written as an FCLIB solution and read back (and checked with libfclib's own merit function);
+ * a global problem (sparse SPD M, H) written with fclib_write_global, read and reformulated equal
+ * to the dense Hᵀ M⁻¹ H; every malformed file of tests/bad/fclib/MANIFEST an input error with
+ * one stderr line naming the file, no HDF5 object left open. Runs from the repository root.
+ * Each test prints its key figure on a line starting with "FIGURE ". */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fclib.h>
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/contact/solver.h"
+#include "../../src/io/fclib_io.h"
+
+static char tmpdir[256];
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
+static double   Uniform(double a, double b)
+{
+  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+  z          = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z          = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return a + (b - a) * ((double)(z >> 11) / 9007199254740992.0);
+}
+
+/* ---- capture of stderr (dup/dup2) ---- */
+typedef struct {
+  int  saved;
+  char path[64];
+} Capture;
+
+static void CaptureStart(Capture *c)
+{
+  int tmp;
+  fflush(stderr);
+  snprintf(c->path, sizeof c->path, "/tmp/fcsim_test_fclib_XXXXXX");
+  tmp = mkstemp(c->path);
+  assert_true(tmp >= 0);
+  c->saved = dup(2);
+  assert_true(c->saved >= 0);
+  assert_true(dup2(tmp, 2) >= 0);
+  close(tmp);
+}
+
+static void CaptureStop(Capture *c, char *buf, size_t len)
+{
+  FILE  *fp;
+  size_t n;
+  fflush(stderr);
+  assert_true(dup2(c->saved, 2) >= 0);
+  close(c->saved);
+  fp = fopen(c->path, "r");
+  assert_non_null(fp);
+  n      = fread(buf, 1, len - 1, fp);
+  buf[n] = 0;
+  fclose(fp);
+  unlink(c->path);
+}
+
+static int CountLines(const char *s)
+{
+  int n = 0;
+  for (; *s; s++)
+    if (*s == '\n') n++;
+  return n;
+}
+
+/* No HDF5 file, group or dataset may stay open after a read, successful or not. */
+static void AssertNoOpenHDF5(void)
+{
+  assert_int_equal(H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL), 0);
+}
+
+/* Random local problem with exact zeros in W (whole coupling blocks, and some single entries). */
+static void RandomProblem(int m, FcContactProblem *prob)
+{
+  const int        n = 3 * m;
+  FcContactProblem p;
+  assert_int_equal(FcContactProblemCreate(m, &p), 0);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++) {
+      double v = Uniform(-1, 1) / n;
+      if (i / 3 != j / 3 && Uniform(0, 1) < 0.5) v = 0; /* uncoupled pair of contacts */
+      if (i == j) v = 1.0 + Uniform(0, 1);
+      p->W[i * n + j] = p->W[j * n + i] = v;
+    }
+  for (int i = 0; i < n; i++) p->q[i] = Uniform(-1, 1) * pow(10, Uniform(-3, 3)); /* full mantissas, varied exponents */
+  for (int a = 0; a < m; a++) p->mu[a] = a % 4 == 0 ? 0.0 : Uniform(0, 1);
+  *prob = p;
+}
+
+static double MaxDiffProblems(FcContactProblem a, FcContactProblem b)
+{
+  const int n = 3 * (int)a->m;
+  double    d = 0;
+  assert_int_equal(a->m, b->m);
+  for (int i = 0; i < n * n; i++) d = fmax(d, fabs(a->W[i] - b->W[i]));
+  for (int i = 0; i < n; i++) d = fmax(d, fabs(a->q[i] - b->q[i]));
+  for (int k = 0; k < (int)a->m; k++) d = fmax(d, fabs(a->mu[k] - b->mu[k]));
+  return d;
+}
+
+/* ---- 1. local problems: write, read back identical ---- */
+static void test_local_roundtrip(void **state)
+{
+  double      maxdiff = 0;
+  long        zeros = 0, total = 0;
+  char        path[512];
+  FcFCLIBInfo info = {"fcsim test problem", "random W with exact zeros", "W symmetric positive definite"};
+  (void)state;
+
+  snprintf(path, sizeof path, "%s/local.hdf5", tmpdir);
+  for (int k = 0; k < 12; k++) {
+    const int          m = 1 + 3 * k;
+    FcContactProblem   p, r;
+    struct fclib_local *L;
+    RandomProblem(m, &p);
+    for (int i = 0; i < 9 * m * m; i++) zeros += p->W[i] == 0;
+    total += 9 * m * m;
+    /* writing twice replaces the file (libfclib alone would refuse a second problem) */
+    assert_int_equal(FcFCLIBWriteLocal(path, p, &info), 0);
+    assert_int_equal(FcFCLIBWriteLocal(path, p, &info), 0);
+    assert_int_equal(FcFCLIBReadProblem(path, &r), 0);
+    AssertNoOpenHDF5();
+    maxdiff = fmax(maxdiff, MaxDiffProblems(p, r));
+    /* what is in the file, through libfclib directly: CSC without the zeros, the info strings */
+    L = fclib_read_local(path);
+    assert_non_null(L);
+    assert_int_equal(L->W->nz, -1);
+    assert_int_equal(L->W->m, 3 * m);
+    assert_int_equal(L->spacedim, 3);
+    {
+      int nnz = 0;
+      for (int i = 0; i < 9 * m * m; i++) nnz += p->W[i] != 0;
+      assert_int_equal(L->W->nzmax, nnz);
+    }
+    assert_non_null(L->info);
+    assert_string_equal(L->info->title, info.title);
+    assert_string_equal(L->info->description, info.description);
+    assert_string_equal(L->info->math_info, info.math_info);
+    fclib_delete_local(L);
+    free(L);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    assert_int_equal(FcContactProblemDestroy(&r), 0);
+  }
+  printf("FIGURE fclib local round trip: 12 problems (m = 1..34), %.0f%% exact zeros dropped from W, max |difference| after write+read %.1e\n", 100.0 * zeros / total, maxdiff);
+  assert_true(maxdiff <= 1e-15);
+  unlink(path);
+}
+
+/* ---- 2. solve, write the solution, read it back ---- */
+static void test_solution(void **state)
+{
+  FcContactProblem     p, r2;
+  FcContactSolver      s;
+  FcContactSolverStats st;
+  double              *r, *u, *rb, *ub, d = 0, err, merit, e_abs, qn = 0, dmerit;
+  const int            m = 15;
+  char                 path[512];
+  FcFCLIBInfo          info = {"solution", NULL, NULL};
+  (void)state;
+
+  snprintf(path, sizeof path, "%s/solution.hdf5", tmpdir);
+  RandomProblem(m, &p);
+  r  = calloc(3 * m, sizeof(double));
+  u  = calloc(3 * m, sizeof(double));
+  rb = calloc(3 * m, sizeof(double));
+  ub = calloc(3 * m, sizeof(double));
+  assert_int_equal(FcContactSolverCreate(&s), 0);
+  assert_int_equal(FcContactSolverSetType(s, "nsgs"), 0);
+  assert_int_equal(FcContactSolverSolve(s, p, r), 0);
+  assert_int_equal(FcContactSolverGetStats(s, &st), 0);
+  assert_true(st.converged);
+  assert_int_equal(FcContactProblemComputeVelocity(p, r, u), 0);
+  assert_int_equal(FcFCLIBWriteSolution(path, p, &info, r, NULL), 0);
+  assert_int_equal(FcFCLIBReadSolution(path, m, rb, ub), 0);
+  AssertNoOpenHDF5();
+  for (int i = 0; i < 3 * m; i++) d = fmax(d, fmax(fabs(r[i] - rb[i]), fabs(u[i] - ub[i])));
+  /* the solution file holds the problem too */
+  assert_int_equal(FcFCLIBReadProblem(path, &r2), 0);
+  assert_true(MaxDiffProblems(p, r2) <= 1e-15);
+  assert_int_equal(FcContactProblemComputeError(r2, rb, &err), 0);
+  /* libfclib's own merit function on the file (the same natural map, normalised by 1 + sqrt‖q‖):
+   * on the solution, and on a far-from-solution r where both are O(1) and must agree to rounding */
+  {
+    struct fclib_local    *L = fclib_read_local(path);
+    struct fclib_solution *S = fclib_read_solution(path), S0;
+    double                *r0 = malloc(sizeof(double) * 3 * m), *u0 = malloc(sizeof(double) * 3 * m), err0, scale0 = 0, q2 = 0, r2 = 0, u2 = 0;
+    assert_non_null(L);
+    assert_non_null(S);
+    merit = fclib_merit_local(L, MERIT_1, S);
+    for (int i = 0; i < 3 * m; i++) r0[i] = Uniform(0, 1);
+    assert_int_equal(FcContactProblemComputeVelocity(p, r0, u0), 0);
+    assert_int_equal(FcContactProblemComputeError(p, r0, &err0), 0);
+    for (int i = 0; i < 3 * m; i++) {
+      qn += p->q[i] * p->q[i];
+      q2 += p->q[i] * p->q[i];
+      r2 += r0[i] * r0[i];
+      u2 += u0[i] * u0[i];
+    }
+    scale0 = sqrt(fmax(q2, fmax(r2, u2)));
+    S0     = (struct fclib_solution){NULL, u0, r0, NULL};
+    e_abs  = fclib_merit_local(L, MERIT_1, &S0) * (1 + sqrt(sqrt(qn))); /* back to sqrt(Σ‖e_a‖²) */
+    dmerit = fabs(e_abs - err0 * scale0) / (err0 * scale0);
+    fclib_delete_local(L);
+    free(L);
+    fclib_delete_solutions(S, 1);
+    free(r0);
+    free(u0);
+  }
+  printf("FIGURE fclib solution: m = %d, nsgs error %.2e in %d iterations; r, u read back max |difference| %.1e; common error of the file %.2e; libfclib merit %.2e; common error vs libfclib's natural map on a random r: relative difference %.1e\n", m, st.error, (int)st.iterations, d, err, merit, dmerit);
+  assert_true(d == 0);
+  assert_true(err <= 1e-10);
+  assert_true(merit <= 1e-9);
+  assert_true(dmerit <= 1e-13);
+
+  /* a mismatch of size is an input error */
+  {
+    Capture        c;
+    char           msg[2048];
+    PetscErrorCode ierr;
+    CaptureStart(&c);
+    ierr = FcFCLIBReadSolution(path, m + 1, rb, NULL);
+    CaptureStop(&c, msg, sizeof msg);
+    assert_int_equal(ierr, FC_ERR_INPUT);
+    assert_int_equal(CountLines(msg), 1);
+    assert_non_null(strstr(msg, "/fclib_local/W/n"));
+    /* and a problem file without a solution */
+    CaptureStart(&c);
+    ierr = FcFCLIBReadSolution("tests/bad/fclib/baseline_local.hdf5", 2, rb, NULL);
+    CaptureStop(&c, msg, sizeof msg);
+    assert_int_equal(ierr, FC_ERR_INPUT);
+    assert_int_equal(CountLines(msg), 1);
+    assert_non_null(strstr(msg, "/solution: missing"));
+    AssertNoOpenHDF5();
+  }
+  free(r);
+  free(u);
+  free(rb);
+  free(ub);
+  unlink(path);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+  assert_int_equal(FcContactProblemDestroy(&p), 0);
+  assert_int_equal(FcContactProblemDestroy(&r2), 0);
+}
+
+/* ---- 3. global problem: reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w ---- */
+static int Cholesky(int n, double *A)
+{
+  for (int j = 0; j < n; j++) {
+    double d = A[j * n + j];
+    for (int k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
+    if (!(d > 0)) return 1;
+    A[j * n + j] = sqrt(d);
+    for (int i = j + 1; i < n; i++) {
+      double s = A[i * n + j];
+      for (int k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
+      A[i * n + j] = s / A[j * n + j];
+    }
+  }
+  return 0;
+}
+
+static void CholeskySolve(int n, const double *L, double *x)
+{
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < i; k++) x[i] -= L[i * n + k] * x[k];
+    x[i] /= L[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    for (int k = i + 1; k < n; k++) x[i] -= L[k * n + i] * x[k];
+    x[i] /= L[i * n + i];
+  }
+}
+
+/* Dense matrix to an fclib_matrix in the given storage (-1 CSC, -2 CSR, >= 0 triplets). */
+static void ToFclib(int m, int n, const double *A, int storage, struct fclib_matrix *F)
+{
+  int nnz = 0, k = 0;
+  for (int i = 0; i < m * n; i++) nnz += A[i] != 0;
+  F->m     = m;
+  F->n     = n;
+  F->nzmax = nnz;
+  F->info  = NULL;
+  F->x     = malloc(sizeof(double) * nnz);
+  if (storage == -1) {
+    F->nz = -1;
+    F->p  = malloc(sizeof(int) * (n + 1));
+    F->i  = malloc(sizeof(int) * nnz);
+    for (int j = 0; j < n; j++) {
+      F->p[j] = k;
+      for (int i = 0; i < m; i++)
+        if (A[i * n + j] != 0) {
+          F->i[k]   = i;
+          F->x[k++] = A[i * n + j];
+        }
+    }
+    F->p[n] = k;
+  } else if (storage == -2) {
+    F->nz = -2;
+    F->p  = malloc(sizeof(int) * (m + 1));
+    F->i  = malloc(sizeof(int) * nnz);
+    for (int i = 0; i < m; i++) {
+      F->p[i] = k;
+      for (int j = 0; j < n; j++)
+        if (A[i * n + j] != 0) {
+          F->i[k]   = j;
+          F->x[k++] = A[i * n + j];
+        }
+    }
+    F->p[m] = k;
+  } else {
+    F->nz = nnz;
+    F->p  = malloc(sizeof(int) * nnz);
+    F->i  = malloc(sizeof(int) * nnz);
+    for (int i = m - 1; i >= 0; i--) /* any order: reversed rows */
+      for (int j = 0; j < n; j++)
+        if (A[i * n + j] != 0) {
+          F->p[k]   = i;
+          F->i[k]   = j;
+          F->x[k++] = A[i * n + j];
+        }
+  }
+}
+
+static void FreeFclib(struct fclib_matrix *F)
+{
+  free(F->p);
+  free(F->i);
+  free(F->x);
+}
+
+static void test_global(void **state)
+{
+  const int storages[3][2] = {
+    {-1, -1},
+    {-2, 0 },
+    {0,  -2}
+  };
+  double maxdev = 0, maxq = 0;
+  int    nits = 0;
+  char   path[512];
+  (void)state;
+
+  for (int t = 0; t < 3; t++) {
+    const int            nd = 60 + 10 * t, m = 5 + 2 * t, n = 3 * m;
+    double              *M = calloc(nd * nd, sizeof(double)), *L = malloc(sizeof(double) * nd * nd), *H = calloc(nd * n, sizeof(double));
+    double              *f = malloc(sizeof(double) * nd), *w = malloc(sizeof(double) * n), *mu = malloc(sizeof(double) * m);
+    double              *X = malloc(sizeof(double) * nd * (n + 1)), *col = malloc(sizeof(double) * nd), wscale = 0;
+    struct fclib_matrix  FM, FH;
+    struct fclib_global  G;
+    FcContactProblem     p;
+    FcContactSolver      s;
+    FcContactSolverStats st;
+    double              *r = calloc(n, sizeof(double));
+
+    /* M: a sparse SPD "stiffness": 1-D chain + random long-range springs, diagonally dominant */
+    for (int i = 0; i < nd; i++) {
+      M[i * nd + i] += 2.0 + Uniform(0, 1);
+      if (i + 1 < nd) {
+        const double k = Uniform(0.2, 1);
+        M[i * nd + i + 1] -= k;
+        M[(i + 1) * nd + i] -= k;
+        M[i * nd + i] += k;
+        M[(i + 1) * nd + i + 1] += k;
+      }
+    }
+    for (int e = 0; e < nd / 2; e++) {
+      const int a = (int)Uniform(0, nd), b = (int)Uniform(0, nd);
+      const double k = Uniform(0.1, 0.5);
+      if (a == b) continue;
+      M[a * nd + b] -= k;
+      M[b * nd + a] -= k;
+      M[a * nd + a] += k;
+      M[b * nd + b] += k;
+    }
+    /* H: each contact row touches 4 DoFs */
+    for (int j = 0; j < n; j++)
+      for (int k = 0; k < 4; k++) H[(int)Uniform(0, nd) * n + j] = Uniform(-1, 1);
+    for (int i = 0; i < nd; i++) f[i] = Uniform(-1, 1);
+    for (int i = 0; i < n; i++) w[i] = Uniform(-1, 1);
+    for (int a = 0; a < m; a++) mu[a] = Uniform(0, 1);
+
+    ToFclib(nd, nd, M, storages[t][0], &FM);
+    ToFclib(nd, n, H, storages[t][1], &FH);
+    G = (struct fclib_global){&FM, &FH, NULL, mu, f, NULL, w, 3, NULL};
+    snprintf(path, sizeof path, "%s/global%d.hdf5", tmpdir, t);
+    unlink(path);
+    assert_int_equal(fclib_write_global(&G, path), 1);
+    FreeFclib(&FM);
+    FreeFclib(&FH);
+
+    assert_int_equal(FcFCLIBReadProblem(path, &p), 0);
+    AssertNoOpenHDF5();
+    assert_int_equal(p->m, m);
+
+    /* dense reference */
+    memcpy(L, M, sizeof(double) * nd * nd);
+    assert_int_equal(Cholesky(nd, L), 0);
+    for (int j = 0; j <= n; j++) {
+      for (int i = 0; i < nd; i++) col[i] = j < n ? H[i * n + j] : f[i];
+      CholeskySolve(nd, L, col);
+      for (int i = 0; i < nd; i++) X[i * (n + 1) + j] = col[i];
+    }
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        double v = 0;
+        for (int k = 0; k < nd; k++) v += H[k * n + i] * X[k * (n + 1) + j];
+        wscale = fmax(wscale, fabs(v));
+      }
+    for (int i = 0; i < n; i++) {
+      double qv = w[i];
+      for (int k = 0; k < nd; k++) qv += H[k * n + i] * X[k * (n + 1) + n];
+      maxq = fmax(maxq, fabs(qv - p->q[i]) / fmax(1, fabs(qv)));
+      for (int j = 0; j < n; j++) {
+        double v = 0;
+        for (int k = 0; k < nd; k++) v += H[k * n + i] * X[k * (n + 1) + j];
+        maxdev = fmax(maxdev, fabs(v - p->W[i * n + j]) / wscale);
+      }
+    }
+    for (int a = 0; a < m; a++) assert_true(p->mu[a] == mu[a]);
+
+    /* and the reformulated problem is solvable */
+    assert_int_equal(FcContactSolverCreate(&s), 0);
+    assert_int_equal(FcContactSolverSolve(s, p, r), 0);
+    assert_int_equal(FcContactSolverGetStats(s, &st), 0);
+    assert_true(st.converged);
+    nits += (int)st.iterations;
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    free(M);
+    free(L);
+    free(H);
+    free(f);
+    free(w);
+    free(mu);
+    free(X);
+    free(col);
+    free(r);
+    unlink(path);
+  }
+  /* the h5py-written baselines of tests/bad/fclib read too */
+  {
+    FcContactProblem p;
+    assert_int_equal(FcFCLIBReadProblem("tests/bad/fclib/baseline_local.hdf5", &p), 0);
+    assert_int_equal(p->m, 2);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    assert_int_equal(FcFCLIBReadProblem("tests/bad/fclib/baseline_global.hdf5", &p), 0);
+    assert_int_equal(p->m, 2);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    AssertNoOpenHDF5();
+  }
+  printf("FIGURE fclib global: 3 problems (M SPD sparse 60-80 DoFs in CSC/CSR, H in CSC/triplets/CSR), max |W - H^T M^-1 H| / max|W| %.1e, max q deviation %.1e; nsgs on them: %d iterations in all\n", maxdev, maxq, nits);
+  assert_true(maxdev <= 1e-10);
+  assert_true(maxq <= 1e-10);
+}
+
+/* ---- 4. malformed files ---- */
+static void test_bad_files(void **state)
+{
+  FILE *man = fopen("tests/bad/fclib/MANIFEST", "r");
+  char  line[1024];
+  int   nfiles = 0;
+  (void)state;
+
+  assert_non_null(man);
+  while (fgets(line, sizeof line, man)) {
+    char             *bar, path[1200], msg[4096];
+    FcContactProblem  p = NULL;
+    Capture           c;
+    PetscErrorCode    ierr;
+    line[strcspn(line, "\n")] = 0;
+    if (!line[0] || line[0] == '#') continue;
+    bar = strchr(line, '|');
+    assert_non_null(bar);
+    *bar = 0;
+    snprintf(path, sizeof path, "tests/bad/fclib/%s", line);
+    CaptureStart(&c);
+    ierr = FcFCLIBReadProblem(path, &p);
+    CaptureStop(&c, msg, sizeof msg);
+    if (ierr != FC_ERR_INPUT || CountLines(msg) != 1 || !strstr(msg, path) || !strstr(msg, bar + 1)) printf("%s: error %d, expected '%s', got:\n%s", path, (int)ierr, bar + 1, msg);
+    assert_int_equal(ierr, FC_ERR_INPUT);
+    assert_null(p);
+    assert_int_equal(CountLines(msg), 1);
+    assert_non_null(strstr(msg, path));
+    assert_non_null(strstr(msg, bar + 1));
+    AssertNoOpenHDF5();
+    if (nfiles < 3 || strstr(line, "not_square")) printf("  %s", msg);
+    nfiles++;
+  }
+  fclose(man);
+  /* a missing file, a directory */
+  {
+    const char      *paths[2] = {"tests/bad/fclib/no_such_file.hdf5", "tests/bad/fclib"};
+    const char      *subs[2]  = {"no such file", "not an HDF5 file"};
+    FcContactProblem p        = NULL;
+    for (int k = 0; k < 2; k++) {
+      Capture        c;
+      char           msg[4096];
+      PetscErrorCode ierr;
+      CaptureStart(&c);
+      ierr = FcFCLIBReadProblem(paths[k], &p);
+      CaptureStop(&c, msg, sizeof msg);
+      assert_int_equal(ierr, FC_ERR_INPUT);
+      assert_int_equal(CountLines(msg), 1);
+      assert_non_null(strstr(msg, paths[k]));
+      assert_non_null(strstr(msg, subs[k]));
+      nfiles++;
+    }
+  }
+  /* an output that cannot be created */
+  {
+    FcContactProblem p;
+    Capture          c;
+    char             msg[4096];
+    PetscErrorCode   ierr;
+    RandomProblem(2, &p);
+    CaptureStart(&c);
+    ierr = FcFCLIBWriteLocal("/nonexistent_dir/out.hdf5", p, NULL);
+    CaptureStop(&c, msg, sizeof msg);
+    assert_int_equal(ierr, FC_ERR_INPUT);
+    assert_int_equal(CountLines(msg), 1);
+    assert_non_null(strstr(msg, "/nonexistent_dir/out.hdf5"));
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    AssertNoOpenHDF5();
+  }
+  printf("FIGURE fclib bad input: %d malformed or missing files, each FC_ERR_INPUT with one stderr line naming the file and the dataset, no HDF5 object left open\n", nfiles);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_local_roundtrip),
+    cmocka_unit_test(test_solution),
+    cmocka_unit_test(test_global),
+    cmocka_unit_test(test_bad_files),
+  };
+  int failures;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(FcPushErrorHandler());
+  PetscCall(FcContactSolverRegisterAll());
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/fcsim_test_fclib_XXXXXX");
+  if (!mkdtemp(tmpdir)) return 1;
+  failures = cmocka_run_group_tests(tests, NULL, NULL);
+  if (!failures) rmdir(tmpdir);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscFinalize());
+  return failures;
+}
