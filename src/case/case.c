@@ -17,6 +17,21 @@ static cJSON *Get_Private(const cJSON *obj, const char *key)
   return cJSON_GetObjectItemCaseSensitive(obj, key);
 }
 
+static double Num_Private(const cJSON *obj, const char *key)
+{
+  return Get_Private(obj, key)->valuedouble;
+}
+
+static const char *Str_Private(const cJSON *obj, const char *key)
+{
+  return Get_Private(obj, key)->valuestring;
+}
+
+static PetscBool Bool_Private(const cJSON *obj, const char *key)
+{
+  return cJSON_IsTrue(Get_Private(obj, key)) ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* time: exactly one of t_end and steps, and a whole number of steps. */
 static PetscErrorCode TimeCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
 {
@@ -127,7 +142,41 @@ static PetscErrorCode DisplacementCheck_Private(FcSchemaCtx *ctx, cJSON *item, c
   return FcInputError(ctx->file, path, "at least one component must be a number (null leaves a component free)");
 }
 
+/* max|v_k| * sqrt(sum (v_k/max)^2): no overflow for any finite components. */
+static PetscReal Norm3_Private(const PetscReal v[3])
+{
+  PetscReal m = PetscMax(PetscMax(PetscAbsReal(v[0]), PetscAbsReal(v[1])), PetscAbsReal(v[2])), s = 0;
+
+  if (m == 0) return 0;
+  for (int k = 0; k < 3; k++) s += (v[k] / m) * (v[k] / m);
+  return m * PetscSqrtReal(s);
+}
+
+/* Directions (plane normal, cylinder and prismatic axes) are normalized: only zero is wrong. */
+static PetscErrorCode NonZeroVecCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  PetscReal v[3];
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 3; k++) v[k] = cJSON_GetArrayItem(item, k)->valuedouble;
+  if (Norm3_Private(v) == 0) return FcInputError(ctx->file, path, "must be a non-zero vector (it is normalized), got [0, 0, 0]");
+  PetscFunctionReturn(0);
+}
+
+/* Contact solver names are registry names: lower case, digits and '_'. */
+static PetscErrorCode SolverNameCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  const char *s = item->valuestring;
+
+  PetscFunctionBegin;
+  for (const char *p = s; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) return FcInputError(ctx->file, path, "\"%s\" must match [a-z0-9_]+", s);
+  if (!s[0]) return FcInputError(ctx->file, path, "must not be empty");
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode BoundaryCheck_Private(FcSchemaCtx *, cJSON *, const char *);
+static PetscErrorCode MotionCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode LoadCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode BodiesCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode ProbesCheck_Private(FcSchemaCtx *, cJSON *, const char *);
@@ -220,8 +269,9 @@ static const FcSchemaEntry  boundary_keys[]   = {
   RAMP_ENTRY(NULL),
   {.key = NULL}
 };
-/* What BoundaryCheck_Private inserts for a displacement array without a ramp. */
-static const FcSchemaEntry  boundary_ramp_default = RAMP_ENTRY("\"constant\"");
+/* What BoundaryCheck_Private and KinematicCheck_Private insert for a displacement array
+ * without a ramp. */
+static const FcSchemaEntry  ramp_constant_default = RAMP_ENTRY("\"constant\"");
 static const FcSchemaObject boundary_object       = {.entries = boundary_keys, .check = BoundaryCheck_Private};
 static const FcSchemaEntry  boundary_elem         = {.types = FC_T_OBJECT, .object = &boundary_object};
 
@@ -237,11 +287,115 @@ static const FcSchemaEntry load_keys[] = {
 static const FcSchemaObject load_object = {.entries = load_keys, .check = LoadCheck_Private};
 static const FcSchemaEntry  load_elem   = {.types = FC_T_OBJECT, .object = &load_object};
 
-/* bodies[i] */
-static const char *const   body_types[] = {"deformable", NULL};
-static const FcSchemaEntry body_keys[]  = {
-  {.key = "name",     .types = FC_T_STRING, .required = PETSC_TRUE, .charset = NAME_CHARS, .len_max = NAME_MAX_CHARS},
-  {.key = "type",     .types = FC_T_STRING, .def = "\"deformable\"", .choices = body_types},
+/* A vector of 3 numbers; directions must be non-zero (they are normalized). */
+#define VEC3_ENTRY(key_, req_, def_) {.key = key_, .types = FC_T_ARRAY, .required = req_, .def = def_, .len_min = 3, .len_max = 3, .elem = &number_elem}
+#define DIR3_ENTRY(key_) {.key = key_, .types = FC_T_ARRAY, .required = PETSC_TRUE, .len_min = 3, .len_max = 3, .elem = &number_elem, .check = NonZeroVecCheck_Private}
+static const FcSchemaEntry positive_elem     = {.types = FC_T_NUMBER, .range = FC_RANGE_GT(0)};
+static const FcSchemaEntry non_negative_elem = {.types = FC_T_NUMBER, .range = FC_RANGE_GE(0)};
+
+/* bodies[i].shape (rigid bodies): the keys depend on the type */
+static const FcSchemaEntry shape_type_entry  = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
+static const FcSchemaEntry shape_plane_keys[] = {
+  VEC3_ENTRY("point", PETSC_TRUE, NULL),
+  DIR3_ENTRY("normal"),
+  {.key = NULL}
+};
+static const FcSchemaEntry shape_box_keys[] = {
+  VEC3_ENTRY("center", PETSC_TRUE, NULL),
+  {.key = "half_extents", .types = FC_T_ARRAY, .required = PETSC_TRUE, .len_min = 3, .len_max = 3, .elem = &positive_elem},
+  {.key = NULL}
+};
+static const FcSchemaEntry shape_sphere_keys[] = {
+  VEC3_ENTRY("center", PETSC_TRUE, NULL),
+  {.key = "radius", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+  {.key = NULL}
+};
+static const FcSchemaEntry shape_cylinder_keys[] = {
+  VEC3_ENTRY("center", PETSC_TRUE, NULL),
+  DIR3_ENTRY("axis"),
+  {.key = "radius",      .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+  {.key = "half_length", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+  {.key = NULL}
+};
+/* group absent: all boundary faces of the mesh */
+static const FcSchemaEntry shape_mesh_keys[] = {
+  {.key = "file",   .types = FC_T_STRING,  .required = PETSC_TRUE, .len_min = 1, .len_max = PATH_MAX_CHARS, .check = MeshFileCheck_Private},
+  {.key = "group",  .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS},
+  {.key = "refine", .types = FC_T_INTEGER, .def = "0", .range = FC_RANGE_CC(0, 8)},
+  {.key = NULL}
+};
+static const FcSchemaVariant shape_variants[] = {
+  {"plane",    shape_plane_keys   },
+  {"box",      shape_box_keys     },
+  {"sphere",   shape_sphere_keys  },
+  {"cylinder", shape_cylinder_keys},
+  {"mesh",     shape_mesh_keys    },
+  {NULL,       NULL               }
+};
+static const FcSchemaObject shape_object = {.discriminator = &shape_type_entry, .variants = shape_variants};
+
+/* bodies[i].motion (rigid bodies): the keys depend on the type */
+static const FcSchemaEntry motion_type_entry  = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
+static const FcSchemaEntry motion_fixed_keys[] = {
+  {.key = NULL}
+};
+/* kinematic: a boundary displacement without nulls (the body translates as a whole) */
+static const FcSchemaEntry kin_row_elem     = {.types = FC_T_ARRAY, .len_min = 4, .len_max = 4, .elem = &number_elem};
+static const FcSchemaEntry kin_table_keys[] = {
+  {.key = "table", .types = FC_T_ARRAY, .required = PETSC_TRUE, .len_min = 2, .elem = &kin_row_elem, .check = RampTableCheck_Private},
+  {.key = NULL}
+};
+static const FcSchemaObject kin_table_object       = {.entries = kin_table_keys};
+static const FcSchemaEntry  motion_kinematic_keys[] = {
+  {.key = "displacement", .types = FC_T_ARRAY | FC_T_OBJECT, .required = PETSC_TRUE, .len_min = 3, .len_max = 3, .elem = &number_elem, .object = &kin_table_object},
+  RAMP_ENTRY(NULL),
+  {.key = NULL}
+};
+/* dynamic: joint */
+static const FcSchemaEntry joint_type_entry  = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
+static const FcSchemaEntry joint_empty_keys[] = {
+  {.key = NULL}
+};
+static const FcSchemaEntry joint_prismatic_keys[] = {
+  DIR3_ENTRY("axis"),
+  {.key = NULL}
+};
+static const FcSchemaVariant joint_variants[] = {
+  {"free",      joint_empty_keys    },
+  {"prismatic", joint_prismatic_keys},
+  {"fixed",     joint_empty_keys    },
+  {NULL,        NULL                }
+};
+static const FcSchemaObject joint_object = {.discriminator = &joint_type_entry, .variants = joint_variants};
+/* inertia: required (each > 0) for a free joint, checked by DynamicCheck_Private, which
+ * inserts inertia_default for the other joints. */
+static const FcSchemaEntry motion_dynamic_keys[] = {
+  {.key = "mass",             .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+  {.key = "inertia",          .types = FC_T_ARRAY,  .len_min = 3, .len_max = 3, .elem = &non_negative_elem},
+  {.key = "joint",            .types = FC_T_OBJECT, .def = "{\"type\": \"free\"}", .object = &joint_object},
+  VEC3_ENTRY("force", PETSC_FALSE, "[0, 0, 0]"),
+  RAMP_ENTRY("\"constant\""),
+  VEC3_ENTRY("initial_velocity", PETSC_FALSE, "[0, 0, 0]"),
+  {.key = NULL}
+};
+static const FcSchemaEntry  inertia_default = {.key = "inertia", .types = FC_T_ARRAY, .def = "[0, 0, 0]", .len_min = 3, .len_max = 3, .elem = &non_negative_elem};
+/* Variants have no check hook of their own: MotionCheck_Private runs the kinematic and dynamic
+ * checks. */
+static const FcSchemaVariant motion_variants[] = {
+  {"fixed",     motion_fixed_keys    },
+  {"kinematic", motion_kinematic_keys},
+  {"dynamic",   motion_dynamic_keys  },
+  {NULL,        NULL                 }
+};
+static const FcSchemaObject motion_object = {.discriminator = &motion_type_entry, .variants = motion_variants, .check = MotionCheck_Private};
+
+/* bodies[i]: the keys depend on the type (default "deformable"); name is common to all */
+static const FcSchemaEntry body_type_entry   = {.key = "type", .types = FC_T_STRING, .def = "\"deformable\""};
+static const FcSchemaEntry body_common_keys[] = {
+  {.key = "name", .types = FC_T_STRING, .required = PETSC_TRUE, .charset = NAME_CHARS, .len_max = NAME_MAX_CHARS},
+  {.key = NULL}
+};
+static const FcSchemaEntry body_deformable_keys[] = {
   {.key = "mesh",     .types = FC_T_OBJECT, .required = PETSC_TRUE, .object = &mesh_object},
   {.key = "material", .types = FC_T_OBJECT, .required = PETSC_TRUE, .object = &material_object},
   {.key = "damping",  .types = FC_T_OBJECT, .def = "{}", .object = &damping_object},
@@ -249,8 +403,51 @@ static const FcSchemaEntry body_keys[]  = {
   {.key = "loads",    .types = FC_T_ARRAY,  .def = "[]", .elem = &load_elem},
   {.key = NULL}
 };
-static const FcSchemaObject body_object = {.entries = body_keys};
+static const FcSchemaEntry body_rigid_keys[] = {
+  {.key = "shape",  .types = FC_T_OBJECT, .required = PETSC_TRUE, .object = &shape_object},
+  {.key = "motion", .types = FC_T_OBJECT, .def = "{\"type\": \"fixed\"}", .object = &motion_object},
+  {.key = NULL}
+};
+static const FcSchemaVariant body_variants[] = {
+  {"deformable", body_deformable_keys},
+  {"rigid",      body_rigid_keys     },
+  {NULL,         NULL                }
+};
+static const FcSchemaObject body_object = {.common = body_common_keys, .discriminator = &body_type_entry, .variants = body_variants};
 static const FcSchemaEntry  body_elem   = {.types = FC_T_OBJECT, .object = &body_object};
+
+/* contacts[i]: the cross references (names, contactor deformable, ...) are checked by
+ * RootCheck_Private. alarm absent: automatic. */
+static const FcSchemaEntry contact_name_elem = {.types = FC_T_STRING, .len_min = 1, .len_max = NAME_MAX_CHARS};
+static const FcSchemaEntry contact_keys[]    = {
+  {.key = "pair",           .types = FC_T_ARRAY,  .required = PETSC_TRUE, .len_min = 2, .len_max = 2, .elem = &contact_name_elem},
+  {.key = "surface",        .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS},
+  {.key = "target_surface", .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS},
+  {.key = "mu",             .types = FC_T_NUMBER, .def = "0", .range = FC_RANGE_GE(0)},
+  {.key = "alarm",          .types = FC_T_NUMBER, .range = FC_RANGE_GT(0)},
+  {.key = "both_passes",    .types = FC_T_BOOL,   .def = "false"},
+  {.key = NULL}
+};
+static const FcSchemaObject contact_object = {.entries = contact_keys};
+static const FcSchemaEntry  contact_elem   = {.types = FC_T_OBJECT, .object = &contact_object};
+
+/* contact_solver: the type is validated by the solver registry when the run starts */
+static const FcSchemaEntry contact_solver_keys[] = {
+  {.key = "type",       .types = FC_T_STRING,  .def = "\"nsgs\"", .len_max = NAME_MAX_CHARS, .check = SolverNameCheck_Private},
+  {.key = "tol",        .types = FC_T_NUMBER,  .def = "1e-10", .range = FC_RANGE_GT(0)},
+  {.key = "max_it",     .types = FC_T_INTEGER, .def = "1000", .range = FC_RANGE_GE(1)},
+  {.key = "warm_start", .types = FC_T_BOOL,    .def = "true"},
+  {.key = NULL}
+};
+static const FcSchemaObject contact_solver_object = {.entries = contact_solver_keys};
+
+/* compliance */
+static const char *const   compliance_types[] = {"exact", "precomputed", NULL};
+static const FcSchemaEntry compliance_keys[]  = {
+  {.key = "type", .types = FC_T_STRING, .def = "\"exact\"", .choices = compliance_types},
+  {.key = NULL}
+};
+static const FcSchemaObject compliance_object = {.entries = compliance_keys};
 
 /* time */
 static const FcSchemaEntry newton_keys[] = {
@@ -295,12 +492,20 @@ static const FcSchemaEntry probe_energy_keys[] = {
   {.key = "body", .types = FC_T_STRING, .def = "\"\""},
   {.key = NULL}
 };
+/* pair < number of contacts: checked by RootCheck_Private */
+static const FcSchemaEntry probe_contact_keys[] = {
+  PROBE_NAME_ENTRY,
+  {.key = "pair", .types = FC_T_INTEGER, .required = PETSC_TRUE, .range = FC_RANGE_GE(0)},
+  {.key = NULL}
+};
 static const FcSchemaVariant probe_variants[] = {
-  {"displacement",   probe_displacement_keys},
-  {"reaction",       probe_reaction_keys    },
-  {"kinetic_energy", probe_energy_keys      },
-  {"strain_energy",  probe_energy_keys      },
-  {NULL,             NULL                   }
+  {"displacement",    probe_displacement_keys},
+  {"reaction",        probe_reaction_keys    },
+  {"kinetic_energy",  probe_energy_keys      },
+  {"strain_energy",   probe_energy_keys      },
+  {"contact_force",   probe_contact_keys     },
+  {"active_contacts", probe_contact_keys     },
+  {NULL,              NULL                   }
 };
 static const FcSchemaObject probe_object = {.discriminator = &probe_type_entry, .variants = probe_variants};
 static const FcSchemaEntry  probe_elem   = {.types = FC_T_OBJECT, .object = &probe_object};
@@ -313,6 +518,7 @@ static const FcSchemaEntry output_keys[] = {
   {.key = "hdf5",       .types = FC_T_BOOL,    .def = "true"},
   {.key = "vtk",        .types = FC_T_BOOL,    .def = "true"},
   {.key = "vtk_format", .types = FC_T_STRING,  .def = "\"binary\"", .choices = vtk_formats},
+  {.key = "fclib",      .types = FC_T_BOOL,    .def = "false"},
   {.key = NULL}
 };
 static const FcSchemaObject output_object = {.entries = output_keys};
@@ -328,6 +534,9 @@ static const FcSchemaEntry root_keys[] = {
   {.key = "time",        .types = FC_T_OBJECT, .required = PETSC_TRUE, .object = &time_object},
   {.key = "gravity",     .types = FC_T_ARRAY,  .def = "[0, 0, 0]", .len_min = 3, .len_max = 3, .elem = &number_elem},
   {.key = "bodies",      .types = FC_T_ARRAY,  .required = PETSC_TRUE, .len_min = 1, .elem = &body_elem, .check = BodiesCheck_Private},
+  {.key = "contacts",       .types = FC_T_ARRAY,  .def = "[]", .elem = &contact_elem},
+  {.key = "contact_solver", .types = FC_T_OBJECT, .def = "{}", .object = &contact_solver_object},
+  {.key = "compliance",     .types = FC_T_OBJECT, .def = "{}", .object = &compliance_object},
   {.key = "probes",      .types = FC_T_ARRAY,  .def = "[]", .elem = &probe_elem, .check = ProbesCheck_Private},
   {.key = "output",      .types = FC_T_OBJECT, .def = "{}", .object = &output_object},
   {.key = "petsc",       .types = FC_T_OBJECT, .def = "{}", .object = &petsc_object},
@@ -351,7 +560,54 @@ static PetscErrorCode BoundaryCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const 
     /* fix is zero at all times and a table carries its own time dependence. */
     FcSchemaPathKey(sub, sizeof sub, path, "ramp");
     if (!cJSON_IsArray(disp)) return FcInputError(ctx->file, sub, "only allowed with the \"displacement\": [ux, uy, uz] form");
-  } else if (cJSON_IsArray(disp)) PetscCall(FcSchemaAddDefault(ctx, &boundary_ramp_default, obj, path));
+  } else if (cJSON_IsArray(disp)) PetscCall(FcSchemaAddDefault(ctx, &ramp_constant_default, obj, path));
+  PetscFunctionReturn(0);
+}
+
+/* kinematic: a ramp only scales the [ux, uy, uz] form (a table carries its own time). */
+static PetscErrorCode KinematicCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  cJSON *disp = Get_Private(obj, "displacement");
+  char   sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  if (Get_Private(obj, "ramp")) {
+    FcSchemaPathKey(sub, sizeof sub, path, "ramp");
+    if (!cJSON_IsArray(disp)) return FcInputError(ctx->file, sub, "only allowed with the \"displacement\": [ux, uy, uz] form");
+  } else if (cJSON_IsArray(disp)) PetscCall(FcSchemaAddDefault(ctx, &ramp_constant_default, obj, path));
+  PetscFunctionReturn(0);
+}
+
+/* dynamic: a free body rotates, so it needs its (positive) principal moments of inertia; with
+ * a prismatic or fixed joint they are unused and default to 0. */
+static PetscErrorCode DynamicCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  cJSON      *inertia = Get_Private(obj, "inertia");
+  const char *joint   = Str_Private(Get_Private(obj, "joint"), "type");
+  char        sub[FC_PATH_LEN], pp[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  FcSchemaPathKey(pp, sizeof pp, path, "inertia");
+  if (strcmp(joint, "free")) {
+    if (!inertia) PetscCall(FcSchemaAddDefault(ctx, &inertia_default, obj, path));
+    PetscFunctionReturn(0);
+  }
+  if (!inertia) return FcInputError(ctx->file, pp, "required key \"inertia\" is missing (a body with a free joint rotates)");
+  for (int k = 0; k < 3; k++) {
+    if (cJSON_GetArrayItem(inertia, k)->valuedouble > 0) continue;
+    FcSchemaPathIndex(sub, sizeof sub, pp, k);
+    return FcInputError(ctx->file, sub, "must be > 0 with a free joint, got 0");
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MotionCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  const char *type = Str_Private(obj, "type");
+
+  PetscFunctionBegin;
+  if (!strcmp(type, "kinematic")) PetscCall(KinematicCheck_Private(ctx, obj, path));
+  else if (!strcmp(type, "dynamic")) PetscCall(DynamicCheck_Private(ctx, obj, path));
   PetscFunctionReturn(0);
 }
 
@@ -424,34 +680,125 @@ static PetscErrorCode ProbesCheck_Private(FcSchemaCtx *ctx, cJSON *arr, const ch
   PetscFunctionReturn(0);
 }
 
-/* Cross references, once every member of the root is valid: probes name existing bodies. */
-static PetscErrorCode RootCheck_Private(FcSchemaCtx *ctx, cJSON *root, const char *path)
+/* The element of `bodies` named `name` (and its index), or NULL. */
+static cJSON *FindBody_Private(cJSON *bodies, const char *name, PetscInt *index)
 {
-  cJSON   *bodies = Get_Private(root, "bodies"), *p, *b;
-  PetscInt i      = 0;
-  char     pi[FC_PATH_LEN], sub[FC_PATH_LEN], list[1024];
+  cJSON   *b;
+  PetscInt i = 0;
 
-  PetscFunctionBegin;
-  (void)path;
-  cJSON_ArrayForEach(p, Get_Private(root, "probes"))
+  cJSON_ArrayForEach(b, bodies)
   {
-    const char *body  = Get_Private(p, "body")->valuestring;
-    PetscBool   found = body[0] ? PETSC_FALSE : PETSC_TRUE;
-
-    cJSON_ArrayForEach(b, bodies) if (!strcmp(Get_Private(b, "name")->valuestring, body)) found = PETSC_TRUE;
-    if (!found) {
-      list[0] = 0;
-      cJSON_ArrayForEach(b, bodies)
-      {
-        size_t l = strlen(list);
-        snprintf(list + l, sizeof list - l, "%s\"%s\"", l ? ", " : "", Get_Private(b, "name")->valuestring);
-      }
-      FcSchemaPathIndex(pi, sizeof pi, "probes", i);
-      FcSchemaPathKey(sub, sizeof sub, pi, "body");
-      return FcInputError(ctx->file, sub, "no body named \"%s\" (bodies: %s)", body, list);
+    if (!strcmp(Str_Private(b, "name"), name)) {
+      if (index) *index = i;
+      return b;
     }
     i++;
   }
+  return NULL;
+}
+
+static PetscErrorCode NoSuchBody_Private(FcSchemaCtx *ctx, cJSON *bodies, const char *name, const char *path)
+{
+  cJSON *b;
+  char   list[1024] = "";
+
+  PetscFunctionBegin;
+  cJSON_ArrayForEach(b, bodies)
+  {
+    size_t l = strlen(list);
+    snprintf(list + l, sizeof list - l, "%s\"%s\"", l ? ", " : "", Str_Private(b, "name"));
+  }
+  return FcInputError(ctx->file, path, "no body named \"%s\" (bodies: %s)", name, list);
+}
+
+static PetscBool IsRigid_Private(const cJSON *body)
+{
+  return strcmp(Str_Private(body, "type"), "rigid") ? PETSC_FALSE : PETSC_TRUE;
+}
+
+/* contacts[i]: the pair names two distinct existing bodies, the first (the contactor, whose
+ * surface nodes are the contact points) deformable; target_surface needs a target with
+ * physical groups, both_passes a deformable target. */
+static PetscErrorCode ContactsCheck_Private(FcSchemaCtx *ctx, cJSON *root)
+{
+  cJSON   *bodies = Get_Private(root, "bodies"), *ct, *b[2];
+  PetscInt i      = 0;
+  char     pi[FC_PATH_LEN], sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  cJSON_ArrayForEach(ct, Get_Private(root, "contacts"))
+  {
+    cJSON      *pair = Get_Private(ct, "pair"), *ts = Get_Private(ct, "target_surface");
+    const char *name[2];
+
+    FcSchemaPathIndex(pi, sizeof pi, "contacts", i);
+    FcSchemaPathKey(sub, sizeof sub, pi, "pair");
+    for (int k = 0; k < 2; k++) {
+      name[k] = cJSON_GetArrayItem(pair, k)->valuestring;
+      if (!(b[k] = FindBody_Private(bodies, name[k], NULL))) return NoSuchBody_Private(ctx, bodies, name[k], sub);
+    }
+    if (!strcmp(name[0], name[1])) return FcInputError(ctx->file, sub, "the two bodies must differ, got \"%s\" twice", name[0]);
+    if (IsRigid_Private(b[0])) {
+      if (IsRigid_Private(b[1])) return FcInputError(ctx->file, sub, "\"%s\" and \"%s\" are both rigid: at least one body of a pair must be deformable", name[0], name[1]);
+      return FcInputError(ctx->file, sub, "the first body is the contactor and must be deformable, but \"%s\" is rigid (write [\"%s\", \"%s\"])", name[0], name[1], name[0]);
+    }
+    if (IsRigid_Private(b[1])) {
+      const char *shape = Str_Private(Get_Private(b[1], "shape"), "type");
+      if (ts && strcmp(shape, "mesh")) {
+        FcSchemaPathKey(sub, sizeof sub, pi, "target_surface");
+        return FcInputError(ctx->file, sub, "only allowed when the target is deformable or a rigid \"mesh\" shape, but \"%s\" is a rigid \"%s\"", name[1], shape);
+      }
+      if (Bool_Private(ct, "both_passes")) {
+        FcSchemaPathKey(sub, sizeof sub, pi, "both_passes");
+        return FcInputError(ctx->file, sub, "true is only allowed for a pair of deformable bodies, but \"%s\" is rigid", name[1]);
+      }
+    }
+    i++;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* probes[i]: bodies exist (and are deformable for displacement and reaction), contact pairs
+ * exist. */
+static PetscErrorCode ProbesRefCheck_Private(FcSchemaCtx *ctx, cJSON *root)
+{
+  cJSON   *bodies = Get_Private(root, "bodies"), *p, *b;
+  PetscInt i = 0, ncontacts = (PetscInt)cJSON_GetArraySize(Get_Private(root, "contacts"));
+  char     pi[FC_PATH_LEN], sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  cJSON_ArrayForEach(p, Get_Private(root, "probes"))
+  {
+    const char *type = Str_Private(p, "type");
+
+    FcSchemaPathIndex(pi, sizeof pi, "probes", i);
+    if (!strcmp(type, "contact_force") || !strcmp(type, "active_contacts")) {
+      PetscInt pair = (PetscInt)Num_Private(p, "pair");
+      FcSchemaPathKey(sub, sizeof sub, pi, "pair");
+      if (ncontacts == 0) return FcInputError(ctx->file, sub, "no contact pair %" PetscInt_FMT ": the case has no contacts", pair);
+      if (pair >= ncontacts) return FcInputError(ctx->file, sub, "no contact pair %" PetscInt_FMT " (contacts has %" PetscInt_FMT " element%s: indices 0 to %" PetscInt_FMT ")", pair, ncontacts, ncontacts == 1 ? "" : "s", ncontacts - 1);
+    } else {
+      const char *body = Str_Private(p, "body");
+      FcSchemaPathKey(sub, sizeof sub, pi, "body");
+      if (!body[0]) {
+        i++;
+        continue; /* energies: all bodies */
+      }
+      if (!(b = FindBody_Private(bodies, body, NULL))) return NoSuchBody_Private(ctx, bodies, body, sub);
+      if (IsRigid_Private(b) && (!strcmp(type, "displacement") || !strcmp(type, "reaction"))) return FcInputError(ctx->file, sub, "body \"%s\" is rigid: a %s probe needs a deformable body", body, type);
+    }
+    i++;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Cross references, once every member of the root is valid. */
+static PetscErrorCode RootCheck_Private(FcSchemaCtx *ctx, cJSON *root, const char *path)
+{
+  PetscFunctionBegin;
+  (void)path;
+  PetscCall(ContactsCheck_Private(ctx, root));
+  PetscCall(ProbesRefCheck_Private(ctx, root));
   PetscFunctionReturn(0);
 }
 
@@ -459,35 +806,39 @@ static PetscErrorCode RootCheck_Private(FcSchemaCtx *ctx, cJSON *root, const cha
 /* From the validated tree to FcCase. Every key read here exists (required or defaulted).     */
 /* ------------------------------------------------------------------------------------------ */
 
-static double Num_Private(const cJSON *obj, const char *key)
-{
-  return Get_Private(obj, key)->valuedouble;
-}
-
-static const char *Str_Private(const cJSON *obj, const char *key)
-{
-  return Get_Private(obj, key)->valuestring;
-}
-
-static PetscBool Bool_Private(const cJSON *obj, const char *key)
-{
-  return cJSON_IsTrue(Get_Private(obj, key)) ? PETSC_TRUE : PETSC_FALSE;
-}
-
 static void Vec3_Private(const cJSON *arr, PetscReal v[3])
 {
   for (int k = 0; k < 3; k++) v[k] = cJSON_GetArrayItem(arr, k)->valuedouble;
 }
 
-/* Groups are names or integer tags; downstream code looks both up by their text. */
-static PetscErrorCode Group_Private(const cJSON *obj, char *out, size_t len)
+/* Groups are names or integer tags; downstream code looks both up by their text. An absent
+ * optional group is "". */
+static PetscErrorCode GroupKey_Private(const cJSON *obj, const char *key, char *out, size_t len)
 {
-  const cJSON *g = Get_Private(obj, "group");
+  const cJSON *g = Get_Private(obj, key);
 
   PetscFunctionBegin;
-  if (cJSON_IsString(g)) PetscCall(PetscStrncpy(out, g->valuestring, len));
+  if (!g) out[0] = 0;
+  else if (cJSON_IsString(g)) PetscCall(PetscStrncpy(out, g->valuestring, len));
   else snprintf(out, len, "%" PetscInt_FMT, (PetscInt)g->valuedouble);
   PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Group_Private(const cJSON *obj, char *out, size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(GroupKey_Private(obj, "group", out, len));
+  PetscFunctionReturn(0);
+}
+
+/* A direction, validated non-zero, as a unit vector. */
+static void Dir3_Private(const cJSON *arr, PetscReal v[3])
+{
+  PetscReal n;
+
+  Vec3_Private(arr, v);
+  n = Norm3_Private(v);
+  for (int k = 0; k < 3; k++) v[k] /= n;
 }
 
 static PetscErrorCode FillRamp_Private(FcSchemaCtx *ctx, cJSON *r, const char *path, PetscReal t_end, FcRamp *ramp)
@@ -589,6 +940,102 @@ static PetscErrorCode FillLoad_Private(FcSchemaCtx *ctx, cJSON *obj, const char 
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode FillShape_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path, FcCaseShape *sh)
+{
+  const char *type = Str_Private(obj, "type");
+  char        sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  if (!strcmp(type, "plane")) {
+    sh->type = FC_SHAPE_PLANE;
+    Vec3_Private(Get_Private(obj, "point"), sh->point);
+    Dir3_Private(Get_Private(obj, "normal"), sh->normal);
+  } else if (!strcmp(type, "box")) {
+    sh->type = FC_SHAPE_BOX;
+    Vec3_Private(Get_Private(obj, "center"), sh->center);
+    Vec3_Private(Get_Private(obj, "half_extents"), sh->half_extents);
+  } else if (!strcmp(type, "sphere")) {
+    sh->type = FC_SHAPE_SPHERE;
+    Vec3_Private(Get_Private(obj, "center"), sh->center);
+    sh->radius = Num_Private(obj, "radius");
+  } else if (!strcmp(type, "cylinder")) {
+    sh->type = FC_SHAPE_CYLINDER;
+    Vec3_Private(Get_Private(obj, "center"), sh->center);
+    Dir3_Private(Get_Private(obj, "axis"), sh->axis);
+    sh->radius      = Num_Private(obj, "radius");
+    sh->half_length = Num_Private(obj, "half_length");
+  } else {
+    sh->type = FC_SHAPE_MESH;
+    FcSchemaPathKey(sub, sizeof sub, path, "file");
+    PetscCall(MeshFileResolve_Private(ctx, Str_Private(obj, "file"), sub, sh->mesh_file, sizeof sh->mesh_file));
+    PetscCall(Group_Private(obj, sh->group, sizeof sh->group));
+    sh->refine = (PetscInt)Num_Private(obj, "refine");
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path, PetscReal t_end, FcCaseMotion *m)
+{
+  const char *type = Str_Private(obj, "type");
+  char        sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  m->ramp.type        = FC_RAMP_CONSTANT;
+  m->ramp.value       = 1;
+  m->force_ramp.type  = FC_RAMP_CONSTANT;
+  m->force_ramp.value = 1;
+  FcSchemaPathKey(sub, sizeof sub, path, "ramp");
+  if (!strcmp(type, "fixed")) m->type = FC_MOTION_FIXED;
+  else if (!strcmp(type, "kinematic")) {
+    cJSON *disp = Get_Private(obj, "displacement");
+    m->type     = FC_MOTION_KINEMATIC;
+    if (cJSON_IsArray(disp)) {
+      Vec3_Private(disp, m->displacement);
+      PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &m->ramp));
+    } else {
+      cJSON   *table = Get_Private(disp, "table"), *row;
+      PetscInt i     = 0;
+      m->ntab        = (PetscInt)cJSON_GetArraySize(table);
+      PetscCall(PetscMalloc1(4 * m->ntab, &m->tab));
+      cJSON_ArrayForEach(row, table)
+      {
+        for (int k = 0; k < 4; k++) m->tab[4 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
+        i++;
+      }
+    }
+  } else {
+    cJSON      *joint = Get_Private(obj, "joint");
+    const char *jt    = Str_Private(joint, "type");
+    m->type           = FC_MOTION_DYNAMIC;
+    m->mass           = Num_Private(obj, "mass");
+    Vec3_Private(Get_Private(obj, "inertia"), m->inertia);
+    if (!strcmp(jt, "free")) m->joint = FC_JOINT_FREE;
+    else if (!strcmp(jt, "fixed")) m->joint = FC_JOINT_FIXED;
+    else {
+      m->joint = FC_JOINT_PRISMATIC;
+      Dir3_Private(Get_Private(joint, "axis"), m->axis);
+    }
+    Vec3_Private(Get_Private(obj, "force"), m->force);
+    PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &m->force_ramp));
+    Vec3_Private(Get_Private(obj, "initial_velocity"), m->initial_velocity);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A rigid body: name, type, shape and motion; the deformable fields stay zero. */
+static PetscErrorCode FillRigid_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path, PetscReal t_end, FcCaseBody *b)
+{
+  char sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  b->rigid = PETSC_TRUE;
+  FcSchemaPathKey(sub, sizeof sub, path, "shape");
+  PetscCall(FillShape_Private(ctx, Get_Private(obj, "shape"), sub, &b->shape));
+  FcSchemaPathKey(sub, sizeof sub, path, "motion");
+  PetscCall(FillMotion_Private(ctx, Get_Private(obj, "motion"), sub, t_end, &b->motion));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FillBody_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path, PetscReal t_end, FcCaseBody *b)
 {
   cJSON   *mesh = Get_Private(obj, "mesh"), *mat = Get_Private(obj, "material"), *damp = Get_Private(obj, "damping"), *el;
@@ -598,6 +1045,10 @@ static PetscErrorCode FillBody_Private(FcSchemaCtx *ctx, cJSON *obj, const char 
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(b->name, Str_Private(obj, "name"), sizeof b->name));
   PetscCall(PetscStrncpy(b->type, Str_Private(obj, "type"), sizeof b->type));
+  if (IsRigid_Private(obj)) {
+    PetscCall(FillRigid_Private(ctx, obj, path, t_end, b));
+    PetscFunctionReturn(0);
+  }
   FcSchemaPathKey(pp, sizeof pp, path, "mesh");
   FcSchemaPathKey(sub, sizeof sub, pp, "file");
   PetscCall(MeshFileResolve_Private(ctx, Str_Private(mesh, "file"), sub, b->mesh_file, sizeof b->mesh_file));
@@ -639,6 +1090,11 @@ static PetscErrorCode FillProbe_Private(cJSON *obj, FcCaseProbe *p)
 
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(p->name, Str_Private(obj, "name"), sizeof p->name));
+  if (!strcmp(type, "contact_force") || !strcmp(type, "active_contacts")) {
+    p->type = !strcmp(type, "contact_force") ? FC_PROBE_CONTACT_FORCE : FC_PROBE_ACTIVE_CONTACTS;
+    p->pair = (PetscInt)Num_Private(obj, "pair");
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscStrncpy(p->body, Str_Private(obj, "body"), sizeof p->body));
   if (!strcmp(type, "displacement")) {
     p->type = FC_PROBE_DISPLACEMENT;
@@ -719,11 +1175,35 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   i = 0;
   cJSON_ArrayForEach(el, Get_Private(root, "probes")) PetscCall(FillProbe_Private(el, &c->probes[i++]));
 
+  c->ncontacts = (PetscInt)cJSON_GetArraySize(Get_Private(root, "contacts"));
+  PetscCall(PetscCalloc1(c->ncontacts, &c->contacts));
+  i = 0;
+  cJSON_ArrayForEach(el, Get_Private(root, "contacts"))
+  {
+    FcCaseContact *ct   = &c->contacts[i++];
+    cJSON         *pair = Get_Private(el, "pair");
+    for (int k = 0; k < 2; k++) (void)FindBody_Private(Get_Private(root, "bodies"), cJSON_GetArrayItem(pair, k)->valuestring, &ct->body[k]);
+    PetscCall(GroupKey_Private(el, "surface", ct->surface, sizeof ct->surface));
+    PetscCall(GroupKey_Private(el, "target_surface", ct->target_surface, sizeof ct->target_surface));
+    ct->mu          = Num_Private(el, "mu");
+    ct->alarm       = Get_Private(el, "alarm") ? Num_Private(el, "alarm") : -1;
+    ct->both_passes = Bool_Private(el, "both_passes");
+  }
+  {
+    cJSON *cs = Get_Private(root, "contact_solver");
+    PetscCall(PetscStrncpy(c->contact_solver_type, Str_Private(cs, "type"), sizeof c->contact_solver_type));
+    c->contact_solver_tol        = Num_Private(cs, "tol");
+    c->contact_solver_max_it     = (PetscInt)Num_Private(cs, "max_it");
+    c->contact_solver_warm_start = Bool_Private(cs, "warm_start");
+  }
+  c->compliance = !strcmp(Str_Private(Get_Private(root, "compliance"), "type"), "precomputed") ? FC_COMPLIANCE_PRECOMPUTED : FC_COMPLIANCE_EXACT;
+
   PetscCall(PetscStrncpy(c->output_dir, Str_Private(out, "dir"), sizeof c->output_dir));
   c->output_every = (PetscInt)Num_Private(out, "every");
   c->output_hdf5  = Bool_Private(out, "hdf5");
   c->output_vtk   = Bool_Private(out, "vtk");
   c->vtk_binary   = !strcmp(Str_Private(out, "vtk_format"), "binary") ? PETSC_TRUE : PETSC_FALSE;
+  c->output_fclib = Bool_Private(out, "fclib");
   PetscCall(FillPetsc_Private(Get_Private(root, "petsc"), c));
   PetscFunctionReturn(0);
 }
@@ -791,9 +1271,13 @@ PetscErrorCode FcCaseDestroy(FcCase *c)
     for (PetscInt j = 0; b->loads && j < b->nloads; j++) PetscCall(RampDestroy_Private(&b->loads[j].ramp));
     PetscCall(PetscFree(b->boundary));
     PetscCall(PetscFree(b->loads));
+    PetscCall(RampDestroy_Private(&b->motion.ramp));
+    PetscCall(RampDestroy_Private(&b->motion.force_ramp));
+    PetscCall(PetscFree(b->motion.tab));
   }
   PetscCall(PetscFree(c->bodies));
   PetscCall(PetscFree(c->probes));
+  PetscCall(PetscFree(c->contacts));
   for (PetscInt i = 0; i < c->npetsc; i++) {
     PetscCall(PetscFree(c->petsc_keys[i]));
     PetscCall(PetscFree(c->petsc_values[i]));
@@ -840,4 +1324,13 @@ PetscReal FcCaseBoundaryValue(const FcCaseBoundary *bc, PetscInt c, PetscReal t)
 {
   if (bc->ntab > 0) return Interp_Private(bc->ntab, bc->tab, bc->tab + 1 + c, 4, t);
   return bc->value[c] * FcRampEval(&bc->ramp, t);
+}
+
+void FcCaseMotionDisplacement(const FcCaseMotion *m, PetscReal t, PetscReal u[3])
+{
+  for (int k = 0; k < 3; k++) {
+    if (m->type != FC_MOTION_KINEMATIC) u[k] = 0;
+    else if (m->ntab > 0) u[k] = Interp_Private(m->ntab, m->tab, m->tab + 1 + k, 4, t);
+    else u[k] = m->displacement[k] * FcRampEval(&m->ramp, t);
+  }
 }

@@ -55,9 +55,47 @@ typedef struct {
   PetscReal E, nu, density;
 } FcCaseMaterial;
 
+/* bodies[i].shape of a rigid body (only the fields of its type are set, the others are 0).
+ * plane: the half-space behind `normal` (unit) through `point` is solid; box: `center`,
+ * `half_extents`; sphere: `center`, `radius`; cylinder: `center`, unit `axis`, `radius`,
+ * `half_length`; mesh: `mesh_file` (resolved relative to the case file), surface `group` ("":
+ * all boundary faces), `refine` uniform refinements. */
+typedef enum { FC_SHAPE_PLANE, FC_SHAPE_BOX, FC_SHAPE_SPHERE, FC_SHAPE_CYLINDER, FC_SHAPE_MESH } FcShapeType;
+typedef struct {
+  FcShapeType type;
+  PetscReal   point[3], normal[3], center[3], half_extents[3], axis[3], radius, half_length;
+  char        mesh_file[PETSC_MAX_PATH_LEN];
+  char        group[FC_NAME_LEN];
+  PetscInt    refine;
+} FcCaseShape;
+
+/* bodies[i].motion of a rigid body. fixed: never moves. kinematic: prescribed translation,
+ * `displacement` scaled by `ramp`, or interpolated in `tab` when ntab > 0. dynamic: rigid-body
+ * dynamics with `mass` [kg], principal `inertia` [kg m²] (body axes = world axes at t = 0),
+ * `joint` (prismatic along the unit `axis`), applied `force` [N] scaled by `force_ramp`, and
+ * `initial_velocity` [m/s]. */
+typedef enum { FC_MOTION_FIXED, FC_MOTION_KINEMATIC, FC_MOTION_DYNAMIC } FcMotionType;
+typedef enum { FC_JOINT_FREE, FC_JOINT_PRISMATIC, FC_JOINT_FIXED } FcJointType;
+typedef struct {
+  FcMotionType type;
+  PetscReal    displacement[3];
+  FcRamp       ramp;
+  PetscInt     ntab;
+  PetscReal   *tab; /* ntab rows of t,ux,uy,uz */
+  PetscReal    mass, inertia[3];
+  FcJointType  joint;
+  PetscReal    axis[3];
+  PetscReal    force[3];
+  FcRamp       force_ramp;
+  PetscReal    initial_velocity[3];
+} FcCaseMotion;
+/* Prescribed translation at time t: kinematic, the table interpolated (held constant outside)
+ * or displacement*ramp(t); fixed and dynamic: 0. */
+void FcCaseMotionDisplacement(const FcCaseMotion *m, PetscReal t, PetscReal u[3]);
+
 typedef struct {
   char           name[FC_NAME_LEN];
-  char           type[32];              /* "deformable" */
+  char           type[32];              /* "deformable" or "rigid" */
   char           mesh_file[PETSC_MAX_PATH_LEN]; /* resolved relative to the case file */
   PetscInt       refine, order;
   FcCaseMaterial material;
@@ -66,18 +104,40 @@ typedef struct {
   FcCaseBoundary *boundary;
   PetscInt       nloads;
   FcCaseBodyLoad *loads;
+  /* rigid bodies (type "rigid"): the fields above except name and type are zero ("") */
+  PetscBool      rigid;
+  FcCaseShape    shape;
+  FcCaseMotion   motion;
 } FcCaseBody;
 
-typedef enum { FC_PROBE_DISPLACEMENT, FC_PROBE_REACTION, FC_PROBE_KINETIC_ENERGY, FC_PROBE_STRAIN_ENERGY } FcProbeType;
+/* contacts[i]: body[0] is the contactor (deformable: its surface nodes are the contact points),
+ * body[1] the target (indices into bodies[]). surface / target_surface: physical surface groups
+ * ("": all boundary nodes / faces). alarm: proximity distance [m], -1 = automatic. both_passes:
+ * also take the target's nodes against the contactor (deformable-deformable pairs only). */
+typedef struct {
+  PetscInt  body[2];
+  char      surface[FC_NAME_LEN];
+  char      target_surface[FC_NAME_LEN];
+  PetscReal mu, alarm;
+  PetscBool both_passes;
+} FcCaseContact;
+
+typedef enum { FC_COMPLIANCE_EXACT, FC_COMPLIANCE_PRECOMPUTED } FcComplianceType;
+
+typedef enum { FC_PROBE_DISPLACEMENT, FC_PROBE_REACTION, FC_PROBE_KINETIC_ENERGY, FC_PROBE_STRAIN_ENERGY, FC_PROBE_CONTACT_FORCE, FC_PROBE_ACTIVE_CONTACTS } FcProbeType;
 /* probes[i]: named time series. displacement: node of `body` nearest `point`, or the
  * area-weighted mean over the surface `group` (3 columns name_x, name_y, name_z); reaction: resultant of the reaction forces on `group` of `body`
- * (3 columns); kinetic_energy / strain_energy: of `body`, or of all bodies when body is "". */
+ * (3 columns); kinetic_energy / strain_energy: of `body`, or of all bodies when body is "".
+ * contact_force: total contact force on the contactor of contacts[pair], world frame (3
+ * columns); active_contacts: number of active contacts of contacts[pair] (1 column). Only the
+ * energies may name a rigid body. */
 typedef struct {
   char        name[FC_NAME_LEN];
   FcProbeType type;
   char        body[FC_NAME_LEN];
   char        group[FC_NAME_LEN];
   PetscReal   point[3];
+  PetscInt    pair;               /* contact_force, active_contacts: index into contacts[] */
 } FcCaseProbe;
 
 typedef enum { FC_INTEGRATOR_QUASI_STATIC, FC_INTEGRATOR_BACKWARD_EULER } FcIntegratorType;
@@ -100,10 +160,19 @@ typedef struct {
   PetscInt    nprobes;
   FcCaseProbe *probes;
 
+  PetscInt       ncontacts;
+  FcCaseContact *contacts;
+  char           contact_solver_type[FC_NAME_LEN]; /* solver registry name, "nsgs" */
+  PetscReal      contact_solver_tol;
+  PetscInt       contact_solver_max_it;
+  PetscBool      contact_solver_warm_start;
+  FcComplianceType compliance;
+
   char      output_dir[PETSC_MAX_PATH_LEN]; /* "results" (relative to the working directory) */
   PetscInt  output_every;
   PetscBool output_hdf5, output_vtk;
   PetscBool vtk_binary;
+  PetscBool output_fclib;   /* write each step's contact problem as an FCLIB file */
 
   PetscInt npetsc;          /* "petsc": {"ksp_type": "cg", ...} → "-ksp_type" "cg" */
   char   **petsc_keys;      /* with leading '-' */

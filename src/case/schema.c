@@ -233,28 +233,39 @@ static const FcSchemaEntry *FindEntry_Private(const FcSchemaEntry *entries, cons
   return NULL;
 }
 
-/* Relink obj's members in schema order (the discriminator first, then the table), so that
- * defaults appended at the end land at their documented place in the resolved tree. */
-static void Reorder_Private(cJSON *obj, const FcSchemaEntry *disc, const FcSchemaEntry *entries)
+/* Relink obj's members in schema order (the common members, the discriminator, then the
+ * table), so that defaults appended at the end land at their documented place in the resolved
+ * tree. */
+static void Reorder_Private(cJSON *obj, const FcSchemaEntry *common, const FcSchemaEntry *disc, const FcSchemaEntry *entries)
 {
   cJSON *m;
 
+  for (const FcSchemaEntry *e = common; e && e->key; e++)
+    if ((m = cJSON_DetachItemFromObjectCaseSensitive(obj, e->key))) cJSON_AddItemToArray(obj, m);
   if (disc && (m = cJSON_DetachItemFromObjectCaseSensitive(obj, disc->key))) cJSON_AddItemToArray(obj, m);
   for (const FcSchemaEntry *e = entries; e && e->key; e++)
     if ((m = cJSON_DetachItemFromObjectCaseSensitive(obj, e->key))) cJSON_AddItemToArray(obj, m);
 }
 
-static PetscErrorCode UnknownKey_Private(FcSchemaCtx *ctx, const FcSchemaEntry *disc, const FcSchemaVariant *var, const FcSchemaEntry *entries, const char *key, const char *path)
+static void AppendKeys_Private(char *list, size_t len, const FcSchemaEntry *entries)
 {
-  char   list[1024] = "";
-  size_t l;
+  for (const FcSchemaEntry *e = entries; e && e->key; e++) {
+    size_t l = strlen(list);
+    snprintf(list + l, len - l, "%s%s", list[0] ? ", " : "", e->key);
+  }
+}
+
+static PetscErrorCode UnknownKey_Private(FcSchemaCtx *ctx, const FcSchemaEntry *common, const FcSchemaEntry *disc, const FcSchemaVariant *var, const FcSchemaEntry *entries, const char *key, const char *path)
+{
+  char list[1024] = "";
 
   PetscFunctionBegin;
-  if (disc) snprintf(list, sizeof list, "%s", disc->key);
-  for (const FcSchemaEntry *e = entries; e && e->key; e++) {
-    l = strlen(list);
-    snprintf(list + l, sizeof list - l, "%s%s", list[0] ? ", " : "", e->key);
+  AppendKeys_Private(list, sizeof list, common);
+  if (disc) {
+    size_t l = strlen(list);
+    snprintf(list + l, sizeof list - l, "%s%s", list[0] ? ", " : "", disc->key);
   }
+  AppendKeys_Private(list, sizeof list, entries);
   if (var) return FcInputError(ctx->file, path, "unknown key \"%s\" for %s \"%s\" (accepted: %s)", key, disc->key, var->name, list);
   return FcInputError(ctx->file, path, "unknown key \"%s\" (accepted: %s)", key, list);
 }
@@ -277,7 +288,7 @@ static PetscErrorCode ValidateMap_Private(FcSchemaCtx *ctx, const FcSchemaObject
 
 PetscErrorCode FcSchemaValidateObject(FcSchemaCtx *ctx, const FcSchemaObject *o, cJSON *obj, const char *path)
 {
-  const FcSchemaEntry   *entries = o->entries, *disc = o->discriminator, *e;
+  const FcSchemaEntry   *entries = o->entries, *disc = o->discriminator, *common = disc ? o->common : NULL, *e;
   const FcSchemaVariant *var     = NULL;
   cJSON                 *m;
   char                   sub[FC_PATH_LEN], list[512];
@@ -315,18 +326,20 @@ PetscErrorCode FcSchemaValidateObject(FcSchemaCtx *ctx, const FcSchemaObject *o,
   {
     if (disc && !strcmp(m->string, disc->key)) continue;
     FcSchemaPathKey(sub, sizeof sub, path, m->string);
-    if (!(e = FindEntry_Private(entries, m->string))) return UnknownKey_Private(ctx, disc, var, entries, m->string, sub);
+    if (!(e = FindEntry_Private(common, m->string)) && !(e = FindEntry_Private(entries, m->string))) return UnknownKey_Private(ctx, common, disc, var, entries, m->string, sub);
     PetscCall(FcSchemaValidate(ctx, e, m, sub));
   }
-  for (e = entries; e && e->key; e++) {
-    if (cJSON_GetObjectItemCaseSensitive(obj, e->key)) continue;
-    if (e->required) {
-      FcSchemaPathKey(sub, sizeof sub, path, e->key);
-      return FcInputError(ctx->file, sub, "required key \"%s\" is missing", e->key);
+  for (int pass = 0; pass < 2; pass++) {
+    for (e = pass ? entries : common; e && e->key; e++) {
+      if (cJSON_GetObjectItemCaseSensitive(obj, e->key)) continue;
+      if (e->required) {
+        FcSchemaPathKey(sub, sizeof sub, path, e->key);
+        return FcInputError(ctx->file, sub, "required key \"%s\" is missing", e->key);
+      }
+      if (e->def) PetscCall(FcSchemaAddDefault(ctx, e, obj, path));
     }
-    if (e->def) PetscCall(FcSchemaAddDefault(ctx, e, obj, path));
   }
   if (o->check) PetscCall(o->check(ctx, obj, path));
-  Reorder_Private(obj, disc, entries);
+  Reorder_Private(obj, common, disc, entries);
   PetscFunctionReturn(0);
 }

@@ -77,8 +77,11 @@ typedef struct {
 
 struct FcSchemaObject {
   const FcSchemaEntry   *entries;       /* fixed members (NULL-key terminated) */
-  const FcSchemaEntry   *discriminator; /* or: string member selecting one of `variants` */
+  const FcSchemaEntry   *discriminator; /* or: string member selecting one of `variants`; its
+                                           `def`, when set, is inserted when it is absent */
   const FcSchemaVariant *variants;
+  const FcSchemaEntry   *common;        /* with a discriminator: members of every variant, listed
+                                           before the discriminator (may be NULL) */
   const FcSchemaEntry   *map_value;     /* or: free keys, each value checked by this entry */
   const char            *map_charset;   /* free keys must match [A-Za-z0-9<map_charset>]+ */
   FcSchemaCheck          check;         /* after all members are validated and defaulted */

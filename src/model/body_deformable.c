@@ -44,6 +44,7 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
   const PetscScalar *u0;
 
   PetscFunctionBegin;
+  b->incscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : s->dt;
   PetscCall(VecCopy(b->u, d->u0));
   PetscCall(VecCopy(b->v, d->v0));
   /* Predictor: quasi-static keeps u0; backward Euler starts from v0. */
@@ -113,7 +114,7 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
 {
   Deformable *d = (Deformable *)b->data;
   PetscReal   t0, t1, nint, next, cM, cK;
-  Vec         u = d->work;
+  Vec         u = b->ucur;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
@@ -166,14 +167,24 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
     cM     = 1.0 + alpha * s->dt;          /* han2023 eq. 11, θ = θ_vq = 1 */
     cK     = s->dt * (s->dt + beta);
   }
+  /* The free increment solves with the residual without contact (the contact correction
+   * A⁻¹Hᵀr is added by the contact step with this iteration's H); convergence is judged on the
+   * full residual, contact forces of the last contact solve included. */
   PetscCall(VecCopy(d->r, d->rfree));
+  if (b->fcontact) PetscCall(VecAXPY(d->r, -1.0, b->fcontact));
+  PetscCall(VecCopy(d->r, d->work));
   {
-    PetscScalar *rf;
+    PetscScalar *rf, *rw;
     PetscCall(VecGetArray(d->rfree, &rf));
-    for (PetscInt i = 0; i < b->nbc; i++) rf[b->bc_dofs[i]] = 0.0;
+    PetscCall(VecGetArray(d->work, &rw));
+    for (PetscInt i = 0; i < b->nbc; i++) rf[b->bc_dofs[i]] = rw[b->bc_dofs[i]] = 0.0;
+    PetscCall(VecRestoreArray(d->work, &rw));
     PetscCall(VecRestoreArray(d->rfree, &rf));
   }
-  PetscCall(VecNorm(d->rfree, NORM_2, rnorm));
+  PetscCall(VecNorm(d->work, NORM_2, rnorm));
+  /* state part of the tangential relative motion for the contact step */
+  if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) PetscCall(VecWAXPY(b->rate, -1.0, d->u0, b->ucur));
+  else PetscCall(VecCopy(d->x, b->rate));
   PetscCall(PetscLogEventEnd(FC_EVENT_Assembly, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   b->times.assembly += t1 - t0;
@@ -203,8 +214,32 @@ static PetscErrorCode Solve_Deformable(FcBody b, const FcStepInfo *s, PetscReal 
   b->times.solve += t1 - t0;
   PetscCall(KSPGetConvergedReason(d->ksp, &reason));
   PetscCheck(reason >= 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Body %s: linear solve failed (%s); is the body constrained against rigid motion?", b->name, KSPConvergedReasons[reason]);
-  PetscCall(VecAXPY(d->x, 1.0, d->dx));
   PetscCall(VecNorm(d->dx, NORM_2, dxnorm));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SolveMulti_Deformable(FcBody b, Mat B, Mat X)
+{
+  Deformable *d = (Deformable *)b->data;
+  PetscReal   t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(FC_EVENT_Solve, 0, 0, 0, 0));
+  PetscCall(KSPMatSolve(d->ksp, B, X));
+  PetscCall(PetscLogEventEnd(FC_EVENT_Solve, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  b->times.solve += t1 - t0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Update_Deformable(FcBody b, const FcStepInfo *s)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  (void)s;
+  PetscCall(VecAXPY(d->x, 1.0, d->dx));
   PetscFunctionReturn(0);
 }
 
@@ -352,6 +387,8 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   b->ops.beginstep = BeginStep_Deformable;
   b->ops.residual  = Residual_Deformable;
   b->ops.solve     = Solve_Deformable;
+  b->ops.solvemulti = SolveMulti_Deformable;
+  b->ops.update    = Update_Deformable;
   b->ops.endstep   = EndStep_Deformable;
   b->ops.destroy   = Destroy_Deformable;
 
@@ -384,6 +421,11 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   PetscCall(VecDestroy(&ones));
   PetscCall(VecDuplicate(b->u, &d->x));
   PetscCall(VecDuplicate(b->u, &d->dx));
+  b->dx = d->dx; /* shared with the contact step; owned here */
+  PetscCall(VecDuplicate(b->u, &b->ucur));
+  PetscCall(VecSet(b->ucur, 0.0));
+  PetscCall(VecDuplicate(b->u, &b->rate));
+  PetscCall(VecSet(b->rate, 0.0));
   PetscCall(VecDuplicate(b->u, &d->r));
   PetscCall(VecDuplicate(b->u, &d->rfree));
   PetscCall(VecDuplicate(b->u, &d->fint));
@@ -414,6 +456,9 @@ PetscErrorCode FcBodyDestroy(FcBody *b)
   PetscCall(VecDestroy(&(*b)->u));
   PetscCall(VecDestroy(&(*b)->v));
   PetscCall(VecDestroy(&(*b)->reaction));
+  PetscCall(VecDestroy(&(*b)->ucur));
+  PetscCall(VecDestroy(&(*b)->rate));
+  PetscCall(VecDestroy(&(*b)->fcontact));
   PetscCall(PetscFree((*b)->bc_dofs));
   PetscCall(FcMaterialDestroy(&(*b)->material));
   PetscCall(FcMeshDestroy(&(*b)->mesh));

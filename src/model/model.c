@@ -72,8 +72,11 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
   m->c = c;
   PetscCall(PetscCalloc1(c->nbodies, &m->bodies));
   m->nbodies = c->nbodies; /* entries stay NULL until created, so a failed create can be destroyed */
-  for (PetscInt i = 0; i < c->nbodies; i++) PetscCall(FcBodyCreateDeformable(c, i, &m->bodies[i]));
-  for (PetscInt p = 0; p < c->nprobes; p++) ncols += (c->probes[p].type == FC_PROBE_DISPLACEMENT || c->probes[p].type == FC_PROBE_REACTION) ? 3 : 1;
+  for (PetscInt i = 0; i < c->nbodies; i++) {
+    if (c->bodies[i].rigid) PetscCall(FcBodyCreateRigid(c, i, &m->bodies[i]));
+    else PetscCall(FcBodyCreateDeformable(c, i, &m->bodies[i]));
+  }
+  for (PetscInt p = 0; p < c->nprobes; p++) ncols += (c->probes[p].type == FC_PROBE_DISPLACEMENT || c->probes[p].type == FC_PROBE_REACTION || c->probes[p].type == FC_PROBE_CONTACT_FORCE) ? 3 : 1;
   PetscCall(PetscCalloc1(ncols + 1, &m->probe_cols));
   PetscCall(PetscCalloc1(c->nprobes + 1, &m->probe_node));
   PetscCall(PetscCalloc1(c->nprobes + 1, &m->probe_body));
@@ -107,6 +110,7 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
       PetscCall(AddColumn_Private(m, pr->name, "_z"));
       break;
     case FC_PROBE_REACTION:
+    case FC_PROBE_CONTACT_FORCE:
       PetscCall(AddColumn_Private(m, pr->name, "_x"));
       PetscCall(AddColumn_Private(m, pr->name, "_y"));
       PetscCall(AddColumn_Private(m, pr->name, "_z"));
@@ -134,7 +138,7 @@ PetscErrorCode FcModelDestroy(FcModel *m)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcModelProbes(FcModel *m, PetscReal *values)
+PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *values)
 {
   const FcCase *c = m->c;
   PetscInt      k = 0;
@@ -165,6 +169,18 @@ PetscErrorCode FcModelProbes(FcModel *m, PetscReal *values)
         for (int j = 0; j < 3; j++) s[j] += r[3 * m->probe_group[p].nodes[i] + j];
       PetscCall(VecRestoreArrayRead(m->bodies[bi]->reaction, &r));
       for (int j = 0; j < 3; j++) values[k++] = s[j];
+    } break;
+    case FC_PROBE_CONTACT_FORCE: {
+      PetscReal f[3] = {0, 0, 0};
+      for (PetscInt a = 0; cv && a < cv->m; a++)
+        if (cv->pair[a] == pr->pair)
+          for (int j = 0; j < 3; j++) f[j] += cv->r[3 * a] * cv->n[9 * a + j] + cv->r[3 * a + 1] * cv->t1[9 * a + j] + cv->r[3 * a + 2] * cv->t2[9 * a + j];
+      for (int j = 0; j < 3; j++) values[k++] = f[j];
+    } break;
+    case FC_PROBE_ACTIVE_CONTACTS: {
+      PetscInt n = 0;
+      for (PetscInt a = 0; cv && a < cv->m; a++) n += cv->pair[a] == pr->pair && cv->status[a] > 0;
+      values[k++] = (PetscReal)n;
     } break;
     case FC_PROBE_KINETIC_ENERGY:
     case FC_PROBE_STRAIN_ENERGY: {

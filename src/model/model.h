@@ -36,8 +36,12 @@ struct _FcBodyOps {
   /* Residual and matrix at the current iterate; *rnorm = ‖residual‖ on free DoFs,
    * *scale = the largest of the norms of the residual's terms (for relative tests). */
   PetscErrorCode (*residual)(FcBody, const FcStepInfo *, PetscReal *rnorm, PetscReal *scale);
-  /* Free increment dx = −A⁻¹ residual (zero on constrained DoFs) and x += dx. */
+  /* Free increment dx = −A⁻¹ residual (zero on constrained DoFs); not applied yet. */
   PetscErrorCode (*solve)(FcBody, const FcStepInfo *, PetscReal *dxnorm);
+  /* X = A⁻¹ B for a dense B (ndof × k, zero rows on constrained DoFs): the compliance columns. */
+  PetscErrorCode (*solvemulti)(FcBody, Mat B, Mat X);
+  /* x += dx (after the contact correction has been added to dx). */
+  PetscErrorCode (*update)(FcBody, const FcStepInfo *);
   /* Accept the step: u, v at t1, reactions. */
   PetscErrorCode (*endstep)(FcBody, const FcStepInfo *);
   PetscErrorCode (*destroy)(FcBody);
@@ -63,6 +67,14 @@ struct _p_FcBody {
   PetscInt           nbc;         /* constrained DoFs (sorted, unique) */
   PetscInt          *bc_dofs;
   FcBodyTimes        times;
+  /* Contact coupling (src/step/contact_step.c). The unknown x is v (dynamics) or u (quasi-static);
+   * a displacement increment is incscale·Δx (dt or 1). */
+  Vec                ucur;        /* displacement at the current Newton iterate */
+  Vec                dx;          /* increment of x: free part, then + A⁻¹ Hᵀ r */
+  Vec                rate;        /* state part of the tangential motion: v_k, or u_k − u0 */
+  Vec                fcontact;    /* Hᵀ r of the last contact solve (force or impulse), in the residual */
+  PetscReal          incscale;
+  PetscReal          rigid_d0[3], rigid_d1[3]; /* rigid bodies: translation at t0 and t1 */
   void              *data;        /* type-specific */
 };
 
@@ -78,14 +90,25 @@ typedef struct {
   FcNodeSet    *probe_group;  /* reaction probes */
 } FcModel;
 
+/* The current contacts as plain data (filled by the contact step): contact point x (3m), frame
+ * vectors n, t1, t2 with stride 9 (n at 9a, t1 at 9a+3, t2 at 9a+6), r the force on the
+ * contactor in the local frame [N] (3m), gap (m), status 0 separated / 1 stick / 2 slip, pair. */
+typedef struct {
+  PetscInt         m;
+  const PetscReal *x, *n, *t1, *t2, *r, *gap;
+  const PetscInt  *status, *pair;
+} FcContactView;
+
 /* Build bodies (load meshes, create materials, resolve groups, assemble what is constant).
  * Unknown groups and the like are input errors naming the case file and JSON path. */
 PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m);
 PetscErrorCode FcModelDestroy(FcModel *m);
-/* Probe values (nprobe_cols) for the current state. */
-PetscErrorCode FcModelProbes(FcModel *m, PetscReal *values);
+/* Probe values (nprobe_cols) for the current state; cv may be NULL (no contact pairs). */
+PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *values);
 
 PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b);
+/* Fixed or kinematic rigid body (analytic shape): no DoFs; its motion enters q only. */
+PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *b);
 PetscErrorCode FcBodyDestroy(FcBody *b);
 /* Von Mises stress per element of the current state (array of mesh.nelems). */
 PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);

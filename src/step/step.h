@@ -5,6 +5,7 @@
 #define FC_STEP_H
 
 #include "../model/model.h"
+#include "contact_step.h"
 
 typedef struct {
   PetscInt  newton_it;      /* linear solves performed */
@@ -12,6 +13,7 @@ typedef struct {
   PetscReal residual_abs;   /* max over bodies of ‖r‖ */
   PetscBool converged;
   PetscReal assembly, factor, solve, output, total; /* seconds */
+  FcContactStats contact;
 } FcStepStats;
 
 /* Statistic column names, in the order FcStepStatsRow fills them. */
@@ -19,9 +21,11 @@ extern const char *const FcStepStatNames[];
 extern const PetscInt    FcStepNumStats;
 void FcStepStatsRow(const FcStepStats *st, PetscReal *row);
 
-/* Advance from s->t0 to s->t1. Non-convergence is reported in st->converged, not as an error;
- * a failed linear solve or a non-finite residual is an error. */
-PetscErrorCode FcStep(FcModel *m, const FcStepInfo *s, FcStepStats *st);
+/* Advance from s->t0 to s->t1 (cs NULL: no contact pairs). Converged when every body's residual
+ * passes the Newton test and, with contact, the active contact set did not change in the last
+ * correction and every contact solve converged. Non-convergence is reported in st->converged,
+ * not as an error; a failed linear solve or a non-finite residual is an error. */
+PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepStats *st);
 
 /* Set by the SIGINT/SIGTERM handler; the step loop stops at the next Newton iteration. */
 extern volatile int FcInterrupted;

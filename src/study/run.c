@@ -4,6 +4,7 @@
 #include "../model/model.h"
 #include "../step/step.h"
 #include "../io/output.h"
+#include "../io/fclib_io.h"
 #include <errno.h>
 #include <ftw.h>
 #include <string.h>
@@ -82,19 +83,23 @@ static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt ste
 {
   FcOutputFields    *f;
   const PetscScalar **u, **v;
+  PetscInt           k = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v));
   for (PetscInt b = 0; b < m->nbodies; b++) {
+    if (!m->bodies[b]->ndof) continue; /* rigid bodies have no mesh fields */
     PetscCall(FcBodyVonMises(m->bodies[b], vm[b]));
     PetscCall(VecGetArrayRead(m->bodies[b]->u, &u[b]));
     PetscCall(VecGetArrayRead(m->bodies[b]->v, &v[b]));
-    f[b].u  = u[b];
-    f[b].v  = v[b];
-    f[b].vm = vm[b];
+    f[k].u  = u[b];
+    f[k].v  = v[b];
+    f[k].vm = vm[b];
+    k++;
   }
   PetscCall(FcOutputWriteFields(out, step, t, f));
   for (PetscInt b = 0; b < m->nbodies; b++) {
+    if (!m->bodies[b]->ndof) continue;
     PetscCall(VecRestoreArrayRead(m->bodies[b]->u, &u[b]));
     PetscCall(VecRestoreArrayRead(m->bodies[b]->v, &v[b]));
   }
@@ -102,8 +107,30 @@ static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt ste
   PetscFunctionReturn(0);
 }
 
+/* FCLIB file of the step's last contact problem: fclib/step_<k>.hdf5 in the run directory. */
+static PetscErrorCode WriteFCLIB_Private(FcContactStep cs, const char *dir, const FcCase *c, PetscInt step)
+{
+  FcContactProblem p;
+  const PetscReal *r;
+  char             path[PETSC_MAX_PATH_LEN + 64], info[256];
+
+  PetscFunctionBegin;
+  PetscCall(FcContactStepGetProblem(cs, &p, &r));
+  if (!p) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(path, sizeof path, "%s/fclib", dir));
+  PetscCheck(mkdir(path, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", path, strerror(errno));
+  PetscCall(PetscSNPrintf(path, sizeof path, "%s/fclib/step_%06d.hdf5", dir, (int)step));
+  PetscCall(PetscSNPrintf(info, sizeof info, "fcsim case %s, step %d, %s", c->name, (int)step, c->integrator == FC_INTEGRATOR_QUASI_STATIC ? "quasi-static: u = displacement, r = force" : "backward Euler: u = velocity, r = impulse"));
+  {
+    FcFCLIBInfo fi = {c->name, info, "fcsim local contact problem (W = sum_b H_b A_b^-1 H_b^T)"};
+    PetscCall(FcFCLIBWriteSolution(path, p, &fi, r, NULL));
+  }
+  PetscFunctionReturn(0);
+}
+
 typedef struct {
   FcModel       model;
+  FcContactStep contact;
   FcOutput      out;
   FcOutputMesh *meshes;
   PetscReal   **vm;
@@ -115,7 +142,8 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
 {
   FcModel     *m = &rs->model;
   FcOutputSpec spec;
-  PetscInt     nfail = 0, ncol;
+  PetscInt     nfail = 0, ncol, nmesh = 0;
+  FcContactView cv, *cvp = NULL;
   PetscReal    tstart, tnow;
 
   PetscFunctionBegin;
@@ -125,15 +153,18 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   PetscCall(PetscLogStagePop());
   PetscCall(PetscCalloc2(m->nbodies, &rs->meshes, m->nbodies, &rs->vm));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    FcMesh *mesh          = &m->bodies[b]->mesh;
-    rs->meshes[b].name    = m->bodies[b]->name;
-    rs->meshes[b].nnodes  = mesh->nnodes;
-    rs->meshes[b].X       = mesh->X;
-    rs->meshes[b].nelems  = mesh->nelems;
-    rs->meshes[b].npe     = mesh->npe;
-    rs->meshes[b].conn    = mesh->conn;
+    FcMesh *mesh = &m->bodies[b]->mesh;
+    if (!m->bodies[b]->ndof) continue;
+    rs->meshes[nmesh].name   = m->bodies[b]->name;
+    rs->meshes[nmesh].nnodes = mesh->nnodes;
+    rs->meshes[nmesh].X      = mesh->X;
+    rs->meshes[nmesh].nelems = mesh->nelems;
+    rs->meshes[nmesh].npe    = mesh->npe;
+    rs->meshes[nmesh].conn   = mesh->conn;
+    nmesh++;
     PetscCall(PetscMalloc1(mesh->nelems, &rs->vm[b]));
   }
+  if (c->ncontacts) PetscCall(FcContactStepCreate(m, &rs->contact));
   PetscCall(PetscOptionsGetAll(NULL, &rs->petsc_opts));
   PetscCall(PetscMemzero(&spec, sizeof spec));
   spec.dir           = tmp;
@@ -145,7 +176,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   spec.version       = FcVersion();
   spec.petsc_options = rs->petsc_opts;
   spec.command_line  = o->command_line ? o->command_line : "";
-  spec.nbodies       = m->nbodies;
+  spec.nbodies       = nmesh;
   spec.meshes        = rs->meshes;
   spec.nprobe_cols   = m->nprobe_cols;
   spec.probe_cols    = (const char *const *)m->probe_cols;
@@ -157,7 +188,11 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
 
   /* step 0: the initial state */
   PetscCall(WriteFields_Private(m, rs->out, 0, 0.0, rs->vm));
-  PetscCall(FcModelProbes(m, rs->row));
+  if (rs->contact) {
+    PetscCall(FcContactStepGetView(rs->contact, &cv));
+    cvp = &cv;
+  }
+  PetscCall(FcModelProbes(m, cvp, rs->row));
   PetscCall(FcOutputWriteProbes(rs->out, 0, 0.0, rs->row));
 
   PetscCall(PetscLogStagePush(FC_STAGE_Steps));
@@ -171,13 +206,15 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     s.dt         = c->dt;
     s.t0         = (n - 1) * c->dt;
     s.t1         = n * c->dt;
-    PetscCall(FcStep(m, &s, &st));
+    PetscCall(FcStep(m, rs->contact, &s, &st));
     PetscCheck(!FcInterrupted, PETSC_COMM_SELF, PETSC_ERR_SIG, "Interrupted at step %d", (int)n);
     PetscCall(PetscTime(&to0));
     PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
-    PetscCall(FcModelProbes(m, rs->row));
+    if (rs->contact) PetscCall(FcContactStepGetView(rs->contact, &cv));
+    PetscCall(FcModelProbes(m, cvp, rs->row));
     PetscCall(FcOutputWriteProbes(rs->out, n, s.t1, rs->row));
     if (n % c->output_every == 0 || n == c->steps) PetscCall(WriteFields_Private(m, rs->out, n, s.t1, rs->vm));
+    if (rs->contact && c->output_fclib) PetscCall(WriteFCLIB_Private(rs->contact, tmp, c, n));
     PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
     PetscCall(PetscTime(&to1));
     st.output = to1 - to0;
@@ -186,11 +223,16 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
     if (!st.converged) {
       nfail++;
-      fprintf(stderr, "fcsim: warning: step %d t=%g: Newton did not converge in %d iterations (relative residual %.3e)\n", (int)n, (double)s.t1, (int)st.newton_it, (double)st.residual);
+      fprintf(stderr, "fcsim: warning: step %d t=%g: not converged in %d Newton iterations (relative residual %.3e%s)\n", (int)n, (double)s.t1, (int)st.newton_it, (double)st.residual,
+              st.contact.converged ? "" : ", a contact solve did not converge");
     }
-    if (FcVerbosity > 0)
-      fprintf(stderr, "step %d/%d t=%.6g newton=%d res=%.3e %s asm=%.3fs fact=%.3fs solve=%.3fs out=%.3fs\n", (int)n, (int)c->steps, (double)s.t1, (int)st.newton_it, (double)st.residual, st.converged ? "ok" : "NOT-CONVERGED",
+    if (FcVerbosity > 0) {
+      fprintf(stderr, "step %d/%d t=%.6g newton=%d res=%.3e %s asm=%.3fs fact=%.3fs solve=%.3fs out=%.3fs", (int)n, (int)c->steps, (double)s.t1, (int)st.newton_it, (double)st.residual, st.converged ? "ok" : "NOT-CONVERGED",
               (double)st.assembly, (double)st.factor, (double)st.solve, (double)(to1 - to0));
+      if (rs->contact)
+        fprintf(stderr, " contacts=%d active=%d stick=%d slip=%d contact_it=%d contact_err=%.2e", (int)st.contact.contacts, (int)st.contact.active, (int)st.contact.stick, (int)st.contact.slip, (int)st.contact.iterations, (double)st.contact.error);
+      fprintf(stderr, "\n");
+    }
   }
   PetscCall(PetscLogStagePop());
   PetscCall(FcOutputClose(&rs->out));
@@ -205,6 +247,7 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs)
 {
   PetscFunctionBegin;
   if (rs->out) PetscCall(FcOutputClose(&rs->out));
+  PetscCall(FcContactStepDestroy(&rs->contact));
   if (rs->vm)
     for (PetscInt b = 0; b < rs->model.nbodies; b++) PetscCall(PetscFree(rs->vm[b]));
   PetscCall(PetscFree2(rs->meshes, rs->vm));
@@ -256,6 +299,10 @@ PetscErrorCode FcInfo(const FcCase *c)
     FcMesh    mesh;
     PetscReal vol;
     PetscErrorCode ierr;
+    if (c->bodies[b].rigid) {
+      printf("body %s: rigid\n", c->bodies[b].name);
+      continue;
+    }
     PetscCall(PetscMemzero(&mesh, sizeof mesh));
     ierr = FcMeshLoad(c->bodies[b].mesh_file, c->bodies[b].refine, c->bodies[b].order, &mesh);
     if (ierr) {

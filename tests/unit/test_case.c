@@ -1,5 +1,5 @@
-/* Unit tests of src/case: loading a full case, defaults, --set overrides, ramps, and one
- * input error (one line naming the file and the JSON path) for each kind of malformed input.
+/* Unit tests of src/case: loading a full case, defaults, --set overrides, ramps, rigid bodies
+ * and contact keys, and one input error (one line naming the file and the JSON path) for each kind of malformed input.
  *
  *   ./test_case                                   plain run
  *   ./test_case -malloc_debug -malloc_dump        PETSc reports any leaked PetscMalloc
@@ -279,6 +279,15 @@ static void test_defaults(void **state)
   assert_int_equal(c.output_every, 1);
   assert_true(c.output_hdf5 && c.output_vtk && c.vtk_binary);
   assert_int_equal(c.npetsc, 0);
+  /* contact keys: none of them in the file */
+  assert_false(c.bodies[0].rigid);
+  assert_int_equal(c.ncontacts, 0);
+  assert_string_equal(c.contact_solver_type, "nsgs");
+  assert_true(c.contact_solver_tol == 1e-10);
+  assert_int_equal(c.contact_solver_max_it, 1000);
+  assert_true(c.contact_solver_warm_start);
+  assert_int_equal(c.compliance, FC_COMPLIANCE_EXACT);
+  assert_false(c.output_fclib);
 
   /* The resolved JSON spells out every default, ramps in their object form. */
   r = cJSON_Parse(c.resolved_json);
@@ -295,6 +304,18 @@ static void test_defaults(void **state)
   assert_true(cJSON_GetNumberValue(Resolved(r, "bodies[0].loads[0].ramp.value")) == 1);
   assert_string_equal(cJSON_GetStringValue(Resolved(r, "output.vtk_format")), "binary");
   assert_true(cJSON_IsObject(Resolved(r, "petsc")));
+  assert_string_equal(cJSON_GetStringValue(Resolved(r, "bodies[0].type")), "deformable");
+  assert_true(cJSON_IsArray(Resolved(r, "contacts")) && cJSON_GetArraySize(Resolved(r, "contacts")) == 0);
+  assert_string_equal(cJSON_GetStringValue(Resolved(r, "contact_solver.type")), "nsgs");
+  assert_true(cJSON_GetNumberValue(Resolved(r, "contact_solver.tol")) == 1e-10);
+  assert_true(cJSON_GetNumberValue(Resolved(r, "contact_solver.max_it")) == 1000);
+  assert_true(cJSON_IsTrue(Resolved(r, "contact_solver.warm_start")));
+  assert_string_equal(cJSON_GetStringValue(Resolved(r, "compliance.type")), "exact");
+  assert_true(cJSON_IsFalse(Resolved(r, "output.fclib")));
+  /* A body still lists name first, then type (the discriminator), then its keys. */
+  assert_string_equal(Resolved(r, "bodies[0]")->child->string, "name");
+  assert_string_equal(Resolved(r, "bodies[0]")->child->next->string, "type");
+  assert_string_equal(Resolved(r, "bodies[0]")->child->next->next->string, "mesh");
   /* Documented order, not insertion order: name first, petsc last. */
   assert_string_equal(r->child->string, "name");
   assert_string_equal(cJSON_GetArrayItem(r, cJSON_GetArraySize(r) - 1)->string, "petsc");
@@ -440,6 +461,372 @@ static void test_ramps(void **state)
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* Contact: rigid bodies, contact pairs, contact solver, compliance, FCLIB output           */
+/* ---------------------------------------------------------------------------------------- */
+
+#define RIGID_FLOOR_JSON "{\"name\": \"floor\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1]}}"
+#define RIGID_BALL_JSON \
+  "{\"name\": \"ball\", \"type\": \"rigid\", \"shape\": {\"type\": \"sphere\", \"center\": [0, 0, 2], \"radius\": 0.5}," \
+  " \"motion\": {\"type\": \"dynamic\", \"mass\": 2, \"inertia\": [0.2, 0.2, 0.2]}}"
+
+/* base for the malformed contact inputs: bodies block (deformable), floor, ball (rigid) */
+static const char contact_base[] = "{\n"
+                                   "  \"name\": \"contact\",\n"
+                                   "  \"time\": {\"dt\": 0.1, \"t_end\": 1.0},\n"
+                                   "  \"bodies\": [" BODY_JSON ",\n    " RIGID_FLOOR_JSON ",\n    " RIGID_BALL_JSON "],\n"
+                                   "  \"contacts\": [{\"pair\": [\"block\", \"floor\"], \"mu\": 0.5}],\n"
+                                   "  \"probes\": [{\"name\": \"f\", \"type\": \"contact_force\", \"pair\": 0},\n"
+                                   "             {\"name\": \"ek\", \"type\": \"kinetic_energy\", \"body\": \"ball\"}]\n"
+                                   "}\n";
+
+/* every shape, motion and joint type, every contact key */
+static const char contact_full[] =
+  "{\n"
+  "  \"name\": \"contact_full\",\n"
+  "  \"time\": {\"integrator\": \"backward_euler\", \"dt\": 0.1, \"t_end\": 1.0},\n"
+  "  \"bodies\": [\n"
+  "    " BODY_JSON ",\n"
+  "    {\"name\": \"pad\", \"type\": \"deformable\", \"mesh\": {\"file\": \"mesh.geo\"},\n"
+  "     \"material\": {\"model\": \"linear\", \"E\": 1e5, \"nu\": 0.4, \"density\": 900}},\n"
+  "    {\"type\": \"rigid\", \"name\": \"floor\", \"shape\": {\"normal\": [0, 0, 2], \"type\": \"plane\", \"point\": [0, 0, -1]}},\n"
+  "    {\"name\": \"press\", \"type\": \"rigid\", \"shape\": {\"type\": \"box\", \"center\": [0, 0, 3], \"half_extents\": [1, 2, 0.5]},\n"
+  "     \"motion\": {\"type\": \"kinematic\", \"displacement\": [0, 0, -0.5], \"ramp\": \"linear\"}},\n"
+  "    {\"name\": \"ball\", \"type\": \"rigid\", \"shape\": {\"type\": \"sphere\", \"center\": [1, 1, 1], \"radius\": 0.25},\n"
+  "     \"motion\": {\"type\": \"kinematic\", \"displacement\": {\"table\": [[0, 0, 0, 0], [1, 0, 0, -1], [2, 1, 0, -1]]}}},\n"
+  "    {\"name\": \"roller\", \"type\": \"rigid\",\n"
+  "     \"shape\": {\"type\": \"cylinder\", \"center\": [0, 0, 0], \"axis\": [3, 0, 4], \"radius\": 0.1, \"half_length\": 0.5},\n"
+  "     \"motion\": {\"type\": \"dynamic\", \"mass\": 5, \"inertia\": [1, 2, 3], \"force\": [0, 0, -49],\n"
+  "                \"ramp\": {\"type\": \"constant\", \"value\": 0.5}, \"initial_velocity\": [1, 0, 0]}},\n"
+  "    {\"name\": \"tool\", \"type\": \"rigid\", \"shape\": {\"type\": \"mesh\", \"file\": \"mesh.geo\", \"group\": \"contact\", \"refine\": 1},\n"
+  "     \"motion\": {\"type\": \"dynamic\", \"mass\": 2, \"joint\": {\"type\": \"prismatic\", \"axis\": [0, 0, -2]}}},\n"
+  "    {\"name\": \"anvil\", \"type\": \"rigid\", \"shape\": {\"type\": \"mesh\", \"file\": \"mesh.geo\"},\n"
+  "     \"motion\": {\"type\": \"dynamic\", \"mass\": 1, \"inertia\": [0.5, 0.5, 0.5], \"joint\": {\"type\": \"fixed\"}}},\n"
+  "    {\"name\": \"post\", \"type\": \"rigid\", \"shape\": {\"type\": \"box\", \"center\": [5, 5, 0], \"half_extents\": [0.1, 0.1, 1]},\n"
+  "     \"motion\": {\"type\": \"fixed\"}}\n"
+  "  ],\n"
+  "  \"contacts\": [\n"
+  "    {\"pair\": [\"block\", \"floor\"], \"surface\": \"bottom\", \"mu\": 0.3, \"alarm\": 0.01},\n"
+  "    {\"pair\": [\"block\", \"pad\"], \"surface\": 5, \"target_surface\": \"top\", \"both_passes\": true},\n"
+  "    {\"pair\": [\"pad\", \"tool\"], \"target_surface\": 7},\n"
+  "    {\"pair\": [\"block\", \"roller\"]}\n"
+  "  ],\n"
+  "  \"contact_solver\": {\"type\": \"my_solver2\", \"tol\": 1e-6, \"max_it\": 50, \"warm_start\": false},\n"
+  "  \"compliance\": {\"type\": \"precomputed\"},\n"
+  "  \"probes\": [\n"
+  "    {\"name\": \"fc\", \"type\": \"contact_force\", \"pair\": 0},\n"
+  "    {\"name\": \"na\", \"type\": \"active_contacts\", \"pair\": 3},\n"
+  "    {\"name\": \"ek_roller\", \"type\": \"kinetic_energy\", \"body\": \"roller\"},\n"
+  "    {\"name\": \"es_floor\", \"type\": \"strain_energy\", \"body\": \"floor\"},\n"
+  "    {\"name\": \"u\", \"type\": \"displacement\", \"body\": \"block\", \"point\": [0, 0, 0]}\n"
+  "  ],\n"
+  "  \"output\": {\"fclib\": true}\n"
+  "}\n";
+
+static void AssertVec3(const PetscReal v[3], double x, double y, double z)
+{
+  const double tol = 1e-14;
+  if (PetscAbsReal(v[0] - x) > tol || PetscAbsReal(v[1] - y) > tol || PetscAbsReal(v[2] - z) > tol) fail_msg("got [%.17g, %.17g, %.17g], expected [%g, %g, %g]", (double)v[0], (double)v[1], (double)v[2], x, y, z);
+}
+
+static void test_contact_case(void **state)
+{
+  char              file[PETSC_MAX_PATH_LEN], mesh[PETSC_MAX_PATH_LEN], again[PETSC_MAX_PATH_LEN];
+  FcCase            c, c2;
+  const FcCaseBody *b;
+  cJSON            *r;
+  const cJSON      *body;
+
+  (void)state;
+  TmpCase(file, sizeof file, "contact_full.json", contact_full);
+  snprintf(mesh, sizeof mesh, "%s/mesh.geo", tmpdir);
+  assert_int_equal(Load(file, 0, NULL, &c), 0);
+  assert_int_equal(c.nbodies, 9);
+
+  b = &c.bodies[0]; /* deformable: unchanged, not rigid */
+  assert_false(b->rigid);
+  assert_string_equal(b->type, "deformable");
+  assert_string_equal(b->mesh_file, mesh);
+  assert_int_equal(b->nboundary, 1);
+  assert_false(c.bodies[1].rigid);
+  assert_true(c.bodies[1].material.E == 1e5);
+
+  b = &c.bodies[2]; /* plane, normal normalized, motion defaulted to fixed; deformable fields zero */
+  assert_true(b->rigid);
+  assert_string_equal(b->name, "floor");
+  assert_string_equal(b->type, "rigid");
+  assert_int_equal(b->shape.type, FC_SHAPE_PLANE);
+  AssertVec3(b->shape.point, 0, 0, -1);
+  AssertVec3(b->shape.normal, 0, 0, 1);
+  assert_int_equal(b->motion.type, FC_MOTION_FIXED);
+  assert_string_equal(b->mesh_file, "");
+  assert_true(b->material.E == 0 && b->material.density == 0 && b->material.model[0] == 0);
+  assert_int_equal(b->refine, 0);
+  assert_int_equal(b->order, 0);
+  assert_int_equal(b->nboundary, 0);
+  assert_int_equal(b->nloads, 0);
+  assert_null(b->boundary);
+  assert_null(b->loads);
+
+  b = &c.bodies[3]; /* box, kinematic [ux, uy, uz] with a linear ramp to t_end */
+  assert_int_equal(b->shape.type, FC_SHAPE_BOX);
+  AssertVec3(b->shape.center, 0, 0, 3);
+  AssertVec3(b->shape.half_extents, 1, 2, 0.5);
+  assert_int_equal(b->motion.type, FC_MOTION_KINEMATIC);
+  AssertVec3(b->motion.displacement, 0, 0, -0.5);
+  assert_int_equal(b->motion.ramp.type, FC_RAMP_LINEAR);
+  assert_true(b->motion.ramp.t0 == 0 && b->motion.ramp.t1 == 1.0);
+  assert_int_equal(b->motion.ntab, 0);
+
+  b = &c.bodies[4]; /* sphere, kinematic table */
+  assert_int_equal(b->shape.type, FC_SHAPE_SPHERE);
+  AssertVec3(b->shape.center, 1, 1, 1);
+  assert_true(b->shape.radius == 0.25);
+  assert_int_equal(b->motion.type, FC_MOTION_KINEMATIC);
+  assert_int_equal(b->motion.ntab, 3);
+  assert_true(b->motion.tab[4] == 1 && b->motion.tab[7] == -1 && b->motion.tab[9] == 1);
+
+  b = &c.bodies[5]; /* cylinder, axis normalized; dynamic, free joint by default */
+  assert_int_equal(b->shape.type, FC_SHAPE_CYLINDER);
+  AssertVec3(b->shape.center, 0, 0, 0);
+  AssertVec3(b->shape.axis, 0.6, 0, 0.8);
+  assert_true(b->shape.radius == 0.1 && b->shape.half_length == 0.5);
+  assert_int_equal(b->motion.type, FC_MOTION_DYNAMIC);
+  assert_true(b->motion.mass == 5);
+  AssertVec3(b->motion.inertia, 1, 2, 3);
+  assert_int_equal(b->motion.joint, FC_JOINT_FREE);
+  AssertVec3(b->motion.axis, 0, 0, 0);
+  AssertVec3(b->motion.force, 0, 0, -49);
+  assert_int_equal(b->motion.force_ramp.type, FC_RAMP_CONSTANT);
+  assert_true(b->motion.force_ramp.value == 0.5);
+  AssertVec3(b->motion.initial_velocity, 1, 0, 0);
+
+  b = &c.bodies[6]; /* mesh with group and refine; prismatic joint, inertia defaulted to 0 */
+  assert_int_equal(b->shape.type, FC_SHAPE_MESH);
+  assert_string_equal(b->shape.mesh_file, mesh);
+  assert_string_equal(b->shape.group, "contact");
+  assert_int_equal(b->shape.refine, 1);
+  assert_string_equal(b->mesh_file, "");
+  assert_int_equal(b->motion.joint, FC_JOINT_PRISMATIC);
+  AssertVec3(b->motion.axis, 0, 0, -1);
+  AssertVec3(b->motion.inertia, 0, 0, 0);
+  AssertVec3(b->motion.force, 0, 0, 0);
+  AssertVec3(b->motion.initial_velocity, 0, 0, 0);
+  assert_int_equal(b->motion.force_ramp.type, FC_RAMP_CONSTANT);
+  assert_true(b->motion.force_ramp.value == 1);
+
+  b = &c.bodies[7]; /* mesh without group (all boundary faces), refine 0; fixed joint */
+  assert_string_equal(b->shape.group, "");
+  assert_int_equal(b->shape.refine, 0);
+  assert_int_equal(b->motion.joint, FC_JOINT_FIXED);
+  AssertVec3(b->motion.inertia, 0.5, 0.5, 0.5);
+  assert_int_equal(c.bodies[8].motion.type, FC_MOTION_FIXED);
+
+  assert_int_equal(c.ncontacts, 4);
+  assert_true(c.contacts[0].body[0] == 0 && c.contacts[0].body[1] == 2);
+  assert_string_equal(c.contacts[0].surface, "bottom");
+  assert_string_equal(c.contacts[0].target_surface, "");
+  assert_true(c.contacts[0].mu == 0.3 && c.contacts[0].alarm == 0.01);
+  assert_false(c.contacts[0].both_passes);
+  assert_true(c.contacts[1].body[0] == 0 && c.contacts[1].body[1] == 1);
+  assert_string_equal(c.contacts[1].surface, "5");
+  assert_string_equal(c.contacts[1].target_surface, "top");
+  assert_true(c.contacts[1].both_passes);
+  assert_true(c.contacts[1].mu == 0 && c.contacts[1].alarm == -1); /* defaults: frictionless, automatic */
+  assert_true(c.contacts[2].body[0] == 1 && c.contacts[2].body[1] == 6);
+  assert_string_equal(c.contacts[2].surface, "");
+  assert_string_equal(c.contacts[2].target_surface, "7");
+  assert_true(c.contacts[3].body[0] == 0 && c.contacts[3].body[1] == 5);
+
+  assert_string_equal(c.contact_solver_type, "my_solver2");
+  assert_true(c.contact_solver_tol == 1e-6);
+  assert_int_equal(c.contact_solver_max_it, 50);
+  assert_false(c.contact_solver_warm_start);
+  assert_int_equal(c.compliance, FC_COMPLIANCE_PRECOMPUTED);
+  assert_true(c.output_fclib);
+
+  assert_int_equal(c.nprobes, 5);
+  assert_int_equal(c.probes[0].type, FC_PROBE_CONTACT_FORCE);
+  assert_int_equal(c.probes[0].pair, 0);
+  assert_string_equal(c.probes[0].body, "");
+  assert_int_equal(c.probes[1].type, FC_PROBE_ACTIVE_CONTACTS);
+  assert_int_equal(c.probes[1].pair, 3);
+  assert_int_equal(c.probes[2].type, FC_PROBE_KINETIC_ENERGY);
+  assert_string_equal(c.probes[2].body, "roller");
+  assert_int_equal(c.probes[3].type, FC_PROBE_STRAIN_ENERGY);
+  assert_string_equal(c.probes[3].body, "floor");
+  assert_int_equal(c.probes[4].type, FC_PROBE_DISPLACEMENT);
+
+  /* resolved: defaults filled, keys in documented order, directions as written */
+  r = cJSON_Parse(c.resolved_json);
+  assert_non_null(r);
+  body = Resolved(r, "bodies[2]");
+  assert_string_equal(body->child->string, "name");
+  assert_string_equal(body->child->next->string, "type");
+  assert_string_equal(body->child->next->next->string, "shape");
+  assert_string_equal(Resolved(r, "bodies[2].shape")->child->string, "type");
+  assert_string_equal(cJSON_GetStringValue(Resolved(r, "bodies[2].motion.type")), "fixed");
+  assert_int_equal(cJSON_GetArraySize(Resolved(r, "bodies[2].motion")), 1);
+  assert_true(cJSON_GetNumberValue(cJSON_GetArrayItem(Resolved(r, "bodies[2].shape.normal"), 2)) == 2);
+  assert_string_equal(cJSON_GetStringValue(Resolved(r, "bodies[3].motion.ramp.type")), "linear");
+  assert_true(cJSON_GetNumberValue(Resolved(r, "bodies[3].motion.ramp.t1")) == 1.0);
+  assert_null(Resolved(r, "bodies[4].motion.ramp")); /* a table has no ramp */
+  assert_string_equal(cJSON_GetStringValue(Resolved(r, "bodies[6].motion.joint.type")), "prismatic");
+  assert_int_equal(cJSON_GetArraySize(Resolved(r, "bodies[6].motion.inertia")), 3);
+  assert_string_equal(cJSON_GetStringValue(Resolved(r, "bodies[6].motion.ramp.type")), "constant");
+  assert_true(cJSON_GetNumberValue(Resolved(r, "bodies[6].shape.refine")) == 1);
+  assert_true(cJSON_GetNumberValue(Resolved(r, "bodies[7].shape.refine")) == 0);
+  assert_null(Resolved(r, "bodies[7].shape.group"));
+  assert_string_equal(cJSON_GetStringValue(Resolved(r, "bodies[5].motion.joint.type")), "free");
+  assert_true(cJSON_IsArray(Resolved(r, "bodies[5].motion.initial_velocity")));
+  assert_true(cJSON_GetNumberValue(Resolved(r, "contacts[3].mu")) == 0);
+  assert_true(cJSON_IsFalse(Resolved(r, "contacts[3].both_passes")));
+  assert_null(Resolved(r, "contacts[3].alarm")); /* automatic */
+  assert_string_equal(Resolved(r, "contacts[0]")->child->string, "pair");
+  cJSON_Delete(r);
+
+  /* the resolved case is itself a valid case resolving to the same text */
+  TmpCase(again, sizeof again, "contact_full_resolved.json", c.resolved_json);
+  assert_int_equal(Load(again, 0, NULL, &c2), 0);
+  assert_string_equal(c.resolved_json, c2.resolved_json);
+  assert_int_equal(FcCaseDestroy(&c2), 0);
+  assert_int_equal(FcCaseDestroy(&c), 0);
+  assert_null(c.contacts);
+}
+
+/* A minimal rigid floor and contact pair: every contact default. */
+static void test_contact_defaults(void **state)
+{
+  char             file[PETSC_MAX_PATH_LEN];
+  static const char text[] = "{\"name\": \"d\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
+                             " \"bodies\": [" BODY_JSON ", {\"name\": \"floor\", \"type\": \"rigid\",\n"
+                             "   \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1]}}],\n"
+                             " \"contacts\": [{\"pair\": [\"block\", \"floor\"]}]}\n";
+  FcCase           c;
+  cJSON           *r;
+
+  (void)state;
+  TmpCase(file, sizeof file, "contact_defaults.json", text);
+  assert_int_equal(Load(file, 0, NULL, &c), 0);
+  assert_true(c.bodies[1].rigid);
+  assert_int_equal(c.bodies[1].motion.type, FC_MOTION_FIXED);
+  assert_int_equal(c.ncontacts, 1);
+  assert_true(c.contacts[0].body[0] == 0 && c.contacts[0].body[1] == 1);
+  assert_string_equal(c.contacts[0].surface, "");
+  assert_string_equal(c.contacts[0].target_surface, "");
+  assert_true(c.contacts[0].mu == 0 && c.contacts[0].alarm == -1);
+  assert_false(c.contacts[0].both_passes);
+  assert_string_equal(c.contact_solver_type, "nsgs");
+  assert_int_equal(c.compliance, FC_COMPLIANCE_EXACT);
+  assert_false(c.output_fclib);
+  r = cJSON_Parse(c.resolved_json);
+  assert_non_null(r);
+  assert_string_equal(cJSON_GetStringValue(Resolved(r, "bodies[1].motion.type")), "fixed");
+  assert_true(cJSON_GetNumberValue(Resolved(r, "contacts[0].mu")) == 0);
+  assert_true(cJSON_IsFalse(Resolved(r, "contacts[0].both_passes")));
+  assert_null(Resolved(r, "contacts[0].surface"));
+  assert_null(Resolved(r, "contacts[0].alarm"));
+  /* root order: contacts after bodies, before probes */
+  assert_string_equal(Resolved(r, "bodies")->next->string, "contacts");
+  assert_string_equal(Resolved(r, "contacts")->next->string, "contact_solver");
+  assert_string_equal(Resolved(r, "contact_solver")->next->string, "compliance");
+  assert_string_equal(Resolved(r, "compliance")->next->string, "probes");
+  cJSON_Delete(r);
+  assert_int_equal(FcCaseDestroy(&c), 0);
+}
+
+static void test_contact_set(void **state)
+{
+  char        file[PETSC_MAX_PATH_LEN];
+  const char *sets[] = {
+    "contacts[0].mu=0.3",
+    "contact_solver.type=\"nsgs\"",
+    "contact_solver.max_it=20",
+    "compliance.type=precomputed",
+    "output.fclib=true",
+    "contacts[0].alarm=0.05",
+    "bodies[2].shape.radius=0.75",
+    "bodies[2].motion.joint={\"type\": \"prismatic\", \"axis\": [0, 0, 1]}",
+    "bodies[1].motion={\"type\": \"kinematic\", \"displacement\": [0, 0, 0.1], \"ramp\": \"linear\"}",
+    "probes[0].type=active_contacts",
+    "bodies[0].type=deformable",
+  };
+  FcCase c;
+
+  (void)state;
+  TmpCase(file, sizeof file, "contact_set.json", contact_base);
+  assert_int_equal(Load(file, (int)(sizeof sets / sizeof sets[0]), sets, &c), 0);
+  assert_true(c.contacts[0].mu == 0.3);
+  assert_true(c.contacts[0].alarm == 0.05);
+  assert_string_equal(c.contact_solver_type, "nsgs");
+  assert_int_equal(c.contact_solver_max_it, 20);
+  assert_true(c.contact_solver_tol == 1e-10); /* siblings of a created key default */
+  assert_int_equal(c.compliance, FC_COMPLIANCE_PRECOMPUTED);
+  assert_true(c.output_fclib);
+  assert_true(c.bodies[2].shape.radius == 0.75);
+  assert_int_equal(c.bodies[2].motion.joint, FC_JOINT_PRISMATIC);
+  AssertVec3(c.bodies[2].motion.inertia, 0.2, 0.2, 0.2);
+  assert_int_equal(c.bodies[1].motion.type, FC_MOTION_KINEMATIC);
+  assert_int_equal(c.bodies[1].motion.ramp.type, FC_RAMP_LINEAR);
+  assert_int_equal(c.probes[0].type, FC_PROBE_ACTIVE_CONTACTS);
+  assert_int_equal(FcCaseDestroy(&c), 0);
+}
+
+static void test_motion_displacement(void **state)
+{
+  char         file[PETSC_MAX_PATH_LEN];
+  FcCase       c;
+  PetscReal    u[3], tab[] = {0, 1, 2, 3, 2, 3, 2, 1};
+  FcCaseMotion fixed = {.type = FC_MOTION_FIXED, .displacement = {1, 1, 1}, .ramp = {.type = FC_RAMP_CONSTANT, .value = 1}};
+  FcCaseMotion dyn   = {.type = FC_MOTION_DYNAMIC, .displacement = {1, 1, 1}, .ramp = {.type = FC_RAMP_CONSTANT, .value = 1}};
+  FcCaseMotion cst   = {.type = FC_MOTION_KINEMATIC, .displacement = {1, -2, 3}, .ramp = {.type = FC_RAMP_CONSTANT, .value = 0.5}};
+  FcCaseMotion two   = {.type = FC_MOTION_KINEMATIC, .ntab = 2, .tab = tab};
+
+  (void)state;
+  FcCaseMotionDisplacement(&fixed, 1, u);
+  AssertVec3(u, 0, 0, 0);
+  FcCaseMotionDisplacement(&dyn, 1, u);
+  AssertVec3(u, 0, 0, 0);
+  FcCaseMotionDisplacement(&cst, 7, u);
+  AssertVec3(u, 0.5, -1, 1.5);
+  /* rows (0; 1, 2, 3) and (2; 3, 2, 1) */
+  FcCaseMotionDisplacement(&two, -1, u);
+  AssertVec3(u, 1, 2, 3);
+  FcCaseMotionDisplacement(&two, 0.5, u);
+  AssertVec3(u, 1.5, 2, 2.5);
+  FcCaseMotionDisplacement(&two, 1, u);
+  AssertVec3(u, 2, 2, 2);
+  FcCaseMotionDisplacement(&two, 2, u);
+  AssertVec3(u, 3, 2, 1);
+  FcCaseMotionDisplacement(&two, 9, u);
+  AssertVec3(u, 3, 2, 1);
+
+  TmpCase(file, sizeof file, "motion.json", contact_full);
+  assert_int_equal(Load(file, 0, NULL, &c), 0);
+  /* press: [0, 0, -0.5] * linear ramp from 0 to t_end = 1 */
+  FcCaseMotionDisplacement(&c.bodies[3].motion, -1, u);
+  AssertVec3(u, 0, 0, 0);
+  FcCaseMotionDisplacement(&c.bodies[3].motion, 0.5, u);
+  AssertVec3(u, 0, 0, -0.25);
+  FcCaseMotionDisplacement(&c.bodies[3].motion, 4, u);
+  AssertVec3(u, 0, 0, -0.5);
+  /* ball: table [[0, 0, 0, 0], [1, 0, 0, -1], [2, 1, 0, -1]], held outside */
+  FcCaseMotionDisplacement(&c.bodies[4].motion, -1, u);
+  AssertVec3(u, 0, 0, 0);
+  FcCaseMotionDisplacement(&c.bodies[4].motion, 0.25, u);
+  AssertVec3(u, 0, 0, -0.25);
+  FcCaseMotionDisplacement(&c.bodies[4].motion, 1.5, u);
+  AssertVec3(u, 0.5, 0, -1);
+  FcCaseMotionDisplacement(&c.bodies[4].motion, 3, u);
+  AssertVec3(u, 1, 0, -1);
+  /* floor (fixed) and roller (dynamic) do not have a prescribed displacement */
+  FcCaseMotionDisplacement(&c.bodies[2].motion, 0.5, u);
+  AssertVec3(u, 0, 0, 0);
+  FcCaseMotionDisplacement(&c.bodies[5].motion, 0.5, u);
+  AssertVec3(u, 0, 0, 0);
+  assert_int_equal(FcCaseDestroy(&c), 0);
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* Malformed inputs: each one line "FILE: PATH: message" and FC_ERR_INPUT                   */
 /* ---------------------------------------------------------------------------------------- */
 
@@ -485,7 +872,7 @@ static const BadCase bad_cases[] = {
   /* enums and names */
   {NULL, {"time.integrator=euler"}, "time.integrator", "choices: quasi_static, backward_euler"},
   {NULL, {"bodies[0].material.model=neo_hookean"}, "bodies[0].material.model", "choices: linear, corotational"},
-  {NULL, {"bodies[0].type=rigid"}, "bodies[0].type", "choices: deformable"},
+  {NULL, {"bodies[0].type=soft"}, "bodies[0].type", "\"soft\" is not allowed (choices: deformable, rigid)"},
   {NULL, {"output.vtk_format=xml"}, "output.vtk_format", "choices: binary, ascii"},
   {NULL, {"name=a b"}, "name", "must match [A-Za-z0-9_.-]+"},
   {NULL, {"bodies=[" BODY_JSON ", " BODY_JSON "]"}, "bodies[1].name", "duplicate body name \"block\""},
@@ -528,6 +915,79 @@ static const BadCase bad_cases[] = {
   {NULL, {"name.first=1"}, "name.first", "--set: cannot set key \"first\": name is a string"},
   {NULL, {"probes2[0].name=x"}, "probes2[0].name", "--set: cannot index probes2: it does not exist"},
   {NULL, {"time={\"dt\": 1, \"dt\": 2}"}, "time", "--set: duplicate key \"dt\""},
+  /* rigid bodies: type, shape */
+  {NULL, {"bodies[0].type=rigid"}, "bodies[0].mesh", "unknown key \"mesh\" for type \"rigid\" (accepted: name, type, shape, motion)"},
+  {contact_base, {"bodies[0].shape={\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1]}"}, "bodies[0].shape", "unknown key \"shape\" for type \"deformable\" (accepted: name, type, mesh, material, damping, boundary, loads)"},
+  {contact_base, {"bodies[1]={\"name\": \"floor\", \"type\": \"rigid\"}"}, "bodies[1].shape", "required key \"shape\" is missing"},
+  {contact_base, {"bodies[1].shape.type=cone"}, "bodies[1].shape.type", "\"cone\" is not allowed (choices: plane, box, sphere, cylinder, mesh)"},
+  {contact_base, {"bodies[1].shape={\"point\": [0, 0, 0]}"}, "bodies[1].shape.type", "required key \"type\" is missing"},
+  {contact_base, {"bodies[1].shape={\"type\": \"plane\", \"point\": [0, 0, 0]}"}, "bodies[1].shape.normal", "required key \"normal\" is missing"},
+  {contact_base, {"bodies[1].shape.normal=[0, 0, 0]"}, "bodies[1].shape.normal", "must be a non-zero vector"},
+  {contact_base, {"bodies[1].shape.normal=[0, 1]"}, "bodies[1].shape.normal", "exactly 3 elements"},
+  {contact_base, {"bodies[1].shape={\"type\": \"box\", \"center\": [0, 0, 0], \"half_extents\": [1, 0, 1]}"}, "bodies[1].shape.half_extents[1]", "must be > 0, got 0"},
+  {contact_base, {"bodies[2].shape.radius=-0.5"}, "bodies[2].shape.radius", "must be > 0, got -0.5"},
+  {contact_base, {"bodies[2].shape.normal=[0, 0, 1]"}, "bodies[2].shape.normal", "unknown key \"normal\" for type \"sphere\" (accepted: type, center, radius)"},
+  {contact_base, {"bodies[1].shape={\"type\": \"cylinder\", \"center\": [0, 0, 0], \"axis\": [0, 0, 0], \"radius\": 1, \"half_length\": 1}"}, "bodies[1].shape.axis", "non-zero"},
+  {contact_base, {"bodies[1].shape={\"type\": \"cylinder\", \"center\": [0, 0, 0], \"axis\": [0, 0, 1], \"radius\": 1}"}, "bodies[1].shape.half_length", "required key \"half_length\" is missing"},
+  {contact_base, {"bodies[1].shape={\"type\": \"mesh\", \"file\": \"nothere.msh\"}"}, "bodies[1].shape.file", "cannot read "},
+  {contact_base, {"bodies[1].shape={\"type\": \"mesh\", \"file\": \"mesh.geo\", \"refine\": 9}"}, "bodies[1].shape.refine", "must be in [0, 8], got 9"},
+  {contact_base, {"bodies[1].shape={\"type\": \"mesh\", \"file\": \"mesh.geo\", \"group\": 1.5}"}, "bodies[1].shape.group", "non-integral"},
+  /* rigid bodies: motion */
+  {contact_base, {"bodies[1].motion={\"type\": \"spin\"}"}, "bodies[1].motion.type", "\"spin\" is not allowed (choices: fixed, kinematic, dynamic)"},
+  {contact_base, {"bodies[1].motion={}"}, "bodies[1].motion.type", "required key \"type\" is missing"},
+  {contact_base, {"bodies[1].motion={\"type\": \"fixed\", \"mass\": 1}"}, "bodies[1].motion.mass", "unknown key \"mass\" for type \"fixed\" (accepted: type)"},
+  {contact_base, {"bodies[1].motion={\"type\": \"kinematic\"}"}, "bodies[1].motion.displacement", "required key \"displacement\" is missing"},
+  {contact_base, {"bodies[1].motion={\"type\": \"kinematic\", \"displacement\": [0, null, 0]}"}, "bodies[1].motion.displacement[1]", "expected number, got null"},
+  {contact_base, {"bodies[1].motion={\"type\": \"kinematic\", \"displacement\": {\"table\": [[0, 0, 0, 0]]}}"}, "bodies[1].motion.displacement.table", "at least 2 elements, got 1"},
+  {contact_base, {"bodies[1].motion={\"type\": \"kinematic\", \"displacement\": {\"table\": [[0, 0, 0, 0], [1, 0, null, 0]]}}"}, "bodies[1].motion.displacement.table[1][2]", "expected number, got null"},
+  {contact_base, {"bodies[1].motion={\"type\": \"kinematic\", \"displacement\": {\"table\": [[0, 0, 0, 0], [1, 0, 0, 1], [1, 0, 0, 2]]}}"}, "bodies[1].motion.displacement.table[2][0]", "strictly increasing (row 2 after row 1)"},
+  {contact_base, {"bodies[1].motion={\"type\": \"kinematic\", \"displacement\": {\"table\": [[0, 0, 0, 0], [1, 0, 0, 1]]}, \"ramp\": \"linear\"}"}, "bodies[1].motion.ramp", "only allowed with the \"displacement\": [ux, uy, uz] form"},
+  {contact_base, {"bodies[1].motion={\"type\": \"kinematic\", \"displacement\": [0, 0, 1], \"ramp\": {\"type\": \"linear\", \"t0\": 3}}"}, "bodies[1].motion.ramp.t1", "must be > t0 = 3, got 1 (the default, time.t_end)"},
+  {contact_base, {"bodies[2].motion={\"type\": \"dynamic\", \"inertia\": [1, 1, 1]}"}, "bodies[2].motion.mass", "required key \"mass\" is missing"},
+  {contact_base, {"bodies[2].motion.mass=0"}, "bodies[2].motion.mass", "must be > 0, got 0"},
+  {contact_base, {"bodies[2].motion={\"type\": \"dynamic\", \"mass\": 1}"}, "bodies[2].motion.inertia", "required key \"inertia\" is missing (a body with a free joint rotates)"},
+  {contact_base, {"bodies[2].motion.inertia=[1, 0, 1]"}, "bodies[2].motion.inertia[1]", "must be > 0 with a free joint"},
+  {contact_base, {"bodies[2].motion.inertia=[-1, 1, 1]", "bodies[2].motion.joint={\"type\": \"fixed\"}"}, "bodies[2].motion.inertia[0]", "must be >= 0, got -1"},
+  {contact_base, {"bodies[2].motion.joint={\"type\": \"hinge\"}"}, "bodies[2].motion.joint.type", "\"hinge\" is not allowed (choices: free, prismatic, fixed)"},
+  {contact_base, {"bodies[2].motion.joint={\"type\": \"prismatic\"}"}, "bodies[2].motion.joint.axis", "required key \"axis\" is missing"},
+  {contact_base, {"bodies[2].motion.joint={\"type\": \"prismatic\", \"axis\": [0, 0, 0]}"}, "bodies[2].motion.joint.axis", "non-zero"},
+  {contact_base, {"bodies[2].motion.joint={\"type\": \"free\", \"axis\": [0, 0, 1]}"}, "bodies[2].motion.joint.axis", "unknown key \"axis\" for type \"free\" (accepted: type)"},
+  {contact_base, {"bodies[2].motion.force=[0, 0]"}, "bodies[2].motion.force", "exactly 3 elements, got 2"},
+  {contact_base, {"bodies[2].motion.initial_velocity=[0, \"x\", 0]"}, "bodies[2].motion.initial_velocity[1]", "expected number, got string"},
+  {contact_base, {"bodies[2].motion.displacement=[0, 0, 1]"}, "bodies[2].motion.displacement", "unknown key \"displacement\" for type \"dynamic\""},
+  /* contacts */
+  {contact_base, {"contacts[0].pair=[\"block\", \"nobody\"]"}, "contacts[0].pair", "no body named \"nobody\" (bodies: \"block\", \"floor\", \"ball\")"},
+  {contact_base, {"contacts[0].pair=[\"block\", \"block\"]"}, "contacts[0].pair", "the two bodies must differ, got \"block\" twice"},
+  {contact_base, {"contacts[0].pair=[\"floor\", \"block\"]"}, "contacts[0].pair", "the first body is the contactor and must be deformable, but \"floor\" is rigid"},
+  {contact_base, {"contacts[0].pair=[\"floor\", \"ball\"]"}, "contacts[0].pair", "at least one body of a pair must be deformable"},
+  {contact_base, {"contacts[0].pair=[\"block\"]"}, "contacts[0].pair", "exactly 2 elements, got 1"},
+  {contact_base, {"contacts[0].pair=[\"block\", \"\"]"}, "contacts[0].pair[1]", "must not be empty"},
+  {contact_base, {"contacts[0]={\"mu\": 0.1}"}, "contacts[0].pair", "required key \"pair\" is missing"},
+  {contact_base, {"contacts[0].mu=-0.1"}, "contacts[0].mu", "must be >= 0, got -0.1"},
+  {contact_base, {"contacts[0].alarm=0"}, "contacts[0].alarm", "must be > 0, got 0"},
+  {contact_base, {"contacts[0].surface=true"}, "contacts[0].surface", "expected string or integer, got boolean"},
+  {contact_base, {"contacts[0].target_surface=top"}, "contacts[0].target_surface", "only allowed when the target is deformable or a rigid \"mesh\" shape, but \"floor\" is a rigid \"plane\""},
+  {contact_base, {"contacts[0].both_passes=true"}, "contacts[0].both_passes", "only allowed for a pair of deformable bodies, but \"floor\" is rigid"},
+  {contact_base, {"contacts[0].friction=0.3"}, "contacts[0].friction", "unknown key \"friction\" (accepted: pair, surface, target_surface, mu, alarm, both_passes)"},
+  {contact_base, {"contacts={}"}, "contacts", "expected array, got object"},
+  /* contact solver, compliance, output */
+  {contact_base, {"contact_solver.type=NSGS"}, "contact_solver.type", "\"NSGS\" must match [a-z0-9_]+"},
+  {contact_base, {"contact_solver.type=\"\""}, "contact_solver.type", "must not be empty"},
+  {contact_base, {"contact_solver.tol=0"}, "contact_solver.tol", "must be > 0, got 0"},
+  {contact_base, {"contact_solver.max_it=0"}, "contact_solver.max_it", "must be >= 1, got 0"},
+  {contact_base, {"contact_solver.warm_start=1"}, "contact_solver.warm_start", "expected boolean, got number"},
+  {contact_base, {"contact_solver.rtol=1"}, "contact_solver.rtol", "unknown key \"rtol\" (accepted: type, tol, max_it, warm_start)"},
+  {contact_base, {"compliance.type=approx"}, "compliance.type", "\"approx\" is not allowed (choices: exact, precomputed)"},
+  {contact_base, {"output.fclib=yes"}, "output.fclib", "expected boolean, got string"},
+  /* probes and rigid bodies, contact probes */
+  {contact_base, {"probes[0]={\"name\": \"u\", \"type\": \"displacement\", \"body\": \"floor\", \"point\": [0, 0, 0]}"}, "probes[0].body", "body \"floor\" is rigid: a displacement probe needs a deformable body"},
+  {contact_base, {"probes[0]={\"name\": \"r\", \"type\": \"reaction\", \"body\": \"ball\", \"group\": \"g\"}"}, "probes[0].body", "body \"ball\" is rigid"},
+  {contact_base, {"probes[0].pair=1"}, "probes[0].pair", "no contact pair 1 (contacts has 1 element: indices 0 to 0)"},
+  {contact_base, {"probes[0].pair=-1"}, "probes[0].pair", "must be >= 0, got -1"},
+  {contact_base, {"probes[0].body=block"}, "probes[0].body", "unknown key \"body\" for type \"contact_force\" (accepted: type, name, pair)"},
+  {contact_base, {"probes[0]={\"name\": \"n\", \"type\": \"active_contacts\"}"}, "probes[0].pair", "required key \"pair\" is missing"},
+  {NULL, {"probes[0]={\"name\": \"n\", \"type\": \"active_contacts\", \"pair\": 0}"}, "probes[0].pair", "no contact pair 0: the case has no contacts"},
+  {contact_base, {"probes[1].body=nobody"}, "probes[1].body", "no body named \"nobody\" (bodies: \"block\", \"floor\", \"ball\")"},
 };
 
 static void test_bad_inputs(void **state)
@@ -571,6 +1031,10 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_set),
     cmocka_unit_test(test_set_typecheck),
     cmocka_unit_test(test_ramps),
+    cmocka_unit_test(test_contact_case),
+    cmocka_unit_test(test_contact_defaults),
+    cmocka_unit_test(test_contact_set),
+    cmocka_unit_test(test_motion_displacement),
     cmocka_unit_test(test_bad_inputs),
   };
   char mesh[PETSC_MAX_PATH_LEN + 16];

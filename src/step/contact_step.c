@@ -1,0 +1,641 @@
+/* fcsim — contact correction inside the Newton loop.
+ *
+ * Conventions (DESIGN.md, FCLIB local form): contact a has a frame (n, t1, t2) with n pointing
+ * from the target towards the contactor; u_a = H_a Δx + q_a is the relative motion of the
+ * contactor point with respect to the target point, r_a the force on the contactor in that
+ * frame (the target gets −r_a), r_n ≥ 0 separates. With Δx_b = Δx_b^free + A_b⁻¹ H_bᵀ r
+ * (the linearized momentum balance, duriez2006 eq. 13–15):
+ *     u = W r + q,  W = Σ_b H_b A_b⁻¹ H_bᵀ   (Delassus operator, duriez2006 eq. 16–18),
+ *     q_n = g/c + n·Δx_rel^free,   q_t = t·(Δx_rel^free + s_rel),
+ * where c = 1 (quasi-static: u_n is the gap after the increment, u_t the slip since the start
+ * of the step) or c = Δt (backward Euler: u_n = g/Δt + relative normal velocity, so u_n ≥ 0
+ * keeps the end-of-step gap ≥ 0; u_t the relative tangential velocity), g the gap at the current
+ * iterate and s the state part of the tangential motion (u_k − u_0, or v_k). A rigid body with
+ * prescribed motion enters q only (through g and s).
+ *
+ * W is symmetric positive semi-definite because every A_b is SPD (Dirichlet rows replaced by a
+ * scaled identity, zero columns in H_bᵀ on constrained DoFs); it is computed from the same
+ * factorization as the free motion (one multi-right-hand-side solve per body) and symmetrized
+ * explicitly, W ← ½(W + Wᵀ), to remove the round-off of the two triangular solves. */
+#include "contact_step.h"
+#include "../collide/collide.h"
+#include <string.h>
+
+typedef struct {
+  PetscInt     A, B;          /* contactor (deformable) and target body indices */
+  PetscInt     npoints;
+  PetscInt    *points;        /* contactor node indices */
+  PetscInt     ntri;
+  PetscInt    *tri;           /* deformable target: corner node triples */
+  FcAABBTree   tree;
+  PetscReal    mu, alarm;
+  PetscInt     nprev;
+  FcProximity *prev;          /* last detection (frame continuity, hysteresis) */
+} Pair;
+
+struct _p_FcContactStep {
+  FcModel        *model;
+  PetscInt        npairs;
+  Pair           *pairs;
+  FcContactSolver solver;
+  PetscBool     **isbc;       /* per body: constrained DoF mask (NULL for rigid bodies) */
+  PetscReal     **Xcur;       /* per body: current coordinates (deformable) */
+  /* current contacts */
+  PetscInt        m, cap;
+  PetscInt       *pair, *point, *tnodes, *status;
+  PetscReal      *tw, *frame, *gap, *xc, *r, *u, *rforce;
+  PetscInt64     *key;
+  FcContactProblem prob;
+  Mat            *Ht, *Y;     /* per body, dense ndof × 3m */
+  /* warm start: previous r by key (sorted) */
+  PetscInt        nprev, prevcap;
+  PetscInt64     *prevkey;
+  PetscReal      *prevr;
+  /* active set of the previous correction (sorted keys) */
+  PetscInt        nact, actcap;
+  PetscInt64     *actkey;
+  PetscBool       first;
+};
+
+static PetscErrorCode BoundaryNodes_Private(const FcMesh *mesh, PetscInt *n, PetscInt **nodes)
+{
+  PetscBool *mark;
+  PetscInt   k = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(mesh->nnodes, &mark));
+  for (PetscInt f = 0; f < mesh->nbfaces * mesh->npf; f++) mark[mesh->bfaces[f]] = PETSC_TRUE;
+  for (PetscInt i = 0; i < mesh->nnodes; i++) k += mark[i];
+  PetscCall(PetscMalloc1(k + 1, nodes));
+  *n = 0;
+  for (PetscInt i = 0; i < mesh->nnodes; i++)
+    if (mark[i]) (*nodes)[(*n)++] = i;
+  PetscCall(PetscFree(mark));
+  PetscFunctionReturn(0);
+}
+
+/* Mean corner-edge length of the contactor's boundary faces: the automatic alarm distance
+ * (a point is taken into the contact problem when it is within one element size). */
+static PetscReal MeanEdge_Private(const FcMesh *mesh)
+{
+  PetscReal s = 0;
+  PetscInt  n = 0;
+  for (PetscInt f = 0; f < mesh->nbfaces; f++)
+    for (int e = 0; e < 3; e++) {
+      const PetscReal *a = &mesh->X[3 * mesh->bfaces[f * mesh->npf + e]], *b = &mesh->X[3 * mesh->bfaces[f * mesh->npf + (e + 1) % 3]];
+      s += PetscSqrtReal((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+      n++;
+    }
+  return n ? s / n : 0;
+}
+
+PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
+{
+  const FcCase *c = model->c;
+  FcContactStep cs;
+  char          path[128];
+
+  PetscFunctionBegin;
+  FcCheckInput(c->compliance == FC_COMPLIANCE_EXACT, c->file, "compliance.type", "\"precomputed\" compliance is not implemented yet (use \"exact\")");
+  PetscCall(PetscNew(&cs));
+  *out      = cs;
+  cs->model = model;
+  cs->first = PETSC_TRUE; /* the first correction of the run has nothing to compare with */
+  PetscCall(PetscCalloc1(c->ncontacts + 1, &cs->pairs));
+  PetscCall(PetscCalloc1(model->nbodies, &cs->isbc));
+  PetscCall(PetscCalloc1(model->nbodies, &cs->Xcur));
+  PetscCall(PetscCalloc1(model->nbodies, &cs->Ht));
+  PetscCall(PetscCalloc1(model->nbodies, &cs->Y));
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    FcBody body = model->bodies[b];
+    if (body->ndof == 0) continue;
+    PetscCall(PetscCalloc1(body->ndof, &cs->isbc[b]));
+    for (PetscInt i = 0; i < body->nbc; i++) cs->isbc[b][body->bc_dofs[i]] = PETSC_TRUE;
+    PetscCall(PetscMalloc1(body->ndof, &cs->Xcur[b]));
+  }
+  for (PetscInt i = 0; i < c->ncontacts; i++) {
+    const FcCaseContact *cc = &c->contacts[i];
+    Pair                *P  = &cs->pairs[i];
+    FcBody               A = model->bodies[cc->body[0]], B = model->bodies[cc->body[1]];
+
+    cs->npairs++;
+    P->A  = cc->body[0];
+    P->B  = cc->body[1];
+    P->mu = cc->mu;
+    snprintf(path, sizeof path, "contacts[%d].both_passes", (int)i);
+    FcCheckInput(!cc->both_passes, c->file, path, "two-pass (symmetric) node-to-surface contact is not implemented yet");
+    if (cc->surface[0]) {
+      const FcMeshGroup *g;
+      PetscCall(FcMeshFindGroup(&A->mesh, cc->surface, 2, &g));
+      snprintf(path, sizeof path, "contacts[%d].surface", (int)i);
+      if (!g) {
+        char list[1024];
+        FcMeshGroupList(&A->mesh, list, sizeof list);
+        return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", cc->surface, A->mesh.file, list);
+      }
+      P->npoints = g->nnodes;
+      PetscCall(PetscMalloc1(g->nnodes + 1, &P->points));
+      PetscCall(PetscArraycpy(P->points, g->nodes, g->nnodes));
+    } else PetscCall(BoundaryNodes_Private(&A->mesh, &P->npoints, &P->points));
+    P->alarm = cc->alarm > 0 ? cc->alarm : MeanEdge_Private(&A->mesh);
+    if (B->ndof > 0) {
+      const PetscInt *faces = NULL;
+      PetscInt        nf    = B->mesh.nbfaces;
+      if (cc->target_surface[0]) {
+        const FcMeshGroup *g;
+        PetscCall(FcMeshFindGroup(&B->mesh, cc->target_surface, 2, &g));
+        snprintf(path, sizeof path, "contacts[%d].target_surface", (int)i);
+        if (!g) {
+          char list[1024];
+          FcMeshGroupList(&B->mesh, list, sizeof list);
+          return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", cc->target_surface, B->mesh.file, list);
+        }
+        FcCheckInput(g->nfaces > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", cc->target_surface);
+        faces = g->faces;
+        nf    = g->nfaces;
+      }
+      P->ntri = nf;
+      PetscCall(PetscMalloc1(3 * nf, &P->tri));
+      for (PetscInt f = 0; f < nf; f++)
+        for (int k = 0; k < 3; k++) P->tri[3 * f + k] = B->mesh.bfaces[(faces ? faces[f] : f) * B->mesh.npf + k];
+      PetscCall(FcAABBTreeCreate(nf, 3, P->tri, B->mesh.X, &P->tree));
+    }
+  }
+  PetscCall(FcContactSolverCreate(&cs->solver));
+  PetscCall(FcContactSolverSetType(cs->solver, c->contact_solver_type));
+  PetscCall(FcContactSolverSetTolerances(cs->solver, c->contact_solver_tol, c->contact_solver_max_it));
+  PetscCall(FcContactSolverSetWarmStart(cs->solver, c->contact_solver_warm_start));
+  PetscCall(FcContactSolverSetFromOptions(cs->solver));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DestroyMats_Private(FcContactStep cs)
+{
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < cs->model->nbodies; b++) {
+    PetscCall(MatDestroy(&cs->Ht[b]));
+    PetscCall(MatDestroy(&cs->Y[b]));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
+{
+  FcContactStep cs = *pcs;
+
+  PetscFunctionBegin;
+  if (!cs) PetscFunctionReturn(0);
+  for (PetscInt i = 0; i < cs->npairs; i++) {
+    PetscCall(PetscFree(cs->pairs[i].points));
+    PetscCall(PetscFree(cs->pairs[i].tri));
+    PetscCall(PetscFree(cs->pairs[i].prev));
+    if (cs->pairs[i].tree) PetscCall(FcAABBTreeDestroy(&cs->pairs[i].tree));
+  }
+  PetscCall(PetscFree(cs->pairs));
+  PetscCall(DestroyMats_Private(cs));
+  for (PetscInt b = 0; b < cs->model->nbodies; b++) {
+    PetscCall(PetscFree(cs->isbc[b]));
+    PetscCall(PetscFree(cs->Xcur[b]));
+  }
+  PetscCall(PetscFree(cs->isbc));
+  PetscCall(PetscFree(cs->Xcur));
+  PetscCall(PetscFree(cs->Ht));
+  PetscCall(PetscFree(cs->Y));
+  PetscCall(PetscFree(cs->pair));
+  PetscCall(PetscFree(cs->point));
+  PetscCall(PetscFree(cs->tnodes));
+  PetscCall(PetscFree(cs->status));
+  PetscCall(PetscFree(cs->tw));
+  PetscCall(PetscFree(cs->frame));
+  PetscCall(PetscFree(cs->gap));
+  PetscCall(PetscFree(cs->xc));
+  PetscCall(PetscFree(cs->r));
+  PetscCall(PetscFree(cs->u));
+  PetscCall(PetscFree(cs->rforce));
+  PetscCall(PetscFree(cs->key));
+  PetscCall(PetscFree(cs->prevkey));
+  PetscCall(PetscFree(cs->prevr));
+  PetscCall(PetscFree(cs->actkey));
+  if (cs->prob) PetscCall(FcContactProblemDestroy(&cs->prob));
+  if (cs->solver) PetscCall(FcContactSolverDestroy(&cs->solver));
+  PetscCall(PetscFree(*pcs));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactStepBegin(FcContactStep cs, FcContactStats *st)
+{
+  PetscFunctionBegin;
+  (void)cs;
+  PetscCall(PetscMemzero(st, sizeof *st));
+  st->converged = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Reserve_Private(FcContactStep cs, PetscInt m)
+{
+  PetscFunctionBegin;
+  PetscInt old = cs->cap;
+
+  if (m <= cs->cap) PetscFunctionReturn(0);
+  cs->cap = PetscMax(m, 2 * cs->cap);
+  /* grow keeping the contacts already added: k values per contact */
+#define FC_GROW(p, n) \
+  do { \
+    void *np_; \
+    PetscCall(PetscMalloc((size_t)(n) * sizeof(*(p)), &np_)); \
+    if (old) PetscCall(PetscMemcpy(np_, (p), (size_t)((n) / cs->cap * old) * sizeof(*(p)))); \
+    PetscCall(PetscFree(p)); \
+    (p) = np_; \
+  } while (0)
+  FC_GROW(cs->pair, cs->cap);
+  FC_GROW(cs->point, cs->cap);
+  FC_GROW(cs->status, cs->cap);
+  FC_GROW(cs->tnodes, 3 * cs->cap);
+  FC_GROW(cs->tw, 3 * cs->cap);
+  FC_GROW(cs->frame, 9 * cs->cap);
+  FC_GROW(cs->gap, cs->cap);
+  FC_GROW(cs->xc, 3 * cs->cap);
+  FC_GROW(cs->r, 3 * cs->cap);
+  FC_GROW(cs->u, 3 * cs->cap);
+  FC_GROW(cs->rforce, 3 * cs->cap);
+  FC_GROW(cs->key, cs->cap);
+#undef FC_GROW
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AddContact_Private(FcContactStep cs, PetscInt p, const FcProximity *c)
+{
+  PetscInt a = cs->m;
+
+  PetscFunctionBegin;
+  PetscCall(Reserve_Private(cs, a + 1));
+  cs->pair[a]  = p;
+  cs->point[a] = c->point;
+  for (int k = 0; k < 3; k++) {
+    cs->tnodes[3 * a + k]    = c->nodes[k];
+    cs->tw[3 * a + k]        = c->bary[k];
+    cs->frame[9 * a + k]     = c->n[k];
+    cs->frame[9 * a + 3 + k] = c->t1[k];
+    cs->frame[9 * a + 6 + k] = c->t2[k];
+    cs->xc[3 * a + k]        = c->xc[k];
+  }
+  cs->gap[a] = c->gap;
+  cs->key[a] = (PetscInt64)p * (PetscInt64)1000000000 + c->point;
+  cs->m++;
+  PetscFunctionReturn(0);
+}
+
+static const FcProximity *FindPrev_Private(const Pair *P, PetscInt point)
+{
+  PetscInt lo = 0, hi = P->nprev - 1;
+  while (lo <= hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (P->prev[mid].point == point) return &P->prev[mid];
+    if (P->prev[mid].point < point) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return NULL;
+}
+
+static int CmpProx_Private(const void *a, const void *b)
+{
+  PetscInt x = ((const FcProximity *)a)->point, y = ((const FcProximity *)b)->point;
+  return (x > y) - (x < y);
+}
+
+/* Detection at the current iterate for every pair; fills the contact list. */
+static PetscErrorCode Detect_Private(FcContactStep cs)
+{
+  FcModel *model = cs->model;
+
+  PetscFunctionBegin;
+  cs->m = 0;
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    FcBody             body = model->bodies[b];
+    const PetscScalar *u;
+    if (body->ndof == 0) continue;
+    PetscCall(VecGetArrayRead(body->ucur, &u));
+    for (PetscInt i = 0; i < body->ndof; i++) cs->Xcur[b][i] = body->mesh.X[i] + u[i];
+    PetscCall(VecRestoreArrayRead(body->ucur, &u));
+  }
+  for (PetscInt p = 0; p < cs->npairs; p++) {
+    Pair        *P = &cs->pairs[p];
+    FcBody       B = model->bodies[P->B];
+    FcProximity *out = NULL;
+    PetscInt     nout = 0;
+
+    if (P->tree) {
+      FcProximityOptions opt;
+      PetscCall(PetscMemzero(&opt, sizeof opt));
+      opt.alarm = P->alarm;
+      opt.nprev = P->nprev;
+      opt.prev  = P->prev;
+      PetscCall(FcAABBTreeRefit(P->tree, cs->Xcur[P->B], 0.0));
+      PetscCall(FcProximityFind(P->tree, cs->Xcur[P->B], P->npoints, P->points, cs->Xcur[P->A], &opt, &nout, &out));
+    } else {
+      const FcCaseShape *sh = &B->spec->shape;
+      PetscReal          d[3], x0[3];
+      for (int k = 0; k < 3; k++) d[k] = B->rigid_d1[k];
+      PetscCall(PetscMalloc1(P->npoints + 1, &out));
+      for (PetscInt i = 0; i < P->npoints; i++) {
+        const PetscReal   *x    = &cs->Xcur[P->A][3 * P->points[i]];
+        const FcProximity *prev = FindPrev_Private(P, P->points[i]);
+        FcProximity        c;
+        PetscCall(PetscMemzero(&c, sizeof c));
+        switch (sh->type) {
+        case FC_SHAPE_PLANE:
+          for (int k = 0; k < 3; k++) x0[k] = sh->point[k] + d[k];
+          PetscCall(FcProximityPlane(x, x0, sh->normal, prev ? prev->t1 : NULL, &c));
+          break;
+        case FC_SHAPE_SPHERE:
+          for (int k = 0; k < 3; k++) x0[k] = sh->center[k] + d[k];
+          PetscCall(FcProximitySphere(x, x0, sh->radius, prev ? prev->t1 : NULL, &c));
+          break;
+        case FC_SHAPE_BOX: {
+          PetscReal Rid[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; /* axis-aligned box */
+          for (int k = 0; k < 3; k++) x0[k] = sh->center[k] + d[k];
+          PetscCall(FcProximityBox(x, x0, Rid, sh->half_extents, prev ? prev->t1 : NULL, &c));
+        } break;
+        case FC_SHAPE_CYLINDER:
+          for (int k = 0; k < 3; k++) x0[k] = sh->center[k] + d[k];
+          PetscCall(FcProximityCylinder(x, x0, sh->axis, sh->radius, sh->half_length, prev ? prev->t1 : NULL, &c));
+          break;
+        default:
+          SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "rigid shape type %d", (int)sh->type);
+        }
+        if (c.gap > P->alarm) continue;
+        c.point = P->points[i];
+        for (int k = 0; k < 3; k++) c.nodes[k] = -1;
+        out[nout++] = c;
+      }
+    }
+    /* keep this detection (sorted by point) for the next one's frame continuity */
+    if (nout > 1) qsort(out, (size_t)nout, sizeof *out, CmpProx_Private);
+    for (PetscInt i = 0; i < nout; i++) PetscCall(AddContact_Private(cs, p, &out[i]));
+    PetscCall(PetscFree(P->prev));
+    P->prev  = out;
+    P->nprev = nout;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscInt64 *BSearch64_Private(PetscInt64 key, PetscInt64 *a, PetscInt n)
+{
+  PetscInt lo = 0, hi = n - 1;
+  while (lo <= hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (a[mid] == key) return &a[mid];
+    if (a[mid] < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return NULL;
+}
+
+/* Relative motion of contact a, from per-body vectors v_A (contactor) and v_B (target). */
+static void Relative_Private(FcContactStep cs, PetscInt a, const PetscScalar *vA, const PetscScalar *vB, PetscReal rel[3])
+{
+  PetscInt p = cs->point[a];
+  for (int k = 0; k < 3; k++) rel[k] = vA[3 * p + k];
+  if (vB)
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 3; k++) rel[k] -= cs->tw[3 * a + j] * vB[3 * cs->tnodes[3 * a + j] + k];
+}
+
+PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcContactStats *st, PetscBool *changed)
+{
+  FcModel   *model = cs->model;
+  PetscInt   m, n3;
+  PetscReal  t0, t1, t2, t3;
+  Vec        rv;
+
+  PetscFunctionBegin;
+  (void)s;
+  PetscCall(PetscTime(&t0));
+  PetscCall(Detect_Private(cs));
+  PetscCall(PetscTime(&t1));
+  st->detect_time += t1 - t0;
+  m  = cs->m;
+  n3 = 3 * m;
+  PetscCall(DestroyMats_Private(cs));
+  for (PetscInt b = 0; b < model->nbodies; b++)
+    if (model->bodies[b]->fcontact) PetscCall(VecSet(model->bodies[b]->fcontact, 0.0));
+  if (m == 0) {
+    *changed  = (PetscBool)(cs->nact > 0);
+    cs->nact  = 0;
+    cs->first = PETSC_FALSE;
+    st->contacts = st->active = st->stick = st->slip = 0;
+    PetscFunctionReturn(0);
+  }
+
+  /* H_bᵀ per deformable body, dense ndof × 3m (column-major); zero on constrained DoFs. */
+  for (PetscInt a = 0; a < m; a++) {
+    const Pair *P = &cs->pairs[cs->pair[a]];
+    for (int side = 0; side < 2; side++) {
+      PetscInt     b = side ? P->B : P->A;
+      FcBody       body = model->bodies[b];
+      PetscScalar *h;
+      PetscInt     lda;
+      if (body->ndof == 0) continue;
+      if (!cs->Ht[b]) {
+        PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, n3, NULL, &cs->Ht[b]));
+        PetscCall(MatZeroEntries(cs->Ht[b]));
+      }
+      PetscCall(MatDenseGetArray(cs->Ht[b], &h));
+      PetscCall(MatDenseGetLDA(cs->Ht[b], &lda));
+      for (int i = 0; i < 3; i++) {
+        const PetscReal *F = &cs->frame[9 * a + 3 * i];
+        if (!side) {
+          for (int k = 0; k < 3; k++) {
+            PetscInt dof = 3 * cs->point[a] + k;
+            if (!cs->isbc[b][dof]) h[(3 * a + i) * lda + dof] += F[k];
+          }
+        } else {
+          for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++) {
+              PetscInt dof = 3 * cs->tnodes[3 * a + j] + k;
+              if (!cs->isbc[b][dof]) h[(3 * a + i) * lda + dof] -= cs->tw[3 * a + j] * F[k];
+            }
+        }
+      }
+      PetscCall(MatDenseRestoreArray(cs->Ht[b], &h));
+    }
+  }
+  /* compliance columns Y_b = A_b⁻¹ H_bᵀ with the step's factorization */
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    if (!cs->Ht[b]) continue;
+    PetscCall(MatDuplicate(cs->Ht[b], MAT_DO_NOT_COPY_VALUES, &cs->Y[b]));
+    PetscCall(model->bodies[b]->ops.solvemulti(model->bodies[b], cs->Ht[b], cs->Y[b]));
+  }
+  /* the contact problem: W = Σ_b H_b Y_b (H_b is sparse: each row touches one contact's nodes) */
+  if (cs->prob && cs->prob->m != m) PetscCall(FcContactProblemDestroy(&cs->prob));
+  if (!cs->prob) PetscCall(FcContactProblemCreate(m, &cs->prob));
+  PetscCall(PetscArrayzero(cs->prob->W, n3 * n3));
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    const PetscScalar *h, *y;
+    PetscInt           lda;
+    if (!cs->Ht[b]) continue;
+    PetscCall(MatDenseGetArrayRead(cs->Ht[b], &h));
+    PetscCall(MatDenseGetArrayRead(cs->Y[b], &y));
+    PetscCall(MatDenseGetLDA(cs->Ht[b], &lda));
+    for (PetscInt a = 0; a < m; a++) {
+      const Pair *P = &cs->pairs[cs->pair[a]];
+      PetscInt    dofs[12], nd = 0;
+      if (P->A == b)
+        for (int k = 0; k < 3; k++) dofs[nd++] = 3 * cs->point[a] + k;
+      if (P->B == b)
+        for (int j = 0; j < 3; j++)
+          for (int k = 0; k < 3; k++) dofs[nd++] = 3 * cs->tnodes[3 * a + j] + k;
+      for (int i = 0; i < 3; i++) {
+        PetscReal *Wrow = &cs->prob->W[(3 * a + i) * n3];
+        for (PetscInt k = 0; k < nd; k++) {
+          PetscReal hv = h[(3 * a + i) * lda + dofs[k]];
+          if (hv == 0) continue;
+          for (PetscInt col = 0; col < n3; col++) Wrow[col] += hv * y[col * lda + dofs[k]];
+        }
+      }
+    }
+    PetscCall(MatDenseRestoreArrayRead(cs->Y[b], &y));
+    PetscCall(MatDenseRestoreArrayRead(cs->Ht[b], &h));
+  }
+  for (PetscInt i = 0; i < n3; i++)
+    for (PetscInt j = i + 1; j < n3; j++) {
+      PetscReal w = 0.5 * (cs->prob->W[i * n3 + j] + cs->prob->W[j * n3 + i]);
+      cs->prob->W[i * n3 + j] = cs->prob->W[j * n3 + i] = w;
+    }
+  /* q from the free increment and the state (header comment) */
+  for (PetscInt a = 0; a < m; a++) {
+    const Pair        *P = &cs->pairs[cs->pair[a]];
+    FcBody             A = model->bodies[P->A], B = model->bodies[P->B];
+    const PetscScalar *dxA, *dxB = NULL, *sA, *sB = NULL;
+    PetscReal          rdx[3], rs[3], c = A->incscale;
+    PetscCall(VecGetArrayRead(A->dx, &dxA));
+    PetscCall(VecGetArrayRead(A->rate, &sA));
+    if (B->ndof) {
+      PetscCall(VecGetArrayRead(B->dx, &dxB));
+      PetscCall(VecGetArrayRead(B->rate, &sB));
+    }
+    Relative_Private(cs, a, dxA, dxB, rdx);
+    Relative_Private(cs, a, sA, sB, rs);
+    if (!B->ndof)
+      for (int k = 0; k < 3; k++) rs[k] -= (B->rigid_d1[k] - B->rigid_d0[k]) / c;
+    PetscCall(VecRestoreArrayRead(A->dx, &dxA));
+    PetscCall(VecRestoreArrayRead(A->rate, &sA));
+    if (B->ndof) {
+      PetscCall(VecRestoreArrayRead(B->dx, &dxB));
+      PetscCall(VecRestoreArrayRead(B->rate, &sB));
+    }
+    for (int i = 0; i < 3; i++) {
+      const PetscReal *F = &cs->frame[9 * a + 3 * i];
+      PetscReal        v = 0;
+      for (int k = 0; k < 3; k++) v += F[k] * (rdx[k] + (i ? rs[k] : 0.0));
+      cs->prob->q[3 * a + i] = v + (i ? 0.0 : cs->gap[a] / c);
+    }
+    cs->prob->mu[a] = P->mu;
+  }
+  /* warm start by contact identity (pair, contactor node) */
+  for (PetscInt a = 0; a < m; a++) {
+    PetscInt64 *k = BSearch64_Private(cs->key[a], cs->prevkey, cs->nprev);
+    for (int i = 0; i < 3; i++) cs->r[3 * a + i] = k ? cs->prevr[3 * (k - cs->prevkey) + i] : 0.0;
+  }
+  PetscCall(PetscTime(&t2));
+  st->w_time += t2 - t1;
+  {
+    FcContactSolverStats ss;
+    PetscCall(FcContactSolverSolve(cs->solver, cs->prob, cs->r));
+    PetscCall(FcContactSolverGetStats(cs->solver, &ss));
+    st->solves++;
+    st->iterations += ss.iterations;
+    st->error = ss.error;
+    if (!ss.converged) st->converged = PETSC_FALSE;
+  }
+  PetscCall(PetscTime(&t3));
+  st->solve_time += t3 - t2;
+  /* correction Δx_b += Y_b r, contact forces H_bᵀ r */
+  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n3, cs->r, &rv));
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    FcBody body = model->bodies[b];
+    if (!cs->Ht[b]) continue;
+    PetscCall(MatMultAdd(cs->Y[b], rv, body->dx, body->dx));
+    if (!body->fcontact) PetscCall(VecDuplicate(body->dx, &body->fcontact));
+    PetscCall(MatMult(cs->Ht[b], rv, body->fcontact));
+  }
+  PetscCall(VecDestroy(&rv));
+  /* status, active set, force in N, warm-start table */
+  PetscCall(FcContactProblemComputeVelocity(cs->prob, cs->r, cs->u));
+  {
+    PetscReal   rmax = 0;
+    PetscInt    nact = 0;
+    PetscInt64 *act;
+    PetscBool   same;
+    for (PetscInt a = 0; a < m; a++) rmax = PetscMax(rmax, PetscAbsReal(cs->r[3 * a]));
+    st->contacts = m;
+    st->active = st->stick = st->slip = 0;
+    PetscCall(PetscMalloc1(m, &act));
+    for (PetscInt a = 0; a < m; a++) {
+      PetscReal rn = cs->r[3 * a], rt = PetscSqrtReal(cs->r[3 * a + 1] * cs->r[3 * a + 1] + cs->r[3 * a + 2] * cs->r[3 * a + 2]);
+      PetscReal ut = PetscSqrtReal(cs->u[3 * a + 1] * cs->u[3 * a + 1] + cs->u[3 * a + 2] * cs->u[3 * a + 2]);
+      PetscReal un = PetscAbsReal(cs->u[3 * a]) + ut;
+      if (!(rn > 1e-10 * rmax) || rn <= 0) cs->status[a] = 0;
+      else if (cs->prob->mu[a] > 0 && rt >= (1 - 1e-6) * cs->prob->mu[a] * rn && ut > 1e-8 * PetscMax(un, PETSC_SMALL)) cs->status[a] = 2;
+      else if (cs->prob->mu[a] == 0) cs->status[a] = 2; /* frictionless contacts slide freely */
+      else cs->status[a] = 1;
+      if (cs->status[a]) {
+        act[nact++] = cs->key[a];
+        st->active++;
+        if (cs->status[a] == 1) st->stick++;
+        else st->slip++;
+      }
+      for (int i = 0; i < 3; i++) cs->rforce[3 * a + i] = cs->r[3 * a + i] / model->bodies[cs->pairs[cs->pair[a]].A]->incscale;
+    }
+    PetscCall(PetscSortInt64(nact, act));
+    same = (PetscBool)(!cs->first && nact == cs->nact);
+    for (PetscInt i = 0; same && i < nact; i++) same = (PetscBool)(act[i] == cs->actkey[i]);
+    *changed = (PetscBool)!same;
+    PetscCall(PetscFree(cs->actkey));
+    cs->actkey = act;
+    cs->nact   = nact;
+    cs->first  = PETSC_FALSE;
+  }
+  {
+    PetscInt *perm;
+    PetscCall(PetscFree(cs->prevkey));
+    PetscCall(PetscFree(cs->prevr));
+    PetscCall(PetscMalloc1(m, &cs->prevkey));
+    PetscCall(PetscMalloc1(3 * m, &cs->prevr));
+    PetscCall(PetscMalloc1(m, &perm));
+    for (PetscInt a = 0; a < m; a++) perm[a] = a;
+    PetscCall(PetscSortInt64(m, cs->key)); /* keys are unique and detection lists them sorted by pair, then point */
+    for (PetscInt a = 0; a < m; a++) {
+      cs->prevkey[a] = cs->key[a];
+      for (int i = 0; i < 3; i++) cs->prevr[3 * a + i] = cs->r[3 * perm[a] + i];
+    }
+    cs->nprev = m;
+    PetscCall(PetscFree(perm));
+  }
+  PetscCall(PetscTime(&t1));
+  st->time += t1 - t0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactStepGetView(FcContactStep cs, FcContactView *v)
+{
+  PetscFunctionBegin;
+  v->m      = cs->m;
+  v->x      = cs->xc;
+  v->n      = cs->frame; /* stride 9: n at 9a, t1 at 9a+3, t2 at 9a+6 */
+  v->t1     = cs->frame + 3;
+  v->t2     = cs->frame + 6;
+  v->r      = cs->rforce;
+  v->gap    = cs->gap;
+  v->status = cs->status;
+  v->pair   = cs->pair;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactStepGetProblem(FcContactStep cs, FcContactProblem *p, const PetscReal **r)
+{
+  PetscFunctionBegin;
+  *p = cs->m ? cs->prob : NULL;
+  *r = cs->r;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,33 @@
+/* fcsim — the contact correction inside a Newton iteration (DESIGN.md data flow):
+ * detection at the current iterate → contact problem u = W r + q in local frames
+ * (W = Σ_b H_b A_b⁻¹ H_bᵀ, duriez2006 eq. 13–18) → contact solver → correction
+ * Δx_b += A_b⁻¹ H_bᵀ r and contact forces H_bᵀ r in the bodies' residuals. */
+#ifndef FC_CONTACT_STEP_H
+#define FC_CONTACT_STEP_H
+
+#include "../model/model.h"
+#include "../contact/solver.h"
+
+typedef struct {
+  PetscInt  contacts, active, stick, slip;
+  PetscInt  solves, iterations;  /* contact solves and solver iterations in the step */
+  PetscReal error;               /* common error of the last solve */
+  PetscReal time;                /* detection + W + solve + correction, seconds */
+  PetscReal detect_time, w_time, solve_time;
+  PetscBool converged;           /* every contact solve of the step converged */
+} FcContactStats;
+
+typedef struct _p_FcContactStep *FcContactStep;
+
+PetscErrorCode FcContactStepCreate(FcModel *m, FcContactStep *cs);
+PetscErrorCode FcContactStepDestroy(FcContactStep *cs);
+PetscErrorCode FcContactStepBegin(FcContactStep cs, FcContactStats *st);
+/* One correction at the current iterate. *changed: the active set differs from the previous
+ * correction of this step (or this is the first). */
+PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcContactStats *st, PetscBool *changed);
+
+/* Current contacts for output and probes (FcContactView, model.h). Arrays are owned by cs. */PetscErrorCode FcContactStepGetView(FcContactStep cs, FcContactView *v);
+/* Last contact problem (NULL when there was none this step). */
+PetscErrorCode FcContactStepGetProblem(FcContactStep cs, FcContactProblem *p, const PetscReal **r);
+
+#endif
