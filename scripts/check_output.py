@@ -5,7 +5,9 @@ usage: check_output.py [--hdf5 | --no-hdf5] [--vtk | --no-vtk] RUNDIR
 
 Checks run.h5 (h5py), run.xdmf (every HDF reference exists in run.h5 with the declared
 Dimensions and number type), every legacy VTK file (own parser, ASCII and BINARY; counts, and
-data equal to run.h5 within 1e-12), every vtk/<body>.vtk.series, probes.csv and stats.csv.
+data equal to run.h5 within 1e-12), every vtk/<body>.vtk.series, probes.csv and stats.csv;
+and the contact output when there is one (run.h5:/contacts, the "contacts" grid of run.xdmf,
+vtk/contacts_<k>.vtk POLYDATA files and vtk/contacts.vtk.series).
 By default the optional outputs (run.h5 + run.xdmf, vtk/) are checked when present;
 --hdf5/--vtk require them, --no-hdf5/--no-vtk require their absence.
 
@@ -30,6 +32,14 @@ VTK_CELL_TYPE = {4: 10, 10: 24}  # VTK_TETRA, VTK_QUADRATIC_TETRA
 XDMF_TOPOLOGY = {4: "Tetrahedron", 10: "Tetrahedron_10"}
 STEP_NAME = re.compile(r"^\d{6,}$")
 VTK_FILE_NAME = re.compile(r"^(.*)_(\d{6,})\.vtk$")
+CONTACTS = "contacts"  # run.h5 group, run.xdmf grid and vtk/ base name of the contact output
+CONTACT_VECTORS = ("x", "normal", "t1", "t2", "force", "r_local")
+CONTACT_STATUS = (0, 1, 2)  # separated, stick, slip
+# Frame-dependent identities (|n| = 1, force from r_local and the frame) hold to round-off of
+# the frame, which the contact code builds orthonormal to ~1e-14.
+FRAME_TOL = 1e-9
+# run.xdmf attributes of a contact step: name -> (AttributeType, run.h5 dtype kind)
+XDMF_CONTACT_ATTRS = {"force": ("Vector", "f8"), "normal": ("Vector", "f8"), "r_local": ("Vector", "f8"), "gap": ("Scalar", "f8"), "status": ("Scalar", "i8"), "pair": ("Scalar", "i8")}
 
 
 class Failure(Exception):
@@ -85,6 +95,7 @@ class H5Run:
         self.out_time = np.zeros(0)
         self.out_step = np.zeros(0, dtype=np.int64)
         self.tables = {}  # probes/stats -> dict(columns, step, time, cols{})
+        self.contacts = None  # None: no contact output; else {k: number of contacts}
 
 
 def check_dataset(rep, f, path, shape, kind):
@@ -149,7 +160,72 @@ def check_h5(rep, path):
 
     for tab in ("probes", "stats"):
         check_h5_table(rep, f, tab, h5)
+    if CONTACTS in f:
+        check_h5_contacts(rep, f, h5)
     return h5
+
+
+def case_npairs(f):
+    """Number of contact pairs of the case (len of its contacts[]), or None if unknown."""
+    try:
+        case = json.loads(as_str(f["/fcsim/case_json"][()]))
+    except (KeyError, ValueError, TypeError):
+        return None
+    pairs = case.get(CONTACTS) if isinstance(case, dict) else None
+    return len(pairs) if isinstance(pairs, list) else None
+
+
+def check_h5_contacts(rep, f, h5):
+    import h5py
+
+    g = f[CONTACTS]
+    h5.contacts = {}
+    if not rep.check(isinstance(g, h5py.Group), f"run.h5: /{CONTACTS} is not a group"):
+        return
+    rep.check(CONTACTS not in h5.bodies, f"run.h5: a body is named '{CONTACTS}', like the contact output")
+    nout = len(h5.out_time)
+    npairs = case_npairs(f)
+    names = list(g.keys())
+    bad = [n for n in names if not STEP_NAME.match(n) or int(n) >= nout]
+    rep.check(not bad, f"run.h5: /{CONTACTS} has groups {bad[:5]} that are not output steps 000000..{nout - 1:06d}")
+    for gname in sorted((n for n in names if n not in bad), key=int):
+        k, p = int(gname), f"/{CONTACTS}/{gname}"
+        grp = g[gname]
+        if not rep.check(isinstance(grp, h5py.Group), f"run.h5: {p} is not a group"):
+            continue
+        expected = set(CONTACT_VECTORS) | {"gap", "status", "pair"}
+        rep.check(set(grp.keys()) == expected, f"run.h5: {p} has {sorted(grp.keys())}, expected {sorted(expected)}")
+        x = check_dataset(rep, f, f"{p}/x", (None, 3), "f8")
+        if x is None:
+            continue
+        m = x.shape[0]
+        d = {"x": x[()]}
+        for name in CONTACT_VECTORS[1:]:
+            a = check_dataset(rep, f, f"{p}/{name}", (m, 3), "f8")
+            d[name] = None if a is None else a[()]
+        for name, kind in (("gap", "f8"), ("status", "i8"), ("pair", "i8")):
+            a = check_dataset(rep, f, f"{p}/{name}", (m,), kind)
+            d[name] = None if a is None else a[()]
+        at = grp.attrs
+        rep.check("time" in at and float(at["time"]) == float(h5.out_time[k]), f"run.h5: {p} time attribute differs from /output/time[{k}]")
+        rep.check("step" in at and int(at["step"]) == int(h5.out_step[k]), f"run.h5: {p} step attribute differs from /output/step[{k}]")
+        h5.contacts[k] = m
+        if m == 0:
+            continue
+        if d["status"] is not None:
+            rep.check(bool(np.all(np.isin(d["status"], CONTACT_STATUS))), f"run.h5: {p}/status has values other than 0, 1, 2")
+        if d["pair"] is not None:
+            rep.check(bool(np.all(d["pair"] >= 0)), f"run.h5: {p}/pair has a negative index")
+            if npairs is not None:
+                rep.check(bool(np.all(d["pair"] < npairs)), f"run.h5: {p}/pair has an index >= {npairs}, the case's number of contact pairs")
+        if any(d[n] is None for n in CONTACT_VECTORS):
+            continue
+        n, t1, t2, r = d["normal"], d["t1"], d["t2"], d["r_local"]
+        frame = np.stack([n, t1, t2], axis=1)  # m,3(n,t1,t2),3
+        gram = np.einsum("mij,mkj->mik", frame, frame)
+        rep.check(bool(np.all(np.abs(gram - np.eye(3)) <= FRAME_TOL)), f"run.h5: {p}: (normal, t1, t2) is not an orthonormal frame")
+        rep.check(bool(np.all(np.abs(np.linalg.det(frame) - 1) <= FRAME_TOL)), f"run.h5: {p}: (normal, t1, t2) is not right-handed")
+        rep.check(close(d["force"], r[:, 0:1] * n + r[:, 1:2] * t1 + r[:, 2:3] * t2), f"run.h5: {p}/force differs from r_n normal + r_t1 t1 + r_t2 t2 (tolerance {TOL})")
 
 
 def check_h5_body(rep, f, name, b, nout, h5):
@@ -256,8 +332,13 @@ def check_xdmf(rep, path, h5):
         return nrefs
     seen = set()
     nout = len(h5.out_time)
+    contact_grids = 0
     for grid in domain.findall("Grid"):
         name = grid.get("Name")
+        if name == CONTACTS and h5.contacts is not None:
+            contact_grids += 1
+            check_xdmf_contacts(rep, grid, h5)
+            continue
         if not rep.check(name in h5.bodies, f"run.xdmf: grid '{name}' is not a body of run.h5"):
             continue
         seen.add(name)
@@ -274,7 +355,53 @@ def check_xdmf(rep, path, h5):
         for k, sg in enumerate(steps):
             check_xdmf_grid(rep, sg, name, body, k, h5.out_time[k])
     rep.check(seen == set(h5.bodies), f"run.xdmf: bodies {sorted(set(h5.bodies) - seen)} missing")
+    if h5.contacts is not None:
+        want = 1 if h5.contacts else 0
+        rep.check(contact_grids == want, f"run.xdmf: {contact_grids} '{CONTACTS}' grids, expected {want}")
     return nrefs
+
+
+def check_xdmf_contacts(rep, grid, h5):
+    where = f"run.xdmf: {CONTACTS}"
+    if not rep.check(grid.get("GridType") == "Collection" and grid.get("CollectionType") == "Temporal", f"{where}: not a temporal collection"):
+        return
+    ks = sorted(h5.contacts)
+    steps = grid.findall("Grid")
+    names = [sg.get("Name") for sg in steps]
+    if not rep.check(names == [f"{CONTACTS}_{k:06d}" for k in ks], f"{where}: steps {names[:5]}..., expected the run.h5 /{CONTACTS} steps {ks[:5]}..."):
+        return
+    for k, sg in zip(ks, steps):
+        m, p, w = h5.contacts[k], f"run.h5:/{CONTACTS}/{k:06d}", f"{where} step {k}"
+        rep.check(sg.get("GridType") == "Uniform", f"{w}: not a Uniform grid")
+        t = sg.find("Time")
+        rep.check(t is not None and float(t.get("Value", "nan")) == float(h5.out_time[k]), f"{w}: Time differs from /output/time")
+        topo = sg.find("Topology")
+        if rep.check(topo is not None, f"{w}: no Topology"):
+            rep.check(topo.get("TopologyType") == "Polyvertex" and topo.get("NodesPerElement") == "1", f"{w}: topology is not Polyvertex with NodesPerElement 1")
+            rep.check(topo.get("NumberOfElements") == str(m), f"{w}: NumberOfElements {topo.get('NumberOfElements')}, run.h5 has {m} contacts")
+            # Inline connectivity 0 .. m-1; none for m = 0 (an empty inline item aborts ParaView).
+            item = topo.find("DataItem")
+            if m == 0:
+                rep.check(item is None, f"{w}: no contact, but the topology has a DataItem")
+            elif rep.check(item is not None and item.get("Format") == "XML" and item.get("Dimensions") == str(m) and item.get("NumberType") == "Int", f"{w}: topology without an inline Int DataItem of {m} vertices"):
+                try:
+                    ids = [int(t) for t in (item.text or "").split()]
+                except ValueError:
+                    ids = None
+                rep.check(ids == list(range(m)), f"{w}: topology connectivity is not 0 .. {m - 1}")
+        geom = sg.find("Geometry")
+        if rep.check(geom is not None and geom.get("GeometryType") == "XYZ", f"{w}: no XYZ Geometry"):
+            item = geom.find("DataItem")
+            rep.check(item is not None and (item.text or "").strip() == f"{p}/x", f"{w}: geometry does not reference {p}/x")
+        attrs = {a.get("Name"): a for a in sg.findall("Attribute")}
+        rep.check(set(attrs) == set(XDMF_CONTACT_ATTRS), f"{w}: attributes {sorted(attrs)}, expected {sorted(XDMF_CONTACT_ATTRS)}")
+        for aname, (atype, _kind) in XDMF_CONTACT_ATTRS.items():
+            a = attrs.get(aname)
+            if a is None:
+                continue
+            rep.check(a.get("AttributeType") == atype and a.get("Center") == "Node", f"{w}: {aname} is not {atype} at Node")
+            item = a.find("DataItem")
+            rep.check(item is not None and (item.text or "").strip() == f"{p}/{aname}", f"{w}: {aname} does not reference {p}/{aname}")
 
 
 def check_xdmf_grid(rep, g, name, body, k, time):
@@ -310,7 +437,11 @@ VTK_DTYPES = {"double": ">f8", "float": ">f4", "int": ">i4", "unsigned_int": ">u
 
 
 class LegacyVTK:
-    """Small reader of legacy VTK unstructured grids (ASCII and BINARY, classic CELLS layout)."""
+    """Small reader of legacy VTK unstructured grids and polydata (ASCII and BINARY, classic
+    CELLS/VERTICES layout)."""
+
+    DATASETS = ("UNSTRUCTURED_GRID", "POLYDATA")
+    POLY_KEYS = ("VERTICES", "LINES", "POLYGONS", "TRIANGLE_STRIPS")
 
     def __init__(self, path):
         self.path = path
@@ -318,6 +449,7 @@ class LegacyVTK:
         self.pos = 0
         self.point_data, self.cell_data = {}, {}
         self.points = self.cells = self.cell_types = None
+        self.polys = {}  # POLYDATA: VERTICES/LINES/... -> list of index arrays
         if not self._line(raw=True).startswith("# vtk DataFile Version"):
             raise Failure(f"{path}: not a legacy VTK file")
         self.title = self._line(raw=True)
@@ -325,8 +457,10 @@ class LegacyVTK:
         if fmt not in ("ASCII", "BINARY"):
             raise Failure(f"{path}: format line '{fmt}'")
         self.binary = fmt == "BINARY"
-        if self._line().split() != ["DATASET", "UNSTRUCTURED_GRID"]:
-            raise Failure(f"{path}: not DATASET UNSTRUCTURED_GRID")
+        w = self._line().split()
+        if len(w) != 2 or w[0] != "DATASET" or w[1] not in self.DATASETS:
+            raise Failure(f"{path}: not DATASET UNSTRUCTURED_GRID or POLYDATA")
+        self.dataset = w[1]
         self._parse()
 
     def _line(self, raw=False):
@@ -364,6 +498,20 @@ class LegacyVTK:
         except ValueError as e:
             raise Failure(f"{self.path}: bad number: {e}")
 
+    def _cell_list(self, key, n, size):
+        """n cells of a CELLS/VERTICES/... block of `size` ints (count followed by indices)."""
+        a = self._values(size, "int")
+        cells, i = [], 0
+        for _ in range(n):
+            if i >= size:
+                raise Failure(f"{self.path}: {key} size {size} too small")
+            m = int(a[i])
+            cells.append(a[i + 1:i + 1 + m])
+            i += 1 + m
+        if i != size:
+            raise Failure(f"{self.path}: {key} size {size} but the cells take {i}")
+        return cells
+
     def _parse(self):
         assoc, count = None, 0
         while True:
@@ -375,19 +523,11 @@ class LegacyVTK:
             if key == "POINTS":
                 n = int(w[1])
                 self.points = self._values(3 * n, w[2]).reshape(n, 3)
-            elif key == "CELLS":
-                n, size = int(w[1]), int(w[2])
-                a = self._values(size, "int")
-                self.cells, i = [], 0
-                for _ in range(n):
-                    if i >= size:
-                        raise Failure(f"{self.path}: CELLS size {size} too small")
-                    m = int(a[i])
-                    self.cells.append(a[i + 1:i + 1 + m])
-                    i += 1 + m
-                if i != size:
-                    raise Failure(f"{self.path}: CELLS size {size} but the cells take {i}")
-            elif key == "CELL_TYPES":
+            elif key == "CELLS" and self.dataset == "UNSTRUCTURED_GRID":
+                self.cells = self._cell_list(key, int(w[1]), int(w[2]))
+            elif key in self.POLY_KEYS and self.dataset == "POLYDATA":
+                self.polys[key] = self._cell_list(key, int(w[1]), int(w[2]))
+            elif key == "CELL_TYPES" and self.dataset == "UNSTRUCTURED_GRID":
                 self.cell_types = self._values(int(w[1]), "int")
             elif key in ("POINT_DATA", "CELL_DATA"):
                 assoc = self.point_data if key == "POINT_DATA" else self.cell_data
@@ -414,6 +554,78 @@ class LegacyVTK:
                 raise Failure(f"{self.path}: unsupported keyword '{w[0]}'")
 
 
+def vtk_dataset(path):
+    """DATASET type of a legacy VTK file (4th line), or None."""
+    try:
+        with open(path, "rb") as fp:
+            lines = [fp.readline() for _ in range(4)]
+        w = lines[3].decode("latin-1").split()
+        return w[1] if len(w) == 2 and w[0] == "DATASET" else None
+    except (OSError, IndexError):
+        return None
+
+
+def has_contact_vtk(vdir, entries, h5):
+    """Whether vtk/contacts* is the contact output (rather than a body named "contacts")."""
+    if h5 is not None:
+        return h5.contacts is not None
+    # No run.h5 to ask: contact files are POLYDATA, body files UNSTRUCTURED_GRID.
+    for e in entries:
+        fm = VTK_FILE_NAME.match(e)
+        if fm and fm.group(1) == CONTACTS:
+            return vtk_dataset(os.path.join(vdir, e)) == "POLYDATA"
+    return f"{CONTACTS}.vtk.series" in entries
+
+
+def read_series(rep, vdir, s):
+    """(names, times) of a .vtk.series file, or None after reporting why not."""
+    where = f"vtk/{s}"
+    try:
+        with open(os.path.join(vdir, s)) as fp:
+            js = json.load(fp)
+    except (OSError, ValueError) as e:
+        rep.fail(f"{where}: not JSON: {e}")
+        return None
+    if not rep.check(isinstance(js, dict) and js.get("file-series-version") == "1.0" and isinstance(js.get("files"), list), f"{where}: not a file-series-version 1.0 index"):
+        return None
+    if not rep.check(all(isinstance(x, dict) for x in js["files"]), f"{where}: a files entry is not an object"):
+        return None
+    names = [x.get("name") for x in js["files"]]
+    times = [x.get("time") for x in js["files"]]
+    if not rep.check(all(isinstance(t, (int, float)) and math.isfinite(t) for t in times), f"{where}: non-numeric time"):
+        return None
+    rep.check(all(b >= a for a, b in zip(times, times[1:])), f"{where}: times decrease")
+    return names, times
+
+
+def check_contact_series(rep, vdir, h5, listed):
+    """vtk/contacts.vtk.series: contacts_<k>.vtk for the output steps with a contacts call
+    (all of them normally, those without contact too). Returns {k: time} or None."""
+    s = f"{CONTACTS}.vtk.series"
+    where = f"vtk/{s}"
+    if not rep.check(os.path.isfile(os.path.join(vdir, s)), f"{where} is missing"):
+        return None
+    got = read_series(rep, vdir, s)
+    if got is None:
+        return None
+    names, times = got
+    ks = []
+    for n in names:
+        fm = VTK_FILE_NAME.match(n) if isinstance(n, str) else None
+        if not rep.check(fm is not None and fm.group(1) == CONTACTS and n == f"{CONTACTS}_{int(fm.group(2)):06d}.vtk", f"{where}: listed file {n} is not {CONTACTS}_<k>.vtk"):
+            return None
+        ks.append(int(fm.group(2)))
+        if rep.check(os.path.isfile(os.path.join(vdir, n)), f"{where}: listed file {n} does not exist"):
+            listed.add(n)
+    rep.check(len(ks) > 0, f"{where}: lists no file")
+    rep.check(all(b > a for a, b in zip(ks, ks[1:])), f"{where}: steps k are not increasing")
+    if h5 is not None:
+        want = sorted(h5.contacts)
+        rep.check(ks == want, f"{where}: lists steps {ks[:5]}..., run.h5 /{CONTACTS} has {want[:5]}...")
+        rep.check(all(k < len(h5.out_time) and float(t) == float(h5.out_time[k]) for k, t in zip(ks, times)), f"{where}: times differ from run.h5 /output/time")
+    return dict(zip(ks, times))
+
+
 def check_vtk(rep, rundir, h5, require):
     """Returns the number of VTK files."""
     vdir = os.path.join(rundir, "vtk")
@@ -426,22 +638,17 @@ def check_vtk(rep, rundir, h5, require):
     rep.check(not require or series, "vtk/ has no .vtk.series")
     listed = set()
     per_body = {}
+    contacts = has_contact_vtk(vdir, entries, h5)
+    contact_times = check_contact_series(rep, vdir, h5, listed) if contacts else None
     for s in series:
         body = s[:-len(".vtk.series")]
         where = f"vtk/{s}"
-        try:
-            with open(os.path.join(vdir, s)) as fp:
-                js = json.load(fp)
-        except (OSError, ValueError) as e:
-            rep.fail(f"{where}: not JSON: {e}")
+        if contacts and body == CONTACTS:
             continue
-        if not rep.check(js.get("file-series-version") == "1.0" and isinstance(js.get("files"), list), f"{where}: not a file-series-version 1.0 index"):
+        got = read_series(rep, vdir, s)
+        if got is None:
             continue
-        names = [x.get("name") for x in js["files"]]
-        times = [x.get("time") for x in js["files"]]
-        if not rep.check(all(isinstance(t, (int, float)) and math.isfinite(t) for t in times), f"{where}: non-numeric time"):
-            continue
-        rep.check(all(b >= a for a, b in zip(times, times[1:])), f"{where}: times decrease")
+        names, times = got
         rep.check(names == [f"{body}_{k:06d}.vtk" for k in range(len(names))], f"{where}: files are not {body}_000000.vtk, {body}_000001.vtk, ...")
         # An empty index is only right for a run that wrote no output step of that body.
         rep.check(len(names) > 0 or not any(VTK_FILE_NAME.match(v) and VTK_FILE_NAME.match(v).group(1) == body for v in vtk_files), f"{where}: lists no file (step 0 missing)")
@@ -457,8 +664,12 @@ def check_vtk(rep, rundir, h5, require):
         rep.check(set(per_body) == set(h5.bodies), f"vtk/: series for {sorted(per_body)}, run.h5 bodies {sorted(h5.bodies)}")
     for v in vtk_files:
         rep.check(v in listed, f"vtk/{v} is not listed in any .vtk.series")
+        fm = VTK_FILE_NAME.match(v)
         try:
-            check_vtk_file(rep, os.path.join(vdir, v), v, h5, per_body)
+            if contacts and fm and fm.group(1) == CONTACTS:
+                check_contact_vtk_file(rep, os.path.join(vdir, v), v, int(fm.group(2)), h5, contact_times)
+            else:
+                check_vtk_file(rep, os.path.join(vdir, v), v, h5, per_body)
         except Failure as e:
             rep.fail(str(e))
         except (OSError, ValueError, IndexError) as e:
@@ -466,9 +677,52 @@ def check_vtk(rep, rundir, h5, require):
     return len(vtk_files)
 
 
+def check_contact_vtk_file(rep, path, fname, k, h5, series_times):
+    vtk = LegacyVTK(path)
+    where = f"vtk/{fname}"
+    if not rep.check(vtk.dataset == "POLYDATA", f"{where}: not DATASET POLYDATA"):
+        return
+    if not rep.check(vtk.points is not None and "VERTICES" in vtk.polys, f"{where}: POINTS or VERTICES missing"):
+        return
+    m = vtk.points.shape[0]
+    verts = vtk.polys["VERTICES"]
+    rep.check(set(vtk.polys) == {"VERTICES"}, f"{where}: has {sorted(vtk.polys)}, expected VERTICES only")
+    rep.check(len(verts) == m and all(len(c) == 1 and int(c[0]) == i for i, c in enumerate(verts)), f"{where}: VERTICES is not one vertex per point, in order")
+    rep.check(not vtk.cell_data, f"{where}: unexpected cell data {sorted(vtk.cell_data)}")
+    want = {"force": (m, 3), "normal": (m, 3), "r_local": (m, 3), "gap": (m,), "status": (m,), "pair": (m,)}
+    got = {n: a.shape for n, a in vtk.point_data.items()}
+    rep.check(got == want, f"{where}: point data {got}, expected {want}")
+    for name in ("status", "pair"):
+        if name in vtk.point_data:
+            rep.check(vtk.point_data[name].dtype.kind == "i", f"{where}: {name} is not an int array")
+    m_time = re.search(r"time=(\S+)", vtk.title)
+    title_time = float(m_time.group(1)) if m_time else None
+    rep.check(title_time is not None, f"{where}: no time=... in the title line")
+    if series_times is not None and k in series_times and title_time is not None:
+        rep.check(title_time == float(series_times[k]), f"{where}: title time {title_time} differs from the series")
+    if h5 is None:
+        return
+    if not rep.check(h5.contacts is not None and k in h5.contacts, f"{where}: no matching /{CONTACTS}/{k:06d} in run.h5"):
+        return
+    grp = h5.file[f"/{CONTACTS}/{k:06d}"]
+    rep.check(m == h5.contacts[k], f"{where}: {m} points, run.h5 has {h5.contacts[k]} contacts")
+    rep.check(title_time is None or title_time == float(grp.attrs["time"]), f"{where}: title time differs from run.h5")
+    if m != h5.contacts[k]:
+        return
+    rep.check(close(vtk.points, grp["x"][()]), f"{where}: POINTS differ from run.h5 x (tolerance {TOL})")
+    for name in ("force", "normal", "r_local", "gap"):
+        if name in vtk.point_data and name in grp:
+            rep.check(close(vtk.point_data[name], grp[name][()]), f"{where}: {name} differs from run.h5 (tolerance {TOL})")
+    for name in ("status", "pair"):
+        if name in vtk.point_data and name in grp:
+            rep.check(np.array_equal(vtk.point_data[name], grp[name][()]), f"{where}: {name} differs from run.h5")
+
+
 def check_vtk_file(rep, path, fname, h5, per_body):
     vtk = LegacyVTK(path)
     where = f"vtk/{fname}"
+    if not rep.check(vtk.dataset == "UNSTRUCTURED_GRID", f"{where}: not DATASET UNSTRUCTURED_GRID"):
+        return
     if not rep.check(vtk.points is not None and vtk.cells is not None and vtk.cell_types is not None, f"{where}: POINTS, CELLS or CELL_TYPES missing"):
         return
     n, e = vtk.points.shape[0], len(vtk.cells)

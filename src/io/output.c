@@ -1,4 +1,5 @@
-/* fcsim — run output: run.h5 + run.xdmf, legacy VTK series, probes.csv and stats.csv.
+/* fcsim — run output: run.h5 + run.xdmf, legacy VTK series (bodies, contacts), probes.csv and
+ * stats.csv.
  * The layout is documented in doc/output-format.md and checked by scripts/check_output.py. */
 #include "output.h"
 #include <errno.h>
@@ -76,6 +77,10 @@ struct _p_FcOutput {
   PetscInt64   *outstep;
   PetscReal    *outtime;
   FcTable       probes, stats;
+  /* Contact output (FcOutputWriteContacts): one entry per call, in order of k. */
+  PetscInt      ncon, concap;
+  PetscInt     *conk; /* output step index k of each call */
+  PetscInt     *conm; /* number of contacts of each call */
 };
 
 /* ----------------------------------------------------------------------------- helpers */
@@ -110,6 +115,18 @@ static PetscErrorCode GrowReal(PetscInt oldcap, PetscInt newcap, PetscInt width,
   PetscFunctionBegin;
   PetscCall(PetscMalloc1((size_t)newcap * (size_t)width, &b));
   if (*a) PetscCall(PetscArraycpy(b, *a, (size_t)oldcap * (size_t)width));
+  PetscCall(PetscFree(*a));
+  *a = b;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GrowInt(PetscInt oldcap, PetscInt newcap, PetscInt **a)
+{
+  PetscInt *b;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1((size_t)newcap, &b));
+  if (*a) PetscCall(PetscArraycpy(b, *a, (size_t)oldcap));
   PetscCall(PetscFree(*a));
   *a = b;
   PetscFunctionReturn(0);
@@ -317,6 +334,35 @@ static PetscErrorCode H5WriteFieldsContents(hid_t g, const FcOutputMesh *m, cons
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode H5WriteContactsContents(hid_t g, const FcOutputContacts *c, const PetscReal *force, PetscInt64 step, PetscReal time, const char *file)
+{
+  PetscInt64    *ibuf = NULL;
+  hsize_t        dims[2];
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  /* m = 0 gives empty (0, 3) and (0,) datasets: the group looks the same at every step. */
+  dims[0] = (hsize_t)c->m;
+  dims[1] = 3;
+  PetscCall(H5WriteReals(g, "x", 2, dims, c->x, file));
+  PetscCall(H5WriteReals(g, "normal", 2, dims, c->normal, file));
+  PetscCall(H5WriteReals(g, "t1", 2, dims, c->t1, file));
+  PetscCall(H5WriteReals(g, "t2", 2, dims, c->t2, file));
+  PetscCall(H5WriteReals(g, "force", 2, dims, force, file));
+  PetscCall(H5WriteReals(g, "r_local", 2, dims, c->r, file));
+  PetscCall(H5WriteReals(g, "gap", 1, dims, c->gap, file));
+  PetscCall(PetscMalloc1((size_t)PetscMax(c->m, 1), &ibuf));
+  for (PetscInt i = 0; i < c->m; i++) ibuf[i] = (PetscInt64)c->status[i];
+  ierr = H5WriteInt64s(g, "status", 1, dims, ibuf, file);
+  for (PetscInt i = 0; i < c->m && !ierr; i++) ibuf[i] = (PetscInt64)c->pair[i];
+  if (!ierr) ierr = H5WriteInt64s(g, "pair", 1, dims, ibuf, file);
+  PetscCall(PetscFree(ibuf));
+  PetscCall(ierr);
+  PetscCall(H5WriteScalarAttr(g, "time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &time, file));
+  PetscCall(H5WriteScalarAttr(g, "step", H5T_NATIVE_INT64, H5T_STD_I64LE, &step, file));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode H5WriteTableContents(hid_t g, const FcTable *t, const char *file)
 {
   PetscReal     *col = NULL;
@@ -474,40 +520,45 @@ static void JSONPutString(FILE *fp, const char *s)
   fputc('"', fp);
 }
 
-static PetscErrorCode SeriesContents(FILE *fp, FcOutput o, const char *body, const char *path)
+/* Lists <base>_<k>.vtk for the n output steps ks[] (NULL: k = 0..n-1). */
+static PetscErrorCode SeriesContents(FILE *fp, FcOutput o, const char *base, PetscInt n, const PetscInt *ks, const char *path)
 {
   char name[FC_NAME_LEN + 32];
 
   PetscFunctionBegin;
   fputs("{\n  \"file-series-version\": \"1.0\",\n  \"files\": [", fp);
-  for (PetscInt k = 0; k < o->nout; k++) {
-    PetscCall(PetscSNPrintf(name, sizeof name, "%s_%06" PetscInt_FMT ".vtk", body, k));
-    fputs(k ? ",\n    {\"name\": " : "\n    {\"name\": ", fp);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt k = ks ? ks[i] : i;
+
+    PetscCall(PetscSNPrintf(name, sizeof name, "%s_%06" PetscInt_FMT ".vtk", base, k));
+    fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", fp);
     JSONPutString(fp, name);
     fprintf(fp, ", \"time\": %.17g}", (double)o->outtime[k]);
   }
-  fputs(o->nout ? "\n  ]\n}\n" : "]\n}\n", fp);
+  fputs(n ? "\n  ]\n}\n" : "]\n}\n", fp);
   PetscCheck(!ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing %s", path);
   PetscFunctionReturn(0);
 }
 
-/* ParaView's JSON index of a body's VTK files. Written to a temporary name and renamed, so a
- * ParaView session watching the run never reads half a file. */
+/* ParaView's JSON index of the VTK files of a body (b >= 0) or of the contacts (b < 0). Written
+ * to a temporary name and renamed, so a ParaView session watching the run never reads half a
+ * file. */
 static PetscErrorCode SeriesWrite(FcOutput o, PetscInt b)
 {
+  const char    *base = b < 0 ? "contacts" : o->meshes[b].name;
   char           path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN], name[FC_NAME_LEN + 32];
   FILE          *fp;
   PetscErrorCode ierr;
   int            rc;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(name, sizeof name, "vtk/%s.vtk.series", o->meshes[b].name));
+  PetscCall(PetscSNPrintf(name, sizeof name, "vtk/%s.vtk.series", base));
   PetscCall(PathJoin(path, sizeof path, o->dir, name));
-  PetscCall(PetscSNPrintf(name, sizeof name, "vtk/.%s.vtk.series.tmp", o->meshes[b].name));
+  PetscCall(PetscSNPrintf(name, sizeof name, "vtk/.%s.vtk.series.tmp", base));
   PetscCall(PathJoin(tmp, sizeof tmp, o->dir, name));
   fp = fopen(tmp, "w");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s: %s", tmp, strerror(errno));
-  ierr = SeriesContents(fp, o, o->meshes[b].name, path);
+  ierr = b < 0 ? SeriesContents(fp, o, base, o->ncon, o->conk, path) : SeriesContents(fp, o, base, o->nout, NULL, path);
   rc   = fclose(fp);
   if (ierr || rc) remove(tmp);
   PetscCall(ierr);
@@ -566,6 +617,60 @@ static void XMLPutMesh(FILE *fp, const char *ind, const FcOutputMesh *m)
   fprintf(fp, "%s</Geometry>\n", ind);
 }
 
+/* <DataItem> referencing run.h5:/contacts/<k>/<what> (dim1 = 0: 1-D). */
+static void XMLPutContactItem(FILE *fp, const char *indent, PetscInt dim0, PetscInt dim1, PetscBool isint, PetscInt k, const char *what)
+{
+  fprintf(fp, "%s<DataItem Dimensions=\"%" PetscInt_FMT, indent, dim0);
+  if (dim1) fprintf(fp, " %" PetscInt_FMT, dim1);
+  fprintf(fp, "\" NumberType=\"%s\" Precision=\"8\" Format=\"HDF\">run.h5:/contacts/%06" PetscInt_FMT "/%s</DataItem>\n", isint ? "Int" : "Float", k, what);
+}
+
+/* The "contacts" grid: a temporal collection of point clouds, one Polyvertex grid per contacts
+ * call, a vertex per contact point. The connectivity 0 1 ... m-1 is written inline: without it
+ * ParaView's Xdmf3 readers make points but no cells (nothing to see in the Surface
+ * representation). A step without contact has no connectivity item (an empty inline item aborts
+ * the Xdmf3 reader; an empty grid referencing the empty (0, 3) datasets reads fine), so the
+ * collection keeps one grid per step and the contacts disappear at times without contact. */
+static void XDMFContacts(FILE *fp, FcOutput o)
+{
+  static const struct {
+    const char *name, *type;
+    PetscBool   vector, isint;
+  } attrs[] = {
+    {"force",   "Vector", PETSC_TRUE,  PETSC_FALSE},
+    {"normal",  "Vector", PETSC_TRUE,  PETSC_FALSE},
+    {"r_local", "Vector", PETSC_TRUE,  PETSC_FALSE},
+    {"gap",     "Scalar", PETSC_FALSE, PETSC_FALSE},
+    {"status",  "Scalar", PETSC_FALSE, PETSC_TRUE },
+    {"pair",    "Scalar", PETSC_FALSE, PETSC_TRUE },
+  };
+
+  if (!o->ncon) return;
+  fputs("    <Grid Name=\"contacts\" GridType=\"Collection\" CollectionType=\"Temporal\">\n", fp);
+  for (PetscInt i = 0; i < o->ncon; i++) {
+    PetscInt k = o->conk[i], m = o->conm[i];
+
+    fprintf(fp, "      <Grid Name=\"contacts_%06" PetscInt_FMT "\" GridType=\"Uniform\">\n", k);
+    fprintf(fp, "        <Time Value=\"%.17g\"/>\n", (double)o->outtime[k]);
+    fprintf(fp, "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%" PetscInt_FMT "\" NodesPerElement=\"1\"", m);
+    if (m) {
+      fprintf(fp, ">\n          <DataItem Dimensions=\"%" PetscInt_FMT "\" NumberType=\"Int\" Precision=\"8\" Format=\"XML\">", m);
+      for (PetscInt j = 0; j < m; j++) fprintf(fp, j ? " %" PetscInt_FMT : "%" PetscInt_FMT, j);
+      fputs("</DataItem>\n        </Topology>\n", fp);
+    } else fputs("/>\n", fp);
+    fputs("        <Geometry GeometryType=\"XYZ\">\n", fp);
+    XMLPutContactItem(fp, "          ", m, 3, PETSC_FALSE, k, "x");
+    fputs("        </Geometry>\n", fp);
+    for (size_t a = 0; a < sizeof attrs / sizeof attrs[0]; a++) {
+      fprintf(fp, "        <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Node\">\n", attrs[a].name, attrs[a].type);
+      XMLPutContactItem(fp, "          ", m, attrs[a].vector ? 3 : 0, attrs[a].isint, k, attrs[a].name);
+      fputs("        </Attribute>\n", fp);
+    }
+    fputs("      </Grid>\n", fp);
+  }
+  fputs("    </Grid>\n", fp);
+}
+
 static PetscErrorCode XDMFContents(FILE *fp, FcOutput o, const char *path)
 {
   char what[64];
@@ -608,6 +713,7 @@ static PetscErrorCode XDMFContents(FILE *fp, FcOutput o, const char *path)
     }
     fputs("    </Grid>\n", fp);
   }
+  XDMFContacts(fp, o);
   fputs("  </Domain>\n</Xdmf>\n", fp);
   PetscCheck(!ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing %s", path);
   PetscFunctionReturn(0);
@@ -657,6 +763,8 @@ static PetscErrorCode FcOutputDestroy_Private(FcOutput *out)
   PetscCall(PetscFree(o->meshes));
   PetscCall(PetscFree(o->outstep));
   PetscCall(PetscFree(o->outtime));
+  PetscCall(PetscFree(o->conk));
+  PetscCall(PetscFree(o->conm));
   PetscCall(PetscFree(o));
   PetscCheck(h5rc >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: H5Fclose failed", h5path);
   PetscCheck(!csv_failed, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error closing probes.csv or stats.csv");
@@ -818,6 +926,78 @@ PetscErrorCode FcOutputWriteFields(FcOutput o, PetscInt step, PetscReal time, co
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode CheckContacts(FcOutput o, PetscInt step, PetscReal time, const FcOutputContacts *c)
+{
+  PetscInt k;
+
+  PetscFunctionBegin;
+  PetscCheck(o && c, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputWriteContacts: NULL argument");
+  PetscCheck(c->m >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcOutputWriteContacts: negative number of contacts %" PetscInt_FMT, c->m);
+  PetscCheck(!c->m || (c->x && c->normal && c->t1 && c->t2 && c->r && c->gap && c->status && c->pair), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputWriteContacts: NULL contact array");
+  /* Contacts belong to the output step just written: same k as the fields, hence same time. */
+  PetscCheck(o->nout > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "FcOutputWriteContacts: no output step yet (call FcOutputWriteFields first)");
+  k = o->nout - 1;
+  PetscCheck(step == o->outstep[k] && time == o->outtime[k], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FcOutputWriteContacts: step %" PetscInt_FMT " time %g is not the last output step (step %" PetscInt64_FMT " time %g)", step, (double)time, o->outstep[k], (double)o->outtime[k]);
+  PetscCheck(!o->ncon || o->conk[o->ncon - 1] < k, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "FcOutputWriteContacts: contacts of output step %" PetscInt_FMT " already written", k);
+  /* vtk/contacts_<k>.vtk, contacts.vtk.series and the XDMF grid "contacts" would collide. */
+  if (o->hdf5 || o->vtk)
+    for (PetscInt b = 0; b < o->nbodies; b++) PetscCheck(strcmp(o->meshes[b].name, "contacts"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FcOutputWriteContacts: a body is named \"contacts\", the name of the contact output");
+  for (PetscInt i = 0; i < c->m; i++) {
+    PetscCheck(c->status[i] >= FC_OUTPUT_CONTACT_SEPARATED && c->status[i] <= FC_OUTPUT_CONTACT_SLIP, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcOutputWriteContacts: contact %" PetscInt_FMT ": status %" PetscInt_FMT " (0 separated, 1 stick, 2 slip)", i, c->status[i]);
+    PetscCheck(c->pair[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcOutputWriteContacts: contact %" PetscInt_FMT ": negative pair index %" PetscInt_FMT, i, c->pair[i]);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* /contacts/<k>, flushed like the fields; force is a 3m work array. */
+static PetscErrorCode H5WriteContacts(FcOutput o, PetscInt k, PetscInt step, PetscReal time, const FcOutputContacts *c, PetscReal *force)
+{
+  char  path[64];
+  hid_t g;
+
+  PetscFunctionBegin;
+  PetscCall(FcOutputContactForces(c, force));
+  PetscCall(PetscSNPrintf(path, sizeof path, "/contacts/%06" PetscInt_FMT, k));
+  FcH5WithGroup(o, path, g, H5WriteContactsContents(g, c, force, (PetscInt64)step, time, o->h5path));
+  FcH5Check(H5Fflush(o->h5, H5F_SCOPE_LOCAL), o->h5path);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcOutputWriteContacts(FcOutput o, PetscInt step, PetscReal time, const FcOutputContacts *c)
+{
+  char           path[PETSC_MAX_PATH_LEN], name[64];
+  PetscReal     *force = NULL;
+  PetscErrorCode ierr;
+  PetscInt       k;
+
+  PetscFunctionBegin;
+  PetscCall(CheckContacts(o, step, time, c));
+  k = o->nout - 1;
+  if (o->hdf5) {
+    PetscCall(PetscMalloc1(3 * (size_t)PetscMax(c->m, 1), &force));
+    ierr = H5WriteContacts(o, k, step, time, c, force);
+    PetscCall(PetscFree(force));
+    PetscCall(ierr);
+  }
+  if (o->vtk) {
+    PetscCall(PetscSNPrintf(name, sizeof name, "vtk/contacts_%06" PetscInt_FMT ".vtk", k));
+    PetscCall(PathJoin(path, sizeof path, o->dir, name));
+    PetscCall(FcVTKWriteContacts(path, o->vtk_binary, c, time));
+  }
+  if (o->ncon == o->concap) {
+    PetscInt cap = PetscMax(16, 2 * o->concap);
+    PetscCall(GrowInt(o->concap, cap, &o->conk));
+    PetscCall(GrowInt(o->concap, cap, &o->conm));
+    o->concap = cap;
+  }
+  o->conk[o->ncon] = k;
+  o->conm[o->ncon] = c->m;
+  o->ncon++;
+  /* Kept current like the bodies' series (same rewrite policy). */
+  if (o->vtk && (o->ncon <= 1000 || o->ncon % 100 == 0)) PetscCall(SeriesWrite(o, -1));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcOutputWriteProbes(FcOutput o, PetscInt step, PetscReal time, const PetscReal *values)
 {
   PetscFunctionBegin;
@@ -850,8 +1030,10 @@ static PetscErrorCode FcOutputFinish_Private(FcOutput o)
     /* XDMF only after run.h5 is complete: it describes what is in there. */
     PetscCall(XDMFWrite(o));
   }
-  if (o->vtk)
+  if (o->vtk) {
     for (PetscInt b = 0; b < o->nbodies; b++) PetscCall(SeriesWrite(o, b));
+    if (o->ncon) PetscCall(SeriesWrite(o, -1));
+  }
   PetscFunctionReturn(0);
 }
 

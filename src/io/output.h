@@ -1,4 +1,5 @@
-/* fcsim — run output: run.h5 (+ run.xdmf), legacy VTK series, probes.csv, stats.csv.
+/* fcsim — run output: run.h5 (+ run.xdmf), legacy VTK series, probes.csv, stats.csv; bodies
+ * and, when the stepping code writes them, contact points.
  * Depends only on plain data (arrays), never on the model; the layout is documented in
  * doc/output-format.md. All files go into `dir`, which the caller creates under a temporary
  * name and renames on success. */
@@ -21,6 +22,23 @@ typedef struct {
   const PetscReal *v;   /* 3*nnodes velocity */
   const PetscReal *vm;  /* nelems von Mises stress (Cauchy, element centroid) */
 } FcOutputFields;
+
+/* Contacts of one output step, in the contact problem's local frames. */
+typedef struct {
+  PetscInt         m;       /* number of contacts (may be 0) */
+  const PetscReal *x;       /* 3m: contact point (world coordinates, current configuration) */
+  const PetscReal *normal;  /* 3m: unit normal n (points from the target towards the contactor) */
+  const PetscReal *t1, *t2; /* 3m each: tangent directions of the local frame */
+  const PetscReal *r;       /* 3m: force in the local frame (r_n, r_t1, r_t2), N (impulses are converted by the caller) */
+  const PetscReal *gap;     /* m: signed gap, m */
+  const PetscInt  *status;  /* m: 0 separated, 1 stick, 2 slip */
+  const PetscInt  *pair;    /* m: index of the contact pair (contacts[] in the case) */
+} FcOutputContacts;
+
+/* Values of FcOutputContacts.status. */
+#define FC_OUTPUT_CONTACT_SEPARATED 0
+#define FC_OUTPUT_CONTACT_STICK     1
+#define FC_OUTPUT_CONTACT_SLIP      2
 
 typedef struct {
   const char *dir;            /* output directory (exists) */
@@ -54,6 +72,12 @@ typedef struct _p_FcOutput *FcOutput;
 PetscErrorCode FcOutputOpen(const FcOutputSpec *spec, FcOutput *out);
 /* Fields for every body (array of nbodies), written to run.h5 and VTK; `k` counts output steps. */
 PetscErrorCode FcOutputWriteFields(FcOutput out, PetscInt step, PetscReal time, const FcOutputFields *fields);
+/* Contacts of the output step just written: call right after FcOutputWriteFields, with the
+ * same step and time, at most once per output step (c->m may be 0). Writes run.h5:/contacts/<k>
+ * and vtk/contacts_<k>.vtk (+ vtk/contacts.vtk.series) with the same k as the fields, and the
+ * "contacts" grid of run.xdmf at close. A run that never calls it has no contact output at all.
+ * Fails if a body is named "contacts" (its VTK files would collide). */
+PetscErrorCode FcOutputWriteContacts(FcOutput out, PetscInt step, PetscReal time, const FcOutputContacts *c);
 /* One row of probe values (nprobe_cols) for a step (every step). */
 PetscErrorCode FcOutputWriteProbes(FcOutput out, PetscInt step, PetscReal time, const PetscReal *values);
 /* One row of statistics (nstat_cols) for a step (every step). */
@@ -67,6 +91,13 @@ PetscErrorCode FcOutputGetNumOutputSteps(FcOutput out, PetscInt *nout);
 /* Legacy VTK writer (fcsim's own; no libvtk). Unstructured grid with point vectors
  * "displacement", "velocity" and cell scalar "von_mises"; tet10 reordered to VTK_QUADRATIC_TETRA. */
 PetscErrorCode FcVTKWriteBody(const char *path, PetscBool binary, const FcOutputMesh *mesh, const FcOutputFields *f, PetscReal time);
+
+/* Legacy VTK POLYDATA of contact points: one VERTEX per point, point vectors "force" (world
+ * frame), "normal", "r_local" and scalars "gap" (double), "status", "pair" (int). */
+PetscErrorCode FcVTKWriteContacts(const char *path, PetscBool binary, const FcOutputContacts *c, PetscReal time);
+
+/* World-frame contact forces (3m): force_i = r_n n + r_t1 t1 + r_t2 t2 of contact i. */
+PetscErrorCode FcOutputContactForces(const FcOutputContacts *c, PetscReal *force);
 
 /* Connectivity in VTK/XDMF node order (nelems*npe, int64) from Gmsh order: tet4 unchanged;
  * tet10 swaps positions 8 and 9 (Gmsh edge (3,2),(3,1) vs VTK (1,3),(2,3)). */

@@ -1,6 +1,7 @@
-/* fcsim — legacy VTK writer (unstructured grid), fcsim's own: no libvtk dependency.
- * Layout in doc/output-format.md. POINTS are the reference coordinates and the displacement is
- * a point vector, so ParaView's "Warp By Vector" shows the deformed shape at any scale. */
+/* fcsim — legacy VTK writer (unstructured grid for bodies, polydata for contact points), fcsim's
+ * own: no libvtk dependency. Layout in doc/output-format.md. POINTS of a body are the reference
+ * coordinates and the displacement is a point vector, so ParaView's "Warp By Vector" shows the
+ * deformed shape at any scale; contact points are in the current configuration. */
 #include "output.h"
 #include <stdint.h>
 #include <string.h>
@@ -22,6 +23,24 @@ PetscErrorCode FcOutputCellsToVTK(PetscInt nelems, PetscInt npe, const PetscInt 
   PetscCheck(npe == 4 || npe == 10, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unsupported nodes per element %" PetscInt_FMT " (4 or 10)", npe);
   for (PetscInt e = 0; e < nelems; e++)
     for (PetscInt i = 0; i < npe; i++) cells[e * npe + i] = (PetscInt64)conn[e * npe + vtk_from_gmsh[i]];
+  PetscFunctionReturn(0);
+}
+
+/* One contact's world-frame force: the single definition, so run.h5 and VTK hold the same bits. */
+static inline void ContactForce(const FcOutputContacts *c, PetscInt i, PetscReal f[3])
+{
+  const PetscReal *r = &c->r[3 * i];
+
+  for (int j = 0; j < 3; j++) f[j] = r[0] * c->normal[3 * i + j] + r[1] * c->t1[3 * i + j] + r[2] * c->t2[3 * i + j];
+}
+
+PetscErrorCode FcOutputContactForces(const FcOutputContacts *c, PetscReal *force)
+{
+  PetscFunctionBegin;
+  PetscCheck(c && (force || !c->m), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputContactForces: NULL argument");
+  PetscCheck(c->m >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcOutputContactForces: negative number of contacts");
+  PetscCheck(!c->m || (c->r && c->normal && c->t1 && c->t2), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputContactForces: NULL contact array");
+  for (PetscInt i = 0; i < c->m; i++) ContactForce(c, i, &force[3 * i]);
   PetscFunctionReturn(0);
 }
 
@@ -155,6 +174,79 @@ PetscErrorCode FcVTKWriteBody(const char *path, PetscBool binary, const FcOutput
   /* fclose flushes stdio's buffer: a full disk may only show up here. */
   rc = fclose(s->fp);
   PetscCall(PetscFree(cells));
+  PetscCall(PetscFree(s));
+  PetscCall(ierr);
+  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s", path);
+  PetscFunctionReturn(0);
+}
+
+/* Contact points as POLYDATA with one VERTEX each (ParaView shows them as points; Glyph with
+ * "force" or "normal" draws arrows). */
+static PetscErrorCode VTKWriteContactsContents(VTKStream *s, const char *path, const FcOutputContacts *c, PetscReal time)
+{
+  FILE    *fp = s->fp;
+  PetscInt m  = c->m;
+
+  PetscFunctionBegin;
+  fprintf(fp, "# vtk DataFile Version 3.0\nfcsim time=%.17g contacts\n%s\nDATASET POLYDATA\n", (double)time, s->binary ? "BINARY" : "ASCII");
+  fprintf(fp, "POINTS %" PetscInt_FMT " double\n", m);
+  PetscCall(VTKWriteReals(s, m, 3, c->x, path));
+  fprintf(fp, "VERTICES %" PetscInt_FMT " %" PetscInt64_FMT "\n", m, 2 * (PetscInt64)m);
+  for (PetscInt i = 0; i < m; i++) {
+    VTKPutInt(s, 1, PETSC_FALSE);
+    VTKPutInt(s, (int32_t)i, PETSC_TRUE);
+  }
+  VTKEndBlock(s);
+  PetscCall(VTKCheckStream(s, path));
+
+  fprintf(fp, "POINT_DATA %" PetscInt_FMT "\nVECTORS force double\n", m);
+  for (PetscInt i = 0; i < m; i++) {
+    PetscReal f[3];
+
+    ContactForce(c, i, f);
+    for (int j = 0; j < 3; j++) VTKPutReal(s, f[j], j == 2 ? PETSC_TRUE : PETSC_FALSE);
+  }
+  VTKEndBlock(s);
+  PetscCall(VTKCheckStream(s, path));
+  fprintf(fp, "VECTORS normal double\n");
+  PetscCall(VTKWriteReals(s, m, 3, c->normal, path));
+  fprintf(fp, "VECTORS r_local double\n");
+  PetscCall(VTKWriteReals(s, m, 3, c->r, path));
+  fprintf(fp, "SCALARS gap double 1\nLOOKUP_TABLE default\n");
+  PetscCall(VTKWriteReals(s, m, 1, c->gap, path));
+  fprintf(fp, "SCALARS status int 1\nLOOKUP_TABLE default\n");
+  for (PetscInt i = 0; i < m; i++) VTKPutInt(s, (int32_t)c->status[i], PETSC_TRUE);
+  VTKEndBlock(s);
+  fprintf(fp, "SCALARS pair int 1\nLOOKUP_TABLE default\n");
+  for (PetscInt i = 0; i < m; i++) VTKPutInt(s, (int32_t)c->pair[i], PETSC_TRUE);
+  VTKEndBlock(s);
+  PetscCall(VTKCheckStream(s, path));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcVTKWriteContacts(const char *path, PetscBool binary, const FcOutputContacts *c, PetscReal time)
+{
+  VTKStream     *s = NULL;
+  PetscErrorCode ierr;
+  int            rc;
+
+  PetscFunctionBegin;
+  PetscCheck(path && c, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcVTKWriteContacts: NULL argument");
+  PetscCheck(c->m >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: negative number of contacts", path);
+  PetscCheck(!c->m || (c->x && c->normal && c->t1 && c->t2 && c->r && c->gap && c->status && c->pair), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "%s: NULL contact array", path);
+  /* Legacy VTK stores indices, the VERTICES size and int scalars as 32-bit ints. */
+  PetscCheck(2 * (PetscInt64)c->m <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: too many contacts for legacy VTK (32-bit indices)", path);
+  for (PetscInt i = 0; i < c->m; i++) PetscCheck((PetscInt64)c->status[i] >= INT32_MIN && (PetscInt64)c->status[i] <= INT32_MAX && (PetscInt64)c->pair[i] >= INT32_MIN && (PetscInt64)c->pair[i] <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: contact %" PetscInt_FMT ": status or pair does not fit a 32-bit int", path, i);
+
+  PetscCall(PetscNew(&s));
+  s->binary = binary;
+  s->fp     = fopen(path, binary ? "wb" : "w");
+  if (!s->fp) {
+    PetscCall(PetscFree(s));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create VTK file %s", path);
+  }
+  ierr = VTKWriteContactsContents(s, path, c, time);
+  rc   = fclose(s->fp);
   PetscCall(PetscFree(s));
   PetscCall(ierr);
   PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s", path);

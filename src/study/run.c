@@ -107,6 +107,36 @@ static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt ste
   PetscFunctionReturn(0);
 }
 
+/* Contact points of the current contacts (frame vectors made contiguous for the writer). */
+static PetscErrorCode WriteContacts_Private(FcContactStep cs, FcOutput out, PetscInt step, PetscReal t)
+{
+  FcContactView    v;
+  FcOutputContacts oc;
+  PetscReal       *n, *t1, *t2;
+
+  PetscFunctionBegin;
+  PetscCall(FcContactStepGetView(cs, &v));
+  PetscCall(PetscMalloc3(3 * v.m + 1, &n, 3 * v.m + 1, &t1, 3 * v.m + 1, &t2));
+  for (PetscInt a = 0; a < v.m; a++)
+    for (int k = 0; k < 3; k++) {
+      n[3 * a + k]  = v.n[9 * a + k];
+      t1[3 * a + k] = v.t1[9 * a + k];
+      t2[3 * a + k] = v.t2[9 * a + k];
+    }
+  oc.m      = v.m;
+  oc.x      = v.x;
+  oc.normal = n;
+  oc.t1     = t1;
+  oc.t2     = t2;
+  oc.r      = v.r;
+  oc.gap    = v.gap;
+  oc.status = v.status;
+  oc.pair   = v.pair;
+  PetscCall(FcOutputWriteContacts(out, step, t, &oc));
+  PetscCall(PetscFree3(n, t1, t2));
+  PetscFunctionReturn(0);
+}
+
 /* FCLIB file of the step's last contact problem: fclib/step_<k>.hdf5 in the run directory. */
 static PetscErrorCode WriteFCLIB_Private(FcContactStep cs, const char *dir, const FcCase *c, PetscInt step)
 {
@@ -188,6 +218,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
 
   /* step 0: the initial state */
   PetscCall(WriteFields_Private(m, rs->out, 0, 0.0, rs->vm));
+  if (rs->contact) PetscCall(WriteContacts_Private(rs->contact, rs->out, 0, 0.0));
   if (rs->contact) {
     PetscCall(FcContactStepGetView(rs->contact, &cv));
     cvp = &cv;
@@ -213,7 +244,10 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     if (rs->contact) PetscCall(FcContactStepGetView(rs->contact, &cv));
     PetscCall(FcModelProbes(m, cvp, rs->row));
     PetscCall(FcOutputWriteProbes(rs->out, n, s.t1, rs->row));
-    if (n % c->output_every == 0 || n == c->steps) PetscCall(WriteFields_Private(m, rs->out, n, s.t1, rs->vm));
+    if (n % c->output_every == 0 || n == c->steps) {
+      PetscCall(WriteFields_Private(m, rs->out, n, s.t1, rs->vm));
+      if (rs->contact) PetscCall(WriteContacts_Private(rs->contact, rs->out, n, s.t1));
+    }
     if (rs->contact && c->output_fclib) PetscCall(WriteFCLIB_Private(rs->contact, tmp, c, n));
     PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
     PetscCall(PetscTime(&to1));

@@ -22,8 +22,16 @@ from fctest import ROOT, FCSIM, run, outdir, probes, stats, figure, check
 # 1. block on floor
 d = outdir("contact/block_on_floor")
 # the run solves to 1e-13 so that two independent solves of a problem agree far below 1e-8
-run(["run", "cases/block_on_floor.json", "-o", d, "--set", "output.fclib=true", "--set", "output.vtk=false", "--set", "contact_solver.tol=1e-13"])
+run(["run", "cases/block_on_floor.json", "-o", d, "--set", "output.fclib=true", "--set", "contact_solver.tol=1e-13"])
 p, s = probes(d), stats(d)
+# contact points in run.h5 (/contacts), run.xdmf and vtk/contacts_*.vtk, checked against each other
+c = subprocess.run(["/usr/bin/python3", "scripts/check_output.py", "--hdf5", "--vtk", d], cwd=ROOT, capture_output=True, text=True)
+print(c.stdout, c.stderr)
+check(c.returncode == 0, "check_output.py accepts the contact run (contact points in run.h5, XDMF and VTK)")
+with h5py.File(os.path.join(d, "run.h5"), "r") as f:
+    last = sorted(f["contacts"].keys())[-1]
+    fz_points = f["contacts"][last]["force"][:, 2].sum()
+check(abs(fz_points - p["contact_z"][-1]) <= 1e-9 * 9810, "contact forces written per point sum to the probe's resultant")
 W = 1000 * 9.81 * 1.0
 fz, fx, fy = p["contact_z"][-1], p["contact_x"][-1], p["contact_y"][-1]
 pen = -min(0.0, min(p["bottom_z"]))

@@ -1,7 +1,8 @@
 /* Unit test of src/io: writes a tiny run (a tet4 body with 2 elements, a tet10 body with 1,
- * 3 output steps out of 5 solver steps, probe and stat columns) in VTK ASCII and BINARY, reads
- * run.h5 back with the HDF5 C API, checks the CSVs, and runs scripts/check_output.py on it
- * (the test runs from the repository root). Also: every failure of FcOutputOpen/Write/Close
+ * 3 output steps out of 5 solver steps, probe and stat columns, and the same run with contacts
+ * at the 3 output steps, one of them without contact) in VTK ASCII and BINARY, reads run.h5 and
+ * the VTK files back, checks the CSVs, and runs scripts/check_output.py on it (the test runs
+ * from the repository root). Also: every failure of FcOutputOpen/Write/Close
  * returns an error, leaves nothing open and *out NULL (run under valgrind / -malloc_dump). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -44,6 +45,48 @@ static const int gmsh_edges[6][2] = {
 };
 
 static FcOutputMesh meshes[NB];
+
+/* Contacts of output step k: 2, 0 and 3 contacts. */
+#define NCMAX 3
+static const PetscInt ncontacts[NOUT] = {2, 0, 3};
+
+typedef struct {
+  PetscReal        x[3 * NCMAX], n[3 * NCMAX], t1[3 * NCMAX], t2[3 * NCMAX], r[3 * NCMAX], gap[NCMAX];
+  PetscInt         status[NCMAX], pair[NCMAX];
+  FcOutputContacts c;
+} ContactData;
+
+/* An orthonormal right-handed frame per contact (n from two angles, t1 = dn/dtheta), values
+ * with full mantissas. */
+static void contact_data(int k, ContactData *d)
+{
+  memset(d, 0, sizeof *d);
+  for (int i = 0; i < ncontacts[k]; i++) {
+    double th = 0.3 + 0.7 * i + 0.11 * k, ph = 1.1 * i - 0.2 * k + 1.0 / 3.0;
+    double n[3]  = {sin(th) * cos(ph), sin(th) * sin(ph), cos(th)};
+    double t1[3] = {cos(th) * cos(ph), cos(th) * sin(ph), -sin(th)};
+
+    for (int c = 0; c < 3; c++) {
+      d->x[3 * i + c]  = 1.0 / 7.0 + k + 0.5 * i + c / 3.0;
+      d->n[3 * i + c]  = n[c];
+      d->t1[3 * i + c] = t1[c];
+      d->r[3 * i + c]  = c == 0 ? 100.0 / (i + k + 3) : (c == 1 ? -1.0 : 1.0) * (i + 1) / 9.0;
+    }
+    d->t2[3 * i + 0]        = n[1] * t1[2] - n[2] * t1[1];
+    d->t2[3 * i + 1]        = n[2] * t1[0] - n[0] * t1[2];
+    d->t2[3 * i + 2]        = n[0] * t1[1] - n[1] * t1[0];
+    d->gap[i]               = -1e-5 * (i + 1) / 3.0 + 1e-6 * k;
+    d->status[i]            = (i + k) % 3;
+    d->pair[i]              = (i + 1) % 2;
+  }
+  d->c = (FcOutputContacts){ncontacts[k], d->x, d->n, d->t1, d->t2, d->r, d->gap, d->status, d->pair};
+}
+
+/* World-frame force as the output computes it (same expression, same rounding). */
+static double contact_force(const ContactData *d, int i, int c)
+{
+  return d->r[3 * i] * d->n[3 * i + c] + d->r[3 * i + 1] * d->t1[3 * i + c] + d->r[3 * i + 2] * d->t2[3 * i + c];
+}
 
 static void build_meshes(void)
 {
@@ -135,8 +178,8 @@ static int run_checker(const char *dir, const char *opts, PetscBool quiet)
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-/* Writes the run: fields at steps 0, 2, 4; probes and stats every step. */
-static void write_run(const FcOutputSpec *spec)
+/* Writes the run: fields (and contacts, if asked) at steps 0, 2, 4; probes and stats every step. */
+static void write_run_ex(const FcOutputSpec *spec, PetscBool contacts)
 {
   FcOutput       out = NULL;
   PetscReal      u[NB][10 * 3], v[NB][10 * 3], vm[NB][2], row[3];
@@ -158,6 +201,12 @@ static void write_run(const FcOutputSpec *spec)
         f[b] = (FcOutputFields){u[b], v[b], vm[b]};
       }
       assert_int_equal(FcOutputWriteFields(out, s, step_time(s), f), 0);
+      if (contacts) {
+        ContactData d;
+
+        contact_data(k, &d);
+        assert_int_equal(FcOutputWriteContacts(out, s, step_time(s), &d.c), 0);
+      }
     }
     for (int c = 0; c < 2; c++) row[c] = probe_val(s, c);
     assert_int_equal(FcOutputWriteProbes(out, s, step_time(s), row), 0);
@@ -168,6 +217,11 @@ static void write_run(const FcOutputSpec *spec)
   assert_int_equal(nout, NOUT);
   assert_int_equal(FcOutputClose(&out), 0);
   assert_null(out);
+}
+
+static void write_run(const FcOutputSpec *spec)
+{
+  write_run_ex(spec, PETSC_FALSE);
 }
 
 /* ------------------------------------------------------------------ run.h5 read-back */
@@ -245,7 +299,64 @@ static void read_scalar_attr(hid_t f, const char *obj, const char *attr, hid_t m
   H5Aclose(a);
 }
 
-static void check_h5(const char *dir)
+static void check_h5_contacts(hid_t f, PetscBool contacts)
+{
+  char    obj[512];
+  double  buf[3 * NCMAX], t;
+  int64_t ibuf[NCMAX], step;
+
+  if (!contacts) {
+    /* A run without contacts keeps the layout it always had. */
+    assert_true(H5Lexists(f, "/contacts", H5P_DEFAULT) == 0);
+    return;
+  }
+  for (int k = 0; k < NOUT; k++) {
+    ContactData d;
+    hsize_t     m = (hsize_t)ncontacts[k];
+    static const char *vec[] = {"x", "normal", "t1", "t2", "r_local"};
+
+    contact_data(k, &d);
+    for (int v = 0; v < 5; v++) {
+      const PetscReal *expect[] = {d.x, d.n, d.t1, d.t2, d.r};
+
+      snprintf(obj, sizeof obj, "/contacts/%06d/%s", k, vec[v]);
+      read_reals(f, obj, 2, m, 3, buf); /* m = 0: an empty (0, 3) dataset */
+      for (hsize_t i = 0; i < 3 * m; i++) assert_true(buf[i] == expect[v][i]);
+    }
+    snprintf(obj, sizeof obj, "/contacts/%06d/force", k);
+    read_reals(f, obj, 2, m, 3, buf);
+    for (hsize_t i = 0; i < m; i++)
+      for (int c = 0; c < 3; c++) assert_true(buf[3 * i + c] == contact_force(&d, (int)i, c));
+    /* An orthonormal frame: the world force has the local force's normal part and length. */
+    for (hsize_t i = 0; i < m; i++) {
+      double fn = 0, f2 = 0, r2 = 0;
+      for (int c = 0; c < 3; c++) {
+        fn += buf[3 * i + c] * d.n[3 * i + c];
+        f2 += buf[3 * i + c] * buf[3 * i + c];
+        r2 += d.r[3 * i + c] * d.r[3 * i + c];
+      }
+      assert_true(fabs(fn - d.r[3 * i]) <= 1e-12 * 100 && fabs(f2 - r2) <= 1e-12 * r2);
+    }
+    snprintf(obj, sizeof obj, "/contacts/%06d/gap", k);
+    read_reals(f, obj, 1, m, 0, buf);
+    for (hsize_t i = 0; i < m; i++) assert_true(buf[i] == d.gap[i]);
+    snprintf(obj, sizeof obj, "/contacts/%06d/status", k);
+    read_int64s(f, obj, 1, m, 0, ibuf);
+    for (hsize_t i = 0; i < m; i++) assert_int_equal(ibuf[i], d.status[i]);
+    snprintf(obj, sizeof obj, "/contacts/%06d/pair", k);
+    read_int64s(f, obj, 1, m, 0, ibuf);
+    for (hsize_t i = 0; i < m; i++) assert_int_equal(ibuf[i], d.pair[i]);
+    snprintf(obj, sizeof obj, "/contacts/%06d", k);
+    read_scalar_attr(f, obj, "time", H5T_NATIVE_DOUBLE, &t);
+    read_scalar_attr(f, obj, "step", H5T_NATIVE_INT64, &step);
+    assert_true(t == step_time(2 * k));
+    assert_int_equal(step, 2 * k);
+  }
+  snprintf(obj, sizeof obj, "/contacts/%06d", NOUT);
+  assert_true(H5Lexists(f, obj, H5P_DEFAULT) == 0);
+}
+
+static void check_h5(const char *dir, PetscBool contacts)
 {
   char    path[PETSC_MAX_PATH_LEN], obj[512];
   hid_t   f;
@@ -331,6 +442,7 @@ static void check_h5(const char *dir)
       for (int s = 0; s < NSTEPS; s++) assert_true(buf[s] == (tab ? stat_val(s, c) : probe_val(s, c)));
     }
   }
+  check_h5_contacts(f, contacts);
   assert_true(H5Fclose(f) >= 0);
 }
 
@@ -414,7 +526,228 @@ static void check_vtk_files(const char *dir, PetscBool binary)
   }
 }
 
-static void run_full(PetscBool binary)
+/* Expected file bytes, built independently of src/io/vtk.c: legacy VTK text lines, and values
+ * as %.17g text (ASCII) or big-endian int32/float64 (BINARY; each block ends with a newline). */
+typedef struct {
+  char     *s;
+  size_t    n, cap;
+  PetscBool binary;
+} Buf;
+
+static void buf_put(Buf *b, const void *p, size_t n)
+{
+  if (b->n + n + 1 > b->cap) {
+    b->cap = 2 * (b->n + n + 1);
+    b->s   = realloc(b->s, b->cap);
+    assert_non_null(b->s);
+  }
+  memcpy(b->s + b->n, p, n);
+  b->n += n;
+  b->s[b->n] = 0;
+}
+
+static void buf_printf(Buf *b, const char *fmt, ...)
+{
+  char    line[512];
+  va_list ap;
+  int     n;
+
+  va_start(ap, fmt);
+  n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  assert_true(n >= 0 && (size_t)n < sizeof line);
+  buf_put(b, line, (size_t)n);
+}
+
+static void buf_be(Buf *b, uint64_t bits, int nbytes)
+{
+  unsigned char c[8];
+
+  for (int i = 0; i < nbytes; i++) c[i] = (unsigned char)(bits >> (8 * (nbytes - 1 - i)));
+  buf_put(b, c, (size_t)nbytes);
+}
+
+/* One tuple of ncomp doubles (one line in ASCII). */
+static void buf_reals(Buf *b, int ncomp, const double *x)
+{
+  for (int c = 0; c < ncomp; c++) {
+    if (b->binary) {
+      uint64_t bits;
+      memcpy(&bits, &x[c], sizeof bits);
+      buf_be(b, bits, 8);
+    } else buf_printf(b, c == ncomp - 1 ? "%.17g\n" : "%.17g ", x[c]);
+  }
+}
+
+static void buf_ints(Buf *b, int ncomp, const int32_t *v)
+{
+  for (int c = 0; c < ncomp; c++) {
+    if (b->binary) buf_be(b, (uint64_t)(uint32_t)v[c], 4);
+    else buf_printf(b, c == ncomp - 1 ? "%d\n" : "%d ", (int)v[c]);
+  }
+}
+
+static void buf_end_block(Buf *b)
+{
+  if (b->binary) buf_put(b, "\n", 1);
+}
+
+static void check_contact_vtk_files(const char *dir, PetscBool binary, PetscBool contacts)
+{
+  char        path[PETSC_MAX_PATH_LEN], *s, expect[1024];
+  struct stat st;
+  int         n = 0;
+
+  snprintf(path, sizeof path, "%s/vtk/contacts.vtk.series", dir);
+  if (!contacts) {
+    /* No contact output at all without FcOutputWriteContacts. */
+    assert_int_not_equal(stat(path, &st), 0);
+    snprintf(path, sizeof path, "%s/vtk/contacts_000000.vtk", dir);
+    assert_int_not_equal(stat(path, &st), 0);
+    return;
+  }
+  /* The series lists every output step, the one without contacts too. */
+  s = slurp(path);
+  n += snprintf(expect + n, sizeof expect - (size_t)n, "{\n  \"file-series-version\": \"1.0\",\n  \"files\": [\n");
+  for (int k = 0; k < NOUT; k++) n += snprintf(expect + n, sizeof expect - (size_t)n, "    {\"name\": \"contacts_%06d.vtk\", \"time\": %.17g}%s\n", k, step_time(2 * k), k < NOUT - 1 ? "," : "");
+  snprintf(expect + n, sizeof expect - (size_t)n, "  ]\n}\n");
+  assert_string_equal(s, expect);
+  free(s);
+
+  for (int k = 0; k < NOUT; k++) {
+    ContactData d;
+    Buf         b = {NULL, 0, 0, binary};
+    FILE       *fp;
+    long        len;
+    int         m = (int)ncontacts[k];
+
+    contact_data(k, &d);
+    buf_printf(&b, "# vtk DataFile Version 3.0\nfcsim time=%.17g contacts\n%s\nDATASET POLYDATA\nPOINTS %d double\n", step_time(2 * k), binary ? "BINARY" : "ASCII", m);
+    for (int i = 0; i < m; i++) buf_reals(&b, 3, &d.x[3 * i]);
+    buf_end_block(&b);
+    buf_printf(&b, "VERTICES %d %d\n", m, 2 * m);
+    for (int i = 0; i < m; i++) buf_ints(&b, 2, (int32_t[]){1, i});
+    buf_end_block(&b);
+    buf_printf(&b, "POINT_DATA %d\nVECTORS force double\n", m);
+    for (int i = 0; i < m; i++) buf_reals(&b, 3, (double[]){contact_force(&d, i, 0), contact_force(&d, i, 1), contact_force(&d, i, 2)});
+    buf_end_block(&b);
+    buf_printf(&b, "VECTORS normal double\n");
+    for (int i = 0; i < m; i++) buf_reals(&b, 3, &d.n[3 * i]);
+    buf_end_block(&b);
+    buf_printf(&b, "VECTORS r_local double\n");
+    for (int i = 0; i < m; i++) buf_reals(&b, 3, &d.r[3 * i]);
+    buf_end_block(&b);
+    buf_printf(&b, "SCALARS gap double 1\nLOOKUP_TABLE default\n");
+    for (int i = 0; i < m; i++) buf_reals(&b, 1, &d.gap[i]);
+    buf_end_block(&b);
+    buf_printf(&b, "SCALARS status int 1\nLOOKUP_TABLE default\n");
+    for (int i = 0; i < m; i++) buf_ints(&b, 1, (int32_t[]){(int32_t)d.status[i]});
+    buf_end_block(&b);
+    buf_printf(&b, "SCALARS pair int 1\nLOOKUP_TABLE default\n");
+    for (int i = 0; i < m; i++) buf_ints(&b, 1, (int32_t[]){(int32_t)d.pair[i]});
+    buf_end_block(&b);
+
+    snprintf(path, sizeof path, "%s/vtk/contacts_%06d.vtk", dir, k);
+    fp = fopen(path, "rb");
+    assert_non_null(fp);
+    assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+    len = ftell(fp);
+    rewind(fp);
+    s = malloc((size_t)len + 1);
+    assert_non_null(s);
+    assert_int_equal(fread(s, 1, (size_t)len, fp), (size_t)len);
+    fclose(fp);
+    if ((size_t)len != b.n || memcmp(s, b.s, b.n)) fprintf(stderr, "%s differs from the expected %zu bytes:\n%s\n", path, b.n, binary ? "(binary)" : b.s);
+    assert_int_equal((size_t)len, b.n);
+    assert_memory_equal(s, b.s, b.n);
+    free(s);
+    free(b.s);
+  }
+}
+
+/* run.xdmf: the "contacts" collection has a grid per step, with inline vertex connectivity
+ * except for the step without contact (an empty inline DataItem aborts ParaView's reader). */
+static void check_xdmf_contacts(const char *dir, PetscBool contacts)
+{
+  char  path[PETSC_MAX_PATH_LEN];
+  char *s;
+
+  snprintf(path, sizeof path, "%s/run.xdmf", dir);
+  s = slurp(path);
+  if (!contacts) assert_null(strstr(s, "contacts"));
+  else {
+    assert_non_null(strstr(s, "<Grid Name=\"contacts\" GridType=\"Collection\" CollectionType=\"Temporal\">"));
+    assert_non_null(strstr(s, "<Grid Name=\"contacts_000000\""));
+    assert_non_null(strstr(s, "<Grid Name=\"contacts_000001\""));
+    assert_non_null(strstr(s, "<Grid Name=\"contacts_000002\""));
+    assert_non_null(strstr(s, "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"0\" NodesPerElement=\"1\"/>\n"));
+    assert_non_null(strstr(s, "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"3\" NodesPerElement=\"1\">\n"
+                              "          <DataItem Dimensions=\"3\" NumberType=\"Int\" Precision=\"8\" Format=\"XML\">0 1 2</DataItem>\n"));
+    assert_non_null(strstr(s, "<DataItem Dimensions=\"0 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">run.h5:/contacts/000001/x</DataItem>"));
+    assert_non_null(strstr(s, ">run.h5:/contacts/000002/force</DataItem>"));
+  }
+  free(s);
+}
+
+/* Overwrites the bytes of `what` in a file with `with` (same length). */
+static void patch_file(const char *path, const char *what, const char *with)
+{
+  char *s = slurp(path), *p;
+  FILE *fp;
+
+  p = strstr(s, what);
+  assert_non_null(p);
+  assert_int_equal(strlen(what), strlen(with));
+  memcpy(p, with, strlen(with));
+  fp = fopen(path, "wb");
+  assert_non_null(fp);
+  assert_int_equal(fwrite(s, 1, strlen(s), fp), strlen(s));
+  fclose(fp);
+  free(s);
+}
+
+/* The checker must notice damaged contact output: a VTK value off by far more than 1e-12 (ASCII),
+ * a missing contact VTK file, a series without the step that has no contact, an XDMF grid with the
+ * wrong number of points. */
+static void damage_contacts(FcOutputSpec *spec, PetscBool binary)
+{
+  char dir[64], path[PETSC_MAX_PATH_LEN + 64], num[64], num2[64];
+
+  for (int what = 0; what < 4; what++) {
+    if (binary && what == 0) continue;
+    make_tmpdir(dir, sizeof dir);
+    spec->dir = dir;
+    write_run_ex(spec, PETSC_TRUE);
+    switch (what) {
+    case 0: {
+      ContactData d;
+
+      contact_data(2, &d);
+      snprintf(path, sizeof path, "%s/vtk/contacts_000002.vtk", dir);
+      snprintf(num, sizeof num, "\n%.17g\n", d.gap[1]);
+      snprintf(num2, sizeof num2, "\n%.17g\n", d.gap[1]);
+      num2[5] = num2[5] == '9' ? '8' : '9'; /* "\n-4.66...": a relative change of 1e-3 */
+      patch_file(path, num, num2);
+    } break;
+    case 1:
+      snprintf(path, sizeof path, "%s/vtk/contacts_000002.vtk", dir);
+      assert_int_equal(remove(path), 0);
+      break;
+    case 2:
+      snprintf(path, sizeof path, "%s/vtk/contacts.vtk.series", dir);
+      patch_file(path, "contacts_000001.vtk", "contacts_000002.vtk");
+      break;
+    case 3:
+      snprintf(path, sizeof path, "%s/run.xdmf", dir);
+      patch_file(path, "NumberOfElements=\"3\" NodesPerElement", "NumberOfElements=\"2\" NodesPerElement");
+      break;
+    }
+    assert_int_equal(run_checker(dir, "", PETSC_TRUE), 1);
+    remove_tree(dir);
+  }
+}
+
+static void run_full(PetscBool binary, PetscBool contacts)
 {
   char         dir[64], path[PETSC_MAX_PATH_LEN + 64];
   FcOutputSpec spec;
@@ -424,12 +757,14 @@ static void run_full(PetscBool binary)
   make_tmpdir(dir, sizeof dir);
   spec            = base_spec(dir);
   spec.vtk_binary = binary;
-  write_run(&spec);
-  check_h5(dir);
+  write_run_ex(&spec, contacts);
+  check_h5(dir, contacts);
   check_csv(dir);
   check_vtk_files(dir, binary);
+  check_contact_vtk_files(dir, binary, contacts);
   snprintf(path, sizeof path, "%s/run.xdmf", dir);
   assert_int_equal(stat(path, &st), 0);
+  check_xdmf_contacts(dir, contacts);
   assert_int_equal(run_checker(dir, "--hdf5 --vtk", PETSC_FALSE), 0);
 
   /* The checker must notice damage: a stats row more than run.h5 has, a missing VTK file. */
@@ -445,23 +780,36 @@ static void run_full(PetscBool binary)
 
   make_tmpdir(dir, sizeof dir);
   spec.dir = dir;
-  write_run(&spec);
+  write_run_ex(&spec, contacts);
   snprintf(path, sizeof path, "%s/vtk/block_000001.vtk", dir);
   assert_int_equal(remove(path), 0);
   assert_int_equal(run_checker(dir, "", PETSC_TRUE), 1);
   remove_tree(dir);
+  if (contacts) damage_contacts(&spec, binary);
 }
 
 static void test_run_ascii(void **state)
 {
   (void)state;
-  run_full(PETSC_FALSE);
+  run_full(PETSC_FALSE, PETSC_FALSE);
 }
 
 static void test_run_binary(void **state)
 {
   (void)state;
-  run_full(PETSC_TRUE);
+  run_full(PETSC_TRUE, PETSC_FALSE);
+}
+
+static void test_contacts_ascii(void **state)
+{
+  (void)state;
+  run_full(PETSC_FALSE, PETSC_TRUE);
+}
+
+static void test_contacts_binary(void **state)
+{
+  (void)state;
+  run_full(PETSC_TRUE, PETSC_TRUE);
 }
 
 /* hdf5 = vtk = false: only the CSVs. */
@@ -635,6 +983,110 @@ static void test_write_errors(void **state)
   remove_tree(dir);
 }
 
+/* Contacts with only one of the optional outputs: VTK alone (the checker tells the contact files
+ * by their POLYDATA, without run.h5), HDF5 alone. */
+static void test_contacts_partial(void **state)
+{
+  char         dir[64], path[PETSC_MAX_PATH_LEN + 64];
+  FcOutputSpec spec;
+  struct stat  st;
+
+  (void)state;
+  build_meshes();
+  make_tmpdir(dir, sizeof dir);
+  spec            = base_spec(dir);
+  spec.hdf5       = PETSC_FALSE;
+  spec.vtk_binary = PETSC_TRUE;
+  write_run_ex(&spec, PETSC_TRUE);
+  check_contact_vtk_files(dir, PETSC_TRUE, PETSC_TRUE);
+  assert_int_equal(run_checker(dir, "--no-hdf5 --vtk", PETSC_FALSE), 0);
+  remove_tree(dir);
+
+  make_tmpdir(dir, sizeof dir);
+  spec      = base_spec(dir);
+  spec.vtk  = PETSC_FALSE;
+  write_run_ex(&spec, PETSC_TRUE);
+  check_h5(dir, PETSC_TRUE);
+  check_xdmf_contacts(dir, PETSC_TRUE);
+  snprintf(path, sizeof path, "%s/vtk", dir);
+  assert_int_not_equal(stat(path, &st), 0);
+  assert_int_equal(run_checker(dir, "--hdf5 --no-vtk", PETSC_FALSE), 0);
+  remove_tree(dir);
+}
+
+/* Misuse of FcOutputWriteContacts is refused (and leaves the output usable). */
+static void test_contact_errors(void **state)
+{
+  char             dir[64];
+  FcOutputSpec     spec;
+  FcOutput         out = NULL;
+  FcOutputMesh     named[NB];
+  PetscReal        u[30] = {0}, vm[2] = {0};
+  FcOutputFields   f[NB] = {
+    {u, u, vm},
+    {u, u, vm}
+  };
+  ContactData      d;
+  FcOutputContacts bad;
+
+  (void)state;
+  build_meshes();
+  make_tmpdir(dir, sizeof dir);
+  spec = base_spec(dir);
+  contact_data(0, &d);
+  assert_int_equal(FcOutputOpen(&spec, &out), 0);
+  assert_int_equal(PetscPushErrorHandler(PetscReturnErrorHandler, NULL), 0);
+  assert_int_not_equal(FcOutputWriteContacts(out, 0, 0.0, &d.c), 0); /* before any output step */
+  assert_int_not_equal(FcOutputWriteContacts(NULL, 0, 0.0, &d.c), 0);
+  assert_int_equal(FcOutputWriteFields(out, 0, 0.0, f), 0);
+  assert_int_not_equal(FcOutputWriteContacts(out, 1, 0.0, &d.c), 0); /* not the output step's step */
+  assert_int_not_equal(FcOutputWriteContacts(out, 0, 0.5, &d.c), 0); /* nor its time */
+  assert_int_not_equal(FcOutputWriteContacts(out, 0, 0.0, NULL), 0);
+  bad   = d.c;
+  bad.m = -1;
+  assert_int_not_equal(FcOutputWriteContacts(out, 0, 0.0, &bad), 0);
+  bad   = d.c;
+  bad.r = NULL;
+  assert_int_not_equal(FcOutputWriteContacts(out, 0, 0.0, &bad), 0);
+  d.status[1] = 3;
+  assert_int_not_equal(FcOutputWriteContacts(out, 0, 0.0, &d.c), 0);
+  d.status[1] = 1;
+  d.pair[0]   = -1;
+  assert_int_not_equal(FcOutputWriteContacts(out, 0, 0.0, &d.c), 0);
+  d.pair[0] = 0;
+  assert_int_equal(FcOutputWriteContacts(out, 0, 0.0, &d.c), 0);
+  assert_int_not_equal(FcOutputWriteContacts(out, 0, 0.0, &d.c), 0); /* twice for one step */
+  /* m = 0 with NULL arrays is fine. */
+  memset(&bad, 0, sizeof bad);
+  assert_int_equal(FcOutputWriteFields(out, 1, 0.5, f), 0);
+  assert_int_equal(FcOutputWriteContacts(out, 1, 0.5, &bad), 0);
+  assert_int_equal(PetscPopErrorHandler(), 0);
+  assert_int_equal(FcOutputClose(&out), 0);
+  assert_int_equal(run_checker(dir, "--hdf5 --vtk", PETSC_FALSE), 0);
+  remove_tree(dir);
+
+  /* A body named "contacts": its VTK files would collide with the contact output. */
+  make_tmpdir(dir, sizeof dir);
+  spec = base_spec(dir);
+  memcpy(named, meshes, sizeof named);
+  named[1].name = "contacts";
+  spec.meshes   = named;
+  assert_int_equal(FcOutputOpen(&spec, &out), 0);
+  assert_int_equal(FcOutputWriteFields(out, 0, 0.0, f), 0);
+  assert_int_equal(PetscPushErrorHandler(PetscReturnErrorHandler, NULL), 0);
+  assert_int_not_equal(FcOutputWriteContacts(out, 0, 0.0, &d.c), 0);
+  assert_int_equal(PetscPopErrorHandler(), 0);
+  assert_int_equal(FcOutputClose(&out), 0);
+  /* ... but without contact output it is an ordinary body. */
+  assert_int_equal(run_checker(dir, "--hdf5 --vtk", PETSC_FALSE), 0);
+  remove_tree(dir);
+
+  /* VTK writer on its own: an unwritable path fails. */
+  assert_int_equal(PetscPushErrorHandler(PetscReturnErrorHandler, NULL), 0);
+  assert_int_not_equal(FcVTKWriteContacts("/nonexistent/fcsim/c.vtk", PETSC_FALSE, &d.c, 0.0), 0);
+  assert_int_equal(PetscPopErrorHandler(), 0);
+}
+
 static void test_cells_to_vtk(void **state)
 {
   PetscInt   g[10] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
@@ -653,7 +1105,9 @@ int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cells_to_vtk), cmocka_unit_test(test_run_ascii),    cmocka_unit_test(test_run_binary),
+    cmocka_unit_test(test_contacts_ascii), cmocka_unit_test(test_contacts_binary), cmocka_unit_test(test_contacts_partial),
     cmocka_unit_test(test_csv_only),     cmocka_unit_test(test_no_fields),     cmocka_unit_test(test_open_errors), cmocka_unit_test(test_write_errors),
+    cmocka_unit_test(test_contact_errors),
   };
   int fails;
 
