@@ -70,4 +70,4 @@ bench: bin/fcsim
 clean:
 	rm -rf $(BUILD) bin
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/fcsim.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/fcsim.d $(UNIT_BIN:=.d)

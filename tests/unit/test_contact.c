@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "testutil.h"
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,58 +21,16 @@
 
 #include "../../src/contact/solver.h"
 
-/* ---- deterministic random numbers (splitmix64) ---- */
+/* ---- shared helpers: splitmix64 numbers, stderr capture (tests/unit/testutil.h) ---- */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static double   Uniform(double a, double b)
 {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-  z          = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z          = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  return a + (b - a) * ((double)(z >> 11) / 9007199254740992.0);
+  return FcTestUniform(&rng_state, a, b);
 }
-
-/* ---- capture of stderr through a temporary file (dup/dup2) ---- */
-typedef struct {
-  int  saved;
-  char path[64];
-} Capture;
-
-static void CaptureStart(Capture *c)
-{
-  int tmp;
-  fflush(stderr);
-  snprintf(c->path, sizeof c->path, "/tmp/fcsim_test_contact_XXXXXX");
-  tmp = mkstemp(c->path);
-  assert_true(tmp >= 0);
-  c->saved = dup(2);
-  assert_true(c->saved >= 0);
-  assert_true(dup2(tmp, 2) >= 0);
-  close(tmp);
-}
-
-static void CaptureStop(Capture *c, char *buf, size_t len)
-{
-  FILE  *fp;
-  size_t n;
-  fflush(stderr);
-  assert_true(dup2(c->saved, 2) >= 0);
-  close(c->saved);
-  fp = fopen(c->path, "r");
-  assert_non_null(fp);
-  n      = fread(buf, 1, len - 1, fp);
-  buf[n] = 0;
-  fclose(fp);
-  unlink(c->path);
-}
-
-static int CountLines(const char *s)
-{
-  int n = 0;
-  for (; *s; s++)
-    if (*s == '\n') n++;
-  return n;
-}
+typedef FcTestCapture Capture;
+#define CaptureStart FcTestCaptureStart
+#define CaptureStop  FcTestCaptureStop
+#define CountLines   FcTestCountLines
 
 /* ---- independent cone geometry: the projection built from angles in the (n, ‖t‖) half-plane ----
  * K_μ is the wedge of half-angle α = atan μ around n; its polar cone is the wedge of angles
