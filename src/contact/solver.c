@@ -1,36 +1,16 @@
 /* fcsim — contact-solver object: registry, options, solve wrapper (solver.h, doc/contact.md).
- * The registry is a small static table (as for materials) rather than a PetscFunctionList: the
- * names must be listed in messages, there are a handful of types, and nothing is allocated, so
- * -malloc_dump stays clean without a finalize hook. */
+ * The registry is the shared static table of src/core/registry.h. */
 #include "solver.h"
+#include "../core/registry.h"
 #include <string.h>
 
-#define FC_CONTACT_SOLVER_MAX 16
-
-typedef struct {
-  char name[FC_NAME_LEN];
-  PetscErrorCode (*create)(FcContactSolver);
-} FcContactSolverEntry;
-
-static FcContactSolverEntry SolverTable[FC_CONTACT_SOLVER_MAX];
-static int                  SolverCount;
-static PetscBool            SolverRegisterAllCalled = PETSC_FALSE;
+static FcRegistry SolverRegistry          = {.what = "contact solver"};
+static PetscBool  SolverRegisterAllCalled = PETSC_FALSE;
 
 PetscErrorCode FcContactSolverRegister(const char *name, PetscErrorCode (*create)(FcContactSolver))
 {
   PetscFunctionBegin;
-  PetscCheck(name && name[0] && create, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Contact solver name and create function are required");
-  PetscCheck(strlen(name) < FC_NAME_LEN, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Contact solver name too long: %s", name);
-  for (int i = 0; i < SolverCount; i++) {
-    if (!strcmp(SolverTable[i].name, name)) { /* re-registering replaces, like PetscFunctionListAdd */
-      SolverTable[i].create = create;
-      PetscFunctionReturn(0);
-    }
-  }
-  PetscCheck(SolverCount < FC_CONTACT_SOLVER_MAX, PETSC_COMM_SELF, PETSC_ERR_MEM, "Too many contact solver types (at most %d)", FC_CONTACT_SOLVER_MAX);
-  PetscCall(PetscStrncpy(SolverTable[SolverCount].name, name, FC_NAME_LEN));
-  SolverTable[SolverCount].create = create;
-  SolverCount++;
+  PetscCall(FcRegistryAdd(&SolverRegistry, name, (FcRegistryFn)create));
   PetscFunctionReturn(0);
 }
 
@@ -47,22 +27,14 @@ PetscErrorCode FcContactSolverRegisterAll(void)
 PetscErrorCode FcContactSolverFinalizePackage(void)
 {
   PetscFunctionBegin;
-  SolverCount             = 0;
+  FcRegistryClear(&SolverRegistry);
   SolverRegisterAllCalled = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
 void FcContactSolverTypes(char *buf, size_t len)
 {
-  size_t n = 0;
-
-  if (!buf || !len) return;
-  buf[0] = 0;
-  for (int i = 0; i < SolverCount && n < len; i++) {
-    int k = snprintf(buf + n, len - n, "%s%s", i ? ", " : "", SolverTable[i].name);
-    if (k < 0) break;
-    n += (size_t)k;
-  }
+  FcRegistryList(&SolverRegistry, buf, len);
 }
 
 const char *FcContactSolverReasonName(FcContactSolverReason reason)
@@ -131,8 +103,7 @@ PetscErrorCode FcContactSolverSetType(FcContactSolver s, const char *type)
   PetscCall(FcContactSolverRegisterAll());
   if (!type) type = "";
   if (s->type[0] && !strcmp(s->type, type)) PetscFunctionReturn(0);
-  for (int i = 0; i < SolverCount; i++)
-    if (!strcmp(SolverTable[i].name, type)) create = SolverTable[i].create;
+  create = (PetscErrorCode(*)(FcContactSolver))FcRegistryFind(&SolverRegistry, type);
   if (!create) {
     char list[1024];
     FcContactSolverTypes(list, sizeof list);
@@ -206,8 +177,7 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
   PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Contact solver", "FcContactSolver");
   PetscCall(PetscOptionsString("-type", "Contact solver type (registered types: see FcContactSolverTypes)", "FcContactSolverSetType", type, type, sizeof type, &set));
   PetscOptionsEnd();
-  for (int i = 0; i < SolverCount; i++)
-    if (!strcmp(SolverTable[i].name, type)) known = PETSC_TRUE;
+  known = FcRegistryFind(&SolverRegistry, type) ? PETSC_TRUE : PETSC_FALSE;
   snprintf(opt, sizeof opt, "-%stype", prefix);
   if (!known) return FcInputError("options", opt, "unknown contact solver type '%s' (registered: %s)", type, list);
   PetscCall(FcContactSolverSetType(s, type));

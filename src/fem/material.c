@@ -1,37 +1,17 @@
 /* fcsim — material registry: name → create function, PETSc style (XXXRegister /
  * XXXRegisterAll / XXXCreate), so a new constitutive law is one file plus one
- * FcMaterialRegister() line. A small static table rather than a PetscFunctionList because the
- * names must be listed in messages (FcMaterialTypes) and the table never holds more than a
- * handful of models. */
+ * FcMaterialRegister() line (the table is src/core/registry.h). */
 #include "material.h"
+#include "../core/registry.h"
 #include <string.h>
 
-#define FC_MATERIAL_MAX 16
-
-typedef struct {
-  char name[FC_NAME_LEN];
-  PetscErrorCode (*create)(FcMaterial);
-} FcMaterialEntry;
-
-static FcMaterialEntry MaterialTable[FC_MATERIAL_MAX];
-static int             MaterialCount;
-static PetscBool       MaterialRegisterAllCalled = PETSC_FALSE;
+static FcRegistry MaterialRegistry          = {.what = "material"};
+static PetscBool  MaterialRegisterAllCalled = PETSC_FALSE;
 
 PetscErrorCode FcMaterialRegister(const char *name, PetscErrorCode (*create)(FcMaterial))
 {
   PetscFunctionBegin;
-  PetscCheck(name && name[0] && create, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Material name and create function are required");
-  PetscCheck(strlen(name) < FC_NAME_LEN, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Material name too long: %s", name);
-  for (int i = 0; i < MaterialCount; i++) {
-    if (!strcmp(MaterialTable[i].name, name)) { /* re-registering replaces, like PetscFunctionListAdd */
-      MaterialTable[i].create = create;
-      PetscFunctionReturn(0);
-    }
-  }
-  PetscCheck(MaterialCount < FC_MATERIAL_MAX, PETSC_COMM_SELF, PETSC_ERR_MEM, "Too many material models (at most %d)", FC_MATERIAL_MAX);
-  PetscCall(PetscStrncpy(MaterialTable[MaterialCount].name, name, FC_NAME_LEN));
-  MaterialTable[MaterialCount].create = create;
-  MaterialCount++;
+  PetscCall(FcRegistryAdd(&MaterialRegistry, name, (FcRegistryFn)create));
   PetscFunctionReturn(0);
 }
 
@@ -48,22 +28,14 @@ PetscErrorCode FcMaterialRegisterAll(void)
 PetscErrorCode FcMaterialFinalizePackage(void)
 {
   PetscFunctionBegin;
-  MaterialCount             = 0;
+  FcRegistryClear(&MaterialRegistry);
   MaterialRegisterAllCalled = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
 void FcMaterialTypes(char *buf, size_t len)
 {
-  size_t n = 0;
-
-  if (!buf || !len) return;
-  buf[0] = 0;
-  for (int i = 0; i < MaterialCount && n < len; i++) {
-    int k = snprintf(buf + n, len - n, "%s%s", i ? ", " : "", MaterialTable[i].name);
-    if (k < 0) break;
-    n += (size_t)k;
-  }
+  FcRegistryList(&MaterialRegistry, buf, len);
 }
 
 PetscErrorCode FcMaterialCreate(const FcCaseMaterial *params, FcMaterial *mat)
@@ -74,8 +46,7 @@ PetscErrorCode FcMaterialCreate(const FcCaseMaterial *params, FcMaterial *mat)
   PetscFunctionBegin;
   *mat = NULL;
   PetscCall(FcMaterialRegisterAll());
-  for (int i = 0; i < MaterialCount; i++)
-    if (!strcmp(MaterialTable[i].name, params->model)) create = MaterialTable[i].create;
+  create = (PetscErrorCode(*)(FcMaterial))FcRegistryFind(&MaterialRegistry, params->model);
   if (!create) {
     char list[1024];
     FcMaterialTypes(list, sizeof list);
