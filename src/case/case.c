@@ -532,7 +532,8 @@ static const FcSchemaEntry root_keys[] = {
   {.key = "name",        .types = FC_T_STRING, .required = PETSC_TRUE, .charset = NAME_CHARS, .len_max = NAME_MAX_CHARS},
   {.key = "description", .types = FC_T_STRING, .def = "\"\""},
   {.key = "time",        .types = FC_T_OBJECT, .required = PETSC_TRUE, .object = &time_object},
-  {.key = "gravity",     .types = FC_T_ARRAY,  .def = "[0, 0, 0]", .len_min = 3, .len_max = 3, .elem = &number_elem},
+  /* [gx, gy, gz], or {"table": [[t, gx, gy, gz], ...]} interpolated in time (held outside) */
+  {.key = "gravity",     .types = FC_T_ARRAY | FC_T_OBJECT, .def = "[0, 0, 0]", .len_min = 3, .len_max = 3, .elem = &number_elem, .object = &kin_table_object},
   {.key = "bodies",      .types = FC_T_ARRAY,  .required = PETSC_TRUE, .len_min = 1, .elem = &body_elem, .check = BodiesCheck_Private},
   {.key = "contacts",       .types = FC_T_ARRAY,  .def = "[]", .elem = &contact_elem},
   {.key = "contact_solver", .types = FC_T_OBJECT, .def = "{}", .object = &contact_solver_object},
@@ -1159,7 +1160,22 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   c->newton_rtol          = Num_Private(newton, "rtol");
   c->newton_atol          = Num_Private(newton, "atol");
   c->allow_nonconvergence = Bool_Private(newton, "allow_failure");
-  Vec3_Private(Get_Private(root, "gravity"), c->gravity);
+  {
+    cJSON *g = Get_Private(root, "gravity");
+    if (cJSON_IsArray(g)) Vec3_Private(g, c->gravity);
+    else {
+      cJSON   *table = Get_Private(g, "table"), *row;
+      PetscInt i     = 0;
+      c->gravity_ntab = (PetscInt)cJSON_GetArraySize(table);
+      PetscCall(PetscMalloc1(4 * c->gravity_ntab, &c->gravity_tab));
+      cJSON_ArrayForEach(row, table)
+      {
+        for (int k = 0; k < 4; k++) c->gravity_tab[4 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
+        i++;
+      }
+      for (int k = 0; k < 3; k++) c->gravity[k] = c->gravity_tab[1 + k]; /* value at the first row */
+    }
+  }
 
   c->nbodies = (PetscInt)cJSON_GetArraySize(Get_Private(root, "bodies"));
   PetscCall(PetscCalloc1(c->nbodies, &c->bodies));
@@ -1277,6 +1293,7 @@ PetscErrorCode FcCaseDestroy(FcCase *c)
   }
   PetscCall(PetscFree(c->bodies));
   PetscCall(PetscFree(c->probes));
+  PetscCall(PetscFree(c->gravity_tab));
   PetscCall(PetscFree(c->contacts));
   for (PetscInt i = 0; i < c->npetsc; i++) {
     PetscCall(PetscFree(c->petsc_keys[i]));
@@ -1324,6 +1341,11 @@ PetscReal FcCaseBoundaryValue(const FcCaseBoundary *bc, PetscInt c, PetscReal t)
 {
   if (bc->ntab > 0) return Interp_Private(bc->ntab, bc->tab, bc->tab + 1 + c, 4, t);
   return bc->value[c] * FcRampEval(&bc->ramp, t);
+}
+
+void FcCaseGravity(const FcCase *c, PetscReal t, PetscReal g[3])
+{
+  for (int k = 0; k < 3; k++) g[k] = c->gravity_ntab > 0 ? Interp_Private(c->gravity_ntab, c->gravity_tab, c->gravity_tab + 1 + k, 4, t) : c->gravity[k];
 }
 
 void FcCaseMotionDisplacement(const FcCaseMotion *m, PetscReal t, PetscReal u[3])

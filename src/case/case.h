@@ -153,7 +153,9 @@ typedef struct {
   PetscInt         newton_max_it;
   PetscReal        newton_rtol, newton_atol;
   PetscBool        allow_nonconvergence; /* time.newton.allow_failure */
-  PetscReal        gravity[3];
+  PetscReal        gravity[3];   /* constant gravity [m/s^2] (with a table: its first row) */
+  PetscInt         gravity_ntab; /* > 0: gravity(t) interpolated in gravity_tab (rows t, gx, gy, gz) */
+  PetscReal       *gravity_tab;
 
   PetscInt    nbodies;
   FcCaseBody *bodies;
@@ -187,5 +189,7 @@ typedef struct {
  * destroy). FcCaseDestroy frees everything and zeroes *c, so calling it twice is harmless. */
 PetscErrorCode FcCaseLoad(const char *file, PetscInt nsets, const char *const *sets, FcCase *c);
 PetscErrorCode FcCaseDestroy(FcCase *c);
+/* Gravity at time t: the constant vector, or the table interpolated (held constant outside). */
+void FcCaseGravity(const FcCase *c, PetscReal t, PetscReal g[3]);
 
 #endif

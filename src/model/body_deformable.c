@@ -15,7 +15,9 @@ PetscLogStage FC_STAGE_Setup, FC_STAGE_Steps;
 typedef struct {
   Mat        M, K, A;
   KSP        ksp;
-  Vec        x, dx, r, rfree, fint, fext, fbody, work, u0, v0;
+  Vec        x, dx, r, rfree, fint, fext, work, u0, v0;
+  Vec        fbody[3];       /* ∫ ρ N e_k dV: body force per unit gravity component k */
+  const FcCase *c;
   PetscInt   nloads;
   Vec       *fload;          /* unit-ramp load vectors, one per loads[] entry */
   PetscBool  linear;         /* K independent of u: assembled once, f_int = K u */
@@ -65,9 +67,13 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
 static PetscErrorCode ExternalForce_Private(FcBody b, PetscReal t)
 {
   Deformable *d = (Deformable *)b->data;
+  PetscReal   g[3];
 
   PetscFunctionBegin;
-  PetscCall(VecCopy(d->fbody, d->fext));
+  FcCaseGravity(d->c, t, g);
+  PetscCall(VecSet(d->fext, 0.0));
+  for (int k = 0; k < 3; k++)
+    if (g[k] != 0) PetscCall(VecAXPY(d->fext, g[k], d->fbody[k]));
   for (PetscInt l = 0; l < d->nloads; l++) PetscCall(VecAXPY(d->fext, FcRampEval(&b->spec->loads[l].ramp, t), d->fload[l]));
   PetscFunctionReturn(0);
 }
@@ -280,7 +286,7 @@ static PetscErrorCode Destroy_Deformable(FcBody b)
   PetscCall(VecDestroy(&d->rfree));
   PetscCall(VecDestroy(&d->fint));
   PetscCall(VecDestroy(&d->fext));
-  PetscCall(VecDestroy(&d->fbody));
+  for (int k = 0; k < 3; k++) PetscCall(VecDestroy(&d->fbody[k]));
   PetscCall(VecDestroy(&d->work));
   PetscCall(VecDestroy(&d->u0));
   PetscCall(VecDestroy(&d->v0));
@@ -340,9 +346,13 @@ static PetscErrorCode SetupLoads_Private(const FcCase *c, PetscInt index, FcBody
   char              path[128];
 
   PetscFunctionBegin;
-  PetscCall(VecDuplicate(b->u, &d->fbody));
-  PetscCall(VecSet(d->fbody, 0.0));
-  PetscCall(FcAssembleBodyForce(&b->mesh, spec->material.density, c->gravity, d->fbody));
+  for (int k = 0; k < 3; k++) {
+    PetscReal e[3] = {0, 0, 0};
+    e[k]           = 1.0;
+    PetscCall(VecDuplicate(b->u, &d->fbody[k]));
+    PetscCall(VecSet(d->fbody[k], 0.0));
+    PetscCall(FcAssembleBodyForce(&b->mesh, spec->material.density, e, d->fbody[k]));
+  }
   d->nloads = spec->nloads;
   if (d->nloads) PetscCall(VecDuplicateVecs(b->u, d->nloads, &d->fload));
   for (PetscInt l = 0; l < spec->nloads; l++) {
@@ -383,6 +393,7 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   PetscCall(PetscNew(&d));
   b->data = d;
   b->spec = spec;
+  d->c    = c;
   PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));
   b->ops.beginstep = BeginStep_Deformable;
   b->ops.residual  = Residual_Deformable;

@@ -102,3 +102,15 @@ figure("two blocks, contactor swapped: resultant %.3f N vs %.3f N (change %.3f %
        % (fz2, fz, 100 * abs(fz2 - fz) / fz, abs(fz2 - sz2) / fz2))
 check(abs(fz2 - fz) <= 0.01 * fz, "swapping the contactor changes the resultant by < 1 %")
 check(abs(fz2 - sz2) <= 1e-10 * fz2, "swapped: contact force = support reaction (action = reaction)")
+
+# 6. Gravity given as a table: ramped from 0 to 9.81 m/s^2 over 0.5 s, the block settles on the
+# floor with the contact force equal to the weight (1e-6) and, halfway up the ramp, the quasi-
+# steady force follows the ramp (g = 4.905 at t = 0.25 s: within 5 %, inertia and damping aside).
+d = outdir("contact/block_gravity_table")
+run(["run", "cases/block_on_floor.json", "-o", d, "--set", 'gravity={"table": [[0, 0, 0, 0], [0.5, 0, 0, -9.81]]}', "--set", "time.t_end=2",
+     "--set", "output.vtk=false", "--set", "output.hdf5=false"])
+p = probes(d)
+k = p["time"].index(min(p["time"], key=lambda t: abs(t - 0.25)))
+figure("gravity table: contact force %.3f N at t = 0.25 s (half weight 4905 N), %.6f N at the end (weight 9810 N)" % (p["contact_z"][k], p["contact_z"][-1]))
+check(abs(p["contact_z"][-1] - 9810) <= 1e-6 * 9810, "ramped gravity: final contact force = weight")
+check(abs(p["contact_z"][k] - 4905) <= 0.05 * 4905, "ramped gravity: contact force follows the ramp")
