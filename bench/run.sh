@@ -4,3 +4,4 @@ set -eu
 cd "$(dirname "$0")/.."
 mkdir -p bench/out
 /usr/bin/python3 bench/step_breakdown.py
+/usr/bin/python3 bench/contact_breakdown.py
