@@ -55,6 +55,14 @@ struct _p_FcContactStep {
   PetscInt        nact, actcap;
   PetscInt64     *actkey;
   PetscBool       first;
+  /* compliance "precomputed" (duriez2006 §3: the compliance of the surface DoFs is computed
+   * once and W is gathered from it): per body, the potential contact DoFs and their dense
+   * block C = (A⁻¹) restricted to them, from the first factorization of the run. */
+  PetscBool       precomputed, have_C;
+  PetscInt       *ns;       /* per body: number of surface DoFs */
+  PetscInt      **sdof;     /* per body: surface DoFs (sorted) */
+  PetscInt      **sidx;     /* per body: dof → index in sdof, or -1 */
+  PetscReal     **C;        /* per body: ns × ns, row-major */
 };
 
 static PetscErrorCode BoundaryNodes_Private(const FcMesh *mesh, PetscInt *n, PetscInt **nodes)
@@ -96,7 +104,6 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   char          path[128];
 
   PetscFunctionBegin;
-  FcCheckInput(c->compliance == FC_COMPLIANCE_EXACT, c->file, "compliance.type", "\"precomputed\" compliance is not implemented yet (use \"exact\")");
   PetscCall(PetscNew(&cs));
   *out      = cs;
   cs->model = model;
@@ -161,6 +168,13 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
       PetscCall(FcAABBTreeCreate(nf, 3, P->tri, B->mesh.X, &P->tree));
     }
   }
+  cs->precomputed = (PetscBool)(c->compliance == FC_COMPLIANCE_PRECOMPUTED);
+  if (cs->precomputed) {
+    PetscCall(PetscCalloc4(model->nbodies, &cs->ns, model->nbodies, &cs->sdof, model->nbodies, &cs->sidx, model->nbodies, &cs->C));
+    for (PetscInt b = 0; b < model->nbodies; b++)
+      if (model->bodies[b]->ndof && strcmp(model->bodies[b]->spec->material.model, "linear"))
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fcsim: warning: %s: compliance \"precomputed\" uses the first factorization of body %s, whose material (%s) is not linear: W is then an approximation\n", c->file, model->bodies[b]->name, model->bodies[b]->spec->material.model));
+  }
   PetscCall(FcContactSolverCreate(&cs->solver));
   PetscCall(FcContactSolverSetType(cs->solver, c->contact_solver_type));
   PetscCall(FcContactSolverSetTolerances(cs->solver, c->contact_solver_tol, c->contact_solver_max_it));
@@ -216,6 +230,14 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree(cs->prevkey));
   PetscCall(PetscFree(cs->prevr));
   PetscCall(PetscFree(cs->actkey));
+  if (cs->precomputed) {
+    for (PetscInt b = 0; b < cs->model->nbodies; b++) {
+      PetscCall(PetscFree(cs->sdof[b]));
+      PetscCall(PetscFree(cs->sidx[b]));
+      PetscCall(PetscFree(cs->C[b]));
+    }
+    PetscCall(PetscFree4(cs->ns, cs->sdof, cs->sidx, cs->C));
+  }
   if (cs->prob) PetscCall(FcContactProblemDestroy(&cs->prob));
   if (cs->solver) PetscCall(FcContactSolverDestroy(&cs->solver));
   PetscCall(PetscFree(*pcs));
@@ -401,6 +423,98 @@ static void Relative_Private(FcContactStep cs, PetscInt a, const PetscScalar *vA
       for (int k = 0; k < 3; k++) rel[k] -= cs->tw[3 * a + j] * vB[3 * cs->tnodes[3 * a + j] + k];
 }
 
+/* The nonzeros of row block a of H_b: DoFs of contact a on body b and, per DoF, the
+ * coefficients of the three frame rows (zero on constrained DoFs are skipped). */
+static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscInt dofs[12], PetscReal coef[12][3])
+{
+  const Pair *P = &cs->pairs[cs->pair[a]];
+  PetscInt    n = 0;
+  if (P->A == b)
+    for (int k = 0; k < 3; k++) {
+      PetscInt dof = 3 * cs->point[a] + k;
+      if (cs->isbc[b][dof]) continue;
+      dofs[n] = dof;
+      for (int i = 0; i < 3; i++) coef[n][i] = cs->frame[9 * a + 3 * i + k];
+      n++;
+    }
+  if (P->B == b)
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 3; k++) {
+        PetscInt dof = 3 * cs->tnodes[3 * a + j] + k;
+        if (cs->isbc[b][dof]) continue;
+        dofs[n] = dof;
+        for (int i = 0; i < 3; i++) coef[n][i] = -cs->tw[3 * a + j] * cs->frame[9 * a + 3 * i + k];
+        n++;
+      }
+  return n;
+}
+
+/* C_b = A_b⁻¹ restricted to the DoFs that can carry a contact (contactor points, target
+ * surface nodes), computed once, in blocks of columns to bound memory. */
+static PetscErrorCode Precompute_Private(FcContactStep cs)
+{
+  FcModel *model = cs->model;
+  const PetscInt nblock = 128;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    FcBody     body = model->bodies[b];
+    PetscBool *mark;
+    PetscInt   n = 0;
+    if (!body->ndof) continue;
+    PetscCall(PetscCalloc1(body->ndof, &mark));
+    for (PetscInt p = 0; p < cs->npairs; p++) {
+      const Pair *P = &cs->pairs[p];
+      if (P->A == b)
+        for (PetscInt i = 0; i < P->npoints; i++)
+          for (int k = 0; k < 3; k++) mark[3 * P->points[i] + k] = PETSC_TRUE;
+      if (P->B == b)
+        for (PetscInt i = 0; i < 3 * P->ntri; i++)
+          for (int k = 0; k < 3; k++) mark[3 * P->tri[i] + k] = PETSC_TRUE;
+    }
+    for (PetscInt i = 0; i < body->ndof; i++) n += mark[i] && !cs->isbc[b][i];
+    cs->ns[b] = n;
+    if (!n) {
+      PetscCall(PetscFree(mark));
+      continue;
+    }
+    PetscCall(PetscMalloc1(n, &cs->sdof[b]));
+    PetscCall(PetscMalloc1(body->ndof, &cs->sidx[b]));
+    n = 0;
+    for (PetscInt i = 0; i < body->ndof; i++) {
+      cs->sidx[b][i] = -1;
+      if (mark[i] && !cs->isbc[b][i]) {
+        cs->sidx[b][i]   = n;
+        cs->sdof[b][n++] = i;
+      }
+    }
+    PetscCall(PetscFree(mark));
+    PetscCall(PetscMalloc1(n * n, &cs->C[b]));
+    for (PetscInt c0 = 0; c0 < n; c0 += nblock) {
+      PetscInt           nb = PetscMin(nblock, n - c0), lda;
+      Mat                B, X;
+      PetscScalar       *h;
+      const PetscScalar *x;
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, nb, NULL, &B));
+      PetscCall(MatZeroEntries(B));
+      PetscCall(MatDenseGetArray(B, &h));
+      PetscCall(MatDenseGetLDA(B, &lda));
+      for (PetscInt j = 0; j < nb; j++) h[j * lda + cs->sdof[b][c0 + j]] = 1.0;
+      PetscCall(MatDenseRestoreArray(B, &h));
+      PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+      PetscCall(body->ops.solvemulti(body, B, X));
+      PetscCall(MatDenseGetArrayRead(X, &x));
+      for (PetscInt j = 0; j < nb; j++)
+        for (PetscInt i = 0; i < n; i++) cs->C[b][i * n + c0 + j] = x[j * lda + cs->sdof[b][i]];
+      PetscCall(MatDenseRestoreArrayRead(X, &x));
+      PetscCall(MatDestroy(&B));
+      PetscCall(MatDestroy(&X));
+    }
+  }
+  cs->have_C = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcContactStats *st, PetscBool *changed)
 {
   FcModel   *model = cs->model;
@@ -460,8 +574,8 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
       PetscCall(MatDenseRestoreArray(cs->Ht[b], &h));
     }
   }
-  /* compliance columns Y_b = A_b⁻¹ H_bᵀ with the step's factorization */
-  for (PetscInt b = 0; b < model->nbodies; b++) {
+  /* compliance columns Y_b = A_b⁻¹ H_bᵀ with the step's factorization (exact compliance) */
+  for (PetscInt b = 0; b < model->nbodies && !cs->precomputed; b++) {
     if (!cs->Ht[b]) continue;
     PetscCall(MatDuplicate(cs->Ht[b], MAT_DO_NOT_COPY_VALUES, &cs->Y[b]));
     PetscCall(model->bodies[b]->ops.solvemulti(model->bodies[b], cs->Ht[b], cs->Y[b]));
@@ -470,7 +584,32 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   if (cs->prob && cs->prob->m != m) PetscCall(FcContactProblemDestroy(&cs->prob));
   if (!cs->prob) PetscCall(FcContactProblemCreate(m, &cs->prob));
   PetscCall(PetscArrayzero(cs->prob->W, n3 * n3));
-  for (PetscInt b = 0; b < model->nbodies; b++) {
+  if (cs->precomputed) {
+    /* W = Σ_b H_b C_b H_bᵀ from the precomputed surface compliance: no solve per step */
+    if (!cs->have_C) PetscCall(Precompute_Private(cs));
+    for (PetscInt b = 0; b < model->nbodies; b++) {
+      if (!cs->Ht[b]) continue;
+      for (PetscInt a = 0; a < m; a++) {
+        PetscInt  da[12], na;
+        PetscReal ca[12][3];
+        na = Entries_Private(cs, a, b, da, ca);
+        for (PetscInt a2 = 0; a2 < m; a2++) {
+          PetscInt  db[12], nbb;
+          PetscReal cb[12][3];
+          nbb = Entries_Private(cs, a2, b, db, cb);
+          for (PetscInt k = 0; k < na; k++) {
+            const PetscReal *Crow = &cs->C[b][cs->sidx[b][da[k]] * cs->ns[b]];
+            for (PetscInt l = 0; l < nbb; l++) {
+              PetscReal cv = Crow[cs->sidx[b][db[l]]];
+              for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) cs->prob->W[(3 * a + i) * n3 + 3 * a2 + j] += ca[k][i] * cv * cb[l][j];
+            }
+          }
+        }
+      }
+    }
+  }
+  for (PetscInt b = 0; b < model->nbodies && !cs->precomputed; b++) {
     const PetscScalar *h, *y;
     PetscInt           lda;
     if (!cs->Ht[b]) continue;
@@ -555,9 +694,33 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody body = model->bodies[b];
     if (!cs->Ht[b]) continue;
-    PetscCall(MatMultAdd(cs->Y[b], rv, body->dx, body->dx));
     if (!body->fcontact) PetscCall(VecDuplicate(body->dx, &body->fcontact));
     PetscCall(MatMult(cs->Ht[b], rv, body->fcontact));
+    if (!cs->precomputed) PetscCall(MatMultAdd(cs->Y[b], rv, body->dx, body->dx));
+    else {
+      /* one solve with the step's factorization: Δx += A⁻¹ Hᵀ r */
+      Mat          B, X;
+      PetscScalar *bb;
+      const PetscScalar *f;
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, 1, NULL, &B));
+      PetscCall(MatDenseGetArray(B, &bb));
+      PetscCall(VecGetArrayRead(body->fcontact, &f));
+      PetscCall(PetscArraycpy(bb, f, body->ndof));
+      PetscCall(VecRestoreArrayRead(body->fcontact, &f));
+      PetscCall(MatDenseRestoreArray(B, &bb));
+      PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+      PetscCall(body->ops.solvemulti(body, B, X));
+      PetscCall(MatDenseGetArray(X, &bb));
+      {
+        PetscScalar *dx;
+        PetscCall(VecGetArray(body->dx, &dx));
+        for (PetscInt i = 0; i < body->ndof; i++) dx[i] += bb[i];
+        PetscCall(VecRestoreArray(body->dx, &dx));
+      }
+      PetscCall(MatDenseRestoreArray(X, &bb));
+      PetscCall(MatDestroy(&B));
+      PetscCall(MatDestroy(&X));
+    }
   }
   PetscCall(VecDestroy(&rv));
   /* status, active set, force in N, warm-start table */
