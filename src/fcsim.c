@@ -22,6 +22,8 @@ static const char usage[] =
   "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR] [-q] [PETSc options]\n"
   "       fcsim info CASE.json [--set PATH=VALUE]...\n"
   "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [-o SOLUTION.hdf5]\n"
+  "       fcsim fclib compare FILE.hdf5... [--solvers nsgs,lemke:k=8,...] [--tol T] [--max-it N]\n"
+  "                           [--format table|csv|markdown]\n"
   "       fcsim --help | --version\n"
   "\n"
   "  run     run the case; outputs go to OUTDIR (default <output.dir>/<name>/<run id>/),\n"
@@ -29,6 +31,8 @@ static const char usage[] =
   "  info    print the resolved case (every key, defaults filled in) and mesh statistics\n"
   "  fclib solve  solve the local contact problem of an FCLIB file (a global one is\n"
   "          reformulated) and print contacts, iterations, common error, time\n"
+  "  fclib compare  every problem with every solver (type:key=value sets a type option):\n"
+  "          iterations, common error, time, converged, delta% against the most accurate\n"
   "  --set PATH=VALUE   override a case value by JSON path, e.g. --set bodies[0].material.E=2e6\n"
   "                     --set time.dt=0.01 (VALUE is JSON, or a plain string)\n"
   "  -o OUTDIR          output directory\n"
@@ -47,6 +51,10 @@ static void OnSignal_Private(int sig)
 typedef struct {
   const char  *cmd, *casefile, *outdir;
   const char  *solver;   /* fclib solve */
+  const char  *solvers, *format; /* fclib compare */
+  const char  *sub;      /* fclib subcommand */
+  int          nfiles;
+  const char **files;
   double       tol;
   long         max_it;
   int          nsets;
@@ -63,10 +71,11 @@ static int ParseArgs(int argc, char **argv, Args *a)
   size_t len = 1;
   memset(a, 0, sizeof *a);
   a->sets  = calloc((size_t)argc, sizeof *a->sets);
+  a->files = calloc((size_t)argc, sizeof *a->files);
   a->pargv = calloc((size_t)argc + 1, sizeof *a->pargv);
   for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
   a->cmdline = calloc(len, 1);
-  if (!a->sets || !a->pargv || !a->cmdline) return FC_EXIT_RUN;
+  if (!a->sets || !a->files || !a->pargv || !a->cmdline) return FC_EXIT_RUN;
   for (int i = 0; i < argc; i++) {
     if (i) strcat(a->cmdline, " ");
     strcat(a->cmdline, argv[i]);
@@ -93,15 +102,27 @@ static int ParseArgs(int argc, char **argv, Args *a)
   a->max_it = -1;
   int first = 2;
   if (!strcmp(a->cmd, "fclib")) {
-    if (argc < 3 || strcmp(argv[2], "solve")) {
-      fprintf(stderr, "fcsim: command line: fclib needs a subcommand: fclib solve FILE.hdf5\n");
+    if (argc < 3 || (strcmp(argv[2], "solve") && strcmp(argv[2], "compare"))) {
+      fprintf(stderr, "fcsim: command line: fclib needs a subcommand: fclib solve FILE.hdf5 | fclib compare FILE...\n");
       return FC_EXIT_INPUT;
     }
-    first = 3;
+    a->sub = argv[2];
+    first  = 3;
   }
   for (int i = first; i < argc; i++) {
     const char *s = argv[i];
-    if (!strcmp(a->cmd, "fclib") && (!strcmp(s, "--solver") || !strcmp(s, "--tol") || !strcmp(s, "--max-it"))) {
+    if (!strcmp(a->cmd, "fclib") && (!strcmp(s, "--solvers") || !strcmp(s, "--format"))) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
+        return FC_EXIT_INPUT;
+      }
+      if (strcmp(a->sub, "compare")) {
+        fprintf(stderr, "fcsim: command line: %s belongs to fclib compare\n", s);
+        return FC_EXIT_INPUT;
+      }
+      if (!strcmp(s, "--solvers")) a->solvers = argv[++i];
+      else a->format = argv[++i];
+    } else if (!strcmp(a->cmd, "fclib") && (!strcmp(s, "--solver") || !strcmp(s, "--tol") || !strcmp(s, "--max-it"))) {
       char *end = NULL;
       if (i + 1 >= argc) {
         fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
@@ -148,7 +169,10 @@ static int ParseArgs(int argc, char **argv, Args *a)
       a->pargv[a->pargc++] = argv[i];
       if (a->casefile && i + 1 < argc && argv[i + 1][0] != '-') a->pargv[a->pargc++] = argv[++i];
     } else if (!a->casefile) {
-      a->casefile = s;
+      a->casefile            = s;
+      a->files[a->nfiles++] = s;
+    } else if (a->sub && !strcmp(a->sub, "compare")) {
+      a->files[a->nfiles++] = s;
     } else {
       fprintf(stderr, "fcsim: command line: unexpected argument '%s' (one case file only)\n", s);
       return FC_EXIT_INPUT;
@@ -184,6 +208,10 @@ static PetscErrorCode Main(Args *a, PetscBool *ok)
   PetscCall(PetscMemzero(&c, sizeof c));
   PetscCall(FcMaterialRegisterAll());
   PetscCall(FcContactSolverRegisterAll());
+  if (!strcmp(a->cmd, "fclib") && !strcmp(a->sub, "compare")) {
+    FcFCLIBCompareOptions o = {a->nfiles, a->files, a->solvers, a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, a->format};
+    return FcFCLIBCompare(&o);
+  }
   if (!strcmp(a->cmd, "fclib")) {
     FcFCLIBSolveOptions o = {a->casefile, a->solver, a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, a->outdir};
     return FcFCLIBSolve(&o, ok);
@@ -210,6 +238,7 @@ int main(int argc, char **argv)
 
   if (rc) {
     free(a.sets);
+    free(a.files);
     free(a.pargv);
     free(a.cmdline);
     return rc < 0 ? FC_EXIT_OK : rc;
@@ -235,6 +264,7 @@ int main(int argc, char **argv)
   else rc = FC_EXIT_OK;
   if (PetscFinalize()) rc = rc ? rc : FC_EXIT_RUN;
   free(a.sets);
+  free(a.files);
   free(a.pargv);
   free(a.cmdline);
   return rc;

@@ -1,7 +1,9 @@
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 /* fcsim — `fcsim fclib solve FILE [--solver T] [--tol X] [--max-it N] [-o SOLUTION.hdf5]`. */
 #include "fclib_cmd.h"
 #include "../contact/solver.h"
 #include "../io/fclib_io.h"
+#include <string.h>
 
 PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
 {
@@ -40,5 +42,122 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   PetscCall(PetscFree(r));
   PetscCall(FcContactSolverDestroy(&s));
   PetscCall(FcContactProblemDestroy(&p));
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  char      solver[FC_NAME_LEN]; /* as given, e.g. "lemke:k=8" */
+  PetscInt  m, iterations;
+  PetscReal error, time;
+  PetscBool converged;
+  PetscReal *r;
+} CompareRow;
+
+/* Solve one problem with one "type[:key=value[:key=value]]" spec. The options are set for
+ * this solve only and removed afterwards, so one spec does not leak into the next. */
+static PetscErrorCode CompareSolve_Private(FcContactProblem p, const char *spec, const FcFCLIBCompareOptions *o, CompareRow *row)
+{
+  char                 buf[FC_NAME_LEN], *type, *kv, *save = NULL, opt[2 * FC_NAME_LEN];
+  char                 keys[8][2 * FC_NAME_LEN];
+  int                  nkeys = 0;
+  FcContactSolver      s;
+  FcContactSolverStats st;
+  PetscErrorCode       ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(row->solver, spec, sizeof row->solver));
+  PetscCall(PetscStrncpy(buf, spec, sizeof buf));
+  type = strtok_r(buf, ":", &save);
+  FcCheckInput(type && type[0], "command line", "--solvers", "empty solver name in '%s'", spec);
+  while ((kv = strtok_r(NULL, ":", &save))) {
+    char *eq = strchr(kv, '=');
+    FcCheckInput(eq && eq != kv && nkeys < 8, "command line", "--solvers", "'%s': options are written type:key=value", spec);
+    *eq = 0;
+    PetscCall(PetscSNPrintf(opt, sizeof opt, "-fc_contact_solver_%s_%s", type, kv));
+    PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
+    PetscCall(PetscStrncpy(keys[nkeys++], opt, sizeof keys[0]));
+  }
+  PetscCall(FcContactSolverCreate(&s));
+  ierr = FcContactSolverSetType(s, type);
+  if (!ierr) ierr = FcContactSolverSetTolerances(s, o->tol, o->max_it);
+  if (!ierr) ierr = FcContactSolverSetFromOptions(s);
+  if (!ierr) {
+    row->m = p->m;
+    ierr   = PetscCalloc1(3 * p->m + 1, &row->r);
+  }
+  if (!ierr) ierr = FcContactSolverSolve(s, p, row->r);
+  if (!ierr) ierr = FcContactSolverGetStats(s, &st);
+  for (int k = 0; k < nkeys; k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
+  PetscCall(FcContactSolverDestroy(&s));
+  if (ierr) return ierr;
+  row->iterations = st.iterations;
+  row->error      = st.error;
+  row->time       = st.time;
+  row->converged  = st.converged;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o)
+{
+  char        list[4096], *tok, *save = NULL;
+  const char *fmt = o->format ? o->format : "table";
+  PetscInt    nsolvers = 0;
+  char        specs[32][FC_NAME_LEN];
+
+  PetscFunctionBegin;
+  FcCheckInput(!strcmp(fmt, "table") || !strcmp(fmt, "csv") || !strcmp(fmt, "markdown"), "command line", "--format", "'%s': expected table, csv or markdown", fmt);
+  PetscCall(FcContactSolverRegisterAll());
+  PetscCall(PetscStrncpy(list, o->solvers ? o->solvers : "nsgs", sizeof list));
+  for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    FcCheckInput(nsolvers < 32, "command line", "--solvers", "at most 32 solvers");
+    PetscCall(PetscStrncpy(specs[nsolvers++], tok, FC_NAME_LEN));
+  }
+  /* every solver name is checked before anything is printed */
+  for (PetscInt k = 0; k < nsolvers; k++) {
+    char            t[FC_NAME_LEN], *colon;
+    FcContactSolver sv;
+    PetscErrorCode  ierr;
+    PetscCall(PetscStrncpy(t, specs[k], sizeof t));
+    if ((colon = strchr(t, ':'))) *colon = 0;
+    PetscCall(FcContactSolverCreate(&sv));
+    ierr = FcContactSolverSetType(sv, t);
+    PetscCall(FcContactSolverDestroy(&sv));
+    if (ierr) return ierr;
+  }
+  if (!strcmp(fmt, "csv")) printf("problem,solver,contacts,iterations,error,time,converged,delta_percent\n");
+  else if (!strcmp(fmt, "markdown")) printf("| problem | solver | contacts | iterations | common error | time [s] | converged | δ%% |\n|---|---|---|---|---|---|---|---|\n");
+  else printf("%-40s %-16s %8s %10s %12s %12s %9s %10s\n", "problem", "solver", "contacts", "iterations", "error", "time[s]", "converged", "delta%");
+  for (PetscInt f = 0; f < o->nfiles; f++) {
+    FcContactProblem p;
+    CompareRow      *rows;
+    PetscInt         ref = -1;
+    PetscErrorCode   ierr = 0;
+
+    PetscCall(FcFCLIBReadProblem(o->files[f], &p));
+    PetscCall(PetscCalloc1(nsolvers, &rows));
+    for (PetscInt k = 0; k < nsolvers && !ierr; k++) ierr = CompareSolve_Private(p, specs[k], o, &rows[k]);
+    if (!ierr) {
+      /* reference: the converged solution with the smallest common error (duriez2006 eq. 26) */
+      for (PetscInt k = 0; k < nsolvers; k++)
+        if (rows[k].converged && (ref < 0 || rows[k].error < rows[ref].error)) ref = k;
+      for (PetscInt k = 0; k < nsolvers; k++) {
+        PetscReal d = -1, nr = 0, nd = 0;
+        if (ref >= 0) {
+          for (PetscInt i = 0; i < 3 * p->m; i++) {
+            nr += rows[ref].r[i] * rows[ref].r[i];
+            nd += (rows[k].r[i] - rows[ref].r[i]) * (rows[k].r[i] - rows[ref].r[i]);
+          }
+          d = nr > 0 ? 100 * PetscSqrtReal(nd / nr) : (nd > 0 ? PETSC_INFINITY : 0);
+        }
+        if (!strcmp(fmt, "csv")) printf("%s,%s,%d,%d,%.6e,%.6e,%d,%.6e\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, (int)rows[k].converged, (double)d);
+        else if (!strcmp(fmt, "markdown")) printf("| %s | %s | %d | %d | %.3e | %.3e | %s | %.3g |\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
+        else printf("%-40s %-16s %8d %10d %12.4e %12.4e %9s %10.3g\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
+      }
+    }
+    for (PetscInt k = 0; k < nsolvers; k++) PetscCall(PetscFree(rows[k].r));
+    PetscCall(PetscFree(rows));
+    PetscCall(FcContactProblemDestroy(&p));
+    if (ierr) return ierr;
+  }
   PetscFunctionReturn(0);
 }

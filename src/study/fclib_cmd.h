@@ -14,4 +14,20 @@ typedef struct {
 /* Prints one line: contacts, iterations, common error, time, reason. *converged reports the
  * solver's status (exit 1 when false). */
 PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged);
+
+
+/* `fcsim fclib compare FILE... [--solvers nsgs,lemke:k=8,...] [--tol T] [--max-it N]
+ * [--format table|csv|markdown]`: a row per (problem, solver) with contacts, iterations,
+ * common error, time, converged and δ% = 100‖r − r_ref‖/‖r_ref‖ against the most accurate
+ * converged solution of that problem (duriez2006 eq. 26). "type:key=value" sets the type's
+ * option -fc_contact_solver_<type>_<key> value for that solver only. */
+typedef struct {
+  PetscInt           nfiles;
+  const char *const *files;
+  const char        *solvers; /* comma-separated, default "nsgs" */
+  PetscReal          tol;
+  PetscInt           max_it;
+  const char        *format;  /* "table" (default), "csv", "markdown" */
+} FcFCLIBCompareOptions;
+PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o);
 #endif

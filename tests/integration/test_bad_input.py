@@ -98,6 +98,11 @@ cases += [
     ("fclib bad --max-it", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--max-it", "x"], ["command line", "--max-it"]),
     ("fclib unknown solver", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solver", "nosuch"], ["nosuch", "nsgs"]),
     ("fclib missing file", ["fclib", "solve", "tests/bad/fclib/nosuch.hdf5"], ["tests/bad/fclib/nosuch.hdf5"]),
+    ("fclib compare unknown solver", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs,nosuch"], ["nosuch", "nsgs"]),
+    ("fclib compare bad format", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--format", "xml"], ["--format", "xml"]),
+    ("fclib compare bad option spec", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs:tol"], ["--solvers", "nsgs:tol"]),
+    ("fclib solve with --solvers", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs"], ["command line", "--solvers"]),
+    ("fclib compare bad file", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "tests/bad/fclib/empty.hdf5"], ["tests/bad/fclib/empty.hdf5"]),
 ]
 
 n_ok = 0

@@ -17,7 +17,7 @@ import os
 import subprocess
 import h5py
 import numpy as np
-from fctest import ROOT, FCSIM, run, outdir, probes, stats, figure, check
+from fctest import ROOT, FCSIM, OUT, run, outdir, probes, stats, figure, check
 
 # 1. block on floor
 d = outdir("contact/block_on_floor")
@@ -129,3 +129,15 @@ dr = np.linalg.norm(sol["exact"][0] - sol["precomputed"][0]) / np.linalg.norm(so
 dq = np.linalg.norm(sol["exact"][1] - sol["precomputed"][1]) / np.linalg.norm(sol["exact"][1])
 figure("compliance precomputed vs exact (patch case): |dr|/|r| = %.1e, |dq|/|q| = %.1e, resultants %.9g vs %.9g N" % (dr, dq, sol["precomputed"][2], sol["exact"][2]))
 check(dr <= 1e-10 and abs(sol["precomputed"][2] - sol["exact"][2]) <= 1e-10 * sol["exact"][2], "precomputed compliance reproduces the exact one for linear bodies")
+
+# 8. fcsim fclib compare on the FCLIB files of the block-on-floor run: one row per (problem,
+# solver), the reference is the most accurate converged solution, so delta% of that row is 0
+# and two settings of the same solver agree to their tolerance.
+files = sorted(glob.glob(os.path.join(OUT, "contact", "block_on_floor", "fclib", "step_*.hdf5")))[:3]
+c = subprocess.run([FCSIM, "fclib", "compare"] + files + ["--solvers", "nsgs,nsgs:error_every=5", "--tol", "1e-12", "--format", "csv"],
+                   cwd=ROOT, capture_output=True, text=True)
+rows = [l.split(",") for l in c.stdout.strip().splitlines()[1:]]
+check(c.returncode == 0 and len(rows) == 2 * len(files), "fclib compare: %d rows for %d problems x 2 solvers" % (len(rows), len(files)))
+dmax = max(float(r[7]) for r in rows)
+figure("fclib compare (nsgs vs nsgs:error_every=5, tol 1e-12, %d problems): max delta%% = %.2e, all converged: %s" % (len(files), dmax, all(r[6] == "1" for r in rows)))
+check(all(r[6] == "1" for r in rows) and dmax <= 1e-6, "fclib compare: both settings converge to the same r (delta% <= 1e-6)")
