@@ -21,6 +21,8 @@
 #include "../collide/collide.h"
 #include <string.h>
 
+#define FC_CONTACT_BLOCK 128 /* right-hand sides per multi-RHS solve when forming W */
+
 typedef struct {
   PetscInt     A, B;          /* contactor (deformable) and target body indices */
   PetscInt     npoints;
@@ -46,7 +48,7 @@ struct _p_FcContactStep {
   PetscReal      *tw, *frame, *gap, *xc, *r, *u, *rforce;
   PetscInt64     *key;
   FcContactProblem prob;
-  Mat            *Ht, *Y;     /* per body, dense ndof × 3m */
+  PetscBool      *involved;   /* per body: touched by the current contacts */
   /* warm start: previous r by key (sorted) */
   PetscInt        nprev, prevcap;
   PetscInt64     *prevkey;
@@ -111,8 +113,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   PetscCall(PetscCalloc1(c->ncontacts + 1, &cs->pairs));
   PetscCall(PetscCalloc1(model->nbodies, &cs->isbc));
   PetscCall(PetscCalloc1(model->nbodies, &cs->Xcur));
-  PetscCall(PetscCalloc1(model->nbodies, &cs->Ht));
-  PetscCall(PetscCalloc1(model->nbodies, &cs->Y));
+  PetscCall(PetscCalloc1(model->nbodies, &cs->involved));
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody body = model->bodies[b];
     if (body->ndof == 0) continue;
@@ -183,16 +184,6 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode DestroyMats_Private(FcContactStep cs)
-{
-  PetscFunctionBegin;
-  for (PetscInt b = 0; b < cs->model->nbodies; b++) {
-    PetscCall(MatDestroy(&cs->Ht[b]));
-    PetscCall(MatDestroy(&cs->Y[b]));
-  }
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
 {
   FcContactStep cs = *pcs;
@@ -206,15 +197,13 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
     if (cs->pairs[i].tree) PetscCall(FcAABBTreeDestroy(&cs->pairs[i].tree));
   }
   PetscCall(PetscFree(cs->pairs));
-  PetscCall(DestroyMats_Private(cs));
   for (PetscInt b = 0; b < cs->model->nbodies; b++) {
     PetscCall(PetscFree(cs->isbc[b]));
     PetscCall(PetscFree(cs->Xcur[b]));
   }
   PetscCall(PetscFree(cs->isbc));
   PetscCall(PetscFree(cs->Xcur));
-  PetscCall(PetscFree(cs->Ht));
-  PetscCall(PetscFree(cs->Y));
+  PetscCall(PetscFree(cs->involved));
   PetscCall(PetscFree(cs->pair));
   PetscCall(PetscFree(cs->point));
   PetscCall(PetscFree(cs->tnodes));
@@ -520,7 +509,6 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   FcModel   *model = cs->model;
   PetscInt   m, n3;
   PetscReal  t0, t1, t2, t3;
-  Vec        rv;
 
   PetscFunctionBegin;
   (void)s;
@@ -530,7 +518,6 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   st->detect_time += t1 - t0;
   m  = cs->m;
   n3 = 3 * m;
-  PetscCall(DestroyMats_Private(cs));
   for (PetscInt b = 0; b < model->nbodies; b++)
     if (model->bodies[b]->fcontact) PetscCall(VecSet(model->bodies[b]->fcontact, 0.0));
   if (m == 0) {
@@ -541,44 +528,12 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     PetscFunctionReturn(0);
   }
 
-  /* H_bᵀ per deformable body, dense ndof × 3m (column-major); zero on constrained DoFs. */
+  /* deformable bodies touched by this correction's contacts */
+  for (PetscInt b = 0; b < model->nbodies; b++) cs->involved[b] = PETSC_FALSE;
   for (PetscInt a = 0; a < m; a++) {
     const Pair *P = &cs->pairs[cs->pair[a]];
-    for (int side = 0; side < 2; side++) {
-      PetscInt     b = side ? P->B : P->A;
-      FcBody       body = model->bodies[b];
-      PetscScalar *h;
-      PetscInt     lda;
-      if (body->ndof == 0) continue;
-      if (!cs->Ht[b]) {
-        PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, n3, NULL, &cs->Ht[b]));
-        PetscCall(MatZeroEntries(cs->Ht[b]));
-      }
-      PetscCall(MatDenseGetArray(cs->Ht[b], &h));
-      PetscCall(MatDenseGetLDA(cs->Ht[b], &lda));
-      for (int i = 0; i < 3; i++) {
-        const PetscReal *F = &cs->frame[9 * a + 3 * i];
-        if (!side) {
-          for (int k = 0; k < 3; k++) {
-            PetscInt dof = 3 * cs->point[a] + k;
-            if (!cs->isbc[b][dof]) h[(3 * a + i) * lda + dof] += F[k];
-          }
-        } else {
-          for (int j = 0; j < 3; j++)
-            for (int k = 0; k < 3; k++) {
-              PetscInt dof = 3 * cs->tnodes[3 * a + j] + k;
-              if (!cs->isbc[b][dof]) h[(3 * a + i) * lda + dof] -= cs->tw[3 * a + j] * F[k];
-            }
-        }
-      }
-      PetscCall(MatDenseRestoreArray(cs->Ht[b], &h));
-    }
-  }
-  /* compliance columns Y_b = A_b⁻¹ H_bᵀ with the step's factorization (exact compliance) */
-  for (PetscInt b = 0; b < model->nbodies && !cs->precomputed; b++) {
-    if (!cs->Ht[b]) continue;
-    PetscCall(MatDuplicate(cs->Ht[b], MAT_DO_NOT_COPY_VALUES, &cs->Y[b]));
-    PetscCall(model->bodies[b]->ops.solvemulti(model->bodies[b], cs->Ht[b], cs->Y[b]));
+    if (model->bodies[P->A]->ndof) cs->involved[P->A] = PETSC_TRUE;
+    if (model->bodies[P->B]->ndof) cs->involved[P->B] = PETSC_TRUE;
   }
   /* the contact problem: W = Σ_b H_b Y_b (H_b is sparse: each row touches one contact's nodes) */
   if (cs->prob && cs->prob->m != m) PetscCall(FcContactProblemDestroy(&cs->prob));
@@ -588,7 +543,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     /* W = Σ_b H_b C_b H_bᵀ from the precomputed surface compliance: no solve per step */
     if (!cs->have_C) PetscCall(Precompute_Private(cs));
     for (PetscInt b = 0; b < model->nbodies; b++) {
-      if (!cs->Ht[b]) continue;
+      if (!cs->involved[b]) continue;
       for (PetscInt a = 0; a < m; a++) {
         PetscInt  da[12], na;
         PetscReal ca[12][3];
@@ -609,32 +564,42 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
       }
     }
   }
+  /* exact: W = Σ_b H_b (A_b⁻¹ H_bᵀ), the columns A_b⁻¹ H_bᵀ solved with the step's factorization
+   * in blocks of FC_CONTACT_BLOCK right-hand sides (memory ndof × block, not ndof × 3m) */
   for (PetscInt b = 0; b < model->nbodies && !cs->precomputed; b++) {
-    const PetscScalar *h, *y;
-    PetscInt           lda;
-    if (!cs->Ht[b]) continue;
-    PetscCall(MatDenseGetArrayRead(cs->Ht[b], &h));
-    PetscCall(MatDenseGetArrayRead(cs->Y[b], &y));
-    PetscCall(MatDenseGetLDA(cs->Ht[b], &lda));
-    for (PetscInt a = 0; a < m; a++) {
-      const Pair *P = &cs->pairs[cs->pair[a]];
-      PetscInt    dofs[12], nd = 0;
-      if (P->A == b)
-        for (int k = 0; k < 3; k++) dofs[nd++] = 3 * cs->point[a] + k;
-      if (P->B == b)
-        for (int j = 0; j < 3; j++)
-          for (int k = 0; k < 3; k++) dofs[nd++] = 3 * cs->tnodes[3 * a + j] + k;
-      for (int i = 0; i < 3; i++) {
-        PetscReal *Wrow = &cs->prob->W[(3 * a + i) * n3];
-        for (PetscInt k = 0; k < nd; k++) {
-          PetscReal hv = h[(3 * a + i) * lda + dofs[k]];
-          if (hv == 0) continue;
-          for (PetscInt col = 0; col < n3; col++) Wrow[col] += hv * y[col * lda + dofs[k]];
-        }
+    FcBody body = model->bodies[b];
+    if (!cs->involved[b]) continue;
+    for (PetscInt c0 = 0; c0 < n3; c0 += FC_CONTACT_BLOCK) {
+      PetscInt           nb = PetscMin(FC_CONTACT_BLOCK, n3 - c0), lda, dofs[12], nd;
+      PetscReal          coef[12][3];
+      Mat                B, X;
+      PetscScalar       *h;
+      const PetscScalar *x;
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, nb, NULL, &B));
+      PetscCall(MatZeroEntries(B));
+      PetscCall(MatDenseGetArray(B, &h));
+      PetscCall(MatDenseGetLDA(B, &lda));
+      for (PetscInt j = 0; j < nb; j++) {
+        PetscInt a = (c0 + j) / 3, i = (c0 + j) % 3;
+        nd         = Entries_Private(cs, a, b, dofs, coef);
+        for (PetscInt k = 0; k < nd; k++) h[j * lda + dofs[k]] += coef[k][i];
       }
+      PetscCall(MatDenseRestoreArray(B, &h));
+      PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+      PetscCall(body->ops.solvemulti(body, B, X));
+      PetscCall(MatDenseGetArrayRead(X, &x));
+      for (PetscInt a = 0; a < m; a++) {
+        nd = Entries_Private(cs, a, b, dofs, coef);
+        for (PetscInt k = 0; k < nd; k++)
+          for (int i = 0; i < 3; i++) {
+            PetscReal *Wrow = &cs->prob->W[(3 * a + i) * n3 + c0];
+            for (PetscInt j = 0; j < nb; j++) Wrow[j] += coef[k][i] * x[j * lda + dofs[k]];
+          }
+      }
+      PetscCall(MatDenseRestoreArrayRead(X, &x));
+      PetscCall(MatDestroy(&B));
+      PetscCall(MatDestroy(&X));
     }
-    PetscCall(MatDenseRestoreArrayRead(cs->Y[b], &y));
-    PetscCall(MatDenseRestoreArrayRead(cs->Ht[b], &h));
   }
   for (PetscInt i = 0; i < n3; i++)
     for (PetscInt j = i + 1; j < n3; j++) {
@@ -689,40 +654,38 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   }
   PetscCall(PetscTime(&t3));
   st->solve_time += t3 - t2;
-  /* correction Δx_b += Y_b r, contact forces H_bᵀ r */
-  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n3, cs->r, &rv));
+  /* contact forces f_b = H_bᵀ r and the correction Δx_b += A_b⁻¹ f_b (one solve per body) */
   for (PetscInt b = 0; b < model->nbodies; b++) {
-    FcBody body = model->bodies[b];
-    if (!cs->Ht[b]) continue;
+    FcBody             body = model->bodies[b];
+    Mat                B, X;
+    PetscScalar       *bb, *f, *dx;
+    const PetscScalar *xx;
+    if (!cs->involved[b]) continue;
     if (!body->fcontact) PetscCall(VecDuplicate(body->dx, &body->fcontact));
-    PetscCall(MatMult(cs->Ht[b], rv, body->fcontact));
-    if (!cs->precomputed) PetscCall(MatMultAdd(cs->Y[b], rv, body->dx, body->dx));
-    else {
-      /* one solve with the step's factorization: Δx += A⁻¹ Hᵀ r */
-      Mat          B, X;
-      PetscScalar *bb;
-      const PetscScalar *f;
-      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, 1, NULL, &B));
-      PetscCall(MatDenseGetArray(B, &bb));
-      PetscCall(VecGetArrayRead(body->fcontact, &f));
-      PetscCall(PetscArraycpy(bb, f, body->ndof));
-      PetscCall(VecRestoreArrayRead(body->fcontact, &f));
-      PetscCall(MatDenseRestoreArray(B, &bb));
-      PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
-      PetscCall(body->ops.solvemulti(body, B, X));
-      PetscCall(MatDenseGetArray(X, &bb));
-      {
-        PetscScalar *dx;
-        PetscCall(VecGetArray(body->dx, &dx));
-        for (PetscInt i = 0; i < body->ndof; i++) dx[i] += bb[i];
-        PetscCall(VecRestoreArray(body->dx, &dx));
-      }
-      PetscCall(MatDenseRestoreArray(X, &bb));
-      PetscCall(MatDestroy(&B));
-      PetscCall(MatDestroy(&X));
+    PetscCall(VecSet(body->fcontact, 0.0));
+    PetscCall(VecGetArray(body->fcontact, &f));
+    for (PetscInt a = 0; a < m; a++) {
+      PetscInt  dofs[12], nd;
+      PetscReal coef[12][3];
+      nd = Entries_Private(cs, a, b, dofs, coef);
+      for (PetscInt k = 0; k < nd; k++)
+        for (int i = 0; i < 3; i++) f[dofs[k]] += coef[k][i] * cs->r[3 * a + i];
     }
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, 1, NULL, &B));
+    PetscCall(MatDenseGetArray(B, &bb));
+    PetscCall(PetscArraycpy(bb, f, body->ndof));
+    PetscCall(MatDenseRestoreArray(B, &bb));
+    PetscCall(VecRestoreArray(body->fcontact, &f));
+    PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+    PetscCall(body->ops.solvemulti(body, B, X));
+    PetscCall(MatDenseGetArrayRead(X, &xx));
+    PetscCall(VecGetArray(body->dx, &dx));
+    for (PetscInt i = 0; i < body->ndof; i++) dx[i] += xx[i];
+    PetscCall(VecRestoreArray(body->dx, &dx));
+    PetscCall(MatDenseRestoreArrayRead(X, &xx));
+    PetscCall(MatDestroy(&B));
+    PetscCall(MatDestroy(&X));
   }
-  PetscCall(VecDestroy(&rv));
   /* status, active set, force in N, warm-start table */
   PetscCall(FcContactProblemComputeVelocity(cs->prob, cs->r, cs->u));
   {
