@@ -14,6 +14,7 @@
 #include "step/step.h"
 #include "study/run.h"
 #include "study/fclib_cmd.h"
+#include "study/compare.h"
 #include "contact/solver.h"
 #include <signal.h>
 #include <string.h>
@@ -24,6 +25,7 @@ static const char usage[] =
   "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [-o SOLUTION.hdf5]\n"
   "       fcsim fclib compare FILE.hdf5... [--solvers nsgs,lemke:k=8,...] [--tol T] [--max-it N]\n"
   "                           [--format table|csv|markdown]\n"
+  "       fcsim study compare CASE.json --solvers nsgs,lemke,... [--set PATH=VALUE]... [-o DIR]\n"
   "       fcsim --help | --version\n"
   "\n"
   "  run     run the case; outputs go to OUTDIR (default <output.dir>/<name>/<run id>/),\n"
@@ -33,6 +35,8 @@ static const char usage[] =
   "          reformulated) and print contacts, iterations, common error, time\n"
   "  fclib compare  every problem with every solver (type:key=value sets a type option):\n"
   "          iterations, common error, time, converged, delta% against the most accurate\n"
+  "  study compare  run a contact case once per solver; DIR/compare.csv and compare.md list\n"
+  "          contact iterations, common error and time per step and the probe differences\n"
   "  --set PATH=VALUE   override a case value by JSON path, e.g. --set bodies[0].material.E=2e6\n"
   "                     --set time.dt=0.01 (VALUE is JSON, or a plain string)\n"
   "  -o OUTDIR          output directory\n"
@@ -93,8 +97,8 @@ static int ParseArgs(int argc, char **argv, Args *a)
     printf("fcsim %s\n", FcVersion());
     return -1;
   }
-  if (strcmp(argv[1], "run") && strcmp(argv[1], "info") && strcmp(argv[1], "fclib")) {
-    fprintf(stderr, "fcsim: command line: unknown command '%s' (expected run, info, fclib, --help, --version)\n", argv[1]);
+  if (strcmp(argv[1], "run") && strcmp(argv[1], "info") && strcmp(argv[1], "fclib") && strcmp(argv[1], "study")) {
+    fprintf(stderr, "fcsim: command line: unknown command '%s' (expected run, info, fclib, study, --help, --version)\n", argv[1]);
     return FC_EXIT_INPUT;
   }
   a->cmd    = argv[1];
@@ -109,9 +113,23 @@ static int ParseArgs(int argc, char **argv, Args *a)
     a->sub = argv[2];
     first  = 3;
   }
+  if (!strcmp(a->cmd, "study")) {
+    if (argc < 3 || strcmp(argv[2], "compare")) {
+      fprintf(stderr, "fcsim: command line: study needs a subcommand: study compare CASE.json --solvers A,B,...\n");
+      return FC_EXIT_INPUT;
+    }
+    a->sub = argv[2];
+    first  = 3;
+  }
   for (int i = first; i < argc; i++) {
     const char *s = argv[i];
-    if (!strcmp(a->cmd, "fclib") && (!strcmp(s, "--solvers") || !strcmp(s, "--format"))) {
+    if (!strcmp(a->cmd, "study") && !strcmp(s, "--solvers")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
+        return FC_EXIT_INPUT;
+      }
+      a->solvers = argv[++i];
+    } else if (!strcmp(a->cmd, "fclib") && (!strcmp(s, "--solvers") || !strcmp(s, "--format"))) {
       if (i + 1 >= argc) {
         fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
         return FC_EXIT_INPUT;
@@ -208,6 +226,10 @@ static PetscErrorCode Main(Args *a, PetscBool *ok)
   PetscCall(PetscMemzero(&c, sizeof c));
   PetscCall(FcMaterialRegisterAll());
   PetscCall(FcContactSolverRegisterAll());
+  if (!strcmp(a->cmd, "study")) {
+    FcStudyCompareOptions o = {a->casefile, a->nsets, a->sets, a->solvers, a->outdir, a->cmdline};
+    return FcStudyCompare(&o, ok);
+  }
   if (!strcmp(a->cmd, "fclib") && !strcmp(a->sub, "compare")) {
     FcFCLIBCompareOptions o = {a->nfiles, a->files, a->solvers, a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, a->format};
     return FcFCLIBCompare(&o);

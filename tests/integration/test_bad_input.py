@@ -102,6 +102,10 @@ cases += [
     ("fclib compare bad format", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--format", "xml"], ["--format", "xml"]),
     ("fclib compare bad option spec", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs:tol"], ["--solvers", "nsgs:tol"]),
     ("fclib solve with --solvers", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs"], ["command line", "--solvers"]),
+    ("study without subcommand", ["study", good], ["command line", "study compare"]),
+    ("study compare duplicate solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs,nsgs"], ["--solvers", "twice"]),
+    ("study compare unknown solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nosuch", "-o", os.path.join(tmp, "ocmp")], ["nosuch", "nsgs"]),
+    ("study compare without contact", ["study", "compare", good, "--solvers", "nsgs"], [good, "contacts"]),
     ("fclib compare bad file", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "tests/bad/fclib/empty.hdf5"], ["tests/bad/fclib/empty.hdf5"]),
 ]
 
@@ -109,7 +113,7 @@ n_ok = 0
 for label, argv, subs in cases:
     # PETSc's leak check right after the command word (so it cannot be taken as a --set value)
     cmd = [FCSIM] + argv[:1] + (["-malloc_debug", "-malloc_dump"] if argv and argv[0] in ("run", "info") else []) + argv[1:]
-    if argv[:2] == ["fclib", "solve"]:
+    if argv[:2] in (["fclib", "solve"], ["study", "compare"]):
         cmd += ["-malloc_debug", "-malloc_dump"]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
     lines = [l for l in p.stderr.splitlines() if l.strip()]

@@ -1,0 +1,209 @@
+/* fcsim — `fcsim study compare CASE --solvers nsgs,lemke,... [--set ...] [-o DIR]`: run one
+ * case once per contact solver (the same mesh, steps and tolerances) and tabulate, per solver,
+ * the contact-solver iterations, common error and time per step, whether every step
+ * converged, and how far each probe moves from the first solver's (max |difference| over the
+ * run, relative to the probe's max |value|). Writes DIR/<solver>/ runs, DIR/compare.csv and
+ * DIR/compare.md; DIR is written under a temporary name and renamed at the end like a run. */
+#define _XOPEN_SOURCE 700
+#include "compare.h"
+#include "run.h"
+#include "../contact/solver.h"
+#include <errno.h>
+#include <ftw.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct {
+  PetscInt   nrows, ncols;
+  char     **head;
+  PetscReal *v; /* nrows × ncols */
+} Csv;
+
+static PetscErrorCode CsvRead_Private(const char *path, Csv *t)
+{
+  FILE  *f = fopen(path, "r");
+  char  *line = NULL, *tok, *save;
+  size_t cap  = 0;
+  PetscInt cap_rows = 64;
+
+  PetscFunctionBegin;
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s: %s", path, strerror(errno));
+  PetscCall(PetscMemzero(t, sizeof *t));
+  PetscCheck(getline(&line, &cap, f) > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s is empty", path);
+  line[strcspn(line, "\r\n")] = 0;
+  PetscCall(PetscMalloc1(256, &t->head));
+  for (tok = strtok_r(line, ",", &save); tok && t->ncols < 256; tok = strtok_r(NULL, ",", &save)) PetscCall(PetscStrallocpy(tok, &t->head[t->ncols++]));
+  PetscCall(PetscMalloc1(cap_rows * t->ncols, &t->v));
+  while (getline(&line, &cap, f) > 0) {
+    PetscInt c = 0;
+    if (t->nrows == cap_rows) {
+      PetscReal *nv;
+      PetscCall(PetscMalloc1(2 * cap_rows * t->ncols, &nv));
+      PetscCall(PetscArraycpy(nv, t->v, cap_rows * t->ncols));
+      PetscCall(PetscFree(t->v));
+      t->v = nv;
+      cap_rows *= 2;
+    }
+    for (tok = strtok_r(line, ",", &save); tok && c < t->ncols; tok = strtok_r(NULL, ",", &save)) t->v[t->nrows * t->ncols + c++] = strtod(tok, NULL);
+    t->nrows++;
+  }
+  free(line);
+  fclose(f);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CsvDestroy_Private(Csv *t)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < t->ncols; i++) PetscCall(PetscFree(t->head[i]));
+  PetscCall(PetscFree(t->head));
+  PetscCall(PetscFree(t->v));
+  PetscFunctionReturn(0);
+}
+
+static PetscInt CsvCol_Private(const Csv *t, const char *name)
+{
+  for (PetscInt i = 0; i < t->ncols; i++)
+    if (!strcmp(t->head[i], name)) return i;
+  return -1;
+}
+
+static int RemoveEntry_Private(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+  (void)sb;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
+{
+  char      list[4096], *tok, *save = NULL, solvers[32][FC_NAME_LEN], dir[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 64], path[PETSC_MAX_PATH_LEN + 128];
+  PetscInt  ns = 0;
+  Csv       stats[32], probes[32];
+  PetscBool conv[32];
+  FILE     *csv, *md;
+
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  PetscCall(PetscStrncpy(list, o->solvers ? o->solvers : "nsgs", sizeof list));
+  for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    FcCheckInput(ns < 32 && strlen(tok) < FC_NAME_LEN && tok[0], "command line", "--solvers", "'%s': a comma-separated list of at most 32 solver names", o->solvers);
+    for (PetscInt k = 0; k < ns; k++) FcCheckInput(strcmp(solvers[k], tok), "command line", "--solvers", "'%s' is listed twice", tok);
+    PetscCall(PetscStrncpy(solvers[ns++], tok, FC_NAME_LEN));
+  }
+  PetscCall(FcContactSolverRegisterAll());
+  for (PetscInt k = 0; k < ns; k++) { /* every name is checked before anything is written */
+    FcContactSolver sv;
+    PetscErrorCode  ierr;
+    PetscCall(FcContactSolverCreate(&sv));
+    ierr = FcContactSolverSetType(sv, solvers[k]);
+    PetscCall(FcContactSolverDestroy(&sv));
+    if (ierr) return ierr;
+  }
+  {
+    FcCase c;
+    PetscInt ncontacts;
+    PetscCall(FcCaseLoad(o->casefile, o->nsets, o->sets, &c));
+    ncontacts = c.ncontacts;
+    if (!ncontacts) PetscCall(FcCaseDestroy(&c));
+    FcCheckInput(ncontacts > 0, o->casefile, "contacts", "study compare needs a case with contact pairs");
+    if (o->outdir) PetscCall(PetscStrncpy(dir, o->outdir, sizeof dir));
+    else PetscCall(PetscSNPrintf(dir, sizeof dir, "%s/%s/compare", c.output_dir, c.name));
+    PetscCall(FcCaseDestroy(&c));
+  }
+  PetscCall(PetscSNPrintf(tmp, sizeof tmp, "%s.partial-%d", dir, (int)getpid()));
+  {
+    char parent[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscStrncpy(parent, tmp, sizeof parent));
+    for (char *p = parent + 1; *p; p++)
+      if (*p == '/') {
+        *p = 0;
+        (void)mkdir(parent, 0777);
+        *p = '/';
+      }
+    PetscCheck(mkdir(tmp, 0777) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s: %s", tmp, strerror(errno));
+  }
+  for (PetscInt k = 0; k < ns; k++) {
+    const char **sets;
+    char         set[FC_NAME_LEN + 64], run[PETSC_MAX_PATH_LEN + 192];
+    FcCase       c;
+    FcRunOptions ro;
+    PetscCall(PetscMalloc1(o->nsets + 1, &sets));
+    for (PetscInt i = 0; i < o->nsets; i++) sets[i] = o->sets[i];
+    PetscCall(PetscSNPrintf(set, sizeof set, "contact_solver.type=\"%s\"", solvers[k]));
+    sets[o->nsets] = set;
+    PetscCall(FcCaseLoad(o->casefile, o->nsets + 1, sets, &c));
+    PetscCall(PetscSNPrintf(run, sizeof run, "%s/%s", tmp, solvers[k]));
+    ro.outdir       = run;
+    ro.command_line = o->command_line;
+    if (FcVerbosity > 0) fprintf(stderr, "fcsim: study compare: running %s with contact solver %s\n", o->casefile, solvers[k]);
+    PetscCall(FcRun(&c, &ro, &conv[k]));
+    PetscCall(FcCaseDestroy(&c));
+    PetscCall(PetscFree(sets));
+    PetscCall(PetscSNPrintf(path, sizeof path, "%s/stats.csv", run));
+    PetscCall(CsvRead_Private(path, &stats[k]));
+    PetscCall(PetscSNPrintf(path, sizeof path, "%s/probes.csv", run));
+    PetscCall(CsvRead_Private(path, &probes[k]));
+    if (!conv[k]) *ok = PETSC_FALSE;
+  }
+  PetscCall(PetscSNPrintf(path, sizeof path, "%s/compare.csv", tmp));
+  csv = fopen(path, "w");
+  PetscCheck(csv, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", path);
+  PetscCall(PetscSNPrintf(path, sizeof path, "%s/compare.md", tmp));
+  md = fopen(path, "w");
+  PetscCheck(md, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", path);
+  fprintf(csv, "solver,steps,converged_steps,mean_contact_it,max_contact_it,mean_contact_error,max_contact_error,mean_contact_time,max_probe_difference\n");
+  fprintf(md, "| solver | steps | converged steps | contact it/step (mean) | (max) | common error (mean) | (max) | contact time/step [s] | max probe difference vs %s |\n|---|---|---|---|---|---|---|---|---|\n", solvers[0]);
+  for (PetscInt k = 0; k < ns; k++) {
+    const Csv *t = &stats[k];
+    PetscInt   cit = CsvCol_Private(t, "contact_it"), cer = CsvCol_Private(t, "contact_error"), cti = CsvCol_Private(t, "contact_time"), cco = CsvCol_Private(t, "converged");
+    PetscReal  mit = 0, xit = 0, mer = 0, xer = 0, mti = 0, dmax = 0;
+    PetscInt   nconv = 0;
+    for (PetscInt r = 0; r < t->nrows; r++) {
+      PetscReal it = t->v[r * t->ncols + cit], er = t->v[r * t->ncols + cer];
+      mit += it;
+      xit = PetscMax(xit, it);
+      mer += er;
+      xer = PetscMax(xer, er);
+      mti += t->v[r * t->ncols + cti];
+      nconv += t->v[r * t->ncols + cco] > 0.5;
+    }
+    if (t->nrows) {
+      mit /= t->nrows;
+      mer /= t->nrows;
+      mti /= t->nrows;
+    }
+    /* probes against the first solver: max over columns of max_t |p_k − p_0| / max_t |p_0| */
+    for (PetscInt c = 2; c < probes[k].ncols && c < probes[0].ncols; c++) {
+      PetscReal num = 0, den = 0;
+      for (PetscInt r = 0; r < probes[k].nrows && r < probes[0].nrows; r++) {
+        num = PetscMax(num, PetscAbsReal(probes[k].v[r * probes[k].ncols + c] - probes[0].v[r * probes[0].ncols + c]));
+        den = PetscMax(den, PetscAbsReal(probes[0].v[r * probes[0].ncols + c]));
+      }
+      if (den > 0) dmax = PetscMax(dmax, num / den);
+    }
+    fprintf(csv, "%s,%d,%d,%.6e,%.0f,%.6e,%.6e,%.6e,%.6e\n", solvers[k], (int)t->nrows, (int)nconv, (double)mit, (double)xit, (double)mer, (double)xer, (double)mti, (double)dmax);
+    fprintf(md, "| %s | %d | %d | %.1f | %.0f | %.2e | %.2e | %.2e | %.2e |\n", solvers[k], (int)t->nrows, (int)nconv, (double)mit, (double)xit, (double)mer, (double)xer, (double)mti, (double)dmax);
+    printf("%-16s steps %d converged %d contact_it mean %.1f max %.0f error mean %.2e max %.2e time/step %.2e s probe diff %.2e\n", solvers[k], (int)t->nrows, (int)nconv, (double)mit, (double)xit, (double)mer, (double)xer, (double)mti, (double)dmax);
+  }
+  fclose(csv);
+  fclose(md);
+  for (PetscInt k = 0; k < ns; k++) {
+    PetscCall(CsvDestroy_Private(&stats[k]));
+    PetscCall(CsvDestroy_Private(&probes[k]));
+  }
+  {
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+      char old[PETSC_MAX_PATH_LEN + 64];
+      PetscCall(PetscSNPrintf(old, sizeof old, "%s.old-%d", dir, (int)getpid()));
+      PetscCheck(rename(dir, old) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot move %s aside", dir);
+      PetscCheck(rename(tmp, dir) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, dir, strerror(errno));
+      (void)nftw(old, RemoveEntry_Private, 16, FTW_DEPTH | FTW_PHYS);
+    } else PetscCheck(rename(tmp, dir) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, dir, strerror(errno));
+  }
+  if (FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s/compare.csv and compare.md\n", dir);
+  PetscFunctionReturn(0);
+}
