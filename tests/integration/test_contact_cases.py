@@ -147,7 +147,6 @@ check(all(r[6] == "1" for r in rows) and dmax <= 1e-6, "fclib compare: both sett
 # frictionless-like settled block (every solver solves the same problems to tol 1e-10).
 import csv as _csv
 d = os.path.join(OUT, "contact", "study_compare")
-names = subprocess.run([FCSIM, "fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs"], cwd=ROOT, capture_output=True, text=True)
 solvers = ["nsgs"]
 c = subprocess.run([FCSIM, "study", "compare", "cases/block_on_floor.json", "--solvers", ",".join(solvers), "--set", "time.t_end=0.3", "-o", d, "-q"],
                    cwd=ROOT, capture_output=True, text=True)
