@@ -2,6 +2,7 @@
  * The registry is the shared static table of src/core/registry.h. */
 #include "solver.h"
 #include "../core/registry.h"
+#include "solvers/lemke.h"
 #include <string.h>
 
 static FcRegistry SolverRegistry          = {.what = "contact solver"};
@@ -21,6 +22,7 @@ PetscErrorCode FcContactSolverRegisterAll(void)
   if (SolverRegisterAllCalled) PetscFunctionReturn(0);
   SolverRegisterAllCalled = PETSC_TRUE;
   PetscCall(FcContactSolverRegister("nsgs", FcContactSolverCreate_NSGS));
+  PetscCall(FcContactSolverRegister("lemke", FcContactSolverCreate_Lemke));
   PetscFunctionReturn(0);
 }
 

@@ -1,0 +1,536 @@
+/* fcsim — contact solver type "lemke": k-sided friction pyramids and Lemke's complementary
+ * pivoting (duriez2006 §4.2, eq. 22–24; doc/contact.md, section "lemke").
+ *
+ * 1. The LCP solver (FcLCPLemkeSolve). Find z with w = M z + q ≥ 0, z ≥ 0, wᵀz = 0. Lemke's
+ *    method adds an artificial variable z0 and the covering vector e = (1, …, 1):
+ *
+ *        w − M z − e z0 = q,      w, z, z0 ≥ 0,      w_i z_i = 0 for all i.
+ *
+ *    A basis B holds n of the 2n+1 columns of A = [I, −M, −e]; x_B = B⁻¹q are the values of the
+ *    basic variables, the others are 0. Start: the basis of all w (B = I, x_B = q); if q ≥ 0, z = 0
+ *    is the solution. Else z0 enters at the value −min q_i and the w_r of the most negative q_r
+ *    leaves: all w_i = q_i − q_r ≥ 0. Then the complement of the variable that just left enters
+ *    (w_j ↔ z_j), its column y = B⁻¹a is computed, and the minimum-ratio test on x_B − θ y ≥ 0
+ *    chooses the row that leaves; stop when z0 leaves (solution: every pair has one nonbasic,
+ *    i.e. zero, member) or when y has no positive entry (ray termination).
+ *
+ *    Degeneracy. Ties in the ratio test (several basic variables reaching 0 together, the rule
+ *    in the contact LCPs: every separated or frictionless contact gives zero rows) can make the
+ *    method cycle. The lexicographic rule breaks them as if q were perturbed to
+ *    q(ε) = q + (ε, ε², …, εⁿ): row i is compared through the row vector (x_i, (B⁻¹)_i,1..n)/y_i
+ *    and the lexicographically smallest leaves. Every basic row stays lexicographically
+ *    positive, so no basis repeats and the method terminates (Cottle, Pang & Stone, The Linear
+ *    Complementarity Problem, §4.4 and §4.9). A tie with z0's row is broken in favour of z0
+ *    (that pivot ends the run with a solution). In floating point "equal" means within 64 ε of
+ *    the scale of the compared quantities, and a y_i ≤ 64 ε ‖y‖∞ counts as zero (rounding noise
+ *    of the entering column, never a pivot). z0's tie is looser (LEMKE_Z0_TIE = 1e-11 of ‖x_B‖∞,
+ *    measured as (θ_z0 − θ_min)·‖y‖∞, which bounds what any basic variable can lose by the
+ *    choice): in pyramid LCPs z0 and a β often reach 0 at the same step, and a rounding gap of
+ *    1.6e-13 once lost that tie and led to a spurious ray one pivot later. A ray met with z0
+ *    already ≤ LEMKE_Z0_TIE ‖x_B‖∞ is likewise taken as a solution.
+ *
+ *    B⁻¹ is kept explicitly and updated by each pivot (row r /= y_r, row i −= y_i row r):
+ *    O(n²) per pivot with the entering column, n² reals of memory. At a solution the basic
+ *    values are refined (x_B += B⁻¹(q − B x_B), at most 3 steps, kept only while the residual
+ *    decreases), and basic values ≤ 64 ε ‖x_B‖∞ (degenerate basic variables, whose true value
+ *    is 0, come out at rounding level of either sign) are set to 0.
+ *
+ * 2. The contact problem as an LCP (duriez2006 eq. 22–24). Per contact a, the cone K_μ is
+ *    replaced by the pyramid spanned by n + μ d_j, d_j = (cos 2πj/k, sin 2πj/k), j = 1..k, in
+ *    (t1, t2) (eq. 22: inscribed, its k edges on the cone): r_a = (r_n, D β_a), β_a ∈ R^k ≥ 0,
+ *    Σ_j β_aj ≤ μ_a r_n, D = [d_1 … d_k] (2×k). The unknowns of contact a are the k+2 values
+ *    z_a = (r_n, β_1, …, β_k, λ) and eq. 23–24 read, with u = W r + q:
+ *
+ *        0 ≤ u_n                   ⊥ r_n ≥ 0              (Signorini)
+ *        0 ≤ λ + d_jᵀ u_T          ⊥ β_j ≥ 0,  j = 1..k   (sliding opposite the force, eq. 21)
+ *        0 ≤ μ r_n − Σ_j β_j       ⊥ λ ≥ 0                (pyramidal Coulomb condition)
+ *
+ *    λ is the sliding rate (λ = max_j −d_jᵀu_T when the contact slides). With H_a = diag(1, D)
+ *    (3 × (k+1)) and H = diag(H_a), r = H x for x = (r_n, β)_a, so the LCP of size m(k+2), ordered
+ *    contact by contact, is
+ *
+ *        M = [ HᵀWH   E ]      q̄ = [ Hᵀq ]      (E: a 1 at row β_aj, column λ_a;
+ *            [ U − Eᵀ 0 ]          [  0  ]       U: μ_a at row λ_a, column r_n,a)
+ *
+ *    i.e. block (a, b) of HᵀWH is [[W_nn, W_nT D], [Dᵀ W_Tn, Dᵀ W_TT D]] of the 3×3 block W_ab
+ *    (eq. 24's W_{n t_j} = W_nT d_j, W_{t_i t_j} = d_iᵀ W_TT d_j), and q̄ = (q_n, d_jᵀ q_T, 0).
+ *    M is copositive when W is positive semidefinite (zᵀMz = xᵀHᵀWHx + Σ_a μ_a λ_a r_n,a ≥ 0),
+ *    duriez2006's argument for Lemke. The solution is mapped back to r_a = (r_n, Σ_j β_j d_j).
+ *
+ * The common error (true cone) is computed by the object; the type reports CONVERGED_TOL when the
+ * LCP was solved (the object turns it into DIVERGED_INEXACT when the pyramid's answer is not a
+ * cone solution to tol), DIVERGED_BREAKDOWN on ray termination, DIVERGED_MAX_IT at the pivot
+ * limit, DIVERGED_NAN on non-finite data. One iteration = one pivot. Warm start is ignored
+ * (Lemke starts from its own basis). */
+#include "lemke.h"
+
+const char *FcLCPStatusName(FcLCPStatus status)
+{
+  switch (status) {
+  case FC_LCP_SOLVED:
+    return "SOLVED";
+  case FC_LCP_RAY:
+    return "RAY";
+  case FC_LCP_MAX_PIVOTS:
+    return "MAX_PIVOTS";
+  }
+  return "UNKNOWN";
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 1. Lemke's method
+ * Variables are numbered w_i = i, z_i = n + i, z0 = 2n. */
+
+typedef struct {
+  PetscInt         n;
+  const PetscReal *M, *q;
+  PetscReal       *Binv;  /* n×n, row-major */
+  PetscReal       *x;     /* B⁻¹q: values of the basic variables, row by row */
+  PetscReal       *y;     /* entering column B⁻¹a */
+  PetscReal       *col;   /* work: a column of M, residuals */
+  PetscReal       *work;  /* work: refinement */
+  PetscInt        *basis; /* variable basic in each row */
+  PetscInt        *cand;  /* rows still tied in the lexicographic test */
+} Lemke;
+
+#define LEMKE_TIE    (64 * PETSC_MACHINE_EPSILON)
+#define LEMKE_Z0_TIE 1e-11
+
+/* y = B⁻¹ a_var: a = e_j for w_j, −M[:, j] for z_j, −e for z0. */
+static void LemkeColumn_Private(Lemke *L, PetscInt var)
+{
+  const PetscInt n = L->n;
+
+  if (var < n) {
+    for (PetscInt i = 0; i < n; i++) L->y[i] = L->Binv[(size_t)i * n + var];
+  } else if (var < 2 * n) {
+    const PetscInt j   = var - n;
+    PetscInt       nnz = 0;
+    for (PetscInt k = 0; k < n; k++) { /* gather the nonzeros of −M[:, j] */
+      const PetscReal v = L->M[(size_t)k * n + j];
+      if (v != 0) {
+        L->col[nnz]  = -v;
+        L->cand[nnz] = k;
+        nnz++;
+      }
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal *Bi = L->Binv + (size_t)i * n;
+      PetscReal        s  = 0;
+      for (PetscInt t = 0; t < nnz; t++) s += Bi[L->cand[t]] * L->col[t];
+      L->y[i] = s;
+    }
+  } else {
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal *Bi = L->Binv + (size_t)i * n;
+      PetscReal        s  = 0;
+      for (PetscInt k = 0; k < n; k++) s += Bi[k];
+      L->y[i] = -s;
+    }
+  }
+}
+
+/* Lexicographic minimum of (x_i⁺, (B⁻¹)_i,1..n) / d_i over the nc rows in cand (destroyed), with
+ * d_i = y_i > 0 for the ratio test, or of (x_i, (B⁻¹)_i) (d = NULL: the first pivot, where x = q
+ * may be negative and the most negative leaves). Ties within LEMKE_TIE of the scale. */
+static PetscInt LemkeLexMin_Private(Lemke *L, const PetscReal *d, PetscInt nc, PetscReal xscale)
+{
+  const PetscInt n    = L->n;
+  PetscInt      *cand = L->cand, nt = 0;
+  PetscReal      vmin = PETSC_MAX_REAL;
+
+  /* level 0: the ratio itself; row i ties when its value after the step, x_i − θ d_i, is 0 to
+   * rounding of the basic values. */
+  for (PetscInt t = 0; t < nc; t++) {
+    const PetscInt  i = cand[t];
+    const PetscReal v = d ? PetscMax(L->x[i], 0) / d[i] : L->x[i];
+    vmin              = PetscMin(vmin, v);
+  }
+  for (PetscInt t = 0; t < nc; t++) {
+    const PetscInt  i = cand[t];
+    const PetscReal e = d ? PetscMax(L->x[i], 0) - vmin * d[i] : L->x[i] - vmin;
+    if (e <= LEMKE_TIE * xscale) cand[nt++] = i;
+  }
+  /* levels 1..n: the columns of B⁻¹ (linearly independent rows: the tie ends) */
+  for (PetscInt c = 0; c < n && nt > 1; c++) {
+    PetscReal amax = 0;
+    PetscInt  nk   = 0;
+    vmin           = PETSC_MAX_REAL;
+    for (PetscInt t = 0; t < nt; t++) {
+      const PetscInt  i = cand[t];
+      const PetscReal v = L->Binv[(size_t)i * n + c] / (d ? d[i] : 1);
+      vmin              = PetscMin(vmin, v);
+      amax              = PetscMax(amax, PetscAbsReal(v));
+    }
+    for (PetscInt t = 0; t < nt; t++) {
+      const PetscInt  i = cand[t];
+      const PetscReal v = L->Binv[(size_t)i * n + c] / (d ? d[i] : 1);
+      if (v - vmin <= LEMKE_TIE * amax) cand[nk++] = i;
+    }
+    nt = nk;
+  }
+  return cand[0];
+}
+
+/* Pivot on row r with the entering column y: the entering variable takes row r. */
+static void LemkePivot_Private(Lemke *L, PetscInt r, PetscInt entering)
+{
+  const PetscInt  n   = L->n;
+  const PetscReal inv = 1.0 / L->y[r];
+  PetscReal      *Br  = L->Binv + (size_t)r * n;
+
+  L->x[r] *= inv;
+  for (PetscInt k = 0; k < n; k++) Br[k] *= inv;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal f = L->y[i];
+    PetscReal      *Bi;
+    if (i == r || f == 0) continue;
+    Bi = L->Binv + (size_t)i * n;
+    L->x[i] -= f * L->x[r];
+    for (PetscInt k = 0; k < n; k++) Bi[k] -= f * Br[k];
+  }
+  L->basis[r] = entering;
+}
+
+/* res = q − B x (B x = Σ_rows x_i a_basis(i)); returns ‖res‖₂. z0 is nonbasic here. */
+static PetscReal LemkeResidual_Private(Lemke *L, const PetscReal *x, PetscReal *res, PetscReal *zfull)
+{
+  const PetscInt n  = L->n;
+  PetscReal      r2 = 0;
+
+  for (PetscInt i = 0; i < n; i++) {
+    res[i]   = L->q[i];
+    zfull[i] = 0;
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt v = L->basis[i];
+    if (v < n) res[v] -= x[i];
+    else if (v < 2 * n) zfull[v - n] = x[i];
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal *Mi = L->M + (size_t)i * n;
+    PetscReal        s  = 0;
+    for (PetscInt j = 0; j < n; j++) s += Mi[j] * zfull[j];
+    res[i] += s;
+    r2 += res[i] * res[i];
+  }
+  return PetscSqrtReal(r2);
+}
+
+/* Iterative refinement of the basic values at a complementary basis. */
+static void LemkeRefine_Private(Lemke *L)
+{
+  const PetscInt n = L->n;
+  PetscReal     *res = L->col, *zf = L->y, *xn = L->work, *zf2 = L->work + n, *res2 = L->work + 2 * n;
+  PetscReal      nr  = LemkeResidual_Private(L, L->x, res, zf);
+
+  for (int it = 0; it < 3 && nr > 0; it++) {
+    PetscReal nr2;
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal *Bi = L->Binv + (size_t)i * n;
+      PetscReal        s  = 0;
+      for (PetscInt k = 0; k < n; k++) s += Bi[k] * res[k];
+      xn[i] = L->x[i] + s;
+    }
+    nr2 = LemkeResidual_Private(L, xn, res2, zf2);
+    if (!(nr2 < nr)) break;
+    for (PetscInt i = 0; i < n; i++) {
+      L->x[i] = xn[i];
+      res[i]  = res2[i];
+    }
+    nr = nr2;
+  }
+}
+
+PetscErrorCode FcLCPLemkeSolve(PetscInt n, const PetscReal *M, const PetscReal *q, PetscReal *z, PetscInt maxpivots, PetscInt *pivots, FcLCPStatus *status)
+{
+  Lemke       L;
+  PetscInt    npiv = 0, entering, r = -1;
+  PetscReal   qmin = 0, qscale = 0;
+  FcLCPStatus st   = FC_LCP_SOLVED;
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "LCP size %" PetscInt_FMT " < 0", n);
+  PetscCheck(maxpivots >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "maxpivots %" PetscInt_FMT " < 0", maxpivots);
+  PetscCheck(!n || (M && q && z), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null M, q or z");
+  for (size_t i = 0; i < (size_t)n * (size_t)n; i++) PetscCheck(!PetscIsInfOrNanReal(M[i]), PETSC_COMM_SELF, PETSC_ERR_FP, "LCP matrix entry %zu is not finite", i);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCheck(!PetscIsInfOrNanReal(q[i]), PETSC_COMM_SELF, PETSC_ERR_FP, "LCP vector entry %" PetscInt_FMT " is not finite", i);
+    qmin   = PetscMin(qmin, q[i]);
+    qscale = PetscMax(qscale, PetscAbsReal(q[i]));
+    z[i]   = 0;
+  }
+  if (pivots) *pivots = 0;
+  if (status) *status = FC_LCP_SOLVED;
+  if (qmin >= 0) PetscFunctionReturn(0); /* z = 0, w = q ≥ 0 */
+  if (maxpivots == 0) {
+    if (status) *status = FC_LCP_MAX_PIVOTS;
+    PetscFunctionReturn(0);
+  }
+
+  L.n = n;
+  L.M = M;
+  L.q = q;
+  PetscCall(PetscCalloc1((size_t)n * n, &L.Binv));
+  PetscCall(PetscMalloc5(n, &L.x, n, &L.y, n, &L.col, 3 * (size_t)n, &L.work, n, &L.basis));
+  PetscCall(PetscMalloc1(n, &L.cand));
+  for (PetscInt i = 0; i < n; i++) {
+    L.Binv[(size_t)i * n + i] = 1;
+    L.x[i]                    = q[i];
+    L.basis[i]                = i;
+    L.cand[i]                 = i;
+  }
+
+  /* First pivot: z0 enters (y = −e), the lexicographically most negative row leaves. */
+  entering = 2 * n;
+  LemkeColumn_Private(&L, entering);
+  r = LemkeLexMin_Private(&L, NULL, n, qscale);
+  {
+    PetscInt prev = L.basis[r]; /* the variable that left at the last pivot: here w_r */
+    LemkePivot_Private(&L, r, entering);
+    npiv++;
+    PetscCall(PetscLogFlops(2.0 * n * n));
+    for (;;) {
+      PetscInt  nc = 0, r0 = -1;
+      PetscReal ymax = 0, xscale = qscale, vmin = PETSC_MAX_REAL;
+
+      if (prev == 2 * n) break; /* z0 left: solution */
+      if (npiv >= maxpivots) {
+        st = FC_LCP_MAX_PIVOTS;
+        break;
+      }
+      entering = prev < n ? prev + n : prev - n; /* the complement enters */
+      LemkeColumn_Private(&L, entering);
+      for (PetscInt i = 0; i < n; i++) {
+        ymax   = PetscMax(ymax, PetscAbsReal(L.y[i]));
+        xscale = PetscMax(xscale, PetscAbsReal(L.x[i]));
+      }
+      /* ratio test over the rows with y_i > 0 (x_i − θ y_i reaches 0 at θ = x_i / y_i) */
+      for (PetscInt i = 0; i < n; i++)
+        if (L.y[i] > LEMKE_TIE * ymax) {
+          L.cand[nc++] = i;
+          if (L.basis[i] == 2 * n) r0 = i;
+          vmin = PetscMin(vmin, PetscMax(L.x[i], 0) / L.y[i]);
+        }
+      if (!nc) { /* θ can grow without bound: secondary ray */
+        /* ... unless z0 is already 0 to rounding: then the basis is a solution whose exact tie
+         * with z0 was missed by rounding (observed with pyramid LCPs) */
+        for (PetscInt i = 0; i < n; i++)
+          if (L.basis[i] == 2 * n && L.x[i] <= LEMKE_Z0_TIE * xscale) prev = 2 * n;
+        if (prev == 2 * n) break;
+        st = FC_LCP_RAY;
+        break;
+      }
+      /* z0 leaves (and ends the run) when its ratio ties with the minimum; the tie is measured as
+       * the gap of ratios times ‖y‖∞, which bounds what any basic variable can lose by the choice */
+      if (r0 >= 0 && (PetscMax(L.x[r0], 0) / L.y[r0] - vmin) * ymax <= LEMKE_Z0_TIE * xscale) r = r0;
+      else r = LemkeLexMin_Private(&L, L.y, nc, xscale);
+      prev = L.basis[r];
+      LemkePivot_Private(&L, r, entering);
+      npiv++;
+      PetscCall(PetscLogFlops(4.0 * n * n));
+    }
+  }
+  if (st == FC_LCP_SOLVED) {
+    PetscReal xmax = 0;
+    LemkeRefine_Private(&L);
+    for (PetscInt i = 0; i < n; i++) xmax = PetscMax(xmax, PetscAbsReal(L.x[i]));
+    /* degenerate basic variables (true value 0) come out at rounding level, of either sign */
+    for (PetscInt i = 0; i < n; i++)
+      if (L.x[i] <= LEMKE_TIE * xmax) L.x[i] = 0;
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt v = L.basis[i];
+    if (v >= n && v < 2 * n) z[v - n] = L.x[i];
+  }
+  PetscCall(PetscFree(L.cand));
+  PetscCall(PetscFree5(L.x, L.y, L.col, L.work, L.basis));
+  PetscCall(PetscFree(L.Binv));
+  if (pivots) *pivots = npiv;
+  if (status) *status = st;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcLCPLemke(PetscInt n, const PetscReal *M, const PetscReal *q, PetscReal *z, PetscInt maxpivots, PetscInt *pivots, PetscBool *ray)
+{
+  FcLCPStatus st;
+
+  PetscFunctionBegin;
+  PetscCall(FcLCPLemkeSolve(n, M, q, z, maxpivots, pivots, &st));
+  if (ray) *ray = st == FC_LCP_RAY ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 2. The contact-solver type */
+
+typedef struct {
+  /* parameters (defaults in FcContactSolverCreate_Lemke) */
+  PetscInt k;          /* 8: sides of the friction pyramid, ≥ 3 */
+  PetscInt max_size;   /* 3000: largest LCP (m(k+2) unknowns) Solve accepts */
+  PetscInt max_pivots; /* -1: automatic, max(max_it, 10 m(k+2)) */
+  /* last solve */
+  PetscInt    size, limit, pivots;
+  FcLCPStatus status;
+  PetscInt    nsep, nstick, nslide; /* contacts by state in the LCP solution */
+} FcContactSolver_Lemke;
+
+/* M and q̄ of the pyramid LCP (duriez2006 eq. 24, block (a, b) as in the header comment), row-major
+ * N×N with N = m(k+2); contact a owns rows/columns a(k+2) + {0: r_n, 1..k: β_j, k+1: λ}. */
+static void LemkeBuildLCP_Private(FcContactProblem p, PetscInt k, const PetscReal *c, const PetscReal *s, PetscReal *M, PetscReal *qb)
+{
+  const PetscInt m = p->m, n3 = 3 * m, nb = k + 2, N = m * nb;
+
+  for (PetscInt a = 0; a < m; a++) {
+    const PetscReal *qa = p->q + 3 * a;
+    const PetscInt   ra = a * nb;
+    for (PetscInt b = 0; b < m; b++) {
+      const PetscInt cb = b * nb;
+      PetscReal      Wab[3][3];
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) Wab[i][j] = p->W[(size_t)(3 * a + i) * n3 + 3 * b + j];
+      /* row r_n,a: [W_nn, W_nT d_j] */
+      M[(size_t)ra * N + cb] = Wab[0][0];
+      for (PetscInt j = 0; j < k; j++) M[(size_t)ra * N + cb + 1 + j] = Wab[0][1] * c[j] + Wab[0][2] * s[j];
+      /* rows β_a,i: [d_iᵀ W_Tn, d_iᵀ W_TT d_j] */
+      for (PetscInt i = 0; i < k; i++) {
+        PetscReal      *Mi = M + (size_t)(ra + 1 + i) * N + cb;
+        const PetscReal t1 = c[i] * Wab[1][1] + s[i] * Wab[2][1], t2 = c[i] * Wab[1][2] + s[i] * Wab[2][2];
+        Mi[0]              = c[i] * Wab[1][0] + s[i] * Wab[2][0];
+        for (PetscInt j = 0; j < k; j++) Mi[1 + j] = t1 * c[j] + t2 * s[j];
+      }
+    }
+    /* λ_a: column of ones in the β_a rows; row [μ_a, −1 … −1, 0] */
+    for (PetscInt i = 0; i < k; i++) M[(size_t)(ra + 1 + i) * N + ra + k + 1] = 1;
+    M[(size_t)(ra + k + 1) * N + ra] = p->mu[a];
+    for (PetscInt j = 0; j < k; j++) M[(size_t)(ra + k + 1) * N + ra + 1 + j] = -1;
+    qb[ra] = qa[0];
+    for (PetscInt i = 0; i < k; i++) qb[ra + 1 + i] = c[i] * qa[1] + s[i] * qa[2];
+    qb[ra + k + 1] = 0;
+  }
+}
+
+static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  FcContactSolver_Lemke *lk = (FcContactSolver_Lemke *)s->data;
+  const PetscInt         m = p->m, k = lk->k, nb = k + 2;
+  const PetscInt64       N64 = (PetscInt64)m * nb;
+  PetscReal             *M, *qb, *z, *c, *sn;
+  PetscInt               N, pivots = 0;
+  FcLCPStatus            status;
+  PetscBool              finite = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  st->iterations = 0;
+  lk->size = lk->limit = lk->pivots = 0;
+  lk->status                        = FC_LCP_SOLVED;
+  lk->nsep = lk->nstick = lk->nslide = 0;
+  if (m == 0) {
+    st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(N64 <= lk->max_size, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "lemke: %" PetscInt_FMT " contacts with a %" PetscInt_FMT "-sided pyramid make an LCP of m(k+2) = %" PetscInt64_FMT " unknowns, above the limit of %" PetscInt_FMT " (a dense LCP needs 2 N^2 doubles, %.3g MB here, and O(N^3) work); raise the limit with -fc_contact_solver_lemke_max_size, lower -fc_contact_solver_lemke_k, or use another solver type",
+             m, k, N64, lk->max_size, 2.0 * (double)N64 * (double)N64 * sizeof(PetscReal) / 1048576.0);
+  N         = (PetscInt)N64;
+  lk->size  = N;
+  lk->limit = lk->max_pivots >= 0 ? lk->max_pivots : PetscMax(s->params.max_it, 10 * N);
+
+  PetscCall(PetscCalloc1((size_t)N * N, &M));
+  PetscCall(PetscMalloc4(N, &qb, N, &z, k, &c, k, &sn));
+  for (PetscInt j = 0; j < k; j++) { /* d_j, j = 1..k (index j−1); angle 2πj/k ≡ 2π(j mod k)/k */
+    const PetscReal th = 2 * PETSC_PI * (PetscReal)((j + 1) % k) / (PetscReal)k;
+    c[j]               = PetscCosReal(th);
+    sn[j]              = PetscSinReal(th);
+  }
+  LemkeBuildLCP_Private(p, k, c, sn, M, qb);
+  for (size_t i = 0; i < (size_t)N * N && finite; i++)
+    if (PetscIsInfOrNanReal(M[i])) finite = PETSC_FALSE;
+  for (PetscInt i = 0; i < N && finite; i++)
+    if (PetscIsInfOrNanReal(qb[i])) finite = PETSC_FALSE;
+  if (!finite) {
+    PetscCall(PetscInfo(NULL, "lemke: non-finite W or q\n"));
+    st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+  } else {
+    PetscCall(FcLCPLemkeSolve(N, M, qb, z, lk->limit, &pivots, &status));
+    lk->pivots     = pivots;
+    lk->status     = status;
+    st->iterations = pivots;
+    st->reason     = status == FC_LCP_SOLVED ? FC_CONTACT_SOLVER_CONVERGED_TOL : status == FC_LCP_RAY ? FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN : FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+    /* r_a = (r_n, Σ_j β_j d_j). Σ_j β_j ≤ μ r_n holds to rounding; where rounding exceeds it, β
+     * is scaled onto the pyramid so that r lies in it (hence in the cone) in floating point. */
+    for (PetscInt a = 0; a < m; a++) {
+      PetscReal *za = z + a * nb, t1 = 0, t2 = 0, sb = 0;
+      za[0] = PetscMax(za[0], 0); /* only a run stopped early may leave negatives (its last basis) */
+      for (PetscInt j = 0; j < k; j++) {
+        za[1 + j] = PetscMax(za[1 + j], 0);
+        sb += za[1 + j];
+      }
+      if (sb > p->mu[a] * za[0])
+        for (PetscInt j = 0; j < k; j++) za[1 + j] *= p->mu[a] * za[0] / sb;
+      for (PetscInt j = 0; j < k; j++) {
+        t1 += za[1 + j] * c[j];
+        t2 += za[1 + j] * sn[j];
+      }
+      r[3 * a]     = za[0];
+      r[3 * a + 1] = t1;
+      r[3 * a + 2] = t2;
+      if (!(za[0] > 0)) lk->nsep++;
+      else if (za[k + 1] > 0) lk->nslide++;
+      else lk->nstick++;
+    }
+    if (status != FC_LCP_SOLVED) PetscCall(PetscInfo(NULL, "lemke: LCP of size %" PetscInt_FMT " ended by %s after %" PetscInt_FMT " pivots\n", N, FcLCPStatusName(status), pivots));
+  }
+  PetscCall(PetscFree4(qb, z, c, sn));
+  PetscCall(PetscFree(M));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSetFromOptions_Lemke(FcContactSolver s, PetscOptionItems *PetscOptionsObject)
+{
+  FcContactSolver_Lemke *lk = (FcContactSolver_Lemke *)s->data;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "lemke: k-sided friction pyramids, one LCP solved by Lemke's method");
+  PetscCall(PetscOptionsBoundedInt("-lemke_k", "Sides of the pyramid replacing the friction cone (LCP of m(k+2) unknowns)", "", lk->k, &lk->k, NULL, 3));
+  PetscCall(PetscOptionsBoundedInt("-lemke_max_size", "Largest LCP (m(k+2) unknowns) a solve accepts; dense: 2 N^2 doubles, O(N^3) work", "", lk->max_size, &lk->max_size, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-lemke_max_pivots", "Pivot limit (-1: max(max_it, 10 m(k+2)))", "", lk->max_pivots, &lk->max_pivots, NULL, -1));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverView_Lemke(FcContactSolver s, PetscViewer viewer)
+{
+  FcContactSolver_Lemke *lk = (FcContactSolver_Lemke *)s->data;
+
+  PetscFunctionBegin;
+  if (lk->max_pivots >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots %" PetscInt_FMT "\n", lk->k, lk->max_size, lk->max_pivots));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots automatic (max(max_it, 10 m(k+2)))\n", lk->k, lk->max_size));
+  if (s->nsolves && lk->size)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: last LCP: %" PetscInt_FMT " unknowns, %" PetscInt_FMT " pivots (limit %" PetscInt_FMT "), %s; contacts: %" PetscInt_FMT " separated, %" PetscInt_FMT " sticking, %" PetscInt_FMT " sliding\n", lk->size, lk->pivots, lk->limit, FcLCPStatusName(lk->status), lk->nsep, lk->nstick, lk->nslide));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverDestroy_Lemke(FcContactSolver s)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(s->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverCreate_Lemke(FcContactSolver s)
+{
+  FcContactSolver_Lemke *lk;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&lk));
+  lk->k                 = 8;
+  lk->max_size          = 3000;
+  lk->max_pivots        = -1;
+  s->data               = lk;
+  s->ops.solve          = FcContactSolverSolve_Lemke;
+  s->ops.setfromoptions = FcContactSolverSetFromOptions_Lemke;
+  s->ops.view           = FcContactSolverView_Lemke;
+  s->ops.destroy        = FcContactSolverDestroy_Lemke;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,784 @@
+/* Unit test of src/contact/solvers/lemke.c: Lemke's method on random LCPs (positive definite,
+ * singular positive semidefinite, P-matrices, degenerate integer data) checked for
+ * complementarity and feasibility to 1e-12, ray termination on infeasible LCPs and the pivot
+ * limit; the contact type "lemke" (k-sided pyramids, duriez2006 eq. 22–24): closed forms for one
+ * contact (a slip along a pyramid edge is exact, a slip between two edges gives the face
+ * midpoint μ r_n cos(π/k)), agreement with nsgs on frictionless problems, the deviation δ% of
+ * duriez2006 eq. 26 from nsgs on frictional problems with sliding contacts for k = 4…32,
+ * statistics and reasons, the size limit, options and view.
+ * Each test prints its key figures on lines starting with "FIGURE ". */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "testutil.h"
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/contact/solvers/lemke.h"
+
+static uint64_t rng_state = 0x243f6a8885a308d3ULL;
+static double   Uniform(double a, double b)
+{
+  return FcTestUniform(&rng_state, a, b);
+}
+
+/* ---- LCP checks ---- */
+
+typedef struct {
+  double comp, wneg, zneg; /* Σ|w_i z_i| ‖M‖/‖q‖², −min(w)/‖q‖, −min(z) ‖M‖/‖q‖ (0 when ≥ 0) */
+} LCPCheck;
+
+/* w = M z + q and the three figures, all dimensionless: w scales like q, z like q/‖M‖. */
+static LCPCheck CheckLCP(int n, const double *M, const double *q, const double *z)
+{
+  LCPCheck c = {0, 0, 0};
+  double   nq = 0, nM = 0, wmin = 0, zmin = 0, comp = 0;
+  for (int i = 0; i < n; i++) {
+    double w = q[i], rs = 0;
+    for (int j = 0; j < n; j++) {
+      w += M[i * n + j] * z[j];
+      rs += fabs(M[i * n + j]);
+    }
+    nM = fmax(nM, rs);
+    nq += q[i] * q[i];
+    wmin = fmin(wmin, w);
+    zmin = fmin(zmin, z[i]);
+    comp += fabs(w * z[i]);
+  }
+  nq = sqrt(nq);
+  if (nq == 0) nq = 1;
+  if (nM == 0) nM = 1;
+  c.comp = comp * nM / (nq * nq);
+  c.wneg = (0.0 - wmin) / nq;
+  c.zneg = (0.0 - zmin) * nM / nq;
+  return c;
+}
+
+/* M = BᵀB with B p×n. */
+static void GramMatrix(int n, int p, const double *B, double *M)
+{
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0;
+      for (int k = 0; k < p; k++) s += B[k * n + i] * B[k * n + j];
+      M[i * n + j] = s;
+    }
+}
+
+/* q = w* − M z* for a random complementary pair (z*, w*) ≥ 0 with about a third of the pairs
+ * both zero (degenerate): the LCP is feasible. integer: z*, w* in {1, 2}. */
+static void FeasibleQ(int n, const double *M, int integer, double *q, double *zs)
+{
+  for (int i = 0; i < n; i++) {
+    const double u = Uniform(0, 3), v = integer ? (double)(1 + (int)Uniform(0, 2)) : Uniform(0.1, 1);
+    zs[i] = 0;
+    q[i]  = 0;
+    if (u < 1) zs[i] = v;
+    else if (u < 2) q[i] = v; /* w*_i */
+  }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) q[i] -= M[i * n + j] * zs[j];
+}
+
+typedef struct {
+  const char *name;
+  int         count, nray, nmaxpiv, maxn;
+  double      pivots, worst;
+  LCPCheck    max;
+} LCPFamily;
+
+static void RunLCP(LCPFamily *f, int n, const double *M, const double *q)
+{
+  double     *z = malloc(sizeof(double) * (size_t)(n ? n : 1));
+  PetscInt    piv;
+  FcLCPStatus st;
+  LCPCheck    c;
+  assert_int_equal(FcLCPLemkeSolve(n, M, q, z, 100 * n + 10, &piv, &st), 0);
+  if (st == FC_LCP_RAY) f->nray++;
+  if (st == FC_LCP_MAX_PIVOTS) f->nmaxpiv++;
+  c = CheckLCP(n, M, q, z);
+  f->max.comp = fmax(f->max.comp, c.comp);
+  f->max.wneg = fmax(f->max.wneg, c.wneg);
+  f->max.zneg = fmax(f->max.zneg, c.zneg);
+  f->pivots += (double)piv;
+  f->count++;
+  f->maxn = n > f->maxn ? n : f->maxn;
+  free(z);
+}
+
+static void ReportLCP(const LCPFamily *f)
+{
+  printf("FIGURE lemke LCP %s: %d problems (n <= %d), %d ray, %d pivot limit, mean pivots %.1f; max sum|w_i z_i| |M|/|q|^2 %.1e, max -min(w)/|q| %.1e, max -min(z) |M|/|q| %.1e\n", f->name, f->count, f->maxn, f->nray, f->nmaxpiv, f->pivots / f->count, f->max.comp, f->max.wneg, f->max.zneg);
+  assert_int_equal(f->nray, 0);
+  assert_int_equal(f->nmaxpiv, 0);
+  assert_true(f->max.comp <= 1e-12);
+  assert_true(f->max.wneg <= 1e-12);
+  assert_true(f->max.zneg <= 1e-12);
+}
+
+/* ---- 1. Lemke on random LCPs ---- */
+static void test_lcp_random(void **state)
+{
+  LCPFamily pd = {.name = "PSD M = B^T B (B square: definite)"}, psd = {.name = "PSD M = B^T B (B (n/2)xn: singular, q = w* - M z* feasible)"};
+  LCPFamily pm = {.name = "P-matrix (non-symmetric, diagonally dominant)"}, dg = {.name = "degenerate integer (P-matrix and singular PSD, q in {-1,0,1} / ties)"};
+  (void)state;
+
+  for (int t = 0; t < 20; t++) {
+    const int n = 1 + (t * 7) % 40;
+    double   *B = malloc(sizeof(double) * n * n), *M = malloc(sizeof(double) * n * n), *q = malloc(sizeof(double) * n), *zs = malloc(sizeof(double) * n);
+    const int p = n / 2 > 0 ? n / 2 : 1;
+    /* definite */
+    for (int i = 0; i < n * n; i++) B[i] = Uniform(-1, 1);
+    GramMatrix(n, n, B, M);
+    for (int i = 0; i < n; i++) q[i] = Uniform(-1, 1);
+    RunLCP(&pd, n, M, q);
+    /* singular semidefinite, feasible */
+    for (int i = 0; i < p * n; i++) B[i] = Uniform(-1, 1);
+    GramMatrix(n, p, B, M);
+    FeasibleQ(n, M, 0, q, zs);
+    RunLCP(&psd, n, M, q);
+    /* P-matrix: strictly diagonally dominant rows with a positive diagonal */
+    for (int i = 0; i < n; i++) {
+      double s = 0;
+      for (int j = 0; j < n; j++)
+        if (j != i) {
+          M[i * n + j] = Uniform(-1, 1);
+          s += fabs(M[i * n + j]);
+        }
+      M[i * n + i] = s + Uniform(0.1, 1);
+      q[i]         = Uniform(-1, 1);
+    }
+    RunLCP(&pm, n, M, q);
+    /* degenerate: integer data, many exact ties in the ratio tests */
+    if (t % 2 == 0) {
+      for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++)
+          if (j != i) {
+            M[i * n + j] = (double)((int)Uniform(0, 3) - 1);
+            s += fabs(M[i * n + j]);
+          }
+        M[i * n + i] = s + 1;
+        q[i]         = (double)((int)Uniform(0, 3) - 1);
+      }
+    } else {
+      for (int i = 0; i < p * n; i++) B[i] = (double)((int)Uniform(0, 3) - 1);
+      GramMatrix(n, p, B, M);
+      FeasibleQ(n, M, 1, q, zs);
+    }
+    RunLCP(&dg, n, M, q);
+    free(B);
+    free(M);
+    free(q);
+    free(zs);
+  }
+  ReportLCP(&pd);
+  ReportLCP(&psd);
+  ReportLCP(&pm);
+  ReportLCP(&dg);
+}
+
+/* ---- 2. ray termination and the pivot limit ---- */
+static void test_lcp_ray(void **state)
+{
+  double      z[3], zero[9] = {0}, q0[3] = {1, -1, 2};
+  double      mneg[1] = {-1}, qneg[1] = {-1};
+  double      mpsd[4] = {1, -1, -1, 1}, qpsd[2] = {-1, -1};
+  double      mid[4] = {1, 0, 0, 1}, qid[2] = {-1, -2};
+  PetscInt    piv;
+  PetscBool   ray;
+  FcLCPStatus st;
+  (void)state;
+
+  /* M = 0 with a negative q component: w = q can never be ≥ 0 */
+  assert_int_equal(FcLCPLemke(3, zero, q0, z, 100, &piv, &ray), 0);
+  assert_true(ray);
+  printf("FIGURE lemke ray termination: M = 0, q = (1,-1,2): ray after %d pivots", (int)piv);
+  /* M = [[-1]], q = [-1]: w = -z - 1 < 0 */
+  assert_int_equal(FcLCPLemke(1, mneg, qneg, z, 100, &piv, &ray), 0);
+  assert_true(ray);
+  printf("; M = [[-1]], q = [-1]: ray after %d pivots", (int)piv);
+  /* PSD and infeasible: w1 + w2 = -2 */
+  assert_int_equal(FcLCPLemkeSolve(2, mpsd, qpsd, z, 100, &piv, &st), 0);
+  assert_int_equal(st, FC_LCP_RAY);
+  assert_string_equal(FcLCPStatusName(st), "RAY");
+  printf("; M = [[1,-1],[-1,1]], q = (-1,-1) (PSD, infeasible): ray after %d pivots\n", (int)piv);
+  /* solvable, two pivots needed (z0 in, then z2 in, z0 out ... ): a limit of 1 stops it */
+  assert_int_equal(FcLCPLemkeSolve(2, mid, qid, z, 1, &piv, &st), 0);
+  assert_int_equal(st, FC_LCP_MAX_PIVOTS);
+  assert_int_equal(piv, 1);
+  assert_int_equal(FcLCPLemke(2, mid, qid, z, 1, &piv, &ray), 0);
+  assert_false(ray);
+  assert_int_equal(FcLCPLemkeSolve(2, mid, qid, z, 100, &piv, &st), 0);
+  assert_int_equal(st, FC_LCP_SOLVED);
+  assert_true(fabs(z[0] - 1) <= 1e-15 && fabs(z[1] - 2) <= 1e-15);
+  printf("FIGURE lemke pivot limit: M = I, q = (-1,-2): MAX_PIVOTS at 1, SOLVED in %d pivots (z = (%g, %g))\n", (int)piv, z[0], z[1]);
+  /* q >= 0: z = 0 without a pivot; n = 0 */
+  qid[0] = 1;
+  qid[1] = 0;
+  assert_int_equal(FcLCPLemkeSolve(2, mid, qid, z, 0, &piv, &st), 0);
+  assert_true(st == FC_LCP_SOLVED && piv == 0 && z[0] == 0 && z[1] == 0);
+  assert_int_equal(FcLCPLemkeSolve(0, NULL, NULL, NULL, 0, &piv, &st), 0);
+  assert_true(st == FC_LCP_SOLVED && piv == 0);
+}
+
+/* ---- contact problems ---- */
+
+/* Cholesky A = L Lᵀ in place (lower), row-major. */
+static void Cholesky(int n, double *A)
+{
+  for (int j = 0; j < n; j++) {
+    double d = A[j * n + j];
+    for (int k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
+    assert_true(d > 0);
+    A[j * n + j] = sqrt(d);
+    for (int i = j + 1; i < n; i++) {
+      double s = A[i * n + j];
+      for (int k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
+      A[i * n + j] = s / A[j * n + j];
+    }
+  }
+}
+
+/* W = J A⁻¹ Jᵀ (symmetrised) with A = BᵀB + nI (n×n, n ≥ 3m+2) and J (3m×n) random: a Delassus
+ * operator of a random body, positive definite. q, μ left to the caller. */
+static void RandomDelassus(int m, FcContactProblem *prob)
+{
+  const int        n3 = 3 * m, n = n3 + 2 + (int)Uniform(0, 6);
+  double          *B = malloc(sizeof(double) * n * n), *A = malloc(sizeof(double) * n * n), *J = malloc(sizeof(double) * n3 * n), *X = malloc(sizeof(double) * n3 * n);
+  FcContactProblem p;
+
+  for (int i = 0; i < n * n; i++) B[i] = Uniform(-1, 1);
+  GramMatrix(n, n, B, A);
+  for (int i = 0; i < n; i++) A[i * n + i] += n;
+  Cholesky(n, A);
+  for (int i = 0; i < n3 * n; i++) J[i] = Uniform(-1, 1);
+  /* X = L⁻¹ Jᵀ (column c of X: forward substitution), W = XᵀX */
+  for (int c = 0; c < n3; c++)
+    for (int i = 0; i < n; i++) {
+      double s = J[c * n + i];
+      for (int k = 0; k < i; k++) s -= A[i * n + k] * X[k * n3 + c];
+      X[i * n3 + c] = s / A[i * n + i];
+    }
+  assert_int_equal(FcContactProblemCreate(m, &p), 0);
+  for (int i = 0; i < n3; i++)
+    for (int j = 0; j <= i; j++) {
+      double s = 0;
+      for (int k = 0; k < n; k++) s += X[k * n3 + i] * X[k * n3 + j];
+      p->W[i * n3 + j] = p->W[j * n3 + i] = s;
+    }
+  free(B);
+  free(A);
+  free(J);
+  free(X);
+  *prob = p;
+}
+
+static double Norm(int n, const double *x)
+{
+  double s = 0;
+  for (int i = 0; i < n; i++) s += x[i] * x[i];
+  return sqrt(s);
+}
+
+static double Dist(int n, const double *x, const double *y)
+{
+  double s = 0;
+  for (int i = 0; i < n; i++) s += (x[i] - y[i]) * (x[i] - y[i]);
+  return sqrt(s);
+}
+
+static void SetK(FcContactSolver s, int k)
+{
+  char buf[32];
+  snprintf(buf, sizeof buf, "%d", k);
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_lemke_k", buf), 0);
+  assert_int_equal(FcContactSolverSetFromOptions(s), 0);
+  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_lemke_k"), 0);
+}
+
+static void CreateSolver(const char *type, double tol, int max_it, FcContactSolver *s)
+{
+  assert_int_equal(FcContactSolverCreate(s), 0);
+  assert_int_equal(FcContactSolverSetType(*s, type), 0);
+  assert_int_equal(FcContactSolverSetTolerances(*s, tol, max_it), 0);
+  assert_int_equal(FcContactSolverSetWarmStart(*s, PETSC_FALSE), 0);
+}
+
+/* Solve and check what every lemke solve must satisfy: the reported error is the common error of
+ * r, the reason is CONVERGED_TOL exactly when that error ≤ tol, and r lies in the cone (the
+ * pyramid is inscribed). */
+static FcContactSolverStats SolveChecked(FcContactSolver s, FcContactProblem p, double *r, double *stat_dev)
+{
+  FcContactSolverStats  st;
+  FcContactSolverParams par;
+  double                err;
+  assert_int_equal(FcContactSolverSolve(s, p, r), 0);
+  assert_int_equal(FcContactSolverGetStats(s, &st), 0);
+  assert_int_equal(FcContactSolverGetParams(s, &par), 0);
+  assert_int_equal(FcContactProblemComputeError(p, r, &err), 0);
+  if (stat_dev) *stat_dev = fmax(*stat_dev, fabs(st.error - err));
+  assert_true(st.error == err || (isnan(st.error) && isnan(err)));
+  if (err <= par.tol) assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_TOL);
+  else assert_true(st.reason < 0);
+  for (int a = 0; a < p->m; a++) {
+    if (!(hypot(r[3 * a + 1], r[3 * a + 2]) <= p->mu[a] * r[3 * a] * (1 + 1e-12) + 1e-300)) printf("cone a=%d mu %g r %.17g %.17g %.17g\n", a, p->mu[a], r[3*a], r[3*a+1], r[3*a+2]);
+    assert_true(hypot(r[3 * a + 1], r[3 * a + 2]) <= p->mu[a] * r[3 * a] * (1 + 1e-12) + 1e-300);
+  }
+  return st;
+}
+
+/* ---- 3. one contact: closed forms of the pyramid ---- */
+static void test_single_contact(void **state)
+{
+  FcContactSolver      s;
+  FcContactSolverStats st;
+  FcContactProblem     p;
+  double               r[3], dev_edge = 0, dev_face = 0, dev_stick = 0, err_face;
+  const double         Wi[9] = {2.0, 0, 0, 0, 0.5, 0, 0, 0, 0.5}, Wc[9] = {2.0, 0.3, -0.2, 0.3, 1.5, 0.4, -0.2, 0.4, 1.0}, mu = 0.3;
+  (void)state;
+
+  CreateSolver("lemke", 1e-12, PETSC_DEFAULT, &s);
+  SetK(s, 8);
+  assert_int_equal(FcContactProblemCreate(1, &p), 0);
+  p->mu[0] = mu;
+  memcpy(p->W, Wi, sizeof Wi);
+
+  /* slip along the edge d_k = (1, 0): the cone solution r = (1/2, μ/2, 0) is a pyramid edge */
+  p->q[0] = -1;
+  p->q[1] = -2;
+  p->q[2] = 0;
+  st      = SolveChecked(s, p, r, NULL);
+  dev_edge = fmax(fabs(r[0] - 0.5), fmax(fabs(r[1] - 0.5 * mu), fabs(r[2]))) / 0.5;
+  assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_TOL);
+  assert_true(dev_edge <= 1e-14);
+
+  /* slip towards the middle of a face (angle π/8 between d_8 and d_1): β split evenly, the
+   * force is the face midpoint, ‖r_T‖ = μ r_n cos(π/8), direction π/8; not a cone solution */
+  p->q[1] = -2 * cos(PETSC_PI / 8);
+  p->q[2] = -2 * sin(PETSC_PI / 8);
+  st      = SolveChecked(s, p, r, NULL);
+  dev_face = fmax(fabs(r[0] - 0.5), fmax(fabs(r[1] - 0.5 * mu * cos(PETSC_PI / 8) * cos(PETSC_PI / 8)), fabs(r[2] - 0.5 * mu * cos(PETSC_PI / 8) * sin(PETSC_PI / 8)))) / 0.5;
+  err_face = st.error;
+  assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_INEXACT);
+  assert_string_equal(st.reason_name, "DIVERGED_INEXACT");
+  assert_true(dev_face <= 1e-14);
+
+  /* stick inside the inscribed pyramid (coupled W): q = −W r* with r* inside, r = r* */
+  {
+    const double rs[3] = {0.5, 0.03, -0.02};
+    memcpy(p->W, Wc, sizeof Wc);
+    for (int i = 0; i < 3; i++) p->q[i] = -(Wc[3 * i] * rs[0] + Wc[3 * i + 1] * rs[1] + Wc[3 * i + 2] * rs[2]);
+    assert_true(hypot(rs[1], rs[2]) < mu * rs[0] * cos(PETSC_PI / 8));
+    st        = SolveChecked(s, p, r, NULL);
+    dev_stick = Dist(3, r, rs) / Norm(3, rs);
+  }
+  assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_TOL);
+  assert_true(dev_stick <= 1e-14);
+
+  /* separation: r = 0 with no pivot */
+  p->q[0] = 0.4;
+  st      = SolveChecked(s, p, r, NULL);
+  assert_true(r[0] == 0 && r[1] == 0 && r[2] == 0);
+  assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_TOL);
+  printf("FIGURE lemke one contact (k = 8): slip along an edge |r - exact|/r_n %.1e (CONVERGED_TOL); slip towards a face middle |r - (r_n, mu r_n cos(pi/8) e(pi/8))|/r_n %.1e, common error %.3e (DIVERGED_INEXACT); stick |r - r*|/|r*| %.1e (CONVERGED_TOL); separation r = 0 (%d pivots: lambda >= max_j -d_j.q_T)\n", dev_edge, dev_face, err_face, dev_stick, (int)st.iterations);
+  assert_int_equal(FcContactProblemDestroy(&p), 0);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+}
+
+/* ---- 4. the construction of eq. 24, rebuilt independently ----
+ * Unknowns ordered differently (all (r_n, β) first, then all λ), M assembled from explicit
+ * matrices: H = diag(H_a), H_a = [[1, 0], [0, D]] (3 × (k+1)), E (ones at (β_aj, λ_a)), U (μ_a at
+ * (λ_a, r_n,a)):  M = [[Hᵀ W H, E], [U − Eᵀ, 0]],  q̄ = [Hᵀ q; 0]. Solved with FcLCPLemke and
+ * mapped back with r = H x; the type's r must be the same. */
+static void test_construction(void **state)
+{
+  FcContactSolver s;
+  double          max_dev = 0;
+  int             nprob = 20, nslide = 0;
+  (void)state;
+
+  CreateSolver("lemke", 1e-10, PETSC_DEFAULT, &s);
+  for (int t = 0; t < nprob; t++) {
+    const int        m = 1 + t % 6, k = (t % 3 == 0) ? 3 : (t % 3 == 1) ? 5 : 8, nx = m * (k + 1), N = nx + m, n3 = 3 * m;
+    FcContactProblem p;
+    double          *H = calloc((size_t)n3 * nx, sizeof(double)), *WH = malloc(sizeof(double) * n3 * nx), *M = calloc((size_t)N * N, sizeof(double));
+    double          *qb = calloc(N, sizeof(double)), *z = malloc(sizeof(double) * N), *r = malloc(sizeof(double) * n3), *r2 = calloc(n3, sizeof(double));
+    PetscInt         piv;
+    PetscBool        ray;
+    RandomDelassus(m, &p);
+    for (int a = 0; a < m; a++) {
+      const double th = Uniform(0, 2 * PETSC_PI), mag = Uniform(0, 2);
+      p->q[3 * a]     = Uniform(-1, 0.3);
+      p->q[3 * a + 1] = mag * cos(th);
+      p->q[3 * a + 2] = mag * sin(th);
+      p->mu[a]        = Uniform(0, 0.8);
+    }
+    for (int a = 0; a < m; a++) {
+      H[(3 * a) * nx + a * (k + 1)] = 1;
+      for (int j = 1; j <= k; j++) {
+        H[(3 * a + 1) * nx + a * (k + 1) + j] = cos(2 * PETSC_PI * j / k);
+        H[(3 * a + 2) * nx + a * (k + 1) + j] = sin(2 * PETSC_PI * j / k);
+      }
+    }
+    for (int i = 0; i < n3; i++)
+      for (int c = 0; c < nx; c++) {
+        double v = 0;
+        for (int l = 0; l < n3; l++) v += p->W[i * n3 + l] * H[l * nx + c];
+        WH[i * nx + c] = v;
+      }
+    for (int i = 0; i < nx; i++) {
+      for (int c = 0; c < nx; c++) {
+        double v = 0;
+        for (int l = 0; l < n3; l++) v += H[l * nx + i] * WH[l * nx + c];
+        M[i * N + c] = v;
+      }
+      for (int l = 0; l < n3; l++) qb[i] += H[l * nx + i] * p->q[l];
+    }
+    for (int a = 0; a < m; a++) {
+      for (int j = 1; j <= k; j++) {
+        M[(a * (k + 1) + j) * N + nx + a] = 1;  /* E */
+        M[(nx + a) * N + a * (k + 1) + j] = -1; /* −Eᵀ */
+      }
+      M[(nx + a) * N + a * (k + 1)] = p->mu[a]; /* U */
+    }
+    assert_int_equal(FcLCPLemke(N, M, qb, z, 100 * N, &piv, &ray), 0);
+    assert_false(ray);
+    for (int l = 0; l < n3; l++)
+      for (int c = 0; c < nx; c++) r2[l] += H[l * nx + c] * z[c];
+    for (int a = 0; a < m; a++) nslide += z[nx + a] > 0;
+    SetK(s, k);
+    SolveChecked(s, p, r, NULL);
+    max_dev = fmax(max_dev, Dist(n3, r, r2) / fmax(Norm(n3, r2), 1e-300));
+    free(H);
+    free(WH);
+    free(M);
+    free(qb);
+    free(z);
+    free(r);
+    free(r2);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+  }
+  printf("FIGURE lemke construction: %d problems (k = 3/5/8, m = 1..6, mu in [0, 0.8], %d sliding contacts), eq. 24 rebuilt as [[H^T W H, E], [U - E^T, 0]] in another ordering and solved by FcLCPLemke: max |r_type - H x|/|H x| %.1e\n", nprob, nslide, max_dev);
+  assert_true(max_dev <= 1e-10);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+}
+
+/* ---- 5. frictionless problems: lemke = nsgs ---- */
+static void test_frictionless(void **state)
+{
+  FcContactSolver s, ref;
+  const int       nprob = 12;
+  double          max_dev = 0, max_err = 0, stat_dev = 0, sum_piv = 0;
+  int             ncontacts = 0, nactive = 0;
+  (void)state;
+
+  CreateSolver("lemke", 1e-10, PETSC_DEFAULT, &s);
+  CreateSolver("nsgs", 1e-13, 100000, &ref);
+  for (int t = 0; t < nprob; t++) {
+    const int            m = 1 + t;
+    FcContactProblem     p;
+    FcContactSolverStats st;
+    double              *r = malloc(sizeof(double) * 3 * m), *rr = malloc(sizeof(double) * 3 * m), dev;
+    RandomDelassus(m, &p);
+    for (int i = 0; i < 3 * m; i++) p->q[i] = Uniform(-1, 1);
+    p->q[0] = -1; /* at least one contact pressed */
+    SetK(s, 4 + 4 * (t % 3));
+    st = SolveChecked(s, p, r, &stat_dev);
+    assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_TOL); /* μ = 0: the pyramid is exact */
+    assert_int_equal(FcContactSolverSolve(ref, p, rr), 0);
+    assert_int_equal(FcContactSolverGetStats(ref, &st), 0);
+    assert_true(st.converged);
+    dev     = Dist(3 * m, r, rr) / Norm(3 * m, rr);
+    max_dev = fmax(max_dev, dev);
+    assert_int_equal(FcContactSolverGetStats(s, &st), 0);
+    max_err = fmax(max_err, st.error);
+    sum_piv += (double)st.iterations;
+    ncontacts += m;
+    for (int a = 0; a < m; a++) nactive += rr[3 * a] > 0;
+    free(r);
+    free(rr);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+  }
+  printf("FIGURE lemke frictionless (mu = 0, k = 4/8/12): %d problems, %d contacts (%d active), max |r - r_nsgs|/|r_nsgs| %.1e, max common error %.1e (all CONVERGED_TOL), mean pivots %.1f, |stats.error - error(r)| max %.1e\n", nprob, ncontacts, nactive, max_dev, max_err, sum_piv / nprob, stat_dev);
+  assert_true(max_dev < 1e-6);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+  assert_int_equal(FcContactSolverDestroy(&ref), 0);
+}
+
+/* ---- 6. frictional problems with sliding: δ% (duriez2006 eq. 26) against nsgs ---- */
+typedef struct {
+  int    nprob;
+  double mumin, mumax;
+} DeltaSet;
+
+static void DeltaTable(const DeltaSet *set, int *kbest)
+{
+  const int         ks[4] = {4, 8, 16, 32};
+  FcContactProblem *P     = malloc(sizeof(FcContactProblem) * set->nprob);
+  double          **R     = malloc(sizeof(double *) * set->nprob);
+  double            mean[4] = {0}, stat_dev = 0;
+  int               ncontacts = 0, nslide = 0, nstick = 0, nsep = 0;
+  FcContactSolver   s, ref;
+
+  CreateSolver("nsgs", 1e-13, 100000, &ref);
+  CreateSolver("lemke", 1e-10, PETSC_DEFAULT, &s);
+  /* problems and their cone solutions */
+  for (int t = 0; t < set->nprob; t++) {
+    const int            m = 2 + t % 7;
+    FcContactSolverStats st;
+    RandomDelassus(m, &P[t]);
+    for (int a = 0; a < m; a++) {
+      const double th = Uniform(0, 2 * PETSC_PI), mag = Uniform(1, 3);
+      P[t]->q[3 * a]     = Uniform(-1, -0.1);
+      P[t]->q[3 * a + 1] = mag * cos(th);
+      P[t]->q[3 * a + 2] = mag * sin(th);
+      P[t]->mu[a]        = Uniform(set->mumin, set->mumax);
+    }
+    R[t] = calloc(3 * m, sizeof(double));
+    assert_int_equal(FcContactSolverSolve(ref, P[t], R[t]), 0);
+    assert_int_equal(FcContactSolverGetStats(ref, &st), 0);
+    assert_true(st.converged);
+    { /* contact states of the cone solution */
+      double *u = malloc(sizeof(double) * 3 * m);
+      assert_int_equal(FcContactProblemComputeVelocity(P[t], R[t], u), 0);
+      for (int a = 0; a < m; a++) {
+        const double *ra = R[t] + 3 * a, *ua = u + 3 * a;
+        if (!(ra[0] > 0)) nsep++;
+        else if (hypot(ua[1], ua[2]) > 1e-8 * Norm(3 * m, P[t]->q)) nslide++;
+        else nstick++;
+      }
+      free(u);
+    }
+    ncontacts += m;
+  }
+  printf("FIGURE lemke delta%% table, mu in [%g, %g]: %d problems (m = 2..8, %d contacts: %d sliding, %d sticking, %d separated in the nsgs solution, nsgs to 1e-13)\n", set->mumin, set->mumax, set->nprob, ncontacts, nslide, nstick, nsep);
+  assert_true(nslide > ncontacts / 2);
+  printf("FIGURE   k | LCP size (mean) | delta%% mean | delta%% max | pivots mean | common error mean | reasons\n");
+  *kbest = 0;
+  for (int ik = 0; ik < 4; ik++) {
+    double dmax = 0, sum_piv = 0, sum_err = 0, sum_n = 0;
+    int    nconv = 0, ninexact = 0, nother = 0;
+    SetK(s, ks[ik]);
+    for (int t = 0; t < set->nprob; t++) {
+      const int            m = (int)P[t]->m;
+      double              *r = malloc(sizeof(double) * 3 * m), d;
+      FcContactSolverStats st = SolveChecked(s, P[t], r, &stat_dev);
+      d                       = 100 * Dist(3 * m, r, R[t]) / Norm(3 * m, R[t]);
+      mean[ik] += d / set->nprob;
+      dmax = fmax(dmax, d);
+      sum_piv += (double)st.iterations;
+      sum_err += st.error;
+      sum_n += m * (ks[ik] + 2);
+      if (st.reason == FC_CONTACT_SOLVER_CONVERGED_TOL) nconv++;
+      else if (st.reason == FC_CONTACT_SOLVER_DIVERGED_INEXACT) ninexact++;
+      else {
+        nother++;
+        printf("problem %d m %d k %d: %s after %d pivots\n", t, m, ks[ik], st.reason_name, (int)st.iterations);
+        FcContactSolverView(s, NULL);
+      }
+      free(r);
+    }
+    printf("FIGURE  %2d | %15.1f | %11.3f | %10.3f | %11.1f | %17.3e | %d CONVERGED_TOL, %d DIVERGED_INEXACT, %d other\n", ks[ik], sum_n / set->nprob, mean[ik], dmax, sum_piv / set->nprob, sum_err / set->nprob, nconv, ninexact, nother);
+    assert_int_equal(nother, 0); /* every LCP solved (no ray, no pivot limit) */
+    if (!*kbest && mean[ik] < 5) *kbest = ks[ik];
+  }
+  printf("FIGURE lemke delta%%, mu in [%g, %g]: smallest k with mean delta < 5%%: %d (duriez2006 §5.2: 16); |stats.error - error(r)| max %.1e\n", set->mumin, set->mumax, *kbest, stat_dev);
+  for (int ik = 1; ik < 4; ik++) assert_true(mean[ik] < mean[ik - 1]);
+  assert_true(stat_dev == 0);
+  for (int t = 0; t < set->nprob; t++) {
+    free(R[t]);
+    assert_int_equal(FcContactProblemDestroy(&P[t]), 0);
+  }
+  free(R);
+  free(P);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+  assert_int_equal(FcContactSolverDestroy(&ref), 0);
+}
+
+static void test_frictional_delta(void **state)
+{
+  const DeltaSet wide = {40, 0.3, 0.8}, paper = {20, 0.1, 0.1};
+  int            kw, kp;
+  (void)state;
+  DeltaTable(&wide, &kw);
+  DeltaTable(&paper, &kp);
+  assert_true(kw > 0 && kp > 0);
+}
+
+/* ---- 7. statuses, warm start, size limit, options, view ---- */
+static void test_statuses(void **state)
+{
+  FcContactSolver      s;
+  FcContactSolverStats st;
+  FcContactProblem     p, z;
+  double               r[30], r2[30];
+  PetscErrorCode       ierr;
+  const char          *text;
+  char                *specific = NULL;
+  (void)state;
+
+  CreateSolver("lemke", 1e-10, PETSC_DEFAULT, &s);
+  RandomDelassus(10, &p);
+  for (int a = 0; a < 10; a++) {
+    p->q[3 * a]     = Uniform(-1, -0.1);
+    p->q[3 * a + 1] = Uniform(-2, 2);
+    p->q[3 * a + 2] = Uniform(-2, 2);
+    p->mu[a]        = 0.5;
+  }
+  /* warm start is ignored: the same r from any guess */
+  assert_int_equal(FcContactSolverSetWarmStart(s, PETSC_TRUE), 0);
+  for (int i = 0; i < 30; i++) r[i] = r2[i] = Uniform(-5, 5);
+  SolveChecked(s, p, r, NULL);
+  for (int i = 0; i < 30; i++) r2[i] = 1e3;
+  SolveChecked(s, p, r2, NULL);
+  assert_true(Dist(30, r, r2) == 0);
+
+  /* pivot limit → DIVERGED_MAX_IT with iterations = the limit */
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_lemke_max_pivots", "3"), 0);
+  assert_int_equal(FcContactSolverSetFromOptions(s), 0);
+  st = SolveChecked(s, p, r, NULL);
+  assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_MAX_IT);
+  assert_int_equal(st.iterations, 3);
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_lemke_max_pivots", "-1"), 0);
+  assert_int_equal(FcContactSolverSetFromOptions(s), 0);
+  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_lemke_max_pivots"), 0);
+
+  /* NaN in the data → DIVERGED_NAN */
+  p->q[4] = NAN;
+  st      = SolveChecked(s, p, r, NULL);
+  assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_NAN);
+  p->q[4] = 0.1;
+
+  /* size limit: 10 contacts, k = 8 → 100 unknowns > 50: an error, not a crash */
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_lemke_max_size", "50"), 0);
+  assert_int_equal(FcContactSolverSetFromOptions(s), 0);
+  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_lemke_max_size"), 0);
+  assert_int_equal(PetscPushErrorHandler(PetscReturnErrorHandler, NULL), 0);
+  ierr = FcContactSolverSolve(s, p, r);
+  assert_int_equal(PetscPopErrorHandler(), 0);
+  assert_int_equal(ierr, PETSC_ERR_SUP);
+  assert_int_equal(PetscErrorMessage(ierr, &text, &specific), 0);
+  assert_non_null(specific);
+  assert_non_null(strstr(specific, "100 unknowns"));
+  assert_non_null(strstr(specific, "-fc_contact_solver_lemke_max_size"));
+  printf("FIGURE lemke size limit: error %d (%s): %s\n", (int)ierr, text, specific);
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_lemke_max_size", "100"), 0);
+  assert_int_equal(FcContactSolverSetFromOptions(s), 0);
+  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_lemke_max_size"), 0);
+  SolveChecked(s, p, r, NULL); /* exactly at the limit: solved */
+
+  /* a negative normal compliance: the LCP is infeasible, ray → DIVERGED_BREAKDOWN */
+  {
+    FcContactProblem b;
+    double           rb[3] = {0, 0, 0};
+    assert_int_equal(FcContactProblemCreate(1, &b), 0);
+    b->W[0] = -1;
+    b->W[4] = b->W[8] = 1;
+    b->q[0]           = -1;
+    b->mu[0]          = 0.5;
+    st                = SolveChecked(s, b, rb, NULL);
+    assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN);
+    assert_int_equal(FcContactProblemDestroy(&b), 0);
+  }
+
+  /* no contacts */
+  assert_int_equal(FcContactProblemCreate(0, &z), 0);
+  assert_int_equal(FcContactSolverSolve(s, z, NULL), 0);
+  assert_int_equal(FcContactSolverGetStats(s, &st), 0);
+  assert_true(st.converged && st.error == 0);
+  assert_int_equal(FcContactProblemDestroy(&z), 0);
+  assert_int_equal(FcContactProblemDestroy(&p), 0);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+}
+
+static void test_options_view(void **state)
+{
+  FcContactSolver      s, n;
+  FcContactSolverStats st, stn;
+  FcContactProblem     p;
+  const char          *type;
+  char                 view[4096], path[64];
+  PetscViewer          v;
+  FILE                *fp;
+  size_t               len;
+  int                  fd, m = 40;
+  double              *r = calloc(3 * m, sizeof(double));
+  long                 nsep, nstick, nslide, size, piv;
+  (void)state;
+
+  assert_int_equal(FcContactSolverCreate(&s), 0);
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_type", "lemke"), 0);
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_lemke_k", "6"), 0);
+  assert_int_equal(FcContactSolverSetFromOptions(s), 0);
+  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_type"), 0);
+  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_lemke_k"), 0);
+  assert_int_equal(FcContactSolverGetType(s, &type), 0);
+  assert_string_equal(type, "lemke");
+
+  /* a larger problem: m = 40, k = 6 → 320 unknowns; time against nsgs */
+  RandomDelassus(m, &p);
+  for (int a = 0; a < m; a++) {
+    const double th = Uniform(0, 2 * PETSC_PI), mag = Uniform(0, 2);
+    p->q[3 * a]     = Uniform(-1, 0.3);
+    p->q[3 * a + 1] = mag * cos(th);
+    p->q[3 * a + 2] = mag * sin(th);
+    p->mu[a]        = Uniform(0.2, 0.6);
+  }
+  st = SolveChecked(s, p, r, NULL);
+  CreateSolver("nsgs", 1e-10, 100000, &n);
+  assert_int_equal(FcContactSolverSolve(n, p, r), 0);
+  assert_int_equal(FcContactSolverGetStats(n, &stn), 0);
+
+  snprintf(path, sizeof path, "/tmp/fcsim_test_lemke_XXXXXX");
+  fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  assert_int_equal(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v), 0);
+  assert_int_equal(FcContactSolverView(s, v), 0);
+  assert_int_equal(PetscViewerDestroy(&v), 0);
+  fp = fopen(path, "r");
+  assert_non_null(fp);
+  len       = fread(view, 1, sizeof view - 1, fp);
+  view[len] = 0;
+  fclose(fp);
+  unlink(path);
+  fputs(view, stdout);
+  assert_non_null(strstr(view, "type lemke"));
+  assert_non_null(strstr(view, "lemke: k 6 (pyramid sides), max_size 3000"));
+  assert_non_null(strstr(view, "last LCP: "));
+  assert_int_equal(sscanf(strstr(view, "last LCP: "), "last LCP: %ld unknowns, %ld pivots", &size, &piv), 2);
+  assert_int_equal(size, 320);
+  assert_int_equal(piv, st.iterations);
+  assert_int_equal(sscanf(strstr(view, "contacts: "), "contacts: %ld separated, %ld sticking, %ld sliding", &nsep, &nstick, &nslide), 3);
+  assert_int_equal(nsep + nstick + nslide, m);
+  printf("FIGURE lemke m = 40, k = 6 (LCP 320): %ld pivots, %.3f s, common error %.2e (%s), contacts %ld separated / %ld sticking / %ld sliding; nsgs on the same problem: %d sweeps, %.4f s\n", piv, st.time, st.error, st.reason_name, nsep, nstick, nslide, (int)stn.iterations, stn.time);
+  free(r);
+  assert_int_equal(FcContactProblemDestroy(&p), 0);
+  assert_int_equal(FcContactSolverDestroy(&n), 0);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_lcp_random), cmocka_unit_test(test_lcp_ray), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_construction), cmocka_unit_test(test_frictionless), cmocka_unit_test(test_frictional_delta), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options_view),
+  };
+  int failures;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(FcPushErrorHandler());
+  PetscCall(FcContactSolverRegisterAll());
+  PetscCall(FcContactSolverRegister("lemke", FcContactSolverCreate_Lemke));
+  failures = cmocka_run_group_tests(tests, NULL, NULL);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscFinalize());
+  return failures;
+}
