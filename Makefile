@@ -64,7 +64,13 @@ check: bin/fcsim $(UNIT_BIN)
 validate: bin/fcsim
 	@sh tests/validate.sh
 
-bench: bin/fcsim
+# The peer benchmark program links Siconos numerics (installed here, for make bench only).
+$(BUILD)/bench/siconos_peer: bench/siconos_peer.c $(BUILD)/libfcsim.a | $(BUILD)/config.mk
+	@sh scripts/deps.sh bench
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I/usr/include/siconos $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS) -lsiconos_numerics
+
+bench: bin/fcsim $(BUILD)/bench/siconos_peer
 	@sh bench/run.sh
 
 clean:
