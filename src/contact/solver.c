@@ -3,6 +3,7 @@
 #include "solver.h"
 #include "../core/registry.h"
 #include "solvers/lemke.h"
+#include "solvers/uzawa.h"
 #include <string.h>
 
 static FcRegistry SolverRegistry          = {.what = "contact solver"};
@@ -23,6 +24,9 @@ PetscErrorCode FcContactSolverRegisterAll(void)
   SolverRegisterAllCalled = PETSC_TRUE;
   PetscCall(FcContactSolverRegister("nsgs", FcContactSolverCreate_NSGS));
   PetscCall(FcContactSolverRegister("lemke", FcContactSolverCreate_Lemke));
+  PetscCall(FcContactSolverRegister("pgs", FcContactSolverCreate_PGS));
+  PetscCall(FcContactSolverRegister("uzawa_local", FcContactSolverCreate_UzawaLocal));
+  PetscCall(FcContactSolverRegister("uzawa_global", FcContactSolverCreate_UzawaGlobal));
   PetscFunctionReturn(0);
 }
 
@@ -184,7 +188,7 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
   if (!known) return FcInputError("options", opt, "unknown contact solver type '%s' (registered: %s)", type, list);
   PetscCall(FcContactSolverSetType(s, type));
 
-  PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Contact solver", "FcContactSolver");
+  PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Contact solver parameters", "FcContactSolver");
   PetscCall(PetscOptionsReal("-tol", "Stop when the common error (relative, dimensionless) is <= tol", "FcContactSolverSetTolerances", tol, &tol, &tol_set));
   PetscCall(PetscOptionsInt("-max_it", "Maximum number of iterations (nsgs: sweeps over all contacts)", "FcContactSolverSetTolerances", max_it, &max_it, &max_it_set));
   PetscCall(PetscOptionsBool("-warm_start", "Start from the r given to FcContactSolverSolve (else from r = 0)", "FcContactSolverSetWarmStart", s->params.warm_start, &s->params.warm_start, NULL));

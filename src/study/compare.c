@@ -175,12 +175,20 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
       mer /= t->nrows;
       mti /= t->nrows;
     }
-    /* probes against the first solver: max over columns of max_t |p_k − p_0| / max_t |p_0| */
+    /* probes against the first solver: max over columns of max_t |p_k − p_0| / scale, where
+     * the scale of a vector probe's column (name_x, name_y, name_z) is the largest |value| of
+     * its three columns (so a tangential component that is ~0 is not divided by ~0) */
     for (PetscInt c = 2; c < probes[k].ncols && c < probes[0].ncols; c++) {
       PetscReal num = 0, den = 0;
+      size_t    len = strlen(probes[0].head[c]);
+      PetscInt  c0 = c, c1 = c;
+      if (len > 2 && probes[0].head[c][len - 2] == '_' && strchr("xyz", probes[0].head[c][len - 1])) {
+        c0 = c - (probes[0].head[c][len - 1] - 'x');
+        c1 = c0 + 2;
+      }
       for (PetscInt r = 0; r < probes[k].nrows && r < probes[0].nrows; r++) {
         num = PetscMax(num, PetscAbsReal(probes[k].v[r * probes[k].ncols + c] - probes[0].v[r * probes[0].ncols + c]));
-        den = PetscMax(den, PetscAbsReal(probes[0].v[r * probes[0].ncols + c]));
+        for (PetscInt cc = c0; cc <= c1 && cc < probes[0].ncols; cc++) den = PetscMax(den, PetscAbsReal(probes[0].v[r * probes[0].ncols + cc]));
       }
       if (den > 0) dmax = PetscMax(dmax, num / den);
     }

@@ -51,6 +51,7 @@ typedef struct {
   PetscReal error, time;
   PetscBool converged;
   PetscReal *r;
+  PetscErrorCode failed; /* the type refused this problem (e.g. lemke's size limit) */
 } CompareRow;
 
 /* Solve one problem with one "type[:key=value[:key=value]]" spec. The options are set for
@@ -71,9 +72,15 @@ static PetscErrorCode CompareSolve_Private(FcContactProblem p, const char *spec,
   FcCheckInput(type && type[0], "command line", "--solvers", "empty solver name in '%s'", spec);
   while ((kv = strtok_r(NULL, ":", &save))) {
     char *eq = strchr(kv, '=');
-    FcCheckInput(eq && eq != kv && nkeys < 8, "command line", "--solvers", "'%s': options are written type:key=value", spec);
+    FcCheckInput(eq && eq != kv, "command line", "--solvers", "'%s': options are written type:key=value", spec);
     *eq = 0;
+    /* "lemke:k=8" → -fc_contact_solver_lemke_k 8; "uzawa_global:uzawa_rho_local=true" →
+     * -fc_contact_solver_uzawa_rho_local true: both spellings are set, the type reads its own */
+    FcCheckInput(nkeys + 2 <= 8, "command line", "--solvers", "'%s': at most 4 options per solver", spec);
     PetscCall(PetscSNPrintf(opt, sizeof opt, "-fc_contact_solver_%s_%s", type, kv));
+    PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
+    PetscCall(PetscStrncpy(keys[nkeys++], opt, sizeof keys[0]));
+    PetscCall(PetscSNPrintf(opt, sizeof opt, "-fc_contact_solver_%s", kv));
     PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
     PetscCall(PetscStrncpy(keys[nkeys++], opt, sizeof keys[0]));
   }
@@ -85,11 +92,29 @@ static PetscErrorCode CompareSolve_Private(FcContactProblem p, const char *spec,
     row->m = p->m;
     ierr   = PetscCalloc1(3 * p->m + 1, &row->r);
   }
-  if (!ierr) ierr = FcContactSolverSolve(s, p, row->r);
-  if (!ierr) ierr = FcContactSolverGetStats(s, &st);
+  if (!ierr) {
+    /* a type may refuse a problem (lemke above its size limit): that is a row of the table,
+     * not the end of the comparison; its message goes to stderr */
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    row->failed = FcContactSolverSolve(s, p, row->r);
+    PetscCall(PetscPopErrorHandler());
+    if (row->failed) {
+      const char *text = NULL;
+      (void)PetscErrorMessage(row->failed, &text, NULL);
+      fprintf(stderr, "fcsim: fclib compare: %s refused the problem (%s)\n", spec, text ? text : "error");
+      PetscCall(PetscArrayzero(row->r, 3 * p->m));
+    } else ierr = FcContactSolverGetStats(s, &st);
+  }
   for (int k = 0; k < nkeys; k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
   PetscCall(FcContactSolverDestroy(&s));
   if (ierr) return ierr;
+  if (row->failed) {
+    row->iterations = 0;
+    row->error      = PETSC_INFINITY;
+    row->time       = 0;
+    row->converged  = PETSC_FALSE;
+    PetscFunctionReturn(0);
+  }
   row->iterations = st.iterations;
   row->error      = st.error;
   row->time       = st.time;
@@ -148,6 +173,12 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o)
             nd += (rows[k].r[i] - rows[ref].r[i]) * (rows[k].r[i] - rows[ref].r[i]);
           }
           d = nr > 0 ? 100 * PetscSqrtReal(nd / nr) : (nd > 0 ? PETSC_INFINITY : 0);
+        }
+        if (rows[k].failed) {
+          if (!strcmp(fmt, "csv")) printf("%s,%s,%d,,,,0,\n", o->files[f], rows[k].solver, (int)p->m);
+          else if (!strcmp(fmt, "markdown")) printf("| %s | %s | %d | - | refused | - | no | - |\n", o->files[f], rows[k].solver, (int)p->m);
+          else printf("%-40s %-16s %8d %10s %12s %12s %9s %10s\n", o->files[f], rows[k].solver, (int)p->m, "-", "refused", "-", "no", "-");
+          continue;
         }
         if (!strcmp(fmt, "csv")) printf("%s,%s,%d,%d,%.6e,%.6e,%d,%.6e\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, (int)rows[k].converged, (double)d);
         else if (!strcmp(fmt, "markdown")) printf("| %s | %s | %d | %d | %.3e | %.3e | %s | %.3g |\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);

@@ -1,0 +1,179 @@
+/* fcsim — contact solver type "pgs": projected Gauss–Seidel on the FRICTIONLESS problem.
+ *
+ * The problem solved is the one of problem.h with every μ_a replaced by 0, i.e. Signorini only
+ * (duriez2006 eq. 18 without friction; the linear complementarity problem
+ * 0 ≤ r_N ⊥ u_N ≥ 0 with r_T = 0). A sweep visits the contacts in order and sets
+ *
+ *     r_a,T = 0,     r_a,N ← max(0, r_a,N − u_a,N / W_aa,nn)
+ *
+ * (the exact 1×1 Signorini solve with the others frozen), u = W r + q being updated at once
+ * (u += W_{:,a} Δr_N, the normal column only). Tangential forces of a warm start are zeroed
+ * before the first sweep. One iteration = one sweep.
+ *
+ * What the user sees when the problem has μ > 0: pgs stops on ITS OWN test — the common error
+ * (problem.h) of the frictionless problem ≤ tol, computed by FcContactProblemComputeErrorWith-
+ * Velocity on a view of the problem with μ = 0 — and reports CONVERGED_TOL to the object. The
+ * object then measures the returned r against the problem as given, with its μ: if the
+ * frictionless solution is not a solution of the frictional problem (a pressed contact whose
+ * u_T ≠ 0 with r_T = 0 violates Coulomb), stats.error is that (large) error and the reason is
+ * DIVERGED_INEXACT, never CONVERGED_TOL. So pgs is meant for frictionless problems (or for
+ * frictionless comparisons); the number of contacts whose μ was ignored is given by PetscInfo
+ * and by View. */
+#include "uzawa.h"
+
+typedef struct {
+  PetscInt   error_every; /* 1: sweeps between two stopping tests */
+  PetscInt   mcap;
+  PetscReal *u;   /* 3m: W r + q */
+  PetscReal *mu0; /* m zeros: the frictionless view of the problem */
+  PetscInt   nfriction[2]; /* contacts with μ > 0 ignored: [0] last solve, [1] all solves */
+} FcContactSolver_PGS;
+
+static PetscErrorCode PGSWork_Private(FcContactSolver_PGS *pg, PetscInt m)
+{
+  PetscFunctionBegin;
+  if (m <= pg->mcap && pg->u) PetscFunctionReturn(0);
+  PetscCall(PetscFree2(pg->u, pg->mu0));
+  PetscCall(PetscCalloc2(3 * (size_t)m, &pg->u, (size_t)m, &pg->mu0));
+  pg->mcap = m;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  FcContactSolver_PGS      *pg = (FcContactSolver_PGS *)s->data;
+  const PetscInt            m = p->m, n = 3 * m;
+  const PetscReal          *W = p->W;
+  struct _n_FcContactProblem p0;
+  PetscReal                *u, error;
+  PetscBool                 symmetric = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  st->iterations  = 0;
+  pg->nfriction[0] = 0;
+  if (m == 0) {
+    st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PGSWork_Private(pg, m));
+  u = pg->u;
+  for (PetscInt a = 0; a < m; a++) {
+    const PetscReal wnn = W[(size_t)(3 * a) * n + 3 * a];
+    if (!(wnn > 0)) {
+      PetscCall(PetscInfo(NULL, "pgs: contact %" PetscInt_FMT " has W_nn = %g <= 0\n", a, (double)wnn));
+      st->reason = PetscIsInfOrNanReal(wnn) ? FC_CONTACT_SOLVER_DIVERGED_NAN : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+      PetscFunctionReturn(0);
+    }
+  }
+  for (PetscInt a = 0; a < m; a++) {
+    if (p->mu[a] > 0) pg->nfriction[0]++;
+    r[3 * a + 1] = r[3 * a + 2] = 0; /* the frictionless problem: r_T = 0 */
+  }
+  pg->nfriction[1] += pg->nfriction[0];
+  if (pg->nfriction[0]) PetscCall(PetscInfo(NULL, "pgs: %" PetscInt_FMT " of %" PetscInt_FMT " contacts have mu > 0; pgs solves the frictionless problem and the common error is measured with the problem's mu\n", pg->nfriction[0], m));
+  for (PetscInt i = 0; i < n && symmetric; i++)
+    for (PetscInt j = i + 1; j < n; j++)
+      if (W[(size_t)i * n + j] != W[(size_t)j * n + i]) {
+        symmetric = PETSC_FALSE;
+        break;
+      }
+  /* The frictionless view: same W and q, μ = 0 (the data are shared, not copied). */
+  p0.m  = m;
+  p0.W  = p->W;
+  p0.q  = p->q;
+  p0.mu = pg->mu0;
+
+  PetscCall(FcContactProblemComputeVelocity(p, r, u));
+  PetscCall(FcContactProblemComputeErrorWithVelocity(&p0, r, u, &error));
+  if (PetscIsInfOrNanReal(error)) {
+    st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+    PetscFunctionReturn(0);
+  }
+  if (error <= s->params.tol) {
+    st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt it = 1; it <= s->params.max_it; it++) {
+    PetscInt nupd = 0;
+    for (PetscInt a = 0; a < m; a++) {
+      const PetscInt   k   = 3 * a;
+      const PetscReal *Wk  = W + (size_t)k * n;
+      const PetscReal  rn  = PetscMax(0.0, r[k] - u[k] / Wk[k]);
+      const PetscReal  d   = rn - r[k];
+      if (d == 0) continue;
+      if (symmetric) { /* column k = row k */
+        for (PetscInt i = 0; i < n; i++) u[i] += Wk[i] * d;
+      } else {
+        for (PetscInt i = 0; i < n; i++) u[i] += W[(size_t)i * n + k] * d;
+      }
+      r[k] = rn;
+      nupd++;
+    }
+    PetscCall(PetscLogFlops(2.0 * n * nupd + 4.0 * m));
+    st->iterations = it;
+    if (it % 64 == 0) PetscCall(FcContactProblemComputeVelocity(p, r, u)); /* bound the drift of the incremental u */
+    if (it % pg->error_every && it != s->params.max_it) continue;
+    PetscCall(FcContactProblemComputeErrorWithVelocity(&p0, r, u, &error));
+    if (PetscIsInfOrNanReal(error)) {
+      st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+      PetscFunctionReturn(0);
+    }
+    if (error <= s->params.tol) { /* confirm with u recomputed from r */
+      PetscCall(FcContactProblemComputeVelocity(p, r, u));
+      PetscCall(FcContactProblemComputeErrorWithVelocity(&p0, r, u, &error));
+      if (error <= s->params.tol) {
+        st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+        PetscFunctionReturn(0);
+      }
+    }
+  }
+  st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSetFromOptions_PGS(FcContactSolver s, PetscOptionItems *PetscOptionsObject)
+{
+  FcContactSolver_PGS *pg = (FcContactSolver_PGS *)s->data;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "pgs: frictionless projected Gauss-Seidel (mu ignored)");
+  PetscCall(PetscOptionsBoundedInt("-pgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", "", pg->error_every, &pg->error_every, NULL, 1));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverView_PGS(FcContactSolver s, PetscViewer viewer)
+{
+  FcContactSolver_PGS *pg = (FcContactSolver_PGS *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pgs: frictionless problem (mu ignored, r_T = 0), error_every %" PetscInt_FMT "\n", pg->error_every));
+  if (s->nsolves)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "pgs: contacts with mu > 0 treated as frictionless: %" PetscInt_FMT " (last solve), %" PetscInt_FMT " (all solves)\n", pg->nfriction[0], pg->nfriction[1]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverDestroy_PGS(FcContactSolver s)
+{
+  FcContactSolver_PGS *pg = (FcContactSolver_PGS *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(pg->u, pg->mu0));
+  PetscCall(PetscFree(s->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverCreate_PGS(FcContactSolver s)
+{
+  FcContactSolver_PGS *pg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&pg));
+  pg->error_every       = 1;
+  s->data               = pg;
+  s->ops.solve          = FcContactSolverSolve_PGS;
+  s->ops.setfromoptions = FcContactSolverSetFromOptions_PGS;
+  s->ops.view           = FcContactSolverView_PGS;
+  s->ops.destroy        = FcContactSolverDestroy_PGS;
+  PetscFunctionReturn(0);
+}
