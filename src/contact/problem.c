@@ -116,3 +116,27 @@ PetscErrorCode FcContactProblemComputeError(FcContactProblem p, const PetscReal 
   PetscCall(PetscFree(u));
   PetscFunctionReturn(0);
 }
+
+PetscBool FcContactProblemIsSymmetric(FcContactProblem p)
+{
+  const PetscInt n = 3 * p->m;
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = i + 1; j < n; j++)
+      if (p->W[(size_t)i * n + j] != p->W[(size_t)j * n + i]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+void FcContactProblemAddColumn(FcContactProblem p, PetscBool symmetric, PetscInt a, const PetscReal d[3], PetscReal u[])
+{
+  const PetscInt   n = 3 * p->m;
+  const PetscReal *W = p->W;
+  if (symmetric) {
+    const PetscReal *W0 = W + (size_t)(3 * a) * n, *W1 = W0 + n, *W2 = W1 + n;
+    for (PetscInt i = 0; i < n; i++) u[i] += W0[i] * d[0] + W1[i] * d[1] + W2[i] * d[2];
+  } else {
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal *Wi = W + (size_t)i * n + 3 * a;
+      u[i] += Wi[0] * d[0] + Wi[1] * d[1] + Wi[2] * d[2];
+    }
+  }
+}

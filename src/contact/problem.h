@@ -53,6 +53,13 @@ PetscErrorCode FcContactProblemComputeErrorWithVelocity(FcContactProblem problem
 /* Small kernels (pure functions, no error path). */
 /* p = P_{K_μ}(x), the Euclidean projection onto K_μ = {‖x_T‖ ≤ μ x_N}, μ ≥ 0 (μ = 0: the ray
  * x_T = 0, x_N ≥ 0). x and p may alias. */
+/* W exactly symmetric? (the Delassus operator is; then column a is read as the contiguous rows
+ * of contact a, which is what makes the Gauss–Seidel updates below fast) */
+PetscBool FcContactProblemIsSymmetric(FcContactProblem problem);
+/* u += W_{:,a} d, the incremental update of u = W r + q when r_a changes by d (9·3m flops);
+ * symmetric as returned by FcContactProblemIsSymmetric. */
+void FcContactProblemAddColumn(FcContactProblem problem, PetscBool symmetric, PetscInt a, const PetscReal d[3], PetscReal u[]);
+
 void      FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3]);
 /* ‖e_a‖² of one contact (the summand of the common error). */
 PetscReal FcContactLocalError2(PetscReal mu, const PetscReal r[3], const PetscReal u[3]);

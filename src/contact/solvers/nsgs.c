@@ -430,12 +430,7 @@ static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcCont
     }
     ns->inv_ok[a] = Inv3_Private(Waa, ns->Winv + 9 * a);
   }
-  for (PetscInt i = 0; i < n && symmetric; i++)
-    for (PetscInt j = i + 1; j < n; j++)
-      if (W[(size_t)i * n + j] != W[(size_t)j * n + i]) {
-        symmetric = PETSC_FALSE;
-        break;
-      }
+  symmetric = FcContactProblemIsSymmetric(p);
 
   /* Test before the first sweep: a warm start from a solution costs no sweep. */
   PetscCall(FcContactProblemComputeVelocity(p, r, u));
@@ -467,16 +462,7 @@ static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcCont
       d[1] = rn[1] - ra[1];
       d[2] = rn[2] - ra[2];
       if (d[0] == 0 && d[1] == 0 && d[2] == 0) continue;
-      /* u += W_{:,a} d */
-      if (symmetric) {
-        const PetscReal *W0 = Wa, *W1 = Wa + n, *W2 = Wa + 2 * n;
-        for (PetscInt i = 0; i < n; i++) u[i] += W0[i] * d[0] + W1[i] * d[1] + W2[i] * d[2];
-      } else {
-        for (PetscInt i = 0; i < n; i++) {
-          const PetscReal *Wi = W + (size_t)i * n + 3 * a;
-          u[i] += Wi[0] * d[0] + Wi[1] * d[1] + Wi[2] * d[2];
-        }
-      }
+      FcContactProblemAddColumn(p, symmetric, a, d, u); /* u += W_{:,a} d */
       ra[0] = rn[0];
       ra[1] = rn[1];
       ra[2] = rn[2];

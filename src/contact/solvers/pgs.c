@@ -71,12 +71,7 @@ static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProbl
   }
   pg->nfriction[1] += pg->nfriction[0];
   if (pg->nfriction[0]) PetscCall(PetscInfo(NULL, "pgs: %" PetscInt_FMT " of %" PetscInt_FMT " contacts have mu > 0; pgs solves the frictionless problem and the common error is measured with the problem's mu\n", pg->nfriction[0], m));
-  for (PetscInt i = 0; i < n && symmetric; i++)
-    for (PetscInt j = i + 1; j < n; j++)
-      if (W[(size_t)i * n + j] != W[(size_t)j * n + i]) {
-        symmetric = PETSC_FALSE;
-        break;
-      }
+  symmetric = FcContactProblemIsSymmetric(p);
   /* The frictionless view: same W and q, μ = 0 (the data are shared, not copied). */
   p0.m  = m;
   p0.W  = p->W;

@@ -154,14 +154,6 @@ static PetscErrorCode UzawaRho_Private(FcContactSolver_Uzawa *uz, FcContactProbl
   PetscFunctionReturn(0);
 }
 
-static PetscBool IsSymmetric_Private(PetscInt n, const PetscReal W[])
-{
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = i + 1; j < n; j++)
-      if (W[(size_t)i * n + j] != W[(size_t)j * n + i]) return PETSC_FALSE;
-  return PETSC_TRUE;
-}
-
 /* Test of the common error with the current u; when it passes, u is recomputed from r and the
  * test repeated (drift of an incrementally updated u cannot stop the iteration early). Sets
  * *done and st->reason when the iteration must stop (converged or NaN); *S receives the scale. */
@@ -199,7 +191,7 @@ static PetscErrorCode UzawaLocalIterate_Private(FcContactSolver s, FcContactProb
   PetscBool              symmetric, done;
 
   PetscFunctionBegin;
-  symmetric = IsSymmetric_Private(n, W);
+  symmetric = FcContactProblemIsSymmetric(p);
   PetscCall(FcContactProblemComputeVelocity(p, r, u));
   PetscCall(UzawaTest_Private(s, p, r, u, PETSC_FALSE, st, &S, &done));
   if (done) PetscFunctionReturn(0);
@@ -244,16 +236,7 @@ static PetscErrorCode UzawaLocalIterate_Private(FcContactSolver s, FcContactProb
       d[2]          = x[2] - ra[2];
       dr2 += (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / (rho1 * rho1);
       if (d[0] == 0 && d[1] == 0 && d[2] == 0) continue;
-      /* u += W_{:,a} d */
-      if (symmetric) {
-        const PetscReal *W0 = Wa, *W1 = Wa + n, *W2 = Wa + 2 * n;
-        for (PetscInt i = 0; i < n; i++) u[i] += W0[i] * d[0] + W1[i] * d[1] + W2[i] * d[2];
-      } else {
-        for (PetscInt i = 0; i < n; i++) {
-          const PetscReal *Wi = W + (size_t)i * n + 3 * a;
-          u[i] += Wi[0] * d[0] + Wi[1] * d[1] + Wi[2] * d[2];
-        }
-      }
+      FcContactProblemAddColumn(p, symmetric, a, d, u); /* u += W_{:,a} d */
       ra[0] = x[0];
       ra[1] = x[1];
       ra[2] = x[2];
