@@ -38,6 +38,20 @@ PetscErrorCode FcContactSolverFinalizePackage(void)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcContactSolverCheckType(const char *type)
+{
+  FcContactSolver s;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  PetscCall(FcContactSolverRegisterAll());
+  if (FcRegistryFind(&SolverRegistry, type)) PetscFunctionReturn(0);
+  PetscCall(FcContactSolverCreate(&s));
+  ierr = FcContactSolverSetType(s, type); /* raises the one-line input error */
+  PetscCall(FcContactSolverDestroy(&s));
+  return ierr;
+}
+
 void FcContactSolverTypes(char *buf, size_t len)
 {
   FcRegistryList(&SolverRegistry, buf, len);

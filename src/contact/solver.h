@@ -85,6 +85,9 @@ PetscErrorCode FcContactSolverCreate(FcContactSolver *solver);
 PetscErrorCode FcContactSolverDestroy(FcContactSolver *solver);
 /* Unknown name → FC_ERR_INPUT, one line naming the type and listing the registered ones. */
 PetscErrorCode FcContactSolverSetType(FcContactSolver solver, const char *type);
+/* The input error SetType would raise for an unknown name, without a solver (checks lists of
+ * names before any work is done). */
+PetscErrorCode FcContactSolverCheckType(const char *type);
 PetscErrorCode FcContactSolverGetType(FcContactSolver solver, const char **type);
 /* Options are read as -[prefix]fc_contact_solver_*, so two solvers compared in one study can
  * be configured apart ("a_" → -a_fc_contact_solver_tol). */

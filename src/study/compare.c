@@ -7,9 +7,9 @@
 #define _XOPEN_SOURCE 700
 #include "compare.h"
 #include "run.h"
+#include "../core/fsutil.h"
 #include "../contact/solver.h"
 #include <errno.h>
-#include <ftw.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -69,14 +69,6 @@ static PetscInt CsvCol_Private(const Csv *t, const char *name)
   return -1;
 }
 
-static int RemoveEntry_Private(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-  (void)sb;
-  (void)flag;
-  (void)ftw;
-  return remove(path);
-}
-
 PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
 {
   char      list[4096], *tok, *save = NULL, solvers[32][FC_NAME_LEN], dir[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 64], path[PETSC_MAX_PATH_LEN + 128];
@@ -94,14 +86,7 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
     PetscCall(PetscStrncpy(solvers[ns++], tok, FC_NAME_LEN));
   }
   PetscCall(FcContactSolverRegisterAll());
-  for (PetscInt k = 0; k < ns; k++) { /* every name is checked before anything is written */
-    FcContactSolver sv;
-    PetscErrorCode  ierr;
-    PetscCall(FcContactSolverCreate(&sv));
-    ierr = FcContactSolverSetType(sv, solvers[k]);
-    PetscCall(FcContactSolverDestroy(&sv));
-    if (ierr) return ierr;
-  }
+  for (PetscInt k = 0; k < ns; k++) PetscCall(FcContactSolverCheckType(solvers[k])); /* before anything is written */
   {
     FcCase c;
     PetscInt ncontacts;
@@ -114,17 +99,7 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
     PetscCall(FcCaseDestroy(&c));
   }
   PetscCall(PetscSNPrintf(tmp, sizeof tmp, "%s.partial-%d", dir, (int)getpid()));
-  {
-    char parent[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscStrncpy(parent, tmp, sizeof parent));
-    for (char *p = parent + 1; *p; p++)
-      if (*p == '/') {
-        *p = 0;
-        (void)mkdir(parent, 0777);
-        *p = '/';
-      }
-    PetscCheck(mkdir(tmp, 0777) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s: %s", tmp, strerror(errno));
-  }
+  PetscCall(FcMakeDirs(tmp));
   for (PetscInt k = 0; k < ns; k++) {
     const char **sets;
     char         set[FC_NAME_LEN + 64], run[PETSC_MAX_PATH_LEN + 192];
@@ -202,16 +177,7 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
     PetscCall(CsvDestroy_Private(&stats[k]));
     PetscCall(CsvDestroy_Private(&probes[k]));
   }
-  {
-    struct stat st;
-    if (stat(dir, &st) == 0) {
-      char old[PETSC_MAX_PATH_LEN + 64];
-      PetscCall(PetscSNPrintf(old, sizeof old, "%s.old-%d", dir, (int)getpid()));
-      PetscCheck(rename(dir, old) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot move %s aside", dir);
-      PetscCheck(rename(tmp, dir) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, dir, strerror(errno));
-      (void)nftw(old, RemoveEntry_Private, 16, FTW_DEPTH | FTW_PHYS);
-    } else PetscCheck(rename(tmp, dir) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, dir, strerror(errno));
-  }
+  PetscCall(FcCommitDir(tmp, dir));
   if (FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s/compare.csv and compare.md\n", dir);
   PetscFunctionReturn(0);
 }

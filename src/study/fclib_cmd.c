@@ -139,15 +139,10 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o)
   }
   /* every solver name is checked before anything is printed */
   for (PetscInt k = 0; k < nsolvers; k++) {
-    char            t[FC_NAME_LEN], *colon;
-    FcContactSolver sv;
-    PetscErrorCode  ierr;
+    char t[FC_NAME_LEN], *colon;
     PetscCall(PetscStrncpy(t, specs[k], sizeof t));
     if ((colon = strchr(t, ':'))) *colon = 0;
-    PetscCall(FcContactSolverCreate(&sv));
-    ierr = FcContactSolverSetType(sv, t);
-    PetscCall(FcContactSolverDestroy(&sv));
-    if (ierr) return ierr;
+    PetscCall(FcContactSolverCheckType(t));
   }
   if (!strcmp(fmt, "csv")) printf("problem,solver,contacts,iterations,error,time,converged,delta_percent\n");
   else if (!strcmp(fmt, "markdown")) printf("| problem | solver | contacts | iterations | common error | time [s] | converged | δ%% |\n|---|---|---|---|---|---|---|---|\n");

@@ -5,42 +5,13 @@
 #include "../step/step.h"
 #include "../io/output.h"
 #include "../io/fclib_io.h"
+#include "../core/fsutil.h"
 #include <errno.h>
 #include <ftw.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static int RemoveEntry_Private(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-  (void)sb;
-  (void)flag;
-  (void)ftw;
-  return remove(path);
-}
-
-static void RemoveTree_Private(const char *path)
-{
-  (void)nftw(path, RemoveEntry_Private, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* mkdir -p */
-static PetscErrorCode MakeDirs_Private(const char *path)
-{
-  char buf[PETSC_MAX_PATH_LEN];
-
-  PetscFunctionBegin;
-  PetscCall(PetscStrncpy(buf, path, sizeof buf));
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = 0;
-    PetscCheck(mkdir(buf, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", buf, strerror(errno));
-    *p = '/';
-  }
-  PetscCheck(mkdir(buf, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", buf, strerror(errno));
-  PetscFunctionReturn(0);
-}
 
 static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, char *dir, size_t len)
 {
@@ -58,24 +29,6 @@ static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, c
   strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
   PetscCall(PetscSNPrintf(dir, len, "%s/%s/%s", c->output_dir, c->name, stamp));
   for (int k = 2; stat(dir, &st) == 0; k++) PetscCall(PetscSNPrintf(dir, len, "%s/%s/%s-%d", c->output_dir, c->name, stamp, k));
-  PetscFunctionReturn(0);
-}
-
-/* Replace `final` by `tmp` (a previous run in `final` is removed only after the rename). */
-static PetscErrorCode Commit_Private(const char *tmp, const char *final)
-{
-  char        old[PETSC_MAX_PATH_LEN + 64];
-  struct stat st;
-  PetscBool   had = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  if (stat(final, &st) == 0) {
-    PetscCall(PetscSNPrintf(old, sizeof old, "%s.old-%d", final, (int)getpid()));
-    PetscCheck(rename(final, old) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot move the previous %s aside: %s", final, strerror(errno));
-    had = PETSC_TRUE;
-  }
-  PetscCheck(rename(tmp, final) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, final, strerror(errno));
-  if (had) RemoveTree_Private(old);
   PetscFunctionReturn(0);
 }
 
@@ -305,11 +258,11 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   slash = strrchr(parent, '/');
   if (slash && slash != parent) {
     *slash = 0;
-    PetscCall(MakeDirs_Private(parent));
+    PetscCall(FcMakeDirs(parent));
   }
   /* Work under a name that cannot be mistaken for a finished run. */
   PetscCall(PetscSNPrintf(tmp, sizeof tmp, "%s.partial-%d", final, (int)getpid()));
-  PetscCall(MakeDirs_Private(tmp));
+  PetscCall(FcMakeDirs(tmp));
   PetscCall(PetscMemzero(&rs, sizeof rs));
   ierr = RunSteps_Private(c, o, tmp, &rs, converged);
   {
@@ -317,10 +270,10 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     if (!ierr) ierr = ierr2;
   }
   if (ierr) {
-    RemoveTree_Private(tmp);
+    FcRemoveTree(tmp);
     return ierr;
   }
-  PetscCall(Commit_Private(tmp, final));
+  PetscCall(FcCommitDir(tmp, final));
   if (FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s\n", final);
   PetscFunctionReturn(0);
 }
