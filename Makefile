@@ -8,7 +8,8 @@
 CC        = mpicc
 PKGS      = petsc hdf5-openmpi libcjson fclib
 OPT      ?= -O2 -g
-BUILD     = build
+BUILD    ?= build
+BIN      ?= bin
 DEFAULT_CASE ?= cases/cantilever.json
 
 -include $(BUILD)/config.mk
@@ -23,7 +24,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 
 .PHONY: all deps run check unit validate bench clean FORCE
-all: bin/fcsim
+all: $(BIN)/fcsim
 
 deps: $(BUILD)/config.mk
 
@@ -45,23 +46,23 @@ $(BUILD)/libfcsim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-bin/fcsim: $(BUILD)/fcsim.o $(BUILD)/libfcsim.a
-	@mkdir -p bin
+$(BIN)/fcsim: $(BUILD)/fcsim.o $(BUILD)/libfcsim.a
+	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfcsim.a | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS) -lcmocka
 
-run: bin/fcsim
-	./bin/fcsim run $(DEFAULT_CASE)
+run: $(BIN)/fcsim
+	./$(BIN)/fcsim run $(DEFAULT_CASE)
 
 unit: $(UNIT_BIN)
 
-check: bin/fcsim $(UNIT_BIN)
+check: $(BIN)/fcsim $(UNIT_BIN)
 	@sh tests/run.sh
 
-validate: bin/fcsim
+validate: $(BIN)/fcsim
 	@sh tests/validate.sh
 
 # The peer benchmark program links Siconos numerics (installed here, for make bench only).
@@ -70,7 +71,12 @@ $(BUILD)/bench/siconos_peer: bench/siconos_peer.c $(BUILD)/libfcsim.a | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I/usr/include/siconos $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS) -lsiconos_numerics
 
-bench: bin/fcsim $(BUILD)/bench/siconos_peer
+# The participating-DoF Schur complement against the multi-RHS Delassus operator (fcsim only).
+$(BUILD)/bench/schur_bench: bench/schur_bench.c $(BUILD)/libfcsim.a | $(BUILD)/config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS)
+
+bench: $(BIN)/fcsim $(BUILD)/bench/siconos_peer $(BUILD)/bench/schur_bench
 	@sh bench/run.sh
 
 clean:

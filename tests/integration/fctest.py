@@ -9,7 +9,8 @@ import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-FCSIM = os.path.join(ROOT, "bin", "fcsim")
+# FCSIM_BIN: another build of the binary (parallel development builds: make BUILD=.. BIN=..)
+FCSIM = os.environ.get("FCSIM_BIN") or os.path.join(ROOT, "bin", "fcsim")
 OUT = os.path.join(ROOT, "tests", "out")
 
 
