@@ -217,12 +217,15 @@ static PetscErrorCode AddElementMatrix_Private(Mat A, PetscInt npe, const PetscI
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcAssembleInternal(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *energy, Vec fint, Mat K)
+/* Internal force, stiffness and energy at u, with every element's frame taken from uframe when
+ * it is given (the lagged frame of `corotational_lagged`, han2023 §V-B: R̂ = R0, the polar
+ * rotation of the element's deformation gradient at the start of the step), else from u. */
+static PetscErrorCode AssembleInternal_Private(const FcMesh *mesh, FcMaterial mat, Vec u, Vec uframe, PetscReal *energy, Vec fint, Mat K)
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)u);
-  UAccess   ua;
-  PetscInt  estart, eend, idx[3 * FC_MAX_NPE];
-  PetscReal Xe[3 * FC_MAX_NPE], ue[3 * FC_MAX_NPE], fe[3 * FC_MAX_NPE], *Ke = NULL, *Kw = NULL, We, Wsum = 0;
+  UAccess   ua, uf;
+  PetscInt  estart, eend, idx[3 * FC_MAX_NPE], nbad = 0, nbad_all = 0;
+  PetscReal Xe[3 * FC_MAX_NPE], ue[3 * FC_MAX_NPE], ufe[3 * FC_MAX_NPE], fe[3 * FC_MAX_NPE], R[9], *Ke = NULL, *Kw = NULL, We, Wsum = 0;
   const PetscInt ndof = 3 * mesh->npe;
 
   PetscFunctionBegin;
@@ -234,13 +237,25 @@ PetscErrorCode FcAssembleInternal(const FcMesh *mesh, FcMaterial mat, Vec u, Pet
   }
   PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
   PetscCall(UAccessBegin(mesh, u, &ua));
+  if (uframe) PetscCall(UAccessBegin(mesh, uframe, &uf));
   for (PetscInt e = estart; e < eend; e++) {
+    PetscBool ok;
     ElementGather(mesh, e, &ua, Xe, ue, idx);
-    PetscCall(FcElementInternal(mat, mesh->order, Xe, ue, energy ? &We : NULL, fint ? fe : NULL, Ke));
+    PetscCall(FcElementAdmissible(mat, mesh->order, Xe, ue, &ok));
+    if (!ok) { /* inverted element: the state is inadmissible (fem.h), skip it */
+      nbad++;
+      continue;
+    }
+    if (uframe) {
+      ElementGather(mesh, e, &uf, Xe, ufe, NULL);
+      PetscCall(FcElementFrame(mat, mesh->order, Xe, ufe, R));
+      PetscCall(FcElementInternalFrame(mat, mesh->order, Xe, ue, R, energy ? &We : NULL, fint ? fe : NULL, Ke));
+    } else PetscCall(FcElementInternal(mat, mesh->order, Xe, ue, energy ? &We : NULL, fint ? fe : NULL, Ke));
     if (energy) Wsum += We;
     if (fint) PetscCall(VecSetValues(fint, ndof, idx, fe, ADD_VALUES));
     if (K) PetscCall(AddElementMatrix_Private(K, mesh->npe, idx, Ke, Kw));
   }
+  if (uframe) PetscCall(UAccessEnd(&uf));
   PetscCall(UAccessEnd(&ua));
   PetscCall(PetscFree2(Ke, Kw));
   if (fint) {
@@ -252,6 +267,25 @@ PetscErrorCode FcAssembleInternal(const FcMesh *mesh, FcMaterial mat, Vec u, Pet
     PetscCall(MatAssemblyEnd(K, MAT_FINAL_ASSEMBLY));
   }
   if (energy) PetscCall(MPIU_Allreduce(&Wsum, energy, 1, MPIU_REAL, MPIU_SUM, comm));
+  PetscCall(MPIU_Allreduce(&nbad, &nbad_all, 1, MPIU_INT, MPI_SUM, comm));
+  if (nbad_all) {
+    if (energy) *energy = PETSC_INFINITY;
+    if (fint) PetscCall(VecSet(fint, PETSC_INFINITY));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcAssembleInternal(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *energy, Vec fint, Mat K)
+{
+  PetscFunctionBegin;
+  PetscCall(AssembleInternal_Private(mesh, mat, u, NULL, energy, fint, K));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcAssembleInternalLagged(const FcMesh *mesh, FcMaterial mat, Vec u, Vec uframe, PetscReal *energy, Vec fint, Mat K)
+{
+  PetscFunctionBegin;
+  PetscCall(AssembleInternal_Private(mesh, mat, u, uframe, energy, fint, K));
   PetscFunctionReturn(0);
 }
 

@@ -22,7 +22,20 @@
  * elements (and ∫ det J, hence the total mass, exactly on curved ones).
  *
  * Frame: for models with ops.frame (corotational), R is evaluated ONCE per element from F at the
- * centroid ξ = (¼, ¼, ¼) and held fixed over the quadrature points; both fe and Ke use it. */
+ * centroid ξ = (¼, ¼, ¼) and held fixed over the quadrature points; both fe and Ke use it.
+ *
+ * Mean dilatation (decoupled models with ops.volumetric and mat->volumetric ==
+ * FC_VOLUMETRIC_MEAN_DILATATION; Nagtegaal, Parks & Rice, CMAME 4, 1974; Simo, Taylor & Pister,
+ * CMAME 51, 1985; Bonet & Wood 2008, §8.6): the material returns the isochoric part only and the
+ * volumetric energy of the element is V U(J̄) with
+ *   V = ∫ dV,  v = ∫ det F dV,  J̄ = v / V                     (same quadrature rule),
+ * i.e. a pressure p = U'(J̄) constant per element (P2/P0 on tet10). Its derivatives, with
+ * ∂(det F)/∂F = J F⁻ᵀ and ∂²J/∂F_iJ∂F_kL = J (F⁻¹_Ji F⁻¹_Lk − F⁻¹_Li F⁻¹_Jk), and the spatial
+ * gradient g_a = F⁻ᵀ ∂N_a/∂X (so ∂v/∂u_ai = ∫ J g_ai dV):
+ *   fe_ai  += p ∫ J g_ai dV,
+ *   Ke_aibk += p ∫ J (g_ai g_bk − g_ak g_bi) dV + U''(J̄)/V (∂v/∂u_ai)(∂v/∂u_bk),
+ *   We     += V U(J̄).
+ * On tet4 F is constant, J̄ = J, and this equals the pointwise integration exactly. */
 #include "fem.h"
 #include "../core/mat3.h"
 
@@ -116,12 +129,70 @@ PetscErrorCode FcElementFrame(FcMaterial mat, PetscInt order, const PetscReal *X
   PetscFunctionReturn(0);
 }
 
+static PetscBool MeanDilatation(FcMaterial mat)
+{
+  return (PetscBool)(mat->ops.volumetric && mat->volumetric == FC_VOLUMETRIC_MEAN_DILATATION);
+}
+
+/* det F <= 0 (or not finite) where the volumetric term needs F⁻¹: the same error as the
+ * decoupled material kernel (materials/mooney_rivlin.c). */
+static PetscErrorCode CheckDetF(FcMaterial mat, PetscReal J)
+{
+  PetscFunctionBegin;
+  PetscCheck(J > 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Material %s: det F = %g <= 0 in an element (inverted in the current configuration); the Newton iterate is not admissible: reduce the load or time increment", mat->type, (double)J);
+  PetscFunctionReturn(0);
+}
+
+/* Element volume V and deformed volume v = ∫ det F dV with the stiffness rule q. */
+static PetscErrorCode ElementDilatation(FcMaterial mat, PetscInt order, PetscInt npe, const PetscReal *Xe, const PetscReal *ue, const FcQuadrature *q, PetscReal *V, PetscReal *v)
+{
+  PetscReal N[FC_MAX_NPE], dNdX[3 * FC_MAX_NPE], detJ, F[9], J;
+
+  PetscFunctionBegin;
+  *V = *v = 0;
+  for (PetscInt g = 0; g < q->n; g++) {
+    PetscCall(ElementGeometry(order, npe, Xe, &q->xi[3 * g], N, dNdX, &detJ));
+    DeformationGradient(npe, dNdX, ue, F);
+    J = FcMat3Det(F);
+    PetscCall(CheckDetF(mat, J));
+    *V += q->w[g] * detJ;
+    *v += q->w[g] * detJ * J;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* det F > 0 (and finite) at every quadrature point FcElementInternalFrame evaluates, for the
+ * models whose energy is only defined there (the decoupled ones: U(J) and J^(-2/3) need J > 0);
+ * the small-strain models and stvk are defined for every F. */
+PetscErrorCode FcElementAdmissible(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscBool *ok)
+{
+  PetscInt     npe = 0;
+  FcQuadrature q;
+  PetscReal    N[FC_MAX_NPE], dNdX[3 * FC_MAX_NPE], detJ, F[9];
+
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  if (!mat->ops.volumetric) PetscFunctionReturn(0);
+  PetscCall(ElementNpe(order, &npe));
+  PetscCall(FcTetQuadrature(FcElementStiffnessDegree(order, Xe), &q));
+  for (PetscInt g = 0; g < q.n && *ok; g++) {
+    PetscReal J;
+    PetscCall(ElementGeometry(order, npe, Xe, &q.xi[3 * g], N, dNdX, &detJ));
+    DeformationGradient(npe, dNdX, ue, F);
+    J = FcMat3Det(F);
+    if (!(J > 0) || PetscIsInfOrNanReal(J)) *ok = PETSC_FALSE;
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcElementInternalFrame(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, const PetscReal *Rin, PetscReal *We, PetscReal *fe, PetscReal *Ke)
 {
-  PetscInt     npe = 0, ndof;
-  FcQuadrature q;
-  PetscReal    R[9], N[FC_MAX_NPE], dNdX[3 * FC_MAX_NPE], detJ, F[9], P[9], A[81], W;
-  PetscReal    BA[FC_MAX_NPE][3][9]; /* BA[a][i][3k+L] = Σ_J ∂N_a/∂X_J A_iJkL */
+  PetscInt        npe = 0, ndof;
+  FcQuadrature    q;
+  PetscReal       R[9], N[FC_MAX_NPE], dNdX[3 * FC_MAX_NPE], detJ, F[9], P[9], A[81], W;
+  PetscReal       BA[FC_MAX_NPE][3][9]; /* BA[a][i][3k+L] = Σ_J ∂N_a/∂X_J A_iJkL */
+  PetscReal       Vol = 0, vol = 0, U = 0, p = 0, d2U = 0, dv[3 * FC_MAX_NPE];
+  const PetscBool md = MeanDilatation(mat);
 
   PetscFunctionBegin;
   PetscCall(ElementNpe(order, &npe));
@@ -132,12 +203,36 @@ PetscErrorCode FcElementInternalFrame(FcMaterial mat, PetscInt order, const Pets
   if (We) *We = 0;
   if (fe) PetscCall(PetscArrayzero(fe, ndof));
   if (Ke) PetscCall(PetscArrayzero(Ke, ndof * ndof));
+  if (md) {
+    /* first pass: J̄ = v / V, then p = U'(J̄) enters every quadrature point below */
+    PetscCall(ElementDilatation(mat, order, npe, Xe, ue, &q, &Vol, &vol));
+    PetscCall((*mat->ops.volumetric)(mat, vol / Vol, &U, &p, &d2U));
+    if (We) *We += Vol * U;
+    PetscCall(PetscArrayzero(dv, ndof));
+  }
   for (PetscInt g = 0; g < q.n; g++) {
     PetscReal wd;
 
     PetscCall(ElementGeometry(order, npe, Xe, &q.xi[3 * g], N, dNdX, &detJ));
     wd = q.w[g] * detJ;
     DeformationGradient(npe, dNdX, ue, F);
+    if (md && (fe || Ke)) {
+      PetscReal Finv[9], J, gx[3 * FC_MAX_NPE]; /* gx[3a+i] = Σ_J F⁻¹_Ji ∂N_a/∂X_J */
+      J = FcMat3Inv(F, Finv);
+      PetscCall(CheckDetF(mat, J));
+      for (PetscInt a = 0; a < npe; a++)
+        for (int i = 0; i < 3; i++) gx[3 * a + i] = Finv[i] * dNdX[3 * a] + Finv[3 + i] * dNdX[3 * a + 1] + Finv[6 + i] * dNdX[3 * a + 2];
+      for (PetscInt r = 0; r < ndof; r++) dv[r] += wd * J * gx[r];
+      if (fe)
+        for (PetscInt r = 0; r < ndof; r++) fe[r] += wd * J * p * gx[r];
+      if (Ke)
+        for (PetscInt a = 0; a < npe; a++)
+          for (int i = 0; i < 3; i++) {
+            PetscReal *row = Ke + (3 * a + i) * ndof;
+            for (PetscInt b = 0; b < npe; b++)
+              for (int k = 0; k < 3; k++) row[3 * b + k] += wd * J * p * (gx[3 * a + i] * gx[3 * b + k] - gx[3 * a + k] * gx[3 * b + i]);
+          }
+    }
     if (We) {
       PetscCall((*mat->ops.energy)(mat, F, R, &W));
       *We += wd * W;
@@ -162,6 +257,9 @@ PetscErrorCode FcElementInternalFrame(FcMaterial mat, PetscInt order, const Pets
         }
     }
   }
+  if (md && Ke) /* U''(J̄)/V (∂v/∂u)(∂v/∂u)ᵀ */
+    for (PetscInt r = 0; r < ndof; r++)
+      for (PetscInt c = 0; c < ndof; c++) Ke[r * ndof + c] += d2U / Vol * dv[r] * dv[c];
   PetscFunctionReturn(0);
 }
 
@@ -238,10 +336,18 @@ PetscErrorCode FcElementVolume(PetscInt order, const PetscReal *Xe, PetscReal *v
 PetscErrorCode FcElementCauchy(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscReal sigma[9])
 {
   PetscInt  npe = 0;
-  PetscReal N[FC_MAX_NPE], dNdX[3 * FC_MAX_NPE], detJ, F[9], R[9], P[9], PFt[9], J;
+  PetscReal N[FC_MAX_NPE], dNdX[3 * FC_MAX_NPE], detJ, F[9], R[9], P[9], PFt[9], J, p = 0;
 
   PetscFunctionBegin;
   PetscCall(ElementNpe(order, &npe));
+  if (MeanDilatation(mat)) {
+    /* the isochoric stress at the centroid plus the element's pressure p = U'(J̄) */
+    FcQuadrature q;
+    PetscReal    Vol, vol;
+    PetscCall(FcTetQuadrature(FcElementStiffnessDegree(order, Xe), &q));
+    PetscCall(ElementDilatation(mat, order, npe, Xe, ue, &q, &Vol, &vol));
+    PetscCall((*mat->ops.volumetric)(mat, vol / Vol, NULL, &p, NULL));
+  }
   PetscCall(ElementGeometry(order, npe, Xe, Centroid, N, dNdX, &detJ));
   DeformationGradient(npe, dNdX, ue, F);
   if (mat->ops.frame) PetscCall((*mat->ops.frame)(mat, F, R));
@@ -258,6 +364,6 @@ PetscErrorCode FcElementCauchy(FcMaterial mat, PetscInt order, const PetscReal *
     J = 1;
   }
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) sigma[3 * i + j] = 0.5 * (PFt[3 * i + j] + PFt[3 * j + i]) / J;
+    for (int j = 0; j < 3; j++) sigma[3 * i + j] = 0.5 * (PFt[3 * i + j] + PFt[3 * j + i]) / J + (i == j) * p;
   PetscFunctionReturn(0);
 }

@@ -39,12 +39,16 @@ PetscInt FcTriQuadratureDegree(PetscInt degree);
 /* Element kernels. Xe: npe*3 reference coordinates, ue: npe*3 displacements.
  * fe = ∫ P : ∇_X N dV (internal force, 3*npe), Ke = ∂fe/∂ue as given by the material tangent
  * ((3npe)^2 row-major), We = ∫ W dV. Any output may be NULL. Returns an input-free error if an
- * element is inverted in the reference configuration. */
+ * element is inverted in the reference configuration. For decoupled hyperelastic models with
+ * mat->volumetric == FC_VOLUMETRIC_MEAN_DILATATION the element adds V U(J̄), J̄ = ∫ det F dV / V,
+ * and its derivatives (element.c; We stays the full energy); those models raise PETSC_ERR_FP
+ * when det F <= 0 at a quadrature point (doc/fem.md, "Behaviour at det F ≤ 0"). */
 PetscErrorCode FcElementInternal(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscReal *We, PetscReal *fe, PetscReal *Ke);
 /* Consistent mass Me = ∫ rho N_a N_b I dV ((3npe)^2). */
 PetscErrorCode FcElementMass(PetscInt order, const PetscReal *Xe, PetscReal rho, PetscReal *Me);
 /* Cauchy stress at the element centroid: sym(P Fᵀ) / det F (P Fᵀ is symmetric only to first
- * order for the small-strain models; sym(P) when det F <= 0). */
+ * order for the small-strain models; sym(P) when det F <= 0, an error for the decoupled
+ * hyperelastic models), plus the element pressure U'(J̄) I in mean-dilatation mode. */
 PetscErrorCode FcElementCauchy(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscReal sigma[9]);
 /* FcElementInternal with a given element frame R (NULL: computed by FcElementFrame). With R
  * fixed, fe is the exact derivative of We and Ke that of fe (finite-difference checks). */
@@ -71,8 +75,19 @@ PetscBool FcElementIsStraight(PetscInt order, const PetscReal *Xe);
  * work at once; MAT_NEW_NONZERO_ALLOCATION_ERR is set. */
 PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A);
 /* f_int (may be NULL), K (may be NULL, ADD_VALUES after MatZeroEntries), energy (may be NULL).
- * fint and K are overwritten (zeroed here first), energy is the total. */
+ * fint and K are overwritten (zeroed here first), energy is the total.
+ * An inadmissible state (some element with det F <= 0 at a quadrature point, for the models
+ * that need det F > 0, see FcElementAdmissible) is not an error: energy and every entry of fint
+ * are then +∞ and K holds the admissible elements only, so that a Newton iteration sees a
+ * non-finite residual and can treat the iterate as failed (src/step/step.c). */
 PetscErrorCode FcAssembleInternal(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *energy, Vec fint, Mat K);
+/* FcAssembleInternal with every element frame R taken from the displacements uframe instead of
+ * u (uframe NULL: from u, i.e. FcAssembleInternal): the lagged frame R̂ = R0 of
+ * `corotational_lagged` (han2023 §V-B), with uframe = u0 of the step. */
+PetscErrorCode FcAssembleInternalLagged(const FcMesh *mesh, FcMaterial mat, Vec u, Vec uframe, PetscReal *energy, Vec fint, Mat K);
+/* ok = det F > 0 and finite at every quadrature point of the element's internal-force rule, for
+ * materials with a volumetric op (neohookean, mooney_rivlin); always true for the others. */
+PetscErrorCode FcElementAdmissible(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscBool *ok);
 /* M is overwritten with the consistent mass. */
 PetscErrorCode FcAssembleMass(const FcMesh *mesh, PetscReal rho, Mat M);
 /* f += ∫ rho g N dV */

@@ -22,6 +22,10 @@ PetscErrorCode FcMaterialRegisterAll(void)
   MaterialRegisterAllCalled = PETSC_TRUE;
   PetscCall(FcMaterialRegister("linear", FcMaterialCreate_Linear));
   PetscCall(FcMaterialRegister("corotational", FcMaterialCreate_Corotational));
+  PetscCall(FcMaterialRegister("corotational_lagged", FcMaterialCreate_CorotationalLagged));
+  PetscCall(FcMaterialRegister("stvk", FcMaterialCreate_StVK));
+  PetscCall(FcMaterialRegister("neohookean", FcMaterialCreate_NeoHookean));
+  PetscCall(FcMaterialRegister("mooney_rivlin", FcMaterialCreate_MooneyRivlin));
   PetscFunctionReturn(0);
 }
 
@@ -66,6 +70,11 @@ PetscErrorCode FcMaterialCreate(const FcCaseMaterial *params, FcMaterial *mat)
   /* Lamé parameters of an isotropic solid from Young's modulus and Poisson's ratio. */
   m->lambda  = params->E * params->nu / ((1.0 + params->nu) * (1.0 - 2.0 * params->nu));
   m->mu      = params->E / (2.0 * (1.0 + params->nu));
+  /* bulk modulus: given (mooney_rivlin) or of E, ν; code that builds params by hand may leave 0 */
+  m->kappa      = params->kappa > 0 ? params->kappa : params->E / (3.0 * (1.0 - 2.0 * params->nu));
+  m->C10        = params->C10;
+  m->C01        = params->C01;
+  m->volumetric = params->volumetric;
   PetscCall((*create)(m));
   PetscCheck(m->ops.energy && m->ops.stress && m->ops.tangent, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Material model %s did not set energy/stress/tangent", m->type);
   *mat = m;

@@ -864,7 +864,7 @@ static PetscErrorCode TestRegistry(void)
   PetscFunctionBegin;
   FcMaterialTypes(types, sizeof types);
   printf("material registry: %s\n", types);
-  assert_string_equal(types, "linear, corotational");
+  assert_string_equal(types, "linear, corotational, corotational_lagged, stvk, neohookean, mooney_rivlin");
   PetscCall(CreateMaterial("corotational", 200e9, 0.25, 7800, &mat));
   printf("material corotational E 2e11 nu 0.25: lambda %.6e (expected 8e10), mu %.6e (expected 8e10)\n", (double)mat->lambda, (double)mat->mu);
   assert_true(PetscAbsReal(mat->lambda - 8e10) <= 1e-15 * 8e10 * 4 && PetscAbsReal(mat->mu - 8e10) <= 1e-15 * 8e10 * 4);
