@@ -55,6 +55,25 @@ static PetscErrorCode TimeCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char
     FcSchemaPathKey(sub, sizeof sub, path, "steps");
     if (!isfinite(steps->valuedouble * dt)) return FcInputError(ctx->file, sub, "steps*dt overflows");
   }
+  {
+    const char *integ = Get_Private(obj, "integrator")->valuestring;
+    if (strcmp(integ, "theta")) {
+      if (Get_Private(obj, "theta")) FcSchemaPathKey(sub, sizeof sub, path, "theta");
+      else if (Get_Private(obj, "theta_vq")) FcSchemaPathKey(sub, sizeof sub, path, "theta_vq");
+      else sub[0] = 0;
+      if (sub[0]) return FcInputError(ctx->file, sub, "only allowed with integrator \"theta\" (\"%s\" fixes its own θ, θ_vq)", integ);
+    }
+    if (!strcmp(integ, "theta") && Get_Private(obj, "theta_vq") && Num_Private(obj, "theta_vq") == 0) {
+      /* q = q0 + δt (θ_vq v + (1 − θ_vq) v0) (han2023 eq. 4): with θ_vq = 0 the end-of-step
+       * position does not depend on v, so neither Dirichlet conditions nor contacts act on it */
+      FcSchemaPathKey(sub, sizeof sub, path, "theta_vq");
+      return FcInputError(ctx->file, sub, "theta_vq = 0 makes the end-of-step position independent of the velocity unknown (han2023 eq. 4): use theta_vq in (0, 1]");
+    }
+    if (strcmp(integ, "quasi_static") && Num_Private(obj, "cutback") > 0) {
+      FcSchemaPathKey(sub, sizeof sub, path, "cutback");
+      return FcInputError(ctx->file, sub, "step cutback is only available with integrator \"quasi_static\"");
+    }
+  }
   PetscFunctionReturn(0);
 }
 
@@ -235,17 +254,38 @@ static const FcSchemaEntry mesh_keys[] = {
 };
 static const FcSchemaObject mesh_object = {.entries = mesh_keys};
 
-/* bodies[i].material */
-static const char *const   material_models[] = {"linear", "corotational", NULL};
-static const FcSchemaEntry material_keys[]   = {
-  {.key = "model",   .types = FC_T_STRING, .required = PETSC_TRUE, .choices = material_models},
-  {.key = "E",       .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
-  /* nu = 0.5 is incompressible: the displacement formulation locks. */
-  {.key = "nu",      .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_CO(0, 0.5)},
-  {.key = "density", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+/* bodies[i].material: the keys depend on the model. Small-strain models and stvk take Young's
+ * modulus and Poisson's ratio; neohookean takes them as its small-strain limit (μ, κ); the
+ * decoupled Mooney–Rivlin takes C10, C01 and the bulk modulus κ. `volumetric` (decoupled
+ * models) chooses how U(J) is integrated: at every quadrature point, or with the element's
+ * mean dilatation (P2/P0 three-field, see doc/fem.md; the same as pointwise on tet4). */
+static const FcSchemaEntry material_model_entry = {.key = "model", .types = FC_T_STRING, .required = PETSC_TRUE};
+#define MATERIAL_E_ENTRY  {.key = "E", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)}
+/* nu = 0.5 is incompressible: λ is infinite. */
+#define MATERIAL_NU_ENTRY {.key = "nu", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_CO(0, 0.5)}
+static const char *const volumetric_choices[] = {"auto", "mean_dilatation", "pointwise", NULL};
+#define MATERIAL_RHO_ENTRY {.key = "density", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)}
+#define MATERIAL_VOL_ENTRY {.key = "volumetric", .types = FC_T_STRING, .def = "\"auto\"", .choices = volumetric_choices}
+static const FcSchemaEntry material_small_keys[] = {MATERIAL_E_ENTRY, MATERIAL_NU_ENTRY, MATERIAL_RHO_ENTRY, {.key = NULL}};
+static const FcSchemaEntry material_neo_keys[]   = {MATERIAL_E_ENTRY, MATERIAL_NU_ENTRY, MATERIAL_RHO_ENTRY, MATERIAL_VOL_ENTRY, {.key = NULL}};
+static const FcSchemaEntry material_mr_keys[]    = {
+  {.key = "C10",   .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+  {.key = "C01",   .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GE(0)},
+  {.key = "kappa", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+  MATERIAL_RHO_ENTRY,
+  MATERIAL_VOL_ENTRY,
   {.key = NULL}
 };
-static const FcSchemaObject material_object = {.entries = material_keys};
+static const FcSchemaVariant material_variants[] = {
+  {"linear",              material_small_keys},
+  {"corotational",        material_small_keys},
+  {"corotational_lagged", material_small_keys},
+  {"stvk",                material_small_keys},
+  {"neohookean",          material_neo_keys  },
+  {"mooney_rivlin",       material_mr_keys   },
+  {NULL,                  NULL               }
+};
+static const FcSchemaObject material_object = {.discriminator = &material_model_entry, .variants = material_variants};
 
 /* bodies[i].damping: Rayleigh C = alpha M + beta K */
 static const FcSchemaEntry damping_keys[] = {
@@ -399,6 +439,7 @@ static const FcSchemaEntry body_deformable_keys[] = {
   {.key = "mesh",     .types = FC_T_OBJECT, .required = PETSC_TRUE, .object = &mesh_object},
   {.key = "material", .types = FC_T_OBJECT, .required = PETSC_TRUE, .object = &material_object},
   {.key = "damping",  .types = FC_T_OBJECT, .def = "{}", .object = &damping_object},
+  {.key = "plane_strain", .types = FC_T_BOOL, .def = "false"},
   {.key = "boundary", .types = FC_T_ARRAY,  .def = "[]", .elem = &boundary_elem},
   {.key = "loads",    .types = FC_T_ARRAY,  .def = "[]", .elem = &load_elem},
   {.key = NULL}
@@ -442,7 +483,7 @@ static const FcSchemaEntry contact_solver_keys[] = {
 static const FcSchemaObject contact_solver_object = {.entries = contact_solver_keys};
 
 /* compliance */
-static const char *const   compliance_types[] = {"exact", "precomputed", NULL};
+static const char *const   compliance_types[] = {"exact", "precomputed", "schur", NULL};
 static const FcSchemaEntry compliance_keys[]  = {
   {.key = "type", .types = FC_T_STRING, .def = "\"exact\"", .choices = compliance_types},
   {.key = NULL}
@@ -458,13 +499,18 @@ static const FcSchemaEntry newton_keys[] = {
   {.key = NULL}
 };
 static const FcSchemaObject newton_object = {.entries = newton_keys};
-static const char *const    integrators[] = {"quasi_static", "backward_euler", NULL};
+static const char *const    integrators[] = {"quasi_static", "backward_euler", "midpoint", "symplectic_euler", "theta", NULL};
 static const FcSchemaEntry  time_keys[]   = {
   {.key = "integrator", .types = FC_T_STRING,  .def = "\"quasi_static\"", .choices = integrators},
   {.key = "dt",         .types = FC_T_NUMBER,  .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
   {.key = "t_end",      .types = FC_T_NUMBER,  .range = FC_RANGE_GT(0)},
   {.key = "steps",      .types = FC_T_INTEGER, .range = FC_RANGE_GE(1)},
   {.key = "newton",     .types = FC_T_OBJECT,  .def = "{}", .object = &newton_object},
+  /* θ-method parameters (han2023 eq. 1–4), only with integrator "theta"; the named integrators
+   * fix them: backward_euler θ = θ_vq = 1, midpoint θ = θ_vq = ½, symplectic_euler θ = 0, θ_vq = 1. */
+  {.key = "theta",      .types = FC_T_NUMBER,  .range = FC_RANGE_CC(0, 1)},
+  {.key = "theta_vq",   .types = FC_T_NUMBER,  .range = FC_RANGE_CC(0, 1)}, /* 0 rejected by TimeCheck_Private */
+  {.key = "cutback",    .types = FC_T_INTEGER, .def = "0", .range = FC_RANGE_CC(0, 10)},
   {.key = NULL}
 };
 static const FcSchemaObject time_object = {.entries = time_keys, .check = TimeCheck_Private};
@@ -472,24 +518,36 @@ static const FcSchemaObject time_object = {.entries = time_keys, .check = TimeCh
 /* probes[i]: the keys depend on the type */
 static const FcSchemaEntry probe_type_entry = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
 #define PROBE_NAME_ENTRY {.key = "name", .types = FC_T_STRING, .required = PETSC_TRUE, .charset = PROBE_CHARS, .len_max = NAME_MAX_CHARS}
+/* Vector probes (displacement, reaction, contact_force) write 3 columns NAME_x, NAME_y, NAME_z,
+ * or, with "component", the one column NAME. "scale" multiplies the values written (e.g. -2 to
+ * turn a plate's travel into the total compression of a symmetric model). */
+static const char *const probe_components[] = {"x", "y", "z", NULL};
+#define PROBE_COMPONENT_ENTRY {.key = "component", .types = FC_T_STRING, .choices = probe_components}
+#define PROBE_SCALE_ENTRY     {.key = "scale", .types = FC_T_NUMBER, .def = "1"}
 static const FcSchemaEntry probe_displacement_keys[] = {
   PROBE_NAME_ENTRY,
   {.key = "body",  .types = FC_T_STRING, .required = PETSC_TRUE, .len_min = 1},
-  /* exactly one of point (the nearest node) and group (the area-weighted mean over a surface group) */
+  /* deformable body: exactly one of point (the nearest node) and group (the area-weighted mean
+   * over a surface group); rigid body: neither (the body's translation) */
   {.key = "point", .types = FC_T_ARRAY,  .len_min = 3, .len_max = 3, .elem = &number_elem},
   {.key = "group", .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS},
+  PROBE_COMPONENT_ENTRY,
+  PROBE_SCALE_ENTRY,
   {.key = NULL}
 };
 static const FcSchemaEntry probe_reaction_keys[] = {
   PROBE_NAME_ENTRY,
   {.key = "body", .types = FC_T_STRING, .required = PETSC_TRUE, .len_min = 1},
   GROUP_ENTRY,
+  PROBE_COMPONENT_ENTRY,
+  PROBE_SCALE_ENTRY,
   {.key = NULL}
 };
 /* body "" = the sum over all bodies */
 static const FcSchemaEntry probe_energy_keys[] = {
   PROBE_NAME_ENTRY,
   {.key = "body", .types = FC_T_STRING, .def = "\"\""},
+  PROBE_SCALE_ENTRY,
   {.key = NULL}
 };
 /* pair < number of contacts: checked by RootCheck_Private */
@@ -498,12 +556,19 @@ static const FcSchemaEntry probe_contact_keys[] = {
   {.key = "pair", .types = FC_T_INTEGER, .required = PETSC_TRUE, .range = FC_RANGE_GE(0)},
   {.key = NULL}
 };
+static const FcSchemaEntry probe_contact_force_keys[] = {
+  PROBE_NAME_ENTRY,
+  {.key = "pair", .types = FC_T_INTEGER, .required = PETSC_TRUE, .range = FC_RANGE_GE(0)},
+  PROBE_COMPONENT_ENTRY,
+  PROBE_SCALE_ENTRY,
+  {.key = NULL}
+};
 static const FcSchemaVariant probe_variants[] = {
   {"displacement",    probe_displacement_keys},
   {"reaction",        probe_reaction_keys    },
   {"kinetic_energy",  probe_energy_keys      },
   {"strain_energy",   probe_energy_keys      },
-  {"contact_force",   probe_contact_keys     },
+  {"contact_force",   probe_contact_force_keys},
   {"active_contacts", probe_contact_keys     },
   {NULL,              NULL                   }
 };
@@ -674,7 +739,7 @@ static PetscErrorCode ProbesCheck_Private(FcSchemaCtx *ctx, cJSON *arr, const ch
     if (!strcmp(Get_Private(p, "type")->valuestring, "displacement")) {
       PetscBool point = Get_Private(p, "point") ? PETSC_TRUE : PETSC_FALSE, group = Get_Private(p, "group") ? PETSC_TRUE : PETSC_FALSE;
       FcSchemaPathIndex(pi, sizeof pi, path, i);
-      if (point == group) return FcInputError(ctx->file, pi, "a displacement probe takes exactly one of \"point\" and \"group\"");
+      if (point && group) return FcInputError(ctx->file, pi, "a displacement probe takes exactly one of \"point\" and \"group\"");
     }
     i++;
   }
@@ -786,7 +851,15 @@ static PetscErrorCode ProbesRefCheck_Private(FcSchemaCtx *ctx, cJSON *root)
         continue; /* energies: all bodies */
       }
       if (!(b = FindBody_Private(bodies, body, NULL))) return NoSuchBody_Private(ctx, bodies, body, sub);
-      if (IsRigid_Private(b) && (!strcmp(type, "displacement") || !strcmp(type, "reaction"))) return FcInputError(ctx->file, sub, "body \"%s\" is rigid: a %s probe needs a deformable body", body, type);
+      if (IsRigid_Private(b) && !strcmp(type, "reaction")) return FcInputError(ctx->file, sub, "body \"%s\" is rigid: a %s probe needs a deformable body", body, type);
+      if (!strcmp(type, "displacement")) {
+        PetscBool located = (Get_Private(p, "point") || Get_Private(p, "group")) ? PETSC_TRUE : PETSC_FALSE;
+        if (IsRigid_Private(b) && located) {
+          FcSchemaPathKey(sub, sizeof sub, pi, Get_Private(p, "point") ? "point" : "group");
+          return FcInputError(ctx->file, sub, "body \"%s\" is rigid: its displacement probe is the body's translation and takes no \"point\" or \"group\"", body);
+        }
+        if (!IsRigid_Private(b) && !located) return FcInputError(ctx->file, pi, "a displacement probe takes exactly one of \"point\" and \"group\"");
+      }
     }
     i++;
   }
@@ -1056,9 +1129,32 @@ static PetscErrorCode FillBody_Private(FcSchemaCtx *ctx, cJSON *obj, const char 
   b->refine = (PetscInt)Num_Private(mesh, "refine");
   b->order  = (PetscInt)Num_Private(mesh, "order");
   PetscCall(PetscStrncpy(b->material.model, Str_Private(mat, "model"), sizeof b->material.model));
-  b->material.E       = Num_Private(mat, "E");
-  b->material.nu      = Num_Private(mat, "nu");
-  b->material.density = Num_Private(mat, "density");
+  b->material.density    = Num_Private(mat, "density");
+  if (Get_Private(mat, "C10")) {
+    /* Mooney–Rivlin: small-strain shear modulus μ₀ = 2 (C10 + C01), bulk modulus κ; E and ν of
+     * the same small-strain limit (used for the Lamé parameters and for messages). */
+    PetscReal mu0 = 2.0 * (Num_Private(mat, "C10") + Num_Private(mat, "C01")), kappa = Num_Private(mat, "kappa");
+    b->material.C10   = Num_Private(mat, "C10");
+    b->material.C01   = Num_Private(mat, "C01");
+    b->material.kappa = kappa;
+    b->material.E     = 9.0 * kappa * mu0 / (3.0 * kappa + mu0);
+    b->material.nu    = (3.0 * kappa - 2.0 * mu0) / (2.0 * (3.0 * kappa + mu0));
+  } else {
+    b->material.E     = Num_Private(mat, "E");
+    b->material.nu    = Num_Private(mat, "nu");
+    b->material.kappa = b->material.E / (3.0 * (1.0 - 2.0 * b->material.nu));
+  }
+  /* volumetric "auto": mean dilatation when the material is nearly incompressible (κ/μ ≥ 10,
+   * i.e. ν ≥ 0.45), where pointwise tet10 locks; pointwise otherwise, because the P2/P0 element
+   * has 3 zero-energy modes per element that the deviatoric energy alone must suppress, which
+   * makes coarse meshes of compressible materials too soft in bending (doc/fem.md). */
+  b->material.volumetric = FC_VOLUMETRIC_POINTWISE;
+  if (Get_Private(mat, "volumetric")) {
+    const char *vol = Str_Private(mat, "volumetric");
+    PetscReal   mu  = b->material.E / (2.0 * (1.0 + b->material.nu));
+    if (!strcmp(vol, "mean_dilatation") || (!strcmp(vol, "auto") && b->material.kappa >= 10.0 * mu)) b->material.volumetric = FC_VOLUMETRIC_MEAN_DILATATION;
+  }
+  b->plane_strain = Bool_Private(obj, "plane_strain");
   b->alpha            = Num_Private(damp, "alpha");
   b->beta             = Num_Private(damp, "beta");
 
@@ -1091,6 +1187,8 @@ static PetscErrorCode FillProbe_Private(cJSON *obj, FcCaseProbe *p)
 
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(p->name, Str_Private(obj, "name"), sizeof p->name));
+  p->component = Get_Private(obj, "component") ? Str_Private(obj, "component")[0] - 'x' : -1;
+  p->scale     = Get_Private(obj, "scale") ? Num_Private(obj, "scale") : 1.0;
   if (!strcmp(type, "contact_force") || !strcmp(type, "active_contacts")) {
     p->type = !strcmp(type, "contact_force") ? FC_PROBE_CONTACT_FORCE : FC_PROBE_ACTIVE_CONTACTS;
     p->pair = (PetscInt)Num_Private(obj, "pair");
@@ -1100,7 +1198,7 @@ static PetscErrorCode FillProbe_Private(cJSON *obj, FcCaseProbe *p)
   if (!strcmp(type, "displacement")) {
     p->type = FC_PROBE_DISPLACEMENT;
     if (Get_Private(obj, "point")) Vec3_Private(Get_Private(obj, "point"), p->point);
-    else PetscCall(Group_Private(obj, p->group, sizeof p->group));
+    else if (Get_Private(obj, "group")) PetscCall(Group_Private(obj, p->group, sizeof p->group));
   } else if (!strcmp(type, "reaction")) {
     p->type = FC_PROBE_REACTION;
     PetscCall(Group_Private(obj, p->group, sizeof p->group));
@@ -1147,7 +1245,24 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   PetscCall(PetscStrncpy(c->name, Str_Private(root, "name"), sizeof c->name));
   PetscCall(PetscStrallocpy(Str_Private(root, "description"), &c->description));
 
-  c->integrator = !strcmp(Str_Private(time, "integrator"), "backward_euler") ? FC_INTEGRATOR_BACKWARD_EULER : FC_INTEGRATOR_QUASI_STATIC;
+  {
+    const char *integ = Str_Private(time, "integrator");
+    c->integrator     = FC_INTEGRATOR_QUASI_STATIC;
+    c->theta = c->theta_vq = 1.0;
+    if (!strcmp(integ, "backward_euler")) c->integrator = FC_INTEGRATOR_BACKWARD_EULER;
+    else if (!strcmp(integ, "midpoint")) {
+      c->integrator = FC_INTEGRATOR_THETA;
+      c->theta = c->theta_vq = 0.5;
+    } else if (!strcmp(integ, "symplectic_euler")) {
+      c->integrator = FC_INTEGRATOR_THETA;
+      c->theta      = 0.0;
+    } else if (!strcmp(integ, "theta")) {
+      c->integrator = FC_INTEGRATOR_THETA;
+      if (Get_Private(time, "theta")) c->theta = Num_Private(time, "theta");
+      if (Get_Private(time, "theta_vq")) c->theta_vq = Num_Private(time, "theta_vq");
+    }
+  }
+  c->cutback = (PetscInt)Num_Private(time, "cutback");
   c->dt         = Num_Private(time, "dt");
   if (Get_Private(time, "steps")) {
     c->steps = (PetscInt)Num_Private(time, "steps");
@@ -1212,7 +1327,10 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
     c->contact_solver_max_it     = (PetscInt)Num_Private(cs, "max_it");
     c->contact_solver_warm_start = Bool_Private(cs, "warm_start");
   }
-  c->compliance = !strcmp(Str_Private(Get_Private(root, "compliance"), "type"), "precomputed") ? FC_COMPLIANCE_PRECOMPUTED : FC_COMPLIANCE_EXACT;
+  {
+    const char *ct = Str_Private(Get_Private(root, "compliance"), "type");
+    c->compliance  = !strcmp(ct, "precomputed") ? FC_COMPLIANCE_PRECOMPUTED : !strcmp(ct, "schur") ? FC_COMPLIANCE_SCHUR : FC_COMPLIANCE_EXACT;
+  }
 
   PetscCall(PetscStrncpy(c->output_dir, Str_Private(out, "dir"), sizeof c->output_dir));
   c->output_every = (PetscInt)Num_Private(out, "every");

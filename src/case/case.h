@@ -50,9 +50,15 @@ typedef struct {
   FcRamp     ramp;
 } FcCaseBodyLoad;
 
+/* bodies[i].material. E, nu are always set (for mooney_rivlin: of its small-strain limit,
+ * μ₀ = 2 (C10 + C01) and κ); kappa is the bulk modulus (E / (3 (1 − 2ν)) for the E, ν models);
+ * C10, C01 only for mooney_rivlin. volumetric: how decoupled models integrate U(J). */
+typedef enum { FC_VOLUMETRIC_POINTWISE, FC_VOLUMETRIC_MEAN_DILATATION } FcVolumetricType;
 typedef struct {
-  char      model[FC_NAME_LEN]; /* material registry name: "linear", "corotational", ... */
-  PetscReal E, nu, density;
+  char             model[FC_NAME_LEN]; /* material registry name: "linear", "corotational", ... */
+  PetscReal        E, nu, density;
+  PetscReal        C10, C01, kappa;
+  FcVolumetricType volumetric;
 } FcCaseMaterial;
 
 /* bodies[i].shape of a rigid body (only the fields of its type are set, the others are 0).
@@ -100,6 +106,7 @@ typedef struct {
   PetscInt       refine, order;
   FcCaseMaterial material;
   PetscReal      alpha, beta;            /* Rayleigh damping C = alpha M + beta K */
+  PetscBool      plane_strain;           /* u_z = 0 at every node (han2023 §VII-A) */
   PetscInt       nboundary;
   FcCaseBoundary *boundary;
   PetscInt       nloads;
@@ -122,15 +129,19 @@ typedef struct {
   PetscBool both_passes;
 } FcCaseContact;
 
-typedef enum { FC_COMPLIANCE_EXACT, FC_COMPLIANCE_PRECOMPUTED } FcComplianceType;
+/* W = Σ_b H_b A_b⁻¹ H_bᵀ: exact (multi-right-hand-side solves every iteration), precomputed
+ * (surface compliance of the first factorization), schur (every iteration, from the Schur
+ * complement of A onto the participating DoFs, han2023 §VI; src/model/schur.h) */
+typedef enum { FC_COMPLIANCE_EXACT, FC_COMPLIANCE_PRECOMPUTED, FC_COMPLIANCE_SCHUR } FcComplianceType;
 
 typedef enum { FC_PROBE_DISPLACEMENT, FC_PROBE_REACTION, FC_PROBE_KINETIC_ENERGY, FC_PROBE_STRAIN_ENERGY, FC_PROBE_CONTACT_FORCE, FC_PROBE_ACTIVE_CONTACTS } FcProbeType;
 /* probes[i]: named time series. displacement: node of `body` nearest `point`, or the
  * area-weighted mean over the surface `group` (3 columns name_x, name_y, name_z); reaction: resultant of the reaction forces on `group` of `body`
  * (3 columns); kinetic_energy / strain_energy: of `body`, or of all bodies when body is "".
  * contact_force: total contact force on the contactor of contacts[pair], world frame (3
- * columns); active_contacts: number of active contacts of contacts[pair] (1 column). Only the
- * energies may name a rigid body. */
+ * columns); active_contacts: number of active contacts of contacts[pair] (1 column). A
+ * displacement probe on a rigid body gives its translation; reaction probes need a deformable
+ * body. component / scale: see doc/case-format.md. */
 typedef struct {
   char        name[FC_NAME_LEN];
   FcProbeType type;
@@ -138,9 +149,13 @@ typedef struct {
   char        group[FC_NAME_LEN];
   PetscReal   point[3];
   PetscInt    pair;               /* contact_force, active_contacts: index into contacts[] */
+  PetscInt    component;          /* vector probes: 0, 1, 2 = one column x, y, z; -1 = all three */
+  PetscReal   scale;              /* multiplies the values written (1) */
 } FcCaseProbe;
 
-typedef enum { FC_INTEGRATOR_QUASI_STATIC, FC_INTEGRATOR_BACKWARD_EULER } FcIntegratorType;
+/* BACKWARD_EULER is the θ-method with θ = θ_vq = 1; THETA is the general θ-method (han2023
+ * eq. 1–4) with the case's theta and theta_vq (midpoint and symplectic_euler are THETA). */
+typedef enum { FC_INTEGRATOR_QUASI_STATIC, FC_INTEGRATOR_BACKWARD_EULER, FC_INTEGRATOR_THETA } FcIntegratorType;
 
 typedef struct {
   char  file[PETSC_MAX_PATH_LEN]; /* the case file as given */
@@ -153,6 +168,8 @@ typedef struct {
   PetscInt         newton_max_it;
   PetscReal        newton_rtol, newton_atol;
   PetscBool        allow_nonconvergence; /* time.newton.allow_failure */
+  PetscReal        theta, theta_vq; /* θ-method parameters (1, 1 for backward Euler) */
+  PetscInt         cutback;         /* quasi-static: a failed step is retried as 2, 4, ... sub-steps, up to 2^cutback */
   PetscReal        gravity[3];   /* constant gravity [m/s^2] (with a table: its first row) */
   PetscInt         gravity_ntab; /* > 0: gravity(t) interpolated in gravity_tab (rows t, gx, gy, gz) */
   PetscReal       *gravity_tab;
