@@ -1,11 +1,18 @@
 /* fcsim — deformable body: FEM state, linearized momentum and free-motion solve.
  *
- * Unknown x per integrator (model.h): quasi-static x = u(t1); backward Euler x = v(t1) with
- * u = u0 + dt v (duriez2006 eq. 27 in velocity form, han2023 eq. 8/11 with θ = θ_vq = 1).
+ * Unknown x per integrator (model.h, doc/dynamics.md): quasi-static x = u(t1); dynamics x = v(t1)
+ * with the θ-method of han2023 eq. 1–11: q = q0 + dt (θ_vq v + (1 − θ_vq) v0) (eq. 4), internal
+ * force at q^θ = θ q + (1 − θ) q0, Rayleigh damping at v^θ (eq. 5, 6), momentum residual
+ * m(v) = M (v − v0) − dt k(v) (eq. 8) and Newton matrix A = (1 + αθdt) M + θdt (θ_vq dt + β) K
+ * (eq. 11). Backward Euler is θ = θ_vq = 1 (duriez2006 eq. 27 in velocity form); its operations
+ * are kept exactly as they were before the general θ-method (same results bit for bit).
  * Dirichlet conditions are imposed by giving x its prescribed values in the predictor and
  * zeroing the increment on constrained DoFs: rows and columns of A are zeroed with a unit-scaled
  * diagonal (MatZeroRowsColumns), which keeps A symmetric so the Cholesky factorization applies,
- * and keeps its nonzero pattern so the symbolic factorization is reused across steps. */
+ * and keeps its nonzero pattern so the symbolic factorization is reused across steps. A prescribed
+ * displacement ū(t1) fixes v on its DoF through eq. 4: v = ((ū − u0)/dt − (1 − θ_vq) v0)/θ_vq,
+ * which is why θ_vq = 0 (q independent of v) is rejected. `plane_strain` adds u_z = 0 at every
+ * node to the constrained set (han2023 §VII-A). */
 #include "model.h"
 #include <string.h>
 
@@ -16,49 +23,73 @@ typedef struct {
   Mat        M, K, A;
   KSP        ksp;
   Vec        x, dx, r, rfree, fint, fext, work, u0, v0;
+  Vec        uth, vth, vq;   /* q^θ, v^θ and θ_vq v + (1 − θ_vq) v0 (θ-method, han2023 eq. 1) */
   Vec        fbody[3];       /* ∫ ρ N e_k dV: body force per unit gravity component k */
   const FcCase *c;
   PetscInt   nloads;
   Vec       *fload;          /* unit-ramp load vectors, one per loads[] entry */
   PetscBool  linear;         /* K independent of u: assembled once, f_int = K u */
+  PetscBool  lagged;         /* element frames from u0, the step start (corotational_lagged) */
+  PetscReal  theta, theta_vq; /* θ-method parameters (1, 1 for backward Euler) */
   PetscBool  K_assembled;
-  PetscBool  A_valid;        /* A holds cM M + cK K for the values below (linear only) */
+  PetscBool  A_valid;        /* A holds cM M + cK K for the values below and the current K */
   PetscReal  A_cM, A_cK;
-  PetscInt  *bc_entry, *bc_comp; /* per constrained DoF: boundary[] entry and component */
+  PetscInt  *bc_entry, *bc_comp; /* per constrained DoF: boundary[] entry (-1: plane strain) and component */
   PetscReal  last_scale;
   PetscReal  cM, cK;         /* A = cM M + cK K for the current integrator and dt */
+  IS         schur_is;       /* compliance "schur": participating DoFs (NULL: plain factorization) */
+  FcSchur    schur;          /* A factored through its Schur complement onto schur_is */
 } Deformable;
 
+/* q(x): quasi-static q = x; dynamics q = q0 + dt (θ_vq v + (1 − θ_vq) v0) (han2023 eq. 4, the
+ * kinematic map N is the identity for a deformable body). */
 static PetscErrorCode ModelUAtX_Private(FcBody b, const FcStepInfo *s, Vec u)
 {
   Deformable *d = (Deformable *)b->data;
 
   PetscFunctionBegin;
   if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) PetscCall(VecCopy(d->x, u));
-  else PetscCall(VecWAXPY(u, s->dt, d->x, d->u0));
+  else if (d->theta_vq == 1.0) PetscCall(VecWAXPY(u, s->dt, d->x, d->u0));
+  else {
+    PetscCall(VecCopy(d->v0, d->vq));
+    PetscCall(VecAXPBY(d->vq, d->theta_vq, 1.0 - d->theta_vq, d->x));
+    PetscCall(VecWAXPY(u, s->dt, d->vq, d->u0));
+  }
   PetscFunctionReturn(0);
+}
+
+/* Frame source of the internal force: u0 for lagged frames, else the displacement itself. */
+static Vec FrameSource_Private(Deformable *d)
+{
+  return d->lagged ? d->u0 : NULL;
 }
 
 static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
 {
   Deformable *d = (Deformable *)b->data;
   PetscScalar *x;
-  const PetscScalar *u0;
+  const PetscScalar *u0, *v0;
 
   PetscFunctionBegin;
-  b->incscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : s->dt;
+  /* a displacement increment is dt θ_vq times an increment of v (han2023 eq. 4) */
+  b->incscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : s->dt * d->theta_vq;
   PetscCall(VecCopy(b->u, d->u0));
   PetscCall(VecCopy(b->v, d->v0));
-  /* Predictor: quasi-static keeps u0; backward Euler starts from v0. */
+  if (d->lagged && d->theta != 0.0) d->A_valid = PETSC_FALSE; /* new frames, new K */
+  /* Predictor: quasi-static keeps u0; dynamics starts from v0. */
   PetscCall(VecCopy(s->integrator == FC_INTEGRATOR_QUASI_STATIC ? d->u0 : d->v0, d->x));
   PetscCall(VecGetArray(d->x, &x));
   PetscCall(VecGetArrayRead(d->u0, &u0));
+  PetscCall(VecGetArrayRead(d->v0, &v0));
   for (PetscInt i = 0; i < b->nbc; i++) {
-    const FcCaseBoundary *bc  = &b->spec->boundary[d->bc_entry[i]];
-    PetscReal             val = FcCaseBoundaryValue(bc, d->bc_comp[i], s->t1);
-    PetscInt              k   = b->bc_dofs[i];
-    x[k] = (s->integrator == FC_INTEGRATOR_QUASI_STATIC) ? val : (val - u0[k]) / s->dt;
+    /* plane strain (bc_entry -1): u_z = 0 */
+    PetscReal val = d->bc_entry[i] < 0 ? 0.0 : FcCaseBoundaryValue(&b->spec->boundary[d->bc_entry[i]], d->bc_comp[i], s->t1);
+    PetscInt  k   = b->bc_dofs[i];
+    if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) x[k] = val;
+    else if (d->theta_vq == 1.0) x[k] = (val - u0[k]) / s->dt;
+    else x[k] = ((val - u0[k]) / s->dt - (1.0 - d->theta_vq) * v0[k]) / d->theta_vq; /* han2023 eq. 4 solved for v */
   }
+  PetscCall(VecRestoreArrayRead(d->v0, &v0));
   PetscCall(VecRestoreArrayRead(d->u0, &u0));
   PetscCall(VecRestoreArray(d->x, &x));
   PetscFunctionReturn(0);
@@ -86,7 +117,7 @@ static PetscErrorCode FormMatrix_Private(FcBody b, PetscReal cM, PetscReal cK)
   Vec         dg;
 
   PetscFunctionBegin;
-  if (d->linear && d->A_valid && d->A_cM == cM && d->A_cK == cK) PetscFunctionReturn(0);
+  if (d->A_valid && d->A_cM == cM && d->A_cK == cK) PetscFunctionReturn(0);
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(FC_EVENT_Assembly, 0, 0, 0, 0));
   PetscCall(MatCopy(d->K, d->A, SAME_NONZERO_PATTERN));
@@ -104,9 +135,14 @@ static PetscErrorCode FormMatrix_Private(FcBody b, PetscReal cM, PetscReal cK)
   PetscCall(PetscTime(&t1));
   b->times.assembly += t1 - t0;
 
-  PetscCall(KSPSetOperators(d->ksp, d->A, d->A));
   PetscCall(PetscLogEventBegin(FC_EVENT_Factor, 0, 0, 0, 0));
-  PetscCall(KSPSetUp(d->ksp));
+  if (d->schur_is) { /* one MUMPS factorization with the Schur IS serves the free solve, W and the correction */
+    if (!d->schur) PetscCall(FcSchurCreate(d->A, d->schur_is, &d->schur));
+    else PetscCall(FcSchurUpdate(d->schur, d->A));
+  } else {
+    PetscCall(KSPSetOperators(d->ksp, d->A, d->A));
+    PetscCall(KSPSetUp(d->ksp));
+  }
   PetscCall(PetscLogEventEnd(FC_EVENT_Factor, 0, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   b->times.factor += t0 - t1;
@@ -120,38 +156,56 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
 {
   Deformable *d = (Deformable *)b->data;
   PetscReal   t0, t1, nint, next, cM, cK;
-  Vec         u = b->ucur;
+  const PetscBool qs = (PetscBool)(s->integrator == FC_INTEGRATOR_QUASI_STATIC);
+  /* θ-method intermediate quantities (han2023 eq. 1); θ = 1 (quasi-static, backward Euler)
+   * evaluates everything at t1 with the very vectors used before the θ-method existed. */
+  const PetscReal theta = qs ? 1.0 : d->theta;
+  Vec         u = b->ucur, uth = u, vth = d->x;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(FC_EVENT_Assembly, 0, 0, 0, 0));
   PetscCall(ModelUAtX_Private(b, s, u));
+  if (theta != 1.0) {
+    uth = d->uth; /* q^θ = θ q + (1 − θ) q0 */
+    PetscCall(VecCopy(d->u0, uth));
+    PetscCall(VecAXPBY(uth, theta, 1.0 - theta, u));
+    vth = d->vth; /* v^θ = θ v + (1 − θ) v0 */
+    PetscCall(VecCopy(d->v0, vth));
+    PetscCall(VecAXPBY(vth, theta, 1.0 - theta, d->x));
+  }
   if (d->linear) {
     if (!d->K_assembled) {
       PetscCall(MatZeroEntries(d->K));
       PetscCall(FcAssembleInternal(&b->mesh, b->material, u, NULL, NULL, d->K));
       d->K_assembled = PETSC_TRUE;
     }
-    PetscCall(MatMult(d->K, u, d->fint));
-    PetscCall(VecDot(d->fint, u, &b->strain_energy));
+    PetscCall(MatMult(d->K, uth, d->fint));
+    /* ½ uᵀK u at t1 (for θ ≠ 1 EndStep evaluates it at q, not at q^θ) */
+    PetscCall(VecDot(d->fint, uth, &b->strain_energy));
     b->strain_energy *= 0.5;
   } else {
+    /* K and f_int at q^θ; a lagged frame (corotational_lagged) comes from u0, the step start,
+     * so f_int is affine in q and K constant within the step (han2023 Proposition 1). */
     PetscCall(MatZeroEntries(d->K));
-    PetscCall(FcAssembleInternal(&b->mesh, b->material, u, &b->strain_energy, d->fint, d->K));
+    PetscCall(FcAssembleInternalLagged(&b->mesh, b->material, uth, FrameSource_Private(d), &b->strain_energy, d->fint, d->K));
     d->K_assembled = PETSC_TRUE;
-    d->A_valid     = PETSC_FALSE;
+    /* A changes with K, except with a lagged frame within a step (K constant, A invalidated by
+     * BeginStep) and when A does not involve K (θ = 0: A = (1 + 0) M, explicit) */
+    if (!d->lagged && theta != 0.0) d->A_valid = PETSC_FALSE;
   }
-  PetscCall(ExternalForce_Private(b, s->t1));
+  /* f_ext at t^θ = θ t1 + (1 − θ) t0 */
+  PetscCall(ExternalForce_Private(b, theta == 1.0 ? s->t1 : theta * s->t1 + (1.0 - theta) * s->t0));
   PetscCall(VecNorm(d->fint, NORM_2, &nint));
   PetscCall(VecNorm(d->fext, NORM_2, &next));
-  if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) {
+  if (qs) {
     /* r = f_int(u) − f_ext(t1) */
     PetscCall(VecWAXPY(d->r, -1.0, d->fext, d->fint));
     *scale = PetscMax(nint, next);
     cM     = 0.0;
     cK     = 1.0;
   } else {
-    /* m(v) = M (v − v0) + dt [f_int(u) + (αM + βK) v − f_ext(t1)]   (han2023 eq. 5, 6, 8) */
+    /* m(v) = M (v − v0) + dt [f_int(q^θ) + (αM + βK) v^θ − f_ext(t^θ)]   (han2023 eq. 5, 6, 8) */
     PetscReal alpha = b->spec->alpha, beta = b->spec->beta, ninert, ndamp = 0;
     Vec       tmp = d->rfree;
     PetscCall(VecWAXPY(d->dx, -1.0, d->v0, d->x));
@@ -160,18 +214,19 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
     PetscCall(VecAXPY(d->r, s->dt, d->fint));
     PetscCall(VecAXPY(d->r, -s->dt, d->fext));
     if (alpha != 0 || beta != 0) {
-      PetscCall(MatMult(d->M, d->x, tmp));
+      PetscCall(MatMult(d->M, vth, tmp));
       PetscCall(VecScale(tmp, alpha));
       if (beta != 0) {
-        PetscCall(MatMult(d->K, d->x, d->dx)); /* dx is scratch here */
+        PetscCall(MatMult(d->K, vth, d->dx)); /* dx is scratch here */
         PetscCall(VecAXPY(tmp, beta, d->dx));
       }
       PetscCall(VecNorm(tmp, NORM_2, &ndamp));
       PetscCall(VecAXPY(d->r, s->dt, tmp));
     }
     *scale = PetscMax(ninert, s->dt * PetscMax(PetscMax(nint, next), ndamp));
-    cM     = 1.0 + alpha * s->dt;          /* han2023 eq. 11, θ = θ_vq = 1 */
-    cK     = s->dt * (s->dt + beta);
+    /* A = ∂m/∂v (han2023 eq. 11): ∂q^θ/∂v = θ θ_vq dt, ∂v^θ/∂v = θ */
+    cM = 1.0 + alpha * theta * s->dt;
+    cK = theta * s->dt * (d->theta_vq * s->dt + beta);
   }
   /* The free increment solves with the residual without contact (the contact correction
    * A⁻¹Hᵀr is added by the contact step with this iteration's H); convergence is judged on the
@@ -214,12 +269,15 @@ static PetscErrorCode Solve_Deformable(FcBody b, const FcStepInfo *s, PetscReal 
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(FC_EVENT_Solve, 0, 0, 0, 0));
   PetscCall(VecScale(d->rfree, -1.0));
-  PetscCall(KSPSolve(d->ksp, d->rfree, d->dx));
+  if (d->schur) PetscCall(FcSchurSolve(d->schur, d->rfree, d->dx));
+  else PetscCall(KSPSolve(d->ksp, d->rfree, d->dx));
   PetscCall(PetscLogEventEnd(FC_EVENT_Solve, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   b->times.solve += t1 - t0;
-  PetscCall(KSPGetConvergedReason(d->ksp, &reason));
-  PetscCheck(reason >= 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Body %s: linear solve failed (%s); is the body constrained against rigid motion?", b->name, KSPConvergedReasons[reason]);
+  if (!d->schur) {
+    PetscCall(KSPGetConvergedReason(d->ksp, &reason));
+    PetscCheck(reason >= 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Body %s: linear solve failed (%s); is the body constrained against rigid motion?", b->name, KSPConvergedReasons[reason]);
+  }
   PetscCall(VecNorm(d->dx, NORM_2, dxnorm));
   PetscFunctionReturn(0);
 }
@@ -232,10 +290,32 @@ static PetscErrorCode SolveMulti_Deformable(FcBody b, Mat B, Mat X)
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(FC_EVENT_Solve, 0, 0, 0, 0));
-  PetscCall(KSPMatSolve(d->ksp, B, X));
+  if (d->schur) PetscCall(FcSchurMatSolve(d->schur, B, X));
+  else PetscCall(KSPMatSolve(d->ksp, B, X));
   PetscCall(PetscLogEventEnd(FC_EVENT_Solve, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   b->times.solve += t1 - t0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SetParticipating_Deformable(FcBody b, PetscInt np, const PetscInt *idx)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  PetscCall(FcSchurDestroy(&d->schur));
+  PetscCall(ISDestroy(&d->schur_is));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, np, idx, PETSC_COPY_VALUES, &d->schur_is));
+  d->A_valid = PETSC_FALSE; /* refactor with the Schur IS */
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GetSchur_Deformable(FcBody b, FcSchur *sch)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  *sch = d->schur;
   PetscFunctionReturn(0);
 }
 
@@ -261,8 +341,16 @@ static PetscErrorCode EndStep_Deformable(FcBody b, const FcStepInfo *s)
     PetscCall(VecCopy(d->r, b->reaction)); /* support force = f_int − f_ext */
   } else {
     PetscCall(VecCopy(d->x, b->v));
-    PetscCall(VecCopy(d->r, b->reaction)); /* support force = m(v)/dt */
+    PetscCall(VecCopy(d->r, b->reaction)); /* support force = m(v)/dt (mean over the step) */
     PetscCall(VecScale(b->reaction, 1.0 / s->dt));
+    if (d->theta != 1.0) {
+      /* the residual evaluated the energy at q^θ; the probe reports it at t1 */
+      if (d->linear) {
+        PetscCall(MatMult(d->K, b->u, d->work));
+        PetscCall(VecDot(d->work, b->u, &b->strain_energy));
+        b->strain_energy *= 0.5;
+      } else PetscCall(FcAssembleInternalLagged(&b->mesh, b->material, b->u, FrameSource_Private(d), &b->strain_energy, NULL, NULL));
+    }
   }
   PetscCall(MatMult(d->M, b->v, d->work));
   PetscCall(VecDot(d->work, b->v, &b->kinetic_energy));
@@ -276,6 +364,8 @@ static PetscErrorCode Destroy_Deformable(FcBody b)
 
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(0);
+  PetscCall(FcSchurDestroy(&d->schur));
+  PetscCall(ISDestroy(&d->schur_is));
   PetscCall(MatDestroy(&d->M));
   PetscCall(MatDestroy(&d->K));
   PetscCall(MatDestroy(&d->A));
@@ -290,6 +380,9 @@ static PetscErrorCode Destroy_Deformable(FcBody b)
   PetscCall(VecDestroy(&d->work));
   PetscCall(VecDestroy(&d->u0));
   PetscCall(VecDestroy(&d->v0));
+  PetscCall(VecDestroy(&d->uth));
+  PetscCall(VecDestroy(&d->vth));
+  PetscCall(VecDestroy(&d->vq));
   if (d->fload) PetscCall(VecDestroyVecs(d->nloads, &d->fload));
   PetscCall(PetscFree(d->bc_entry));
   PetscCall(PetscFree(d->bc_comp));
@@ -297,7 +390,10 @@ static PetscErrorCode Destroy_Deformable(FcBody b)
   PetscFunctionReturn(0);
 }
 
-/* Constrained DoFs from the boundary[] entries; where entries overlap, the later one wins. */
+/* Constrained DoFs from the boundary[] entries; where entries overlap, the later one wins.
+ * plane_strain adds u_z = 0 at every node not already constrained in z by an entry (han2023
+ * §VII-A: two layers of tetrahedra along z with zero out-of-plane displacement); an entry that
+ * constrains z keeps its own value there. */
 static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, FcBody b)
 {
   Deformable       *d    = (Deformable *)b->data;
@@ -323,7 +419,10 @@ static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, Fc
       for (PetscInt cc = 0; cc < 3; cc++)
         if (bc->comp[cc]) owner[3 * g->nodes[k] + cc] = 3 * j + cc;
   }
-  for (PetscInt i = 0; i < b->ndof; i++) n += owner[i] >= 0;
+  if (spec->plane_strain)
+    for (PetscInt k = 0; k < b->mesh.nnodes; k++)
+      if (owner[3 * k + 2] < 0) owner[3 * k + 2] = -2; /* u_z = 0 */
+  for (PetscInt i = 0; i < b->ndof; i++) n += owner[i] != -1;
   b->nbc = n;
   PetscCall(PetscMalloc1(n, &b->bc_dofs));
   PetscCall(PetscMalloc1(n, &d->bc_entry));
@@ -334,6 +433,10 @@ static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, Fc
       b->bc_dofs[n]   = i;
       d->bc_entry[n]  = owner[i] / 3;
       d->bc_comp[n++] = owner[i] % 3;
+    } else if (owner[i] == -2) {
+      b->bc_dofs[n]   = i;
+      d->bc_entry[n]  = -1;
+      d->bc_comp[n++] = 2;
     }
   PetscCall(PetscFree(owner));
   PetscFunctionReturn(0);
@@ -394,18 +497,28 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   b->data = d;
   b->spec = spec;
   d->c    = c;
+  /* θ-method parameters (case.c fills 1, 1 for backward Euler and quasi-static) */
+  d->theta    = c->integrator == FC_INTEGRATOR_THETA ? c->theta : 1.0;
+  d->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
   PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));
   b->ops.beginstep = BeginStep_Deformable;
   b->ops.residual  = Residual_Deformable;
   b->ops.solve     = Solve_Deformable;
   b->ops.solvemulti = SolveMulti_Deformable;
   b->ops.update    = Update_Deformable;
+  b->ops.setparticipating = SetParticipating_Deformable;
+  b->ops.getschur         = GetSchur_Deformable;
   b->ops.endstep   = EndStep_Deformable;
   b->ops.destroy   = Destroy_Deformable;
+  /* θ_vq = 0 makes q(t1) = q0 + dt v0 independent of the unknown v (han2023 eq. 4): a prescribed
+   * displacement could not be imposed, contact could not change a gap, and the Delassus operator
+   * would be zero. */
+  FcCheckInput(d->theta_vq > 0, c->file, "time.theta_vq", "theta_vq = 0 makes the positions at the end of a step independent of the unknown velocity (q = q0 + dt v0), so boundary conditions and contact cannot act on them; use theta_vq > 0");
 
   PetscCall(FcMeshLoad(spec->mesh_file, spec->refine, spec->order, &b->mesh));
   PetscCall(FcMaterialCreate(&spec->material, &b->material));
   d->linear = (PetscBool)(strcmp(spec->material.model, "linear") == 0);
+  d->lagged = (PetscBool)(strcmp(spec->material.model, "corotational_lagged") == 0);
   b->ndof   = 3 * b->mesh.nnodes;
   PetscCall(FcMeshVolume(&b->mesh, &b->volume));
 
@@ -443,6 +556,12 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   PetscCall(VecDuplicate(b->u, &d->fext));
   PetscCall(VecDuplicate(b->u, &d->u0));
   PetscCall(VecDuplicate(b->u, &d->v0));
+  PetscCall(VecDuplicate(b->u, &d->uth));
+  PetscCall(VecSet(d->uth, 0.0));
+  PetscCall(VecDuplicate(b->u, &d->vth));
+  PetscCall(VecSet(d->vth, 0.0));
+  PetscCall(VecDuplicate(b->u, &d->vq));
+  PetscCall(VecSet(d->vq, 0.0));
   PetscCall(SetupDirichlet_Private(c, index, b));
   PetscCall(SetupLoads_Private(c, index, b));
 

@@ -61,6 +61,19 @@ static PetscErrorCode SurfaceWeights_Private(const FcCase *c, const char *path, 
   PetscFunctionReturn(0);
 }
 
+static PetscBool ProbeIsVector_Private(const FcCaseProbe *pr)
+{
+  return (PetscBool)(pr->type == FC_PROBE_DISPLACEMENT || pr->type == FC_PROBE_REACTION || pr->type == FC_PROBE_CONTACT_FORCE);
+}
+
+/* values[k..] = scale · (the vector s, or its one component) */
+static void ProbeVector_Private(const FcCaseProbe *pr, const PetscReal s[3], PetscReal *values, PetscInt *k)
+{
+  if (pr->component >= 0) values[(*k)++] = pr->scale * s[pr->component];
+  else
+    for (int j = 0; j < 3; j++) values[(*k)++] = pr->scale * s[j];
+}
+
 PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
 {
   PetscInt ncols = 0;
@@ -76,7 +89,7 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
     if (c->bodies[i].rigid) PetscCall(FcBodyCreateRigid(c, i, &m->bodies[i]));
     else PetscCall(FcBodyCreateDeformable(c, i, &m->bodies[i]));
   }
-  for (PetscInt p = 0; p < c->nprobes; p++) ncols += (c->probes[p].type == FC_PROBE_DISPLACEMENT || c->probes[p].type == FC_PROBE_REACTION || c->probes[p].type == FC_PROBE_CONTACT_FORCE) ? 3 : 1;
+  for (PetscInt p = 0; p < c->nprobes; p++) ncols += (ProbeIsVector_Private(&c->probes[p]) && c->probes[p].component < 0) ? 3 : 1;
   PetscCall(PetscCalloc1(ncols + 1, &m->probe_cols));
   PetscCall(PetscCalloc1(c->nprobes + 1, &m->probe_node));
   PetscCall(PetscCalloc1(c->nprobes + 1, &m->probe_body));
@@ -102,22 +115,12 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
       m->probe_group[p].nodes  = g->nodes;
       if (pr->type == FC_PROBE_DISPLACEMENT) PetscCall(SurfaceWeights_Private(c, path, m->bodies[bi], g, &m->probe_group[p]));
     }
-    switch (pr->type) {
-    case FC_PROBE_DISPLACEMENT:
-      if (!pr->group[0]) m->probe_node[p] = FcMeshNearestNode(&m->bodies[bi]->mesh, pr->point);
+    if (pr->type == FC_PROBE_DISPLACEMENT && !pr->group[0] && !m->bodies[bi]->rigid) m->probe_node[p] = FcMeshNearestNode(&m->bodies[bi]->mesh, pr->point);
+    if (ProbeIsVector_Private(pr) && pr->component < 0) {
       PetscCall(AddColumn_Private(m, pr->name, "_x"));
       PetscCall(AddColumn_Private(m, pr->name, "_y"));
       PetscCall(AddColumn_Private(m, pr->name, "_z"));
-      break;
-    case FC_PROBE_REACTION:
-    case FC_PROBE_CONTACT_FORCE:
-      PetscCall(AddColumn_Private(m, pr->name, "_x"));
-      PetscCall(AddColumn_Private(m, pr->name, "_y"));
-      PetscCall(AddColumn_Private(m, pr->name, "_z"));
-      break;
-    default:
-      PetscCall(AddColumn_Private(m, pr->name, ""));
-    }
+    } else PetscCall(AddColumn_Private(m, pr->name, ""));
   }
   PetscFunctionReturn(0);
 }
@@ -152,6 +155,11 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
       const PetscScalar *u;
       const FcNodeSet   *set = &m->probe_group[p];
       PetscReal          s[3] = {0, 0, 0};
+      if (m->bodies[bi]->rigid) { /* rigid body: its translation at the end of the last step */
+        for (int j = 0; j < 3; j++) s[j] = m->bodies[bi]->rigid_d1[j];
+        ProbeVector_Private(pr, s, values, &k);
+        break;
+      }
       PetscCall(VecGetArrayRead(m->bodies[bi]->u, &u));
       if (m->probe_node[p] >= 0)
         for (int j = 0; j < 3; j++) s[j] = u[3 * m->probe_node[p] + j];
@@ -159,7 +167,7 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
         for (PetscInt i = 0; i < set->nnodes; i++)
           for (int j = 0; j < 3; j++) s[j] += set->weight[i] * u[3 * set->nodes[i] + j];
       PetscCall(VecRestoreArrayRead(m->bodies[bi]->u, &u));
-      for (int j = 0; j < 3; j++) values[k++] = s[j];
+      ProbeVector_Private(pr, s, values, &k);
     } break;
     case FC_PROBE_REACTION: {
       const PetscScalar *r;
@@ -168,14 +176,14 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
       for (PetscInt i = 0; i < m->probe_group[p].nnodes; i++)
         for (int j = 0; j < 3; j++) s[j] += r[3 * m->probe_group[p].nodes[i] + j];
       PetscCall(VecRestoreArrayRead(m->bodies[bi]->reaction, &r));
-      for (int j = 0; j < 3; j++) values[k++] = s[j];
+      ProbeVector_Private(pr, s, values, &k);
     } break;
     case FC_PROBE_CONTACT_FORCE: {
       PetscReal f[3] = {0, 0, 0};
       for (PetscInt a = 0; cv && a < cv->m; a++)
         if (cv->pair[a] == pr->pair)
           for (int j = 0; j < 3; j++) f[j] += cv->r[3 * a] * cv->n[9 * a + j] + cv->r[3 * a + 1] * cv->t1[9 * a + j] + cv->r[3 * a + 2] * cv->t2[9 * a + j];
-      for (int j = 0; j < 3; j++) values[k++] = f[j];
+      ProbeVector_Private(pr, f, values, &k);
     } break;
     case FC_PROBE_ACTIVE_CONTACTS: {
       PetscInt n = 0;
@@ -187,7 +195,7 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
       PetscReal e = 0;
       for (PetscInt i = 0; i < m->nbodies; i++)
         if (bi < 0 || bi == i) e += pr->type == FC_PROBE_KINETIC_ENERGY ? m->bodies[i]->kinetic_energy : m->bodies[i]->strain_energy;
-      values[k++] = e;
+      values[k++] = pr->scale * e;
     } break;
     }
   }

@@ -11,12 +11,15 @@
 #include "../case/case.h"
 #include "../mesh/mesh.h"
 #include "../fem/fem.h"
+#include "schur.h"
 
 /* What one step asks of a body. Quasi-static: unknown x = u(t1), residual f_int(u) − f_ext.
- * Backward Euler (duriez2006 eq. 27 written in velocities; han2023 eq. 8 and 11 with
- * θ = θ_vq = 1): unknown x = v(t1), u = u0 + dt v,
- *   m(v) = M (v − v0) + dt [f_int(u) + (αM + βK) v − f_ext(t1)],
- *   A    = ∂m/∂v = (1 + α dt) M + dt (dt + β) K. */
+ * Dynamics, the θ-method of han2023 eq. 1–11 (backward Euler θ = θ_vq = 1, midpoint ½, ½,
+ * symplectic Euler θ = 0, θ_vq = 1; the case's theta, theta_vq): unknown x = v(t1),
+ *   q    = q0 + dt (θ_vq v + (1 − θ_vq) v0),   q^θ = θ q + (1 − θ) q0,   v^θ = θ v + (1 − θ) v0,
+ *   m(v) = M (v − v0) + dt [f_int(q^θ) + (αM + βK) v^θ − f_ext(t^θ)],
+ *   A    = ∂m/∂v = (1 + α θ dt) M + θ dt (θ_vq dt + β) K.
+ * (doc/dynamics.md). */
 typedef struct {
   FcIntegratorType integrator;
   PetscInt         step;
@@ -45,7 +48,18 @@ struct _FcBodyOps {
   /* Accept the step: u, v at t1, reactions. */
   PetscErrorCode (*endstep)(FcBody, const FcStepInfo *);
   PetscErrorCode (*destroy)(FcBody);
+  /* Rigid bodies with DoFs: J (3 × ndof, row-major) with ẋ = J ẋ_dof the velocity of the body's
+   * material point at x per unit DoF velocity (duriez2006 eq. 29: the contact Jacobian J_c of a
+   * rigid body is the frame rows times J). NULL for deformable bodies. */
+  void (*pointjacobian)(FcBody, const PetscReal x[3], PetscReal *J);
+  /* Compliance "schur" (deformable bodies; NULL otherwise): factor A through its Schur complement
+   * onto the participating DoFs idx (han2023 §VI-A, src/model/schur.h), and get that
+   * factorization (valid after a solve of the current iteration). */
+  PetscErrorCode (*setparticipating)(FcBody, PetscInt np, const PetscInt *idx);
+  PetscErrorCode (*getschur)(FcBody, FcSchur *);
 };
+
+#define FC_RIGID_MAX_DOF 6 /* a free rigid body: 3 translations and 3 rotations */
 
 typedef struct {
   PetscInt   nnodes;   /* nodes of a probe's group (owned by the mesh) */
@@ -61,6 +75,11 @@ struct _p_FcBody {
   FcMaterial         material;
   PetscReal          volume, mass;
   PetscInt           ndof;
+  /* Rigid body (src/rigid/body_rigid.c): an analytic shape, no mesh. ndof = 0 for a prescribed
+   * motion (fixed, kinematic, or a dynamic body with a fixed joint), else the joint's DoFs
+   * (prismatic: 1); then u, v hold the joint coordinates and velocities, ucur, dx, rate and
+   * fcontact are ndof long, and reaction is NULL. */
+  PetscBool          rigid;
   Vec                u, v;        /* state at the end of the last accepted step */
   Vec                reaction;    /* support reactions (all DoFs; zero off the constraints) */
   PetscReal          strain_energy, kinetic_energy;
@@ -68,13 +87,14 @@ struct _p_FcBody {
   PetscInt          *bc_dofs;
   FcBodyTimes        times;
   /* Contact coupling (src/step/contact_step.c). The unknown x is v (dynamics) or u (quasi-static);
-   * a displacement increment is incscale·Δx (dt or 1). */
+   * a displacement increment is incscale·Δx (dt θ_vq by han2023 eq. 4, or 1). */
   Vec                ucur;        /* displacement at the current Newton iterate */
   Vec                dx;          /* increment of x: free part, then + A⁻¹ Hᵀ r */
   Vec                rate;        /* state part of the tangential motion: v_k, or u_k − u0 */
   Vec                fcontact;    /* Hᵀ r of the last contact solve (force or impulse), in the residual */
   PetscReal          incscale;
-  PetscReal          rigid_d0[3], rigid_d1[3]; /* rigid bodies: translation at t0 and t1 */
+  PetscReal          rigid_d0[3], rigid_d1[3]; /* rigid bodies: translation at t0 and at t1 (dynamic: at the
+                                                 * current Newton iterate; detection reads d1) */
   void              *data;        /* type-specific */
 };
 
@@ -107,9 +127,12 @@ PetscErrorCode FcModelDestroy(FcModel *m);
 PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *values);
 
 PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b);
-/* Fixed or kinematic rigid body (analytic shape): no DoFs; its motion enters q only. */
+/* Rigid body (analytic shape). Fixed, kinematic, or dynamic with a fixed joint: no DoFs, its
+ * motion enters q only. Dynamic with a prismatic joint: one DoF, it enters W through its mass
+ * (duriez2006 eq. 28–29). A free joint is rejected (not implemented yet). */
 PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *b);
 PetscErrorCode FcBodyDestroy(FcBody *b);
+
 /* Von Mises stress per element of the current state (array of mesh.nelems). */
 PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);
 

@@ -7,11 +7,19 @@
  * (the linearized momentum balance, duriez2006 eq. 13–15):
  *     u = W r + q,  W = Σ_b H_b A_b⁻¹ H_bᵀ   (Delassus operator, duriez2006 eq. 16–18),
  *     q_n = g/c + n·Δx_rel^free,   q_t = t·(Δx_rel^free + s_rel),
- * where c = 1 (quasi-static: u_n is the gap after the increment, u_t the slip since the start
- * of the step) or c = Δt (backward Euler: u_n = g/Δt + relative normal velocity, so u_n ≥ 0
- * keeps the end-of-step gap ≥ 0; u_t the relative tangential velocity), g the gap at the current
- * iterate and s the state part of the tangential motion (u_k − u_0, or v_k). A rigid body with
- * prescribed motion enters q only (through g and s).
+ * where c = incscale, the displacement per unit of x: c = 1 (quasi-static: u_n is the gap after
+ * the increment, u_t the slip since the start of the step) or c = Δt θ_vq (dynamics, the
+ * θ-method's q = q0 + Δt (θ_vq v + (1 − θ_vq) v0), han2023 eq. 4, with H evaluated at the
+ * current iterate: the gap changes by Δt θ_vq n·Δv, so u_n = g/c + relative normal velocity
+ * change ≥ 0 keeps the end-of-step gap ≥ 0; backward Euler c = Δt), g the gap at the current
+ * iterate and s the state part of the tangential motion (u_k − u_0, or v_k: u_t is the relative
+ * tangential velocity at t1, han2023 v_c = J v). A rigid body with prescribed motion enters q
+ * only (through g and s, with its mean velocity (d1 − d0)/Δt). A rigid target with DoFs (a
+ * dynamic body, src/rigid/body_rigid.c) enters like a deformable one through its point Jacobian J
+ * (target point velocity = J ẋ_B): its row block of H is −(frame rows)·J, so W gets
+ * J_c A_B⁻¹ J_cᵀ (duriez2006 eq. 29, A_B its mass), q its free increment and velocity, and the
+ * correction Δx_B += A_B⁻¹ H_Bᵀ r applies −r_a to it. r is a force (quasi-static) or
+ * an impulse over the step (dynamics): the force reported is r/Δt.
  *
  * W is symmetric positive semi-definite because every A_b is SPD (Dirichlet rows replaced by a
  * scaled identity, zero columns in H_bᵀ on constrained DoFs); it is computed from the same
@@ -40,8 +48,8 @@ struct _p_FcContactStep {
   PetscInt        npairs;
   Pair           *pairs;
   FcContactSolver solver;
-  PetscBool     **isbc;       /* per body: constrained DoF mask (NULL for rigid bodies) */
-  PetscReal     **Xcur;       /* per body: current coordinates (deformable) */
+  PetscBool     **isbc;       /* per body: constrained DoF mask (NULL for rigid bodies without DoFs) */
+  PetscReal     **Xcur;       /* per body: current coordinates (deformable; NULL for rigid bodies) */
   /* current contacts */
   PetscInt        m, cap;
   PetscInt       *pair, *point, *tnodes, *status;
@@ -61,6 +69,7 @@ struct _p_FcContactStep {
    * once and W is gathered from it): per body, the potential contact DoFs and their dense
    * block C = (A⁻¹) restricted to them, from the first factorization of the run. */
   PetscBool       precomputed, have_C;
+  PetscBool       schur;    /* compliance "schur": W_b = J_b Â_b⁻¹ J_bᵀ from the body's Schur complement */
   PetscInt       *ns;       /* per body: number of surface DoFs */
   PetscInt      **sdof;     /* per body: surface DoFs (sorted) */
   PetscInt      **sidx;     /* per body: dof → index in sdof, or -1 */
@@ -99,6 +108,8 @@ static PetscReal MeanEdge_Private(const FcMesh *mesh)
   return n ? s / n : 0;
 }
 
+static PetscErrorCode Participating_Private(FcContactStep);
+
 PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
 {
   const FcCase *c = model->c;
@@ -119,7 +130,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
     if (body->ndof == 0) continue;
     PetscCall(PetscCalloc1(body->ndof, &cs->isbc[b]));
     for (PetscInt i = 0; i < body->nbc; i++) cs->isbc[b][body->bc_dofs[i]] = PETSC_TRUE;
-    PetscCall(PetscMalloc1(body->ndof, &cs->Xcur[b]));
+    if (!body->rigid) PetscCall(PetscMalloc1(body->ndof, &cs->Xcur[b]));
   }
   for (PetscInt i = 0; i < c->ncontacts; i++) {
     const FcCaseContact *cc = &c->contacts[i];
@@ -146,7 +157,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
       PetscCall(PetscArraycpy(P->points, g->nodes, g->nnodes));
     } else PetscCall(BoundaryNodes_Private(&A->mesh, &P->npoints, &P->points));
     P->alarm = cc->alarm > 0 ? cc->alarm : MeanEdge_Private(&A->mesh);
-    if (B->ndof > 0) {
+    if (!B->rigid) {
       const PetscInt *faces = NULL;
       PetscInt        nf    = B->mesh.nbfaces;
       if (cc->target_surface[0]) {
@@ -170,10 +181,17 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
     }
   }
   cs->precomputed = (PetscBool)(c->compliance == FC_COMPLIANCE_PRECOMPUTED);
-  if (cs->precomputed) {
+  cs->schur       = (PetscBool)(c->compliance == FC_COMPLIANCE_SCHUR);
+  if (cs->precomputed || cs->schur) {
     PetscCall(PetscCalloc4(model->nbodies, &cs->ns, model->nbodies, &cs->sdof, model->nbodies, &cs->sidx, model->nbodies, &cs->C));
+    PetscCall(Participating_Private(cs));
+  }
+  if (cs->schur) /* deformable bodies factor A through the Schur complement onto these DoFs */
     for (PetscInt b = 0; b < model->nbodies; b++)
-      if (model->bodies[b]->ndof && strcmp(model->bodies[b]->spec->material.model, "linear"))
+      if (model->bodies[b]->ops.setparticipating) PetscCall(model->bodies[b]->ops.setparticipating(model->bodies[b], cs->ns[b], cs->sdof[b]));
+  if (cs->precomputed) {
+    for (PetscInt b = 0; b < model->nbodies; b++)
+      if (!model->bodies[b]->rigid && strcmp(model->bodies[b]->spec->material.model, "linear"))
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fcsim: warning: %s: compliance \"precomputed\" uses the first factorization of body %s, whose material (%s) is not linear: W is then an approximation\n", c->file, model->bodies[b]->name, model->bodies[b]->spec->material.model));
   }
   PetscCall(FcContactSolverCreate(&cs->solver));
@@ -219,7 +237,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree(cs->prevkey));
   PetscCall(PetscFree(cs->prevr));
   PetscCall(PetscFree(cs->actkey));
-  if (cs->precomputed) {
+  if (cs->precomputed || cs->schur) {
     for (PetscInt b = 0; b < cs->model->nbodies; b++) {
       PetscCall(PetscFree(cs->sdof[b]));
       PetscCall(PetscFree(cs->sidx[b]));
@@ -301,7 +319,11 @@ static const FcProximity *FindPrev_Private(const Pair *P, PetscInt point)
   PetscInt lo = 0, hi = P->nprev - 1;
   while (lo <= hi) {
     PetscInt mid = (lo + hi) / 2;
-    if (P->prev[mid].point == point) return &P->prev[mid];
+    if (P->prev[mid].point == point) {
+      const PetscReal *t = P->prev[mid].t1;
+      /* a frame from a failed (cut back) iterate may be garbage: then start a new one */
+      return PetscIsInfOrNanReal(t[0] + t[1] + t[2]) ? NULL : &P->prev[mid];
+    }
     if (P->prev[mid].point < point) lo = mid + 1;
     else hi = mid - 1;
   }
@@ -324,7 +346,7 @@ static PetscErrorCode Detect_Private(FcContactStep cs)
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody             body = model->bodies[b];
     const PetscScalar *u;
-    if (body->ndof == 0) continue;
+    if (body->rigid) continue; /* rigid targets: analytic shapes at rigid_d1 */
     PetscCall(VecGetArrayRead(body->ucur, &u));
     for (PetscInt i = 0; i < body->ndof; i++) cs->Xcur[b][i] = body->mesh.X[i] + u[i];
     PetscCall(VecRestoreArrayRead(body->ucur, &u));
@@ -402,12 +424,18 @@ static PetscInt64 *BSearch64_Private(PetscInt64 key, PetscInt64 *a, PetscInt n)
   return NULL;
 }
 
-/* Relative motion of contact a, from per-body vectors v_A (contactor) and v_B (target). */
-static void Relative_Private(FcContactStep cs, PetscInt a, const PetscScalar *vA, const PetscScalar *vB, PetscReal rel[3])
+/* Relative motion of contact a, from per-body vectors v_A (contactor) and v_B (target B; NULL for
+ * a target without DoFs). A rigid target's point moves with J v_B. */
+static void Relative_Private(FcContactStep cs, PetscInt a, FcBody B, const PetscScalar *vA, const PetscScalar *vB, PetscReal rel[3])
 {
   PetscInt p = cs->point[a];
   for (int k = 0; k < 3; k++) rel[k] = vA[3 * p + k];
-  if (vB)
+  if (vB && B->rigid) {
+    PetscReal J[3 * FC_RIGID_MAX_DOF];
+    B->ops.pointjacobian(B, &cs->xc[3 * a], J);
+    for (int k = 0; k < 3; k++)
+      for (PetscInt j = 0; j < B->ndof; j++) rel[k] -= J[k * B->ndof + j] * vB[j];
+  } else if (vB)
     for (int j = 0; j < 3; j++)
       for (int k = 0; k < 3; k++) rel[k] -= cs->tw[3 * a + j] * vB[3 * cs->tnodes[3 * a + j] + k];
 }
@@ -426,7 +454,20 @@ static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscI
       for (int i = 0; i < 3; i++) coef[n][i] = cs->frame[9 * a + 3 * i + k];
       n++;
     }
-  if (P->B == b)
+  if (P->B == b && cs->model->bodies[b]->rigid) {
+    /* rigid target with DoFs: the target point moves with J ẋ_B, H_B = −F J (F: the frame rows) */
+    FcBody    B = cs->model->bodies[b];
+    PetscReal J[3 * FC_RIGID_MAX_DOF];
+    B->ops.pointjacobian(B, &cs->xc[3 * a], J);
+    for (PetscInt d = 0; d < B->ndof; d++) {
+      dofs[n] = d;
+      for (int i = 0; i < 3; i++) {
+        coef[n][i] = 0;
+        for (int k = 0; k < 3; k++) coef[n][i] -= cs->frame[9 * a + 3 * i + k] * J[k * B->ndof + d];
+      }
+      n++;
+    }
+  } else if (P->B == b)
     for (int j = 0; j < 3; j++)
       for (int k = 0; k < 3; k++) {
         PetscInt dof = 3 * cs->tnodes[3 * a + j] + k;
@@ -440,10 +481,13 @@ static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscI
 
 /* C_b = A_b⁻¹ restricted to the DoFs that can carry a contact (contactor points, target
  * surface nodes), computed once, in blocks of columns to bound memory. */
-static PetscErrorCode Precompute_Private(FcContactStep cs)
+/* The DoFs that can carry a contact (contactor points, target surface nodes, every DoF of a
+ * rigid target), minus the constrained ones: per body ns, sdof (sorted) and sidx (dof → index in
+ * sdof or -1). These are han2023's participating DoFs (§VI-A) for the compliances "precomputed"
+ * and "schur"; the set is fixed for the run, so a factorization's analysis is done once. */
+static PetscErrorCode Participating_Private(FcContactStep cs)
 {
   FcModel *model = cs->model;
-  const PetscInt nblock = 128;
 
   PetscFunctionBegin;
   for (PetscInt b = 0; b < model->nbodies; b++) {
@@ -457,7 +501,9 @@ static PetscErrorCode Precompute_Private(FcContactStep cs)
       if (P->A == b)
         for (PetscInt i = 0; i < P->npoints; i++)
           for (int k = 0; k < 3; k++) mark[3 * P->points[i] + k] = PETSC_TRUE;
-      if (P->B == b)
+      if (P->B == b && body->rigid)
+        for (PetscInt i = 0; i < body->ndof; i++) mark[i] = PETSC_TRUE; /* every DoF moves the shape */
+      else if (P->B == b)
         for (PetscInt i = 0; i < 3 * P->ntri; i++)
           for (int k = 0; k < 3; k++) mark[3 * P->tri[i] + k] = PETSC_TRUE;
     }
@@ -478,6 +524,21 @@ static PetscErrorCode Precompute_Private(FcContactStep cs)
       }
     }
     PetscCall(PetscFree(mark));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* C_b = A_b⁻¹ restricted to the participating DoFs, from the first factorization of the run. */
+static PetscErrorCode Precompute_Private(FcContactStep cs)
+{
+  FcModel       *model  = cs->model;
+  const PetscInt nblock = 128;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    FcBody   body = model->bodies[b];
+    PetscInt n    = cs->ns[b];
+    if (!body->ndof || !n) continue;
     PetscCall(PetscMalloc1(n * n, &cs->C[b]));
     for (PetscInt c0 = 0; c0 < n; c0 += nblock) {
       PetscInt           nb = PetscMin(nblock, n - c0), lda;
@@ -510,8 +571,10 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   PetscInt   m, n3;
   PetscReal  t0, t1, t2, t3;
 
+  /* dynamics: r is an impulse over Δt (force r/Δt), a rigid body moves at (d1 − d0)/Δt; 1 quasi-static */
+  const PetscReal rscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : s->dt;
+
   PetscFunctionBegin;
-  (void)s;
   PetscCall(PetscTime(&t0));
   PetscCall(Detect_Private(cs));
   PetscCall(PetscTime(&t1));
@@ -522,13 +585,15 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     if (model->bodies[b]->fcontact) PetscCall(VecSet(model->bodies[b]->fcontact, 0.0));
   if (m == 0) {
     *changed  = (PetscBool)(cs->nact > 0);
+    st->converged = PETSC_TRUE; /* nothing to solve */
+    st->failed    = PETSC_FALSE;
     cs->nact  = 0;
     cs->first = PETSC_FALSE;
     st->contacts = st->active = st->stick = st->slip = 0;
     PetscFunctionReturn(0);
   }
 
-  /* deformable bodies touched by this correction's contacts */
+  /* bodies with DoFs (deformable, dynamic rigid) touched by this correction's contacts */
   for (PetscInt b = 0; b < model->nbodies; b++) cs->involved[b] = PETSC_FALSE;
   for (PetscInt a = 0; a < m; a++) {
     const Pair *P = &cs->pairs[cs->pair[a]];
@@ -566,9 +631,41 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   }
   /* exact: W = Σ_b H_b (A_b⁻¹ H_bᵀ), the columns A_b⁻¹ H_bᵀ solved with the step's factorization
    * in blocks of FC_CONTACT_BLOCK right-hand sides (memory ndof × block, not ndof × 3m) */
+  /* schur: W_b = J_b Â_b⁻¹ J_bᵀ with J_b restricted to the participating DoFs (han2023 eq. 16–17,
+   * src/model/schur.h), from the body's current factorization; no right-hand side per contact row */
+  for (PetscInt b = 0; b < model->nbodies && cs->schur; b++) {
+    FcBody    body = model->bodies[b];
+    FcSchur   sch  = NULL;
+    PetscInt *rowptr, *cols, nnz = 0;
+    PetscReal *vals, *Wb;
+    if (!cs->involved[b] || !body->ops.getschur) continue;
+    PetscCall(body->ops.getschur(body, &sch));
+    PetscCheck(sch, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Body %s has no Schur complement", body->name);
+    PetscCall(PetscMalloc3(n3 + 1, &rowptr, 12 * n3 + 1, &cols, 12 * n3 + 1, &vals));
+    rowptr[0] = 0;
+    for (PetscInt a = 0; a < m; a++) {
+      PetscInt  dofs[12], nd;
+      PetscReal coef[12][3];
+      nd = Entries_Private(cs, a, b, dofs, coef);
+      for (int i = 0; i < 3; i++) {
+        for (PetscInt k = 0; k < nd; k++) {
+          PetscCheck(cs->sidx[b][dofs[k]] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "contact DoF %" PetscInt_FMT " of body %s is not participating", dofs[k], body->name);
+          cols[nnz]   = cs->sidx[b][dofs[k]];
+          vals[nnz++] = coef[k][i];
+        }
+        rowptr[3 * a + i + 1] = nnz;
+      }
+    }
+    PetscCall(PetscMalloc1((size_t)n3 * n3, &Wb));
+    PetscCall(FcSchurDelassusCSR(sch, n3, rowptr, cols, vals, Wb));
+    for (PetscInt i = 0; i < n3 * n3; i++) cs->prob->W[i] += Wb[i];
+    PetscCall(PetscFree(Wb));
+    PetscCall(PetscFree3(rowptr, cols, vals));
+  }
   for (PetscInt b = 0; b < model->nbodies && !cs->precomputed; b++) {
     FcBody body = model->bodies[b];
     if (!cs->involved[b]) continue;
+    if (cs->schur && body->ops.getschur) continue; /* done above */
     for (PetscInt c0 = 0; c0 < n3; c0 += FC_CONTACT_BLOCK) {
       PetscInt           nb = PetscMin(FC_CONTACT_BLOCK, n3 - c0), lda, dofs[12], nd;
       PetscReal          coef[12][3];
@@ -618,10 +715,10 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
       PetscCall(VecGetArrayRead(B->dx, &dxB));
       PetscCall(VecGetArrayRead(B->rate, &sB));
     }
-    Relative_Private(cs, a, dxA, dxB, rdx);
-    Relative_Private(cs, a, sA, sB, rs);
+    Relative_Private(cs, a, B, dxA, dxB, rdx);
+    Relative_Private(cs, a, B, sA, sB, rs);
     if (!B->ndof)
-      for (int k = 0; k < 3; k++) rs[k] -= (B->rigid_d1[k] - B->rigid_d0[k]) / c;
+      for (int k = 0; k < 3; k++) rs[k] -= (B->rigid_d1[k] - B->rigid_d0[k]) / rscale;
     PetscCall(VecRestoreArrayRead(A->dx, &dxA));
     PetscCall(VecRestoreArrayRead(A->rate, &sA));
     if (B->ndof) {
@@ -640,6 +737,8 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   for (PetscInt a = 0; a < m; a++) {
     PetscInt64 *k = BSearch64_Private(cs->key[a], cs->prevkey, cs->nprev);
     for (int i = 0; i < 3; i++) cs->r[3 * a + i] = k ? cs->prevr[3 * (k - cs->prevkey) + i] : 0.0;
+    /* a failed (cut back) attempt may leave non-finite impulses: never warm start from them */
+    if (PetscIsInfOrNanReal(cs->r[3 * a]) || PetscIsInfOrNanReal(cs->r[3 * a + 1]) || PetscIsInfOrNanReal(cs->r[3 * a + 2])) cs->r[3 * a] = cs->r[3 * a + 1] = cs->r[3 * a + 2] = 0.0;
   }
   PetscCall(PetscTime(&t2));
   st->w_time += t2 - t1;
@@ -650,7 +749,26 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     st->solves++;
     st->iterations += ss.iterations;
     st->error = ss.error;
-    if (!ss.converged) st->converged = PETSC_FALSE;
+    /* the step's contact state is the last solve's: an intermediate Newton iterate's solve may
+     * stop short (its W and q are superseded by the next iterate's); the last one may not */
+    st->converged = ss.converged;
+    /* W = Σ H A⁻¹ Hᵀ is PSD when every A is; a Newton iterate where A (the tangent K of a
+     * hyperelastic body in strong compression) is indefinite can make W indefinite, and then a
+     * solver can run off to an unbounded r whose relative common error still looks small.
+     * rᵀ W r = rᵀ (u − q) < 0, or a non-finite r, makes this correction unusable: the step fails
+     * (cut back by the caller) instead of using it. */
+    {
+      PetscReal rWr = 0, rr = 0, wmax = 0;
+      PetscCall(FcContactProblemComputeVelocity(cs->prob, cs->r, cs->u));
+      for (PetscInt i = 0; i < n3; i++) {
+        rWr += cs->r[i] * (cs->u[i] - cs->prob->q[i]);
+        rr += cs->r[i] * cs->r[i];
+        wmax = PetscMax(wmax, PetscAbsReal(cs->prob->W[i * n3 + i]));
+      }
+      st->failed = (PetscBool)(!PetscIsNormalReal(rr) && rr != 0);
+      if (!st->failed && rWr < -1e-8 * wmax * rr) st->failed = PETSC_TRUE;
+      if (st->failed) st->converged = PETSC_FALSE;
+    }
   }
   PetscCall(PetscTime(&t3));
   st->solve_time += t3 - t2;
@@ -711,7 +829,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
         if (cs->status[a] == 1) st->stick++;
         else st->slip++;
       }
-      for (int i = 0; i < 3; i++) cs->rforce[3 * a + i] = cs->r[3 * a + i] / model->bodies[cs->pairs[cs->pair[a]].A]->incscale;
+      for (int i = 0; i < 3; i++) cs->rforce[3 * a + i] = cs->r[3 * a + i] / rscale;
     }
     PetscCall(PetscSortInt64(nact, act));
     same = (PetscBool)(!cs->first && nact == cs->nact);
@@ -740,6 +858,19 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   }
   PetscCall(PetscTime(&t1));
   st->time += t1 - t0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactStepForget(FcContactStep cs)
+{
+  PetscFunctionBegin;
+  cs->nprev = 0; /* warm start */
+  for (PetscInt p = 0; p < cs->npairs; p++) {
+    PetscCall(PetscFree(cs->pairs[p].prev)); /* frame continuity */
+    cs->pairs[p].nprev = 0;
+  }
+  cs->nact  = 0;
+  cs->first = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 

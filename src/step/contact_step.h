@@ -14,7 +14,8 @@ typedef struct {
   PetscReal error;               /* common error of the last solve */
   PetscReal time;                /* detection + W + solve + correction, seconds */
   PetscReal detect_time, w_time, solve_time;
-  PetscBool converged;           /* every contact solve of the step converged */
+  PetscBool converged;           /* the step's last contact solve converged (or had no contacts) */
+  PetscBool failed;              /* the last solve is unusable: r not finite, or rᵀWr < 0 (W indefinite) */
 } FcContactStats;
 
 typedef struct _p_FcContactStep *FcContactStep;
@@ -26,6 +27,9 @@ PetscErrorCode FcContactStepBegin(FcContactStep cs, FcContactStats *st);
  * correction of this step (or this is the first). */
 PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcContactStats *st, PetscBool *changed);
 
+/* Forget what the failed attempt of a step left behind (warm-start impulses, previous frames,
+ * active set): a step that is retried after a cutback starts its contact solves from r = 0. */
+PetscErrorCode FcContactStepForget(FcContactStep cs);
 /* Current contacts for output and probes (FcContactView, model.h). Arrays are owned by cs. */PetscErrorCode FcContactStepGetView(FcContactStep cs, FcContactView *v);
 /* Last contact problem (NULL when there was none this step). */
 PetscErrorCode FcContactStepGetProblem(FcContactStep cs, FcContactProblem *p, const PetscReal **r);

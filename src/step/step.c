@@ -1,11 +1,12 @@
 /* fcsim — the step: Newton iterations on the bodies' linearized momentum balance. */
+#define FC_STEP_MAX_BACKTRACK 10 /* halvings of an increment that led to an inadmissible iterate */
 #include "step.h"
 
 volatile int FcInterrupted = 0;
 
 const char *const FcStepStatNames[] = {"newton_it", "residual", "residual_abs", "converged", "assembly_time", "factor_time", "solve_time", "output_time", "step_time",
-                                       "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time"};
-const PetscInt    FcStepNumStats    = 21;
+                                       "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks"};
+const PetscInt    FcStepNumStats    = 23;
 
 void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
 {
@@ -30,6 +31,8 @@ void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
   row[18] = st->contact.w_time;
   row[19] = st->contact.solve_time;
   row[20] = st->contact.time;
+  row[21] = (PetscReal)st->substeps;
+  row[22] = (PetscReal)st->backtracks;
 }
 
 /* Convergence (per body): ‖r_free‖ <= atol + rtol · max(‖r₀‖, scale), where scale is the
@@ -40,37 +43,74 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
 {
   const FcCase *c = m->c;
   PetscReal     t0, t1, *r0;
+  Vec          *dxs; /* per body: the last applied increment (for backtracking) */
   PetscInt      it;
-  PetscBool     contact_stable = cs ? PETSC_FALSE : PETSC_TRUE;
+  PetscBool     contact_stable = cs ? PETSC_FALSE : PETSC_TRUE, monitor = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(PetscMemzero(st, sizeof *st));
+  st->substeps = 1;
   if (cs) PetscCall(FcContactStepBegin(cs, &st->contact));
   else st->contact.converged = PETSC_TRUE;
+  /* -fc_newton_monitor: one line per Newton iteration on stderr (residual, increment, contact set) */
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_newton_monitor", &monitor, NULL));
   PetscCall(PetscMalloc1(m->nbodies, &r0));
+  PetscCall(PetscCalloc1(m->nbodies, &dxs));
+  for (PetscInt b = 0; b < m->nbodies; b++)
+    if (m->bodies[b]->dx) PetscCall(VecDuplicate(m->bodies[b]->dx, &dxs[b]));
   for (PetscInt b = 0; b < m->nbodies; b++) {
     m->bodies[b]->times.assembly = m->bodies[b]->times.factor = m->bodies[b]->times.solve = 0;
     PetscCall(m->bodies[b]->ops.beginstep(m->bodies[b], s));
   }
   for (it = 0;; it++) {
     PetscBool all = PETSC_TRUE;
-    st->residual = st->residual_abs = 0;
-    for (PetscInt b = 0; b < m->nbodies; b++) {
-      PetscReal rn, scale, ref;
-      PetscCall(m->bodies[b]->ops.residual(m->bodies[b], s, &rn, &scale));
-      PetscCheck(PetscIsNormalReal(rn) || rn == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Body %s: residual is not finite at step %d, Newton iteration %d", m->bodies[b]->name, (int)s->step, (int)it);
-      if (it == 0) r0[b] = rn;
-      ref = PetscMax(r0[b], scale);
-      st->residual     = PetscMax(st->residual, ref > 0 ? rn / ref : 0.0);
-      st->residual_abs = PetscMax(st->residual_abs, rn);
-      if (!(rn <= c->newton_atol + c->newton_rtol * ref)) all = PETSC_FALSE;
+    for (PetscInt nback = 0;; nback++) {
+      PetscBool finite = PETSC_TRUE;
+      all          = PETSC_TRUE;
+      st->residual = st->residual_abs = 0;
+      for (PetscInt b = 0; b < m->nbodies && finite; b++) {
+        PetscReal rn, scale, ref;
+        PetscCall(m->bodies[b]->ops.residual(m->bodies[b], s, &rn, &scale));
+        if (!(PetscIsNormalReal(rn) || rn == 0)) {
+          finite = PETSC_FALSE;
+          break;
+        }
+        if (it == 0) r0[b] = rn;
+        ref              = PetscMax(r0[b], scale);
+        st->residual     = PetscMax(st->residual, ref > 0 ? rn / ref : 0.0);
+        st->residual_abs = PetscMax(st->residual_abs, rn);
+        if (!(rn <= c->newton_atol + c->newton_rtol * ref)) all = PETSC_FALSE;
+      }
+      if (finite) break;
+      if (it == 0 || nback == FC_STEP_MAX_BACKTRACK) {
+        /* the step's start, or an iterate that no backtracking makes admissible (an element
+         * inverted: fem.h, or a diverging iteration): the step has failed; the caller may cut
+         * it back (time.cutback) or stop */
+        st->nonfinite = PETSC_TRUE;
+        st->residual = st->residual_abs = PETSC_INFINITY;
+        all = PETSC_FALSE;
+        break;
+      }
+      /* Backtracking on admissibility: x ← x − ½Δx, halfway back to the previous (admissible)
+       * iterate, as a damped Newton step (Deuflhard, "Newton Methods for Nonlinear Problems",
+       * 2004, §3.1: the step length is cut until the iterate lies in the domain of the map). */
+      for (PetscInt b = 0; b < m->nbodies; b++) {
+        if (!dxs[b]) continue;
+        PetscCall(VecScale(dxs[b], 0.5));
+        PetscCall(VecAXPBY(m->bodies[b]->dx, -1.0, 0.0, dxs[b]));
+        PetscCall(m->bodies[b]->ops.update(m->bodies[b], s));
+      }
+      st->backtracks++;
     }
+    if (monitor)
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "  step %d newton %d: residual %.3e (abs %.3e)%s contacts %d active %d%s contact error %.2e%s\n", (int)s->step, (int)it, (double)st->residual, (double)st->residual_abs, st->backtracks ? " (backtracked)" : "", (int)st->contact.contacts,
+                             (int)st->contact.active, cs && !contact_stable ? " (changed)" : "", (double)st->contact.error, st->nonfinite ? " NOT FINITE" : ""));
     if (all && contact_stable && st->contact.converged) {
       st->converged = PETSC_TRUE;
       break;
     }
-    if (it >= c->newton_max_it || FcInterrupted) break;
+    if (it >= c->newton_max_it || FcInterrupted || st->nonfinite) break;
     /* Free motion of every body, then the contact correction (detection → W, q → contact
      * solve → Δx += A⁻¹Hᵀr), then the update; the residual is re-evaluated next iteration. */
     for (PetscInt b = 0; b < m->nbodies; b++) {
@@ -81,8 +121,15 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
       PetscBool changed;
       PetscCall(FcContactStepCorrect(cs, s, &st->contact, &changed));
       contact_stable = (PetscBool)!changed;
+      if (st->contact.failed) { /* an unusable contact solve (contact_step.h): the step fails */
+        st->nonfinite = PETSC_TRUE;
+        break;
+      }
     }
-    for (PetscInt b = 0; b < m->nbodies; b++) PetscCall(m->bodies[b]->ops.update(m->bodies[b], s));
+    for (PetscInt b = 0; b < m->nbodies; b++) {
+      if (dxs[b]) PetscCall(VecCopy(m->bodies[b]->dx, dxs[b]));
+      PetscCall(m->bodies[b]->ops.update(m->bodies[b], s));
+    }
     st->newton_it++;
   }
   for (PetscInt b = 0; b < m->nbodies; b++) {
@@ -92,6 +139,8 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     st->solve += m->bodies[b]->times.solve;
   }
   PetscCall(PetscFree(r0));
+  for (PetscInt b = 0; b < m->nbodies; b++) PetscCall(VecDestroy(&dxs[b]));
+  PetscCall(PetscFree(dxs));
   PetscCall(PetscTime(&t1));
   st->total = t1 - t0;
   PetscFunctionReturn(0);

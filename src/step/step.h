@@ -13,6 +13,9 @@ typedef struct {
   PetscReal residual_abs;   /* max over bodies of ‖r‖ */
   PetscBool converged;
   PetscReal assembly, factor, solve, output, total; /* seconds */
+  PetscInt  substeps; /* 1, or the sub-steps the step was cut into after a failure (time.cutback) */
+  PetscBool nonfinite; /* a Newton iterate had a non-finite residual (e.g. an inverted element) */
+  PetscInt  backtracks; /* increments halved because they led to an inadmissible iterate */
   FcContactStats contact;
 } FcStepStats;
 
@@ -24,7 +27,8 @@ void FcStepStatsRow(const FcStepStats *st, PetscReal *row);
 /* Advance from s->t0 to s->t1 (cs NULL: no contact pairs). Converged when every body's residual
  * passes the Newton test and, with contact, the active contact set did not change in the last
  * correction and every contact solve converged. Non-convergence is reported in st->converged,
- * not as an error; a failed linear solve or a non-finite residual is an error. */
+ * not as an error, also when an iterate's residual is not finite (st->nonfinite: an inverted
+ * element, fem.h); a failed linear solve is an error. */
 PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepStats *st);
 
 /* Set by the SIGINT/SIGTERM handler; the step loop stops at the next Newton iteration. */

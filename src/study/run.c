@@ -41,7 +41,7 @@ static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt ste
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (!m->bodies[b]->ndof) continue; /* rigid bodies have no mesh fields */
+    if (m->bodies[b]->rigid) continue; /* rigid bodies have no mesh fields */
     PetscCall(FcBodyVonMises(m->bodies[b], vm[b]));
     PetscCall(VecGetArrayRead(m->bodies[b]->u, &u[b]));
     PetscCall(VecGetArrayRead(m->bodies[b]->v, &v[b]));
@@ -52,7 +52,7 @@ static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt ste
   }
   PetscCall(FcOutputWriteFields(out, step, t, f));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (!m->bodies[b]->ndof) continue;
+    if (m->bodies[b]->rigid) continue;
     PetscCall(VecRestoreArrayRead(m->bodies[b]->u, &u[b]));
     PetscCall(VecRestoreArrayRead(m->bodies[b]->v, &v[b]));
   }
@@ -103,7 +103,7 @@ static PetscErrorCode WriteFCLIB_Private(FcContactStep cs, const char *dir, cons
   PetscCall(PetscSNPrintf(path, sizeof path, "%s/fclib", dir));
   PetscCheck(mkdir(path, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", path, strerror(errno));
   PetscCall(PetscSNPrintf(path, sizeof path, "%s/fclib/step_%06d.hdf5", dir, (int)step));
-  PetscCall(PetscSNPrintf(info, sizeof info, "fcsim case %s, step %d, %s", c->name, (int)step, c->integrator == FC_INTEGRATOR_QUASI_STATIC ? "quasi-static: u = displacement, r = force" : "backward Euler: u = velocity, r = impulse"));
+  PetscCall(PetscSNPrintf(info, sizeof info, "fcsim case %s, step %d, %s", c->name, (int)step, c->integrator == FC_INTEGRATOR_QUASI_STATIC ? "quasi-static: u = displacement, r = force" : "dynamics (theta-method): u = velocity, r = impulse"));
   {
     FcFCLIBInfo fi = {c->name, info, "fcsim local contact problem (W = sum_b H_b A_b^-1 H_b^T)"};
     PetscCall(FcFCLIBWriteSolution(path, p, &fi, r, NULL));
@@ -121,6 +121,84 @@ typedef struct {
   PetscReal    *row;
 } RunState;
 
+/* A quasi-static step whose Newton iteration fails (time.cutback = depth > 0) is retried from
+ * the step's start as two half steps, recursively, down to 2^depth sub-steps: the load path is
+ * the same (boundary values and ramps are functions of time), only the increments shrink, which
+ * is what a Newton iteration that left its basin of attraction (large rotations, a contact set
+ * that changes a lot within one increment, a nearly incompressible material) needs. The bodies'
+ * accepted state (u, v and the contact forces Hᵀr) is saved before the attempt and restored
+ * before the retry, whose contact solves start from r = 0 (FcContactStepForget: the failed
+ * attempt's impulses and frames may be far off). The statistics of the
+ * step add up the work of every attempt; substeps counts the sub-steps that made the step. */
+static PetscErrorCode StepCutback_Private(FcModel *m, FcContactStep cs, const FcStepInfo *s, PetscInt depth, FcStepStats *st)
+{
+  Vec        *su, *sv, *sf;
+  FcStepStats h[2];
+  FcStepInfo  hs;
+
+  PetscFunctionBegin;
+  if (depth == 0) {
+    PetscCall(FcStep(m, cs, s, st));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscCalloc3(m->nbodies, &su, m->nbodies, &sv, m->nbodies, &sf));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    if (!m->bodies[b]->ndof) continue; /* bodies with a state: deformable and dynamic rigid */
+    PetscCall(VecDuplicate(m->bodies[b]->u, &su[b]));
+    PetscCall(VecDuplicate(m->bodies[b]->v, &sv[b]));
+    PetscCall(VecCopy(m->bodies[b]->u, su[b]));
+    PetscCall(VecCopy(m->bodies[b]->v, sv[b]));
+    /* the contact forces Hᵀr enter the first residual of the retry (they are the accepted
+     * state's, not the failed attempt's) */
+    if (m->bodies[b]->fcontact) {
+      PetscCall(VecDuplicate(m->bodies[b]->fcontact, &sf[b]));
+      PetscCall(VecCopy(m->bodies[b]->fcontact, sf[b]));
+    }
+  }
+  PetscCall(FcStep(m, cs, s, st));
+  if (!st->converged && !FcInterrupted) {
+    const FcStepStats failed = *st;
+    for (PetscInt b = 0; b < m->nbodies; b++) {
+      if (!m->bodies[b]->ndof) continue;
+      PetscCall(VecCopy(su[b], m->bodies[b]->u));
+      PetscCall(VecCopy(sv[b], m->bodies[b]->v));
+      if (sf[b]) PetscCall(VecCopy(sf[b], m->bodies[b]->fcontact));
+      else if (m->bodies[b]->fcontact) PetscCall(VecSet(m->bodies[b]->fcontact, 0.0));
+    }
+    if (cs) PetscCall(FcContactStepForget(cs));
+    if (FcVerbosity > 0) fprintf(stderr, "fcsim: step %d t=%g..%g: not converged (%d Newton iterations, relative residual %.3e): retrying as 2 sub-steps\n", (int)s->step, (double)s->t0, (double)s->t1, (int)failed.newton_it, (double)failed.residual);
+    hs    = *s;
+    hs.dt = 0.5 * s->dt;
+    hs.t1 = s->t0 + hs.dt;
+    PetscCall(StepCutback_Private(m, cs, &hs, depth - 1, &h[0]));
+    if (h[0].converged && !FcInterrupted) {
+      hs.t0 = hs.t1;
+      hs.t1 = s->t1;
+      PetscCall(StepCutback_Private(m, cs, &hs, depth - 1, &h[1]));
+    } else h[1] = h[0];
+    /* the state is the last sub-step's; the work is everyone's */
+    *st = h[1];
+    st->converged = (PetscBool)(h[0].converged && h[1].converged);
+    st->nonfinite = h[0].converged ? h[1].nonfinite : h[0].nonfinite;
+    st->substeps  = h[0].substeps + (h[0].converged ? h[1].substeps : 0);
+    st->newton_it = failed.newton_it + h[0].newton_it + (h[0].converged ? h[1].newton_it : 0);
+    st->assembly  = failed.assembly + h[0].assembly + (h[0].converged ? h[1].assembly : 0);
+    st->factor    = failed.factor + h[0].factor + (h[0].converged ? h[1].factor : 0);
+    st->solve     = failed.solve + h[0].solve + (h[0].converged ? h[1].solve : 0);
+    st->total     = failed.total + h[0].total + (h[0].converged ? h[1].total : 0);
+    st->backtracks         = failed.backtracks + h[0].backtracks + (h[0].converged ? h[1].backtracks : 0);
+    st->contact.solves     = failed.contact.solves + h[0].contact.solves + (h[0].converged ? h[1].contact.solves : 0);
+    st->contact.iterations = failed.contact.iterations + h[0].contact.iterations + (h[0].converged ? h[1].contact.iterations : 0);
+  }
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    PetscCall(VecDestroy(&su[b]));
+    PetscCall(VecDestroy(&sv[b]));
+    PetscCall(VecDestroy(&sf[b]));
+  }
+  PetscCall(PetscFree3(su, sv, sf));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged)
 {
   FcModel     *m = &rs->model;
@@ -137,7 +215,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   PetscCall(PetscCalloc2(m->nbodies, &rs->meshes, m->nbodies, &rs->vm));
   for (PetscInt b = 0; b < m->nbodies; b++) {
     FcMesh *mesh = &m->bodies[b]->mesh;
-    if (!m->bodies[b]->ndof) continue;
+    if (m->bodies[b]->rigid) continue;
     rs->meshes[nmesh].name   = m->bodies[b]->name;
     rs->meshes[nmesh].nnodes = mesh->nnodes;
     rs->meshes[nmesh].X      = mesh->X;
@@ -190,8 +268,12 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     s.dt         = c->dt;
     s.t0         = (n - 1) * c->dt;
     s.t1         = n * c->dt;
-    PetscCall(FcStep(m, rs->contact, &s, &st));
+    PetscCall(StepCutback_Private(m, rs->contact, &s, c->integrator == FC_INTEGRATOR_QUASI_STATIC ? c->cutback : 0, &st));
     PetscCheck(!FcInterrupted, PETSC_COMM_SELF, PETSC_ERR_SIG, "Interrupted at step %d", (int)n);
+    /* A state with inverted elements cannot be continued from (the next step would start from it):
+     * this is a failure of the run, not a non-converged step. */
+    PetscCheck(!st.nonfinite, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Step %d (t = %g): a Newton iterate became inadmissible (an element inverted, det F <= 0, a non-finite residual, or an indefinite Delassus operator)%s; reduce time.dt%s", (int)n, (double)s.t1,
+               c->integrator == FC_INTEGRATOR_QUASI_STATIC && c->cutback ? " even after the step cutback" : "", c->integrator == FC_INTEGRATOR_QUASI_STATIC ? " or raise time.cutback" : "");
     PetscCall(PetscTime(&to0));
     PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
     if (rs->contact) PetscCall(FcContactStepGetView(rs->contact, &cv));
