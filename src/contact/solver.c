@@ -4,6 +4,7 @@
 #include "../core/registry.h"
 #include "solvers/lemke.h"
 #include "solvers/uzawa.h"
+#include <math.h>
 #include <string.h>
 
 static FcRegistry SolverRegistry          = {.what = "contact solver"};
@@ -27,6 +28,7 @@ PetscErrorCode FcContactSolverRegisterAll(void)
   PetscCall(FcContactSolverRegister("pgs", FcContactSolverCreate_PGS));
   PetscCall(FcContactSolverRegister("uzawa_local", FcContactSolverCreate_UzawaLocal));
   PetscCall(FcContactSolverRegister("uzawa_global", FcContactSolverCreate_UzawaGlobal));
+  PetscCall(FcContactSolverRegister("sap", FcContactSolverCreate_SAP));
   PetscFunctionReturn(0);
 }
 
@@ -62,6 +64,8 @@ const char *FcContactSolverReasonName(FcContactSolverReason reason)
   switch (reason) {
   case FC_CONTACT_SOLVER_CONVERGED_TOL:
     return "CONVERGED_TOL";
+  case FC_CONTACT_SOLVER_CONVERGED_REGULARIZED:
+    return "CONVERGED_REGULARIZED";
   case FC_CONTACT_SOLVER_ITERATING:
     return "ITERATING";
   case FC_CONTACT_SOLVER_DIVERGED_MAX_IT:
@@ -72,6 +76,8 @@ const char *FcContactSolverReasonName(FcContactSolverReason reason)
     return "DIVERGED_BREAKDOWN";
   case FC_CONTACT_SOLVER_DIVERGED_INEXACT:
     return "DIVERGED_INEXACT";
+  case FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH:
+    return "DIVERGED_LINE_SEARCH";
   }
   return "UNKNOWN";
 }
@@ -89,6 +95,7 @@ PetscErrorCode FcContactSolverCreate(FcContactSolver *solver)
   s->params.max_it      = 1000;
   s->params.warm_start  = PETSC_TRUE;
   s->stats.reason       = FC_CONTACT_SOLVER_ITERATING;
+  s->stats.own_residual = (PetscReal)NAN;
   s->stats.reason_name  = FcContactSolverReasonName(s->stats.reason);
   *solver               = s;
   PetscFunctionReturn(0);
@@ -99,8 +106,9 @@ static PetscErrorCode FcContactSolverResetType_Private(FcContactSolver s)
   PetscFunctionBegin;
   if (s->ops.destroy) PetscCall((*s->ops.destroy)(s));
   PetscCall(PetscMemzero(&s->ops, sizeof s->ops));
-  s->data    = NULL;
-  s->type[0] = 0;
+  s->data        = NULL;
+  s->type[0]     = 0;
+  s->regularized = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -206,14 +214,33 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
   PetscCall(PetscOptionsReal("-tol", "Stop when the common error (relative, dimensionless) is <= tol", "FcContactSolverSetTolerances", tol, &tol, &tol_set));
   PetscCall(PetscOptionsInt("-max_it", "Maximum number of iterations (nsgs: sweeps over all contacts)", "FcContactSolverSetTolerances", max_it, &max_it, &max_it_set));
   PetscCall(PetscOptionsBool("-warm_start", "Start from the r given to FcContactSolverSolve (else from r = 0)", "FcContactSolverSetWarmStart", s->params.warm_start, &s->params.warm_start, NULL));
+  s->opterr[0] = 0;
   if (s->ops.setfromoptions) PetscCall((*s->ops.setfromoptions)(s, PetscOptionsObject));
   PetscOptionsEnd();
+  if (s->opterr[0]) return FcInputError("options", s->optname, "%s", s->opterr);
   snprintf(opt, sizeof opt, "-%stol", prefix);
   if (tol_set) FcCheckInput(tol >= 0 && !PetscIsInfOrNanReal(tol), "options", opt, "must be finite and >= 0 (got %g)", (double)tol);
   snprintf(opt, sizeof opt, "-%smax_it", prefix);
   if (max_it_set) FcCheckInput(max_it >= 0, "options", opt, "must be >= 0 (got %" PetscInt_FMT ")", max_it);
   s->params.tol    = tol;
   s->params.max_it = max_it;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverOptionsBoundedInt(FcContactSolver s, PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscInt *value, PetscInt lb)
+{
+  PetscInt  v = *value;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInt(opt, text, "", v, &v, &set));
+  if (!set) PetscFunctionReturn(0);
+  if (v < lb) {
+    if (!s->opterr[0]) {
+      snprintf(s->optname, sizeof s->optname, "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1);
+      snprintf(s->opterr, sizeof s->opterr, "must be >= %" PetscInt_FMT " (got %" PetscInt_FMT ")", lb, v);
+    }
+  } else *value = v;
   PetscFunctionReturn(0);
 }
 
@@ -245,7 +272,8 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
   }
   if (!s->params.warm_start) PetscCall(PetscArrayzero(r, n));
   PetscCall(PetscMemzero(&st, sizeof st));
-  st.reason = FC_CONTACT_SOLVER_ITERATING;
+  st.reason       = FC_CONTACT_SOLVER_ITERATING;
+  st.own_residual = (PetscReal)NAN; /* a type with its own optimality measure sets it */
 
   PetscCall(PetscTime(&t0));
   PetscCall((*s->ops.solve)(s, problem, r, &st));
@@ -258,7 +286,13 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
   st.error = error;
   st.time  = (PetscReal)(t1 - t0);
   if (!FcAllFinite_Private(n, r) || PetscIsInfOrNanReal(error)) st.reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
-  else if (error <= s->params.tol) st.reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+  else if (s->regularized) {
+    /* The type solves a regularized problem: its solution is not a zero of the common error,
+     * which is therefore reported but not tested; convergence is the type's own test. */
+    if (type_reason > 0) st.reason = FC_CONTACT_SOLVER_CONVERGED_REGULARIZED;
+    else if (type_reason < 0) st.reason = type_reason;
+    else st.reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+  } else if (error <= s->params.tol) st.reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
   else if (type_reason < 0) st.reason = type_reason;
   else if (type_reason > 0) st.reason = FC_CONTACT_SOLVER_DIVERGED_INEXACT;
   else st.reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
@@ -266,7 +300,7 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
   st.reason_name = FcContactSolverReasonName(st.reason);
   s->stats       = st;
   s->nsolves++;
-  PetscCall(PetscInfo(NULL, "contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, %s\n", s->type, problem->m, st.iterations, (double)st.error, st.reason_name));
+  PetscCall(PetscInfo(NULL, "contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, own residual %g, %s\n", s->type, problem->m, st.iterations, (double)st.error, (double)st.own_residual, st.reason_name));
   PetscFunctionReturn(0);
 }
 
@@ -287,10 +321,15 @@ PetscErrorCode FcContactSolverView(FcContactSolver s, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(0); /* text only */
   PetscCall(PetscViewerASCIIPrintf(viewer, "FcContactSolver: type %s\n", s->type[0] ? s->type : "(not set)"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "tol %g (common error), max_it %" PetscInt_FMT ", warm_start %s\n", (double)s->params.tol, s->params.max_it, s->params.warm_start ? "true" : "false"));
+  if (s->regularized) PetscCall(PetscViewerASCIIPrintf(viewer, "regularized: converges by its own optimality test; tol (%g) unused, the common error is reported; max_it %" PetscInt_FMT ", warm_start %s\n", (double)s->params.tol, s->params.max_it, s->params.warm_start ? "true" : "false"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "tol %g (common error), max_it %" PetscInt_FMT ", warm_start %s\n", (double)s->params.tol, s->params.max_it, s->params.warm_start ? "true" : "false"));
   if (s->ops.view) PetscCall((*s->ops.view)(s, viewer));
-  if (s->nsolves)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %s, %" PetscInt_FMT " iterations, error %g, %g s\n", s->stats.reason_name, s->stats.iterations, (double)s->stats.error, (double)s->stats.time));
+  if (s->nsolves) {
+    if (PetscIsInfOrNanReal(s->stats.own_residual))
+      PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %s, %" PetscInt_FMT " iterations, error %g, %g s\n", s->stats.reason_name, s->stats.iterations, (double)s->stats.error, (double)s->stats.time));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %s, %" PetscInt_FMT " iterations, own residual %g, common error %g, %g s\n", s->stats.reason_name, s->stats.iterations, (double)s->stats.own_residual, (double)s->stats.error, (double)s->stats.time));
+  }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }

@@ -23,12 +23,15 @@ typedef struct _p_FcContactSolver *FcContactSolver;
 
 /* Why a solve stopped. > 0 converged, < 0 not converged, 0 still running (inside a type). */
 typedef enum {
-  FC_CONTACT_SOLVER_DIVERGED_INEXACT   = -4, /* the type stopped on its own test (e.g. an approximate cone) but the common error is above tol */
-  FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN = -3, /* the type could not proceed (e.g. a contact with W_aa,nn <= 0) */
-  FC_CONTACT_SOLVER_DIVERGED_NAN       = -2, /* r or the common error is not finite */
-  FC_CONTACT_SOLVER_DIVERGED_MAX_IT    = -1, /* max_it iterations without reaching tol */
-  FC_CONTACT_SOLVER_ITERATING          = 0,
-  FC_CONTACT_SOLVER_CONVERGED_TOL      = 1 /* common error <= tol */
+  FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH  = -5, /* a line search failed (no descent along the step, or its 1-D iteration did not converge) */
+  FC_CONTACT_SOLVER_DIVERGED_INEXACT      = -4, /* the type stopped on its own test (e.g. an approximate cone) but the common error is above tol */
+  FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN    = -3, /* the type could not proceed (e.g. a contact with W_aa,nn <= 0) */
+  FC_CONTACT_SOLVER_DIVERGED_NAN          = -2, /* r or the common error is not finite */
+  FC_CONTACT_SOLVER_DIVERGED_MAX_IT       = -1, /* max_it iterations without reaching tol */
+  FC_CONTACT_SOLVER_ITERATING             = 0,
+  FC_CONTACT_SOLVER_CONVERGED_TOL         = 1, /* common error <= tol */
+  FC_CONTACT_SOLVER_CONVERGED_REGULARIZED = 2  /* a regularized type (solver->regularized) passed its own optimality test;
+                                                * the common error is reported, not compared with tol */
 } FcContactSolverReason;
 
 /* "CONVERGED_TOL", "DIVERGED_MAX_IT", ... */
@@ -43,12 +46,14 @@ typedef struct {
 
 /* Statistics of the last solve. */
 typedef struct {
-  PetscInt              iterations;  /* as counted by the type (nsgs: sweeps) */
-  PetscReal             error;       /* common error of the returned r, computed by the object after the solve */
-  PetscReal             time;        /* wall time of the type's solve, seconds (the final error evaluation excluded) */
-  PetscBool             converged;   /* reason > 0, i.e. error <= tol */
+  PetscInt              iterations;   /* as counted by the type (nsgs: sweeps) */
+  PetscReal             error;        /* common error of the returned r, computed by the object after the solve */
+  PetscReal             own_residual; /* the type's own optimality residual (dimensionless, defined by the type, e.g. sap's
+                                       * relative gradient norm); NaN for types that have none (all but the regularized ones) */
+  PetscReal             time;         /* wall time of the type's solve, seconds (the final error evaluation excluded) */
+  PetscBool             converged;    /* reason > 0: error <= tol, or for a regularized type its own test passed */
   FcContactSolverReason reason;
-  const char           *reason_name; /* FcContactSolverReasonName(reason), static storage */
+  const char           *reason_name;  /* FcContactSolverReasonName(reason), static storage */
 } FcContactSolverStats;
 
 /* ---- implementation side: what a type sees (PETSc keeps this in a private header) ---- */
@@ -57,7 +62,8 @@ struct _FcContactSolverOps {
   PetscErrorCode (*setfromoptions)(FcContactSolver, PetscOptionItems *PetscOptionsObject);
   /* Solve from the r given (the object has already zeroed it unless warm_start). Set
    * stats->iterations and stats->reason (CONVERGED_TOL when the type's own test passed,
-   * DIVERGED_* otherwise); the object then sets error, time, converged and the final reason. */
+   * DIVERGED_* otherwise) and, optionally, stats->own_residual (NaN on entry); the object then
+   * sets error, time, converged and the final reason. */
   PetscErrorCode (*solve)(FcContactSolver, FcContactProblem, PetscReal r[], FcContactSolverStats *stats);
   PetscErrorCode (*view)(FcContactSolver, PetscViewer);
   PetscErrorCode (*destroy)(FcContactSolver); /* free data; the object frees nothing of the type's */
@@ -65,13 +71,27 @@ struct _FcContactSolverOps {
 
 struct _p_FcContactSolver {
   char                       type[FC_NAME_LEN]; /* "" until a type is set */
+  /* Set by a type's create function (reset with the type): the type solves a REGULARIZED
+   * problem (sap: Castro et al. 2022), whose solution is not a zero of the common error, so the
+   * common error does not go to tol. Then converged = the type's own optimality test passed
+   * (reason CONVERGED_REGULARIZED); the common error is still computed and reported as error,
+   * and the type's residual as own_residual. Default false: converged = common error <= tol. */
+  PetscBool                  regularized;
   char                      *prefix;            /* extra options prefix before "fc_contact_solver_" (NULL: none) */
   struct _FcContactSolverOps ops;
   FcContactSolverParams      params;
   FcContactSolverStats       stats;
   PetscInt                   nsolves; /* solves since creation */
   void                      *data;    /* the type's */
+  char                       opterr[256]; /* first out-of-range type option (FcContactSolverOptionsBoundedInt) */
+  char                       optname[FC_NAME_LEN + 32];
 };
+
+/* For a type's setfromoptions: PetscOptionsInt, but a value below lb is not a PETSc error raised
+ * inside the options block (a traceback, exit 1): it is recorded, the old value kept, and
+ * FcContactSolverSetFromOptions raises it after the block as one input-error line naming the
+ * option (exit 2), like every other bad input. */
+PetscErrorCode FcContactSolverOptionsBoundedInt(FcContactSolver s, PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscInt *value, PetscInt lb);
 
 /* Registry. */
 PetscErrorCode FcContactSolverRegister(const char *name, PetscErrorCode (*create)(FcContactSolver));
@@ -104,5 +124,26 @@ PetscErrorCode FcContactSolverView(FcContactSolver solver, PetscViewer viewer);
 
 /* Types (one file each under solvers/). */
 PetscErrorCode FcContactSolverCreate_NSGS(FcContactSolver);
+/* sap: Castro, Permenter & Han 2022 (IEEE T-RO), the Semi-Analytic Primal solver on the local
+ * form (solvers/sap.c, doc/sap.md). A regularized type. */
+PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver);
+
+/* What a sap solve did, beyond FcContactSolverStats (valid after FcContactSolverSolve; the
+ * pointers stay valid until the next solve or destroy). Raises PETSC_ERR_ARG_WRONG for a solver
+ * of another type. */
+typedef struct {
+  PetscInt         newton_iterations; /* = stats.iterations */
+  PetscInt         ls_iterations;     /* line-search iterations of the last solve (evaluations of dℓ/dα) */
+  PetscInt64       ls_iterations_all; /* since creation */
+  PetscInt         nhistory;          /* newton_iterations + 1 entries below: [0] at the initial guess */
+  const PetscReal *cost;              /* ℓ at each iterate (units of energy: u·r) */
+  const PetscReal *gradient;          /* ‖∇ℓ‖ at each iterate (sqrt(energy), see doc/sap.md) */
+  const PetscReal *scale;             /* max(‖p − p*‖, ‖j_c‖) at each iterate (same units) */
+  const PetscReal *alpha;             /* line-search step taken from iterate k to k+1 (nhistory − 1 entries) */
+  const PetscReal *R;                 /* 3m: regularization of the last solve, per contact (R_n, R_t, R_t) */
+  PetscInt         nstick, nslide, nsep; /* contacts by region of the analytic projection at the returned r */
+  PetscBool        cost_criterion;       /* converged on Drake's cost criterion (round-off stall), not the gradient test */
+} FcContactSolverSAPInfo;
+PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver, FcContactSolverSAPInfo *);
 
 #endif

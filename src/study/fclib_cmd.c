@@ -1,46 +1,133 @@
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
-/* fcsim — `fcsim fclib solve FILE [--solver T] [--tol X] [--max-it N] [-o SOLUTION.hdf5]`. */
+/* fcsim — `fcsim fclib solve FILE [--solver T] [--tol X] [--max-it N] [-o SOLUTION.hdf5]`.
+ *
+ * sap on a file with a global problem (M v = H r + f, u = Hᵀ v + w) is solved in that form, by
+ * SAP's primal Newton in v (src/contact/sap_global.c, doc/sap.md "Global form"); every other
+ * solver, and sap on a local file, solves the local reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w
+ * that fclib_io builds. -fc_fclib_form local|global forces one (global: sap and a global file
+ * only). In either form the printed error is the common error of r on the local reformulation,
+ * as for every solver. */
 #include "fclib_cmd.h"
+#include "../contact/sap_global.h"
 #include "../contact/solver.h"
 #include "../io/fclib_io.h"
 #include <string.h>
 
+typedef enum {
+  FC_FCLIB_FORM_AUTO,
+  FC_FCLIB_FORM_LOCAL,
+  FC_FCLIB_FORM_GLOBAL
+} FcFCLIBForm;
+
+/* -fc_fclib_form local|global (auto when absent). */
+static PetscErrorCode GetForm_Private(FcFCLIBForm *form)
+{
+  char      buf[64];
+  PetscBool set;
+
+  PetscFunctionBegin;
+  *form = FC_FCLIB_FORM_AUTO;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-fc_fclib_form", buf, sizeof buf, &set));
+  if (!set) PetscFunctionReturn(0);
+  if (!strcmp(buf, "local")) *form = FC_FCLIB_FORM_LOCAL;
+  else if (!strcmp(buf, "global")) *form = FC_FCLIB_FORM_GLOBAL;
+  else return FcInputError("command line", "-fc_fclib_form", "'%s': expected local or global", buf);
+  PetscFunctionReturn(0);
+}
+
+/* SAP on the global problem gp; p (the local reformulation, for the common error) is built with
+ * the solver's M̃ when fclib_io could not (*p NULL on entry). */
+static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcGlobalProblem gp, FcContactProblem *p, PetscReal **r, PetscBool *converged)
+{
+  FcSAPGlobal     s;
+  FcSAPGlobalInfo info;
+  PetscReal       error;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  PetscCall(FcSAPGlobalCreate(&s));
+  ierr = FcSAPGlobalSetFromOptions(s);
+  if (!ierr && o->max_it != PETSC_DEFAULT) ierr = FcSAPGlobalSetMaxIt(s, o->max_it);
+  if (!ierr) ierr = FcSAPGlobalSetUp(s, gp); /* input error: M indefinite */
+  if (ierr) {
+    PetscCall(FcSAPGlobalDestroy(&s));
+    return ierr;
+  }
+  if (!*p) PetscCall(FcSAPGlobalComputeLocal(s, p));
+  PetscCall(PetscCalloc1(3 * gp->m, r));
+  PetscCall(FcSAPGlobalSolve(s, *r, NULL));
+  PetscCall(FcSAPGlobalGetInfo(s, &info));
+  PetscCall(FcContactProblemComputeError(*p, *r, &error));
+  printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)\n", o->file, (int)gp->m, (int)info.newton_iterations, (double)error, (double)info.own_residual, (double)(info.time_setup + info.time_solve), info.reason_name, (int)gp->n, (double)info.time_setup);
+  *converged = info.converged;
+  PetscCall(FcSAPGlobalDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
 {
-  FcContactProblem     p = NULL;
-  FcContactSolver      s = NULL;
+  FcContactProblem     p  = NULL;
+  FcGlobalProblem      gp = NULL;
+  FcContactSolver      s  = NULL;
   FcContactSolverStats st;
   PetscReal           *r = NULL;
   PetscInt             m;
-
+  FcFCLIBForm          form;
+  const char          *type;
+  PetscBool            sap = PETSC_FALSE;
   PetscErrorCode       ierr;
 
   PetscFunctionBegin;
   *converged = PETSC_FALSE;
+  PetscCall(GetForm_Private(&form));
   PetscCall(FcContactSolverRegisterAll());
-  PetscCall(FcFCLIBReadProblem(o->file, &p));
-  m = p->m;
   PetscCall(FcContactSolverCreate(&s));
   /* an unknown solver name is an input error: free what exists before returning it */
   ierr = FcContactSolverSetType(s, o->solver ? o->solver : "nsgs");
   if (!ierr) ierr = FcContactSolverSetTolerances(s, o->tol, o->max_it);
-  if (!ierr) ierr = FcContactSolverSetFromOptions(s);
+  if (!ierr) ierr = FcContactSolverSetFromOptions(s); /* -fc_contact_solver_type may name sap */
+  if (!ierr) ierr = FcContactSolverGetType(s, &type);
+  if (!ierr) {
+    sap = !strcmp(type, "sap") ? PETSC_TRUE : PETSC_FALSE;
+    if (form == FC_FCLIB_FORM_GLOBAL && !sap) ierr = FcInputError("command line", "-fc_fclib_form", "global: only the sap solver has a global form (solver %s)", type);
+  }
+  if (!ierr) {
+    if (sap && form != FC_FCLIB_FORM_LOCAL) {
+      ierr = FcGlobalProblemLoadFCLIB(o->file, &gp, &p); /* gp NULL: a local file */
+      if (!ierr && !gp && form == FC_FCLIB_FORM_GLOBAL) ierr = FcInputError(o->file, "-fc_fclib_form", "global: the file has no /fclib_global problem");
+    } else ierr = FcFCLIBReadProblem(o->file, &p);
+  }
   if (ierr) {
     PetscCall(FcContactSolverDestroy(&s));
     PetscCall(FcContactProblemDestroy(&p));
+    PetscCall(FcGlobalProblemDestroy(&gp));
     return ierr;
   }
-  PetscCall(PetscCalloc1(3 * m + 1, &r));
-  PetscCall(FcContactSolverSolve(s, p, r));
-  PetscCall(FcContactSolverGetStats(s, &st));
-  printf("%s: contacts %d iterations %d error %.6e time %.6e s %s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.time, st.reason_name);
+  if (gp) {
+    PetscCall(FcContactSolverDestroy(&s));
+    ierr = SolveGlobal_Private(o, gp, &p, &r, converged);
+    PetscCall(FcGlobalProblemDestroy(&gp));
+    if (ierr) {
+      PetscCall(FcContactProblemDestroy(&p));
+      PetscCall(PetscFree(r));
+      return ierr;
+    }
+  } else {
+    m = p->m;
+    PetscCall(PetscCalloc1(3 * m + 1, &r));
+    PetscCall(FcContactSolverSolve(s, p, r));
+    PetscCall(FcContactSolverGetStats(s, &st));
+    /* a regularized type (sap) converges by its own optimality test: show that residual too */
+    if (!PetscIsInfOrNanReal(st.own_residual)) printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.own_residual, (double)st.time, st.reason_name);
+    else printf("%s: contacts %d iterations %d error %.6e time %.6e s %s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.time, st.reason_name);
+    *converged = st.converged;
+    PetscCall(FcContactSolverDestroy(&s));
+  }
   if (o->out) {
     FcFCLIBInfo info = {o->file, "fcsim fclib solve", NULL};
     PetscCall(FcFCLIBWriteSolution(o->out, p, &info, r, NULL));
   }
-  *converged = st.converged;
   PetscCall(PetscFree(r));
-  PetscCall(FcContactSolverDestroy(&s));
   PetscCall(FcContactProblemDestroy(&p));
   PetscFunctionReturn(0);
 }
@@ -48,7 +135,7 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
 typedef struct {
   char      solver[FC_NAME_LEN]; /* as given, e.g. "lemke:k=8" */
   PetscInt  m, iterations;
-  PetscReal error, time;
+  PetscReal error, time, own_residual; /* own_residual: NaN unless the type is regularized (sap) */
   PetscBool converged;
   PetscReal *r;
   PetscErrorCode failed; /* the type refused this problem (e.g. lemke's size limit) */
@@ -113,12 +200,14 @@ static PetscErrorCode CompareSolve_Private(FcContactProblem p, const char *spec,
     row->error      = PETSC_INFINITY;
     row->time       = 0;
     row->converged  = PETSC_FALSE;
+    row->own_residual = (PetscReal)NAN;
     PetscFunctionReturn(0);
   }
   row->iterations = st.iterations;
   row->error      = st.error;
   row->time       = st.time;
   row->converged  = st.converged;
+  row->own_residual = st.own_residual;
   PetscFunctionReturn(0);
 }
 
@@ -144,7 +233,7 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o)
     if ((colon = strchr(t, ':'))) *colon = 0;
     PetscCall(FcContactSolverCheckType(t));
   }
-  if (!strcmp(fmt, "csv")) printf("problem,solver,contacts,iterations,error,time,converged,delta_percent\n");
+  if (!strcmp(fmt, "csv")) printf("problem,solver,contacts,iterations,error,time,converged,delta_percent,own_residual\n");
   else if (!strcmp(fmt, "markdown")) printf("| problem | solver | contacts | iterations | common error | time [s] | converged | δ%% |\n|---|---|---|---|---|---|---|---|\n");
   else printf("%-40s %-16s %8s %10s %12s %12s %9s %10s\n", "problem", "solver", "contacts", "iterations", "error", "time[s]", "converged", "delta%");
   for (PetscInt f = 0; f < o->nfiles; f++) {
@@ -170,12 +259,12 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o)
           d = nr > 0 ? 100 * PetscSqrtReal(nd / nr) : (nd > 0 ? PETSC_INFINITY : 0);
         }
         if (rows[k].failed) {
-          if (!strcmp(fmt, "csv")) printf("%s,%s,%d,,,,0,\n", o->files[f], rows[k].solver, (int)p->m);
+          if (!strcmp(fmt, "csv")) printf("%s,%s,%d,,,,0,,\n", o->files[f], rows[k].solver, (int)p->m);
           else if (!strcmp(fmt, "markdown")) printf("| %s | %s | %d | - | refused | - | no | - |\n", o->files[f], rows[k].solver, (int)p->m);
           else printf("%-40s %-16s %8d %10s %12s %12s %9s %10s\n", o->files[f], rows[k].solver, (int)p->m, "-", "refused", "-", "no", "-");
           continue;
         }
-        if (!strcmp(fmt, "csv")) printf("%s,%s,%d,%d,%.6e,%.6e,%d,%.6e\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, (int)rows[k].converged, (double)d);
+        if (!strcmp(fmt, "csv")) printf("%s,%s,%d,%d,%.6e,%.6e,%d,%.6e,%.6e\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, (int)rows[k].converged, (double)d, (double)rows[k].own_residual);
         else if (!strcmp(fmt, "markdown")) printf("| %s | %s | %d | %d | %.3e | %.3e | %s | %.3g |\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
         else printf("%-40s %-16s %8d %10d %12.4e %12.4e %9s %10.3g\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
       }

@@ -492,9 +492,9 @@ static PetscErrorCode FcContactSolverSetFromOptions_Lemke(FcContactSolver s, Pet
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "lemke: k-sided friction pyramids, one LCP solved by Lemke's method");
-  PetscCall(PetscOptionsBoundedInt("-lemke_k", "Sides of the pyramid replacing the friction cone (LCP of m(k+2) unknowns)", "", lk->k, &lk->k, NULL, 3));
-  PetscCall(PetscOptionsBoundedInt("-lemke_max_size", "Largest LCP (m(k+2) unknowns) a solve accepts; dense: 2 N^2 doubles, O(N^3) work", "", lk->max_size, &lk->max_size, NULL, 1));
-  PetscCall(PetscOptionsBoundedInt("-lemke_max_pivots", "Pivot limit (-1: max(max_it, 10 m(k+2)))", "", lk->max_pivots, &lk->max_pivots, NULL, -1));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_k", "Sides of the pyramid replacing the friction cone (LCP of m(k+2) unknowns)", &lk->k, 3));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_size", "Largest LCP (m(k+2) unknowns) a solve accepts; dense: 2 N^2 doubles, O(N^3) work", &lk->max_size, 1));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_pivots", "Pivot limit (-1: max(max_it, 10 m(k+2)))", &lk->max_pivots, -1));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }

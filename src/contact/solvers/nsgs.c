@@ -513,9 +513,9 @@ static PetscErrorCode FcContactSolverSetFromOptions_NSGS(FcContactSolver s, Pets
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "nsgs: nonlinear block Gauss-Seidel on the exact Coulomb cone");
-  PetscCall(PetscOptionsBoundedInt("-nsgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", "", ns->error_every, &ns->error_every, NULL, 1));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-nsgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", &ns->error_every, 1));
   PetscCall(PetscOptionsReal("-nsgs_local_tol", "Relative natural-map residual a local (one-contact) solution must reach before the fallback", "", ns->local_tol, &ns->local_tol, NULL));
-  PetscCall(PetscOptionsBoundedInt("-nsgs_local_max_it", "Iterations of the fallback local fixed point", "", ns->local_max_it, &ns->local_max_it, NULL, 0));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-nsgs_local_max_it", "Iterations of the fallback local fixed point", &ns->local_max_it, 0));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }

@@ -132,7 +132,7 @@ static PetscErrorCode FcContactSolverSetFromOptions_PGS(FcContactSolver s, Petsc
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "pgs: frictionless projected Gauss-Seidel (mu ignored)");
-  PetscCall(PetscOptionsBoundedInt("-pgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", "", pg->error_every, &pg->error_every, NULL, 1));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-pgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", &pg->error_every, 1));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }

@@ -353,7 +353,7 @@ static PetscErrorCode FcContactSolverSetFromOptions_Uzawa(FcContactSolver s, Pet
   PetscCall(PetscOptionsBool("-uzawa_rho_local", "Automatic rho per contact, rho_a = rho_factor / W_aa,nn (instead of the smallest stiffness for all)", "", uz->rho_local, &uz->rho_local, NULL));
   if (!uz->global) {
     PetscCall(PetscOptionsReal("-uzawa_inner_tol", "Inner Uzawa loop stops when |dr_a|/min(rho_a,1) < inner_tol x max(|q|,|r|,|u|) (talbi2008 eps2; -1: tol/100)", "", inner_tol, &inner_tol, NULL));
-    PetscCall(PetscOptionsBoundedInt("-uzawa_inner_max_it", "Maximum inner Uzawa steps per contact and sweep", "", uz->inner_max_it, &uz->inner_max_it, NULL, 1));
+    PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-uzawa_inner_max_it", "Maximum inner Uzawa steps per contact and sweep", &uz->inner_max_it, 1));
     PetscCall(PetscOptionsBool("-uzawa_inner_zero_start", "Start every inner loop from r_a = 0 (talbi2008) instead of the current r_a", "", uz->inner_zero_start, &uz->inner_zero_start, NULL));
     PetscCall(PetscOptionsReal("-uzawa_outer_tol", "Also stop when |r^{k+1} - r^k|/min(rho,1) < outer_tol x max(|q|,|r|,|u|) (talbi2008 eps1; 0: off)", "", outer_tol, &outer_tol, NULL));
   } else {

@@ -1,0 +1,119 @@
+/* fcsim — SAP on FCLIB's global form (doc/sap.md, "Global form").
+ *
+ * FCLIB's global frictional contact problem (fclib.h; no equality constraints G, b):
+ *
+ *     M v = H r + f,   u = Hᵀ v + w,   K_μ ∋ r ⊥ û ∈ K_μ*  per contact (De Saxcé, problem.h),
+ *
+ * v ∈ Rⁿ generalized velocities, r, u ∈ R^{3m}. Castro, Permenter & Han 2022 ([C22]) solve the
+ * convex approximation of it, regularized by R, as an unconstrained problem in v (their primal):
+ *
+ *     ℓ(v) = ½ (v − v*)ᵀ M (v − v*) + ℓ_R(v_c),   v* = M⁻¹ f,   v_c = Hᵀ v + w,
+ *     ∇ℓ  = M (v − v*) − H γ(v_c),   ∇²ℓ = M + H G Hᵀ (sparse),
+ *
+ * with γ, G and ℓ_R the analytic projection of the local type (solvers/sap.c §4, shared through
+ * solvers/sap_impl.h). Newton with the exact line search; the Hessian is assembled as a PETSc AIJ
+ * matrix every iteration and factored by sparse Cholesky (MUMPS by default). With the same R this
+ * is the same problem as the local type's on W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w, and its iterates are
+ * the same (v = v* + M⁻¹Hλ), so both return the same r (tests/unit/test_sap_global.c).
+ *
+ *     FcGlobalProblem gp;  FcContactProblem p;  FcSAPGlobal s;
+ *     FcGlobalProblemLoadFCLIB("step.hdf5", &gp, &p);   // or FcGlobalProblemCreate + fill
+ *     FcSAPGlobalCreate(&s);
+ *     FcSAPGlobalSetFromOptions(s);                     // -fc_contact_solver_sap_*, -fc_sap_global_*
+ *     FcSAPGlobalSetUp(s, gp);                          // symmetrize/regularize M, v*, R
+ *     FcSAPGlobalSolve(s, r, v);                        // r: initial impulse in, γ out; v out (or NULL)
+ *     FcSAPGlobalGetInfo(s, &info);                     // status, iterations, own residual, history
+ *     FcSAPGlobalDestroy(&s); FcGlobalProblemDestroy(&gp);
+ */
+#ifndef FC_SAP_GLOBAL_H
+#define FC_SAP_GLOBAL_H
+
+#include "problem.h"
+#include "solver.h"
+
+typedef struct _n_FcGlobalProblem *FcGlobalProblem;
+
+/* Plain data, filled in place after FcGlobalProblemCreate (M and H are the caller's: set them to
+ * sequential AIJ matrices of sizes n×n and n×3m; Destroy destroys them). M as given may be
+ * non-symmetric or singular: the solver works on a symmetrized, regularized copy (SetUp). */
+struct _n_FcGlobalProblem {
+  PetscInt   n;                    /* generalized velocities */
+  PetscInt   m;                    /* contacts */
+  Mat        M;                    /* n × n */
+  Mat        H;                    /* n × 3m, column 3a + i: row i (n, t1, t2) of contact a */
+  Vec        f;                    /* n */
+  Vec        w;                    /* 3m */
+  PetscReal *mu;                   /* m, μ_a ≥ 0 */
+  char       source[FC_NAME_LEN];  /* the file, for messages ("global problem" by default) */
+};
+
+/* f, w (zeroed) and mu (zeroed) allocated; M, H NULL. n ≥ 1, m ≥ 1. */
+PetscErrorCode FcGlobalProblemCreate(PetscInt n, PetscInt m, FcGlobalProblem *gp);
+PetscErrorCode FcGlobalProblemDestroy(FcGlobalProblem *gp);
+
+/* Read an FCLIB file. The file is first read and validated by FcFCLIBReadProblem (src/io), which
+ * also gives *local, the local reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w. When it holds a
+ * global problem, *gp is that problem read with libfclib's fclib_read_global; a local file gives
+ * *gp = NULL. FcFCLIBReadProblem refuses a global M that is not symmetric or not positive
+ * definite; such a file is still read here (*local = NULL then: FcSAPGlobalComputeLocal gives the
+ * reformulation with the M the solver uses). Any other problem of the file is its input error. */
+PetscErrorCode FcGlobalProblemLoadFCLIB(const char *path, FcGlobalProblem *gp, FcContactProblem *local);
+
+typedef struct _n_FcSAPGlobal *FcSAPGlobal;
+
+/* How w_a, the scale of contact a's regularization R_a = (β²/(4π²) w_a, σ w_a, σ w_a), is found. */
+typedef enum {
+  FC_SAP_GLOBAL_DELASSUS_DIAG  = 0, /* w_a = ‖H_aᵀ diag(M)⁻¹ H_a‖_F / 3 (default; no solve, see doc/sap.md) */
+  FC_SAP_GLOBAL_DELASSUS_EXACT = 1  /* w_a = ‖H_aᵀ M⁻¹ H_a‖_F / 3 (3m solves): the local type's R */
+} FcSAPGlobalDelassus;
+
+PetscErrorCode FcSAPGlobalCreate(FcSAPGlobal *s);
+PetscErrorCode FcSAPGlobalDestroy(FcSAPGlobal *s);
+/* -fc_contact_solver_sap_{beta,sigma,rtol,atol,cost_rtol,cost_atol,ls_max_it,monitor} and
+ * -fc_contact_solver_max_it (the local type's options, same meaning and defaults),
+ * -fc_sap_global_reg ε (1e-10), -fc_sap_global_delassus diag|exact; the Hessian's KSP has the
+ * prefix fc_sap_global_, M's fc_sap_global_mass_ (e.g. -fc_sap_global_pc_factor_mat_solver_type
+ * cholmod). Bad values → one input-error line. */
+PetscErrorCode FcSAPGlobalSetFromOptions(FcSAPGlobal s);
+PetscErrorCode FcSAPGlobalSetMaxIt(FcSAPGlobal s, PetscInt max_it);
+/* Use this R (3m, R_a = (R_n, R_t, R_t), all > 0) instead of computing it; NULL: compute it
+ * (the Delassus approximation of -fc_sap_global_delassus). Copied; takes effect at SetUp. */
+PetscErrorCode FcSAPGlobalSetRegularization(FcSAPGlobal s, PetscInt m, const PetscReal R[]);
+/* M̃ = ½(M + Mᵀ) (one warning line on stderr when max|M − Mᵀ| > 1e-12 max|M|); its Cholesky
+ * factorization; if that fails (zero pivot) or shows negative pivots, M̃ += ε mean|diag M| I with
+ * one warning line, and if it still fails, an input error "/fclib_global/M: not positive
+ * definite". Then v* = M̃⁻¹ f and R. gp must outlive the solves. */
+PetscErrorCode FcSAPGlobalSetUp(FcSAPGlobal s, FcGlobalProblem gp);
+/* The local reformulation with M̃: W = Hᵀ M̃⁻¹ H (symmetrized), q = Hᵀ v* + w (3m solves). */
+PetscErrorCode FcSAPGlobalComputeLocal(FcSAPGlobal s, FcContactProblem *p);
+/* r (3m): in, an impulse guess (the start is v = v* + M̃⁻¹ H r: zeros for a cold start); out, γ at
+ * the last iterate (always in the cone). v (n): out, the last iterate, or NULL. Non-convergence
+ * is a status (GetInfo), never an error. */
+PetscErrorCode FcSAPGlobalSolve(FcSAPGlobal s, PetscReal r[], PetscReal v[]);
+
+/* What the last SetUp and Solve did (pointers valid until the next SetUp/Solve or Destroy). */
+typedef struct {
+  FcContactSolverReason reason;       /* CONVERGED_REGULARIZED (own test) or a DIVERGED_* status */
+  const char           *reason_name;
+  PetscBool             converged;    /* reason > 0 */
+  const char           *failure;      /* NULL, or what failed */
+  PetscInt              newton_iterations;
+  PetscInt              ls_iterations;
+  PetscReal             own_residual; /* ‖∇ℓ‖_{M̃⁻¹} / max(‖M̃(v − v*)‖_{M̃⁻¹}, ‖Hγ‖_{M̃⁻¹}), as the local type's */
+  PetscInt              nhistory;     /* newton_iterations + 1 */
+  const PetscReal      *cost, *gradient, *scale, *alpha;
+  const PetscReal      *R;            /* 3m */
+  PetscReal             wmin, wmax;   /* range of w_a */
+  FcSAPGlobalDelassus   delassus;
+  PetscBool             user_R;       /* R given by FcSAPGlobalSetRegularization */
+  PetscInt              nstick, nslide, nsep;
+  PetscBool             cost_criterion;
+  PetscReal             asymmetry;    /* max|M − Mᵀ| / max|M| */
+  PetscBool             symmetrized;  /* asymmetry > 1e-12: warned */
+  PetscBool             regularized;  /* ε mean|diag M| I was added: warned */
+  PetscReal             shift;        /* that shift (0 when not regularized) */
+  PetscReal             time_setup, time_solve; /* wall time, s */
+} FcSAPGlobalInfo;
+PetscErrorCode FcSAPGlobalGetInfo(FcSAPGlobal s, FcSAPGlobalInfo *info);
+
+#endif

@@ -1,0 +1,685 @@
+/* fcsim — contact solver type "sap": the Semi-Analytic Primal solver of Castro, Permenter & Han,
+ * "An unconstrained convex formulation of compliant contact", IEEE T-RO 2022 (arXiv 2110.10107,
+ * below [C22]), as used for deformable bodies by han2023 (§VI, eq. 12–13 and 17), written on the
+ * local form every fcsim solver sees, u = W r + q (problem.h). doc/sap.md has the derivations and
+ * the measured figures. [C22]'s text was not available here (only its abstract): its results are
+ * cited by name and section and written out in full, checked against Drake's implementation by
+ * its authors (multibody/contact_solvers/sap); equation numbers are han2023's.
+ *
+ * 1. The problem. han2023 eq. 12–13 (= [C22]'s time step: Anitescu's convex approximation):
+ *        min_v ½‖v − v*‖²_A   s.t.  J v + b − v̂ ∈ F*,
+ *    whose optimality conditions are A(v − v*) = Jᵀγ, F ∋ γ ⊥ v_c − v̂ ∈ F*. [C22] regularizes it
+ *    (§"analytical inverse dynamics"): with y = −R⁻¹(v_c − v̂) the impulse is the analytic
+ *    projection γ = P_F^R(y) = argmin_{g ∈ F} ½‖g − y‖²_R, and v is the minimizer of the
+ *    UNCONSTRAINED convex cost
+ *        ℓ(v) = ½‖v − v*‖²_A + ℓ_R(v_c),   ℓ_R(v_c) = ½ γ(v_c)ᵀ R γ(v_c),              [C22, SAP cost]
+ *        ∇ℓ   = A(v − v*) − Jᵀγ        (momentum balance residual; dℓ_R/dv_c = −γ)
+ *        ∇²ℓ  = A + Jᵀ G J,    G = −dγ/dv_c = (dP/dy) R⁻¹ (block diagonal, 3×3 SPSD per contact).
+ *    In fcsim's local form: W = J A⁻¹ Jᵀ, q = J v* + b − v̂ (the free contact velocity) and r = γ.
+ *    v̂ = 0 here: the stepper already puts the gap term in q (u_N = g/Δt + v_N at velocity level,
+ *    the gap itself at displacement level), which is exactly [C22]'s v̂_n = −φ₀/δt moved into q.
+ *
+ * 2. The variable. The optimal v satisfies v − v* = A⁻¹Jᵀγ ∈ range(A⁻¹Jᵀ), so ℓ restricted to
+ *    v = v* + A⁻¹Jᵀλ, λ ∈ R^{3m}, has the same minimum and the same γ:
+ *        f(λ) = ½ λᵀWλ + ℓ_R(q + Wλ),   ∇f = W(λ − γ),   ∇²f = W + W G W.
+ *    λ is an impulse (λ = γ at the solution when W is nonsingular), so the warm start is r itself.
+ *    f is SAP's cost ℓ at that v (cost and its monotone decrease are SAP's), and nothing needs W⁻¹
+ *    or A: with W singular (redundant contacts) f is flat along null(W), which changes neither
+ *    v_c nor γ, and the regularized solution γ is still unique (its dual, below, has W + R SPD).
+ *
+ * 3. Newton step. Multiplying ∇²f Δλ = −∇f by W⁻¹ on the left (on range(W); the result solves the
+ *    original system whatever W) gives (I + G W) Δλ = γ − λ. With G = L Lᵀ per contact (L_a: 3×3,
+ *    below) the Woodbury identity
+ *        (I + L LᵀW)⁻¹ = I − L (I + LᵀW L)⁻¹ LᵀW
+ *    turns it into ONE dense Cholesky of S = I + LᵀWL, which is SPD with eigenvalues in
+ *    [1, 1 + ‖G‖‖W‖] whatever W (PSD, possibly singular): Δλ = g − L S⁻¹ LᵀW g, g = γ − λ. Columns
+ *    of L that vanish (separated contacts) are dropped, so S is k×k with k = 3·(sticking) +
+ *    2·(sliding) contacts. Cost per iteration: 3 products by W (3m×3m), S block by block (O(m²)),
+ *    its dense Cholesky (k³/3 flops).
+ *
+ * 4. The analytic projection ([C22], in FCLIB's frame (n, t1, t2)). With μ̃ = μ√(R_t/R_n),
+ *    μ̂ = μR_t/R_n, y_r = ‖y_t‖, t̂ = y_t/y_r:
+ *      stiction   y_n ≥ 0 and y_r ≤ μ y_n:  γ = y,                         G = R⁻¹;
+ *      sliding    y_n > −μ̂ y_r (and not stiction):  γ_n = (y_n + μ̂ y_r)/(1 + μ̃²), γ_t = μγ_n t̂;
+ *                 G = (1/((1+μ̃²)R_n)) a aᵀ + (μγ_n/(y_r R_t)) e eᵀ,  a = (1, μt̂), e = (0, t̂⊥)
+ *                 (Drake's dP/dy·R⁻¹, written as the sum of its two rank-one parts, so L = [a e]
+ *                 scaled is read off);
+ *      no contact y_n ≤ −μ̂ y_r (the polar cone in the R-metric):  γ = 0, G = 0.
+ *    The "y_n ≥ 0" in the stiction test keeps μ = 0 right (there stiction is y_r = 0, y_n ≥ 0).
+ *
+ * 5. Regularization ([C22], near-rigid regime; Drake SapFrictionConeConstraint): per contact
+ *    w_a = ‖W_aa‖_F / 3 (the RMS norm of the 3×3 diagonal block of the Delassus operator, the
+ *    diagonal approximation [C22] uses; Drake's SapModel::CalcDelassusDiagonalApproximation),
+ *    R_n = β²/(4π²) w_a (a contact "period" of β time steps: the stiffest a contact can be for the
+ *    time step), R_t = σ w_a. The regularized solution solves Anitescu's problem with W + R:
+ *        F ∋ γ ⊥ (W + R)γ + q ∈ F*,   i.e.  min_{γ∈F} ½γᵀ(W + R)γ + qᵀγ,
+ *    so it tends to the unregularized convex solution linearly in R. It is NOT De Saxcé's Coulomb
+ *    law (the common error's): at a sliding contact the convex approximation has u_N = μ‖u_T‖ > 0
+ *    (the bodies separate while pushing), so on sliding problems the common error keeps a floor as
+ *    β, σ → 0 (measured, doc/sap.md).
+ *
+ * 6. Line search: exact, as [C22] and Drake's PerformExactLineSearch: f(α) = f(λ +
+ *    αΔλ) is convex; f_A is a quadratic a0 + a1α + ½a2α², f_R is evaluated per contact in O(m)
+ *    (v_c(α) = v_c + αWΔλ), f'(α) = a1 + a2α − (WΔλ)·γ(α), f''(α) = a2 + Σ‖L_aᵀ(WΔλ)_a‖². If
+ *    f'(α_max) ≤ 0, α = α_max (1.5, Drake's); else the root of f' in [0, α_max] by Newton
+ *    safeguarded by bisection (Drake's DoNewtonWithBisectionFallback, rtsafe's rule), started at
+ *    α = 1, stopped when |Δα| < 1e-8 or |f'(α)| ≤ 1e-8 |f'(0)| (Drake's f_tolerance).
+ *
+ * 7. Stopping ([C22]; Drake SapSolverParameters): ‖∇ℓ‖ ≤ ε_a + ε_r max(‖p‖, ‖j_c‖), with the
+ *    norms of generalized impulses taken in A⁻¹ (Drake weighs them by diag(A)^{-1/2}, the Jacobi
+ *    approximation of the same norm): ‖∇ℓ‖ = ‖Jᵀ(λ − γ)‖_{A⁻¹} = √(gᵀWg), ‖j_c‖ = ‖Jᵀγ‖_{A⁻¹} =
+ *    √(γᵀWγ), and p → p − p* = A(v − v*) = Jᵀλ, ‖p − p*‖ = √(λᵀWλ) (the free momentum p* is not
+ *    in the local form; leaving it out makes the test stricter, never looser, than Drake's). The
+ *    gradient is a generalized impulse; these norms are √(energy) (√J when u is a velocity and r
+ *    an impulse), so ε_a is in √J and ε_r is dimensionless. stats.own_residual = ‖∇ℓ‖ / max(‖p −
+ *    p*‖, ‖j_c‖) (‖∇ℓ‖ when that is 0). Drake's second criterion is kept: a step with α > 0.5
+ *    that changes ℓ by less than cost_atol + cost_rtol (ℓᵏ⁺¹ + ℓᵏ)/2 (1e-30, 1e-15) ends the
+ *    solve as converged — round-off (γ moves by ~ε_mach‖W‖‖λ‖/min R) stalls the gradient above
+ *    an ε_r of ~1e-10 when σ ~ 1e-5 — with own_residual showing what was reached; likewise a
+ *    line search whose initial slope is below that tolerance takes α = 1.
+ *
+ * The returned r is γ(v_c(λ)) at the last iterate: always in the cone. One iteration = one
+ * Newton step (a solve that starts at the optimum takes 0). Failure is a status: DIVERGED_
+ * LINE_SEARCH (no descent along Δλ — round-off at a tolerance below what the conditioning allows —
+ * or the 1-D iteration did not converge in ls_max_it), DIVERGED_MAX_IT, DIVERGED_NAN,
+ * DIVERGED_BREAKDOWN (W not symmetric, a contact with W_aa = 0, S not positive definite).
+ *
+ * The per-contact kernels — the projection (§4), the regularization (§5), the exact line search
+ * (§6), the parameters and their options, the history — are shared with SAP on FCLIB's global
+ * form (../sap_global.c, Newton in v on M v = H r + f) through the internal header sap_impl.h,
+ * and defined here. */
+#include "../solver.h"
+#include "sap_impl.h"
+#include <math.h>
+
+#define SAP_SYM_TOL 1e-8 /* max |W − Wᵀ| ≤ SAP_SYM_TOL max |W|, else the problem has no SAP cost */
+
+typedef struct {
+  FcSAPParams par; /* β, σ, ε_r, ε_a, cost criterion, ls_max_it, monitor (sap_impl.h; defaults there) */
+  /* work, sized for mcap contacts */
+  PetscInt      mcap;
+  PetscReal    *lam, *u, *vc, *gam, *g, *Wg, *dlam, *dvc, *R, *L, *S, *z;
+  PetscInt     *mode, *col0; /* per contact: region (0 none, 1 stick, 2 slide), first column in S */
+  FcSAPHistory hist; /* of the last solve */
+  /* last solve */
+  PetscInt    ls_it;
+  PetscInt64  ls_it_all;
+  PetscInt    nstick, nslide, nsep;
+  PetscBool   cost_stop; /* the last solve stopped on the cost criterion (the gradient test not met) */
+  PetscReal   wmin, wmax;
+  const char *failure; /* static text when the last solve failed, NULL otherwise */
+} FcContactSolver_SAP;
+
+/* ---- kernels shared with the global form (sap_impl.h) ---- */
+
+void FcSAPParamsDefault(FcSAPParams *par)
+{
+  par->beta      = 1.0;   /* [C22], Drake's default */
+  par->sigma     = 1e-3;  /* [C22], Drake's default */
+  par->rtol      = 1e-6;  /* Drake's rel_tolerance, han2023 §VII (eps_r = 1e-6) */
+  par->atol      = 1e-14; /* Drake's abs_tolerance, sqrt(J) */
+  par->cost_rtol = 1e-15; /* Drake's cost_rel_tolerance */
+  par->cost_atol = 1e-30; /* Drake's cost_abs_tolerance, J */
+  par->ls_max_it = 100;   /* Drake's exact line search max_iterations */
+  par->monitor   = PETSC_FALSE;
+}
+
+PetscErrorCode FcSAPParamsOptions(PetscOptionItems *PetscOptionsObject, FcSAPParams *par)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsReal("-sap_beta", "Near-rigid regularization R_n = beta^2/(4 pi^2) w_a (w_a = |W_aa|_F/3), > 0", "", par->beta, &par->beta, NULL));
+  PetscCall(PetscOptionsReal("-sap_sigma", "Friction regularization R_t = sigma w_a, > 0", "", par->sigma, &par->sigma, NULL));
+  PetscCall(PetscOptionsReal("-sap_rtol", "Relative tolerance eps_r of |grad l| <= eps_a + eps_r max(|p - p*|, |j_c|) (dimensionless)", "", par->rtol, &par->rtol, NULL));
+  PetscCall(PetscOptionsReal("-sap_atol", "Absolute tolerance eps_a of the same test, in sqrt(energy) (sqrt(J) for velocities and impulses)", "", par->atol, &par->atol, NULL));
+  PetscCall(PetscOptionsReal("-sap_cost_rtol", "Also stop when a full step changes the cost by less than cost_atol + cost_rtol |cost| (round-off stall; Drake's cost criterion)", "", par->cost_rtol, &par->cost_rtol, NULL));
+  PetscCall(PetscOptionsReal("-sap_cost_atol", "Absolute part of the cost criterion (units of energy)", "", par->cost_atol, &par->cost_atol, NULL));
+  PetscCall(PetscOptionsBoundedInt("-sap_ls_max_it", "Iterations allowed to one exact line search", "", par->ls_max_it, &par->ls_max_it, NULL, 1));
+  PetscCall(PetscOptionsBool("-sap_monitor", "Print cost, gradient norm, step and line-search iterations at each Newton iterate", "", par->monitor, &par->monitor, NULL));
+  PetscFunctionReturn(0);
+}
+
+const char *FcSAPParamsInvalid(const FcSAPParams *par, const char **what, PetscReal *value)
+{
+  const struct {
+    const char *name;
+    PetscReal   v;
+    PetscBool   positive; /* > 0, else >= 0 */
+  } p[] = {
+    {"sap_beta", par->beta, PETSC_TRUE}, {"sap_sigma", par->sigma, PETSC_TRUE}, {"sap_rtol", par->rtol, PETSC_FALSE}, {"sap_atol", par->atol, PETSC_FALSE}, {"sap_cost_rtol", par->cost_rtol, PETSC_FALSE}, {"sap_cost_atol", par->cost_atol, PETSC_FALSE},
+  };
+  for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) {
+    if (PetscIsInfOrNanReal(p[k].v) || (p[k].positive ? !(p[k].v > 0) : !(p[k].v >= 0))) {
+      *what  = p[k].positive ? "must be finite and > 0" : "must be finite and >= 0";
+      *value = p[k].v;
+      return p[k].name;
+    }
+  }
+  return NULL;
+}
+
+void FcSAPRegularization(const FcSAPParams *par, PetscReal w, PetscReal R[3])
+{
+  R[0] = par->beta * par->beta / (4 * PETSC_PI * PETSC_PI) * w;
+  R[1] = par->sigma * w;
+  R[2] = par->sigma * w;
+}
+
+/* The analytic projection of one contact (comment §4). */
+int FcSAPProject(PetscReal mu, PetscReal Rn, PetscReal Rt, const PetscReal vc[3], PetscReal gam[3], PetscReal L[9])
+{
+  const PetscReal yn = -vc[0] / Rn, yt0 = -vc[1] / Rt, yt1 = -vc[2] / Rt, yr = PetscSqrtReal(yt0 * yt0 + yt1 * yt1);
+  const PetscReal muhat = mu * Rt / Rn, mut2 = mu * mu * Rt / Rn;
+
+  if (L)
+    for (int i = 0; i < 9; i++) L[i] = 0;
+  if (yn >= 0 && yr <= mu * yn) { /* stiction: γ = y, G = R⁻¹ */
+    gam[0] = yn;
+    gam[1] = yt0;
+    gam[2] = yt1;
+    if (L) {
+      L[0] = 1 / PetscSqrtReal(Rn);
+      L[4] = 1 / PetscSqrtReal(Rt);
+      L[8] = 1 / PetscSqrtReal(Rt);
+    }
+    return 1;
+  }
+  if (yn > -muhat * yr) { /* sliding (yr > 0 here: yr = 0 is stiction or no contact) */
+    const PetscReal f = 1 / (1 + mut2), gn = (yn + muhat * yr) * f, c = yt0 / yr, s = yt1 / yr;
+    gam[0] = gn;
+    gam[1] = mu * gn * c;
+    gam[2] = mu * gn * s;
+    if (L) {
+      const PetscReal sa = PetscSqrtReal(f / Rn), se = PetscSqrtReal(mu * gn / (yr * Rt));
+      L[0] = sa;
+      L[1] = sa * mu * c;
+      L[2] = sa * mu * s;
+      L[4] = -se * s; /* e = (0, t̂⊥) */
+      L[5] = se * c;
+    }
+    return 2;
+  }
+  gam[0] = gam[1] = gam[2] = 0; /* no contact */
+  return 0;
+}
+
+static PetscReal Dot_Private(PetscInt n, const PetscReal *x, const PetscReal *y)
+{
+  PetscReal s = 0;
+  for (PetscInt i = 0; i < n; i++) s += x[i] * y[i];
+  return s;
+}
+
+/* y = W x, W dense row-major n×n. (Plain loops: fcsim links LAPACK/BLAS only through PETSc's
+ * shared library, whose symbols are not on the link line.) */
+static void SAPMult_Private(PetscInt n, const PetscReal *W, const PetscReal *x, PetscReal *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] = Dot_Private(n, W + (size_t)i * n, x);
+}
+
+/* In place Cholesky S = C Cᵀ of a dense row-major SPD k×k matrix (Cholesky–Banachiewicz, the
+ * lower triangle is overwritten by C, row by row; inner products over contiguous rows). Returns
+ * the 1-based index of a non-positive pivot, 0 on success. k³/3 flops. */
+static PetscInt SAPCholesky_Private(PetscInt k, PetscReal *S)
+{
+  for (PetscInt i = 0; i < k; i++) {
+    PetscReal *Si = S + (size_t)i * k;
+    for (PetscInt j = 0; j < i; j++) {
+      const PetscReal *Sj = S + (size_t)j * k;
+      Si[j]               = (Si[j] - Dot_Private(j, Si, Sj)) / Sj[j];
+    }
+    {
+      const PetscReal d = Si[i] - Dot_Private(i, Si, Si);
+      if (!(d > 0) || PetscIsInfOrNanReal(d)) return i + 1;
+      Si[i] = PetscSqrtReal(d);
+    }
+  }
+  return 0;
+}
+
+/* z ← S⁻¹ z with the factor of SAPCholesky_Private: C y = z, then Cᵀ x = y. */
+static void SAPCholeskySolve_Private(PetscInt k, const PetscReal *C, PetscReal *z)
+{
+  for (PetscInt i = 0; i < k; i++) z[i] = (z[i] - Dot_Private(i, C + (size_t)i * k, z)) / C[(size_t)i * k + i];
+  for (PetscInt i = k - 1; i >= 0; i--) {
+    z[i] /= C[(size_t)i * k + i];
+    for (PetscInt j = 0; j < i; j++) z[j] -= C[(size_t)i * k + j] * z[i];
+  }
+}
+
+/* f(α), f'(α) and f''(α) along the line (comment §6): the quadratic a0 + a1α + ½a2α² plus ℓ_R
+ * evaluated contact by contact at vc + α dvc. */
+static PetscReal SAPLineEval_Private(const FcSAPLine *ln, PetscReal alpha, PetscReal *df, PetscReal *d2f)
+{
+  const PetscReal *R = ln->R, *vc = ln->vc, *dvc = ln->dvc;
+  PetscReal        fR = 0, dR = 0, d2R = 0;
+
+  for (PetscInt a = 0; a < ln->m; a++) {
+    PetscReal v[3], gm[3], L[9];
+    for (int i = 0; i < 3; i++) v[i] = vc[3 * a + i] + alpha * dvc[3 * a + i];
+    if (FcSAPProject(ln->mu[a], R[3 * a], R[3 * a + 1], v, gm, L)) {
+      fR += FcSAPCostR(R + 3 * a, gm);
+      dR -= dvc[3 * a] * gm[0] + dvc[3 * a + 1] * gm[1] + dvc[3 * a + 2] * gm[2];
+      for (int c = 0; c < 3; c++) {
+        const PetscReal t = L[3 * c] * dvc[3 * a] + L[3 * c + 1] * dvc[3 * a + 1] + L[3 * c + 2] * dvc[3 * a + 2];
+        d2R += t * t; /* Δv_cᵀ G Δv_c = Σ ‖Lᵀ Δv_c‖² */
+      }
+    }
+  }
+  *df  = ln->a1 + ln->a2 * alpha + dR;
+  *d2f = ln->a2 + d2R;
+  return ln->a0 + ln->a1 * alpha + 0.5 * ln->a2 * alpha * alpha + fR;
+}
+
+/* Exact line search (comment §6): the root of the convex f' on [0, α_max] by Newton with a
+ * bisection fallback, as Drake's DoNewtonWithBisectionFallback (after Numerical Recipes' rtsafe):
+ * bisect when the Newton point leaves the bracket or when Newton is slow (2|f'| > |Δα_prev f''|,
+ * i.e. |f'| did not halve); stop when |Δα| < FC_SAP_LS_FTOL (α is dimensionless, the guess is 1)
+ * or |f'(α)| ≤ FC_SAP_LS_FTOL |f'(0)|. Returns PETSC_FALSE when it failed. */
+PetscBool FcSAPLineSearch(const FcSAPLine *ln, const FcSAPParams *par, PetscReal *alpha, PetscInt *its)
+{
+  const PetscReal df0 = ln->df0;
+  PetscReal       lo = 0, hi = FC_SAP_ALPHA_MAX, al, df, d2f, f, mdx;
+
+  *its   = 1;
+  *alpha = FC_SAP_ALPHA_MAX;
+  f      = SAPLineEval_Private(ln, FC_SAP_ALPHA_MAX, &df, &d2f);
+  if (PetscIsInfOrNanReal(df)) return PETSC_FALSE;
+  if (df <= 0) return PETSC_TRUE; /* still descending at α_max: take it */
+  /* Drake: a slope at α = 0 below the cost tolerance is round-off; a full Newton step then */
+  if (-df0 < par->cost_atol + par->cost_rtol * f) {
+    *alpha = 1;
+    return PETSC_TRUE;
+  }
+  al  = 1; /* Newton's own step: exact where ℓ is quadratic */
+  mdx = lo - hi;
+  for (PetscInt k = 1; k <= par->ls_max_it; k++) {
+    PetscBool bisect;
+    *its = k + 1;
+    (void)SAPLineEval_Private(ln, al, &df, &d2f);
+    if (PetscIsInfOrNanReal(df) || PetscIsInfOrNanReal(d2f)) return PETSC_FALSE;
+    *alpha = al;
+    if (PetscAbsReal(df) <= FC_SAP_LS_FTOL * PetscAbsReal(df0)) return PETSC_TRUE;
+    if (df < 0) lo = al;
+    else hi = al;
+    bisect = (2 * PetscAbsReal(df) > PetscAbsReal(mdx * d2f) || !(d2f > 0)) ? PETSC_TRUE : PETSC_FALSE;
+    if (!bisect) {
+      mdx = df / d2f;
+      if (al - mdx <= lo || al - mdx >= hi) bisect = PETSC_TRUE;
+      else al -= mdx;
+    }
+    if (bisect) {
+      mdx = 0.5 * (lo - hi);
+      al  = lo - mdx;
+    }
+    if (PetscAbsReal(mdx) < FC_SAP_LS_FTOL) {
+      *alpha = al;
+      return PETSC_TRUE;
+    }
+  }
+  return PETSC_FALSE;
+}
+
+PetscErrorCode FcSAPHistoryPush(FcSAPHistory *h, PetscReal cost, PetscReal grad, PetscReal scale)
+{
+  PetscFunctionBegin;
+  if (h->n == h->cap) {
+    const PetscInt cap = PetscMax(16, 2 * h->cap);
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &h->cost));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &h->grad));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &h->scale));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &h->alpha));
+    PetscCall(PetscRealloc(sizeof(PetscInt) * cap, &h->ls));
+    h->cap = cap;
+  }
+  h->cost[h->n]  = cost;
+  h->grad[h->n]  = grad;
+  h->scale[h->n] = scale;
+  h->alpha[h->n] = (PetscReal)NAN;
+  h->ls[h->n]    = 0;
+  h->n++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcSAPHistoryDestroy(FcSAPHistory *h)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(h->cost));
+  PetscCall(PetscFree(h->grad));
+  PetscCall(PetscFree(h->scale));
+  PetscCall(PetscFree(h->alpha));
+  PetscCall(PetscFree(h->ls));
+  h->cap = h->n = 0;
+  PetscFunctionReturn(0);
+}
+
+/* ---- the local type ---- */
+
+static PetscErrorCode SAPEnsureCapacity_Private(FcContactSolver_SAP *sp, PetscInt m)
+{
+  PetscFunctionBegin;
+  if (m <= sp->mcap) PetscFunctionReturn(0);
+  PetscCall(PetscFree(sp->S));
+  PetscCall(PetscFree5(sp->lam, sp->u, sp->vc, sp->gam, sp->g));
+  PetscCall(PetscFree5(sp->Wg, sp->dlam, sp->dvc, sp->R, sp->L));
+  PetscCall(PetscFree3(sp->z, sp->mode, sp->col0));
+  PetscCall(PetscMalloc5(3 * m, &sp->lam, 3 * m, &sp->u, 3 * m, &sp->vc, 3 * m, &sp->gam, 3 * m, &sp->g));
+  PetscCall(PetscMalloc5(3 * m, &sp->Wg, 3 * m, &sp->dlam, 3 * m, &sp->dvc, 3 * m, &sp->R, 9 * m, &sp->L));
+  PetscCall(PetscMalloc3(3 * m, &sp->z, m, &sp->mode, m, &sp->col0));
+  PetscCall(PetscMalloc1((size_t)9 * m * m, &sp->S));
+  sp->mcap = m;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSolve_SAP(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
+  const PetscInt       m = p->m, n = 3 * m;
+  PetscReal            wmax = 0, asym = 0, grad = 0, scale = 0;
+  PetscInt             k;
+
+  PetscFunctionBegin;
+  sp->hist.n    = 0;
+  sp->ls_it     = 0;
+  sp->failure   = NULL;
+  sp->cost_stop = PETSC_FALSE;
+  sp->nstick = sp->nslide = sp->nsep = 0;
+  st->iterations = 0;
+  if (!m) {
+    st->reason       = FC_CONTACT_SOLVER_CONVERGED_TOL;
+    st->own_residual = 0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SAPEnsureCapacity_Private(sp, m));
+
+  /* Data checks: finite, symmetric (the SAP cost needs W = J A⁻¹ Jᵀ symmetric), w_a > 0. */
+  for (PetscInt i = 0; i < n; i++) {
+    if (PetscIsInfOrNanReal(p->q[i])) {
+      st->reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
+      sp->failure = "q is not finite";
+      PetscFunctionReturn(0);
+    }
+    for (PetscInt j = 0; j <= i; j++) {
+      const PetscReal a = p->W[(size_t)i * n + j], b = p->W[(size_t)j * n + i];
+      if (PetscIsInfOrNanReal(a) || PetscIsInfOrNanReal(b)) {
+        st->reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
+        sp->failure = "W is not finite";
+        PetscFunctionReturn(0);
+      }
+      wmax = PetscMax(wmax, PetscAbsReal(a));
+      asym = PetscMax(asym, PetscAbsReal(a - b));
+    }
+  }
+  if (asym > SAP_SYM_TOL * wmax) {
+    PetscCall(PetscInfo(NULL, "sap: W is not symmetric (max |W - W^T| = %g, max |W| = %g)\n", (double)asym, (double)wmax));
+    st->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+    sp->failure = "W is not symmetric";
+    PetscFunctionReturn(0);
+  }
+  /* Regularization (comment §5). */
+  sp->wmin = PETSC_MAX_REAL;
+  sp->wmax = 0;
+  for (PetscInt a = 0; a < m; a++) {
+    PetscReal f2 = 0, w;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) f2 += PetscSqr(p->W[(size_t)(3 * a + i) * n + 3 * a + j]);
+    w = PetscSqrtReal(f2) / 3;
+    if (!(w > 0)) {
+      PetscCall(PetscInfo(NULL, "sap: contact %" PetscInt_FMT " has W_aa = 0: no regularization can be scaled on it\n", a));
+      st->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+      sp->failure = "a contact has W_aa = 0";
+      PetscFunctionReturn(0);
+    }
+    sp->wmin         = PetscMin(sp->wmin, w);
+    sp->wmax         = PetscMax(sp->wmax, w);
+    FcSAPRegularization(&sp->par, w, sp->R + 3 * a);
+  }
+
+  /* Warm start: λ = r (comment §2). */
+  PetscCall(PetscArraycpy(sp->lam, r, n));
+  for (k = 0;; k++) {
+    PetscReal cost = 0, lWl, gWg, gamWgam, a0, a1, a2, df0, alpha;
+    PetscInt  ncol = 0, ls_its;
+    FcSAPLine line;
+
+    /* At λ: v_c = q + Wλ, γ = P(−R⁻¹v_c), G = L Lᵀ. */
+    SAPMult_Private(n, p->W, sp->lam, sp->u);
+    for (PetscInt i = 0; i < n; i++) sp->vc[i] = p->q[i] + sp->u[i];
+    for (PetscInt a = 0; a < m; a++) {
+      const PetscReal *gm = sp->gam + 3 * a;
+      sp->mode[a]         = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], sp->vc + 3 * a, sp->gam + 3 * a, sp->L + 9 * a);
+      sp->col0[a]         = ncol;
+      ncol += sp->mode[a] == 1 ? 3 : sp->mode[a] == 2 ? 2 : 0;
+      cost += 0.5 * (sp->R[3 * a] * gm[0] * gm[0] + sp->R[3 * a + 1] * (gm[1] * gm[1] + gm[2] * gm[2]));
+    }
+    for (PetscInt i = 0; i < n; i++) sp->g[i] = sp->lam[i] - sp->gam[i]; /* W g = ∇f */
+    SAPMult_Private(n, p->W, sp->g, sp->Wg);
+    lWl     = Dot_Private(n, sp->lam, sp->u);
+    gWg     = Dot_Private(n, sp->g, sp->Wg);
+    gamWgam = lWl - 2 * Dot_Private(n, sp->g, sp->u) + gWg; /* γᵀWγ with γ = λ − g, W symmetric */
+    cost += 0.5 * lWl;
+    grad  = PetscSqrtReal(PetscMax(gWg, 0));
+    scale = PetscSqrtReal(PetscMax(PetscMax(lWl, gamWgam), 0));
+    PetscCall(FcSAPHistoryPush(&sp->hist, cost, grad, scale));
+    if (sp->par.monitor) {
+      if (k) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  sap %3" PetscInt_FMT " cost %.15e |grad| %.6e rel %.6e alpha %.6f ls %" PetscInt_FMT "\n", k, (double)cost, (double)grad, scale > 0 ? (double)(grad / scale) : (double)grad, (double)sp->hist.alpha[k - 1], sp->hist.ls[k - 1]));
+      else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  sap %3" PetscInt_FMT " cost %.15e |grad| %.6e rel %.6e (m = %" PetscInt_FMT ", w in [%g, %g], beta %g, sigma %g)\n", k, (double)cost, (double)grad, scale > 0 ? (double)(grad / scale) : (double)grad, m, (double)sp->wmin, (double)sp->wmax, (double)sp->par.beta, (double)sp->par.sigma));
+    }
+    if (PetscIsInfOrNanReal(cost) || PetscIsInfOrNanReal(grad) || PetscIsInfOrNanReal(scale)) {
+      st->reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
+      sp->failure = "non-finite cost or gradient";
+      break;
+    }
+    if (grad <= sp->par.atol + sp->par.rtol * scale) { /* the SAP stopping test (comment §7) */
+      st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+      break;
+    }
+    /* Drake's cost criterion (comment §7): round-off stalls the cost before the gradient test
+     * when ε_r is below what the conditioning (~ ε_mach ‖W‖/min R) allows; a full step (α > 0.5)
+     * that no longer changes ℓ ends the solve, with own_residual showing the gradient reached. */
+    if (k && sp->hist.alpha[k - 1] > 0.5 && PetscAbsReal(cost - sp->hist.cost[k - 1]) < sp->par.cost_atol + sp->par.cost_rtol * 0.5 * (cost + sp->hist.cost[k - 1])) {
+      st->reason    = FC_CONTACT_SOLVER_CONVERGED_TOL;
+      sp->cost_stop = PETSC_TRUE;
+      break;
+    }
+    if (k >= s->params.max_it) {
+      st->reason  = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+      sp->failure = "max_it Newton iterations";
+      break;
+    }
+
+    /* Newton step (comment §3): S = I + LᵀWL over the active columns, Δλ = −(g − L S⁻¹ LᵀW g). */
+    if (ncol) {
+      PetscInt info;
+      for (PetscInt a = 0; a < m; a++) {
+        const PetscInt   na = sp->mode[a] == 1 ? 3 : sp->mode[a] == 2 ? 2 : 0;
+        const PetscReal *La = sp->L + 9 * a;
+        if (!na) continue;
+        for (PetscInt b = 0; b <= a; b++) {
+          const PetscInt   nb = sp->mode[b] == 1 ? 3 : sp->mode[b] == 2 ? 2 : 0;
+          const PetscReal *Lb = sp->L + 9 * b;
+          PetscReal        WL[9];
+          if (!nb) continue;
+          /* WL = W_ab L_b (3 × nb) */
+          for (int i = 0; i < 3; i++)
+            for (PetscInt c = 0; c < nb; c++) {
+              const PetscReal *Wi = p->W + (size_t)(3 * a + i) * n + 3 * b;
+              WL[3 * c + i]       = Wi[0] * Lb[3 * c] + Wi[1] * Lb[3 * c + 1] + Wi[2] * Lb[3 * c + 2];
+            }
+          for (PetscInt ca = 0; ca < na; ca++)
+            for (PetscInt cb = 0; cb < nb; cb++) {
+              const PetscReal v = La[3 * ca] * WL[3 * cb] + La[3 * ca + 1] * WL[3 * cb + 1] + La[3 * ca + 2] * WL[3 * cb + 2];
+              const PetscInt  ia = sp->col0[a] + ca, ib = sp->col0[b] + cb;
+              sp->S[(size_t)ia * ncol + ib] = v; /* S is symmetric: fill both triangles */
+              sp->S[(size_t)ib * ncol + ia] = v;
+            }
+        }
+      }
+      for (PetscInt i = 0; i < ncol; i++) sp->S[(size_t)i * ncol + i] += 1;
+      /* z = Lᵀ W g */
+      for (PetscInt a = 0; a < m; a++) {
+        const PetscInt   na = sp->mode[a] == 1 ? 3 : sp->mode[a] == 2 ? 2 : 0;
+        const PetscReal *La = sp->L + 9 * a, *wg = sp->Wg + 3 * a;
+        for (PetscInt c = 0; c < na; c++) sp->z[sp->col0[a] + c] = La[3 * c] * wg[0] + La[3 * c + 1] * wg[1] + La[3 * c + 2] * wg[2];
+      }
+      info = SAPCholesky_Private(ncol, sp->S);
+      if (info) {
+        PetscCall(PetscInfo(NULL, "sap: I + L^T W L is not positive definite (pivot %" PetscInt_FMT "): W is not positive semidefinite\n", info));
+        st->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+        sp->failure = "I + L^T W L not positive definite (W indefinite)";
+        break;
+      }
+      SAPCholeskySolve_Private(ncol, sp->S, sp->z);
+    }
+    for (PetscInt a = 0; a < m; a++) {
+      const PetscInt   na = sp->mode[a] == 1 ? 3 : sp->mode[a] == 2 ? 2 : 0;
+      const PetscReal *La = sp->L + 9 * a;
+      for (int i = 0; i < 3; i++) {
+        PetscReal t = sp->g[3 * a + i];
+        for (PetscInt c = 0; c < na; c++) t -= La[3 * c + i] * sp->z[sp->col0[a] + c];
+        sp->dlam[3 * a + i] = -t;
+      }
+    }
+    SAPMult_Private(n, p->W, sp->dlam, sp->dvc);
+
+    /* Exact line search (comment §6). f_A(α) = a0 + a1α + ½a2α². */
+    a0  = 0.5 * lWl;
+    a1  = Dot_Private(n, sp->dlam, sp->u);
+    a2  = Dot_Private(n, sp->dlam, sp->dvc);
+    df0 = Dot_Private(n, sp->dlam, sp->Wg); /* ∇fᵀΔλ = −gᵀW(I + GW)⁻¹g < 0 unless ∇f = 0 */
+    if (!(df0 < 0)) {
+      PetscCall(PetscInfo(NULL, "sap: iteration %" PetscInt_FMT ": no descent along the Newton step (df/dalpha(0) = %g, |grad| %g): round-off\n", k, (double)df0, (double)grad));
+      st->reason  = FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH;
+      sp->failure = "no descent along the Newton step (round-off)";
+      break;
+    }
+    line.m   = m;
+    line.mu  = p->mu;
+    line.R   = sp->R;
+    line.vc  = sp->vc;
+    line.dvc = sp->dvc;
+    line.a0  = a0;
+    line.a1  = a1;
+    line.a2  = a2;
+    line.df0 = df0;
+    if (!FcSAPLineSearch(&line, &sp->par, &alpha, &ls_its)) {
+      sp->ls_it += ls_its;
+      st->reason  = FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH;
+      sp->failure = "the line search did not converge in ls_max_it iterations";
+      break;
+    }
+    sp->ls_it += ls_its;
+    sp->hist.alpha[k] = alpha; /* history slot k exists (pushed above) */
+    sp->hist.ls[k]    = ls_its;
+    for (PetscInt i = 0; i < n; i++) sp->lam[i] += alpha * sp->dlam[i];
+  }
+  st->iterations = k;
+  sp->ls_it_all += sp->ls_it;
+  st->own_residual = scale > 0 ? grad / scale : grad;
+  /* r = γ at the last iterate (in the cone whatever the status) */
+  PetscCall(PetscArraycpy(r, sp->gam, n));
+  for (PetscInt a = 0; a < m; a++) {
+    if (sp->mode[a] == 1) sp->nstick++;
+    else if (sp->mode[a] == 2) sp->nslide++;
+    else sp->nsep++;
+  }
+  if (sp->failure) PetscCall(PetscInfo(NULL, "sap: stopped after %" PetscInt_FMT " iterations: %s\n", k, sp->failure));
+  PetscFunctionReturn(0);
+}
+
+/* ---- options, view, life cycle ---- */
+
+/* A bad value: the type's options are read inside the object's options block, which is closed
+ * (as PetscOptionsEnd would) before the one-line input error, so nothing leaks. */
+static PetscErrorCode SAPBadOption_Private(PetscOptionItems *PetscOptionsObject, const char *name, const char *what, PetscReal value)
+{
+  char opt[FC_NAME_LEN + 64];
+
+  snprintf(opt, sizeof opt, "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name);
+  PetscCall(PetscOptionsEnd_Private(PetscOptionsObject));
+  return FcInputError("options", opt, "%s (got %g)", what, (double)value);
+}
+
+static PetscErrorCode FcContactSolverSetFromOptions_SAP(FcContactSolver s, PetscOptionItems *PetscOptionsObject)
+{
+  FcContactSolver_SAP *sp  = (FcContactSolver_SAP *)s->data;
+  FcSAPParams          par = sp->par;
+  const char          *bad, *what = NULL;
+  PetscReal            value = 0;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "sap: Semi-Analytic Primal solver (Castro, Permenter & Han 2022), regularized");
+  PetscCall(FcSAPParamsOptions(PetscOptionsObject, &par));
+  if ((bad = FcSAPParamsInvalid(&par, &what, &value))) return SAPBadOption_Private(PetscOptionsObject, bad, what, value);
+  sp->par = par;
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverView_SAP(FcContactSolver s, PetscViewer viewer)
+{
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "sap: beta %g (R_n = %.4g w_a), sigma %g (R_t = sigma w_a), w_a = |W_aa|_F/3; stop |grad| <= %g + %g max(|p - p*|, |j_c|) or a full step changes the cost by < %g + %g |cost|; line search: exact, ls_max_it %" PetscInt_FMT "\n", (double)sp->par.beta, (double)(sp->par.beta * sp->par.beta / (4 * PETSC_PI * PETSC_PI)), (double)sp->par.sigma, (double)sp->par.atol, (double)sp->par.rtol, (double)sp->par.cost_atol, (double)sp->par.cost_rtol, sp->par.ls_max_it));
+  if (s->nsolves && sp->hist.n) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve: %" PetscInt_FMT " Newton iterations, %" PetscInt_FMT " line-search iterations (%" PetscInt64_FMT " since creation), w_a in [%g, %g]; contacts: %" PetscInt_FMT " stiction, %" PetscInt_FMT " sliding, %" PetscInt_FMT " no contact\n", sp->hist.n - 1, sp->ls_it, sp->ls_it_all, (double)sp->wmin, (double)sp->wmax, sp->nstick, sp->nslide, sp->nsep));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: cost %.10e -> %.10e, |grad| %.3e -> %.3e (scale %.3e)\n", (double)sp->hist.cost[0], (double)sp->hist.cost[sp->hist.n - 1], (double)sp->hist.grad[0], (double)sp->hist.grad[sp->hist.n - 1], (double)sp->hist.scale[sp->hist.n - 1]));
+  }
+  if (s->nsolves && sp->cost_stop) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve stopped on the cost criterion (round-off), relative gradient %.3e\n", (double)(sp->hist.grad[sp->hist.n - 1] / PetscMax(sp->hist.scale[sp->hist.n - 1], PETSC_SMALL))));
+  if (s->nsolves && sp->failure) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve failed: %s\n", sp->failure));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverDestroy_SAP(FcContactSolver s)
+{
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(sp->S));
+  PetscCall(PetscFree5(sp->lam, sp->u, sp->vc, sp->gam, sp->g));
+  PetscCall(PetscFree5(sp->Wg, sp->dlam, sp->dvc, sp->R, sp->L));
+  PetscCall(PetscFree3(sp->z, sp->mode, sp->col0));
+  PetscCall(FcSAPHistoryDestroy(&sp->hist));
+  PetscCall(PetscFree(s->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver s)
+{
+  FcContactSolver_SAP *sp;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&sp));
+  FcSAPParamsDefault(&sp->par);
+  s->data               = sp;
+  s->regularized        = PETSC_TRUE;
+  s->ops.solve          = FcContactSolverSolve_SAP;
+  s->ops.setfromoptions = FcContactSolverSetFromOptions_SAP;
+  s->ops.view           = FcContactSolverView_SAP;
+  s->ops.destroy        = FcContactSolverDestroy_SAP;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver s, FcContactSolverSAPInfo *info)
+{
+  FcContactSolver_SAP *sp;
+
+  PetscFunctionBegin;
+  PetscCheck(s && info, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver or info");
+  PetscCheck(s->ops.solve == FcContactSolverSolve_SAP, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Contact solver of type %s is not sap", s->type[0] ? s->type : "(not set)");
+  sp                      = (FcContactSolver_SAP *)s->data;
+  info->newton_iterations = sp->hist.n ? sp->hist.n - 1 : 0;
+  info->ls_iterations     = sp->ls_it;
+  info->ls_iterations_all = sp->ls_it_all;
+  info->nhistory          = sp->hist.n;
+  info->cost              = sp->hist.cost;
+  info->gradient          = sp->hist.grad;
+  info->scale             = sp->hist.scale;
+  info->alpha             = sp->hist.alpha;
+  info->R                 = sp->R;
+  info->nstick            = sp->nstick;
+  info->nslide            = sp->nslide;
+  info->nsep              = sp->nsep;
+  info->cost_criterion    = sp->cost_stop;
+  PetscFunctionReturn(0);
+}

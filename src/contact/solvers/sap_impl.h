@@ -1,0 +1,83 @@
+/* fcsim — the kernels of the Semi-Analytic Primal solver (Castro, Permenter & Han, IEEE T-RO
+ * 2022, [C22]) shared by its two forms: the contact-solver type "sap" on the local form
+ * u = W r + q (solvers/sap.c) and SAP on FCLIB's global form M v = H r + f, u = Hᵀ v + w
+ * (../sap_global.c). Internal header, not part of the contact-solver interface. The formulas
+ * are in the head comment of solvers/sap.c (§4–§7) and in doc/sap.md. */
+#ifndef FC_SAP_IMPL_H
+#define FC_SAP_IMPL_H
+
+#include "../../core/fc.h"
+
+#define FC_SAP_ALPHA_MAX 1.5  /* Drake's ExactLineSearchParameters::alpha_max */
+#define FC_SAP_LS_FTOL   1e-8 /* |f'(α)| ≤ FC_SAP_LS_FTOL |f'(0)| (or |Δα| below it) ends a line search (Drake's f_tolerance) */
+
+/* Parameters common to both forms (defaults from FcSAPParamsDefault, Drake's and [C22]'s). */
+typedef struct {
+  PetscReal beta;      /* 1: near-rigid R_n = β²/(4π²) w_a */
+  PetscReal sigma;     /* 1e-3: R_t = σ w_a */
+  PetscReal rtol;      /* 1e-6: ε_r, dimensionless */
+  PetscReal atol;      /* 1e-14: ε_a, √(energy) (Drake's abs_tolerance, in √J) */
+  PetscReal cost_rtol; /* 1e-15: cost criterion |ℓᵏ⁺¹ − ℓᵏ| < cost_atol + cost_rtol (ℓᵏ⁺¹ + ℓᵏ)/2 (Drake's) */
+  PetscReal cost_atol; /* 1e-30: same, units of energy */
+  PetscInt  ls_max_it; /* 100: evaluations allowed to one line search (Drake's) */
+  PetscBool monitor;   /* print cost and gradient at each iterate */
+} FcSAPParams;
+
+void FcSAPParamsDefault(FcSAPParams *par);
+
+/* Reads -<prefix>sap_{beta,sigma,rtol,atol,cost_rtol,cost_atol,ls_max_it,monitor} inside an open
+ * options block (the local type's, prefix "fc_contact_solver_"; the global form opens one with
+ * the same prefix, so both forms take the same options). No checks: see FcSAPParamsInvalid. */
+PetscErrorCode FcSAPParamsOptions(PetscOptionItems *PetscOptionsObject, FcSAPParams *par);
+
+/* NULL when par is valid, else the option name after the prefix ("sap_beta") and, in *what and
+ * *value, the message and the offending value (the caller raises the input error). */
+const char *FcSAPParamsInvalid(const FcSAPParams *par, const char **what, PetscReal *value);
+
+/* The regularization of one contact from its Delassus scale w_a ([C22] near-rigid regime,
+ * comment §5 of sap.c): R = (β²/(4π²) w_a, σ w_a, σ w_a). */
+void FcSAPRegularization(const FcSAPParams *par, PetscReal w, PetscReal R[3]);
+
+/* The analytic projection of one contact (comment §4 of sap.c). vc: contact velocity (n, t1, t2);
+ * out: γ = P_F^R(−R⁻¹vc) and, when L is not NULL, the factor L (3 columns of 3, column-major,
+ * L[3c + i]) of G = −dγ/dvc = L Lᵀ. Returns the region: 0 no contact, 1 stiction, 2 sliding. */
+int FcSAPProject(PetscReal mu, PetscReal Rn, PetscReal Rt, const PetscReal vc[3], PetscReal gam[3], PetscReal L[9]);
+
+/* Columns of L that do not vanish in a region (stiction 3, sliding 2, no contact 0). */
+static inline PetscInt FcSAPRegionColumns(int mode)
+{
+  return mode == 1 ? 3 : mode == 2 ? 2 : 0;
+}
+
+/* ½ γᵀ R γ of one contact (ℓ_R's summand). */
+static inline PetscReal FcSAPCostR(const PetscReal R[3], const PetscReal gam[3])
+{
+  return 0.5 * (R[0] * gam[0] * gam[0] + R[1] * gam[1] * gam[1] + R[2] * gam[2] * gam[2]);
+}
+
+/* One exact line search along a Newton step (comment §6 of sap.c): the cost along the step is
+ * f(α) = a0 + a1α + ½a2α² + Σ_a ℓ_R,a(vc_a + α dvc_a), whose quadratic part is the momentum
+ * term (local form: a Newton step Δλ with v_c = q + Wλ; global form: Δv with v_c = Hᵀv + w) and
+ * whose slope at 0 is df0 < 0. */
+typedef struct {
+  PetscInt         m;
+  const PetscReal *mu, *R, *vc, *dvc; /* m, 3m, 3m, 3m */
+  PetscReal        a0, a1, a2, df0;
+} FcSAPLine;
+
+/* The root of the convex f' in [0, α_max] (or α_max when f'(α_max) ≤ 0) by Newton with Drake's
+ * bisection fallback. Returns PETSC_FALSE when it failed (non-finite slope or ls_max_it
+ * evaluations); *its: evaluations of f'. */
+PetscBool FcSAPLineSearch(const FcSAPLine *line, const FcSAPParams *par, PetscReal *alpha, PetscInt *its);
+
+/* History of one solve: [k] at iterate k; alpha[k], ls[k]: the step from k to k+1. */
+typedef struct {
+  PetscInt   cap, n;
+  PetscReal *cost, *grad, *scale, *alpha;
+  PetscInt  *ls;
+} FcSAPHistory;
+
+PetscErrorCode FcSAPHistoryPush(FcSAPHistory *h, PetscReal cost, PetscReal grad, PetscReal scale);
+PetscErrorCode FcSAPHistoryDestroy(FcSAPHistory *h);
+
+#endif

@@ -1,0 +1,936 @@
+/* Unit test of the contact-solver type sap (src/contact/solvers/sap.c, doc/sap.md): the
+ * Semi-Analytic Primal solver of Castro, Permenter & Han 2022 on the local form u = W r + q.
+ *  1. random problems W = J A⁻¹ Jᵀ (m = 1..20, μ ∈ [0,1]): SAP converges by its own test, its cost
+ *     decreases monotonically, r is in the cone, r solves SAP's regularized problem
+ *     F ∋ r ⊥ (W + R) r + q ∈ F* to a bound derived from the stopping test, the reported error
+ *     is the common error of r; iteration counts;
+ *  2. the regularization: the common error (stick and frictionless problems) and the residual of
+ *     the convex approximation (all problems) shrink linearly with R as β, σ shrink; on sliding
+ *     problems the common error keeps the floor of the convex approximation (measured);
+ *     frictionless problems agree with nsgs within a bound derived from R_n;
+ *  3. single-contact closed forms of the regularized problem: separation, stick (isotropic and
+ *     coupled), slip, a "separating" contact that the convex approximation presses, μ = 0;
+ *  4. warm start from the solution: 0 or 1 iteration;
+ *  5. singular W (a duplicated contact);
+ *  6. statuses (max_it, NaN, asymmetric W, W_aa = 0, m = 0, line-search failure, tolerance
+ *     below rounding), options (sap:key=value spellings, view, monitor, bad values).
+ * Key figures are printed on lines starting with "FIGURE ". */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "testutil.h"
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/contact/solver.h"
+
+static uint64_t rng_state = 0x5ab5eed0c0ffee11ULL;
+static double   Uniform(double a, double b)
+{
+  return FcTestUniform(&rng_state, a, b);
+}
+
+#define NPROB 24 /* random problems per family */
+
+/* ---- random problems: W = J A⁻¹ Jᵀ, A = BᵀB + nI SPD (n×n, n = 3m + 2..7), J (3m×n) random,
+ * W symmetrized exactly (the Delassus operator is symmetric; the stepper symmetrizes it too).
+ * q ∈ [−1,1]^{3m}, μ ∈ [0, mu_max]. As in test_uzawa.c. ---- */
+static void Cholesky(int n, double *A)
+{
+  for (int j = 0; j < n; j++) {
+    double d = A[j * n + j];
+    for (int k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
+    assert_true(d > 0);
+    A[j * n + j] = sqrt(d);
+    for (int i = j + 1; i < n; i++) {
+      double s = A[i * n + j];
+      for (int k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
+      A[i * n + j] = s / A[j * n + j];
+    }
+  }
+}
+
+static void RandomProblem(int m, double mu_max, FcContactProblem *prob)
+{
+  const int        n3 = 3 * m, n = n3 + 2 + (int)Uniform(0, 6);
+  double          *B = malloc(sizeof(double) * n * n), *A = malloc(sizeof(double) * n * n), *J = malloc(sizeof(double) * n3 * n), *X = malloc(sizeof(double) * n * n3);
+  FcContactProblem p;
+
+  for (int i = 0; i < n * n; i++) B[i] = Uniform(-1, 1);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = (i == j) ? n : 0;
+      for (int k = 0; k < n; k++) s += B[k * n + i] * B[k * n + j];
+      A[i * n + j] = s;
+    }
+  Cholesky(n, A);
+  for (int i = 0; i < n3 * n; i++) J[i] = Uniform(-1, 1);
+  for (int c = 0; c < n3; c++) { /* column c of X = A⁻¹ Jᵀ: two triangular solves */
+    double *x = X + (size_t)c * n;
+    for (int i = 0; i < n; i++) {
+      x[i] = J[c * n + i];
+      for (int k = 0; k < i; k++) x[i] -= A[i * n + k] * x[k];
+      x[i] /= A[i * n + i];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+      for (int k = i + 1; k < n; k++) x[i] -= A[k * n + i] * x[k];
+      x[i] /= A[i * n + i];
+    }
+  }
+  assert_int_equal(FcContactProblemCreate(m, &p), 0);
+  for (int i = 0; i < n3; i++)
+    for (int j = 0; j <= i; j++) {
+      double s = 0;
+      for (int k = 0; k < n; k++) s += J[i * n + k] * X[(size_t)j * n + k];
+      p->W[i * n3 + j] = p->W[j * n3 + i] = s;
+    }
+  for (int i = 0; i < n3; i++) p->q[i] = Uniform(-1, 1);
+  for (int a = 0; a < m; a++) p->mu[a] = Uniform(0, mu_max);
+  free(B);
+  free(A);
+  free(J);
+  free(X);
+  *prob = p;
+}
+
+/* ---- solver set-up: options go through the options database under a prefix ---- */
+/* opts: NULL-terminated pairs {"sap_sigma", "1e-5", ...} (names after fc_contact_solver_). */
+static FcContactSolver MakeSolver(const char *type, const char *prefix, const char *const opts[])
+{
+  FcContactSolver s;
+  char            name[256];
+  assert_int_equal(FcContactSolverCreate(&s), 0);
+  assert_int_equal(FcContactSolverSetType(s, type), 0);
+  assert_int_equal(FcContactSolverSetWarmStart(s, PETSC_FALSE), 0);
+  assert_int_equal(FcContactSolverSetOptionsPrefix(s, prefix), 0);
+  if (opts)
+    for (int k = 0; opts[k]; k += 2) {
+      snprintf(name, sizeof name, "-%sfc_contact_solver_%s", prefix, opts[k]);
+      assert_int_equal(PetscOptionsSetValue(NULL, name, opts[k + 1]), 0);
+    }
+  assert_int_equal(FcContactSolverSetFromOptions(s), 0);
+  if (opts)
+    for (int k = 0; opts[k]; k += 2) {
+      snprintf(name, sizeof name, "-%sfc_contact_solver_%s", prefix, opts[k]);
+      assert_int_equal(PetscOptionsClearValue(NULL, name), 0);
+    }
+  return s;
+}
+
+/* SAP with (beta, sigma, rtol) set through the options database. */
+static FcContactSolver MakeSAP(double beta, double sigma, double rtol)
+{
+  char        b[32], sg[32], rt[32];
+  const char *opts[] = {"sap_beta", b, "sap_sigma", sg, "sap_rtol", rt, NULL};
+  snprintf(b, sizeof b, "%.17g", beta);
+  snprintf(sg, sizeof sg, "%.17g", sigma);
+  snprintf(rt, sizeof rt, "%.17g", rtol);
+  return MakeSolver("sap", "t_", opts);
+}
+
+static FcContactSolverStats Solve(FcContactSolver s, FcContactProblem p, double *r)
+{
+  FcContactSolverStats st;
+  double               err;
+  assert_int_equal(FcContactSolverSolve(s, p, r), 0);
+  assert_int_equal(FcContactSolverGetStats(s, &st), 0);
+  assert_int_equal(FcContactProblemComputeError(p, r, &err), 0);
+  assert_true(st.error == err || (isnan(st.error) && isnan(err))); /* the object's number is the common error of r */
+  return st;
+}
+
+/* ---- independent checks ---- */
+static double Norm(int n, const double *x)
+{
+  double s = 0;
+  for (int i = 0; i < n; i++) s += x[i] * x[i];
+  return sqrt(s);
+}
+
+static double Dist(int n, const double *x, const double *y)
+{
+  double d = 0, s = 0;
+  for (int i = 0; i < n; i++) {
+    d += (x[i] - y[i]) * (x[i] - y[i]);
+    s += y[i] * y[i];
+  }
+  return s > 0 ? sqrt(d / s) : sqrt(d);
+}
+
+/* Natural map of the cone complementarity F ∋ r ⊥ u + shift ∈ F* (no De Saxcé term: the convex
+ * approximation SAP solves), u = (W + diag(Rreg)) r + q (Rreg NULL: W alone). Absolute norm in
+ * *abs, relative as the common error (divided by max(‖q‖, ‖r‖, ‖u‖)) returned. */
+static double ConvexResidual(FcContactProblem p, const double *Rreg, const double *r, double *abs)
+{
+  const int n = 3 * (int)p->m;
+  double   *u = malloc(sizeof(double) * (size_t)(n ? n : 1)), e2 = 0, s;
+  assert_int_equal(FcContactProblemComputeVelocity(p, r, u), 0);
+  if (Rreg)
+    for (int i = 0; i < n; i++) u[i] += Rreg[i] * r[i];
+  for (int a = 0; a < (int)p->m; a++) {
+    double x[3], pr[3];
+    for (int i = 0; i < 3; i++) x[i] = r[3 * a + i] - u[3 * a + i];
+    FcConeProject(p->mu[a], x, pr);
+    for (int i = 0; i < 3; i++) e2 += (r[3 * a + i] - pr[i]) * (r[3 * a + i] - pr[i]);
+  }
+  s = fmax(Norm(n, p->q), fmax(Norm(n, r), Norm(n, u)));
+  free(u);
+  if (abs) *abs = sqrt(e2);
+  return s >= DBL_EPSILON ? sqrt(e2) / s : sqrt(e2);
+}
+
+/* P_F^R(y) reimplemented as the Euclidean projection in the scaled variables ŷ = R^{1/2} y, where
+ * F becomes the cone of coefficient μ̃ = μ √(R_t/R_n) (not the three-region formula of sap.c). */
+static void ProjectR(double mu, double Rn, double Rt, const double y[3], double g[3])
+{
+  double yh[3] = {sqrt(Rn) * y[0], sqrt(Rt) * y[1], sqrt(Rt) * y[2]}, ph[3];
+  FcConeProject(mu * sqrt(Rt / Rn), yh, ph);
+  g[0] = ph[0] / sqrt(Rn);
+  g[1] = ph[1] / sqrt(Rt);
+  g[2] = ph[2] / sqrt(Rt);
+}
+
+/* Smallest eigenvalue of a symmetric n×n matrix (destroyed) by cyclic Jacobi rotations. */
+static double MinEig(int n, double *A)
+{
+  for (int sweep = 0; sweep < 100; sweep++) {
+    double off = 0, dia = 0;
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        if (i == j) dia += A[i * n + j] * A[i * n + j];
+        else off += A[i * n + j] * A[i * n + j];
+      }
+    if (off <= 1e-30 * dia) break;
+    for (int p = 0; p < n; p++)
+      for (int q = p + 1; q < n; q++) {
+        double apq = A[p * n + q], th, t, c, s;
+        if (apq == 0) continue;
+        th = (A[q * n + q] - A[p * n + p]) / (2 * apq);
+        t  = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1));
+        c  = 1 / sqrt(t * t + 1);
+        s  = t * c;
+        for (int k = 0; k < n; k++) { /* A ← Jᵀ A J */
+          const double akp = A[k * n + p], akq = A[k * n + q];
+          A[k * n + p] = c * akp - s * akq;
+          A[k * n + q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < n; k++) {
+          const double apk = A[p * n + k], aqk = A[q * n + k];
+          A[p * n + k] = c * apk - s * aqk;
+          A[q * n + k] = s * apk + c * aqk;
+        }
+      }
+  }
+  {
+    double mn = A[0];
+    for (int i = 1; i < n; i++) mn = fmin(mn, A[i * n + i]);
+    return mn;
+  }
+}
+
+/* ---- 1. random problems: own convergence, monotone cost, the regularized problem solved ---- */
+static void test_random_problems(void **state)
+{
+  FcContactSolver s   = MakeSAP(1.0, 1e-3, 1e-6); /* the defaults, set explicitly */
+  double          it_sum = 0, ls_sum = 0, err_sum = 0, err_max = 0, conv_max = 0, own_max = 0, reg_ratio_max = 0, time = 0;
+  int             it_max = 0, nconv = 0, nmono = 0, nstick = 0, nslide = 0, nsep = 0;
+  (void)state;
+
+  for (int k = 0; k < NPROB; k++) {
+    const int              m = 1 + k % 20;
+    FcContactProblem       p;
+    double                *r = malloc(sizeof(double) * 3 * m), Wf = 0, reg_abs, bound;
+    FcContactSolverStats   st;
+    FcContactSolverSAPInfo info;
+    int                    mono = 1;
+
+    RandomProblem(m, 1.0, &p);
+    st = Solve(s, p, r);
+    assert_int_equal(FcContactSolverSAPGetInfo(s, &info), 0);
+    if (!st.converged) printf("sap: problem %d (m = %d): %s after %d iterations\n", k, m, st.reason_name, (int)st.iterations);
+    assert_true(st.converged);
+    assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_REGULARIZED);
+    assert_string_equal(st.reason_name, "CONVERGED_REGULARIZED");
+    nconv++;
+    /* own residual: the relative gradient of the last iterate, below ε_r */
+    assert_int_equal(info.nhistory, st.iterations + 1);
+    assert_true(info.gradient[st.iterations] <= 1e-14 + 1e-6 * info.scale[st.iterations]);
+    if (info.scale[st.iterations] > 0) assert_true(fabs(st.own_residual - info.gradient[st.iterations] / info.scale[st.iterations]) <= 1e-12 * st.own_residual);
+    else assert_true(st.own_residual == info.gradient[st.iterations]); /* every contact separated: 0 */
+    assert_false(info.cost_criterion); /* at ε_r = 1e-6 the gradient test is met first */
+    own_max = fmax(own_max, st.own_residual);
+    /* monotone cost (Drake's slop for round-off: 1000 ε max(1, |ℓ|)) */
+    for (int j = 0; j + 1 < info.nhistory; j++)
+      if (info.cost[j + 1] > info.cost[j] + 1000 * DBL_EPSILON * fmax(1.0, fabs(info.cost[j]))) mono = 0;
+    assert_true(mono);
+    nmono += mono;
+    /* r in the cone */
+    for (int a = 0; a < m; a++) assert_true(hypot(r[3 * a + 1], r[3 * a + 2]) <= p->mu[a] * r[3 * a] * (1 + 1e-12) + 1e-300 && r[3 * a] >= 0);
+    /* r solves the regularized problem F ∋ r ⊥ (W+R)r + q ∈ F*: its natural map is bounded by
+     * ‖W(λ − γ)‖ ≤ ‖W‖^{1/2} √(gᵀWg) ≤ ‖W‖_F^{1/2} (ε_a + ε_r scale) (the solver's test) */
+    for (int i = 0; i < 9 * m * m; i++) Wf += p->W[i] * p->W[i];
+    (void)ConvexResidual(p, info.R, r, &reg_abs);
+    bound = sqrt(sqrt(Wf)) * (1e-14 + 1e-6 * info.scale[st.iterations]);
+    assert_true(reg_abs <= bound);
+    reg_ratio_max = fmax(reg_ratio_max, reg_abs / bound);
+    conv_max      = fmax(conv_max, ConvexResidual(p, NULL, r, NULL));
+    it_sum += st.iterations;
+    it_max = st.iterations > it_max ? (int)st.iterations : it_max;
+    ls_sum += info.ls_iterations;
+    err_sum += st.error;
+    err_max = fmax(err_max, st.error);
+    time += st.time;
+    nstick += (int)info.nstick;
+    nslide += (int)info.nslide;
+    nsep += (int)info.nsep;
+    free(r);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+  }
+  printf("FIGURE sap random problems (m = 1..20, mu in [0,1], defaults beta 1, sigma 1e-3, eps_r 1e-6): converged %d/%d, monotone cost %d/%d, Newton iterations mean %.1f max %d, line-search iterations mean %.1f per solve, own residual max %.2e, time %.2f ms (all)\n", nconv, NPROB, nmono, NPROB, it_sum / NPROB, it_max, ls_sum / NPROB, own_max, 1e3 * time);
+  printf("FIGURE sap random problems: regularized natural map / its bound from the stopping test max %.2e; contacts at the solution: %d stiction, %d sliding, %d no contact; common error mean %.2e max %.2e; convex-approximation residual max %.2e\n", reg_ratio_max, nstick, nslide, nsep, err_sum / NPROB, err_max, conv_max);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+}
+
+/* ---- 2. the regularization ---- */
+typedef struct {
+  double beta, sigma;
+} Reg;
+
+/* Problems whose solution sticks at every contact: r* with r*_N ∈ [0.5, 1], ‖r*_T‖ ≤ 0.5 μ r*_N
+ * and q = −W r*, so u* = 0. r* solves both Coulomb's problem (De Saxcé: û = 0) and the convex
+ * approximation (u = 0 ∈ F*), whose solution is unique for W SPD: the common error of SAP's answer
+ * is then the regularization's alone. */
+static void StickProblem(int m, FcContactProblem *prob)
+{
+  FcContactProblem p;
+  double          *rs = malloc(sizeof(double) * 3 * m);
+  RandomProblem(m, 1.0, &p);
+  for (int a = 0; a < m; a++) {
+    const double rho = Uniform(0, 0.5), th = Uniform(0, 2 * PETSC_PI);
+    p->mu[a]      = Uniform(0.2, 1.0);
+    rs[3 * a]     = Uniform(0.5, 1.0);
+    rs[3 * a + 1] = rho * p->mu[a] * rs[3 * a] * cos(th);
+    rs[3 * a + 2] = rho * p->mu[a] * rs[3 * a] * sin(th);
+  }
+  for (int i = 0; i < 3 * m; i++) p->q[i] = 0;
+  assert_int_equal(FcContactProblemComputeVelocity(p, rs, p->q), 0);
+  for (int i = 0; i < 3 * m; i++) p->q[i] = -p->q[i];
+  free(rs);
+  *prob = p;
+}
+
+static void test_regularization(void **state)
+{
+  /* (β, σ): R/w = max(β²/(4π²), σ) = 2.5e-2, 2.5e-4, 1e-5; then σ alone at β = 0.01 */
+  const Reg reg[]  = {{1.0, 1e-3}, {0.1, 1e-4}, {0.01, 1e-5}, {0.01, 1e-3}};
+  const int nreg   = 4;
+  double    e_stick[4] = {0}, e_fric[4] = {0}, c_fric[4] = {0}, e_mu0[4] = {0}, it_stick[4] = {0}, it_fric[4] = {0};
+  double    worst_stick = 0, worst_sigma = 0, worst_conv = 0, worst_mu0 = 0, dev_ratio_max = 0, dev_rel_max = 0, dev_rel_sum = 0;
+  int       nsliding = 0;
+  (void)state;
+
+  for (int k = 0; k < NPROB; k++) {
+    const int        m = 1 + k % 12;
+    FcContactProblem ps, pf;
+    double          *r = malloc(sizeof(double) * 3 * m), e[4], c[4], es[4];
+    StickProblem(m, &ps);
+    RandomProblem(m, 1.0, &pf);
+    for (int j = 0; j < nreg; j++) {
+      FcContactSolver        s = MakeSAP(reg[j].beta, reg[j].sigma, 1e-10);
+      FcContactSolverStats   st;
+      FcContactSolverSAPInfo info;
+      st = Solve(s, ps, r);
+      if (!st.converged) printf("stick problem %d (beta %g, sigma %g): %s after %d iterations\n", k, reg[j].beta, reg[j].sigma, st.reason_name, (int)st.iterations);
+      assert_true(st.converged);
+      es[j] = st.error;
+      e_stick[j] += st.error / NPROB;
+      it_stick[j] += (double)st.iterations / NPROB;
+      st = Solve(s, pf, r);
+      assert_true(st.converged);
+      assert_int_equal(FcContactSolverSAPGetInfo(s, &info), 0);
+      if (j == 2 && info.nslide) nsliding++;
+      e[j] = st.error;
+      c[j] = ConvexResidual(pf, NULL, r, NULL);
+      e_fric[j] += e[j] / NPROB;
+      c_fric[j] += c[j] / NPROB;
+      it_fric[j] += (double)st.iterations / NPROB;
+      assert_int_equal(FcContactSolverDestroy(&s), 0);
+    }
+    /* First-order effect of R (doc/sap.md): SAP's r solves the convex problem with W + R, so its
+     * natural map for W alone is ‖r − P(r − u)‖ ≤ ‖R r‖ (the projection is non-expansive): linear
+     * in R/w = max(β²/(4π²), σ), 100× then 25× smaller along reg[0..2]. Asserted: 10× per step
+     * (stick problems: the common error; all problems: the convex residual) then 5× (25×
+     * expected; contacts can change region as R shrinks), and 10× for σ
+     * alone 1e-3 → 1e-5 at β = 0.01 (R_t dominates there: 100× expected). */
+    assert_true(es[1] < es[0] / 10 && es[2] < es[1] / 5);
+    assert_true(es[2] < es[3] / 10);
+    if (c[0] > 0) assert_true(c[1] < c[0] / 10 && c[2] < c[1] / 5 && c[2] < c[3] / 10);
+    else assert_true(c[1] == 0 && c[2] == 0 && c[3] == 0); /* every contact separated: exact for any R */
+    worst_stick = fmax(worst_stick, fmax(es[1] / es[0], es[2] / es[1]));
+    worst_sigma = fmax(worst_sigma, es[2] / es[3]);
+    if (c[0] > 0) worst_conv = fmax(worst_conv, fmax(c[1] / c[0], c[2] / c[1]));
+    free(r);
+    assert_int_equal(FcContactProblemDestroy(&ps), 0);
+    assert_int_equal(FcContactProblemDestroy(&pf), 0);
+  }
+  for (int j = 0; j < nreg; j++)
+    printf("FIGURE sap regularization beta %-5g sigma %-6g (R/w = %.2e): stick problems common error mean %.3e (%.1f it); frictional problems common error mean %.3e, convex-approximation residual mean %.3e (%.1f it)\n", reg[j].beta, reg[j].sigma, fmax(reg[j].beta * reg[j].beta / (4 * PETSC_PI * PETSC_PI), reg[j].sigma), e_stick[j], it_stick[j], e_fric[j], c_fric[j], it_fric[j]);
+  printf("FIGURE sap regularization: worst ratio per step (expected 1/100, 1/25): stick common error %.3g, convex residual %.3g; sigma 1e-3 -> 1e-5 at beta 0.01: %.3g; frictional problems with a sliding contact: %d/%d\n", worst_stick, worst_conv, worst_sigma, nsliding, NPROB);
+  /* Sliding problems: the common error does NOT follow (the convex approximation's u_N = μ‖u_T‖ at
+   * a sliding contact is not Coulomb's u_N = 0): its mean stays within 2× while R shrinks 2500×,
+   * and at the smallest R it is > 100× the convex residual. */
+  assert_true(nsliding >= NPROB / 2);
+  assert_true(e_fric[2] > 0.5 * e_fric[0]);
+  assert_true(e_fric[2] > 100 * c_fric[2]);
+
+  /* frictionless: common error linear in R_n = β²/(4π²) w (σ plays no role), and agreement with
+   * nsgs. For the LCP 0 ≤ z ⊥ (M + R)z + q ≥ 0 against 0 ≤ z* ⊥ M z* + q ≥ 0 (M = W_NN PSD),
+   * (z − z*)ᵀ(M + R)(z − z*) ≤ −(z − z*)ᵀ R z* gives ‖z − z*‖ ≤ ‖R z*‖ / λ_min(W_NN + R_N):
+   * that bound (per problem, with SAP's own R) plus the solver tolerances is asserted. */
+  {
+    FcContactSolver ns = MakeSolver("nsgs", "n_", NULL);
+    const double    betas[] = {1.0, 0.3, 0.1, 0.03};
+    int             nactive = 0, ncontacts = 0;
+    assert_int_equal(FcContactSolverSetTolerances(ns, 1e-14, 100000), 0);
+    for (int k = 0; k < NPROB; k++) {
+      const int              m = 1 + k % 20;
+      FcContactProblem       p;
+      double                *r = malloc(sizeof(double) * 3 * m), *rn = malloc(sizeof(double) * 3 * m), *M = malloc(sizeof(double) * m * m), e[4], Rz = 0, dz = 0, lmin, bound;
+      FcContactSolverSAPInfo info;
+      RandomProblem(m, 0.0, &p);
+      assert_true(Solve(ns, p, rn).converged);
+      for (int a = 0; a < m; a++) nactive += rn[3 * a] > 0;
+      ncontacts += m;
+      for (int j = 0; j < 4; j++) {
+        FcContactSolver      s  = MakeSAP(betas[j], 1e-3, 1e-12);
+        FcContactSolverStats st = Solve(s, p, r);
+        assert_true(st.converged);
+        e[j] = st.error;
+        e_mu0[j] += st.error / NPROB;
+        if (j == 0) { /* the bound, at the default β = 1 */
+          assert_int_equal(FcContactSolverSAPGetInfo(s, &info), 0);
+          for (int a = 0; a < m; a++) {
+            for (int b = 0; b < m; b++) M[a * m + b] = p->W[(3 * a) * 3 * m + 3 * b];
+            M[a * m + a] += info.R[3 * a];
+            Rz += pow(info.R[3 * a] * rn[3 * a], 2);
+            assert_true(r[3 * a + 1] == 0 && r[3 * a + 2] == 0);
+          }
+          lmin  = MinEig(m, M);
+          bound = sqrt(Rz) / lmin;
+          dz    = Dist(3 * m, r, rn) * Norm(3 * m, rn);
+          assert_true(dz <= bound * (1 + 1e-6) + 1e-10 * Norm(3 * m, rn));
+          if (bound > 0) dev_ratio_max = fmax(dev_ratio_max, dz / bound);
+          dev_rel_max = fmax(dev_rel_max, Dist(3 * m, r, rn));
+          dev_rel_sum += Dist(3 * m, r, rn) / NPROB;
+        }
+        assert_int_equal(FcContactSolverDestroy(&s), 0);
+      }
+      /* R_n ∝ β²: 11× per step here (1 → 0.3 → 0.1 → 0.03); asserted ≥ 5× (exactly linear while
+       * the active set stays; a problem with no pressed contact has e = 0 throughout) */
+      for (int j = 0; j + 1 < 4; j++) assert_true(e[j + 1] <= e[j] / 5);
+      worst_mu0 = fmax(worst_mu0, e[0] > 0 ? fmax(e[1] / e[0], fmax(e[2] / e[1], e[3] / e[2])) : 0);
+      free(r);
+      free(rn);
+      free(M);
+      assert_int_equal(FcContactProblemDestroy(&p), 0);
+    }
+    printf("FIGURE sap frictionless (%d problems, %d/%d contacts pressed): common error mean beta 1: %.3e, 0.3: %.3e, 0.1: %.3e, 0.03: %.3e (worst ratio per step %.3g, theory (0.3)^2 = 0.09)\n", NPROB, nactive, ncontacts, e_mu0[0], e_mu0[1], e_mu0[2], e_mu0[3], worst_mu0);
+    printf("FIGURE sap frictionless vs nsgs (beta 1): |r_sap - r_nsgs|/|r_nsgs| mean %.3e max %.3e; |r_sap - r_nsgs| / (|R_N r*| / lambda_min(W_NN + R_N)) max %.3f (<= 1 asserted)\n", dev_rel_sum, dev_rel_max, dev_ratio_max);
+    assert_int_equal(FcContactSolverDestroy(&ns), 0);
+  }
+}
+
+/* ---- 3. single-contact closed forms of the regularized problem F ∋ γ ⊥ (W + R)γ + q ∈ F* ---- */
+static void Solve3(const double W[9], const double b[3], double x[3]) /* x = W⁻¹ b, Cramer */
+{
+  const double det = W[0] * (W[4] * W[8] - W[5] * W[7]) - W[1] * (W[3] * W[8] - W[5] * W[6]) + W[2] * (W[3] * W[7] - W[4] * W[6]);
+  for (int c = 0; c < 3; c++) {
+    double M[9];
+    memcpy(M, W, sizeof M);
+    for (int i = 0; i < 3; i++) M[3 * i + c] = b[i];
+    x[c] = (M[0] * (M[4] * M[8] - M[5] * M[7]) - M[1] * (M[3] * M[8] - M[5] * M[6]) + M[2] * (M[3] * M[7] - M[4] * M[6])) / det;
+  }
+}
+
+/* w = ‖W‖_F/3, R_n = β²/(4π²) w, R_t = σ w: the defaults, computed here independently */
+static void Regularization(const double W[9], double beta, double sigma, double *Rn, double *Rt)
+{
+  double f = 0;
+  for (int i = 0; i < 9; i++) f += W[i] * W[i];
+  *Rn = beta * beta / (4 * PETSC_PI * PETSC_PI) * sqrt(f) / 3;
+  *Rt = sigma * sqrt(f) / 3;
+}
+
+static FcContactSolverStats SolveOne(FcContactSolver s, const double W[9], const double q[3], double mu, double r[3])
+{
+  FcContactProblem     p;
+  FcContactSolverStats st;
+  assert_int_equal(FcContactProblemCreate(1, &p), 0);
+  memcpy(p->W, W, 9 * sizeof(double));
+  memcpy(p->q, q, 3 * sizeof(double));
+  p->mu[0] = mu;
+  st       = Solve(s, p, r);
+  assert_int_equal(FcContactProblemDestroy(&p), 0);
+  return st;
+}
+
+static double Dev3(const double r[3], const double ex[3])
+{
+  return Dist(3, r, ex);
+}
+
+static void test_single_contact(void **state)
+{
+  FcContactSolver      s      = MakeSAP(1.0, 1e-3, 1e-12);
+  const double         Wiso[9] = {2.0, 0, 0, 0, 0.5, 0, 0, 0, 0.5}, Wc[9] = {2.0, 0.3, -0.2, 0.3, 1.5, 0.4, -0.2, 0.4, 1.0};
+  double               r[3], ex[3], Rn, Rt, dev[6] = {0};
+  int                  its[6];
+  FcContactSolverStats st;
+  (void)state;
+
+  { /* separation: q ∈ F* (q_N ≥ μ‖q_T‖) → γ = 0 exactly, at the start: 0 iterations */
+    const double q[3] = {0.5, 0.3, -0.2};
+    st                = SolveOne(s, Wc, q, 0.5, r);
+    assert_true(st.converged);
+    assert_true(r[0] == 0 && r[1] == 0 && r[2] == 0);
+    assert_true(st.error == 0);
+    its[0] = (int)st.iterations;
+    assert_int_equal(its[0], 0);
+  }
+  { /* stick, isotropic block: γ = −(W + R)⁻¹ q, inside the cone */
+    const double q[3] = {-1.0, 0.1, 0.05};
+    Regularization(Wiso, 1, 1e-3, &Rn, &Rt);
+    ex[0] = 1.0 / (2.0 + Rn);
+    ex[1] = -0.1 / (0.5 + Rt);
+    ex[2] = -0.05 / (0.5 + Rt);
+    assert_true(hypot(ex[1], ex[2]) < 1.0 * ex[0]);
+    st = SolveOne(s, Wiso, q, 1.0, r);
+    assert_true(st.converged);
+    dev[1] = Dev3(r, ex);
+    its[1] = (int)st.iterations;
+  }
+  { /* stick, coupled block: γ = −(W + R)⁻¹ q */
+    const double q[3] = {-1.0, 0.1, 0.05};
+    double       WR[9], mq[3] = {1.0, -0.1, -0.05};
+    memcpy(WR, Wc, sizeof WR);
+    Regularization(Wc, 1, 1e-3, &Rn, &Rt);
+    WR[0] += Rn;
+    WR[4] += Rt;
+    WR[8] += Rt;
+    Solve3(WR, mq, ex);
+    assert_true(hypot(ex[1], ex[2]) < 1.0 * ex[0]);
+    st = SolveOne(s, Wc, q, 1.0, r);
+    assert_true(st.converged);
+    dev[2] = Dev3(r, ex);
+    its[2] = (int)st.iterations;
+  }
+  { /* slip, isotropic block W = diag(w_n, w_t, w_t): with a_n = w_n + R_n, a_t = w_t + R_t, the
+     * conditions (W+R)γ + q = s(μ, −t̂), γ = γ_n(1, μt̂), s > 0 give t̂ = −q_T/‖q_T‖,
+     * γ_n = (μ‖q_T‖ − q_N)/(a_n + μ² a_t), s = ‖q_T‖ − μ a_t γ_n. (Coulomb's answer would be
+     * γ_n = −q_N/w_n = 0.5: the convex approximation presses harder, u_N = μ s > 0.) */
+    const double q[3] = {-1.0, 2.0, -1.0}, mu = 0.3, nt = hypot(2.0, -1.0);
+    double       an, at, sl;
+    Regularization(Wiso, 1, 1e-3, &Rn, &Rt);
+    an    = 2.0 + Rn;
+    at    = 0.5 + Rt;
+    ex[0] = (mu * nt + 1.0) / (an + mu * mu * at);
+    ex[1] = -mu * ex[0] * 2.0 / nt;
+    ex[2] = -mu * ex[0] * -1.0 / nt;
+    sl    = nt - mu * at * ex[0];
+    assert_true(sl > 0);
+    st = SolveOne(s, Wiso, q, mu, r);
+    assert_true(st.converged);
+    dev[3] = Dev3(r, ex);
+    its[3] = (int)st.iterations;
+  }
+  { /* q_N > 0 but q ∉ F* (q_N < μ‖q_T‖): the convex approximation presses the contact (same
+     * formula, γ_n = (μ‖q_T‖ − q_N)/(a_n + μ² a_t) > 0); Coulomb would separate it (r = 0) */
+    const double q[3] = {0.1, 1.0, 0.0}, mu = 0.5;
+    Regularization(Wiso, 1, 1e-3, &Rn, &Rt);
+    ex[0] = (mu * 1.0 - 0.1) / (2.0 + Rn + mu * mu * (0.5 + Rt));
+    ex[1] = -mu * ex[0];
+    ex[2] = 0;
+    assert_true(1.0 - mu * (0.5 + Rt) * ex[0] > 0);
+    st = SolveOne(s, Wiso, q, mu, r);
+    assert_true(st.converged);
+    dev[4] = Dev3(r, ex);
+    its[4] = (int)st.iterations;
+    assert_true(st.error > 0.1); /* far from the Coulomb solution r = 0 */
+  }
+  { /* μ = 0, coupled block: γ = (−q_N/(W_nn + R_n), 0, 0) */
+    const double q[3] = {-0.8, 0.6, 0.9};
+    Regularization(Wc, 1, 1e-3, &Rn, &Rt);
+    ex[0] = 0.8 / (2.0 + Rn);
+    ex[1] = ex[2] = 0;
+    st            = SolveOne(s, Wc, q, 0.0, r);
+    assert_true(st.converged);
+    assert_true(r[1] == 0 && r[2] == 0);
+    dev[5] = Dev3(r, ex);
+    its[5] = (int)st.iterations;
+  }
+  printf("FIGURE sap single contact (beta 1, sigma 1e-3, eps_r 1e-12), |r - closed form|/|closed form|: separation 0 (%d it), stick isotropic %.1e (%d it), stick coupled %.1e (%d it), slip %.1e (%d it), q_N > 0 pressed %.1e (%d it), mu = 0 %.1e (%d it)\n", its[0], dev[1], its[1], dev[2], its[2], dev[3], its[3], dev[4], its[4], dev[5], its[5]);
+  /* Newton converges quadratically to ε_r = 1e-12 on the gradient; the error in γ is at most
+   * cond(I + GW) ≲ 1 + ‖W‖/R_t ~ 1e3 times that: 1e-9 */
+  for (int j = 1; j < 6; j++) assert_true(dev[j] <= 1e-9);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+}
+
+/* ---- 4. warm start from the solution ---- */
+static void test_warm_start(void **state)
+{
+  FcContactSolver s = MakeSAP(1.0, 1e-3, 1e-6);
+  int             n0 = 0, n1 = 0, cold = 0;
+  double          dmax = 0;
+  (void)state;
+  for (int k = 0; k < NPROB; k++) {
+    const int            m = 1 + k % 20;
+    FcContactProblem     p;
+    double              *r = malloc(sizeof(double) * 3 * m), *r0 = malloc(sizeof(double) * 3 * m);
+    FcContactSolverStats st;
+    RandomProblem(m, 1.0, &p);
+    assert_int_equal(FcContactSolverSetWarmStart(s, PETSC_FALSE), 0);
+    st = Solve(s, p, r);
+    assert_true(st.converged);
+    cold += (int)st.iterations;
+    memcpy(r0, r, sizeof(double) * 3 * m);
+    assert_int_equal(FcContactSolverSetWarmStart(s, PETSC_TRUE), 0);
+    st = Solve(s, p, r);
+    assert_true(st.converged);
+    assert_true(st.iterations <= 1);
+    n0 += st.iterations == 0;
+    n1 += st.iterations == 1;
+    dmax = fmax(dmax, Dist(3 * m, r, r0));
+    free(r);
+    free(r0);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+  }
+  printf("FIGURE sap warm start from its own solution: %d problems with 0 iterations, %d with 1 (cold: %.1f mean); |r_warm - r_cold|/|r_cold| max %.1e\n", n0, n1, (double)cold / NPROB, dmax);
+  /* both answers satisfy the stopping test at ε_r = 1e-6 on the gradient; γ moves by at most
+   * ~ (1 + ‖W‖/R_t) ε_r ~ 1e-3 relative */
+  assert_true(dmax <= 1e-3);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+}
+
+/* ---- 5. singular W: contact 0 duplicated as contact m (identical rows of J) ---- */
+static void test_singular(void **state)
+{
+  double worst_split = 0, worst_fix = 0;
+  int    nconv = 0;
+  (void)state;
+  for (int k = 0; k < 8; k++) {
+    const int              m = 2 + k, m2 = m + 1, n = 3 * m, n2 = 3 * m2;
+    FcContactProblem       p, p2;
+    FcContactSolver        s = MakeSAP(1.0, 1e-3, 1e-10);
+    FcContactSolverStats   st;
+    FcContactSolverSAPInfo info;
+    double                *r = malloc(sizeof(double) * n2), *v = malloc(sizeof(double) * n), G[3], y[3], Rn, Rt, split, fix = 0, sc;
+    RandomProblem(m, k % 2 ? 0.0 : 1.0, &p);
+    assert_int_equal(FcContactProblemCreate(m2, &p2), 0);
+    for (int i = 0; i < n2; i++) {
+      const int ii = i < n ? i : i - n;
+      for (int j = 0; j < n2; j++) p2->W[i * n2 + j] = p->W[ii * n + (j < n ? j : j - n)];
+      p2->q[i] = p->q[ii];
+    }
+    for (int a = 0; a < m2; a++) p2->mu[a] = p->mu[a < m ? a : 0];
+    st = Solve(s, p2, r);
+    if (!st.converged) printf("sap singular %d: %s\n", k, st.reason_name);
+    assert_true(st.converged);
+    nconv++;
+    assert_int_equal(FcContactSolverSAPGetInfo(s, &info), 0);
+    /* the two copies share the load equally (same v_c, same R: same γ) */
+    split       = Dist(3, r + n, r);
+    worst_split = fmax(worst_split, split);
+    /* the total Γ = γ_0 + γ_m solves the problem without the copy with R_0 halved:
+     * Γ = P_F^{R/2}(−(R/2)⁻¹ v_0), v = q + W Γ (P_F^R is invariant under R → R/2 and homogeneous) */
+    for (int i = 0; i < 3; i++) r[i] += r[n + i];
+    assert_int_equal(FcContactProblemComputeVelocity(p, r, v), 0);
+    Rn = info.R[0] / 2;
+    Rt = info.R[1] / 2;
+    y[0] = -v[0] / Rn;
+    y[1] = -v[1] / Rt;
+    y[2] = -v[2] / Rt;
+    ProjectR(p->mu[0], Rn, Rt, y, G);
+    sc  = fmax(Norm(3, r), 1e-300);
+    fix = Dist(3, G, r) * Norm(3, r) / sc;
+    worst_fix = fmax(worst_fix, fix);
+    assert_true(split <= 1e-6);
+    assert_true(fix <= 1e-6);
+    free(r);
+    free(v);
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    assert_int_equal(FcContactProblemDestroy(&p2), 0);
+  }
+  printf("FIGURE sap singular W (8 problems, contact 0 duplicated): converged %d/8, copies' split |g0 - g0'|/|g0| max %.1e, total impulse vs the reduced problem's fixed point (R_0/2) max %.1e\n", nconv, worst_split, worst_fix);
+}
+
+/* ---- 6. statuses and options ---- */
+static void test_statuses(void **state)
+{
+  FcContactProblem     p;
+  FcContactSolverStats st;
+  double              *r = malloc(sizeof(double) * 60);
+  int                  nls = 0, nrounding = 0, ncost = 0;
+  double               own_cost = 0;
+  (void)state;
+
+  { /* max_it: a problem needing several Newton steps, max_it 1 */
+    FcContactSolver s = MakeSAP(1.0, 1e-3, 1e-6);
+    int             found = 0;
+    assert_int_equal(FcContactSolverSetTolerances(s, PETSC_DEFAULT, 1), 0);
+    for (int k = 0; k < 20 && !found; k++) {
+      RandomProblem(12, 1.0, &p);
+      st = Solve(s, p, r);
+      if (st.reason == FC_CONTACT_SOLVER_DIVERGED_MAX_IT) {
+        found = 1;
+        assert_false(st.converged);
+        assert_int_equal(st.iterations, 1);
+        assert_true(st.own_residual > 1e-6 && isfinite(st.error));
+      } else assert_true(st.converged && st.iterations <= 1);
+      assert_int_equal(FcContactProblemDestroy(&p), 0);
+    }
+    assert_true(found);
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+  }
+  { /* ls_max_it 1: a line search that needs more than its first evaluation fails loudly */
+    const char     *opts[] = {"sap_ls_max_it", "1", NULL};
+    FcContactSolver s      = MakeSolver("sap", "t_", opts);
+    for (int k = 0; k < 20; k++) {
+      RandomProblem(1 + k % 20, 1.0, &p);
+      st = Solve(s, p, r);
+      if (st.reason == FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH) {
+        nls++;
+        assert_false(st.converged);
+        assert_string_equal(st.reason_name, "DIVERGED_LINE_SEARCH");
+      } else assert_true(st.converged);
+      assert_int_equal(FcContactProblemDestroy(&p), 0);
+    }
+    assert_true(nls > 0);
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+  }
+  { /* ε_r = ε_a = 0 and no cost criterion: unreachable; the solver stops on round-off or max_it,
+     * never "converged" */
+    const char     *opts[] = {"sap_rtol", "0", "sap_atol", "0", "sap_cost_rtol", "0", "sap_cost_atol", "0", NULL};
+    FcContactSolver s      = MakeSolver("sap", "t_", opts);
+    assert_int_equal(FcContactSolverSetTolerances(s, PETSC_DEFAULT, 200), 0);
+    for (int k = 0; k < 5; k++) {
+      RandomProblem(5 + k, 1.0, &p);
+      st = Solve(s, p, r);
+      if (!st.converged) {
+        nrounding++;
+        assert_true(st.reason == FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH || st.reason == FC_CONTACT_SOLVER_DIVERGED_MAX_IT);
+      } else assert_true(st.own_residual == 0); /* exact zero gradient: possible (e.g. all separated) */
+      assert_true(isfinite(st.error) && st.own_residual < 1e-10);
+      assert_int_equal(FcContactProblemDestroy(&p), 0);
+    }
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+  }
+  {
+    FcContactSolver s = MakeSAP(1.0, 1e-3, 1e-6);
+    /* NaN in q */
+    RandomProblem(3, 1.0, &p);
+    p->q[4] = NAN;
+    st      = Solve(s, p, r);
+    assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_NAN);
+    assert_false(st.converged);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    /* asymmetric W */
+    RandomProblem(3, 1.0, &p);
+    p->W[1] += 1e-3;
+    st = Solve(s, p, r);
+    assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    /* a contact with W_aa = 0 (and its coupling: W stays PSD) */
+    RandomProblem(3, 1.0, &p);
+    for (int i = 0; i < 9; i++)
+      for (int j = 3; j < 6; j++) p->W[i * 9 + j] = p->W[j * 9 + i] = 0;
+    st = Solve(s, p, r);
+    assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    /* m = 0 */
+    assert_int_equal(FcContactProblemCreate(0, &p), 0);
+    st = Solve(s, p, r);
+    assert_true(st.converged && st.iterations == 0 && st.own_residual == 0);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+  }
+  { /* other types: own_residual NaN, reasons unchanged */
+    FcContactSolver s = MakeSolver("nsgs", "n_", NULL);
+    RandomProblem(4, 1.0, &p);
+    st = Solve(s, p, r);
+    assert_true(isnan(st.own_residual));
+    assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_TOL);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+  }
+  { /* ε_r = ε_a = 0 with the cost criterion: converged on it, own residual at round-off */
+    const char            *opts[] = {"sap_rtol", "0", "sap_atol", "0", NULL};
+    FcContactSolver        s      = MakeSolver("sap", "t_", opts);
+    FcContactSolverSAPInfo info;
+    for (int k = 0; k < 5; k++) {
+      RandomProblem(5 + k, 1.0, &p);
+      st = Solve(s, p, r);
+      assert_int_equal(FcContactSolverSAPGetInfo(s, &info), 0);
+      assert_true(st.converged);
+      assert_true(info.cost_criterion || st.own_residual == 0);
+      ncost += info.cost_criterion;
+      own_cost = fmax(own_cost, st.own_residual);
+      assert_true(st.own_residual < 1e-10);
+      assert_int_equal(FcContactProblemDestroy(&p), 0);
+    }
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+  }
+  printf("FIGURE sap statuses: ls_max_it 1 -> DIVERGED_LINE_SEARCH on %d/20 problems; eps_r = eps_a = 0 -> stopped (rounding or max_it) on %d/5, with the cost criterion -> converged on it %d/5 (own residual max %.1e)\n", nls, nrounding, ncost, own_cost);
+  free(r);
+}
+
+/* stdout into a temporary file (the monitor prints with PetscPrintf) */
+static void CaptureStdoutStart(FcTestCapture *c)
+{
+  int tmp;
+  fflush(stdout);
+  snprintf(c->path, sizeof c->path, "/tmp/fcsim_test_XXXXXX");
+  tmp = mkstemp(c->path);
+  assert_true(tmp >= 0);
+  c->saved = dup(1);
+  assert_true(dup2(tmp, 1) >= 0);
+  close(tmp);
+}
+
+static void CaptureStdoutStop(FcTestCapture *c, char *buf, size_t len)
+{
+  FILE  *fp;
+  size_t n;
+  fflush(stdout);
+  assert_true(dup2(c->saved, 1) >= 0);
+  close(c->saved);
+  fp = fopen(c->path, "r");
+  assert_non_null(fp);
+  n      = fread(buf, 1, len - 1, fp);
+  buf[n] = 0;
+  fclose(fp);
+  unlink(c->path);
+}
+
+static void test_options(void **state)
+{
+  FcContactSolver        s;
+  FcContactSolverSAPInfo info;
+  FcContactProblem       p;
+  FcContactSolverStats   st;
+  FcTestCapture          c;
+  char                   out[16384];
+  double                *r = calloc(30, sizeof(double)); /* the warm start (default true) reads it */
+  PetscErrorCode         ierr;
+  (void)state;
+
+  /* "sap:sigma=1e-4:beta=0.5" in fclib compare sets -fc_contact_solver_sap_sigma (and the
+   * unprefixed spelling): the type reads the first */
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_type", "sap"), 0);
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_sap_sigma", "1e-4"), 0);
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_sap_beta", "0.5"), 0);
+  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_sap_monitor", "true"), 0);
+  assert_int_equal(FcContactSolverCreate(&s), 0);
+  assert_int_equal(FcContactSolverSetFromOptions(s), 0);
+  assert_true(s->regularized);
+  RandomProblem(10, 1.0, &p);
+  CaptureStdoutStart(&c);
+  st = Solve(s, p, r);
+  CaptureStdoutStop(&c, out, sizeof out);
+  assert_true(st.converged);
+  assert_int_equal(FcContactSolverSAPGetInfo(s, &info), 0);
+  { /* R = (β²/(4π²) w, σ w, σ w), w = ‖W_00‖_F/3 */
+    double f = 0, w;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) f += p->W[i * 30 + j] * p->W[i * 30 + j];
+    w = sqrt(f) / 3;
+    assert_true(fabs(info.R[0] - 0.25 / (4 * PETSC_PI * PETSC_PI) * w) <= 1e-15 * w && fabs(info.R[1] - 1e-4 * w) <= 1e-15 * w);
+  }
+  /* the monitor: one line per iterate with the cost and the gradient */
+  assert_int_equal(FcTestCountLines(out), st.iterations + 1);
+  assert_non_null(strstr(out, "cost"));
+  assert_non_null(strstr(out, "|grad|"));
+  /* the view: own residual and common error of the last solve, the parameters */
+  {
+    PetscViewer v;
+    char        path[64] = "/tmp/fcsim_test_sap_XXXXXX";
+    FILE       *fp;
+    size_t      n;
+    int         fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v), 0);
+    assert_int_equal(FcContactSolverView(s, v), 0);
+    assert_int_equal(PetscViewerDestroy(&v), 0);
+    fp = fopen(path, "r");
+    n  = fread(out, 1, sizeof out - 1, fp);
+    fclose(fp);
+    unlink(path);
+    out[n] = 0;
+    assert_non_null(strstr(out, "sap: beta 0.5"));
+    assert_non_null(strstr(out, "sigma 0.0001"));
+    assert_non_null(strstr(out, "own residual"));
+    assert_non_null(strstr(out, "CONVERGED_REGULARIZED"));
+    {
+      const char *last = strstr(out, "last solve: CONVERGED");
+      const char *end  = last ? strchr(last, '\n') : NULL;
+      printf("FIGURE sap view, %.*s\n", last && end ? (int)(end - last) : 0, last ? last : "");
+    }
+  }
+  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_sap_sigma"), 0);
+  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_sap_beta"), 0);
+  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_sap_monitor"), 0);
+  /* bad values: one input-error line naming the option */
+  {
+    const char *bad[][2] = {{"-fc_contact_solver_sap_beta", "0"}, {"-fc_contact_solver_sap_sigma", "-1"}, {"-fc_contact_solver_sap_rtol", "-1e-3"}, {"-fc_contact_solver_sap_atol", "nan"}};
+    for (int k = 0; k < 4; k++) {
+      assert_int_equal(PetscOptionsSetValue(NULL, bad[k][0], bad[k][1]), 0);
+      FcTestCaptureStart(&c);
+      ierr = FcContactSolverSetFromOptions(s);
+      FcTestCaptureStop(&c, out, sizeof out);
+      assert_int_equal(PetscOptionsClearValue(NULL, bad[k][0]), 0);
+      assert_int_equal(ierr, FC_ERR_INPUT);
+      assert_int_equal(FcTestCountLines(out), 1);
+      assert_non_null(strstr(out, bad[k][0]));
+    }
+  }
+  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_type"), 0);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+  /* the info getter refuses another type; sap is in the list of registered types */
+  s = MakeSolver("nsgs", "n_", NULL);
+  FcTestCaptureStart(&c);
+  ierr = FcContactSolverSAPGetInfo(s, &info);
+  FcTestCaptureStop(&c, out, sizeof out);
+  assert_int_equal(ierr, PETSC_ERR_ARG_WRONG);
+  {
+    char list[1024];
+    FcContactSolverTypes(list, sizeof list);
+    assert_non_null(strstr(list, "sap"));
+  }
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+  assert_int_equal(FcContactProblemDestroy(&p), 0);
+  free(r);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_random_problems), cmocka_unit_test(test_regularization), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_warm_start), cmocka_unit_test(test_singular), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options),
+  };
+  int failures;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(FcPushErrorHandler());
+  PetscCall(FcContactSolverRegisterAll());
+  failures = cmocka_run_group_tests(tests, NULL, NULL);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscFinalize());
+  return failures;
+}
