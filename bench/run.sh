@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 mkdir -p bench/out
 /usr/bin/python3 bench/step_breakdown.py
 /usr/bin/python3 bench/contact_breakdown.py
+/usr/bin/python3 bench/sap_schur.py
+OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 # Peer: Siconos fc3d NSGS vs fcsim nsgs on the FCLIB problems fcsim's cases write (plus any
 # files given as arguments: sh bench/run.sh FILE.hdf5 ...)
 ./bin/fcsim run cases/block_on_floor.json -q -o bench/out/block_on_floor --set output.fclib=true --set output.vtk=false --set time.t_end=0.2
