@@ -2,6 +2,7 @@
  *
  *   fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR] [-q] [PETSc options]
  *   fcsim info CASE.json [--set PATH=VALUE]...
+ *   fcsim fclib solve|compare ..., fcsim study compare|refine ... (usage below)
  *   fcsim --help | --version
  *
  * Exit status: 0 success; 1 the run failed (non-convergence the case does not allow, a failed
@@ -15,17 +16,22 @@
 #include "study/run.h"
 #include "study/fclib_cmd.h"
 #include "study/compare.h"
+#include "study/refine.h"
 #include "contact/solver.h"
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 
 static const char usage[] =
   "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR] [-q] [PETSc options]\n"
   "       fcsim info CASE.json [--set PATH=VALUE]...\n"
-  "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [-o SOLUTION.hdf5]\n"
+  "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [--form local|global] [-o SOLUTION.hdf5]\n"
   "       fcsim fclib compare FILE.hdf5... [--solvers nsgs,lemke:k=8,...] [--tol T] [--max-it N]\n"
   "                           [--format table|csv|markdown]\n"
   "       fcsim study compare CASE.json --solvers nsgs,lemke,... [--set PATH=VALUE]... [-o DIR]\n"
+  "       fcsim study refine CASE.json --levels 0,1,2,3 [--bodies A,B] [--reference FILE.csv]\n"
+  "                          [--scale-x S] [--scale-y S] [--quantity COLUMN] [-j N]\n"
+  "                          [--set PATH=VALUE]... [-o DIR] [-q] [PETSc options]\n"
   "       fcsim --help | --version\n"
   "\n"
   "  run     run the case; outputs go to OUTDIR (default <output.dir>/<name>/<run id>/),\n"
@@ -37,6 +43,13 @@ static const char usage[] =
   "          iterations, common error, time, converged, delta% against the most accurate\n"
   "  study compare  run a contact case once per solver; DIR/compare.csv and compare.md list\n"
   "          contact iterations, common error and time per step and the probe differences\n"
+  "  study refine  run a case once per mesh refinement level (bodies[i].mesh.refine = L for\n"
+  "          every deformable body, or those of --bodies), N runs at once (-j, default: the\n"
+  "          number of processors); DIR/study.csv and study.md list DoFs, elements, wall\n"
+  "          time, the errors against the reference curve (--reference: '#' comment lines,\n"
+  "          a header X,Y naming probe columns, then x,y rows; --scale-x/-y multiply the\n"
+  "          run's columns), the observed order and the Richardson-extrapolated quantity;\n"
+  "          DIR defaults to <output.dir>/<name>/refine_<date-time>; see doc/study.md\n"
   "  --set PATH=VALUE   override a case value by JSON path, e.g. --set bodies[0].material.E=2e6\n"
   "                     --set time.dt=0.01 (VALUE is JSON, or a plain string)\n"
   "  -o OUTDIR          output directory\n"
@@ -45,6 +58,33 @@ static const char usage[] =
   "                     -ksp_type cg -pc_type gamg, -log_view, -options_left; options with a\n"
   "                     value go after CASE.json\n"
   "exit status: 0 success, 1 run failed, 2 bad input, 130 interrupted\n";
+
+extern char **environ;
+
+/* A copy of the environment as fcsim received it: MPI_Init (inside PetscInitialize) adds its
+ * own variables (Open MPI's singleton sets OMPI_* and PMIX_*, naming this process's PMIx
+ * server), and a run started by `study refine` must not inherit them: it is a separate MPI
+ * job. NULL on allocation failure (the caller then reports it). */
+static char **EnvCopy_Private(void)
+{
+  size_t n = 0;
+  char **e;
+  while (environ && environ[n]) n++;
+  if (!(e = calloc(n + 1, sizeof *e))) return NULL;
+  for (size_t i = 0; i < n; i++)
+    if (!(e[i] = strdup(environ[i]))) {
+      for (size_t k = 0; k < i; k++) free(e[k]);
+      free(e);
+      return NULL;
+    }
+  return e;
+}
+
+static void EnvFree_Private(char **e)
+{
+  for (size_t i = 0; e && e[i]; i++) free(e[i]);
+  free(e);
+}
 
 static void OnSignal_Private(int sig)
 {
@@ -56,7 +96,10 @@ typedef struct {
   const char  *cmd, *casefile, *outdir;
   const char  *solver;   /* fclib solve */
   const char  *solvers, *format; /* fclib compare */
-  const char  *sub;      /* fclib subcommand */
+  const char  *sub;      /* fclib / study subcommand */
+  const char  *levels, *bodies, *reference, *quantity; /* study refine */
+  double       scale_x, scale_y;
+  long         jobs;
   int          nfiles;
   const char **files;
   double       tol;
@@ -114,8 +157,8 @@ static int ParseArgs(int argc, char **argv, Args *a)
     first  = 3;
   }
   if (!strcmp(a->cmd, "study")) {
-    if (argc < 3 || strcmp(argv[2], "compare")) {
-      fprintf(stderr, "fcsim: command line: study needs a subcommand: study compare CASE.json --solvers A,B,...\n");
+    if (argc < 3 || (strcmp(argv[2], "compare") && strcmp(argv[2], "refine"))) {
+      fprintf(stderr, "fcsim: command line: study needs a subcommand: study compare CASE.json --solvers A,B,... | study refine CASE.json --levels 0,1,2\n");
       return FC_EXIT_INPUT;
     }
     a->sub = argv[2];
@@ -128,7 +171,41 @@ static int ParseArgs(int argc, char **argv, Args *a)
         fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
         return FC_EXIT_INPUT;
       }
+      if (strcmp(a->sub, "compare")) {
+        fprintf(stderr, "fcsim: command line: %s belongs to study compare\n", s);
+        return FC_EXIT_INPUT;
+      }
       a->solvers = argv[++i];
+    } else if (!strcmp(a->cmd, "study") && (!strcmp(s, "--levels") || !strcmp(s, "--bodies") || !strcmp(s, "--reference") || !strcmp(s, "--quantity") || !strcmp(s, "--scale-x") || !strcmp(s, "--scale-y") || !strcmp(s, "-j"))) {
+      char *end = NULL;
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
+        return FC_EXIT_INPUT;
+      }
+      if (strcmp(a->sub, "refine")) {
+        fprintf(stderr, "fcsim: command line: %s belongs to study refine\n", s);
+        return FC_EXIT_INPUT;
+      }
+      i++;
+      if (!strcmp(s, "--levels")) a->levels = argv[i];
+      else if (!strcmp(s, "--bodies")) a->bodies = argv[i];
+      else if (!strcmp(s, "--reference")) a->reference = argv[i];
+      else if (!strcmp(s, "--quantity")) a->quantity = argv[i];
+      else if (!strcmp(s, "-j")) {
+        a->jobs = strtol(argv[i], &end, 10);
+        if (*end || a->jobs < 1 || a->jobs > 1024) {
+          fprintf(stderr, "fcsim: command line: -j %s: must be an integer in [1, 1024]\n", argv[i]);
+          return FC_EXIT_INPUT;
+        }
+      } else {
+        double v = strtod(argv[i], &end);
+        if (*end || !argv[i][0] || !isfinite(v) || v == 0) {
+          fprintf(stderr, "fcsim: command line: %s %s: must be a finite non-zero number\n", s, argv[i]);
+          return FC_EXIT_INPUT;
+        }
+        if (!strcmp(s, "--scale-x")) a->scale_x = v;
+        else a->scale_y = v;
+      }
     } else if (!strcmp(a->cmd, "fclib") && (!strcmp(s, "--solvers") || !strcmp(s, "--format"))) {
       if (i + 1 >= argc) {
         fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
@@ -140,6 +217,18 @@ static int ParseArgs(int argc, char **argv, Args *a)
       }
       if (!strcmp(s, "--solvers")) a->solvers = argv[++i];
       else a->format = argv[++i];
+    } else if (!strcmp(a->cmd, "fclib") && !strcmp(s, "--form")) {
+      /* local | global: which FCLIB form sap solves (checked in src/study/fclib_cmd.c) */
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
+        return FC_EXIT_INPUT;
+      }
+      if (!a->sub || strcmp(a->sub, "solve")) {
+        fprintf(stderr, "fcsim: command line: --form belongs to fclib solve\n");
+        return FC_EXIT_INPUT;
+      }
+      a->pargv[a->pargc++] = (char *)"-fc_fclib_form";
+      a->pargv[a->pargc++] = argv[++i];
     } else if (!strcmp(a->cmd, "fclib") && (!strcmp(s, "--solver") || !strcmp(s, "--tol") || !strcmp(s, "--max-it"))) {
       char *end = NULL;
       if (i + 1 >= argc) {
@@ -189,7 +278,7 @@ static int ParseArgs(int argc, char **argv, Args *a)
     } else if (!a->casefile) {
       a->casefile            = s;
       a->files[a->nfiles++] = s;
-    } else if (a->sub && !strcmp(a->sub, "compare")) {
+    } else if (!strcmp(a->cmd, "fclib") && !strcmp(a->sub, "compare")) {
       a->files[a->nfiles++] = s;
     } else {
       fprintf(stderr, "fcsim: command line: unexpected argument '%s' (one case file only)\n", s);
@@ -198,6 +287,10 @@ static int ParseArgs(int argc, char **argv, Args *a)
   }
   if (!a->casefile) {
     fprintf(stderr, "fcsim: command line: missing %s\n", strcmp(a->cmd, "fclib") ? "CASE.json" : "FILE.hdf5");
+    return FC_EXIT_INPUT;
+  }
+  if (a->sub && !strcmp(a->cmd, "study") && !strcmp(a->sub, "refine") && !a->levels) {
+    fprintf(stderr, "fcsim: command line: study refine needs --levels, e.g. --levels 0,1,2\n");
     return FC_EXIT_INPUT;
   }
   return 0;
@@ -216,7 +309,7 @@ static PetscErrorCode InsertCaseOptions(const FcCase *c)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Main(Args *a, PetscBool *ok)
+static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
 {
   FcCase         c;
   PetscErrorCode ierr;
@@ -226,6 +319,10 @@ static PetscErrorCode Main(Args *a, PetscBool *ok)
   PetscCall(PetscMemzero(&c, sizeof c));
   PetscCall(FcMaterialRegisterAll());
   PetscCall(FcContactSolverRegisterAll());
+  if (!strcmp(a->cmd, "study") && !strcmp(a->sub, "refine")) {
+    FcStudyRefineOptions o = {a->casefile, a->nsets, a->sets, a->levels, a->bodies, a->reference, (PetscReal)a->scale_x, (PetscReal)a->scale_y, a->quantity, (PetscInt)a->jobs, a->outdir, a->cmdline, a->pargc - 1, (const char *const *)a->pargv + 1, (const char *const *)envp};
+    return FcStudyRefine(&o, ok);
+  }
   if (!strcmp(a->cmd, "study")) {
     FcStudyCompareOptions o = {a->casefile, a->nsets, a->sets, a->solvers, a->outdir, a->cmdline};
     return FcStudyCompare(&o, ok);
@@ -256,7 +353,8 @@ int main(int argc, char **argv)
   Args           a;
   int            rc = ParseArgs(argc, argv, &a);
   PetscErrorCode ierr;
-  PetscBool      ok = PETSC_FALSE;
+  PetscBool      ok   = PETSC_FALSE;
+  char         **envp = NULL;
 
   if (rc) {
     free(a.sets);
@@ -264,6 +362,10 @@ int main(int argc, char **argv)
     free(a.pargv);
     free(a.cmdline);
     return rc < 0 ? FC_EXIT_OK : rc;
+  }
+  if (!strcmp(a.cmd, "study") && !strcmp(a.sub, "refine") && !(envp = EnvCopy_Private())) {
+    fprintf(stderr, "fcsim: out of memory\n");
+    return FC_EXIT_RUN;
   }
   ierr = PetscInitialize(&a.pargc, &a.pargv, NULL, NULL);
   if (ierr) return FC_EXIT_RUN;
@@ -274,7 +376,7 @@ int main(int argc, char **argv)
     sa.sa_handler = OnSignal_Private;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    ierr = Main(&a, &ok);
+    ierr = Main(&a, envp, &ok);
   }
   (void)FcMeshFinalizePackage();
   (void)FcMaterialFinalizePackage();
@@ -289,5 +391,6 @@ int main(int argc, char **argv)
   free(a.files);
   free(a.pargv);
   free(a.cmdline);
+  EnvFree_Private(envp);
   return rc;
 }
