@@ -69,6 +69,10 @@ static PetscErrorCode TimeCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char
       FcSchemaPathKey(sub, sizeof sub, path, "theta_vq");
       return FcInputError(ctx->file, sub, "theta_vq = 0 makes the end-of-step position independent of the velocity unknown (han2023 eq. 4): use theta_vq in (0, 1]");
     }
+    if (strcmp(integ, "quasi_static") && Num_Private(Get_Private(obj, "newton"), "shift") > 0) {
+      FcSchemaPathKey(sub, sizeof sub, path, "newton.shift");
+      return FcInputError(ctx->file, sub, "the Newton shift is only available with integrator \"quasi_static\" (dynamics has its mass term already)");
+    }
     if (strcmp(integ, "quasi_static") && Num_Private(obj, "cutback") > 0) {
       FcSchemaPathKey(sub, sizeof sub, path, "cutback");
       return FcInputError(ctx->file, sub, "step cutback is only available with integrator \"quasi_static\"");
@@ -496,6 +500,8 @@ static const FcSchemaEntry newton_keys[] = {
   {.key = "rtol",          .types = FC_T_NUMBER,  .def = "1e-10", .range = FC_RANGE_GT(0)},
   {.key = "atol",          .types = FC_T_NUMBER,  .def = "1e-12", .range = FC_RANGE_GE(0)},
   {.key = "allow_failure", .types = FC_T_BOOL,    .def = "false"},
+  /* quasi-static modified Newton A = K + shift M [1/s^2]: see case.h */
+  {.key = "shift",         .types = FC_T_NUMBER,  .def = "0", .range = FC_RANGE_GE(0)},
   {.key = NULL}
 };
 static const FcSchemaObject newton_object = {.entries = newton_keys};
@@ -1275,6 +1281,7 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   c->newton_rtol          = Num_Private(newton, "rtol");
   c->newton_atol          = Num_Private(newton, "atol");
   c->allow_nonconvergence = Bool_Private(newton, "allow_failure");
+  c->newton_shift         = Num_Private(newton, "shift");
   {
     cJSON *g = Get_Private(root, "gravity");
     if (cJSON_IsArray(g)) Vec3_Private(g, c->gravity);

@@ -168,6 +168,11 @@ typedef struct {
   PetscInt         newton_max_it;
   PetscReal        newton_rtol, newton_atol;
   PetscBool        allow_nonconvergence; /* time.newton.allow_failure */
+  /* time.newton.shift s [1/s^2]: quasi-static Newton matrix A = K + s M instead of K (a modified
+   * Newton method: the residual, hence the converged solution, is unchanged). It makes A
+   * nonsingular for a body held only by contact (free rigid modes) and positive definite where
+   * K is indefinite but s exceeds its most negative eigenvalue relative to M. 0: plain Newton. */
+  PetscReal        newton_shift;
   PetscReal        theta, theta_vq; /* θ-method parameters (1, 1 for backward Euler) */
   PetscInt         cutback;         /* quasi-static: a failed step is retried as 2, 4, ... sub-steps, up to 2^cutback */
   PetscReal        gravity[3];   /* constant gravity [m/s^2] (with a table: its first row) */

@@ -202,7 +202,7 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
     /* r = f_int(u) − f_ext(t1) */
     PetscCall(VecWAXPY(d->r, -1.0, d->fext, d->fint));
     *scale = PetscMax(nint, next);
-    cM     = 0.0;
+    cM     = d->c->newton_shift; /* modified Newton A = K + s M (case.h: time.newton.shift) */
     cK     = 1.0;
   } else {
     /* m(v) = M (v − v0) + dt [f_int(q^θ) + (αM + βK) v^θ − f_ext(t^θ)]   (han2023 eq. 5, 6, 8) */
