@@ -67,16 +67,32 @@ extern char **environ;
  * job. NULL on allocation failure (the caller then reports it). */
 static char **EnvCopy_Private(void)
 {
-  size_t n = 0;
+  /* The levels run side by side on all cores: one BLAS/OpenMP thread per run, unless the user
+   * chose otherwise, so that concurrent runs do not oversubscribe the cores (and their wall
+   * times stay comparable). */
+  static const char *const single[] = {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1"};
+  size_t n = 0, k = 0;
   char **e;
   while (environ && environ[n]) n++;
-  if (!(e = calloc(n + 1, sizeof *e))) return NULL;
+  if (!(e = calloc(n + 3, sizeof *e))) return NULL;
   for (size_t i = 0; i < n; i++)
-    if (!(e[i] = strdup(environ[i]))) {
-      for (size_t k = 0; k < i; k++) free(e[k]);
+    if (!(e[k++] = strdup(environ[i]))) {
+      for (size_t j = 0; j < i; j++) free(e[j]);
       free(e);
       return NULL;
     }
+  for (size_t v = 0; v < 2; v++) {
+    const char *name = single[v];
+    size_t      len  = strchr(name, '=') - name + 1;
+    PetscBool   set  = PETSC_FALSE;
+    for (size_t i = 0; i < n; i++)
+      if (!strncmp(environ[i], name, len)) set = PETSC_TRUE;
+    if (!set && !(e[k++] = strdup(name))) {
+      for (size_t j = 0; j + 1 < k; j++) free(e[j]);
+      free(e);
+      return NULL;
+    }
+  }
   return e;
 }
 
