@@ -17,6 +17,7 @@
 
 #include "../../src/fem/fem.h"
 #include "../../src/core/mat3.h"
+#include "testmesh.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                    */
@@ -53,161 +54,24 @@ static PetscErrorCode CreateMaterial(const char *model, PetscReal E, PetscReal n
   PetscFunctionReturn(0);
 }
 
-/* Structured cube [0, L]^3 of n^3 cells, each split into the 6 Kuhn tetrahedra around its main
- * diagonal (conforming across cells). Interior vertices moved by up to pv·h per component;
- * tet10 mid-edge nodes at the midpoints of the (moved) vertices, interior ones then moved by up
- * to pm·h (pm > 0: curved elements). Boundary faces oriented outward, tri6 mid-edge nodes. */
+static PetscReal RandCtx_Private(void *ctx)
+{
+  (void)ctx;
+  return Rand();
+}
+
+/* The Kuhn cube of tests/unit/testmesh.h, perturbed with this file's random sequence. */
 static PetscErrorCode BuildCube(PetscInt n, PetscInt order, PetscReal L, PetscReal pv, PetscReal pm, FcMesh *mesh)
 {
-  const PetscInt  nv = (n + 1) * (n + 1) * (n + 1), ncell = n * n * n, nel = 6 * ncell, npe = order == 1 ? 4 : 10;
-  const PetscReal h = L / n, tol = 1e-12 * L;
-  const int       perm[6][3] = {
-    {0, 1, 2},
-    {0, 2, 1},
-    {1, 0, 2},
-    {1, 2, 0},
-    {2, 0, 1},
-    {2, 1, 0}
-  };
-  const int faceloc[4][3] = {
-    {1, 2, 3},
-    {0, 2, 3},
-    {0, 1, 3},
-    {0, 1, 2}
-  };
-  PetscInt  *edge = NULL, maxn = nv + (order == 2 ? 7 * nv : 0), nn = nv, nb = 0;
-  PetscReal *X;
-
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(mesh, sizeof *mesh));
-  PetscCall(PetscMalloc1(3 * maxn, &X));
-  for (PetscInt k = 0; k <= n; k++)
-    for (PetscInt j = 0; j <= n; j++)
-      for (PetscInt i = 0; i <= n; i++) {
-        PetscReal *x = X + 3 * (i + (n + 1) * (j + (n + 1) * k));
-        x[0]         = i * h;
-        x[1]         = j * h;
-        x[2]         = k * h;
-      }
-  PetscCall(PetscMalloc1(nel * npe, &mesh->conn));
-  PetscCall(PetscMalloc1(nel, &mesh->elem_id));
-  for (PetscInt c = 0, e = 0; c < ncell; c++) {
-    const PetscInt ci = c % n, cj = (c / n) % n, ck = c / (n * n);
-    for (int p = 0; p < 6; p++, e++) {
-      PetscInt  ijk[3] = {ci, cj, ck}, *t = mesh->conn + e * npe;
-      PetscReal a[3], b[3], d[3], det;
-      t[0] = ci + (n + 1) * (cj + (n + 1) * ck);
-      for (int s = 0; s < 3; s++) {
-        ijk[perm[p][s]]++;
-        t[s + 1] = ijk[0] + (n + 1) * (ijk[1] + (n + 1) * ijk[2]);
-      }
-      for (int q = 0; q < 3; q++) {
-        a[q] = X[3 * t[1] + q] - X[3 * t[0] + q];
-        b[q] = X[3 * t[2] + q] - X[3 * t[0] + q];
-        d[q] = X[3 * t[3] + q] - X[3 * t[0] + q];
-      }
-      det = a[0] * (b[1] * d[2] - b[2] * d[1]) - a[1] * (b[0] * d[2] - b[2] * d[0]) + a[2] * (b[0] * d[1] - b[1] * d[0]);
-      if (det < 0) {
-        PetscInt tmp = t[1];
-        t[1]         = t[2];
-        t[2]         = tmp;
-      }
-      mesh->elem_id[e] = e + 1;
-    }
-  }
-  /* boundary faces (all three corners on one plane of the cube), oriented outward */
-  PetscCall(PetscMalloc1(nel * 4 * (order == 1 ? 3 : 6), &mesh->bfaces));
-  PetscCall(PetscMalloc1(nel * 4, &mesh->bface_elem));
-  for (PetscInt e = 0; e < nel; e++) {
-    const PetscInt *t = mesh->conn + e * npe;
-    for (int f = 0; f < 4; f++) {
-      PetscInt  v[3] = {t[faceloc[f][0]], t[faceloc[f][1]], t[faceloc[f][2]]};
-      PetscBool onb  = PETSC_FALSE;
-      for (int d = 0; d < 3 && !onb; d++)
-        for (int s = 0; s < 2 && !onb; s++) {
-          const PetscReal pl = s * L;
-          onb = (PetscBool)(PetscAbsReal(X[3 * v[0] + d] - pl) < tol && PetscAbsReal(X[3 * v[1] + d] - pl) < tol && PetscAbsReal(X[3 * v[2] + d] - pl) < tol);
-        }
-      if (!onb) continue;
-      {
-        PetscReal a[3], b[3], c[3], nrm[3];
-        for (int q = 0; q < 3; q++) {
-          a[q] = X[3 * v[1] + q] - X[3 * v[0] + q];
-          b[q] = X[3 * v[2] + q] - X[3 * v[0] + q];
-          c[q] = X[3 * v[0] + q] - X[3 * t[f] + q]; /* from the opposite vertex to the face */
-        }
-        nrm[0] = a[1] * b[2] - a[2] * b[1];
-        nrm[1] = a[2] * b[0] - a[0] * b[2];
-        nrm[2] = a[0] * b[1] - a[1] * b[0];
-        if (nrm[0] * c[0] + nrm[1] * c[1] + nrm[2] * c[2] < 0) {
-          PetscInt tmp = v[1];
-          v[1]         = v[2];
-          v[2]         = tmp;
-        }
-      }
-      for (int q = 0; q < 3; q++) mesh->bfaces[nb * (order == 1 ? 3 : 6) + q] = v[q];
-      mesh->bface_elem[nb++] = e;
-    }
-  }
-  /* perturb interior vertices (before mid-edge nodes are placed) */
-  for (PetscInt i = 0; i < nv; i++) {
-    PetscReal *x        = X + 3 * i;
-    PetscBool  interior = PETSC_TRUE;
-    for (int d = 0; d < 3; d++)
-      if (PetscAbsReal(x[d]) < tol || PetscAbsReal(x[d] - L) < tol) interior = PETSC_FALSE;
-    if (interior)
-      for (int d = 0; d < 3; d++) x[d] += pv * h * Rand();
-  }
-  if (order == 2) {
-    PetscCall(PetscMalloc1(nv * nv, &edge));
-    for (PetscInt i = 0; i < nv * nv; i++) edge[i] = -1;
-    for (PetscInt e = 0; e < nel; e++) {
-      PetscInt *t = mesh->conn + e * npe;
-      for (int k = 0; k < 6; k++) {
-        const PetscInt p = t[FcTetEdgeNodes[k][0]], q = t[FcTetEdgeNodes[k][1]], key = PetscMin(p, q) * nv + PetscMax(p, q);
-        if (edge[key] < 0) {
-          PetscBool interior = PETSC_TRUE;
-          PetscCheck(nn < maxn, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Too many edges");
-          edge[key]          = nn;
-          for (int d = 0; d < 3; d++) {
-            X[3 * nn + d] = 0.5 * (X[3 * p + d] + X[3 * q + d]);
-            /* boundary iff both ends on one cube plane: the midpoint is then on it too */
-            if (PetscAbsReal(X[3 * nn + d]) < tol || PetscAbsReal(X[3 * nn + d] - L) < tol) interior = PETSC_FALSE;
-          }
-          if (interior)
-            for (int d = 0; d < 3; d++) X[3 * nn + d] += pm * h * Rand();
-          nn++;
-        }
-        t[4 + k] = edge[key];
-      }
-    }
-    for (PetscInt f = 0; f < nb; f++) {
-      PetscInt *v = mesh->bfaces + 6 * f;
-      for (int k = 0; k < 3; k++) {
-        const PetscInt p = v[FcTriEdgeNodes[k][0]], q = v[FcTriEdgeNodes[k][1]];
-        v[3 + k]         = edge[PetscMin(p, q) * nv + PetscMax(p, q)];
-      }
-    }
-    PetscCall(PetscFree(edge));
-  }
-  mesh->order   = order;
-  mesh->nnodes  = nn;
-  mesh->X       = X;
-  mesh->nelems  = nel;
-  mesh->npe     = npe;
-  mesh->nbfaces = nb;
-  mesh->npf     = order == 1 ? 3 : 6;
+  PetscCall(FcTestCubeMesh(n, order, L, pv, pm, RandCtx_Private, NULL, mesh));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode FreeCube(FcMesh *mesh)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree(mesh->X));
-  PetscCall(PetscFree(mesh->conn));
-  PetscCall(PetscFree(mesh->elem_id));
-  PetscCall(PetscFree(mesh->bfaces));
-  PetscCall(PetscFree(mesh->bface_elem));
+  PetscCall(FcTestCubeMeshFree(mesh));
   PetscFunctionReturn(0);
 }
 

@@ -30,6 +30,7 @@
 
 #include "../../src/fem/fem.h"
 #include "../../src/core/mat3.h"
+#include "testmesh.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -576,86 +577,26 @@ static void test_inverted(void **state)
 /* ------------------------------------------------------------------------------------------ */
 /* locking: a manufactured nearly incompressible solution on the unit cube                    */
 
-/* Unit cube of n³ cells, 6 Kuhn tetrahedra per cell, interior vertices moved by up to 0.1 h
- * (so the mesh has no special structure), tet10 mid-edge nodes at the edge midpoints. */
+static PetscReal Uniform_Private(void *ctx)
+{
+  return FcTestUniform((uint64_t *)ctx, -1.0, 1.0);
+}
+
+/* Unit cube of n³ cells, 6 Kuhn tetrahedra per cell (tests/unit/testmesh.h), interior vertices
+ * moved by up to 0.1 h (so the mesh has no special structure), straight tet10. */
 static PetscErrorCode BuildCube(PetscInt n, PetscInt order, FcMesh *mesh)
 {
-  const PetscInt  nv = (n + 1) * (n + 1) * (n + 1), nel = 6 * n * n * n, npe = order == 1 ? 4 : 10;
-  const PetscReal h = 1.0 / n;
-  const int       perm[6][3] = {
-    {0, 1, 2},
-    {0, 2, 1},
-    {1, 0, 2},
-    {1, 2, 0},
-    {2, 0, 1},
-    {2, 1, 0}
-  };
-  PetscInt  *edge = NULL, nn = nv;
-  PetscReal *X;
-  uint64_t   seed = 0xC0FFEEull + (uint64_t)n; /* the same mesh for every call with this n */
+  uint64_t seed = 0xC0FFEEull + (uint64_t)n; /* the same mesh for every call with this n */
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(mesh, sizeof *mesh));
-  PetscCall(PetscMalloc1(3 * (order == 1 ? nv : 8 * nv), &X));
-  for (PetscInt k = 0; k <= n; k++)
-    for (PetscInt j = 0; j <= n; j++)
-      for (PetscInt i = 0; i <= n; i++) {
-        PetscReal *x = X + 3 * (i + (n + 1) * (j + (n + 1) * k));
-        x[0] = i * h;
-        x[1] = j * h;
-        x[2] = k * h;
-        if (i > 0 && i < n && j > 0 && j < n && k > 0 && k < n)
-          for (int d = 0; d < 3; d++) x[d] += 0.1 * h * FcTestUniform(&seed, -1.0, 1.0);
-      }
-  PetscCall(PetscMalloc1(nel * npe, &mesh->conn));
-  for (PetscInt c = 0, e = 0; c < n * n * n; c++)
-    for (int p = 0; p < 6; p++, e++) {
-      PetscInt  ijk[3] = {c % n, (c / n) % n, c / (n * n)}, *t = mesh->conn + e * npe;
-      PetscReal a[9];
-      t[0] = ijk[0] + (n + 1) * (ijk[1] + (n + 1) * ijk[2]);
-      for (int s = 0; s < 3; s++) {
-        ijk[perm[p][s]]++;
-        t[s + 1] = ijk[0] + (n + 1) * (ijk[1] + (n + 1) * ijk[2]);
-      }
-      for (int s = 0; s < 3; s++)
-        for (int d = 0; d < 3; d++) a[3 * s + d] = X[3 * t[s + 1] + d] - X[3 * t[0] + d];
-      if (FcMat3Det(a) < 0) {
-        const PetscInt tmp = t[1];
-        t[1]               = t[2];
-        t[2]               = tmp;
-      }
-    }
-  if (order == 2) {
-    PetscCall(PetscMalloc1(nv * nv, &edge));
-    for (PetscInt i = 0; i < nv * nv; i++) edge[i] = -1;
-    for (PetscInt e = 0; e < nel; e++) {
-      PetscInt *t = mesh->conn + e * npe;
-      for (int k = 0; k < 6; k++) {
-        const PetscInt p = t[FcTetEdgeNodes[k][0]], q = t[FcTetEdgeNodes[k][1]], key = PetscMin(p, q) * nv + PetscMax(p, q);
-        if (edge[key] < 0) {
-          PetscCheck(nn < 8 * nv, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Too many edges");
-          edge[key] = nn;
-          for (int d = 0; d < 3; d++) X[3 * nn + d] = 0.5 * (X[3 * p + d] + X[3 * q + d]);
-          nn++;
-        }
-        t[4 + k] = edge[key];
-      }
-    }
-    PetscCall(PetscFree(edge));
-  }
-  mesh->order  = order;
-  mesh->nnodes = nn;
-  mesh->X      = X;
-  mesh->nelems = nel;
-  mesh->npe    = npe;
+  PetscCall(FcTestCubeMesh(n, order, 1.0, 0.1, 0.0, Uniform_Private, &seed, mesh));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode FreeCube(FcMesh *mesh)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree(mesh->X));
-  PetscCall(PetscFree(mesh->conn));
+  PetscCall(FcTestCubeMeshFree(mesh));
   PetscFunctionReturn(0);
 }
 

@@ -29,6 +29,7 @@
 
 #include "../../src/model/model.h"
 #include "../../src/core/mat3.h"
+#include "testmesh.h"
 #include "testutil.h"
 
 static uint64_t seed = 20230611;
@@ -47,84 +48,17 @@ static PetscErrorCode CreateMaterial(const char *model, FcMaterial *mat)
   PetscFunctionReturn(0);
 }
 
-/* Cube [0,1]^3 of n^3 cells, 6 Kuhn tetrahedra each (positively oriented), interior vertices
- * moved by up to 0.15 h; order 2: mid-edge nodes at the edge midpoints (straight tet10). Only
- * the fields the assembly reads are filled; FcMeshDestroy frees them. */
+static PetscReal Uniform_Private(void *ctx)
+{
+  return FcTestUniform((uint64_t *)ctx, -1, 1);
+}
+
+/* Cube [0,1]^3 of n^3 cells, 6 Kuhn tetrahedra each (tests/unit/testmesh.h), interior vertices
+ * moved by up to 0.15 h; order 2: straight tet10. FcMeshDestroy frees it. */
 static PetscErrorCode BuildCube(PetscInt n, PetscInt order, FcMesh *mesh)
 {
-  const PetscInt  nv = (n + 1) * (n + 1) * (n + 1), nel = 6 * n * n * n, npe = order == 1 ? 4 : 10;
-  const PetscReal h = 1.0 / n;
-  const int       perm[6][3] = {
-    {0, 1, 2},
-    {0, 2, 1},
-    {1, 0, 2},
-    {1, 2, 0},
-    {2, 0, 1},
-    {2, 1, 0}
-  };
-  PetscInt  *edge = NULL, nn = nv;
-  PetscReal *X;
-
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(mesh, sizeof *mesh));
-  PetscCall(PetscMalloc1(3 * (order == 1 ? nv : 8 * nv), &X));
-  for (PetscInt k = 0; k <= n; k++)
-    for (PetscInt j = 0; j <= n; j++)
-      for (PetscInt i = 0; i <= n; i++) {
-        PetscReal *x = X + 3 * (i + (n + 1) * (j + (n + 1) * k));
-        PetscBool  interior = (PetscBool)(i > 0 && i < n && j > 0 && j < n && k > 0 && k < n);
-        x[0] = i * h;
-        x[1] = j * h;
-        x[2] = k * h;
-        if (interior)
-          for (int d = 0; d < 3; d++) x[d] += 0.15 * h * FcTestUniform(&seed, -1, 1);
-      }
-  PetscCall(PetscMalloc1(nel * npe, &mesh->conn));
-  for (PetscInt c = 0, e = 0; c < n * n * n; c++) {
-    const PetscInt ci = c % n, cj = (c / n) % n, ck = c / (n * n);
-    for (int p = 0; p < 6; p++, e++) {
-      PetscInt  ijk[3] = {ci, cj, ck}, *t = mesh->conn + e * npe;
-      PetscReal a[3], b[3], d[3], det;
-      t[0] = ci + (n + 1) * (cj + (n + 1) * ck);
-      for (int s = 0; s < 3; s++) {
-        ijk[perm[p][s]]++;
-        t[s + 1] = ijk[0] + (n + 1) * (ijk[1] + (n + 1) * ijk[2]);
-      }
-      for (int q = 0; q < 3; q++) {
-        a[q] = X[3 * t[1] + q] - X[3 * t[0] + q];
-        b[q] = X[3 * t[2] + q] - X[3 * t[0] + q];
-        d[q] = X[3 * t[3] + q] - X[3 * t[0] + q];
-      }
-      det = a[0] * (b[1] * d[2] - b[2] * d[1]) - a[1] * (b[0] * d[2] - b[2] * d[0]) + a[2] * (b[0] * d[1] - b[1] * d[0]);
-      if (det < 0) {
-        PetscInt tmp = t[1];
-        t[1]         = t[2];
-        t[2]         = tmp;
-      }
-    }
-  }
-  if (order == 2) {
-    PetscCall(PetscMalloc1(nv * nv, &edge));
-    for (PetscInt i = 0; i < nv * nv; i++) edge[i] = -1;
-    for (PetscInt e = 0; e < nel; e++) {
-      PetscInt *t = mesh->conn + e * npe;
-      for (int k = 0; k < 6; k++) {
-        const PetscInt p = t[FcTetEdgeNodes[k][0]], q = t[FcTetEdgeNodes[k][1]], key = PetscMin(p, q) * nv + PetscMax(p, q);
-        if (edge[key] < 0) {
-          edge[key] = nn;
-          for (int d = 0; d < 3; d++) X[3 * nn + d] = 0.5 * (X[3 * p + d] + X[3 * q + d]);
-          nn++;
-        }
-        t[4 + k] = edge[key];
-      }
-    }
-    PetscCall(PetscFree(edge));
-  }
-  mesh->order  = order;
-  mesh->nnodes = nn;
-  mesh->X      = X;
-  mesh->nelems = nel;
-  mesh->npe    = npe;
+  PetscCall(FcTestCubeMesh(n, order, 1.0, 0.15, 0.0, Uniform_Private, &seed, mesh));
   PetscFunctionReturn(0);
 }
 
