@@ -804,8 +804,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     PetscCall(MatDestroy(&B));
     PetscCall(MatDestroy(&X));
   }
-  /* status, active set, force in N, warm-start table */
-  PetscCall(FcContactProblemComputeVelocity(cs->prob, cs->r, cs->u));
+  /* status, active set, force in N, warm-start table (u = W r + q was computed after the solve) */
   {
     PetscReal   rmax = 0;
     PetscInt    nact = 0;
