@@ -402,7 +402,7 @@ static void test_construction(void **state)
 {
   FcContactSolver s;
   double          max_dev = 0;
-  int             nprob = 20, nslide = 0;
+  int             nprob = 20, nslide = 0, nfree = 0;
   (void)state;
 
   CreateSolver("lemke", 1e-10, PETSC_DEFAULT, &s);
@@ -420,6 +420,8 @@ static void test_construction(void **state)
       p->q[3 * a + 1] = mag * cos(th);
       p->q[3 * a + 2] = mag * sin(th);
       p->mu[a]        = Uniform(0, 0.8);
+      if (a % 3 == 1) p->mu[a] = 0; /* frictionless: the type keeps only r_n, this full M all k+2 */
+      nfree += p->mu[a] == 0;
     }
     for (int a = 0; a < m; a++) {
       H[(3 * a) * nx + a * (k + 1)] = 1;
@@ -466,7 +468,7 @@ static void test_construction(void **state)
     free(r2);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE lemke construction: %d problems (k = 3/5/8, m = 1..6, mu in [0, 0.8], %d sliding contacts), eq. 24 rebuilt as [[H^T W H, E], [U - E^T, 0]] in another ordering and solved by FcLCPLemke: max |r_type - H x|/|H x| %.1e\n", nprob, nslide, max_dev);
+  printf("FIGURE lemke construction: %d problems (k = 3/5/8, m = 1..6, mu in [0, 0.8], %d sliding contacts, %d frictionless ones reduced to r_n by the type), eq. 24 rebuilt in full as [[H^T W H, E], [U - E^T, 0]] in another ordering and solved by FcLCPLemke: max |r_type - H x|/|H x| %.1e\n", nprob, nslide, nfree, max_dev);
   assert_true(max_dev <= 1e-10);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 }

@@ -46,7 +46,7 @@
  *        0 ≤ μ r_n − Σ_j β_j       ⊥ λ ≥ 0                (pyramidal Coulomb condition)
  *
  *    λ is the sliding rate (λ = max_j −d_jᵀu_T when the contact slides). With H_a = diag(1, D)
- *    (3 × (k+1)) and H = diag(H_a), r = H x for x = (r_n, β)_a, so the LCP of size m(k+2), ordered
+ *    (3 × (k+1)) and H = diag(H_a), r = H x for x = (r_n, β)_a, so the LCP of size N = m(k+2), ordered
  *    contact by contact, is
  *
  *        M = [ HᵀWH   E ]      q̄ = [ Hᵀq ]      (E: a 1 at row β_aj, column λ_a;
@@ -367,8 +367,8 @@ PetscErrorCode FcLCPLemke(PetscInt n, const PetscReal *M, const PetscReal *q, Pe
 typedef struct {
   /* parameters (defaults in FcContactSolverCreate_Lemke) */
   PetscInt k;          /* 8: sides of the friction pyramid, ≥ 3 */
-  PetscInt max_size;   /* 3000: largest LCP (m(k+2) unknowns) Solve accepts */
-  PetscInt max_pivots; /* -1: automatic, max(max_it, 10 m(k+2)) */
+  PetscInt max_size;   /* 3000: largest LCP (N unknowns: k+2 per frictional, 1 per frictionless contact) Solve accepts */
+  PetscInt max_pivots; /* -1: automatic, max(max_it, 10 N) */
   /* last solve */
   PetscInt    size, limit, pivots;
   FcLCPStatus status;
@@ -376,35 +376,44 @@ typedef struct {
 } FcContactSolver_Lemke;
 
 /* M and q̄ of the pyramid LCP (duriez2006 eq. 24, block (a, b) as in the header comment), row-major
- * N×N with N = m(k+2); contact a owns rows/columns a(k+2) + {0: r_n, 1..k: β_j, k+1: λ}. */
-static void LemkeBuildLCP_Private(FcContactProblem p, PetscInt k, const PetscReal *c, const PetscReal *s, PetscReal *M, PetscReal *qb)
+ * N×N. Contact a owns the rows/columns off[a] + {0: r_n, 1..k: β_j, k+1: λ}, or only off[a] + 0
+ * (r_n) when μ_a = 0: a frictionless contact's pyramid is the ray r_T = 0 (Σβ ≤ 0 forces β = 0),
+ * so its β and λ carry nothing but degenerate pivots and are left out; the LCP is then the
+ * Signorini problem 0 ≤ W_nn r_n + q_n ⊥ r_n ≥ 0 on those contacts. */
+static void LemkeBuildLCP_Private(FcContactProblem p, PetscInt k, const PetscInt *off, const PetscReal *c, const PetscReal *s, PetscReal *M, PetscReal *qb)
 {
-  const PetscInt m = p->m, n3 = 3 * m, nb = k + 2, N = m * nb;
+  const PetscInt m = p->m, n3 = 3 * m, N = off[m];
 
   for (PetscInt a = 0; a < m; a++) {
     const PetscReal *qa = p->q + 3 * a;
-    const PetscInt   ra = a * nb;
+    const PetscInt   ra = off[a];
+    const PetscBool  fa = (PetscBool)(off[a + 1] - off[a] > 1); /* contact a has friction */
     for (PetscInt b = 0; b < m; b++) {
-      const PetscInt cb = b * nb;
-      PetscReal      Wab[3][3];
+      const PetscInt  cb = off[b];
+      const PetscBool fb = (PetscBool)(off[b + 1] - off[b] > 1);
+      PetscReal       Wab[3][3];
       for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) Wab[i][j] = p->W[(size_t)(3 * a + i) * n3 + 3 * b + j];
       /* row r_n,a: [W_nn, W_nT d_j] */
       M[(size_t)ra * N + cb] = Wab[0][0];
-      for (PetscInt j = 0; j < k; j++) M[(size_t)ra * N + cb + 1 + j] = Wab[0][1] * c[j] + Wab[0][2] * s[j];
+      if (fb)
+        for (PetscInt j = 0; j < k; j++) M[(size_t)ra * N + cb + 1 + j] = Wab[0][1] * c[j] + Wab[0][2] * s[j];
+      if (!fa) continue;
       /* rows β_a,i: [d_iᵀ W_Tn, d_iᵀ W_TT d_j] */
       for (PetscInt i = 0; i < k; i++) {
         PetscReal      *Mi = M + (size_t)(ra + 1 + i) * N + cb;
         const PetscReal t1 = c[i] * Wab[1][1] + s[i] * Wab[2][1], t2 = c[i] * Wab[1][2] + s[i] * Wab[2][2];
         Mi[0]              = c[i] * Wab[1][0] + s[i] * Wab[2][0];
-        for (PetscInt j = 0; j < k; j++) Mi[1 + j] = t1 * c[j] + t2 * s[j];
+        if (fb)
+          for (PetscInt j = 0; j < k; j++) Mi[1 + j] = t1 * c[j] + t2 * s[j];
       }
     }
+    qb[ra] = qa[0];
+    if (!fa) continue;
     /* λ_a: column of ones in the β_a rows; row [μ_a, −1 … −1, 0] */
     for (PetscInt i = 0; i < k; i++) M[(size_t)(ra + 1 + i) * N + ra + k + 1] = 1;
     M[(size_t)(ra + k + 1) * N + ra] = p->mu[a];
     for (PetscInt j = 0; j < k; j++) M[(size_t)(ra + k + 1) * N + ra + 1 + j] = -1;
-    qb[ra] = qa[0];
     for (PetscInt i = 0; i < k; i++) qb[ra + 1 + i] = c[i] * qa[1] + s[i] * qa[2];
     qb[ra + k + 1] = 0;
   }
@@ -414,9 +423,9 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
 {
   FcContactSolver_Lemke *lk = (FcContactSolver_Lemke *)s->data;
   const PetscInt         m = p->m, k = lk->k, nb = k + 2;
-  const PetscInt64       N64 = (PetscInt64)m * nb;
+  PetscInt64             N64 = 0;
   PetscReal             *M, *qb, *z, *c, *sn;
-  PetscInt               N, pivots = 0;
+  PetscInt               N, pivots = 0, *off;
   FcLCPStatus            status;
   PetscBool              finite = PETSC_TRUE;
 
@@ -429,21 +438,24 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
     PetscFunctionReturn(0);
   }
+  for (PetscInt a = 0; a < m; a++) N64 += p->mu[a] > 0 ? nb : 1;
   PetscCheck(N64 <= lk->max_size, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "lemke: %" PetscInt_FMT " contacts with a %" PetscInt_FMT "-sided pyramid make an LCP of m(k+2) = %" PetscInt64_FMT " unknowns, above the limit of %" PetscInt_FMT " (a dense LCP needs 2 N^2 doubles, %.3g MB here, and O(N^3) work); raise the limit with -fc_contact_solver_lemke_max_size, lower -fc_contact_solver_lemke_k, or use another solver type",
+             "lemke: %" PetscInt_FMT " contacts with a %" PetscInt_FMT "-sided pyramid make an LCP of %" PetscInt64_FMT " unknowns (k+2 per frictional contact, 1 per frictionless one), above the limit of %" PetscInt_FMT " (a dense LCP needs 2 N^2 doubles, %.3g MB here, and O(N^3) work); raise the limit with -fc_contact_solver_lemke_max_size, lower -fc_contact_solver_lemke_k, or use another solver type",
              m, k, N64, lk->max_size, 2.0 * (double)N64 * (double)N64 * sizeof(PetscReal) / 1048576.0);
   N         = (PetscInt)N64;
   lk->size  = N;
   lk->limit = lk->max_pivots >= 0 ? lk->max_pivots : PetscMax(s->params.max_it, 10 * N);
 
   PetscCall(PetscCalloc1((size_t)N * N, &M));
-  PetscCall(PetscMalloc4(N, &qb, N, &z, k, &c, k, &sn));
+  PetscCall(PetscMalloc5(N, &qb, N, &z, k, &c, k, &sn, m + 1, &off));
+  off[0] = 0;
+  for (PetscInt a = 0; a < m; a++) off[a + 1] = off[a] + (p->mu[a] > 0 ? nb : 1);
   for (PetscInt j = 0; j < k; j++) { /* d_j, j = 1..k (index j−1); angle 2πj/k ≡ 2π(j mod k)/k */
     const PetscReal th = 2 * PETSC_PI * (PetscReal)((j + 1) % k) / (PetscReal)k;
     c[j]               = PetscCosReal(th);
     sn[j]              = PetscSinReal(th);
   }
-  LemkeBuildLCP_Private(p, k, c, sn, M, qb);
+  LemkeBuildLCP_Private(p, k, off, c, sn, M, qb);
   for (size_t i = 0; i < (size_t)N * N && finite; i++)
     if (PetscIsInfOrNanReal(M[i])) finite = PETSC_FALSE;
   for (PetscInt i = 0; i < N && finite; i++)
@@ -460,8 +472,15 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
     /* r_a = (r_n, Σ_j β_j d_j). Σ_j β_j ≤ μ r_n holds to rounding; where rounding exceeds it, β
      * is scaled onto the pyramid so that r lies in it (hence in the cone) in floating point. */
     for (PetscInt a = 0; a < m; a++) {
-      PetscReal *za = z + a * nb, t1 = 0, t2 = 0, sb = 0;
+      PetscReal *za = z + off[a], t1 = 0, t2 = 0, sb = 0;
       za[0] = PetscMax(za[0], 0); /* only a run stopped early may leave negatives (its last basis) */
+      if (off[a + 1] - off[a] == 1) { /* frictionless: r = (r_n, 0, 0) */
+        r[3 * a] = za[0];
+        r[3 * a + 1] = r[3 * a + 2] = 0;
+        if (!(za[0] > 0)) lk->nsep++;
+        else lk->nslide++;
+        continue;
+      }
       for (PetscInt j = 0; j < k; j++) {
         za[1 + j] = PetscMax(za[1 + j], 0);
         sb += za[1 + j];
@@ -481,7 +500,7 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
     }
     if (status != FC_LCP_SOLVED) PetscCall(PetscInfo(NULL, "lemke: LCP of size %" PetscInt_FMT " ended by %s after %" PetscInt_FMT " pivots\n", N, FcLCPStatusName(status), pivots));
   }
-  PetscCall(PetscFree4(qb, z, c, sn));
+  PetscCall(PetscFree5(qb, z, c, sn, off));
   PetscCall(PetscFree(M));
   PetscFunctionReturn(0);
 }
@@ -492,9 +511,9 @@ static PetscErrorCode FcContactSolverSetFromOptions_Lemke(FcContactSolver s, Pet
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "lemke: k-sided friction pyramids, one LCP solved by Lemke's method");
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_k", "Sides of the pyramid replacing the friction cone (LCP of m(k+2) unknowns)", &lk->k, 3));
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_size", "Largest LCP (m(k+2) unknowns) a solve accepts; dense: 2 N^2 doubles, O(N^3) work", &lk->max_size, 1));
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_pivots", "Pivot limit (-1: max(max_it, 10 m(k+2)))", &lk->max_pivots, -1));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_k", "Sides of the pyramid replacing the friction cone (k+2 LCP unknowns per frictional contact)", &lk->k, 3));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_size", "Largest LCP (N unknowns: k+2 per frictional, 1 per frictionless contact) a solve accepts; dense: 2 N^2 doubles, O(N^3) work", &lk->max_size, 1));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_pivots", "Pivot limit (-1: max(max_it, 10 N), N the LCP size)", &lk->max_pivots, -1));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -505,7 +524,7 @@ static PetscErrorCode FcContactSolverView_Lemke(FcContactSolver s, PetscViewer v
 
   PetscFunctionBegin;
   if (lk->max_pivots >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots %" PetscInt_FMT "\n", lk->k, lk->max_size, lk->max_pivots));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots automatic (max(max_it, 10 m(k+2)))\n", lk->k, lk->max_size));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots automatic (max(max_it, 10 N))\n", lk->k, lk->max_size));
   if (s->nsolves && lk->size)
     PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: last LCP: %" PetscInt_FMT " unknowns, %" PetscInt_FMT " pivots (limit %" PetscInt_FMT "), %s; contacts: %" PetscInt_FMT " separated, %" PetscInt_FMT " sticking, %" PetscInt_FMT " sliding\n", lk->size, lk->pivots, lk->limit, FcLCPStatusName(lk->status), lk->nsep, lk->nstick, lk->nslide));
   PetscFunctionReturn(0);
