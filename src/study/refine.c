@@ -562,7 +562,7 @@ static PetscErrorCode Validate_Private(Study *s)
     for (PetscInt p = 0; p < c.nprobes; p++) {
       const FcCaseProbe *pr = &c.probes[p];
       char               buf[FC_NAME_LEN + 4];
-      if (pr->type == FC_PROBE_DISPLACEMENT || pr->type == FC_PROBE_REACTION || pr->type == FC_PROBE_CONTACT_FORCE) {
+      if ((pr->type == FC_PROBE_DISPLACEMENT || pr->type == FC_PROBE_REACTION || pr->type == FC_PROBE_CONTACT_FORCE) && pr->component < 0) { /* one column with a component */
         for (int k = 0; k < 3; k++) {
           snprintf(buf, sizeof buf, "%s_%c", pr->name, "xyz"[k]);
           PetscCall(PetscStrallocpy(buf, &s->cols[s->ncols++]));

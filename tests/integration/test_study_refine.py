@@ -129,6 +129,19 @@ else:
 md = open(os.path.join(d2, "study.md")).read()
 check("synthetic reference: level 1" in md and "second comment line" in md and "reference.csv" in md, "study.md cites the reference file and its comment lines")
 
+# --- 2b. a vector probe reduced to one component has one column, named as the probe ----------
+# (probes[i].component: probes.csv has "tip", not tip_x/y/z; the reference header names it)
+ref_c = os.path.join(OUT, "study_refine", "reference_component.csv")
+with open(ref_c, "w") as f:
+    f.write("time,tip\n")
+    for t in (0.5, 1.0):
+        f.write("%.17g,%.17g\n" % (t, np.interp(t, pr0["time"], pr0["tip_z"])))
+d2b = outdir("study_refine/component")
+run(["study", "refine", CASE, "--levels", "0", "-q", "--reference", ref_c, "--set", "probes[0].component=\"z\"", "-o", d2b] + TET4)
+rows_c = study_rows(d2b)
+check(rows_c[0]["status"] == "ok" and rows_c[0]["compared"] == "2" and num(rows_c[0]["max_rel_error"]) < 1e-12,
+      "a probe with a component is the one column 'tip' (level 0 against its own tip_z: max error %s)" % rows_c[0]["max_rel_error"])
+
 # --- 3. input errors: exit 2, one line, nothing written ---------------------------------------
 bad_dir = os.path.join(OUT, "study_refine", "bad")
 
