@@ -502,6 +502,8 @@ static const FcSchemaEntry newton_keys[] = {
   {.key = "allow_failure", .types = FC_T_BOOL,    .def = "false"},
   /* quasi-static modified Newton A = K + shift M [1/s^2]: see case.h */
   {.key = "shift",         .types = FC_T_NUMBER,  .def = "0", .range = FC_RANGE_GE(0)},
+  /* Newton matrix made positive definite by A + δM when it has negative eigenvalues: see case.h */
+  {.key = "inertia_correction", .types = FC_T_BOOL, .def = "true"},
   {.key = NULL}
 };
 static const FcSchemaObject newton_object = {.entries = newton_keys};
@@ -1282,6 +1284,7 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   c->newton_atol          = Num_Private(newton, "atol");
   c->allow_nonconvergence = Bool_Private(newton, "allow_failure");
   c->newton_shift         = Num_Private(newton, "shift");
+  c->inertia_correction   = cJSON_IsTrue(Get_Private(newton, "inertia_correction"));
   {
     cJSON *g = Get_Private(root, "gravity");
     if (cJSON_IsArray(g)) Vec3_Private(g, c->gravity);

@@ -173,6 +173,13 @@ typedef struct {
    * nonsingular for a body held only by contact (free rigid modes) and positive definite where
    * K is indefinite but s exceeds its most negative eigenvalue relative to M. 0: plain Newton. */
   PetscReal        newton_shift;
+  /* time.newton.inertia_correction: when the Newton matrix A (K, or K + s M, or the dynamic
+   * A = cM M + cK K) of a deformable body has negative eigenvalues — counted by the MUMPS LDLᵀ
+   * factorization — it is replaced by A + ρ Σ h_a h_aᵀ (normal rows of the active contacts) or
+   * else A + δ M, whichever first is positive definite (body_deformable.c FormMatrix_Private).
+   * The residual is unchanged (a modified Newton step), and W = H A⁻¹ Hᵀ stays positive
+   * semidefinite. Default true; ρ and δ per step: stats columns inertia_penalty, inertia_shift. */
+  PetscBool        inertia_correction;
   PetscReal        theta, theta_vq; /* θ-method parameters (1, 1 for backward Euler) */
   PetscInt         cutback;         /* quasi-static: a failed step is retried as 2, 4, ... sub-steps, up to 2^cutback */
   PetscReal        gravity[3];   /* constant gravity [m/s^2] (with a table: its first row) */

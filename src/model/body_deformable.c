@@ -16,6 +16,13 @@
 #include "model.h"
 #include <string.h>
 
+/* Inertia correction (FormMatrix_Private): Wächter & Biegler 2006, Algorithm IC */
+#define FC_IC_DELTA_0   1e-4  /* first trial shift, relative to diag(A)/diag(M) */
+#define FC_IC_DELTA_MIN 1e-20 /* smallest shift tried */
+#define FC_IC_MAX_TRIES 20    /* 1e-4 · 100 · 8^18 ≈ 2e18 diag(A)/diag(M): A + δM is then PD */
+#define FC_IC_RHO_0     1e-2  /* first contact-constraint penalty, relative to the mean diagonal of A */
+#define FC_IC_RHO_TRIES 4     /* ρ = ρ0 … 1000 ρ0 before falling back to A + δM */
+
 PetscLogEvent FC_EVENT_Assembly, FC_EVENT_Factor, FC_EVENT_Solve, FC_EVENT_Output;
 PetscLogStage FC_STAGE_Setup, FC_STAGE_Steps;
 
@@ -39,6 +46,9 @@ typedef struct {
   PetscReal  cM, cK;         /* A = cM M + cK K for the current integrator and dt */
   IS         schur_is;       /* compliance "schur": participating DoFs (NULL: plain factorization) */
   FcSchur    schur;          /* A factored through its Schur complement onto schur_is */
+  PetscBool  inertia;        /* inertia correction on (time.newton.inertia_correction, MUMPS LDLᵀ) */
+  PetscReal  shift_last;     /* last inertia-correcting shift δ (relative), 0: none yet */
+  PetscReal  rho_last;       /* last contact-constraint penalty ρ that made A definite (relative), 0: none yet */
 } Deformable;
 
 /* q(x): quasi-static q = x; dynamics q = q0 + dt (θ_vq v + (1 − θ_vq) v0) (han2023 eq. 4, the
@@ -109,20 +119,24 @@ static PetscErrorCode ExternalForce_Private(FcBody b, PetscReal t)
   PetscFunctionReturn(0);
 }
 
-/* Form A = cM M + cK K with the constrained rows/columns replaced by a scaled identity. */
-static PetscErrorCode FormMatrix_Private(FcBody b, PetscReal cM, PetscReal cK)
+/* A = cM M + cK K with the constrained rows/columns replaced by a scaled identity (not factored). */
+static PetscErrorCode BuildMatrix_Private(FcBody b, PetscReal cM, PetscReal cK, PetscReal rho)
 {
   Deformable *d = (Deformable *)b->data;
-  PetscReal   diag = 1.0, t0, t1;
+  PetscReal   diag = 1.0;
   Vec         dg;
 
   PetscFunctionBegin;
-  if (d->A_valid && d->A_cM == cM && d->A_cK == cK) PetscFunctionReturn(0);
-  PetscCall(PetscTime(&t0));
-  PetscCall(PetscLogEventBegin(FC_EVENT_Assembly, 0, 0, 0, 0));
   PetscCall(MatCopy(d->K, d->A, SAME_NONZERO_PATTERN));
   PetscCall(MatScale(d->A, cK));
   if (cM != 0) PetscCall(MatAXPY(d->A, cM, d->M, SAME_NONZERO_PATTERN));
+  if (rho > 0) { /* + ρ Σ_a h_a h_aᵀ: a row's DoFs are one node's or one face's, inside A's pattern */
+    for (PetscInt sr = 0; sr < b->nstab; sr++)
+      for (PetscInt k = b->stab_ptr[sr]; k < b->stab_ptr[sr + 1]; k++)
+        for (PetscInt l = b->stab_ptr[sr]; l < b->stab_ptr[sr + 1]; l++) PetscCall(MatSetValue(d->A, b->stab_dof[k], b->stab_dof[l], rho * b->stab_val[k] * b->stab_val[l], ADD_VALUES));
+    PetscCall(MatAssemblyBegin(d->A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(d->A, MAT_FINAL_ASSEMBLY));
+  }
   /* The identity on constrained DoFs is scaled to the mean diagonal so the factorization's
    * pivots stay of one magnitude. */
   PetscCall(MatCreateVecs(d->A, &dg, NULL));
@@ -131,21 +145,117 @@ static PetscErrorCode FormMatrix_Private(FcBody b, PetscReal cM, PetscReal cK)
   diag = diag > 0 ? diag / b->ndof : 1.0;
   PetscCall(VecDestroy(&dg));
   PetscCall(MatZeroRowsColumns(d->A, b->nbc, b->bc_dofs, diag, NULL, NULL));
-  PetscCall(PetscLogEventEnd(FC_EVENT_Assembly, 0, 0, 0, 0));
-  PetscCall(PetscTime(&t1));
-  b->times.assembly += t1 - t0;
+  PetscFunctionReturn(0);
+}
 
-  PetscCall(PetscLogEventBegin(FC_EVENT_Factor, 0, 0, 0, 0));
-  if (d->schur_is) { /* one MUMPS factorization with the Schur IS serves the free solve, W and the correction */
-    if (!d->schur) PetscCall(FcSchurCreate(d->A, d->schur_is, &d->schur));
-    else PetscCall(FcSchurUpdate(d->schur, d->A));
-  } else {
-    PetscCall(KSPSetOperators(d->ksp, d->A, d->A));
-    PetscCall(KSPSetUp(d->ksp));
+/* Number of negative eigenvalues of the factored A (MUMPS LDLᵀ: the negative pivots, INFOG(12),
+ * by Sylvester's law of inertia); -1 when the factorization in use cannot tell (a user -pc_type
+ * or -pc_factor_mat_solver_type other than Cholesky by MUMPS). */
+static PetscErrorCode NegativeEigenvalues_Private(Deformable *d, PetscInt *nneg)
+{
+  PC        pc;
+  Mat       F;
+  PetscBool chol;
+  MatSolverType st;
+
+  PetscFunctionBegin;
+  *nneg = -1;
+  PetscCall(KSPGetPC(d->ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  if (!chol) PetscFunctionReturn(0);
+  PetscCall(PCFactorGetMatSolverType(pc, &st));
+  if (!st || strcmp(st, MATSOLVERMUMPS)) PetscFunctionReturn(0);
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(MatGetInertia(F, nneg, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* Form and factor A = cM M + cK K. With the inertia correction on, an A with negative
+ * eigenvalues is replaced by a positive definite one, in two ways (doc/architecture.md,
+ * "Indefinite Newton matrices"):
+ *
+ * 1. A + ρ Σ_a h_a h_aᵀ, h_a the normal rows of H of the contacts active in the last contact
+ *    correction (set by the contact step). K is typically indefinite only in modes the contacts
+ *    hold: a body pressed by frictionless plates is unstable under the same forces applied as
+ *    dead loads. At a stable constrained equilibrium K is positive definite on the null space of
+ *    the active H (second-order sufficiency), hence K + ρ H_Aᵀ H_A is positive definite for ρ
+ *    large enough (Finsler's lemma; the augmented Lagrangian's term, Bertsekas, Constrained
+ *    Optimization and Lagrange Multiplier Methods, 1982, §2.1). Where the contact solve makes the
+ *    same contacts active, H_A Δx = c_A and the increment is unchanged — the Newton increment of
+ *    the constrained problem (the multipliers absorb ρ (H_A Δx)) — so Newton keeps its quadratic
+ *    rate. ρ = 1e-2, 1e-1, … (4 values, starting from the last one that worked) times the mean
+ *    diagonal of A.
+ * 2. If that is not enough (no active contact, or modes no contact holds): A + δ M with δ the
+ *    smallest of the inertia-correction sequence of Wächter & Biegler, Math. Program. 106
+ *    (2006), §3.1 (Algorithm IC), M in place of the identity — a modified Newton step, linear
+ *    rate.
+ *
+ * A positive definite A keeps W = H A⁻¹ Hᵀ positive semidefinite (a convex contact problem)
+ * and the Newton direction a descent direction of the energy. The residual, hence the
+ * converged state, is the unmodified one. */
+static PetscErrorCode FormMatrix_Private(FcBody b, PetscReal cM, PetscReal cK)
+{
+  Deformable *d = (Deformable *)b->data;
+  PetscReal   t0, t1, delta = 0, unit = 0, rho = 0, rhounit = 0;
+  PetscInt    nneg, tries = 0, rtries = 0;
+
+  PetscFunctionBegin;
+  if (d->A_valid && d->A_cM == cM && d->A_cK == cK) PetscFunctionReturn(0);
+  for (;;) {
+    PetscCall(PetscTime(&t0));
+    PetscCall(PetscLogEventBegin(FC_EVENT_Assembly, 0, 0, 0, 0));
+    PetscCall(BuildMatrix_Private(b, cM + delta * unit, cK, rho * rhounit));
+    PetscCall(PetscLogEventEnd(FC_EVENT_Assembly, 0, 0, 0, 0));
+    PetscCall(PetscTime(&t1));
+    b->times.assembly += t1 - t0;
+
+    PetscCall(PetscLogEventBegin(FC_EVENT_Factor, 0, 0, 0, 0));
+    if (d->schur_is) { /* one MUMPS factorization with the Schur IS serves the free solve, W and the correction */
+      if (!d->schur) PetscCall(FcSchurCreate(d->A, d->schur_is, &d->schur));
+      else PetscCall(FcSchurUpdate(d->schur, d->A));
+    } else {
+      PetscCall(KSPSetOperators(d->ksp, d->A, d->A));
+      PetscCall(KSPSetUp(d->ksp));
+    }
+    PetscCall(PetscLogEventEnd(FC_EVENT_Factor, 0, 0, 0, 0));
+    PetscCall(PetscTime(&t0));
+    b->times.factor += t0 - t1;
+    if (!d->inertia || d->schur_is) break;
+    PetscCall(NegativeEigenvalues_Private(d, &nneg));
+    if (nneg <= 0) break;
+    if (unit == 0) { /* mean diagonals of A and M */
+      PetscReal dK, dM;
+      Vec       dg;
+      PetscCall(MatCreateVecs(d->M, &dg, NULL));
+      PetscCall(MatGetDiagonal(d->M, dg));
+      PetscCall(VecNorm(dg, NORM_1, &dM));
+      PetscCall(MatGetDiagonal(d->K, dg));
+      PetscCall(VecNorm(dg, NORM_1, &dK));
+      PetscCall(VecDestroy(&dg));
+      rhounit = (PetscAbsReal(cK) * dK + PetscAbsReal(cM) * dM) / b->ndof;
+      unit    = rhounit * b->ndof / dM;
+    }
+    b->refactors++;
+    if (b->nstab > 0 && rtries < FC_IC_RHO_TRIES) { /* 1: the active contacts' penalty */
+      rho = rtries++ == 0 ? (d->rho_last > 0 ? d->rho_last : FC_IC_RHO_0) : 10.0 * rho;
+      continue;
+    }
+    rho = 0; /* 2: A + δM */
+    PetscCheck(tries < FC_IC_MAX_TRIES, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Body %s: the Newton matrix stays indefinite (%d negative eigenvalues) after %d inertia-correcting shifts, the last %g x diag(A)/diag(M)", b->name, (int)nneg, (int)tries, (double)delta);
+    /* Algorithm IC: first δ = max(δ_min, δ_last/3), or δ_0 when no shift was needed before,
+     * then δ ← 8δ (100δ while no shift has ever worked). δ is relative to the ratio of the mean
+     * diagonals of A and M, so it does not depend on the units, the mesh or the material. */
+    if (tries++ == 0) delta = d->shift_last > 0 ? PetscMax(FC_IC_DELTA_MIN, d->shift_last / 3.0) : FC_IC_DELTA_0;
+    else delta *= d->shift_last > 0 ? 8.0 : 100.0;
   }
-  PetscCall(PetscLogEventEnd(FC_EVENT_Factor, 0, 0, 0, 0));
-  PetscCall(PetscTime(&t0));
-  b->times.factor += t0 - t1;
+  if (delta > 0) {
+    d->shift_last = delta;
+    b->shift      = PetscMax(b->shift, delta);
+  }
+  if (rho > 0) {
+    d->rho_last = rho;
+    b->penalty  = PetscMax(b->penalty, rho);
+  }
   d->A_valid = PETSC_TRUE;
   d->A_cM    = cM;
   d->A_cK    = cK;
@@ -562,6 +672,7 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   PetscCall(VecSet(d->vth, 0.0));
   PetscCall(VecDuplicate(b->u, &d->vq));
   PetscCall(VecSet(d->vq, 0.0));
+  d->inertia = c->inertia_correction;
   PetscCall(SetupDirichlet_Private(c, index, b));
   PetscCall(SetupLoads_Private(c, index, b));
 
@@ -590,6 +701,8 @@ PetscErrorCode FcBodyDestroy(FcBody *b)
   PetscCall(VecDestroy(&(*b)->rate));
   PetscCall(VecDestroy(&(*b)->fcontact));
   PetscCall(PetscFree((*b)->bc_dofs));
+  PetscCall(PetscFree((*b)->stab_ptr));
+  PetscCall(PetscFree2((*b)->stab_dof, (*b)->stab_val));
   PetscCall(FcMaterialDestroy(&(*b)->material));
   PetscCall(FcMeshDestroy(&(*b)->mesh));
   PetscCall(PetscFree(*b));

@@ -86,6 +86,18 @@ struct _p_FcBody {
   PetscInt           nbc;         /* constrained DoFs (sorted, unique) */
   PetscInt          *bc_dofs;
   FcBodyTimes        times;
+  /* Inertia correction of the Newton matrix in the step (body_deformable.c FormMatrix_Private):
+   * the largest shift δ used (relative to diag(A)/diag(M); 0: none) and the extra
+   * factorizations it took. Reset by the step. */
+  PetscReal          shift;
+  PetscInt           refactors;
+  PetscReal          penalty;     /* largest ρ of the step (relative to the mean diagonal of A; 0: none) */
+  /* Rows for that correction, set by the contact step (src/step/contact_step.c): the normal rows
+   * h_a of H (restricted to this body's free DoFs) of the contacts active in the last contact
+   * correction, CSR: row s has stab_dof/stab_val[stab_ptr[s] .. stab_ptr[s+1]). */
+  PetscInt           nstab, stab_nnz, stab_cap, stab_nnzcap;
+  PetscInt          *stab_ptr, *stab_dof;
+  PetscReal         *stab_val;
   /* Contact coupling (src/step/contact_step.c). The unknown x is v (dynamics) or u (quasi-static);
    * a displacement increment is incscale·Δx (dt θ_vq by han2023 eq. 4, or 1). */
   Vec                ucur;        /* displacement at the current Newton iterate */

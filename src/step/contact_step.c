@@ -55,6 +55,8 @@ struct _p_FcContactStep {
   PetscInt       *pair, *point, *tnodes, *status;
   PetscReal      *tw, *frame, *gap, *xc, *r, *u, *rforce;
   PetscInt64     *key;
+  PetscBool      *keep;       /* per row of W: computed (every row of a frictional contact, the normal one of a frictionless one) */
+  PetscInt       *kcol, nkeep; /* the computed rows, ascending */
   FcContactProblem prob;
   PetscBool      *involved;   /* per body: touched by the current contacts */
   /* warm start: previous r by key (sorted) */
@@ -234,6 +236,8 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree(cs->u));
   PetscCall(PetscFree(cs->rforce));
   PetscCall(PetscFree(cs->key));
+  PetscCall(PetscFree(cs->keep));
+  PetscCall(PetscFree(cs->kcol));
   PetscCall(PetscFree(cs->prevkey));
   PetscCall(PetscFree(cs->prevr));
   PetscCall(PetscFree(cs->actkey));
@@ -288,6 +292,8 @@ static PetscErrorCode Reserve_Private(FcContactStep cs, PetscInt m)
   FC_GROW(cs->u, 3 * cs->cap);
   FC_GROW(cs->rforce, 3 * cs->cap);
   FC_GROW(cs->key, cs->cap);
+  FC_GROW(cs->keep, 3 * cs->cap);
+  FC_GROW(cs->kcol, 3 * cs->cap);
 #undef FC_GROW
   PetscFunctionReturn(0);
 }
@@ -479,6 +485,50 @@ static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscI
   return n;
 }
 
+/* The normal rows of H, per body with DoFs (deformable), of the contacts that carry force after
+ * this correction: the bodies' inertia correction tries A + ρ Σ h_a h_aᵀ with them when A is
+ * indefinite (body_deformable.c, FormMatrix_Private). */
+static PetscErrorCode StabilizationRows_Private(FcContactStep cs)
+{
+  FcModel *model = cs->model;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    FcBody   body = model->bodies[b];
+    PetscInt nrow = 0, nnz = 0;
+    if (!body->ndof || body->rigid) continue;
+    body->nstab = 0;
+    if (!cs->involved[b]) continue;
+    if (body->stab_cap < cs->m + 1) {
+      PetscCall(PetscFree(body->stab_ptr));
+      body->stab_cap = cs->m + 1;
+      PetscCall(PetscMalloc1(body->stab_cap, &body->stab_ptr));
+    }
+    if (body->stab_nnzcap < 12 * cs->m) {
+      PetscCall(PetscFree2(body->stab_dof, body->stab_val));
+      body->stab_nnzcap = 12 * cs->m;
+      PetscCall(PetscMalloc2(body->stab_nnzcap, &body->stab_dof, body->stab_nnzcap, &body->stab_val));
+    }
+    body->stab_ptr[0] = 0;
+    for (PetscInt a = 0; a < cs->m; a++) {
+      PetscInt  dofs[12], nd;
+      PetscReal coef[12][3];
+      if (!cs->status[a]) continue;
+      nd = Entries_Private(cs, a, b, dofs, coef);
+      if (!nd) continue;
+      for (PetscInt k = 0; k < nd; k++) {
+        body->stab_dof[nnz] = dofs[k];
+        body->stab_val[nnz] = coef[k][0];
+        nnz++;
+      }
+      body->stab_ptr[++nrow] = nnz;
+    }
+    body->nstab    = nrow;
+    body->stab_nnz = nnz;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* C_b = A_b⁻¹ restricted to the DoFs that can carry a contact (contactor points, target
  * surface nodes), computed once, in blocks of columns to bound memory. */
 /* The DoFs that can carry a contact (contactor points, target surface nodes, every DoF of a
@@ -662,12 +712,28 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     PetscCall(PetscFree(Wb));
     PetscCall(PetscFree3(rowptr, cols, vals));
   }
+  /* The rows and columns W needs: all three of a frictional contact, only the normal one of a
+   * frictionless contact (μ = 0: r_T = 0 and ũ = u_N, so its tangential rows and columns enter
+   * neither the solution nor the common error). Its tangential block is set to W_nn·I below,
+   * uncoupled: the local problem stays positive definite for every solver, and u_T = W_nn r_T + q_T
+   * = q_T carries no information. A frictionless problem then needs m right-hand sides, not 3m. */
+  {
+    PetscInt nkeep = 0;
+    for (PetscInt a = 0; a < m; a++) {
+      const PetscBool fr = (PetscBool)(cs->pairs[cs->pair[a]].mu > 0);
+      for (int i = 0; i < 3; i++) {
+        cs->keep[3 * a + i] = (PetscBool)(i == 0 || fr);
+        if (cs->keep[3 * a + i]) cs->kcol[nkeep++] = 3 * a + i;
+      }
+    }
+    cs->nkeep = nkeep;
+  }
   for (PetscInt b = 0; b < model->nbodies && !cs->precomputed; b++) {
     FcBody body = model->bodies[b];
     if (!cs->involved[b]) continue;
     if (cs->schur && body->ops.getschur) continue; /* done above */
-    for (PetscInt c0 = 0; c0 < n3; c0 += FC_CONTACT_BLOCK) {
-      PetscInt           nb = PetscMin(FC_CONTACT_BLOCK, n3 - c0), lda, dofs[12], nd;
+    for (PetscInt c0 = 0; c0 < cs->nkeep; c0 += FC_CONTACT_BLOCK) {
+      PetscInt           nb = PetscMin(FC_CONTACT_BLOCK, cs->nkeep - c0), lda, dofs[12], nd;
       PetscReal          coef[12][3];
       Mat                B, X;
       PetscScalar       *h;
@@ -677,7 +743,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
       PetscCall(MatDenseGetArray(B, &h));
       PetscCall(MatDenseGetLDA(B, &lda));
       for (PetscInt j = 0; j < nb; j++) {
-        PetscInt a = (c0 + j) / 3, i = (c0 + j) % 3;
+        PetscInt a = cs->kcol[c0 + j] / 3, i = cs->kcol[c0 + j] % 3;
         nd         = Entries_Private(cs, a, b, dofs, coef);
         for (PetscInt k = 0; k < nd; k++) h[j * lda + dofs[k]] += coef[k][i];
       }
@@ -689,8 +755,9 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
         nd = Entries_Private(cs, a, b, dofs, coef);
         for (PetscInt k = 0; k < nd; k++)
           for (int i = 0; i < 3; i++) {
-            PetscReal *Wrow = &cs->prob->W[(3 * a + i) * n3 + c0];
-            for (PetscInt j = 0; j < nb; j++) Wrow[j] += coef[k][i] * x[j * lda + dofs[k]];
+            PetscReal *Wrow = &cs->prob->W[(3 * a + i) * n3];
+            if (!cs->keep[3 * a + i]) continue;
+            for (PetscInt j = 0; j < nb; j++) Wrow[cs->kcol[c0 + j]] += coef[k][i] * x[j * lda + dofs[k]];
           }
       }
       PetscCall(MatDenseRestoreArrayRead(X, &x));
@@ -698,6 +765,9 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
       PetscCall(MatDestroy(&X));
     }
   }
+  if (!cs->precomputed && !cs->schur)
+    for (PetscInt a = 0; a < m; a++)
+      if (!cs->keep[3 * a + 1]) cs->prob->W[(3 * a + 1) * n3 + 3 * a + 1] = cs->prob->W[(3 * a + 2) * n3 + 3 * a + 2] = cs->prob->W[(3 * a) * n3 + 3 * a];
   for (PetscInt i = 0; i < n3; i++)
     for (PetscInt j = i + 1; j < n3; j++) {
       PetscReal w = 0.5 * (cs->prob->W[i * n3 + j] + cs->prob->W[j * n3 + i]);
@@ -842,6 +912,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     cs->nact   = nact;
     cs->first  = PETSC_FALSE;
   }
+  PetscCall(StabilizationRows_Private(cs));
   {
     PetscInt *perm;
     PetscCall(PetscFree(cs->prevkey));
@@ -873,6 +944,7 @@ PetscErrorCode FcContactStepForget(FcContactStep cs)
   }
   cs->nact  = 0;
   cs->first = PETSC_TRUE;
+  for (PetscInt b = 0; b < cs->model->nbodies; b++) cs->model->bodies[b]->nstab = 0;
   PetscFunctionReturn(0);
 }
 

@@ -5,8 +5,8 @@
 volatile int FcInterrupted = 0;
 
 const char *const FcStepStatNames[] = {"newton_it", "residual", "residual_abs", "converged", "assembly_time", "factor_time", "solve_time", "output_time", "step_time",
-                                       "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks"};
-const PetscInt    FcStepNumStats    = 23;
+                                       "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks", "inertia_shift", "inertia_penalty", "inertia_refactors"};
+const PetscInt    FcStepNumStats    = 26;
 
 void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
 {
@@ -33,6 +33,9 @@ void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
   row[20] = st->contact.time;
   row[21] = (PetscReal)st->substeps;
   row[22] = (PetscReal)st->backtracks;
+  row[23] = st->shift;
+  row[24] = st->penalty;
+  row[25] = (PetscReal)st->refactors;
 }
 
 /* Convergence (per body): ‖r_free‖ <= atol + rtol · max(‖r₀‖, scale), where scale is the
@@ -61,6 +64,9 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     if (m->bodies[b]->dx) PetscCall(VecDuplicate(m->bodies[b]->dx, &dxs[b]));
   for (PetscInt b = 0; b < m->nbodies; b++) {
     m->bodies[b]->times.assembly = m->bodies[b]->times.factor = m->bodies[b]->times.solve = 0;
+    m->bodies[b]->shift     = 0;
+    m->bodies[b]->penalty   = 0;
+    m->bodies[b]->refactors = 0;
     PetscCall(m->bodies[b]->ops.beginstep(m->bodies[b], s));
   }
   for (it = 0;; it++) {
@@ -103,9 +109,17 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
       }
       st->backtracks++;
     }
-    if (monitor)
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "  step %d newton %d: residual %.3e (abs %.3e)%s contacts %d active %d%s contact error %.2e%s\n", (int)s->step, (int)it, (double)st->residual, (double)st->residual_abs, st->backtracks ? " (backtracked)" : "", (int)st->contact.contacts,
+    if (monitor) {
+      PetscReal shift = 0, pen = 0;
+      for (PetscInt b = 0; b < m->nbodies; b++) {
+        shift = PetscMax(shift, m->bodies[b]->shift);
+        pen   = PetscMax(pen, m->bodies[b]->penalty);
+      }
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "  step %d newton %d: residual %.3e (abs %.3e)%s contacts %d active %d%s contact error %.2e%s", (int)s->step, (int)it, (double)st->residual, (double)st->residual_abs, st->backtracks ? " (backtracked)" : "", (int)st->contact.contacts,
                              (int)st->contact.active, cs && !contact_stable ? " (changed)" : "", (double)st->contact.error, st->nonfinite ? " NOT FINITE" : ""));
+      if (shift > 0 || pen > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " (inertia correction so far: penalty %.1e, shift %.1e)", (double)pen, (double)shift));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "\n"));
+    }
     if (all && contact_stable && st->contact.converged) {
       st->converged = PETSC_TRUE;
       break;
@@ -137,6 +151,9 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     st->assembly += m->bodies[b]->times.assembly;
     st->factor += m->bodies[b]->times.factor;
     st->solve += m->bodies[b]->times.solve;
+    st->shift = PetscMax(st->shift, m->bodies[b]->shift);
+    st->penalty = PetscMax(st->penalty, m->bodies[b]->penalty);
+    st->refactors += m->bodies[b]->refactors;
   }
   PetscCall(PetscFree(r0));
   for (PetscInt b = 0; b < m->nbodies; b++) PetscCall(VecDestroy(&dxs[b]));

@@ -16,6 +16,9 @@ typedef struct {
   PetscInt  substeps; /* 1, or the sub-steps the step was cut into after a failure (time.cutback) */
   PetscBool nonfinite; /* a Newton iterate had a non-finite residual (e.g. an inverted element) */
   PetscInt  backtracks; /* increments halved because they led to an inadmissible iterate */
+  PetscReal shift;      /* largest inertia-correcting shift of the Newton matrix (relative; 0: none) */
+  PetscReal penalty;    /* largest contact-constraint penalty ρ of the inertia correction (relative; 0: none) */
+  PetscInt  refactors;  /* extra factorizations the inertia correction took */
   FcContactStats contact;
 } FcStepStats;
 

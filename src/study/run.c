@@ -186,6 +186,9 @@ static PetscErrorCode StepCutback_Private(FcModel *m, FcContactStep cs, const Fc
     st->factor    = failed.factor + h[0].factor + (h[0].converged ? h[1].factor : 0);
     st->solve     = failed.solve + h[0].solve + (h[0].converged ? h[1].solve : 0);
     st->total     = failed.total + h[0].total + (h[0].converged ? h[1].total : 0);
+    st->shift              = PetscMax(failed.shift, PetscMax(h[0].shift, h[0].converged ? h[1].shift : 0));
+    st->penalty            = PetscMax(failed.penalty, PetscMax(h[0].penalty, h[0].converged ? h[1].penalty : 0));
+    st->refactors          = failed.refactors + h[0].refactors + (h[0].converged ? h[1].refactors : 0);
     st->backtracks         = failed.backtracks + h[0].backtracks + (h[0].converged ? h[1].backtracks : 0);
     st->contact.solves     = failed.contact.solves + h[0].contact.solves + (h[0].converged ? h[1].contact.solves : 0);
     st->contact.iterations = failed.contact.iterations + h[0].contact.iterations + (h[0].converged ? h[1].contact.iterations : 0);
