@@ -1,4 +1,6 @@
-/* fcsim — rigid bodies: an analytic shape and a motion.
+/* fcsim — rigid bodies: a shape and a motion. The shape is analytic (plane, sphere, box,
+ * cylinder) or "mesh": the boundary of a tetrahedral mesh (LoadMesh_Private below); either is
+ * translated by the body's current translation d and never rotates.
  *
  * Prescribed motion (fixed, kinematic, or dynamic with a fixed joint): no DoFs; the motion enters
  * the contact problem through q only (duriez2006 §3: a body whose motion is imposed contributes
@@ -17,6 +19,7 @@
  * Δv += A⁻¹ Hᵀ r. Backward Euler is θ = θ_vq = 1. A quasi-static case has no inertia to balance
  * the applied force (A = 0): rejected. */
 #include "../model/model.h"
+#include <string.h>
 
 typedef struct {
   const FcCase *c;
@@ -279,6 +282,62 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
   PetscFunctionReturn(0);
 }
 
+/* ---- mesh shape -------------------------------------------------------------------------------- */
+
+/* An input error of the mesh loader names the mesh file only; a rigid shape's mesh is named by
+ * the case, so the loader's line is caught here (not printed) and raised again prefixed with the
+ * case file and JSON path. Other errors keep PETSc's traceback. */
+typedef struct {
+  char msg[4096];
+} MeshCatch;
+
+static PetscErrorCode MeshCatchHandler_Private(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  MeshCatch *mc = (MeshCatch *)ctx;
+  if (n == FC_ERR_INPUT) {
+    if (p == PETSC_ERROR_INITIAL && mess) snprintf(mc->msg, sizeof mc->msg, "%s", mess);
+    return n;
+  }
+  return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, ctx);
+}
+
+/* shape "mesh": the solid is a tetrahedral mesh (FcMeshLoad: .msh or .geo, `refine` levels as
+ * for deformable bodies, doc/mesh.md); its surface is the outward-oriented boundary faces,
+ * restricted to the physical surface group `group` when given. Only the linear (corner) geometry
+ * is used, so the mesh is read with order 1. The surface itself is assembled by the contact step
+ * (contact_step.c, TargetSurface_Private), which builds the AABB tree over it in reference
+ * coordinates and refits it at X + d at each detection (a translation: the body never rotates). */
+static PetscErrorCode LoadMesh_Private(const FcCase *c, PetscInt index, FcBody b)
+{
+  const FcCaseShape *sh = &b->spec->shape;
+  MeshCatch          mc = {{0}};
+  PetscErrorCode     ierr;
+  char               path[128];
+
+  PetscFunctionBegin;
+  snprintf(path, sizeof path, "bodies[%d].shape.file", (int)index);
+  PetscCall(PetscPushErrorHandler(MeshCatchHandler_Private, &mc));
+  ierr = FcMeshLoad(sh->mesh_file, sh->refine, 1, &b->mesh);
+  PetscCall(PetscPopErrorHandler());
+  /* a triangle-only mesh has no inside: the solid's volume mesh defines the outward orientation
+   * of its boundary faces, hence the sign of the gap (doc/rigid.md) */
+  if (ierr == FC_ERR_INPUT) return FcInputError(c->file, path, "%s%s", mc.msg, strstr(mc.msg, "no tetrahedra") ? "; a rigid \"mesh\" shape is the boundary of a tetrahedral volume mesh (surface-only meshes are not read)" : "");
+  PetscCall(ierr);
+  if (sh->group[0]) {
+    const FcMeshGroup *g;
+    snprintf(path, sizeof path, "bodies[%d].shape.group", (int)index);
+    PetscCall(FcMeshFindGroup(&b->mesh, sh->group, 2, &g));
+    if (!g) {
+      char list[1024];
+      FcMeshGroupList(&b->mesh, list, sizeof list);
+      return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", sh->group, b->mesh.file, list);
+    }
+    FcCheckInput(g->nfaces > 0, c->file, path, "surface group '%s' of %s has no faces on the boundary of the mesh", sh->group, b->mesh.file);
+  }
+  FcCheckInput(b->mesh.nbfaces > 0, c->file, path, "the mesh %s has no boundary faces", b->mesh.file);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
 {
   FcBody            b;
@@ -291,8 +350,7 @@ PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
   b->spec = spec;
   b->rigid = PETSC_TRUE;
   PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));
-  snprintf(path, sizeof path, "bodies[%d].shape.type", (int)index);
-  FcCheckInput(spec->shape.type != FC_SHAPE_MESH, c->file, path, "rigid \"mesh\" shapes are not implemented yet (use plane, box, sphere or cylinder)");
+  if (spec->shape.type == FC_SHAPE_MESH) PetscCall(LoadMesh_Private(c, index, b));
   b->incscale = 1;
   PetscCall(Position_Private(b, 0.0, b->rigid_d0));
   PetscCall(Position_Private(b, 0.0, b->rigid_d1));

@@ -14,7 +14,11 @@
  * change ≥ 0 keeps the end-of-step gap ≥ 0; backward Euler c = Δt), g the gap at the current
  * iterate and s the state part of the tangential motion (u_k − u_0, or v_k: u_t is the relative
  * tangential velocity at t1, han2023 v_c = J v). A rigid body with prescribed motion enters q
- * only (through g and s, with its mean velocity (d1 − d0)/Δt). A rigid target with DoFs (a
+ * only (through g and s, with its mean velocity (d1 − d0)/Δt). Its shape is analytic, or a rigid
+ * "mesh" shape: the boundary triangles of a tetrahedral mesh, detected like a deformable target
+ * (AABB tree, refit at X + d1) but entering H, q and the correction exactly as an analytic shape
+ * (the closest point's mesh nodes carry no DoFs: every branch below tests B->rigid, never
+ * tnodes). A rigid target with DoFs (a
  * dynamic body, src/rigid/body_rigid.c) enters like a deformable one through its point Jacobian J
  * (target point velocity = J ẋ_B): its row block of H is −(frame rows)·J, so W gets
  * J_c A_B⁻¹ J_cᵀ (duriez2006 eq. 29, A_B its mass), q its free increment and velocity, and the
@@ -36,8 +40,8 @@ typedef struct {
   PetscInt     npoints;
   PetscInt    *points;        /* contactor node indices */
   PetscInt     ntri;
-  PetscInt    *tri;           /* deformable target: corner node triples */
-  FcAABBTree   tree;
+  PetscInt    *tri;           /* target with a mesh (deformable, or rigid "mesh" shape): corner node triples */
+  FcAABBTree   tree;          /* over tri; NULL for an analytic rigid shape */
   PetscReal    mu, alarm;
   PetscInt     nprev;
   FcProximity *prev;          /* last detection (frame continuity, hysteresis) */
@@ -49,7 +53,8 @@ struct _p_FcContactStep {
   Pair           *pairs;
   FcContactSolver solver;
   PetscBool     **isbc;       /* per body: constrained DoF mask (NULL for rigid bodies without DoFs) */
-  PetscReal     **Xcur;       /* per body: current coordinates (deformable; NULL for rigid bodies) */
+  PetscReal     **Xcur;       /* per body: current coordinates of its mesh nodes (deformable: X + u; rigid
+                               * "mesh" shape: X + d, d its current translation; NULL for analytic shapes) */
   /* current contacts */
   PetscInt        m, cap;
   PetscInt       *pair, *point, *tnodes, *status;
@@ -112,6 +117,38 @@ static PetscReal MeanEdge_Private(const FcMesh *mesh)
 
 static PetscErrorCode Participating_Private(FcContactStep);
 
+/* The target surface of a pair whose target has a mesh (a deformable body, or a rigid body with a
+ * "mesh" shape): the outward-oriented boundary faces of that mesh (FcMesh.bfaces, corners only),
+ * restricted to the physical surface group `key` when given ("": all of them; `path` names the
+ * case key it came from), and the AABB tree over them in reference coordinates (refit at every
+ * detection). */
+static PetscErrorCode TargetSurface_Private(const FcCase *c, const char *path, const FcMesh *mesh, const char *key, Pair *P)
+{
+  const PetscInt *faces = NULL;
+  PetscInt        nf    = mesh->nbfaces;
+
+  PetscFunctionBegin;
+  if (key[0]) {
+    const FcMeshGroup *g;
+    PetscCall(FcMeshFindGroup(mesh, key, 2, &g));
+    if (!g) {
+      char list[1024];
+      FcMeshGroupList(mesh, list, sizeof list);
+      return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", key, mesh->file, list);
+    }
+    FcCheckInput(g->nfaces > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", key);
+    faces = g->faces;
+    nf    = g->nfaces;
+  }
+  FcCheckInput(nf > 0, c->file, path, "the mesh %s has no boundary faces", mesh->file);
+  P->ntri = nf;
+  PetscCall(PetscMalloc1(3 * nf, &P->tri));
+  for (PetscInt f = 0; f < nf; f++)
+    for (int k = 0; k < 3; k++) P->tri[3 * f + k] = mesh->bfaces[(faces ? faces[f] : f) * mesh->npf + k];
+  PetscCall(FcAABBTreeCreate(nf, 3, P->tri, mesh->X, &P->tree));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
 {
   const FcCase *c = model->c;
@@ -129,6 +166,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   PetscCall(PetscCalloc1(model->nbodies, &cs->involved));
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody body = model->bodies[b];
+    if (body->rigid && body->mesh.nnodes) PetscCall(PetscMalloc1(3 * body->mesh.nnodes, &cs->Xcur[b])); /* rigid "mesh" shape */
     if (body->ndof == 0) continue;
     PetscCall(PetscCalloc1(body->ndof, &cs->isbc[b]));
     for (PetscInt i = 0; i < body->nbc; i++) cs->isbc[b][body->bc_dofs[i]] = PETSC_TRUE;
@@ -159,27 +197,15 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
       PetscCall(PetscArraycpy(P->points, g->nodes, g->nnodes));
     } else PetscCall(BoundaryNodes_Private(&A->mesh, &P->npoints, &P->points));
     P->alarm = cc->alarm > 0 ? cc->alarm : MeanEdge_Private(&A->mesh);
-    if (!B->rigid) {
-      const PetscInt *faces = NULL;
-      PetscInt        nf    = B->mesh.nbfaces;
-      if (cc->target_surface[0]) {
-        const FcMeshGroup *g;
-        PetscCall(FcMeshFindGroup(&B->mesh, cc->target_surface, 2, &g));
-        snprintf(path, sizeof path, "contacts[%d].target_surface", (int)i);
-        if (!g) {
-          char list[1024];
-          FcMeshGroupList(&B->mesh, list, sizeof list);
-          return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", cc->target_surface, B->mesh.file, list);
-        }
-        FcCheckInput(g->nfaces > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", cc->target_surface);
-        faces = g->faces;
-        nf    = g->nfaces;
+    if (!B->rigid || B->spec->shape.type == FC_SHAPE_MESH) {
+      /* a mesh surface: the pair's target_surface, else (rigid mesh shape) the shape's group */
+      const char *key = cc->target_surface;
+      snprintf(path, sizeof path, "contacts[%d].target_surface", (int)i);
+      if (B->rigid && !key[0]) {
+        key = B->spec->shape.group;
+        snprintf(path, sizeof path, "bodies[%d].shape.group", (int)cc->body[1]);
       }
-      P->ntri = nf;
-      PetscCall(PetscMalloc1(3 * nf, &P->tri));
-      for (PetscInt f = 0; f < nf; f++)
-        for (int k = 0; k < 3; k++) P->tri[3 * f + k] = B->mesh.bfaces[(faces ? faces[f] : f) * B->mesh.npf + k];
-      PetscCall(FcAABBTreeCreate(nf, 3, P->tri, B->mesh.X, &P->tree));
+      PetscCall(TargetSurface_Private(c, path, &B->mesh, key, P));
     }
   }
   cs->precomputed = (PetscBool)(c->compliance == FC_COMPLIANCE_PRECOMPUTED);
@@ -352,7 +378,12 @@ static PetscErrorCode Detect_Private(FcContactStep cs)
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody             body = model->bodies[b];
     const PetscScalar *u;
-    if (body->rigid) continue; /* rigid targets: analytic shapes at rigid_d1 */
+    if (body->rigid) {
+      /* a rigid "mesh" shape translated by d1 (analytic shapes are evaluated at d1 below) */
+      for (PetscInt i = 0; cs->Xcur[b] && i < body->mesh.nnodes; i++)
+        for (int k = 0; k < 3; k++) cs->Xcur[b][3 * i + k] = body->mesh.X[3 * i + k] + body->rigid_d1[k];
+      continue;
+    }
     PetscCall(VecGetArrayRead(body->ucur, &u));
     for (PetscInt i = 0; i < body->ndof; i++) cs->Xcur[b][i] = body->mesh.X[i] + u[i];
     PetscCall(VecRestoreArrayRead(body->ucur, &u));

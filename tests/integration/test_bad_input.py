@@ -3,6 +3,7 @@ exactly one line on stderr that names the file (and the JSON path where there is
 crashes, nothing is written. A sample also runs under valgrind (memcheck errors and definite
 leaks from fcsim's own code fail the test) and all run with PETSc's -malloc_debug -malloc_dump
 (every PETSc-tracked allocation freed on the error paths)."""
+import json
 import os
 import shutil
 import subprocess
@@ -76,6 +77,35 @@ c = write_case("unknown_probe_group.json", probes='[{"name": "r", "type": "react
 cases.append(("unknown probe group", ["run", c, "-o", os.path.join(tmp, "o3")], ["unknown_probe_group.json", "probes[0].group"]))
 c = write_case("volume_load.json", body_extra=', "loads": [{"group": "beam", "pressure": 1}]')
 cases.append(("load on a volume group", ["run", c, "-o", os.path.join(tmp, "o4")], ["volume_load.json", "bodies[0].loads[0].group"]))
+
+# 3b. Rigid "mesh" shapes (doc/rigid.md): the shape's mesh and groups, named by the case.
+slab = os.path.join(ROOT, "meshes", "slab.geo")
+
+
+def write_rigid_mesh_case(name, shape_file=slab, group="top", target_surface=None):
+    case = {"name": "bad", "time": {"dt": 0.01, "steps": 1},
+            "bodies": [{"name": "b", "mesh": {"file": os.path.join(ROOT, "meshes", "cube.geo")},
+                        "material": {"model": "linear", "E": 1e6, "nu": 0.3, "density": 1000}},
+                       {"name": "floor", "type": "rigid", "shape": {"type": "mesh", "file": shape_file, "group": group}}],
+            "contacts": [{"pair": ["b", "floor"]}]}
+    if target_surface:
+        case["contacts"][0]["target_surface"] = target_surface
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        json.dump(case, f)
+    return path
+
+
+c = write_rigid_mesh_case("rigid_mesh_group.json", group="nosuch")
+cases.append(("rigid mesh unknown group", ["run", c, "-o", os.path.join(tmp, "o5")], ["rigid_mesh_group.json", "bodies[1].shape.group", "nosuch", "top"]))
+c = write_rigid_mesh_case("rigid_mesh_volume_group.json", group="slab")
+cases.append(("rigid mesh volume group", ["run", c, "-o", os.path.join(tmp, "o6")], ["rigid_mesh_volume_group.json", "bodies[1].shape.group", "slab"]))
+c = write_rigid_mesh_case("rigid_mesh_surface_only.json", shape_file=os.path.join(ROOT, "tests", "bad", "mesh", "surface_only.msh"))
+cases.append(("rigid mesh surface only", ["run", c, "-o", os.path.join(tmp, "o7")], ["rigid_mesh_surface_only.json", "bodies[1].shape.file", "surface_only.msh", "no tetrahedra", "volume mesh"]))
+c = write_rigid_mesh_case("rigid_mesh_garbage.json", shape_file=os.path.join(ROOT, "tests", "bad", "mesh", "garbage.msh"))
+cases.append(("rigid mesh unreadable", ["run", c, "-o", os.path.join(tmp, "o8")], ["rigid_mesh_garbage.json", "bodies[1].shape.file", "garbage.msh", "not a Gmsh MSH file"]))
+c = write_rigid_mesh_case("rigid_mesh_target_surface.json", target_surface="nosuch")
+cases.append(("rigid mesh unknown target_surface", ["run", c, "-o", os.path.join(tmp, "o9")], ["rigid_mesh_target_surface.json", "contacts[0].target_surface", "nosuch", "sides"]))
 
 # 4. Command lines.
 good = os.path.join("cases", "cantilever.json")
