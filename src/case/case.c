@@ -390,9 +390,22 @@ static const FcSchemaEntry kin_table_keys[] = {
   {.key = NULL}
 };
 static const FcSchemaObject kin_table_object       = {.entries = kin_table_keys};
+/* kinematic rotation about `center` (default: the body's centre, doc/rigid.md) and the unit
+ * `axis`, by `angle` [rad] times the motion's ramp, or by the angle interpolated in `table`
+ * rows [t, angle] */
+static const FcSchemaEntry kin_rot_row_elem = {.types = FC_T_ARRAY, .len_min = 2, .len_max = 2, .elem = &number_elem};
+static const FcSchemaEntry kin_rotation_keys[] = {
+  DIR3_ENTRY("axis"),
+  {.key = "angle",  .types = FC_T_NUMBER},
+  {.key = "table",  .types = FC_T_ARRAY, .len_min = 2, .elem = &kin_rot_row_elem, .check = RampTableCheck_Private},
+  {.key = "center", .types = FC_T_ARRAY, .len_min = 3, .len_max = 3, .elem = &number_elem},
+  {.key = NULL}
+};
+static const FcSchemaObject kin_rotation_object     = {.entries = kin_rotation_keys};
 static const FcSchemaEntry  motion_kinematic_keys[] = {
   {.key = "displacement", .types = FC_T_ARRAY | FC_T_OBJECT, .required = PETSC_TRUE, .len_min = 3, .len_max = 3, .elem = &number_elem, .object = &kin_table_object},
   RAMP_ENTRY(NULL),
+  {.key = "rotation", .types = FC_T_OBJECT, .object = &kin_rotation_object},
   {.key = NULL}
 };
 /* dynamic: joint */
@@ -420,6 +433,7 @@ static const FcSchemaEntry motion_dynamic_keys[] = {
   VEC3_ENTRY("force", PETSC_FALSE, "[0, 0, 0]"),
   RAMP_ENTRY("\"constant\""),
   VEC3_ENTRY("initial_velocity", PETSC_FALSE, "[0, 0, 0]"),
+  VEC3_ENTRY("initial_angular_velocity", PETSC_FALSE, "[0, 0, 0]"),
   {.key = NULL}
 };
 static const FcSchemaEntry  inertia_default = {.key = "inertia", .types = FC_T_ARRAY, .def = "[0, 0, 0]", .len_min = 3, .len_max = 3, .elem = &non_negative_elem};
@@ -649,6 +663,19 @@ static PetscErrorCode KinematicCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const
     FcSchemaPathKey(sub, sizeof sub, path, "ramp");
     if (!cJSON_IsArray(disp)) return FcInputError(ctx->file, sub, "only allowed with the \"displacement\": [ux, uy, uz] form");
   } else if (cJSON_IsArray(disp)) PetscCall(FcSchemaAddDefault(ctx, &ramp_constant_default, obj, path));
+  {
+    cJSON *rot = Get_Private(obj, "rotation");
+    if (rot) {
+      cJSON *angle = Get_Private(rot, "angle"), *table = Get_Private(rot, "table");
+      FcSchemaPathKey(sub, sizeof sub, path, "rotation");
+      if (!angle == !table) return FcInputError(ctx->file, sub, "give exactly one of \"angle\" (scaled by the motion's ramp) and \"table\" ([[t, angle], ...])");
+      if (angle && !cJSON_IsArray(disp)) {
+        char s2[FC_PATH_LEN];
+        FcSchemaPathKey(s2, sizeof s2, sub, "angle");
+        return FcInputError(ctx->file, s2, "is scaled by the motion's ramp, which only the \"displacement\": [ux, uy, uz] form has: give the rotation as a \"table\"");
+      }
+    }
+  }
   PetscFunctionReturn(0);
 }
 
@@ -1071,6 +1098,29 @@ static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const cha
   else if (!strcmp(type, "kinematic")) {
     cJSON *disp = Get_Private(obj, "displacement");
     m->type     = FC_MOTION_KINEMATIC;
+    cJSON *rot  = Get_Private(obj, "rotation");
+    if (rot) {
+      cJSON    *table = Get_Private(rot, "table"), *center = Get_Private(rot, "center"), *row;
+      PetscReal n = 0;
+      m->rotates = PETSC_TRUE;
+      Vec3_Private(Get_Private(rot, "axis"), m->rot_axis);
+      for (int k = 0; k < 3; k++) n += m->rot_axis[k] * m->rot_axis[k];
+      for (int k = 0; k < 3; k++) m->rot_axis[k] /= PetscSqrtReal(n);
+      if (center) {
+        m->rot_has_center = PETSC_TRUE;
+        Vec3_Private(center, m->rot_center);
+      }
+      if (table) {
+        PetscInt i = 0;
+        m->rot_ntab = (PetscInt)cJSON_GetArraySize(table);
+        PetscCall(PetscMalloc1(2 * m->rot_ntab, &m->rot_tab));
+        cJSON_ArrayForEach(row, table)
+        {
+          for (int k = 0; k < 2; k++) m->rot_tab[2 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
+          i++;
+        }
+      } else m->rot_angle = Get_Private(rot, "angle")->valuedouble;
+    }
     if (cJSON_IsArray(disp)) {
       Vec3_Private(disp, m->displacement);
       PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &m->ramp));
@@ -1100,6 +1150,7 @@ static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const cha
     Vec3_Private(Get_Private(obj, "force"), m->force);
     PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &m->force_ramp));
     Vec3_Private(Get_Private(obj, "initial_velocity"), m->initial_velocity);
+    Vec3_Private(Get_Private(obj, "initial_angular_velocity"), m->initial_angular_velocity);
   }
   PetscFunctionReturn(0);
 }
@@ -1418,6 +1469,7 @@ PetscErrorCode FcCaseDestroy(FcCase *c)
     PetscCall(RampDestroy_Private(&b->motion.ramp));
     PetscCall(RampDestroy_Private(&b->motion.force_ramp));
     PetscCall(PetscFree(b->motion.tab));
+    PetscCall(PetscFree(b->motion.rot_tab));
   }
   PetscCall(PetscFree(c->bodies));
   PetscCall(PetscFree(c->probes));
@@ -1474,6 +1526,13 @@ PetscReal FcCaseBoundaryValue(const FcCaseBoundary *bc, PetscInt c, PetscReal t)
 void FcCaseGravity(const FcCase *c, PetscReal t, PetscReal g[3])
 {
   for (int k = 0; k < 3; k++) g[k] = c->gravity_ntab > 0 ? Interp_Private(c->gravity_ntab, c->gravity_tab, c->gravity_tab + 1 + k, 4, t) : c->gravity[k];
+}
+
+PetscReal FcCaseMotionAngle(const FcCaseMotion *m, PetscReal t)
+{
+  if (m->type != FC_MOTION_KINEMATIC || !m->rotates) return 0;
+  if (m->rot_ntab > 0) return Interp_Private(m->rot_ntab, m->rot_tab, m->rot_tab + 1, 2, t);
+  return m->rot_angle * FcRampEval(&m->ramp, t);
 }
 
 void FcCaseMotionDisplacement(const FcCaseMotion *m, PetscReal t, PetscReal u[3])

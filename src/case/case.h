@@ -78,8 +78,9 @@ typedef struct {
 /* bodies[i].motion of a rigid body. fixed: never moves. kinematic: prescribed translation,
  * `displacement` scaled by `ramp`, or interpolated in `tab` when ntab > 0. dynamic: rigid-body
  * dynamics with `mass` [kg], principal `inertia` [kg m²] (body axes = world axes at t = 0),
- * `joint` (prismatic along the unit `axis`), applied `force` [N] scaled by `force_ramp`, and
- * `initial_velocity` [m/s]. */
+ * `joint` (free: 6 DoFs about the centre of mass; prismatic along the unit `axis`; fixed), applied
+ * `force` [N] at the centre of mass scaled by `force_ramp`, `initial_velocity` [m/s] and (free
+ * joint) `initial_angular_velocity` [rad/s]. */
 typedef enum { FC_MOTION_FIXED, FC_MOTION_KINEMATIC, FC_MOTION_DYNAMIC } FcMotionType;
 typedef enum { FC_JOINT_FREE, FC_JOINT_PRISMATIC, FC_JOINT_FIXED } FcJointType;
 typedef struct {
@@ -94,10 +95,20 @@ typedef struct {
   PetscReal    force[3];
   FcRamp       force_ramp;
   PetscReal    initial_velocity[3];
+  PetscReal    initial_angular_velocity[3]; /* [rad/s], world axes; free joint only */
+  /* kinematic rotation: about rot_center (when rot_has_center, else the body's centre) and the
+   * unit rot_axis by rot_angle·ramp(t), or by the angle interpolated in rot_tab (rot_ntab rows
+   * t, angle) */
+  PetscBool    rotates, rot_has_center;
+  PetscReal    rot_axis[3], rot_center[3], rot_angle;
+  PetscInt     rot_ntab;
+  PetscReal   *rot_tab;
 } FcCaseMotion;
 /* Prescribed translation at time t: kinematic, the table interpolated (held constant outside)
  * or displacement*ramp(t); fixed and dynamic: 0. */
 void FcCaseMotionDisplacement(const FcCaseMotion *m, PetscReal t, PetscReal u[3]);
+/* Prescribed rotation angle [rad] about rot_axis at time t (kinematic with a rotation; else 0). */
+PetscReal FcCaseMotionAngle(const FcCaseMotion *m, PetscReal t);
 
 typedef struct {
   char           name[FC_NAME_LEN];

@@ -107,6 +107,10 @@ struct _p_FcBody {
   PetscReal          incscale;
   PetscReal          rigid_d0[3], rigid_d1[3]; /* rigid bodies: translation at t0 and at t1 (dynamic: at the
                                                  * current Newton iterate; detection reads d1) */
+  PetscReal          rigid_R0[9], rigid_R1[9]; /* rigid bodies: rotation (row-major, world from reference)
+                                                 * at t0 and at t1 / the iterate; I unless the body rotates */
+  PetscReal          rigid_c[3];                /* rigid bodies: the point the rotation is about (the centre
+                                                 * of mass of a free body), reference coordinates */
   void              *data;        /* type-specific */
 };
 
@@ -123,8 +127,12 @@ typedef struct {
 } FcModel;
 
 /* The current contacts as plain data (filled by the contact step): contact point x (3m), frame
- * vectors n, t1, t2 with stride 9 (n at 9a, t1 at 9a+3, t2 at 9a+6), r the force on the
- * contactor in the local frame [N] (3m), gap (m), status 0 separated / 1 stick / 2 slip, pair. */
+ * vectors n, t1, t2 with stride 9 (n at 9a, t1 at 9a+3, t2 at 9a+6), r the force on the pair's
+ * first body (contacts[i].pair[0], the contactor of the first pass) in the local frame [N] (3m),
+ * n pointing from the pair's second body towards the first, gap (m), status 0 separated / 1 stick
+ * / 2 slip, pair the case's contact pair index. A second-pass contact of a both_passes pair
+ * (contactor: the second body) is given with its frame flipped so that this holds for it too
+ * (contact_step.c, FcContactStepGetView; doc/contact.md "Two-pass contact"). */
 typedef struct {
   PetscInt         m;
   const PetscReal *x, *n, *t1, *t2, *r, *gap;
@@ -147,6 +155,17 @@ PetscErrorCode FcBodyDestroy(FcBody *b);
 
 /* Von Mises stress per element of the current state (array of mesh.nelems). */
 PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);
+
+/* Current (R1, d1) or step-start (R0, d0) place of the reference point X of a rigid body:
+ * x = c + d + R (X − c) (a body that does not rotate: x = X + d). */
+static inline void FcRigidPlace(FcBody b, PetscBool start, const PetscReal X[3], PetscReal x[3])
+{
+  const PetscReal *R = start ? b->rigid_R0 : b->rigid_R1, *d = start ? b->rigid_d0 : b->rigid_d1;
+  for (int i = 0; i < 3; i++) {
+    x[i] = b->rigid_c[i] + d[i];
+    for (int j = 0; j < 3; j++) x[i] += R[3 * i + j] * (X[j] - b->rigid_c[j]);
+  }
+}
 
 /* PETSc log events (registered once by FcModelCreate). */
 extern PetscLogEvent FC_EVENT_Assembly, FC_EVENT_Factor, FC_EVENT_Solve, FC_EVENT_Output;

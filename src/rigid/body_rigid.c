@@ -19,6 +19,7 @@
  * Δv += A⁻¹ Hᵀ r. Backward Euler is θ = θ_vq = 1. A quasi-static case has no inertia to balance
  * the applied force (A = 0): rejected. */
 #include "../model/model.h"
+#include "../core/mat3.h"
 #include <string.h>
 
 typedef struct {
@@ -35,12 +36,25 @@ static PetscErrorCode Position_Private(FcBody b, PetscReal t, PetscReal d[3])
   PetscFunctionReturn(0);
 }
 
+static void Exp_Private(const PetscReal phi[3], PetscReal R[9]);
+
+/* Prescribed rotation at t: exp(angle(t) [a]×), a the unit axis (I without a rotation). */
+static void Rotation_Private(FcBody b, PetscReal t, PetscReal R[9])
+{
+  const FcCaseMotion *mo = &b->spec->motion;
+  PetscReal           th = FcCaseMotionAngle(mo, t), phi[3];
+  for (int k = 0; k < 3; k++) phi[k] = th * mo->rot_axis[k];
+  Exp_Private(phi, R);
+}
+
 static PetscErrorCode BeginStep_Rigid(FcBody b, const FcStepInfo *s)
 {
   PetscFunctionBegin;
   b->incscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : s->dt;
   PetscCall(Position_Private(b, s->t0, b->rigid_d0));
   PetscCall(Position_Private(b, s->t1, b->rigid_d1));
+  Rotation_Private(b, s->t0, b->rigid_R0);
+  Rotation_Private(b, s->t1, b->rigid_R1);
   PetscFunctionReturn(0);
 }
 
@@ -226,6 +240,32 @@ static PetscErrorCode Destroy_RigidDynamic(FcBody b)
   PetscFunctionReturn(0);
 }
 
+/* The state of a dynamic rigid body with ndof DoFs: u, v (zero), ucur, rate, and the work vectors
+ * of its Newton step (x = v at the iterate, its increment dx — shared with the contact step as
+ * b->dx, owned here — the free residual, u0 and v0 of the step start). */
+static PetscErrorCode CreateStateVecs_Private(FcBody b, PetscInt ndof, Vec *x, Vec *dx, Vec *rfree, Vec *u0, Vec *v0)
+{
+  PetscFunctionBegin;
+  b->ndof = ndof;
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, ndof, &b->u));
+  PetscCall(VecSet(b->u, 0.0));
+  PetscCall(VecDuplicate(b->u, &b->v));
+  PetscCall(VecSet(b->v, 0.0));
+  PetscCall(VecDuplicate(b->u, &b->ucur));
+  PetscCall(VecSet(b->ucur, 0.0));
+  PetscCall(VecDuplicate(b->u, &b->rate));
+  PetscCall(VecSet(b->rate, 0.0));
+  PetscCall(VecDuplicate(b->u, x));
+  PetscCall(VecDuplicate(b->u, dx));
+  PetscCall(VecSet(*dx, 0.0));
+  b->dx = *dx;
+  PetscCall(VecDuplicate(b->u, rfree));
+  PetscCall(VecSet(*rfree, 0.0));
+  PetscCall(VecDuplicate(b->u, u0));
+  PetscCall(VecDuplicate(b->u, v0));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcBody b)
 {
   const FcCaseMotion *mo = &b->spec->motion;
@@ -254,24 +294,9 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
   }
   snprintf(path, sizeof path, "bodies[%d].motion.initial_velocity", (int)index);
   FcCheckInput(voff <= 1e-20 * vn, c->file, path, "must be parallel to the prismatic joint's axis (its component normal to the axis is %g m/s)", (double)PetscSqrtReal(voff));
-  b->ndof = 1;
   b->mass = mo->mass;
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, b->ndof, &b->u));
-  PetscCall(VecSet(b->u, 0.0));
-  PetscCall(VecDuplicate(b->u, &b->v));
+  PetscCall(CreateStateVecs_Private(b, 1, &r->x, &r->dx, &r->rfree, &r->u0, &r->v0));
   PetscCall(VecSet(b->v, ve));
-  PetscCall(VecDuplicate(b->u, &b->ucur));
-  PetscCall(VecSet(b->ucur, 0.0));
-  PetscCall(VecDuplicate(b->u, &b->rate));
-  PetscCall(VecSet(b->rate, 0.0));
-  PetscCall(VecDuplicate(b->u, &r->x));
-  PetscCall(VecDuplicate(b->u, &r->dx));
-  PetscCall(VecSet(r->dx, 0.0));
-  b->dx = r->dx; /* shared with the contact step; owned here */
-  PetscCall(VecDuplicate(b->u, &r->rfree));
-  PetscCall(VecSet(r->rfree, 0.0));
-  PetscCall(VecDuplicate(b->u, &r->u0));
-  PetscCall(VecDuplicate(b->u, &r->v0));
   b->ops.beginstep     = BeginStep_RigidDynamic;
   b->ops.residual      = Residual_RigidDynamic;
   b->ops.solve         = Solve_RigidDynamic;
@@ -279,6 +304,313 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
   b->ops.update        = Update_RigidDynamic;
   b->ops.endstep       = EndStep_RigidDynamic;
   b->ops.pointjacobian = PointJacobian_RigidDynamic;
+  PetscFunctionReturn(0);
+}
+
+/* ---- dynamic, free joint ----------------------------------------------------------------------- */
+
+/* Six DoFs: x = (v, ω) at t1, the velocity of the centre of mass and the angular velocity, both
+ * in world coordinates; u = (d, φ) with d the translation of the centre of mass and φ the
+ * rotation vector of R (for output; the rotation itself is kept as the matrix R). The θ-method
+ * of the translation (han2023 eq. 4, 8) is kept as for the prismatic joint; the rotation is
+ * advanced on SO(3) by the exponential map, R = exp(Δt [ω_q]×) R0 with
+ * ω_q = θ_vq ω + (1 − θ_vq) ω0 (the Lie-group form of eq. 4: Simo & Wong, "Unconditionally stable
+ * algorithms for rigid body dynamics that exactly preserve energy and momentum", IJNME 31 (1991),
+ * eq. 3.6 with the world-frame angular velocity). Euler's equations in the world frame at the
+ * step start, J_w = R0 J_b R0ᵀ, with the gyroscopic term taken at ω0 (explicit):
+ *
+ *   m (v − v0) − Δt (F(t^θ) + m g(t^θ))                 = Hᵀr (linear part)
+ *   J_w (ω − ω0) + Δt ω0 × (J_w ω0)                      = Hᵀr (angular part: torques of the
+ *                                                            contact impulses about the centre)
+ *
+ * A = diag(m I, J_w) is constant within a step, so W gets J_c A⁻¹ J_cᵀ with the point Jacobian
+ * J_c = [I, −[x − p]×] (duriez2006 eq. 29: the velocity of the material point at x is
+ * v + ω × (x − p), p = c + d the current centre of mass). The gyroscopic term is exact for a
+ * rotation about a principal axis (ω0 × J_w ω0 = 0) and first order otherwise. */
+
+static void Skew_Private(const PetscReal w[3], PetscReal S[9])
+{
+  S[0] = 0;     S[1] = -w[2]; S[2] = w[1];
+  S[3] = w[2];  S[4] = 0;     S[5] = -w[0];
+  S[6] = -w[1]; S[7] = w[0];  S[8] = 0;
+}
+
+/* Rodrigues: exp([φ]×) (Murray, Li & Sastry, A Mathematical Introduction to Robotic
+ * Manipulation, 1994, eq. 2.14), with the series near φ = 0. */
+static void Exp_Private(const PetscReal phi[3], PetscReal R[9])
+{
+  const PetscReal t2 = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2], t = PetscSqrtReal(t2);
+  PetscReal       S[9], S2[9], a, b;
+  Skew_Private(phi, S);
+  FcMat3Mult(S, S, S2);
+  if (t < 1e-6) {
+    a = 1 - t2 / 6;
+    b = 0.5 - t2 / 24;
+  } else {
+    a = PetscSinReal(t) / t;
+    b = (1 - PetscCosReal(t)) / t2;
+  }
+  for (int i = 0; i < 9; i++) R[i] = (i % 4 == 0 ? 1.0 : 0.0) + a * S[i] + b * S2[i];
+}
+
+/* Rotation vector of R (the inverse of Exp_Private for angles below π). */
+static void Log_Private(const PetscReal R[9], PetscReal phi[3])
+{
+  PetscReal c = 0.5 * (R[0] + R[4] + R[8] - 1), t, f;
+  c = PetscMin(1.0, PetscMax(-1.0, c));
+  t = PetscAcosReal(c);
+  f = t < 1e-6 ? 0.5 * (1 + t * t / 6) : 0.5 * t / PetscSinReal(t);
+  phi[0] = f * (R[7] - R[5]);
+  phi[1] = f * (R[2] - R[6]);
+  phi[2] = f * (R[3] - R[1]);
+}
+
+typedef struct {
+  const FcCase *c;
+  PetscReal     theta, theta_vq;
+  PetscReal     Jb[3];      /* principal moments of inertia (body axes = world axes at t = 0) */
+  PetscReal     Jw[9], Jwinv[9]; /* R0 diag(Jb) R0ᵀ and its inverse, for the step */
+  Vec           x, dx, rfree, u0, v0;
+} RigidFree;
+
+/* d1 = d0 + Δt (θ_vq v + (1 − θ_vq) v0), R1 = exp(Δt ω_q) R0 at the current iterate x. */
+static PetscErrorCode KinematicsFree_Private(FcBody b, const FcStepInfo *s)
+{
+  RigidFree         *r = (RigidFree *)b->data;
+  const PetscScalar *x, *u0, *v0;
+  PetscScalar       *p;
+  PetscReal          phi[3], E[9];
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(r->x, &x));
+  PetscCall(VecGetArrayRead(r->u0, &u0));
+  PetscCall(VecGetArrayRead(r->v0, &v0));
+  PetscCall(VecGetArray(b->ucur, &p));
+  for (int k = 0; k < 3; k++) {
+    p[k]             = u0[k] + s->dt * (r->theta_vq * x[k] + (1.0 - r->theta_vq) * v0[k]);
+    b->rigid_d1[k]   = p[k];
+    phi[k]           = s->dt * (r->theta_vq * x[3 + k] + (1.0 - r->theta_vq) * v0[3 + k]);
+  }
+  Exp_Private(phi, E);
+  FcMat3Mult(E, b->rigid_R0, b->rigid_R1);
+  Log_Private(b->rigid_R1, phi);
+  for (int k = 0; k < 3; k++) p[3 + k] = phi[k];
+  PetscCall(VecRestoreArray(b->ucur, &p));
+  PetscCall(VecRestoreArrayRead(r->v0, &v0));
+  PetscCall(VecRestoreArrayRead(r->u0, &u0));
+  PetscCall(VecRestoreArrayRead(r->x, &x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BeginStep_RigidFree(FcBody b, const FcStepInfo *s)
+{
+  RigidFree *r = (RigidFree *)b->data;
+  PetscReal  T[9];
+
+  PetscFunctionBegin;
+  b->incscale = s->dt * r->theta_vq;
+  PetscCall(VecCopy(b->u, r->u0));
+  PetscCall(VecCopy(b->v, r->v0));
+  PetscCall(VecCopy(r->v0, r->x)); /* predictor v = v0 */
+  for (int k = 0; k < 3; k++) b->rigid_d0[k] = b->rigid_d1[k];
+  for (int k = 0; k < 9; k++) b->rigid_R0[k] = b->rigid_R1[k];
+  /* J_w = R0 diag(Jb) R0ᵀ */
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) T[3 * i + j] = b->rigid_R0[3 * i + j] * r->Jb[j];
+  FcMat3MultNT(T, b->rigid_R0, r->Jw);
+  (void)FcMat3Inv(r->Jw, r->Jwinv);
+  PetscCall(KinematicsFree_Private(b, s));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Residual_RigidFree(FcBody b, const FcStepInfo *s, PetscReal *rnorm, PetscReal *scale)
+{
+  RigidFree          *r   = (RigidFree *)b->data;
+  const FcCaseMotion *mo  = &b->spec->motion;
+  const PetscReal     tth = r->theta == 1.0 ? s->t1 : r->theta * s->t1 + (1.0 - r->theta) * s->t0;
+  PetscReal           g[3], F[3], ramp = FcRampEval(&mo->force_ramp, tth), Jw0[3], gyro[3], inert = 0, ext = 0, rn = 0;
+  const PetscScalar  *x, *v0, *fc = NULL;
+  PetscScalar        *rf;
+
+  PetscFunctionBegin;
+  PetscCall(KinematicsFree_Private(b, s));
+  FcCaseGravity(r->c, tth, g);
+  for (int k = 0; k < 3; k++) F[k] = mo->force[k] * ramp + b->mass * g[k];
+  PetscCall(VecGetArrayRead(r->x, &x));
+  PetscCall(VecGetArrayRead(r->v0, &v0));
+  PetscCall(VecGetArray(r->rfree, &rf));
+  for (int i = 0; i < 3; i++) {
+    Jw0[i] = 0;
+    for (int j = 0; j < 3; j++) Jw0[i] += r->Jw[3 * i + j] * v0[3 + j];
+  }
+  gyro[0] = v0[4] * Jw0[2] - v0[5] * Jw0[1];
+  gyro[1] = v0[5] * Jw0[0] - v0[3] * Jw0[2];
+  gyro[2] = v0[3] * Jw0[1] - v0[4] * Jw0[0];
+  for (int k = 0; k < 3; k++) {
+    PetscReal li = b->mass * (x[k] - v0[k]), ai = 0;
+    for (int j = 0; j < 3; j++) ai += r->Jw[3 * k + j] * (x[3 + j] - v0[3 + j]);
+    rf[k]     = li - s->dt * F[k];
+    rf[3 + k] = ai + s->dt * gyro[k];
+    inert += li * li + ai * ai;
+    ext += s->dt * s->dt * (F[k] * F[k] + gyro[k] * gyro[k]);
+  }
+  if (b->fcontact) PetscCall(VecGetArrayRead(b->fcontact, &fc));
+  for (int k = 0; k < 6; k++) rn += PetscSqr(rf[k] - (fc ? fc[k] : 0.0));
+  if (fc) PetscCall(VecRestoreArrayRead(b->fcontact, &fc));
+  *rnorm = PetscSqrtReal(rn);
+  *scale = PetscSqrtReal(PetscMax(inert, ext));
+  PetscCall(VecRestoreArray(r->rfree, &rf));
+  PetscCall(VecRestoreArrayRead(r->v0, &v0));
+  PetscCall(VecRestoreArrayRead(r->x, &x));
+  PetscCall(VecCopy(r->x, b->rate)); /* (v, ω) at t1 for the tangential relative motion */
+  PetscFunctionReturn(0);
+}
+
+/* y = A⁻¹ z for A = diag(m I, J_w) */
+static void ApplyAinv_Private(FcBody b, const PetscScalar *z, PetscScalar *y)
+{
+  RigidFree *r = (RigidFree *)b->data;
+  PetscReal  a[3];
+  for (int k = 0; k < 3; k++) a[k] = z[3 + k];
+  for (int k = 0; k < 3; k++) y[k] = z[k] / b->mass;
+  for (int i = 0; i < 3; i++) y[3 + i] = r->Jwinv[3 * i] * a[0] + r->Jwinv[3 * i + 1] * a[1] + r->Jwinv[3 * i + 2] * a[2];
+}
+
+static PetscErrorCode Solve_RigidFree(FcBody b, const FcStepInfo *s, PetscReal *dxnorm)
+{
+  RigidFree         *r = (RigidFree *)b->data;
+  const PetscScalar *rf;
+  PetscScalar       *dx, z[6];
+
+  PetscFunctionBegin;
+  (void)s;
+  PetscCall(VecGetArrayRead(r->rfree, &rf));
+  for (int k = 0; k < 6; k++) z[k] = -rf[k];
+  PetscCall(VecRestoreArrayRead(r->rfree, &rf));
+  PetscCall(VecGetArray(r->dx, &dx));
+  ApplyAinv_Private(b, z, dx);
+  PetscCall(VecRestoreArray(r->dx, &dx));
+  PetscCall(VecNorm(r->dx, NORM_2, dxnorm));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SolveMulti_RigidFree(FcBody b, Mat B, Mat X)
+{
+  const PetscScalar *bb;
+  PetscScalar       *xx;
+  PetscInt           n, ldb, ldx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(B, NULL, &n));
+  PetscCall(MatDenseGetLDA(B, &ldb));
+  PetscCall(MatDenseGetLDA(X, &ldx));
+  PetscCall(MatDenseGetArrayRead(B, &bb));
+  PetscCall(MatDenseGetArray(X, &xx));
+  for (PetscInt j = 0; j < n; j++) ApplyAinv_Private(b, bb + j * ldb, xx + j * ldx);
+  PetscCall(MatDenseRestoreArray(X, &xx));
+  PetscCall(MatDenseRestoreArrayRead(B, &bb));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Update_RigidFree(FcBody b, const FcStepInfo *s)
+{
+  RigidFree *r = (RigidFree *)b->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecAXPY(r->x, 1.0, r->dx));
+  PetscCall(KinematicsFree_Private(b, s));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EndStep_RigidFree(FcBody b, const FcStepInfo *s)
+{
+  RigidFree         *r = (RigidFree *)b->data;
+  const PetscScalar *v;
+  PetscReal          T[9], J1[9], ke = 0;
+
+  PetscFunctionBegin;
+  PetscCall(KinematicsFree_Private(b, s));
+  PetscCall(VecCopy(b->ucur, b->u));
+  PetscCall(VecCopy(r->x, b->v));
+  /* ½ m |v|² + ½ ωᵀ J_w(t1) ω */
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) T[3 * i + j] = b->rigid_R1[3 * i + j] * r->Jb[j];
+  FcMat3MultNT(T, b->rigid_R1, J1);
+  PetscCall(VecGetArrayRead(b->v, &v));
+  for (int i = 0; i < 3; i++) {
+    ke += b->mass * v[i] * v[i];
+    for (int j = 0; j < 3; j++) ke += v[3 + i] * J1[3 * i + j] * v[3 + j];
+  }
+  PetscCall(VecRestoreArrayRead(b->v, &v));
+  b->kinetic_energy = 0.5 * ke;
+  b->strain_energy  = 0;
+  PetscFunctionReturn(0);
+}
+
+/* J_c = [I, −[x − p]×], p = c + d1 (row-major 3 × 6) */
+static void PointJacobian_RigidFree(FcBody b, const PetscReal x[3], PetscReal *J)
+{
+  PetscReal rr[3], S[9];
+  for (int k = 0; k < 3; k++) rr[k] = x[k] - (b->rigid_c[k] + b->rigid_d1[k]);
+  Skew_Private(rr, S);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      J[6 * i + j]     = i == j ? 1.0 : 0.0;
+      J[6 * i + 3 + j] = -S[3 * i + j];
+    }
+}
+
+static PetscErrorCode Destroy_RigidFree(FcBody b)
+{
+  RigidFree *r = (RigidFree *)b->data;
+
+  PetscFunctionBegin;
+  if (!r) PetscFunctionReturn(0);
+  PetscCall(VecDestroy(&r->x));
+  PetscCall(VecDestroy(&r->dx));
+  PetscCall(VecDestroy(&r->rfree));
+  PetscCall(VecDestroy(&r->u0));
+  PetscCall(VecDestroy(&r->v0));
+  PetscCall(PetscFree(b->data));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CreateFree_Private(const FcCase *c, PetscInt index, FcBody b)
+{
+  const FcCaseMotion *mo = &b->spec->motion;
+  RigidFree          *r;
+  PetscScalar        *v;
+  char                path[128];
+
+  PetscFunctionBegin;
+  snprintf(path, sizeof path, "bodies[%d].motion.type", (int)index);
+  FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
+               "a dynamic rigid body with a free joint needs inertia, but time.integrator is \"quasi_static\": use a dynamic integrator or a kinematic motion");
+  FcCheckInput(c->theta_vq > 0 || c->integrator != FC_INTEGRATOR_THETA, c->file, "time.theta_vq", "theta_vq = 0 makes the positions at the end of a step independent of the unknown velocity (q = q0 + dt v0), so contact cannot act on them; use theta_vq > 0");
+  snprintf(path, sizeof path, "bodies[%d].shape.type", (int)index);
+  FcCheckInput(b->spec->shape.type != FC_SHAPE_PLANE, c->file, path, "a plane is infinite: it has no centre of mass to rotate about, so it cannot have a free joint (use prismatic or fixed)");
+  PetscCall(PetscNew(&r));
+  b->data = r;
+  r->c    = c;
+  for (int k = 0; k < 3; k++) r->Jb[k] = mo->inertia[k];
+  r->theta    = c->integrator == FC_INTEGRATOR_THETA ? c->theta : 1.0;
+  r->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
+  b->ops.destroy = Destroy_RigidFree;
+  b->mass = mo->mass;
+  PetscCall(CreateStateVecs_Private(b, 6, &r->x, &r->dx, &r->rfree, &r->u0, &r->v0));
+  PetscCall(VecGetArray(b->v, &v));
+  for (int k = 0; k < 3; k++) {
+    v[k]     = mo->initial_velocity[k];
+    v[3 + k] = mo->initial_angular_velocity[k];
+  }
+  PetscCall(VecRestoreArray(b->v, &v));
+  b->ops.beginstep     = BeginStep_RigidFree;
+  b->ops.residual      = Residual_RigidFree;
+  b->ops.solve         = Solve_RigidFree;
+  b->ops.solvemulti    = SolveMulti_RigidFree;
+  b->ops.update        = Update_RigidFree;
+  b->ops.endstep       = EndStep_RigidFree;
+  b->ops.pointjacobian = PointJacobian_RigidFree;
   PetscFunctionReturn(0);
 }
 
@@ -338,6 +670,39 @@ static PetscErrorCode LoadMesh_Private(const FcCase *c, PetscInt index, FcBody b
   PetscFunctionReturn(0);
 }
 
+/* The point a rigid body rotates about, c: the centre of a box, sphere or cylinder, the volume
+ * centroid of a mesh shape (its centre of mass at uniform density: Σ_e V_e x̄_e / Σ_e V_e over the
+ * corner tetrahedra), the reference point of a plane. */
+static PetscErrorCode Centre_Private(FcBody b)
+{
+  const FcCaseShape *sh = &b->spec->shape;
+
+  PetscFunctionBegin;
+  if (sh->type == FC_SHAPE_PLANE)
+    for (int k = 0; k < 3; k++) b->rigid_c[k] = sh->point[k];
+  else if (sh->type != FC_SHAPE_MESH)
+    for (int k = 0; k < 3; k++) b->rigid_c[k] = sh->center[k];
+  else {
+    const FcMesh *m = &b->mesh;
+    PetscReal     vt = 0, xs[3] = {0, 0, 0};
+    for (PetscInt e = 0; e < m->nelems; e++) {
+      const PetscInt  *n = &m->conn[e * m->npe];
+      const PetscReal *x0 = &m->X[3 * n[0]], *x1 = &m->X[3 * n[1]], *x2 = &m->X[3 * n[2]], *x3 = &m->X[3 * n[3]];
+      PetscReal        a[3], bb[3], cc[3], v;
+      for (int k = 0; k < 3; k++) {
+        a[k]  = x1[k] - x0[k];
+        bb[k] = x2[k] - x0[k];
+        cc[k] = x3[k] - x0[k];
+      }
+      v = PetscAbsReal(a[0] * (bb[1] * cc[2] - bb[2] * cc[1]) - a[1] * (bb[0] * cc[2] - bb[2] * cc[0]) + a[2] * (bb[0] * cc[1] - bb[1] * cc[0])) / 6;
+      vt += v;
+      for (int k = 0; k < 3; k++) xs[k] += v * 0.25 * (x0[k] + x1[k] + x2[k] + x3[k]);
+    }
+    for (int k = 0; k < 3; k++) b->rigid_c[k] = vt > 0 ? xs[k] / vt : 0.0;
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
 {
   FcBody            b;
@@ -352,11 +717,20 @@ PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
   PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));
   if (spec->shape.type == FC_SHAPE_MESH) PetscCall(LoadMesh_Private(c, index, b));
   b->incscale = 1;
+  PetscCall(Centre_Private(b));
+  if (spec->motion.type == FC_MOTION_KINEMATIC && spec->motion.rot_has_center)
+    for (int k = 0; k < 3; k++) b->rigid_c[k] = spec->motion.rot_center[k];
+  Rotation_Private(b, 0.0, b->rigid_R0);
+  Rotation_Private(b, 0.0, b->rigid_R1);
   PetscCall(Position_Private(b, 0.0, b->rigid_d0));
   PetscCall(Position_Private(b, 0.0, b->rigid_d1));
   if (spec->motion.type == FC_MOTION_DYNAMIC) {
-    snprintf(path, sizeof path, "bodies[%d].motion.joint.type", (int)index);
-    FcCheckInput(spec->motion.joint != FC_JOINT_FREE, c->file, path, "free joints are not implemented yet: use prismatic or fixed");
+    if (spec->motion.joint == FC_JOINT_FREE) {
+      PetscCall(CreateFree_Private(c, index, b));
+      PetscFunctionReturn(0);
+    }
+    snprintf(path, sizeof path, "bodies[%d].motion.initial_angular_velocity", (int)index);
+    FcCheckInput(spec->motion.initial_angular_velocity[0] == 0 && spec->motion.initial_angular_velocity[1] == 0 && spec->motion.initial_angular_velocity[2] == 0, c->file, path, "must be [0, 0, 0]: only a free joint rotates");
     if (spec->motion.joint == FC_JOINT_PRISMATIC) {
       PetscCall(CreateDynamic_Private(c, index, b));
       PetscFunctionReturn(0);

@@ -37,6 +37,11 @@
 
 typedef struct {
   PetscInt     A, B;          /* contactor (deformable) and target body indices */
+  PetscInt     casepair;      /* index of the case's contact pair (contacts[]) this pass belongs to */
+  PetscBool    reverse;       /* second pass of a both_passes pair: A = contacts[i].body[1], B = body[0] */
+  PetscInt     partner;       /* reverse pass: index of its first pass in cs->pairs (-1 otherwise) */
+  PetscInt    *twin;          /* reverse pass, per node of its contactor mesh: the first-pass contactor
+                               * node at the same reference position, or -1 (duplicate rule) */
   PetscInt     npoints;
   PetscInt    *points;        /* contactor node indices */
   PetscInt     ntri;
@@ -60,6 +65,10 @@ struct _p_FcContactStep {
   PetscInt       *pair, *point, *tnodes, *status;
   PetscReal      *tw, *frame, *gap, *xc, *r, *u, *rforce;
   PetscInt64     *key;
+  /* the view (FcContactStepGetView): case pair index, frame and force of every contact expressed
+   * for the pair's first body, contacts[i].body[0] (reverse-pass contacts flipped) */
+  PetscInt       *vpair;
+  PetscReal      *vframe, *vr;
   PetscBool      *keep;       /* per row of W: computed (every row of a frictional contact, the normal one of a frictionless one) */
   PetscInt       *kcol, nkeep; /* the computed rows, ascending */
   FcContactProblem prob;
@@ -149,6 +158,66 @@ static PetscErrorCode TargetSurface_Private(const FcCase *c, const char *path, c
   PetscFunctionReturn(0);
 }
 
+/* The contactor points of a pass: the nodes of the physical surface group `key` of `mesh` ("": all
+ * boundary nodes; `path` names the case key it came from). */
+static PetscErrorCode ContactorPoints_Private(const FcCase *c, const char *path, const FcMesh *mesh, const char *key, Pair *P)
+{
+  PetscFunctionBegin;
+  if (key[0]) {
+    const FcMeshGroup *g;
+    PetscCall(FcMeshFindGroup(mesh, key, 2, &g));
+    if (!g) {
+      char list[1024];
+      FcMeshGroupList(mesh, list, sizeof list);
+      return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", key, mesh->file, list);
+    }
+    P->npoints = g->nnodes;
+    PetscCall(PetscMalloc1(g->nnodes + 1, &P->points));
+    PetscCall(PetscArraycpy(P->points, g->nodes, g->nnodes));
+  } else PetscCall(BoundaryNodes_Private(mesh, &P->npoints, &P->points));
+  PetscFunctionReturn(0);
+}
+
+/* The duplicate rule of two-pass contact (doc/contact.md "Two-pass contact"), set up once. Node b
+ * of B (a second-pass contactor) and node a of A (a first-pass contactor) that coincide in the
+ * reference configuration, |X_b − X_a| <= tol, are the same pair of material points seen from
+ * both sides (matching meshes, or the shared corners of non-matching ones): b's second-pass
+ * constraint n_b·(x_b − x_a) >= 0 is a's first-pass one, n_a·(x_a − x_b) >= 0, with n_b = −n_a on
+ * a flat interface, so W would get two dependent rows for one constraint (singular, r not unique).
+ * twin[b] = a then, and detection drops b's second-pass contact whenever a has a first-pass one.
+ * The test is made on reference coordinates, once, rather than on the current iterate: Newton
+ * iterates (frictionless sliding, the tilted normals at a surface's boundary edges) move the two
+ * nodes apart by round-off-to-small amounts, and a rule that let a constraint in and out between
+ * iterations would keep the active set from settling. tol = 1e-6 of the smaller mean boundary edge
+ * length: far above the round-off of coincident nodes of matching meshes (~1e-15 relative), far
+ * below any distance at which two distinct nodes of a mesh give distinguishable constraints. */
+static PetscErrorCode Twins_Private(const Pair *P1, Pair *P2, const FcMesh *meshA, const FcMesh *meshB)
+{
+  const PetscReal tol = 1e-6 * PetscMin(MeanEdge_Private(meshA), MeanEdge_Private(meshB));
+  PetscBool      *first;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(meshA->nnodes, &first));
+  for (PetscInt i = 0; i < P1->npoints; i++) first[P1->points[i]] = PETSC_TRUE;
+  PetscCall(PetscMalloc1(meshB->nnodes, &P2->twin));
+  for (PetscInt b = 0; b < meshB->nnodes; b++) P2->twin[b] = -1;
+  for (PetscInt i = 0; i < P2->npoints; i++) {
+    const PetscInt   b = P2->points[i];
+    const PetscReal *x = &meshB->X[3 * b];
+    PetscInt         t;
+    PetscReal        d, xc[3];
+    PetscCall(FcAABBTreeClosest(P2->tree, meshA->X, x, tol, &t, &d, xc));
+    if (t < 0) continue;
+    for (int k = 0; k < 3; k++) {
+      const PetscInt   a = P2->tri[3 * t + k];
+      const PetscReal *y = &meshA->X[3 * a];
+      if (first[a] && PetscSqrtReal((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) + (x[2] - y[2]) * (x[2] - y[2])) <= tol) P2->twin[b] = a;
+    }
+  }
+  PetscCall(PetscFree(first));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
 {
   const FcCase *c = model->c;
@@ -160,7 +229,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   *out      = cs;
   cs->model = model;
   cs->first = PETSC_TRUE; /* the first correction of the run has nothing to compare with */
-  PetscCall(PetscCalloc1(c->ncontacts + 1, &cs->pairs));
+  PetscCall(PetscCalloc1(2 * c->ncontacts + 1, &cs->pairs)); /* room for a second pass per pair */
   PetscCall(PetscCalloc1(model->nbodies, &cs->isbc));
   PetscCall(PetscCalloc1(model->nbodies, &cs->Xcur));
   PetscCall(PetscCalloc1(model->nbodies, &cs->involved));
@@ -174,28 +243,17 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   }
   for (PetscInt i = 0; i < c->ncontacts; i++) {
     const FcCaseContact *cc = &c->contacts[i];
-    Pair                *P  = &cs->pairs[i];
+    Pair                *P  = &cs->pairs[cs->npairs];
     FcBody               A = model->bodies[cc->body[0]], B = model->bodies[cc->body[1]];
 
     cs->npairs++;
-    P->A  = cc->body[0];
-    P->B  = cc->body[1];
-    P->mu = cc->mu;
-    snprintf(path, sizeof path, "contacts[%d].both_passes", (int)i);
-    FcCheckInput(!cc->both_passes, c->file, path, "two-pass (symmetric) node-to-surface contact is not implemented yet");
-    if (cc->surface[0]) {
-      const FcMeshGroup *g;
-      PetscCall(FcMeshFindGroup(&A->mesh, cc->surface, 2, &g));
-      snprintf(path, sizeof path, "contacts[%d].surface", (int)i);
-      if (!g) {
-        char list[1024];
-        FcMeshGroupList(&A->mesh, list, sizeof list);
-        return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", cc->surface, A->mesh.file, list);
-      }
-      P->npoints = g->nnodes;
-      PetscCall(PetscMalloc1(g->nnodes + 1, &P->points));
-      PetscCall(PetscArraycpy(P->points, g->nodes, g->nnodes));
-    } else PetscCall(BoundaryNodes_Private(&A->mesh, &P->npoints, &P->points));
+    P->A        = cc->body[0];
+    P->B        = cc->body[1];
+    P->casepair = i;
+    P->partner  = -1;
+    P->mu       = cc->mu;
+    snprintf(path, sizeof path, "contacts[%d].surface", (int)i);
+    PetscCall(ContactorPoints_Private(c, path, &A->mesh, cc->surface, P));
     P->alarm = cc->alarm > 0 ? cc->alarm : MeanEdge_Private(&A->mesh);
     if (!B->rigid || B->spec->shape.type == FC_SHAPE_MESH) {
       /* a mesh surface: the pair's target_surface, else (rigid mesh shape) the shape's group */
@@ -207,6 +265,34 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
       }
       PetscCall(TargetSurface_Private(c, path, &B->mesh, key, P));
     }
+  }
+  /* Two-pass (symmetric) node-to-surface contact (doc/contact.md "Two-pass contact"): a pair with
+   * both_passes gets a second internal pair with the roles swapped, appended after every first
+   * pass (so that detection sees a pair's first pass before its second, and the contact keys,
+   * internal pair index × 1e9 + node, stay unique and sorted across passes). Contactor: B's
+   * target_surface nodes (else its boundary nodes); target: A's `surface` faces (else its
+   * boundary faces). */
+  for (PetscInt i = 0; i < c->ncontacts; i++) {
+    const FcCaseContact *cc = &c->contacts[i];
+    Pair                *P  = &cs->pairs[cs->npairs];
+    FcBody               A = model->bodies[cc->body[0]], B = model->bodies[cc->body[1]];
+
+    if (!cc->both_passes) continue;
+    snprintf(path, sizeof path, "contacts[%d].both_passes", (int)i);
+    FcCheckInput(!A->rigid && !B->rigid, c->file, path, "two-pass contact needs two deformable bodies");
+    cs->npairs++;
+    P->A        = cc->body[1];
+    P->B        = cc->body[0];
+    P->casepair = i;
+    P->reverse  = PETSC_TRUE;
+    P->partner  = i; /* the first loop made pair i's first pass cs->pairs[i] */
+    P->mu       = cc->mu;
+    snprintf(path, sizeof path, "contacts[%d].target_surface", (int)i);
+    PetscCall(ContactorPoints_Private(c, path, &B->mesh, cc->target_surface, P));
+    P->alarm = cc->alarm > 0 ? cc->alarm : MeanEdge_Private(&B->mesh);
+    snprintf(path, sizeof path, "contacts[%d].surface", (int)i);
+    PetscCall(TargetSurface_Private(c, path, &A->mesh, cc->surface, P));
+    PetscCall(Twins_Private(&cs->pairs[i], P, &A->mesh, &B->mesh));
   }
   cs->precomputed = (PetscBool)(c->compliance == FC_COMPLIANCE_PRECOMPUTED);
   cs->schur       = (PetscBool)(c->compliance == FC_COMPLIANCE_SCHUR);
@@ -240,6 +326,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
     PetscCall(PetscFree(cs->pairs[i].points));
     PetscCall(PetscFree(cs->pairs[i].tri));
     PetscCall(PetscFree(cs->pairs[i].prev));
+    PetscCall(PetscFree(cs->pairs[i].twin));
     if (cs->pairs[i].tree) PetscCall(FcAABBTreeDestroy(&cs->pairs[i].tree));
   }
   PetscCall(PetscFree(cs->pairs));
@@ -262,6 +349,9 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree(cs->u));
   PetscCall(PetscFree(cs->rforce));
   PetscCall(PetscFree(cs->key));
+  PetscCall(PetscFree(cs->vpair));
+  PetscCall(PetscFree(cs->vframe));
+  PetscCall(PetscFree(cs->vr));
   PetscCall(PetscFree(cs->keep));
   PetscCall(PetscFree(cs->kcol));
   PetscCall(PetscFree(cs->prevkey));
@@ -318,6 +408,9 @@ static PetscErrorCode Reserve_Private(FcContactStep cs, PetscInt m)
   FC_GROW(cs->u, 3 * cs->cap);
   FC_GROW(cs->rforce, 3 * cs->cap);
   FC_GROW(cs->key, cs->cap);
+  FC_GROW(cs->vpair, cs->cap);
+  FC_GROW(cs->vframe, 9 * cs->cap);
+  FC_GROW(cs->vr, 3 * cs->cap);
   FC_GROW(cs->keep, 3 * cs->cap);
   FC_GROW(cs->kcol, 3 * cs->cap);
 #undef FC_GROW
@@ -368,6 +461,20 @@ static int CmpProx_Private(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Duplicate rule (Twins_Private): a second-pass contact of node b is dropped while b's reference
+ * twin a has a first-pass contact in this detection (the first pass is detected first). */
+static PetscBool Duplicate_Private(FcContactStep cs, const Pair *P, const FcProximity *c)
+{
+  const PetscInt a = P->twin[c->point];
+  return (PetscBool)(a >= 0 && FindPrev_Private(&cs->pairs[P->partner], a));
+}
+
+/* y = R a (a direction of a rigid shape at its current rotation) */
+static void Rotate_Private(const PetscReal R[9], const PetscReal a[3], PetscReal y[3])
+{
+  for (int i = 0; i < 3; i++) y[i] = R[3 * i] * a[0] + R[3 * i + 1] * a[1] + R[3 * i + 2] * a[2];
+}
+
 /* Detection at the current iterate for every pair; fills the contact list. */
 static PetscErrorCode Detect_Private(FcContactStep cs)
 {
@@ -381,7 +488,7 @@ static PetscErrorCode Detect_Private(FcContactStep cs)
     if (body->rigid) {
       /* a rigid "mesh" shape translated by d1 (analytic shapes are evaluated at d1 below) */
       for (PetscInt i = 0; cs->Xcur[b] && i < body->mesh.nnodes; i++)
-        for (int k = 0; k < 3; k++) cs->Xcur[b][3 * i + k] = body->mesh.X[3 * i + k] + body->rigid_d1[k];
+        FcRigidPlace(body, PETSC_FALSE, &body->mesh.X[3 * i], &cs->Xcur[b][3 * i]); /* c + d1 + R1 (X − c) */
       continue;
     }
     PetscCall(VecGetArrayRead(body->ucur, &u));
@@ -404,8 +511,8 @@ static PetscErrorCode Detect_Private(FcContactStep cs)
       PetscCall(FcProximityFind(P->tree, cs->Xcur[P->B], P->npoints, P->points, cs->Xcur[P->A], &opt, &nout, &out));
     } else {
       const FcCaseShape *sh = &B->spec->shape;
-      PetscReal          d[3], x0[3];
-      for (int k = 0; k < 3; k++) d[k] = B->rigid_d1[k];
+      PetscReal          x0[3], dir[3];
+      /* the shape placed at the current pose: x = c + d1 + R1 (X − c), directions R1 a */
       PetscCall(PetscMalloc1(P->npoints + 1, &out));
       for (PetscInt i = 0; i < P->npoints; i++) {
         const PetscReal   *x    = &cs->Xcur[P->A][3 * P->points[i]];
@@ -414,21 +521,23 @@ static PetscErrorCode Detect_Private(FcContactStep cs)
         PetscCall(PetscMemzero(&c, sizeof c));
         switch (sh->type) {
         case FC_SHAPE_PLANE:
-          for (int k = 0; k < 3; k++) x0[k] = sh->point[k] + d[k];
-          PetscCall(FcProximityPlane(x, x0, sh->normal, prev ? prev->t1 : NULL, &c));
+          FcRigidPlace(B, PETSC_FALSE, sh->point, x0);
+          Rotate_Private(B->rigid_R1, sh->normal, dir);
+          PetscCall(FcProximityPlane(x, x0, dir, prev ? prev->t1 : NULL, &c));
           break;
         case FC_SHAPE_SPHERE:
-          for (int k = 0; k < 3; k++) x0[k] = sh->center[k] + d[k];
+          FcRigidPlace(B, PETSC_FALSE, sh->center, x0);
           PetscCall(FcProximitySphere(x, x0, sh->radius, prev ? prev->t1 : NULL, &c));
           break;
         case FC_SHAPE_BOX: {
-          PetscReal Rid[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; /* axis-aligned box */
-          for (int k = 0; k < 3; k++) x0[k] = sh->center[k] + d[k];
-          PetscCall(FcProximityBox(x, x0, Rid, sh->half_extents, prev ? prev->t1 : NULL, &c));
+          /* axis-aligned in the reference configuration: its axes are R1's columns */
+          FcRigidPlace(B, PETSC_FALSE, sh->center, x0);
+          PetscCall(FcProximityBox(x, x0, B->rigid_R1, sh->half_extents, prev ? prev->t1 : NULL, &c));
         } break;
         case FC_SHAPE_CYLINDER:
-          for (int k = 0; k < 3; k++) x0[k] = sh->center[k] + d[k];
-          PetscCall(FcProximityCylinder(x, x0, sh->axis, sh->radius, sh->half_length, prev ? prev->t1 : NULL, &c));
+          FcRigidPlace(B, PETSC_FALSE, sh->center, x0);
+          Rotate_Private(B->rigid_R1, sh->axis, dir);
+          PetscCall(FcProximityCylinder(x, x0, dir, sh->radius, sh->half_length, prev ? prev->t1 : NULL, &c));
           break;
         default:
           SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "rigid shape type %d", (int)sh->type);
@@ -441,7 +550,8 @@ static PetscErrorCode Detect_Private(FcContactStep cs)
     }
     /* keep this detection (sorted by point) for the next one's frame continuity */
     if (nout > 1) qsort(out, (size_t)nout, sizeof *out, CmpProx_Private);
-    for (PetscInt i = 0; i < nout; i++) PetscCall(AddContact_Private(cs, p, &out[i]));
+    for (PetscInt i = 0; i < nout; i++)
+      if (!P->reverse || !Duplicate_Private(cs, P, &out[i])) PetscCall(AddContact_Private(cs, p, &out[i]));
     PetscCall(PetscFree(P->prev));
     P->prev  = out;
     P->nprev = nout;
@@ -818,8 +928,16 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     }
     Relative_Private(cs, a, B, dxA, dxB, rdx);
     Relative_Private(cs, a, B, sA, sB, rs);
-    if (!B->ndof)
-      for (int k = 0; k < 3; k++) rs[k] -= (B->rigid_d1[k] - B->rigid_d0[k]) / rscale;
+    if (!B->ndof) { /* prescribed motion: the target's material point at xc moved from x0 (t0) to xc (t1) */
+      const PetscReal *xc = &cs->xc[3 * a], *R1 = B->rigid_R1;
+      PetscReal        X[3], x0[3];
+      for (int i = 0; i < 3; i++) { /* X = c + R1ᵀ (xc − c − d1) */
+        X[i] = B->rigid_c[i];
+        for (int j = 0; j < 3; j++) X[i] += R1[3 * j + i] * (xc[j] - B->rigid_c[j] - B->rigid_d1[j]);
+      }
+      FcRigidPlace(B, PETSC_TRUE, X, x0);
+      for (int k = 0; k < 3; k++) rs[k] -= (xc[k] - x0[k]) / rscale;
+    }
     PetscCall(VecRestoreArrayRead(A->dx, &dxA));
     PetscCall(VecRestoreArrayRead(A->rate, &sA));
     if (B->ndof) {
@@ -979,18 +1097,36 @@ PetscErrorCode FcContactStepForget(FcContactStep cs)
   PetscFunctionReturn(0);
 }
 
+/* The view expresses every contact for the pair's first body, contacts[i].body[0] (model.h): a
+ * first-pass contact as it is; a second-pass contact (contactor B, its r the force on B, n from A
+ * towards B) with the frame flipped to the right-handed (−n, t1, −t2) and r to (r_n, −r_t1, r_t2),
+ * so that n points from B towards A and r_n n + r_t1 t1 + r_t2 t2 is the force on A, −(the force on
+ * B) by action = reaction. The normal component r_n and the gap keep their value and meaning. */
 PetscErrorCode FcContactStepGetView(FcContactStep cs, FcContactView *v)
 {
   PetscFunctionBegin;
+  for (PetscInt a = 0; a < cs->m; a++) {
+    const Pair *P = &cs->pairs[cs->pair[a]];
+    const int   s = P->reverse ? -1 : 1;
+    cs->vpair[a]  = P->casepair;
+    for (int k = 0; k < 3; k++) {
+      cs->vframe[9 * a + k]     = s * cs->frame[9 * a + k];
+      cs->vframe[9 * a + 3 + k] = cs->frame[9 * a + 3 + k];
+      cs->vframe[9 * a + 6 + k] = s * cs->frame[9 * a + 6 + k];
+    }
+    cs->vr[3 * a]     = cs->rforce[3 * a];
+    cs->vr[3 * a + 1] = s * cs->rforce[3 * a + 1];
+    cs->vr[3 * a + 2] = cs->rforce[3 * a + 2];
+  }
   v->m      = cs->m;
   v->x      = cs->xc;
-  v->n      = cs->frame; /* stride 9: n at 9a, t1 at 9a+3, t2 at 9a+6 */
-  v->t1     = cs->frame + 3;
-  v->t2     = cs->frame + 6;
-  v->r      = cs->rforce;
+  v->n      = cs->vframe; /* stride 9: n at 9a, t1 at 9a+3, t2 at 9a+6 */
+  v->t1     = cs->vframe + 3;
+  v->t2     = cs->vframe + 6;
+  v->r      = cs->vr;
   v->gap    = cs->gap;
   v->status = cs->status;
-  v->pair   = cs->pair;
+  v->pair   = cs->vpair;
   PetscFunctionReturn(0);
 }
 

@@ -22,7 +22,8 @@ and a rigid target that enters the contact problem through its mass (duriez2006 
    m (v_n - v_{n-1}) / dt = -m g - f_z, with f the contact force on the block (probe) and v from
    the plate's positions, holds to 1e-9 m g: the plate receives exactly -r. At rest the block's
    support reaction carries both weights, (m_block + m_plate) g (1e-6).
-4. Rejected combinations exit 2 with one line naming the JSON path.
+4. Rejected combinations exit 2 with one line naming the JSON path (a free joint on an infinite
+   plane; an angular velocity without a free joint; free joints: tests/integration/test_rigid_free.py).
 
 Runtime: about 15 s."""
 import json
@@ -187,7 +188,8 @@ check(err <= 1e-9 * W, "midpoint: plate momentum balance at every step (1e-9 m g
 # ---- 4. rejected combinations ---------------------------------------------------------------
 for label, sets, path in (
         ("quasi-static", ["time.integrator=quasi_static"], "bodies[1].motion.type"),
-        ("free joint", ['bodies[1].motion.joint={"type":"free"}', "bodies[1].motion.inertia=[1,1,1]"], "bodies[1].motion.joint.type"),
+        ("free joint on a plane", ['bodies[1].motion.joint={"type":"free"}', "bodies[1].motion.inertia=[1,1,1]"], "bodies[1].shape.type"),
+        ("angular velocity without a free joint", ["bodies[1].motion.initial_angular_velocity=[0,0,1]"], "bodies[1].motion.initial_angular_velocity"),
         ("off-axis initial velocity", ["bodies[1].motion.initial_velocity=[1,0,0]"], "bodies[1].motion.initial_velocity"),
         ("fixed joint with a velocity", ['bodies[1].motion.joint={"type":"fixed"}', "bodies[1].motion.initial_velocity=[0,0,1]"], "bodies[1].motion.initial_velocity")):
     args = ["run", cp, "-o", os.path.join(tmp, "bad")]
