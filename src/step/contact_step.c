@@ -126,6 +126,19 @@ static PetscReal MeanEdge_Private(const FcMesh *mesh)
 
 static PetscErrorCode Participating_Private(FcContactStep);
 
+/* The physical surface group `key` of `mesh`, or an input error on `path` listing the groups. */
+static PetscErrorCode SurfaceGroup_Private(const FcCase *c, const char *path, const FcMesh *mesh, const char *key, const FcMeshGroup **g)
+{
+  PetscFunctionBegin;
+  PetscCall(FcMeshFindGroup(mesh, key, 2, g));
+  if (!*g) {
+    char list[1024];
+    FcMeshGroupList(mesh, list, sizeof list);
+    return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", key, mesh->file, list);
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The target surface of a pair whose target has a mesh (a deformable body, or a rigid body with a
  * "mesh" shape): the outward-oriented boundary faces of that mesh (FcMesh.bfaces, corners only),
  * restricted to the physical surface group `key` when given ("": all of them; `path` names the
@@ -139,12 +152,7 @@ static PetscErrorCode TargetSurface_Private(const FcCase *c, const char *path, c
   PetscFunctionBegin;
   if (key[0]) {
     const FcMeshGroup *g;
-    PetscCall(FcMeshFindGroup(mesh, key, 2, &g));
-    if (!g) {
-      char list[1024];
-      FcMeshGroupList(mesh, list, sizeof list);
-      return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", key, mesh->file, list);
-    }
+    PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
     FcCheckInput(g->nfaces > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", key);
     faces = g->faces;
     nf    = g->nfaces;
@@ -165,12 +173,7 @@ static PetscErrorCode ContactorPoints_Private(const FcCase *c, const char *path,
   PetscFunctionBegin;
   if (key[0]) {
     const FcMeshGroup *g;
-    PetscCall(FcMeshFindGroup(mesh, key, 2, &g));
-    if (!g) {
-      char list[1024];
-      FcMeshGroupList(mesh, list, sizeof list);
-      return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", key, mesh->file, list);
-    }
+    PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
     P->npoints = g->nnodes;
     PetscCall(PetscMalloc1(g->nnodes + 1, &P->points));
     PetscCall(PetscArraycpy(P->points, g->nodes, g->nnodes));
