@@ -106,6 +106,10 @@ c = write_rigid_mesh_case("rigid_mesh_garbage.json", shape_file=os.path.join(ROO
 cases.append(("rigid mesh unreadable", ["run", c, "-o", os.path.join(tmp, "o8")], ["rigid_mesh_garbage.json", "bodies[1].shape.file", "garbage.msh", "not a Gmsh MSH file"]))
 c = write_rigid_mesh_case("rigid_mesh_target_surface.json", target_surface="nosuch")
 cases.append(("rigid mesh unknown target_surface", ["run", c, "-o", os.path.join(tmp, "o9")], ["rigid_mesh_target_surface.json", "contacts[0].target_surface", "nosuch", "sides"]))
+# the contactor's surface group and a second pass (both_passes) naming an unknown group
+patch = os.path.join("cases", "contact_patch.json")
+cases.append(("unknown contactor surface", ["run", patch, "-o", os.path.join(tmp, "o10"), "--set", "contacts[0].surface=\"nosuch\""], [patch, "contacts[0].surface", "nosuch", "zmin"]))
+cases.append(("two-pass: unknown target surface", ["run", patch, "-o", os.path.join(tmp, "o11"), "--set", "contacts[0].both_passes=true", "--set", "contacts[0].target_surface=\"nosuch\""], [patch, "contacts[0].target_surface", "nosuch"]))
 
 # 4. Command lines.
 good = os.path.join("cases", "cantilever.json")
