@@ -150,7 +150,8 @@ static PetscErrorCode BuildMatrix_Private(FcBody b, PetscReal cM, PetscReal cK, 
 
 /* Number of negative eigenvalues of the factored A (MUMPS LDLᵀ: the negative pivots, INFOG(12),
  * by Sylvester's law of inertia); -1 when the factorization in use cannot tell (a user -pc_type
- * or -pc_factor_mat_solver_type other than Cholesky by MUMPS). */
+ * or -pc_factor_mat_solver_type other than Cholesky by MUMPS, or MUMPS on several ranks without
+ * -mat_mumps_icntl_13 1). */
 static PetscErrorCode NegativeEigenvalues_Private(Deformable *d, PetscInt *nneg)
 {
   PC        pc;
@@ -166,6 +167,15 @@ static PetscErrorCode NegativeEigenvalues_Private(Deformable *d, PetscInt *nneg)
   PetscCall(PCFactorGetMatSolverType(pc, &st));
   if (!st || strcmp(st, MATSOLVERMUMPS)) PetscFunctionReturn(0);
   PetscCall(PCFactorGetMatrix(pc, &F));
+  {
+    /* distributed: MUMPS counts the global negative pivots only with ICNTL(13) = 1 (no
+     * ScaLAPACK root node), which PETSc requires for MatGetInertia; otherwise no check */
+    PetscMPIInt size;
+    PetscInt    icntl13 = 1;
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)F), &size));
+    if (size > 1) PetscCall(MatMumpsGetIcntl(F, 13, &icntl13));
+    if (icntl13 != 1) PetscFunctionReturn(0);
+  }
   PetscCall(MatGetInertia(F, nneg, NULL, NULL));
   PetscFunctionReturn(0);
 }
