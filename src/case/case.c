@@ -478,6 +478,7 @@ static const FcSchemaEntry  body_elem   = {.types = FC_T_OBJECT, .object = &body
 /* contacts[i]: the cross references (names, contactor deformable, ...) are checked by
  * RootCheck_Private. alarm absent: automatic. */
 static const FcSchemaEntry contact_name_elem = {.types = FC_T_STRING, .len_min = 1, .len_max = NAME_MAX_CHARS};
+static const char *const   contact_formulations[] = {"node_to_surface", "mortar", NULL};
 static const FcSchemaEntry contact_keys[]    = {
   {.key = "pair",           .types = FC_T_ARRAY,  .required = PETSC_TRUE, .len_min = 2, .len_max = 2, .elem = &contact_name_elem},
   {.key = "surface",        .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS},
@@ -485,6 +486,9 @@ static const FcSchemaEntry contact_keys[]    = {
   {.key = "mu",             .types = FC_T_NUMBER, .def = "0", .range = FC_RANGE_GE(0)},
   {.key = "alarm",          .types = FC_T_NUMBER, .range = FC_RANGE_GT(0)},
   {.key = "both_passes",    .types = FC_T_BOOL,   .def = "false"},
+  /* node_to_surface: each contactor node against its closest target triangle; mortar: against
+   * the N_a-weighted mean of the target over the node's support (doc/contact.md, "Mortar") */
+  {.key = "formulation",    .types = FC_T_STRING, .def = "\"node_to_surface\"", .choices = contact_formulations},
   {.key = NULL}
 };
 static const FcSchemaObject contact_object = {.entries = contact_keys};
@@ -853,6 +857,14 @@ static PetscErrorCode ContactsCheck_Private(FcSchemaCtx *ctx, cJSON *root)
         FcSchemaPathKey(sub, sizeof sub, pi, "both_passes");
         return FcInputError(ctx->file, sub, "true is only allowed for a pair of deformable bodies, but \"%s\" is rigid", name[1]);
       }
+      if (!strcmp(Str_Private(ct, "formulation"), "mortar") && strcmp(shape, "mesh")) {
+        FcSchemaPathKey(sub, sizeof sub, pi, "formulation");
+        return FcInputError(ctx->file, sub, "\"mortar\" needs a target surface mesh (a deformable body or a rigid \"mesh\" shape), but \"%s\" is a rigid \"%s\"", name[1], shape);
+      }
+    }
+    if (!strcmp(Str_Private(ct, "formulation"), "mortar") && Bool_Private(ct, "both_passes")) {
+      FcSchemaPathKey(sub, sizeof sub, pi, "both_passes");
+      return FcInputError(ctx->file, sub, "not with the \"mortar\" formulation, whose weights already integrate over both surfaces");
     }
     i++;
   }
@@ -1380,6 +1392,7 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
     ct->mu          = Num_Private(el, "mu");
     ct->alarm       = Get_Private(el, "alarm") ? Num_Private(el, "alarm") : -1;
     ct->both_passes = Bool_Private(el, "both_passes");
+    ct->mortar      = (PetscBool)!strcmp(Str_Private(el, "formulation"), "mortar");
   }
   {
     cJSON *cs = Get_Private(root, "contact_solver");

@@ -138,6 +138,7 @@ typedef struct {
   char      target_surface[FC_NAME_LEN];
   PetscReal mu, alarm;
   PetscBool both_passes;
+  PetscBool mortar;      /* formulation "mortar" (lumped mortar weights, doc/contact.md) */
 } FcCaseContact;
 
 /* W = Σ_b H_b A_b⁻¹ H_bᵀ: exact (multi-right-hand-side solves every iteration), precomputed

@@ -30,6 +30,11 @@
  * factorization as the free motion (one multi-right-hand-side solve per body) and symmetrized
  * explicitly, W ← ½(W + Wᵀ), to remove the round-off of the two triangular solves. */
 #include "contact_step.h"
+
+/* Target nodes of one contact: 3 (node-to-surface: the closest triangle's corners) or, with the
+ * mortar formulation, the master nodes of every triangle overlapping the slave node's support. */
+#define FC_CONTACT_MAXT   32
+#define FC_CONTACT_MAXDOF (3 + 3 * FC_CONTACT_MAXT) /* ≥ 3 + FC_RIGID_MAX_DOF */
 #include "../collide/collide.h"
 #include <string.h>
 
@@ -50,6 +55,12 @@ typedef struct {
   PetscReal    mu, alarm;
   PetscInt     nprev;
   FcProximity *prev;          /* last detection (frame continuity, hysteresis) */
+  /* mortar formulation: the contactor (slave) surface triangles and, per contactor mesh node, the
+   * triangles around it (CSR over the mesh's nodes) */
+  PetscBool    mortar;
+  PetscInt     nsf;
+  PetscInt    *sf;            /* 3 corner nodes per slave triangle */
+  PetscInt    *n2f_ptr, *n2f;
 } Pair;
 
 struct _p_FcContactStep {
@@ -62,7 +73,7 @@ struct _p_FcContactStep {
                                * "mesh" shape: X + d, d its current translation; NULL for analytic shapes) */
   /* current contacts */
   PetscInt        m, cap;
-  PetscInt       *pair, *point, *tnodes, *status;
+  PetscInt       *pair, *point, *tnodes, *nt, *status; /* tnodes, tw: FC_CONTACT_MAXT per contact, nt used */
   PetscReal      *tw, *frame, *gap, *xc, *r, *u, *rforce;
   PetscInt64     *key;
   /* the view (FcContactStepGetView): case pair index, frame and force of every contact expressed
@@ -221,6 +232,8 @@ static PetscErrorCode Twins_Private(const Pair *P1, Pair *P2, const FcMesh *mesh
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode SlaveSurface_Private(const FcCase *, PetscInt, const FcMesh *, const char *, Pair *);
+
 PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
 {
   const FcCase *c = model->c;
@@ -268,6 +281,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
       }
       PetscCall(TargetSurface_Private(c, path, &B->mesh, key, P));
     }
+    if (cc->mortar) PetscCall(SlaveSurface_Private(c, i, &A->mesh, cc->surface, P));
   }
   /* Two-pass (symmetric) node-to-surface contact (doc/contact.md "Two-pass contact"): a pair with
    * both_passes gets a second internal pair with the roles swapped, appended after every first
@@ -330,6 +344,8 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
     PetscCall(PetscFree(cs->pairs[i].tri));
     PetscCall(PetscFree(cs->pairs[i].prev));
     PetscCall(PetscFree(cs->pairs[i].twin));
+    PetscCall(PetscFree(cs->pairs[i].sf));
+    PetscCall(PetscFree2(cs->pairs[i].n2f_ptr, cs->pairs[i].n2f));
     if (cs->pairs[i].tree) PetscCall(FcAABBTreeDestroy(&cs->pairs[i].tree));
   }
   PetscCall(PetscFree(cs->pairs));
@@ -343,6 +359,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree(cs->pair));
   PetscCall(PetscFree(cs->point));
   PetscCall(PetscFree(cs->tnodes));
+  PetscCall(PetscFree(cs->nt));
   PetscCall(PetscFree(cs->status));
   PetscCall(PetscFree(cs->tw));
   PetscCall(PetscFree(cs->frame));
@@ -402,8 +419,9 @@ static PetscErrorCode Reserve_Private(FcContactStep cs, PetscInt m)
   FC_GROW(cs->pair, cs->cap);
   FC_GROW(cs->point, cs->cap);
   FC_GROW(cs->status, cs->cap);
-  FC_GROW(cs->tnodes, 3 * cs->cap);
-  FC_GROW(cs->tw, 3 * cs->cap);
+  FC_GROW(cs->tnodes, FC_CONTACT_MAXT * cs->cap);
+  FC_GROW(cs->nt, cs->cap);
+  FC_GROW(cs->tw, FC_CONTACT_MAXT * cs->cap);
   FC_GROW(cs->frame, 9 * cs->cap);
   FC_GROW(cs->gap, cs->cap);
   FC_GROW(cs->xc, 3 * cs->cap);
@@ -428,9 +446,10 @@ static PetscErrorCode AddContact_Private(FcContactStep cs, PetscInt p, const FcP
   PetscCall(Reserve_Private(cs, a + 1));
   cs->pair[a]  = p;
   cs->point[a] = c->point;
+  cs->nt[a]    = 3;
   for (int k = 0; k < 3; k++) {
-    cs->tnodes[3 * a + k]    = c->nodes[k];
-    cs->tw[3 * a + k]        = c->bary[k];
+    cs->tnodes[FC_CONTACT_MAXT * a + k] = c->nodes[k];
+    cs->tw[FC_CONTACT_MAXT * a + k]     = c->bary[k];
     cs->frame[9 * a + k]     = c->n[k];
     cs->frame[9 * a + 3 + k] = c->t1[k];
     cs->frame[9 * a + 6 + k] = c->t2[k];
@@ -476,6 +495,217 @@ static PetscBool Duplicate_Private(FcContactStep cs, const Pair *P, const FcProx
 static void Rotate_Private(const PetscReal R[9], const PetscReal a[3], PetscReal y[3])
 {
   for (int i = 0; i < 3; i++) y[i] = R[3 * i] * a[0] + R[3 * i + 1] * a[1] + R[3 * i + 2] * a[2];
+}
+
+/* Mortar formulation: the slave (contactor) surface triangles, the `surface` group's faces or all
+ * boundary faces, and the node-to-triangle adjacency the weights integrate over. */
+static PetscErrorCode SlaveSurface_Private(const FcCase *c, PetscInt i, const FcMesh *mesh, const char *key, Pair *P)
+{
+  const PetscInt *faces = NULL;
+  PetscInt        nf    = mesh->nbfaces, *cnt;
+  char            path[64];
+
+  PetscFunctionBegin;
+  snprintf(path, sizeof path, "contacts[%d].surface", (int)i);
+  if (key[0]) {
+    const FcMeshGroup *g;
+    PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
+    faces = g->faces;
+    nf    = g->nfaces;
+  }
+  FcCheckInput(nf > 0, c->file, path, "the mortar formulation needs contactor surface faces, and there are none");
+  P->mortar = PETSC_TRUE;
+  P->nsf    = nf;
+  PetscCall(PetscMalloc1(3 * nf, &P->sf));
+  for (PetscInt f = 0; f < nf; f++)
+    for (int k = 0; k < 3; k++) P->sf[3 * f + k] = mesh->bfaces[(faces ? faces[f] : f) * mesh->npf + k];
+  PetscCall(PetscMalloc2(mesh->nnodes + 1, &P->n2f_ptr, 3 * nf, &P->n2f));
+  PetscCall(PetscCalloc1(mesh->nnodes + 1, &cnt));
+  for (PetscInt k = 0; k < 3 * nf; k++) cnt[P->sf[k] + 1]++;
+  P->n2f_ptr[0] = 0;
+  for (PetscInt n = 0; n < mesh->nnodes; n++) P->n2f_ptr[n + 1] = P->n2f_ptr[n] + cnt[n + 1];
+  for (PetscInt n = 0; n <= mesh->nnodes; n++) cnt[n] = 0;
+  for (PetscInt f = 0; f < nf; f++)
+    for (int k = 0; k < 3; k++) {
+      PetscInt n = P->sf[3 * f + k];
+      P->n2f[P->n2f_ptr[n] + cnt[n]++] = f;
+    }
+  PetscCall(PetscFree(cnt));
+  PetscFunctionReturn(0);
+}
+
+/* Barycentric coordinates of the 2D point y in the triangle (a, b, c). */
+static void Bary2_Private(const PetscReal a[2], const PetscReal b[2], const PetscReal c[2], const PetscReal y[2], PetscReal w[3])
+{
+  const PetscReal d = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]);
+  w[1] = ((y[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (y[1] - a[1])) / d;
+  w[2] = ((b[0] - a[0]) * (y[1] - a[1]) - (y[0] - a[0]) * (b[1] - a[1])) / d;
+  w[0] = 1 - w[1] - w[2];
+}
+
+/* Sutherland–Hodgman: the polygon (n points, 2D) clipped by the half-plane to the left of the
+ * directed edge p → q (counter-clockwise clip triangle); returns the new count. */
+static PetscInt ClipEdge_Private(PetscInt n, const PetscReal (*in)[2], const PetscReal p[2], const PetscReal q[2], PetscReal (*out)[2])
+{
+  PetscInt m = 0;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal *u = in[k], *v = in[(k + 1) % n];
+    const PetscReal  su = (q[0] - p[0]) * (u[1] - p[1]) - (q[1] - p[1]) * (u[0] - p[0]);
+    const PetscReal  sv = (q[0] - p[0]) * (v[1] - p[1]) - (q[1] - p[1]) * (v[0] - p[0]);
+    if (su >= 0) {
+      out[m][0] = u[0];
+      out[m][1] = u[1];
+      m++;
+    }
+    if ((su >= 0) != (sv >= 0)) {
+      const PetscReal t = su / (su - sv);
+      out[m][0] = u[0] + t * (v[0] - u[0]);
+      out[m][1] = u[1] + t * (v[1] - u[1]);
+      m++;
+    }
+  }
+  return m;
+}
+
+/* Lumped mortar weights of slave node `node` (Puso & Laursen, CMAME 193 (2004), eq. 18–20 with the
+ * slave mass matrix D lumped; Popp et al., IJNME 79 (2009) §3, segment-based integration): for
+ * every slave triangle T around the node and every master triangle M near it, M is projected
+ * along T's normal into T's plane, clipped by T (Sutherland–Hodgman), and
+ *
+ *     M_aj = ∫_{T ∩ M} N_a N̂_j dA,     D_a = ∫_{T ∩ M} N_a dA = Σ_j M_aj
+ *
+ * are accumulated (a 3-point rule on the edge midpoints of each fan triangle of the clipped
+ * polygon: exact, N_a N̂_j being quadratic there). The contact then ties the node to the
+ * N_a-weighted mean of the master surface, x̂ = Σ_j (M_aj / D_a) x̂_j: a uniform pressure p gives
+ * the slave node the force p D_a and master node j the force p Σ_a M_aj = p ∫ N̂_j dA — the
+ * consistent nodal forces on both sides, which node-to-surface contact does not give on
+ * non-matching meshes (the patch test). Coordinates: Xs (slave body), Xm (master surface).
+ * nout: the slave's outward unit normal at the node, the mean of its triangles' normals weighted
+ * by their share of D (only triangles that overlap the master count: not the sides of a body
+ * whose whole boundary is the slave surface). *nt = 0 when nothing overlaps. */
+static PetscErrorCode MortarWeights_Private(const Pair *P, const PetscReal *Xs, const PetscReal *Xm, PetscInt node, PetscInt *nt, PetscInt nodes[], PetscReal w[], PetscReal nout[3])
+{
+  PetscReal D = 0;
+
+  PetscFunctionBegin;
+  *nt = 0;
+  nout[0] = nout[1] = nout[2] = 0;
+  for (PetscInt e = P->n2f_ptr[node]; e < P->n2f_ptr[node + 1]; e++) {
+    const PetscInt  *T = &P->sf[3 * P->n2f[e]];
+    const PetscReal *x0 = &Xs[3 * T[0]], *x1 = &Xs[3 * T[1]], *x2 = &Xs[3 * T[2]];
+    PetscReal        e1[3], e2[3], nrm[3], t1[3], t2[3], ctr[3], rad = 0, len, tri2[3][2];
+    PetscInt         la = T[0] == node ? 0 : T[1] == node ? 1 : 2, nl;
+    const PetscInt  *list;
+    for (int k = 0; k < 3; k++) {
+      e1[k]  = x1[k] - x0[k];
+      e2[k]  = x2[k] - x0[k];
+      ctr[k] = (x0[k] + x1[k] + x2[k]) / 3;
+    }
+    nrm[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    nrm[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    len    = PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+    if (!(len > 0)) continue;
+    len = PetscSqrtReal(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+    for (int k = 0; k < 3; k++) t1[k] = e1[k] / len;
+    {
+      PetscReal nn = PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+      for (int k = 0; k < 3; k++) nrm[k] /= nn;
+    }
+    t2[0] = nrm[1] * t1[2] - nrm[2] * t1[1];
+    t2[1] = nrm[2] * t1[0] - nrm[0] * t1[2];
+    t2[2] = nrm[0] * t1[1] - nrm[1] * t1[0];
+    for (int v = 0; v < 3; v++) { /* T in its own plane: counter-clockwise (its normal is t1 × t2) */
+      const PetscReal *x = &Xs[3 * T[v]];
+      PetscReal        r2 = 0;
+      tri2[v][0] = tri2[v][1] = 0;
+      for (int k = 0; k < 3; k++) {
+        tri2[v][0] += (x[k] - ctr[k]) * t1[k];
+        tri2[v][1] += (x[k] - ctr[k]) * t2[k];
+        r2 += (x[k] - ctr[k]) * (x[k] - ctr[k]);
+      }
+      rad = PetscMax(rad, PetscSqrtReal(r2));
+    }
+    PetscCall(FcAABBTreeQueryBall(P->tree, ctr, 1.01 * rad + P->alarm, &nl, &list));
+    for (PetscInt q = 0; q < nl; q++) {
+      const PetscInt *Mt = &P->tri[3 * list[q]];
+      PetscReal       m2[3][2], poly[2][12][2], mn[3], Dt;
+      PetscInt        np = 3, cur = 0;
+      {
+        const PetscReal *y0 = &Xm[3 * Mt[0]], *y1 = &Xm[3 * Mt[1]], *y2 = &Xm[3 * Mt[2]];
+        PetscReal        f1[3], f2[3];
+        for (int k = 0; k < 3; k++) {
+          f1[k] = y1[k] - y0[k];
+          f2[k] = y2[k] - y0[k];
+        }
+        mn[0] = f1[1] * f2[2] - f1[2] * f2[1];
+        mn[1] = f1[2] * f2[0] - f1[0] * f2[2];
+        mn[2] = f1[0] * f2[1] - f1[1] * f2[0];
+      }
+      /* only facing surfaces: the master's outward normal within 60° of the opposite of the
+       * slave's (not the side faces of a slave body whose whole boundary is the slave surface) */
+      if (!(mn[0] * nrm[0] + mn[1] * nrm[1] + mn[2] * nrm[2] < -0.5 * PetscSqrtReal(mn[0] * mn[0] + mn[1] * mn[1] + mn[2] * mn[2]))) continue;
+      { /* and near T's plane: a facing surface farther than twice the alarm distance (the other
+         * side of a thin body, say) is not in contact with T */
+        PetscReal dmin = PETSC_MAX_REAL, dmax = -PETSC_MAX_REAL;
+        for (int v = 0; v < 3; v++) {
+          const PetscReal *y = &Xm[3 * Mt[v]];
+          PetscReal        dv = (y[0] - ctr[0]) * nrm[0] + (y[1] - ctr[1]) * nrm[1] + (y[2] - ctr[2]) * nrm[2];
+          dmin = PetscMin(dmin, dv);
+          dmax = PetscMax(dmax, dv);
+        }
+        if (dmin > 2 * P->alarm || dmax < -2 * P->alarm) continue;
+      }
+      for (int v = 0; v < 3; v++) {
+        const PetscReal *y = &Xm[3 * Mt[v]];
+        m2[v][0] = m2[v][1] = 0;
+        for (int k = 0; k < 3; k++) {
+          m2[v][0] += (y[k] - ctr[k]) * t1[k];
+          m2[v][1] += (y[k] - ctr[k]) * t2[k];
+        }
+      }
+      /* the projected master triangle is clockwise in T's frame (it faces the other way) */
+      for (int v = 0; v < 3; v++) {
+        poly[0][v][0] = m2[2 - v][0];
+        poly[0][v][1] = m2[2 - v][1];
+      }
+      for (int edge = 0; edge < 3 && np > 0; edge++) {
+        np  = ClipEdge_Private(np, (const PetscReal(*)[2])poly[cur], tri2[edge], tri2[(edge + 1) % 3], poly[1 - cur]);
+        cur = 1 - cur;
+      }
+      Dt = D;
+      for (PetscInt f = 1; f + 1 < np; f++) { /* fan triangles of the clipped polygon */
+        const PetscReal *p0 = poly[cur][0], *p1 = poly[cur][f], *p2 = poly[cur][f + 1];
+        const PetscReal  area = 0.5 * PetscAbsReal((p1[0] - p0[0]) * (p2[1] - p0[1]) - (p2[0] - p0[0]) * (p1[1] - p0[1]));
+        for (int g = 0; g < 3; g++) { /* edge midpoints, weight area/3 */
+          const PetscReal *u = g == 0 ? p0 : g == 1 ? p1 : p2, *v = g == 0 ? p1 : g == 1 ? p2 : p0;
+          PetscReal        y[2] = {0.5 * (u[0] + v[0]), 0.5 * (u[1] + v[1])}, ws[3], wm[3];
+          Bary2_Private(tri2[0], tri2[1], tri2[2], y, ws);
+          Bary2_Private(m2[0], m2[1], m2[2], y, wm);
+          D += area / 3 * ws[la];
+          for (int j = 0; j < 3; j++) {
+            PetscInt slot = 0;
+            while (slot < *nt && nodes[slot] != Mt[j]) slot++;
+            if (slot == *nt) {
+              PetscCheck(*nt < FC_CONTACT_MAXT, PETSC_COMM_SELF, PETSC_ERR_SUP, "mortar: more than %d master nodes overlap the support of one slave node; the master mesh is much finer than the slave one", FC_CONTACT_MAXT);
+              nodes[(*nt)++] = Mt[j];
+              w[slot]        = 0;
+            }
+            w[slot] += area / 3 * ws[la] * wm[j];
+          }
+        }
+      }
+      for (int k = 0; k < 3; k++) nout[k] += (D - Dt) * nrm[k];
+    }
+  }
+  {
+    PetscReal l = PetscSqrtReal(nout[0] * nout[0] + nout[1] * nout[1] + nout[2] * nout[2]);
+    for (int k = 0; k < 3; k++) nout[k] = l > 0 ? nout[k] / l : 0;
+  }
+  if (D > 0)
+    for (PetscInt j = 0; j < *nt; j++) w[j] /= D;
+  else *nt = 0;
+  PetscFunctionReturn(0);
 }
 
 /* Detection at the current iterate for every pair; fills the contact list. */
@@ -553,8 +783,37 @@ static PetscErrorCode Detect_Private(FcContactStep cs)
     }
     /* keep this detection (sorted by point) for the next one's frame continuity */
     if (nout > 1) qsort(out, (size_t)nout, sizeof *out, CmpProx_Private);
-    for (PetscInt i = 0; i < nout; i++)
-      if (!P->reverse || !Duplicate_Private(cs, P, &out[i])) PetscCall(AddContact_Private(cs, p, &out[i]));
+    for (PetscInt i = 0; i < nout; i++) {
+      if (P->reverse && Duplicate_Private(cs, P, &out[i])) continue;
+      PetscCall(AddContact_Private(cs, p, &out[i]));
+      if (P->mortar) { /* the target point becomes the N_a-weighted mean of the master surface */
+        const PetscInt a = cs->m - 1;
+        PetscInt       nt;
+        PetscReal      xh[3] = {0, 0, 0}, g = 0, ns[3];
+        PetscCall(MortarWeights_Private(P, cs->Xcur[P->A], cs->Xcur[P->B], out[i].point, &nt, &cs->tnodes[FC_CONTACT_MAXT * a], &cs->tw[FC_CONTACT_MAXT * a], ns));
+        if (!nt) { /* no master surface over the node's support */
+          cs->m--;
+          continue;
+        }
+        cs->nt[a] = nt;
+        /* frame: n = −(the slave's normal), from the master towards the slave; t1 continued from
+         * the detection's; kept in out[] for the next detection's frame continuity */
+        for (int k = 0; k < 3; k++) cs->frame[9 * a + k] = -ns[k];
+        PetscCall(FcContactFrame(&cs->frame[9 * a], out[i].t1, &cs->frame[9 * a + 3], &cs->frame[9 * a + 6]));
+        for (int k = 0; k < 3; k++) {
+          out[i].n[k]  = cs->frame[9 * a + k];
+          out[i].t1[k] = cs->frame[9 * a + 3 + k];
+          out[i].t2[k] = cs->frame[9 * a + 6 + k];
+        }
+        for (PetscInt j = 0; j < nt; j++)
+          for (int k = 0; k < 3; k++) xh[k] += cs->tw[FC_CONTACT_MAXT * a + j] * cs->Xcur[P->B][3 * cs->tnodes[FC_CONTACT_MAXT * a + j] + k];
+        for (int k = 0; k < 3; k++) {
+          cs->xc[3 * a + k] = xh[k];
+          g += cs->frame[9 * a + k] * (cs->Xcur[P->A][3 * out[i].point + k] - xh[k]);
+        }
+        cs->gap[a] = g;
+      }
+    }
     PetscCall(PetscFree(P->prev));
     P->prev  = out;
     P->nprev = nout;
@@ -586,13 +845,13 @@ static void Relative_Private(FcContactStep cs, PetscInt a, FcBody B, const Petsc
     for (int k = 0; k < 3; k++)
       for (PetscInt j = 0; j < B->ndof; j++) rel[k] -= J[k * B->ndof + j] * vB[j];
   } else if (vB)
-    for (int j = 0; j < 3; j++)
-      for (int k = 0; k < 3; k++) rel[k] -= cs->tw[3 * a + j] * vB[3 * cs->tnodes[3 * a + j] + k];
+    for (PetscInt j = 0; j < cs->nt[a]; j++)
+      for (int k = 0; k < 3; k++) rel[k] -= cs->tw[FC_CONTACT_MAXT * a + j] * vB[3 * cs->tnodes[FC_CONTACT_MAXT * a + j] + k];
 }
 
 /* The nonzeros of row block a of H_b: DoFs of contact a on body b and, per DoF, the
  * coefficients of the three frame rows (zero on constrained DoFs are skipped). */
-static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscInt dofs[12], PetscReal coef[12][3])
+static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscInt dofs[FC_CONTACT_MAXDOF], PetscReal coef[FC_CONTACT_MAXDOF][3])
 {
   const Pair *P = &cs->pairs[cs->pair[a]];
   PetscInt    n = 0;
@@ -618,12 +877,12 @@ static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscI
       n++;
     }
   } else if (P->B == b)
-    for (int j = 0; j < 3; j++)
+    for (PetscInt j = 0; j < cs->nt[a]; j++)
       for (int k = 0; k < 3; k++) {
-        PetscInt dof = 3 * cs->tnodes[3 * a + j] + k;
+        PetscInt dof = 3 * cs->tnodes[FC_CONTACT_MAXT * a + j] + k;
         if (cs->isbc[b][dof]) continue;
         dofs[n] = dof;
-        for (int i = 0; i < 3; i++) coef[n][i] = -cs->tw[3 * a + j] * cs->frame[9 * a + 3 * i + k];
+        for (int i = 0; i < 3; i++) coef[n][i] = -cs->tw[FC_CONTACT_MAXT * a + j] * cs->frame[9 * a + 3 * i + k];
         n++;
       }
   return n;
@@ -648,15 +907,15 @@ static PetscErrorCode StabilizationRows_Private(FcContactStep cs)
       body->stab_cap = cs->m + 1;
       PetscCall(PetscMalloc1(body->stab_cap, &body->stab_ptr));
     }
-    if (body->stab_nnzcap < 12 * cs->m) {
+    if (body->stab_nnzcap < FC_CONTACT_MAXDOF * cs->m) {
       PetscCall(PetscFree2(body->stab_dof, body->stab_val));
-      body->stab_nnzcap = 12 * cs->m;
+      body->stab_nnzcap = FC_CONTACT_MAXDOF * cs->m;
       PetscCall(PetscMalloc2(body->stab_nnzcap, &body->stab_dof, body->stab_nnzcap, &body->stab_val));
     }
     body->stab_ptr[0] = 0;
     for (PetscInt a = 0; a < cs->m; a++) {
-      PetscInt  dofs[12], nd;
-      PetscReal coef[12][3];
+      PetscInt  dofs[FC_CONTACT_MAXDOF], nd;
+      PetscReal coef[FC_CONTACT_MAXDOF][3];
       if (!cs->status[a]) continue;
       nd = Entries_Private(cs, a, b, dofs, coef);
       if (!nd) continue;
@@ -804,12 +1063,12 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     for (PetscInt b = 0; b < model->nbodies; b++) {
       if (!cs->involved[b]) continue;
       for (PetscInt a = 0; a < m; a++) {
-        PetscInt  da[12], na;
-        PetscReal ca[12][3];
+        PetscInt  da[FC_CONTACT_MAXDOF], na;
+        PetscReal ca[FC_CONTACT_MAXDOF][3];
         na = Entries_Private(cs, a, b, da, ca);
         for (PetscInt a2 = 0; a2 < m; a2++) {
-          PetscInt  db[12], nbb;
-          PetscReal cb[12][3];
+          PetscInt  db[FC_CONTACT_MAXDOF], nbb;
+          PetscReal cb[FC_CONTACT_MAXDOF][3];
           nbb = Entries_Private(cs, a2, b, db, cb);
           for (PetscInt k = 0; k < na; k++) {
             const PetscReal *Crow = &cs->C[b][cs->sidx[b][da[k]] * cs->ns[b]];
@@ -835,11 +1094,11 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     if (!cs->involved[b] || !body->ops.getschur) continue;
     PetscCall(body->ops.getschur(body, &sch));
     PetscCheck(sch, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Body %s has no Schur complement", body->name);
-    PetscCall(PetscMalloc3(n3 + 1, &rowptr, 12 * n3 + 1, &cols, 12 * n3 + 1, &vals));
+    PetscCall(PetscMalloc3(n3 + 1, &rowptr, FC_CONTACT_MAXDOF * n3 + 1, &cols, FC_CONTACT_MAXDOF * n3 + 1, &vals));
     rowptr[0] = 0;
     for (PetscInt a = 0; a < m; a++) {
-      PetscInt  dofs[12], nd;
-      PetscReal coef[12][3];
+      PetscInt  dofs[FC_CONTACT_MAXDOF], nd;
+      PetscReal coef[FC_CONTACT_MAXDOF][3];
       nd = Entries_Private(cs, a, b, dofs, coef);
       for (int i = 0; i < 3; i++) {
         for (PetscInt k = 0; k < nd; k++) {
@@ -877,8 +1136,8 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     if (!cs->involved[b]) continue;
     if (cs->schur && body->ops.getschur) continue; /* done above */
     for (PetscInt c0 = 0; c0 < cs->nkeep; c0 += FC_CONTACT_BLOCK) {
-      PetscInt           nb = PetscMin(FC_CONTACT_BLOCK, cs->nkeep - c0), lda, dofs[12], nd;
-      PetscReal          coef[12][3];
+      PetscInt           nb = PetscMin(FC_CONTACT_BLOCK, cs->nkeep - c0), lda, dofs[FC_CONTACT_MAXDOF], nd;
+      PetscReal          coef[FC_CONTACT_MAXDOF][3];
       Mat                B, X;
       PetscScalar       *h;
       const PetscScalar *x;
@@ -1005,8 +1264,8 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     PetscCall(VecSet(body->fcontact, 0.0));
     PetscCall(VecGetArray(body->fcontact, &f));
     for (PetscInt a = 0; a < m; a++) {
-      PetscInt  dofs[12], nd;
-      PetscReal coef[12][3];
+      PetscInt  dofs[FC_CONTACT_MAXDOF], nd;
+      PetscReal coef[FC_CONTACT_MAXDOF][3];
       nd = Entries_Private(cs, a, b, dofs, coef);
       for (PetscInt k = 0; k < nd; k++)
         for (int i = 0; i < 3; i++) f[dofs[k]] += coef[k][i] * cs->r[3 * a + i];

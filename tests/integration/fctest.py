@@ -69,3 +69,17 @@ def check(cond, msg):
     if not cond:
         fail(msg)
     print("ok: " + msg)
+
+
+def fclib_local_wq(path):
+    """W (dense, from FCLIB's compressed sparse columns p, i, x) and q of an FCLIB local problem."""
+    import h5py
+    import numpy as np
+    with h5py.File(path, "r") as f:
+        g = f["fclib_local/W"]
+        n, pp, ii, xx = int(g["n"][0]), g["p"][()], g["i"][()], g["x"][()]
+        q = f["fclib_local/vectors/q"][()]
+    W = np.zeros((n, n))
+    for j in range(n):
+        W[ii[pp[j]:pp[j + 1]], j] = xx[pp[j]:pp[j + 1]]
+    return W, q

@@ -22,7 +22,7 @@ import os
 import subprocess
 import h5py
 import numpy as np
-from fctest import ROOT, FCSIM, run, outdir, probes, stats, figure, check
+from fctest import fclib_local_wq, ROOT, FCSIM, run, outdir, probes, stats, figure, check
 
 # a) two_blocks, single pass vs both passes
 res = {}
@@ -47,16 +47,7 @@ check(res["true"][3] > res["false"][3], "two_blocks: the second pass adds contac
 d = res["true"][5]
 files = sorted(glob.glob(os.path.join(d, "fclib", "step_*.hdf5")))
 check(len(files) == 2, "two-pass run wrote one FCLIB file per step")
-def wq(fn):
-    # W (compressed sparse columns: p, i, x) and q of an FCLIB local problem
-    with h5py.File(fn, "r") as f:
-        g = f["fclib_local/W"]
-        n, pp, ii, xx = int(g["n"][0]), g["p"][()], g["i"][()], g["x"][()]
-        q = f["fclib_local/vectors/q"][()]
-    W = np.zeros((n, n))
-    for j in range(n):
-        W[ii[pp[j]:pp[j + 1]], j] = xx[pp[j]:pp[j + 1]]
-    return W, q
+wq = fclib_local_wq
 
 
 # The round trip of test_contact_cases.py compares r to 1e-8. Here the re-solved r differs from

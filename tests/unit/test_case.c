@@ -627,6 +627,7 @@ static void test_contact_case(void **state)
   assert_string_equal(c.contacts[0].target_surface, "");
   assert_true(c.contacts[0].mu == 0.3 && c.contacts[0].alarm == 0.01);
   assert_false(c.contacts[0].both_passes);
+  assert_false(c.contacts[0].mortar); /* formulation defaults to node_to_surface */
   assert_true(c.contacts[1].body[0] == 0 && c.contacts[1].body[1] == 1);
   assert_string_equal(c.contacts[1].surface, "5");
   assert_string_equal(c.contacts[1].target_surface, "top");
@@ -968,7 +969,7 @@ static const BadCase bad_cases[] = {
   {contact_base, {"contacts[0].surface=true"}, "contacts[0].surface", "expected string or integer, got boolean"},
   {contact_base, {"contacts[0].target_surface=top"}, "contacts[0].target_surface", "only allowed when the target is deformable or a rigid \"mesh\" shape, but \"floor\" is a rigid \"plane\""},
   {contact_base, {"contacts[0].both_passes=true"}, "contacts[0].both_passes", "only allowed for a pair of deformable bodies, but \"floor\" is rigid"},
-  {contact_base, {"contacts[0].friction=0.3"}, "contacts[0].friction", "unknown key \"friction\" (accepted: pair, surface, target_surface, mu, alarm, both_passes)"},
+  {contact_base, {"contacts[0].friction=0.3"}, "contacts[0].friction", "unknown key \"friction\" (accepted: pair, surface, target_surface, mu, alarm, both_passes, formulation)"},
   {contact_base, {"contacts={}"}, "contacts", "expected array, got object"},
   /* contact solver, compliance, output */
   {contact_base, {"contact_solver.type=NSGS"}, "contact_solver.type", "\"NSGS\" must match [a-z0-9_]+"},
