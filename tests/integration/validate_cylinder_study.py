@@ -23,7 +23,7 @@ plates, delta = (4P/(pi E*)) (ln(4R/b) - 1/2), b = sqrt(4PR/(pi E*)) (Johnson 19
 Mechanics, Sec. 5.6), with the incompressible E = 6 (C10 + C01) = 2.82 MPa and E* = E/(1 - nu^2),
 gives 2.37e4 N/m; fcsim gives 2.41e4 on every level, the table 2.8e4 (+18 %).
 
-Measured (levels 0, 1, 2: 1785, 6555 and 23955 DoFs; 8, 80 and 354 s with two runs at a time): levels 1 and 2
+Measured (levels 0, 1, 2: 1785, 6555 and 23955 DoFs; 8, 49 and 321 s with two runs at a time): levels 1 and 2
 differ by at most 0.1 %; level 2 is within 5.6 % of the reference above 0.05 m and 14.1 % below."""
 import os
 from fctest import ROOT, run, outdir, figure, check
