@@ -4,6 +4,7 @@ crashes, nothing is written. A sample also runs under valgrind (memcheck errors 
 leaks from fcsim's own code fail the test) and all run with PETSc's -malloc_debug -malloc_dump
 (every PETSc-tracked allocation freed on the error paths)."""
 import json
+import concurrent.futures
 import os
 import shutil
 import subprocess
@@ -147,12 +148,20 @@ cases += [
 ]
 
 n_ok = 0
-for label, argv, subs in cases:
+def command(argv):
     # PETSc's leak check right after the command word (so it cannot be taken as a --set value)
     cmd = [FCSIM] + argv[:1] + (["-malloc_debug", "-malloc_dump"] if argv and argv[0] in ("run", "info") else []) + argv[1:]
     if argv[:2] in (["fclib", "solve"], ["study", "compare"]):
         cmd += ["-malloc_debug", "-malloc_dump"]
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return cmd
+
+
+# The cases are independent processes (each its own output name): two at a time, as the machine
+# has two cores; the results are checked in the order of the list.
+with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+    done = list(pool.map(lambda c: subprocess.run(command(c[1]), cwd=ROOT, capture_output=True, text=True, timeout=120), cases))
+for (label, argv, subs), p in zip(cases, done):
+    cmd = command(argv)
     lines = [l for l in p.stderr.splitlines() if l.strip()]
     err = None
     if p.returncode != 2:
@@ -185,10 +194,14 @@ nvg = 0
 if vg:
     supp = os.path.join(ROOT, "tests", "valgrind.supp")
     sample = [c for c in cases if c[1] and c[1][0] in ("run", "info", "fclib")][::15]
-    for label, argv, subs in sample:
+
+    def under_valgrind(c):
         cmd = [vg, "-q", "--error-exitcode=9", "--leak-check=full", "--errors-for-leak-kinds=definite",
-               "--suppressions=" + supp, "--num-callers=60", FCSIM] + argv
-        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+               "--suppressions=" + supp, "--num-callers=60", FCSIM] + c[1]
+        return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        vdone = list(pool.map(under_valgrind, sample))
+    for (label, argv, subs), p in zip(sample, vdone):
         if p.returncode != 2:
             print(p.stderr[-4000:])
             fail("valgrind on %s: exit %d" % (label, p.returncode))
