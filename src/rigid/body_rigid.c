@@ -22,11 +22,15 @@
 #include "../core/mat3.h"
 #include <string.h>
 
+/* A dynamic rigid body (prismatic or free joint). */
 typedef struct {
   const FcCase *c;
   PetscReal     axis[3];          /* e (prismatic) */
+  PetscReal     Jb[3];            /* free: principal moments of inertia (body axes = world axes at t = 0) */
+  PetscReal     Jw[9], Jwinv[9];  /* free: R0 diag(Jb) R0ᵀ and its inverse, for the step */
   PetscReal     theta, theta_vq;  /* θ-method parameters (1, 1 for backward Euler) */
   Vec           x, dx, rfree, u0, v0;
+  PetscErrorCode (*kinematics)(FcBody, const FcStepInfo *); /* positions at the iterate x */
 } Rigid;
 
 static PetscErrorCode Position_Private(FcBody b, PetscReal t, PetscReal d[3])
@@ -192,13 +196,14 @@ static PetscErrorCode SolveMulti_RigidDynamic(FcBody b, Mat B, Mat X)
   PetscFunctionReturn(0);
 }
 
+/* x += dx and the positions at the new iterate (both joints). */
 static PetscErrorCode Update_RigidDynamic(FcBody b, const FcStepInfo *s)
 {
   Rigid *r = (Rigid *)b->data;
 
   PetscFunctionBegin;
   PetscCall(VecAXPY(r->x, 1.0, r->dx));
-  PetscCall(Kinematics_Private(b, s));
+  PetscCall(r->kinematics(b, s));
   PetscFunctionReturn(0);
 }
 
@@ -280,6 +285,7 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
   for (int k = 0; k < 3; k++) r->axis[k] = mo->axis[k]; /* unit (case.c normalizes it) */
   r->theta    = c->integrator == FC_INTEGRATOR_THETA ? c->theta : 1.0;
   r->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
+  r->kinematics  = Kinematics_Private;
   b->ops.destroy = Destroy_RigidDynamic;
   snprintf(path, sizeof path, "bodies[%d].motion.type", (int)index);
   FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
@@ -365,18 +371,10 @@ static void Log_Private(const PetscReal R[9], PetscReal phi[3])
   phi[2] = f * (R[3] - R[1]);
 }
 
-typedef struct {
-  const FcCase *c;
-  PetscReal     theta, theta_vq;
-  PetscReal     Jb[3];      /* principal moments of inertia (body axes = world axes at t = 0) */
-  PetscReal     Jw[9], Jwinv[9]; /* R0 diag(Jb) R0ᵀ and its inverse, for the step */
-  Vec           x, dx, rfree, u0, v0;
-} RigidFree;
-
 /* d1 = d0 + Δt (θ_vq v + (1 − θ_vq) v0), R1 = exp(Δt ω_q) R0 at the current iterate x. */
 static PetscErrorCode KinematicsFree_Private(FcBody b, const FcStepInfo *s)
 {
-  RigidFree         *r = (RigidFree *)b->data;
+  Rigid             *r = (Rigid *)b->data;
   const PetscScalar *x, *u0, *v0;
   PetscScalar       *p;
   PetscReal          phi[3], E[9];
@@ -404,7 +402,7 @@ static PetscErrorCode KinematicsFree_Private(FcBody b, const FcStepInfo *s)
 
 static PetscErrorCode BeginStep_RigidFree(FcBody b, const FcStepInfo *s)
 {
-  RigidFree *r = (RigidFree *)b->data;
+  Rigid *r = (Rigid *)b->data;
   PetscReal  T[9];
 
   PetscFunctionBegin;
@@ -425,7 +423,7 @@ static PetscErrorCode BeginStep_RigidFree(FcBody b, const FcStepInfo *s)
 
 static PetscErrorCode Residual_RigidFree(FcBody b, const FcStepInfo *s, PetscReal *rnorm, PetscReal *scale)
 {
-  RigidFree          *r   = (RigidFree *)b->data;
+  Rigid              *r   = (Rigid *)b->data;
   const FcCaseMotion *mo  = &b->spec->motion;
   const PetscReal     tth = r->theta == 1.0 ? s->t1 : r->theta * s->t1 + (1.0 - r->theta) * s->t0;
   PetscReal           g[3], F[3], ramp = FcRampEval(&mo->force_ramp, tth), Jw0[3], gyro[3], inert = 0, ext = 0, rn = 0;
@@ -469,7 +467,7 @@ static PetscErrorCode Residual_RigidFree(FcBody b, const FcStepInfo *s, PetscRea
 /* y = A⁻¹ z for A = diag(m I, J_w) */
 static void ApplyAinv_Private(FcBody b, const PetscScalar *z, PetscScalar *y)
 {
-  RigidFree *r = (RigidFree *)b->data;
+  Rigid *r = (Rigid *)b->data;
   PetscReal  a[3];
   for (int k = 0; k < 3; k++) a[k] = z[3 + k];
   for (int k = 0; k < 3; k++) y[k] = z[k] / b->mass;
@@ -478,7 +476,7 @@ static void ApplyAinv_Private(FcBody b, const PetscScalar *z, PetscScalar *y)
 
 static PetscErrorCode Solve_RigidFree(FcBody b, const FcStepInfo *s, PetscReal *dxnorm)
 {
-  RigidFree         *r = (RigidFree *)b->data;
+  Rigid             *r = (Rigid *)b->data;
   const PetscScalar *rf;
   PetscScalar       *dx, z[6];
 
@@ -512,19 +510,9 @@ static PetscErrorCode SolveMulti_RigidFree(FcBody b, Mat B, Mat X)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Update_RigidFree(FcBody b, const FcStepInfo *s)
-{
-  RigidFree *r = (RigidFree *)b->data;
-
-  PetscFunctionBegin;
-  PetscCall(VecAXPY(r->x, 1.0, r->dx));
-  PetscCall(KinematicsFree_Private(b, s));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode EndStep_RigidFree(FcBody b, const FcStepInfo *s)
 {
-  RigidFree         *r = (RigidFree *)b->data;
+  Rigid             *r = (Rigid *)b->data;
   const PetscScalar *v;
   PetscReal          T[9], J1[9], ke = 0;
 
@@ -560,25 +548,10 @@ static void PointJacobian_RigidFree(FcBody b, const PetscReal x[3], PetscReal *J
     }
 }
 
-static PetscErrorCode Destroy_RigidFree(FcBody b)
-{
-  RigidFree *r = (RigidFree *)b->data;
-
-  PetscFunctionBegin;
-  if (!r) PetscFunctionReturn(0);
-  PetscCall(VecDestroy(&r->x));
-  PetscCall(VecDestroy(&r->dx));
-  PetscCall(VecDestroy(&r->rfree));
-  PetscCall(VecDestroy(&r->u0));
-  PetscCall(VecDestroy(&r->v0));
-  PetscCall(PetscFree(b->data));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode CreateFree_Private(const FcCase *c, PetscInt index, FcBody b)
 {
   const FcCaseMotion *mo = &b->spec->motion;
-  RigidFree          *r;
+  Rigid              *r;
   PetscScalar        *v;
   char                path[128];
 
@@ -595,7 +568,8 @@ static PetscErrorCode CreateFree_Private(const FcCase *c, PetscInt index, FcBody
   for (int k = 0; k < 3; k++) r->Jb[k] = mo->inertia[k];
   r->theta    = c->integrator == FC_INTEGRATOR_THETA ? c->theta : 1.0;
   r->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
-  b->ops.destroy = Destroy_RigidFree;
+  r->kinematics  = KinematicsFree_Private;
+  b->ops.destroy = Destroy_RigidDynamic; /* both joints */
   b->mass = mo->mass;
   PetscCall(CreateStateVecs_Private(b, 6, &r->x, &r->dx, &r->rfree, &r->u0, &r->v0));
   PetscCall(VecGetArray(b->v, &v));
@@ -608,7 +582,7 @@ static PetscErrorCode CreateFree_Private(const FcCase *c, PetscInt index, FcBody
   b->ops.residual      = Residual_RigidFree;
   b->ops.solve         = Solve_RigidFree;
   b->ops.solvemulti    = SolveMulti_RigidFree;
-  b->ops.update        = Update_RigidFree;
+  b->ops.update        = Update_RigidDynamic;
   b->ops.endstep       = EndStep_RigidFree;
   b->ops.pointjacobian = PointJacobian_RigidFree;
   PetscFunctionReturn(0);
