@@ -18,20 +18,26 @@
 #include "study/compare.h"
 #include "study/refine.h"
 #include "contact/solver.h"
+#include "core/fsutil.h"
+#include "io/output.h"
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static const char usage[] =
-  "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR] [-q] [PETSc options]\n"
+  "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR [--overwrite]] [-q] [PETSc options]\n"
   "       fcsim info CASE.json [--set PATH=VALUE]...\n"
-  "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [--form local|global] [-o SOLUTION.hdf5]\n"
+  "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [--form local|global]\n"
+  "                         [-o SOLUTION.hdf5 [--overwrite]]\n"
   "       fcsim fclib compare FILE.hdf5... [--solvers nsgs,lemke:k=8,...] [--tol T] [--max-it N]\n"
   "                           [--format table|csv|markdown]\n"
-  "       fcsim study compare CASE.json --solvers nsgs,lemke,... [--set PATH=VALUE]... [-o DIR]\n"
+  "       fcsim study compare CASE.json --solvers nsgs,lemke,... [--set PATH=VALUE]... [-o DIR [--overwrite]]\n"
   "       fcsim study refine CASE.json --levels 0,1,2,3 [--bodies A,B] [--reference FILE.csv]\n"
   "                          [--scale-x S] [--scale-y S] [--quantity COLUMN] [-j N]\n"
-  "                          [--set PATH=VALUE]... [-o DIR] [-q] [PETSc options]\n"
+  "                          [--set PATH=VALUE]... [-o DIR [--overwrite]] [-q] [PETSc options]\n"
   "       fcsim --help | --version\n"
   "\n"
   "  run     run the case; outputs go to OUTDIR (default <output.dir>/<name>/<run id>/),\n"
@@ -52,8 +58,11 @@ static const char usage[] =
   "          DIR defaults to <output.dir>/<name>/refine_<date-time>; see doc/study.md\n"
   "  --set PATH=VALUE   override a case value by JSON path, e.g. --set bodies[0].material.E=2e6\n"
   "                     --set time.dt=0.01 (VALUE is JSON, or a plain string)\n"
-  "  -o OUTDIR          output directory\n"
+  "  -o OUTDIR          output directory; fcsim replaces only a folder it wrote itself (or an\n"
+  "                     empty one), never a file, and keeps a failed run in OUTDIR.failed-<pid>\n"
+  "  --overwrite        with -o: also replace a folder fcsim did not write (never a file)\n"
   "  -q                 no progress lines\n"
+  "  -fc_debug          PETSc's traceback with every error (otherwise one line)\n"
   "  PETSc options      passed to PETSc (they override the case's \"petsc\" object), e.g.\n"
   "                     -ksp_type cg -pc_type gamg, -log_view, -options_left; options with a\n"
   "                     value go after CASE.json\n"
@@ -102,10 +111,52 @@ static void EnvFree_Private(char **e)
   free(e);
 }
 
-static void OnSignal_Private(int sig)
+/* Interrupts (SIGINT, SIGTERM). Both are blocked in every thread (set before PetscInitialize,
+ * so MPI's, Gmsh's and BLAS's threads inherit the mask) and taken by this watchdog thread with
+ * sigwait: it sets FcInterrupted, which the time loop, Newton and `study refine` poll, and the
+ * command stops by itself (exit 130, its temporary folder removed). A long phase that polls
+ * nothing (meshing a fine .geo inside Gmsh, a large factorization inside MUMPS) cannot be
+ * stopped from inside: after FcInterruptGrace seconds the watchdog removes every registered
+ * temporary folder itself and ends the process with _exit(130), so that an interrupt always
+ * ends fcsim within a second or two and leaves nothing behind. */
+static sigset_t watched;
+
+static void *Watchdog_Private(void *arg)
 {
-  (void)sig;
-  FcInterrupted = 1;
+  int sig = 0;
+  (void)arg;
+  for (;;) {
+    if (sigwait(&watched, &sig)) continue;
+    FcInterrupted = 1;
+    for (double t = 0; t < FcInterruptGrace; t += 0.01) {
+      struct timespec ts = {0, 10000000};
+      nanosleep(&ts, NULL);
+    }
+    FcOutDirAbandonAllForSignal();
+    {
+      static const char msg[] = "fcsim: interrupted; nothing was kept\n";
+      ssize_t           w     = write(2, msg, sizeof msg - 1);
+      (void)w;
+    }
+    _exit(130);
+  }
+  return NULL;
+}
+
+static int StartWatchdog_Private(void)
+{
+  pthread_t      t;
+  pthread_attr_t at;
+  int            rc;
+  sigemptyset(&watched);
+  sigaddset(&watched, SIGINT);
+  sigaddset(&watched, SIGTERM);
+  if (pthread_sigmask(SIG_BLOCK, &watched, NULL)) return -1;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  rc = pthread_create(&t, &at, Watchdog_Private, NULL);
+  pthread_attr_destroy(&at);
+  return rc ? -1 : 0;
 }
 
 typedef struct {
@@ -118,6 +169,7 @@ typedef struct {
   long         jobs;
   int          nfiles;
   const char **files;
+  PetscBool    overwrite; /* --overwrite */
   double       tol;
   long         max_it;
   int          nsets;
@@ -279,7 +331,17 @@ static int ParseArgs(int argc, char **argv, Args *a)
         fprintf(stderr, "fcsim: command line: -o needs a directory\n");
         return FC_EXIT_INPUT;
       }
+      if (!strcmp(a->cmd, "info") || (!strcmp(a->cmd, "fclib") && !strcmp(a->sub, "compare"))) {
+        fprintf(stderr, "fcsim: command line: -o: fcsim %s%s%s writes no output\n", a->cmd, a->sub ? " " : "", a->sub ? a->sub : "");
+        return FC_EXIT_INPUT;
+      }
       a->outdir = argv[++i];
+    } else if (!strcmp(s, "--overwrite")) {
+      if (!strcmp(a->cmd, "info") || (a->sub && !strcmp(a->sub, "compare") && !strcmp(a->cmd, "fclib"))) {
+        fprintf(stderr, "fcsim: command line: --overwrite goes with -o (run, study, fclib solve)\n");
+        return FC_EXIT_INPUT;
+      }
+      a->overwrite = PETSC_TRUE;
     } else if (!strcmp(s, "-q")) {
       FcVerbosity = 0;
     } else if (!strncmp(s, "--", 2)) {
@@ -336,11 +398,11 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
   PetscCall(FcMaterialRegisterAll());
   PetscCall(FcContactSolverRegisterAll());
   if (!strcmp(a->cmd, "study") && !strcmp(a->sub, "refine")) {
-    FcStudyRefineOptions o = {a->casefile, a->nsets, a->sets, a->levels, a->bodies, a->reference, (PetscReal)a->scale_x, (PetscReal)a->scale_y, a->quantity, (PetscInt)a->jobs, a->outdir, a->cmdline, a->pargc - 1, (const char *const *)a->pargv + 1, (const char *const *)envp};
+    FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .overwrite = a->overwrite, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)envp};
     return FcStudyRefine(&o, ok);
   }
   if (!strcmp(a->cmd, "study")) {
-    FcStudyCompareOptions o = {a->casefile, a->nsets, a->sets, a->solvers, a->outdir, a->cmdline};
+    FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite};
     return FcStudyCompare(&o, ok);
   }
   if (!strcmp(a->cmd, "fclib") && !strcmp(a->sub, "compare")) {
@@ -348,7 +410,7 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
     return FcFCLIBCompare(&o);
   }
   if (!strcmp(a->cmd, "fclib")) {
-    FcFCLIBSolveOptions o = {a->casefile, a->solver, a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, a->outdir};
+    FcFCLIBSolveOptions o = {.file = a->casefile, .solver = a->solver, .tol = a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, .max_it = a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, .out = a->outdir, .overwrite = a->overwrite};
     return FcFCLIBSolve(&o, ok);
   }
   ierr = FcCaseLoad(a->casefile, a->nsets, a->sets, &c);
@@ -356,7 +418,7 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
   if (!ierr) {
     if (!strcmp(a->cmd, "info")) ierr = FcInfo(&c);
     else {
-      FcRunOptions o = {a->outdir, a->cmdline};
+      FcRunOptions o = {.outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite};
       ierr           = FcRun(&c, &o, ok);
     }
   }
@@ -383,17 +445,17 @@ int main(int argc, char **argv)
     fprintf(stderr, "fcsim: out of memory\n");
     return FC_EXIT_RUN;
   }
+  if (StartWatchdog_Private()) {
+    fprintf(stderr, "fcsim: cannot start the interrupt watchdog thread\n");
+    return FC_EXIT_RUN;
+  }
   ierr = PetscInitialize(&a.pargc, &a.pargv, NULL, NULL);
   if (ierr) return FC_EXIT_RUN;
+  /* A file-size limit (ulimit -f) or a full disk must be a failed write that fcsim reports, not
+   * a kill by SIGXFSZ. */
+  signal(SIGXFSZ, SIG_IGN);
   ierr = FcPushErrorHandler();
-  if (!ierr) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = OnSignal_Private;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    ierr = Main(&a, envp, &ok);
-  }
+  if (!ierr) ierr = Main(&a, envp, &ok);
   (void)FcMeshFinalizePackage();
   (void)FcMaterialFinalizePackage();
   (void)FcContactSolverFinalizePackage();
@@ -402,6 +464,13 @@ int main(int argc, char **argv)
   else if (ierr == FC_ERR_INPUT) rc = FC_EXIT_INPUT;
   else if (ierr || !ok) rc = FC_EXIT_RUN;
   else rc = FC_EXIT_OK;
+  if (FcOutputHDF5Unusable()) {
+    /* HDF5 1.10 crashes finalizing a file whose close failed (src/io/output.c): the error is
+     * reported and the temporary folder removed already; end without finalizing. */
+    fflush(stdout);
+    fflush(stderr);
+    _exit(rc ? rc : FC_EXIT_RUN);
+  }
   if (PetscFinalize()) rc = rc ? rc : FC_EXIT_RUN;
   free(a.sets);
   free(a.files);

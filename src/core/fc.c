@@ -20,10 +20,29 @@ PetscErrorCode FcInputError(const char *where, const char *path, const char *fmt
   return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, FC_ERR_INPUT, PETSC_ERROR_INITIAL, "%s", line);
 }
 
-/* Input errors: the message is the whole user-facing line, printed once when raised.
- * Anything else: PETSc's traceback (the run failed, a bug, or an unusable environment). */
+static PetscBool fc_debug = PETSC_FALSE;
+
+/* A message as one line: newlines and other control characters become spaces. */
+static void OneLine_Private(const char *in, char *out, size_t len)
+{
+  size_t k = 0;
+  for (; in && *in && k + 1 < len; in++) out[k++] = ((unsigned char)*in < 0x20) ? ' ' : *in;
+  while (k && out[k - 1] == ' ') k--;
+  out[k] = 0;
+}
+
+/* Every error is ONE line on stderr, printed where it is raised (PETSC_ERROR_INITIAL); the
+ * frames it passes through on its way up print nothing.
+ *  - input errors (FC_ERR_INPUT): the message is the whole line "FILE: PATH: message";
+ *  - an interrupt (PETSC_ERR_SIG): "fcsim: interrupted ...";
+ *  - anything else, a failure of the run: "fcsim: error: <message> (in <function>)" and how to
+ *    see more. PETSc's traceback (with its configure options) only with -fc_debug; with
+ *    -on_error_abort PETSc's own handler stays in place (FcPushErrorHandler). */
 static PetscErrorCode FcErrorHandler_Private(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
+  char        msg[4096];
+  const char *text = NULL;
+
   if (n == FC_ERR_INPUT) {
     if (p == PETSC_ERROR_INITIAL && mess) {
       fprintf(stderr, "%s\n", mess);
@@ -31,12 +50,24 @@ static PetscErrorCode FcErrorHandler_Private(MPI_Comm comm, int line, const char
     }
     return n;
   }
-  return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, ctx);
+  if (fc_debug) return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, ctx);
+  if (p != PETSC_ERROR_INITIAL) return n;
+  if (!mess || !mess[0]) (void)PetscErrorMessage(n, &text, NULL);
+  OneLine_Private(mess && mess[0] ? mess : (text ? text : "unknown error"), msg, sizeof msg);
+  if (n == PETSC_ERR_SIG) fprintf(stderr, "fcsim: %s; nothing was kept\n", msg);
+  else fprintf(stderr, "fcsim: error: %s (in %s; -fc_debug shows PETSc's traceback)\n", msg, fun ? fun : "?");
+  fflush(stderr);
+  return n;
 }
 
 PetscErrorCode FcPushErrorHandler(void)
 {
+  PetscBool abort_on_error = PETSC_FALSE;
+
   PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_debug", &fc_debug));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-on_error_abort", &abort_on_error));
+  if (abort_on_error) PetscFunctionReturn(0); /* PETSc's abort handler, for a debugger */
   PetscCall(PetscPushErrorHandler(FcErrorHandler_Private, NULL));
   PetscFunctionReturn(0);
 }

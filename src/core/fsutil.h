@@ -1,11 +1,56 @@
-/* fcsim — directories for outputs: mkdir -p, recursive removal, and the commit of a directory
- * written under a temporary name (so an interrupted run never leaves something that looks
- * complete). */
+/* fcsim — output folders that never destroy a user's data.
+ *
+ * Every command that writes a results folder (run, study compare, study refine) goes through
+ * FcOutDir: the target is checked before anything is computed, the results are written under
+ * a temporary name next to it, and only a complete, successful result is renamed onto the
+ * target. fcsim replaces only what it can prove is its own earlier output: a folder holding
+ * the marker file FC_OUTDIR_MARKER and nothing but the layout fcsim writes (doc/output-format.md,
+ * "Where a run writes"). An empty folder is replaced too (nothing is lost); anything else — a
+ * foreign or non-empty folder — only with --overwrite, and a file, a device, a socket, a FIFO
+ * or a symbolic link never. */
 #ifndef FC_FSUTIL_H
 #define FC_FSUTIL_H
 #include "fc.h"
+
+#define FC_OUTDIR_MARKER "fcsim-output.txt"
+
+typedef struct {
+  char      final[PETSC_MAX_PATH_LEN];    /* normalised target: no trailing '/' */
+  char      tmp[PETSC_MAX_PATH_LEN + 64]; /* FINAL.partial-<pid>, while the command runs */
+  char      kind[32];                     /* "run", "study compare", ...: written in the marker */
+  PetscBool replace;                      /* something is at FINAL and may be replaced */
+  PetscBool overwrite;                    /* --overwrite: a foreign folder may be replaced */
+  PetscBool created;                      /* tmp exists */
+} FcOutDir;
+
+/* Check `path` (given in `where` at `what`: "command line" and "-o", or the case file and
+ * "output.dir") as the target of a results folder of `kind`, before anything is computed: an
+ * input error (exit 2, one line) when it cannot or must not be used. Creates nothing. */
+PetscErrorCode FcOutDirCheck(const char *path, const char *where, const char *what, const char *kind, PetscBool overwrite, FcOutDir *od);
+/* Create the parent folders and the temporary folder (with its marker file), and register the
+ * temporary folder so that an interrupt removes it (FcOutDirAbandonAllForSignal). */
+PetscErrorCode FcOutDirCreate(FcOutDir *od);
+/* A complete, successful result: replace FINAL by the temporary folder (an earlier own output
+ * is moved aside and removed only after the rename). If a rename fails, the error names the
+ * folder where the complete output is; it is never removed. */
+PetscErrorCode FcOutDirCommit(FcOutDir *od);
+/* A complete result of a failed command (exit 1): rename the temporary folder to
+ * FINAL.failed-<pid> (never onto FINAL); `where` receives the folder that holds it. */
+PetscErrorCode FcOutDirKeepFailed(FcOutDir *od, char *where, size_t len);
+/* An error or an interrupt: remove the temporary folder. */
+void FcOutDirAbandon(FcOutDir *od);
+/* Seconds the interrupt watchdog (src/fcsim.c) leaves the command to stop by itself after a
+ * SIGINT/SIGTERM before it removes the registered folders and exits with 130 (default 1.5). */
+extern double FcInterruptGrace;
+/* From the interrupt watchdog thread (src/fcsim.c): remove every registered temporary folder
+ * (each is first renamed, so that a writer still running cannot recreate files in it). */
+void FcOutDirAbandonAllForSignal(void);
+
+/* An output file (fclib solve -o FILE): an existing path is replaced only with --overwrite,
+ * and only when it is a regular file; the folder must exist and be writable. */
+PetscErrorCode FcOutFileCheck(const char *path, const char *where, const char *what, PetscBool overwrite);
+
+/* mkdir -p */
 PetscErrorCode FcMakeDirs(const char *path);
 void           FcRemoveTree(const char *path);
-/* Replace `final` by `tmp`; a previous `final` is moved aside and removed only after the rename. */
-PetscErrorCode FcCommitDir(const char *tmp, const char *final);
 #endif

@@ -39,10 +39,30 @@ static char h5reason[256];
 
 static herr_t H5ReasonWalk(unsigned n, const H5E_error2_t *err, void *ctx)
 {
+  const char *m;
   (void)ctx;
-  /* Walking upward, entry 0 is the innermost error: the actual cause (e.g. errno text). */
-  if (n == 0 && err->desc) snprintf(h5reason, sizeof h5reason, "%s", err->desc);
+  /* Walking upward, entry 0 is the innermost error: the actual cause. A failed write's
+   * description is long ("file write failed: time = ..., filename = ..., errno = 27, error
+   * message = 'File too large', buf = ..."): keep the system's message. */
+  if (n == 0 && err->desc) {
+    if ((m = strstr(err->desc, "error message = '"))) {
+      const char *e;
+      m += strlen("error message = '");
+      e = strchr(m, '\'');
+      snprintf(h5reason, sizeof h5reason, "%.*s", e ? (int)(e - m) : (int)strlen(m), m);
+    } else snprintf(h5reason, sizeof h5reason, "%s", err->desc);
+  }
   return 0;
+}
+
+/* HDF5 1.10 cannot recover from a failed H5Fclose: the file stays half-closed and the library's
+ * own termination (at MPI_Finalize) crashes in H5F__close_cb. fcsim then ends without
+ * finalizing HDF5 (src/fcsim.c asks FcOutputHDF5Unusable). */
+static PetscBool h5unusable = PETSC_FALSE;
+
+PetscBool FcOutputHDF5Unusable(void)
+{
+  return h5unusable;
 }
 
 static const char *H5Reason(void)
@@ -442,7 +462,7 @@ static PetscErrorCode CSVFlush(FcTable *t)
 {
   PetscFunctionBegin;
   /* Flushed per row so that a long run can be watched (tail -f, plotting while running). */
-  PetscCheck(fflush(t->fp) == 0 && !ferror(t->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing %s", t->csv);
+  PetscCheck(fflush(t->fp) == 0 && !ferror(t->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing %s: %s", t->csv, strerror(errno));
   PetscFunctionReturn(0);
 }
 
@@ -741,17 +761,18 @@ static PetscErrorCode XDMFWrite(FcOutput o)
 
 /* Frees everything, then returns an error if closing a file failed (its last data may be
  * missing): freeing first keeps failures leak-free. */
-static PetscErrorCode FcOutputDestroy_Private(FcOutput *out)
+static PetscErrorCode FcOutputDestroy_Private(FcOutput *out, PetscBool report)
 {
   FcOutput  o = *out;
   PetscBool csv_failed = PETSC_FALSE;
   herr_t    h5rc = 0;
-  char      h5path[PETSC_MAX_PATH_LEN];
+  char      h5path[PETSC_MAX_PATH_LEN], dir[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
   if (!o) PetscFunctionReturn(0);
   *out = NULL;
   PetscCall(PetscStrncpy(h5path, o->h5path, sizeof h5path));
+  PetscCall(PetscStrncpy(dir, o->dir, sizeof dir));
   if (o->h5 >= 0) h5rc = H5Fclose(o->h5);
   PetscCall(TableDestroy(&o->probes, &csv_failed));
   PetscCall(TableDestroy(&o->stats, &csv_failed));
@@ -766,8 +787,10 @@ static PetscErrorCode FcOutputDestroy_Private(FcOutput *out)
   PetscCall(PetscFree(o->conk));
   PetscCall(PetscFree(o->conm));
   PetscCall(PetscFree(o));
-  PetscCheck(h5rc >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: H5Fclose failed", h5path);
-  PetscCheck(!csv_failed, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error closing probes.csv or stats.csv");
+  if (h5rc < 0) h5unusable = PETSC_TRUE;
+  if (!report) PetscFunctionReturn(0); /* an error is on its way up already: one line only */
+  PetscCheck(h5rc >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: H5Fclose failed: %s", h5path, H5Reason());
+  PetscCheck(!csv_failed, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing probes.csv or stats.csv in %s (a full disk or a file-size limit?)", dir);
   PetscFunctionReturn(0);
 }
 
@@ -867,7 +890,7 @@ PetscErrorCode FcOutputOpen(const FcOutputSpec *spec, FcOutput *out)
   ierr          = FcOutputOpen_Private(spec, o);
   if (ierr) {
     /* The error was reported where it happened; release what was opened, then propagate. */
-    PetscCall(FcOutputDestroy_Private(&o));
+    PetscCall(FcOutputDestroy_Private(&o, PETSC_FALSE));
     PetscCall(ierr);
   }
   *out = o;
@@ -1045,7 +1068,15 @@ PetscErrorCode FcOutputClose(FcOutput *out)
   if (!out || !*out) PetscFunctionReturn(0);
   ierr = FcOutputFinish_Private(*out);
   /* Freed whatever happened above, then the error (already reported) is propagated. */
-  PetscCall(FcOutputDestroy_Private(out));
+  PetscCall(FcOutputDestroy_Private(out, (PetscBool)!ierr));
   PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcOutputAbandon(FcOutput *out)
+{
+  PetscFunctionBegin;
+  if (!out || !*out) PetscFunctionReturn(0);
+  PetscCall(FcOutputDestroy_Private(out, PETSC_FALSE));
   PetscFunctionReturn(0);
 }

@@ -85,6 +85,11 @@ PetscErrorCode FcOutputWriteStats(FcOutput out, PetscInt step, PetscReal time, c
 /* Flush everything (run.xdmf, *.vtk.series, HDF5 tables) and close. Frees everything and sets
  * *out = NULL even when writing fails (the error is returned after the clean-up); NULL is a no-op. */
 PetscErrorCode FcOutputClose(FcOutput *out);
+/* After an error elsewhere (the run stops): close and free without finishing the files and
+ * without raising a second error; the caller removes the folder. */
+PetscErrorCode FcOutputAbandon(FcOutput *out);
+/* A close of run.h5 failed (full disk, file-size limit): HDF5 must not be finalized. */
+PetscBool FcOutputHDF5Unusable(void);
 /* Number of FcOutputWriteFields calls so far (the next output step index k). */
 PetscErrorCode FcOutputGetNumOutputSteps(FcOutput out, PetscInt *nout);
 

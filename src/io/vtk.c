@@ -4,6 +4,7 @@
  * deformed shape at any scale; contact points are in the current configuration. */
 #include "output.h"
 #include <stdint.h>
+#include <errno.h>
 #include <string.h>
 
 #if !defined(PETSC_USE_REAL_DOUBLE)
@@ -94,7 +95,7 @@ static void VTKEndBlock(VTKStream *s)
 static PetscErrorCode VTKCheckStream(VTKStream *s, const char *path)
 {
   PetscFunctionBegin;
-  PetscCheck(!ferror(s->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s", path);
+  PetscCheck(!ferror(s->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s: %s", path, strerror(errno));
   PetscFunctionReturn(0);
 }
 
@@ -176,7 +177,7 @@ PetscErrorCode FcVTKWriteBody(const char *path, PetscBool binary, const FcOutput
   PetscCall(PetscFree(cells));
   PetscCall(PetscFree(s));
   PetscCall(ierr);
-  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s", path);
+  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s: %s", path, strerror(errno));
   PetscFunctionReturn(0);
 }
 
@@ -249,6 +250,6 @@ PetscErrorCode FcVTKWriteContacts(const char *path, PetscBool binary, const FcOu
   rc   = fclose(s->fp);
   PetscCall(PetscFree(s));
   PetscCall(ierr);
-  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s", path);
+  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s: %s", path, strerror(errno));
   PetscFunctionReturn(0);
 }

@@ -69,13 +69,14 @@ static PetscInt CsvCol_Private(const Csv *t, const char *name)
   return -1;
 }
 
+static PetscErrorCode Compare_Private(const FcStudyCompareOptions *, PetscInt, char[][FC_NAME_LEN], const char *, PetscBool *);
+
 PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
 {
-  char      list[4096], *tok, *save = NULL, solvers[32][FC_NAME_LEN], dir[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 64], path[PETSC_MAX_PATH_LEN + 128];
-  PetscInt  ns = 0;
-  Csv       stats[32], probes[32];
-  PetscBool conv[32];
-  FILE     *csv, *md;
+  char           list[4096], *tok, *save = NULL, solvers[32][FC_NAME_LEN], dir[PETSC_MAX_PATH_LEN], kept[PETSC_MAX_PATH_LEN + 96];
+  PetscInt       ns = 0;
+  FcOutDir       od;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   *ok = PETSC_TRUE;
@@ -96,10 +97,37 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
     FcCheckInput(ncontacts > 0, o->casefile, "contacts", "study compare needs a case with contact pairs");
     if (o->outdir) PetscCall(PetscStrncpy(dir, o->outdir, sizeof dir));
     else PetscCall(PetscSNPrintf(dir, sizeof dir, "%s/%s/compare", c.output_dir, c.name));
+    ierr = FcOutDirCheck(dir, o->outdir ? "command line" : o->casefile, o->outdir ? "-o" : "output.dir", "study compare", o->overwrite, &od);
     PetscCall(FcCaseDestroy(&c));
+    PetscCall(ierr);
   }
-  PetscCall(PetscSNPrintf(tmp, sizeof tmp, "%s.partial-%d", dir, (int)getpid()));
-  PetscCall(FcMakeDirs(tmp));
+  PetscCall(FcOutDirCreate(&od));
+  ierr = Compare_Private(o, ns, solvers, od.tmp, ok);
+  if (ierr) {
+    FcOutDirAbandon(&od);
+    return ierr;
+  }
+  if (*ok) {
+    PetscCall(FcOutDirCommit(&od));
+    if (FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s/compare.csv and compare.md\n", od.final);
+  } else {
+    /* a solver that failed is part of the comparison, but a failed study replaces nothing */
+    PetscCall(FcOutDirKeepFailed(&od, kept, sizeof kept));
+    fprintf(stderr, "fcsim: study compare: a run did not converge (see compare.md); the study is in %s (%s was not touched)\n", kept, od.final);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The runs (inside the study's temporary folder `tmp`) and the tables. */
+static PetscErrorCode Compare_Private(const FcStudyCompareOptions *o, PetscInt ns, char solvers[][FC_NAME_LEN], const char *tmp, PetscBool *ok)
+{
+  char      path[PETSC_MAX_PATH_LEN + 128];
+  Csv       stats[32], probes[32];
+  PetscBool conv[32];
+  FILE     *csv, *md;
+  int       bad;
+
+  PetscFunctionBegin;
   for (PetscInt k = 0; k < ns; k++) {
     const char **sets;
     char         set[FC_NAME_LEN + 64], run[PETSC_MAX_PATH_LEN + 192];
@@ -113,6 +141,8 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
     PetscCall(PetscSNPrintf(run, sizeof run, "%s/%s", tmp, solvers[k]));
     ro.outdir       = run;
     ro.command_line = o->command_line;
+    ro.overwrite    = PETSC_FALSE;
+    ro.nested       = PETSC_TRUE; /* a failed run stays in the study, under its solver's name */
     if (FcVerbosity > 0) fprintf(stderr, "fcsim: study compare: running %s with contact solver %s\n", o->casefile, solvers[k]);
     PetscCall(FcRun(&c, &ro, &conv[k]));
     PetscCall(FcCaseDestroy(&c));
@@ -171,13 +201,14 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
     fprintf(md, "| %s | %d | %d | %.1f | %.0f | %.2e | %.2e | %.2e | %.2e |\n", solvers[k], (int)t->nrows, (int)nconv, (double)mit, (double)xit, (double)mer, (double)xer, (double)mti, (double)dmax);
     printf("%-16s steps %d converged %d contact_it mean %.1f max %.0f error mean %.2e max %.2e time/step %.2e s probe diff %.2e\n", solvers[k], (int)t->nrows, (int)nconv, (double)mit, (double)xit, (double)mer, (double)xer, (double)mti, (double)dmax);
   }
-  fclose(csv);
-  fclose(md);
+  /* fclose flushes: a full disk shows up here */
+  bad = ferror(csv) || ferror(md);
+  bad = (fclose(csv) != 0) || bad;
+  bad = (fclose(md) != 0) || bad;
   for (PetscInt k = 0; k < ns; k++) {
     PetscCall(CsvDestroy_Private(&stats[k]));
     PetscCall(CsvDestroy_Private(&probes[k]));
   }
-  PetscCall(FcCommitDir(tmp, dir));
-  if (FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s/compare.csv and compare.md\n", dir);
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s/compare.csv and compare.md: %s", tmp, strerror(errno));
   PetscFunctionReturn(0);
 }

@@ -9,6 +9,7 @@ typedef struct {
   const char         *solvers;  /* "nsgs,lemke,..." */
   const char         *outdir;   /* NULL: <output.dir>/<name>/compare */
   const char         *command_line;
+  PetscBool           overwrite; /* --overwrite: a foreign folder at outdir may be replaced */
 } FcStudyCompareOptions;
 /* *ok: every run converged (each run keeps its own statistics). */
 PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok);

@@ -8,6 +8,7 @@
  * only). In either form the printed error is the common error of r on the local reformulation,
  * as for every solver. */
 #include "fclib_cmd.h"
+#include "../core/fsutil.h"
 #include "../contact/sap_global.h"
 #include "../contact/solver.h"
 #include "../io/fclib_io.h"
@@ -79,6 +80,9 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
 
   PetscFunctionBegin;
   *converged = PETSC_FALSE;
+  /* before anything is read or solved: the output file may be written, and replaces nothing
+   * of the user's without --overwrite */
+  if (o->out) PetscCall(FcOutFileCheck(o->out, "command line", "-o", o->overwrite));
   PetscCall(GetForm_Private(&form));
   PetscCall(FcContactSolverRegisterAll());
   PetscCall(FcContactSolverCreate(&s));

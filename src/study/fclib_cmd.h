@@ -9,6 +9,7 @@ typedef struct {
   PetscReal   tol;     /* PETSC_DEFAULT: the solver's default */
   PetscInt    max_it;  /* PETSC_DEFAULT: the solver's default */
   const char *out;     /* solution file (FCLIB /solution layout) or NULL */
+  PetscBool   overwrite; /* --overwrite: an existing regular file at out may be replaced */
 } FcFCLIBSolveOptions;
 
 /* Prints one line: contacts, iterations, common error, time, reason. *converged reports the

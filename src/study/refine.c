@@ -582,7 +582,7 @@ static PetscErrorCode Validate_Private(Study *s)
       localtime_r(&now, &tmv);
       strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
       PetscCall(PetscSNPrintf(s->dir, sizeof s->dir, "%s/%s/refine_%s", c.output_dir, c.name, stamp));
-      for (int k = 2; stat(s->dir, &st) == 0; k++) PetscCall(PetscSNPrintf(s->dir, sizeof s->dir, "%s/%s/refine_%s-%d", c.output_dir, c.name, stamp, k));
+      for (int k = 2; lstat(s->dir, &st) == 0; k++) PetscCall(PetscSNPrintf(s->dir, sizeof s->dir, "%s/%s/refine_%s-%d", c.output_dir, c.name, stamp, k));
     }
   }
   PetscCall(FcCaseDestroy(&c));
@@ -759,6 +759,12 @@ static PetscErrorCode AnalyseLevel_Private(Study *s, Level *L)
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(run, sizeof run, "%s/level_%d", s->tmp, (int)L->level));
+  if (L->exit_status == 1 && L->started) {
+    /* a failed run keeps its outputs beside its target (run.c): inside the study they are the
+     * level's, under its name */
+    PetscCall(PetscSNPrintf(path, sizeof path, "%s.failed-%d", run, (int)L->pid));
+    if (lstat(run, &st) != 0 && lstat(path, &st) == 0) (void)rename(path, run);
+  }
   exists = (PetscBool)(stat(run, &st) == 0 && S_ISDIR(st.st_mode));
   L->q = L->emax = L->erms = L->p = L->qinf = L->perr = NAN;
   L->nodes = L->elems = -1;
@@ -994,6 +1000,8 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
   PetscBool      interrupted = PETSC_FALSE;
   ssize_t        n;
   PetscErrorCode ierr;
+  FcOutDir       od;
+  char           kept[PETSC_MAX_PATH_LEN + 96];
 
   PetscFunctionBegin;
   *ok = PETSC_TRUE;
@@ -1021,21 +1029,28 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
     lv[i].exit_status = -1;
     PetscCall(PetscCalloc2(s.ref.n + 1, &lv[i].covered, s.ref.n + 1, &lv[i].yrun));
   }
-  {
-    char *slash, parent[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscStrncpy(parent, s.dir, sizeof parent));
-    slash = strrchr(parent, '/');
-    if (slash && slash != parent) {
-      *slash = 0;
-      PetscCall(FcMakeDirs(parent));
-    }
+  ierr = FcOutDirCheck(s.dir, o->outdir ? "command line" : o->casefile, o->outdir ? "-o" : "output.dir", "study refine", o->overwrite, &od);
+  if (!ierr) ierr = FcOutDirCreate(&od);
+  if (ierr) {
+    PetscCall(StudyDestroy_Private(&s, lv));
+    PetscCall(PetscFree(lv));
+    return ierr;
   }
-  PetscCall(PetscSNPrintf(s.tmp, sizeof s.tmp, "%s.partial-%d", s.dir, (int)getpid()));
-  PetscCall(FcMakeDirs(s.tmp));
+  PetscCall(PetscStrncpy(s.tmp, od.tmp, sizeof s.tmp));
+  PetscCall(PetscStrncpy(s.dir, od.final, sizeof s.dir));
+  /* an interrupt stops the levels (SIGTERM, SIGKILL after 10 s) before the watchdog may end
+   * this process (src/fcsim.c) */
+  FcInterruptGrace = 12.0;
   ierr = Study_Private(&s, lv, ok, &interrupted);
-  if (!ierr && !interrupted) ierr = FcCommitDir(s.tmp, s.dir);
-  else FcRemoveTree(s.tmp);
-  if (!ierr && !interrupted && FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s/study.csv and study.md\n", s.dir);
+  if (ierr || interrupted) FcOutDirAbandon(&od);
+  else if (*ok) {
+    ierr = FcOutDirCommit(&od);
+    if (!ierr && FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s/study.csv and study.md\n", s.dir);
+  } else {
+    /* a level that failed is part of the study, but a failed study replaces nothing */
+    ierr = FcOutDirKeepFailed(&od, kept, sizeof kept);
+    if (!ierr) fprintf(stderr, "fcsim: study refine: a level failed or did not converge (see study.md); the study is in %s (%s was not touched)\n", kept, s.dir);
+  }
   PetscCall(StudyDestroy_Private(&s, lv));
   PetscCall(PetscFree(lv));
   PetscCall(ierr);

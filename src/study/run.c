@@ -7,7 +7,6 @@
 #include "../io/fclib_io.h"
 #include "../core/fsutil.h"
 #include <errno.h>
-#include <ftw.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -22,13 +21,14 @@ static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, c
 
   PetscFunctionBegin;
   if (o->outdir) {
+    /* checked, not copied blindly: FcOutDirCheck refuses an empty or too long path */
     PetscCall(PetscStrncpy(dir, o->outdir, len));
     PetscFunctionReturn(0);
   }
   localtime_r(&now, &tmv);
   strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
   PetscCall(PetscSNPrintf(dir, len, "%s/%s/%s", c->output_dir, c->name, stamp));
-  for (int k = 2; stat(dir, &st) == 0; k++) PetscCall(PetscSNPrintf(dir, len, "%s/%s/%s-%d", c->output_dir, c->name, stamp, k));
+  for (int k = 2; lstat(dir, &st) == 0; k++) PetscCall(PetscSNPrintf(dir, len, "%s/%s/%s-%d", c->output_dir, c->name, stamp, k));
   PetscFunctionReturn(0);
 }
 
@@ -202,7 +202,21 @@ static PetscErrorCode StepCutback_Private(FcModel *m, FcContactStep cs, const Fc
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged)
+/* Everything that checks the case against its meshes (groups, surfaces, probes, contact pairs),
+ * before any file is written: an input error here leaves nothing behind. */
+static PetscErrorCode RunSetup_Private(const FcCase *c, RunState *rs)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogStagePush(FC_STAGE_Setup));
+  PetscCall(FcModelCreate(c, &rs->model));
+  if (c->ncontacts) PetscCall(FcContactStepCreate(&rs->model, &rs->contact));
+  PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(0);
+}
+
+/* *stopped_at: the step that became inadmissible, where the run stopped (its outputs up to the
+ * step before are complete and closed); 0 when it ran to the end. */
+static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged, PetscInt *nfailed, PetscInt *stopped_at)
 {
   FcModel     *m = &rs->model;
   FcOutputSpec spec;
@@ -211,10 +225,8 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   PetscReal    tstart, tnow;
 
   PetscFunctionBegin;
+  *stopped_at = 0;
   PetscCall(PetscTime(&tstart));
-  PetscCall(PetscLogStagePush(FC_STAGE_Setup));
-  PetscCall(FcModelCreate(c, m));
-  PetscCall(PetscLogStagePop());
   PetscCall(PetscCalloc2(m->nbodies, &rs->meshes, m->nbodies, &rs->vm));
   for (PetscInt b = 0; b < m->nbodies; b++) {
     FcMesh *mesh = &m->bodies[b]->mesh;
@@ -228,7 +240,6 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     nmesh++;
     PetscCall(PetscMalloc1(mesh->nelems, &rs->vm[b]));
   }
-  if (c->ncontacts) PetscCall(FcContactStepCreate(m, &rs->contact));
   PetscCall(PetscOptionsGetAll(NULL, &rs->petsc_opts));
   PetscCall(PetscMemzero(&spec, sizeof spec));
   spec.dir           = tmp;
@@ -272,11 +283,18 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     s.t0         = (n - 1) * c->dt;
     s.t1         = n * c->dt;
     PetscCall(StepCutback_Private(m, rs->contact, &s, c->integrator == FC_INTEGRATOR_QUASI_STATIC ? c->cutback : 0, &st));
-    PetscCheck(!FcInterrupted, PETSC_COMM_SELF, PETSC_ERR_SIG, "Interrupted at step %d", (int)n);
-    /* A state with inverted elements cannot be continued from (the next step would start from it):
-     * this is a failure of the run, not a non-converged step. */
-    PetscCheck(!st.nonfinite, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Step %d (t = %g): a Newton iterate became inadmissible (an element inverted, det F <= 0, a non-finite residual, or an indefinite Delassus operator)%s; reduce time.dt%s", (int)n, (double)s.t1,
-               c->integrator == FC_INTEGRATOR_QUASI_STATIC && c->cutback ? " even after the step cutback" : "", c->integrator == FC_INTEGRATOR_QUASI_STATIC ? " or raise time.cutback" : "");
+    PetscCheck(!FcInterrupted, PETSC_COMM_SELF, PETSC_ERR_SIG, "interrupted at step %d", (int)n);
+    /* A state with inverted elements or non-finite values cannot be continued from (the next
+     * step would start from it): the run stops here, whatever time.newton.allow_failure says.
+     * Its statistics row records the failed step; the outputs up to the previous step are kept
+     * (FcRun puts them in <dir>.failed-<pid>). */
+    if (st.nonfinite) {
+      FcStepStatsRow(&st, rs->row);
+      PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
+      *stopped_at = n;
+      nfail++;
+      break;
+    }
     PetscCall(PetscTime(&to0));
     PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
     if (rs->contact) PetscCall(FcContactStepGetView(rs->contact, &cv));
@@ -295,7 +313,8 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
     if (!st.converged) {
       nfail++;
-      fprintf(stderr, "fcsim: warning: step %d t=%g: not converged in %d Newton iterations (relative residual %.3e%s)\n", (int)n, (double)s.t1, (int)st.newton_it, (double)st.residual,
+      /* with -q the run's summary line (FcRun) is the only one */
+      if (FcVerbosity > 0) fprintf(stderr, "fcsim: warning: step %d t=%g: not converged in %d Newton iterations (relative residual %.3e%s)\n", (int)n, (double)s.t1, (int)st.newton_it, (double)st.residual,
               st.contact.converged ? "" : ", a contact solve did not converge");
     }
     if (FcVerbosity > 0) {
@@ -309,15 +328,19 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   PetscCall(PetscLogStagePop());
   PetscCall(FcOutputClose(&rs->out));
   PetscCall(PetscTime(&tnow));
-  *converged = (PetscBool)(nfail == 0 || c->allow_nonconvergence);
-  if (nfail) fprintf(stderr, "fcsim: %d of %d steps did not converge%s\n", (int)nfail, (int)c->steps, c->allow_nonconvergence ? " (allowed by time.newton.allow_failure)" : "");
+  *converged = (PetscBool)(!*stopped_at && (nfail == 0 || c->allow_nonconvergence));
+  *nfailed   = nfail;
+  if (nfail && *converged) fprintf(stderr, "fcsim: %d of %d steps did not converge (allowed by time.newton.allow_failure)\n", (int)nfail, (int)c->steps);
   if (FcVerbosity > 0) fprintf(stderr, "fcsim: %d steps in %.2fs\n", (int)c->steps, (double)(tnow - tstart));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode RunStateDestroy_Private(RunState *rs)
+/* failed: an error stops the run; the output is abandoned (closed without finishing it, no
+ * second error), the caller removes its folder. */
+static PetscErrorCode RunStateDestroy_Private(RunState *rs, PetscBool failed)
 {
   PetscFunctionBegin;
+  if (rs->out && failed) PetscCall(FcOutputAbandon(&rs->out));
   if (rs->out) PetscCall(FcOutputClose(&rs->out));
   PetscCall(FcContactStepDestroy(&rs->contact));
   if (rs->vm)
@@ -331,60 +354,72 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs)
 
 PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converged)
 {
-  char           final[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 64], parent[PETSC_MAX_PATH_LEN];
-  char          *slash;
+  char           final[PETSC_MAX_PATH_LEN], kept[PETSC_MAX_PATH_LEN + 96];
+  FcOutDir       od;
   RunState       rs;
+  PetscInt       nfail = 0, stopped = 0;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   *converged = PETSC_FALSE;
+  /* Before anything is computed: where the results go (never over a user's data), ... */
   PetscCall(FinalDir_Private(c, o, final, sizeof final));
-  PetscCall(PetscStrncpy(parent, final, sizeof parent));
-  slash = strrchr(parent, '/');
-  if (slash && slash != parent) {
-    *slash = 0;
-    PetscCall(FcMakeDirs(parent));
-  }
-  /* Work under a name that cannot be mistaken for a finished run. */
-  PetscCall(PetscSNPrintf(tmp, sizeof tmp, "%s.partial-%d", final, (int)getpid()));
-  PetscCall(FcMakeDirs(tmp));
+  PetscCall(FcOutDirCheck(final, o->outdir ? "command line" : c->file, o->outdir ? "-o" : "output.dir", "run", o->overwrite, &od));
+  /* ... and every check of the case against its meshes, before any file is written. */
   PetscCall(PetscMemzero(&rs, sizeof rs));
-  ierr = RunSteps_Private(c, o, tmp, &rs, converged);
+  ierr = RunSetup_Private(c, &rs);
+  if (!ierr) ierr = FcOutDirCreate(&od);
+  if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped);
   {
-    PetscErrorCode ierr2 = RunStateDestroy_Private(&rs);
+    PetscErrorCode ierr2 = RunStateDestroy_Private(&rs, (PetscBool)(ierr != 0));
     if (!ierr) ierr = ierr2;
   }
   if (ierr) {
-    FcRemoveTree(tmp);
+    FcOutDirAbandon(&od);
     return ierr;
   }
-  PetscCall(FcCommitDir(tmp, final));
-  if (FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s\n", final);
+  if (*converged) {
+    PetscCall(FcOutDirCommit(&od));
+    if (FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s\n", od.final);
+    PetscFunctionReturn(0);
+  }
+  /* A failed run never replaces anything: its outputs are kept beside the target (inside a
+   * study's temporary folder, the study decides). */
+  if (o->nested) {
+    PetscCall(FcOutDirCommit(&od));
+    PetscCall(PetscStrncpy(kept, od.final, sizeof kept));
+  } else PetscCall(FcOutDirKeepFailed(&od, kept, sizeof kept));
+  if (stopped)
+    fprintf(stderr, "fcsim: step %d (t = %g): a Newton iterate became inadmissible (an element inverted, det F <= 0, a non-finite value, or an indefinite Delassus operator)%s; the run stopped: reduce time.dt%s; its outputs up to step %d are in %s%s\n", (int)stopped, (double)(stopped * c->dt),
+            c->integrator == FC_INTEGRATOR_QUASI_STATIC && c->cutback ? " even after the step cutback" : "", c->integrator == FC_INTEGRATOR_QUASI_STATIC ? " or raise time.cutback" : "", (int)stopped - 1, kept, o->nested ? "" : " (the target was not touched)");
+  else
+    fprintf(stderr, "fcsim: the run failed: %d of %d steps did not converge; its outputs are in %s%s; see stats.csv, or allow it with time.newton.allow_failure\n", (int)nfail, (int)c->steps, kept, o->nested ? "" : " (the target was not touched)");
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FcInfo(const FcCase *c)
 {
+  RunState       rs;
+  PetscErrorCode ierr;
+
   PetscFunctionBegin;
+  /* the same checks as `run` before it computes: a case `info` accepts, `run` starts */
+  PetscCall(PetscMemzero(&rs, sizeof rs));
+  ierr = RunSetup_Private(c, &rs);
+  if (ierr) {
+    (void)RunStateDestroy_Private(&rs, PETSC_TRUE);
+    return ierr;
+  }
   printf("%s\n", c->resolved_json);
-  for (PetscInt b = 0; b < c->nbodies; b++) {
-    FcMesh    mesh;
-    PetscReal vol;
-    PetscErrorCode ierr;
+  for (PetscInt b = 0; b < rs.model.nbodies; b++) {
+    const FcBody body = rs.model.bodies[b];
     if (c->bodies[b].rigid) {
       printf("body %s: rigid\n", c->bodies[b].name);
       continue;
     }
-    PetscCall(PetscMemzero(&mesh, sizeof mesh));
-    ierr = FcMeshLoad(c->bodies[b].mesh_file, c->bodies[b].refine, c->bodies[b].order, &mesh);
-    if (ierr) {
-      (void)FcMeshDestroy(&mesh);
-      return ierr;
-    }
-    PetscCall(FcMeshVolume(&mesh, &vol));
-    printf("body %s: mesh %s refine %d order %d: %d nodes, %d elements (tet%d), %d DoFs, %d surface triangles, volume %.9g m^3, mass %.9g kg\n", c->bodies[b].name, c->bodies[b].mesh_file, (int)c->bodies[b].refine, (int)c->bodies[b].order, (int)mesh.nnodes, (int)mesh.nelems,
-           (int)mesh.npe, 3 * (int)mesh.nnodes, (int)mesh.nbfaces, (double)vol, (double)(vol * c->bodies[b].material.density));
-    PetscCall(FcMeshDestroy(&mesh));
+    printf("body %s: mesh %s refine %d order %d: %d nodes, %d elements (tet%d), %d DoFs, %d surface triangles, volume %.9g m^3, mass %.9g kg\n", c->bodies[b].name, c->bodies[b].mesh_file, (int)c->bodies[b].refine, (int)c->bodies[b].order, (int)body->mesh.nnodes, (int)body->mesh.nelems,
+           (int)body->mesh.npe, 3 * (int)body->mesh.nnodes, (int)body->mesh.nbfaces, (double)body->volume, (double)(body->volume * c->bodies[b].material.density));
   }
+  PetscCall(RunStateDestroy_Private(&rs, PETSC_FALSE));
   PetscFunctionReturn(0);
 }

@@ -8,12 +8,18 @@
 typedef struct {
   const char *outdir;       /* -o; NULL → <output.dir>/<name>/<run id> */
   const char *command_line;
+  PetscBool   overwrite;    /* --overwrite: a foreign folder at outdir may be replaced */
+  PetscBool   nested;       /* inside a study's temporary folder: a failed run keeps its name */
 } FcRunOptions;
 
-/* *converged = PETSC_FALSE when some step did not converge and the case does not allow it
- * (the outputs are still written: they record what happened). */
+/* The output folder is checked before anything is computed and every check of the case against
+ * its meshes is made before anything is written (src/core/fsutil.h). *converged = PETSC_FALSE
+ * when some step did not converge and the case does not allow it, or a step became
+ * inadmissible: the outputs are then kept in <dir>.failed-<pid>, never on <dir> (unless
+ * nested). */
 PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converged);
-/* Print the resolved case and per-body mesh statistics on stdout. */
+/* Print the resolved case and per-body mesh statistics on stdout, after every check that
+ * `run` makes before computing (groups, contact surfaces, probes). */
 PetscErrorCode FcInfo(const FcCase *c);
 
 #endif
