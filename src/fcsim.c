@@ -394,6 +394,19 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
 
   PetscFunctionBegin;
   *ok = PETSC_TRUE;
+  {
+    /* Assembly, the contact step and the output are written for one process: under mpiexec
+     * every rank would compute the whole case on its own and report nonsense (a linear case
+     * "not converged", one output folder per rank). Refused before anything is read, with one
+     * line from rank 0, until distributed runs exist (README, "MPI"). */
+    PetscMPIInt size, rank;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    if (size > 1) {
+      if (rank) PetscFunctionReturn(FC_ERR_INPUT);
+      return FcInputError("command line", "mpiexec", "fcsim runs as one process today, and %d were started: distributed runs are planned (README, \"MPI\"); run it without mpiexec", (int)size);
+    }
+  }
   PetscCall(PetscMemzero(&c, sizeof c));
   PetscCall(FcMaterialRegisterAll());
   PetscCall(FcContactSolverRegisterAll());

@@ -243,7 +243,19 @@ def info():
     one_line(p, 2, ["cantilever.json", "bodies[0].boundary[0].group", "clamp"], "info: an unknown boundary group")
 
 
-ITEMS = {"1": item1, "2": item2, "3": item3, "4": item4, "6": item6, "9": item9, "info": info}
+# ---- MPI: more than one rank is refused before anything is read (issue 11) --------------------
+def mpi():
+    mpiexec = shutil.which("mpiexec")
+    check(mpiexec is not None, "mpiexec is installed (openmpi-bin, with petsc-dev)")
+    e = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    p = subprocess.run([mpiexec, "-n", "2", FCSIM, "run", CANT, "-q", "-o", "mpi"], cwd=tmp, capture_output=True, text=True, timeout=300, env=e)
+    ours = [l for l in p.stderr.splitlines() if "mpiexec:" in l or "fcsim" in l]
+    figure("mpiexec -n 2 fcsim run: exit %d, '%s'" % (p.returncode, ours[0][:100] if ours else ""))
+    check(p.returncode == 2 and len(ours) == 1 and "one process" in ours[0], "mpiexec -n 2: exit 2, one line from fcsim (%d)" % len(ours))
+    check(not [x for x in os.listdir(tmp) if x.startswith("mpi")], "nothing written under mpiexec")
+
+
+ITEMS = {"mpi": mpi, "1": item1, "2": item2, "3": item3, "4": item4, "6": item6, "9": item9, "info": info}
 # `test_data_safety.py 2 4` runs those items only (each was checked failing on the code before)
 for key in (sys.argv[1:] or list(ITEMS)):
     print("== item %s" % key)
