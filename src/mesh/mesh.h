@@ -42,11 +42,21 @@ typedef struct {
  * refine: .geo → Mesh.MeshSizeFactor = 2^-refine (every characteristic length halved per
  * level); .msh → `refine` uniform subdivisions (gmsh::model::mesh::refine).
  * order: 1 or 2 (elements are converted with gmsh::model::mesh::setOrder when needed).
- * Errors (input errors naming the file): missing/unreadable file, not MSH data, Gmsh parse or
- * meshing error, no tetrahedra, other volume elements, mixed orders, inverted or zero-volume
- * element (with its Gmsh id), face shared by 3+ elements (see doc/mesh.md). On error *mesh is
- * left empty (zeroed), so FcMeshDestroy on it is harmless. */
+ * Before Gmsh opens anything: a .geo (and every script it includes or merges) may only describe
+ * geometry and meshing — no commands, file writes, Exit, or reads outside the file's folder —
+ * and an ASCII .msh must hold as many node and element lines as it declares.
+ * Errors (input errors naming the file): missing/unreadable file, refused script construct (with
+ * its line), inconsistent MSH counts (with the line), not MSH data, Gmsh parse or meshing error,
+ * non-finite node coordinate, no tetrahedra, other volume elements, mixed orders, inverted or
+ * zero-volume element (with its Gmsh id), face shared by 3+ elements (see doc/mesh.md). On
+ * error *mesh is left empty (zeroed), so FcMeshDestroy on it is harmless. */
 PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcMesh *mesh);
+/* Number of tetrahedra of FILE at refine 0 (.msh: those of the file; .geo: the script meshed at
+ * its own sizes), after the same checks as FcMeshLoad before Gmsh opens the file. For the
+ * element-count estimate of a refined mesh (bodies[i].mesh.max_elements in a case), made
+ * before anything is meshed at that level. 0 when the model has no tetrahedra (FcMeshLoad
+ * reports that). */
+PetscErrorCode FcMeshCountTetrahedra(const char *file, PetscInt64 *ntets);
 PetscErrorCode FcMeshDestroy(FcMesh *mesh);
 /* gmshFinalize() if gmsh was initialized (call once before PetscFinalize). */
 PetscErrorCode FcMeshFinalizePackage(void);

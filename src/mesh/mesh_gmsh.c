@@ -209,11 +209,10 @@ static PetscErrorCode ScanVolumeTypes(const char *file, PetscInt *order)
 typedef struct ReadCtx_ ReadCtx;
 static PetscErrorCode CheckFileElements(const char *file, PetscInt file_order);
 
-/* Open the file into a fresh Gmsh model and bring it to the requested refinement and order. */
-static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt refine, PetscInt order)
+/* Open the file into a fresh Gmsh model (options restored to the session's). */
+static PetscErrorCode GmshOpenFile(const char *file)
 {
-  int      ierr;
-  PetscInt file_order;
+  int ierr;
 
   PetscFunctionBegin;
   gmshClear(&ierr);
@@ -221,19 +220,39 @@ static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt re
   PetscCall(GmshRestoreOptions());
   gmshOpen(file, &ierr);
   PetscCall(GmshCheck(file, "", ierr));
-  if (geo) {
-    double factor;
+  PetscFunctionReturn(0);
+}
 
-    /* Scale whatever factor the script set, and remesh even if the script ran "Mesh 3;"
-     * (gmsh does not regenerate an existing mesh, so it is cleared first). */
-    gmshOptionGetNumber("Mesh.MeshSizeFactor", &factor, &ierr);
-    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot read Mesh.MeshSizeFactor");
-    gmshOptionSetNumber("Mesh.MeshSizeFactor", ldexp(factor, -(int)refine), &ierr);
-    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot set Mesh.MeshSizeFactor");
-    gmshModelMeshClear(NULL, 0, &ierr);
-    PetscCall(GmshCheck(file, "", ierr));
-    gmshModelMeshGenerate(3, &ierr);
-    PetscCall(GmshCheck(file, "3D meshing failed: ", ierr));
+/* Mesh the opened .geo in 3D with every size scaled by 2^-refine. */
+static PetscErrorCode GmshMeshGeo(const char *file, PetscInt refine)
+{
+  int    ierr;
+  double factor;
+
+  PetscFunctionBegin;
+  /* Scale whatever factor the script set, and remesh even if the script ran "Mesh 3;"
+   * (gmsh does not regenerate an existing mesh, so it is cleared first). */
+  gmshOptionGetNumber("Mesh.MeshSizeFactor", &factor, &ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot read Mesh.MeshSizeFactor");
+  gmshOptionSetNumber("Mesh.MeshSizeFactor", ldexp(factor, -(int)refine), &ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot set Mesh.MeshSizeFactor");
+  gmshModelMeshClear(NULL, 0, &ierr);
+  PetscCall(GmshCheck(file, "", ierr));
+  gmshModelMeshGenerate(3, &ierr);
+  PetscCall(GmshCheck(file, "3D meshing failed: ", ierr));
+  PetscFunctionReturn(0);
+}
+
+/* Open the file into a fresh Gmsh model and bring it to the requested refinement and order. */
+static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt refine, PetscInt order)
+{
+  int      ierr;
+  PetscInt file_order;
+
+  PetscFunctionBegin;
+  PetscCall(GmshOpenFile(file));
+  if (geo) {
+    PetscCall(GmshMeshGeo(file, refine));
     PetscCall(ScanVolumeTypes(file, &file_order));
   } else {
     /* Check before refining: Gmsh's refinement of a mixed-order volume is not safe. */
@@ -346,6 +365,27 @@ static PetscErrorCode ReadCtxDestroy(ReadCtx *ctx)
   PetscFunctionReturn(0);
 }
 
+/* Gmsh reads "nan" and "inf" in a MSH file as coordinates (and a .geo can compute them, e.g.
+ * 0/0), and no element check sees them (every comparison with NaN is false): the volume is
+ * then NaN and the first assembly fails. Every node of the model must be finite. */
+static PetscErrorCode CheckCoordinates(const char *file, const size_t *tag, const double *x, size_t n)
+{
+  size_t first = n, nbad = 0;
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(x[3 * i]) || !isfinite(x[3 * i + 1]) || !isfinite(x[3 * i + 2])) {
+      if (!nbad || tag[i] < tag[first]) first = i;
+      nbad++;
+    }
+  if (nbad) {
+    char more[64] = "";
+    if (nbad > 1) snprintf(more, sizeof more, " (%zu such nodes)", nbad);
+    return FcInputError(file, NULL, "node %zu has a non-finite coordinate (%g, %g, %g)%s", tag[first], x[3 * first], x[3 * first + 1], x[3 * first + 2], more);
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Nodes and tetrahedra of the model into mesh (X, node_id, conn, elem_id). */
 static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, ReadCtx *ctx)
 {
@@ -362,6 +402,7 @@ static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, ReadCtx *ctx)
   gmshModelMeshGetNodes(&ntag, &nntag, &coord, &ncoord, &pc, &npc, -1, -1, 0, 0, &ierr);
   gmshFree(pc);
   if (ierr) rc = GmshFailure(mesh->file, "");
+  if (!rc) rc = CheckCoordinates(mesh->file, ntag, coord, nntag);
   if (!rc) {
     /* Safe now that ScanVolumeTypes has ruled out mixed orders; all volumes, in order. */
     gmshModelMeshGetElementsByType(type, &et, &net, &nt, &nnt, -1, 0, 1, &ierr);
@@ -594,25 +635,18 @@ static PetscErrorCode ReadMesh(FcMesh *mesh, PetscInt order, ReadCtx *ctx)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcMesh *mesh)
+/* Everything checked before Gmsh opens the file: Gmsh would act on what these refuse (run a
+ * script's commands, read a non-MSH .msh as a script, trust inconsistent counts). */
+static PetscErrorCode CheckBeforeGmsh(const char *file, PetscBool *geo)
 {
-  const char    *ext = strrchr(file, '.');
-  PetscBool      geo, msh;
-  ReadCtx        ctx;
-  PetscErrorCode rc;
-  int            ierr;
-  FILE          *fp;
+  const char *ext = strrchr(file, '.');
+  PetscBool   msh;
+  FILE       *fp;
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(mesh, sizeof *mesh));
-  PetscCall(PetscMemzero(&ctx, sizeof ctx));
-  if (strlen(file) >= sizeof mesh->file) return FcInputError(file, NULL, "mesh file name too long");
-  snprintf(mesh->file, sizeof mesh->file, "%s", file);
-  if (order != 1 && order != 2) return FcInputError(file, NULL, "element order %" PetscInt_FMT " not supported (1: 4-node, 2: 10-node tetrahedra)", order);
-  if (refine < 0 || refine > 10) return FcInputError(file, NULL, "refine %" PetscInt_FMT " out of range [0, 10] (each level multiplies the element count by about 8)", refine);
-  geo = ext && !strcasecmp(ext, ".geo") ? PETSC_TRUE : PETSC_FALSE;
-  msh = ext && !strcasecmp(ext, ".msh") ? PETSC_TRUE : PETSC_FALSE;
-  if (!geo && !msh) return FcInputError(file, NULL, "unsupported mesh file type (expected .msh or .geo)");
+  *geo = ext && !strcasecmp(ext, ".geo") ? PETSC_TRUE : PETSC_FALSE;
+  msh  = ext && !strcasecmp(ext, ".msh") ? PETSC_TRUE : PETSC_FALSE;
+  if (!*geo && !msh) return FcInputError(file, NULL, "unsupported mesh file type (expected .msh or .geo)");
   /* Gmsh only warns about a missing file and leaves an empty model, so check first; fopen
    * also catches directories' and permissions' errors with a precise reason. */
   fp = fopen(file, "r");
@@ -633,7 +667,29 @@ PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcM
     fclose(fp);
     if (ch == EOF) return FcInputError(file, NULL, "the mesh file is empty");
     if (strncmp(head, "$MeshFormat", 11)) return FcInputError(file, NULL, "not a Gmsh MSH file (it does not start with $MeshFormat)");
-  } else fclose(fp);
+    PetscCall(FcMeshCheckMshCounts_Private(file));
+  } else {
+    fclose(fp);
+    PetscCall(FcMeshCheckScript_Private(file));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcMesh *mesh)
+{
+  PetscBool      geo;
+  ReadCtx        ctx;
+  PetscErrorCode rc;
+  int            ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(mesh, sizeof *mesh));
+  PetscCall(PetscMemzero(&ctx, sizeof ctx));
+  if (strlen(file) >= sizeof mesh->file) return FcInputError(file, NULL, "mesh file name too long");
+  snprintf(mesh->file, sizeof mesh->file, "%s", file);
+  if (order != 1 && order != 2) return FcInputError(file, NULL, "element order %" PetscInt_FMT " not supported (1: 4-node, 2: 10-node tetrahedra)", order);
+  if (refine < 0 || refine > 10) return FcInputError(file, NULL, "refine %" PetscInt_FMT " out of range [0, 10] (each level multiplies the element count by about 8)", refine);
+  PetscCall(CheckBeforeGmsh(file, &geo));
 
   PetscCall(GmshInitialize());
   gmshLoggerStart(&ierr);
@@ -646,6 +702,51 @@ PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcM
   gmshClear(&ierr);
   PetscCall(ReadCtxDestroy(&ctx));
   if (rc) PetscCall(FcMeshDestroy(mesh));
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+/* Tetrahedra of every volume, counted per type with gmshModelMeshGetElements (which filters by
+ * type, unlike gmshModelMeshGetElementsByType on a mixed-order volume, see ScanVolumeTypes). */
+static PetscErrorCode CountTetrahedra(const char *file, PetscInt64 *ntets)
+{
+  int   *types = NULL, ierr;
+  size_t ntypes = 0, **etags = NULL, *netags = NULL, nnetags = 0, **ntags = NULL, *nntags = NULL, nnntags = 0;
+
+  PetscFunctionBegin;
+  *ntets = 0;
+  gmshModelMeshGetElements(&types, &ntypes, &etags, &netags, &nnetags, &ntags, &nntags, &nnntags, 3, -1, &ierr);
+  if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
+  for (size_t t = 0; t < ntypes; t++) {
+    if (types[t] == 4 || types[t] == 11) *ntets += (PetscInt64)netags[t];
+    gmshFree(etags[t]);
+    gmshFree(ntags[t]);
+  }
+  gmshFree(types);
+  gmshFree(etags);
+  gmshFree(netags);
+  gmshFree(ntags);
+  gmshFree(nntags);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshCountTetrahedra(const char *file, PetscInt64 *ntets)
+{
+  PetscBool      geo;
+  PetscErrorCode rc;
+  int            ierr;
+
+  PetscFunctionBegin;
+  *ntets = 0;
+  PetscCall(CheckBeforeGmsh(file, &geo));
+  PetscCall(GmshInitialize());
+  gmshLoggerStart(&ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshLoggerStart failed");
+  rc = GmshOpenFile(file);
+  if (!rc && geo) rc = GmshMeshGeo(file, 0);
+  if (!rc) rc = CountTetrahedra(file, ntets);
+  gmshLoggerStop(&ierr);
+  gmshClear(&ierr);
   PetscCall(rc);
   PetscFunctionReturn(0);
 }

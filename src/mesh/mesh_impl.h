@@ -31,6 +31,13 @@ PetscErrorCode FcMeshBuildBoundary_Private(FcMesh *mesh, FcFaceHash *hash);
 PetscInt       FcFaceHashFindBoundary(const FcMesh *mesh, const FcFaceHash *hash, const PetscInt corners[3]);
 PetscErrorCode FcFaceHashDestroy(FcFaceHash *hash);
 
+/* Checks made before Gmsh opens a file (Gmsh would act on what they refuse): the .geo script
+ * and everything it includes or merges may describe geometry and meshing only (mesh_script.c);
+ * the counts of an ASCII MSH 2.2/4.1 file must match its lines (mesh_mshcheck.c). Input errors
+ * naming the file and the line. */
+PetscErrorCode FcMeshCheckScript_Private(const char *file);
+PetscErrorCode FcMeshCheckMshCounts_Private(const char *file);
+
 /* Input error naming the first inverted or zero-volume element (by Gmsh id). */
 PetscErrorCode FcMeshCheckElements_Private(const FcMesh *mesh);
 
