@@ -5,6 +5,7 @@
 #include "case.h"
 #include "json.h"
 #include "schema.h"
+#include "../mesh/mesh.h"
 #include <math.h>
 #include <string.h>
 
@@ -90,13 +91,58 @@ static PetscErrorCode MeshFileResolve_Private(FcSchemaCtx *ctx, const char *file
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode MeshFileCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+/* Strings that other modules echo in their messages (mesh files, group names, the output
+ * directory, PETSc option values) and that no control character can make valid (a Gmsh group
+ * name is one line): refused here, with their path, rather than echoed later as a broken line. */
+static PetscErrorCode NoControlCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
 {
-  char resolved[PETSC_MAX_PATH_LEN];
+  long cp;
+  char shown[256];
 
   PetscFunctionBegin;
+  if (!cJSON_IsString(item) || (cp = FcSchemaFirstControl(item->valuestring)) < 0) PetscFunctionReturn(0);
+  return FcInputError(ctx->file, path, "\"%s\" contains the control character U+%04lX, which is not allowed here", FcSchemaEscape(shown, sizeof shown, item->valuestring), (unsigned long)cp);
+}
+
+static PetscErrorCode MeshFileCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  char resolved[PETSC_MAX_PATH_LEN], shown[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(NoControlCheck_Private(ctx, item, path));
   PetscCall(MeshFileResolve_Private(ctx, item->valuestring, path, resolved, sizeof resolved));
-  if (!FcFileReadable(resolved)) return FcInputError(ctx->file, path, "cannot read %s", resolved);
+  if (!FcFileReadable(resolved)) return FcInputError(ctx->file, path, "cannot read %s", FcSchemaEscape(shown, sizeof shown, resolved));
+  PetscFunctionReturn(0);
+}
+
+/* A mesh object (bodies[i].mesh, or a rigid "mesh" shape): each refine level multiplies the
+ * tetrahedra by 8 (exactly for a .msh, split uniformly; about, for a .geo, whose every size is
+ * halved), so a level is refused when (tetrahedra at refine 0) x 8^refine exceeds
+ * max_elements, before anything is meshed at that level (an accidental refine 8 would
+ * otherwise run the machine out of memory). Refine 0 is not estimated: it is the file itself. */
+static PetscErrorCode MeshSizeCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  const int    refine = (int)Num_Private(obj, "refine");
+  const double limit  = Num_Private(obj, "max_elements");
+  char         file[PETSC_MAX_PATH_LEN], sub[FC_PATH_LEN];
+  PetscInt64   n0;
+  double       estimate;
+
+  PetscFunctionBegin;
+  if (refine == 0) PetscFunctionReturn(0);
+  FcSchemaPathKey(sub, sizeof sub, path, "file");
+  PetscCall(MeshFileResolve_Private(ctx, Str_Private(obj, "file"), sub, file, sizeof file));
+  PetscCall(FcMeshCountTetrahedra(file, &n0));
+  estimate = (double)n0 * pow(8.0, refine);
+  FcSchemaPathKey(sub, sizeof sub, path, "refine");
+  if (estimate > limit) return FcInputError(ctx->file, sub, "refine %d would make about %.3g tetrahedra (%lld at refine 0 x 8^%d), more than max_elements = %.0f: lower refine, or raise %s.max_elements", refine, estimate, (long long)n0, refine, limit, path);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ShapeSizeCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  PetscFunctionBegin;
+  if (!strcmp(Str_Private(obj, "type"), "mesh")) PetscCall(MeshSizeCheck_Private(ctx, obj, path));
   PetscFunctionReturn(0);
 }
 
@@ -190,12 +236,94 @@ static PetscErrorCode NonZeroVecCheck_Private(FcSchemaCtx *ctx, cJSON *item, con
 static PetscErrorCode SolverNameCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
 {
   const char *s = item->valuestring;
+  char        shown[256];
 
   PetscFunctionBegin;
   for (const char *p = s; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) return FcInputError(ctx->file, path, "\"%s\" must match [a-z0-9_]+", s);
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) return FcInputError(ctx->file, path, "\"%s\" must match [a-z0-9_]+", FcSchemaEscape(shown, sizeof shown, s));
   if (!s[0]) return FcInputError(ctx->file, path, "must not be empty");
   PetscFunctionReturn(0);
+}
+
+/* Physical bounds (SI) of the material parameters and of the time step: the extremes of real
+ * solids widened by about two orders of magnitude. A value outside is a mistake of unit or
+ * exponent (E in GPa, a density in g/cm^3 or t/mm^3, 1e-300), and it overflows or underflows
+ * double precision in the energies and Newton matrices (E = 1e-300 Pa under a 100 N load gives
+ * an infinite strain energy). lo < 0: no lower bound beyond the schema's range. */
+typedef struct {
+  const char *what, *unit;
+  double      lo, hi;
+} PhysBound;
+
+static const PhysBound modulus_bound = {"elastic moduli of solids: soft gels have about 10 Pa, diamond 1.2e12 Pa", "Pa", 0.1, 1e14};
+static const PhysBound c01_bound     = {"elastic moduli of solids: soft gels have about 10 Pa, diamond 1.2e12 Pa", "Pa", -1, 1e14};
+static const PhysBound density_bound = {"densities of solids: aerogels have about 0.2 kg/m^3, osmium 2.26e4 kg/m^3", "kg/m^3", 1e-3, 1e6};
+static const PhysBound dt_bound      = {"time steps of a continuum model: a picosecond to 30 years", "s", 1e-12, 1e9};
+
+static PetscErrorCode PhysBoundCheck_Private(FcSchemaCtx *ctx, const cJSON *item, const char *path, const PhysBound *b)
+{
+  const double x = item->valuedouble;
+  char         v[64];
+
+  PetscFunctionBegin;
+  if ((b->lo < 0 || x >= b->lo) && x <= b->hi) PetscFunctionReturn(0);
+  FcSchemaFormatShortest(v, sizeof v, x);
+  if (b->lo < 0) return FcInputError(ctx->file, path, "%s %s is above %g %s (SI units), beyond the %s", v, b->unit, b->hi, b->unit, b->what);
+  return FcInputError(ctx->file, path, "%s %s is outside [%g, %g] %s (SI units), the range of %s", v, b->unit, b->lo, b->hi, b->unit, b->what);
+}
+
+static PetscErrorCode ModulusCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  PetscFunctionBegin;
+  PetscCall(PhysBoundCheck_Private(ctx, item, path, &modulus_bound));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode C01Check_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  PetscFunctionBegin;
+  PetscCall(PhysBoundCheck_Private(ctx, item, path, &c01_bound));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DensityCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  PetscFunctionBegin;
+  PetscCall(PhysBoundCheck_Private(ctx, item, path, &density_bound));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DtCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  PetscFunctionBegin;
+  PetscCall(PhysBoundCheck_Private(ctx, item, path, &dt_bound));
+  PetscFunctionReturn(0);
+}
+
+/* Bulk over shear modulus κ/μ at most 1e8 (ν ≤ 0.499999995): beyond, the volumetric stiffness
+ * swamps the shear stiffness by more than half of double precision's 16 digits and the shear
+ * response is lost to rounding (nearly incompressible rubber has κ/μ of 1e3 to 1e4; ν at the
+ * largest double below 0.5 would give 1e16). */
+static PetscErrorCode MaterialCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  double      mu, kappa;
+  const char *key;
+  char        sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  if (Get_Private(obj, "C10")) {
+    mu    = 2.0 * (Num_Private(obj, "C10") + Num_Private(obj, "C01"));
+    kappa = Num_Private(obj, "kappa");
+    key   = "kappa";
+  } else {
+    const double E = Num_Private(obj, "E"), nu = Num_Private(obj, "nu");
+    mu    = E / (2.0 * (1.0 + nu));
+    kappa = E / (3.0 * (1.0 - 2.0 * nu));
+    key   = "nu";
+  }
+  if (kappa <= 1e8 * mu) PetscFunctionReturn(0);
+  FcSchemaPathKey(sub, sizeof sub, path, key);
+  return FcInputError(ctx->file, sub, "the bulk modulus would be %.3g times the shear modulus (at most 1e8%s): the shear response would be lost to rounding; nearly incompressible rubber has 1e3 to 1e4", kappa / mu, strcmp(key, "nu") ? "" : ", nu <= 0.499999995");
 }
 
 static PetscErrorCode BoundaryCheck_Private(FcSchemaCtx *, cJSON *, const char *);
@@ -220,7 +348,7 @@ static const FcSchemaEntry bool_elem        = {.types = FC_T_BOOL};
 static const FcSchemaEntry number_null_elem = {.types = FC_T_NUMBER | FC_T_NULL};
 
 /* A physical group of the mesh: its name, or its integer tag. */
-#define GROUP_ENTRY {.key = "group", .types = FC_T_STRING | FC_T_INTEGER, .required = PETSC_TRUE, .len_min = 1, .len_max = NAME_MAX_CHARS}
+#define GROUP_ENTRY {.key = "group", .types = FC_T_STRING | FC_T_INTEGER, .required = PETSC_TRUE, .len_min = 1, .len_max = NAME_MAX_CHARS, .check = NoControlCheck_Private}
 
 /* ramp */
 static const FcSchemaEntry ramp_type_entry      = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
@@ -254,9 +382,10 @@ static const FcSchemaEntry mesh_keys[] = {
   {.key = "file",   .types = FC_T_STRING,  .required = PETSC_TRUE, .len_min = 1, .len_max = PATH_MAX_CHARS, .check = MeshFileCheck_Private},
   {.key = "refine", .types = FC_T_INTEGER, .def = "0", .range = FC_RANGE_CC(0, 8)},
   {.key = "order",  .types = FC_T_INTEGER, .def = "1", .range = FC_RANGE_CC(1, 2)},
+  {.key = "max_elements", .types = FC_T_INTEGER, .def = "20000000", .range = FC_RANGE_GE(1)},
   {.key = NULL}
 };
-static const FcSchemaObject mesh_object = {.entries = mesh_keys};
+static const FcSchemaObject mesh_object = {.entries = mesh_keys, .check = MeshSizeCheck_Private};
 
 /* bodies[i].material: the keys depend on the model. Small-strain models and stvk take Young's
  * modulus and Poisson's ratio; neohookean takes them as its small-strain limit (μ, κ); the
@@ -264,18 +393,18 @@ static const FcSchemaObject mesh_object = {.entries = mesh_keys};
  * models) chooses how U(J) is integrated: at every quadrature point, or with the element's
  * mean dilatation (P2/P0 three-field, see doc/fem.md; the same as pointwise on tet4). */
 static const FcSchemaEntry material_model_entry = {.key = "model", .types = FC_T_STRING, .required = PETSC_TRUE};
-#define MATERIAL_E_ENTRY  {.key = "E", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)}
+#define MATERIAL_E_ENTRY  {.key = "E", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .check = ModulusCheck_Private}
 /* nu = 0.5 is incompressible: λ is infinite. */
 #define MATERIAL_NU_ENTRY {.key = "nu", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_CO(0, 0.5)}
 static const char *const volumetric_choices[] = {"auto", "mean_dilatation", "pointwise", NULL};
-#define MATERIAL_RHO_ENTRY {.key = "density", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)}
+#define MATERIAL_RHO_ENTRY {.key = "density", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .check = DensityCheck_Private}
 #define MATERIAL_VOL_ENTRY {.key = "volumetric", .types = FC_T_STRING, .def = "\"auto\"", .choices = volumetric_choices}
 static const FcSchemaEntry material_small_keys[] = {MATERIAL_E_ENTRY, MATERIAL_NU_ENTRY, MATERIAL_RHO_ENTRY, {.key = NULL}};
 static const FcSchemaEntry material_neo_keys[]   = {MATERIAL_E_ENTRY, MATERIAL_NU_ENTRY, MATERIAL_RHO_ENTRY, MATERIAL_VOL_ENTRY, {.key = NULL}};
 static const FcSchemaEntry material_mr_keys[]    = {
-  {.key = "C10",   .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
-  {.key = "C01",   .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GE(0)},
-  {.key = "kappa", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+  {.key = "C10",   .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .check = ModulusCheck_Private},
+  {.key = "C01",   .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GE(0), .check = C01Check_Private},
+  {.key = "kappa", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .check = ModulusCheck_Private},
   MATERIAL_RHO_ENTRY,
   MATERIAL_VOL_ENTRY,
   {.key = NULL}
@@ -289,7 +418,7 @@ static const FcSchemaVariant material_variants[] = {
   {"mooney_rivlin",       material_mr_keys   },
   {NULL,                  NULL               }
 };
-static const FcSchemaObject material_object = {.discriminator = &material_model_entry, .variants = material_variants};
+static const FcSchemaObject material_object = {.discriminator = &material_model_entry, .variants = material_variants, .check = MaterialCheck_Private};
 
 /* bodies[i].damping: Rayleigh C = alpha M + beta K */
 static const FcSchemaEntry damping_keys[] = {
@@ -364,8 +493,9 @@ static const FcSchemaEntry shape_cylinder_keys[] = {
 /* group absent: all boundary faces of the mesh */
 static const FcSchemaEntry shape_mesh_keys[] = {
   {.key = "file",   .types = FC_T_STRING,  .required = PETSC_TRUE, .len_min = 1, .len_max = PATH_MAX_CHARS, .check = MeshFileCheck_Private},
-  {.key = "group",  .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS},
+  {.key = "group",  .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS, .check = NoControlCheck_Private},
   {.key = "refine", .types = FC_T_INTEGER, .def = "0", .range = FC_RANGE_CC(0, 8)},
+  {.key = "max_elements", .types = FC_T_INTEGER, .def = "20000000", .range = FC_RANGE_GE(1)},
   {.key = NULL}
 };
 static const FcSchemaVariant shape_variants[] = {
@@ -376,7 +506,7 @@ static const FcSchemaVariant shape_variants[] = {
   {"mesh",     shape_mesh_keys    },
   {NULL,       NULL               }
 };
-static const FcSchemaObject shape_object = {.discriminator = &shape_type_entry, .variants = shape_variants};
+static const FcSchemaObject shape_object = {.discriminator = &shape_type_entry, .variants = shape_variants, .check = ShapeSizeCheck_Private};
 
 /* bodies[i].motion (rigid bodies): the keys depend on the type */
 static const FcSchemaEntry motion_type_entry  = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
@@ -481,8 +611,8 @@ static const FcSchemaEntry contact_name_elem = {.types = FC_T_STRING, .len_min =
 static const char *const   contact_formulations[] = {"node_to_surface", "mortar", NULL};
 static const FcSchemaEntry contact_keys[]    = {
   {.key = "pair",           .types = FC_T_ARRAY,  .required = PETSC_TRUE, .len_min = 2, .len_max = 2, .elem = &contact_name_elem},
-  {.key = "surface",        .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS},
-  {.key = "target_surface", .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS},
+  {.key = "surface",        .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS, .check = NoControlCheck_Private},
+  {.key = "target_surface", .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS, .check = NoControlCheck_Private},
   {.key = "mu",             .types = FC_T_NUMBER, .def = "0", .range = FC_RANGE_GE(0)},
   {.key = "alarm",          .types = FC_T_NUMBER, .range = FC_RANGE_GT(0)},
   {.key = "both_passes",    .types = FC_T_BOOL,   .def = "false"},
@@ -528,7 +658,7 @@ static const FcSchemaObject newton_object = {.entries = newton_keys};
 static const char *const    integrators[] = {"quasi_static", "backward_euler", "midpoint", "symplectic_euler", "theta", NULL};
 static const FcSchemaEntry  time_keys[]   = {
   {.key = "integrator", .types = FC_T_STRING,  .def = "\"quasi_static\"", .choices = integrators},
-  {.key = "dt",         .types = FC_T_NUMBER,  .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+  {.key = "dt",         .types = FC_T_NUMBER,  .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .check = DtCheck_Private},
   {.key = "t_end",      .types = FC_T_NUMBER,  .range = FC_RANGE_GT(0)},
   {.key = "steps",      .types = FC_T_INTEGER, .range = FC_RANGE_GE(1)},
   {.key = "newton",     .types = FC_T_OBJECT,  .def = "{}", .object = &newton_object},
@@ -556,7 +686,7 @@ static const FcSchemaEntry probe_displacement_keys[] = {
   /* deformable body: exactly one of point (the nearest node) and group (the area-weighted mean
    * over a surface group); rigid body: neither (the body's translation) */
   {.key = "point", .types = FC_T_ARRAY,  .len_min = 3, .len_max = 3, .elem = &number_elem},
-  {.key = "group", .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS},
+  {.key = "group", .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS, .check = NoControlCheck_Private},
   PROBE_COMPONENT_ENTRY,
   PROBE_SCALE_ENTRY,
   {.key = NULL}
@@ -604,7 +734,7 @@ static const FcSchemaEntry  probe_elem   = {.types = FC_T_OBJECT, .object = &pro
 /* output */
 static const char *const   vtk_formats[] = {"binary", "ascii", NULL};
 static const FcSchemaEntry output_keys[] = {
-  {.key = "dir",        .types = FC_T_STRING,  .def = "\"results\"", .len_min = 1, .len_max = PATH_MAX_CHARS},
+  {.key = "dir",        .types = FC_T_STRING,  .def = "\"results\"", .len_min = 1, .len_max = PATH_MAX_CHARS, .check = NoControlCheck_Private},
   {.key = "every",      .types = FC_T_INTEGER, .def = "1", .range = FC_RANGE_GE(1)},
   {.key = "hdf5",       .types = FC_T_BOOL,    .def = "true"},
   {.key = "vtk",        .types = FC_T_BOOL,    .def = "true"},
@@ -615,7 +745,7 @@ static const FcSchemaEntry output_keys[] = {
 static const FcSchemaObject output_object = {.entries = output_keys};
 
 /* petsc: free option names */
-static const FcSchemaEntry  petsc_value  = {.types = FC_T_STRING | FC_T_NUMBER | FC_T_BOOL};
+static const FcSchemaEntry  petsc_value  = {.types = FC_T_STRING | FC_T_NUMBER | FC_T_BOOL, .check = NoControlCheck_Private};
 static const FcSchemaObject petsc_object = {.map_value = &petsc_value, .map_charset = "_"};
 
 /* root */
@@ -805,7 +935,7 @@ static cJSON *FindBody_Private(cJSON *bodies, const char *name, PetscInt *index)
 static PetscErrorCode NoSuchBody_Private(FcSchemaCtx *ctx, cJSON *bodies, const char *name, const char *path)
 {
   cJSON *b;
-  char   list[1024] = "";
+  char   list[1024] = "", shown[256];
 
   PetscFunctionBegin;
   cJSON_ArrayForEach(b, bodies)
@@ -813,7 +943,7 @@ static PetscErrorCode NoSuchBody_Private(FcSchemaCtx *ctx, cJSON *bodies, const 
     size_t l = strlen(list);
     snprintf(list + l, sizeof list - l, "%s\"%s\"", l ? ", " : "", Str_Private(b, "name"));
   }
-  return FcInputError(ctx->file, path, "no body named \"%s\" (bodies: %s)", name, list);
+  return FcInputError(ctx->file, path, "no body named \"%s\" (bodies: %s)", FcSchemaEscape(shown, sizeof shown, name), list);
 }
 
 static PetscBool IsRigid_Private(const cJSON *body)

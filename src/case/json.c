@@ -118,6 +118,78 @@ static PetscErrorCode SyntaxError_Private(const char *file, const char *buf, con
   return FcInputError(file, where, "JSON syntax error");
 }
 
+/* Index, in document order (keys and values alike), of the first string token of the JSON
+ * text whose escapes include \u0000, or -1. The text has parsed as JSON: outside strings a '"'
+ * can only open one, and inside a '\\' always escapes the next character. */
+static PetscInt NulStringIndex_Private(const char *text)
+{
+  PetscInt k = -1;
+
+  for (const char *p = text; *p; p++) {
+    if (*p != '"') continue;
+    k++;
+    for (p++; *p && *p != '"'; p++) {
+      if (*p != '\\') continue;
+      if (!*++p) return -1;
+      if (*p == 'u' && !strncmp(p + 1, "0000", 4)) return k;
+    }
+    if (!*p) return -1;
+  }
+  return -1;
+}
+
+/* The string number *k (counted down, in document order as above) of the tree under item,
+ * whose path is `path`: NULL when it is not there. *key tells a member name from a value; path
+ * becomes the string's path (for a member name: its object's). cJSON keeps members in document
+ * order. */
+static const cJSON *NthString_Private(const cJSON *item, PetscInt *k, PetscBool *key, char *path, size_t len)
+{
+  const cJSON *m, *found;
+  PetscInt     i = 0;
+  char         sub[FC_PATH_LEN];
+
+  if (cJSON_IsString(item)) {
+    if ((*k)-- == 0) {
+      *key = PETSC_FALSE;
+      return item;
+    }
+    return NULL;
+  }
+  if (!cJSON_IsObject(item) && !cJSON_IsArray(item)) return NULL;
+  for (m = item->child; m; m = m->next, i++) {
+    if (cJSON_IsObject(item)) {
+      if ((*k)-- == 0) {
+        *key = PETSC_TRUE;
+        return m;
+      }
+      FcSchemaPathKey(sub, sizeof sub, path, m->string);
+    } else FcSchemaPathIndex(sub, sizeof sub, path, i);
+    if ((found = NthString_Private(m, k, key, sub, sizeof sub))) {
+      snprintf(path, len, "%s", sub);
+      return found;
+    }
+  }
+  return NULL;
+}
+
+/* cJSON decodes \u0000 into a NUL byte, which silently cuts the C string there: refuse it, at
+ * the JSON path of the string (text is what parsed into root, whose path is `path`). */
+static PetscErrorCode CheckNul_Private(const char *file, const char *text, const cJSON *root, const char *path, const char *prefix)
+{
+  PetscInt     k = NulStringIndex_Private(text);
+  PetscBool    key = PETSC_FALSE;
+  const cJSON *s;
+  char         where[FC_PATH_LEN], shown[128];
+
+  PetscFunctionBegin;
+  if (k < 0) PetscFunctionReturn(0);
+  snprintf(where, sizeof where, "%s", path);
+  s = NthString_Private(root, &k, &key, where, sizeof where);
+  PetscCheck(s, PETSC_COMM_SELF, PETSC_ERR_PLIB, "String with \\u0000 not found in the parsed tree");
+  if (key) return FcInputError(file, where, "%sthe member name \"%s\\u0000...\" contains the character U+0000 (\\u0000), which is not allowed", prefix, FcSchemaEscape(shown, sizeof shown, s->string));
+  return FcInputError(file, where, "%sthe string \"%s\\u0000...\" contains the character U+0000 (\\u0000), which is not allowed", prefix, FcSchemaEscape(shown, sizeof shown, s->valuestring));
+}
+
 PetscErrorCode FcJsonReadFile(const char *file, cJSON **root)
 {
   char       *buf;
@@ -142,8 +214,12 @@ PetscErrorCode FcJsonReadFile(const char *file, cJSON **root)
     PetscCall(PetscFree(buf));
     return ierr;
   }
-  PetscCall(PetscFree(buf));
-  *root = r;
+  *root = r; /* the caller deletes the tree, also on the error below */
+  {
+    PetscErrorCode ierr = CheckNul_Private(file, buf, r, "", "");
+    PetscCall(PetscFree(buf));
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -151,14 +227,14 @@ PetscErrorCode FcJsonCheckDuplicates(const char *file, const cJSON *item, const 
 {
   const cJSON *m, *o;
   PetscInt     i = 0;
-  char         sub[FC_PATH_LEN];
+  char         sub[FC_PATH_LEN], ekey[256];
 
   PetscFunctionBegin;
   if (cJSON_IsObject(item)) {
     /* Objects are short; the quadratic scan keeps this free of allocations. */
     for (m = item->child; m; m = m->next)
       for (o = m->next; o; o = o->next)
-        if (!strcmp(m->string, o->string)) return FcInputError(file, path, "%sduplicate key \"%s\"", prefix, m->string);
+        if (!strcmp(m->string, o->string)) return FcInputError(file, path, "%sduplicate key \"%s\"", prefix, FcSchemaEscape(ekey, sizeof ekey, m->string));
   }
   if (cJSON_IsObject(item) || cJSON_IsArray(item)) {
     for (m = item->child; m; m = m->next, i++) {
@@ -178,28 +254,30 @@ typedef struct {
 
 #define FC_SET_MAX_STEPS 32
 
-/* key(.key|[index])*, keys made of anything but . [ ] (so PETSc option names pass). */
-static PetscErrorCode ParsePath_Private(const char *file, const char *path, SetStep *steps, PetscInt *nsteps)
+/* key(.key|[index])*, keys made of anything but . [ ] (so PETSc option names pass). `shown` is
+ * path escaped, for the messages. */
+static PetscErrorCode ParsePath_Private(const char *file, const char *path, const char *shown, SetStep *steps, PetscInt *nsteps)
 {
   const char *p = path;
   PetscInt    n = 0;
+  char        rest[64];
 
   PetscFunctionBegin;
   for (;;) {
     if (n > 0 && *p == '[') {
       PetscInt v = 0, digits = 0;
       for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
-        if (digits >= 9) return FcInputError(file, path, "--set: array index too large");
+        if (digits >= 9) return FcInputError(file, shown, "--set: array index too large");
         v = 10 * v + (*p - '0');
       }
-      if (!digits || *p != ']') return FcInputError(file, path, "--set: malformed PATH: expected a non-negative integer and ']' after '['");
+      if (!digits || *p != ']') return FcInputError(file, shown, "--set: malformed PATH: expected a non-negative integer and ']' after '['");
       p++;
       steps[n].key[0] = 0;
       steps[n].index  = v;
     } else {
       size_t l = strcspn(p, ".[]");
-      if (!l) return FcInputError(file, path, "--set: malformed PATH: expected a key at \"%s\" (syntax: key(.key|[index])*)", p);
-      if (l >= sizeof steps[n].key) return FcInputError(file, path, "--set: key too long");
+      if (!l) return FcInputError(file, shown, "--set: malformed PATH: expected a key at \"%s\" (syntax: key(.key|[index])*)", FcSchemaEscape(rest, sizeof rest, p));
+      if (l >= sizeof steps[n].key) return FcInputError(file, shown, "--set: key too long");
       memcpy(steps[n].key, p, l);
       steps[n].key[l] = 0;
       steps[n].index  = -1;
@@ -207,9 +285,9 @@ static PetscErrorCode ParsePath_Private(const char *file, const char *path, SetS
     }
     n++;
     if (!*p) break;
-    if (n >= FC_SET_MAX_STEPS) return FcInputError(file, path, "--set: PATH has more than %d components", FC_SET_MAX_STEPS);
+    if (n >= FC_SET_MAX_STEPS) return FcInputError(file, shown, "--set: PATH has more than %d components", FC_SET_MAX_STEPS);
     if (*p == '.') p++;
-    else if (*p != '[') return FcInputError(file, path, "--set: malformed PATH: unexpected '%c'", *p);
+    else if (*p != '[') return FcInputError(file, shown, "--set: malformed PATH: unexpected \"%s\"", FcSchemaEscape(rest, sizeof rest, p));
   }
   *nsteps = n;
   PetscFunctionReturn(0);
@@ -220,7 +298,7 @@ static PetscErrorCode ParsePath_Private(const char *file, const char *path, SetS
 static PetscErrorCode Walk_Private(const char *file, const char *path, cJSON *root, const SetStep *steps, PetscInt n, cJSON **parent)
 {
   cJSON *cur = root, *next;
-  char   where[FC_PATH_LEN] = "";
+  char   where[FC_PATH_LEN] = "", sub[FC_PATH_LEN], ekey[256];
   size_t l;
 
   PetscFunctionBegin;
@@ -229,10 +307,10 @@ static PetscErrorCode Walk_Private(const char *file, const char *path, cJSON *ro
   for (PetscInt i = 0; i < n; i++) {
     const char *what = where[0] ? where : "the root";
     if (steps[i].key[0]) {
-      if (!cJSON_IsObject(cur)) return FcInputError(file, path, "--set: cannot set key \"%s\": %s is %s %s, not an object", steps[i].key, what, cJSON_IsArray(cur) ? "an" : "a", FcSchemaTypeName(cur));
+      if (!cJSON_IsObject(cur)) return FcInputError(file, path, "--set: cannot set key \"%s\": %s is %s %s, not an object", FcSchemaEscape(ekey, sizeof ekey, steps[i].key), what, cJSON_IsArray(cur) ? "an" : "a", FcSchemaTypeName(cur));
       next = cJSON_GetObjectItemCaseSensitive(cur, steps[i].key);
-      l = strlen(where);
-      snprintf(where + l, sizeof where - l, "%s%.*s", l ? "." : "", (int)(sizeof where - 2), steps[i].key);
+      FcSchemaPathKey(sub, sizeof sub, where, steps[i].key);
+      memcpy(where, sub, sizeof where);
       if (!next) {
         for (PetscInt j = i + 1; j < n; j++)
           if (!steps[j].key[0]) return FcInputError(file, path, "--set: cannot index %s: it does not exist", where);
@@ -264,17 +342,21 @@ static PetscErrorCode Walk_Private(const char *file, const char *path, cJSON *ro
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ApplyValue_Private(const char *file, const char *path, cJSON *root, cJSON *value)
+/* text: the VALUE as given when it parsed as JSON, else NULL. */
+static PetscErrorCode ApplyValue_Private(const char *file, const char *path, const char *text, cJSON *root, cJSON *value)
 {
   SetStep  steps[FC_SET_MAX_STEPS];
   PetscInt n = 0;
   cJSON   *parent = NULL;
+  char     shown[FC_PATH_LEN];
   const SetStep *last;
 
   PetscFunctionBegin;
-  PetscCall(FcJsonCheckDuplicates(file, value, path, "--set: "));
-  PetscCall(ParsePath_Private(file, path, steps, &n));
-  PetscCall(Walk_Private(file, path, root, steps, n, &parent));
+  FcSchemaEscape(shown, sizeof shown, path);
+  if (text) PetscCall(CheckNul_Private(file, text, value, shown, "--set: "));
+  PetscCall(FcJsonCheckDuplicates(file, value, shown, "--set: "));
+  PetscCall(ParsePath_Private(file, path, shown, steps, &n));
+  PetscCall(Walk_Private(file, shown, root, steps, n, &parent));
   last = &steps[n - 1];
   if (!last->key[0]) {
     PetscCheck(cJSON_ReplaceItemInArray(parent, (int)last->index, value), PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory building the JSON tree");
@@ -288,29 +370,31 @@ static PetscErrorCode ApplyValue_Private(const char *file, const char *path, cJS
 
 PetscErrorCode FcJsonApplySet(const char *file, cJSON *root, const char *set)
 {
-  const char    *eq = strchr(set, '='), *end = NULL;
-  char           path[FC_PATH_LEN];
+  const char    *eq = strchr(set, '='), *end = NULL, *text;
+  char           path[FC_PATH_LEN], shown[FC_PATH_LEN];
   size_t         plen;
   cJSON         *value;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  if (!eq) return FcInputError(file, set, "--set: expected PATH=VALUE");
+  /* the command line is echoed escaped too: a message is one line whatever the argument */
+  if (!eq) return FcInputError(file, FcSchemaEscape(shown, sizeof shown, set), "--set: expected PATH=VALUE");
   plen = (size_t)(eq - set);
-  if (!plen) return FcInputError(file, NULL, "--set: empty PATH in \"%s\" (expected PATH=VALUE)", set);
-  if (plen >= sizeof path) return FcInputError(file, NULL, "--set: PATH too long in \"%.64s...\"", set);
+  if (!plen) return FcInputError(file, NULL, "--set: empty PATH in \"%s\" (expected PATH=VALUE)", FcSchemaEscape(shown, sizeof shown, set));
+  if (plen >= sizeof path) return FcInputError(file, NULL, "--set: PATH too long in \"%s\"", FcSchemaEscape(shown, 68, set));
   memcpy(path, set, plen);
   path[plen] = 0;
   /* VALUE is JSON when it parses as such (5, true, null, [1,2], "text"), else a plain string,
    * so `--set petsc.ksp_type=cg` needs no quoting; the schema then checks its type. */
   value = cJSON_ParseWithOpts(eq + 1, &end, 1);
+  text  = value ? eq + 1 : NULL;
   if (!value) {
     PetscCheck(!json_oom, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory parsing --set %s", set);
     value = cJSON_CreateString(eq + 1);
     PetscCheck(value, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory building the JSON tree");
   }
   /* The tree owns value only once it is inserted; on any earlier failure free it here. */
-  ierr = ApplyValue_Private(file, path, root, value);
+  ierr = ApplyValue_Private(file, path, text, root, value);
   if (ierr) {
     cJSON_Delete(value);
     PetscCall(ierr);

@@ -13,7 +13,8 @@ void FcJsonHooksPush(void);
 void FcJsonHooksPop(void);
 
 /* Read and parse `file`; the root is any JSON value. Unreadable file, syntax error (with line
- * and column) and duplicate keys are input errors. */
+ * and column) and a string holding U+0000 (\u0000, at its JSON path) are input errors; after
+ * the last one *root is set all the same, and the caller deletes it. */
 PetscErrorCode FcJsonReadFile(const char *file, cJSON **root);
 
 /* Input error "FILE: PATH: <prefix>duplicate key "x"" for the first object under `item`
@@ -21,7 +22,7 @@ PetscErrorCode FcJsonReadFile(const char *file, cJSON **root);
 PetscErrorCode FcJsonCheckDuplicates(const char *file, const cJSON *item, const char *path, const char *prefix);
 
 /* Apply one "PATH=VALUE" override to the tree (see doc/case-format.md, "Overrides"). Errors
- * are reported as "FILE: PATH: --set: reason". */
+ * are reported as "FILE: PATH: --set: reason", PATH escaped (FcSchemaEscape). */
 PetscErrorCode FcJsonApplySet(const char *file, cJSON *root, const char *set);
 
 #endif

@@ -1,13 +1,22 @@
 /* fcsim — generic validator for the declarative JSON schema of schema.h. */
 #include "schema.h"
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Keys come from the user's file: escaped, so that a path never breaks a message's line. */
 void FcSchemaPathKey(char *out, size_t len, const char *parent, const char *key)
 {
-  if (parent && parent[0]) snprintf(out, len, "%s.%s", parent, key);
-  else snprintf(out, len, "%s", key);
+  size_t l = 0;
+
+  if (!len) return;
+  out[0] = 0;
+  if (parent && parent[0]) {
+    snprintf(out, len, "%s.", parent);
+    l = strlen(out);
+  }
+  if (l + 1 < len) FcSchemaEscape(out + l, len - l, key);
 }
 
 void FcSchemaPathIndex(char *out, size_t len, const char *parent, PetscInt i)
@@ -24,6 +33,114 @@ const char *FcSchemaTypeName(const cJSON *item)
   if (cJSON_IsArray(item)) return "array";
   if (cJSON_IsObject(item)) return "object";
   return "invalid";
+}
+
+/* Length (1 to 4) of the UTF-8 sequence at s, with its code point in *cp; 0 when s does not
+ * start a well-formed one (a stray continuation byte, a truncated or overlong sequence, a
+ * surrogate, or beyond U+10FFFF). */
+static int Utf8Decode_Private(const unsigned char *s, unsigned *cp)
+{
+  unsigned c = s[0], min;
+  int      n;
+
+  if (c < 0x80) {
+    *cp = c;
+    return 1;
+  }
+  if (c >= 0xc2 && c <= 0xdf) {
+    n   = 2;
+    c  &= 0x1f;
+    min = 0x80;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n   = 3;
+    c  &= 0x0f;
+    min = 0x800;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n   = 4;
+    c  &= 0x07;
+    min = 0x10000;
+  } else return 0;
+  for (int k = 1; k < n; k++) { /* a NUL is not a continuation byte: no read past the end */
+    if ((s[k] & 0xc0) != 0x80) return 0;
+    c = (c << 6) | (s[k] & 0x3f);
+  }
+  if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return 0;
+  *cp = c;
+  return n;
+}
+
+static PetscBool IsControl_Private(unsigned cp)
+{
+  return (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+long FcSchemaFirstControl(const char *s)
+{
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    unsigned cp;
+    int      n = Utf8Decode_Private(p, &cp);
+    if (n && IsControl_Private(cp)) return (long)cp;
+    p += n ? n : 1;
+  }
+  return -1;
+}
+
+/* The escaped form of the character at p, in piece; returns how many bytes of p it stands for. */
+static int EscapePiece_Private(const unsigned char *p, char piece[8])
+{
+  unsigned cp;
+  int      n = Utf8Decode_Private(p, &cp);
+
+  if (!n) {
+    snprintf(piece, 8, "\\x%02x", (unsigned)*p);
+    return 1;
+  }
+  if (cp == '"' || cp == '\\') snprintf(piece, 8, "\\%c", (char)cp);
+  else if (cp == '\n') snprintf(piece, 8, "\\n");
+  else if (cp == '\r') snprintf(piece, 8, "\\r");
+  else if (cp == '\t') snprintf(piece, 8, "\\t");
+  /* C0 and C1 controls, DEL, and U+2028/U+2029, which some readers take as line breaks */
+  else if (IsControl_Private(cp)) snprintf(piece, 8, "\\u%04x", cp);
+  else {
+    memcpy(piece, p, (size_t)n);
+    piece[n] = 0;
+  }
+  return n;
+}
+
+const char *FcSchemaEscape(char *out, size_t len, const char *s)
+{
+  const unsigned char *p;
+  size_t               total = 0, o = 0;
+  char                 piece[8];
+
+  if (!len) return out;
+  out[0] = 0;
+  for (p = (const unsigned char *)s; *p;) {
+    p += EscapePiece_Private(p, piece);
+    total += strlen(piece);
+  }
+  for (p = (const unsigned char *)s; *p;) {
+    const int    n  = EscapePiece_Private(p, piece);
+    const size_t pl = strlen(piece);
+    /* when the whole does not fit, stop where a final "..." still does */
+    if (o + pl + (total + 1 > len ? 4 : 1) > len) {
+      snprintf(out + o, len - o, "...");
+      return out;
+    }
+    memcpy(out + o, piece, pl + 1);
+    o += pl;
+    p += n;
+  }
+  return out;
+}
+
+void FcSchemaFormatShortest(char *out, size_t len, double x)
+{
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(out, len, "%.*g", prec, x);
+    if (strtod(out, NULL) == x) return;
+  }
 }
 
 void FcSchemaFormatNumber(char *out, size_t len, double x)
@@ -90,6 +207,12 @@ static PetscErrorCode CheckType_Private(FcSchemaCtx *ctx, const FcSchemaEntry *e
   PetscFunctionBegin;
   /* JSON has no inf/nan, but an overflowing literal such as 1e999 parses to inf. */
   if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) return FcInputError(ctx->file, path, "must be a finite number");
+  /* A subnormal (1e-320) is no physical quantity, and arithmetic on it loses its precision
+   * (1e-320 * 1e10 is not 1e-310 to 15 digits); it is nearly always a typo for a normal value. */
+  if (cJSON_IsNumber(item) && item->valuedouble != 0 && fabs(item->valuedouble) < DBL_MIN) {
+    FcSchemaFormatShortest(num, sizeof num, item->valuedouble);
+    return FcInputError(ctx->file, path, "must be 0 or a normal number (magnitude at least 2.2250738585072014e-308), got the subnormal %s", num);
+  }
   if (TypeAccepted_Private(e->types, item)) PetscFunctionReturn(0);
   TypeMaskName_Private(e->types, want, sizeof want);
   if (cJSON_IsNumber(item) && (e->types & FC_T_INTEGER)) {
@@ -140,16 +263,16 @@ static PetscErrorCode CheckString_Private(FcSchemaCtx *ctx, const FcSchemaEntry 
 {
   const char *s = item->valuestring;
   PetscInt    n = (PetscInt)strlen(s);
-  char        list[512];
+  char        list[512], es[256];
 
   PetscFunctionBegin;
   if (e->choices) {
     for (int i = 0; e->choices[i]; i++)
       if (!strcmp(s, e->choices[i])) PetscFunctionReturn(0);
     JoinList_Private(e->choices, list, sizeof list);
-    return FcInputError(ctx->file, path, "\"%s\" is not allowed (choices: %s)", s, list);
+    return FcInputError(ctx->file, path, "\"%s\" is not allowed (choices: %s)", FcSchemaEscape(es, sizeof es, s), list);
   }
-  if (e->charset && !Charset_Private(s, e->charset)) return FcInputError(ctx->file, path, "\"%s\" must match [A-Za-z0-9%s]+", s, e->charset);
+  if (e->charset && !Charset_Private(s, e->charset)) return FcInputError(ctx->file, path, "\"%s\" must match [A-Za-z0-9%s]+", FcSchemaEscape(es, sizeof es, s), e->charset);
   if (e->len_min > 0 && n < e->len_min) return e->len_min == 1 ? FcInputError(ctx->file, path, "must not be empty") : FcInputError(ctx->file, path, "must have at least %" PetscInt_FMT " characters", e->len_min);
   if (e->len_max > 0 && n > e->len_max) return FcInputError(ctx->file, path, "must have at most %" PetscInt_FMT " characters, got %" PetscInt_FMT, e->len_max, n);
   PetscFunctionReturn(0);
@@ -257,30 +380,31 @@ static void AppendKeys_Private(char *list, size_t len, const FcSchemaEntry *entr
 
 static PetscErrorCode UnknownKey_Private(FcSchemaCtx *ctx, const FcSchemaEntry *common, const FcSchemaEntry *disc, const FcSchemaVariant *var, const FcSchemaEntry *entries, const char *key, const char *path)
 {
-  char list[1024] = "";
+  char list[1024] = "", ekey[256];
 
   PetscFunctionBegin;
+  FcSchemaEscape(ekey, sizeof ekey, key);
   AppendKeys_Private(list, sizeof list, common);
   if (disc) {
     size_t l = strlen(list);
     snprintf(list + l, sizeof list - l, "%s%s", list[0] ? ", " : "", disc->key);
   }
   AppendKeys_Private(list, sizeof list, entries);
-  if (var) return FcInputError(ctx->file, path, "unknown key \"%s\" for %s \"%s\" (accepted: %s)", key, disc->key, var->name, list);
-  return FcInputError(ctx->file, path, "unknown key \"%s\" (accepted: %s)", key, list);
+  if (var) return FcInputError(ctx->file, path, "unknown key \"%s\" for %s \"%s\" (accepted: %s)", ekey, disc->key, var->name, list);
+  return FcInputError(ctx->file, path, "unknown key \"%s\" (accepted: %s)", ekey, list);
 }
 
 /* Objects with free keys (PETSc options): check each key's spelling and each value. */
 static PetscErrorCode ValidateMap_Private(FcSchemaCtx *ctx, const FcSchemaObject *o, cJSON *obj, const char *path)
 {
   cJSON *m;
-  char   sub[FC_PATH_LEN];
+  char   sub[FC_PATH_LEN], ekey[256];
 
   PetscFunctionBegin;
   cJSON_ArrayForEach(m, obj)
   {
     FcSchemaPathKey(sub, sizeof sub, path, m->string);
-    if (o->map_charset && !Charset_Private(m->string, o->map_charset)) return FcInputError(ctx->file, sub, "key \"%s\" must match [A-Za-z0-9%s]+", m->string, o->map_charset);
+    if (o->map_charset && !Charset_Private(m->string, o->map_charset)) return FcInputError(ctx->file, sub, "key \"%s\" must match [A-Za-z0-9%s]+", FcSchemaEscape(ekey, sizeof ekey, m->string), o->map_charset);
     PetscCall(FcSchemaValidate(ctx, o->map_value, m, sub));
   }
   PetscFunctionReturn(0);
@@ -291,7 +415,7 @@ PetscErrorCode FcSchemaValidateObject(FcSchemaCtx *ctx, const FcSchemaObject *o,
   const FcSchemaEntry   *entries = o->entries, *disc = o->discriminator, *common = disc ? o->common : NULL, *e;
   const FcSchemaVariant *var     = NULL;
   cJSON                 *m;
-  char                   sub[FC_PATH_LEN], list[512];
+  char                   sub[FC_PATH_LEN], list[512], ev[256];
 
   PetscFunctionBegin;
   if (o->map_value) {
@@ -318,7 +442,7 @@ PetscErrorCode FcSchemaValidateObject(FcSchemaCtx *ctx, const FcSchemaObject *o,
         l = strlen(list);
         snprintf(list + l, sizeof list - l, "%s%s", list[0] ? ", " : "", v->name);
       }
-      return FcInputError(ctx->file, sub, "\"%s\" is not allowed (choices: %s)", m->valuestring, list);
+      return FcInputError(ctx->file, sub, "\"%s\" is not allowed (choices: %s)", FcSchemaEscape(ev, sizeof ev, m->valuestring), list);
     }
     entries = var->entries;
   }

@@ -19,7 +19,8 @@
 #define FC_PATH_LEN 1024
 
 /* JSON types an entry accepts (a mask). INTEGER is a NUMBER with an integral value that fits
- * a PetscInt; NUMBER accepts any finite number. */
+ * a PetscInt; NUMBER accepts any finite number that is 0 or normal (a subnormal such as 1e-320
+ * is refused: no quantity of a case is that small, and arithmetic on it loses its precision). */
 enum {
   FC_T_NULL    = 1 << 0,
   FC_T_BOOL    = 1 << 1,
@@ -98,5 +99,16 @@ void        FcSchemaPathIndex(char *out, size_t len, const char *parent, PetscIn
 const char *FcSchemaTypeName(const cJSON *item);
 /* Shortest %g form that reads back to the same double. */
 void        FcSchemaFormatNumber(char *out, size_t len, double x);
+/* The same with as few digits as reading back needs, in exponent form when %g picks it: 2e+14,
+ * 1e-320 (FcSchemaFormatNumber starts at 15 digits: 200000000000000, 9.99988671826831e-321). */
+void        FcSchemaFormatShortest(char *out, size_t len, double x);
+/* s as printable text on one line, for messages: '"', '\\' and control characters escaped as
+ * in JSON (\n, \t, \u001b), C1 controls and the Unicode line/paragraph separators as \uXXXX,
+ * bytes that are not UTF-8 as \xNN; cut with "..." to fit len. Every string a message echoes
+ * from the case (or a --set) goes through this, so that the message stays ONE line. Returns out. */
+const char *FcSchemaEscape(char *out, size_t len, const char *s);
+/* The first control character of s (C0, DEL, C1, U+2028, U+2029: what FcSchemaEscape shows as
+ * \uXXXX or \n, \r, \t) as a code point, or -1 when there is none. */
+long        FcSchemaFirstControl(const char *s);
 
 #endif

@@ -1,5 +1,6 @@
 /* Unit tests of src/case: loading a full case, defaults, --set overrides, ramps, rigid bodies
- * and contact keys, and one input error (one line naming the file and the JSON path) for each kind of malformed input.
+ * and contact keys, and one input error (one line naming the file and the JSON path) for each kind of malformed input,
+ * also when the input holds control characters, U+0000 or bytes that are not UTF-8 (escaped).
  *
  *   ./test_case                                   plain run
  *   ./test_case -malloc_debug -malloc_dump        PETSc reports any leaked PetscMalloc
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "../../src/case/case.h"
+#include "../../src/case/schema.h"
 
 static char tmpdir[64]; /* mkdtemp directory for the case and mesh files */
 
@@ -989,6 +991,37 @@ static const BadCase bad_cases[] = {
   {contact_base, {"probes[0]={\"name\": \"n\", \"type\": \"active_contacts\"}"}, "probes[0].pair", "required key \"pair\" is missing"},
   {NULL, {"probes[0]={\"name\": \"n\", \"type\": \"active_contacts\", \"pair\": 0}"}, "probes[0].pair", "no contact pair 0: the case has no contacts"},
   {contact_base, {"probes[1].body=nobody"}, "probes[1].body", "no body named \"nobody\" (bodies: \"block\", \"floor\", \"ball\")"},
+  /* issue 17: subnormal numbers anywhere, physical bounds of materials and dt */
+  {NULL, {"bodies[0].material.E=1e-320"}, "bodies[0].material.E", "got the subnormal 1e-320"},
+  {NULL, {"gravity=[0, 0, -4e-320]"}, "gravity[2]", "got the subnormal -4e-320"},
+  {NULL, {"bodies[0].loads[0].pressure=5e-324"}, "bodies[0].loads[0].pressure", "subnormal"},
+  {NULL, {"bodies[0].material.E=1e-300"}, "bodies[0].material.E", "1e-300 Pa is outside [0.1, 1e+14] Pa (SI units)"},
+  {NULL, {"bodies[0].material.E=2.1e15"}, "bodies[0].material.E", "2.1e+15 Pa is outside [0.1, 1e+14] Pa"},
+  {NULL, {"bodies[0].material.density=7.85e-9"}, "bodies[0].material.density", "7.85e-09 kg/m^3 is outside [0.001, 1e+06] kg/m^3"},
+  {NULL, {"time.dt=1e-13"}, "time.dt", "1e-13 s is outside [1e-12, 1e+09] s"},
+  {NULL, {"bodies[0].material.nu=0.4999999999"}, "bodies[0].material.nu", "the bulk modulus would be 5e+09 times the shear modulus"},
+  {NULL, {"bodies[0].material={\"model\": \"mooney_rivlin\", \"C10\": 1e5, \"C01\": 2e14, \"kappa\": 1e9, \"density\": 1000}"}, "bodies[0].material.C01", "2e+14 Pa is above 1e+14 Pa"},
+  {NULL, {"bodies[0].material={\"model\": \"mooney_rivlin\", \"C10\": 1, \"C01\": 0, \"kappa\": 1e9, \"density\": 1000}"}, "bodies[0].material.kappa", "the bulk modulus would be 5e+08 times"},
+  /* issue 17: U+0000 refused, user strings echoed escaped (one line) */
+  {"{\"name\": \"a\\u0000b\"}", {NULL}, "name", "the string \"a\\u0000...\" contains the character U+0000"},
+  {"{\"name\": \"a\", \"time\": {\"d\\u0000t\": 1}}", {NULL}, "time", "the member name \"d\\u0000...\" contains"},
+  {"{\"name\": \"a\\\\u0000b\"}", {NULL}, "name", "\"a\\\\u0000b\" must match"}, /* an escaped backslash, not U+0000 */
+  {NULL, {"description=\"x\\u0000y\""}, "description", "--set: the string \"x\\u0000...\" contains the character U+0000"},
+  {NULL, {"petsc={\"a\": [1, \"\\u0000\"]}"}, "petsc.a[1]", "--set: the string \"\\u0000...\""},
+  {"{\"na\\nme\": 1}", {NULL}, "na\\nme", "unknown key \"na\\nme\" (accepted:"},
+  {"{\"name\": \"a\nb\"}", {NULL}, "name", "\"a\\nb\" must match"}, /* a raw newline, which cJSON takes */
+  {NULL, {"name=\"a\\u2028b\\u0085c\\\"d\""}, "name", "\"a\\u2028b\\u0085c\\\"d\" must match"},
+  {NULL, {"name=\xff\xfeok"}, "name", "\"\\xff\\xfeok\" must match"},
+  {NULL, {"bodies[0].mat\nerial.E=3"}, "bodies[0].mat\\nerial", "unknown key \"mat\\nerial\""},
+  {NULL, {"time\n.dt"}, "time\\n.dt", "--set: expected PATH=VALUE"},
+  {NULL, {"time\r=1"}, "time\\r", "unknown key \"time\\r\""},
+  {NULL, {"bodies[0]\t=1"}, "bodies[0]\\t", "--set: malformed PATH: unexpected \"\\t\""},
+  {NULL, {"time.integrator=\"be\\u001b[31m\""}, "time.integrator", "\"be\\u001b[31m\" is not allowed"},
+  {NULL, {"probes[0].body=\"bl\\nock\""}, "probes[0].body", "no body named \"bl\\nock\""},
+  {NULL, {"bodies[0].boundary[0].group=\"bot\\ttom\""}, "bodies[0].boundary[0].group", "\"bot\\ttom\" contains the control character U+0009"},
+  {NULL, {"petsc.ksp_type=\"cg\\n-pc_type lu\""}, "petsc.ksp_type", "contains the control character U+000A"},
+  {NULL, {"output.dir=\"out\\u2029\""}, "output.dir", "contains the control character U+2029"},
+  {contact_base, {"contacts[0].pair=[\"bl\\u0085ock\", \"floor\"]"}, "contacts[0].pair", "no body named \"bl\\u0085ock\""},
 };
 
 static void test_bad_inputs(void **state)
@@ -1023,6 +1056,35 @@ static void test_bad_inputs(void **state)
   assert_int_equal(nbad, 0);
 }
 
+/* FcSchemaEscape: any bytes as one printable line, JSON-style escapes, cut with "..." to fit. */
+static void test_escape(void **state)
+{
+  char out[16], big[64], path[32];
+
+  (void)state;
+  assert_string_equal(FcSchemaEscape(out, sizeof out, "plain"), "plain");
+  assert_string_equal(FcSchemaEscape(out, sizeof out, "a\nb\t\"\\"), "a\\nb\\t\\\"\\\\");
+  assert_string_equal(FcSchemaEscape(out, sizeof out, "\r\x1b\x7f"), "\\r\\u001b\\u007f");
+  /* UTF-8 passes, except C1 controls and the line/paragraph separators */
+  assert_string_equal(FcSchemaEscape(big, sizeof big, "\xc3\xa9\xe2\x82\xac\xc2\x85\xe2\x80\xa8\xe2\x80\xa9"), "\xc3\xa9\xe2\x82\xac\\u0085\\u2028\\u2029");
+  /* not UTF-8: a stray byte, a truncated sequence, an overlong NUL, a surrogate */
+  assert_string_equal(FcSchemaEscape(big, sizeof big, "\xff\xc3"), "\\xff\\xc3");
+  assert_string_equal(FcSchemaEscape(big, sizeof big, "\xc0\x80"), "\\xc0\\x80");
+  assert_string_equal(FcSchemaEscape(big, sizeof big, "\xed\xa0\x80"), "\\xed\\xa0\\x80");
+  /* fits exactly; one more and it is cut, never inside an escape */
+  assert_string_equal(FcSchemaEscape(out, sizeof out, "0123456789abcde"), "0123456789abcde");
+  assert_string_equal(FcSchemaEscape(out, sizeof out, "0123456789abcdef"), "0123456789ab...");
+  assert_string_equal(FcSchemaEscape(out, sizeof out, "0123456789a\n\n\n"), "0123456789a...");
+  assert_string_equal(FcSchemaEscape(out, 4, "abcd"), "...");
+  assert_string_equal(FcSchemaEscape(out, 1, "abcd"), "");
+  assert_int_equal(FcSchemaFirstControl("no controls \xc3\xa9"), -1);
+  assert_int_equal(FcSchemaFirstControl("tab\there"), 9);
+  assert_int_equal(FcSchemaFirstControl("a\xe2\x80\xa8"), 0x2028);
+  /* keys in JSON paths are escaped too */
+  FcSchemaPathKey(path, sizeof path, "bodies[0]", "ma\nterial");
+  assert_string_equal(path, "bodies[0].ma\\nterial");
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
@@ -1037,6 +1099,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_contact_set),
     cmocka_unit_test(test_motion_displacement),
     cmocka_unit_test(test_bad_inputs),
+    cmocka_unit_test(test_escape),
   };
   char mesh[PETSC_MAX_PATH_LEN + 16];
   int  failures;
