@@ -38,6 +38,89 @@ void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
   row[25] = (PetscReal)st->refactors;
 }
 
+/* First non-finite entry of x (NULL: none), as its index; -1 when all are finite. */
+static PetscErrorCode FirstNonFinite_Private(Vec x, PetscInt *idx, PetscReal *val)
+{
+  const PetscScalar *a;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  *idx = -1;
+  if (!x) PetscFunctionReturn(0);
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(x, &a));
+  for (PetscInt i = 0; i < n; i++)
+    if (PetscIsInfOrNanScalar(a[i])) {
+      *idx = i;
+      *val = PetscRealPart(a[i]);
+      break;
+    }
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscFunctionReturn(0);
+}
+
+/* What of the step's result is not finite, described in what ("" when everything is): the
+ * residual, every body's displacement, velocity, reaction, contact force Hᵀr, rigid placement
+ * and energies, the contact forces, and the probe values made from them. An overflow (a load of
+ * 1e152 N on a soft body, a rigid body launched at 1e160 m/s) can leave the Newton test
+ * satisfied and would otherwise be written as inf, the run reported a success. */
+static PetscErrorCode NonFiniteResult_Private(FcModel *m, FcContactStep cs, const FcStepStats *st, char *what, size_t len)
+{
+  static const char *const vname[] = {"displacement", "velocity", "reaction force", "contact force (H^T r)"};
+  FcContactView            cv;
+  PetscReal               *row, val;
+  PetscInt                 idx;
+  PetscErrorCode           ierr;
+
+  PetscFunctionBegin;
+  what[0] = 0;
+  if (PetscIsInfOrNanReal(st->residual) || PetscIsInfOrNanReal(st->residual_abs)) {
+    snprintf(what, len, "the Newton residual (%g)", (double)st->residual_abs);
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    FcBody    B    = m->bodies[b];
+    const Vec v[4] = {B->u, B->v, B->reaction, B->fcontact};
+    for (int k = 0; k < 4; k++) {
+      PetscCall(FirstNonFinite_Private(v[k], &idx, &val));
+      if (idx < 0) continue;
+      if (B->rigid) snprintf(what, len, "the %s of rigid body \"%s\" (joint coordinate %d) is %g", vname[k], B->name, (int)idx, (double)val);
+      else snprintf(what, len, "the %s of body \"%s\" (node %d, %c) is %g", vname[k], B->name, (int)(idx / 3), "xyz"[idx % 3], (double)val);
+      PetscFunctionReturn(0);
+    }
+    for (int k = 0; k < 12 && B->rigid; k++) {
+      val = k < 3 ? B->rigid_d1[k] : B->rigid_R1[k - 3];
+      if (!PetscIsInfOrNanReal(val)) continue;
+      snprintf(what, len, "the %s of rigid body \"%s\" is %g", k < 3 ? "translation" : "rotation", B->name, (double)val);
+      PetscFunctionReturn(0);
+    }
+    if (PetscIsInfOrNanReal(B->strain_energy) || PetscIsInfOrNanReal(B->kinetic_energy)) {
+      const PetscBool se = PetscIsInfOrNanReal(B->strain_energy);
+      snprintf(what, len, "the %s energy of body \"%s\" is %g", se ? "strain" : "kinetic", B->name, (double)(se ? B->strain_energy : B->kinetic_energy));
+      PetscFunctionReturn(0);
+    }
+  }
+  if (cs) {
+    PetscCall(FcContactStepGetView(cs, &cv));
+    for (PetscInt i = 0; i < 3 * cv.m; i++)
+      if (PetscIsInfOrNanReal(cv.r[i])) {
+        snprintf(what, len, "the force of contact %d (pair %d) is %g", (int)(i / 3), (int)cv.pair[i / 3], (double)cv.r[i]);
+        PetscFunctionReturn(0);
+      }
+  }
+  /* probes combine the above (sums, scales): they can overflow on their own */
+  PetscCall(PetscMalloc1(m->nprobe_cols + 1, &row));
+  ierr = FcModelProbes(m, cs ? &cv : NULL, row);
+  for (PetscInt k = 0; !ierr && k < m->nprobe_cols; k++)
+    if (PetscIsInfOrNanReal(row[k])) {
+      snprintf(what, len, "the probe value %s is %g", m->probe_cols[k], (double)row[k]);
+      break;
+    }
+  PetscCall(PetscFree(row));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 /* Convergence (per body): ‖r_free‖ <= atol + rtol · max(‖r₀‖, scale), where scale is the
  * largest norm among the residual's terms (internal, external, inertial and damping forces):
  * a relative test that is meaningful both when the step starts far from equilibrium (‖r₀‖
@@ -160,5 +243,16 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
   PetscCall(PetscFree(dxs));
   PetscCall(PetscTime(&t1));
   st->total = t1 - t0;
+  /* A state with a non-finite value can neither be continued from nor written out. After a
+   * Newton iteration that did not converge (diverging iterates), it is an inadmissible iterate
+   * like those above: st->nonfinite, for the caller to retry (time.cutback) or report. After a
+   * converged one, it is what the case's magnitudes give at t1, which no smaller step changes:
+   * the run fails here, naming what overflowed. */
+  if (!st->nonfinite && !FcInterrupted) {
+    char what[FC_NAME_LEN + 128];
+    PetscCall(NonFiniteResult_Private(m, cs, st, what, sizeof what));
+    if (what[0] && !st->converged) st->nonfinite = PETSC_TRUE;
+    else PetscCheck(!what[0], PETSC_COMM_SELF, PETSC_ERR_FP, "Step %d (t = %g): the result is not finite: %s; the case's magnitudes (materials, loads, prescribed or initial motions, time step) exceed double precision", (int)s->step, (double)s->t1, what);
+  }
   PetscFunctionReturn(0);
 }
