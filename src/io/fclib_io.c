@@ -1,13 +1,18 @@
-/* fcsim — FCLIB input/output through libfclib, guarded by a validation with the HDF5 C API
- * (fclib_io.h, doc/contact.md "FCLIB").
+/* fcsim — FCLIB input/output: files read with fcsim's own HDF5 C API calls, written through
+ * libfclib (fclib_io.h, doc/contact.md "FCLIB").
  *
- * Why validate first: libfclib's readers wrap every HDF5 call in a macro that prints and calls
- * exit(1) on failure (a missing dataset, a group where a dataset is expected), and read each
- * dataset whole into a buffer sized from *other* datasets (x from nzmax, q from W/m, mu from
- * W/m / spacedim), so a dataset of the wrong length overruns the heap. Everything libfclib will
- * read is therefore checked here — presence, kind, class, number of elements — and only then is
- * libfclib called; the values (indices in range, finite numbers, μ ≥ 0) are checked on what it
- * returns. Each failure is one FcInputError line "FILE: /dataset/path: message". */
+ * Why not libfclib's readers: they wrap every HDF5 call in a macro that prints "ERROR: HDF5 call
+ * failed" and calls exit(1) on failure (a missing dataset, a damaged object header), leaving
+ * the file open; they read each dataset whole into a buffer sized from *other* datasets (x from
+ * nzmax, q from W/m), so a dataset of the wrong length overruns the heap; and libfclib is linked
+ * to the serial HDF5 library, a second copy of HDF5 in the process besides the MPI one fcsim and
+ * PETSc use, whose error printing fcsim's H5Eset_auto2 does not reach (a damaged file printed
+ * dozens of HDF5-DIAG lines). So everything is checked here — presence, kind, class, number of
+ * elements — then read here, then the values (indices in range, finite numbers, μ ≥ 0) are
+ * checked. Each failure is one FcInputError line "FILE: /dataset/path: message", with HDF5's
+ * error printing off meanwhile and every HDF5 object closed. What this reader accepts, libfclib
+ * reads too (every dataset it would read is read here), which src/contact/sap_global.c, still
+ * calling fclib_read_global after FcFCLIBReadProblem, relies on. */
 #include "fclib_io.h"
 #include <fclib.h>
 #include <hdf5.h>
@@ -29,8 +34,22 @@ enum {
   FC_LINK_MISSING,
   FC_LINK_GROUP,
   FC_LINK_DATASET,
-  FC_LINK_OTHER
+  FC_LINK_OTHER,
+  FC_LINK_BROKEN /* the link exists but it, or its object's header, cannot be read: damaged */
 };
+
+/* An object that opens and is not a group (a dataset on the way of a path). */
+static PetscBool IsNonGroup_Private(hid_t fid, const char *path)
+{
+  hid_t     obj = H5Oopen(fid, path, H5P_DEFAULT);
+  PetscBool ng  = PETSC_FALSE;
+
+  if (obj >= 0) {
+    ng = H5Iget_type(obj) != H5I_GROUP ? PETSC_TRUE : PETSC_FALSE;
+    H5Oclose(obj);
+  }
+  return ng;
+}
 
 static int LinkKind_Private(hid_t fid, const char *path)
 {
@@ -41,18 +60,37 @@ static int LinkKind_Private(hid_t fid, const char *path)
 
   if (len >= sizeof buf) return FC_LINK_MISSING;
   /* H5Lexists fails (rather than answering no) when an intermediate group is missing: walk the
-   * path one component at a time. */
-  for (size_t k = 1; k <= len; k++) {
+   * path one component at a time. It also fails on a path through a dataset (absent) and on a
+   * damaged group (broken), told apart by opening the parent. */
+  for (size_t k = 1, parent = 1; k <= len; k++) {
+    htri_t e;
     if (k < len && path[k] != '/') continue;
     memcpy(buf, path, k);
     buf[k] = 0;
-    if (H5Lexists(fid, buf, H5P_DEFAULT) <= 0) return FC_LINK_MISSING;
+    if ((e = H5Lexists(fid, buf, H5P_DEFAULT)) == 0) return FC_LINK_MISSING;
+    if (e < 0) {
+      buf[parent] = 0;
+      return IsNonGroup_Private(fid, buf) ? FC_LINK_MISSING : FC_LINK_BROKEN;
+    }
+    parent = k;
   }
   obj = H5Oopen(fid, path, H5P_DEFAULT);
-  if (obj < 0) return FC_LINK_MISSING; /* dangling soft link */
+  if (obj < 0) { /* a dangling soft or external link is absent; a hard link, damaged */
+    H5L_info_t li;
+    return H5Lget_info(fid, path, &li, H5P_DEFAULT) >= 0 && li.type != H5L_TYPE_HARD ? FC_LINK_MISSING : FC_LINK_BROKEN;
+  }
   t = H5Iget_type(obj);
   H5Oclose(obj);
   return t == H5I_GROUP ? FC_LINK_GROUP : t == H5I_DATASET ? FC_LINK_DATASET : FC_LINK_OTHER;
+}
+
+/* LinkKind_Private, a damaged link or object being an input error. */
+static PetscErrorCode Link_Private(FcH5 *h, const char *path, int *kind)
+{
+  PetscFunctionBegin;
+  *kind = LinkKind_Private(h->fid, path);
+  if (*kind == FC_LINK_BROKEN) return FcInputError(h->file, path, "cannot be read: the file is damaged");
+  PetscFunctionReturn(0);
 }
 
 typedef struct {
@@ -101,9 +139,10 @@ static const char *ClassName_Private(H5T_class_t c)
 
 static PetscErrorCode RequireGroup_Private(FcH5 *h, const char *path)
 {
-  const int k = LinkKind_Private(h->fid, path);
+  int k;
 
   PetscFunctionBegin;
+  PetscCall(Link_Private(h, path, &k));
   if (k == FC_LINK_MISSING) return FcInputError(h->file, path, "missing (an FCLIB group is expected here)");
   if (k != FC_LINK_GROUP) return FcInputError(h->file, path, "is not a group");
   PetscFunctionReturn(0);
@@ -111,9 +150,10 @@ static PetscErrorCode RequireGroup_Private(FcH5 *h, const char *path)
 
 static PetscErrorCode RequireDataset_Private(FcH5 *h, const char *path, FcDsetInfo *di)
 {
-  const int k = LinkKind_Private(h->fid, path);
+  int k;
 
   PetscFunctionBegin;
+  PetscCall(Link_Private(h, path, &k));
   if (k == FC_LINK_MISSING) return FcInputError(h->file, path, "missing dataset");
   if (k != FC_LINK_DATASET) return FcInputError(h->file, path, "is not a dataset");
   if (!DsetInfo_Private(h->fid, path, di)) return FcInputError(h->file, path, "dataset cannot be read");
@@ -149,18 +189,61 @@ static PetscErrorCode RequireNumbers_Private(FcH5 *h, const char *path, PetscBoo
   PetscFunctionReturn(0);
 }
 
+/* The whole dataset `path` (validated: its class and number of elements) into buf, converted
+ * to memtype. The data of a damaged file can fail here even when its metadata did not. */
+static PetscErrorCode ReadData_Private(FcH5 *h, const char *path, hid_t memtype, void *buf)
+{
+  hid_t  did;
+  herr_t st;
+
+  PetscFunctionBegin;
+  did = H5Dopen2(h->fid, path, H5P_DEFAULT);
+  st  = did < 0 ? -1 : H5Dread(did, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+  if (did >= 0) H5Dclose(did);
+  if (st < 0) return FcInputError(h->file, path, "its data cannot be read (a damaged file?)");
+  PetscFunctionReturn(0);
+}
+
+/* Read a small validated dataset (matrix and problem information: fcsim does not use it) in its
+ * own type, into scratch memory, only to know that it can be read. */
+static PetscErrorCode ReadUnused_Private(FcH5 *h, const char *path, long long npoints)
+{
+  hid_t          did, tid = -1;
+  size_t         size = 0;
+  char          *buf;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  if ((did = H5Dopen2(h->fid, path, H5P_DEFAULT)) >= 0 && (tid = H5Dget_type(did)) >= 0) size = H5Tget_size(tid);
+  if (!size || npoints < 1 || npoints > 1 << 20) {
+    if (tid >= 0) H5Tclose(tid);
+    if (did >= 0) H5Dclose(did);
+    return FcInputError(h->file, path, "its data cannot be read (a damaged file?)");
+  }
+  ierr = PetscMalloc1(size * (size_t)npoints, &buf);
+  if (!ierr && H5Dread(did, tid, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) ierr = FcInputError(h->file, path, "its data cannot be read (a damaged file?)");
+  H5Tclose(tid);
+  H5Dclose(did);
+  if (!ierr) ierr = PetscFree(buf);
+  else (void)PetscFree(buf);
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 /* libfclib reads strings into a buffer of the type's size: one fixed-length string only. */
 static PetscErrorCode OptionalString_Private(FcH5 *h, const char *path)
 {
-  const int  k = LinkKind_Private(h->fid, path);
+  int        k;
   FcDsetInfo di;
 
   PetscFunctionBegin;
+  PetscCall(Link_Private(h, path, &k));
   if (k == FC_LINK_MISSING) PetscFunctionReturn(0);
   PetscCall(RequireDataset_Private(h, path, &di));
   if (di.cls != H5T_STRING) return FcInputError(h->file, path, "expected a string, found %s values", ClassName_Private(di.cls));
   if (di.vlen) return FcInputError(h->file, path, "variable-length string: libfclib reads fixed-length strings only");
   if (di.npoints != 1) return FcInputError(h->file, path, "expected one string, found %lld", di.npoints);
+  PetscCall(ReadUnused_Private(h, path, 1));
   PetscFunctionReturn(0);
 }
 
@@ -171,7 +254,7 @@ static PetscErrorCode OptionalInfo_Private(FcH5 *h, const char *grp)
 
   PetscFunctionBegin;
   snprintf(path, sizeof path, "%s/info", grp);
-  k = LinkKind_Private(h->fid, path);
+  PetscCall(Link_Private(h, path, &k));
   if (k == FC_LINK_MISSING) PetscFunctionReturn(0);
   PetscCall(RequireGroup_Private(h, path));
   snprintf(path, sizeof path, "%s/info/title", grp);
@@ -191,6 +274,7 @@ typedef struct {
 static PetscErrorCode CheckMatrixShape_Private(FcH5 *h, const char *grp, FcMatShape *s)
 {
   char path[256];
+  int  k;
 
   PetscFunctionBegin;
   PetscCall(RequireGroup_Private(h, grp));
@@ -229,12 +313,16 @@ static PetscErrorCode CheckMatrixShape_Private(FcH5 *h, const char *grp, FcMatSh
   PetscCall(RequireNumbers_Private(h, path, PETSC_FALSE, s->nzmax, "nzmax values"));
   /* Optional matrix information: read as a whole by libfclib when "conditioning" is present. */
   snprintf(path, sizeof path, "%s/conditioning", grp);
-  if (LinkKind_Private(h->fid, path) != FC_LINK_MISSING) {
+  PetscCall(Link_Private(h, path, &k));
+  if (k != FC_LINK_MISSING) {
     PetscCall(RequireNumbers_Private(h, path, PETSC_FALSE, 1, "one number"));
+    PetscCall(ReadUnused_Private(h, path, 1));
     snprintf(path, sizeof path, "%s/determinant", grp);
     PetscCall(RequireNumbers_Private(h, path, PETSC_FALSE, 1, "one number"));
+    PetscCall(ReadUnused_Private(h, path, 1));
     snprintf(path, sizeof path, "%s/rank", grp);
     PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, 1, "one integer"));
+    PetscCall(ReadUnused_Private(h, path, 1));
     snprintf(path, sizeof path, "%s/comment", grp);
     PetscCall(OptionalString_Private(h, path));
   }
@@ -263,9 +351,10 @@ static PetscErrorCode CheckDenseSize_Private(FcH5 *h, const char *path, int n)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ValidateLocal_Private(FcH5 *h)
+static PetscErrorCode ValidateLocal_Private(FcH5 *h, FcMatShape *Wp)
 {
   FcMatShape W;
+  int        k;
 
   PetscFunctionBegin;
   PetscCall(RequireGroup_Private(h, "/fclib_local"));
@@ -275,8 +364,11 @@ static PetscErrorCode ValidateLocal_Private(FcH5 *h)
   FcCheckInput(W.m > 0, h->file, "/fclib_local/W", "empty (no contacts)");
   FcCheckInput(W.m % 3 == 0, h->file, "/fclib_local/W", "size %d is not a multiple of 3 (3 rows per contact)", W.m);
   PetscCall(CheckDenseSize_Private(h, "/fclib_local/W", W.m));
-  FcCheckInput(LinkKind_Private(h->fid, "/fclib_local/V") == FC_LINK_MISSING, h->file, "/fclib_local/V", "mixed problems (V, R, s) are not supported");
-  FcCheckInput(LinkKind_Private(h->fid, "/fclib_local/R") == FC_LINK_MISSING, h->file, "/fclib_local/R", "mixed problems (V, R, s) are not supported");
+  *Wp = W;
+  PetscCall(Link_Private(h, "/fclib_local/V", &k));
+  FcCheckInput(k == FC_LINK_MISSING, h->file, "/fclib_local/V", "mixed problems (V, R, s) are not supported");
+  PetscCall(Link_Private(h, "/fclib_local/R", &k));
+  FcCheckInput(k == FC_LINK_MISSING, h->file, "/fclib_local/R", "mixed problems (V, R, s) are not supported");
   PetscCall(RequireGroup_Private(h, "/fclib_local/vectors"));
   PetscCall(RequireNumbers_Private(h, "/fclib_local/vectors/q", PETSC_FALSE, W.m, "3 per contact, the size of W"));
   PetscCall(RequireNumbers_Private(h, "/fclib_local/vectors/mu", PETSC_FALSE, W.m / 3, "one per contact"));
@@ -284,9 +376,10 @@ static PetscErrorCode ValidateLocal_Private(FcH5 *h)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ValidateGlobal_Private(FcH5 *h)
+static PetscErrorCode ValidateGlobal_Private(FcH5 *h, FcMatShape *Mp, FcMatShape *Hp)
 {
   FcMatShape M, H;
+  int        k;
 
   PetscFunctionBegin;
   PetscCall(RequireGroup_Private(h, "/fclib_global"));
@@ -299,12 +392,15 @@ static PetscErrorCode ValidateGlobal_Private(FcH5 *h)
   FcCheckInput(H.n > 0, h->file, "/fclib_global/H", "no columns (no contacts)");
   FcCheckInput(H.n % 3 == 0, h->file, "/fclib_global/H", "%d columns is not a multiple of 3 (3 per contact)", H.n);
   PetscCall(CheckDenseSize_Private(h, "/fclib_global/H", H.n));
-  FcCheckInput(LinkKind_Private(h->fid, "/fclib_global/G") == FC_LINK_MISSING, h->file, "/fclib_global/G", "equality constraints (G, b) are not supported");
+  PetscCall(Link_Private(h, "/fclib_global/G", &k));
+  FcCheckInput(k == FC_LINK_MISSING, h->file, "/fclib_global/G", "equality constraints (G, b) are not supported");
   PetscCall(RequireGroup_Private(h, "/fclib_global/vectors"));
   PetscCall(RequireNumbers_Private(h, "/fclib_global/vectors/f", PETSC_FALSE, M.m, "the size of M"));
   PetscCall(RequireNumbers_Private(h, "/fclib_global/vectors/w", PETSC_FALSE, H.n, "the number of columns of H"));
   PetscCall(RequireNumbers_Private(h, "/fclib_global/vectors/mu", PETSC_FALSE, H.n / 3, "one per contact"));
   PetscCall(OptionalInfo_Private(h, "/fclib_global"));
+  *Mp = M;
+  *Hp = H;
   PetscFunctionReturn(0);
 }
 
@@ -317,6 +413,7 @@ typedef enum {
 static PetscErrorCode ProbeFile_Private(const char *path, FcH5 *h, FcFCLIBKind *kind)
 {
   htri_t is;
+  hid_t  fapl;
   int    kl, kg;
 
   PetscFunctionBegin;
@@ -326,10 +423,14 @@ static PetscErrorCode ProbeFile_Private(const char *path, FcH5 *h, FcFCLIBKind *
   if (!FcFileReadable(path)) return FcInputError(path, NULL, "cannot read the file (%s)", strerror(errno));
   is = H5Fis_hdf5(path);
   if (is <= 0) return FcInputError(path, NULL, "not an HDF5 file");
-  h->fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  /* "strong" close: H5Fclose also closes whatever object a failed call may have left open */
+  if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) >= 0) {
+    if (H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0) h->fid = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    H5Pclose(fapl);
+  }
   if (h->fid < 0) return FcInputError(path, NULL, "cannot be opened as an HDF5 file");
-  kl = LinkKind_Private(h->fid, "/fclib_local");
-  kg = LinkKind_Private(h->fid, "/fclib_global");
+  PetscCall(Link_Private(h, "/fclib_local", &kl));
+  PetscCall(Link_Private(h, "/fclib_global", &kg));
   if (kl == FC_LINK_MISSING && kg == FC_LINK_MISSING) return FcInputError(path, NULL, "no FCLIB problem (neither /fclib_local nor /fclib_global)");
   /* libfclib's solution reader takes the global problem when both are present; so do we. */
   *kind = kg != FC_LINK_MISSING ? FC_FCLIB_GLOBAL : FC_FCLIB_LOCAL;
@@ -353,8 +454,53 @@ static void QuietEnd_Private(FcH5Quiet *q)
   H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
 }
 
+/* HDF5 1.10 leaks internal free-list blocks when it parses damaged metadata, with every id
+ * closed (nothing a caller can release), and its shutdown then prints "HDF5: infinite loop
+ * closing library" and a line of interface names, but only when error printing is on (it checks
+ * H5Eget_auto2 first). The MPI build of HDF5 shuts down in MPI_Finalize (PetscFinalize), from
+ * the delete callback of an attribute it puts on MPI_COMM_SELF when it initializes; MPI calls
+ * those callbacks in the reverse order of their creation, so an attribute set after HDF5's runs
+ * first, and turns error printing off. (Without MPI, HDF5 shuts down from atexit(), which also
+ * runs handlers last-in first-out.) Set up at the first read, since even a read that succeeds
+ * may have stepped over damaged links on its way. */
+static void QuietShutdown_Private(void)
+{
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+static int QuietShutdownMPI_Private(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+  (void)comm;
+  (void)keyval;
+  (void)attr;
+  (void)extra;
+  QuietShutdown_Private();
+  return MPI_SUCCESS;
+}
+
+static void QuietShutdownSetup_Private(void)
+{
+  static PetscBool done = PETSC_FALSE;
+  int              init = 0, fin = 0, key;
+
+  if (done) return;
+  done = PETSC_TRUE;
+  if (H5open() < 0) return; /* HDF5's own callback and handler are registered first */
+  (void)atexit(QuietShutdown_Private);
+  if (MPI_Initialized(&init) != MPI_SUCCESS || MPI_Finalized(&fin) != MPI_SUCCESS || !init || fin) return;
+  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, QuietShutdownMPI_Private, &key, NULL) != MPI_SUCCESS) return;
+  (void)MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
+  (void)MPI_Comm_free_keyval(&key);
+}
+
+static void CloseFile_Private(FcH5 *h)
+{
+  if (h->fid >= 0) H5Fclose(h->fid);
+  h->fid = -1;
+}
+
 /* ------------------------------------------------------------------------------------------ */
-/* Values, on what libfclib returned (sizes already guaranteed by the validation). */
+/* Values, on what was read (sizes already guaranteed by the validation). */
 
 static PetscErrorCode CheckMatrixValues_Private(const char *file, const char *grp, const struct fclib_matrix *A)
 {
@@ -576,6 +722,95 @@ static PetscErrorCode GlobalToProblem_Private(const char *file, struct fclib_glo
   PetscFunctionReturn(0);
 }
 
+/* A validated matrix group into A (PetscMalloc'd p, i, x; A->info NULL), sizes as libfclib's
+ * read_matrix allocates them. Free with FreeMatrix_Private, also after a failure. */
+static PetscErrorCode ReadMatrix_Private(FcH5 *h, const char *grp, const FcMatShape *s, struct fclib_matrix *A)
+{
+  const int np = s->nz >= 0 ? s->nz : (s->nz == -1 ? s->n : s->m) + 1, ni = s->nz >= 0 ? s->nz : s->nzmax;
+  char      path[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(A, sizeof *A));
+  A->nzmax = s->nzmax;
+  A->m     = s->m;
+  A->n     = s->n;
+  A->nz    = s->nz;
+  PetscCall(PetscMalloc3(np, &A->p, ni, &A->i, s->nzmax, &A->x));
+  snprintf(path, sizeof path, "%s/p", grp);
+  PetscCall(ReadData_Private(h, path, H5T_NATIVE_INT, A->p));
+  snprintf(path, sizeof path, "%s/i", grp);
+  PetscCall(ReadData_Private(h, path, H5T_NATIVE_INT, A->i));
+  snprintf(path, sizeof path, "%s/x", grp);
+  PetscCall(ReadData_Private(h, path, H5T_NATIVE_DOUBLE, A->x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FreeMatrix_Private(struct fclib_matrix *A)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree3(A->p, A->i, A->x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadLocal_Private(FcH5 *h, FcContactProblem *problem)
+{
+  FcMatShape          Ws;
+  struct fclib_matrix W = {0};
+  struct fclib_local  L = {0};
+  PetscReal          *q = NULL, *mu = NULL;
+  PetscErrorCode      ierr;
+
+  PetscFunctionBegin;
+  PetscCall(ValidateLocal_Private(h, &Ws));
+  ierr = ReadMatrix_Private(h, "/fclib_local/W", &Ws, &W);
+  if (!ierr) ierr = PetscMalloc2(Ws.m, &q, Ws.m / 3, &mu);
+  if (!ierr) ierr = ReadData_Private(h, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE, q);
+  if (!ierr) ierr = ReadData_Private(h, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, mu);
+  if (!ierr) {
+    L.W        = &W;
+    L.q        = q;
+    L.mu       = mu;
+    L.spacedim = 3;
+    ierr       = LocalToProblem_Private(h->file, &L, problem);
+  }
+  PetscCall(FreeMatrix_Private(&W));
+  PetscCall(PetscFree2(q, mu));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadGlobal_Private(FcH5 *h, FcContactProblem *problem)
+{
+  FcMatShape          Ms, Hs;
+  struct fclib_matrix M = {0}, H = {0};
+  struct fclib_global G = {0};
+  PetscReal          *f = NULL, *w = NULL, *mu = NULL;
+  PetscErrorCode      ierr;
+
+  PetscFunctionBegin;
+  PetscCall(ValidateGlobal_Private(h, &Ms, &Hs));
+  ierr = ReadMatrix_Private(h, "/fclib_global/M", &Ms, &M);
+  if (!ierr) ierr = ReadMatrix_Private(h, "/fclib_global/H", &Hs, &H);
+  if (!ierr) ierr = PetscMalloc3(Ms.m, &f, Hs.n, &w, Hs.n / 3, &mu);
+  if (!ierr) ierr = ReadData_Private(h, "/fclib_global/vectors/f", H5T_NATIVE_DOUBLE, f);
+  if (!ierr) ierr = ReadData_Private(h, "/fclib_global/vectors/w", H5T_NATIVE_DOUBLE, w);
+  if (!ierr) ierr = ReadData_Private(h, "/fclib_global/vectors/mu", H5T_NATIVE_DOUBLE, mu);
+  if (!ierr) {
+    G.M        = &M;
+    G.H        = &H;
+    G.f        = f;
+    G.w        = w;
+    G.mu       = mu;
+    G.spacedim = 3;
+    ierr       = GlobalToProblem_Private(h->file, &G, problem);
+  }
+  PetscCall(FreeMatrix_Private(&M));
+  PetscCall(FreeMatrix_Private(&H));
+  PetscCall(PetscFree3(f, w, mu));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode ReadProblem_Private(const char *path, FcContactProblem *problem)
 {
   FcH5           h;
@@ -584,22 +819,8 @@ static PetscErrorCode ReadProblem_Private(const char *path, FcContactProblem *pr
 
   PetscFunctionBegin;
   ierr = ProbeFile_Private(path, &h, &kind);
-  if (!ierr) ierr = kind == FC_FCLIB_LOCAL ? ValidateLocal_Private(&h) : ValidateGlobal_Private(&h);
-  if (h.fid >= 0) H5Fclose(h.fid);
-  PetscCall(ierr);
-  if (kind == FC_FCLIB_LOCAL) {
-    struct fclib_local *L = fclib_read_local(path);
-    if (!L) return FcInputError(path, "/fclib_local", "libfclib could not read the problem");
-    ierr = LocalToProblem_Private(path, L, problem);
-    fclib_delete_local(L);
-    free(L); /* fclib_delete_local frees the members only */
-  } else {
-    struct fclib_global *G = fclib_read_global(path);
-    if (!G) return FcInputError(path, "/fclib_global", "libfclib could not read the problem");
-    ierr = GlobalToProblem_Private(path, G, problem);
-    fclib_delete_global(G);
-    free(G);
-  }
+  if (!ierr) ierr = kind == FC_FCLIB_LOCAL ? ReadLocal_Private(&h, problem) : ReadGlobal_Private(&h, problem);
+  CloseFile_Private(&h);
   PetscCall(ierr);
   PetscFunctionReturn(0);
 }
@@ -612,6 +833,7 @@ PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem)
   PetscFunctionBegin;
   PetscCheck(path && problem, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
   *problem = NULL;
+  QuietShutdownSetup_Private();
   QuietBegin_Private(&q);
   ierr = ReadProblem_Private(path, problem);
   QuietEnd_Private(&q);
@@ -748,16 +970,18 @@ PetscErrorCode FcFCLIBWriteSolution(const char *path, FcContactProblem problem, 
  * R/n), then /solution/v (global), /solution/l (G or R), /solution/u and /solution/r. */
 static PetscErrorCode ValidateSolution_Private(FcH5 *h, FcFCLIBKind kind, PetscInt m)
 {
-  int nv = 0, nr, nl = 0;
+  int nv = 0, nr, nl = 0, k;
 
   PetscFunctionBegin;
   if (kind == FC_FCLIB_GLOBAL) {
-    FcCheckInput(LinkKind_Private(h->fid, "/fclib_global/G") == FC_LINK_MISSING, h->file, "/fclib_global/G", "equality constraints (G, b) are not supported");
+    PetscCall(Link_Private(h, "/fclib_global/G", &k));
+    FcCheckInput(k == FC_LINK_MISSING, h->file, "/fclib_global/G", "equality constraints (G, b) are not supported");
     PetscCall(ReadInt_Private(h, "/fclib_global/M/n", &nv));
     PetscCall(ReadInt_Private(h, "/fclib_global/H/n", &nr));
     FcCheckInput(nr == 3 * m, h->file, "/fclib_global/H/n", "%d contact rows, expected %" PetscInt_FMT " (3 per contact)", nr, 3 * m);
   } else {
-    FcCheckInput(LinkKind_Private(h->fid, "/fclib_local/R") == FC_LINK_MISSING, h->file, "/fclib_local/R", "mixed problems (V, R, s) are not supported");
+    PetscCall(Link_Private(h, "/fclib_local/R", &k));
+    FcCheckInput(k == FC_LINK_MISSING, h->file, "/fclib_local/R", "mixed problems (V, R, s) are not supported");
     PetscCall(ReadInt_Private(h, "/fclib_local/W/n", &nr));
     FcCheckInput(nr == 3 * m, h->file, "/fclib_local/W/n", "%d contact rows, expected %" PetscInt_FMT " (3 per contact)", nr, 3 * m);
   }
@@ -772,26 +996,26 @@ static PetscErrorCode ValidateSolution_Private(FcH5 *h, FcFCLIBKind kind, PetscI
 
 static PetscErrorCode ReadSolution_Private(const char *path, PetscInt m, PetscReal r[], PetscReal u[])
 {
-  FcH5                   h;
-  FcFCLIBKind            kind = FC_FCLIB_LOCAL;
-  PetscErrorCode         ierr;
-  struct fclib_solution *sol;
+  FcH5           h;
+  FcFCLIBKind    kind = FC_FCLIB_LOCAL;
+  PetscErrorCode ierr;
+  PetscReal     *rr = NULL, *uu = NULL;
 
   PetscFunctionBegin;
   ierr = ProbeFile_Private(path, &h, &kind);
   if (!ierr) ierr = ValidateSolution_Private(&h, kind, m);
-  if (h.fid >= 0) H5Fclose(h.fid);
-  PetscCall(ierr);
-  sol = fclib_read_solution(path);
-  if (!sol) return FcInputError(path, "/solution", "libfclib could not read the solution");
-  ierr = CheckFinite_Private(path, "/solution/r", "r", 3 * (int)m, sol->r);
-  if (!ierr && u) ierr = CheckFinite_Private(path, "/solution/u", "u", 3 * (int)m, sol->u);
+  if (!ierr) ierr = PetscMalloc2(3 * m, &rr, 3 * m, &uu);
+  if (!ierr) ierr = ReadData_Private(&h, "/solution/r", H5T_NATIVE_DOUBLE, rr);
+  if (!ierr) ierr = ReadData_Private(&h, "/solution/u", H5T_NATIVE_DOUBLE, uu);
+  CloseFile_Private(&h);
+  if (!ierr) ierr = CheckFinite_Private(path, "/solution/r", "r", 3 * (int)m, rr);
+  if (!ierr && u) ierr = CheckFinite_Private(path, "/solution/u", "u", 3 * (int)m, uu);
   if (!ierr) {
-    for (PetscInt i = 0; i < 3 * m; i++) r[i] = sol->r[i];
+    for (PetscInt i = 0; i < 3 * m; i++) r[i] = rr[i];
     if (u)
-      for (PetscInt i = 0; i < 3 * m; i++) u[i] = sol->u[i];
+      for (PetscInt i = 0; i < 3 * m; i++) u[i] = uu[i];
   }
-  fclib_delete_solutions(sol, 1); /* frees the members and the struct */
+  PetscCall(PetscFree2(rr, uu));
   PetscCall(ierr);
   PetscFunctionReturn(0);
 }
@@ -804,6 +1028,7 @@ PetscErrorCode FcFCLIBReadSolution(const char *path, PetscInt m, PetscReal r[], 
   PetscFunctionBegin;
   PetscCheck(path && r, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
   PetscCheck(m >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FCLIB solutions have at least one contact");
+  QuietShutdownSetup_Private();
   QuietBegin_Private(&q);
   ierr = ReadSolution_Private(path, m, r, u);
   QuietEnd_Private(&q);

@@ -1,10 +1,12 @@
 /* fcsim — FCLIB files (HDF5, libfclib 3.1): read local and global frictional contact problems
  * into an FcContactProblem, write local problems and solutions (doc/contact.md, "FCLIB").
  *
- * Reading validates the file with the HDF5 C API before libfclib touches it (libfclib calls
- * exit() on a missing dataset and overruns its buffers on a dataset of the wrong size), so a
- * malformed file is ONE input-error line "FILE: /fclib_local/W: not square (6 x 9)" (FC_ERR_INPUT,
- * exit status 2), never a crash; HDF5's own error stack printing is silenced meanwhile.
+ * Reading is fcsim's own, with the HDF5 C API: libfclib's readers call exit() on a missing
+ * dataset or a damaged object, overrun their buffers on a dataset of the wrong size, and use a
+ * second (serial) HDF5 library whose diagnostics fcsim cannot silence; libfclib only writes. A
+ * malformed or damaged file is ONE input-error line "FILE: /fclib_local/W: not square (6 x 9)"
+ * (FC_ERR_INPUT, exit status 2), never a crash nor HDF5's own diagnostics (silenced during the
+ * read and at the library's shutdown), with every HDF5 object closed.
  *
  * Global problems (M v = H r + f, u = Hᵀ v + w, fclib.h) are reformulated in local form:
  *     W = Hᵀ M⁻¹ H,   q = Hᵀ M⁻¹ f + w,

@@ -2,7 +2,8 @@
  * written as an FCLIB solution and read back (and checked with libfclib's own merit function);
  * a global problem (sparse SPD M, H) written with fclib_write_global, read and reformulated equal
  * to the dense Hᵀ M⁻¹ H; every malformed file of tests/bad/fclib/MANIFEST an input error with
- * one stderr line naming the file, no HDF5 object left open. Runs from the repository root.
+ * one stderr line naming the file, no HDF5 object left open; every byte of a file flipped in
+ * turn, the same or a whole read. Runs from the repository root.
  * Each test prints its key figure on a line starting with "FIGURE ". */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -498,6 +499,91 @@ static void test_bad_files(void **state)
   printf("FIGURE fclib bad input: %d malformed or missing files, each FC_ERR_INPUT with one stderr line naming the file and the dataset, no HDF5 object left open\n", nfiles);
 }
 
+/* The bytes of a file, NULL if it cannot be read. */
+static unsigned char *Slurp(const char *path, long *n)
+{
+  FILE          *f = fopen(path, "rb");
+  unsigned char *b = NULL;
+
+  *n = 0;
+  if (!f) return NULL;
+  if (!fseek(f, 0, SEEK_END) && (*n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) && (b = malloc((size_t)*n)) && fread(b, 1, (size_t)*n, f) != (size_t)*n) {
+    free(b);
+    b = NULL;
+  }
+  fclose(f);
+  return b;
+}
+
+/* Damaged files (issue 17): every byte of the two baselines, and every 4th of a solution file,
+ * flipped in turn (one bit, which varies with the offset). Each read is either an input error, one stderr
+ * line naming the file and nothing of HDF5's own diagnostics, or a problem (a solution) read
+ * whole with finite values; no HDF5 object stays open either way. */
+static void test_damaged_files(void **state)
+{
+  const char *srcs[3] = {"tests/bad/fclib/baseline_local.hdf5", "tests/bad/fclib/baseline_global.hdf5", NULL};
+  char        path[512], sol[512], msg[4096];
+  int         nerr = 0, nok = 0, nflips = 0;
+  (void)state;
+
+  snprintf(path, sizeof path, "%s/damaged.hdf5", tmpdir);
+  snprintf(sol, sizeof sol, "%s/damaged_solution.hdf5", tmpdir);
+  {
+    FcContactProblem p;
+    const double     r[6] = {1, 0.1, 0, 0.5, 0, 0.2};
+    assert_int_equal(FcFCLIBReadProblem(srcs[0], &p), 0);
+    assert_int_equal(FcFCLIBWriteSolution(sol, p, NULL, r, NULL), 0);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    srcs[2] = sol;
+  }
+  for (int f = 0; f < 3; f++) {
+    long           n;
+    unsigned char *b = Slurp(srcs[f], &n);
+    assert_non_null(b);
+    for (long off = 0; off < n; off += f < 2 ? 1 : 4, nflips++) { /* the solution file: a sample */
+      FILE            *o;
+      FcContactProblem p = NULL;
+      double           r[6], u[6];
+      Capture          c;
+      PetscErrorCode   ierr;
+      b[off] ^= (unsigned char)(1u << (off % 8));
+      o = fopen(path, "wb");
+      assert_non_null(o);
+      assert_int_equal(fwrite(b, 1, (size_t)n, o), (size_t)n);
+      fclose(o);
+      b[off] ^= (unsigned char)(1u << (off % 8));
+      CaptureStart(&c);
+      ierr = f < 2 ? FcFCLIBReadProblem(path, &p) : FcFCLIBReadSolution(path, 2, r, u);
+      CaptureStop(&c, msg, sizeof msg);
+      if (ierr) {
+        if (ierr != FC_ERR_INPUT || CountLines(msg) != 1 || !strstr(msg, path) || strstr(msg, "HDF5-DIAG") || strstr(msg, "#000")) printf("%s byte %ld: error %d, stderr:\n%s", srcs[f], off, (int)ierr, msg);
+        assert_int_equal(ierr, FC_ERR_INPUT);
+        assert_int_equal(CountLines(msg), 1);
+        assert_non_null(strstr(msg, path));
+        assert_null(strstr(msg, "HDF5-DIAG"));
+        assert_null(p);
+        nerr++;
+      } else {
+        assert_int_equal(CountLines(msg), 0);
+        if (f < 2) {
+          assert_int_equal(p->m, 2);
+          for (int i = 0; i < 36; i++) assert_false(isnan(p->W[i]) || isinf(p->W[i]));
+          for (int i = 0; i < 6; i++) assert_false(isnan(p->q[i]) || isinf(p->q[i]));
+          for (int a = 0; a < 2; a++) assert_true(p->mu[a] >= 0 && !isinf(p->mu[a]));
+          assert_int_equal(FcContactProblemDestroy(&p), 0);
+        } else
+          for (int i = 0; i < 6; i++) assert_false(isnan(r[i]) || isinf(r[i]) || isnan(u[i]) || isinf(u[i]));
+        nok++;
+      }
+      AssertNoOpenHDF5();
+    }
+    free(b);
+  }
+  unlink(path);
+  unlink(sol);
+  printf("FIGURE fclib damaged files: %d one-bit flips (every byte of the local and global baselines, every 4th of a solution file): %d input errors of one line, %d read whole and finite, no HDF5 object left open\n", nflips, nerr, nok);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
@@ -505,6 +591,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_solution),
     cmocka_unit_test(test_global),
     cmocka_unit_test(test_bad_files),
+    cmocka_unit_test(test_damaged_files),
   };
   int failures;
 
