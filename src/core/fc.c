@@ -8,14 +8,28 @@ int FcVerbosity = 1;
 
 PetscErrorCode FcInputError(const char *where, const char *path, const char *fmt, ...)
 {
-  char    msg[2048], line[4096];
+  char    msg[2048], raw[4096], line[4096];
   va_list ap;
 
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  if (path && path[0]) snprintf(line, sizeof line, "%s: %s: %s", where ? where : "fcsim", path, msg);
-  else snprintf(line, sizeof line, "%s: %s", where ? where : "fcsim", msg);
+  if (path && path[0]) snprintf(raw, sizeof raw, "%s: %s: %s", where ? where : "fcsim", path, msg);
+  else snprintf(raw, sizeof raw, "%s: %s", where ? where : "fcsim", msg);
+  /* One line whatever the parts hold (a file name from the command line may contain a
+   * newline): control characters and the Unicode line and paragraph separators are escaped. */
+  {
+    size_t o = 0;
+    for (const unsigned char *c = (const unsigned char *)raw; *c && o + 8 < sizeof line; c++) {
+      if (*c < 0x20 || *c == 0x7f) o += (size_t)snprintf(line + o, sizeof line - o, *c == '\n' ? "\\n" : *c == '\t' ? "\\t" : "\\x%02x", *c);
+      else if (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) o += (size_t)snprintf(line + o, sizeof line - o, "\\u%04x", *++c);
+      else if (c[0] == 0xe2 && c[1] == 0x80 && (c[2] == 0xa8 || c[2] == 0xa9)) {
+        o += (size_t)snprintf(line + o, sizeof line - o, "\\u%04x", c[2] == 0xa8 ? 0x2028 : 0x2029);
+        c += 2;
+      } else line[o++] = (char)*c;
+    }
+    line[o] = 0;
+  }
   /* PetscError routes the message through the handler installed by FcPushErrorHandler. */
   return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, FC_ERR_INPUT, PETSC_ERROR_INITIAL, "%s", line);
 }
