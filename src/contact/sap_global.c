@@ -34,8 +34,9 @@
  *    K is fixed and the sparse Cholesky (KSPPREONLY + PCCHOLESKY, MUMPS by default, prefix
  *    fc_sap_global_) redoes only its numeric factorization. K Δv = −∇ℓ.
  *
- * 5. Exact line search along Δv, the local type's (FcSAPLineSearch): ℓ(v + αΔv) = a0 + a1α +
- *    ½a2α² + ℓ_R(v_c + αHᵀΔv), a1 = Δvᵀ M̃ (v − v*), a2 = Δvᵀ M̃ Δv.
+ * 5. Exact line search along Δv, the local type's (FcSAPLineSearch, solvers/sap.c §6: safeguarded
+ *    Newton on the slope of the convex cost along the step): ℓ(v + αΔv) = a0 + a1α + ½a2α² +
+ *    ℓ_R(v_c + αHᵀΔv), a1 = Δvᵀ M̃ (v − v*), a2 = Δvᵀ M̃ Δv, slope at 0 Δvᵀ∇ℓ.
  *
  * 6. Stopping: [C22]'s ‖∇ℓ‖ ≤ ε_a + ε_r max(‖p − p*‖, ‖j_c‖) with the norms of generalized
  *    impulses in M̃⁻¹ (Drake weighs them by diag(M)^{-1/2}, the Jacobi approximation of it):
@@ -872,7 +873,7 @@ PetscErrorCode FcSAPGlobalSolve(FcSAPGlobal s, PetscReal r[], PetscReal v[])
       s->ls_it += ls_its;
       if (!lsok) {
         s->reason  = FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH;
-        s->failure = "the line search did not converge in ls_max_it iterations";
+        s->failure = "the line search failed (a non-finite slope, or ls_max_it evaluations)";
         break;
       }
     }

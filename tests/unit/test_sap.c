@@ -13,7 +13,13 @@
  *  4. warm start from the solution: 0 or 1 iteration;
  *  5. singular W (a duplicated contact);
  *  6. statuses (max_it, NaN, asymmetric W, W_aa = 0, m = 0, line-search failure, tolerance
- *     below rounding), options (sap:key=value spellings, view, monitor, bad values).
+ *     below rounding), options (sap:key=value spellings, view, monitor, bad values);
+ *  7. the line search FcSAPLineSearch (sap_impl.h) on its own: quadratics (the first trial or one
+ *     Newton step exact), f' < 0 on the whole interval (the longest step), a kink of f' that sends
+ *     Newton out of the bracket (bisection, then Newton exact), an S-shaped f' on which Newton
+ *     cycles (the halving rule), ls_max_it exhausted and a non-finite slope (failures), a slope at
+ *     rounding level (no search), and random lines through many contacts against the test's own
+ *     evaluation of f' (ProjectR) and its own bisection.
  * Key figures are printed on lines starting with "FIGURE ". */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -30,6 +36,7 @@
 #include <unistd.h>
 
 #include "../../src/contact/solver.h"
+#include "../../src/contact/solvers/sap_impl.h"
 
 static uint64_t rng_state = 0x5ab5eed0c0ffee11ULL;
 static double   Uniform(double a, double b)
@@ -266,9 +273,11 @@ static void test_random_problems(void **state)
     else assert_true(st.own_residual == info.gradient[st.iterations]); /* every contact separated: 0 */
     assert_false(info.cost_criterion); /* at ε_r = 1e-6 the gradient test is met first */
     own_max = fmax(own_max, st.own_residual);
-    /* monotone cost (Drake's slop for round-off: 1000 ε max(1, |ℓ|)) */
+    /* monotone cost: the exact line search never raises ℓ (f(α*) ≤ f(0), f convex with f'(0) < 0),
+     * so a rise can only be the rounding of ℓ's two evaluations; 64 ε|ℓ| allows it (ℓ ≥ 0; the
+     * largest rise measured on these and harder problems, σ = 1e-5 at ε_r = 0, is 5 ε|ℓ|) */
     for (int j = 0; j + 1 < info.nhistory; j++)
-      if (info.cost[j + 1] > info.cost[j] + 1000 * DBL_EPSILON * fmax(1.0, fabs(info.cost[j]))) mono = 0;
+      if (info.cost[j + 1] > info.cost[j] + 64 * DBL_EPSILON * fabs(info.cost[j])) mono = 0;
     assert_true(mono);
     nmono += mono;
     /* r in the cone */
@@ -791,6 +800,229 @@ static void test_statuses(void **state)
   free(r);
 }
 
+/* ---- 7. the line search (FcSAPLineSearch; comment §6 of sap.c) ---- */
+
+/* f'(α) and f(α) along a line, evaluated here independently of sap.c: γ = ProjectR(−R⁻¹v_c) at
+ * v_c + α dv_c, f = a0 + a1α + ½a2α² + Σ ½γᵀRγ, f' = a1 + a2α − Σ dv_cᵀγ. */
+static double LineEval(const FcSAPLine *ln, double alpha, double *slope)
+{
+  double f = ln->a0 + ln->a1 * alpha + 0.5 * ln->a2 * alpha * alpha, g = ln->a1 + ln->a2 * alpha;
+  for (PetscInt a = 0; a < ln->m; a++) {
+    const double *R = ln->R + 3 * a;
+    double        y[3], gm[3];
+    for (int i = 0; i < 3; i++) y[i] = -(ln->vc[3 * a + i] + alpha * ln->dvc[3 * a + i]) / R[i];
+    ProjectR(ln->mu[a], R[0], R[1], y, gm);
+    for (int i = 0; i < 3; i++) {
+      f += 0.5 * R[i] * gm[i] * gm[i];
+      g -= ln->dvc[3 * a + i] * gm[i];
+    }
+  }
+  if (slope) *slope = g;
+  return f;
+}
+
+static double LineSlope(const FcSAPLine *ln, double alpha)
+{
+  double g;
+  (void)LineEval(ln, alpha, &g);
+  return g;
+}
+
+/* One frictionless-like contact pressed at α = 0 and released at α = 1/2 along the line:
+ * f'(α) = a1 + a2 α + (1/R_n) min(0, α − 1/2) (v_c,n = α − 1/2, dv_c,n = 1), slope 10 below the
+ * kink and 0.1 above it, root α* = 0.3. */
+static void KinkLine(FcSAPLine *ln, double *mu, double *R, double *vc, double *dvc)
+{
+  mu[0] = 0.5;
+  R[0]  = 1 / 9.9;
+  R[1] = R[2] = 1;
+  vc[0]       = -0.5;
+  vc[1] = vc[2] = 0;
+  dvc[0]        = 1;
+  dvc[1] = dvc[2] = 0;
+  ln->m           = 1;
+  ln->mu          = mu;
+  ln->R           = R;
+  ln->vc          = vc;
+  ln->dvc         = dvc;
+  ln->a0          = 0;
+  ln->a2          = 0.1;
+  ln->a1          = 9.9 * 0.2 - 0.1 * 0.3; /* f'(0.3) = 0 */
+  ln->df0         = LineSlope(ln, 0);      /* a1 − 9.9·0.5 = −3 */
+}
+
+static void test_line_search(void **state)
+{
+  const double tol = FC_SAP_LINE_TOL, top = FC_SAP_STEP_MAX;
+  FcSAPParams  par;
+  FcSAPLine    ln;
+  PetscReal    alpha;
+  PetscInt     its;
+  double       mu[1], R[3], vc[3], dvc[3];
+  int          its_kink, its_scurve, its_guardless;
+  (void)state;
+
+  FcSAPParamsDefault(&par);
+  assert_true(top > 1); /* the Newton step α = 1 lies inside the interval searched */
+  memset(&ln, 0, sizeof ln);
+
+  /* quadratic along its own Newton direction (f''= −f'(0)): the minimizer is α = 1, the first
+   * trial after the end of the interval; evaluations: α = top, α = 1 */
+  ln.a0 = 3, ln.a1 = -2, ln.a2 = 2, ln.df0 = -2;
+  assert_true(FcSAPLineSearch(&ln, &par, &alpha, &its));
+  assert_true(alpha == 1 && its == 2);
+  /* quadratics whose minimizer is not 1 (left of it, right of it): f' is linear, so the Newton
+   * step from the first trial lands on the root: 3 evaluations */
+  {
+    const double astar[3] = {0.37, 1.6, 0.02};
+    for (int k = 0; k < 3; k++) {
+      ln.a2 = 1.7, ln.a1 = -astar[k] * 1.7, ln.df0 = ln.a1;
+      assert_true(FcSAPLineSearch(&ln, &par, &alpha, &its));
+      assert_true(fabs(alpha - astar[k]) <= 4 * DBL_EPSILON && its == 3);
+    }
+  }
+  /* f' < 0 on all of [0, top] (and f'(top) = 0): the longest step, after one evaluation */
+  ln.a1 = ln.df0 = -1, ln.a2 = 0.2;
+  assert_true(FcSAPLineSearch(&ln, &par, &alpha, &its));
+  assert_true(alpha == top && its == 1);
+  ln.a2 = 1 / top; /* f'(top) = 0 exactly: top is the minimizer */
+  assert_true(FcSAPLineSearch(&ln, &par, &alpha, &its));
+  assert_true(alpha == top && its == 1);
+
+  /* a kink of f': from the first trial α = 1 (slope 0.1) Newton's point 1 − f'(1)/0.1 is far
+   * outside the bracket [0, 1]; the search bisects to 1/2, where the slope is 10 and Newton's step
+   * lands on the root: 4 evaluations (top, 1, 1/2, 0.3) */
+  KinkLine(&ln, mu, R, vc, dvc);
+  assert_true(fabs(ln.df0 + 3) <= 1e-14 && fabs(LineSlope(&ln, 0.3)) <= 1e-14 && LineSlope(&ln, top) > 0);
+  assert_true(1 - LineSlope(&ln, 1) / 0.1 < 0); /* plain Newton would leave [0, top] */
+  assert_true(FcSAPLineSearch(&ln, &par, &alpha, &its));
+  assert_true(fabs(alpha - 0.3) <= 1e-12 && its == 4);
+  its_kink = (int)its;
+  /* one sliding contact whose slip direction turns sharply along the step (its tangential velocity
+   * passes close to 0 near α = 0.7): f' is smooth but S-shaped, slope ~20 at the root and ~7 away
+   * from it, the textbook case where Newton's iterates cycle about the root. Found by a random
+   * search: Newton kept inside the bracket, but without the rule that bisects when a Newton step
+   * did not halve |f'|, used up all 100 evaluations on this line (measured); with it, 10. */
+  {
+    double       smu[1] = {0.86170825415850927}, sR[3] = {0.48012004878996878, 0.0058281197948585979, 0.0058281197948585979};
+    double       svc[3] = {0.04529187988486072, 0.45675435373080542, -0.4990356922063639};
+    double       sdvc[3] = {-0.95605579707769062, -0.6017240497637999, 0.77041491412945562};
+    FcSAPLine    sl;
+    double       lo = 0, hi = top;
+    memset(&sl, 0, sizeof sl);
+    sl.m = 1, sl.mu = smu, sl.R = sR, sl.vc = svc, sl.dvc = sdvc;
+    sl.a1  = -2.0608721101424972, sl.a2 = 0.69460422069079653;
+    sl.df0 = LineSlope(&sl, 0);
+    for (int j = 0; j < 100; j++) { /* the test's own bisection: the root α* ≈ 0.7016 */
+      const double mid = 0.5 * (lo + hi);
+      if (LineSlope(&sl, mid) < 0) lo = mid;
+      else hi = mid;
+    }
+    assert_true(fabs(sl.df0 + 1.9318434897055319) <= 1e-12 && fabs(lo - 0.7016213) <= 1e-6);
+    assert_true(FcSAPLineSearch(&sl, &par, &alpha, &its));
+    assert_true(fabs(alpha - lo) <= 1e-8 && its <= 12);
+    its_scurve = (int)its;
+  }
+  /* the kink line with ls_max_it 3: the root is not reached, a failure (PETSC_FALSE) after exactly
+   * 3 evaluations; ls_max_it 1: only the end of the interval was evaluated */
+  par.ls_max_it = 3;
+  assert_false(FcSAPLineSearch(&ln, &par, &alpha, &its));
+  assert_int_equal(its, 3);
+  par.ls_max_it = 1;
+  assert_false(FcSAPLineSearch(&ln, &par, &alpha, &its));
+  assert_int_equal(its, 1);
+  FcSAPParamsDefault(&par);
+  /* a non-finite slope (here a NaN curvature of the quadratic part) fails at once */
+  ln.a2 = NAN;
+  assert_false(FcSAPLineSearch(&ln, &par, &alpha, &its));
+  assert_int_equal(its, 1);
+
+  /* slope at α = 0 at the rounding level of the cost: no step in [0, top] can lower f by more
+   * than top |f'(0)| = 2e-20 ≪ cost_rtol f ≈ 1e-15: the Newton step α = 1 after one evaluation.
+   * Without the cost criterion (cost_rtol = cost_atol = 0) the search chases the minimizer
+   * α* = 1e-20: bisections until α is small enough for Newton's step to resolve it. */
+  memset(&ln, 0, sizeof ln);
+  ln.a0 = 1, ln.a1 = ln.df0 = -1e-20, ln.a2 = 1;
+  assert_true(FcSAPLineSearch(&ln, &par, &alpha, &its));
+  assert_true(alpha == 1 && its == 1);
+  par.cost_rtol = par.cost_atol = 0;
+  assert_true(FcSAPLineSearch(&ln, &par, &alpha, &its));
+  assert_true(alpha > 0 && alpha <= tol * top && its <= 40);
+  its_guardless = (int)its;
+  FcSAPParamsDefault(&par);
+
+  /* random lines through m = 1..12 contacts (μ ∈ [0, 1.2], R_n ∈ [1e-3, 1], R_t/R_n ∈ [1e-4, 1],
+   * v_c and dv_c in [−1, 1]³, a2 ∈ [0, 2], f'(0) ∈ [−3, −0.01]; one line in 4 with a2 = 0 and
+   * dv_c in [−0.01, 0.01]³): f' is nondecreasing (sampled: the convexity the
+   * search relies on), the search succeeds, its α is the minimizer on [0, top] — top with
+   * f'(top) ≤ 0, or |f'(α)| ≤ tol |f'(0)|, or within the bracket tolerance of the root the test
+   * finds by its own bisection — and f(α) ≤ f(0). */
+  {
+    const int NLINE = 400;
+    int       nroot = 0, ntop = 0, itmax = 0, nmono = 0;
+    double    itsum = 0, gworst = 0, dworst = 0;
+    for (int k = 0; k < NLINE; k++) {
+      const int m = 1 + k % 12;
+      double   *lmu = malloc(sizeof(double) * m), *lR = malloc(sizeof(double) * 3 * m), *lvc = malloc(sizeof(double) * 3 * m), *ldvc = malloc(sizeof(double) * 3 * m);
+      double    g0, gprev = -INFINITY, gscale = 0;
+      int       mono = 1;
+      memset(&ln, 0, sizeof ln);
+      for (int a = 0; a < m; a++) {
+        const double dscale = k % 4 == 3 ? 0.01 : 1; /* one line in 4 barely moves v_c: f' < 0 throughout */
+        lmu[a]         = Uniform(0, 1.2);
+        lR[3 * a]      = pow(10, Uniform(-3, 0));
+        lR[3 * a + 1]  = lR[3 * a + 2] = lR[3 * a] * pow(10, Uniform(-4, 0));
+        for (int i = 0; i < 3; i++) {
+          lvc[3 * a + i]  = Uniform(-1, 1);
+          ldvc[3 * a + i] = dscale * Uniform(-1, 1);
+        }
+      }
+      ln.m = m, ln.mu = lmu, ln.R = lR, ln.vc = lvc, ln.dvc = ldvc;
+      ln.a0 = 0, ln.a1 = 0, ln.a2 = k % 4 == 3 ? 0 : Uniform(0, 2);
+      g0     = LineSlope(&ln, 0);            /* −Σ dv_cᵀγ(v_c) */
+      ln.a1  = -Uniform(0.01, 3) - g0;       /* f'(0) = a1 + g0 < 0 */
+      ln.df0 = LineSlope(&ln, 0);
+      ln.a0  = -LineEval(&ln, 0, NULL) + 1; /* f(0) = 1 */
+      for (int j = 0; j <= 200; j++) {
+        const double g = LineSlope(&ln, top * j / 200.0);
+        gscale         = fmax(gscale, fabs(g));
+        if (g < gprev - 1e-12 * fmax(1.0, fabs(g))) mono = 0;
+        gprev = g;
+      }
+      nmono += mono;
+      assert_true(mono);
+      assert_true(FcSAPLineSearch(&ln, &par, &alpha, &its));
+      itsum += (double)its;
+      itmax = (int)its > itmax ? (int)its : itmax;
+      assert_true(alpha > 0 && alpha <= top);
+      if (LineSlope(&ln, top) <= 0) {
+        assert_true(alpha == top);
+        ntop++;
+      } else {
+        double lo = 0, hi = top, g = LineSlope(&ln, alpha);
+        for (int j = 0; j < 200 && hi - lo > 0; j++) {
+          const double mid = 0.5 * (lo + hi);
+          if (mid <= lo || mid >= hi) break;
+          if (LineSlope(&ln, mid) < 0) lo = mid;
+          else hi = mid;
+        }
+        gworst = fmax(gworst, fabs(g) / fabs(ln.df0));
+        dworst = fmax(dworst, fabs(alpha - 0.5 * (lo + hi)) / top);
+        /* the slope sap.c sees and ProjectR's differ by rounding (γ to ~ε|v_c|/R) */
+        assert_true(fabs(g) <= tol * fabs(ln.df0) + 1e-12 * gscale || fabs(alpha - 0.5 * (lo + hi)) <= tol * top);
+        nroot++;
+      }
+      assert_true(LineEval(&ln, alpha, NULL) <= 1 + 1e-14);
+      free(lmu);
+      free(lR);
+      free(lvc);
+      free(ldvc);
+    }
+    printf("FIGURE sap line search, %d random lines (m = 1..12): f' nondecreasing on %d/%d; root inside [0, %g] on %d, f' < 0 throughout (step %g) on %d; evaluations of f' mean %.1f max %d; at the root |f'(alpha)|/|f'(0)| max %.1e, |alpha - alpha_ref|/%g max %.1e\n", NLINE, nmono, NLINE, top, nroot, top, ntop, itsum / NLINE, itmax, gworst, top, dworst);
+  }
+  printf("FIGURE sap line search, fixed lines: quadratic 2 evaluations (alpha = 1) or 3 (one Newton step), f' < 0 throughout 1, kink of f' (Newton out of the bracket) %d, S-shaped f' (Newton cycles without the halving rule) %d, slope at rounding level 1 (without the cost criterion %d)\n", its_kink, its_scurve, its_guardless);
+}
+
 /* stdout into a temporary file (the monitor prints with PetscPrintf) */
 static void CaptureStdoutStart(FcTestCapture *c)
 {
@@ -922,7 +1154,7 @@ static void test_options(void **state)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_random_problems), cmocka_unit_test(test_regularization), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_warm_start), cmocka_unit_test(test_singular), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options),
+    cmocka_unit_test(test_random_problems), cmocka_unit_test(test_regularization), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_warm_start), cmocka_unit_test(test_singular), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options), cmocka_unit_test(test_line_search),
   };
   int failures;
 

@@ -58,12 +58,40 @@
  *    (the bodies separate while pushing), so on sliding problems the common error keeps a floor as
  *    β, σ → 0 (measured, doc/sap.md).
  *
- * 6. Line search: exact, as [C22] and Drake's PerformExactLineSearch: f(α) = f(λ +
- *    αΔλ) is convex; f_A is a quadratic a0 + a1α + ½a2α², f_R is evaluated per contact in O(m)
- *    (v_c(α) = v_c + αWΔλ), f'(α) = a1 + a2α − (WΔλ)·γ(α), f''(α) = a2 + Σ‖L_aᵀ(WΔλ)_a‖². If
- *    f'(α_max) ≤ 0, α = α_max (1.5, Drake's); else the root of f' in [0, α_max] by Newton
- *    safeguarded by bisection (Drake's DoNewtonWithBisectionFallback, rtsafe's rule), started at
- *    α = 1, stopped when |Δα| < 1e-8 or |f'(α)| ≤ 1e-8 |f'(0)| (Drake's f_tolerance).
+ * 6. Line search: exact, as in [C22] (§VIII.C): each Newton step is scaled by the minimizer of
+ *    the cost along it. f(α) = f(λ + αΔλ) is convex and C¹: ℓ_R(v_c) = max_{g∈F} (−v_cᵀg −
+ *    ½gᵀRg) is a maximum of affine functions of v_c, attained at γ = P_F^R(−R⁻¹v_c) (with y =
+ *    −R⁻¹v_c, (y − γ)ᵀRγ = 0 for a projection onto a cone, so the maximum is ½γᵀRγ), and its
+ *    gradient −γ is Lipschitz (the projection is nonexpansive). So f' is continuous and
+ *    nondecreasing, smooth between the α where a contact changes region (kinks of f'), and cheap:
+ *    f_A is a quadratic a0 + a1α + ½a2α², f_R is evaluated per contact in O(m) (v_c(α) = v_c +
+ *    αWΔλ), f'(α) = a1 + a2α − (WΔλ)·γ(α), f''(α) = a2 + Σ‖L_aᵀ(WΔλ)_a‖² (one-sided at a kink).
+ *    With f'(0) < 0 (a descent direction):
+ *    - α = α_max = 2 (FC_SAP_STEP_MAX, sap_impl.h) when f'(α_max) ≤ 0: f decreases on [0, 2];
+ *    - else α is the root of f' in the bracket [0, α_max] (f'(0) < 0 < f'(α_max)), found by
+ *      Newton's method on f' safeguarded by bisection (Press et al., Numerical Recipes §9.4;
+ *      Dennis & Schnabel, Numerical Methods for Unconstrained Optimization, ch. 2). First trial
+ *      α = 1: along a Newton direction f''(0) = −f'(0), so 1 is Newton's step for f' from 0 (the
+ *      minimizer when no contact changes region along the step), and it is the midpoint of
+ *      [0, 2]. After each trial the end of the bracket with the sign of f'(α) moves to α. The next
+ *      trial is Newton's point α − f'/f'' when f'' > 0 and it lies strictly inside the bracket,
+ *      unless the trial just made was itself a Newton point that failed to halve |f'| (near a root
+ *      where f' is smooth Newton does far better: f' bends hard in between — a kink, or an
+ *      S-shape where a slip direction turns, on which Newton cycles — or is at its rounding
+ *      floor); otherwise the bracket's midpoint, which halves the bracket whatever f' does, so
+ *      the search always ends. Success when |f'(α)| ≤ τ|f'(0)| or the bracket is shorter
+ *      than τ α_max, τ = √ε_mach (FC_SAP_LINE_TOL): f(α) − f(α*) is then ~ε_mach times the
+ *      decrease f(0) − f(α*) (sap_impl.h). Failure on a non-finite f' or after ls_max_it (default
+ *      100) evaluations of f' (bisection alone reaches the bracket test in log2(1/τ) = 26
+ *      evaluations, 52 with a failed Newton trial before each);
+ *    - round-off: by convexity f(α) ≥ f(0) + α f'(0), so no step lowers f by more than
+ *      α_max |f'(0)|; when that is below the cost criterion's tolerance (§7, f(α_max) as the
+ *      scale) a search would chase rounding in f': α = 1 is taken after one evaluation.
+ *    Why α_max = 2 rather than 1: a quadratic model decreases along its own Newton step exactly on
+ *    (0, 2), and the cost keeps decreasing past α = 1 where contacts leave stiction or separate
+ *    along the step (its curvature drops); 2 lets the step double there. The choice matters
+ *    little: α_max from 1 to 2 changes SAP's iteration counts by a few per cent either way
+ *    (measured, doc/sap.md).
  *
  * 7. Stopping ([C22]; Drake SapSolverParameters): ‖∇ℓ‖ ≤ ε_a + ε_r max(‖p‖, ‖j_c‖), with the
  *    norms of generalized impulses taken in A⁻¹ (Drake weighs them by diag(A)^{-1/2}, the Jacobi
@@ -76,13 +104,14 @@
  *    that changes ℓ by less than cost_atol + cost_rtol (ℓᵏ⁺¹ + ℓᵏ)/2 (1e-30, 1e-15) ends the
  *    solve as converged — round-off (γ moves by ~ε_mach‖W‖‖λ‖/min R) stalls the gradient above
  *    an ε_r of ~1e-10 when σ ~ 1e-5 — with own_residual showing what was reached; likewise a
- *    line search whose initial slope is below that tolerance takes α = 1.
+ *    line search that cannot lower the cost by more than that tolerance takes α = 1 (§6).
  *
  * The returned r is γ(v_c(λ)) at the last iterate: always in the cone. One iteration = one
  * Newton step (a solve that starts at the optimum takes 0). Failure is a status: DIVERGED_
  * LINE_SEARCH (no descent along Δλ — round-off at a tolerance below what the conditioning allows —
- * or the 1-D iteration did not converge in ls_max_it), DIVERGED_MAX_IT, DIVERGED_NAN,
- * DIVERGED_BREAKDOWN (W not symmetric, a contact with W_aa = 0, S not positive definite).
+ * or the line search failed: a non-finite f', or ls_max_it evaluations), DIVERGED_MAX_IT,
+ * DIVERGED_NAN, DIVERGED_BREAKDOWN (W not symmetric, a contact with W_aa = 0, S not positive
+ * definite).
  *
  * The per-contact kernels — the projection (§4), the regularization (§5), the exact line search
  * (§6), the parameters and their options, the history — are shared with SAP on FCLIB's global
@@ -120,7 +149,7 @@ void FcSAPParamsDefault(FcSAPParams *par)
   par->atol      = 1e-14; /* Drake's abs_tolerance, sqrt(J) */
   par->cost_rtol = 1e-15; /* Drake's cost_rel_tolerance */
   par->cost_atol = 1e-30; /* Drake's cost_abs_tolerance, J */
-  par->ls_max_it = 100;   /* Drake's exact line search max_iterations */
+  par->ls_max_it = 100;   /* evaluations of f' per line search (bisection alone needs 26; §6) */
   par->monitor   = PETSC_FALSE;
 }
 
@@ -133,7 +162,7 @@ PetscErrorCode FcSAPParamsOptions(PetscOptionItems *PetscOptionsObject, FcSAPPar
   PetscCall(PetscOptionsReal("-sap_atol", "Absolute tolerance eps_a of the same test, in sqrt(energy) (sqrt(J) for velocities and impulses)", "", par->atol, &par->atol, NULL));
   PetscCall(PetscOptionsReal("-sap_cost_rtol", "Also stop when a full step changes the cost by less than cost_atol + cost_rtol |cost| (round-off stall; Drake's cost criterion)", "", par->cost_rtol, &par->cost_rtol, NULL));
   PetscCall(PetscOptionsReal("-sap_cost_atol", "Absolute part of the cost criterion (units of energy)", "", par->cost_atol, &par->cost_atol, NULL));
-  PetscCall(PetscOptionsBoundedInt("-sap_ls_max_it", "Iterations allowed to one exact line search", "", par->ls_max_it, &par->ls_max_it, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-sap_ls_max_it", "Evaluations of the cost's slope allowed to one line search (safeguarded Newton on the slope along the step); exhausting them fails the solve with DIVERGED_LINE_SEARCH", "", par->ls_max_it, &par->ls_max_it, NULL, 1));
   PetscCall(PetscOptionsBool("-sap_monitor", "Print cost, gradient norm, step and line-search iterations at each Newton iterate", "", par->monitor, &par->monitor, NULL));
   PetscFunctionReturn(0);
 }
@@ -270,53 +299,70 @@ static PetscReal SAPLineEval_Private(const FcSAPLine *ln, PetscReal alpha, Petsc
   return ln->a0 + ln->a1 * alpha + 0.5 * ln->a2 * alpha * alpha + fR;
 }
 
-/* Exact line search (comment §6): the root of the convex f' on [0, α_max] by Newton with a
- * bisection fallback, as Drake's DoNewtonWithBisectionFallback (after Numerical Recipes' rtsafe):
- * bisect when the Newton point leaves the bracket or when Newton is slow (2|f'| > |Δα_prev f''|,
- * i.e. |f'| did not halve); stop when |Δα| < FC_SAP_LS_FTOL (α is dimensionless, the guess is 1)
- * or |f'(α)| ≤ FC_SAP_LS_FTOL |f'(0)|. Returns PETSC_FALSE when it failed. */
+/* The step along a Newton direction (comment §6). g = f' is continuous and nondecreasing on
+ * [0, FC_SAP_STEP_MAX] (f is convex and C¹, comment §6), g(0) = df0 < 0, so f is minimized on that
+ * interval where g changes sign, or at its right end when g ≤ 0 throughout. The sign change is
+ * found by Newton's method on g kept inside a bracket [lft, rgt] with g(lft) < 0 < g(rgt), falling
+ * back on bisection: the safeguarded Newton iteration for a root of a monotone function of
+ * numerical-analysis texts (Press et al., Numerical Recipes §9.4; Dennis & Schnabel, Numerical
+ * Methods for Unconstrained Optimization, ch. 2). Rules and constants: comment §6, sap_impl.h. */
 PetscBool FcSAPLineSearch(const FcSAPLine *ln, const FcSAPParams *par, PetscReal *alpha, PetscInt *its)
 {
-  const PetscReal df0 = ln->df0;
-  PetscReal       lo = 0, hi = FC_SAP_ALPHA_MAX, al, df, d2f, f, mdx;
+  const PetscReal top = FC_SAP_STEP_MAX, slope0 = PetscAbsReal(ln->df0);
+  PetscReal       lft = 0, rgt = top; /* the bracket */
+  PetscReal       t, g, dg, ftop, gbefore;
+  PetscBool       fromNewton;
 
   *its   = 1;
-  *alpha = FC_SAP_ALPHA_MAX;
-  f      = SAPLineEval_Private(ln, FC_SAP_ALPHA_MAX, &df, &d2f);
-  if (PetscIsInfOrNanReal(df)) return PETSC_FALSE;
-  if (df <= 0) return PETSC_TRUE; /* still descending at α_max: take it */
-  /* Drake: a slope at α = 0 below the cost tolerance is round-off; a full Newton step then */
-  if (-df0 < par->cost_atol + par->cost_rtol * f) {
+  *alpha = top;
+  ftop   = SAPLineEval_Private(ln, top, &g, &dg);
+  if (PetscIsInfOrNanReal(g)) return PETSC_FALSE;
+  if (g <= 0) return PETSC_TRUE; /* f still decreasing at the longest step allowed */
+  /* By convexity f(α) ≥ f(0) + α df0, so no step in [0, top] lowers the cost by more than
+   * top |df0|. When even that is below what the solver's cost criterion can tell from rounding,
+   * the search would chase round-off in g: take the Newton step itself (α = 1 > 0.5, so the cost
+   * criterion sees the stall at the next iterate, comment §7). */
+  if (top * slope0 <= par->cost_atol + par->cost_rtol * PetscAbsReal(ftop)) {
     *alpha = 1;
     return PETSC_TRUE;
   }
-  al  = 1; /* Newton's own step: exact where ℓ is quadratic */
-  mdx = lo - hi;
-  for (PetscInt k = 1; k <= par->ls_max_it; k++) {
-    PetscBool bisect;
-    *its = k + 1;
-    (void)SAPLineEval_Private(ln, al, &df, &d2f);
-    if (PetscIsInfOrNanReal(df) || PetscIsInfOrNanReal(d2f)) return PETSC_FALSE;
-    *alpha = al;
-    if (PetscAbsReal(df) <= FC_SAP_LS_FTOL * PetscAbsReal(df0)) return PETSC_TRUE;
-    if (df < 0) lo = al;
-    else hi = al;
-    bisect = (2 * PetscAbsReal(df) > PetscAbsReal(mdx * d2f) || !(d2f > 0)) ? PETSC_TRUE : PETSC_FALSE;
-    if (!bisect) {
-      mdx = df / d2f;
-      if (al - mdx <= lo || al - mdx >= hi) bisect = PETSC_TRUE;
-      else al -= mdx;
-    }
-    if (bisect) {
-      mdx = 0.5 * (lo - hi);
-      al  = lo - mdx;
-    }
-    if (PetscAbsReal(mdx) < FC_SAP_LS_FTOL) {
-      *alpha = al;
+  /* First trial: α = 1. Along a Newton direction the model of f at 0 is f(0) + α df0 + ½α² f''(0)
+   * with f''(0) = −df0 (the step solves ∇²f Δ = −∇f), whose minimizer is α = 1: Newton's step for
+   * g from α = 0, with no evaluation at 0. It is also the midpoint of [0, FC_SAP_STEP_MAX]. */
+  t          = 1;
+  fromNewton = PETSC_FALSE;
+  gbefore    = -slope0;
+  while (*its < par->ls_max_it) {
+    PetscReal next;
+
+    (*its)++;
+    (void)SAPLineEval_Private(ln, t, &g, &dg);
+    if (PetscIsInfOrNanReal(g)) return PETSC_FALSE;
+    *alpha = t;
+    if (PetscAbsReal(g) <= FC_SAP_LINE_TOL * slope0) return PETSC_TRUE;
+    if (g < 0) lft = t;
+    else rgt = t;
+    if (rgt - lft <= FC_SAP_LINE_TOL * top) {
+      /* the minimizer is pinned to the bracket: its left end has g < 0, so f(lft) < f(0); it is 0
+       * only when every trial had g > 0, i.e. the minimizer lies in (0, rgt) */
+      *alpha = lft > 0 ? lft : 0.5 * rgt;
       return PETSC_TRUE;
     }
+    /* Newton's point t − g/g' when g' > 0 and it lies strictly inside the bracket, unless t was
+     * itself a Newton point at which |g| did not fall to half its value at the trial before: g
+     * bends hard between t and the root (a kink where a contact changes region, or an S-shape
+     * where a slip direction turns, on which Newton's iterates cycle) or |g| is at its rounding
+     * floor. Otherwise the bracket's midpoint, which halves the bracket whatever g does. */
+    next = 0.5 * (lft + rgt);
+    if (!(fromNewton && PetscAbsReal(g) > 0.5 * PetscAbsReal(gbefore)) && dg > 0) {
+      const PetscReal tn = t - g / dg;
+      fromNewton         = (tn > lft && tn < rgt) ? PETSC_TRUE : PETSC_FALSE;
+      if (fromNewton) next = tn;
+    } else fromNewton = PETSC_FALSE;
+    gbefore = g;
+    t       = next;
   }
-  return PETSC_FALSE;
+  return PETSC_FALSE; /* ls_max_it evaluations without meeting either test */
 }
 
 PetscErrorCode FcSAPHistoryPush(FcSAPHistory *h, PetscReal cost, PetscReal grad, PetscReal scale)
@@ -541,7 +587,7 @@ static PetscErrorCode FcContactSolverSolve_SAP(FcContactSolver s, FcContactProbl
     }
     SAPMult_Private(n, p->W, sp->dlam, sp->dvc);
 
-    /* Exact line search (comment §6). f_A(α) = a0 + a1α + ½a2α². */
+    /* Exact line search (comment §6): f_A(α) = a0 + a1α + ½a2α², f'(0) = ∇fᵀΔλ. */
     a0  = 0.5 * lWl;
     a1  = Dot_Private(n, sp->dlam, sp->u);
     a2  = Dot_Private(n, sp->dlam, sp->dvc);
@@ -564,7 +610,7 @@ static PetscErrorCode FcContactSolverSolve_SAP(FcContactSolver s, FcContactProbl
     if (!FcSAPLineSearch(&line, &sp->par, &alpha, &ls_its)) {
       sp->ls_it += ls_its;
       st->reason  = FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH;
-      sp->failure = "the line search did not converge in ls_max_it iterations";
+      sp->failure = "the line search failed (a non-finite slope, or ls_max_it evaluations)";
       break;
     }
     sp->ls_it += ls_its;

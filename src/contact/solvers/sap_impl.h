@@ -8,8 +8,19 @@
 
 #include "../../core/fc.h"
 
-#define FC_SAP_ALPHA_MAX 1.5  /* Drake's ExactLineSearchParameters::alpha_max */
-#define FC_SAP_LS_FTOL   1e-8 /* |f'(α)| ≤ FC_SAP_LS_FTOL |f'(0)| (or |Δα| below it) ends a line search (Drake's f_tolerance) */
+/* Constants of the line search (comment §6 of sap.c).
+ * FC_SAP_STEP_MAX, the longest step in units of the Newton step: a quadratic model of the cost
+ * decreases along its own Newton step exactly on (0, 2); the cost itself can keep decreasing past
+ * α = 1 where contacts leave stiction or separate along the step (its curvature drops), and 2 lets
+ * the step double there. The bracket [0, 2] then has the Newton point α = 1 as its midpoint.
+ * FC_SAP_LINE_TOL = √ε_mach: a search ends when |f'(α)| ≤ FC_SAP_LINE_TOL |f'(0)| or when its
+ * bracket is shorter than FC_SAP_LINE_TOL·FC_SAP_STEP_MAX. Near the minimizer α*, f(α) − f(α*) ≈
+ * f'(α)²/(2f'') and, along a Newton direction (f'' ≈ |f'(0)|), the decrease f(0) − f(α*) ≈
+ * |f'(0)|/2; so the first test leaves f(α) − f(α*) ≲ ε_mach (f(0) − f(α*)), and the second,
+ * ½f''(α − α*)², a few times that: the size of the rounding of the cost itself, below which a
+ * tighter tolerance would not show. */
+#define FC_SAP_STEP_MAX 2.0
+#define FC_SAP_LINE_TOL PETSC_SQRT_MACHINE_EPSILON
 
 /* Parameters common to both forms (defaults from FcSAPParamsDefault, Drake's and [C22]'s). */
 typedef struct {
@@ -19,7 +30,7 @@ typedef struct {
   PetscReal atol;      /* 1e-14: ε_a, √(energy) (Drake's abs_tolerance, in √J) */
   PetscReal cost_rtol; /* 1e-15: cost criterion |ℓᵏ⁺¹ − ℓᵏ| < cost_atol + cost_rtol (ℓᵏ⁺¹ + ℓᵏ)/2 (Drake's) */
   PetscReal cost_atol; /* 1e-30: same, units of energy */
-  PetscInt  ls_max_it; /* 100: evaluations allowed to one line search (Drake's) */
+  PetscInt  ls_max_it; /* 100: evaluations of f' allowed to one line search (comment §6 of sap.c) */
   PetscBool monitor;   /* print cost and gradient at each iterate */
 } FcSAPParams;
 
@@ -65,9 +76,10 @@ typedef struct {
   PetscReal        a0, a1, a2, df0;
 } FcSAPLine;
 
-/* The root of the convex f' in [0, α_max] (or α_max when f'(α_max) ≤ 0) by Newton with Drake's
- * bisection fallback. Returns PETSC_FALSE when it failed (non-finite slope or ls_max_it
- * evaluations); *its: evaluations of f'. */
+/* The minimizer of the convex f on [0, FC_SAP_STEP_MAX]: FC_SAP_STEP_MAX when f' ≤ 0 there, else a
+ * root of the nondecreasing f' by Newton's method safeguarded by bisection. Returns PETSC_FALSE
+ * when it failed (a non-finite f', or ls_max_it evaluations of f' without meeting its tests);
+ * *its: evaluations of f'. */
 PetscBool FcSAPLineSearch(const FcSAPLine *line, const FcSAPParams *par, PetscReal *alpha, PetscInt *its);
 
 /* History of one solve: [k] at iterate k; alpha[k], ls[k]: the step from k to k+1. */
