@@ -420,7 +420,7 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
   }
   if (!strcmp(a->cmd, "fclib") && !strcmp(a->sub, "compare")) {
     FcFCLIBCompareOptions o = {a->nfiles, a->files, a->solvers, a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, a->format};
-    return FcFCLIBCompare(&o);
+    return FcFCLIBCompare(&o, ok);
   }
   if (!strcmp(a->cmd, "fclib")) {
     FcFCLIBSolveOptions o = {.file = a->casefile, .solver = a->solver, .tol = a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, .max_it = a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, .out = a->outdir, .overwrite = a->overwrite};

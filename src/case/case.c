@@ -630,6 +630,9 @@ static const FcSchemaEntry contact_solver_keys[] = {
   {.key = "tol",        .types = FC_T_NUMBER,  .def = "1e-10", .range = FC_RANGE_GT(0)},
   {.key = "max_it",     .types = FC_T_INTEGER, .def = "1000", .range = FC_RANGE_GE(1)},
   {.key = "warm_start", .types = FC_T_BOOL,    .def = "true"},
+  /* a converged solve with a larger common error fails (solver.h); absent: no bound, because
+   * sap's common error is its model's distance from Coulomb's law, which depends on the case */
+  {.key = "max_error",  .types = FC_T_NUMBER,  .range = FC_RANGE_GT(0)},
   {.key = NULL}
 };
 static const FcSchemaObject contact_solver_object = {.entries = contact_solver_keys};
@@ -1530,6 +1533,7 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
     c->contact_solver_tol        = Num_Private(cs, "tol");
     c->contact_solver_max_it     = (PetscInt)Num_Private(cs, "max_it");
     c->contact_solver_warm_start = Bool_Private(cs, "warm_start");
+    c->contact_solver_max_error  = Get_Private(cs, "max_error") ? Num_Private(cs, "max_error") : PETSC_INFINITY;
   }
   {
     const char *ct = Str_Private(Get_Private(root, "compliance"), "type");
@@ -1550,6 +1554,14 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
 /* Public interface                                                                           */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Whether the member path keys[0].keys[1]... is in the tree as given (before defaults). */
+static PetscBool Given_Private(const cJSON *root, const char *const keys[])
+{
+  const cJSON *item = root;
+  for (PetscInt i = 0; keys[i] && item; i++) item = cJSON_IsObject(item) ? cJSON_GetObjectItemCaseSensitive(item, keys[i]) : NULL;
+  return item ? PETSC_TRUE : PETSC_FALSE;
+}
+
 static PetscErrorCode Load_Private(const char *file, PetscInt nsets, const char *const *sets, FcCase *c, cJSON **root)
 {
   FcSchemaCtx ctx = {file, NULL};
@@ -1560,6 +1572,13 @@ static PetscErrorCode Load_Private(const char *file, PetscInt nsets, const char 
   PetscCall(FcJsonCheckDuplicates(file, *root, "", ""));
   if (!cJSON_IsObject(*root)) return FcInputError(file, NULL, "the top level must be a JSON object, got %s", FcSchemaTypeName(*root));
   for (PetscInt i = 0; i < nsets; i++) PetscCall(FcJsonApplySet(file, *root, sets[i]));
+  {
+    /* read before the validator inserts the defaults, after which nothing tells them apart */
+    static const char *const tol[] = {"contact_solver", "tol", NULL}, *const warm[] = {"contact_solver", "warm_start", NULL}, *const inertia[] = {"time", "newton", "inertia_correction", NULL};
+    c->given.contact_solver_tol        = Given_Private(*root, tol);
+    c->given.contact_solver_warm_start = Given_Private(*root, warm);
+    c->given.inertia_correction        = Given_Private(*root, inertia);
+  }
   PetscCall(FcSchemaValidateObject(&ctx, &root_object, *root, ""));
   PetscCall(Fill_Private(&ctx, *root, c));
   PetscCheck((text = cJSON_Print(*root)), PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory printing the resolved case");

@@ -209,7 +209,13 @@ typedef struct {
   PetscReal      contact_solver_tol;
   PetscInt       contact_solver_max_it;
   PetscBool      contact_solver_warm_start;
+  PetscReal      contact_solver_max_error; /* contact_solver.max_error; PETSC_INFINITY when absent (no bound) */
   FcComplianceType compliance;
+  /* Which of the keys a run may ignore the case (or a --set) gave, before the defaults were
+   * filled in: a run warns about an ignored option only when the user asked for it. */
+  struct {
+    PetscBool contact_solver_tol, contact_solver_warm_start, inertia_correction;
+  } given;
 
   char      output_dir[PETSC_MAX_PATH_LEN]; /* "results" (relative to the working directory) */
   PetscInt  output_every;

@@ -23,6 +23,8 @@ typedef struct _p_FcContactSolver *FcContactSolver;
 
 /* Why a solve stopped. > 0 converged, < 0 not converged, 0 still running (inside a type). */
 typedef enum {
+  FC_CONTACT_SOLVER_DIVERGED_MAX_ERROR    = -6, /* the solve passed its test (tol, or a regularized type's own) but the common error is
+                                                 * above max_error: the claim of convergence is refused (the object's check, any type) */
   FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH  = -5, /* a line search failed (no descent along the step, or its 1-D iteration did not converge) */
   FC_CONTACT_SOLVER_DIVERGED_INEXACT      = -4, /* the type stopped on its own test (e.g. an approximate cone) but the common error is above tol */
   FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN    = -3, /* the type could not proceed (e.g. a contact with W_aa,nn <= 0) */
@@ -42,6 +44,10 @@ typedef struct {
   PetscReal tol;        /* 1e-10: stop when the common error (dimensionless, relative) is <= tol */
   PetscInt  max_it;     /* 1000: maximum iterations (the type defines one: a sweep over all contacts for nsgs) */
   PetscBool warm_start; /* true: start from the r passed to Solve (e.g. the previous step); false: from r = 0 */
+  PetscReal max_error;  /* PETSC_INFINITY (none): a converged solve whose common error is above it is DIVERGED_MAX_ERROR.
+                         * It bounds what tol cannot: a regularized type (sap) ignores tol, and its common error
+                         * is the distance of its model from Coulomb's law, case dependent (doc/sap.md §3), so no
+                         * default bound exists that is right for every case */
 } FcContactSolverParams;
 
 /* Statistics of the last solve. */
@@ -51,7 +57,7 @@ typedef struct {
   PetscReal             own_residual; /* the type's own optimality residual (dimensionless, defined by the type, e.g. sap's
                                        * relative gradient norm); NaN for types that have none (all but the regularized ones) */
   PetscReal             time;         /* wall time of the type's solve, seconds (the final error evaluation excluded) */
-  PetscBool             converged;    /* reason > 0: error <= tol, or for a regularized type its own test passed */
+  PetscBool             converged;    /* reason > 0: error <= tol, or for a regularized type its own test passed; and error <= max_error */
   FcContactSolverReason reason;
   const char           *reason_name;  /* FcContactSolverReasonName(reason), static storage */
 } FcContactSolverStats;
@@ -116,6 +122,14 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver solver);
 /* tol: PETSC_DEFAULT keeps the current value; max_it likewise. tol must be >= 0, max_it >= 0. */
 PetscErrorCode FcContactSolverSetTolerances(FcContactSolver solver, PetscReal tol, PetscInt max_it);
 PetscErrorCode FcContactSolverSetWarmStart(FcContactSolver solver, PetscBool warm_start);
+/* max_error > 0 (PETSC_INFINITY: no bound, the default; PETSC_DEFAULT keeps the current value);
+ * -fc_contact_solver_max_error overrides it in SetFromOptions. */
+PetscErrorCode FcContactSolverSetMaxError(FcContactSolver solver, PetscReal max_error);
+/* Why the solver's type does not use the common parameter `param` ("tol" or "warm_start"), as
+ * text for a warning ("it stops on its own optimality test, doc/sap.md"), or NULL when it uses it:
+ * a regularized type ignores tol; lemke ignores the initial r. A caller warns only about what
+ * the user asked for (fcsim: warning: WHERE: KEY: ignored by TYPE (WHY)). */
+const char *FcContactSolverIgnoredReason(FcContactSolver solver, const char *param);
 PetscErrorCode FcContactSolverGetParams(FcContactSolver solver, FcContactSolverParams *params);
 /* r (3m): in, the initial guess when warm_start; out, the solution (or the last iterate). */
 PetscErrorCode FcContactSolverSolve(FcContactSolver solver, FcContactProblem problem, PetscReal r[]);

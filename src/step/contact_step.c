@@ -234,6 +234,48 @@ static PetscErrorCode Twins_Private(const Pair *P1, Pair *P2, const FcMesh *mesh
 
 static PetscErrorCode SlaveSurface_Private(const FcCase *, PetscInt, const FcMesh *, const char *, Pair *);
 
+/* One warning line per option the user asked for and this run does not honour, printed once per
+ * run (here, at set-up, not per step) and whatever the verbosity: a setting that silently does
+ * nothing misleads a validation study. Only what was asked for: a case key that was given (not
+ * its default, FcCase.given) or a PETSc option that is set; and only when the request differs
+ * from what happens (warm_start false and inertia_correction false ask for what the run does
+ * anyway). */
+static PetscErrorCode WarnIgnored_Private(const FcCase *c, FcContactSolver solver)
+{
+  const char           *type, *why;
+  FcContactSolverParams par;
+  char                  v[64];
+  PetscBool             set;
+
+  PetscFunctionBegin;
+  PetscCall(FcContactSolverGetType(solver, &type));
+  PetscCall(FcContactSolverGetParams(solver, &par));
+  if ((why = FcContactSolverIgnoredReason(solver, "tol"))) {
+    if (c->given.contact_solver_tol) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: contact_solver.tol: ignored by %s (%s)\n", c->file, type, why));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_solver_tol", &set));
+    if (set) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: options: -fc_contact_solver_tol: ignored by %s (%s)\n", type, why));
+  }
+  if (par.warm_start && (why = FcContactSolverIgnoredReason(solver, "warm_start"))) {
+    if (c->given.contact_solver_warm_start && c->contact_solver_warm_start) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: contact_solver.warm_start: ignored by %s (%s)\n", c->file, type, why));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_solver_warm_start", &set));
+    if (set) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: options: -fc_contact_solver_warm_start: ignored by %s (%s)\n", type, why));
+  }
+  if (c->given.inertia_correction && c->inertia_correction) {
+    /* the correction needs the inertia of A, which only MUMPS' LDLᵀ of the body's own
+     * factorization reports (body_deformable.c NegativeEigenvalues_Private) */
+    if (c->compliance == FC_COMPLIANCE_SCHUR) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: time.newton.inertia_correction: ignored with compliance \"schur\" (its Schur-complement factorization reports no inertia, doc/architecture.md)\n", c->file));
+    else {
+      PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", v, sizeof v, &set));
+      if (set && strcmp(v, "cholesky")) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: time.newton.inertia_correction: ignored with -pc_type %s (only MUMPS' Cholesky factorization, the default, counts the negative eigenvalues, doc/architecture.md)\n", c->file, v));
+      else {
+        PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_factor_mat_solver_type", v, sizeof v, &set));
+        if (set && strcmp(v, "mumps")) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: time.newton.inertia_correction: ignored with -pc_factor_mat_solver_type %s (only MUMPS' Cholesky factorization, the default, counts the negative eigenvalues, doc/architecture.md)\n", c->file, v));
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
 {
   const FcCase *c = model->c;
@@ -329,7 +371,9 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   PetscCall(FcContactSolverSetType(cs->solver, c->contact_solver_type));
   PetscCall(FcContactSolverSetTolerances(cs->solver, c->contact_solver_tol, c->contact_solver_max_it));
   PetscCall(FcContactSolverSetWarmStart(cs->solver, c->contact_solver_warm_start));
+  PetscCall(FcContactSolverSetMaxError(cs->solver, c->contact_solver_max_error));
   PetscCall(FcContactSolverSetFromOptions(cs->solver));
+  PetscCall(WarnIgnored_Private(c, cs->solver));
   PetscFunctionReturn(0);
 }
 

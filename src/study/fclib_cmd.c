@@ -36,13 +36,31 @@ static PetscErrorCode GetForm_Private(FcFCLIBForm *form)
   PetscFunctionReturn(0);
 }
 
+/* One warning line when the user gave a tolerance the solver's type does not use (why, from
+ * FcContactSolverIgnoredReason; NULL: it uses it): --tol (tol != PETSC_DEFAULT) or
+ * -fc_contact_solver_tol. Called once the command has succeeded, so that a failure is still
+ * one line on stderr. */
+static PetscErrorCode WarnTolIgnored_Private(const char *type, const char *why, PetscReal tol)
+{
+  PetscBool set;
+
+  PetscFunctionBegin;
+  if (!why) PetscFunctionReturn(0);
+  if (tol != (PetscReal)PETSC_DEFAULT) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: command line: --tol: ignored by %s (%s)\n", type, why));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_solver_tol", &set));
+  if (set) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: options: -fc_contact_solver_tol: ignored by %s (%s)\n", type, why));
+  PetscFunctionReturn(0);
+}
+
 /* SAP on the global problem gp; p (the local reformulation, for the common error) is built with
- * the solver's M̃ when fclib_io could not (*p NULL on entry). */
-static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcGlobalProblem gp, FcContactProblem *p, PetscReal **r, PetscBool *converged)
+ * the solver's M̃ when fclib_io could not (*p NULL on entry). max_error: the contact-solver
+ * object's bound (solver.h), applied here as the object applies it to every local solve. */
+static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcGlobalProblem gp, PetscReal max_error, FcContactProblem *p, PetscReal **r, PetscBool *converged)
 {
   FcSAPGlobal     s;
   FcSAPGlobalInfo info;
   PetscReal       error;
+  const char     *reason;
   PetscErrorCode  ierr;
 
   PetscFunctionBegin;
@@ -59,8 +77,13 @@ static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcGlobal
   PetscCall(FcSAPGlobalSolve(s, *r, NULL));
   PetscCall(FcSAPGlobalGetInfo(s, &info));
   PetscCall(FcContactProblemComputeError(*p, *r, &error));
-  printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)\n", o->file, (int)gp->m, (int)info.newton_iterations, (double)error, (double)info.own_residual, (double)(info.time_setup + info.time_solve), info.reason_name, (int)gp->n, (double)info.time_setup);
   *converged = info.converged;
+  reason     = info.reason_name;
+  if (*converged && !(error <= max_error)) {
+    *converged = PETSC_FALSE;
+    reason     = FcContactSolverReasonName(FC_CONTACT_SOLVER_DIVERGED_MAX_ERROR);
+  }
+  printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)\n", o->file, (int)gp->m, (int)info.newton_iterations, (double)error, (double)info.own_residual, (double)(info.time_setup + info.time_solve), reason, (int)gp->n, (double)info.time_setup);
   PetscCall(FcSAPGlobalDestroy(&s));
   PetscFunctionReturn(0);
 }
@@ -71,6 +94,9 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   FcGlobalProblem      gp = NULL;
   FcContactSolver      s  = NULL;
   FcContactSolverStats st;
+  FcContactSolverParams par;
+  char                 tname[FC_NAME_LEN];
+  const char          *tolwhy;
   PetscReal           *r = NULL;
   PetscInt             m;
   FcFCLIBForm          form;
@@ -107,9 +133,12 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
     PetscCall(FcGlobalProblemDestroy(&gp));
     return ierr;
   }
+  PetscCall(FcContactSolverGetParams(s, &par));
+  PetscCall(PetscStrncpy(tname, type, sizeof tname));
+  tolwhy = FcContactSolverIgnoredReason(s, "tol"); /* static text */
   if (gp) {
     PetscCall(FcContactSolverDestroy(&s));
-    ierr = SolveGlobal_Private(o, gp, &p, &r, converged);
+    ierr = SolveGlobal_Private(o, gp, par.max_error, &p, &r, converged);
     PetscCall(FcGlobalProblemDestroy(&gp));
     if (ierr) {
       PetscCall(FcContactProblemDestroy(&p));
@@ -131,6 +160,7 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
     FcFCLIBInfo info = {o->file, "fcsim fclib solve", NULL};
     PetscCall(FcFCLIBWriteSolution(o->out, p, &info, r, NULL));
   }
+  PetscCall(WarnTolIgnored_Private(tname, tolwhy, o->tol));
   PetscCall(PetscFree(r));
   PetscCall(FcContactProblemDestroy(&p));
   PetscFunctionReturn(0);
@@ -215,14 +245,15 @@ static PetscErrorCode CompareSolve_Private(FcContactProblem p, const char *spec,
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o)
+PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
 {
   char        list[4096], *tok, *save = NULL;
   const char *fmt = o->format ? o->format : "table";
-  PetscInt    nsolvers = 0;
+  PetscInt    nsolvers = 0, nfailed = 0, nsolves = 0;
   char        specs[32][FC_NAME_LEN];
 
   PetscFunctionBegin;
+  *ok = PETSC_FALSE;
   FcCheckInput(!strcmp(fmt, "table") || !strcmp(fmt, "csv") || !strcmp(fmt, "markdown"), "command line", "--format", "'%s': expected table, csv or markdown", fmt);
   PetscCall(FcContactSolverRegisterAll());
   PetscCall(PetscStrncpy(list, o->solvers ? o->solvers : "nsgs", sizeof list));
@@ -250,6 +281,10 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o)
     PetscCall(PetscCalloc1(nsolvers, &rows));
     for (PetscInt k = 0; k < nsolvers && !ierr; k++) ierr = CompareSolve_Private(p, specs[k], o, &rows[k]);
     if (!ierr) {
+      for (PetscInt k = 0; k < nsolvers; k++) {
+        nsolves++;
+        if (rows[k].failed || !rows[k].converged) nfailed++;
+      }
       /* reference: the converged solution with the smallest common error (duriez2006 eq. 26) */
       for (PetscInt k = 0; k < nsolvers; k++)
         if (rows[k].converged && (ref < 0 || rows[k].error < rows[ref].error)) ref = k;
@@ -278,5 +313,24 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o)
     PetscCall(FcContactProblemDestroy(&p));
     if (ierr) return ierr;
   }
+  /* a tolerance a type does not use: one warning per type, not one per problem, and only once
+   * every file was read (a bad file is one line, not a warning and an error) */
+  for (PetscInt k = 0; k < nsolvers; k++) {
+    char            t[FC_NAME_LEN], *colon;
+    PetscBool       seen = PETSC_FALSE;
+    FcContactSolver s;
+    PetscCall(PetscStrncpy(t, specs[k], sizeof t));
+    if ((colon = strchr(t, ':'))) *colon = 0;
+    for (PetscInt j = 0; j < k && !seen; j++) seen = (PetscBool)(!strncmp(specs[j], t, strlen(t)) && (specs[j][strlen(t)] == 0 || specs[j][strlen(t)] == ':'));
+    if (seen) continue;
+    PetscCall(FcContactSolverCreate(&s));
+    PetscCall(FcContactSolverSetType(s, t));
+    PetscCall(WarnTolIgnored_Private(t, FcContactSolverIgnoredReason(s, "tol"), o->tol));
+    PetscCall(FcContactSolverDestroy(&s));
+  }
+  /* the table is complete either way; a solver that failed makes the command fail, so a script
+   * comparing solvers cannot mistake a failed solve for a result */
+  if (nfailed) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: fclib compare: %d of %d solves did not converge (column converged)\n", (int)nfailed, (int)nsolves));
+  *ok = nfailed ? PETSC_FALSE : PETSC_TRUE;
   PetscFunctionReturn(0);
 }

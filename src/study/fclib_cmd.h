@@ -13,7 +13,8 @@ typedef struct {
 } FcFCLIBSolveOptions;
 
 /* Prints one line: contacts, iterations, common error, time, reason. *converged reports the
- * solver's status (exit 1 when false). */
+ * solver's status (exit 1 when false), -fc_contact_solver_max_error included (the global form
+ * of sap too). */
 PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged);
 
 
@@ -30,5 +31,7 @@ typedef struct {
   PetscInt           max_it;
   const char        *format;  /* "table" (default), "csv", "markdown" */
 } FcFCLIBCompareOptions;
-PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o);
+/* *ok: false when a requested solver did not converge on a problem (its status, max_error
+ * included) or refused it; the whole table is printed either way (exit 1 when false). */
+PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok);
 #endif
