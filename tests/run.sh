@@ -2,43 +2,87 @@
 # fcsim test runner (make check): every unit test (build/tests/test_*) and every integration
 # test (tests/integration/test_*.py), each with its log in tests/out/<name>.log. A test prints
 # its figures (lines with "FIGURE"), which are shown here. Ends with "N passed, N failed".
+#
+# The tests are independent processes (each writes under its own tests/out/<name>/), so they
+# run FC_TEST_JOBS at a time (default: the number of processors); results are reported in the
+# order of the list, the longest tests first so that the slots stay filled.
 set -u
 cd "$(dirname "$0")/.."
-mkdir -p tests/out
-pass=0
-fail=0
-failed=""
-start=$(date +%s)
+
+# name and command of every test, one per line: "name|command"; unit tests, then integration
+unit_list() {
+  for t in build/tests/test_*; do
+    [ -x "$t" ] && echo "$(basename "$t")|$t"
+  done
+}
+integration_list() {
+  # the slowest first (measured durations of make check), then the rest in name order
+  slow="test_corrupt_hdf5 test_bad_input test_cylinder_press test_data_safety test_mesh_safety test_contact_cases test_study_refine test_fclib_roundtrip test_hertz test_rigid_dynamic test_theta test_cantilever test_rigid_free"
+  for n in $slow; do
+    [ -f "tests/integration/$n.py" ] && echo "$n|/usr/bin/python3 tests/integration/$n.py"
+  done
+  for t in tests/integration/test_*.py; do
+    n=$(basename "$t" .py)
+    case " $slow " in *" $n "*) continue ;; esac
+    echo "$n|/usr/bin/python3 $t"
+  done
+}
+
 run_one() {
-  name=$1
-  shift
+  name=${1%%|*}
+  cmd=${1#*|}
   t0=$(date +%s)
-  if "$@" > "tests/out/$name.log" 2>&1; then
-    st=PASS
-    pass=$((pass + 1))
-  else
-    st=FAIL
-    fail=$((fail + 1))
-    failed="$failed $name"
-  fi
+  # shellcheck disable=SC2086
+  if $cmd > "tests/out/$name.log" 2>&1; then st=PASS; else st=FAIL; fi
   t1=$(date +%s)
-  echo "$st $name ($((t1 - t0))s)"
+  echo "$st $((t1 - t0))" > "tests/out/.status/$name"
+}
+
+# `run.sh --one "name|command"`: one test (what xargs starts below)
+if [ "${1:-}" = --one ]; then
+  run_one "$2"
+  exit 0
+fi
+
+mkdir -p tests/out/.status
+rm -f tests/out/.status/*
+jobs=${FC_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+start=$(date +%s)
+
+report() {
+  name=$1
+  set -- $(cat "tests/out/.status/$name")
+  echo "$1 $name (${2}s)"
   grep -h "FIGURE" "tests/out/$name.log" | sed 's/^/    /'
-  if [ "$st" = FAIL ]; then
+  if [ "$1" = FAIL ]; then
     echo "    --- last lines of tests/out/$name.log:"
     tail -n 25 "tests/out/$name.log" | sed 's/^/    | /'
   fi
 }
-for t in build/tests/test_*; do
-  [ -x "$t" ] || continue
-  run_one "$(basename "$t")" "$t"
-done
-for t in tests/integration/test_*.py; do
-  [ -f "$t" ] || continue
-  run_one "$(basename "$t" .py)" /usr/bin/python3 "$t"
-done
+
+# Unit tests are fast: one after the other. Integration tests: `jobs` at a time (xargs keeps
+# every slot busy).
+unit_list > tests/out/.status/list
+while IFS= read -r line; do run_one "$line"; done < tests/out/.status/list
+integration_list > tests/out/.status/ilist
+xargs -d '\n' -P "$jobs" -n 1 sh tests/run.sh --one < tests/out/.status/ilist
+cat tests/out/.status/ilist >> tests/out/.status/list
+
+pass=0
+fail=0
+failed=""
+while IFS= read -r line; do
+  name=${line%%|*}
+  report "$name"
+  if [ "$(cut -d' ' -f1 "tests/out/.status/$name")" = PASS ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    failed="$failed $name"
+  fi
+done < tests/out/.status/list
 end=$(date +%s)
-echo "make check: $((end - start))s"
+echo "make check: $((end - start))s ($jobs at a time)"
 [ -n "$failed" ] && echo "failed:$failed"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
