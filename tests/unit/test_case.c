@@ -21,6 +21,7 @@
 
 #include "../../src/case/case.h"
 #include "../../src/case/schema.h"
+#include "testutil.h"
 
 static char tmpdir[64]; /* mkdtemp directory for the case and mesh files */
 
@@ -28,45 +29,22 @@ static char tmpdir[64]; /* mkdtemp directory for the case and mesh files */
 /* Helpers                                                                                  */
 /* ---------------------------------------------------------------------------------------- */
 
-static void WriteFile(const char *path, const char *text)
-{
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
-
 /* tmpdir/name, written with text. */
 static void TmpCase(char *path, size_t len, const char *name, const char *text)
 {
   snprintf(path, len, "%s/%s", tmpdir, name);
-  if (text) WriteFile(path, text);
+  if (text) FcTestWriteFile(path, text);
 }
 
 /* FcCaseLoad with fd 2 redirected to a file, so the message the user would see is checked. */
 static PetscErrorCode LoadCaptured(const char *file, int nsets, const char *const *sets, FcCase *c, char *err, size_t len)
 {
-  char           tmpl[PETSC_MAX_PATH_LEN];
-  int            fd, saved;
-  ssize_t        n;
+  FcTestCapture  cap;
   PetscErrorCode ierr;
 
-  snprintf(tmpl, sizeof tmpl, "%s/stderr_XXXXXX", tmpdir);
-  fd = mkstemp(tmpl);
-  assert_true(fd >= 0);
-  fflush(stderr);
-  saved = dup(2);
-  assert_true(saved >= 0);
-  assert_true(dup2(fd, 2) >= 0);
+  FcTestCaptureStart(&cap);
   ierr = FcCaseLoad(file, nsets, sets, c);
-  fflush(stderr);
-  assert_true(dup2(saved, 2) >= 0);
-  close(saved);
-  assert_true(lseek(fd, 0, SEEK_SET) == 0);
-  n = read(fd, err, len - 1);
-  err[n > 0 ? n : 0] = 0;
-  close(fd);
-  unlink(tmpl);
+  FcTestCaptureStop(&cap, err, len);
   return ierr;
 }
 
@@ -342,7 +320,7 @@ static void test_mesh_relative(void **state)
   snprintf(dir, sizeof dir, "%s/sub", tmpdir);
   mkdir(dir, 0700);
   snprintf(file, sizeof file, "%s/case.json", dir);
-  WriteFile(file, base_case);
+  FcTestWriteFile(file, base_case);
   assert_int_equal(Load(file, 1, sets, &c), 0);
   snprintf(expect, sizeof expect, "%s/../mesh.geo", dir);
   assert_string_equal(c.bodies[0].mesh_file, expect);
@@ -1109,7 +1087,7 @@ int main(int argc, char **argv)
   snprintf(tmpdir, sizeof tmpdir, "/tmp/fcsim_test_case_XXXXXX");
   if (!mkdtemp(tmpdir)) return 1;
   snprintf(mesh, sizeof mesh, "%s/mesh.geo", tmpdir);
-  WriteFile(mesh, "// placeholder: the case module only checks that the mesh is readable\n");
+  FcTestWriteFile(mesh, "// placeholder: the case module only checks that the mesh is readable\n");
   failures = cmocka_run_group_tests(tests, NULL, NULL);
   /* Leave nothing in /tmp on success; keep the files to look at on failure. */
   if (!failures) {

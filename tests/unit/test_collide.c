@@ -7,6 +7,7 @@
  * lines starting with "FIGURE ".
  * Option -fc_test_small shrinks every size (for valgrind --leak-check=full, -malloc_debug
  * -malloc_dump). */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, dup in testutil.h */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "../../src/collide/collide.h"
+#include "testutil.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                    */
@@ -25,13 +27,11 @@ static PetscBool small = PETSC_FALSE;
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
-/* Uniform in [-1, 1): xorshift64*, so the test does not depend on the C library's rand(). */
+/* Uniform in [-1, 1): xorshift64* (testutil.h), so the test does not depend on the C library's
+ * rand(). */
 static PetscReal Rand(void)
 {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (PetscReal)((rng_state * 2685821657736338717ull) >> 11) / (PetscReal)(1ull << 53) * 2.0 - 1.0;
+  return FcTestXorshift(&rng_state);
 }
 
 static PetscReal Dot(const PetscReal u[3], const PetscReal v[3])
@@ -922,19 +922,19 @@ static void test_edge_cases(void **state)
   assert_int_equal(TestEdgeCases(), 0);
 }
 
+static PetscErrorCode SmallOption(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_test_small", &small, NULL));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_closest_point), cmocka_unit_test(test_tree_sphere), cmocka_unit_test(test_refit),   cmocka_unit_test(test_frame),
     cmocka_unit_test(test_valley_flat),   cmocka_unit_test(test_shapes),      cmocka_unit_test(test_scaling), cmocka_unit_test(test_edge_cases),
   };
-  int fails;
 
-  if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
-  if (FcPushErrorHandler()) return 1;
-  if (PetscOptionsGetBool(NULL, NULL, "-fc_test_small", &small, NULL)) return 1;
-  fails = cmocka_run_group_tests(tests, NULL, NULL);
-  if (PetscPopErrorHandler()) return 1; /* frees the handler entry pushed above (-malloc_dump) */
-  if (PetscFinalize()) return 1;
-  return fails;
+  return FcTestMain(argc, argv, tests, SmallOption, NULL);
 }

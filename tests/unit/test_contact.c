@@ -21,16 +21,12 @@
 
 #include "../../src/contact/solver.h"
 
-/* ---- shared helpers: splitmix64 numbers, stderr capture (tests/unit/testutil.h) ---- */
+/* ---- this test's random sequence (splitmix64, tests/unit/testutil.h) ---- */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static double   Uniform(double a, double b)
 {
   return FcTestUniform(&rng_state, a, b);
 }
-typedef FcTestCapture Capture;
-#define CaptureStart FcTestCaptureStart
-#define CaptureStop  FcTestCaptureStop
-#define CountLines   FcTestCountLines
 
 /* ---- independent cone geometry: the projection built from angles in the (n, ‖t‖) half-plane ----
  * K_μ is the wedge of half-angle α = atan μ around n; its polar cone is the wedge of angles
@@ -94,78 +90,13 @@ static double ReferenceError(FcContactProblem p, const double *r)
   return scale >= DBL_EPSILON ? sqrt(e2) / scale : sqrt(e2);
 }
 
-/* ---- small dense linear algebra for building problems ---- */
-/* Cholesky A = L Lᵀ in place (lower), n×n row-major; returns 0 on success. */
-static int Cholesky(int n, double *A)
-{
-  for (int j = 0; j < n; j++) {
-    double d = A[j * n + j];
-    for (int k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
-    if (!(d > 0)) return 1;
-    A[j * n + j] = sqrt(d);
-    for (int i = j + 1; i < n; i++) {
-      double s = A[i * n + j];
-      for (int k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
-      A[i * n + j] = s / A[j * n + j];
-    }
-  }
-  return 0;
-}
-
-static void CholeskySolve(int n, const double *L, double *x)
-{
-  for (int i = 0; i < n; i++) {
-    for (int k = 0; k < i; k++) x[i] -= L[i * n + k] * x[k];
-    x[i] /= L[i * n + i];
-  }
-  for (int i = n - 1; i >= 0; i--) {
-    for (int k = i + 1; k < n; k++) x[i] -= L[k * n + i] * x[k];
-    x[i] /= L[i * n + i];
-  }
-}
-
-/* Random problem of m contacts: W = J A⁻¹ Jᵀ with A = BᵀB + nI (n×n SPD, n ≥ 3m) and J (3m×n)
- * random (full rank with probability 1), q ∈ [−1,1]^{3m} (normal parts of both signs),
- * μ ∈ [0,1]. symmetrize: store (W + Wᵀ)/2 (a Delassus operator) or J(A⁻¹Jᵀ) as computed, whose
- * rounding asymmetry exercises nsgs' non-symmetric update path. */
+/* Random problems of m contacts (FcTestRandomProblem): W = J A⁻¹ Jᵀ with A = BᵀB + nI (n×n SPD,
+ * n ≥ 3m) and J (3m×n) random (full rank with probability 1), q ∈ [−1,1]^{3m} (normal parts of
+ * both signs), μ ∈ [0,1]. symmetrize: store (W + Wᵀ)/2 (a Delassus operator), else J(A⁻¹Jᵀ) as
+ * computed, whose rounding asymmetry exercises nsgs' non-symmetric update path. */
 static void RandomProblem(int m, int symmetrize, FcContactProblem *prob)
 {
-  const int        n3 = 3 * m, n = n3 + 2 + (int)Uniform(0, 6);
-  double          *B = malloc(sizeof(double) * n * n), *A = malloc(sizeof(double) * n * n), *J = malloc(sizeof(double) * n3 * n), *X = malloc(sizeof(double) * n * n3), *col = malloc(sizeof(double) * n);
-  FcContactProblem p;
-
-  for (int i = 0; i < n * n; i++) B[i] = Uniform(-1, 1);
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) {
-      double s = (i == j) ? n : 0;
-      for (int k = 0; k < n; k++) s += B[k * n + i] * B[k * n + j];
-      A[i * n + j] = s;
-    }
-  assert_int_equal(Cholesky(n, A), 0);
-  for (int i = 0; i < n3 * n; i++) J[i] = Uniform(-1, 1);
-  for (int c = 0; c < n3; c++) { /* X[:, c] = A⁻¹ J[c, :]ᵀ */
-    for (int k = 0; k < n; k++) col[k] = J[c * n + k];
-    CholeskySolve(n, A, col);
-    for (int k = 0; k < n; k++) X[k * n3 + c] = col[k];
-  }
-  assert_int_equal(FcContactProblemCreate(m, &p), 0);
-  for (int i = 0; i < n3; i++)
-    for (int j = 0; j < n3; j++) {
-      double s = 0;
-      for (int k = 0; k < n; k++) s += J[i * n + k] * X[k * n3 + j];
-      p->W[i * n3 + j] = s;
-    }
-  if (symmetrize)
-    for (int i = 0; i < n3; i++)
-      for (int j = i + 1; j < n3; j++) p->W[i * n3 + j] = p->W[j * n3 + i] = 0.5 * (p->W[i * n3 + j] + p->W[j * n3 + i]);
-  for (int i = 0; i < n3; i++) p->q[i] = Uniform(-1, 1);
-  for (int a = 0; a < m; a++) p->mu[a] = Uniform(0, 1);
-  free(B);
-  free(A);
-  free(J);
-  free(X);
-  free(col);
-  *prob = p;
+  FcTestRandomProblem(&rng_state, m, symmetrize ? FC_TEST_W_MEAN : FC_TEST_W_AS_COMPUTED, 1.0, 0, prob);
 }
 
 /* ---- 1. cone projection ---- */
@@ -232,12 +163,8 @@ static void test_cone_projection(void **state)
 /* ---- 2. single contact closed forms ---- */
 static double SolveOne(FcContactSolver s, const double W[9], const double q[3], double mu, double r[3], double u[3])
 {
-  FcContactProblem     p;
+  FcContactProblem     p = FcTestOneContact(W, q, mu);
   FcContactSolverStats st;
-  assert_int_equal(FcContactProblemCreate(1, &p), 0);
-  memcpy(p->W, W, 9 * sizeof(double));
-  memcpy(p->q, q, 3 * sizeof(double));
-  p->mu[0] = mu;
   r[0] = r[1] = r[2] = 0;
   assert_int_equal(FcContactSolverSolve(s, p, r), 0);
   assert_int_equal(FcContactSolverGetStats(s, &st), 0);
@@ -246,17 +173,6 @@ static double SolveOne(FcContactSolver s, const double W[9], const double q[3], 
   assert_true(st.converged);
   assert_true(st.iterations <= 1);
   return st.error;
-}
-
-static void Solve3(const double W[9], const double b[3], double x[3]) /* x = W⁻¹ b, Cramer */
-{
-  const double det = W[0] * (W[4] * W[8] - W[5] * W[7]) - W[1] * (W[3] * W[8] - W[5] * W[6]) + W[2] * (W[3] * W[7] - W[4] * W[6]);
-  for (int c = 0; c < 3; c++) {
-    double M[9];
-    memcpy(M, W, sizeof M);
-    for (int i = 0; i < 3; i++) M[3 * i + c] = b[i];
-    x[c] = (M[0] * (M[4] * M[8] - M[5] * M[7]) - M[1] * (M[3] * M[8] - M[5] * M[6]) + M[2] * (M[3] * M[7] - M[4] * M[6])) / det;
-  }
 }
 
 static void RandomSPD3(double W[9])
@@ -292,7 +208,7 @@ static void test_single_contact(void **state)
   { /* stick: r = −W⁻¹q inside the cone, u = 0 */
     const double q[3] = {-1.0, 0.1, 0.05};
     double       x[3];
-    Solve3(Wc, q, x);
+    FcTestSolve3(Wc, q, x);
     max_err = fmax(max_err, SolveOne(s, Wc, q, 1.0, r, u));
     assert_true(hypot(x[1], x[2]) < 1.0 * -x[0]);
     for (int i = 0; i < 3; i++) dev_stick = fmax(dev_stick, fabs(r[i] + x[i]) / fabs(x[0]));
@@ -306,7 +222,7 @@ static void test_single_contact(void **state)
   { /* slip with a coupled block: on the boundary, u_N = 0, sliding opposite to the force */
     const double q[3] = {-1.0, 1.5, -0.7}, mu = 0.3;
     double       x[3], rt, ut, d = 0;
-    Solve3(Wc, q, x);
+    FcTestSolve3(Wc, q, x);
     assert_true(hypot(x[1], x[2]) > mu * -x[0]); /* not a stick case */
     max_err = fmax(max_err, SolveOne(s, Wc, q, mu, r, u));
     rt = hypot(r[1], r[2]);
@@ -333,7 +249,7 @@ static void test_single_contact(void **state)
     double W[9], q[3], x[3], mu = (k % 7 == 0) ? 0.0 : Uniform(0, 2), e;
     RandomSPD3(W);
     for (int i = 0; i < 3; i++) q[i] = Uniform(-1, 1);
-    Solve3(W, q, x);
+    FcTestSolve3(W, q, x);
     if (q[0] >= 0) nsep++;
     else if (-x[0] > 0 && hypot(x[1], x[2]) <= mu * -x[0]) nstick++;
     else nslip++;
@@ -402,26 +318,10 @@ static void test_random_problems(void **state)
   assert_true(max_ref_dev <= 1e-14);
   assert_true(max_warm <= 1);
   { /* the local solver never needed its fallback: every slip was solved exactly */
-    char        view[4096], path[64];
-    PetscViewer v;
+    char        view[4096];
     const char *all;
     long        nsep, nstick, nslip, nquartic, nfallback;
-    FILE       *fp;
-    size_t      len;
-    int         fd;
-    snprintf(path, sizeof path, "/tmp/fcsim_test_contact_XXXXXX");
-    fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v), 0);
-    assert_int_equal(FcContactSolverView(s, v), 0);
-    assert_int_equal(PetscViewerDestroy(&v), 0);
-    fp = fopen(path, "r");
-    assert_non_null(fp);
-    len       = fread(view, 1, sizeof view - 1, fp);
-    view[len] = 0;
-    fclose(fp);
-    unlink(path);
+    FcTestSolverView(s, view, sizeof view);
     fputs(view, stdout);
     all = strstr(view, "(all solves): ");
     assert_non_null(all);
@@ -532,39 +432,23 @@ static void test_options(void **state)
 static void test_unknown_type(void **state)
 {
   FcContactSolver s;
-  Capture         c;
+  FcTestCapture   c;
   char            err[4096];
   PetscErrorCode  ierr;
   (void)state;
 
   assert_int_equal(FcContactSolverCreate(&s), 0);
-  CaptureStart(&c);
+  FcTestCaptureStart(&c);
   ierr = FcContactSolverSetType(s, "lemkke");
-  CaptureStop(&c, err, sizeof err);
-  assert_int_equal(ierr, FC_ERR_INPUT);
-  assert_int_equal(CountLines(err), 1);
-  assert_non_null(strstr(err, "lemkke"));
+  FcTestCaptureStop(&c, err, sizeof err);
+  FcTestAssertInputError(ierr, err, "lemkke");
   assert_non_null(strstr(err, "nsgs"));
   printf("FIGURE unknown type: %s", err);
 
-  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_type", "nope"), 0);
-  CaptureStart(&c);
-  ierr = FcContactSolverSetFromOptions(s);
-  CaptureStop(&c, err, sizeof err);
-  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_type"), 0);
-  assert_int_equal(ierr, FC_ERR_INPUT);
-  assert_int_equal(CountLines(err), 1);
-  assert_non_null(strstr(err, "-fc_contact_solver_type"));
+  FcTestSolverBadOption(s, "-fc_contact_solver_type", "nope", err, sizeof err);
   assert_non_null(strstr(err, "nope"));
 
-  assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_tol", "-1"), 0);
-  CaptureStart(&c);
-  ierr = FcContactSolverSetFromOptions(s);
-  CaptureStop(&c, err, sizeof err);
-  assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_tol"), 0);
-  assert_int_equal(ierr, FC_ERR_INPUT);
-  assert_int_equal(CountLines(err), 1);
-  assert_non_null(strstr(err, "-fc_contact_solver_tol"));
+  FcTestSolverBadOption(s, "-fc_contact_solver_tol", "-1", err, sizeof err);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 }
 
@@ -573,13 +457,6 @@ int main(int argc, char **argv)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cone_projection), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_random_problems), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options), cmocka_unit_test(test_unknown_type),
   };
-  int failures;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  PetscCall(FcPushErrorHandler());
-  PetscCall(FcContactSolverRegisterAll());
-  failures = cmocka_run_group_tests(tests, NULL, NULL);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscFinalize());
-  return failures;
+  return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);
 }

@@ -25,16 +25,12 @@
 
 static char tmpdir[256];
 
-/* ---- shared helpers: splitmix64 numbers, stderr capture (tests/unit/testutil.h) ---- */
+/* ---- this test's random sequence (splitmix64, tests/unit/testutil.h) ---- */
 static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
 static double   Uniform(double a, double b)
 {
   return FcTestUniform(&rng_state, a, b);
 }
-typedef FcTestCapture Capture;
-#define CaptureStart FcTestCaptureStart
-#define CaptureStop  FcTestCaptureStop
-#define CountLines   FcTestCountLines
 
 /* No HDF5 file, group or dataset may stay open after a read, successful or not. */
 static void AssertNoOpenHDF5(void)
@@ -187,22 +183,18 @@ static void test_solution(void **state)
 
   /* a mismatch of size is an input error */
   {
-    Capture        c;
+    FcTestCapture  c;
     char           msg[2048];
     PetscErrorCode ierr;
-    CaptureStart(&c);
+    FcTestCaptureStart(&c);
     ierr = FcFCLIBReadSolution(path, m + 1, rb, NULL);
-    CaptureStop(&c, msg, sizeof msg);
-    assert_int_equal(ierr, FC_ERR_INPUT);
-    assert_int_equal(CountLines(msg), 1);
-    assert_non_null(strstr(msg, "/fclib_local/W/n"));
+    FcTestCaptureStop(&c, msg, sizeof msg);
+    FcTestAssertInputError(ierr, msg, "/fclib_local/W/n");
     /* and a problem file without a solution */
-    CaptureStart(&c);
+    FcTestCaptureStart(&c);
     ierr = FcFCLIBReadSolution("tests/bad/fclib/baseline_local.hdf5", 2, rb, NULL);
-    CaptureStop(&c, msg, sizeof msg);
-    assert_int_equal(ierr, FC_ERR_INPUT);
-    assert_int_equal(CountLines(msg), 1);
-    assert_non_null(strstr(msg, "/solution: missing"));
+    FcTestCaptureStop(&c, msg, sizeof msg);
+    FcTestAssertInputError(ierr, msg, "/solution: missing");
     AssertNoOpenHDF5();
   }
   free(r);
@@ -216,34 +208,6 @@ static void test_solution(void **state)
 }
 
 /* ---- 3. global problem: reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w ---- */
-static int Cholesky(int n, double *A)
-{
-  for (int j = 0; j < n; j++) {
-    double d = A[j * n + j];
-    for (int k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
-    if (!(d > 0)) return 1;
-    A[j * n + j] = sqrt(d);
-    for (int i = j + 1; i < n; i++) {
-      double s = A[i * n + j];
-      for (int k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
-      A[i * n + j] = s / A[j * n + j];
-    }
-  }
-  return 0;
-}
-
-static void CholeskySolve(int n, const double *L, double *x)
-{
-  for (int i = 0; i < n; i++) {
-    for (int k = 0; k < i; k++) x[i] -= L[i * n + k] * x[k];
-    x[i] /= L[i * n + i];
-  }
-  for (int i = n - 1; i >= 0; i--) {
-    for (int k = i + 1; k < n; k++) x[i] -= L[k * n + i] * x[k];
-    x[i] /= L[i * n + i];
-  }
-}
-
 /* Dense matrix to an fclib_matrix in the given storage (-1 CSC, -2 CSR, >= 0 triplets). */
 static void ToFclib(int m, int n, const double *A, int storage, struct fclib_matrix *F)
 {
@@ -367,10 +331,10 @@ static void test_global(void **state)
 
     /* dense reference */
     memcpy(L, M, sizeof(double) * nd * nd);
-    assert_int_equal(Cholesky(nd, L), 0);
+    assert_int_equal(FcTestCholesky(nd, L), 0);
     for (int j = 0; j <= n; j++) {
       for (int i = 0; i < nd; i++) col[i] = j < n ? H[i * n + j] : f[i];
-      CholeskySolve(nd, L, col);
+      FcTestCholeskySolve(nd, L, col);
       for (int i = 0; i < nd; i++) X[i * (n + 1) + j] = col[i];
     }
     for (int i = 0; i < n; i++)
@@ -439,7 +403,7 @@ static void test_bad_files(void **state)
   while (fgets(line, sizeof line, man)) {
     char             *bar, path[1200], msg[4096];
     FcContactProblem  p = NULL;
-    Capture           c;
+    FcTestCapture     c;
     PetscErrorCode    ierr;
     line[strcspn(line, "\n")] = 0;
     if (!line[0] || line[0] == '#') continue;
@@ -447,13 +411,13 @@ static void test_bad_files(void **state)
     assert_non_null(bar);
     *bar = 0;
     snprintf(path, sizeof path, "tests/bad/fclib/%s", line);
-    CaptureStart(&c);
+    FcTestCaptureStart(&c);
     ierr = FcFCLIBReadProblem(path, &p);
-    CaptureStop(&c, msg, sizeof msg);
-    if (ierr != FC_ERR_INPUT || CountLines(msg) != 1 || !strstr(msg, path) || !strstr(msg, bar + 1)) printf("%s: error %d, expected '%s', got:\n%s", path, (int)ierr, bar + 1, msg);
+    FcTestCaptureStop(&c, msg, sizeof msg);
+    if (ierr != FC_ERR_INPUT || FcTestCountLines(msg) != 1 || !strstr(msg, path) || !strstr(msg, bar + 1)) printf("%s: error %d, expected '%s', got:\n%s", path, (int)ierr, bar + 1, msg);
     assert_int_equal(ierr, FC_ERR_INPUT);
     assert_null(p);
-    assert_int_equal(CountLines(msg), 1);
+    assert_int_equal(FcTestCountLines(msg), 1);
     assert_non_null(strstr(msg, path));
     assert_non_null(strstr(msg, bar + 1));
     AssertNoOpenHDF5();
@@ -467,15 +431,13 @@ static void test_bad_files(void **state)
     const char      *subs[2]  = {"no such file", "not an HDF5 file"};
     FcContactProblem p        = NULL;
     for (int k = 0; k < 2; k++) {
-      Capture        c;
+      FcTestCapture  c;
       char           msg[4096];
       PetscErrorCode ierr;
-      CaptureStart(&c);
+      FcTestCaptureStart(&c);
       ierr = FcFCLIBReadProblem(paths[k], &p);
-      CaptureStop(&c, msg, sizeof msg);
-      assert_int_equal(ierr, FC_ERR_INPUT);
-      assert_int_equal(CountLines(msg), 1);
-      assert_non_null(strstr(msg, paths[k]));
+      FcTestCaptureStop(&c, msg, sizeof msg);
+      FcTestAssertInputError(ierr, msg, paths[k]);
       assert_non_null(strstr(msg, subs[k]));
       nfiles++;
     }
@@ -483,16 +445,14 @@ static void test_bad_files(void **state)
   /* an output that cannot be created */
   {
     FcContactProblem p;
-    Capture          c;
+    FcTestCapture    c;
     char             msg[4096];
     PetscErrorCode   ierr;
     RandomProblem(2, &p);
-    CaptureStart(&c);
+    FcTestCaptureStart(&c);
     ierr = FcFCLIBWriteLocal("/nonexistent_dir/out.hdf5", p, NULL);
-    CaptureStop(&c, msg, sizeof msg);
-    assert_int_equal(ierr, FC_ERR_INPUT);
-    assert_int_equal(CountLines(msg), 1);
-    assert_non_null(strstr(msg, "/nonexistent_dir/out.hdf5"));
+    FcTestCaptureStop(&c, msg, sizeof msg);
+    FcTestAssertInputError(ierr, msg, "/nonexistent_dir/out.hdf5");
     assert_int_equal(FcContactProblemDestroy(&p), 0);
     AssertNoOpenHDF5();
   }
@@ -544,7 +504,7 @@ static void test_damaged_files(void **state)
       FILE            *o;
       FcContactProblem p = NULL;
       double           r[6], u[6];
-      Capture          c;
+      FcTestCapture    c;
       PetscErrorCode   ierr;
       b[off] ^= (unsigned char)(1u << (off % 8));
       o = fopen(path, "wb");
@@ -552,19 +512,17 @@ static void test_damaged_files(void **state)
       assert_int_equal(fwrite(b, 1, (size_t)n, o), (size_t)n);
       fclose(o);
       b[off] ^= (unsigned char)(1u << (off % 8));
-      CaptureStart(&c);
+      FcTestCaptureStart(&c);
       ierr = f < 2 ? FcFCLIBReadProblem(path, &p) : FcFCLIBReadSolution(path, 2, r, u);
-      CaptureStop(&c, msg, sizeof msg);
+      FcTestCaptureStop(&c, msg, sizeof msg);
       if (ierr) {
-        if (ierr != FC_ERR_INPUT || CountLines(msg) != 1 || !strstr(msg, path) || strstr(msg, "HDF5-DIAG") || strstr(msg, "#000")) printf("%s byte %ld: error %d, stderr:\n%s", srcs[f], off, (int)ierr, msg);
-        assert_int_equal(ierr, FC_ERR_INPUT);
-        assert_int_equal(CountLines(msg), 1);
-        assert_non_null(strstr(msg, path));
+        if (ierr != FC_ERR_INPUT || FcTestCountLines(msg) != 1 || !strstr(msg, path) || strstr(msg, "HDF5-DIAG") || strstr(msg, "#000")) printf("%s byte %ld: error %d, stderr:\n%s", srcs[f], off, (int)ierr, msg);
+        FcTestAssertInputError(ierr, msg, path);
         assert_null(strstr(msg, "HDF5-DIAG"));
         assert_null(p);
         nerr++;
       } else {
-        assert_int_equal(CountLines(msg), 0);
+        assert_int_equal(FcTestCountLines(msg), 0);
         if (f < 2) {
           assert_int_equal(p->m, 2);
           for (int i = 0; i < 36; i++) assert_false(isnan(p->W[i]) || isinf(p->W[i]));

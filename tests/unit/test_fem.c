@@ -6,6 +6,7 @@
  * error. Meshes are built by hand (a structured cube split into 6 Kuhn tetrahedra per cell),
  * independent of src/mesh. Each test prints its key figures on one line each.
  * Run under valgrind --leak-check=full and with -malloc_debug -malloc_dump. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, dup in testutil.h */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,20 +18,18 @@
 
 #include "../../src/fem/fem.h"
 #include "../../src/core/mat3.h"
-#include "testmesh.h"
+#include "testutil.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                    */
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
-/* Uniform in [-1, 1): xorshift64*, so the test does not depend on the C library's rand(). */
+/* Uniform in [-1, 1): xorshift64* (testutil.h), so the test does not depend on the C library's
+ * rand(); FcTestXorshiftCtx with &rng_state draws from the same sequence. */
 static PetscReal Rand(void)
 {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (PetscReal)((rng_state * 2685821657736338717ull) >> 11) / (PetscReal)(1ull << 53) * 2.0 - 1.0;
+  return FcTestXorshift(&rng_state);
 }
 
 static PetscReal Fact(int n)
@@ -40,84 +39,11 @@ static PetscReal Fact(int n)
   return f;
 }
 
-static PetscErrorCode CreateMaterial(const char *model, PetscReal E, PetscReal nu, PetscReal rho, FcMaterial *mat)
-{
-  FcCaseMaterial p;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(&p, sizeof p));
-  PetscCall(PetscStrncpy(p.model, model, sizeof p.model));
-  p.E       = E;
-  p.nu      = nu;
-  p.density = rho;
-  PetscCall(FcMaterialCreate(&p, mat));
-  PetscFunctionReturn(0);
-}
-
-static PetscReal RandCtx_Private(void *ctx)
-{
-  (void)ctx;
-  return Rand();
-}
-
-/* The Kuhn cube of tests/unit/testmesh.h, perturbed with this file's random sequence. */
-static PetscErrorCode BuildCube(PetscInt n, PetscInt order, PetscReal L, PetscReal pv, PetscReal pm, FcMesh *mesh)
-{
-  PetscFunctionBegin;
-  PetscCall(FcTestCubeMesh(n, order, L, pv, pm, RandCtx_Private, NULL, mesh));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode FreeCube(FcMesh *mesh)
-{
-  PetscFunctionBegin;
-  PetscCall(FcTestCubeMeshFree(mesh));
-  PetscFunctionReturn(0);
-}
-
 static PetscBool OnBoundary(const PetscReal x[3], PetscReal L)
 {
   for (int d = 0; d < 3; d++)
     if (PetscAbsReal(x[d]) < 1e-12 * L || PetscAbsReal(x[d] - L) < 1e-12 * L) return PETSC_TRUE;
   return PETSC_FALSE;
-}
-
-/* One well-shaped tetrahedron of size ~L (order 2: straight, or curved when curved). */
-static void OneElement(PetscInt order, PetscBool curved, PetscReal L, PetscReal Xe[])
-{
-  const PetscReal V[4][3] = {
-    {0.10,  -0.05, 0.02 },
-    {1.05,  0.10,  -0.03},
-    {0.05,  0.95,  0.10 },
-    {-0.02, 0.08,  1.10 }
-  };
-  for (int a = 0; a < 4; a++)
-    for (int d = 0; d < 3; d++) Xe[3 * a + d] = L * V[a][d];
-  if (order == 1) return;
-  for (int e = 0; e < 6; e++)
-    for (int d = 0; d < 3; d++) Xe[3 * (4 + e) + d] = 0.5 * (Xe[3 * FcTetEdgeNodes[e][0] + d] + Xe[3 * FcTetEdgeNodes[e][1] + d]) + (curved ? 0.04 * L * Rand() : 0.0);
-}
-
-static PetscReal MaxAbs(PetscInt n, const PetscReal *a)
-{
-  PetscReal m = 0;
-  for (PetscInt i = 0; i < n; i++) m = PetscMax(m, PetscAbsReal(a[i]));
-  return m;
-}
-
-static void Rotation(const PetscReal axis[3], PetscReal theta, PetscReal Q[9])
-{
-  const PetscReal n = PetscSqrtReal(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-  const PetscReal k[3] = {axis[0] / n, axis[1] / n, axis[2] / n}, c = PetscCosReal(theta), s = PetscSinReal(theta);
-  const PetscReal K[9] = {0, -k[2], k[1], k[2], 0, -k[0], -k[1], k[0], 0};
-  /* Rodrigues: Q = c I + s [k]x + (1 − c) k kᵀ */
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) Q[3 * i + j] = c * (i == j) + s * K[3 * i + j] + (1 - c) * k[i] * k[j];
-}
-
-static const char *Name(PetscInt order, PetscBool curved)
-{
-  return order == 1 ? "tet4" : (curved ? "tet10 curved" : "tet10");
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -214,7 +140,7 @@ static PetscErrorCode TestShape(void)
         for (int j = 0; j < 3; j++) ds[j] += dN[3 * a + j];
       }
       epu = PetscMax(epu, PetscAbsReal(sum - 1));
-      eds = PetscMax(eds, MaxAbs(3, ds));
+      eds = PetscMax(eds, FcTestMaxAbs(3, ds));
       for (int j = 0; j < 3; j++) { /* central differences are exact for quadratics */
         PetscReal xp[3] = {xi[0], xi[1], xi[2]}, xm[3] = {xi[0], xi[1], xi[2]};
         xp[j] += 1e-3;
@@ -241,7 +167,7 @@ static PetscErrorCode TestShape(void)
         for (int j = 0; j < 2; j++) ds[j] += dN[2 * a + j];
       }
       epu = PetscMax(epu, PetscAbsReal(sum - 1));
-      eds = PetscMax(eds, MaxAbs(2, ds));
+      eds = PetscMax(eds, FcTestMaxAbs(2, ds));
       for (int j = 0; j < 2; j++) {
         PetscReal xp[2] = {xi[0], xi[1]}, xm[2] = {xi[0], xi[1]};
         xp[j] += 1e-3;
@@ -301,9 +227,9 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
   const PetscScalar *xa;
 
   PetscFunctionBegin;
-  PetscCall(BuildCube(n, order, L, 0.15, curved ? 0.06 : 0.0, &mesh));
+  PetscCall(FcTestCubeMesh(n, order, L, 0.15, curved ? 0.06 : 0.0, FcTestXorshiftCtx, &rng_state, &mesh)); /* perturbed with this file's sequence */
   N = mesh.nnodes;
-  PetscCall(CreateMaterial("linear", E, nu, 7800, &mat));
+  PetscCall(FcTestCreateMaterial("linear", E, nu, 7800, &mat));
   for (int i = 0; i < 9; i++) eps[i] = 1e-3 * Rand(); /* a general, non-symmetric gradient */
   for (int i = 0; i < 3; i++) c[i] = 1e-3 * L * Rand();
 
@@ -314,7 +240,7 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
   PetscCall(FcAssembleInternal(&mesh, mat, u, NULL, NULL, K));
   PetscCall(PredictedNnz(&mesh, &nnz_pred));
   PetscCall(MatGetInfo(K, MAT_LOCAL, &info));
-  printf("assembled K %s: %d nodes, nnz %.0f (predicted %d), allocated %.0f, mallocs %.0f\n", Name(order, curved), (int)N, info.nz_used, (int)nnz_pred, info.nz_allocated, info.mallocs);
+  printf("assembled K %s: %d nodes, nnz %.0f (predicted %d), allocated %.0f, mallocs %.0f\n", FcTestElemName(order, curved), (int)N, info.nz_used, (int)nnz_pred, info.nz_allocated, info.mallocs);
   assert_true((PetscInt)info.nz_used == nnz_pred && (PetscInt)info.nz_allocated == nnz_pred && info.mallocs == 0);
 
   /* boundary values u = ε X + c, interior unknown */
@@ -354,7 +280,7 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
   }
   PetscCall(VecRestoreArrayRead(xi, &xa));
   err /= umax;
-  printf("patch test %s: %d interior DoFs, max relative error %.1e\n", Name(order, curved), (int)nI, (double)err);
+  printf("patch test %s: %d interior DoFs, max relative error %.1e\n", FcTestElemName(order, curved), (int)nI, (double)err);
   assert_true(err <= 1e-10);
 
   /* the full solution; its element stresses must equal C : sym(ε) */
@@ -365,7 +291,7 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) symeps[3 * i + j] = 0.5 * (eps[3 * i + j] + eps[3 * j + i]);
     FcHookeStress(mat->lambda, mat->mu, symeps, sig);
-    smax = MaxAbs(9, sig);
+    smax = FcTestMaxAbs(9, sig);
     for (int i = 0; i < 9; i++) Fx[i] = eps[i] + (i % 4 == 0);
     FcMat3Transpose(Fx, FxT);
     FcMat3Mult(sig, FxT, tmp);
@@ -395,7 +321,7 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
     PetscCall(VecRestoreArrayRead(u, &xa));
     PetscCall(PetscFree(vm));
   }
-  printf("patch test %s: element stress vs C:sym(eps) max relative error %.1e, Cauchy sym(P F^T)/J %.1e, von Mises %.1e\n", Name(order, curved), (double)serr, (double)cerr, (double)vmerr);
+  printf("patch test %s: element stress vs C:sym(eps) max relative error %.1e, Cauchy sym(P F^T)/J %.1e, von Mises %.1e\n", FcTestElemName(order, curved), (double)serr, (double)cerr, (double)vmerr);
   assert_true(serr <= 1e-10 && cerr <= 1e-10 && vmerr <= 1e-10);
 
   /* f_int(u) vanishes at interior nodes; for `linear` f_int = K u and energy = ½ uᵀ K u */
@@ -413,7 +339,7 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
     PetscCall(VecNorm(fi, NORM_INFINITY, &res));
     PetscCall(VecRestoreSubVector(fint, isI, &fi));
   }
-  printf("patch test %s: interior residual |f_int|/max|f_int| %.1e, |K u - f_int| %.1e, energy vs u.Ku/2 %.1e\n", Name(order, curved), (double)(res / fmax), (double)(kuerr / fmax), (double)PetscAbsReal(energy - 0.5 * uKu) / energy);
+  printf("patch test %s: interior residual |f_int|/max|f_int| %.1e, |K u - f_int| %.1e, energy vs u.Ku/2 %.1e\n", FcTestElemName(order, curved), (double)(res / fmax), (double)(kuerr / fmax), (double)PetscAbsReal(energy - 0.5 * uKu) / energy);
   assert_true(res <= 1e-10 * fmax && kuerr <= 1e-12 * fmax && PetscAbsReal(energy - 0.5 * uKu) <= 1e-12 * energy);
 
   PetscCall(VecRestoreSubVector(r, isI, &bi));
@@ -429,7 +355,7 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
   PetscCall(VecDestroy(&r));
   PetscCall(MatDestroy(&K));
   PetscCall(FcMaterialDestroy(&mat));
-  PetscCall(FreeCube(&mesh));
+  PetscCall(FcTestCubeMeshFree(&mesh));
   PetscFunctionReturn(0);
 }
 
@@ -455,10 +381,10 @@ static PetscErrorCode TestStiffnessRigid(void)
       const PetscBool curved = (PetscBool)(k == 2);
       FcMaterial      mat;
       PetscReal       Xe[30], Ke[900], knorm = 0, asym = 0, kmax, rmax = 0;
-      PetscCall(CreateMaterial(models[m], 1e7, 0.35, 1000, &mat));
-      OneElement(order, curved, 0.3, Xe);
+      PetscCall(FcTestCreateMaterial(models[m], 1e7, 0.35, 1000, &mat));
+      FcTestOneElement(order, curved, 0.3, Xe, FcTestXorshiftCtx, &rng_state);
       PetscCall(FcElementInternal(mat, order, Xe, NULL, NULL, NULL, Ke));
-      kmax = MaxAbs(nd * nd, Ke);
+      kmax = FcTestMaxAbs(nd * nd, Ke);
       for (PetscInt i = 0; i < nd * nd; i++) knorm += Ke[i] * Ke[i];
       knorm = PetscSqrtReal(knorm);
       for (PetscInt i = 0; i < nd; i++)
@@ -484,7 +410,7 @@ static PetscErrorCode TestStiffnessRigid(void)
         }
         rmax = PetscMax(rmax, PetscSqrtReal(kn) / (knorm * PetscSqrtReal(rn)));
       }
-      printf("Ke %s %s (quadrature degree %d): asymmetry %.1e (relative), rigid modes |Ke r|/(|Ke||r|) %.1e\n", models[m], Name(order, curved), (int)FcElementStiffnessDegree(order, Xe), (double)asym, (double)rmax);
+      printf("Ke %s %s (quadrature degree %d): asymmetry %.1e (relative), rigid modes |Ke r|/(|Ke||r|) %.1e\n", models[m], FcTestElemName(order, curved), (int)FcElementStiffnessDegree(order, Xe), (double)asym, (double)rmax);
       assert_true(asym <= 1e-12 && rmax <= 1e-10);
       assert_int_equal(FcElementStiffnessDegree(order, Xe), order == 1 ? 1 : (curved ? 3 : 2));
       PetscCall(FcMaterialDestroy(&mat));
@@ -514,13 +440,13 @@ static PetscErrorCode TestFiniteDifferences(void)
       const PetscReal h      = 1e-6 * L;
       FcMaterial      mat;
       PetscReal       Xe[30], ue[30], up[30], um[30], R[9], W, fe[30], Ke[900], Wp, Wm, fp[30], fm[30], fmax, kmax, efW = 0, eKf = 0, efWfree = 0, eKffree = 0;
-      PetscCall(CreateMaterial(models[m], 1e7, 0.3, 1000, &mat));
-      OneElement(order, curved, L, Xe);
+      PetscCall(FcTestCreateMaterial(models[m], 1e7, 0.3, 1000, &mat));
+      FcTestOneElement(order, curved, L, Xe, FcTestXorshiftCtx, &rng_state);
       /* moderate deformation: a 40° rotation, 10 % stretch and random node displacements */
       {
         PetscReal       Q[9];
         const PetscReal axis[3] = {0.3, -0.5, 0.8};
-        Rotation(axis, 40.0 * PETSC_PI / 180.0, Q);
+        FcTestRotation(axis, 40.0 * PETSC_PI / 180.0, FC_TEST_ROT_KKT, Q);
         for (PetscInt a = 0; a < npe; a++) {
           const PetscReal *x = Xe + 3 * a;
           for (int i = 0; i < 3; i++) ue[3 * a + i] = (Q[3 * i] * x[0] * 1.1 + Q[3 * i + 1] * x[1] + Q[3 * i + 2] * x[2]) - x[i] + 0.05 * L * Rand();
@@ -528,8 +454,8 @@ static PetscErrorCode TestFiniteDifferences(void)
       }
       PetscCall(FcElementFrame(mat, order, Xe, ue, R));
       PetscCall(FcElementInternalFrame(mat, order, Xe, ue, R, &W, fe, Ke));
-      fmax = MaxAbs(nd, fe);
-      kmax = MaxAbs(nd * nd, Ke);
+      fmax = FcTestMaxAbs(nd, fe);
+      kmax = FcTestMaxAbs(nd * nd, Ke);
       for (PetscInt d = 0; d < nd; d++) {
         PetscCall(PetscArraycpy(up, ue, nd));
         PetscCall(PetscArraycpy(um, ue, nd));
@@ -544,7 +470,7 @@ static PetscErrorCode TestFiniteDifferences(void)
         efWfree = PetscMax(efWfree, PetscAbsReal((Wp - Wm) / (2 * h) - fe[d]) / fmax);
         for (PetscInt i = 0; i < nd; i++) eKffree = PetscMax(eKffree, PetscAbsReal((fp[i] - fm[i]) / (2 * h) - Ke[i * nd + d]) / kmax);
       }
-      printf("finite differences %s %s (R fixed): fe vs dW/du %.1e, Ke vs dfe/du %.1e; with R varying: %.1e, %.1e\n", models[m], Name(order, curved), (double)efW, (double)eKf, (double)efWfree, (double)eKffree);
+      printf("finite differences %s %s (R fixed): fe vs dW/du %.1e, Ke vs dfe/du %.1e; with R varying: %.1e, %.1e\n", models[m], FcTestElemName(order, curved), (double)efW, (double)eKf, (double)efWfree, (double)eKffree);
       assert_true(efW <= 1e-6 && eKf <= 1e-6);
       if (m == 0 || order == 1) assert_true(efWfree <= 1e-6); /* tet4: ∂W/∂R = 0, see corotational.c */
       if (m == 1) assert_true(eKffree > 1e-4);                /* the omitted rotation terms are real */
@@ -569,14 +495,14 @@ static PetscErrorCode TestCorotational(void)
   PetscReal       Q[9];
 
   PetscFunctionBegin;
-  PetscCall(CreateMaterial("linear", E, 0.3, 1000, &lin));
-  PetscCall(CreateMaterial("corotational", E, 0.3, 1000, &cor));
-  Rotation(axis, 0.5 * PETSC_PI, Q);
+  PetscCall(FcTestCreateMaterial("linear", E, 0.3, 1000, &lin));
+  PetscCall(FcTestCreateMaterial("corotational", E, 0.3, 1000, &cor));
+  FcTestRotation(axis, 0.5 * PETSC_PI, FC_TEST_ROT_KKT, Q);
   for (int k = 0; k < 3; k++) {
     const PetscInt  order = k == 0 ? 1 : 2, npe = order == 1 ? 4 : 10, nd = 3 * npe;
     const PetscBool curved = (PetscBool)(k == 2);
     PetscReal       Xe[30], ue[30], sc[9], sl[9], fc[30], fl[30], Kc[900], Kl[900], vol, scale, dfe = 0, dKe = 0, flmax, Klmax;
-    OneElement(order, curved, L, Xe);
+    FcTestOneElement(order, curved, L, Xe, FcTestXorshiftCtx, &rng_state);
     PetscCall(FcElementVolume(order, Xe, &vol));
     scale = E * PetscPowReal(vol, 2.0 / 3.0); /* a force of the order of E × element area */
     for (PetscInt a = 0; a < npe; a++) {
@@ -587,19 +513,19 @@ static PetscErrorCode TestCorotational(void)
     PetscCall(FcElementCauchy(lin, order, Xe, ue, sl));
     PetscCall(FcElementInternal(cor, order, Xe, ue, NULL, fc, NULL));
     PetscCall(FcElementInternal(lin, order, Xe, ue, NULL, fl, NULL));
-    printf("rigid 90 deg rotation %s: corotational max|sigma|/E %.1e, max|fe|/(E V^(2/3)) %.1e; linear max|sigma|/E %.2f, max|fe|/(E V^(2/3)) %.2f\n", Name(order, curved), (double)(MaxAbs(9, sc) / E), (double)(MaxAbs(nd, fc) / scale), (double)(MaxAbs(9, sl) / E), (double)(MaxAbs(nd, fl) / scale));
-    assert_true(MaxAbs(9, sc) <= 1e-10 * E && MaxAbs(nd, fc) <= 1e-10 * scale);
-    assert_true(MaxAbs(9, sl) > 0.1 * E);
+    printf("rigid 90 deg rotation %s: corotational max|sigma|/E %.1e, max|fe|/(E V^(2/3)) %.1e; linear max|sigma|/E %.2f, max|fe|/(E V^(2/3)) %.2f\n", FcTestElemName(order, curved), (double)(FcTestMaxAbs(9, sc) / E), (double)(FcTestMaxAbs(nd, fc) / scale), (double)(FcTestMaxAbs(9, sl) / E), (double)(FcTestMaxAbs(nd, fl) / scale));
+    assert_true(FcTestMaxAbs(9, sc) <= 1e-10 * E && FcTestMaxAbs(nd, fc) <= 1e-10 * scale);
+    assert_true(FcTestMaxAbs(9, sl) > 0.1 * E);
 
     /* small strain: corotational ≈ linear (difference of the order of the strain, 1e-7) */
     for (PetscInt i = 0; i < nd; i++) ue[i] = 1e-7 * L * Rand();
     PetscCall(FcElementInternal(cor, order, Xe, ue, NULL, fc, Kc));
     PetscCall(FcElementInternal(lin, order, Xe, ue, NULL, fl, Kl));
-    flmax = MaxAbs(nd, fl);
-    Klmax = MaxAbs(nd * nd, Kl);
+    flmax = FcTestMaxAbs(nd, fl);
+    Klmax = FcTestMaxAbs(nd * nd, Kl);
     for (PetscInt i = 0; i < nd; i++) dfe = PetscMax(dfe, PetscAbsReal(fc[i] - fl[i]) / flmax);
     for (PetscInt i = 0; i < nd * nd; i++) dKe = PetscMax(dKe, PetscAbsReal(Kc[i] - Kl[i]) / Klmax);
-    printf("small strain (1e-7) %s: corotational vs linear fe %.1e, Ke %.1e (relative)\n", Name(order, curved), (double)dfe, (double)dKe);
+    printf("small strain (1e-7) %s: corotational vs linear fe %.1e, Ke %.1e (relative)\n", FcTestElemName(order, curved), (double)dfe, (double)dKe);
     assert_true(dfe <= 1e-5 && dKe <= 1e-5);
   }
   PetscCall(FcMaterialDestroy(&lin));
@@ -629,7 +555,7 @@ static PetscErrorCode TestMassLoads(PetscInt order, PetscBool curved)
   const PetscScalar *fa;
 
   PetscFunctionBegin;
-  PetscCall(BuildCube(2, order, L, 0.15, curved ? 0.06 : 0.0, &mesh));
+  PetscCall(FcTestCubeMesh(2, order, L, 0.15, curved ? 0.06 : 0.0, FcTestXorshiftCtx, &rng_state, &mesh)); /* perturbed with this file's sequence */
   PetscCall(FcAssemblyCreateMatrix(PETSC_COMM_WORLD, &mesh, &M));
   PetscCall(FcAssembleMass(&mesh, rho, M));
   PetscCall(MatCreateVecs(M, &ex, &Mex));
@@ -648,7 +574,7 @@ static PetscErrorCode TestMassLoads(PetscInt order, PetscBool curved)
     PetscCall(FcElementVolume(order, Xe, &ve));
     vol += ve;
   }
-  printf("mass %s: sum over x-DoFs %.1e relative to rho V, over all DoFs vs 3 rho V %.1e, element volumes vs V %.1e\n", Name(order, curved), (double)(PetscAbsReal(mx - rho * V) / (rho * V)), (double)(PetscAbsReal(mall - 3 * rho * V) / (3 * rho * V)), (double)(PetscAbsReal(vol - V) / V));
+  printf("mass %s: sum over x-DoFs %.1e relative to rho V, over all DoFs vs 3 rho V %.1e, element volumes vs V %.1e\n", FcTestElemName(order, curved), (double)(PetscAbsReal(mx - rho * V) / (rho * V)), (double)(PetscAbsReal(mall - 3 * rho * V) / (3 * rho * V)), (double)(PetscAbsReal(vol - V) / V));
   assert_true(PetscAbsReal(mx - rho * V) <= 1e-12 * rho * V && PetscAbsReal(mall - 3 * rho * V) <= 1e-12 * 3 * rho * V && PetscAbsReal(vol - V) <= 1e-12 * V);
 
   /* body force resultant = ρ g V */
@@ -693,8 +619,8 @@ static PetscErrorCode TestMassLoads(PetscInt order, PetscBool curved)
   res[0] = res[1] = res[2] = 0;
   for (PetscInt i = 0; i < 3 * mesh.nnodes; i++) res[i % 3] += PetscRealPart(fa[i]);
   PetscCall(VecRestoreArrayRead(f, &fa));
-  epr = MaxAbs(3, res) / (p * 6 * A);
-  printf("loads %s: body force resultant vs rho g V %.1e, traction resultant vs t A %.1e (%d faces), pressure on x=L vs -p A e_x %.1e, pressure on the closed surface |resultant|/(p area) %.1e (%d faces)\n", Name(order, curved), (double)ebf, (double)etr, (int)nx, (double)epx, (double)epr, (int)mesh.nbfaces);
+  epr = FcTestMaxAbs(3, res) / (p * 6 * A);
+  printf("loads %s: body force resultant vs rho g V %.1e, traction resultant vs t A %.1e (%d faces), pressure on x=L vs -p A e_x %.1e, pressure on the closed surface |resultant|/(p area) %.1e (%d faces)\n", FcTestElemName(order, curved), (double)ebf, (double)etr, (int)nx, (double)epx, (double)epr, (int)mesh.nbfaces);
   assert_true(ebf <= 1e-12 && etr <= 1e-12 && epx <= 1e-12 && epr <= 1e-12);
   assert_true(mesh.nbfaces == 12 * 2 * 2 && nx == 2 * 2 * 2);
 
@@ -703,7 +629,7 @@ static PetscErrorCode TestMassLoads(PetscInt order, PetscBool curved)
   PetscCall(VecDestroy(&ex));
   PetscCall(VecDestroy(&Mex));
   PetscCall(MatDestroy(&M));
-  PetscCall(FreeCube(&mesh));
+  PetscCall(FcTestCubeMeshFree(&mesh));
   PetscFunctionReturn(0);
 }
 
@@ -729,7 +655,7 @@ static PetscErrorCode TestRegistry(void)
   FcMaterialTypes(types, sizeof types);
   printf("material registry: %s\n", types);
   assert_string_equal(types, "linear, corotational, corotational_lagged, stvk, neohookean, mooney_rivlin");
-  PetscCall(CreateMaterial("corotational", 200e9, 0.25, 7800, &mat));
+  PetscCall(FcTestCreateMaterial("corotational", 200e9, 0.25, 7800, &mat));
   printf("material corotational E 2e11 nu 0.25: lambda %.6e (expected 8e10), mu %.6e (expected 8e10)\n", (double)mat->lambda, (double)mat->mu);
   assert_true(PetscAbsReal(mat->lambda - 8e10) <= 1e-15 * 8e10 * 4 && PetscAbsReal(mat->mu - 8e10) <= 1e-15 * 8e10 * 4);
   assert_string_equal(mat->type, "corotational");
@@ -768,9 +694,9 @@ static PetscErrorCode TestInverted(void)
   PetscErrorCode ierr1, ierr2, ierr3;
 
   PetscFunctionBegin;
-  PetscCall(CreateMaterial("linear", 1e7, 0.3, 1000, &mat));
+  PetscCall(FcTestCreateMaterial("linear", 1e7, 0.3, 1000, &mat));
   for (PetscInt order = 1; order <= 2; order++) {
-    OneElement(order, PETSC_FALSE, 1.0, Xe);
+    FcTestOneElement(order, PETSC_FALSE, 1.0, Xe, FcTestXorshiftCtx, &rng_state);
     /* swap vertices 1 and 2 (and, for tet10, the mid-edge nodes to match): inverted */
     for (int d = 0; d < 3; d++) {
       tmp           = Xe[3 + d];
@@ -809,14 +735,6 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_quadrature),    cmocka_unit_test(test_shape),        cmocka_unit_test(test_registry), cmocka_unit_test(test_patch), cmocka_unit_test(test_stiffness_rigid),
     cmocka_unit_test(test_finite_differences), cmocka_unit_test(test_corotational), cmocka_unit_test(test_mass_loads), cmocka_unit_test(test_inverted),
   };
-  int fails;
 
-  if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
-  if (FcPushErrorHandler()) return 1;
-  if (FcMaterialRegisterAll()) return 1;
-  fails = cmocka_run_group_tests(tests, NULL, NULL);
-  if (PetscPopErrorHandler()) return 1; /* frees the handler entry pushed above (-malloc_dump) */
-  if (FcMaterialFinalizePackage()) return 1;
-  if (PetscFinalize()) return 1;
-  return fails;
+  return FcTestMain(argc, argv, tests, FcMaterialRegisterAll, FcMaterialFinalizePackage);
 }

@@ -30,7 +30,6 @@
 
 #include "../../src/fem/fem.h"
 #include "../../src/core/mat3.h"
-#include "testmesh.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -94,20 +93,10 @@ static PetscErrorCode CreateMat(const Config *c, FcMaterial *mat)
   PetscFunctionReturn(0);
 }
 
-static void Rotation(const PetscReal axis[3], PetscReal theta, PetscReal Q[9])
-{
-  const PetscReal n = PetscSqrtReal(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-  const PetscReal k[3] = {axis[0] / n, axis[1] / n, axis[2] / n}, c = PetscCosReal(theta), s = PetscSinReal(theta);
-  const PetscReal K[9] = {0, -k[2], k[1], k[2], 0, -k[0], -k[1], k[0], 0};
-  /* Rodrigues: Q = c I + s [k]x + (1 − c) k kᵀ */
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) Q[3 * i + j] = c * (i == j) + s * K[3 * i + j] + (1 - c) * k[i] * k[j];
-}
-
 static void RandomRotation(PetscReal Q[9])
 {
   const PetscReal axis[3] = {Rand(), Rand(), Rand() + 0.1};
-  Rotation(axis, PETSC_PI * Rand(), Q);
+  FcTestRotation(axis, PETSC_PI * Rand(), FC_TEST_ROT_KKT, Q);
 }
 
 /* Random deformation gradient. near: F = I + 0.05 G (G entries in [-1, 1)). Otherwise
@@ -130,34 +119,6 @@ static void RandomF(PetscBool near, PetscReal F[9])
   }
   RandomRotation(Q);
   FcMat3Mult(Q, G, F);
-}
-
-static PetscReal MaxAbs(PetscInt n, const PetscReal *a)
-{
-  PetscReal m = 0;
-  for (PetscInt i = 0; i < n; i++) m = PetscMax(m, PetscAbsReal(a[i]));
-  return m;
-}
-
-/* One well-shaped tetrahedron of size ~L (order 2: straight, or curved when curved). */
-static void OneElement(PetscInt order, PetscBool curved, PetscReal L, PetscReal Xe[])
-{
-  const PetscReal V[4][3] = {
-    {0.10,  -0.05, 0.02 },
-    {1.05,  0.10,  -0.03},
-    {0.05,  0.95,  0.10 },
-    {-0.02, 0.08,  1.10 }
-  };
-  for (int a = 0; a < 4; a++)
-    for (int d = 0; d < 3; d++) Xe[3 * a + d] = L * V[a][d];
-  if (order == 1) return;
-  for (int e = 0; e < 6; e++)
-    for (int d = 0; d < 3; d++) Xe[3 * (4 + e) + d] = 0.5 * (Xe[3 * FcTetEdgeNodes[e][0] + d] + Xe[3 * FcTetEdgeNodes[e][1] + d]) + (curved ? 0.04 * L * Rand() : 0.0);
-}
-
-static const char *ElemName(PetscInt order, PetscBool curved)
-{
-  return order == 1 ? "tet4" : (curved ? "tet10 curved" : "tet10");
 }
 
 /* ue = (F − I) X at every node: the homogeneous deformation x = F X */
@@ -197,12 +158,12 @@ static PetscErrorCode TestMaterialFD(void)
         dP[kL] = (Wp - Wm) / (2 * h) - P[kL];
         for (int iJ = 0; iJ < 9; iJ++) dA[9 * iJ + kL] = (Pp[iJ] - Pm[iJ]) / (2 * h) - A[9 * iJ + kL];
       }
-      eP = PetscMax(eP, MaxAbs(9, dP) / MaxAbs(9, P));
-      eA = PetscMax(eA, MaxAbs(81, dA) / MaxAbs(81, A));
+      eP = PetscMax(eP, FcTestMaxAbs(9, dP) / FcTestMaxAbs(9, P));
+      eA = PetscMax(eA, FcTestMaxAbs(81, dA) / FcTestMaxAbs(81, A));
       /* major symmetry of the hyperelastic tangents (a Hessian) */
       if (strcmp(configs[c].model, "corotational"))
         for (int iJ = 0; iJ < 9; iJ++)
-          for (int kL = 0; kL < 9; kL++) asym = PetscMax(asym, PetscAbsReal(A[9 * iJ + kL] - A[9 * kL + iJ]) / MaxAbs(81, A));
+          for (int kL = 0; kL < 9; kL++) asym = PetscMax(asym, PetscAbsReal(A[9 * iJ + kL] - A[9 * kL + iJ]) / FcTestMaxAbs(81, A));
     }
     printf("material FD %-34s: P vs dW/dF %.1e, A vs dP/dF %.1e (8 F, 3 near I, 5 with det F in [0.6, 1.6])\n", configs[c].label, (double)eP, (double)eA);
     assert_true(eP <= 1e-6 && eA <= 1e-6);
@@ -239,14 +200,14 @@ static PetscErrorCode TestElementFD(void)
       const PetscReal h      = 1e-6 * L;
       PetscReal       Xe[30], ue[30], up[30], F[9], R[9], We, fe[30], Ke[900], Wp, Wm, fp[30], fm[30], ef = 0, eK = 0, sym = 0, fmax, kmax;
 
-      OneElement(order, curved, L, Xe);
+      FcTestOneElement(order, curved, L, Xe, FcTestUniformCtx, &rng);
       RandomF(PETSC_FALSE, F);
       Homogeneous(npe, Xe, F, ue);
       for (PetscInt i = 0; i < nd; i++) ue[i] += 0.03 * L * Rand(); /* nonhomogeneous part */
       RandomRotation(R);
       PetscCall(FcElementInternalFrame(mat, order, Xe, ue, R, &We, fe, Ke));
-      fmax = MaxAbs(nd, fe);
-      kmax = MaxAbs(nd * nd, Ke);
+      fmax = FcTestMaxAbs(nd, fe);
+      kmax = FcTestMaxAbs(nd * nd, Ke);
       for (PetscInt d = 0; d < nd; d++) {
         PetscCall(PetscArraycpy(up, ue, nd));
         up[d] = ue[d] + h;
@@ -258,7 +219,7 @@ static PetscErrorCode TestElementFD(void)
       }
       for (PetscInt i = 0; i < nd; i++)
         for (PetscInt j = 0; j < nd; j++) sym = PetscMax(sym, PetscAbsReal(Ke[i * nd + j] - Ke[j * nd + i]) / kmax);
-      printf("element FD %-34s %-12s: fe vs dWe/due %.1e, Ke vs dfe/due %.1e, |Ke - Ke^T| %.1e\n", configs[c].label, ElemName(order, curved), (double)ef, (double)eK, (double)sym);
+      printf("element FD %-34s %-12s: fe vs dWe/due %.1e, Ke vs dfe/due %.1e, |Ke - Ke^T| %.1e\n", configs[c].label, FcTestElemName(order, curved), (double)ef, (double)eK, (double)sym);
       assert_true(ef <= 1e-6 && eK <= 1e-6);
       if (strcmp(configs[c].model, "corotational")) assert_true(sym <= 1e-13); /* corotational: see test_fem */
       worstf   = PetscMax(worstf, ef);
@@ -384,17 +345,17 @@ static PetscErrorCode TestClosedForms(void)
       if (cfg->vol == PW) {
         PetscReal d[9];
         for (int i = 0; i < 9; i++) d[i] = P[i] - Pex[i];
-        eP = PetscMax(eP, MaxAbs(9, d) / MaxAbs(9, Pex));
+        eP = PetscMax(eP, FcTestMaxAbs(9, d) / FcTestMaxAbs(9, Pex));
       }
       /* single elements under x = F X: the Cauchy stress of FcElementCauchy, both modes */
       for (int k = 0; k < 3; k++) {
         const PetscInt  order = k == 0 ? 1 : 2, npe = order == 1 ? 4 : 10;
         PetscReal       Xe[30], ue[30], sig[9], d[9];
-        OneElement(order, (PetscBool)(k == 2), 0.1, Xe);
+        FcTestOneElement(order, (PetscBool)(k == 2), 0.1, Xe, FcTestUniformCtx, &rng);
         Homogeneous(npe, Xe, F, ue);
         PetscCall(FcElementCauchy(mat, order, Xe, ue, sig));
         for (int i = 0; i < 9; i++) d[i] = sig[i] - sex[i];
-        eS = PetscMax(eS, MaxAbs(9, d) / MaxAbs(9, sex));
+        eS = PetscMax(eS, FcTestMaxAbs(9, d) / FcTestMaxAbs(9, sex));
       }
       /* objectivity at a random large F */
       {
@@ -408,7 +369,7 @@ static PetscErrorCode TestClosedForms(void)
         PetscCall((*mat->ops.stress)(mat, QG, R, PQG));
         FcMat3Mult(Q, PG, QPG);
         for (int i = 0; i < 9; i++) d[i] = PQG[i] - QPG[i];
-        eO = PetscMax(eO, PetscMax(MaxAbs(9, d) / MaxAbs(9, PG), PetscAbsReal(W1 - W2) / PetscAbsReal(W1)));
+        eO = PetscMax(eO, PetscMax(FcTestMaxAbs(9, d) / FcTestMaxAbs(9, PG), PetscAbsReal(W1 - W2) / PetscAbsReal(W1)));
       }
     }
     printf("closed forms %-34s: material P (uniaxial l = 1.3, 0.7, 1.6; shear g = 0.5, -1.2) %.1e%s, element Cauchy (tet4, tet10, curved tet10) %.1e, objectivity %.1e\n", cfg->label, (double)eP, cfg->vol == PW ? "" : " (isochoric P only, n/a)", (double)eS, (double)eO);
@@ -435,7 +396,7 @@ static PetscReal RelDiff(PetscInt n, const PetscReal *a, const PetscReal *b)
 {
   PetscReal d = 0;
   for (PetscInt i = 0; i < n; i++) d = PetscMax(d, PetscAbsReal(a[i] - b[i]));
-  return d / PetscMax(MaxAbs(n, a), PETSC_SMALL);
+  return d / PetscMax(FcTestMaxAbs(n, a), PETSC_SMALL);
 }
 
 /* tet4: F is constant, J̄ = J, so We, fe, Ke and the Cauchy stress are the same in both modes.
@@ -463,7 +424,7 @@ static PetscErrorCode TestMeanDilatation(void)
       const PetscBool curved = (PetscBool)(k == 2);
       PetscReal       Xe[30], ue[30], F[9], W1, W2, f1[30], f2[30], K1[900], K2[900], s1[9], s2[9], dW, df, dK, ds;
 
-      OneElement(order, curved, 0.1, Xe);
+      FcTestOneElement(order, curved, 0.1, Xe, FcTestUniformCtx, &rng);
       /* |J − 1| >= 0.1: the two modes differ by U'(J) vs U'(J̄) = κ (J − 1) with J and J̄ equal to
        * rounding, a relative ε/|J − 1| (J − 1 = 1e-4 gives 1e-12) */
       do RandomF(PETSC_FALSE, F);
@@ -479,7 +440,7 @@ static PetscErrorCode TestMeanDilatation(void)
       df = RelDiff(nd, f1, f2);
       dK = RelDiff(nd * nd, K1, K2);
       ds = RelDiff(9, s1, s2);
-      printf("mean dilatation vs pointwise %-24s %-12s homogeneous%s: We %.1e, fe %.1e, sigma %.1e, Ke %.1e\n", configs[pairs[p][0]].model, ElemName(order, curved), order == 1 ? " + random" : "", (double)dW, (double)df, (double)ds, (double)dK);
+      printf("mean dilatation vs pointwise %-24s %-12s homogeneous%s: We %.1e, fe %.1e, sigma %.1e, Ke %.1e\n", configs[pairs[p][0]].model, FcTestElemName(order, curved), order == 1 ? " + random" : "", (double)dW, (double)df, (double)ds, (double)dK);
       if (order == 1) {
         assert_true(dW <= 1e-12 && df <= 1e-12 && dK <= 1e-12 && ds <= 1e-12);
         worst_tet4 = PetscMax(worst_tet4, PetscMax(PetscMax(dW, df), PetscMax(dK, ds)));
@@ -496,7 +457,7 @@ static PetscErrorCode TestMeanDilatation(void)
         PetscCall(FcElementInternal(md, order, Xe, ue, &W2, f2, NULL));
         dW = PetscAbsReal(W1 - W2) / PetscAbsReal(W1);
         df = RelDiff(nd, f1, f2);
-        printf("mean dilatation vs pointwise %-24s %-12s nonhomogeneous: We %.1e, fe %.1e\n", configs[pairs[p][0]].model, ElemName(order, curved), (double)dW, (double)df);
+        printf("mean dilatation vs pointwise %-24s %-12s nonhomogeneous: We %.1e, fe %.1e\n", configs[pairs[p][0]].model, FcTestElemName(order, curved), (double)dW, (double)df);
         assert_true(df >= 1e-3);
         min_inhom = PetscMin(min_inhom, df);
       }
@@ -527,7 +488,7 @@ static PetscErrorCode TestInverted(void)
   PetscFunctionBegin;
   Fnan[4] = NAN;
   FcMat3Identity(R);
-  OneElement(1, PETSC_FALSE, 0.1, Xe);
+  FcTestOneElement(1, PETSC_FALSE, 0.1, Xe, FcTestUniformCtx, &rng);
   {
     const PetscReal Fel[9] = {1, 0, 0, 0, 1, 0, 0, 0, -0.5};
     Homogeneous(4, Xe, Fel, ue);
@@ -562,7 +523,7 @@ static PetscErrorCode TestInverted(void)
     PetscCall((*mat->ops.energy)(mat, Finv, R, &W));
     PetscCall((*mat->ops.stress)(mat, Finv, R, P));
     PetscCall((*mat->ops.tangent)(mat, Finv, R, A));
-    assert_true(PetscIsNormalReal(W) && PetscIsNormalReal(MaxAbs(9, P)) && PetscIsNormalReal(MaxAbs(81, A)));
+    assert_true(PetscIsNormalReal(W) && PetscIsNormalReal(FcTestMaxAbs(9, P)) && PetscIsNormalReal(FcTestMaxAbs(81, A)));
     PetscCall(FcMaterialDestroy(&mat));
   }
   PetscFunctionReturn(0);
@@ -577,26 +538,14 @@ static void test_inverted(void **state)
 /* ------------------------------------------------------------------------------------------ */
 /* locking: a manufactured nearly incompressible solution on the unit cube                    */
 
-static PetscReal Uniform_Private(void *ctx)
-{
-  return FcTestUniform((uint64_t *)ctx, -1.0, 1.0);
-}
-
-/* Unit cube of n³ cells, 6 Kuhn tetrahedra per cell (tests/unit/testmesh.h), interior vertices
+/* Unit cube of n³ cells, 6 Kuhn tetrahedra per cell (FcTestCubeMesh, testutil.h), interior vertices
  * moved by up to 0.1 h (so the mesh has no special structure), straight tet10. */
 static PetscErrorCode BuildCube(PetscInt n, PetscInt order, FcMesh *mesh)
 {
   uint64_t seed = 0xC0FFEEull + (uint64_t)n; /* the same mesh for every call with this n */
 
   PetscFunctionBegin;
-  PetscCall(FcTestCubeMesh(n, order, 1.0, 0.1, 0.0, Uniform_Private, &seed, mesh));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode FreeCube(FcMesh *mesh)
-{
-  PetscFunctionBegin;
-  PetscCall(FcTestCubeMeshFree(mesh));
+  PetscCall(FcTestCubeMesh(n, order, 1.0, 0.1, 0.0, FcTestUniformCtx, &seed, mesh));
   PetscFunctionReturn(0);
 }
 
@@ -747,7 +696,7 @@ static PetscErrorCode SolveManufactured(FcMaterial mat, PetscInt n, PetscInt ord
   PetscCall(VecDestroy(&f));
   PetscCall(VecDestroy(&x));
   PetscCall(MatDestroy(&K));
-  PetscCall(FreeCube(&mesh));
+  PetscCall(FcTestCubeMeshFree(&mesh));
   PetscFunctionReturn(0);
 }
 
@@ -874,7 +823,7 @@ static PetscErrorCode TestZeroEnergyModes(void)
     FcMaterial mat;
     PetscReal  Xe[30], Ke[900], u[30], Ku[30], xc[3] = {0, 0, 0}, b[3] = {0.3, -0.7, 0.5}, un = 0;
     PetscCall(CreateMat(&cfg[m], &mat));
-    OneElement(2, PETSC_FALSE, 1.0, Xe);
+    FcTestOneElement(2, PETSC_FALSE, 1.0, Xe, FcTestUniformCtx, &rng);
     PetscCall(FcElementInternal(mat, 2, Xe, NULL, NULL, NULL, Ke));
     for (int a = 0; a < 4; a++)
       for (int d = 0; d < 3; d++) xc[d] += 0.25 * Xe[3 * a + d];
@@ -892,7 +841,7 @@ static PetscErrorCode TestZeroEnergyModes(void)
       for (int j = 0; j < 30; j++) Ku[i] += Ke[30 * i + j] * u[j];
       un = PetscMax(un, PetscAbsReal(u[i]));
     }
-    conf[m]      = MaxAbs(30, Ku) / (MaxAbs(900, Ke) * un);
+    conf[m]      = FcTestMaxAbs(30, Ku) / (FcTestMaxAbs(900, Ke) * un);
     PetscCall(Nullity(30, Ke, 1e-10, &elem_null[m]));
     for (int k = 0; k < 2; k++) {
       FcMesh     mesh;
@@ -913,7 +862,7 @@ static PetscErrorCode TestZeroEnergyModes(void)
       }
       PetscCall(Nullity(nd, K, 1e-10, &cube_null[m][k]));
       PetscCall(PetscFree(K));
-      PetscCall(FreeCube(&mesh));
+      PetscCall(FcTestCubeMeshFree(&mesh));
     }
     printf("zero-energy modes at u = 0, %s: one tet10 %d (rigid: 6), |Ke u|/(|Ke||u|) for a special conformal u %.1e; free cube of 6 tet10 %d, of 48 tet10 %d\n", cfg[m].label, (int)elem_null[m], (double)conf[m], (int)cube_null[m][0], (int)cube_null[m][1]);
     PetscCall(FcMaterialDestroy(&mat));
@@ -939,14 +888,6 @@ int main(int argc, char **argv)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_material_fd), cmocka_unit_test(test_element_fd), cmocka_unit_test(test_closed_forms), cmocka_unit_test(test_mean_dilatation), cmocka_unit_test(test_inverted), cmocka_unit_test(test_zero_energy_modes), cmocka_unit_test(test_locking),
   };
-  int fails;
 
-  if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
-  if (FcPushErrorHandler()) return 1;
-  if (FcMaterialRegisterAll()) return 1;
-  fails = cmocka_run_group_tests(tests, NULL, NULL);
-  if (PetscPopErrorHandler()) return 1;
-  if (FcMaterialFinalizePackage()) return 1;
-  if (PetscFinalize()) return 1;
-  return fails;
+  return FcTestMain(argc, argv, tests, FcMaterialRegisterAll, FcMaterialFinalizePackage);
 }

@@ -29,47 +29,25 @@
 
 #include "../../src/model/model.h"
 #include "../../src/core/mat3.h"
-#include "testmesh.h"
 #include "testutil.h"
 
 static uint64_t seed = 20230611;
 
+/* E = 2 MPa, ν = 0.3, ρ = 1000 kg/m³ */
 static PetscErrorCode CreateMaterial(const char *model, FcMaterial *mat)
 {
-  FcCaseMaterial p;
-
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(&p, sizeof p));
-  PetscCall(PetscStrncpy(p.model, model, sizeof p.model));
-  p.E       = 2e6;
-  p.nu      = 0.3;
-  p.density = 1000;
-  PetscCall(FcMaterialCreate(&p, mat));
+  PetscCall(FcTestCreateMaterial(model, 2e6, 0.3, 1000, mat));
   PetscFunctionReturn(0);
 }
 
-static PetscReal Uniform_Private(void *ctx)
-{
-  return FcTestUniform((uint64_t *)ctx, -1, 1);
-}
-
-/* Cube [0,1]^3 of n^3 cells, 6 Kuhn tetrahedra each (tests/unit/testmesh.h), interior vertices
+/* Cube [0,1]^3 of n^3 cells, 6 Kuhn tetrahedra each (FcTestCubeMesh, testutil.h), interior vertices
  * moved by up to 0.15 h; order 2: straight tet10. FcMeshDestroy frees it. */
 static PetscErrorCode BuildCube(PetscInt n, PetscInt order, FcMesh *mesh)
 {
   PetscFunctionBegin;
-  PetscCall(FcTestCubeMesh(n, order, 1.0, 0.15, 0.0, Uniform_Private, &seed, mesh));
+  PetscCall(FcTestCubeMesh(n, order, 1.0, 0.15, 0.0, FcTestUniformCtx, &seed, mesh));
   PetscFunctionReturn(0);
-}
-
-/* Rotation by angle about a unit axis (Rodrigues). */
-static void Rotation(const PetscReal axis[3], PetscReal angle, PetscReal Q[9])
-{
-  const PetscReal c = PetscCosReal(angle), s = PetscSinReal(angle), *a = axis;
-  PetscReal       K[9] = {0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0}, K2[9];
-
-  FcMat3Mult(K, K, K2);
-  for (int i = 0; i < 9; i++) Q[i] = (i % 4 == 0) + s * K[i] + (1 - c) * K2[i];
 }
 
 /* u = (Q − I) X + c + amp · random */
@@ -146,7 +124,7 @@ static PetscErrorCode TestPSD(PetscInt order)
   for (int trial = 0; trial < 4; trial++) {
     PetscReal Q[9], rel, t0;
     /* finite rotations up to 2.4 rad, nodal perturbations of 0.2 h (elements stay proper) */
-    Rotation(axis, 0.8 * trial, Q);
+    FcTestRotation(axis, 0.8 * trial, FC_TEST_ROT_K2, Q);
     PetscCall(SetMotion(&mesh, Q, c, 0.1, u0));
     PetscCall(VecSet(u, 0.0)); /* K does not depend on u within a step */
     PetscCall(FcAssembleInternalLagged(&mesh, mat, u, u0, NULL, NULL, K));
@@ -203,7 +181,7 @@ static PetscErrorCode TestRigid(PetscInt order)
   PetscCall(MatCreateVecs(K, &u0, NULL));
   PetscCall(VecDuplicate(u0, &u));
   PetscCall(VecDuplicate(u0, &f));
-  Rotation(axis, 1.1, Q);
+  FcTestRotation(axis, 1.1, FC_TEST_ROT_K2, Q);
   PetscCall(SetMotion(&mesh, Q, c, 0.0, u0)); /* the step starts from a rigid motion */
   /* reference force: a non-rigid state reached within the step, 1 % strain-sized perturbation */
   PetscCall(VecCopy(u0, u));
@@ -225,7 +203,7 @@ static PetscErrorCode TestRigid(PetscInt order)
   /* a further rotation by phi within the step is not filtered: Ê = sym(Q') − I = O(phi²), so
    * doubling phi multiplies the force by 4 (to O(phi²) relative) */
   for (int k = 0; k < 2; k++) {
-    Rotation(axis2, (k + 1) * phi, Qs);
+    FcTestRotation(axis2, (k + 1) * phi, FC_TEST_ROT_K2, Qs);
     FcMat3Mult(Qs, Q, QQ);
     PetscCall(SetMotion(&mesh, QQ, c, 0.0, u));
     PetscCall(FcAssembleInternalLagged(&mesh, mat, u, u0, NULL, f, NULL));
@@ -267,11 +245,11 @@ static PetscErrorCode TestLinear(PetscInt order)
   PetscCall(VecDuplicate(u0, &fb));
   PetscCall(VecDuplicate(u0, &du));
   PetscCall(VecDuplicate(u0, &Kdu));
-  Rotation(axis, 0.7, Q);
+  FcTestRotation(axis, 0.7, FC_TEST_ROT_K2, Q);
   PetscCall(SetMotion(&mesh, Q, c, 0.1, u0));
-  Rotation(axis, 1.0, Q);
+  FcTestRotation(axis, 1.0, FC_TEST_ROT_K2, Q);
   PetscCall(SetMotion(&mesh, Q, c, 0.1, ua)); /* far from u0: large motion within the step */
-  Rotation(axis, 0.2, Q);
+  FcTestRotation(axis, 0.2, FC_TEST_ROT_K2, Q);
   PetscCall(SetMotion(&mesh, Q, c, 0.1, ub));
   PetscCall(FcAssembleInternalLagged(&mesh, mat, ua, u0, &Wa, fa, K));
   PetscCall(FcAssembleInternalLagged(&mesh, mat, ub, u0, &Wb, fb, NULL));
@@ -332,14 +310,6 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_rigid),
     cmocka_unit_test(test_linear),
   };
-  int fails;
 
-  if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
-  if (FcPushErrorHandler()) return 1;
-  if (FcMaterialRegisterAll()) return 1;
-  fails = cmocka_run_group_tests(tests, NULL, NULL);
-  if (PetscPopErrorHandler()) return 1;
-  if (FcMaterialFinalizePackage()) return 1;
-  if (PetscFinalize()) return 1;
-  return fails;
+  return FcTestMain(argc, argv, tests, FcMaterialRegisterAll, FcMaterialFinalizePackage);
 }

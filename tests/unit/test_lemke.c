@@ -231,68 +231,25 @@ static void test_lcp_ray(void **state)
 
 /* ---- contact problems ---- */
 
-/* Cholesky A = L Lᵀ in place (lower), row-major. */
-static void Cholesky(int n, double *A)
-{
-  for (int j = 0; j < n; j++) {
-    double d = A[j * n + j];
-    for (int k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
-    assert_true(d > 0);
-    A[j * n + j] = sqrt(d);
-    for (int i = j + 1; i < n; i++) {
-      double s = A[i * n + j];
-      for (int k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
-      A[i * n + j] = s / A[j * n + j];
-    }
-  }
-}
-
-/* W = J A⁻¹ Jᵀ (symmetrised) with A = BᵀB + nI (n×n, n ≥ 3m+2) and J (3m×n) random: a Delassus
- * operator of a random body, positive definite. q, μ left to the caller. */
+/* W = J A⁻¹ Jᵀ with A = BᵀB + nI (n×n, n ≥ 3m+2) and J (3m×n) random, computed as XᵀX with
+ * X = L⁻¹ Jᵀ (FcTestRandomDelassus, form GRAM): a Delassus operator of a random body, positive
+ * definite. q, μ left to the caller. */
 static void RandomDelassus(int m, FcContactProblem *prob)
 {
-  const int        n3 = 3 * m, n = n3 + 2 + (int)Uniform(0, 6);
-  double          *B = malloc(sizeof(double) * n * n), *A = malloc(sizeof(double) * n * n), *J = malloc(sizeof(double) * n3 * n), *X = malloc(sizeof(double) * n3 * n);
-  FcContactProblem p;
-
-  for (int i = 0; i < n * n; i++) B[i] = Uniform(-1, 1);
-  GramMatrix(n, n, B, A);
-  for (int i = 0; i < n; i++) A[i * n + i] += n;
-  Cholesky(n, A);
-  for (int i = 0; i < n3 * n; i++) J[i] = Uniform(-1, 1);
-  /* X = L⁻¹ Jᵀ (column c of X: forward substitution), W = XᵀX */
-  for (int c = 0; c < n3; c++)
-    for (int i = 0; i < n; i++) {
-      double s = J[c * n + i];
-      for (int k = 0; k < i; k++) s -= A[i * n + k] * X[k * n3 + c];
-      X[i * n3 + c] = s / A[i * n + i];
-    }
-  assert_int_equal(FcContactProblemCreate(m, &p), 0);
-  for (int i = 0; i < n3; i++)
-    for (int j = 0; j <= i; j++) {
-      double s = 0;
-      for (int k = 0; k < n; k++) s += X[k * n3 + i] * X[k * n3 + j];
-      p->W[i * n3 + j] = p->W[j * n3 + i] = s;
-    }
-  free(B);
-  free(A);
-  free(J);
-  free(X);
-  *prob = p;
+  FcTestRandomDelassus(&rng_state, m, FC_TEST_W_GRAM, prob);
 }
 
-static double Norm(int n, const double *x)
+/* q_a = (U(qn_lo, qn_hi), g cos θ, g sin θ) with θ ∈ [0, 2π), g ∈ [g_lo, g_hi): tangential parts of
+ * every direction; μ_a ∈ [mu_lo, mu_hi). */
+static void PolarQ(FcContactProblem p, double qn_lo, double qn_hi, double g_lo, double g_hi, double mu_lo, double mu_hi)
 {
-  double s = 0;
-  for (int i = 0; i < n; i++) s += x[i] * x[i];
-  return sqrt(s);
-}
-
-static double Dist(int n, const double *x, const double *y)
-{
-  double s = 0;
-  for (int i = 0; i < n; i++) s += (x[i] - y[i]) * (x[i] - y[i]);
-  return sqrt(s);
+  for (int a = 0; a < p->m; a++) {
+    const double th = Uniform(0, 2 * PETSC_PI), mag = Uniform(g_lo, g_hi);
+    p->q[3 * a]     = Uniform(qn_lo, qn_hi);
+    p->q[3 * a + 1] = mag * cos(th);
+    p->q[3 * a + 2] = mag * sin(th);
+    p->mu[a]        = Uniform(mu_lo, mu_hi);
+  }
 }
 
 static void SetK(FcContactSolver s, int k)
@@ -302,14 +259,6 @@ static void SetK(FcContactSolver s, int k)
   assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_lemke_k", buf), 0);
   assert_int_equal(FcContactSolverSetFromOptions(s), 0);
   assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_lemke_k"), 0);
-}
-
-static void CreateSolver(const char *type, double tol, int max_it, FcContactSolver *s)
-{
-  assert_int_equal(FcContactSolverCreate(s), 0);
-  assert_int_equal(FcContactSolverSetType(*s, type), 0);
-  assert_int_equal(FcContactSolverSetTolerances(*s, tol, max_it), 0);
-  assert_int_equal(FcContactSolverSetWarmStart(*s, PETSC_FALSE), 0);
 }
 
 /* Solve and check what every lemke solve must satisfy: the reported error is the common error of
@@ -345,7 +294,7 @@ static void test_single_contact(void **state)
   const double         Wi[9] = {2.0, 0, 0, 0, 0.5, 0, 0, 0, 0.5}, Wc[9] = {2.0, 0.3, -0.2, 0.3, 1.5, 0.4, -0.2, 0.4, 1.0}, mu = 0.3;
   (void)state;
 
-  CreateSolver("lemke", 1e-12, PETSC_DEFAULT, &s);
+  s = FcTestMakeSolver("lemke", NULL, 1e-12, PETSC_DEFAULT, NULL);
   SetK(s, 8);
   assert_int_equal(FcContactProblemCreate(1, &p), 0);
   p->mu[0] = mu;
@@ -378,7 +327,7 @@ static void test_single_contact(void **state)
     for (int i = 0; i < 3; i++) p->q[i] = -(Wc[3 * i] * rs[0] + Wc[3 * i + 1] * rs[1] + Wc[3 * i + 2] * rs[2]);
     assert_true(hypot(rs[1], rs[2]) < mu * rs[0] * cos(PETSC_PI / 8));
     st        = SolveChecked(s, p, r, NULL);
-    dev_stick = Dist(3, r, rs) / Norm(3, rs);
+    dev_stick = FcTestDist(3, r, rs) / FcTestNorm(3, rs);
   }
   assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_TOL);
   assert_true(dev_stick <= 1e-14);
@@ -405,7 +354,7 @@ static void test_construction(void **state)
   int             nprob = 20, nslide = 0, nfree = 0;
   (void)state;
 
-  CreateSolver("lemke", 1e-10, PETSC_DEFAULT, &s);
+  s = FcTestMakeSolver("lemke", NULL, 1e-10, PETSC_DEFAULT, NULL);
   for (int t = 0; t < nprob; t++) {
     const int        m = 1 + t % 6, k = (t % 3 == 0) ? 3 : (t % 3 == 1) ? 5 : 8, nx = m * (k + 1), N = nx + m, n3 = 3 * m;
     FcContactProblem p;
@@ -414,12 +363,8 @@ static void test_construction(void **state)
     PetscInt         piv;
     PetscBool        ray;
     RandomDelassus(m, &p);
+    PolarQ(p, -1, 0.3, 0, 2, 0, 0.8);
     for (int a = 0; a < m; a++) {
-      const double th = Uniform(0, 2 * PETSC_PI), mag = Uniform(0, 2);
-      p->q[3 * a]     = Uniform(-1, 0.3);
-      p->q[3 * a + 1] = mag * cos(th);
-      p->q[3 * a + 2] = mag * sin(th);
-      p->mu[a]        = Uniform(0, 0.8);
       if (a % 3 == 1) p->mu[a] = 0; /* frictionless: the type keeps only r_n, this full M all k+2 */
       nfree += p->mu[a] == 0;
     }
@@ -458,7 +403,7 @@ static void test_construction(void **state)
     for (int a = 0; a < m; a++) nslide += z[nx + a] > 0;
     SetK(s, k);
     SolveChecked(s, p, r, NULL);
-    max_dev = fmax(max_dev, Dist(n3, r, r2) / fmax(Norm(n3, r2), 1e-300));
+    max_dev = fmax(max_dev, FcTestDist(n3, r, r2) / fmax(FcTestNorm(n3, r2), 1e-300));
     free(H);
     free(WH);
     free(M);
@@ -482,8 +427,8 @@ static void test_frictionless(void **state)
   int             ncontacts = 0, nactive = 0;
   (void)state;
 
-  CreateSolver("lemke", 1e-10, PETSC_DEFAULT, &s);
-  CreateSolver("nsgs", 1e-13, 100000, &ref);
+  s = FcTestMakeSolver("lemke", NULL, 1e-10, PETSC_DEFAULT, NULL);
+  ref = FcTestMakeSolver("nsgs", NULL, 1e-13, 100000, NULL);
   for (int t = 0; t < nprob; t++) {
     const int            m = 1 + t;
     FcContactProblem     p;
@@ -498,7 +443,7 @@ static void test_frictionless(void **state)
     assert_int_equal(FcContactSolverSolve(ref, p, rr), 0);
     assert_int_equal(FcContactSolverGetStats(ref, &st), 0);
     assert_true(st.converged);
-    dev     = Dist(3 * m, r, rr) / Norm(3 * m, rr);
+    dev     = FcTestDist(3 * m, r, rr) / FcTestNorm(3 * m, rr);
     max_dev = fmax(max_dev, dev);
     assert_int_equal(FcContactSolverGetStats(s, &st), 0);
     max_err = fmax(max_err, st.error);
@@ -530,20 +475,14 @@ static void DeltaTable(const DeltaSet *set, int *kbest)
   int               ncontacts = 0, nslide = 0, nstick = 0, nsep = 0;
   FcContactSolver   s, ref;
 
-  CreateSolver("nsgs", 1e-13, 100000, &ref);
-  CreateSolver("lemke", 1e-10, PETSC_DEFAULT, &s);
+  ref = FcTestMakeSolver("nsgs", NULL, 1e-13, 100000, NULL);
+  s = FcTestMakeSolver("lemke", NULL, 1e-10, PETSC_DEFAULT, NULL);
   /* problems and their cone solutions */
   for (int t = 0; t < set->nprob; t++) {
     const int            m = 2 + t % 7;
     FcContactSolverStats st;
     RandomDelassus(m, &P[t]);
-    for (int a = 0; a < m; a++) {
-      const double th = Uniform(0, 2 * PETSC_PI), mag = Uniform(1, 3);
-      P[t]->q[3 * a]     = Uniform(-1, -0.1);
-      P[t]->q[3 * a + 1] = mag * cos(th);
-      P[t]->q[3 * a + 2] = mag * sin(th);
-      P[t]->mu[a]        = Uniform(set->mumin, set->mumax);
-    }
+    PolarQ(P[t], -1, -0.1, 1, 3, set->mumin, set->mumax);
     R[t] = calloc(3 * m, sizeof(double));
     assert_int_equal(FcContactSolverSolve(ref, P[t], R[t]), 0);
     assert_int_equal(FcContactSolverGetStats(ref, &st), 0);
@@ -554,7 +493,7 @@ static void DeltaTable(const DeltaSet *set, int *kbest)
       for (int a = 0; a < m; a++) {
         const double *ra = R[t] + 3 * a, *ua = u + 3 * a;
         if (!(ra[0] > 0)) nsep++;
-        else if (hypot(ua[1], ua[2]) > 1e-8 * Norm(3 * m, P[t]->q)) nslide++;
+        else if (hypot(ua[1], ua[2]) > 1e-8 * FcTestNorm(3 * m, P[t]->q)) nslide++;
         else nstick++;
       }
       free(u);
@@ -573,7 +512,7 @@ static void DeltaTable(const DeltaSet *set, int *kbest)
       const int            m = (int)P[t]->m;
       double              *r = malloc(sizeof(double) * 3 * m), d;
       FcContactSolverStats st = SolveChecked(s, P[t], r, &stat_dev);
-      d                       = 100 * Dist(3 * m, r, R[t]) / Norm(3 * m, R[t]);
+      d                       = 100 * FcTestDist(3 * m, r, R[t]) / FcTestNorm(3 * m, R[t]);
       mean[ik] += d / set->nprob;
       dmax = fmax(dmax, d);
       sum_piv += (double)st.iterations;
@@ -627,7 +566,7 @@ static void test_statuses(void **state)
   char                *specific = NULL;
   (void)state;
 
-  CreateSolver("lemke", 1e-10, PETSC_DEFAULT, &s);
+  s = FcTestMakeSolver("lemke", NULL, 1e-10, PETSC_DEFAULT, NULL);
   RandomDelassus(10, &p);
   for (int a = 0; a < 10; a++) {
     p->q[3 * a]     = Uniform(-1, -0.1);
@@ -641,7 +580,7 @@ static void test_statuses(void **state)
   SolveChecked(s, p, r, NULL);
   for (int i = 0; i < 30; i++) r2[i] = 1e3;
   SolveChecked(s, p, r2, NULL);
-  assert_true(Dist(30, r, r2) == 0);
+  assert_true(FcTestDist(30, r, r2) == 0);
 
   /* pivot limit → DIVERGED_MAX_IT with iterations = the limit */
   assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_lemke_max_pivots", "3"), 0);
@@ -707,11 +646,8 @@ static void test_options_view(void **state)
   FcContactSolverStats st, stn;
   FcContactProblem     p;
   const char          *type;
-  char                 view[4096], path[64];
-  PetscViewer          v;
-  FILE                *fp;
-  size_t               len;
-  int                  fd, m = 40;
+  char                 view[4096];
+  int                  m = 40;
   double              *r = calloc(3 * m, sizeof(double));
   long                 nsep, nstick, nslide, size, piv;
   (void)state;
@@ -727,31 +663,13 @@ static void test_options_view(void **state)
 
   /* a larger problem: m = 40, k = 6 → 320 unknowns; time against nsgs */
   RandomDelassus(m, &p);
-  for (int a = 0; a < m; a++) {
-    const double th = Uniform(0, 2 * PETSC_PI), mag = Uniform(0, 2);
-    p->q[3 * a]     = Uniform(-1, 0.3);
-    p->q[3 * a + 1] = mag * cos(th);
-    p->q[3 * a + 2] = mag * sin(th);
-    p->mu[a]        = Uniform(0.2, 0.6);
-  }
+  PolarQ(p, -1, 0.3, 0, 2, 0.2, 0.6);
   st = SolveChecked(s, p, r, NULL);
-  CreateSolver("nsgs", 1e-10, 100000, &n);
+  n = FcTestMakeSolver("nsgs", NULL, 1e-10, 100000, NULL);
   assert_int_equal(FcContactSolverSolve(n, p, r), 0);
   assert_int_equal(FcContactSolverGetStats(n, &stn), 0);
 
-  snprintf(path, sizeof path, "/tmp/fcsim_test_lemke_XXXXXX");
-  fd = mkstemp(path);
-  assert_true(fd >= 0);
-  close(fd);
-  assert_int_equal(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v), 0);
-  assert_int_equal(FcContactSolverView(s, v), 0);
-  assert_int_equal(PetscViewerDestroy(&v), 0);
-  fp = fopen(path, "r");
-  assert_non_null(fp);
-  len       = fread(view, 1, sizeof view - 1, fp);
-  view[len] = 0;
-  fclose(fp);
-  unlink(path);
+  FcTestSolverView(s, view, sizeof view);
   fputs(view, stdout);
   assert_non_null(strstr(view, "type lemke"));
   assert_non_null(strstr(view, "lemke: k 6 (pyramid sides), max_size 3000"));
@@ -768,19 +686,19 @@ static void test_options_view(void **state)
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 }
 
+static PetscErrorCode RegisterTypes(void)
+{
+  PetscFunctionBegin;
+  PetscCall(FcContactSolverRegisterAll());
+  PetscCall(FcContactSolverRegister("lemke", FcContactSolverCreate_Lemke));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_lcp_random), cmocka_unit_test(test_lcp_ray), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_construction), cmocka_unit_test(test_frictionless), cmocka_unit_test(test_frictional_delta), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options_view),
   };
-  int failures;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  PetscCall(FcPushErrorHandler());
-  PetscCall(FcContactSolverRegisterAll());
-  PetscCall(FcContactSolverRegister("lemke", FcContactSolverCreate_Lemke));
-  failures = cmocka_run_group_tests(tests, NULL, NULL);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscFinalize());
-  return failures;
+  return FcTestMain(argc, argv, tests, RegisterTypes, NULL);
 }

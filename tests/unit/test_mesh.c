@@ -26,8 +26,7 @@
 #include <sys/stat.h>
 
 #include "../../src/mesh/mesh.h"
-
-#define CHK(call) assert_int_equal((call), 0)
+#include "testutil.h"
 
 static char root[PETSC_MAX_PATH_LEN] = ".";
 
@@ -39,58 +38,18 @@ static void Path(char *out, size_t len, const char *rel)
 }
 
 /* Load rel (relative to the root), asserting success and a silent load. */
-static void Load(const char *rel, PetscInt refine, PetscInt order, FcMesh *mesh);
-
-/* ---- capture of stdout/stderr through a temporary file (dup/dup2) ---- */
-typedef struct {
-  int  fd, saved;
-  char path[64];
-} Capture;
-
-static void CaptureStart(Capture *c, int fd)
-{
-  int tmp;
-  fflush(stdout);
-  fflush(stderr);
-  snprintf(c->path, sizeof c->path, "/tmp/fcsim_test_mesh_XXXXXX");
-  tmp = mkstemp(c->path);
-  assert_true(tmp >= 0);
-  c->fd    = fd;
-  c->saved = dup(fd);
-  assert_true(c->saved >= 0);
-  assert_true(dup2(tmp, fd) >= 0);
-  close(tmp);
-}
-
-/* Restore the descriptor and return what was written (at most len-1 bytes). */
-static void CaptureStop(Capture *c, char *buf, size_t len)
-{
-  FILE  *fp;
-  size_t n;
-  fflush(stdout);
-  fflush(stderr);
-  assert_true(dup2(c->saved, c->fd) >= 0);
-  close(c->saved);
-  fp = fopen(c->path, "r");
-  assert_non_null(fp);
-  n      = fread(buf, 1, len - 1, fp);
-  buf[n] = '\0';
-  fclose(fp);
-  unlink(c->path);
-}
-
 static void Load(const char *rel, PetscInt refine, PetscInt order, FcMesh *mesh)
 {
   char           file[PETSC_MAX_PATH_LEN], out[4096], err[4096];
-  Capture        co, ce;
+  FcTestCapture  co, ce;
   PetscErrorCode rc;
 
   Path(file, sizeof file, rel);
-  CaptureStart(&co, STDOUT_FILENO);
-  CaptureStart(&ce, STDERR_FILENO);
+  FcTestCaptureFd(&co, STDOUT_FILENO);
+  FcTestCaptureFd(&ce, STDERR_FILENO);
   rc = FcMeshLoad(file, refine, order, mesh);
-  CaptureStop(&ce, err, sizeof err);
-  CaptureStop(&co, out, sizeof out);
+  FcTestCaptureStop(&ce, err, sizeof err);
+  FcTestCaptureStop(&co, out, sizeof out);
   if (rc) fprintf(stderr, "loading %s failed: %s\n", file, err);
   assert_int_equal(rc, 0);
   /* Gmsh must print nothing on success. */
@@ -123,15 +82,6 @@ static PetscReal BoundaryArea(const FcMesh *m)
   return a;
 }
 
-static const PetscInt edge[6][2] = {
-  {0, 1},
-  {1, 2},
-  {2, 0},
-  {3, 0},
-  {3, 2},
-  {3, 1}
-};
-
 /* Largest distance of a tet10 mid-edge node from the midpoint of its edge in the ordering
  * 01,12,20,30,32,31 (0 for straight-sided elements in that ordering). */
 static PetscReal MidEdgeDeviation(const FcMesh *m)
@@ -141,7 +91,7 @@ static PetscReal MidEdgeDeviation(const FcMesh *m)
     const PetscInt *c = m->conn + e * m->npe;
     for (PetscInt k = 0; k < 6; k++)
       for (PetscInt i = 0; i < 3; i++) {
-        const PetscReal mid = 0.5 * (m->X[3 * c[edge[k][0]] + i] + m->X[3 * c[edge[k][1]] + i]);
+        const PetscReal mid = 0.5 * (m->X[3 * c[FcTestGmshTetEdges[k][0]] + i] + m->X[3 * c[FcTestGmshTetEdges[k][1]] + i]);
         worst               = PetscMax(worst, PetscAbsReal(m->X[3 * c[4 + k] + i] - mid));
       }
   }
@@ -469,12 +419,12 @@ static void test_curved_tet10(void **state)
   assert_non_null(g);
   assert_string_equal(g->name, "solid");
   {
-    Capture        ce;
+    FcTestCapture  ce;
     char           err[1024];
     PetscErrorCode rc;
-    CaptureStart(&ce, STDERR_FILENO);
+    FcTestCaptureFd(&ce, STDERR_FILENO);
     rc = FcMeshFindGroup(&m, "1", -1, &g);
-    CaptureStop(&ce, err, sizeof err);
+    FcTestCaptureStop(&ce, err, sizeof err);
     assert_int_equal(rc, FC_ERR_INPUT);
     assert_non_null(strstr(err, "curved_tet10.msh: group \"1\" is ambiguous"));
     printf("  ambiguous key: %s", err);
@@ -590,14 +540,14 @@ static void test_script_options(void **state)
   fprintf(fp, "Mesh.MeshSizeFactor = 0.5;\nMesh.ElementOrder = 2;\nMesh 3;\n");
   fclose(fp);
   {
-    Capture        co, ce;
+    FcTestCapture  co, ce;
     char           out[4096], err[4096];
     PetscErrorCode rc;
-    CaptureStart(&co, STDOUT_FILENO);
-    CaptureStart(&ce, STDERR_FILENO);
+    FcTestCaptureFd(&co, STDOUT_FILENO);
+    FcTestCaptureFd(&ce, STDERR_FILENO);
     rc = FcMeshLoad(geo, 0, 1, &a);
-    CaptureStop(&ce, err, sizeof err);
-    CaptureStop(&co, out, sizeof out);
+    FcTestCaptureStop(&ce, err, sizeof err);
+    FcTestCaptureStop(&co, out, sizeof out);
     assert_int_equal(rc, 0);
     assert_string_equal(err, "");
   }
@@ -635,17 +585,17 @@ static void test_script_options(void **state)
  * `expect`, nothing on stdout, and the mesh left empty. */
 static void ExpectInputError(const char *file, PetscInt refine, PetscInt order, const char *expect)
 {
-  Capture        co, ce;
+  FcTestCapture  co, ce;
   char           out[4096], err[4096];
   FcMesh         m;
   PetscErrorCode rc;
   char          *nl;
 
-  CaptureStart(&co, STDOUT_FILENO);
-  CaptureStart(&ce, STDERR_FILENO);
+  FcTestCaptureFd(&co, STDOUT_FILENO);
+  FcTestCaptureFd(&ce, STDERR_FILENO);
   rc = FcMeshLoad(file, refine, order, &m);
-  CaptureStop(&ce, err, sizeof err);
-  CaptureStop(&co, out, sizeof out);
+  FcTestCaptureStop(&ce, err, sizeof err);
+  FcTestCaptureStop(&co, out, sizeof out);
   printf("  %s", err);
   assert_int_equal(rc, FC_ERR_INPUT);
   assert_string_equal(out, "");
@@ -744,13 +694,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_nearest),          cmocka_unit_test(test_script_options),       cmocka_unit_test(test_bad_meshes),     cmocka_unit_test(test_timing),
   };
   const char *r = getenv("FCSIM_ROOT");
-  int         failures;
 
   if (r && r[0]) snprintf(root, sizeof root, "%s", r);
-  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  PetscCall(FcPushErrorHandler());
-  failures = cmocka_run_group_tests(tests, NULL, NULL);
-  PetscCall(FcMeshFinalizePackage());
-  PetscCall(PetscFinalize());
-  return failures;
+  return FcTestMain(argc, argv, tests, NULL, FcMeshFinalizePackage);
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../../src/io/output.h"
+#include "testutil.h"
 
 #define NB     2
 #define NSTEPS 5 /* solver steps 0..4; fields at 0, 2, 4 */
@@ -34,15 +35,6 @@ static PetscReal X0[5 * 3] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
 static PetscInt  conn0[2 * 4] = {0, 1, 2, 3, 1, 2, 3, 4};
 static PetscReal X1[10 * 3];
 static PetscInt  conn1[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-/* Gmsh tet10 mid-edge nodes 4..9 sit on edges (0,1),(1,2),(2,0),(3,0),(3,2),(3,1). */
-static const int gmsh_edges[6][2] = {
-  {0, 1},
-  {1, 2},
-  {2, 0},
-  {3, 0},
-  {3, 2},
-  {3, 1}
-};
 
 static FcOutputMesh meshes[NB];
 
@@ -99,7 +91,7 @@ static void build_meshes(void)
   for (int i = 0; i < 4; i++)
     for (int c = 0; c < 3; c++) X1[3 * i + c] = v[i][c];
   for (int e = 0; e < 6; e++)
-    for (int c = 0; c < 3; c++) X1[3 * (4 + e) + c] = 0.5 * (v[gmsh_edges[e][0]][c] + v[gmsh_edges[e][1]][c]);
+    for (int c = 0; c < 3; c++) X1[3 * (4 + e) + c] = 0.5 * (v[FcTestGmshTetEdges[e][0]][c] + v[FcTestGmshTetEdges[e][1]][c]);
   meshes[0] = (FcOutputMesh){body_names[0], 5, X0, 2, 4, conn0};
   meshes[1] = (FcOutputMesh){body_names[1], 10, X1, 1, 10, conn1};
 }
@@ -152,20 +144,6 @@ static void make_tmpdir(char *dir, size_t len)
 {
   snprintf(dir, len, "/tmp/fcsim_test_output_XXXXXX");
   assert_non_null(mkdtemp(dir));
-}
-
-/* FCSIM_TEST_KEEP=1 keeps the run directories for inspection. */
-static void remove_tree(const char *dir)
-{
-  char cmd[PETSC_MAX_PATH_LEN + 32];
-
-  if (getenv("FCSIM_TEST_KEEP")) {
-    fprintf(stderr, "kept %s\n", dir);
-    return;
-  }
-
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  assert_int_equal(system(cmd), 0);
 }
 
 static int run_checker(const char *dir, const char *opts, PetscBool quiet)
@@ -743,7 +721,7 @@ static void damage_contacts(FcOutputSpec *spec, PetscBool binary)
       break;
     }
     assert_int_equal(run_checker(dir, "", PETSC_TRUE), 1);
-    remove_tree(dir);
+    FcTestRemoveTree(dir);
   }
 }
 
@@ -776,7 +754,7 @@ static void run_full(PetscBool binary, PetscBool contacts)
     fclose(fp);
   }
   assert_int_equal(run_checker(dir, "", PETSC_TRUE), 1);
-  remove_tree(dir);
+  FcTestRemoveTree(dir);
 
   make_tmpdir(dir, sizeof dir);
   spec.dir = dir;
@@ -784,7 +762,7 @@ static void run_full(PetscBool binary, PetscBool contacts)
   snprintf(path, sizeof path, "%s/vtk/block_000001.vtk", dir);
   assert_int_equal(remove(path), 0);
   assert_int_equal(run_checker(dir, "", PETSC_TRUE), 1);
-  remove_tree(dir);
+  FcTestRemoveTree(dir);
   if (contacts) damage_contacts(&spec, binary);
 }
 
@@ -834,7 +812,7 @@ static void test_csv_only(void **state)
   snprintf(path, sizeof path, "%s/vtk", dir);
   assert_int_not_equal(stat(path, &st), 0);
   assert_int_equal(run_checker(dir, "--no-hdf5 --no-vtk", PETSC_FALSE), 0);
-  remove_tree(dir);
+  FcTestRemoveTree(dir);
 }
 
 /* A run that ends before its first output step: run.xdmf shows the meshes alone, the VTK
@@ -860,7 +838,7 @@ static void test_no_fields(void **state)
   assert_int_equal(nout, 0);
   assert_int_equal(FcOutputClose(&out), 0);
   assert_int_equal(run_checker(dir, "--hdf5", PETSC_FALSE), 0);
-  remove_tree(dir);
+  FcTestRemoveTree(dir);
 }
 
 /* Open must fail cleanly (error code, *out NULL, nothing leaked) whatever goes wrong. */
@@ -948,7 +926,7 @@ static void test_open_errors(void **state)
   expect_open_fails(&spec);
 
   assert_int_equal(PetscPopErrorHandler(), 0);
-  remove_tree(dir);
+  FcTestRemoveTree(dir);
 }
 
 /* A failure in the middle of a run: the error is returned, and Close still frees everything
@@ -980,7 +958,7 @@ static void test_write_errors(void **state)
   assert_int_not_equal(FcVTKWriteBody("/nonexistent/fcsim/x.vtk", PETSC_FALSE, &meshes[0], &f[0], 0.0), 0);
   assert_int_equal(PetscPopErrorHandler(), 0);
   assert_int_equal(FcOutputClose(&out), 0); /* NULL: no-op */
-  remove_tree(dir);
+  FcTestRemoveTree(dir);
 }
 
 /* Contacts with only one of the optional outputs: VTK alone (the checker tells the contact files
@@ -1000,7 +978,7 @@ static void test_contacts_partial(void **state)
   write_run_ex(&spec, PETSC_TRUE);
   check_contact_vtk_files(dir, PETSC_TRUE, PETSC_TRUE);
   assert_int_equal(run_checker(dir, "--no-hdf5 --vtk", PETSC_FALSE), 0);
-  remove_tree(dir);
+  FcTestRemoveTree(dir);
 
   make_tmpdir(dir, sizeof dir);
   spec      = base_spec(dir);
@@ -1011,7 +989,7 @@ static void test_contacts_partial(void **state)
   snprintf(path, sizeof path, "%s/vtk", dir);
   assert_int_not_equal(stat(path, &st), 0);
   assert_int_equal(run_checker(dir, "--hdf5 --no-vtk", PETSC_FALSE), 0);
-  remove_tree(dir);
+  FcTestRemoveTree(dir);
 }
 
 /* Misuse of FcOutputWriteContacts is refused (and leaves the output usable). */
@@ -1063,7 +1041,7 @@ static void test_contact_errors(void **state)
   assert_int_equal(PetscPopErrorHandler(), 0);
   assert_int_equal(FcOutputClose(&out), 0);
   assert_int_equal(run_checker(dir, "--hdf5 --vtk", PETSC_FALSE), 0);
-  remove_tree(dir);
+  FcTestRemoveTree(dir);
 
   /* A body named "contacts": its VTK files would collide with the contact output. */
   make_tmpdir(dir, sizeof dir);
@@ -1079,7 +1057,7 @@ static void test_contact_errors(void **state)
   assert_int_equal(FcOutputClose(&out), 0);
   /* ... but without contact output it is an ordinary body. */
   assert_int_equal(run_checker(dir, "--hdf5 --vtk", PETSC_FALSE), 0);
-  remove_tree(dir);
+  FcTestRemoveTree(dir);
 
   /* VTK writer on its own: an unwritable path fails. */
   assert_int_equal(PetscPushErrorHandler(PetscReturnErrorHandler, NULL), 0);
@@ -1109,13 +1087,6 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_csv_only),     cmocka_unit_test(test_no_fields),     cmocka_unit_test(test_open_errors), cmocka_unit_test(test_write_errors),
     cmocka_unit_test(test_contact_errors),
   };
-  int fails;
 
-  if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
-  if (FcPushErrorHandler()) return 1;
-  fails = cmocka_run_group_tests(tests, NULL, NULL);
-  /* Popped so that -malloc_dump reports only real leaks. */
-  if (PetscPopErrorHandler()) return 1;
-  if (PetscFinalize()) return 1;
-  return fails;
+  return FcTestMain(argc, argv, tests, NULL, NULL);
 }

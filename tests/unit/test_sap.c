@@ -48,87 +48,17 @@ static double   Uniform(double a, double b)
 
 /* ---- random problems: W = J A⁻¹ Jᵀ, A = BᵀB + nI SPD (n×n, n = 3m + 2..7), J (3m×n) random,
  * W symmetrized exactly (the Delassus operator is symmetric; the stepper symmetrizes it too).
- * q ∈ [−1,1]^{3m}, μ ∈ [0, mu_max]. As in test_uzawa.c. ---- */
-static void Cholesky(int n, double *A)
-{
-  for (int j = 0; j < n; j++) {
-    double d = A[j * n + j];
-    for (int k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
-    assert_true(d > 0);
-    A[j * n + j] = sqrt(d);
-    for (int i = j + 1; i < n; i++) {
-      double s = A[i * n + j];
-      for (int k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
-      A[i * n + j] = s / A[j * n + j];
-    }
-  }
-}
-
+ * q ∈ [−1,1]^{3m}, μ ∈ [0, mu_max]: FcTestRandomProblem (testutil.h), as test_uzawa.c. ---- */
 static void RandomProblem(int m, double mu_max, FcContactProblem *prob)
 {
-  const int        n3 = 3 * m, n = n3 + 2 + (int)Uniform(0, 6);
-  double          *B = malloc(sizeof(double) * n * n), *A = malloc(sizeof(double) * n * n), *J = malloc(sizeof(double) * n3 * n), *X = malloc(sizeof(double) * n * n3);
-  FcContactProblem p;
-
-  for (int i = 0; i < n * n; i++) B[i] = Uniform(-1, 1);
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) {
-      double s = (i == j) ? n : 0;
-      for (int k = 0; k < n; k++) s += B[k * n + i] * B[k * n + j];
-      A[i * n + j] = s;
-    }
-  Cholesky(n, A);
-  for (int i = 0; i < n3 * n; i++) J[i] = Uniform(-1, 1);
-  for (int c = 0; c < n3; c++) { /* column c of X = A⁻¹ Jᵀ: two triangular solves */
-    double *x = X + (size_t)c * n;
-    for (int i = 0; i < n; i++) {
-      x[i] = J[c * n + i];
-      for (int k = 0; k < i; k++) x[i] -= A[i * n + k] * x[k];
-      x[i] /= A[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-      for (int k = i + 1; k < n; k++) x[i] -= A[k * n + i] * x[k];
-      x[i] /= A[i * n + i];
-    }
-  }
-  assert_int_equal(FcContactProblemCreate(m, &p), 0);
-  for (int i = 0; i < n3; i++)
-    for (int j = 0; j <= i; j++) {
-      double s = 0;
-      for (int k = 0; k < n; k++) s += J[i * n + k] * X[(size_t)j * n + k];
-      p->W[i * n3 + j] = p->W[j * n3 + i] = s;
-    }
-  for (int i = 0; i < n3; i++) p->q[i] = Uniform(-1, 1);
-  for (int a = 0; a < m; a++) p->mu[a] = Uniform(0, mu_max);
-  free(B);
-  free(A);
-  free(J);
-  free(X);
-  *prob = p;
+  FcTestRandomProblem(&rng_state, m, FC_TEST_W_LOWER, mu_max, 0, prob);
 }
 
 /* ---- solver set-up: options go through the options database under a prefix ---- */
 /* opts: NULL-terminated pairs {"sap_sigma", "1e-5", ...} (names after fc_contact_solver_). */
 static FcContactSolver MakeSolver(const char *type, const char *prefix, const char *const opts[])
 {
-  FcContactSolver s;
-  char            name[256];
-  assert_int_equal(FcContactSolverCreate(&s), 0);
-  assert_int_equal(FcContactSolverSetType(s, type), 0);
-  assert_int_equal(FcContactSolverSetWarmStart(s, PETSC_FALSE), 0);
-  assert_int_equal(FcContactSolverSetOptionsPrefix(s, prefix), 0);
-  if (opts)
-    for (int k = 0; opts[k]; k += 2) {
-      snprintf(name, sizeof name, "-%sfc_contact_solver_%s", prefix, opts[k]);
-      assert_int_equal(PetscOptionsSetValue(NULL, name, opts[k + 1]), 0);
-    }
-  assert_int_equal(FcContactSolverSetFromOptions(s), 0);
-  if (opts)
-    for (int k = 0; opts[k]; k += 2) {
-      snprintf(name, sizeof name, "-%sfc_contact_solver_%s", prefix, opts[k]);
-      assert_int_equal(PetscOptionsClearValue(NULL, name), 0);
-    }
-  return s;
+  return FcTestMakeSolver(type, prefix, -1, 0, opts);
 }
 
 /* SAP with (beta, sigma, rtol) set through the options database. */
@@ -154,23 +84,6 @@ static FcContactSolverStats Solve(FcContactSolver s, FcContactProblem p, double 
 }
 
 /* ---- independent checks ---- */
-static double Norm(int n, const double *x)
-{
-  double s = 0;
-  for (int i = 0; i < n; i++) s += x[i] * x[i];
-  return sqrt(s);
-}
-
-static double Dist(int n, const double *x, const double *y)
-{
-  double d = 0, s = 0;
-  for (int i = 0; i < n; i++) {
-    d += (x[i] - y[i]) * (x[i] - y[i]);
-    s += y[i] * y[i];
-  }
-  return s > 0 ? sqrt(d / s) : sqrt(d);
-}
-
 /* Natural map of the cone complementarity F ∋ r ⊥ u + shift ∈ F* (no De Saxcé term: the convex
  * approximation SAP solves), u = (W + diag(Rreg)) r + q (Rreg NULL: W alone). Absolute norm in
  * *abs, relative as the common error (divided by max(‖q‖, ‖r‖, ‖u‖)) returned. */
@@ -187,7 +100,7 @@ static double ConvexResidual(FcContactProblem p, const double *Rreg, const doubl
     FcConeProject(p->mu[a], x, pr);
     for (int i = 0; i < 3; i++) e2 += (r[3 * a + i] - pr[i]) * (r[3 * a + i] - pr[i]);
   }
-  s = fmax(Norm(n, p->q), fmax(Norm(n, r), Norm(n, u)));
+  s = fmax(FcTestNorm(n, p->q), fmax(FcTestNorm(n, r), FcTestNorm(n, u)));
   free(u);
   if (abs) *abs = sqrt(e2);
   return s >= DBL_EPSILON ? sqrt(e2) / s : sqrt(e2);
@@ -433,11 +346,11 @@ static void test_regularization(void **state)
           }
           lmin  = MinEig(m, M);
           bound = sqrt(Rz) / lmin;
-          dz    = Dist(3 * m, r, rn) * Norm(3 * m, rn);
-          assert_true(dz <= bound * (1 + 1e-6) + 1e-10 * Norm(3 * m, rn));
+          dz    = FcTestRelDist(3 * m, r, rn) * FcTestNorm(3 * m, rn);
+          assert_true(dz <= bound * (1 + 1e-6) + 1e-10 * FcTestNorm(3 * m, rn));
           if (bound > 0) dev_ratio_max = fmax(dev_ratio_max, dz / bound);
-          dev_rel_max = fmax(dev_rel_max, Dist(3 * m, r, rn));
-          dev_rel_sum += Dist(3 * m, r, rn) / NPROB;
+          dev_rel_max = fmax(dev_rel_max, FcTestRelDist(3 * m, r, rn));
+          dev_rel_sum += FcTestRelDist(3 * m, r, rn) / NPROB;
         }
         assert_int_equal(FcContactSolverDestroy(&s), 0);
       }
@@ -457,17 +370,6 @@ static void test_regularization(void **state)
 }
 
 /* ---- 3. single-contact closed forms of the regularized problem F ∋ γ ⊥ (W + R)γ + q ∈ F* ---- */
-static void Solve3(const double W[9], const double b[3], double x[3]) /* x = W⁻¹ b, Cramer */
-{
-  const double det = W[0] * (W[4] * W[8] - W[5] * W[7]) - W[1] * (W[3] * W[8] - W[5] * W[6]) + W[2] * (W[3] * W[7] - W[4] * W[6]);
-  for (int c = 0; c < 3; c++) {
-    double M[9];
-    memcpy(M, W, sizeof M);
-    for (int i = 0; i < 3; i++) M[3 * i + c] = b[i];
-    x[c] = (M[0] * (M[4] * M[8] - M[5] * M[7]) - M[1] * (M[3] * M[8] - M[5] * M[6]) + M[2] * (M[3] * M[7] - M[4] * M[6])) / det;
-  }
-}
-
 /* w = ‖W‖_F/3, R_n = β²/(4π²) w, R_t = σ w: the defaults, computed here independently */
 static void Regularization(const double W[9], double beta, double sigma, double *Rn, double *Rt)
 {
@@ -479,20 +381,15 @@ static void Regularization(const double W[9], double beta, double sigma, double 
 
 static FcContactSolverStats SolveOne(FcContactSolver s, const double W[9], const double q[3], double mu, double r[3])
 {
-  FcContactProblem     p;
-  FcContactSolverStats st;
-  assert_int_equal(FcContactProblemCreate(1, &p), 0);
-  memcpy(p->W, W, 9 * sizeof(double));
-  memcpy(p->q, q, 3 * sizeof(double));
-  p->mu[0] = mu;
-  st       = Solve(s, p, r);
+  FcContactProblem     p  = FcTestOneContact(W, q, mu);
+  FcContactSolverStats st = Solve(s, p, r);
   assert_int_equal(FcContactProblemDestroy(&p), 0);
   return st;
 }
 
 static double Dev3(const double r[3], const double ex[3])
 {
-  return Dist(3, r, ex);
+  return FcTestRelDist(3, r, ex);
 }
 
 static void test_single_contact(void **state)
@@ -533,7 +430,7 @@ static void test_single_contact(void **state)
     WR[0] += Rn;
     WR[4] += Rt;
     WR[8] += Rt;
-    Solve3(WR, mq, ex);
+    FcTestSolve3(WR, mq, ex);
     assert_true(hypot(ex[1], ex[2]) < 1.0 * ex[0]);
     st = SolveOne(s, Wc, q, 1.0, r);
     assert_true(st.converged);
@@ -615,7 +512,7 @@ static void test_warm_start(void **state)
     assert_true(st.iterations <= 1);
     n0 += st.iterations == 0;
     n1 += st.iterations == 1;
-    dmax = fmax(dmax, Dist(3 * m, r, r0));
+    dmax = fmax(dmax, FcTestRelDist(3 * m, r, r0));
     free(r);
     free(r0);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
@@ -654,7 +551,7 @@ static void test_singular(void **state)
     nconv++;
     assert_int_equal(FcContactSolverSAPGetInfo(s, &info), 0);
     /* the two copies share the load equally (same v_c, same R: same γ) */
-    split       = Dist(3, r + n, r);
+    split       = FcTestRelDist(3, r + n, r);
     worst_split = fmax(worst_split, split);
     /* the total Γ = γ_0 + γ_m solves the problem without the copy with R_0 halved:
      * Γ = P_F^{R/2}(−(R/2)⁻¹ v_0), v = q + W Γ (P_F^R is invariant under R → R/2 and homogeneous) */
@@ -666,8 +563,8 @@ static void test_singular(void **state)
     y[1] = -v[1] / Rt;
     y[2] = -v[2] / Rt;
     ProjectR(p->mu[0], Rn, Rt, y, G);
-    sc  = fmax(Norm(3, r), 1e-300);
-    fix = Dist(3, G, r) * Norm(3, r) / sc;
+    sc  = fmax(FcTestNorm(3, r), 1e-300);
+    fix = FcTestRelDist(3, G, r) * FcTestNorm(3, r) / sc;
     worst_fix = fmax(worst_fix, fix);
     assert_true(split <= 1e-6);
     assert_true(fix <= 1e-6);
@@ -1023,34 +920,6 @@ static void test_line_search(void **state)
   printf("FIGURE sap line search, fixed lines: quadratic 2 evaluations (alpha = 1) or 3 (one Newton step), f' < 0 throughout 1, kink of f' (Newton out of the bracket) %d, S-shaped f' (Newton cycles without the halving rule) %d, slope at rounding level 1 (without the cost criterion %d)\n", its_kink, its_scurve, its_guardless);
 }
 
-/* stdout into a temporary file (the monitor prints with PetscPrintf) */
-static void CaptureStdoutStart(FcTestCapture *c)
-{
-  int tmp;
-  fflush(stdout);
-  snprintf(c->path, sizeof c->path, "/tmp/fcsim_test_XXXXXX");
-  tmp = mkstemp(c->path);
-  assert_true(tmp >= 0);
-  c->saved = dup(1);
-  assert_true(dup2(tmp, 1) >= 0);
-  close(tmp);
-}
-
-static void CaptureStdoutStop(FcTestCapture *c, char *buf, size_t len)
-{
-  FILE  *fp;
-  size_t n;
-  fflush(stdout);
-  assert_true(dup2(c->saved, 1) >= 0);
-  close(c->saved);
-  fp = fopen(c->path, "r");
-  assert_non_null(fp);
-  n      = fread(buf, 1, len - 1, fp);
-  buf[n] = 0;
-  fclose(fp);
-  unlink(c->path);
-}
-
 static void test_options(void **state)
 {
   FcContactSolver        s;
@@ -1073,9 +942,9 @@ static void test_options(void **state)
   assert_int_equal(FcContactSolverSetFromOptions(s), 0);
   assert_true(s->regularized);
   RandomProblem(10, 1.0, &p);
-  CaptureStdoutStart(&c);
+  FcTestCaptureFd(&c, STDOUT_FILENO); /* the monitor prints with PetscPrintf */
   st = Solve(s, p, r);
-  CaptureStdoutStop(&c, out, sizeof out);
+  FcTestCaptureStop(&c, out, sizeof out);
   assert_true(st.converged);
   assert_int_equal(FcContactSolverSAPGetInfo(s, &info), 0);
   { /* R = (β²/(4π²) w, σ w, σ w), w = ‖W_00‖_F/3 */
@@ -1091,21 +960,7 @@ static void test_options(void **state)
   assert_non_null(strstr(out, "|grad|"));
   /* the view: own residual and common error of the last solve, the parameters */
   {
-    PetscViewer v;
-    char        path[64] = "/tmp/fcsim_test_sap_XXXXXX";
-    FILE       *fp;
-    size_t      n;
-    int         fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v), 0);
-    assert_int_equal(FcContactSolverView(s, v), 0);
-    assert_int_equal(PetscViewerDestroy(&v), 0);
-    fp = fopen(path, "r");
-    n  = fread(out, 1, sizeof out - 1, fp);
-    fclose(fp);
-    unlink(path);
-    out[n] = 0;
+    FcTestSolverView(s, out, sizeof out);
     assert_non_null(strstr(out, "sap: beta 0.5"));
     assert_non_null(strstr(out, "sigma 0.0001"));
     assert_non_null(strstr(out, "own residual"));
@@ -1123,14 +978,7 @@ static void test_options(void **state)
   {
     const char *bad[][2] = {{"-fc_contact_solver_sap_beta", "0"}, {"-fc_contact_solver_sap_sigma", "-1"}, {"-fc_contact_solver_sap_rtol", "-1e-3"}, {"-fc_contact_solver_sap_atol", "nan"}};
     for (int k = 0; k < 4; k++) {
-      assert_int_equal(PetscOptionsSetValue(NULL, bad[k][0], bad[k][1]), 0);
-      FcTestCaptureStart(&c);
-      ierr = FcContactSolverSetFromOptions(s);
-      FcTestCaptureStop(&c, out, sizeof out);
-      assert_int_equal(PetscOptionsClearValue(NULL, bad[k][0]), 0);
-      assert_int_equal(ierr, FC_ERR_INPUT);
-      assert_int_equal(FcTestCountLines(out), 1);
-      assert_non_null(strstr(out, bad[k][0]));
+      FcTestSolverBadOption(s, bad[k][0], bad[k][1], out, sizeof out);
     }
   }
   assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_type"), 0);
@@ -1156,13 +1004,6 @@ int main(int argc, char **argv)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_random_problems), cmocka_unit_test(test_regularization), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_warm_start), cmocka_unit_test(test_singular), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options), cmocka_unit_test(test_line_search),
   };
-  int failures;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  PetscCall(FcPushErrorHandler());
-  PetscCall(FcContactSolverRegisterAll());
-  failures = cmocka_run_group_tests(tests, NULL, NULL);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscFinalize());
-  return failures;
+  return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);
 }

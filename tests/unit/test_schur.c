@@ -36,8 +36,6 @@
 #include "../../src/model/schur.h"
 #include "../../src/fem/fem.h"
 
-#define CHK(call) assert_int_equal((call), 0)
-
 static uint64_t rng_state = 0x5c4e11c0a1e5eedULL;
 static double   Uniform(double a, double b)
 {
@@ -801,13 +799,6 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_delassus),
     cmocka_unit_test(test_edges),
   };
-  int failures;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  PetscCall(FcPushErrorHandler());
-  failures = cmocka_run_group_tests(tests, SetupBody, TeardownBody);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(FcMeshFinalizePackage());
-  PetscCall(PetscFinalize());
-  return failures;
+  return FcTestRun(&argc, &argv, "tests", tests, sizeof tests / sizeof tests[0], SetupBody, TeardownBody, NULL, FcMeshFinalizePackage);
 }

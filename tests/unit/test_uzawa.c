@@ -79,114 +79,16 @@ static double ReferenceError(FcContactProblem p, const double *r)
  * q ∈ [−1,1]^{3m} (normal components of both signs), μ ∈ [0, mu_max]. het > 0 scales contact a
  * by d_a = 10^U(−het, het) (W_ab → d_a d_b W_ab, q_a → d_a q_a): contacts of different
  * stiffness, the case where talbi2008's single ρ is tuned to the softest one only. ---- */
-static void Cholesky(int n, double *A)
-{
-  for (int j = 0; j < n; j++) {
-    double d = A[j * n + j];
-    for (int k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
-    assert_true(d > 0);
-    A[j * n + j] = sqrt(d);
-    for (int i = j + 1; i < n; i++) {
-      double s = A[i * n + j];
-      for (int k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
-      A[i * n + j] = s / A[j * n + j];
-    }
-  }
-}
-
 static void RandomProblem(int m, double mu_max, double het, int symmetric, FcContactProblem *prob)
 {
-  const int        n3 = 3 * m, n = n3 + 2 + (int)Uniform(0, 6);
-  double          *B = malloc(sizeof(double) * n * n), *A = malloc(sizeof(double) * n * n), *J = malloc(sizeof(double) * n3 * n), *X = malloc(sizeof(double) * n * n3), *d = malloc(sizeof(double) * m);
-  FcContactProblem p;
-
-  for (int i = 0; i < n * n; i++) B[i] = Uniform(-1, 1);
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) {
-      double s = (i == j) ? n : 0;
-      for (int k = 0; k < n; k++) s += B[k * n + i] * B[k * n + j];
-      A[i * n + j] = s;
-    }
-  Cholesky(n, A);
-  for (int i = 0; i < n3 * n; i++) J[i] = Uniform(-1, 1);
-  for (int c = 0; c < n3; c++) { /* column c of X = A⁻¹ Jᵀ: two triangular solves */
-    double *x = X + (size_t)c * n;
-    for (int i = 0; i < n; i++) {
-      x[i] = J[c * n + i];
-      for (int k = 0; k < i; k++) x[i] -= A[i * n + k] * x[k];
-      x[i] /= A[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-      for (int k = i + 1; k < n; k++) x[i] -= A[k * n + i] * x[k];
-      x[i] /= A[i * n + i];
-    }
-  }
-  for (int a = 0; a < m; a++) d[a] = het > 0 ? pow(10.0, Uniform(-het, het)) : 1.0;
-  assert_int_equal(FcContactProblemCreate(m, &p), 0);
-  for (int i = 0; i < n3; i++)
-    for (int j = 0; j < n3; j++) {
-      double s = 0;
-      if (symmetric && j > i) continue;
-      for (int k = 0; k < n; k++) s += J[i * n + k] * X[(size_t)j * n + k];
-      p->W[i * n3 + j] = s * d[i / 3] * d[j / 3];
-      if (symmetric) p->W[j * n3 + i] = p->W[i * n3 + j]; /* exactly symmetric */
-    }
-  for (int i = 0; i < n3; i++) p->q[i] = Uniform(-1, 1) * d[i / 3];
-  for (int a = 0; a < m; a++) p->mu[a] = Uniform(0, mu_max);
-  free(B);
-  free(A);
-  free(J);
-  free(X);
-  free(d);
-  *prob = p;
+  FcTestRandomProblem(&rng_state, m, symmetric ? FC_TEST_W_LOWER : FC_TEST_W_AS_COMPUTED, mu_max, het, prob);
 }
 
 /* ---- solver set-up: type options go through the options database under a prefix ---- */
 /* opts: NULL-terminated pairs {"uzawa_rho_local", "true", ...} (names after fc_contact_solver_). */
 static FcContactSolver MakeSolver(const char *type, const char *prefix, PetscReal tol, PetscInt max_it, const char *const opts[])
 {
-  FcContactSolver s;
-  char            name[256];
-  assert_int_equal(FcContactSolverCreate(&s), 0);
-  assert_int_equal(FcContactSolverSetType(s, type), 0);
-  assert_int_equal(FcContactSolverSetTolerances(s, tol, max_it), 0);
-  assert_int_equal(FcContactSolverSetWarmStart(s, PETSC_FALSE), 0);
-  if (opts) {
-    assert_int_equal(FcContactSolverSetOptionsPrefix(s, prefix), 0);
-    for (int k = 0; opts[k]; k += 2) {
-      snprintf(name, sizeof name, "-%sfc_contact_solver_%s", prefix, opts[k]);
-      assert_int_equal(PetscOptionsSetValue(NULL, name, opts[k + 1]), 0);
-    }
-    assert_int_equal(FcContactSolverSetFromOptions(s), 0);
-    for (int k = 0; opts[k]; k += 2) {
-      snprintf(name, sizeof name, "-%sfc_contact_solver_%s", prefix, opts[k]);
-      assert_int_equal(PetscOptionsClearValue(NULL, name), 0);
-    }
-  }
-  return s;
-}
-
-/* FcContactSolverView into a string. */
-static void ViewString(FcContactSolver s, char *buf, size_t len)
-{
-  char        path[64];
-  PetscViewer v;
-  FILE       *fp;
-  size_t      n;
-  int         fd;
-  snprintf(path, sizeof path, "/tmp/fcsim_test_uzawa_XXXXXX");
-  fd = mkstemp(path);
-  assert_true(fd >= 0);
-  close(fd);
-  assert_int_equal(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v), 0);
-  assert_int_equal(FcContactSolverView(s, v), 0);
-  assert_int_equal(PetscViewerDestroy(&v), 0);
-  fp = fopen(path, "r");
-  assert_non_null(fp);
-  n      = fread(buf, 1, len - 1, fp);
-  buf[n] = 0;
-  fclose(fp);
-  unlink(path);
+  return FcTestMakeSolver(type, opts ? prefix : NULL, tol, max_it, opts); /* no options: no prefix */
 }
 
 /* Solve from r = 0; check that the reported error is the common error of r (the one function,
@@ -207,37 +109,11 @@ static FcContactSolverStats Solve(FcContactSolver s, FcContactProblem p, double 
   return st;
 }
 
-static double Dist(int n, const double *x, const double *y)
-{
-  double d = 0, s = 0;
-  for (int i = 0; i < n; i++) {
-    d += (x[i] - y[i]) * (x[i] - y[i]);
-    s += y[i] * y[i];
-  }
-  return s > 0 ? sqrt(d / s) : sqrt(d);
-}
-
 /* ---- 1. single-contact closed forms ---- */
-static void Solve3(const double W[9], const double b[3], double x[3]) /* x = W⁻¹ b, Cramer */
-{
-  const double det = W[0] * (W[4] * W[8] - W[5] * W[7]) - W[1] * (W[3] * W[8] - W[5] * W[6]) + W[2] * (W[3] * W[7] - W[4] * W[6]);
-  for (int c = 0; c < 3; c++) {
-    double M[9];
-    memcpy(M, W, sizeof M);
-    for (int i = 0; i < 3; i++) M[3 * i + c] = b[i];
-    x[c] = (M[0] * (M[4] * M[8] - M[5] * M[7]) - M[1] * (M[3] * M[8] - M[5] * M[6]) + M[2] * (M[3] * M[7] - M[4] * M[6])) / det;
-  }
-}
-
 static FcContactSolverStats SolveOne(FcContactSolver s, const double W[9], const double q[3], double mu, double r[3], double u[3])
 {
-  FcContactProblem     p;
-  FcContactSolverStats st;
-  assert_int_equal(FcContactProblemCreate(1, &p), 0);
-  memcpy(p->W, W, 9 * sizeof(double));
-  memcpy(p->q, q, 3 * sizeof(double));
-  p->mu[0] = mu;
-  st       = Solve(s, p, r, NULL);
+  FcContactProblem     p  = FcTestOneContact(W, q, mu);
+  FcContactSolverStats st = Solve(s, p, r, NULL);
   assert_int_equal(FcContactProblemComputeVelocity(p, r, u), 0);
   assert_int_equal(FcContactProblemDestroy(&p), 0);
   return st;
@@ -278,7 +154,7 @@ static void test_single_contact(void **state)
       { /* stick: r = −W⁻¹q inside the cone */
         const double q[3] = {-1.0, 0.1, 0.05};
         double       x[3];
-        Solve3(Wc, q, x);
+        FcTestSolve3(Wc, q, x);
         assert_true(hypot(x[1], x[2]) < -x[0]);
         st = SolveOne(s, Wc, q, 1.0, r, u);
         assert_true(st.converged);
@@ -298,7 +174,7 @@ static void test_single_contact(void **state)
       { /* slip, coupled block: on the boundary, u_N = 0, u_T opposite to r_T */
         const double q[3] = {-1.0, 1.5, -0.7}, mu = 0.3;
         double       x[3], rt, ut;
-        Solve3(Wc, q, x);
+        FcTestSolve3(Wc, q, x);
         assert_true(hypot(x[1], x[2]) > mu * -x[0]); /* not a stick case */
         st = SolveOne(s, Wc, q, mu, r, u);
         assert_true(st.converged);
@@ -488,7 +364,7 @@ static void test_frictionless(void **state)
       maxerr[t] = fmax(maxerr[t], st.error);
       sumit[t] += st.iterations;
       maxit[t] = st.iterations > maxit[t] ? (int)st.iterations : maxit[t];
-      if (t) maxdev[t] = fmax(maxdev[t], Dist(3 * m, r[t], r[0]));
+      if (t) maxdev[t] = fmax(maxdev[t], FcTestRelDist(3 * m, r[t], r[0]));
     }
     for (int a = 0; a < m; a++) nactive += r[0][3 * a] > 0;
     for (int t = 0; t < 4; t++) free(r[t]);
@@ -533,9 +409,9 @@ static void test_pgs_friction(void **state)
   assert_int_equal(FcContactSolverGetStats(pgs, &st), 0);
   assert_int_equal(FcContactProblemComputeError(p, r, &err), 0);
   assert_int_equal(FcContactProblemComputeError(p0, r, &err0), 0);
-  dev = Dist(3 * m, r, r0);
+  dev = FcTestRelDist(3 * m, r, r0);
   for (int a = 0; a < m; a++) assert_true(r[3 * a + 1] == 0 && r[3 * a + 2] == 0);
-  ViewString(pgs, view, sizeof view);
+  FcTestSolverView(pgs, view, sizeof view);
   assert_non_null(strstr(view, "treated as frictionless: "));
   assert_int_equal(sscanf(strstr(view, "treated as frictionless: "), "treated as frictionless: %ld", &nmu_view), 1);
   printf("FIGURE pgs on a frictional problem (m = %d, %ld contacts with mu > 0): reason %s, reported error %.2e (= common error with the problem's mu %.2e), frictionless error of r %.1e, |r - r_nsgs(mu=0)|/|r| %.1e, %d sweeps\n", m, nmu, st.reason_name, st.error, err, err0, dev, (int)st.iterations);
@@ -588,7 +464,7 @@ static void test_statuses(void **state)
     FcContactSolver      g = MakeSolver("uzawa_global", "e3_", 1e-10, 100000, eps3), l = MakeSolver("uzawa_local", "e1_", 1e-10, 100000, eps1);
     FcContactSolverStats sg, sl;
     sg = Solve(g, p, r, NULL);
-    ViewString(g, view, sizeof view);
+    FcTestSolverView(g, view, sizeof view);
     assert_non_null(strstr(view, "stopped on rel_tol"));
     assert_non_null(strstr(view, "rel_tol 0.001"));
     sl = Solve(l, p, r, NULL);
@@ -596,7 +472,7 @@ static void test_statuses(void **state)
     assert_int_equal(sg.reason, FC_CONTACT_SOLVER_DIVERGED_INEXACT);
     assert_true(sg.error > 1e-10 && !sg.converged);
     assert_true(sl.reason == FC_CONTACT_SOLVER_DIVERGED_INEXACT || sl.reason == FC_CONTACT_SOLVER_CONVERGED_TOL);
-    ViewString(l, view, sizeof view);
+    FcTestSolverView(l, view, sizeof view);
     if (sl.reason == FC_CONTACT_SOLVER_DIVERGED_INEXACT) assert_non_null(strstr(view, "stopped on outer_tol"));
     assert_int_equal(FcContactSolverDestroy(&g), 0);
     assert_int_equal(FcContactSolverDestroy(&l), 0);
@@ -651,7 +527,7 @@ static void test_statuses(void **state)
     assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_MAX_IT);
     assert_int_equal(st.iterations, 3);
     p->W[3 * 3 * m + 3] = w;
-    ViewString(s, view, sizeof view);
+    FcTestSolverView(s, view, sizeof view);
     assert_non_null(strstr(view, "rho 0.2 (every contact)"));
     assert_int_equal(FcContactSolverDestroy(&s), 0);
   }
@@ -685,7 +561,7 @@ static void test_options(void **state)
   s  = MakeSolver("uzawa_local", "", 1e-10, 10000, NULL);
   st = Solve(s, p, r, NULL);
   assert_true(st.converged);
-  ViewString(s, view, sizeof view);
+  FcTestSolverView(s, view, sizeof view);
   fputs(view, stdout);
   assert_non_null(strstr(view, "inner_tol tol/100 = 1e-12, inner_max_it 1000, inner loops start from the current r_a, outer_tol off"));
   assert_int_equal(sscanf(strstr(view, "rho in ["), "rho in [%lf, %lf]", &lo, &hi), 2);
@@ -715,7 +591,7 @@ static void test_options(void **state)
   assert_int_equal(FcContactSolverGetType(s, &type), 0);
   assert_string_equal(type, "uzawa_local");
   st = Solve(s, p, r, NULL);
-  ViewString(s, view, sizeof view);
+  FcTestSolverView(s, view, sizeof view);
   assert_non_null(strstr(view, "rho automatic, 0.25 x 1/W_aa,nn per contact"));
   assert_non_null(strstr(view, "inner_tol 1e-09, inner_max_it 77, inner loops start from 0, outer_tol 1e-07"));
   assert_int_equal(sscanf(strstr(view, "rho in ["), "rho in [%lf, %lf]", &lo, &hi), 2);
@@ -736,7 +612,7 @@ static void test_options(void **state)
   assert_int_equal(FcContactSolverSetFromOptions(s), 0);
   assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_uzawa_rho"), 0);
   assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_uzawa_rel_tol"), 0);
-  ViewString(s, view, sizeof view);
+  FcTestSolverView(s, view, sizeof view);
   assert_non_null(strstr(view, "uzawa_global: rho 0.125 (every contact)"));
   assert_non_null(strstr(view, "uzawa_global: rel_tol 1e-12"));
   /* the inner-iteration getter refuses another type */
@@ -748,25 +624,11 @@ static void test_options(void **state)
   {
     const char *bad[][2] = {{"-fc_contact_solver_uzawa_rho", "-1"}, {"-fc_contact_solver_uzawa_rel_tol", "-1e-3"}, {"-fc_contact_solver_uzawa_rho_factor", "0"}};
     for (int k = 0; k < 3; k++) {
-      assert_int_equal(PetscOptionsSetValue(NULL, bad[k][0], bad[k][1]), 0);
-      FcTestCaptureStart(&c);
-      ierr = FcContactSolverSetFromOptions(s);
-      FcTestCaptureStop(&c, err, sizeof err);
-      assert_int_equal(PetscOptionsClearValue(NULL, bad[k][0]), 0);
-      assert_int_equal(ierr, FC_ERR_INPUT);
-      assert_int_equal(FcTestCountLines(err), 1);
-      assert_non_null(strstr(err, bad[k][0]));
+      FcTestSolverBadOption(s, bad[k][0], bad[k][1], err, sizeof err);
       if (k == 0) printf("FIGURE bad option: %s", err);
     }
     assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_type", "uzawa_local"), 0);
-    assert_int_equal(PetscOptionsSetValue(NULL, "-fc_contact_solver_uzawa_inner_tol", "nan"), 0);
-    FcTestCaptureStart(&c);
-    ierr = FcContactSolverSetFromOptions(s);
-    FcTestCaptureStop(&c, err, sizeof err);
-    assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_uzawa_inner_tol"), 0);
-    assert_int_equal(ierr, FC_ERR_INPUT);
-    assert_int_equal(FcTestCountLines(err), 1);
-    assert_non_null(strstr(err, "-fc_contact_solver_uzawa_inner_tol"));
+    FcTestSolverBadOption(s, "-fc_contact_solver_uzawa_inner_tol", "nan", err, sizeof err);
   }
   assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_type"), 0);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
@@ -782,22 +644,22 @@ static void test_options(void **state)
   assert_int_equal(FcContactProblemDestroy(&p), 0);
 }
 
+/* (re-registering a name replaces it: harmless once solver.c lists these types itself) */
+static PetscErrorCode RegisterTypes(void)
+{
+  PetscFunctionBegin;
+  PetscCall(FcContactSolverRegisterAll());
+  PetscCall(FcContactSolverRegister("pgs", FcContactSolverCreate_PGS));
+  PetscCall(FcContactSolverRegister("uzawa_local", FcContactSolverCreate_UzawaLocal));
+  PetscCall(FcContactSolverRegister("uzawa_global", FcContactSolverCreate_UzawaGlobal));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_single_contact), cmocka_unit_test(test_random_problems), cmocka_unit_test(test_frictionless), cmocka_unit_test(test_pgs_friction), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options),
   };
-  int failures;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  PetscCall(FcPushErrorHandler());
-  PetscCall(FcContactSolverRegisterAll());
-  /* (re-registering a name replaces it: harmless once solver.c lists these types itself) */
-  PetscCall(FcContactSolverRegister("pgs", FcContactSolverCreate_PGS));
-  PetscCall(FcContactSolverRegister("uzawa_local", FcContactSolverCreate_UzawaLocal));
-  PetscCall(FcContactSolverRegister("uzawa_global", FcContactSolverCreate_UzawaGlobal));
-  failures = cmocka_run_group_tests(tests, NULL, NULL);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscFinalize());
-  return failures;
+  return FcTestMain(argc, argv, tests, RegisterTypes, NULL);
 }

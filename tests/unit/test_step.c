@@ -1,0 +1,323 @@
+/* Unit test of src/step: FcStep and the contact step, called directly on tiny models built in
+ * this process (a structured tetrahedral box written as a Gmsh MSH 2.2 file and a case JSON, in a
+ * temporary folder; FcCaseLoad + FcModelCreate, the sequence of src/study/run.c), with no run
+ * driver, output or time loop around them:
+ *
+ *  1. quasi-static, linear, a prescribed end displacement δ on a bar L × a × a (rollers on the
+ *     three minimum faces): one Newton solve, the reaction equals E A δ / L and the displacement
+ *     the uniaxial field (δ x/L, −ν δ y/L, −ν δ z/L), which the linear elements hold exactly;
+ *  2. backward Euler, a free cube under gravity from rest: v = g Δt and u = g Δt² at every node,
+ *     the kinetic energy ½ m |g Δt|²;
+ *  3. the contact step: a cube resting on a rigid plane under gravity, quasi-static with the
+ *     shifted Newton matrix K + s M (the cube is held by the contact alone): normal force m g,
+ *     tangential resultant 0, no penetration.
+ *
+ * Each test prints its figures on a line starting with "FIGURE ". Run it under valgrind
+ * --leak-check=full and with -malloc_debug -malloc_dump: nothing leaks. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "testutil.h"
+
+#include "../../src/case/case.h"
+#include "../../src/model/model.h"
+#include "../../src/step/step.h"
+
+static char tmpdir[64] = ""; /* mkdtemp folder for the meshes and cases of this run */
+
+/* tmpdir/name */
+static void TmpPath(char *path, size_t len, const char *name)
+{
+  const int n = snprintf(path, len, "%s/%s", tmpdir, name);
+  assert_true(n > 0 && (size_t)n < len);
+}
+
+/* The box [0, size_x] × [0, size_y] × [0, size_z] of n³ cells × 6 tetrahedra (FcTestCubeMesh,
+ * straight: every vertex on the grid) as tmpdir/name, with the surfaces xmin … zmax. */
+static void WriteBox(const char *name, PetscInt n, const PetscReal size[3])
+{
+  char   path[PETSC_MAX_PATH_LEN];
+  FcMesh cube;
+
+  TmpPath(path, sizeof path, name);
+  CHK(FcTestCubeMesh(n, 1, 1.0, 0.0, 0.0, NULL, NULL, &cube));
+  CHK(FcTestCubeMeshWriteMsh(&cube, 1.0, size, path));
+  CHK(FcTestCubeMeshFree(&cube));
+}
+
+/* A loaded case (tmpdir/name written with json) and its model; with contacts, the contact step. */
+typedef struct {
+  FcCase        c;
+  FcModel       m;
+  FcContactStep cs;
+} Model;
+
+static void ModelCreate(const char *name, const char *json, Model *md)
+{
+  char path[PETSC_MAX_PATH_LEN];
+
+  TmpPath(path, sizeof path, name);
+  FcTestWriteFile(path, json);
+  CHK(PetscMemzero(md, sizeof *md));
+  CHK(FcCaseLoad(path, 0, NULL, &md->c));
+  CHK(FcModelCreate(&md->c, &md->m));
+  if (md->c.ncontacts) CHK(FcContactStepCreate(&md->m, &md->cs));
+}
+
+static void ModelDestroy(Model *md)
+{
+  if (md->cs) CHK(FcContactStepDestroy(&md->cs));
+  CHK(FcModelDestroy(&md->m));
+  CHK(FcCaseDestroy(&md->c));
+}
+
+/* The first step of the case, t0 = 0 → t1 = dt, as the run loop (src/study/run.c) sets it up. */
+static void FirstStep(Model *md, FcStepStats *st)
+{
+  const FcStepInfo s = {.integrator = md->c.integrator, .step = 1, .t0 = 0.0, .t1 = md->c.dt, .dt = md->c.dt};
+  CHK(FcStep(&md->m, md->cs, &s, st));
+}
+
+/* Nodes of the physical surface group `name` of body b. */
+static const FcMeshGroup *Group(FcBody b, const char *name)
+{
+  const FcMeshGroup *g;
+  CHK(FcMeshFindGroup(&b->mesh, name, 2, &g));
+  assert_non_null(g);
+  return g;
+}
+
+/* Σ over the nodes of group g of component k of the vector v (3 per node). */
+static PetscReal GroupSum(const FcMeshGroup *g, Vec v, int k)
+{
+  const PetscScalar *a;
+  PetscReal          s = 0;
+  CHK(VecGetArrayRead(v, &a));
+  for (PetscInt i = 0; i < g->nnodes; i++) s += a[3 * g->nodes[i] + k];
+  CHK(VecRestoreArrayRead(v, &a));
+  return s;
+}
+
+/* ---- 1. quasi-static linear step: a bar pulled by a prescribed end displacement ------------- */
+static void test_quasi_static_bar(void **state)
+{
+  const PetscReal    L = 2.0, a = 0.5, E = 2.1e11, nu = 0.3, delta = 1e-3, size[3] = {L, a, a};
+  const PetscReal    F = E * a * a * delta / L; /* uniaxial stress E δ/L on the section a² */
+  char               json[2048];
+  Model              md;
+  FcStepStats        st;
+  FcBody             b;
+  const PetscScalar *u;
+  PetscReal          Fmax, Fmin, lateral = 0, uerr = 0;
+  (void)state;
+
+  WriteBox("bar.msh", 2, size); /* 2 × 2 × 2 cells: 27 nodes, 48 tetrahedra; one node inside */
+  snprintf(json, sizeof json,
+           "{ \"name\": \"bar\",\n"
+           "  \"time\": { \"integrator\": \"quasi_static\", \"dt\": 1, \"steps\": 1 },\n"
+           "  \"bodies\": [ { \"name\": \"bar\", \"mesh\": { \"file\": \"bar.msh\" },\n"
+           "    \"material\": { \"model\": \"linear\", \"E\": %.17g, \"nu\": %.17g, \"density\": 7800 },\n"
+           "    \"boundary\": [ { \"group\": \"xmin\", \"fix\": [true, false, false] },\n"
+           "                    { \"group\": \"ymin\", \"fix\": [false, true, false] },\n"
+           "                    { \"group\": \"zmin\", \"fix\": [false, false, true] },\n"
+           "                    { \"group\": \"xmax\", \"displacement\": [%.17g, null, null] } ] } ] }\n",
+           (double)E, (double)nu, (double)delta);
+  ModelCreate("bar.json", json, &md);
+  assert_int_equal(md.m.nbodies, 1);
+  b = md.m.bodies[0];
+  FirstStep(&md, &st);
+
+  /* linear: the exact tangent K, so the first solve gives the solution; the second residual
+   * evaluation (round-off, ~1e-16 relative) only confirms it */
+  assert_true(st.converged);
+  assert_int_equal(st.newton_it, 1);
+  Fmax = GroupSum(Group(b, "xmax"), b->reaction, 0);
+  Fmin = GroupSum(Group(b, "xmin"), b->reaction, 0);
+  /* the rollers carry nothing: the lateral contraction is free */
+  lateral = PetscMax(PetscAbsReal(GroupSum(Group(b, "ymin"), b->reaction, 1)), PetscAbsReal(GroupSum(Group(b, "zmin"), b->reaction, 2)));
+  CHK(VecGetArrayRead(b->u, &u));
+  for (PetscInt k = 0; k < b->mesh.nnodes; k++) {
+    const PetscReal *X = b->mesh.X + 3 * k, ex[3] = {delta * X[0] / L, -nu * delta * X[1] / L, -nu * delta * X[2] / L};
+    for (int i = 0; i < 3; i++) uerr = PetscMax(uerr, PetscAbsReal(u[3 * k + i] - ex[i]));
+  }
+  CHK(VecRestoreArrayRead(b->u, &u));
+  printf("FIGURE step quasi-static linear bar (L %g, a %g, E %g, nu %g, delta %g; %d tets): converged in %d Newton solve(s), residual %.1e; reaction on xmax %.10e N vs E A delta/L = %.10e N (rel. error %.1e), on xmin -F to %.1e F; rollers %.1e F; |u - u_uniaxial| / delta %.1e\n",
+         (double)L, (double)a, (double)E, (double)nu, (double)delta, (int)b->mesh.nelems, (int)st.newton_it, (double)st.residual, (double)Fmax, (double)F, (double)(PetscAbsReal(Fmax - F) / F), (double)(PetscAbsReal(Fmin + F) / F), (double)(lateral / F), (double)(uerr / delta));
+  /* The uniaxial field is linear in X, inside the tet4 space: the discrete solution is the exact
+   * one and only round-off separates them (K entries ~E a, condition number of this small K
+   * ~1e3: ~1e-13 relative). 1e-10 leaves room and still fails on any wrong factor (ν, A, L). */
+  assert_true(PetscAbsReal(Fmax - F) <= 1e-10 * F);
+  assert_true(PetscAbsReal(Fmin + F) <= 1e-10 * F);
+  assert_true(lateral <= 1e-10 * F);
+  assert_true(uerr <= 1e-10 * delta);
+  ModelDestroy(&md);
+}
+
+/* ---- 2. dynamic step: a free cube falls under gravity (backward Euler) --------------------- */
+static void test_dynamic_free_fall(void **state)
+{
+  const PetscReal    L = 1.0, rho = 1000, dt = 1e-3, g[3] = {1.5, -2.0, -9.81}, size[3] = {L, L, L};
+  char               json[2048];
+  Model              md;
+  FcStepStats        st;
+  FcBody             b;
+  const PetscScalar *u, *v;
+  PetscReal          verr = 0, uerr = 0, g2 = 0, ke;
+  (void)state;
+
+  WriteBox("cube.msh", 1, size); /* one cell: 8 nodes, 6 tetrahedra */
+  snprintf(json, sizeof json,
+           "{ \"name\": \"fall\",\n"
+           "  \"time\": { \"integrator\": \"backward_euler\", \"dt\": %.17g, \"steps\": 1 },\n"
+           "  \"gravity\": [%.17g, %.17g, %.17g],\n"
+           "  \"bodies\": [ { \"name\": \"cube\", \"mesh\": { \"file\": \"cube.msh\" },\n"
+           "    \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": %.17g } } ] }\n",
+           (double)dt, (double)g[0], (double)g[1], (double)g[2], (double)rho);
+  ModelCreate("fall.json", json, &md);
+  b = md.m.bodies[0];
+  FirstStep(&md, &st);
+
+  /* M (v − 0) + Δt (K (Δt v) − M g) = 0 has the rigid translation v = g Δt as its solution
+   * (K annihilates translations): one Newton solve with A = M + Δt² K */
+  assert_true(st.converged);
+  assert_int_equal(st.newton_it, 1);
+  CHK(VecGetArrayRead(b->u, &u));
+  CHK(VecGetArrayRead(b->v, &v));
+  for (PetscInt k = 0; k < b->mesh.nnodes; k++)
+    for (int i = 0; i < 3; i++) {
+      verr = PetscMax(verr, PetscAbsReal(v[3 * k + i] - g[i] * dt));
+      uerr = PetscMax(uerr, PetscAbsReal(u[3 * k + i] - g[i] * dt * dt)); /* u = u0 + Δt v */
+    }
+  CHK(VecRestoreArrayRead(b->v, &v));
+  CHK(VecRestoreArrayRead(b->u, &u));
+  for (int i = 0; i < 3; i++) g2 += g[i] * g[i];
+  ke = 0.5 * rho * L * L * L * g2 * dt * dt;
+  printf("FIGURE step backward Euler free fall (g = (%g, %g, %g), dt %g; %d tets): converged in %d Newton solve(s); max |v - g dt| / |g dt| %.1e, max |u - g dt^2| / |g dt^2| %.1e, kinetic energy vs m |g dt|^2 / 2 %.1e\n", (double)g[0], (double)g[1], (double)g[2], (double)dt, (int)b->mesh.nelems,
+         (int)st.newton_it, (double)(verr / (PetscSqrtReal(g2) * dt)), (double)(uerr / (PetscSqrtReal(g2) * dt * dt)), (double)(PetscAbsReal(b->kinetic_energy - ke) / ke));
+  /* Exact in exact arithmetic; what is left is the round-off of K·1 (~1e-16 |K| |u|, times
+   * Δt²/M ~ 1e-2 here) and of one well-conditioned solve (cond A ~ 1 + Δt² λ_max(K, M) ~ 1):
+   * ~1e-15 relative. */
+  assert_true(verr <= 1e-12 * PetscSqrtReal(g2) * dt);
+  assert_true(uerr <= 1e-12 * PetscSqrtReal(g2) * dt * dt);
+  assert_true(PetscAbsReal(b->kinetic_energy - ke) <= 1e-12 * ke);
+  ModelDestroy(&md);
+}
+
+/* ---- 3. the contact step: a cube resting on a rigid plane under gravity -------------------- */
+static void test_contact_rest(void **state)
+{
+  const PetscReal    L = 1.0, rho = 1000, gz = 9.81, mu = 0.5, size[3] = {L, L, L};
+  const PetscReal    W = rho * L * L * L * gz; /* the weight m g */
+  char               json[4096];
+  Model              md;
+  FcStepStats        st;
+  FcBody             b;
+  FcContactView      cv;
+  const FcMeshGroup *bottom;
+  const PetscScalar *u;
+  PetscReal          f[3] = {0, 0, 0}, gapmin = PETSC_MAX_REAL, cone = 0, rnmin = PETSC_MAX_REAL;
+  PetscInt           nstick = 0;
+  (void)state;
+
+  WriteBox("block.msh", 2, size); /* 2 × 2 × 2 cells: 27 nodes, 9 of them on the floor */
+  /* Only the contact holds the cube, so K is singular: the Newton matrix is K + s M with s = 10
+   * s⁻², far below the lowest elastic ω² of the cube (~(π c / 2L)² ~ 2.5e3 s⁻², c = √(E/ρ)), a
+   * modified Newton method contracting by ~s/ω² per iteration to the same solution. */
+  snprintf(json, sizeof json,
+           "{ \"name\": \"rest\",\n"
+           "  \"time\": { \"integrator\": \"quasi_static\", \"dt\": 1, \"steps\": 1,\n"
+           "            \"newton\": { \"shift\": 10, \"max_it\": 50 } },\n"
+           "  \"gravity\": [0, 0, %.17g],\n"
+           "  \"bodies\": [ { \"name\": \"block\", \"mesh\": { \"file\": \"block.msh\" },\n"
+           "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": %.17g } },\n"
+           "                { \"name\": \"floor\", \"type\": \"rigid\",\n"
+           "                  \"shape\": { \"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1] } } ],\n"
+           "  \"contacts\": [ { \"pair\": [\"block\", \"floor\"], \"surface\": \"zmin\", \"mu\": %.17g } ],\n"
+           "  \"contact_solver\": { \"type\": \"nsgs\", \"tol\": 1e-16, \"max_it\": 100000 } }\n",
+           (double)-gz, (double)rho, (double)mu);
+  ModelCreate("rest.json", json, &md);
+  assert_non_null(md.cs);
+  b = md.m.bodies[0];
+  FirstStep(&md, &st);
+
+  assert_true(st.converged);
+  assert_true(st.contact.converged);
+  CHK(FcContactStepGetView(md.cs, &cv));
+  bottom = Group(b, "zmin");
+  assert_int_equal(cv.m, bottom->nnodes); /* one contact per node of the bottom face */
+  for (PetscInt k = 0; k < cv.m; k++) {
+    const PetscReal *r = cv.r + 3 * k;
+    for (int i = 0; i < 3; i++) f[i] += r[0] * cv.n[9 * k + i] + r[1] * cv.t1[9 * k + i] + r[2] * cv.t2[9 * k + i];
+    rnmin = PetscMin(rnmin, r[0]);
+    cone  = PetscMax(cone, PetscSqrtReal(r[1] * r[1] + r[2] * r[2]) - mu * r[0]);
+    nstick += cv.status[k] == 1;
+  }
+  /* the gap of the end state: the floor is z = 0 */
+  CHK(VecGetArrayRead(b->u, &u));
+  for (PetscInt i = 0; i < bottom->nnodes; i++) gapmin = PetscMin(gapmin, b->mesh.X[3 * bottom->nodes[i] + 2] + u[3 * bottom->nodes[i] + 2]);
+  CHK(VecRestoreArrayRead(b->u, &u));
+  printf("FIGURE step contact: cube on a rigid plane (m g = %g N, mu %g, %d tets, Newton shift 10): converged in %d Newton solves (%d contact solves, %d nsgs sweeps), %d contacts, %d sticking; normal force %.10e N, |F_z - m g| / m g %.1e, |F_t| / m g %.1e; min r_n %.3e N, max(|r_t| - mu r_n) %.1e N; min gap %.1e m\n",
+         (double)W, (double)mu, (int)b->mesh.nelems, (int)st.newton_it, (int)st.contact.solves, (int)st.contact.iterations, (int)cv.m, (int)nstick, (double)f[2], (double)(PetscAbsReal(f[2] - W) / W), (double)(PetscSqrtReal(f[0] * f[0] + f[1] * f[1]) / W), (double)rnmin, (double)cone, (double)gapmin);
+  /* Equilibrium of the converged step: Σ(f_int − f_ext − Hᵀr) is the residual, ≤ rtol (1e-10,
+   * the default) times the force scale ~m g, and Σ f_int = K·u summed = 0 to round-off (rigid
+   * translations are in the null space of K): the contact forces carry the weight to ~1e-10. */
+  assert_true(PetscAbsReal(f[2] - W) <= 1e-8 * W);
+  assert_true(PetscSqrtReal(f[0] * f[0] + f[1] * f[1]) <= 1e-8 * W);
+  /* every contact node pressed (r_n > 0), within the Coulomb cone */
+  assert_true(rnmin > 0);
+  assert_true(cone <= 1e-10 * W);
+  /* No penetration. The plane makes the linearized gap of the last contact solve the end gap,
+   * which that solve makes ≥ 0 up to its common error: tol times max(|q|, |r|, |u|), here |r| ~
+   * 4e3 N in a norm that mixes newtons and metres, so u_n may be off by ~tol · 4e3 "m". Hence
+   * contact_solver.tol 1e-16 (nsgs reaches it; ~2e-13 m measured, 1e-14 gives -2e-12 m), the
+   * end gap ~2e-13 of the 5e-3 m the cube settles. */
+  assert_true(gapmin >= -1e-12);
+  ModelDestroy(&md);
+}
+
+/* ---- the temporary folder, the registries ---------------------------------------------------- */
+static int MakeTmpdir(void **state)
+{
+  (void)state;
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/fcsim_test_step_XXXXXX");
+  return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int RemoveTmpdir(void **state)
+{
+  (void)state;
+  if (tmpdir[0]) FcTestRemoveTree(tmpdir);
+  return 0;
+}
+
+static PetscErrorCode Register(void)
+{
+  PetscFunctionBegin;
+  PetscCall(FcMaterialRegisterAll());
+  PetscCall(FcContactSolverRegisterAll());
+  PetscFunctionReturn(0);
+}
+
+/* what src/fcsim.c finalizes: Gmsh, the two registries */
+static PetscErrorCode Finalize(void)
+{
+  PetscFunctionBegin;
+  PetscCall(FcMeshFinalizePackage());
+  PetscCall(FcMaterialFinalizePackage());
+  PetscCall(FcContactSolverFinalizePackage());
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_quasi_static_bar),
+    cmocka_unit_test(test_dynamic_free_fall),
+    cmocka_unit_test(test_contact_rest),
+  };
+
+  return FcTestRun(&argc, &argv, "tests", tests, sizeof tests / sizeof tests[0], MakeTmpdir, RemoveTmpdir, Register, Finalize);
+}
