@@ -6,6 +6,8 @@ PKGS="petsc-dev libhdf5-openmpi-dev hdf5-tools libcjson-dev libgmsh-dev gmsh lib
 libcmocka-dev libopenblas0 pkg-config python3-numpy python3-scipy python3-h5py python3-matplotlib valgrind"
 # `deps.sh bench`: also the benchmark-only peer (Siconos numerics, never linked into fcsim)
 [ "${1:-}" = bench ] && PKGS="$PKGS libsiconos-numerics-dev"
+# `deps.sh fuzz`: also clang and its runtimes (libFuzzer, the sanitizers) for make fuzz
+[ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
