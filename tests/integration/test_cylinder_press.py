@@ -97,3 +97,32 @@ figure("cylinder press force-controlled (SAP) level 0: final force %.4g N/m at c
 check(np.max(np.abs(rel[late])) <= 0.02, "force-controlled lands on the displacement-controlled curve within 2 % for x >= 0.05 m")
 check(np.max(np.abs(relv[m])) <= 0.02, "with the damping force, within 2 % for every x >= 0.01 m")
 check(abs(yf[-1] - 1.4e6) <= 1e-3 * 1.4e6, "the contact force balances the applied 1.4 MN/m at the end (1e-3: plate inertia and damping)")
+
+# --- the same case at han2023's time step, dt = 0.01 s (issue 11) --------------------------------
+# The first second of the ramp (100 steps, about 7 s). The plate touches the cylinder at t = 0, so
+# every step is in contact. The ramp is given explicitly: a linear ramp ends at time.t_end by
+# default (doc/case-format.md, "Ramps"), and issue 11's `--set time.t_end=0.4` alone had applied the
+# whole 1.4 MN/m within 0.4 s, an impact on a plate that reaches 0.08 m/s (it failed at t = 0.32 s;
+# doc/validation.md). Checks: every step converges in at most 3 Newton iterations (measured 2); the
+# contact is active in every step; backward Euler's momentum balance of the plate,
+# m (v_n - v_(n-1)) / dt = -F(t_n) + f_c(t_n), holds at every step (1e-9 of F(t_n), measured 1.6e-13)
+# with F(t) = 7000 N t / 500 s -- the load of the case, not a ramp compressed into 1 s -- and the
+# force the contact gives the plate (f_c = force_per_length / 200); the contact carries a growing
+# share of the load (at t = 1 s: measured 26 %, the rest is the plate's inertia).
+d01 = outdir("cylinder_press/force_dt001")
+run(["run", "cases/cylinder_press_force.json", "-o", d01, "--set", "time.dt=0.01", "--set", "time.t_end=1",
+     "--set", 'bodies[1].motion.ramp={"type":"linear","t1":500}', "--set", "output.vtk=false", "--set", "output.hdf5=false"], timeout=300)
+p01, s01 = probes(d01), stats(d01)
+t01, x01, y01 = np.array(p01["time"]), np.array(p01["compression"]), np.array(p01["force_per_length"])
+mass, dt01 = 1e4, 0.01
+v01 = np.diff(-x01 / 2) / dt01                                   # plate velocity v_n, n = 1..100 (v_0 = 0)
+inertia = mass * np.diff(np.concatenate([[0.0], v01])) / dt01    # m (v_n - v_(n-1)) / dt
+applied = 7000.0 * t01[1:] / 500.0                               # |F(t_n)|, downward
+fc = y01[1:] / 200.0                                             # contact force on the plate, upward
+bal = np.max(np.abs(inertia + applied - fc) / applied)
+figure("cylinder press force-controlled at dt = 0.01 s, first 1 s: %d steps, Newton max %d mean %.2f, active contacts %d-%d, plate momentum balance %.1e of F, contact share of the load at 1 s %.0f %%, compression %.3g m" %
+       (len(s01["converged"]), max(s01["newton_it"]), sum(s01["newton_it"]) / len(s01["newton_it"]), min(s01["active"]), max(s01["active"]), bal, 100 * fc[-1] / applied[-1], x01[-1]))
+check(all(c == 1 for c in s01["converged"]) and max(s01["newton_it"]) <= 3, "dt = 0.01: every step converged in at most 3 Newton iterations")
+check(min(s01["active"]) >= 1, "dt = 0.01: the contact is active in every step (the plate touches at t = 0)")
+check(bal <= 1e-9, "dt = 0.01: the plate's momentum balance holds with the case's load ramp (500 s) and the contact force")
+check(np.all(np.diff(fc) > 0) and 0.2 < fc[-1] / applied[-1] < 0.8, "dt = 0.01: the contact force grows and carries part of the load at 1 s (the rest is the plate's inertia)")
