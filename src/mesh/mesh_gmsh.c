@@ -140,6 +140,20 @@ static PetscErrorCode GmshFailure(const char *file, const char *what)
   PetscFunctionReturn(0);
 }
 
+/* What gmshModelMeshGetElements allocates, per element type and as arrays. */
+static void FreeElements_Private(int *types, size_t ntypes, size_t **etags, size_t *netags, size_t **ntags, size_t *nntags)
+{
+  for (size_t t = 0; t < ntypes; t++) {
+    gmshFree(etags[t]);
+    gmshFree(ntags[t]);
+  }
+  gmshFree(types);
+  gmshFree(etags);
+  gmshFree(netags);
+  gmshFree(ntags);
+  gmshFree(nntags);
+}
+
 /* Order of the tetrahedra of the model (1 or 2), after checking that the volume mesh holds
  * tetrahedra of a single order and nothing else.
  *
@@ -187,15 +201,7 @@ static PetscErrorCode ScanVolumeTypes(const char *file, PetscInt *order)
         gmshFree(lc);
       }
     }
-    for (size_t t = 0; t < ntypes; t++) {
-      gmshFree(etags[t]);
-      gmshFree(ntags[t]);
-    }
-    gmshFree(types);
-    gmshFree(etags);
-    gmshFree(netags);
-    gmshFree(ntags);
-    gmshFree(nntags);
+    FreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
   }
   gmshFree(ents);
   PetscCall(rc);
@@ -651,27 +657,15 @@ static PetscErrorCode CheckBeforeGmsh(const char *file, PetscBool *geo)
    * also catches directories' and permissions' errors with a precise reason. */
   fp = fopen(file, "r");
   if (!fp) return FcInputError(file, NULL, "cannot read mesh file: %s", strerror(errno));
+  fclose(fp);
   if (msh) {
     /* Gmsh reads anything that is not MSH data as a .geo script (which may run commands), and
      * its parser leaks on errors: refuse such files here. MSH 2 and 4 start with $MeshFormat. */
-    char   head[16] = "";
-    size_t n;
-    int    ch;
-
-    while ((ch = fgetc(fp)) != EOF && (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')) continue;
-    if (ch != EOF) {
-      head[0] = (char)ch;
-      n       = fread(head + 1, 1, 10, fp);
-      head[n + 1] = '\0';
-    }
-    fclose(fp);
-    if (ch == EOF) return FcInputError(file, NULL, "the mesh file is empty");
-    if (strncmp(head, "$MeshFormat", 11)) return FcInputError(file, NULL, "not a Gmsh MSH file (it does not start with $MeshFormat)");
+    const int head = FcMeshMshHead_Private(file);
+    if (head < 0) return FcInputError(file, NULL, "the mesh file is empty");
+    if (!head) return FcInputError(file, NULL, "not a Gmsh MSH file (it does not start with $MeshFormat)");
     PetscCall(FcMeshCheckMshCounts_Private(file));
-  } else {
-    fclose(fp);
-    PetscCall(FcMeshCheckScript_Private(file));
-  }
+  } else PetscCall(FcMeshCheckScript_Private(file));
   PetscFunctionReturn(0);
 }
 
@@ -717,16 +711,9 @@ static PetscErrorCode CountTetrahedra(const char *file, PetscInt64 *ntets)
   *ntets = 0;
   gmshModelMeshGetElements(&types, &ntypes, &etags, &netags, &nnetags, &ntags, &nntags, &nnntags, 3, -1, &ierr);
   if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
-  for (size_t t = 0; t < ntypes; t++) {
+  for (size_t t = 0; t < ntypes; t++)
     if (types[t] == 4 || types[t] == 11) *ntets += (PetscInt64)netags[t];
-    gmshFree(etags[t]);
-    gmshFree(ntags[t]);
-  }
-  gmshFree(types);
-  gmshFree(etags);
-  gmshFree(netags);
-  gmshFree(ntags);
-  gmshFree(nntags);
+  FreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
   PetscFunctionReturn(0);
 }
 

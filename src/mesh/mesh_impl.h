@@ -37,6 +37,9 @@ PetscErrorCode FcFaceHashDestroy(FcFaceHash *hash);
  * naming the file and the line. */
 PetscErrorCode FcMeshCheckScript_Private(const char *file);
 PetscErrorCode FcMeshCheckMshCounts_Private(const char *file);
+/* What a .msh file starts with, blanks skipped: -1 nothing (empty, or unreadable), 1 the
+ * "$MeshFormat" of MSH 2 and 4 data, 0 anything else (which Gmsh would parse as a script). */
+int FcMeshMshHead_Private(const char *file);
 
 /* Input error naming the first inverted or zero-volume element (by Gmsh id). */
 PetscErrorCode FcMeshCheckElements_Private(const FcMesh *mesh);

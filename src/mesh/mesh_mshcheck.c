@@ -18,6 +18,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+int FcMeshMshHead_Private(const char *file)
+{
+  char   head[12] = "";
+  size_t n;
+  int    ch;
+  FILE  *fp = fopen(file, "rb");
+
+  if (!fp) return -1;
+  while ((ch = fgetc(fp)) != EOF && (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')) continue;
+  if (ch != EOF) {
+    head[0]     = (char)ch;
+    n           = fread(head + 1, 1, 10, fp);
+    head[n + 1] = '\0';
+  }
+  fclose(fp);
+  if (ch == EOF) return -1;
+  return strncmp(head, "$MeshFormat", 11) ? 0 : 1;
+}
+
 typedef struct {
   FILE       *fp;
   const char *file;

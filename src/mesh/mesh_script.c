@@ -268,25 +268,12 @@ static PetscBool IsDataFile(const char *real)
 {
   static const char *const cad[] = {".step", ".stp", ".iges", ".igs", ".brep", ".brp", ".stl"};
   const char              *ext   = strrchr(real, '.');
-  char                     head[12] = "";
-  FILE                    *fp;
-  int                      ch;
-  size_t                   n;
 
   if (!ext || strchr(ext, '/')) return PETSC_FALSE;
   for (size_t k = 0; k < NELEMS(cad); k++)
     if (!strcasecmp(ext, cad[k])) return PETSC_TRUE;
   if (strcasecmp(ext, ".msh")) return PETSC_FALSE;
-  fp = fopen(real, "rb");
-  if (!fp) return PETSC_FALSE;
-  while ((ch = fgetc(fp)) != EOF && (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')) continue;
-  if (ch != EOF) {
-    head[0] = (char)ch;
-    n       = fread(head + 1, 1, 10, fp);
-    head[n + 1] = '\0';
-  }
-  fclose(fp);
-  return strncmp(head, "$MeshFormat", 11) ? PETSC_FALSE : PETSC_TRUE;
+  return FcMeshMshHead_Private(real) == 1 ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* The file named by the string token `str` of the command at token `at`: it must exist inside
