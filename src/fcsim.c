@@ -13,8 +13,8 @@
 #include "mesh/mesh.h"
 #include "fem/material.h"
 #include "step/step.h"
-#include "study/run.h"
-#include "study/fclib_cmd.h"
+#include "run/run.h"
+#include "fclib/fclib_cmd.h"
 #include "study/compare.h"
 #include "study/refine.h"
 #include "contact/solver.h"
@@ -286,7 +286,7 @@ static int ParseArgs(int argc, char **argv, Args *a)
       if (!strcmp(s, "--solvers")) a->solvers = argv[++i];
       else a->format = argv[++i];
     } else if (!strcmp(a->cmd, "fclib") && !strcmp(s, "--form")) {
-      /* local | global: which FCLIB form sap solves (checked in src/study/fclib_cmd.c) */
+      /* local | global: which FCLIB form sap solves (checked in src/fclib/fclib_cmd.c) */
       if (i + 1 >= argc) {
         fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
         return FC_EXIT_INPUT;

@@ -75,7 +75,7 @@ struct _p_FcBody {
   FcMaterial         material;
   PetscReal          volume, mass;
   PetscInt           ndof;
-  /* Rigid body (src/rigid/body_rigid.c): an analytic shape, no mesh. ndof = 0 for a prescribed
+  /* Rigid body (src/model/body_rigid.c): an analytic shape, no mesh. ndof = 0 for a prescribed
    * motion (fixed, kinematic, or a dynamic body with a fixed joint), else the joint's DoFs
    * (prismatic: 1); then u, v hold the joint coordinates and velocities, ucur, dx, rate and
    * fcontact are ndof long, and reaction is NULL. */

@@ -19,7 +19,7 @@
  * (AABB tree, refit at X + d1) but entering H, q and the correction exactly as an analytic shape
  * (the closest point's mesh nodes carry no DoFs: every branch below tests B->rigid, never
  * tnodes). A rigid target with DoFs (a
- * dynamic body, src/rigid/body_rigid.c) enters like a deformable one through its point Jacobian J
+ * dynamic body, src/model/body_rigid.c) enters like a deformable one through its point Jacobian J
  * (target point velocity = J ẋ_B): its row block of H is −(frame rows)·J, so W gets
  * J_c A_B⁻¹ J_cᵀ (duriez2006 eq. 29, A_B its mass), q its free increment and velocity, and the
  * correction Δx_B += A_B⁻¹ H_Bᵀ r applies −r_a to it. r is a force (quasi-static) or

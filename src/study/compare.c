@@ -6,7 +6,7 @@
  * DIR/compare.md; DIR is written under a temporary name and renamed at the end like a run. */
 #define _XOPEN_SOURCE 700
 #include "compare.h"
-#include "run.h"
+#include "../run/run.h"
 #include "../core/fsutil.h"
 #include "../contact/solver.h"
 #include <errno.h>

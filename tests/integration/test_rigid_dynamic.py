@@ -1,4 +1,4 @@
-"""Dynamic rigid bodies (src/rigid/body_rigid.c, doc/rigid.md): a prismatic joint, the θ-method,
+"""Dynamic rigid bodies (src/model/body_rigid.c, doc/rigid.md): a prismatic joint, the θ-method,
 and a rigid target that enters the contact problem through its mass (duriez2006 eq. 28-29).
 
 1. No contact: a rigid plate on a prismatic joint along e = (1, 0, 1)/sqrt(2), constant force F.

@@ -1,4 +1,4 @@
-"""Rotating rigid bodies (src/rigid/body_rigid.c, doc/rigid.md §2b): free joints (6 DoFs) and
+"""Rotating rigid bodies (src/model/body_rigid.c, doc/rigid.md §2b): free joints (6 DoFs) and
 prescribed (kinematic) rotations.
 
 1. Free flight of a box (no contact): gravity g and an initial velocity v0, an initial angular

@@ -1,4 +1,4 @@
-"""Rigid "mesh" shapes (src/rigid/body_rigid.c, src/step/contact_step.c, doc/rigid.md): a rigid
+"""Rigid "mesh" shapes (src/model/body_rigid.c, src/step/contact_step.c, doc/rigid.md): a rigid
 target whose surface is the boundary of a tetrahedral Gmsh mesh, translated by the body's motion.
 
 Every case runs twice, once with an analytic shape and once with meshes/slab.geo, a slab

@@ -36,7 +36,7 @@
 #include "../../src/contact/sap_global.h"
 #include "../../src/contact/solver.h"
 #include "../../src/io/fclib_io.h"
-#include "../../src/study/fclib_cmd.h"
+#include "../../src/fclib/fclib_cmd.h"
 
 static uint64_t rng_state = 0x6c0ba15a9e11d0ffULL;
 static double   Uniform(double a, double b)

@@ -1,6 +1,6 @@
 /* Unit test of src/step: FcStep and the contact step, called directly on tiny models built in
  * this process (a structured tetrahedral box written as a Gmsh MSH 2.2 file and a case JSON, in a
- * temporary folder; FcCaseLoad + FcModelCreate, the sequence of src/study/run.c), with no run
+ * temporary folder; FcCaseLoad + FcModelCreate, the sequence of src/run/run.c), with no run
  * driver, output or time loop around them:
  *
  *  1. quasi-static, linear, a prescribed end displacement δ on a bar L × a × a (rollers on the
@@ -74,7 +74,7 @@ static void ModelDestroy(Model *md)
   CHK(FcCaseDestroy(&md->c));
 }
 
-/* The first step of the case, t0 = 0 → t1 = dt, as the run loop (src/study/run.c) sets it up. */
+/* The first step of the case, t0 = 0 → t1 = dt, as the run loop (src/run/run.c) sets it up. */
 static void FirstStep(Model *md, FcStepStats *st)
 {
   const FcStepInfo s = {.integrator = md->c.integrator, .step = 1, .t0 = 0.0, .t1 = md->c.dt, .dt = md->c.dt};

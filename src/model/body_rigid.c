@@ -18,7 +18,7 @@
  * so the free increment is exact in one Newton iteration and the contact correction is
  * Δv += A⁻¹ Hᵀ r. Backward Euler is θ = θ_vq = 1. A quasi-static case has no inertia to balance
  * the applied force (A = 0): rejected. */
-#include "../model/model.h"
+#include "model.h"
 #include "../core/mat3.h"
 #include <string.h>
 
