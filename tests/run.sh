@@ -46,6 +46,10 @@ fi
 
 mkdir -p tests/out/.status
 rm -f tests/out/.status/*
+# Open MPI's default point-to-point layer (UCX) probes the network devices at every MPI_Init:
+# 0.2-0.3 s of each of the ~900 fcsim processes the tests start, for nothing (fcsim runs on one
+# rank). ob1 over shared memory starts at once; a caller's own choice is kept.
+export OMPI_MCA_pml="${OMPI_MCA_pml:-ob1}"
 jobs=${FC_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 start=$(date +%s)
 
