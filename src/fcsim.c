@@ -13,6 +13,7 @@
 #include "mesh/mesh.h"
 #include "fem/material.h"
 #include "step/step.h"
+#include "compliance/compliance.h"
 #include "run/run.h"
 #include "fclib/fclib_cmd.h"
 #include "study/compare.h"
@@ -410,6 +411,7 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
   PetscCall(PetscMemzero(&c, sizeof c));
   PetscCall(FcMaterialRegisterAll());
   PetscCall(FcContactSolverRegisterAll());
+  PetscCall(FcComplianceRegisterAll());
   if (!strcmp(a->cmd, "study") && !strcmp(a->sub, "refine")) {
     FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .overwrite = a->overwrite, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)envp};
     return FcStudyRefine(&o, ok);
@@ -472,6 +474,7 @@ int main(int argc, char **argv)
   (void)FcMeshFinalizePackage();
   (void)FcMaterialFinalizePackage();
   (void)FcContactSolverFinalizePackage();
+  (void)FcComplianceFinalizePackage();
   (void)PetscPopErrorHandler();
   if (FcInterrupted) rc = 130;
   else if (ierr == FC_ERR_INPUT) rc = FC_EXIT_INPUT;

@@ -141,11 +141,6 @@ typedef struct {
   PetscBool mortar;      /* formulation "mortar" (lumped mortar weights, doc/contact.md) */
 } FcCaseContact;
 
-/* W = Σ_b H_b A_b⁻¹ H_bᵀ: exact (multi-right-hand-side solves every iteration), precomputed
- * (surface compliance of the first factorization), schur (every iteration, from the Schur
- * complement of A onto the participating DoFs, han2023 §VI; src/model/schur.h) */
-typedef enum { FC_COMPLIANCE_EXACT, FC_COMPLIANCE_PRECOMPUTED, FC_COMPLIANCE_SCHUR } FcComplianceType;
-
 typedef enum { FC_PROBE_DISPLACEMENT, FC_PROBE_REACTION, FC_PROBE_KINETIC_ENERGY, FC_PROBE_STRAIN_ENERGY, FC_PROBE_CONTACT_FORCE, FC_PROBE_ACTIVE_CONTACTS } FcProbeType;
 /* probes[i]: named time series. displacement: node of `body` nearest `point`, or the
  * area-weighted mean over the surface `group` (3 columns name_x, name_y, name_z); reaction: resultant of the reaction forces on `group` of `body`
@@ -210,7 +205,8 @@ typedef struct {
   PetscInt       contact_solver_max_it;
   PetscBool      contact_solver_warm_start;
   PetscReal      contact_solver_max_error; /* contact_solver.max_error; PETSC_INFINITY when absent (no bound) */
-  FcComplianceType compliance;
+  char             compliance_type[FC_NAME_LEN]; /* compliance.type: a registered compliance strategy
+                                                 * (src/compliance; checked by FcComplianceCheckType) */
   /* Which of the keys a run may ignore the case (or a --set) gave, before the defaults were
    * filled in: a run warns about an ignored option only when the user asked for it. */
   struct {

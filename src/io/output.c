@@ -966,7 +966,7 @@ static PetscErrorCode CheckContacts(FcOutput o, PetscInt step, PetscReal time, c
   if (o->hdf5 || o->vtk)
     for (PetscInt b = 0; b < o->nbodies; b++) PetscCheck(strcmp(o->meshes[b].name, "contacts"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FcOutputWriteContacts: a body is named \"contacts\", the name of the contact output");
   for (PetscInt i = 0; i < c->m; i++) {
-    PetscCheck(c->status[i] >= FC_OUTPUT_CONTACT_SEPARATED && c->status[i] <= FC_OUTPUT_CONTACT_SLIP, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcOutputWriteContacts: contact %" PetscInt_FMT ": status %" PetscInt_FMT " (0 separated, 1 stick, 2 slip)", i, c->status[i]);
+    PetscCheck(c->status[i] >= FC_CONTACT_SEPARATED && c->status[i] <= FC_CONTACT_SLIP, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcOutputWriteContacts: contact %" PetscInt_FMT ": status %" PetscInt_FMT " (0 separated, 1 stick, 2 slip)", i, c->status[i]);
     PetscCheck(c->pair[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcOutputWriteContacts: contact %" PetscInt_FMT ": negative pair index %" PetscInt_FMT, i, c->pair[i]);
   }
   PetscFunctionReturn(0);

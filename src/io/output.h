@@ -7,6 +7,7 @@
 #define FC_OUTPUT_H
 
 #include "../core/fc.h"
+#include "../contact/status.h"
 
 typedef struct {
   const char      *name;     /* body name */
@@ -31,14 +32,9 @@ typedef struct {
   const PetscReal *t1, *t2; /* 3m each: tangent directions of the local frame */
   const PetscReal *r;       /* 3m: force in the local frame (r_n, r_t1, r_t2), N (impulses are converted by the caller) */
   const PetscReal *gap;     /* m: signed gap, m */
-  const PetscInt  *status;  /* m: 0 separated, 1 stick, 2 slip */
+  const PetscInt  *status;  /* m: FcContactStatus (src/contact/status.h: 0 separated, 1 stick, 2 slip) */
   const PetscInt  *pair;    /* m: index of the contact pair (contacts[] in the case) */
 } FcOutputContacts;
-
-/* Values of FcOutputContacts.status. */
-#define FC_OUTPUT_CONTACT_SEPARATED 0
-#define FC_OUTPUT_CONTACT_STICK     1
-#define FC_OUTPUT_CONTACT_SLIP      2
 
 typedef struct {
   const char *dir;            /* output directory (exists) */

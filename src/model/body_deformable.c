@@ -602,6 +602,18 @@ static PetscErrorCode SetupLoads_Private(const FcCase *c, PetscInt index, FcBody
   PetscFunctionReturn(0);
 }
 
+/* contact detection: the mesh nodes at the current iterate, X + u */
+static PetscErrorCode Nodes_Deformable(FcBody b, PetscReal *x)
+{
+  const PetscScalar *u;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(b->ucur, &u));
+  for (PetscInt i = 0; i < b->ndof; i++) x[i] = b->mesh.X[i] + u[i];
+  PetscCall(VecRestoreArrayRead(b->ucur, &u));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *body)
 {
   FcBody            b;
@@ -628,6 +640,7 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   b->ops.update    = Update_Deformable;
   b->ops.setparticipating = SetParticipating_Deformable;
   b->ops.getschur         = GetSchur_Deformable;
+  b->ops.nodes            = Nodes_Deformable;
   b->ops.endstep   = EndStep_Deformable;
   b->ops.destroy   = Destroy_Deformable;
   /* θ_vq = 0 makes q(t1) = q0 + dt v0 independent of the unknown v (han2023 eq. 4): a prescribed

@@ -86,8 +86,10 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
   PetscCall(PetscCalloc1(c->nbodies, &m->bodies));
   m->nbodies = c->nbodies; /* entries stay NULL until created, so a failed create can be destroyed */
   for (PetscInt i = 0; i < c->nbodies; i++) {
-    if (c->bodies[i].rigid) PetscCall(FcBodyCreateRigid(c, i, &m->bodies[i]));
-    else PetscCall(FcBodyCreateDeformable(c, i, &m->bodies[i]));
+    if (c->bodies[i].rigid) {
+      PetscCall(FcBodyCreateRigid(c, i, &m->bodies[i]));
+      PetscCall(FcBodySetRigidGeometry(m->bodies[i]));
+    } else PetscCall(FcBodyCreateDeformable(c, i, &m->bodies[i]));
   }
   for (PetscInt p = 0; p < c->nprobes; p++) ncols += (ProbeIsVector_Private(&c->probes[p]) && c->probes[p].component < 0) ? 3 : 1;
   PetscCall(PetscCalloc1(ncols + 1, &m->probe_cols));
@@ -187,7 +189,7 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
     } break;
     case FC_PROBE_ACTIVE_CONTACTS: {
       PetscInt n = 0;
-      for (PetscInt a = 0; cv && a < cv->m; a++) n += cv->pair[a] == pr->pair && cv->status[a] > 0;
+      for (PetscInt a = 0; cv && a < cv->m; a++) n += cv->pair[a] == pr->pair && cv->status[a] != FC_CONTACT_SEPARATED;
       values[k++] = (PetscReal)n;
     } break;
     case FC_PROBE_KINETIC_ENERGY:

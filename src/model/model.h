@@ -11,6 +11,8 @@
 #include "../case/case.h"
 #include "../mesh/mesh.h"
 #include "../fem/fem.h"
+#include "../collide/collide.h"
+#include "../contact/status.h"
 #include "schur.h"
 
 /* What one step asks of a body. Quasi-static: unknown x = u(t1), residual f_int(u) − f_ext.
@@ -57,6 +59,16 @@ struct _FcBodyOps {
    * factorization (valid after a solve of the current iteration). */
   PetscErrorCode (*setparticipating)(FcBody, PetscInt np, const PetscInt *idx);
   PetscErrorCode (*getschur)(FcBody, FcSchur *);
+  /* Geometry for contact detection (the contact step asks these, never the body's kind).
+   * nodes: the current place x (3 per node) of the body's mesh nodes at the iterate, X + u
+   * (deformable) or c + d1 + R1 (X − c) (a rigid "mesh" shape); NULL for a body without a mesh.
+   * proximity: the closest point to p of the body's analytic shape at its current place, the
+   * frame's t1 continued from t1_prev (may be NULL); NULL for a body whose surface is a mesh.
+   * startpoint: for a body without DoFs (a prescribed motion), x0, the place at t0 of the material
+   * point now at x; NULL otherwise. */
+  PetscErrorCode (*nodes)(FcBody, PetscReal *x);
+  PetscErrorCode (*proximity)(FcBody, const PetscReal p[3], const PetscReal t1_prev[3], FcProximity *c);
+  void (*startpoint)(FcBody, const PetscReal x[3], PetscReal x0[3]);
 };
 
 #define FC_RIGID_MAX_DOF 6 /* a free rigid body: 3 translations and 3 rotations */
@@ -129,8 +141,8 @@ typedef struct {
 /* The current contacts as plain data (filled by the contact step): contact point x (3m), frame
  * vectors n, t1, t2 with stride 9 (n at 9a, t1 at 9a+3, t2 at 9a+6), r the force on the pair's
  * first body (contacts[i].pair[0], the contactor of the first pass) in the local frame [N] (3m),
- * n pointing from the pair's second body towards the first, gap (m), status 0 separated / 1 stick
- * / 2 slip, pair the case's contact pair index. A second-pass contact of a both_passes pair
+ * n pointing from the pair's second body towards the first, gap (m), status an FcContactStatus
+ * (separated, stick, slip), pair the case's contact pair index. A second-pass contact of a both_passes pair
  * (contactor: the second body) is given with its frame flipped so that this holds for it too
  * (contact_step.c, FcContactStepGetView; doc/contact.md "Two-pass contact"). */
 typedef struct {
@@ -147,6 +159,9 @@ PetscErrorCode FcModelDestroy(FcModel *m);
 PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *values);
 
 PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b);
+/* The geometry ops of a rigid body (nodes for a "mesh" shape, proximity for an analytic one,
+ * startpoint without DoFs), from its shape and place (rigid_shape.c); FcModelCreate calls it after FcBodyCreateRigid. */
+PetscErrorCode FcBodySetRigidGeometry(FcBody b);
 /* Rigid body (analytic shape). Fixed, kinematic, or dynamic with a fixed joint: no DoFs, its
  * motion enters q only. Dynamic with a prismatic joint: one DoF, it enters W through its mass
  * (duriez2006 eq. 28–29). A free joint is rejected (not implemented yet). */

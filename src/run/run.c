@@ -3,6 +3,7 @@
 #include "run.h"
 #include "../model/model.h"
 #include "../step/step.h"
+#include "../compliance/compliance.h"
 #include "../io/output.h"
 #include "../io/fclib_io.h"
 #include "../core/fsutil.h"
@@ -208,6 +209,7 @@ static PetscErrorCode RunSetup_Private(const FcCase *c, RunState *rs)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogStagePush(FC_STAGE_Setup));
+  if (c->ncontacts) PetscCall(FcComplianceCheckType(c->file, c->compliance_type)); /* before the meshes are read */
   PetscCall(FcModelCreate(c, &rs->model));
   if (c->ncontacts) PetscCall(FcContactStepCreate(&rs->model, &rs->contact));
   PetscCall(PetscLogStagePop());

@@ -125,6 +125,39 @@ static PetscErrorCode NonFiniteResult_Private(FcModel *m, FcContactStep cs, cons
  * largest norm among the residual's terms (internal, external, inertial and damping forces):
  * a relative test that is meaningful both when the step starts far from equilibrium (‖r₀‖
  * large) and when it starts close to it (‖r₀‖ ≈ 0 but the forces in the body are not). */
+/* -fc_newton_monitor: one line per Newton iteration on stderr (residual, increment, contact set) */
+static PetscErrorCode Monitor_Private(FcModel *m, FcContactStep cs, const FcStepInfo *s, PetscInt it, PetscBool contact_stable, const FcStepStats *st)
+{
+  PetscReal shift = 0, pen = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    shift = PetscMax(shift, m->bodies[b]->shift);
+    pen   = PetscMax(pen, m->bodies[b]->penalty);
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "  step %d newton %d: residual %.3e (abs %.3e)%s contacts %d active %d%s contact error %.2e%s", (int)s->step, (int)it, (double)st->residual, (double)st->residual_abs, st->backtracks ? " (backtracked)" : "", (int)st->contact.contacts,
+                         (int)st->contact.active, cs && !contact_stable ? " (changed)" : "", (double)st->contact.error, st->nonfinite ? " NOT FINITE" : ""));
+  if (shift > 0 || pen > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " (inertia correction so far: penalty %.1e, shift %.1e)", (double)pen, (double)shift));
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "\n"));
+  PetscFunctionReturn(0);
+}
+
+/* Accept the step in every body; the step's timings and inertia-correction figures. */
+static PetscErrorCode EndStep_Private(FcModel *m, const FcStepInfo *s, FcStepStats *st)
+{
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    PetscCall(m->bodies[b]->ops.endstep(m->bodies[b], s));
+    st->assembly += m->bodies[b]->times.assembly;
+    st->factor += m->bodies[b]->times.factor;
+    st->solve += m->bodies[b]->times.solve;
+    st->shift = PetscMax(st->shift, m->bodies[b]->shift);
+    st->penalty = PetscMax(st->penalty, m->bodies[b]->penalty);
+    st->refactors += m->bodies[b]->refactors;
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepStats *st)
 {
   const FcCase *c = m->c;
@@ -139,7 +172,6 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
   st->substeps = 1;
   if (cs) PetscCall(FcContactStepBegin(cs, &st->contact));
   else st->contact.converged = PETSC_TRUE;
-  /* -fc_newton_monitor: one line per Newton iteration on stderr (residual, increment, contact set) */
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_newton_monitor", &monitor, NULL));
   PetscCall(PetscMalloc1(m->nbodies, &r0));
   PetscCall(PetscCalloc1(m->nbodies, &dxs));
@@ -192,17 +224,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
       }
       st->backtracks++;
     }
-    if (monitor) {
-      PetscReal shift = 0, pen = 0;
-      for (PetscInt b = 0; b < m->nbodies; b++) {
-        shift = PetscMax(shift, m->bodies[b]->shift);
-        pen   = PetscMax(pen, m->bodies[b]->penalty);
-      }
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "  step %d newton %d: residual %.3e (abs %.3e)%s contacts %d active %d%s contact error %.2e%s", (int)s->step, (int)it, (double)st->residual, (double)st->residual_abs, st->backtracks ? " (backtracked)" : "", (int)st->contact.contacts,
-                             (int)st->contact.active, cs && !contact_stable ? " (changed)" : "", (double)st->contact.error, st->nonfinite ? " NOT FINITE" : ""));
-      if (shift > 0 || pen > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " (inertia correction so far: penalty %.1e, shift %.1e)", (double)pen, (double)shift));
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "\n"));
-    }
+    if (monitor) PetscCall(Monitor_Private(m, cs, s, it, contact_stable, st));
     if (all && contact_stable && st->contact.converged) {
       st->converged = PETSC_TRUE;
       break;
@@ -229,15 +251,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     }
     st->newton_it++;
   }
-  for (PetscInt b = 0; b < m->nbodies; b++) {
-    PetscCall(m->bodies[b]->ops.endstep(m->bodies[b], s));
-    st->assembly += m->bodies[b]->times.assembly;
-    st->factor += m->bodies[b]->times.factor;
-    st->solve += m->bodies[b]->times.solve;
-    st->shift = PetscMax(st->shift, m->bodies[b]->shift);
-    st->penalty = PetscMax(st->penalty, m->bodies[b]->penalty);
-    st->refactors += m->bodies[b]->refactors;
-  }
+  PetscCall(EndStep_Private(m, s, st));
   PetscCall(PetscFree(r0));
   for (PetscInt b = 0; b < m->nbodies; b++) PetscCall(VecDestroy(&dxs[b]));
   PetscCall(PetscFree(dxs));

@@ -266,7 +266,7 @@ static void test_defaults(void **state)
   assert_true(c.contact_solver_tol == 1e-10);
   assert_int_equal(c.contact_solver_max_it, 1000);
   assert_true(c.contact_solver_warm_start);
-  assert_int_equal(c.compliance, FC_COMPLIANCE_EXACT);
+  assert_string_equal(c.compliance_type, "exact");
   assert_false(c.output_fclib);
 
   /* The resolved JSON spells out every default, ramps in their object form. */
@@ -622,7 +622,7 @@ static void test_contact_case(void **state)
   assert_true(c.contact_solver_tol == 1e-6);
   assert_int_equal(c.contact_solver_max_it, 50);
   assert_false(c.contact_solver_warm_start);
-  assert_int_equal(c.compliance, FC_COMPLIANCE_PRECOMPUTED);
+  assert_string_equal(c.compliance_type, "precomputed");
   assert_true(c.output_fclib);
 
   assert_int_equal(c.nprobes, 5);
@@ -697,7 +697,7 @@ static void test_contact_defaults(void **state)
   assert_true(c.contacts[0].mu == 0 && c.contacts[0].alarm == -1);
   assert_false(c.contacts[0].both_passes);
   assert_string_equal(c.contact_solver_type, "nsgs");
-  assert_int_equal(c.compliance, FC_COMPLIANCE_EXACT);
+  assert_string_equal(c.compliance_type, "exact");
   assert_false(c.output_fclib);
   r = cJSON_Parse(c.resolved_json);
   assert_non_null(r);
@@ -741,7 +741,7 @@ static void test_contact_set(void **state)
   assert_string_equal(c.contact_solver_type, "nsgs");
   assert_int_equal(c.contact_solver_max_it, 20);
   assert_true(c.contact_solver_tol == 1e-10); /* siblings of a created key default */
-  assert_int_equal(c.compliance, FC_COMPLIANCE_PRECOMPUTED);
+  assert_string_equal(c.compliance_type, "precomputed");
   assert_true(c.output_fclib);
   assert_true(c.bodies[2].shape.radius == 0.75);
   assert_int_equal(c.bodies[2].motion.joint, FC_JOINT_PRISMATIC);
@@ -958,7 +958,8 @@ static const BadCase bad_cases[] = {
   {contact_base, {"contact_solver.max_it=0"}, "contact_solver.max_it", "must be >= 1, got 0"},
   {contact_base, {"contact_solver.warm_start=1"}, "contact_solver.warm_start", "expected boolean, got number"},
   {contact_base, {"contact_solver.rtol=1"}, "contact_solver.rtol", "unknown key \"rtol\" (accepted: type, tol, max_it, warm_start, max_error)"},
-  {contact_base, {"compliance.type=approx"}, "compliance.type", "\"approx\" is not allowed (choices: exact, precomputed, schur)"},
+  /* compliance.type names a registered strategy: checked when the run starts (FcComplianceCheckType, test_compliance) */
+  {contact_base, {"compliance.type=Exact"}, "compliance.type", "\"Exact\" must match [a-z0-9_]+"},
   {contact_base, {"output.fclib=yes"}, "output.fclib", "expected boolean, got string"},
   /* probes and rigid bodies, contact probes */
   {contact_base, {"probes[0]={\"name\": \"u\", \"type\": \"displacement\", \"body\": \"floor\", \"point\": [0, 0, 0]}"}, "probes[0].point", "body \"floor\" is rigid: its displacement probe is the body's translation"},

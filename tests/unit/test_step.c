@@ -10,7 +10,11 @@
  *     the kinetic energy ½ m |g Δt|²;
  *  3. the contact step: a cube resting on a rigid plane under gravity, quasi-static with the
  *     shifted Newton matrix K + s M (the cube is held by the contact alone): normal force m g,
- *     tangential resultant 0, no penetration.
+ *     tangential resultant 0, no penetration;
+ *  4. the compliance strategies (src/compliance) on the same resting cube: exact, precomputed
+ *     and schur give the same Delassus operator W and contact forces to round-off (a linear
+ *     body, the same Newton matrix every iteration), and an unknown strategy is one input-error
+ *     line naming compliance.type and the registered names.
  *
  * Each test prints its figures on a line starting with "FIGURE ". Run it under valgrind
  * --leak-check=full and with -malloc_debug -malloc_dump: nothing leaks. */
@@ -25,6 +29,7 @@
 #include "../../src/case/case.h"
 #include "../../src/model/model.h"
 #include "../../src/step/step.h"
+#include "../../src/step/contact_impl.h" /* the step's compliance object */
 
 static char tmpdir[64] = ""; /* mkdtemp folder for the meshes and cases of this run */
 
@@ -253,7 +258,7 @@ static void test_contact_rest(void **state)
     for (int i = 0; i < 3; i++) f[i] += r[0] * cv.n[9 * k + i] + r[1] * cv.t1[9 * k + i] + r[2] * cv.t2[9 * k + i];
     rnmin = PetscMin(rnmin, r[0]);
     cone  = PetscMax(cone, PetscSqrtReal(r[1] * r[1] + r[2] * r[2]) - mu * r[0]);
-    nstick += cv.status[k] == 1;
+    nstick += cv.status[k] == FC_CONTACT_STICK;
   }
   /* the gap of the end state: the floor is z = 0 */
   CHK(VecGetArrayRead(b->u, &u));
@@ -276,6 +281,91 @@ static void test_contact_rest(void **state)
    * end gap ~2e-13 of the 5e-3 m the cube settles. */
   assert_true(gapmin >= -1e-12);
   ModelDestroy(&md);
+}
+
+/* ---- 4. the compliance strategies agree on a linear body ------------------------------------ */
+static void RestCase(char *json, size_t len, const char *compliance)
+{
+  snprintf(json, len,
+           "{ \"name\": \"rest_%s\",\n"
+           "  \"time\": { \"integrator\": \"quasi_static\", \"dt\": 1, \"steps\": 1,\n"
+           "            \"newton\": { \"shift\": 10, \"max_it\": 50 } },\n"
+           "  \"gravity\": [0, 0, -9.81],\n"
+           "  \"bodies\": [ { \"name\": \"block\", \"mesh\": { \"file\": \"block.msh\" },\n"
+           "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": 1000 } },\n"
+           "                { \"name\": \"floor\", \"type\": \"rigid\",\n"
+           "                  \"shape\": { \"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1] } } ],\n"
+           "  \"contacts\": [ { \"pair\": [\"block\", \"floor\"], \"surface\": \"zmin\", \"mu\": 0.5 } ],\n"
+           "  \"contact_solver\": { \"type\": \"nsgs\", \"tol\": 1e-16, \"max_it\": 100000 },\n"
+           "  \"compliance\": { \"type\": \"%s\" } }\n",
+           compliance, compliance);
+}
+
+static void test_compliance_strategies(void **state)
+{
+  const char      *types[3] = {"exact", "precomputed", "schur"};
+  const PetscReal  size[3]  = {1, 1, 1};
+  PetscReal       *W0 = NULL, *r0 = NULL, wmax = 0, rmax = 0, dw[3] = {0, 0, 0}, dr[3] = {0, 0, 0};
+  PetscInt         m0 = 0;
+  char             json[4096], name[64];
+  (void)state;
+
+  WriteBox("block.msh", 2, size);
+  for (int t = 0; t < 3; t++) {
+    Model            md;
+    FcStepStats      st;
+    FcContactProblem p;
+    const PetscReal *r;
+    RestCase(json, sizeof json, types[t]);
+    snprintf(name, sizeof name, "rest_%s.json", types[t]);
+    ModelCreate(name, json, &md);
+    assert_string_equal(md.cs->compliance->type, types[t]);
+    FirstStep(&md, &st);
+    assert_true(st.converged);
+    CHK(FcContactStepGetProblem(md.cs, &p, &r));
+    assert_non_null(p);
+    if (!t) {
+      m0 = p->m;
+      CHK(PetscMalloc2(9 * m0 * m0, &W0, 3 * m0, &r0));
+      CHK(PetscArraycpy(W0, p->W, 9 * m0 * m0));
+      CHK(PetscArraycpy(r0, r, 3 * m0));
+      for (PetscInt i = 0; i < 9 * m0 * m0; i++) wmax = PetscMax(wmax, PetscAbsReal(W0[i]));
+      for (PetscInt i = 0; i < 3 * m0; i++) rmax = PetscMax(rmax, PetscAbsReal(r0[i]));
+    } else {
+      assert_int_equal(p->m, m0);
+      for (PetscInt i = 0; i < 9 * m0 * m0; i++) dw[t] = PetscMax(dw[t], PetscAbsReal(p->W[i] - W0[i]));
+      for (PetscInt i = 0; i < 3 * m0; i++) dr[t] = PetscMax(dr[t], PetscAbsReal(r[i] - r0[i]));
+    }
+    ModelDestroy(&md);
+  }
+  printf("FIGURE step compliance strategies on the resting cube (%d contacts): max |W - W_exact| / max |W_exact|: precomputed %.1e, schur %.1e; max |r - r_exact| / max |r_exact|: precomputed %.1e, schur %.1e\n", (int)m0, (double)(dw[1] / wmax),
+         (double)(dw[2] / wmax), (double)(dr[1] / rmax), (double)(dr[2] / rmax));
+  /* The same A = K + s M is factored every iteration (a linear body), so the three strategies
+   * compute one W: precomputed from the first factorization's columns, schur through the Schur
+   * complement (one more elimination order), both differing from exact by the round-off of a
+   * solve with cond(A) ~ 1e3 (~1e-13 relative). The forces come from nsgs at tol 1e-16 on these W. */
+  assert_true(wmax > 0 && rmax > 0);
+  for (int t = 1; t < 3; t++) {
+    assert_true(dw[t] <= 1e-10 * wmax);
+    assert_true(dr[t] <= 1e-8 * rmax);
+  }
+  CHK(PetscFree2(W0, r0));
+}
+
+/* An unknown strategy: one line, FILE: compliance.type: ..., listing the registered names. */
+static void test_compliance_unknown(void **state)
+{
+  char           err[1024] = "";
+  PetscErrorCode ierr;
+  FcTestCapture  cap;
+  (void)state;
+
+  FcTestCaptureStart(&cap);
+  ierr = FcComplianceCheckType("case.json", "approx");
+  FcTestCaptureStop(&cap, err, sizeof err);
+  assert_int_equal(ierr, FC_ERR_INPUT);
+  assert_string_equal(err, "case.json: compliance.type: \"approx\" is not allowed (choices: exact, precomputed, schur)\n");
+  CHK(FcComplianceCheckType("case.json", "schur"));
 }
 
 /* ---- the temporary folder, the registries ---------------------------------------------------- */
@@ -315,6 +405,8 @@ int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_quasi_static_bar),
+    cmocka_unit_test(test_compliance_strategies),
+    cmocka_unit_test(test_compliance_unknown),
     cmocka_unit_test(test_dynamic_free_fall),
     cmocka_unit_test(test_contact_rest),
   };

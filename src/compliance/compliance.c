@@ -1,0 +1,217 @@
+/* fcsim — the compliance-strategy object: registry, participating DoFs, the shared kernels
+ * (compliance.h). The registry is the shared static table of src/core/registry.h. */
+#include "compliance.h"
+#include "../core/registry.h"
+#include <string.h>
+
+static FcRegistry ComplianceRegistry          = {.what = "compliance strategy"};
+static PetscBool  ComplianceRegisterAllCalled = PETSC_FALSE;
+
+PetscErrorCode FcComplianceRegister(const char *name, PetscErrorCode (*create)(FcCompliance))
+{
+  PetscFunctionBegin;
+  PetscCall(FcRegistryAdd(&ComplianceRegistry, name, (FcRegistryFn)create));
+  PetscFunctionReturn(0);
+}
+
+/* Every strategy is listed here, once: a new one is a file in this folder plus one line. */
+#define FC_COMPLIANCE_REGISTER(name, create) \
+  do { \
+    extern PetscErrorCode create(FcCompliance); \
+    PetscCall(FcComplianceRegister(name, create)); \
+  } while (0)
+
+PetscErrorCode FcComplianceRegisterAll(void)
+{
+  PetscFunctionBegin;
+  if (ComplianceRegisterAllCalled) PetscFunctionReturn(0);
+  ComplianceRegisterAllCalled = PETSC_TRUE;
+  FC_COMPLIANCE_REGISTER("exact", FcComplianceCreate_Exact);
+  FC_COMPLIANCE_REGISTER("precomputed", FcComplianceCreate_Precomputed);
+  FC_COMPLIANCE_REGISTER("schur", FcComplianceCreate_Schur);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  FcRegistryClear(&ComplianceRegistry);
+  ComplianceRegisterAllCalled = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+void FcComplianceTypes(char *buf, size_t len)
+{
+  FcRegistryList(&ComplianceRegistry, buf, len);
+}
+
+PetscErrorCode FcComplianceCheckType(const char *file, const char *type)
+{
+  char list[256];
+
+  PetscFunctionBegin;
+  PetscCall(FcComplianceRegisterAll());
+  if (FcRegistryFind(&ComplianceRegistry, type)) PetscFunctionReturn(0);
+  FcComplianceTypes(list, sizeof list);
+  return FcInputError(file, "compliance.type", "\"%s\" is not allowed (choices: %s)", type, list);
+}
+
+PetscErrorCode FcComplianceCreate(FcModel *model, const char *type, FcCompliance *out)
+{
+  FcCompliance c;
+  PetscErrorCode (*create)(FcCompliance);
+
+  PetscFunctionBegin;
+  *out = NULL;
+  PetscCall(FcComplianceCheckType(model->c->file, type));
+  create = (PetscErrorCode(*)(FcCompliance))FcRegistryFind(&ComplianceRegistry, type);
+  PetscCall(PetscNew(&c));
+  c->model = model;
+  PetscCall(PetscStrncpy(c->type, type, sizeof c->type));
+  PetscCall(PetscCalloc3(model->nbodies, &c->ns, model->nbodies, &c->sdof, model->nbodies, &c->sidx));
+  *out = c;
+  PetscCall((*create)(c));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceDestroy(FcCompliance *pc)
+{
+  FcCompliance c = *pc;
+
+  PetscFunctionBegin;
+  if (!c) PetscFunctionReturn(0);
+  if (c->ops.destroy) PetscCall(c->ops.destroy(c));
+  for (PetscInt b = 0; b < c->model->nbodies; b++) {
+    PetscCall(PetscFree(c->sdof[b]));
+    PetscCall(PetscFree(c->sidx[b]));
+  }
+  PetscCall(PetscFree3(c->ns, c->sdof, c->sidx));
+  PetscCall(PetscFree(*pc));
+  PetscFunctionReturn(0);
+}
+
+/* The participating DoFs: marked and not constrained; sdof ascending, sidx its inverse. */
+PetscErrorCode FcComplianceSetParticipating(FcCompliance c, PetscBool *const mark[])
+{
+  FcModel *model = c->model;
+
+  PetscFunctionBegin;
+  if (!c->participating) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    FcBody     body = model->bodies[b];
+    PetscBool *free_;
+    PetscInt   n = 0;
+    if (!body->ndof || !mark[b]) continue;
+    PetscCall(PetscMalloc1(body->ndof, &free_));
+    for (PetscInt i = 0; i < body->ndof; i++) free_[i] = mark[b][i];
+    for (PetscInt i = 0; i < body->nbc; i++) free_[body->bc_dofs[i]] = PETSC_FALSE;
+    for (PetscInt i = 0; i < body->ndof; i++) n += free_[i];
+    c->ns[b] = n;
+    if (n) {
+      PetscCall(PetscMalloc1(n, &c->sdof[b]));
+      PetscCall(PetscMalloc1(body->ndof, &c->sidx[b]));
+      n = 0;
+      for (PetscInt i = 0; i < body->ndof; i++) {
+        c->sidx[b][i] = -1;
+        if (free_[i]) {
+          c->sidx[b][i]   = n;
+          c->sdof[b][n++] = i;
+        }
+      }
+    }
+    PetscCall(PetscFree(free_));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceSetUp(FcCompliance c)
+{
+  PetscFunctionBegin;
+  if (c->ops.setup) PetscCall(c->ops.setup(c));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, PetscReal *W)
+{
+  const PetscInt n3 = 3 * H->m;
+
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(W, (size_t)n3 * n3));
+  PetscCall(c->ops.delassus(c, H, W));
+  for (PetscInt i = 0; i < n3; i++)
+    for (PetscInt j = i + 1; j < n3; j++) {
+      PetscReal w = 0.5 * (W[i * n3 + j] + W[j * n3 + i]);
+      W[i * n3 + j] = W[j * n3 + i] = w;
+    }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceCorrect(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx)
+{
+  PetscFunctionBegin;
+  if (c->ops.correct) PetscCall(c->ops.correct(c, b, f, dx));
+  else PetscCall(FcComplianceCorrectBySolve(c, b, f, dx));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcContactJacobian *H, PetscReal *W)
+{
+  FcBody                 body = c->model->bodies[b];
+  const FcJacobianBlock *J    = &H->body[b];
+  const PetscInt         n3   = 3 * H->m;
+
+  PetscFunctionBegin;
+  for (PetscInt c0 = 0; c0 < H->nkeep; c0 += FC_COMPLIANCE_BLOCK) {
+    PetscInt           nb = PetscMin(FC_COMPLIANCE_BLOCK, H->nkeep - c0), lda;
+    Mat                B, X;
+    PetscScalar       *h;
+    const PetscScalar *x;
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, nb, NULL, &B));
+    PetscCall(MatZeroEntries(B));
+    PetscCall(MatDenseGetArray(B, &h));
+    PetscCall(MatDenseGetLDA(B, &lda));
+    for (PetscInt j = 0; j < nb; j++) { /* column j: the row kcol[c0 + j] of H_b, transposed */
+      PetscInt a = H->kcol[c0 + j] / 3, i = H->kcol[c0 + j] % 3;
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) h[j * lda + J->dof[e]] += J->coef[e][i];
+    }
+    PetscCall(MatDenseRestoreArray(B, &h));
+    PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+    PetscCall(body->ops.solvemulti(body, B, X));
+    PetscCall(MatDenseGetArrayRead(X, &x));
+    for (PetscInt a = 0; a < H->m; a++)
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
+        for (int i = 0; i < 3; i++) {
+          PetscReal *Wrow = &W[(3 * a + i) * n3];
+          if (!H->keep[3 * a + i]) continue;
+          for (PetscInt j = 0; j < nb; j++) Wrow[H->kcol[c0 + j]] += J->coef[e][i] * x[j * lda + J->dof[e]];
+        }
+    PetscCall(MatDenseRestoreArrayRead(X, &x));
+    PetscCall(MatDestroy(&B));
+    PetscCall(MatDestroy(&X));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceCorrectBySolve(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx)
+{
+  FcBody             body = c->model->bodies[b];
+  Mat                B, X;
+  PetscScalar       *bb, *d;
+  const PetscScalar *xx;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, 1, NULL, &B));
+  PetscCall(MatDenseGetArray(B, &bb));
+  PetscCall(PetscArraycpy(bb, f, body->ndof));
+  PetscCall(MatDenseRestoreArray(B, &bb));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+  PetscCall(body->ops.solvemulti(body, B, X));
+  PetscCall(MatDenseGetArrayRead(X, &xx));
+  PetscCall(VecGetArray(dx, &d));
+  for (PetscInt i = 0; i < body->ndof; i++) d[i] += xx[i];
+  PetscCall(VecRestoreArray(dx, &d));
+  PetscCall(MatDenseRestoreArrayRead(X, &xx));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&X));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,201 @@
+/* fcsim — contact detection at the current Newton iterate (the first part of a contact
+ * correction, contact_step.c): for every pair, the contactor points within the alarm distance of
+ * the target — a mesh surface through its AABB tree, refit at the current node places (the
+ * bodies' ops.nodes), or an analytic shape (ops.proximity) — with frames kept continuous from
+ * the last detection, the duplicate rule of two-pass contact and, for mortar pairs, the target
+ * point replaced by the N_a-weighted mean of the master surface (src/collide/mortar.h). */
+#include "contact_impl.h"
+
+static PetscErrorCode Reserve_Private(FcContactStep cs, PetscInt m)
+{
+  PetscFunctionBegin;
+  PetscInt old = cs->cap;
+
+  if (m <= cs->cap) PetscFunctionReturn(0);
+  cs->cap = PetscMax(m, 2 * cs->cap);
+  /* grow keeping the contacts already added: k values per contact */
+#define FC_GROW(p, n) \
+  do { \
+    void *np_; \
+    PetscCall(PetscMalloc((size_t)(n) * sizeof(*(p)), &np_)); \
+    if (old) PetscCall(PetscMemcpy(np_, (p), (size_t)((n) / cs->cap * old) * sizeof(*(p)))); \
+    PetscCall(PetscFree(p)); \
+    (p) = np_; \
+  } while (0)
+  FC_GROW(cs->pair, cs->cap);
+  FC_GROW(cs->point, cs->cap);
+  FC_GROW(cs->status, cs->cap);
+  FC_GROW(cs->tnodes, FC_CONTACT_MAXT * cs->cap);
+  FC_GROW(cs->nt, cs->cap);
+  FC_GROW(cs->tw, FC_CONTACT_MAXT * cs->cap);
+  FC_GROW(cs->frame, 9 * cs->cap);
+  FC_GROW(cs->gap, cs->cap);
+  FC_GROW(cs->xc, 3 * cs->cap);
+  FC_GROW(cs->r, 3 * cs->cap);
+  FC_GROW(cs->u, 3 * cs->cap);
+  FC_GROW(cs->rforce, 3 * cs->cap);
+  FC_GROW(cs->key, cs->cap);
+  FC_GROW(cs->vpair, cs->cap);
+  FC_GROW(cs->vframe, 9 * cs->cap);
+  FC_GROW(cs->vr, 3 * cs->cap);
+  FC_GROW(cs->keep, 3 * cs->cap);
+  FC_GROW(cs->kcol, 3 * cs->cap);
+#undef FC_GROW
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AddContact_Private(FcContactStep cs, PetscInt p, const FcProximity *c)
+{
+  PetscInt a = cs->m;
+
+  PetscFunctionBegin;
+  PetscCall(Reserve_Private(cs, a + 1));
+  cs->pair[a]  = p;
+  cs->point[a] = c->point;
+  cs->nt[a]    = 3;
+  for (int k = 0; k < 3; k++) {
+    cs->tnodes[FC_CONTACT_MAXT * a + k] = c->nodes[k];
+    cs->tw[FC_CONTACT_MAXT * a + k]     = c->bary[k];
+    cs->frame[9 * a + k]     = c->n[k];
+    cs->frame[9 * a + 3 + k] = c->t1[k];
+    cs->frame[9 * a + 6 + k] = c->t2[k];
+    cs->xc[3 * a + k]        = c->xc[k];
+  }
+  cs->gap[a] = c->gap;
+  cs->key[a] = (PetscInt64)p * (PetscInt64)1000000000 + c->point;
+  cs->m++;
+  PetscFunctionReturn(0);
+}
+
+static const FcProximity *FindPrev_Private(const FcContactPair *P, PetscInt point)
+{
+  PetscInt lo = 0, hi = P->nprev - 1;
+  while (lo <= hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (P->prev[mid].point == point) {
+      const PetscReal *t = P->prev[mid].t1;
+      /* a frame from a failed (cut back) iterate may be garbage: then start a new one */
+      return PetscIsInfOrNanReal(t[0] + t[1] + t[2]) ? NULL : &P->prev[mid];
+    }
+    if (P->prev[mid].point < point) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return NULL;
+}
+
+static int CmpProx_Private(const void *a, const void *b)
+{
+  PetscInt x = ((const FcProximity *)a)->point, y = ((const FcProximity *)b)->point;
+  return (x > y) - (x < y);
+}
+
+/* Duplicate rule (Twins_Private): a second-pass contact of node b is dropped while b's reference
+ * twin a has a first-pass contact in this detection (the first pass is detected first). */
+static PetscBool Duplicate_Private(FcContactStep cs, const FcContactPair *P, const FcProximity *c)
+{
+  const PetscInt a = P->twin[c->point];
+  return (PetscBool)(a >= 0 && FindPrev_Private(&cs->pairs[P->partner], a));
+}
+
+/* Detection at the current iterate for every pair; fills the contact list. */
+PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
+{
+  FcModel *model = cs->model;
+
+  PetscFunctionBegin;
+  cs->m = 0;
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    FcBody body = model->bodies[b];
+    if (cs->Xcur[b]) PetscCall(body->ops.nodes(body, cs->Xcur[b]));
+  }
+  for (PetscInt p = 0; p < cs->npairs; p++) {
+    FcContactPair *P = &cs->pairs[p];
+    FcBody       B = model->bodies[P->B];
+    FcProximity *out = NULL;
+    PetscInt     nout = 0;
+
+    if (P->tree) {
+      FcProximityOptions opt;
+      PetscCall(PetscMemzero(&opt, sizeof opt));
+      opt.alarm = P->alarm;
+      opt.nprev = P->nprev;
+      opt.prev  = P->prev;
+      PetscCall(FcAABBTreeRefit(P->tree, cs->Xcur[P->B], 0.0));
+      PetscCall(FcProximityFind(P->tree, cs->Xcur[P->B], P->npoints, P->points, cs->Xcur[P->A], &opt, &nout, &out));
+    } else {
+      PetscCall(PetscMalloc1(P->npoints + 1, &out));
+      for (PetscInt i = 0; i < P->npoints; i++) {
+        const PetscReal   *x    = &cs->Xcur[P->A][3 * P->points[i]];
+        const FcProximity *prev = FindPrev_Private(P, P->points[i]);
+        FcProximity        c;
+        PetscCall(PetscMemzero(&c, sizeof c));
+        PetscCall(B->ops.proximity(B, x, prev ? prev->t1 : NULL, &c));
+        if (c.gap > P->alarm) continue;
+        c.point = P->points[i];
+        for (int k = 0; k < 3; k++) c.nodes[k] = -1;
+        out[nout++] = c;
+      }
+    }
+    /* keep this detection (sorted by point) for the next one's frame continuity */
+    if (nout > 1) qsort(out, (size_t)nout, sizeof *out, CmpProx_Private);
+    for (PetscInt i = 0; i < nout; i++) {
+      if (P->reverse && Duplicate_Private(cs, P, &out[i])) continue;
+      PetscCall(AddContact_Private(cs, p, &out[i]));
+      if (P->mortar) { /* the target point becomes the N_a-weighted mean of the master surface */
+        const PetscInt a = cs->m - 1;
+        PetscInt       nt;
+        PetscReal      xh[3] = {0, 0, 0}, g = 0, ns[3];
+        PetscCall(FcMortarWeights(&P->slave, cs->Xcur[P->A], P->tree, P->tri, cs->Xcur[P->B], P->alarm, out[i].point, FC_CONTACT_MAXT, &nt, &cs->tnodes[FC_CONTACT_MAXT * a], &cs->tw[FC_CONTACT_MAXT * a], ns));
+        if (!nt) { /* no master surface over the node's support */
+          cs->m--;
+          continue;
+        }
+        cs->nt[a] = nt;
+        /* frame: n = −(the slave's normal), from the master towards the slave; t1 continued from
+         * the detection's; kept in out[] for the next detection's frame continuity */
+        for (int k = 0; k < 3; k++) cs->frame[9 * a + k] = -ns[k];
+        PetscCall(FcContactFrame(&cs->frame[9 * a], out[i].t1, &cs->frame[9 * a + 3], &cs->frame[9 * a + 6]));
+        for (int k = 0; k < 3; k++) {
+          out[i].n[k]  = cs->frame[9 * a + k];
+          out[i].t1[k] = cs->frame[9 * a + 3 + k];
+          out[i].t2[k] = cs->frame[9 * a + 6 + k];
+        }
+        for (PetscInt j = 0; j < nt; j++)
+          for (int k = 0; k < 3; k++) xh[k] += cs->tw[FC_CONTACT_MAXT * a + j] * cs->Xcur[P->B][3 * cs->tnodes[FC_CONTACT_MAXT * a + j] + k];
+        for (int k = 0; k < 3; k++) {
+          cs->xc[3 * a + k] = xh[k];
+          g += cs->frame[9 * a + k] * (cs->Xcur[P->A][3 * out[i].point + k] - xh[k]);
+        }
+        cs->gap[a] = g;
+      }
+    }
+    PetscCall(PetscFree(P->prev));
+    P->prev  = out;
+    P->nprev = nout;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactStepListDestroy_Private(FcContactStep cs)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(cs->pair));
+  PetscCall(PetscFree(cs->point));
+  PetscCall(PetscFree(cs->tnodes));
+  PetscCall(PetscFree(cs->nt));
+  PetscCall(PetscFree(cs->status));
+  PetscCall(PetscFree(cs->tw));
+  PetscCall(PetscFree(cs->frame));
+  PetscCall(PetscFree(cs->gap));
+  PetscCall(PetscFree(cs->xc));
+  PetscCall(PetscFree(cs->r));
+  PetscCall(PetscFree(cs->u));
+  PetscCall(PetscFree(cs->rforce));
+  PetscCall(PetscFree(cs->key));
+  PetscCall(PetscFree(cs->vpair));
+  PetscCall(PetscFree(cs->vframe));
+  PetscCall(PetscFree(cs->vr));
+  PetscCall(PetscFree(cs->keep));
+  PetscCall(PetscFree(cs->kcol));
+  PetscFunctionReturn(0);
+}

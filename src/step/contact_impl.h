@@ -1,0 +1,53 @@
+/* fcsim — the contact step's private data (contact_step.c: the correction; contact_detect.c:
+ * detection into the contact list). Not for use outside src/step. */
+#ifndef FC_CONTACT_IMPL_H
+#define FC_CONTACT_IMPL_H
+
+#include "contact_step.h"
+#include "../model/contact_pairs.h"
+#include "../compliance/compliance.h"
+
+/* Target nodes of one contact: 3 (node-to-surface: the closest triangle's corners) or, with the
+ * mortar formulation, the master nodes of every triangle overlapping the slave node's support. */
+#define FC_CONTACT_MAXT   32
+#define FC_CONTACT_MAXDOF (3 + 3 * FC_CONTACT_MAXT) /* ≥ 3 + FC_RIGID_MAX_DOF */
+
+struct _p_FcContactStep {
+  FcModel          *model;
+  PetscInt          npairs;
+  FcContactPair    *pairs;
+  FcContactSolver   solver;
+  FcCompliance      compliance;
+  PetscBool       **isbc;     /* per body: constrained DoF mask (NULL for bodies without DoFs) */
+  PetscReal       **Xcur;     /* per body with a mesh: current coordinates of its nodes (ops.nodes) */
+  /* current contacts (contact_detect.c) */
+  PetscInt          m, cap;
+  PetscInt         *pair, *point, *tnodes, *nt, *status; /* tnodes, tw: FC_CONTACT_MAXT per contact, nt used;
+                                                          * status: FcContactStatus */
+  PetscReal        *tw, *frame, *gap, *xc, *r, *u, *rforce;
+  PetscInt64       *key;
+  /* the view (FcContactStepGetView): case pair index, frame and force of every contact expressed
+   * for the pair's first body, contacts[i].body[0] (reverse-pass contacts flipped) */
+  PetscInt         *vpair;
+  PetscReal        *vframe, *vr;
+  PetscBool        *keep;     /* per row of W: needed (compliance.h, FcContactJacobian) */
+  PetscInt         *kcol;
+  FcContactProblem  prob;
+  PetscBool        *involved; /* per body: has DoFs and is touched by the current contacts */
+  FcContactJacobian H;        /* of the current contacts */
+  /* warm start: previous r by key (sorted) */
+  PetscInt          nprev, prevcap;
+  PetscInt64       *prevkey;
+  PetscReal        *prevr;
+  /* active set of the previous correction (sorted keys) */
+  PetscInt          nact, actcap;
+  PetscInt64       *actkey;
+  PetscBool         first;
+};
+
+/* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
+ * target nodes and weights, frame, gap, xc, key). */
+PetscErrorCode FcContactStepDetect_Private(FcContactStep cs);
+PetscErrorCode FcContactStepListDestroy_Private(FcContactStep cs);
+
+#endif
