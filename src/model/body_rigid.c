@@ -11,7 +11,7 @@
  * locked) the rigid dynamic model of duriez2006 eq. 28 reduces to m p̈ = e·(F_applied + m g) + e·f_c,
  * and the body enters W through J_c A⁻¹ J_cᵀ (duriez2006 eq. 29), J = e being the velocity of any of
  * its points per unit DoF velocity. Time integration is the θ-method of the deformable bodies
- * (han2023 eq. 1–11, model.h) with no internal force: unknown x = v(t1) = ṗ(t1),
+ * (han2023 eq. 1–11, theta.h) with no internal force: unknown x = v(t1) = ṗ(t1),
  *     p    = p0 + Δt (θ_vq v + (1 − θ_vq) v0)                      (han2023 eq. 4)
  *     m(v) = M (v − v0) − Δt e·F(t^θ) − e·(−Σ_a r_a)              (han2023 eq. 8, the contact impulse)
  *     A    = ∂m/∂v = M,
@@ -19,6 +19,7 @@
  * Δv += A⁻¹ Hᵀ r. Backward Euler is θ = θ_vq = 1. A quasi-static case has no inertia to balance
  * the applied force (A = 0): rejected. */
 #include "model.h"
+#include "theta.h"
 #include "../core/mat3.h"
 #include <string.h>
 
@@ -28,7 +29,7 @@ typedef struct {
   PetscReal     axis[3];          /* e (prismatic) */
   PetscReal     Jb[3];            /* free: principal moments of inertia (body axes = world axes at t = 0) */
   PetscReal     Jw[9], Jwinv[9];  /* free: R0 diag(Jb) R0ᵀ and its inverse, for the step */
-  PetscReal     theta, theta_vq;  /* θ-method parameters (1, 1 for backward Euler) */
+  FcTheta       th;               /* θ-method parameters (1, 1 for backward Euler) */
   Vec           x, dx, rfree, u0, v0;
   PetscErrorCode (*kinematics)(FcBody, const FcStepInfo *); /* positions at the iterate x */
 } Rigid;
@@ -113,7 +114,7 @@ static PetscErrorCode Kinematics_Private(FcBody b, const FcStepInfo *s)
   PetscCall(VecGetArrayRead(r->u0, &u0));
   PetscCall(VecGetArrayRead(r->v0, &v0));
   PetscCall(VecGetArray(b->ucur, &p));
-  p[0] = u0[0] + s->dt * (r->theta_vq * x[0] + (1.0 - r->theta_vq) * v0[0]);
+  p[0] = FcThetaPosition(&r->th, s->dt, u0[0], v0[0], x[0]);
   for (int k = 0; k < 3; k++) b->rigid_d1[k] = r->axis[k] * p[0];
   PetscCall(VecRestoreArray(b->ucur, &p));
   PetscCall(VecRestoreArrayRead(r->v0, &v0));
@@ -129,7 +130,7 @@ static PetscErrorCode BeginStep_RigidDynamic(FcBody b, const FcStepInfo *s)
 
   PetscFunctionBegin;
   /* a displacement increment is Δt θ_vq times an increment of v (han2023 eq. 4) */
-  b->incscale = s->dt * r->theta_vq;
+  b->incscale = FcThetaIncrementScale(&r->th, s->dt);
   PetscCall(VecCopy(b->u, r->u0));
   PetscCall(VecCopy(b->v, r->v0));
   PetscCall(VecCopy(r->v0, r->x)); /* predictor v = v0 */
@@ -147,8 +148,7 @@ static PetscErrorCode Residual_RigidDynamic(FcBody b, const FcStepInfo *s, Petsc
 {
   Rigid             *r    = (Rigid *)b->data;
   const FcCaseMotion *mo  = &b->spec->motion;
-  const PetscReal    th   = r->theta;
-  const PetscReal    tth  = th == 1.0 ? s->t1 : th * s->t1 + (1.0 - th) * s->t0;
+  const PetscReal    tth  = FcThetaTime(&r->th, s->t0, s->t1);
   PetscReal          g[3], F = 0, inert, ramp = FcRampEval(&mo->force_ramp, tth);
   const PetscScalar *x, *v0, *fc = NULL;
   PetscScalar       *rf;
@@ -283,14 +283,13 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
   b->data = r;
   r->c    = c;
   for (int k = 0; k < 3; k++) r->axis[k] = mo->axis[k]; /* unit (case.c normalizes it) */
-  r->theta    = c->integrator == FC_INTEGRATOR_THETA ? c->theta : 1.0;
-  r->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
+  FcThetaFromCase(c, &r->th);
   r->kinematics  = Kinematics_Private;
   b->ops.destroy = Destroy_RigidDynamic;
   snprintf(path, sizeof path, "bodies[%d].motion.type", (int)index);
   FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
                "a dynamic rigid body with a prismatic joint needs inertia, but time.integrator is \"quasi_static\" (only contact would balance its force): use a dynamic integrator or a kinematic motion");
-  FcCheckInput(r->theta_vq > 0, c->file, "time.theta_vq", "theta_vq = 0 makes the positions at the end of a step independent of the unknown velocity (q = q0 + dt v0), so contact cannot act on them; use theta_vq > 0");
+  PetscCall(FcThetaCheckInput(c, &r->th, "contact"));
   /* the joint allows velocities along e only */
   for (int k = 0; k < 3; k++) ve += r->axis[k] * mo->initial_velocity[k];
   for (int k = 0; k < 3; k++) {
@@ -385,9 +384,9 @@ static PetscErrorCode KinematicsFree_Private(FcBody b, const FcStepInfo *s)
   PetscCall(VecGetArrayRead(r->v0, &v0));
   PetscCall(VecGetArray(b->ucur, &p));
   for (int k = 0; k < 3; k++) {
-    p[k]             = u0[k] + s->dt * (r->theta_vq * x[k] + (1.0 - r->theta_vq) * v0[k]);
-    b->rigid_d1[k]   = p[k];
-    phi[k]           = s->dt * (r->theta_vq * x[3 + k] + (1.0 - r->theta_vq) * v0[3 + k]);
+    p[k]           = FcThetaPosition(&r->th, s->dt, u0[k], v0[k], x[k]);
+    b->rigid_d1[k] = p[k];
+    phi[k]         = FcThetaDisplacement(&r->th, s->dt, v0[3 + k], x[3 + k]);
   }
   Exp_Private(phi, E);
   FcMat3Mult(E, b->rigid_R0, b->rigid_R1);
@@ -406,7 +405,7 @@ static PetscErrorCode BeginStep_RigidFree(FcBody b, const FcStepInfo *s)
   PetscReal  T[9];
 
   PetscFunctionBegin;
-  b->incscale = s->dt * r->theta_vq;
+  b->incscale = FcThetaIncrementScale(&r->th, s->dt);
   PetscCall(VecCopy(b->u, r->u0));
   PetscCall(VecCopy(b->v, r->v0));
   PetscCall(VecCopy(r->v0, r->x)); /* predictor v = v0 */
@@ -425,7 +424,7 @@ static PetscErrorCode Residual_RigidFree(FcBody b, const FcStepInfo *s, PetscRea
 {
   Rigid              *r   = (Rigid *)b->data;
   const FcCaseMotion *mo  = &b->spec->motion;
-  const PetscReal     tth = r->theta == 1.0 ? s->t1 : r->theta * s->t1 + (1.0 - r->theta) * s->t0;
+  const PetscReal     tth = FcThetaTime(&r->th, s->t0, s->t1);
   PetscReal           g[3], F[3], ramp = FcRampEval(&mo->force_ramp, tth), Jw0[3], gyro[3], inert = 0, ext = 0, rn = 0;
   const PetscScalar  *x, *v0, *fc = NULL;
   PetscScalar        *rf;
@@ -553,21 +552,22 @@ static PetscErrorCode CreateFree_Private(const FcCase *c, PetscInt index, FcBody
   const FcCaseMotion *mo = &b->spec->motion;
   Rigid              *r;
   PetscScalar        *v;
+  FcTheta             th;
   char                path[128];
 
   PetscFunctionBegin;
+  FcThetaFromCase(c, &th);
   snprintf(path, sizeof path, "bodies[%d].motion.type", (int)index);
   FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
                "a dynamic rigid body with a free joint needs inertia, but time.integrator is \"quasi_static\": use a dynamic integrator or a kinematic motion");
-  FcCheckInput(c->theta_vq > 0 || c->integrator != FC_INTEGRATOR_THETA, c->file, "time.theta_vq", "theta_vq = 0 makes the positions at the end of a step independent of the unknown velocity (q = q0 + dt v0), so contact cannot act on them; use theta_vq > 0");
+  PetscCall(FcThetaCheckInput(c, &th, "contact"));
   snprintf(path, sizeof path, "bodies[%d].shape.type", (int)index);
   FcCheckInput(b->spec->shape.type != FC_SHAPE_PLANE, c->file, path, "a plane is infinite: it has no centre of mass to rotate about, so it cannot have a free joint (use prismatic or fixed)");
   PetscCall(PetscNew(&r));
   b->data = r;
   r->c    = c;
   for (int k = 0; k < 3; k++) r->Jb[k] = mo->inertia[k];
-  r->theta    = c->integrator == FC_INTEGRATOR_THETA ? c->theta : 1.0;
-  r->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
+  r->th          = th;
   r->kinematics  = KinematicsFree_Private;
   b->ops.destroy = Destroy_RigidDynamic; /* both joints */
   b->mass = mo->mass;
