@@ -41,15 +41,13 @@ static PetscErrorCode Position_Private(FcBody b, PetscReal t, PetscReal d[3])
   PetscFunctionReturn(0);
 }
 
-static void Exp_Private(const PetscReal phi[3], PetscReal R[9]);
-
 /* Prescribed rotation at t: exp(angle(t) [a]×), a the unit axis (I without a rotation). */
 static void Rotation_Private(FcBody b, PetscReal t, PetscReal R[9])
 {
   const FcCaseMotion *mo = &b->spec->motion;
   PetscReal           th = FcCaseMotionAngle(mo, t), phi[3];
   for (int k = 0; k < 3; k++) phi[k] = th * mo->rot_axis[k];
-  Exp_Private(phi, R);
+  FcMat3Exp(phi, R);
 }
 
 static PetscErrorCode BeginStep_Rigid(FcBody b, const FcStepInfo *s)
@@ -331,44 +329,8 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
  * A = diag(m I, J_w) is constant within a step, so W gets J_c A⁻¹ J_cᵀ with the point Jacobian
  * J_c = [I, −[x − p]×] (duriez2006 eq. 29: the velocity of the material point at x is
  * v + ω × (x − p), p = c + d the current centre of mass). The gyroscopic term is exact for a
- * rotation about a principal axis (ω0 × J_w ω0 = 0) and first order otherwise. */
-
-static void Skew_Private(const PetscReal w[3], PetscReal S[9])
-{
-  S[0] = 0;     S[1] = -w[2]; S[2] = w[1];
-  S[3] = w[2];  S[4] = 0;     S[5] = -w[0];
-  S[6] = -w[1]; S[7] = w[0];  S[8] = 0;
-}
-
-/* Rodrigues: exp([φ]×) (Murray, Li & Sastry, A Mathematical Introduction to Robotic
- * Manipulation, 1994, eq. 2.14), with the series near φ = 0. */
-static void Exp_Private(const PetscReal phi[3], PetscReal R[9])
-{
-  const PetscReal t2 = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2], t = PetscSqrtReal(t2);
-  PetscReal       S[9], S2[9], a, b;
-  Skew_Private(phi, S);
-  FcMat3Mult(S, S, S2);
-  if (t < 1e-6) {
-    a = 1 - t2 / 6;
-    b = 0.5 - t2 / 24;
-  } else {
-    a = PetscSinReal(t) / t;
-    b = (1 - PetscCosReal(t)) / t2;
-  }
-  for (int i = 0; i < 9; i++) R[i] = (i % 4 == 0 ? 1.0 : 0.0) + a * S[i] + b * S2[i];
-}
-
-/* Rotation vector of R (the inverse of Exp_Private for angles below π). */
-static void Log_Private(const PetscReal R[9], PetscReal phi[3])
-{
-  PetscReal c = 0.5 * (R[0] + R[4] + R[8] - 1), t, f;
-  c = PetscMin(1.0, PetscMax(-1.0, c));
-  t = PetscAcosReal(c);
-  f = t < 1e-6 ? 0.5 * (1 + t * t / 6) : 0.5 * t / PetscSinReal(t);
-  phi[0] = f * (R[7] - R[5]);
-  phi[1] = f * (R[2] - R[6]);
-  phi[2] = f * (R[3] - R[1]);
-}
+ * rotation about a principal axis (ω0 × J_w ω0 = 0) and first order otherwise. The rotation
+ * helpers (skew matrix, exponential and logarithm maps, R diag(J_b) Rᵀ) are src/core/mat3.h's. */
 
 /* d1 = d0 + Δt (θ_vq v + (1 − θ_vq) v0), R1 = exp(Δt ω_q) R0 at the current iterate x. */
 static PetscErrorCode KinematicsFree_Private(FcBody b, const FcStepInfo *s)
@@ -388,9 +350,9 @@ static PetscErrorCode KinematicsFree_Private(FcBody b, const FcStepInfo *s)
     b->rigid_d1[k] = p[k];
     phi[k]         = FcThetaDisplacement(&r->th, s->dt, v0[3 + k], x[3 + k]);
   }
-  Exp_Private(phi, E);
+  FcMat3Exp(phi, E);
   FcMat3Mult(E, b->rigid_R0, b->rigid_R1);
-  Log_Private(b->rigid_R1, phi);
+  FcMat3Log(b->rigid_R1, phi);
   for (int k = 0; k < 3; k++) p[3 + k] = phi[k];
   PetscCall(VecRestoreArray(b->ucur, &p));
   PetscCall(VecRestoreArrayRead(r->v0, &v0));
@@ -402,7 +364,6 @@ static PetscErrorCode KinematicsFree_Private(FcBody b, const FcStepInfo *s)
 static PetscErrorCode BeginStep_RigidFree(FcBody b, const FcStepInfo *s)
 {
   Rigid *r = (Rigid *)b->data;
-  PetscReal  T[9];
 
   PetscFunctionBegin;
   b->incscale = FcThetaIncrementScale(&r->th, s->dt);
@@ -411,10 +372,7 @@ static PetscErrorCode BeginStep_RigidFree(FcBody b, const FcStepInfo *s)
   PetscCall(VecCopy(r->v0, r->x)); /* predictor v = v0 */
   for (int k = 0; k < 3; k++) b->rigid_d0[k] = b->rigid_d1[k];
   for (int k = 0; k < 9; k++) b->rigid_R0[k] = b->rigid_R1[k];
-  /* J_w = R0 diag(Jb) R0ᵀ */
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) T[3 * i + j] = b->rigid_R0[3 * i + j] * r->Jb[j];
-  FcMat3MultNT(T, b->rigid_R0, r->Jw);
+  FcMat3RotateDiag(b->rigid_R0, r->Jb, r->Jw); /* J_w = R0 diag(Jb) R0ᵀ */
   (void)FcMat3Inv(r->Jw, r->Jwinv);
   PetscCall(KinematicsFree_Private(b, s));
   PetscFunctionReturn(0);
@@ -513,16 +471,14 @@ static PetscErrorCode EndStep_RigidFree(FcBody b, const FcStepInfo *s)
 {
   Rigid             *r = (Rigid *)b->data;
   const PetscScalar *v;
-  PetscReal          T[9], J1[9], ke = 0;
+  PetscReal          J1[9], ke = 0;
 
   PetscFunctionBegin;
   PetscCall(KinematicsFree_Private(b, s));
   PetscCall(VecCopy(b->ucur, b->u));
   PetscCall(VecCopy(r->x, b->v));
   /* ½ m |v|² + ½ ωᵀ J_w(t1) ω */
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) T[3 * i + j] = b->rigid_R1[3 * i + j] * r->Jb[j];
-  FcMat3MultNT(T, b->rigid_R1, J1);
+  FcMat3RotateDiag(b->rigid_R1, r->Jb, J1);
   PetscCall(VecGetArrayRead(b->v, &v));
   for (int i = 0; i < 3; i++) {
     ke += b->mass * v[i] * v[i];
@@ -539,7 +495,7 @@ static void PointJacobian_RigidFree(FcBody b, const PetscReal x[3], PetscReal *J
 {
   PetscReal rr[3], S[9];
   for (int k = 0; k < 3; k++) rr[k] = x[k] - (b->rigid_c[k] + b->rigid_d1[k]);
-  Skew_Private(rr, S);
+  FcMat3Skew(rr, S);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       J[6 * i + j]     = i == j ? 1.0 : 0.0;
