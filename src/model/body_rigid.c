@@ -21,7 +21,6 @@
 #include "model.h"
 #include "theta.h"
 #include "../core/mat3.h"
-#include <string.h>
 
 /* A dynamic rigid body (prismatic or free joint). */
 typedef struct {
@@ -583,7 +582,7 @@ static PetscErrorCode LoadMesh_Private(const FcCase *c, PetscInt index, FcBody b
   PetscCall(PetscPopErrorHandler());
   /* a triangle-only mesh has no inside: the solid's volume mesh defines the outward orientation
    * of its boundary faces, hence the sign of the gap (doc/rigid.md) */
-  if (ierr == FC_ERR_INPUT) return FcInputError(c->file, path, "%s%s", mc.msg, strstr(mc.msg, "no tetrahedra") ? "; a rigid \"mesh\" shape is the boundary of a tetrahedral volume mesh (surface-only meshes are not read)" : "");
+  if (ierr == FC_ERR_INPUT) return FcInputError(c->file, path, "%s%s", mc.msg, b->mesh.fault == FC_MESH_FAULT_NO_TETRAHEDRA ? "; a rigid \"mesh\" shape is the boundary of a tetrahedral volume mesh (surface-only meshes are not read)" : "");
   PetscCall(ierr);
   if (sh->group[0]) {
     const FcMeshGroup *g;
