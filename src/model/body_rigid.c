@@ -1,6 +1,8 @@
-/* fcsim — rigid bodies: a shape and a motion. The shape is analytic (plane, sphere, box,
- * cylinder) or "mesh": the boundary of a tetrahedral mesh (LoadMesh_Private below); either is
- * translated by the body's current translation d and never rotates.
+/* fcsim — rigid bodies: a shape and a motion (doc/rigid.md). The shape is analytic (plane,
+ * sphere, box, cylinder) or "mesh": the boundary of a tetrahedral mesh (LoadMesh_Private below);
+ * either is placed at the body's current pose x = c + d + R (X − c) (model.h FcRigidPlace): d the
+ * translation, R the rotation (the identity unless a kinematic rotation or a free joint turns
+ * the body), c the point it turns about (Centre_Private).
  *
  * Prescribed motion (fixed, kinematic, or dynamic with a fixed joint): no DoFs; the motion enters
  * the contact problem through q only (duriez2006 §3: a body whose motion is imposed contributes
@@ -17,7 +19,10 @@
  *     A    = ∂m/∂v = M,
  * so the free increment is exact in one Newton iteration and the contact correction is
  * Δv += A⁻¹ Hᵀ r. Backward Euler is θ = θ_vq = 1. A quasi-static case has no inertia to balance
- * the applied force (A = 0): rejected. */
+ * the applied force (A = 0): rejected.
+ *
+ * Dynamic with a free joint: six DoFs, the translation of the centre of mass and the rotation on
+ * SO(3) (the section "dynamic, free joint" below). */
 #include "model.h"
 #include "theta.h"
 #include "../core/mat3.h"
@@ -567,7 +572,7 @@ static PetscErrorCode MeshCatchHandler_Private(MPI_Comm comm, int line, const ch
  * restricted to the physical surface group `group` when given. Only the linear (corner) geometry
  * is used, so the mesh is read with order 1. The surface itself is assembled by the contact step
  * (contact_step.c, TargetSurface_Private), which builds the AABB tree over it in reference
- * coordinates and refits it at X + d at each detection (a translation: the body never rotates). */
+ * coordinates and refits it at the current pose c + d + R (X − c) at each detection. */
 static PetscErrorCode LoadMesh_Private(const FcCase *c, PetscInt index, FcBody b)
 {
   const FcCaseShape *sh = &b->spec->shape;
