@@ -1,4 +1,4 @@
-/* fcsim — 3x3 linear algebra (row-major). */
+/* fcsim — 3x3 linear algebra (row-major) and rotations. */
 #include "mat3.h"
 #include <math.h>
 
@@ -97,4 +97,63 @@ PetscReal FcMat3VonMises(const PetscReal s[9])
   PetscReal d0 = s[0] - s[4], d1 = s[4] - s[8], d2 = s[8] - s[0];
   PetscReal sh = s[1] * s[1] + s[5] * s[5] + s[2] * s[2];
   return PetscSqrtReal(0.5 * (d0 * d0 + d1 * d1 + d2 * d2) + 3.0 * sh);
+}
+
+void FcMat3Skew(const PetscReal w[3], PetscReal S[9])
+{
+  S[0] = 0;
+  S[1] = -w[2];
+  S[2] = w[1];
+  S[3] = w[2];
+  S[4] = 0;
+  S[5] = -w[0];
+  S[6] = -w[1];
+  S[7] = w[0];
+  S[8] = 0;
+}
+
+/* Rodrigues: exp([φ]×) = I + (sin t / t) [φ]× + ((1 − cos t) / t²) [φ]×², t = |φ| (Murray, Li &
+ * Sastry, A Mathematical Introduction to Robotic Manipulation, 1994, eq. 2.14), with the first
+ * two terms of the coefficients' series below t = 1e-6 (where 1 − cos t loses its digits). */
+void FcMat3Exp(const PetscReal phi[3], PetscReal R[9])
+{
+  const PetscReal t2 = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2], t = PetscSqrtReal(t2);
+  PetscReal       S[9], S2[9], a, b;
+
+  FcMat3Skew(phi, S);
+  FcMat3Mult(S, S, S2);
+  if (t < 1e-6) {
+    a = 1 - t2 / 6;
+    b = 0.5 - t2 / 24;
+  } else {
+    a = PetscSinReal(t) / t;
+    b = (1 - PetscCosReal(t)) / t2;
+  }
+  for (int i = 0; i < 9; i++) R[i] = (i % 4 == 0 ? 1.0 : 0.0) + a * S[i] + b * S2[i];
+}
+
+/* The inverse of FcMat3Exp for angles below π: cos t = (tr R − 1)/2 and the skew part
+ * (R − Rᵀ)/2 = sin t [a]× (Murray, Li & Sastry 1994, §2.2, the proof that exp is onto SO(3)),
+ * with t / (2 sin t) by its series near t = 0. */
+void FcMat3Log(const PetscReal R[9], PetscReal phi[3])
+{
+  PetscReal c = 0.5 * (R[0] + R[4] + R[8] - 1), t, f;
+
+  c      = PetscMin(1.0, PetscMax(-1.0, c));
+  t      = PetscAcosReal(c);
+  f      = t < 1e-6 ? 0.5 * (1 + t * t / 6) : 0.5 * t / PetscSinReal(t);
+  phi[0] = f * (R[7] - R[5]);
+  phi[1] = f * (R[2] - R[6]);
+  phi[2] = f * (R[3] - R[1]);
+}
+
+/* R diag(d) Rᵀ: e.g. the inertia tensor in the world frame of a body with principal moments d
+ * along the columns of R. */
+void FcMat3RotateDiag(const PetscReal R[9], const PetscReal d[3], PetscReal A[9])
+{
+  PetscReal T[9];
+
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) T[3 * i + j] = R[3 * i + j] * d[j];
+  FcMat3MultNT(T, R, A);
 }

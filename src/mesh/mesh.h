@@ -19,6 +19,14 @@ typedef struct {
   PetscInt *elems;  /* dim 3: element indices in the group, sorted */
 } FcMeshGroup;
 
+/* Why FcMeshLoad refused a file, for a caller that adds advice of its own to the loader's message
+ * (which already names the file and what is wrong): the caller tests this, never the text. */
+typedef enum {
+  FC_MESH_FAULT_NONE,          /* loaded */
+  FC_MESH_FAULT_NO_TETRAHEDRA, /* the model has no volume elements (e.g. a surface-only mesh) */
+  FC_MESH_FAULT_OTHER          /* any other error */
+} FcMeshFault;
+
 typedef struct {
   char       file[PETSC_MAX_PATH_LEN];
   PetscInt   order;        /* 1: tet4, 2: tet10 */
@@ -36,6 +44,7 @@ typedef struct {
   PetscInt  *bface_elem;   /* element that owns each boundary face */
   PetscInt   ngroups;
   FcMeshGroup *groups;
+  FcMeshFault  fault;      /* set by FcMeshLoad, also when it fails */
 } FcMesh;
 
 /* Read FILE (.msh 2.2/4.1 ASCII or binary; .geo meshed in 3D at load time).
@@ -49,7 +58,8 @@ typedef struct {
  * its line), inconsistent MSH counts (with the line), not MSH data, Gmsh parse or meshing error,
  * non-finite node coordinate, no tetrahedra, other volume elements, mixed orders, inverted or
  * zero-volume element (with its Gmsh id), face shared by 3+ elements (see doc/mesh.md). On
- * error *mesh is left empty (zeroed), so FcMeshDestroy on it is harmless. */
+ * error *mesh is left empty (zeroed, but for `fault`: which of these errors it was, where a
+ * caller acts on it), so FcMeshDestroy on it is harmless. */
 PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcMesh *mesh);
 /* Number of tetrahedra of FILE at refine 0 (.msh: those of the file; .geo: the script meshed at
  * its own sizes), after the same checks as FcMeshLoad before Gmsh opens the file. For the

@@ -155,14 +155,15 @@ static void FreeElements_Private(int *types, size_t ntypes, size_t **etags, size
 }
 
 /* Order of the tetrahedra of the model (1 or 2), after checking that the volume mesh holds
- * tetrahedra of a single order and nothing else.
+ * tetrahedra of a single order and nothing else (*fault = FC_MESH_FAULT_NO_TETRAHEDRA with the
+ * input error of a model without any).
  *
  * Gmsh keeps all tetrahedra of a volume in one list whatever their order and reports the type
  * of the first one; gmshModelMeshGetElementsByType then writes every element's nodes into an
  * array sized for that type, which overruns the array when orders are mixed. So the number of
  * elements of exactly that type (gmshModelMeshGetElements, which filters by type) is compared
  * with the size of the list (one barycentre per element) before anything else is read. */
-static PetscErrorCode ScanVolumeTypes(const char *file, PetscInt *order)
+static PetscErrorCode ScanVolumeTypes(const char *file, PetscInt *order, FcMeshFault *fault)
 {
   int    *ents = NULL, ierr;
   size_t  nents = 0;
@@ -206,8 +207,10 @@ static PetscErrorCode ScanVolumeTypes(const char *file, PetscInt *order)
   gmshFree(ents);
   PetscCall(rc);
   if (found == 3) return FcInputError(file, NULL, "mixed element orders: the mesh has both 4-node and 10-node tetrahedra (save the mesh with one order)");
-  if (!found)
+  if (!found) {
+    *fault = FC_MESH_FAULT_NO_TETRAHEDRA;
     return FcInputError(file, NULL, "no tetrahedra in the mesh (a file saved by Gmsh with physical groups keeps only their elements: define a Physical Volume, or set Mesh.SaveAll = 1)");
+  }
   *order = found == 1 ? 1 : 2;
   PetscFunctionReturn(0);
 }
@@ -249,8 +252,9 @@ static PetscErrorCode GmshMeshGeo(const char *file, PetscInt refine)
   PetscFunctionReturn(0);
 }
 
-/* Open the file into a fresh Gmsh model and bring it to the requested refinement and order. */
-static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt refine, PetscInt order)
+/* Open the file into a fresh Gmsh model and bring it to the requested refinement and order
+ * (*fault: see ScanVolumeTypes). */
+static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt refine, PetscInt order, FcMeshFault *fault)
 {
   int      ierr;
   PetscInt file_order;
@@ -259,10 +263,10 @@ static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt re
   PetscCall(GmshOpenFile(file));
   if (geo) {
     PetscCall(GmshMeshGeo(file, refine));
-    PetscCall(ScanVolumeTypes(file, &file_order));
+    PetscCall(ScanVolumeTypes(file, &file_order, fault));
   } else {
     /* Check before refining: Gmsh's refinement of a mixed-order volume is not safe. */
-    PetscCall(ScanVolumeTypes(file, &file_order));
+    PetscCall(ScanVolumeTypes(file, &file_order, fault));
     /* Refinement and order conversion renumber Gmsh's nodes and elements: check the elements
      * as the file has them, so that a bad element is reported with the ids the user can find
      * (and before Gmsh refines or converts a broken mesh). */
@@ -271,7 +275,7 @@ static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt re
       gmshModelMeshRefine(&ierr);
       PetscCall(GmshCheck(file, "refinement failed: ", ierr));
       /* Refining splits tet10 into straight tet4 through the mid-edge nodes. */
-      PetscCall(ScanVolumeTypes(file, &file_order));
+      PetscCall(ScanVolumeTypes(file, &file_order, fault));
     }
   }
   if (file_order != order) {
@@ -674,11 +678,13 @@ PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcM
   PetscBool      geo;
   ReadCtx        ctx;
   PetscErrorCode rc;
+  FcMeshFault    fault = FC_MESH_FAULT_OTHER;
   int            ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(mesh, sizeof *mesh));
   PetscCall(PetscMemzero(&ctx, sizeof ctx));
+  mesh->fault = FC_MESH_FAULT_OTHER; /* until the mesh is read */
   if (strlen(file) >= sizeof mesh->file) return FcInputError(file, NULL, "mesh file name too long");
   snprintf(mesh->file, sizeof mesh->file, "%s", file);
   if (order != 1 && order != 2) return FcInputError(file, NULL, "element order %" PetscInt_FMT " not supported (1: 4-node, 2: 10-node tetrahedra)", order);
@@ -688,15 +694,19 @@ PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcM
   PetscCall(GmshInitialize());
   gmshLoggerStart(&ierr);
   PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshLoggerStart failed");
-  rc = GmshLoadModel(file, geo, refine, order);
+  rc = GmshLoadModel(file, geo, refine, order, &fault);
   if (!rc) rc = ReadMesh(mesh, order, &ctx);
   /* The logger only serves this load's messages, and the model is not needed any more: free
    * both now rather than at the next load (a large mesh would otherwise stay in memory). */
   gmshLoggerStop(&ierr);
   gmshClear(&ierr);
   PetscCall(ReadCtxDestroy(&ctx));
-  if (rc) PetscCall(FcMeshDestroy(mesh));
+  if (rc) {
+    PetscCall(FcMeshDestroy(mesh));
+    mesh->fault = fault;
+  }
   PetscCall(rc);
+  mesh->fault = FC_MESH_FAULT_NONE;
   PetscFunctionReturn(0);
 }
 

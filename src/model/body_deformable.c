@@ -1,11 +1,12 @@
 /* fcsim — deformable body: FEM state, linearized momentum and free-motion solve.
  *
  * Unknown x per integrator (model.h, doc/dynamics.md): quasi-static x = u(t1); dynamics x = v(t1)
- * with the θ-method of han2023 eq. 1–11: q = q0 + dt (θ_vq v + (1 − θ_vq) v0) (eq. 4), internal
- * force at q^θ = θ q + (1 − θ) q0, Rayleigh damping at v^θ (eq. 5, 6), momentum residual
- * m(v) = M (v − v0) − dt k(v) (eq. 8) and Newton matrix A = (1 + αθdt) M + θdt (θ_vq dt + β) K
- * (eq. 11). Backward Euler is θ = θ_vq = 1 (duriez2006 eq. 27 in velocity form); its operations
- * are kept exactly as they were before the general θ-method (same results bit for bit).
+ * with the θ-method of han2023 eq. 1–11 (theta.h: q = q0 + dt (θ_vq v + (1 − θ_vq) v0), eq. 4,
+ * the θ-points, the Newton matrix coefficients): internal force at q^θ = θ q + (1 − θ) q0,
+ * Rayleigh damping at v^θ (eq. 5, 6), momentum residual m(v) = M (v − v0) − dt k(v) (eq. 8) and
+ * Newton matrix A = (1 + αθdt) M + θdt (θ_vq dt + β) K (eq. 11). Backward Euler is θ = θ_vq = 1
+ * (duriez2006 eq. 27 in velocity form); its operations are kept exactly as they were before the
+ * general θ-method (same results bit for bit).
  * Dirichlet conditions are imposed by giving x its prescribed values in the predictor and
  * zeroing the increment on constrained DoFs: rows and columns of A are zeroed with a unit-scaled
  * diagonal (MatZeroRowsColumns), which keeps A symmetric so the Cholesky factorization applies,
@@ -14,6 +15,7 @@
  * which is why θ_vq = 0 (q independent of v) is rejected. `plane_strain` adds u_z = 0 at every
  * node to the constrained set (han2023 §VII-A). */
 #include "model.h"
+#include "theta.h"
 #include <string.h>
 
 /* Inertia correction (FormMatrix_Private): Wächter & Biegler 2006, Algorithm IC */
@@ -37,7 +39,7 @@ typedef struct {
   Vec       *fload;          /* unit-ramp load vectors, one per loads[] entry */
   PetscBool  linear;         /* K independent of u: assembled once, f_int = K u */
   PetscBool  lagged;         /* element frames from u0, the step start (corotational_lagged) */
-  PetscReal  theta, theta_vq; /* θ-method parameters (1, 1 for backward Euler) */
+  FcTheta    th;             /* θ-method parameters (1, 1 for backward Euler) */
   PetscBool  K_assembled;
   PetscBool  A_valid;        /* A holds cM M + cK K for the values below and the current K */
   PetscReal  A_cM, A_cK;
@@ -59,12 +61,7 @@ static PetscErrorCode ModelUAtX_Private(FcBody b, const FcStepInfo *s, Vec u)
 
   PetscFunctionBegin;
   if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) PetscCall(VecCopy(d->x, u));
-  else if (d->theta_vq == 1.0) PetscCall(VecWAXPY(u, s->dt, d->x, d->u0));
-  else {
-    PetscCall(VecCopy(d->v0, d->vq));
-    PetscCall(VecAXPBY(d->vq, d->theta_vq, 1.0 - d->theta_vq, d->x));
-    PetscCall(VecWAXPY(u, s->dt, d->vq, d->u0));
-  }
+  else PetscCall(FcThetaPositionVec(&d->th, s->dt, d->u0, d->v0, d->x, d->vq, u));
   PetscFunctionReturn(0);
 }
 
@@ -82,10 +79,10 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
 
   PetscFunctionBegin;
   /* a displacement increment is dt θ_vq times an increment of v (han2023 eq. 4) */
-  b->incscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : s->dt * d->theta_vq;
+  b->incscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : FcThetaIncrementScale(&d->th, s->dt);
   PetscCall(VecCopy(b->u, d->u0));
   PetscCall(VecCopy(b->v, d->v0));
-  if (d->lagged && d->theta != 0.0) d->A_valid = PETSC_FALSE; /* new frames, new K */
+  if (d->lagged && d->th.theta != 0.0) d->A_valid = PETSC_FALSE; /* new frames, new K */
   /* Predictor: quasi-static keeps u0; dynamics starts from v0. */
   PetscCall(VecCopy(s->integrator == FC_INTEGRATOR_QUASI_STATIC ? d->u0 : d->v0, d->x));
   PetscCall(VecGetArray(d->x, &x));
@@ -96,8 +93,7 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
     PetscReal val = d->bc_entry[i] < 0 ? 0.0 : FcCaseBoundaryValue(&b->spec->boundary[d->bc_entry[i]], d->bc_comp[i], s->t1);
     PetscInt  k   = b->bc_dofs[i];
     if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) x[k] = val;
-    else if (d->theta_vq == 1.0) x[k] = (val - u0[k]) / s->dt;
-    else x[k] = ((val - u0[k]) / s->dt - (1.0 - d->theta_vq) * v0[k]) / d->theta_vq; /* han2023 eq. 4 solved for v */
+    else x[k] = FcThetaVelocity(&d->th, s->dt, u0[k], v0[k], val); /* han2023 eq. 4 solved for v */
   }
   PetscCall(VecRestoreArrayRead(d->v0, &v0));
   PetscCall(VecRestoreArrayRead(d->u0, &u0));
@@ -279,7 +275,7 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
   const PetscBool qs = (PetscBool)(s->integrator == FC_INTEGRATOR_QUASI_STATIC);
   /* θ-method intermediate quantities (han2023 eq. 1); θ = 1 (quasi-static, backward Euler)
    * evaluates everything at t1 with the very vectors used before the θ-method existed. */
-  const PetscReal theta = qs ? 1.0 : d->theta;
+  const PetscReal theta = qs ? 1.0 : d->th.theta;
   Vec         u = b->ucur, uth = u, vth = d->x;
 
   PetscFunctionBegin;
@@ -288,11 +284,9 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
   PetscCall(ModelUAtX_Private(b, s, u));
   if (theta != 1.0) {
     uth = d->uth; /* q^θ = θ q + (1 − θ) q0 */
-    PetscCall(VecCopy(d->u0, uth));
-    PetscCall(VecAXPBY(uth, theta, 1.0 - theta, u));
+    PetscCall(FcThetaPointVec(&d->th, d->u0, u, uth));
     vth = d->vth; /* v^θ = θ v + (1 − θ) v0 */
-    PetscCall(VecCopy(d->v0, vth));
-    PetscCall(VecAXPBY(vth, theta, 1.0 - theta, d->x));
+    PetscCall(FcThetaPointVec(&d->th, d->v0, d->x, vth));
   }
   if (d->linear) {
     if (!d->K_assembled) {
@@ -315,7 +309,7 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
     if (!d->lagged && theta != 0.0) d->A_valid = PETSC_FALSE;
   }
   /* f_ext at t^θ = θ t1 + (1 − θ) t0 */
-  PetscCall(ExternalForce_Private(b, theta == 1.0 ? s->t1 : theta * s->t1 + (1.0 - theta) * s->t0));
+  PetscCall(ExternalForce_Private(b, FcThetaTime(&d->th, s->t0, s->t1)));
   PetscCall(VecNorm(d->fint, NORM_2, &nint));
   PetscCall(VecNorm(d->fext, NORM_2, &next));
   if (qs) {
@@ -344,9 +338,8 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
       PetscCall(VecAXPY(d->r, s->dt, tmp));
     }
     *scale = PetscMax(ninert, s->dt * PetscMax(PetscMax(nint, next), ndamp));
-    /* A = ∂m/∂v (han2023 eq. 11): ∂q^θ/∂v = θ θ_vq dt, ∂v^θ/∂v = θ */
-    cM = 1.0 + alpha * theta * s->dt;
-    cK = theta * s->dt * (d->theta_vq * s->dt + beta);
+    /* A = ∂m/∂v (han2023 eq. 11) */
+    FcThetaMatrixCoefficients(&d->th, s->dt, alpha, beta, &cM, &cK);
   }
   /* The free increment solves with the residual without contact (the contact correction
    * A⁻¹Hᵀr is added by the contact step with this iteration's H); convergence is judged on the
@@ -463,7 +456,7 @@ static PetscErrorCode EndStep_Deformable(FcBody b, const FcStepInfo *s)
     PetscCall(VecCopy(d->x, b->v));
     PetscCall(VecCopy(d->r, b->reaction)); /* support force = m(v)/dt (mean over the step) */
     PetscCall(VecScale(b->reaction, 1.0 / s->dt));
-    if (d->theta != 1.0) {
+    if (d->th.theta != 1.0) {
       /* the residual evaluated the energy at q^θ; the probe reports it at t1 */
       if (d->linear) {
         PetscCall(MatMult(d->K, b->u, d->work));
@@ -629,9 +622,7 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   b->data = d;
   b->spec = spec;
   d->c    = c;
-  /* θ-method parameters (case.c fills 1, 1 for backward Euler and quasi-static) */
-  d->theta    = c->integrator == FC_INTEGRATOR_THETA ? c->theta : 1.0;
-  d->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
+  FcThetaFromCase(c, &d->th);
   PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));
   b->ops.beginstep = BeginStep_Deformable;
   b->ops.residual  = Residual_Deformable;
@@ -646,7 +637,7 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   /* θ_vq = 0 makes q(t1) = q0 + dt v0 independent of the unknown v (han2023 eq. 4): a prescribed
    * displacement could not be imposed, contact could not change a gap, and the Delassus operator
    * would be zero. */
-  FcCheckInput(d->theta_vq > 0, c->file, "time.theta_vq", "theta_vq = 0 makes the positions at the end of a step independent of the unknown velocity (q = q0 + dt v0), so boundary conditions and contact cannot act on them; use theta_vq > 0");
+  PetscCall(FcThetaCheckInput(c, &d->th, "boundary conditions and contact"));
 
   PetscCall(FcMeshLoad(spec->mesh_file, spec->refine, spec->order, &b->mesh));
   PetscCall(FcMaterialCreate(&spec->material, &b->material));

@@ -1,6 +1,8 @@
-/* fcsim — rigid bodies: a shape and a motion. The shape is analytic (plane, sphere, box,
- * cylinder) or "mesh": the boundary of a tetrahedral mesh (LoadMesh_Private below); either is
- * translated by the body's current translation d and never rotates.
+/* fcsim — rigid bodies: a shape and a motion (doc/rigid.md). The shape is analytic (plane,
+ * sphere, box, cylinder) or "mesh": the boundary of a tetrahedral mesh (LoadMesh_Private below);
+ * either is placed at the body's current pose x = c + d + R (X − c) (model.h FcRigidPlace): d the
+ * translation, R the rotation (the identity unless a kinematic rotation or a free joint turns
+ * the body), c the point it turns about (Centre_Private).
  *
  * Prescribed motion (fixed, kinematic, or dynamic with a fixed joint): no DoFs; the motion enters
  * the contact problem through q only (duriez2006 §3: a body whose motion is imposed contributes
@@ -11,16 +13,19 @@
  * locked) the rigid dynamic model of duriez2006 eq. 28 reduces to m p̈ = e·(F_applied + m g) + e·f_c,
  * and the body enters W through J_c A⁻¹ J_cᵀ (duriez2006 eq. 29), J = e being the velocity of any of
  * its points per unit DoF velocity. Time integration is the θ-method of the deformable bodies
- * (han2023 eq. 1–11, model.h) with no internal force: unknown x = v(t1) = ṗ(t1),
+ * (han2023 eq. 1–11, theta.h) with no internal force: unknown x = v(t1) = ṗ(t1),
  *     p    = p0 + Δt (θ_vq v + (1 − θ_vq) v0)                      (han2023 eq. 4)
  *     m(v) = M (v − v0) − Δt e·F(t^θ) − e·(−Σ_a r_a)              (han2023 eq. 8, the contact impulse)
  *     A    = ∂m/∂v = M,
  * so the free increment is exact in one Newton iteration and the contact correction is
  * Δv += A⁻¹ Hᵀ r. Backward Euler is θ = θ_vq = 1. A quasi-static case has no inertia to balance
- * the applied force (A = 0): rejected. */
+ * the applied force (A = 0): rejected.
+ *
+ * Dynamic with a free joint: six DoFs, the translation of the centre of mass and the rotation on
+ * SO(3) (the section "dynamic, free joint" below). */
 #include "model.h"
+#include "theta.h"
 #include "../core/mat3.h"
-#include <string.h>
 
 /* A dynamic rigid body (prismatic or free joint). */
 typedef struct {
@@ -28,7 +33,7 @@ typedef struct {
   PetscReal     axis[3];          /* e (prismatic) */
   PetscReal     Jb[3];            /* free: principal moments of inertia (body axes = world axes at t = 0) */
   PetscReal     Jw[9], Jwinv[9];  /* free: R0 diag(Jb) R0ᵀ and its inverse, for the step */
-  PetscReal     theta, theta_vq;  /* θ-method parameters (1, 1 for backward Euler) */
+  FcTheta       th;               /* θ-method parameters (1, 1 for backward Euler) */
   Vec           x, dx, rfree, u0, v0;
   PetscErrorCode (*kinematics)(FcBody, const FcStepInfo *); /* positions at the iterate x */
 } Rigid;
@@ -40,15 +45,13 @@ static PetscErrorCode Position_Private(FcBody b, PetscReal t, PetscReal d[3])
   PetscFunctionReturn(0);
 }
 
-static void Exp_Private(const PetscReal phi[3], PetscReal R[9]);
-
 /* Prescribed rotation at t: exp(angle(t) [a]×), a the unit axis (I without a rotation). */
 static void Rotation_Private(FcBody b, PetscReal t, PetscReal R[9])
 {
   const FcCaseMotion *mo = &b->spec->motion;
   PetscReal           th = FcCaseMotionAngle(mo, t), phi[3];
   for (int k = 0; k < 3; k++) phi[k] = th * mo->rot_axis[k];
-  Exp_Private(phi, R);
+  FcMat3Exp(phi, R);
 }
 
 static PetscErrorCode BeginStep_Rigid(FcBody b, const FcStepInfo *s)
@@ -113,7 +116,7 @@ static PetscErrorCode Kinematics_Private(FcBody b, const FcStepInfo *s)
   PetscCall(VecGetArrayRead(r->u0, &u0));
   PetscCall(VecGetArrayRead(r->v0, &v0));
   PetscCall(VecGetArray(b->ucur, &p));
-  p[0] = u0[0] + s->dt * (r->theta_vq * x[0] + (1.0 - r->theta_vq) * v0[0]);
+  p[0] = FcThetaPosition(&r->th, s->dt, u0[0], v0[0], x[0]);
   for (int k = 0; k < 3; k++) b->rigid_d1[k] = r->axis[k] * p[0];
   PetscCall(VecRestoreArray(b->ucur, &p));
   PetscCall(VecRestoreArrayRead(r->v0, &v0));
@@ -129,7 +132,7 @@ static PetscErrorCode BeginStep_RigidDynamic(FcBody b, const FcStepInfo *s)
 
   PetscFunctionBegin;
   /* a displacement increment is Δt θ_vq times an increment of v (han2023 eq. 4) */
-  b->incscale = s->dt * r->theta_vq;
+  b->incscale = FcThetaIncrementScale(&r->th, s->dt);
   PetscCall(VecCopy(b->u, r->u0));
   PetscCall(VecCopy(b->v, r->v0));
   PetscCall(VecCopy(r->v0, r->x)); /* predictor v = v0 */
@@ -147,8 +150,7 @@ static PetscErrorCode Residual_RigidDynamic(FcBody b, const FcStepInfo *s, Petsc
 {
   Rigid             *r    = (Rigid *)b->data;
   const FcCaseMotion *mo  = &b->spec->motion;
-  const PetscReal    th   = r->theta;
-  const PetscReal    tth  = th == 1.0 ? s->t1 : th * s->t1 + (1.0 - th) * s->t0;
+  const PetscReal    tth  = FcThetaTime(&r->th, s->t0, s->t1);
   PetscReal          g[3], F = 0, inert, ramp = FcRampEval(&mo->force_ramp, tth);
   const PetscScalar *x, *v0, *fc = NULL;
   PetscScalar       *rf;
@@ -283,14 +285,13 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
   b->data = r;
   r->c    = c;
   for (int k = 0; k < 3; k++) r->axis[k] = mo->axis[k]; /* unit (case.c normalizes it) */
-  r->theta    = c->integrator == FC_INTEGRATOR_THETA ? c->theta : 1.0;
-  r->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
+  FcThetaFromCase(c, &r->th);
   r->kinematics  = Kinematics_Private;
   b->ops.destroy = Destroy_RigidDynamic;
   snprintf(path, sizeof path, "bodies[%d].motion.type", (int)index);
   FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
                "a dynamic rigid body with a prismatic joint needs inertia, but time.integrator is \"quasi_static\" (only contact would balance its force): use a dynamic integrator or a kinematic motion");
-  FcCheckInput(r->theta_vq > 0, c->file, "time.theta_vq", "theta_vq = 0 makes the positions at the end of a step independent of the unknown velocity (q = q0 + dt v0), so contact cannot act on them; use theta_vq > 0");
+  PetscCall(FcThetaCheckInput(c, &r->th, "contact"));
   /* the joint allows velocities along e only */
   for (int k = 0; k < 3; k++) ve += r->axis[k] * mo->initial_velocity[k];
   for (int k = 0; k < 3; k++) {
@@ -332,44 +333,8 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
  * A = diag(m I, J_w) is constant within a step, so W gets J_c A⁻¹ J_cᵀ with the point Jacobian
  * J_c = [I, −[x − p]×] (duriez2006 eq. 29: the velocity of the material point at x is
  * v + ω × (x − p), p = c + d the current centre of mass). The gyroscopic term is exact for a
- * rotation about a principal axis (ω0 × J_w ω0 = 0) and first order otherwise. */
-
-static void Skew_Private(const PetscReal w[3], PetscReal S[9])
-{
-  S[0] = 0;     S[1] = -w[2]; S[2] = w[1];
-  S[3] = w[2];  S[4] = 0;     S[5] = -w[0];
-  S[6] = -w[1]; S[7] = w[0];  S[8] = 0;
-}
-
-/* Rodrigues: exp([φ]×) (Murray, Li & Sastry, A Mathematical Introduction to Robotic
- * Manipulation, 1994, eq. 2.14), with the series near φ = 0. */
-static void Exp_Private(const PetscReal phi[3], PetscReal R[9])
-{
-  const PetscReal t2 = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2], t = PetscSqrtReal(t2);
-  PetscReal       S[9], S2[9], a, b;
-  Skew_Private(phi, S);
-  FcMat3Mult(S, S, S2);
-  if (t < 1e-6) {
-    a = 1 - t2 / 6;
-    b = 0.5 - t2 / 24;
-  } else {
-    a = PetscSinReal(t) / t;
-    b = (1 - PetscCosReal(t)) / t2;
-  }
-  for (int i = 0; i < 9; i++) R[i] = (i % 4 == 0 ? 1.0 : 0.0) + a * S[i] + b * S2[i];
-}
-
-/* Rotation vector of R (the inverse of Exp_Private for angles below π). */
-static void Log_Private(const PetscReal R[9], PetscReal phi[3])
-{
-  PetscReal c = 0.5 * (R[0] + R[4] + R[8] - 1), t, f;
-  c = PetscMin(1.0, PetscMax(-1.0, c));
-  t = PetscAcosReal(c);
-  f = t < 1e-6 ? 0.5 * (1 + t * t / 6) : 0.5 * t / PetscSinReal(t);
-  phi[0] = f * (R[7] - R[5]);
-  phi[1] = f * (R[2] - R[6]);
-  phi[2] = f * (R[3] - R[1]);
-}
+ * rotation about a principal axis (ω0 × J_w ω0 = 0) and first order otherwise. The rotation
+ * helpers (skew matrix, exponential and logarithm maps, R diag(J_b) Rᵀ) are src/core/mat3.h's. */
 
 /* d1 = d0 + Δt (θ_vq v + (1 − θ_vq) v0), R1 = exp(Δt ω_q) R0 at the current iterate x. */
 static PetscErrorCode KinematicsFree_Private(FcBody b, const FcStepInfo *s)
@@ -385,13 +350,13 @@ static PetscErrorCode KinematicsFree_Private(FcBody b, const FcStepInfo *s)
   PetscCall(VecGetArrayRead(r->v0, &v0));
   PetscCall(VecGetArray(b->ucur, &p));
   for (int k = 0; k < 3; k++) {
-    p[k]             = u0[k] + s->dt * (r->theta_vq * x[k] + (1.0 - r->theta_vq) * v0[k]);
-    b->rigid_d1[k]   = p[k];
-    phi[k]           = s->dt * (r->theta_vq * x[3 + k] + (1.0 - r->theta_vq) * v0[3 + k]);
+    p[k]           = FcThetaPosition(&r->th, s->dt, u0[k], v0[k], x[k]);
+    b->rigid_d1[k] = p[k];
+    phi[k]         = FcThetaDisplacement(&r->th, s->dt, v0[3 + k], x[3 + k]);
   }
-  Exp_Private(phi, E);
+  FcMat3Exp(phi, E);
   FcMat3Mult(E, b->rigid_R0, b->rigid_R1);
-  Log_Private(b->rigid_R1, phi);
+  FcMat3Log(b->rigid_R1, phi);
   for (int k = 0; k < 3; k++) p[3 + k] = phi[k];
   PetscCall(VecRestoreArray(b->ucur, &p));
   PetscCall(VecRestoreArrayRead(r->v0, &v0));
@@ -403,19 +368,15 @@ static PetscErrorCode KinematicsFree_Private(FcBody b, const FcStepInfo *s)
 static PetscErrorCode BeginStep_RigidFree(FcBody b, const FcStepInfo *s)
 {
   Rigid *r = (Rigid *)b->data;
-  PetscReal  T[9];
 
   PetscFunctionBegin;
-  b->incscale = s->dt * r->theta_vq;
+  b->incscale = FcThetaIncrementScale(&r->th, s->dt);
   PetscCall(VecCopy(b->u, r->u0));
   PetscCall(VecCopy(b->v, r->v0));
   PetscCall(VecCopy(r->v0, r->x)); /* predictor v = v0 */
   for (int k = 0; k < 3; k++) b->rigid_d0[k] = b->rigid_d1[k];
   for (int k = 0; k < 9; k++) b->rigid_R0[k] = b->rigid_R1[k];
-  /* J_w = R0 diag(Jb) R0ᵀ */
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) T[3 * i + j] = b->rigid_R0[3 * i + j] * r->Jb[j];
-  FcMat3MultNT(T, b->rigid_R0, r->Jw);
+  FcMat3RotateDiag(b->rigid_R0, r->Jb, r->Jw); /* J_w = R0 diag(Jb) R0ᵀ */
   (void)FcMat3Inv(r->Jw, r->Jwinv);
   PetscCall(KinematicsFree_Private(b, s));
   PetscFunctionReturn(0);
@@ -425,7 +386,7 @@ static PetscErrorCode Residual_RigidFree(FcBody b, const FcStepInfo *s, PetscRea
 {
   Rigid              *r   = (Rigid *)b->data;
   const FcCaseMotion *mo  = &b->spec->motion;
-  const PetscReal     tth = r->theta == 1.0 ? s->t1 : r->theta * s->t1 + (1.0 - r->theta) * s->t0;
+  const PetscReal     tth = FcThetaTime(&r->th, s->t0, s->t1);
   PetscReal           g[3], F[3], ramp = FcRampEval(&mo->force_ramp, tth), Jw0[3], gyro[3], inert = 0, ext = 0, rn = 0;
   const PetscScalar  *x, *v0, *fc = NULL;
   PetscScalar        *rf;
@@ -514,16 +475,14 @@ static PetscErrorCode EndStep_RigidFree(FcBody b, const FcStepInfo *s)
 {
   Rigid             *r = (Rigid *)b->data;
   const PetscScalar *v;
-  PetscReal          T[9], J1[9], ke = 0;
+  PetscReal          J1[9], ke = 0;
 
   PetscFunctionBegin;
   PetscCall(KinematicsFree_Private(b, s));
   PetscCall(VecCopy(b->ucur, b->u));
   PetscCall(VecCopy(r->x, b->v));
   /* ½ m |v|² + ½ ωᵀ J_w(t1) ω */
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) T[3 * i + j] = b->rigid_R1[3 * i + j] * r->Jb[j];
-  FcMat3MultNT(T, b->rigid_R1, J1);
+  FcMat3RotateDiag(b->rigid_R1, r->Jb, J1);
   PetscCall(VecGetArrayRead(b->v, &v));
   for (int i = 0; i < 3; i++) {
     ke += b->mass * v[i] * v[i];
@@ -540,7 +499,7 @@ static void PointJacobian_RigidFree(FcBody b, const PetscReal x[3], PetscReal *J
 {
   PetscReal rr[3], S[9];
   for (int k = 0; k < 3; k++) rr[k] = x[k] - (b->rigid_c[k] + b->rigid_d1[k]);
-  Skew_Private(rr, S);
+  FcMat3Skew(rr, S);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       J[6 * i + j]     = i == j ? 1.0 : 0.0;
@@ -553,21 +512,22 @@ static PetscErrorCode CreateFree_Private(const FcCase *c, PetscInt index, FcBody
   const FcCaseMotion *mo = &b->spec->motion;
   Rigid              *r;
   PetscScalar        *v;
+  FcTheta             th;
   char                path[128];
 
   PetscFunctionBegin;
+  FcThetaFromCase(c, &th);
   snprintf(path, sizeof path, "bodies[%d].motion.type", (int)index);
   FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
                "a dynamic rigid body with a free joint needs inertia, but time.integrator is \"quasi_static\": use a dynamic integrator or a kinematic motion");
-  FcCheckInput(c->theta_vq > 0 || c->integrator != FC_INTEGRATOR_THETA, c->file, "time.theta_vq", "theta_vq = 0 makes the positions at the end of a step independent of the unknown velocity (q = q0 + dt v0), so contact cannot act on them; use theta_vq > 0");
+  PetscCall(FcThetaCheckInput(c, &th, "contact"));
   snprintf(path, sizeof path, "bodies[%d].shape.type", (int)index);
   FcCheckInput(b->spec->shape.type != FC_SHAPE_PLANE, c->file, path, "a plane is infinite: it has no centre of mass to rotate about, so it cannot have a free joint (use prismatic or fixed)");
   PetscCall(PetscNew(&r));
   b->data = r;
   r->c    = c;
   for (int k = 0; k < 3; k++) r->Jb[k] = mo->inertia[k];
-  r->theta    = c->integrator == FC_INTEGRATOR_THETA ? c->theta : 1.0;
-  r->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
+  r->th          = th;
   r->kinematics  = KinematicsFree_Private;
   b->ops.destroy = Destroy_RigidDynamic; /* both joints */
   b->mass = mo->mass;
@@ -612,7 +572,7 @@ static PetscErrorCode MeshCatchHandler_Private(MPI_Comm comm, int line, const ch
  * restricted to the physical surface group `group` when given. Only the linear (corner) geometry
  * is used, so the mesh is read with order 1. The surface itself is assembled by the contact step
  * (contact_step.c, TargetSurface_Private), which builds the AABB tree over it in reference
- * coordinates and refits it at X + d at each detection (a translation: the body never rotates). */
+ * coordinates and refits it at the current pose c + d + R (X − c) at each detection. */
 static PetscErrorCode LoadMesh_Private(const FcCase *c, PetscInt index, FcBody b)
 {
   const FcCaseShape *sh = &b->spec->shape;
@@ -627,7 +587,7 @@ static PetscErrorCode LoadMesh_Private(const FcCase *c, PetscInt index, FcBody b
   PetscCall(PetscPopErrorHandler());
   /* a triangle-only mesh has no inside: the solid's volume mesh defines the outward orientation
    * of its boundary faces, hence the sign of the gap (doc/rigid.md) */
-  if (ierr == FC_ERR_INPUT) return FcInputError(c->file, path, "%s%s", mc.msg, strstr(mc.msg, "no tetrahedra") ? "; a rigid \"mesh\" shape is the boundary of a tetrahedral volume mesh (surface-only meshes are not read)" : "");
+  if (ierr == FC_ERR_INPUT) return FcInputError(c->file, path, "%s%s", mc.msg, b->mesh.fault == FC_MESH_FAULT_NO_TETRAHEDRA ? "; a rigid \"mesh\" shape is the boundary of a tetrahedral volume mesh (surface-only meshes are not read)" : "");
   PetscCall(ierr);
   if (sh->group[0]) {
     const FcMeshGroup *g;

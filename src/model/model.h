@@ -3,7 +3,8 @@
  * A body answers the few questions the time step asks (DESIGN.md "Body"): its DoFs, the
  * linearized momentum matrix A and residual for the current iterate, a solve for the free
  * increment, how to apply a correction, and its end-of-step state. Deformable bodies do it
- * with FEM (src/model/body_deformable.c); rigid bodies join through the same ops table. */
+ * with FEM (src/model/body_deformable.c); rigid bodies (src/model/body_rigid.c) join through the
+ * same ops table. Both integrate in time with the θ-method of src/model/theta.h. */
 #ifndef FC_MODEL_H
 #define FC_MODEL_H
 
@@ -21,7 +22,7 @@
  *   q    = q0 + dt (θ_vq v + (1 − θ_vq) v0),   q^θ = θ q + (1 − θ) q0,   v^θ = θ v + (1 − θ) v0,
  *   m(v) = M (v − v0) + dt [f_int(q^θ) + (αM + βK) v^θ − f_ext(t^θ)],
  *   A    = ∂m/∂v = (1 + α θ dt) M + θ dt (θ_vq dt + β) K.
- * (doc/dynamics.md). */
+ * (theta.h, doc/dynamics.md). */
 typedef struct {
   FcIntegratorType integrator;
   PetscInt         step;
@@ -87,10 +88,11 @@ struct _p_FcBody {
   FcMaterial         material;
   PetscReal          volume, mass;
   PetscInt           ndof;
-  /* Rigid body (src/model/body_rigid.c): an analytic shape, no mesh. ndof = 0 for a prescribed
-   * motion (fixed, kinematic, or a dynamic body with a fixed joint), else the joint's DoFs
-   * (prismatic: 1); then u, v hold the joint coordinates and velocities, ucur, dx, rate and
-   * fcontact are ndof long, and reaction is NULL. */
+  /* Rigid body (src/model/body_rigid.c): an analytic shape, or a mesh shape (mesh: the
+   * tetrahedral mesh whose boundary is the shape; no material, no field). ndof = 0 for a
+   * prescribed motion (fixed, kinematic, or a dynamic body with a fixed joint), else the joint's
+   * DoFs (prismatic: 1, free: 6); then u, v hold the joint coordinates and velocities, ucur, dx,
+   * rate and fcontact are ndof long, and reaction is NULL. */
   PetscBool          rigid;
   Vec                u, v;        /* state at the end of the last accepted step */
   Vec                reaction;    /* support reactions (all DoFs; zero off the constraints) */
@@ -160,11 +162,13 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
 
 PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b);
 /* The geometry ops of a rigid body (nodes for a "mesh" shape, proximity for an analytic one,
- * startpoint without DoFs), from its shape and place (rigid_shape.c); FcModelCreate calls it after FcBodyCreateRigid. */
+ * startpoint without DoFs), from its shape and place (rigid_shape.c); FcModelCreate calls it
+ * after FcBodyCreateRigid. */
 PetscErrorCode FcBodySetRigidGeometry(FcBody b);
-/* Rigid body (analytic shape). Fixed, kinematic, or dynamic with a fixed joint: no DoFs, its
- * motion enters q only. Dynamic with a prismatic joint: one DoF, it enters W through its mass
- * (duriez2006 eq. 28–29). A free joint is rejected (not implemented yet). */
+/* Rigid body (analytic or mesh shape). Fixed, kinematic, or dynamic with a fixed joint: no DoFs,
+ * its motion enters q only. Dynamic with a prismatic joint: one DoF, it enters W through its mass
+ * (duriez2006 eq. 28–29); with a free joint: six DoFs (translation and rotation on SO(3)), it
+ * enters W through its mass and inertia (doc/rigid.md). */
 PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *b);
 PetscErrorCode FcBodyDestroy(FcBody *b);
 
