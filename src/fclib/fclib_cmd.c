@@ -4,7 +4,7 @@
  * sap on a file with a global problem (M v = H r + f, u = Hᵀ v + w) is solved in that form, by
  * SAP's primal Newton in v (src/contact/sap_global.c, doc/sap.md "Global form"); every other
  * solver, and sap on a local file, solves the local reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w
- * that fclib_io builds. -fc_fclib_form local|global forces one (global: sap and a global file
+ * (FcGlobalProblemComputeLocal, src/contact). -fc_fclib_form local|global forces one (global: sap and a global file
  * only). In either form the printed error is the common error of r on the local reformulation,
  * as for every solver. */
 #include "fclib_cmd.h"
@@ -53,7 +53,7 @@ static PetscErrorCode WarnTolIgnored_Private(const char *type, const char *why, 
 }
 
 /* SAP on the global problem gp; p (the local reformulation, for the common error) is built with
- * the solver's M̃ when fclib_io could not (*p NULL on entry). max_error: the contact-solver
+ * the solver's M̃ when M is not symmetric positive definite (*p NULL on entry). max_error: the contact-solver
  * object's bound (solver.h), applied here as the object applies it to every local solve. */
 static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcGlobalProblem gp, PetscReal max_error, FcContactProblem *p, PetscReal **r, PetscBool *converged)
 {
@@ -102,6 +102,7 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   FcFCLIBForm          form;
   const char          *type;
   PetscBool            sap = PETSC_FALSE;
+  FcGlobalMass         mass;
   PetscErrorCode       ierr;
 
   PetscFunctionBegin;
@@ -123,8 +124,11 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   }
   if (!ierr) {
     if (sap && form != FC_FCLIB_FORM_LOCAL) {
-      ierr = FcGlobalProblemLoadFCLIB(o->file, &gp, &p); /* gp NULL: a local file */
+      ierr = FcFCLIBRead(o->file, &p, &gp); /* gp NULL: a local file */
       if (!ierr && !gp && form == FC_FCLIB_FORM_GLOBAL) ierr = FcInputError(o->file, "-fc_fclib_form", "global: the file has no /fclib_global problem");
+      /* an M that is not symmetric positive definite leaves p NULL: SAP symmetrizes or
+       * regularizes it, and forms the reformulation with what it used */
+      if (!ierr && gp) ierr = FcGlobalProblemComputeLocal(gp, &p, &mass);
     } else ierr = FcFCLIBReadProblem(o->file, &p);
   }
   if (ierr) {
