@@ -156,33 +156,69 @@ PetscErrorCode FcSAPGlobalSetRegularization(FcSAPGlobal s, PetscInt m, const Pet
   PetscFunctionReturn(0);
 }
 
+/* -fc_sap_global_{reg,delassus}: the options of the global form only. */
+static PetscErrorCode GlobalOptions_Private(FcSAPGlobal s, PetscReal *reg, FcSAPGlobalDelassus *delassus)
+{
+  PetscInt    dl      = (PetscInt)s->delassus;
+  const char *dnames[] = {"diag", "exact"};
+
+  PetscFunctionBegin;
+  *reg = s->reg;
+  PetscOptionsBegin(PETSC_COMM_SELF, "fc_sap_global_", "SAP, global form", NULL);
+  PetscCall(PetscOptionsReal("-reg", "eps: a singular or indefinite M gets eps mean|diag M| I added, >= 0 (0: no regularization)", "", *reg, reg, NULL));
+  PetscCall(PetscOptionsEList("-delassus", "w_a of the regularization from H_a^T diag(M)^-1 H_a (diag) or H_a^T M^-1 H_a (exact, 3m solves)", "", dnames, 2, dnames[dl], &dl, NULL));
+  PetscOptionsEnd();
+  *delassus = (FcSAPGlobalDelassus)dl;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckReg_Private(PetscReal reg)
+{
+  PetscFunctionBegin;
+  if (!(reg >= 0) || PetscIsInfOrNanReal(reg)) return FcInputError("options", "-fc_sap_global_reg", "must be finite and >= 0 (got %g)", (double)reg);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcSAPGlobalSetFromOptions(FcSAPGlobal s)
 {
-  FcSAPParams par    = s->par;
-  PetscInt    max_it = s->max_it, dl = (PetscInt)s->delassus;
-  PetscReal   reg    = s->reg, value = 0;
-  const char *bad, *what = NULL;
-  const char *dnames[] = {"diag", "exact"};
+  FcSAPParams         par    = s->par;
+  PetscInt            max_it = s->max_it;
+  PetscReal           reg, value = 0;
+  FcSAPGlobalDelassus dl;
+  const char         *bad, *what = NULL;
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_SELF, "fc_contact_solver_", "SAP, global form (Castro, Permenter & Han 2022): the local type's options", NULL);
   PetscCall(FcSAPParamsOptions(PetscOptionsObject, &par));
   PetscCall(PetscOptionsBoundedInt("-max_it", "Newton iterations", "", max_it, &max_it, NULL, 0));
   PetscOptionsEnd();
-  PetscOptionsBegin(PETSC_COMM_SELF, "fc_sap_global_", "SAP, global form", NULL);
-  PetscCall(PetscOptionsReal("-reg", "eps: a singular or indefinite M gets eps mean|diag M| I added, >= 0 (0: no regularization)", "", reg, &reg, NULL));
-  PetscCall(PetscOptionsEList("-delassus", "w_a of the regularization from H_a^T diag(M)^-1 H_a (diag) or H_a^T M^-1 H_a (exact, 3m solves)", "", dnames, 2, dnames[dl], &dl, NULL));
-  PetscOptionsEnd();
+  PetscCall(GlobalOptions_Private(s, &reg, &dl));
   if ((bad = FcSAPParamsInvalid(&par, &what, &value))) {
     char opt[64];
     snprintf(opt, sizeof opt, "-fc_contact_solver_%s", bad);
     return FcInputError("options", opt, "%s (got %g)", what, (double)value);
   }
-  if (!(reg >= 0) || PetscIsInfOrNanReal(reg)) return FcInputError("options", "-fc_sap_global_reg", "must be finite and >= 0 (got %g)", (double)reg);
+  PetscCall(CheckReg_Private(reg));
   s->par      = par;
   s->max_it   = max_it;
   s->reg      = reg;
-  s->delassus = (FcSAPGlobalDelassus)dl;
+  s->delassus = dl;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcSAPGlobalConfigure(FcSAPGlobal s, const FcSAPParams *par, PetscInt max_it)
+{
+  PetscReal           reg;
+  FcSAPGlobalDelassus dl;
+
+  PetscFunctionBegin;
+  PetscCheck(max_it >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "max_it must be >= 0 (got %" PetscInt_FMT ")", max_it);
+  PetscCall(GlobalOptions_Private(s, &reg, &dl));
+  PetscCall(CheckReg_Private(reg));
+  s->par      = *par;
+  s->max_it   = max_it;
+  s->reg      = reg;
+  s->delassus = dl;
   PetscFunctionReturn(0);
 }
 

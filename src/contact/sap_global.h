@@ -24,7 +24,9 @@
  *     FcSAPGlobalSolve(s, r, v);                        // r: initial impulse in, γ out; v out (or NULL)
  *     FcSAPGlobalGetInfo(s, &info);                     // status, iterations, own residual, history
  *     FcSAPGlobalDestroy(&s); FcGlobalProblemDestroy(&gp);
- */
+ *
+ * The contact-solver type "sap" runs this as its global-form operation (solvers/sap.c,
+ * FcContactSolverSolveGlobal in solver.h), which is how `fcsim fclib solve` reaches it. */
 #ifndef FC_SAP_GLOBAL_H
 #define FC_SAP_GLOBAL_H
 

@@ -14,7 +14,8 @@
  *     (max_it, a contact with H_a = 0) and the warm start;
  *  4. an FCLIB global file written with libfclib (fclib_write_global): FcFCLIBRead (src/io)
  *     reads it back (compressed columns, rows and triplets), FcGlobalProblemComputeLocal's local
- *     reformulation equals FcSAPGlobalComputeLocal's, and
+ *     reformulation equals FcSAPGlobalComputeLocal's, the sap solver has a global form and nsgs
+ *     none (FcContactSolverHasGlobal), and
  *     `fcsim fclib solve FILE --solver sap` (FcFCLIBSolve) solves it in the global form (one line
  *     with own_residual and error), forced local with -fc_fclib_form local gives the same r when
  *     both use the exact Delassus scale; a file with a non-symmetric M is reported so by
@@ -836,6 +837,19 @@ static void test_fclib_file(void **state)
     assert_non_null(strstr(o, "own_residual"));
     printf("FIGURE sap global fclib solve, non-symmetric M: %.*s | %s", (int)strcspn(err, "\n"), err, o);
     unlink(bad);
+  }
+  /* which types have a global form: asked of the type, not of its name */
+  {
+    FcContactSolver cs;
+    PetscBool       has;
+    assert_int_equal(FcContactSolverCreate(&cs), 0);
+    assert_int_equal(FcContactSolverSetType(cs, "sap"), 0);
+    assert_int_equal(FcContactSolverHasGlobal(cs, &has), 0);
+    assert_true(has);
+    assert_int_equal(FcContactSolverSetType(cs, "nsgs"), 0);
+    assert_int_equal(FcContactSolverHasGlobal(cs, &has), 0);
+    assert_false(has);
+    assert_int_equal(FcContactSolverDestroy(&cs), 0);
   }
   /* -fc_fclib_form global with another solver, or a bad value: one input-error line */
   {
