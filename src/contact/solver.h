@@ -163,7 +163,8 @@ PetscErrorCode FcContactSolverSolveGlobal(FcContactSolver solver, FcGlobalProble
 /* Types (one file each under solvers/). */
 PetscErrorCode FcContactSolverCreate_NSGS(FcContactSolver);
 /* sap: Castro, Permenter & Han 2022 (IEEE T-RO), the Semi-Analytic Primal solver on the local
- * form (solvers/sap.c, doc/sap.md). A regularized type. */
+ * form (solvers/sap.c, doc/sap.md). A regularized type, with a global form (ops.solveglobal:
+ * SAP in the velocities, sap_global.c). */
 PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver);
 
 /* What a sap solve did, beyond FcContactSolverStats (valid after FcContactSolverSolve; the

@@ -97,6 +97,7 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   if (!ierr) ierr = FcContactSolverSetFromOptions(s); /* -fc_contact_solver_type may name sap */
   if (!ierr) ierr = FcContactSolverGetType(s, &type);
   if (!ierr) ierr = FcContactSolverHasGlobal(s, &global);
+  /* the message names sap, today's only type with a global form (the tests compare it) */
   if (!ierr && form == FC_FCLIB_FORM_GLOBAL && !global) ierr = FcInputError("command line", "-fc_fclib_form", "global: only the sap solver has a global form (solver %s)", type);
   if (!ierr) {
     if (global && form != FC_FCLIB_FORM_LOCAL) {
