@@ -1,8 +1,8 @@
 /* fcsim fuzzing — the FCLIB reader: FcFCLIBReadProblem (src/io/fclib_io.c: validation with the
- * HDF5 C API, then libfclib, then the values, and for a global problem the reformulation
- * W = Hᵀ M⁻¹ H) as `fcsim fclib solve FILE` calls it, then FcGlobalProblemLoadFCLIB
- * (src/contact/sap_global.c), which `fcsim fclib solve FILE --solver sap` calls instead.
- * doc/fuzzing.md.
+ * HDF5 C API, then the values, and for a global problem the reformulation W = Hᵀ M⁻¹ H by
+ * src/contact/global_problem.c) as `fcsim fclib solve FILE` calls it, then FcFCLIBRead (the file
+ * as plain data) followed by FcGlobalProblemComputeLocal, which `fcsim fclib solve FILE --solver
+ * sap` calls instead. doc/fuzzing.md.
  *
  * Input, two kinds (the corpus holds both; the fuzzer may turn one into the other):
  *  - an HDF5 file (it starts with the signature "\211HDF"): written as is — this fuzzes the
@@ -18,7 +18,7 @@
 #include "fuzz_common.h"
 #include "fclib_spec.h"
 #include "../src/contact/problem.h"
-#include "../src/contact/sap_global.h"
+#include "../src/contact/global_problem.h"
 #include "../src/io/fclib_io.h"
 
 static char h5_path[PETSC_MAX_PATH_LEN + 64];
@@ -70,13 +70,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   CheckOpen_Private("FcFCLIBReadProblem");
 
   /* fcsim fclib solve FILE --solver sap */
-  ierr = FcGlobalProblemLoadFCLIB(h5_path, &gp, &p);
-  FzCheckError(ierr, "FcGlobalProblemLoadFCLIB");
-  if (!ierr && p) CheckProblem_Private(p, "FcGlobalProblemLoadFCLIB");
-  if (!ierr && !gp && !p) FzFatal("FcGlobalProblemLoadFCLIB succeeded with neither a global nor a local problem");
-  if (!ierr && gp && (gp->n < 1 || gp->m < 1 || !gp->M || !gp->H)) FzFatal("FcGlobalProblemLoadFCLIB succeeded with an incomplete global problem (n %d, m %d)", (int)gp->n, (int)gp->m);
+  ierr = FcFCLIBRead(h5_path, &p, &gp);
+  FzCheckError(ierr, "FcFCLIBRead");
+  if (!ierr && p) CheckProblem_Private(p, "FcFCLIBRead");
+  if (!ierr && !gp == !p) FzFatal("FcFCLIBRead succeeded with %s", gp ? "both a global and a local problem" : "neither a global nor a local problem");
+  if (!ierr && gp && (gp->n < 1 || gp->m < 1 || !gp->M || !gp->H)) FzFatal("FcFCLIBRead succeeded with an incomplete global problem (n %d, m %d)", (int)gp->n, (int)gp->m);
+  CheckOpen_Private("FcFCLIBRead");
+  if (!ierr && gp) {
+    FcGlobalMass mass;
+    /* M not symmetric positive definite is a status, not an error */
+    if (FcGlobalProblemComputeLocal(gp, &p, &mass)) FzFatal("FcGlobalProblemComputeLocal failed on a problem FcFCLIBRead accepted");
+    if ((mass.status == FC_GLOBAL_MASS_SPD) != (p != NULL)) FzFatal("FcGlobalProblemComputeLocal: status %d with%s a local problem", (int)mass.status, p ? "" : "out");
+    if (p) CheckProblem_Private(p, "FcGlobalProblemComputeLocal");
+  }
   if (FcGlobalProblemDestroy(&gp) || FcContactProblemDestroy(&p)) FzFatal("destroying the problems failed");
-  CheckOpen_Private("FcGlobalProblemLoadFCLIB");
   (void)unlink(h5_path);
   return 0;
 }

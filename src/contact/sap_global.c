@@ -52,14 +52,9 @@
  *    and the returned γ are the same up to rounding. */
 #include "sap_global.h"
 #include "solvers/sap_impl.h"
-#include "../io/fclib_io.h"
-#include <fclib.h>
-#include <hdf5.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#define SAP_GLOBAL_SYM_TOL 1e-12 /* max|M − Mᵀ| > this · max|M|: warn (fclib_io refuses such an M) */
+#define SAP_GLOBAL_SYM_TOL 1e-12 /* max|M − Mᵀ| > this · max|M|: warn (FcGlobalProblemComputeLocal reports such an M) */
 
 struct _n_FcSAPGlobal {
   FcSAPParams         par;
@@ -83,171 +78,6 @@ struct _n_FcSAPGlobal {
   PetscBool             cost_stop, symmetrized, regularized, setup;
   PetscReal             asym, shift, wmin, wmax, own, t_setup, t_solve;
 };
-
-/* ---- the global problem ---- */
-
-PetscErrorCode FcGlobalProblemCreate(PetscInt n, PetscInt m, FcGlobalProblem *gp)
-{
-  FcGlobalProblem g;
-
-  PetscFunctionBegin;
-  PetscCheck(n >= 1 && m >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A global problem needs n >= 1 velocities and m >= 1 contacts (got n = %" PetscInt_FMT ", m = %" PetscInt_FMT ")", n, m);
-  PetscCall(PetscNew(&g));
-  g->n = n;
-  g->m = m;
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &g->f));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * m, &g->w));
-  PetscCall(VecSet(g->f, 0.0));
-  PetscCall(VecSet(g->w, 0.0));
-  PetscCall(PetscCalloc1(m, &g->mu));
-  PetscCall(PetscStrncpy(g->source, "global problem", sizeof g->source));
-  *gp = g;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FcGlobalProblemDestroy(FcGlobalProblem *gp)
-{
-  PetscFunctionBegin;
-  if (!gp || !*gp) PetscFunctionReturn(0);
-  PetscCall(MatDestroy(&(*gp)->M));
-  PetscCall(MatDestroy(&(*gp)->H));
-  PetscCall(VecDestroy(&(*gp)->f));
-  PetscCall(VecDestroy(&(*gp)->w));
-  PetscCall(PetscFree((*gp)->mu));
-  PetscCall(PetscFree(*gp));
-  PetscFunctionReturn(0);
-}
-
-/* An fclib_matrix as a sequential AIJ matrix (duplicates summed; with diag, every diagonal
- * entry stored, so that a shift never needs a new nonzero). Storage as fclib.h: nz = −1
- * compressed columns, −2 compressed rows, else nz triplets (p: rows, i: columns). The values and
- * indices were checked by FcFCLIBReadProblem before. */
-static PetscErrorCode FCLIBToAIJ_Private(const struct fclib_matrix *A, PetscBool diag, Mat *B)
-{
-  PetscInt *nnz;
-
-  PetscFunctionBegin;
-  PetscCall(PetscCalloc1(A->m + 1, &nnz)); /* entries per row (duplicates counted: an upper bound) */
-  if (A->nz == -1)
-    for (int k = 0; k < A->p[A->n]; k++) nnz[A->i[k]]++;
-  else if (A->nz == -2)
-    for (int i = 0; i < A->m; i++) nnz[i] = A->p[i + 1] - A->p[i];
-  else
-    for (int k = 0; k < A->nz; k++) nnz[A->p[k]]++;
-  for (int i = 0; i < A->m; i++) nnz[i] = PetscMin(nnz[i] + (diag ? 1 : 0), A->n);
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, A->m, A->n, 0, nnz, B));
-  PetscCall(PetscFree(nnz));
-  if (diag)
-    for (PetscInt i = 0; i < PetscMin(A->m, A->n); i++) PetscCall(MatSetValue(*B, i, i, 0.0, ADD_VALUES));
-  if (A->nz == -1) {
-    for (int j = 0; j < A->n; j++)
-      for (int k = A->p[j]; k < A->p[j + 1]; k++) PetscCall(MatSetValue(*B, A->i[k], j, A->x[k], ADD_VALUES));
-  } else if (A->nz == -2) {
-    for (int i = 0; i < A->m; i++)
-      for (int k = A->p[i]; k < A->p[i + 1]; k++) PetscCall(MatSetValue(*B, i, A->i[k], A->x[k], ADD_VALUES));
-  } else {
-    for (int k = 0; k < A->nz; k++) PetscCall(MatSetValue(*B, A->p[k], A->i[k], A->x[k], ADD_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-/* The first message of an error, caught instead of printed (FcFCLIBReadProblem's input errors
- * are examined before they are raised again). */
-typedef struct {
-  char      msg[4096];
-  PetscBool set;
-} SAPGlobalCatch;
-
-static PetscErrorCode CatchHandler_Private(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
-{
-  SAPGlobalCatch *c = (SAPGlobalCatch *)ctx;
-
-  (void)comm;
-  (void)line;
-  (void)fun;
-  (void)file;
-  if (!c->set) {
-    snprintf(c->msg, sizeof c->msg, "%s", mess ? mess : "");
-    c->set = (p == PETSC_ERROR_INITIAL) ? PETSC_TRUE : PETSC_FALSE;
-  }
-  return n;
-}
-
-/* /fclib_global in a file already read by FcFCLIBReadProblem (so a valid HDF5 file). */
-static PetscErrorCode HasGlobal_Private(const char *path, PetscBool *has)
-{
-  H5E_auto2_t func;
-  void       *data;
-  hid_t       fid;
-
-  PetscFunctionBegin;
-  *has = PETSC_FALSE;
-  H5Eget_auto2(H5E_DEFAULT, &func, &data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (fid >= 0) {
-    *has = H5Lexists(fid, "/fclib_global", H5P_DEFAULT) > 0 ? PETSC_TRUE : PETSC_FALSE;
-    H5Fclose(fid);
-  }
-  H5Eset_auto2(H5E_DEFAULT, func, data);
-  PetscCheck(fid >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s again", path);
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FcGlobalProblemLoadFCLIB(const char *path, FcGlobalProblem *gp, FcContactProblem *local)
-{
-  SAPGlobalCatch       c = {{0}, PETSC_FALSE};
-  PetscErrorCode       ierr;
-  PetscBool            has = PETSC_TRUE;
-  struct fclib_global *G;
-  FcGlobalProblem      g;
-  PetscReal           *a;
-
-  PetscFunctionBegin;
-  PetscCheck(path && gp && local, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
-  *gp    = NULL;
-  *local = NULL;
-  PetscCall(PetscPushErrorHandler(CatchHandler_Private, &c));
-  ierr = FcFCLIBReadProblem(path, local);
-  PetscCall(PetscPopErrorHandler());
-  if (ierr) {
-    /* fclib_io raises these three only after the whole file has been validated (presence, sizes,
-     * indices, finite values): libfclib can read it, and SAP can symmetrize/regularize M. */
-    const PetscBool mfix = (ierr == FC_ERR_INPUT && (strstr(c.msg, "/fclib_global/M: not symmetric") || strstr(c.msg, "/fclib_global/M: singular") || strstr(c.msg, "/fclib_global/M: not positive definite"))) ? PETSC_TRUE : PETSC_FALSE;
-    *local = NULL;
-    if (!mfix) {
-      if (ierr == FC_ERR_INPUT) return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, FC_ERR_INPUT, PETSC_ERROR_INITIAL, "%s", c.msg);
-      SETERRQ(PETSC_COMM_SELF, ierr, "Reading %s: %s", path, c.msg);
-    }
-  } else PetscCall(HasGlobal_Private(path, &has));
-  if (!has) PetscFunctionReturn(0); /* a local problem */
-
-  G = fclib_read_global(path);
-  if (!G) {
-    PetscCall(FcContactProblemDestroy(local));
-    return FcInputError(path, "/fclib_global", "libfclib could not read the problem");
-  }
-  ierr = FcGlobalProblemCreate(G->M->m, G->H->n / 3, &g);
-  if (!ierr) ierr = PetscStrncpy(g->source, path, sizeof g->source);
-  if (!ierr) ierr = FCLIBToAIJ_Private(G->M, PETSC_TRUE, &g->M);
-  if (!ierr) ierr = FCLIBToAIJ_Private(G->H, PETSC_FALSE, &g->H);
-  if (!ierr) {
-    PetscCall(VecGetArrayWrite(g->f, &a));
-    for (PetscInt i = 0; i < g->n; i++) a[i] = G->f[i];
-    PetscCall(VecRestoreArrayWrite(g->f, &a));
-    PetscCall(VecGetArrayWrite(g->w, &a));
-    for (PetscInt i = 0; i < 3 * g->m; i++) a[i] = G->w[i];
-    PetscCall(VecRestoreArrayWrite(g->w, &a));
-    for (PetscInt k = 0; k < g->m; k++) g->mu[k] = G->mu[k];
-  }
-  fclib_delete_global(G);
-  free(G); /* fclib_delete_global frees the members only */
-  PetscCall(ierr);
-  *gp = g;
-  PetscFunctionReturn(0);
-}
 
 /* ---- the solver ---- */
 
@@ -326,33 +156,69 @@ PetscErrorCode FcSAPGlobalSetRegularization(FcSAPGlobal s, PetscInt m, const Pet
   PetscFunctionReturn(0);
 }
 
+/* -fc_sap_global_{reg,delassus}: the options of the global form only. */
+static PetscErrorCode GlobalOptions_Private(FcSAPGlobal s, PetscReal *reg, FcSAPGlobalDelassus *delassus)
+{
+  PetscInt    dl      = (PetscInt)s->delassus;
+  const char *dnames[] = {"diag", "exact"};
+
+  PetscFunctionBegin;
+  *reg = s->reg;
+  PetscOptionsBegin(PETSC_COMM_SELF, "fc_sap_global_", "SAP, global form", NULL);
+  PetscCall(PetscOptionsReal("-reg", "eps: a singular or indefinite M gets eps mean|diag M| I added, >= 0 (0: no regularization)", "", *reg, reg, NULL));
+  PetscCall(PetscOptionsEList("-delassus", "w_a of the regularization from H_a^T diag(M)^-1 H_a (diag) or H_a^T M^-1 H_a (exact, 3m solves)", "", dnames, 2, dnames[dl], &dl, NULL));
+  PetscOptionsEnd();
+  *delassus = (FcSAPGlobalDelassus)dl;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckReg_Private(PetscReal reg)
+{
+  PetscFunctionBegin;
+  if (!(reg >= 0) || PetscIsInfOrNanReal(reg)) return FcInputError("options", "-fc_sap_global_reg", "must be finite and >= 0 (got %g)", (double)reg);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcSAPGlobalSetFromOptions(FcSAPGlobal s)
 {
-  FcSAPParams par    = s->par;
-  PetscInt    max_it = s->max_it, dl = (PetscInt)s->delassus;
-  PetscReal   reg    = s->reg, value = 0;
-  const char *bad, *what = NULL;
-  const char *dnames[] = {"diag", "exact"};
+  FcSAPParams         par    = s->par;
+  PetscInt            max_it = s->max_it;
+  PetscReal           reg, value = 0;
+  FcSAPGlobalDelassus dl;
+  const char         *bad, *what = NULL;
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_SELF, "fc_contact_solver_", "SAP, global form (Castro, Permenter & Han 2022): the local type's options", NULL);
   PetscCall(FcSAPParamsOptions(PetscOptionsObject, &par));
   PetscCall(PetscOptionsBoundedInt("-max_it", "Newton iterations", "", max_it, &max_it, NULL, 0));
   PetscOptionsEnd();
-  PetscOptionsBegin(PETSC_COMM_SELF, "fc_sap_global_", "SAP, global form", NULL);
-  PetscCall(PetscOptionsReal("-reg", "eps: a singular or indefinite M gets eps mean|diag M| I added, >= 0 (0: no regularization)", "", reg, &reg, NULL));
-  PetscCall(PetscOptionsEList("-delassus", "w_a of the regularization from H_a^T diag(M)^-1 H_a (diag) or H_a^T M^-1 H_a (exact, 3m solves)", "", dnames, 2, dnames[dl], &dl, NULL));
-  PetscOptionsEnd();
+  PetscCall(GlobalOptions_Private(s, &reg, &dl));
   if ((bad = FcSAPParamsInvalid(&par, &what, &value))) {
     char opt[64];
     snprintf(opt, sizeof opt, "-fc_contact_solver_%s", bad);
     return FcInputError("options", opt, "%s (got %g)", what, (double)value);
   }
-  if (!(reg >= 0) || PetscIsInfOrNanReal(reg)) return FcInputError("options", "-fc_sap_global_reg", "must be finite and >= 0 (got %g)", (double)reg);
+  PetscCall(CheckReg_Private(reg));
   s->par      = par;
   s->max_it   = max_it;
   s->reg      = reg;
-  s->delassus = (FcSAPGlobalDelassus)dl;
+  s->delassus = dl;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcSAPGlobalConfigure(FcSAPGlobal s, const FcSAPParams *par, PetscInt max_it)
+{
+  PetscReal           reg;
+  FcSAPGlobalDelassus dl;
+
+  PetscFunctionBegin;
+  PetscCheck(max_it >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "max_it must be >= 0 (got %" PetscInt_FMT ")", max_it);
+  PetscCall(GlobalOptions_Private(s, &reg, &dl));
+  PetscCall(CheckReg_Private(reg));
+  s->par      = *par;
+  s->max_it   = max_it;
+  s->reg      = reg;
+  s->delassus = dl;
   PetscFunctionReturn(0);
 }
 

@@ -16,48 +16,22 @@
  * is the same problem as the local type's on W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w, and its iterates are
  * the same (v = v* + M⁻¹Hλ), so both return the same r (tests/unit/test_sap_global.c).
  *
- *     FcGlobalProblem gp;  FcContactProblem p;  FcSAPGlobal s;
- *     FcGlobalProblemLoadFCLIB("step.hdf5", &gp, &p);   // or FcGlobalProblemCreate + fill
+ *     FcGlobalProblem gp;  FcSAPGlobal s;
+ *     FcGlobalProblemCreate(n, m, &gp) + fill;          // or FcFCLIBRead (src/io) from a file
  *     FcSAPGlobalCreate(&s);
  *     FcSAPGlobalSetFromOptions(s);                     // -fc_contact_solver_sap_*, -fc_sap_global_*
  *     FcSAPGlobalSetUp(s, gp);                          // symmetrize/regularize M, v*, R
  *     FcSAPGlobalSolve(s, r, v);                        // r: initial impulse in, γ out; v out (or NULL)
  *     FcSAPGlobalGetInfo(s, &info);                     // status, iterations, own residual, history
  *     FcSAPGlobalDestroy(&s); FcGlobalProblemDestroy(&gp);
- */
+ *
+ * The contact-solver type "sap" runs this as its global-form operation (solvers/sap.c,
+ * FcContactSolverSolveGlobal in solver.h), which is how `fcsim fclib solve` reaches it. */
 #ifndef FC_SAP_GLOBAL_H
 #define FC_SAP_GLOBAL_H
 
-#include "problem.h"
+#include "global_problem.h"
 #include "solver.h"
-
-typedef struct _n_FcGlobalProblem *FcGlobalProblem;
-
-/* Plain data, filled in place after FcGlobalProblemCreate (M and H are the caller's: set them to
- * sequential AIJ matrices of sizes n×n and n×3m; Destroy destroys them). M as given may be
- * non-symmetric or singular: the solver works on a symmetrized, regularized copy (SetUp). */
-struct _n_FcGlobalProblem {
-  PetscInt   n;                    /* generalized velocities */
-  PetscInt   m;                    /* contacts */
-  Mat        M;                    /* n × n */
-  Mat        H;                    /* n × 3m, column 3a + i: row i (n, t1, t2) of contact a */
-  Vec        f;                    /* n */
-  Vec        w;                    /* 3m */
-  PetscReal *mu;                   /* m, μ_a ≥ 0 */
-  char       source[FC_NAME_LEN];  /* the file, for messages ("global problem" by default) */
-};
-
-/* f, w (zeroed) and mu (zeroed) allocated; M, H NULL. n ≥ 1, m ≥ 1. */
-PetscErrorCode FcGlobalProblemCreate(PetscInt n, PetscInt m, FcGlobalProblem *gp);
-PetscErrorCode FcGlobalProblemDestroy(FcGlobalProblem *gp);
-
-/* Read an FCLIB file. The file is first read and validated by FcFCLIBReadProblem (src/io), which
- * also gives *local, the local reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w. When it holds a
- * global problem, *gp is that problem read with libfclib's fclib_read_global; a local file gives
- * *gp = NULL. FcFCLIBReadProblem refuses a global M that is not symmetric or not positive
- * definite; such a file is still read here (*local = NULL then: FcSAPGlobalComputeLocal gives the
- * reformulation with the M the solver uses). Any other problem of the file is its input error. */
-PetscErrorCode FcGlobalProblemLoadFCLIB(const char *path, FcGlobalProblem *gp, FcContactProblem *local);
 
 typedef struct _n_FcSAPGlobal *FcSAPGlobal;
 

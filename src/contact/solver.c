@@ -277,19 +277,10 @@ static PetscBool FcAllFinite_Private(PetscInt n, const PetscReal x[])
   return PETSC_TRUE;
 }
 
-PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem, PetscReal r[])
+/* The initial guess as the parameters say: zero unless warm_start, and zero when not finite. */
+static PetscErrorCode InitialGuess_Private(FcContactSolver s, PetscInt n, PetscReal r[])
 {
-  FcContactSolverStats st;
-  FcContactSolverReason type_reason;
-  PetscLogDouble       t0, t1;
-  PetscReal            error;
-  const PetscInt       n = 3 * problem->m;
-
   PetscFunctionBegin;
-  PetscCheck(s && problem, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver or problem");
-  PetscCheck(r || !n, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null r for a problem with %" PetscInt_FMT " contacts", problem->m);
-  for (PetscInt a = 0; a < problem->m; a++) PetscCheck(problem->mu[a] >= 0 && !PetscIsInfOrNanReal(problem->mu[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact %" PetscInt_FMT ": friction coefficient %g must be finite and >= 0", a, (double)problem->mu[a]);
-  if (!s->type[0]) PetscCall(FcContactSolverSetType(s, "nsgs"));
   if (s->params.warm_start && !FcAllFinite_Private(n, r)) {
     /* A guess with NaN/Inf (e.g. from a previous step that diverged) would poison every
      * iterate: start from zero instead, as a cold start would. */
@@ -297,6 +288,56 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
     PetscCall(PetscArrayzero(r, n));
   }
   if (!s->params.warm_start) PetscCall(PetscArrayzero(r, n));
+  PetscFunctionReturn(0);
+}
+
+/* The object's judgement of a solve, whatever the form: st holds what the type set (iterations,
+ * reason, own_residual, times); the common error of r on the local problem and the final reason
+ * are set here, and st becomes the solver's statistics. */
+static PetscErrorCode Judge_Private(FcContactSolver s, FcContactProblem problem, const PetscReal r[], FcContactSolverStats *st)
+{
+  const FcContactSolverReason type_reason = st->reason;
+  const PetscInt              n           = 3 * problem->m;
+  PetscReal                   error;
+
+  PetscFunctionBegin;
+  /* The figure every solver is judged by, computed here from the r the type returned and by the
+   * one function (problem.h), never taken from the type. */
+  PetscCall(FcContactProblemComputeError(problem, r, &error));
+  st->error = error;
+  if (!FcAllFinite_Private(n, r) || PetscIsInfOrNanReal(error)) st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+  else if (s->regularized) {
+    /* The type solves a regularized problem: its solution is not a zero of the common error,
+     * which is therefore reported but not tested; convergence is the type's own test. */
+    if (type_reason > 0) st->reason = FC_CONTACT_SOLVER_CONVERGED_REGULARIZED;
+    else if (type_reason < 0) st->reason = type_reason;
+    else st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+  } else if (error <= s->params.tol) st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+  else if (type_reason < 0) st->reason = type_reason;
+  else if (type_reason > 0) st->reason = FC_CONTACT_SOLVER_DIVERGED_INEXACT;
+  else st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+  /* A claim of convergence is checked against the one figure every type is judged by: a
+   * regularized type's own test says nothing about it, and a case may bound it. */
+  if (st->reason > 0 && !(error <= s->params.max_error)) st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_ERROR;
+  st->converged   = st->reason > 0 ? PETSC_TRUE : PETSC_FALSE;
+  st->reason_name = FcContactSolverReasonName(st->reason);
+  s->stats        = *st;
+  s->nsolves++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem, PetscReal r[])
+{
+  FcContactSolverStats st;
+  PetscLogDouble       t0, t1;
+  const PetscInt       n = 3 * problem->m;
+
+  PetscFunctionBegin;
+  PetscCheck(s && problem, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver or problem");
+  PetscCheck(r || !n, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null r for a problem with %" PetscInt_FMT " contacts", problem->m);
+  for (PetscInt a = 0; a < problem->m; a++) PetscCheck(problem->mu[a] >= 0 && !PetscIsInfOrNanReal(problem->mu[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact %" PetscInt_FMT ": friction coefficient %g must be finite and >= 0", a, (double)problem->mu[a]);
+  if (!s->type[0]) PetscCall(FcContactSolverSetType(s, "nsgs"));
+  PetscCall(InitialGuess_Private(s, n, r));
   PetscCall(PetscMemzero(&st, sizeof st));
   st.reason       = FC_CONTACT_SOLVER_ITERATING;
   st.own_residual = (PetscReal)NAN; /* a type with its own optimality measure sets it */
@@ -304,32 +345,37 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
   PetscCall(PetscTime(&t0));
   PetscCall((*s->ops.solve)(s, problem, r, &st));
   PetscCall(PetscTime(&t1));
-  type_reason = st.reason;
-
-  /* The figure every solver is judged by, computed here from the r the type returned and by the
-   * one function (problem.h), never taken from the type. */
-  PetscCall(FcContactProblemComputeError(problem, r, &error));
-  st.error = error;
-  st.time  = (PetscReal)(t1 - t0);
-  if (!FcAllFinite_Private(n, r) || PetscIsInfOrNanReal(error)) st.reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
-  else if (s->regularized) {
-    /* The type solves a regularized problem: its solution is not a zero of the common error,
-     * which is therefore reported but not tested; convergence is the type's own test. */
-    if (type_reason > 0) st.reason = FC_CONTACT_SOLVER_CONVERGED_REGULARIZED;
-    else if (type_reason < 0) st.reason = type_reason;
-    else st.reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
-  } else if (error <= s->params.tol) st.reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
-  else if (type_reason < 0) st.reason = type_reason;
-  else if (type_reason > 0) st.reason = FC_CONTACT_SOLVER_DIVERGED_INEXACT;
-  else st.reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
-  /* A claim of convergence is checked against the one figure every type is judged by: a
-   * regularized type's own test says nothing about it, and a case may bound it. */
-  if (st.reason > 0 && !(error <= s->params.max_error)) st.reason = FC_CONTACT_SOLVER_DIVERGED_MAX_ERROR;
-  st.converged   = st.reason > 0 ? PETSC_TRUE : PETSC_FALSE;
-  st.reason_name = FcContactSolverReasonName(st.reason);
-  s->stats       = st;
-  s->nsolves++;
+  st.time = (PetscReal)(t1 - t0);
+  PetscCall(Judge_Private(s, problem, r, &st));
   PetscCall(PetscInfo(NULL, "contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, own residual %g, %s\n", s->type, problem->m, st.iterations, (double)st.error, (double)st.own_residual, st.reason_name));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverHasGlobal(FcContactSolver s, PetscBool *has)
+{
+  PetscFunctionBegin;
+  PetscCheck(s && has, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver or flag");
+  *has = s->ops.solveglobal ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverSolveGlobal(FcContactSolver s, FcGlobalProblem gp, FcContactProblem *local, PetscReal r[], PetscReal v[])
+{
+  FcContactSolverStats st;
+
+  PetscFunctionBegin;
+  PetscCheck(s && gp && local && r, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
+  PetscCheck(s->ops.solveglobal, PETSC_COMM_SELF, PETSC_ERR_SUP, "Contact solver type %s has no global form", s->type[0] ? s->type : "(not set)");
+  PetscCheck(!*local || (*local)->m == gp->m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The local reformulation has %" PetscInt_FMT " contacts, the global problem %" PetscInt_FMT, (*local)->m, gp->m);
+  for (PetscInt a = 0; a < gp->m; a++) PetscCheck(gp->mu[a] >= 0 && !PetscIsInfOrNanReal(gp->mu[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact %" PetscInt_FMT ": friction coefficient %g must be finite and >= 0", a, (double)gp->mu[a]);
+  PetscCall(InitialGuess_Private(s, 3 * gp->m, r));
+  PetscCall(PetscMemzero(&st, sizeof st));
+  st.reason       = FC_CONTACT_SOLVER_ITERATING;
+  st.own_residual = (PetscReal)NAN;
+  PetscCall((*s->ops.solveglobal)(s, gp, r, v, local, &st));
+  PetscCheck(*local, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Contact solver type %s did not form the local reformulation", s->type);
+  PetscCall(Judge_Private(s, *local, r, &st));
+  PetscCall(PetscInfo(NULL, "contact solver %s, global form: %" PetscInt_FMT " velocities, %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, own residual %g, %s\n", s->type, gp->n, gp->m, st.iterations, (double)st.error, (double)st.own_residual, st.reason_name));
   PetscFunctionReturn(0);
 }
 

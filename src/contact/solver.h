@@ -9,15 +9,19 @@
  *   FcContactSolverGetStats(s, &stats);             // iterations, common error, time, reason
  *   FcContactSolverDestroy(&s);
  *
+ * A type may also solve FCLIB's global form M v = H r + f, u = Hᵀ v + w itself (ops.solveglobal;
+ * sap does): FcContactSolverHasGlobal asks, FcContactSolverSolveGlobal solves, and the object
+ * judges the result exactly as a local solve, by the common error on W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w.
+ *
  * A registry maps names to create functions (FcContactSolverRegister, explicit registration in
  * FcContactSolverRegisterAll — no constructor tricks, a static library would drop them). A type
- * fills the ops table {setfromoptions, solve, view, destroy}; the object owns the parameters,
- * the warm start, the timing, the common error and the final reason, so every type is measured
- * the same way. Non-convergence is a status (stats.reason), never an error return. */
+ * fills the ops table {setfromoptions, solve, view, destroy} and optionally solveglobal; the
+ * object owns the parameters, the warm start, the timing, the common error and the final reason,
+ * so every type is measured the same way. Non-convergence is a status (stats.reason), never an error return. */
 #ifndef FC_CONTACT_SOLVER_H
 #define FC_CONTACT_SOLVER_H
 
-#include "problem.h"
+#include "global_problem.h"
 
 typedef struct _p_FcContactSolver *FcContactSolver;
 
@@ -56,7 +60,9 @@ typedef struct {
   PetscReal             error;        /* common error of the returned r, computed by the object after the solve */
   PetscReal             own_residual; /* the type's own optimality residual (dimensionless, defined by the type, e.g. sap's
                                        * relative gradient norm); NaN for types that have none (all but the regularized ones) */
-  PetscReal             time;         /* wall time of the type's solve, seconds (the final error evaluation excluded) */
+  PetscReal             time;         /* wall time of the type's solve, seconds (the final error evaluation excluded); of a
+                                       * global-form solve, its setup included */
+  PetscReal             time_setup;   /* global form: wall time of the type's setup (factorizations, ...), part of time; 0 otherwise */
   PetscBool             converged;    /* reason > 0: error <= tol, or for a regularized type its own test passed; and error <= max_error */
   FcContactSolverReason reason;
   const char           *reason_name;  /* FcContactSolverReasonName(reason), static storage */
@@ -73,6 +79,13 @@ struct _FcContactSolverOps {
   PetscErrorCode (*solve)(FcContactSolver, FcContactProblem, PetscReal r[], FcContactSolverStats *stats);
   PetscErrorCode (*view)(FcContactSolver, PetscViewer);
   PetscErrorCode (*destroy)(FcContactSolver); /* free data; the object frees nothing of the type's */
+  /* Optional: solve the global problem in its own form (NULL: the type has none). Set up and solve
+   * from the r given (as solve) and fill v (n) when not NULL. Set stats as solve does, and also
+   * stats->time and stats->time_setup (the type's wall times: only it knows where its setup
+   * ends). When *local is NULL on entry (M is not symmetric positive definite, so that
+   * FcGlobalProblemComputeLocal did not form the reformulation), create *local with the mass
+   * matrix the type actually used (not timed). A bad M the type cannot use is an input error. */
+  PetscErrorCode (*solveglobal)(FcContactSolver, FcGlobalProblem, PetscReal r[], PetscReal v[], FcContactProblem *local, FcContactSolverStats *stats);
 };
 
 struct _p_FcContactSolver {
@@ -136,10 +149,22 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver solver, FcContactProblem pro
 PetscErrorCode FcContactSolverGetStats(FcContactSolver solver, FcContactSolverStats *stats);
 PetscErrorCode FcContactSolverView(FcContactSolver solver, PetscViewer viewer);
 
+/* Global form (FCLIB's M v = H r + f, u = Hᵀ v + w; global_problem.h). */
+/* Whether the solver's type solves the global form itself (sap); false for a solver without a type. */
+PetscErrorCode FcContactSolverHasGlobal(FcContactSolver solver, PetscBool *has);
+/* Solve gp in the global form (PETSC_ERR_SUP for a type without one: ask HasGlobal first).
+ * *local: the local reformulation the result is judged on (FcGlobalProblemComputeLocal), or NULL
+ * when M was not symmetric positive definite: the type then creates it with the mass matrix it
+ * used, and the caller destroys it. r (3m): as FcContactSolverSolve (warm start, the solution
+ * out). v (n): the velocities out, or NULL. Statistics as FcContactSolverSolve (the common error
+ * of r on *local, the same reasons and max_error), with time and time_setup the type's. */
+PetscErrorCode FcContactSolverSolveGlobal(FcContactSolver solver, FcGlobalProblem gp, FcContactProblem *local, PetscReal r[], PetscReal v[]);
+
 /* Types (one file each under solvers/). */
 PetscErrorCode FcContactSolverCreate_NSGS(FcContactSolver);
 /* sap: Castro, Permenter & Han 2022 (IEEE T-RO), the Semi-Analytic Primal solver on the local
- * form (solvers/sap.c, doc/sap.md). A regularized type. */
+ * form (solvers/sap.c, doc/sap.md). A regularized type, with a global form (ops.solveglobal:
+ * SAP in the velocities, sap_global.c). */
 PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver);
 
 /* What a sap solve did, beyond FcContactSolverStats (valid after FcContactSolverSolve; the

@@ -1,15 +1,15 @@
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 /* fcsim — `fcsim fclib solve FILE [--solver T] [--tol X] [--max-it N] [-o SOLUTION.hdf5]`.
  *
- * sap on a file with a global problem (M v = H r + f, u = Hᵀ v + w) is solved in that form, by
- * SAP's primal Newton in v (src/contact/sap_global.c, doc/sap.md "Global form"); every other
- * solver, and sap on a local file, solves the local reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w
- * that fclib_io builds. -fc_fclib_form local|global forces one (global: sap and a global file
- * only). In either form the printed error is the common error of r on the local reformulation,
- * as for every solver. */
+ * A file with a global problem (M v = H r + f, u = Hᵀ v + w) is solved in that form when the
+ * solver's type has one (FcContactSolverHasGlobal: sap, by its primal Newton in v,
+ * src/contact/sap_global.c, doc/sap.md "Global form"); every other solver, and any solver on a
+ * local file, solves the local reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w
+ * (FcGlobalProblemComputeLocal, src/contact). -fc_fclib_form local|global forces one (global: a
+ * solver with a global form and a global file only). In either form the printed error is the
+ * common error of r on the local reformulation, as for every solver. */
 #include "fclib_cmd.h"
 #include "../core/fsutil.h"
-#include "../contact/sap_global.h"
 #include "../contact/solver.h"
 #include "../io/fclib_io.h"
 #include <string.h>
@@ -52,39 +52,18 @@ static PetscErrorCode WarnTolIgnored_Private(const char *type, const char *why, 
   PetscFunctionReturn(0);
 }
 
-/* SAP on the global problem gp; p (the local reformulation, for the common error) is built with
- * the solver's M̃ when fclib_io could not (*p NULL on entry). max_error: the contact-solver
- * object's bound (solver.h), applied here as the object applies it to every local solve. */
-static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcGlobalProblem gp, PetscReal max_error, FcContactProblem *p, PetscReal **r, PetscBool *converged)
+/* The global form of the solver's type on gp. *p: the local reformulation for the common error,
+ * or NULL when M is not symmetric positive definite (the type then forms it with the M it used). */
+static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcContactSolver s, FcGlobalProblem gp, FcContactProblem *p, PetscReal **r, PetscBool *converged)
 {
-  FcSAPGlobal     s;
-  FcSAPGlobalInfo info;
-  PetscReal       error;
-  const char     *reason;
-  PetscErrorCode  ierr;
+  FcContactSolverStats st;
 
   PetscFunctionBegin;
-  PetscCall(FcSAPGlobalCreate(&s));
-  ierr = FcSAPGlobalSetFromOptions(s);
-  if (!ierr && o->max_it != PETSC_DEFAULT) ierr = FcSAPGlobalSetMaxIt(s, o->max_it);
-  if (!ierr) ierr = FcSAPGlobalSetUp(s, gp); /* input error: M indefinite */
-  if (ierr) {
-    PetscCall(FcSAPGlobalDestroy(&s));
-    return ierr;
-  }
-  if (!*p) PetscCall(FcSAPGlobalComputeLocal(s, p));
   PetscCall(PetscCalloc1(3 * gp->m, r));
-  PetscCall(FcSAPGlobalSolve(s, *r, NULL));
-  PetscCall(FcSAPGlobalGetInfo(s, &info));
-  PetscCall(FcContactProblemComputeError(*p, *r, &error));
-  *converged = info.converged;
-  reason     = info.reason_name;
-  if (*converged && !(error <= max_error)) {
-    *converged = PETSC_FALSE;
-    reason     = FcContactSolverReasonName(FC_CONTACT_SOLVER_DIVERGED_MAX_ERROR);
-  }
-  printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)\n", o->file, (int)gp->m, (int)info.newton_iterations, (double)error, (double)info.own_residual, (double)(info.time_setup + info.time_solve), reason, (int)gp->n, (double)info.time_setup);
-  PetscCall(FcSAPGlobalDestroy(&s));
+  PetscCall(FcContactSolverSolveGlobal(s, gp, p, *r, NULL)); /* input error: M indefinite */
+  PetscCall(FcContactSolverGetStats(s, &st));
+  *converged = st.converged;
+  printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)\n", o->file, (int)gp->m, (int)st.iterations, (double)st.error, (double)st.own_residual, (double)st.time, st.reason_name, (int)gp->n, (double)st.time_setup);
   PetscFunctionReturn(0);
 }
 
@@ -94,14 +73,14 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   FcGlobalProblem      gp = NULL;
   FcContactSolver      s  = NULL;
   FcContactSolverStats st;
-  FcContactSolverParams par;
+  FcGlobalMass         mass;
   char                 tname[FC_NAME_LEN];
   const char          *tolwhy;
   PetscReal           *r = NULL;
   PetscInt             m;
   FcFCLIBForm          form;
   const char          *type;
-  PetscBool            sap = PETSC_FALSE;
+  PetscBool            global = PETSC_FALSE;
   PetscErrorCode       ierr;
 
   PetscFunctionBegin;
@@ -117,14 +96,16 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   if (!ierr) ierr = FcContactSolverSetTolerances(s, o->tol, o->max_it);
   if (!ierr) ierr = FcContactSolverSetFromOptions(s); /* -fc_contact_solver_type may name sap */
   if (!ierr) ierr = FcContactSolverGetType(s, &type);
+  if (!ierr) ierr = FcContactSolverHasGlobal(s, &global);
+  /* the message names sap, today's only type with a global form (the tests compare it) */
+  if (!ierr && form == FC_FCLIB_FORM_GLOBAL && !global) ierr = FcInputError("command line", "-fc_fclib_form", "global: only the sap solver has a global form (solver %s)", type);
   if (!ierr) {
-    sap = !strcmp(type, "sap") ? PETSC_TRUE : PETSC_FALSE;
-    if (form == FC_FCLIB_FORM_GLOBAL && !sap) ierr = FcInputError("command line", "-fc_fclib_form", "global: only the sap solver has a global form (solver %s)", type);
-  }
-  if (!ierr) {
-    if (sap && form != FC_FCLIB_FORM_LOCAL) {
-      ierr = FcGlobalProblemLoadFCLIB(o->file, &gp, &p); /* gp NULL: a local file */
+    if (global && form != FC_FCLIB_FORM_LOCAL) {
+      ierr = FcFCLIBRead(o->file, &p, &gp); /* gp NULL: a local file */
       if (!ierr && !gp && form == FC_FCLIB_FORM_GLOBAL) ierr = FcInputError(o->file, "-fc_fclib_form", "global: the file has no /fclib_global problem");
+      /* an M that is not symmetric positive definite leaves p NULL: the solver's global form
+       * may symmetrize or regularize it, and forms the reformulation with what it used */
+      if (!ierr && gp) ierr = FcGlobalProblemComputeLocal(gp, &p, &mass);
     } else ierr = FcFCLIBReadProblem(o->file, &p);
   }
   if (ierr) {
@@ -133,13 +114,12 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
     PetscCall(FcGlobalProblemDestroy(&gp));
     return ierr;
   }
-  PetscCall(FcContactSolverGetParams(s, &par));
   PetscCall(PetscStrncpy(tname, type, sizeof tname));
   tolwhy = FcContactSolverIgnoredReason(s, "tol"); /* static text */
   if (gp) {
-    PetscCall(FcContactSolverDestroy(&s));
-    ierr = SolveGlobal_Private(o, gp, par.max_error, &p, &r, converged);
+    ierr = SolveGlobal_Private(o, s, gp, &p, &r, converged);
     PetscCall(FcGlobalProblemDestroy(&gp));
+    PetscCall(FcContactSolverDestroy(&s));
     if (ierr) {
       PetscCall(FcContactProblemDestroy(&p));
       PetscCall(PetscFree(r));

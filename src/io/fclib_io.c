@@ -11,8 +11,8 @@
  * elements — then read here, then the values (indices in range, finite numbers, μ ≥ 0) are
  * checked. Each failure is one FcInputError line "FILE: /dataset/path: message", with HDF5's
  * error printing off meanwhile and every HDF5 object closed. What this reader accepts, libfclib
- * reads too (every dataset it would read is read here), which src/contact/sap_global.c, still
- * calling fclib_read_global after FcFCLIBReadProblem, relies on. */
+ * reads too (every dataset it would read is read here). A global problem is handed over as plain
+ * data (FcGlobalProblem); its reformulation is src/contact's (global_problem.c). */
 #include "fclib_io.h"
 #include <fclib.h>
 #include <hdf5.h>
@@ -589,44 +589,36 @@ static PetscErrorCode LocalToProblem_Private(const char *file, struct fclib_loca
   PetscFunctionReturn(0);
 }
 
-/* M as a sequential AIJ matrix, its diagonal always stored (PETSc's factorizations want it; a
- * zero there then shows up as a zero pivot, an input error, rather than a missing entry). */
-static PetscErrorCode GlobalMatrixM_Private(const struct fclib_matrix *A, Mat *M)
+/* A validated matrix as a sequential AIJ matrix, duplicates summed. With diag, every diagonal
+ * entry is stored (PETSc's factorizations want it; a zero there then shows up as a zero pivot of
+ * M rather than a missing entry, and a shift of M needs no new nonzero). */
+static PetscErrorCode MatrixToAIJ_Private(const struct fclib_matrix *A, PetscBool diag, Mat *B)
 {
   PetscInt *nnz;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(A->m, &nnz));
-  for (int i = 0; i < A->m; i++) nnz[i] = 1;
+  for (int i = 0; i < A->m; i++) nnz[i] = diag ? 1 : 0;
   FC_FOR_EACH_ENTRY(A, i, j, v, (void)j; (void)v; nnz[i]++);
   for (int i = 0; i < A->m; i++) nnz[i] = PetscMin(nnz[i], A->n);
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, A->m, A->n, 0, nnz, M));
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, A->m, A->n, 0, nnz, B));
   PetscCall(PetscFree(nnz));
-  for (PetscInt i = 0; i < A->m; i++) PetscCall(MatSetValue(*M, i, i, 0.0, ADD_VALUES));
-  FC_FOR_EACH_ENTRY(A, i, j, v, PetscCall(MatSetValue(*M, i, j, v, ADD_VALUES)));
-  PetscCall(MatAssemblyBegin(*M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*M, MAT_FINAL_ASSEMBLY));
+  if (diag)
+    for (PetscInt i = 0; i < PetscMin(A->m, A->n); i++) PetscCall(MatSetValue(*B, i, i, 0.0, ADD_VALUES));
+  FC_FOR_EACH_ENTRY(A, i, j, v, PetscCall(MatSetValue(*B, i, j, v, ADD_VALUES)));
+  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
 }
 
-/* W = Hᵀ M⁻¹ H and q = Hᵀ M⁻¹ f + w (fclib.h: M v = H r + f, u = Hᵀ v + w, so
- * u = Hᵀ M⁻¹ H r + Hᵀ M⁻¹ f + w). M: nested-dissection ordering, then PETSc's Cholesky on the
- * permuted matrix in SBAIJ form, whose inertia tells whether M is positive definite; one solve
- * per column of H (3m solves; W is dense anyway). */
-static PetscErrorCode GlobalToProblem_Private(const char *file, struct fclib_global *G, FcContactProblem *problem)
+/* The values of a global problem read from file (checked here: indices, finite numbers, μ ≥ 0)
+ * into an FcGlobalProblem (src/contact/global_problem.h); its numerics are contact's. */
+static PetscErrorCode GlobalToProblem_Private(const char *file, struct fclib_global *G, FcGlobalProblem *global)
 {
-  const int        nd = G->M->m, n = G->H->n, m = n / 3;
-  Mat              M, Mp, S, F;
-  IS               rp, cp, id;
-  const PetscInt  *perm;
-  MatFactorInfo    finfo;
-  MatFactorError   ferr;
-  PetscInt         nneg = 0, nzero = 0, npos = 0, *hp, *hi;
-  PetscReal       *hx, maxabs = 0, *bp, *x;
-  const PetscReal *yp;
-  PetscBool        sym;
-  Vec              bv, yv;
-  FcContactProblem p;
+  const int       nd = G->M->m, n = G->H->n, m = n / 3;
+  FcGlobalProblem g;
+  PetscReal      *a;
+  PetscErrorCode  ierr;
 
   PetscFunctionBegin;
   PetscCall(CheckMatrixValues_Private(file, "/fclib_global/M", G->M));
@@ -634,91 +626,26 @@ static PetscErrorCode GlobalToProblem_Private(const char *file, struct fclib_glo
   PetscCall(CheckFinite_Private(file, "/fclib_global/vectors/f", "f", nd, G->f));
   PetscCall(CheckFinite_Private(file, "/fclib_global/vectors/w", "w", n, G->w));
   PetscCall(CheckMu_Private(file, "/fclib_global/vectors/mu", m, G->mu));
-
-  PetscCall(GlobalMatrixM_Private(G->M, &M));
-  FC_FOR_EACH_ENTRY(G->M, i, j, v, (void)i; (void)j; maxabs = PetscMax(maxabs, PetscAbsReal(v)));
-  PetscCall(MatIsSymmetric(M, 1e-12 * maxabs, &sym));
-  if (!sym) {
-    PetscCall(MatDestroy(&M));
-    return FcInputError(file, "/fclib_global/M", "not symmetric (FCLIB's M is symmetric positive definite)");
+  PetscCall(FcGlobalProblemCreate(nd, m, &g));
+  ierr = PetscStrncpy(g->source, file, sizeof g->source);
+  if (!ierr) ierr = MatrixToAIJ_Private(G->M, PETSC_TRUE, &g->M);
+  if (!ierr) ierr = MatrixToAIJ_Private(G->H, PETSC_FALSE, &g->H);
+  if (!ierr) ierr = VecGetArrayWrite(g->f, &a);
+  if (!ierr) {
+    for (int i = 0; i < nd; i++) a[i] = G->f[i];
+    ierr = VecRestoreArrayWrite(g->f, &a);
   }
-  PetscCall(MatGetOrdering(M, MATORDERINGND, &rp, &cp));
-  PetscCall(MatPermute(M, rp, rp, &Mp)); /* Mp(i,j) = M(perm[i], perm[j]) */
-  PetscCall(MatSetOption(Mp, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatConvert(Mp, MATSEQSBAIJ, MAT_INITIAL_MATRIX, &S));
-  PetscCall(MatDestroy(&Mp));
-  PetscCall(MatDestroy(&M));
-  PetscCall(ISCreateStride(PETSC_COMM_SELF, nd, 0, 1, &id));
-  PetscCall(ISSetIdentity(id));
-  PetscCall(MatGetFactor(S, MATSOLVERPETSC, MAT_FACTOR_CHOLESKY, &F));
-  PetscCall(MatFactorInfoInitialize(&finfo));
-  PetscCall(MatCholeskyFactorSymbolic(F, S, id, &finfo));
-  PetscCall(MatCholeskyFactorNumeric(F, S, &finfo));
-  PetscCall(MatFactorGetError(F, &ferr));
-  if (!ferr) PetscCall(MatGetInertia(F, &nneg, &nzero, &npos));
-  PetscCall(ISDestroy(&id));
-  PetscCall(MatDestroy(&S));
-  if (ferr || nneg || nzero) {
-    PetscCall(MatDestroy(&F));
-    PetscCall(ISDestroy(&rp));
-    PetscCall(ISDestroy(&cp));
-    if (ferr) return FcInputError(file, "/fclib_global/M", "singular (zero pivot in its Cholesky factorization)");
-    return FcInputError(file, "/fclib_global/M", "not positive definite (%" PetscInt_FMT " negative, %" PetscInt_FMT " zero eigenvalues)", nneg, nzero);
+  if (!ierr) ierr = VecGetArrayWrite(g->w, &a);
+  if (!ierr) {
+    for (int i = 0; i < n; i++) a[i] = G->w[i];
+    ierr = VecRestoreArrayWrite(g->w, &a);
   }
-
-  /* H by columns (CSC), whatever its storage. */
-  PetscCall(PetscCalloc1(n + 1, &hp));
-  FC_FOR_EACH_ENTRY(G->H, i, j, v, (void)i; (void)v; hp[j + 1]++);
-  for (int j = 0; j < n; j++) hp[j + 1] += hp[j];
-  PetscCall(PetscMalloc2(hp[n], &hi, hp[n], &hx));
-  {
-    PetscInt *next;
-    PetscCall(PetscMalloc1(n, &next));
-    for (int j = 0; j < n; j++) next[j] = hp[j];
-    FC_FOR_EACH_ENTRY(G->H, i, j, v, hi[next[j]] = i; hx[next[j]++] = v);
-    PetscCall(PetscFree(next));
+  if (ierr) {
+    PetscCall(FcGlobalProblemDestroy(&g));
+    PetscCall(ierr);
   }
-
-  PetscCall(FcContactProblemCreate(m, &p));
-  PetscCall(ISGetIndices(rp, &perm));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, nd, &bv));
-  PetscCall(VecDuplicate(bv, &yv));
-  PetscCall(PetscMalloc1(nd, &x));
-  for (int j = 0; j <= n; j++) { /* columns of H, then f (j == n) */
-    PetscCall(PetscArrayzero(x, nd));
-    if (j < n)
-      for (PetscInt k = hp[j]; k < hp[j + 1]; k++) x[hi[k]] += hx[k];
-    else
-      for (int i = 0; i < nd; i++) x[i] = G->f[i];
-    PetscCall(VecGetArrayWrite(bv, &bp));
-    for (int i = 0; i < nd; i++) bp[i] = x[perm[i]]; /* permuted right-hand side */
-    PetscCall(VecRestoreArrayWrite(bv, &bp));
-    PetscCall(MatSolve(F, bv, yv));
-    PetscCall(VecGetArrayRead(yv, &yp));
-    for (int i = 0; i < nd; i++) x[perm[i]] = yp[i]; /* x = M⁻¹ (column j of H, or f) */
-    PetscCall(VecRestoreArrayRead(yv, &yp));
-    for (int i = 0; i < n; i++) { /* (Hᵀ x)_i */
-      PetscReal s = 0;
-      for (PetscInt k = hp[i]; k < hp[i + 1]; k++) s += hx[k] * x[hi[k]];
-      if (j < n) p->W[(size_t)i * n + j] = s;
-      else p->q[i] = s + G->w[i];
-    }
-  }
-  /* Hᵀ M⁻¹ H is symmetric; the column-wise solves leave rounding-level asymmetry, which would
-   * keep nsgs off its symmetric (contiguous) update. */
-  for (int i = 0; i < n; i++)
-    for (int j = i + 1; j < n; j++) p->W[(size_t)i * n + j] = p->W[(size_t)j * n + i] = 0.5 * (p->W[(size_t)i * n + j] + p->W[(size_t)j * n + i]);
-  for (int a = 0; a < m; a++) p->mu[a] = G->mu[a];
-  PetscCall(PetscFree(x));
-  PetscCall(VecDestroy(&bv));
-  PetscCall(VecDestroy(&yv));
-  PetscCall(ISRestoreIndices(rp, &perm));
-  PetscCall(ISDestroy(&rp));
-  PetscCall(ISDestroy(&cp));
-  PetscCall(MatDestroy(&F));
-  PetscCall(PetscFree(hp));
-  PetscCall(PetscFree2(hi, hx));
-  *problem = p;
+  for (int k = 0; k < m; k++) g->mu[k] = G->mu[k];
+  *global = g;
   PetscFunctionReturn(0);
 }
 
@@ -779,7 +706,7 @@ static PetscErrorCode ReadLocal_Private(FcH5 *h, FcContactProblem *problem)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ReadGlobal_Private(FcH5 *h, FcContactProblem *problem)
+static PetscErrorCode ReadGlobal_Private(FcH5 *h, FcGlobalProblem *global)
 {
   FcMatShape          Ms, Hs;
   struct fclib_matrix M = {0}, H = {0};
@@ -802,7 +729,7 @@ static PetscErrorCode ReadGlobal_Private(FcH5 *h, FcContactProblem *problem)
     G.w        = w;
     G.mu       = mu;
     G.spacedim = 3;
-    ierr       = GlobalToProblem_Private(h->file, &G, problem);
+    ierr       = GlobalToProblem_Private(h->file, &G, global);
   }
   PetscCall(FreeMatrix_Private(&M));
   PetscCall(FreeMatrix_Private(&H));
@@ -811,7 +738,7 @@ static PetscErrorCode ReadGlobal_Private(FcH5 *h, FcContactProblem *problem)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ReadProblem_Private(const char *path, FcContactProblem *problem)
+static PetscErrorCode ReadFile_Private(const char *path, FcContactProblem *local, FcGlobalProblem *global)
 {
   FcH5           h;
   FcFCLIBKind    kind = FC_FCLIB_LOCAL;
@@ -819,24 +746,61 @@ static PetscErrorCode ReadProblem_Private(const char *path, FcContactProblem *pr
 
   PetscFunctionBegin;
   ierr = ProbeFile_Private(path, &h, &kind);
-  if (!ierr) ierr = kind == FC_FCLIB_LOCAL ? ReadLocal_Private(&h, problem) : ReadGlobal_Private(&h, problem);
+  if (!ierr) ierr = kind == FC_FCLIB_LOCAL ? ReadLocal_Private(&h, local) : ReadGlobal_Private(&h, global);
   CloseFile_Private(&h);
   PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem)
+PetscErrorCode FcFCLIBRead(const char *path, FcContactProblem *local, FcGlobalProblem *global)
 {
   FcH5Quiet      q;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCheck(path && problem, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
-  *problem = NULL;
+  PetscCheck(path && local && global, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
+  *local  = NULL;
+  *global = NULL;
   QuietShutdownSetup_Private();
   QuietBegin_Private(&q);
-  ierr = ReadProblem_Private(path, problem);
+  ierr = ReadFile_Private(path, local, global);
   QuietEnd_Private(&q);
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+/* A global file whose M is not symmetric positive definite has no local form: one input-error
+ * line per status (FcGlobalProblemComputeLocal). */
+static PetscErrorCode MassError_Private(const char *file, const FcGlobalMass *mass)
+{
+  PetscFunctionBegin;
+  switch (mass->status) {
+  case FC_GLOBAL_MASS_SPD:
+    break;
+  case FC_GLOBAL_MASS_NOT_SYMMETRIC:
+    return FcInputError(file, "/fclib_global/M", "not symmetric (FCLIB's M is symmetric positive definite)");
+  case FC_GLOBAL_MASS_SINGULAR:
+    return FcInputError(file, "/fclib_global/M", "singular (zero pivot in its Cholesky factorization)");
+  case FC_GLOBAL_MASS_NOT_SPD:
+    return FcInputError(file, "/fclib_global/M", "not positive definite (%" PetscInt_FMT " negative, %" PetscInt_FMT " zero eigenvalues)", mass->nneg, mass->nzero);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem)
+{
+  FcGlobalProblem global = NULL;
+  FcGlobalMass    mass;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  PetscCheck(path && problem, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
+  *problem = NULL;
+  PetscCall(FcFCLIBRead(path, problem, &global));
+  if (!global) PetscFunctionReturn(0);
+  ierr = FcGlobalProblemComputeLocal(global, problem, &mass);
+  if (!ierr) ierr = MassError_Private(path, &mass);
+  PetscCall(FcGlobalProblemDestroy(&global));
   PetscCall(ierr);
   PetscFunctionReturn(0);
 }

@@ -1,5 +1,6 @@
 /* fcsim — FCLIB files (HDF5, libfclib 3.1): read local and global frictional contact problems
- * into an FcContactProblem, write local problems and solutions (doc/contact.md, "FCLIB").
+ * into plain data (FcContactProblem, FcGlobalProblem), write local problems and solutions
+ * (doc/contact.md, "FCLIB").
  *
  * Reading is fcsim's own, with the HDF5 C API: libfclib's readers call exit() on a missing
  * dataset or a damaged object, overrun their buffers on a dataset of the wrong size, and use a
@@ -8,14 +9,15 @@
  * (FC_ERR_INPUT, exit status 2), never a crash nor HDF5's own diagnostics (silenced during the
  * read and at the library's shutdown), with every HDF5 object closed.
  *
- * Global problems (M v = H r + f, u = Hᵀ v + w, fclib.h) are reformulated in local form:
- *     W = Hᵀ M⁻¹ H,   q = Hᵀ M⁻¹ f + w,
- * with a sparse Cholesky factorization of M (PETSc) and one solve per column of H.
- * Mixed problems (local V, R, s; global G, b) are refused with a message. */
+ * Only files live here. The numerics on a global problem (M v = H r + f, u = Hᵀ v + w, fclib.h)
+ * are src/contact's: its local reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w is
+ * FcGlobalProblemComputeLocal (contact/global_problem.h), its solution in the global form a
+ * contact solver's (FcContactSolverSolveGlobal). Mixed problems (local V, R, s; global G, b) are
+ * refused with a message. */
 #ifndef FC_FCLIB_IO_H
 #define FC_FCLIB_IO_H
 
-#include "../contact/problem.h"
+#include "../contact/global_problem.h"
 
 /* Optional /fclib_local/info strings (any may be NULL). */
 typedef struct {
@@ -24,8 +26,18 @@ typedef struct {
   const char *math_info;
 } FcFCLIBInfo;
 
-/* Read /fclib_local (W, q, mu) or /fclib_global (reformulated); *problem is created. Bad input
- * → FC_ERR_INPUT with one line naming the file and the dataset. */
+/* Read whichever problem the file holds, validated (presence, kind, class and size of every
+ * dataset; indices in range, finite values, μ ≥ 0): /fclib_local gives *local (W dense, q, mu)
+ * and *global = NULL; /fclib_global (taken when both are present, as libfclib does) gives
+ * *global (M with every diagonal entry stored, H, f, w, mu; source = path) and *local = NULL.
+ * M is not checked here: FcGlobalProblemComputeLocal says what it is. Bad input → FC_ERR_INPUT
+ * with one line naming the file and the dataset. */
+PetscErrorCode FcFCLIBRead(const char *path, FcContactProblem *local, FcGlobalProblem *global);
+
+/* The local problem of any FCLIB file: /fclib_local as read, /fclib_global reformulated by
+ * FcGlobalProblemComputeLocal; an M that is not symmetric positive definite is then an input
+ * error ("FILE: /fclib_global/M: not symmetric (...)", "singular (...)", "not positive definite
+ * (...)"). *problem is created. */
 PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem);
 
 /* Write problem as /fclib_local (W as CSC without its exact zeros, q, mu, spacedim 3, info).

@@ -12,11 +12,14 @@
  *     symmetric M); M singular: one warning line, M + ε mean|diag M| I used; M indefinite, or
  *     singular with -fc_sap_global_reg 0: one input-error line; bad option values; statuses
  *     (max_it, a contact with H_a = 0) and the warm start;
- *  4. an FCLIB global file written with libfclib (fclib_write_global): FcGlobalProblemLoadFCLIB
- *     reads it back (compressed columns, rows and triplets), fclib_io's local reformulation equals FcSAPGlobalComputeLocal's, and
+ *  4. an FCLIB global file written with libfclib (fclib_write_global): FcFCLIBRead (src/io)
+ *     reads it back (compressed columns, rows and triplets), FcGlobalProblemComputeLocal's local
+ *     reformulation equals FcSAPGlobalComputeLocal's, the sap solver has a global form and nsgs
+ *     none (FcContactSolverHasGlobal), and
  *     `fcsim fclib solve FILE --solver sap` (FcFCLIBSolve) solves it in the global form (one line
  *     with own_residual and error), forced local with -fc_fclib_form local gives the same r when
- *     both use the exact Delassus scale; a file with a non-symmetric M is solved with a warning.
+ *     both use the exact Delassus scale; a file with a non-symmetric M is reported so by
+ *     FcGlobalProblemComputeLocal (a status, no local form) and solved by sap with a warning.
  * Key figures are printed on lines starting with "FIGURE ". */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -666,6 +669,18 @@ static void RunSolve(const char *file, const char *solver, const char *sol, Pets
   FcTestCaptureStop(&c, out, olen);
 }
 
+/* A file as `fcsim fclib solve --solver sap` reads it: the global problem (NULL for a local
+ * file) and the local reformulation (NULL when M is not symmetric positive definite). */
+static void LoadFile(const char *path, FcGlobalProblem *gp, FcContactProblem *p, FcGlobalMass *mass)
+{
+  assert_int_equal(FcFCLIBRead(path, p, gp), 0);
+  mass->status = FC_GLOBAL_MASS_SPD;
+  if (*gp) {
+    assert_null(*p);
+    assert_int_equal(FcGlobalProblemComputeLocal(*gp, p, mass), 0);
+  }
+}
+
 static void test_fclib_file(void **state)
 {
   char             path[] = "/tmp/fcsim_test_sapg_XXXXXX", bad[64], sol[64], sol2[64];
@@ -675,6 +690,7 @@ static void test_fclib_file(void **state)
   FcContactProblem p, pg;
   FcSAPGlobal      s;
   FcSAPGlobalInfo  info;
+  FcGlobalMass     mass;
   double          *r, *rl, *rg;
   int              fd;
   (void)state;
@@ -689,9 +705,10 @@ static void test_fclib_file(void **state)
   WriteGlobal(path, &d, 0);
 
   /* read back: the global problem and fclib_io's local reformulation; ComputeLocal agrees */
-  assert_int_equal(FcGlobalProblemLoadFCLIB(path, &gp, &p), 0);
+  LoadFile(path, &gp, &p, &mass);
   assert_non_null(gp);
   assert_non_null(p);
+  assert_int_equal(mass.status, FC_GLOBAL_MASS_SPD);
   assert_int_equal(gp->n, n);
   assert_int_equal(gp->m, m);
   assert_string_equal(gp->source, path);
@@ -724,7 +741,7 @@ static void test_fclib_file(void **state)
     double          *r2 = calloc(3 * m, sizeof(double));
     snprintf(tpath, sizeof tpath, "%s_triplet.hdf5", path);
     WriteGlobal(tpath, &d, 1);
-    assert_int_equal(FcGlobalProblemLoadFCLIB(tpath, &g2, &p2), 0);
+    LoadFile(tpath, &g2, &p2, &mass);
     assert_non_null(g2);
     assert_int_equal(FcSAPGlobalCreate(&s2), 0);
     assert_int_equal(FcSAPGlobalSetUp(s2, g2), 0);
@@ -743,7 +760,7 @@ static void test_fclib_file(void **state)
     char lpath[64];
     snprintf(lpath, sizeof lpath, "%s_local.hdf5", path);
     assert_int_equal(FcFCLIBWriteLocal(lpath, p, NULL), 0);
-    assert_int_equal(FcGlobalProblemLoadFCLIB(lpath, &gp, &pg), 0);
+    LoadFile(lpath, &gp, &pg, &mass);
     assert_null(gp);
     assert_non_null(pg);
     assert_int_equal(pg->m, m);
@@ -800,6 +817,15 @@ static void test_fclib_file(void **state)
           d.M[j * n + i] *= 0.8;
         }
     WriteGlobal(bad, &d, 0);
+    {
+      FcGlobalProblem  gb;
+      FcContactProblem pb;
+      LoadFile(bad, &gb, &pb, &mass);
+      assert_non_null(gb);
+      assert_null(pb);
+      assert_int_equal(mass.status, FC_GLOBAL_MASS_NOT_SYMMETRIC);
+      assert_int_equal(FcGlobalProblemDestroy(&gb), 0);
+    }
     RunSolve(bad, "nsgs", NULL, &ierr, &conv, o, sizeof o, err, sizeof err);
     FcTestAssertInputError(ierr, err, "/fclib_global/M: not symmetric");
     RunSolve(bad, "sap", NULL, &ierr, &conv, o, sizeof o, err, sizeof err);
@@ -811,6 +837,19 @@ static void test_fclib_file(void **state)
     assert_non_null(strstr(o, "own_residual"));
     printf("FIGURE sap global fclib solve, non-symmetric M: %.*s | %s", (int)strcspn(err, "\n"), err, o);
     unlink(bad);
+  }
+  /* which types have a global form: asked of the type, not of its name */
+  {
+    FcContactSolver cs;
+    PetscBool       has;
+    assert_int_equal(FcContactSolverCreate(&cs), 0);
+    assert_int_equal(FcContactSolverSetType(cs, "sap"), 0);
+    assert_int_equal(FcContactSolverHasGlobal(cs, &has), 0);
+    assert_true(has);
+    assert_int_equal(FcContactSolverSetType(cs, "nsgs"), 0);
+    assert_int_equal(FcContactSolverHasGlobal(cs, &has), 0);
+    assert_false(has);
+    assert_int_equal(FcContactSolverDestroy(&cs), 0);
   }
   /* -fc_fclib_form global with another solver, or a bad value: one input-error line */
   {

@@ -118,6 +118,7 @@
  * form (../sap_global.c, Newton in v on M v = H r + f) through the internal header sap_impl.h,
  * and defined here. */
 #include "../solver.h"
+#include "../sap_global.h"
 #include "sap_impl.h"
 #include <math.h>
 
@@ -690,6 +691,35 @@ static PetscErrorCode FcContactSolverDestroy_SAP(FcContactSolver s)
   PetscFunctionReturn(0);
 }
 
+/* The global form (ops.solveglobal): SAP in the velocities (../sap_global.c) with this type's
+ * parameters and the object's max_it, so that both forms answer the same options. */
+static PetscErrorCode FcContactSolverSolveGlobal_SAP(FcContactSolver s, FcGlobalProblem gp, PetscReal r[], PetscReal v[], FcContactProblem *local, FcContactSolverStats *st)
+{
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
+  FcSAPGlobal          g;
+  FcSAPGlobalInfo      info;
+  PetscErrorCode       ierr;
+
+  PetscFunctionBegin;
+  PetscCall(FcSAPGlobalCreate(&g));
+  ierr = FcSAPGlobalConfigure(g, &sp->par, s->params.max_it);
+  if (!ierr) ierr = FcSAPGlobalSetUp(g, gp); /* input error: M indefinite */
+  if (!ierr && !*local) ierr = FcSAPGlobalComputeLocal(g, local); /* with M̃ */
+  if (!ierr) ierr = FcSAPGlobalSolve(g, r, v);
+  if (!ierr) ierr = FcSAPGlobalGetInfo(g, &info);
+  if (ierr) {
+    PetscCall(FcSAPGlobalDestroy(&g));
+    return ierr;
+  }
+  st->iterations   = info.newton_iterations;
+  st->reason       = info.reason;
+  st->own_residual = info.own_residual;
+  st->time_setup   = info.time_setup;
+  st->time         = info.time_setup + info.time_solve;
+  PetscCall(FcSAPGlobalDestroy(&g));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver s)
 {
   FcContactSolver_SAP *sp;
@@ -703,6 +733,7 @@ PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver s)
   s->ops.setfromoptions = FcContactSolverSetFromOptions_SAP;
   s->ops.view           = FcContactSolverView_SAP;
   s->ops.destroy        = FcContactSolverDestroy_SAP;
+  s->ops.solveglobal    = FcContactSolverSolveGlobal_SAP;
   PetscFunctionReturn(0);
 }
 

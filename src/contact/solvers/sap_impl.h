@@ -92,4 +92,10 @@ typedef struct {
 PetscErrorCode FcSAPHistoryPush(FcSAPHistory *h, PetscReal cost, PetscReal grad, PetscReal scale);
 PetscErrorCode FcSAPHistoryDestroy(FcSAPHistory *h);
 
+/* The global form as the sap type's solveglobal operation runs it (solvers/sap.c): the type's
+ * parameters and the object's max_it, already read with the solver's options prefix and checked,
+ * then -fc_sap_global_{reg,delassus} (a bad value: one input-error line). */
+typedef struct _n_FcSAPGlobal *FcSAPGlobal;
+PetscErrorCode FcSAPGlobalConfigure(FcSAPGlobal s, const FcSAPParams *par, PetscInt max_it);
+
 #endif

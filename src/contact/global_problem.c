@@ -1,0 +1,191 @@
+/* fcsim — FCLIB's global problem: storage and the local reformulation (global_problem.h). */
+#include "global_problem.h"
+
+PetscErrorCode FcGlobalProblemCreate(PetscInt n, PetscInt m, FcGlobalProblem *gp)
+{
+  FcGlobalProblem g;
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 1 && m >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A global problem needs n >= 1 velocities and m >= 1 contacts (got n = %" PetscInt_FMT ", m = %" PetscInt_FMT ")", n, m);
+  PetscCall(PetscNew(&g));
+  g->n = n;
+  g->m = m;
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &g->f));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * m, &g->w));
+  PetscCall(VecSet(g->f, 0.0));
+  PetscCall(VecSet(g->w, 0.0));
+  PetscCall(PetscCalloc1(m, &g->mu));
+  PetscCall(PetscStrncpy(g->source, "global problem", sizeof g->source));
+  *gp = g;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcGlobalProblemDestroy(FcGlobalProblem *gp)
+{
+  PetscFunctionBegin;
+  if (!gp || !*gp) PetscFunctionReturn(0);
+  PetscCall(MatDestroy(&(*gp)->M));
+  PetscCall(MatDestroy(&(*gp)->H));
+  PetscCall(VecDestroy(&(*gp)->f));
+  PetscCall(VecDestroy(&(*gp)->w));
+  PetscCall(PetscFree((*gp)->mu));
+  PetscCall(PetscFree(*gp));
+  PetscFunctionReturn(0);
+}
+
+/* max |A_ij| over the stored entries */
+static PetscErrorCode MaxAbs_Private(Mat A, PetscReal *mx)
+{
+  PetscInt m;
+
+  PetscFunctionBegin;
+  *mx = 0;
+  PetscCall(MatGetSize(A, &m, NULL));
+  for (PetscInt i = 0; i < m; i++) {
+    PetscInt           nc;
+    const PetscScalar *v;
+    PetscCall(MatGetRow(A, i, &nc, NULL, &v));
+    for (PetscInt k = 0; k < nc; k++) *mx = PetscMax(*mx, PetscAbsScalar(v[k]));
+    PetscCall(MatRestoreRow(A, i, &nc, NULL, &v));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* H (n × 3m AIJ) by columns: hp (3m + 1 pointers), hi (rows), hx (values), rows ascending within
+ * a column. */
+static PetscErrorCode ColumnsOfH_Private(Mat H, PetscInt n, PetscInt n3, PetscInt **hp, PetscInt **hi, PetscReal **hx)
+{
+  PetscInt *next;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(n3 + 1, hp));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt        nc;
+    const PetscInt *cols;
+    PetscCall(MatGetRow(H, i, &nc, &cols, NULL));
+    for (PetscInt k = 0; k < nc; k++) (*hp)[cols[k] + 1]++;
+    PetscCall(MatRestoreRow(H, i, &nc, &cols, NULL));
+  }
+  for (PetscInt j = 0; j < n3; j++) (*hp)[j + 1] += (*hp)[j];
+  PetscCall(PetscMalloc2((*hp)[n3], hi, (*hp)[n3], hx));
+  PetscCall(PetscMalloc1(n3, &next));
+  for (PetscInt j = 0; j < n3; j++) next[j] = (*hp)[j];
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt           nc;
+    const PetscInt    *cols;
+    const PetscScalar *v;
+    PetscCall(MatGetRow(H, i, &nc, &cols, &v));
+    for (PetscInt k = 0; k < nc; k++) {
+      (*hi)[next[cols[k]]]   = i;
+      (*hx)[next[cols[k]]++] = PetscRealPart(v[k]);
+    }
+    PetscCall(MatRestoreRow(H, i, &nc, &cols, &v));
+  }
+  PetscCall(PetscFree(next));
+  PetscFunctionReturn(0);
+}
+
+/* W = Hᵀ M⁻¹ H and q = Hᵀ M⁻¹ f + w (fclib.h: M v = H r + f, u = Hᵀ v + w, so
+ * u = Hᵀ M⁻¹ H r + Hᵀ M⁻¹ f + w). M: nested-dissection ordering, then PETSc's Cholesky on the
+ * permuted matrix in SBAIJ form, whose inertia tells whether M is positive definite (Sylvester's
+ * law of inertia); one solve per column of H (3m solves; W is dense anyway). */
+PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem *local, FcGlobalMass *mass)
+{
+  const PetscInt     nd = gp->n, n = 3 * gp->m, m = gp->m;
+  Mat                Mp, S, F;
+  IS                 rp, cp, id;
+  const PetscInt    *perm;
+  MatFactorInfo      finfo;
+  MatFactorError     ferr;
+  PetscInt           nneg = 0, nzero = 0, npos = 0, *hp, *hi;
+  PetscReal         *hx, maxabs, *bp, *x;
+  const PetscReal   *yp, *fv, *wv;
+  PetscBool          sym;
+  Vec                bv, yv;
+  FcContactProblem   p;
+
+  PetscFunctionBegin;
+  PetscCheck(gp && local && mass, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
+  PetscCheck(gp->M && gp->H, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The global problem has no M or H");
+  *local        = NULL;
+  mass->status  = FC_GLOBAL_MASS_SPD;
+  mass->nneg    = 0;
+  mass->nzero   = 0;
+  PetscCall(MaxAbs_Private(gp->M, &maxabs));
+  PetscCall(MatIsSymmetric(gp->M, 1e-12 * maxabs, &sym));
+  if (!sym) {
+    mass->status = FC_GLOBAL_MASS_NOT_SYMMETRIC;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatGetOrdering(gp->M, MATORDERINGND, &rp, &cp));
+  PetscCall(MatPermute(gp->M, rp, rp, &Mp)); /* Mp(i,j) = M(perm[i], perm[j]) */
+  PetscCall(MatSetOption(Mp, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatConvert(Mp, MATSEQSBAIJ, MAT_INITIAL_MATRIX, &S));
+  PetscCall(MatDestroy(&Mp));
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, nd, 0, 1, &id));
+  PetscCall(ISSetIdentity(id));
+  PetscCall(MatGetFactor(S, MATSOLVERPETSC, MAT_FACTOR_CHOLESKY, &F));
+  PetscCall(MatFactorInfoInitialize(&finfo));
+  PetscCall(MatCholeskyFactorSymbolic(F, S, id, &finfo));
+  PetscCall(MatCholeskyFactorNumeric(F, S, &finfo));
+  PetscCall(MatFactorGetError(F, &ferr));
+  if (!ferr) PetscCall(MatGetInertia(F, &nneg, &nzero, &npos));
+  PetscCall(ISDestroy(&id));
+  PetscCall(MatDestroy(&S));
+  if (ferr || nneg || nzero) {
+    PetscCall(MatDestroy(&F));
+    PetscCall(ISDestroy(&rp));
+    PetscCall(ISDestroy(&cp));
+    mass->status = ferr ? FC_GLOBAL_MASS_SINGULAR : FC_GLOBAL_MASS_NOT_SPD;
+    mass->nneg   = ferr ? 0 : nneg;
+    mass->nzero  = ferr ? 0 : nzero;
+    PetscFunctionReturn(0);
+  }
+
+  PetscCall(ColumnsOfH_Private(gp->H, nd, n, &hp, &hi, &hx));
+  PetscCall(FcContactProblemCreate(m, &p));
+  PetscCall(ISGetIndices(rp, &perm));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, nd, &bv));
+  PetscCall(VecDuplicate(bv, &yv));
+  PetscCall(PetscMalloc1(nd, &x));
+  PetscCall(VecGetArrayRead(gp->f, &fv));
+  PetscCall(VecGetArrayRead(gp->w, &wv));
+  for (PetscInt j = 0; j <= n; j++) { /* columns of H, then f (j == n) */
+    PetscCall(PetscArrayzero(x, nd));
+    if (j < n)
+      for (PetscInt k = hp[j]; k < hp[j + 1]; k++) x[hi[k]] += hx[k];
+    else
+      for (PetscInt i = 0; i < nd; i++) x[i] = fv[i];
+    PetscCall(VecGetArrayWrite(bv, &bp));
+    for (PetscInt i = 0; i < nd; i++) bp[i] = x[perm[i]]; /* permuted right-hand side */
+    PetscCall(VecRestoreArrayWrite(bv, &bp));
+    PetscCall(MatSolve(F, bv, yv));
+    PetscCall(VecGetArrayRead(yv, &yp));
+    for (PetscInt i = 0; i < nd; i++) x[perm[i]] = yp[i]; /* x = M⁻¹ (column j of H, or f) */
+    PetscCall(VecRestoreArrayRead(yv, &yp));
+    for (PetscInt i = 0; i < n; i++) { /* (Hᵀ x)_i */
+      PetscReal s = 0;
+      for (PetscInt k = hp[i]; k < hp[i + 1]; k++) s += hx[k] * x[hi[k]];
+      if (j < n) p->W[(size_t)i * n + j] = s;
+      else p->q[i] = s + wv[i];
+    }
+  }
+  PetscCall(VecRestoreArrayRead(gp->w, &wv));
+  PetscCall(VecRestoreArrayRead(gp->f, &fv));
+  /* Hᵀ M⁻¹ H is symmetric; the column-wise solves leave rounding-level asymmetry, which would
+   * keep nsgs off its symmetric (contiguous) update. */
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = i + 1; j < n; j++) p->W[(size_t)i * n + j] = p->W[(size_t)j * n + i] = 0.5 * (p->W[(size_t)i * n + j] + p->W[(size_t)j * n + i]);
+  for (PetscInt a = 0; a < m; a++) p->mu[a] = gp->mu[a];
+  PetscCall(PetscFree(x));
+  PetscCall(VecDestroy(&bv));
+  PetscCall(VecDestroy(&yv));
+  PetscCall(ISRestoreIndices(rp, &perm));
+  PetscCall(ISDestroy(&rp));
+  PetscCall(ISDestroy(&cp));
+  PetscCall(MatDestroy(&F));
+  PetscCall(PetscFree(hp));
+  PetscCall(PetscFree2(hi, hx));
+  *local = p;
+  PetscFunctionReturn(0);
+}

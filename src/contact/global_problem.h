@@ -1,0 +1,62 @@
+/* fcsim — FCLIB's global frictional contact problem as plain data, and its local reformulation
+ * (doc/contact.md "FCLIB", doc/sap.md "Global form").
+ *
+ *     M v = H r + f,   u = Hᵀ v + w,   K_μ ∋ r ⊥ û ∈ K_μ*  per contact (De Saxcé, problem.h)
+ *
+ * (fclib.h, without the equality constraints G, b): v ∈ Rⁿ generalized velocities, r, u ∈ R^{3m}.
+ * Eliminating v = M⁻¹(H r + f) gives the local form u = W r + q of problem.h with
+ *
+ *     W = Hᵀ M⁻¹ H,   q = Hᵀ M⁻¹ f + w.
+ *
+ * Files are read into this struct by src/io/fclib_io.c (FcFCLIBRead); the numerics on it live
+ * here and in the solvers (sap_global.c solves it without the reformulation). */
+#ifndef FC_CONTACT_GLOBAL_PROBLEM_H
+#define FC_CONTACT_GLOBAL_PROBLEM_H
+
+#include "problem.h"
+
+typedef struct _n_FcGlobalProblem *FcGlobalProblem;
+
+/* Plain data, filled in place after FcGlobalProblemCreate (M and H are the caller's: set them to
+ * sequential AIJ matrices of sizes n×n and n×3m; Destroy destroys them). M as given may be
+ * non-symmetric or singular: FcGlobalProblemComputeLocal says so, a solver of the global form may
+ * work on a symmetrized, regularized copy (FcSAPGlobalSetUp). */
+struct _n_FcGlobalProblem {
+  PetscInt   n;                    /* generalized velocities */
+  PetscInt   m;                    /* contacts */
+  Mat        M;                    /* n × n */
+  Mat        H;                    /* n × 3m, column 3a + i: row i (n, t1, t2) of contact a */
+  Vec        f;                    /* n */
+  Vec        w;                    /* 3m */
+  PetscReal *mu;                   /* m, μ_a ≥ 0 */
+  char       source[FC_NAME_LEN];  /* the file, for messages ("global problem" by default) */
+};
+
+/* f, w (zeroed) and mu (zeroed) allocated; M, H NULL. n ≥ 1, m ≥ 1. */
+PetscErrorCode FcGlobalProblemCreate(PetscInt n, PetscInt m, FcGlobalProblem *gp);
+PetscErrorCode FcGlobalProblemDestroy(FcGlobalProblem *gp);
+
+/* What the reformulation found M to be. FCLIB's M is symmetric positive definite; any other M
+ * is a property of the data, not an error here: a caller that needs the local form refuses the
+ * file (FcFCLIBReadProblem: one input-error line per status), a solver of the global form may
+ * symmetrize or regularize M instead (sap_global.c §2). */
+typedef enum {
+  FC_GLOBAL_MASS_SPD           = 0, /* symmetric positive definite: the reformulation was formed */
+  FC_GLOBAL_MASS_NOT_SYMMETRIC = 1, /* max|M − Mᵀ| > 1e-12 max|M| (stored entries) */
+  FC_GLOBAL_MASS_SINGULAR      = 2, /* a zero pivot in its Cholesky factorization */
+  FC_GLOBAL_MASS_NOT_SPD       = 3  /* negative or zero eigenvalues (the factorization's inertia) */
+} FcGlobalMassStatus;
+
+typedef struct {
+  FcGlobalMassStatus status;
+  PetscInt           nneg, nzero; /* the inertia counts behind FC_GLOBAL_MASS_NOT_SPD (else 0) */
+} FcGlobalMass;
+
+/* The local reformulation W = Hᵀ M⁻¹ H (symmetrized: (W + Wᵀ)/2), q = Hᵀ M⁻¹ f + w, mu copied.
+ * M: checked symmetric, nested-dissection ordering, PETSc's sparse Cholesky in SBAIJ form, whose
+ * inertia says whether M is positive definite; one solve per column of H and one for f (3m + 1
+ * solves: W is dense anyway). *local is created when mass->status is FC_GLOBAL_MASS_SPD, else
+ * NULL (no error raised). */
+PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem *local, FcGlobalMass *mass);
+
+#endif
