@@ -89,6 +89,8 @@ static PetscErrorCode CreateMat(const Config *c, FcMaterial *mat)
     PetscCall(FcMaterialParamsSetReal(&p, "nu", c->nu));
   }
   PetscCall(FcMaterialCreate(&p, mat));
+  /* neohookean of (μ, κ): κ exactly as configured, not E/(3(1 − 2ν)) of the rounded E, ν */
+  if (c->mu > 0) (*mat)->kappa = c->kappa;
   PetscFunctionReturn(0);
 }
 
