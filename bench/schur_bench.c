@@ -59,7 +59,7 @@ typedef struct {
 int main(int argc, char **argv)
 {
   FcMesh             mesh;
-  FcCaseMaterial     p;
+  FcMaterialParams   p;
   FcMaterial         mat;
   const FcMeshGroup *gfix, *gbot;
   Mat                K, A;
@@ -81,11 +81,10 @@ int main(int argc, char **argv)
   if (!mset) nm = 4;
   PetscCall(FcMeshLoad("meshes/beam.geo", refine, order, &mesh));
   n = 3 * mesh.nnodes;
-  PetscCall(PetscMemzero(&p, sizeof p));
-  PetscCall(PetscStrncpy(p.model, "linear", sizeof p.model));
-  p.E       = 1e7;
-  p.nu      = 0.3;
-  p.density = 1000;
+  PetscCall(FcMaterialParamsInit(&p, "linear"));
+  PetscCall(FcMaterialParamsSetReal(&p, "E", 1e7));
+  PetscCall(FcMaterialParamsSetReal(&p, "nu", 0.3));
+  PetscCall(FcMaterialParamsSetReal(&p, "density", 1000));
   PetscCall(FcMaterialCreate(&p, &mat));
   PetscCall(FcAssemblyCreateMatrix(PETSC_COMM_SELF, &mesh, &K));
   PetscCall(MatDuplicate(K, MAT_DO_NOT_COPY_VALUES, &A));

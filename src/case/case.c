@@ -6,6 +6,7 @@
 #include "json.h"
 #include "schema.h"
 #include "../mesh/mesh.h"
+#include "../core/registry.h"
 #include <math.h>
 #include <string.h>
 
@@ -245,85 +246,38 @@ static PetscErrorCode SolverNameCheck_Private(FcSchemaCtx *ctx, cJSON *item, con
   PetscFunctionReturn(0);
 }
 
-/* Physical bounds (SI) of the material parameters and of the time step: the extremes of real
- * solids widened by about two orders of magnitude. A value outside is a mistake of unit or
- * exponent (E in GPa, a density in g/cm^3 or t/mm^3, 1e-300), and it overflows or underflows
- * double precision in the energies and Newton matrices (E = 1e-300 Pa under a 100 N load gives
- * an infinite strain energy). lo < 0: no lower bound beyond the schema's range. */
-typedef struct {
-  const char *what, *unit;
-  double      lo, hi;
-} PhysBound;
+/* Physical bounds (SI) of the time step; those of the material parameters are declared by the
+ * material models (src/fem/material.h). Checked by the schema (FcSchemaEntry.bound). */
+static const FcBound dt_bound = {"time steps of a continuum model: a picosecond to 30 years", "s", 1e-12, 1e9};
 
-static const PhysBound modulus_bound = {"elastic moduli of solids: soft gels have about 10 Pa, diamond 1.2e12 Pa", "Pa", 0.1, 1e14};
-static const PhysBound c01_bound     = {"elastic moduli of solids: soft gels have about 10 Pa, diamond 1.2e12 Pa", "Pa", -1, 1e14};
-static const PhysBound density_bound = {"densities of solids: aerogels have about 0.2 kg/m^3, osmium 2.26e4 kg/m^3", "kg/m^3", 1e-3, 1e6};
-static const PhysBound dt_bound      = {"time steps of a continuum model: a picosecond to 30 years", "s", 1e-12, 1e9};
-
-static PetscErrorCode PhysBoundCheck_Private(FcSchemaCtx *ctx, const cJSON *item, const char *path, const PhysBound *b)
+/* The parameter values of the material object mat (validated: its model is registered), as the
+ * plain data the material model reads (src/fem/material.h). */
+static PetscErrorCode MaterialParams_Private(const cJSON *mat, FcMaterialParams *p)
 {
-  const double x = item->valuedouble;
-  char         v[64];
+  const FcMaterialModel *model;
 
   PetscFunctionBegin;
-  if ((b->lo < 0 || x >= b->lo) && x <= b->hi) PetscFunctionReturn(0);
-  FcSchemaFormatShortest(v, sizeof v, x);
-  if (b->lo < 0) return FcInputError(ctx->file, path, "%s %s is above %g %s (SI units), beyond the %s", v, b->unit, b->hi, b->unit, b->what);
-  return FcInputError(ctx->file, path, "%s %s is outside [%g, %g] %s (SI units), the range of %s", v, b->unit, b->lo, b->hi, b->unit, b->what);
-}
-
-static PetscErrorCode ModulusCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
-{
-  PetscFunctionBegin;
-  PetscCall(PhysBoundCheck_Private(ctx, item, path, &modulus_bound));
+  PetscCall(FcMaterialParamsInit(p, Str_Private(mat, "model")));
+  model = FcMaterialModelFind(p->model);
+  PetscCheck(model, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Material model %s is not registered", p->model);
+  for (const FcParamSpec *s = model->params; s->name; s++) {
+    const cJSON *v = Get_Private(mat, s->name);
+    if (!v) continue;
+    if (s->type == FC_PARAM_REAL) PetscCall(FcMaterialParamsSetReal(p, s->name, v->valuedouble));
+    else PetscCall(FcMaterialParamsSetChoice(p, s->name, v->valuestring));
+  }
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode C01Check_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
-{
-  PetscFunctionBegin;
-  PetscCall(PhysBoundCheck_Private(ctx, item, path, &c01_bound));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode DensityCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
-{
-  PetscFunctionBegin;
-  PetscCall(PhysBoundCheck_Private(ctx, item, path, &density_bound));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode DtCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
-{
-  PetscFunctionBegin;
-  PetscCall(PhysBoundCheck_Private(ctx, item, path, &dt_bound));
-  PetscFunctionReturn(0);
-}
-
-/* Bulk over shear modulus κ/μ at most 1e8 (ν ≤ 0.499999995): beyond, the volumetric stiffness
- * swamps the shear stiffness by more than half of double precision's 16 digits and the shear
- * response is lost to rounding (nearly incompressible rubber has κ/μ of 1e3 to 1e4; ν at the
- * largest double below 0.5 would give 1e16). */
+/* What a model's table cannot say (the bound on κ/μ): the model's own check. */
 static PetscErrorCode MaterialCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
 {
-  double      mu, kappa;
-  const char *key;
-  char        sub[FC_PATH_LEN];
+  FcMaterialParams p;
 
   PetscFunctionBegin;
-  if (Get_Private(obj, "C10")) {
-    mu    = 2.0 * (Num_Private(obj, "C10") + Num_Private(obj, "C01"));
-    kappa = Num_Private(obj, "kappa");
-    key   = "kappa";
-  } else {
-    const double E = Num_Private(obj, "E"), nu = Num_Private(obj, "nu");
-    mu    = E / (2.0 * (1.0 + nu));
-    kappa = E / (3.0 * (1.0 - 2.0 * nu));
-    key   = "nu";
-  }
-  if (kappa <= 1e8 * mu) PetscFunctionReturn(0);
-  FcSchemaPathKey(sub, sizeof sub, path, key);
-  return FcInputError(ctx->file, sub, "the bulk modulus would be %.3g times the shear modulus (at most 1e8%s): the shear response would be lost to rounding; nearly incompressible rubber has 1e3 to 1e4", kappa / mu, strcmp(key, "nu") ? "" : ", nu <= 0.499999995");
+  PetscCall(MaterialParams_Private(obj, &p));
+  PetscCall(FcMaterialCheckParams(&p, ctx->file, path));
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode BoundaryCheck_Private(FcSchemaCtx *, cJSON *, const char *);
@@ -387,38 +341,57 @@ static const FcSchemaEntry mesh_keys[] = {
 };
 static const FcSchemaObject mesh_object = {.entries = mesh_keys, .check = MeshSizeCheck_Private};
 
-/* bodies[i].material: the keys depend on the model. Small-strain models and stvk take Young's
- * modulus and Poisson's ratio; neohookean takes them as its small-strain limit (μ, κ); the
- * decoupled Mooney–Rivlin takes C10, C01 and the bulk modulus κ. `volumetric` (decoupled
- * models) chooses how U(J) is integrated: at every quadrature point, or with the element's
- * mean dilatation (P2/P0 three-field, see doc/fem.md; the same as pointwise on tet4). */
+/* bodies[i].material: "model" names a registered material model, and the model's table of
+ * parameters (src/fem/materials/NAME.c: E, nu, density, ...; src/core/param.h) gives the other
+ * keys, their types, ranges, bounds and defaults: MaterialSchema_Private turns each row into a
+ * schema row, before every load (so a model registered in code is a case key too). */
 static const FcSchemaEntry material_model_entry = {.key = "model", .types = FC_T_STRING, .required = PETSC_TRUE};
-#define MATERIAL_E_ENTRY  {.key = "E", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .check = ModulusCheck_Private}
-/* nu = 0.5 is incompressible: λ is infinite. */
-#define MATERIAL_NU_ENTRY {.key = "nu", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_CO(0, 0.5)}
-static const char *const volumetric_choices[] = {"auto", "mean_dilatation", "pointwise", NULL};
-#define MATERIAL_RHO_ENTRY {.key = "density", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .check = DensityCheck_Private}
-#define MATERIAL_VOL_ENTRY {.key = "volumetric", .types = FC_T_STRING, .def = "\"auto\"", .choices = volumetric_choices}
-static const FcSchemaEntry material_small_keys[] = {MATERIAL_E_ENTRY, MATERIAL_NU_ENTRY, MATERIAL_RHO_ENTRY, {.key = NULL}};
-static const FcSchemaEntry material_neo_keys[]   = {MATERIAL_E_ENTRY, MATERIAL_NU_ENTRY, MATERIAL_RHO_ENTRY, MATERIAL_VOL_ENTRY, {.key = NULL}};
-static const FcSchemaEntry material_mr_keys[]    = {
-  {.key = "C10",   .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .check = ModulusCheck_Private},
-  {.key = "C01",   .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GE(0), .check = C01Check_Private},
-  {.key = "kappa", .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .check = ModulusCheck_Private},
-  MATERIAL_RHO_ENTRY,
-  MATERIAL_VOL_ENTRY,
-  {.key = NULL}
-};
-static const FcSchemaVariant material_variants[] = {
-  {"linear",              material_small_keys},
-  {"corotational",        material_small_keys},
-  {"corotational_lagged", material_small_keys},
-  {"stvk",                material_small_keys},
-  {"neohookean",          material_neo_keys  },
-  {"mooney_rivlin",       material_mr_keys   },
-  {NULL,                  NULL               }
-};
+static FcSchemaEntry       material_keys[FC_REGISTRY_MAX][FC_MATERIAL_MAX_PARAMS + 1];
+static char                material_defs[FC_REGISTRY_MAX][FC_MATERIAL_MAX_PARAMS][64]; /* defaults as JSON text */
+static FcSchemaVariant     material_variants[FC_REGISTRY_MAX + 1];
 static const FcSchemaObject material_object = {.discriminator = &material_model_entry, .variants = material_variants, .check = MaterialCheck_Private};
+
+static PetscErrorCode MaterialSchema_Private(void)
+{
+  const char            *name;
+  const FcMaterialModel *model;
+  PetscInt               i;
+
+  PetscFunctionBegin;
+  PetscCall(FcMaterialRegisterAll());
+  for (i = 0; i < FC_REGISTRY_MAX; i++) {
+    PetscInt k = 0;
+    PetscCall(FcMaterialModelGet(i, &name, &model));
+    if (!name) break;
+    for (const FcParamSpec *s = model->params; s->name; s++, k++) {
+      FcSchemaEntry *e = &material_keys[i][k];
+      PetscCheck(k < FC_MATERIAL_MAX_PARAMS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Material %s has more than %d parameters", name, FC_MATERIAL_MAX_PARAMS);
+      PetscCall(PetscMemzero(e, sizeof *e));
+      e->key      = s->name;
+      e->required = s->required;
+      if (s->type == FC_PARAM_REAL) {
+        e->types = FC_T_NUMBER;
+        e->range = s->range;
+        e->bound = s->bound;
+        e->def   = s->def; /* a number's text is its JSON */
+      } else {
+        e->types   = FC_T_STRING;
+        e->choices = s->choices;
+        if (s->def) {
+          PetscCheck(strlen(s->def) + 3 <= sizeof material_defs[i][k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Default of material parameter %s too long", s->name);
+          snprintf(material_defs[i][k], sizeof material_defs[i][k], "\"%s\"", s->def);
+          e->def = material_defs[i][k];
+        }
+      }
+    }
+    material_keys[i][k].key     = NULL;
+    material_variants[i].name    = name;
+    material_variants[i].entries = material_keys[i];
+  }
+  material_variants[i].name    = NULL;
+  material_variants[i].entries = NULL;
+  PetscFunctionReturn(0);
+}
 
 /* bodies[i].damping: Rayleigh C = alpha M + beta K */
 static const FcSchemaEntry damping_keys[] = {
@@ -660,7 +633,7 @@ static const FcSchemaObject newton_object = {.entries = newton_keys};
 static const char *const    integrators[] = {"quasi_static", "backward_euler", "midpoint", "symplectic_euler", "theta", NULL};
 static const FcSchemaEntry  time_keys[]   = {
   {.key = "integrator", .types = FC_T_STRING,  .def = "\"quasi_static\"", .choices = integrators},
-  {.key = "dt",         .types = FC_T_NUMBER,  .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .check = DtCheck_Private},
+  {.key = "dt",         .types = FC_T_NUMBER,  .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &dt_bound},
   {.key = "t_end",      .types = FC_T_NUMBER,  .range = FC_RANGE_GT(0)},
   {.key = "steps",      .types = FC_T_INTEGER, .range = FC_RANGE_GE(1)},
   {.key = "newton",     .types = FC_T_OBJECT,  .def = "{}", .object = &newton_object},
@@ -1331,32 +1304,7 @@ static PetscErrorCode FillBody_Private(FcSchemaCtx *ctx, cJSON *obj, const char 
   PetscCall(MeshFileResolve_Private(ctx, Str_Private(mesh, "file"), sub, b->mesh_file, sizeof b->mesh_file));
   b->refine = (PetscInt)Num_Private(mesh, "refine");
   b->order  = (PetscInt)Num_Private(mesh, "order");
-  PetscCall(PetscStrncpy(b->material.model, Str_Private(mat, "model"), sizeof b->material.model));
-  b->material.density    = Num_Private(mat, "density");
-  if (Get_Private(mat, "C10")) {
-    /* Mooney–Rivlin: small-strain shear modulus μ₀ = 2 (C10 + C01), bulk modulus κ; E and ν of
-     * the same small-strain limit (used for the Lamé parameters and for messages). */
-    PetscReal mu0 = 2.0 * (Num_Private(mat, "C10") + Num_Private(mat, "C01")), kappa = Num_Private(mat, "kappa");
-    b->material.C10   = Num_Private(mat, "C10");
-    b->material.C01   = Num_Private(mat, "C01");
-    b->material.kappa = kappa;
-    b->material.E     = 9.0 * kappa * mu0 / (3.0 * kappa + mu0);
-    b->material.nu    = (3.0 * kappa - 2.0 * mu0) / (2.0 * (3.0 * kappa + mu0));
-  } else {
-    b->material.E     = Num_Private(mat, "E");
-    b->material.nu    = Num_Private(mat, "nu");
-    b->material.kappa = b->material.E / (3.0 * (1.0 - 2.0 * b->material.nu));
-  }
-  /* volumetric "auto": mean dilatation when the material is nearly incompressible (κ/μ ≥ 10,
-   * i.e. ν ≥ 0.45), where pointwise tet10 locks; pointwise otherwise, because the P2/P0 element
-   * has 3 zero-energy modes per element that the deviatoric energy alone must suppress, which
-   * makes coarse meshes of compressible materials too soft in bending (doc/fem.md). */
-  b->material.volumetric = FC_VOLUMETRIC_POINTWISE;
-  if (Get_Private(mat, "volumetric")) {
-    const char *vol = Str_Private(mat, "volumetric");
-    PetscReal   mu  = b->material.E / (2.0 * (1.0 + b->material.nu));
-    if (!strcmp(vol, "mean_dilatation") || (!strcmp(vol, "auto") && b->material.kappa >= 10.0 * mu)) b->material.volumetric = FC_VOLUMETRIC_MEAN_DILATATION;
-  }
+  PetscCall(MaterialParams_Private(mat, &b->material));
   b->plane_strain = Bool_Private(obj, "plane_strain");
   b->alpha            = Num_Private(damp, "alpha");
   b->beta             = Num_Private(damp, "beta");
@@ -1593,6 +1541,7 @@ PetscErrorCode FcCaseLoad(const char *file, PetscInt nsets, const char *const *s
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof *c));
+  PetscCall(MaterialSchema_Private());
   if (strlen(file) >= sizeof c->file) return FcInputError(file, NULL, "file name too long (more than %zu characters)", sizeof c->file - 1);
   PetscCall(PetscStrncpy(c->file, file, sizeof c->file));
   /* One exit for every error path: the tree and a half-filled case are freed here. */

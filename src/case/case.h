@@ -9,6 +9,7 @@
 #define FC_CASE_H
 
 #include "../core/fc.h"
+#include "../fem/material.h"
 
 /* A scalar time function s(t). "constant": s = value (default 1); "linear": s = 0 at t0,
  * 1 at t1 (t0 = 0, t1 = time.t_end by default), constant outside; "table": piecewise linear
@@ -49,17 +50,6 @@ typedef struct {
   PetscReal  pressure;
   FcRamp     ramp;
 } FcCaseBodyLoad;
-
-/* bodies[i].material. E, nu are always set (for mooney_rivlin: of its small-strain limit,
- * μ₀ = 2 (C10 + C01) and κ); kappa is the bulk modulus (E / (3 (1 − 2ν)) for the E, ν models);
- * C10, C01 only for mooney_rivlin. volumetric: how decoupled models integrate U(J). */
-typedef enum { FC_VOLUMETRIC_POINTWISE, FC_VOLUMETRIC_MEAN_DILATATION } FcVolumetricType;
-typedef struct {
-  char             model[FC_NAME_LEN]; /* material registry name: "linear", "corotational", ... */
-  PetscReal        E, nu, density;
-  PetscReal        C10, C01, kappa;
-  FcVolumetricType volumetric;
-} FcCaseMaterial;
 
 /* bodies[i].shape of a rigid body (only the fields of its type are set, the others are 0).
  * plane: the half-space behind `normal` (unit) through `point` is solid; box: `center`,
@@ -115,7 +105,7 @@ typedef struct {
   char           type[32];              /* "deformable" or "rigid" */
   char           mesh_file[PETSC_MAX_PATH_LEN]; /* resolved relative to the case file */
   PetscInt       refine, order;
-  FcCaseMaterial material;
+  FcMaterialParams material;             /* model, density and the model's parameters (src/fem/material.h) */
   PetscReal      alpha, beta;            /* Rayleigh damping C = alpha M + beta K */
   PetscBool      plane_strain;           /* u_z = 0 at every node (han2023 §VII-A) */
   PetscInt       nboundary;

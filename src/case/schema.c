@@ -229,7 +229,7 @@ static PetscErrorCode CheckRange_Private(FcSchemaCtx *ctx, const FcSchemaRange *
 
   PetscFunctionBegin;
   if (!r->has_lo && !r->has_hi) PetscFunctionReturn(0);
-  if ((!r->has_lo || (r->lo_open ? x > r->lo : x >= r->lo)) && (!r->has_hi || (r->hi_open ? x < r->hi : x <= r->hi))) PetscFunctionReturn(0);
+  if (FcRangeContains(r, x)) PetscFunctionReturn(0);
   FcSchemaFormatNumber(lo, sizeof lo, r->lo);
   FcSchemaFormatNumber(hi, sizeof hi, r->hi);
   FcSchemaFormatNumber(got, sizeof got, x);
@@ -237,6 +237,21 @@ static PetscErrorCode CheckRange_Private(FcSchemaCtx *ctx, const FcSchemaRange *
   else if (r->has_lo) snprintf(rule, sizeof rule, "%s %s", r->lo_open ? ">" : ">=", lo);
   else snprintf(rule, sizeof rule, "%s %s", r->hi_open ? "<" : "<=", hi);
   return FcInputError(ctx->file, path, "must be %s, got %s", rule, got);
+}
+
+/* A value outside the physical bounds of its quantity is a mistake of unit or exponent (E in
+ * GPa, a density in g/cm^3 or t/mm^3, 1e-300), and it overflows or underflows double precision
+ * in the energies and Newton matrices (E = 1e-300 Pa under a 100 N load gives an infinite strain
+ * energy). */
+static PetscErrorCode CheckBound_Private(FcSchemaCtx *ctx, const FcBound *b, double x, const char *path)
+{
+  char v[64];
+
+  PetscFunctionBegin;
+  if ((b->lo < 0 || x >= b->lo) && x <= b->hi) PetscFunctionReturn(0);
+  FcSchemaFormatShortest(v, sizeof v, x);
+  if (b->lo < 0) return FcInputError(ctx->file, path, "%s %s is above %g %s (SI units), beyond the %s", v, b->unit, (double)b->hi, b->unit, b->what);
+  return FcInputError(ctx->file, path, "%s %s is outside [%g, %g] %s (SI units), the range of %s", v, b->unit, (double)b->lo, (double)b->hi, b->unit, b->what);
 }
 
 /* "a, b, c" into out. */
@@ -321,6 +336,7 @@ PetscErrorCode FcSchemaValidate(FcSchemaCtx *ctx, const FcSchemaEntry *e, cJSON 
   PetscFunctionBegin;
   PetscCall(CheckType_Private(ctx, e, item, path));
   if (cJSON_IsNumber(item)) PetscCall(CheckRange_Private(ctx, &e->range, item->valuedouble, path));
+  if (cJSON_IsNumber(item) && e->bound) PetscCall(CheckBound_Private(ctx, e->bound, item->valuedouble, path));
   if (cJSON_IsString(item)) {
     PetscCall(CheckString_Private(ctx, e, item, path));
     if (e->expand) PetscCall(ExpandString_Private(item, e->expand));

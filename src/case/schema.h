@@ -13,6 +13,7 @@
 #define FC_CASE_SCHEMA_H
 
 #include "../core/fc.h"
+#include "../core/param.h"
 #include <cjson/cJSON.h>
 
 /* Room for a JSON path such as "bodies[12].boundary[3].displacement.table[40][2]". */
@@ -31,15 +32,8 @@ enum {
   FC_T_OBJECT  = 1 << 6
 };
 
-/* Allowed interval of a number: any combination of open/closed/absent ends. */
-typedef struct {
-  PetscReal     lo, hi;
-  unsigned char has_lo, has_hi, lo_open, hi_open;
-} FcSchemaRange;
-#define FC_RANGE_GT(a)    {.lo = (a), .has_lo = 1, .lo_open = 1}
-#define FC_RANGE_GE(a)    {.lo = (a), .has_lo = 1}
-#define FC_RANGE_CC(a, b) {.lo = (a), .hi = (b), .has_lo = 1, .has_hi = 1}
-#define FC_RANGE_CO(a, b) {.lo = (a), .hi = (b), .has_lo = 1, .has_hi = 1, .hi_open = 1}
+/* Allowed interval of a number (src/core/param.h, with FC_RANGE_GT/GE/CC/CO). */
+typedef FcRange FcSchemaRange;
 
 typedef struct FcSchemaCtx    FcSchemaCtx;
 typedef struct FcSchemaEntry  FcSchemaEntry;
@@ -60,6 +54,7 @@ struct FcSchemaEntry {
   PetscBool            required;
   const char          *def;      /* default as JSON text, inserted when the key is absent */
   FcSchemaRange        range;    /* numbers */
+  const FcBound       *bound;    /* numbers: physical bounds (SI), checked after range; NULL: none */
   const char *const   *choices;  /* strings: NULL-terminated list of allowed values */
   const char          *charset;  /* strings: must match [A-Za-z0-9<charset>]+ when set */
   PetscInt             len_min;  /* strings: characters; arrays: elements (0: no bound) */

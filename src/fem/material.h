@@ -1,13 +1,52 @@
-/* fcsim — material models as a pluggable type: a registry of name → create function and an
- * ops table {frame, energy, stress, tangent, destroy} acting on the deformation gradient F at
- * a quadrature point (PETSc style; see doc/architecture.md). R is the element frame given by
- * ops.frame (identity for models without one): `corotational` evaluates the small-strain law
- * in the frame rotated by the polar rotation of the element's centroid deformation gradient. */
+/* fcsim — material models as a pluggable type: a registry of name → model, and an ops table
+ * {frame, energy, stress, tangent, destroy} acting on the deformation gradient F at a quadrature
+ * point (PETSc style; see doc/architecture.md). R is the element frame given by ops.frame
+ * (identity for models without one): `corotational` evaluates the small-strain law in the frame
+ * rotated by the polar rotation of the element's centroid deformation gradient.
+ *
+ * A model is one file (materials/NAME.c) that exports an FcMaterialModel: its create function,
+ * the table of its parameters (the keys of a case's bodies[i].material besides "model", see
+ * src/core/param.h) and an optional check of their combination; FcMaterialRegisterAll has one
+ * FcMaterialRegister line per model. The case layer validates the user's input against the
+ * registered table and hands the values over as plain data (FcMaterialParams): nothing here
+ * knows the case file. */
 #ifndef FC_MATERIAL_H
 #define FC_MATERIAL_H
 
 #include "../core/fc.h"
-#include "../case/case.h"
+#include "../core/param.h"
+
+/* Decoupled models (ops.volumetric): how the volumetric energy U(J) is integrated. */
+typedef enum { FC_VOLUMETRIC_POINTWISE, FC_VOLUMETRIC_MEAN_DILATATION } FcVolumetricType;
+
+/* The parameter values of one material, as plain data: the model's registry name, the mass
+ * density (every model has one; the mass matrix and body forces read it here) and the other
+ * parameters by name: a number for FC_PARAM_REAL rows of the model's table, a choice for
+ * FC_PARAM_CHOICE rows. Fill with FcMaterialParamsInit/Set*; "density" set or read through the
+ * accessors is the field `density`. */
+#define FC_MATERIAL_MAX_PARAMS 16
+#define FC_MATERIAL_PARAM_LEN  32
+typedef struct {
+  char      model[FC_NAME_LEN];
+  PetscReal density; /* [kg/m^3] */
+  PetscInt  n;
+  struct {
+    char      name[FC_MATERIAL_PARAM_LEN];
+    PetscReal value;                         /* FC_PARAM_REAL */
+    char      choice[FC_MATERIAL_PARAM_LEN]; /* FC_PARAM_CHOICE */
+  } param[FC_MATERIAL_MAX_PARAMS];
+} FcMaterialParams;
+
+/* Zero p and name its model. */
+PetscErrorCode FcMaterialParamsInit(FcMaterialParams *p, const char *model);
+/* Add or replace a parameter. */
+PetscErrorCode FcMaterialParamsSetReal(FcMaterialParams *p, const char *name, PetscReal value);
+PetscErrorCode FcMaterialParamsSetChoice(FcMaterialParams *p, const char *name, const char *choice);
+PetscBool      FcMaterialParamsHas(const FcMaterialParams *p, const char *name);
+/* A parameter that is not there is an error (PETSC_ERR_ARG_WRONG): a model's create function
+ * gets every parameter of its table, defaults filled in by FcMaterialCreate. */
+PetscErrorCode FcMaterialParamsGetReal(const FcMaterialParams *p, const char *name, PetscReal *value);
+PetscErrorCode FcMaterialParamsGetChoice(const FcMaterialParams *p, const char *name, const char **choice);
 
 typedef struct _p_FcMaterial *FcMaterial;
 
@@ -31,28 +70,73 @@ struct _FcMaterialOps {
 struct _p_FcMaterial {
   char                  type[FC_NAME_LEN];
   struct _FcMaterialOps ops;
-  PetscReal             E, nu, density, lambda, mu; /* Lamé parameters from E, nu */
-  PetscReal             kappa, C10, C01;            /* bulk modulus; Mooney–Rivlin constants */
+  /* Set by the model's create: E, ν and the Lamé parameters λ, μ (FcMaterialSetIsotropic; for
+   * mooney_rivlin those of its small-strain limit), the bulk modulus κ, Mooney–Rivlin's C10, C01. */
+  PetscReal             E, nu, density, lambda, mu;
+  PetscReal             kappa, C10, C01;
   FcVolumetricType      volumetric;                 /* decoupled models: how U(J) is integrated */
   void                 *data;
 };
 
-PetscErrorCode FcMaterialRegister(const char *name, PetscErrorCode (*create)(FcMaterial));
+/* What a model registers. create fills mat->ops (and optionally mat->data, which
+ * FcMaterialDestroy frees with PetscFree) and reads its values from p; params is its table of
+ * parameters (terminated by a row with a NULL name) in the order they are documented and written
+ * to the resolved case; check, when set, tests what the table cannot say (a relation between
+ * parameters) and raises an input error at "path.key" (path: the JSON path of the material). */
+typedef struct {
+  PetscErrorCode (*create)(FcMaterial mat, const FcMaterialParams *p);
+  const FcParamSpec *params;
+  PetscErrorCode (*check)(const FcMaterialParams *p, const char *where, const char *path);
+} FcMaterialModel;
+
+PetscErrorCode FcMaterialRegister(const char *name, const FcMaterialModel *model);
 PetscErrorCode FcMaterialRegisterAll(void);
 PetscErrorCode FcMaterialFinalizePackage(void); /* frees the registry */
-/* Unknown type → FC_ERR_INPUT naming the type and the registered ones. */
-PetscErrorCode FcMaterialCreate(const FcCaseMaterial *params, FcMaterial *mat);
+/* The i-th registered model (registration order), or *name = NULL when i is past the last. */
+PetscErrorCode FcMaterialModelGet(PetscInt i, const char **name, const FcMaterialModel **model);
+/* The model registered under name, or NULL. */
+const FcMaterialModel *FcMaterialModelFind(const char *name);
+/* The model's check of p (nothing when it has none); an unknown model is an input error. */
+PetscErrorCode FcMaterialCheckParams(const FcMaterialParams *p, const char *where, const char *path);
+/* Unknown model, a parameter not in its table, a required one missing, a number not finite or
+ * out of its range, a choice not allowed: FC_ERR_INPUT "material: MODEL: ...". Absent
+ * parameters with a default get it. */
+PetscErrorCode FcMaterialCreate(const FcMaterialParams *p, FcMaterial *mat);
 PetscErrorCode FcMaterialDestroy(FcMaterial *mat);
-/* Registered names, comma separated (for messages and the case validator). */
+/* Registered names, comma separated (for messages). */
 void FcMaterialTypes(char *buf, size_t len);
 
 /* Built-in models (registered by FcMaterialRegisterAll). */
-PetscErrorCode FcMaterialCreate_Linear(FcMaterial);       /* "linear"       (materials/linear.c)       */
-PetscErrorCode FcMaterialCreate_Corotational(FcMaterial); /* "corotational" (materials/corotational.c) */
-PetscErrorCode FcMaterialCreate_CorotationalLagged(FcMaterial); /* "corotational_lagged" (materials/corotational_lagged.c) */
-PetscErrorCode FcMaterialCreate_StVK(FcMaterial);         /* "stvk"          (materials/stvk.c)          */
-PetscErrorCode FcMaterialCreate_NeoHookean(FcMaterial);   /* "neohookean"    (materials/neohookean.c)    */
-PetscErrorCode FcMaterialCreate_MooneyRivlin(FcMaterial); /* "mooney_rivlin" (materials/mooney_rivlin.c) */
+extern const FcMaterialModel FcMaterialLinear;             /* "linear"              (materials/linear.c)              */
+extern const FcMaterialModel FcMaterialCorotational;       /* "corotational"        (materials/corotational.c)        */
+extern const FcMaterialModel FcMaterialCorotationalLagged; /* "corotational_lagged" (materials/corotational_lagged.c) */
+extern const FcMaterialModel FcMaterialStVK;               /* "stvk"                (materials/stvk.c)                */
+extern const FcMaterialModel FcMaterialNeoHookean;         /* "neohookean"          (materials/neohookean.c)          */
+extern const FcMaterialModel FcMaterialMooneyRivlin;       /* "mooney_rivlin"       (materials/mooney_rivlin.c)       */
+
+/* Rows shared by the models' tables. Moduli and densities have the physical bounds of solids
+ * (FcModulusBound, FcDensityBound, material.c): a value outside is a mistake of unit. */
+extern const FcBound           FcModulusBound, FcModulusUpperBound, FcDensityBound;
+extern const char *const       FcVolumetricChoices[];
+#define FC_MATERIAL_PARAM_E       {.name = "E", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcModulusBound, .doc = "Young's modulus [Pa]"}
+/* nu = 0.5 is incompressible: λ is infinite. */
+#define FC_MATERIAL_PARAM_NU      {.name = "nu", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_CO(0, 0.5), .doc = "Poisson's ratio [-]"}
+#define FC_MATERIAL_PARAM_DENSITY {.name = "density", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcDensityBound, .doc = "mass density [kg/m^3]"}
+#define FC_MATERIAL_PARAM_VOLUMETRIC \
+  {.name = "volumetric", .type = FC_PARAM_CHOICE, .def = "auto", .choices = FcVolumetricChoices, .doc = "how U(J) is integrated: at the element's mean dilatation, at every quadrature point, or auto (mean dilatation when kappa >= 10 mu)"}
+
+/* For the models given by Young's modulus and Poisson's ratio: sets E, ν, the Lamé parameters
+ * λ = Eν / ((1+ν)(1−2ν)), μ = E / (2(1+ν)) and the bulk modulus κ = E / (3(1−2ν)). */
+PetscErrorCode FcMaterialSetIsotropic(FcMaterial mat, PetscReal E, PetscReal nu);
+/* The same from the parameters "E" and "nu". */
+PetscErrorCode FcMaterialSetENu(FcMaterial mat, const FcMaterialParams *p);
+/* mat->volumetric from the choice "volumetric" (mat->mu and mat->kappa set before). */
+PetscErrorCode FcMaterialSetVolumetric(FcMaterial mat, const FcMaterialParams *p);
+/* Bulk over shear modulus κ/μ at most 1e8, else an input error at "path.key"; hint is appended
+ * to "(at most 1e8" (e.g. ", nu <= 0.499999995"). */
+PetscErrorCode FcMaterialCheckBulkShear(const char *where, const char *path, const char *key, const char *hint, PetscReal kappa, PetscReal mu);
+/* The check of the models given by E and ν (κ/μ from E, ν; blames "nu"). */
+PetscErrorCode FcMaterialCheckENu(const FcMaterialParams *p, const char *where, const char *path);
 
 /* Isotropic Hooke's law shared by the small-strain models (materials/linear.c):
  * sigma = lambda tr(eps) I + 2 mu eps for a symmetric eps, and the moduli

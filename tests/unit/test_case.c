@@ -56,6 +56,15 @@ static PetscErrorCode Load(const char *file, int nsets, const char *const *sets,
   return ierr;
 }
 
+/* A material parameter of a body (NaN when the body has none of that name). */
+static PetscReal MatParam(const FcCaseBody *b, const char *name)
+{
+  PetscReal x = NAN;
+
+  if (FcMaterialParamsHas(&b->material, name) && FcMaterialParamsGetReal(&b->material, name, &x)) x = NAN;
+  return x;
+}
+
 /* A value of the resolved JSON by a dotted path of member names ("time.newton.max_it"). */
 static const cJSON *Resolved(const cJSON *root, const char *path)
 {
@@ -158,7 +167,7 @@ static void test_full_case(void **state)
   assert_int_equal(b->refine, 2);
   assert_int_equal(b->order, 2);
   assert_string_equal(b->material.model, "corotational");
-  assert_true(b->material.E == 2e11 && b->material.nu == 0 && b->material.density == 7800);
+  assert_true(MatParam(b, "E") == 2e11 && MatParam(b, "nu") == 0 && b->material.density == 7800);
   assert_true(b->alpha == 0.5 && b->beta == 1e-4);
 
   assert_int_equal(b->nboundary, 3);
@@ -193,7 +202,7 @@ static void test_full_case(void **state)
 
   b = &c.bodies[1];
   assert_string_equal(b->name, "floor");
-  assert_true(b->material.nu == 0.49);
+  assert_true(MatParam(b, "nu") == 0.49);
   assert_int_equal(b->nboundary, 0);
   assert_int_equal(b->nloads, 0);
 
@@ -358,7 +367,7 @@ static void test_set(void **state)
   assert_true(c.newton_rtol == 1e-10); /* siblings of a created key still default */
   assert_string_equal(c.output_dir, "out/set");
   assert_int_equal(c.output_every, 1);
-  assert_true(c.bodies[0].material.E == 2.5e9);
+  assert_true(MatParam(&c.bodies[0], "E") == 2.5e9);
   assert_true(!c.bodies[0].boundary[0].comp[0] && c.bodies[0].boundary[0].comp[1]);
   assert_true(c.gravity[2] == -1);
   assert_int_equal(c.npetsc, 3);
@@ -528,7 +537,7 @@ static void test_contact_case(void **state)
   assert_string_equal(b->mesh_file, mesh);
   assert_int_equal(b->nboundary, 1);
   assert_false(c.bodies[1].rigid);
-  assert_true(c.bodies[1].material.E == 1e5);
+  assert_true(MatParam(&c.bodies[1], "E") == 1e5);
 
   b = &c.bodies[2]; /* plane, normal normalized, motion defaulted to fixed; deformable fields zero */
   assert_true(b->rigid);
@@ -539,7 +548,7 @@ static void test_contact_case(void **state)
   AssertVec3(b->shape.normal, 0, 0, 1);
   assert_int_equal(b->motion.type, FC_MOTION_FIXED);
   assert_string_equal(b->mesh_file, "");
-  assert_true(b->material.E == 0 && b->material.density == 0 && b->material.model[0] == 0);
+  assert_true(b->material.n == 0 && b->material.density == 0 && b->material.model[0] == 0);
   assert_int_equal(b->refine, 0);
   assert_int_equal(b->order, 0);
   assert_int_equal(b->nboundary, 0);
@@ -1036,6 +1045,68 @@ static void test_bad_inputs(void **state)
 }
 
 /* FcSchemaEscape: any bytes as one printable line, JSON-style escapes, cut with "..." to fit. */
+/* A material model registered in code (one table, one FcMaterialRegister line) is a case key at
+ * once: its keys, defaults, ranges, bounds and choices are checked from its table, and its values
+ * reach the body as plain data. Never created here (the case loader does not create materials). */
+static PetscErrorCode CreateToy_Private(FcMaterial mat, const FcMaterialParams *p)
+{
+  (void)mat;
+  (void)p;
+  return 0;
+}
+static const char *const toy_flavours[] = {"plain", "fancy", NULL};
+static const FcParamSpec toy_params[]   = {
+  {.name = "k", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcModulusBound, .doc = "stiffness [Pa]"},
+  FC_MATERIAL_PARAM_DENSITY,
+  {.name = "flavour", .type = FC_PARAM_CHOICE, .def = "plain", .choices = toy_flavours, .doc = "a choice"},
+  {.name = NULL}
+};
+static const FcMaterialModel toy_model = {.create = CreateToy_Private, .params = toy_params};
+
+static void test_registered_material(void **state)
+{
+  char        file[PETSC_MAX_PATH_LEN], err[4096];
+  const char *ok[]      = {"bodies[0].material={\"model\": \"toy\", \"k\": 5, \"density\": 900}"};
+  const char *bad[][1]  = {
+    {"bodies[0].material={\"model\": \"toy\", \"k\": 5, \"density\": 900, \"E\": 1}"},
+    {"bodies[0].material={\"model\": \"toy\", \"k\": 0, \"density\": 900}"},
+    {"bodies[0].material={\"model\": \"toy\", \"k\": 1e20, \"density\": 900}"},
+    {"bodies[0].material={\"model\": \"toy\", \"density\": 900}"},
+    {"bodies[0].material={\"model\": \"toy\", \"k\": 5, \"density\": 900, \"flavour\": \"sour\"}"},
+  };
+  const char *expect[] = {
+    "bodies[0].material.E: unknown key \"E\" for model \"toy\" (accepted: model, k, density, flavour)",
+    "bodies[0].material.k: must be > 0, got 0",
+    "bodies[0].material.k: 1e+20 Pa is outside [0.1, 1e+14] Pa (SI units)",
+    "bodies[0].material.k: required key \"k\" is missing",
+    "bodies[0].material.flavour: \"sour\" is not allowed (choices: plain, fancy)",
+  };
+  const char *flavour = NULL;
+  FcCase      c;
+  cJSON      *root;
+
+  (void)state;
+  assert_int_equal(FcMaterialRegisterAll(), 0);
+  assert_int_equal(FcMaterialRegister("toy", &toy_model), 0);
+  TmpCase(file, sizeof file, "toy.json", base_case);
+  assert_int_equal(Load(file, 1, ok, &c), 0);
+  assert_string_equal(c.bodies[0].material.model, "toy");
+  assert_true(MatParam(&c.bodies[0], "k") == 5 && c.bodies[0].material.density == 900);
+  assert_int_equal(FcMaterialParamsGetChoice(&c.bodies[0].material, "flavour", &flavour), 0);
+  assert_string_equal(flavour, "plain");
+  root = cJSON_Parse(c.resolved_json);
+  assert_non_null(root);
+  assert_string_equal(cJSON_GetStringValue(Resolved(root, "bodies[0].material.flavour")), "plain"); /* the default, written */
+  cJSON_Delete(root);
+  assert_int_equal(FcCaseDestroy(&c), 0);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    assert_int_not_equal(LoadCaptured(file, 1, bad[i], &c, err, sizeof err), 0);
+    printf("registered material: %s", err);
+    assert_non_null(strstr(err, expect[i]));
+  }
+  assert_int_equal(FcMaterialFinalizePackage(), 0); /* the next load registers the built-in models only */
+}
+
 static void test_escape(void **state)
 {
   char out[16], big[64], path[32];
@@ -1078,6 +1149,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_contact_set),
     cmocka_unit_test(test_motion_displacement),
     cmocka_unit_test(test_bad_inputs),
+    cmocka_unit_test(test_registered_material),
     cmocka_unit_test(test_escape),
   };
   char mesh[PETSC_MAX_PATH_LEN + 16];

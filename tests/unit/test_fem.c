@@ -647,9 +647,9 @@ static void test_mass_loads(void **state)
 static PetscErrorCode TestRegistry(void)
 {
   char           types[256];
-  FcMaterial     mat = NULL;
-  FcCaseMaterial p;
-  PetscErrorCode ierr;
+  FcMaterial       mat = NULL;
+  FcMaterialParams p;
+  PetscErrorCode   ierr;
 
   PetscFunctionBegin;
   FcMaterialTypes(types, sizeof types);
@@ -664,17 +664,17 @@ static PetscErrorCode TestRegistry(void)
   PetscCall(FcMaterialDestroy(&mat)); /* NULL is fine */
 
   /* unknown model: an input error (its one line is printed by fcsim's handler) */
-  PetscCall(PetscMemzero(&p, sizeof p));
-  PetscCall(PetscStrncpy(p.model, "neo-hookean", sizeof p.model));
-  p.E  = 1e9;
-  p.nu = 0.3;
+  PetscCall(FcMaterialParamsInit(&p, "neo-hookean"));
+  PetscCall(FcMaterialParamsSetReal(&p, "E", 1e9));
+  PetscCall(FcMaterialParamsSetReal(&p, "nu", 0.3));
+  PetscCall(FcMaterialParamsSetReal(&p, "density", 1000));
   printf("material registry: unknown model and nu = 0.5 must be input errors (one line each on stderr)\n");
   fflush(stdout);
   ierr = FcMaterialCreate(&p, &mat);
   assert_int_equal(ierr, FC_ERR_INPUT);
   assert_null(mat);
   PetscCall(PetscStrncpy(p.model, "linear", sizeof p.model));
-  p.nu = 0.5;
+  PetscCall(FcMaterialParamsSetReal(&p, "nu", 0.5));
   ierr = FcMaterialCreate(&p, &mat);
   assert_int_equal(ierr, FC_ERR_INPUT);
   assert_null(mat);

@@ -70,26 +70,27 @@ static const int nconfigs = (int)(sizeof configs / sizeof configs[0]);
 
 static PetscErrorCode CreateMat(const Config *c, FcMaterial *mat)
 {
-  FcCaseMaterial p;
+  FcMaterialParams p;
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(&p, sizeof p));
-  PetscCall(PetscStrncpy(p.model, c->model, sizeof p.model));
-  p.density    = 1000;
-  p.volumetric = c->vol;
-  if (c->C10 > 0 || c->mu > 0) {
-    /* E, ν of the small-strain limit (μ₀, κ), as src/case/case.c does for mooney_rivlin */
-    const PetscReal mu0 = c->C10 > 0 ? 2.0 * (c->C10 + c->C01) : c->mu;
-    p.C10   = c->C10;
-    p.C01   = c->C01;
-    p.kappa = c->kappa;
-    p.E     = 9.0 * c->kappa * mu0 / (3.0 * c->kappa + mu0);
-    p.nu    = (3.0 * c->kappa - 2.0 * mu0) / (2.0 * (3.0 * c->kappa + mu0));
+  PetscCall(FcMaterialParamsInit(&p, c->model));
+  PetscCall(FcMaterialParamsSetReal(&p, "density", 1000));
+  if (!strcmp(c->model, "neohookean") || !strcmp(c->model, "mooney_rivlin")) PetscCall(FcMaterialParamsSetChoice(&p, "volumetric", c->vol == MD ? "mean_dilatation" : "pointwise"));
+  if (c->C10 > 0) {
+    PetscCall(FcMaterialParamsSetReal(&p, "C10", c->C10));
+    PetscCall(FcMaterialParamsSetReal(&p, "C01", c->C01));
+    PetscCall(FcMaterialParamsSetReal(&p, "kappa", c->kappa));
+  } else if (c->mu > 0) {
+    /* E, ν of the small-strain limit (μ, κ), as materials/mooney_rivlin.c computes them */
+    PetscCall(FcMaterialParamsSetReal(&p, "E", 9.0 * c->kappa * c->mu / (3.0 * c->kappa + c->mu)));
+    PetscCall(FcMaterialParamsSetReal(&p, "nu", (3.0 * c->kappa - 2.0 * c->mu) / (2.0 * (3.0 * c->kappa + c->mu))));
   } else {
-    p.E  = c->E;
-    p.nu = c->nu;
+    PetscCall(FcMaterialParamsSetReal(&p, "E", c->E));
+    PetscCall(FcMaterialParamsSetReal(&p, "nu", c->nu));
   }
   PetscCall(FcMaterialCreate(&p, mat));
+  /* neohookean of (μ, κ): κ exactly as configured, not E/(3(1 − 2ν)) of the rounded E, ν */
+  if (c->mu > 0) (*mat)->kappa = c->kappa;
   PetscFunctionReturn(0);
 }
 

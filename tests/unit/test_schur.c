@@ -79,7 +79,7 @@ static PetscErrorCode ApplyDirichlet(Mat A, PetscInt nbc, const PetscInt *bc)
 
 static int SetupBody(void **state)
 {
-  FcCaseMaterial     p;
+  FcMaterialParams   p;
   FcMaterial         mat;
   const FcMeshGroup *g;
   Mat                M;
@@ -91,11 +91,10 @@ static int SetupBody(void **state)
   (void)state;
   CHK(FcMeshLoad("meshes/cube.geo", 1, 1, &body.mesh));
   body.n = 3 * body.mesh.nnodes;
-  CHK(PetscMemzero(&p, sizeof p));
-  CHK(PetscStrncpy(p.model, "linear", sizeof p.model));
-  p.E       = 1e7;
-  p.nu      = 0.3;
-  p.density = 1000;
+  CHK(FcMaterialParamsInit(&p, "linear"));
+  CHK(FcMaterialParamsSetReal(&p, "E", 1e7));
+  CHK(FcMaterialParamsSetReal(&p, "nu", 0.3));
+  CHK(FcMaterialParamsSetReal(&p, "density", 1000));
   CHK(FcMaterialCreate(&p, &mat));
   CHK(FcAssemblyCreateMatrix(PETSC_COMM_SELF, &body.mesh, &body.K));
   CHK(MatDuplicate(body.K, MAT_DO_NOT_COPY_VALUES, &M));

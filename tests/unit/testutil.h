@@ -651,14 +651,13 @@ static inline const char *FcTestElemName(PetscInt order, PetscBool curved)
  * the rest). */
 static inline PetscErrorCode FcTestCreateMaterial(const char *model, PetscReal E, PetscReal nu, PetscReal rho, FcMaterial *mat)
 {
-  FcCaseMaterial p;
+  FcMaterialParams p;
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(&p, sizeof p));
-  PetscCall(PetscStrncpy(p.model, model, sizeof p.model));
-  p.E       = E;
-  p.nu      = nu;
-  p.density = rho;
+  PetscCall(FcMaterialParamsInit(&p, model));
+  PetscCall(FcMaterialParamsSetReal(&p, "E", E));
+  PetscCall(FcMaterialParamsSetReal(&p, "nu", nu));
+  PetscCall(FcMaterialParamsSetReal(&p, "density", rho));
   PetscCall(FcMaterialCreate(&p, mat));
   PetscFunctionReturn(0);
 }

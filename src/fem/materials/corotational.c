@@ -83,9 +83,13 @@ static PetscErrorCode Tangent_Corotational(FcMaterial mat, const PetscReal F[9],
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcMaterialCreate_Corotational(FcMaterial mat)
+/* bodies[i].material of a "corotational" body (besides "model") */
+static const FcParamSpec Params_Corotational[] = {FC_MATERIAL_PARAM_E, FC_MATERIAL_PARAM_NU, FC_MATERIAL_PARAM_DENSITY, {.name = NULL}};
+
+static PetscErrorCode Create_Corotational(FcMaterial mat, const FcMaterialParams *p)
 {
   PetscFunctionBegin;
+  PetscCall(FcMaterialSetENu(mat, p));
   mat->data        = NULL;
   mat->ops.frame   = Frame_Corotational;
   mat->ops.energy  = Energy_Corotational;
@@ -94,3 +98,5 @@ PetscErrorCode FcMaterialCreate_Corotational(FcMaterial mat)
   mat->ops.destroy = NULL;
   PetscFunctionReturn(0);
 }
+
+const FcMaterialModel FcMaterialCorotational = {.create = Create_Corotational, .params = Params_Corotational, .check = FcMaterialCheckENu};

@@ -84,9 +84,13 @@ static PetscErrorCode Tangent_CorotationalLagged(FcMaterial mat, const PetscReal
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcMaterialCreate_CorotationalLagged(FcMaterial mat)
+/* bodies[i].material of a "corotational_lagged" body (besides "model") */
+static const FcParamSpec Params_CorotationalLagged[] = {FC_MATERIAL_PARAM_E, FC_MATERIAL_PARAM_NU, FC_MATERIAL_PARAM_DENSITY, {.name = NULL}};
+
+static PetscErrorCode Create_CorotationalLagged(FcMaterial mat, const FcMaterialParams *p)
 {
   PetscFunctionBegin;
+  PetscCall(FcMaterialSetENu(mat, p));
   mat->data        = NULL;
   mat->ops.frame   = Frame_CorotationalLagged;
   mat->ops.energy  = Energy_CorotationalLagged;
@@ -95,3 +99,5 @@ PetscErrorCode FcMaterialCreate_CorotationalLagged(FcMaterial mat)
   mat->ops.destroy = NULL;
   PetscFunctionReturn(0);
 }
+
+const FcMaterialModel FcMaterialCorotationalLagged = {.create = Create_CorotationalLagged, .params = Params_CorotationalLagged, .check = FcMaterialCheckENu};

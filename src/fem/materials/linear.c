@@ -66,11 +66,15 @@ static PetscErrorCode Tangent_Linear(FcMaterial mat, const PetscReal F[9], const
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcMaterialCreate_Linear(FcMaterial mat)
+/* bodies[i].material of a "linear" body (besides "model") */
+static const FcParamSpec Params_Linear[] = {FC_MATERIAL_PARAM_E, FC_MATERIAL_PARAM_NU, FC_MATERIAL_PARAM_DENSITY, {.name = NULL}};
+
+static PetscErrorCode Create_Linear(FcMaterial mat, const FcMaterialParams *p)
 {
   PetscReal *C;
 
   PetscFunctionBegin;
+  PetscCall(FcMaterialSetENu(mat, p));
   /* The moduli do not depend on F: computed once, copied by the tangent. */
   PetscCall(PetscMalloc1(81, &C));
   FcHookeModuli(mat->lambda, mat->mu, C);
@@ -82,3 +86,5 @@ PetscErrorCode FcMaterialCreate_Linear(FcMaterial mat)
   mat->ops.destroy = NULL; /* FcMaterialDestroy frees data */
   PetscFunctionReturn(0);
 }
+
+const FcMaterialModel FcMaterialLinear = {.create = Create_Linear, .params = Params_Linear, .check = FcMaterialCheckENu};

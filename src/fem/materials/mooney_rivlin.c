@@ -114,10 +114,46 @@ static PetscErrorCode Tangent_MooneyRivlin(FcMaterial mat, const PetscReal F[9],
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcMaterialCreate_MooneyRivlin(FcMaterial mat)
+/* bodies[i].material of a "mooney_rivlin" body (besides "model") */
+static const FcParamSpec Params_MooneyRivlin[] = {
+  {.name = "C10",   .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcModulusBound,      .doc = "Mooney-Rivlin constant of (I1 - 3) [Pa]"},
+  {.name = "C01",   .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GE(0), .bound = &FcModulusUpperBound, .doc = "Mooney-Rivlin constant of (I2 - 3) [Pa]; small-strain shear modulus 2 (C10 + C01)"},
+  {.name = "kappa", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcModulusBound,      .doc = "bulk modulus [Pa], U(J) = kappa/2 (J - 1)^2"},
+  FC_MATERIAL_PARAM_DENSITY,
+  FC_MATERIAL_PARAM_VOLUMETRIC,
+  {.name = NULL}
+};
+
+/* κ/μ₀ at most 1e8 (FcMaterialCheckBulkShear), μ₀ = 2 (C10 + C01). */
+static PetscErrorCode Check_MooneyRivlin(const FcMaterialParams *p, const char *where, const char *path)
 {
+  PetscReal C10, C01, kappa;
+
   PetscFunctionBegin;
-  PetscCheck(mat->C10 > 0 && mat->C01 >= 0 && mat->kappa > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mooney_rivlin needs C10 > 0, C01 >= 0, kappa > 0 (got %g, %g, %g)", (double)mat->C10, (double)mat->C01, (double)mat->kappa);
+  PetscCall(FcMaterialParamsGetReal(p, "C10", &C10));
+  PetscCall(FcMaterialParamsGetReal(p, "C01", &C01));
+  PetscCall(FcMaterialParamsGetReal(p, "kappa", &kappa));
+  PetscCall(FcMaterialCheckBulkShear(where, path, "kappa", "", kappa, 2.0 * (C10 + C01)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Create_MooneyRivlin(FcMaterial mat, const FcMaterialParams *p)
+{
+  PetscReal C10, C01, kappa, mu0;
+
+  PetscFunctionBegin;
+  PetscCall(FcMaterialParamsGetReal(p, "C10", &C10));
+  PetscCall(FcMaterialParamsGetReal(p, "C01", &C01));
+  PetscCall(FcMaterialParamsGetReal(p, "kappa", &kappa));
+  /* E and ν of the small-strain limit (shear modulus μ₀ = 2 (C10 + C01), bulk modulus κ), for
+   * the Lamé parameters and for messages; κ stays the one given (not E/(3(1 − 2ν)) of the
+   * rounded E, ν). */
+  mu0 = 2.0 * (C10 + C01);
+  PetscCall(FcMaterialSetIsotropic(mat, 9.0 * kappa * mu0 / (3.0 * kappa + mu0), (3.0 * kappa - 2.0 * mu0) / (2.0 * (3.0 * kappa + mu0))));
+  mat->C10   = C10;
+  mat->C01   = C01;
+  mat->kappa = kappa;
+  PetscCall(FcMaterialSetVolumetric(mat, p));
   mat->data           = NULL;
   mat->ops.frame      = NULL;
   mat->ops.energy     = Energy_MooneyRivlin;
@@ -127,3 +163,5 @@ PetscErrorCode FcMaterialCreate_MooneyRivlin(FcMaterial mat)
   mat->ops.destroy    = NULL;
   PetscFunctionReturn(0);
 }
+
+const FcMaterialModel FcMaterialMooneyRivlin = {.create = Create_MooneyRivlin, .params = Params_MooneyRivlin, .check = Check_MooneyRivlin};

@@ -38,9 +38,14 @@ static PetscErrorCode Tangent_NeoHookean(FcMaterial mat, const PetscReal F[9], c
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcMaterialCreate_NeoHookean(FcMaterial mat)
+/* bodies[i].material of a "neohookean" body (besides "model") */
+static const FcParamSpec Params_NeoHookean[] = {FC_MATERIAL_PARAM_E, FC_MATERIAL_PARAM_NU, FC_MATERIAL_PARAM_DENSITY, FC_MATERIAL_PARAM_VOLUMETRIC, {.name = NULL}};
+
+static PetscErrorCode Create_NeoHookean(FcMaterial mat, const FcMaterialParams *p)
 {
   PetscFunctionBegin;
+  PetscCall(FcMaterialSetENu(mat, p));
+  PetscCall(FcMaterialSetVolumetric(mat, p));
   mat->data           = NULL;
   mat->ops.frame      = NULL;
   mat->ops.energy     = Energy_NeoHookean;
@@ -50,3 +55,5 @@ PetscErrorCode FcMaterialCreate_NeoHookean(FcMaterial mat)
   mat->ops.destroy    = NULL;
   PetscFunctionReturn(0);
 }
+
+const FcMaterialModel FcMaterialNeoHookean = {.create = Create_NeoHookean, .params = Params_NeoHookean, .check = FcMaterialCheckENu};

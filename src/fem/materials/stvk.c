@@ -63,9 +63,13 @@ static PetscErrorCode Tangent_StVK(FcMaterial mat, const PetscReal F[9], const P
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcMaterialCreate_StVK(FcMaterial mat)
+/* bodies[i].material of a "stvk" body (besides "model") */
+static const FcParamSpec Params_StVK[] = {FC_MATERIAL_PARAM_E, FC_MATERIAL_PARAM_NU, FC_MATERIAL_PARAM_DENSITY, {.name = NULL}};
+
+static PetscErrorCode Create_StVK(FcMaterial mat, const FcMaterialParams *p)
 {
   PetscFunctionBegin;
+  PetscCall(FcMaterialSetENu(mat, p));
   mat->data        = NULL;
   mat->ops.frame   = NULL;
   mat->ops.energy  = Energy_StVK;
@@ -74,3 +78,5 @@ PetscErrorCode FcMaterialCreate_StVK(FcMaterial mat)
   mat->ops.destroy = NULL;
   PetscFunctionReturn(0);
 }
+
+const FcMaterialModel FcMaterialStVK = {.create = Create_StVK, .params = Params_StVK, .check = FcMaterialCheckENu};
