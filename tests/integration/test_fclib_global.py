@@ -19,7 +19,7 @@ import h5py
 import numpy as np
 from fctest import ROOT, run, outdir, figure, check
 
-d = outdir("sap_global")
+d = outdir("fclib_global")
 os.makedirs(d)
 rng = np.random.default_rng(7)
 
