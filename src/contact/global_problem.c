@@ -33,8 +33,7 @@ PetscErrorCode FcGlobalProblemDestroy(FcGlobalProblem *gp)
   PetscFunctionReturn(0);
 }
 
-/* max |A_ij| over the stored entries */
-static PetscErrorCode MaxAbs_Private(Mat A, PetscReal *mx)
+PetscErrorCode FcMatMaxAbs(Mat A, PetscReal *mx)
 {
   PetscInt m;
 
@@ -111,7 +110,7 @@ PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem 
   mass->status  = FC_GLOBAL_MASS_SPD;
   mass->nneg    = 0;
   mass->nzero   = 0;
-  PetscCall(MaxAbs_Private(gp->M, &maxabs));
+  PetscCall(FcMatMaxAbs(gp->M, &maxabs));
   PetscCall(MatIsSymmetric(gp->M, 1e-12 * maxabs, &sym));
   if (!sym) {
     mass->status = FC_GLOBAL_MASS_NOT_SYMMETRIC;

@@ -59,4 +59,7 @@ typedef struct {
  * NULL (no error raised). */
 PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem *local, FcGlobalMass *mass);
 
+/* max |A_ij| over the stored entries of a sequential AIJ matrix. */
+PetscErrorCode FcMatMaxAbs(Mat A, PetscReal *mx);
+
 #endif

@@ -222,24 +222,6 @@ PetscErrorCode FcSAPGlobalConfigure(FcSAPGlobal s, const FcSAPParams *par, Petsc
   PetscFunctionReturn(0);
 }
 
-/* max |A_ij| over the stored entries */
-static PetscErrorCode MaxAbs_Private(Mat A, PetscReal *mx)
-{
-  PetscInt m, n;
-
-  PetscFunctionBegin;
-  *mx = 0;
-  PetscCall(MatGetSize(A, &m, &n));
-  for (PetscInt i = 0; i < m; i++) {
-    PetscInt           nc;
-    const PetscScalar *v;
-    PetscCall(MatGetRow(A, i, &nc, NULL, &v));
-    for (PetscInt k = 0; k < nc; k++) *mx = PetscMax(*mx, PetscAbsScalar(v[k]));
-    PetscCall(MatRestoreRow(A, i, &nc, NULL, &v));
-  }
-  PetscFunctionReturn(0);
-}
-
 /* M̃ = ½(M + Mᵀ) with every diagonal entry stored; *asym = max|M − Mᵀ|. */
 static PetscErrorCode Symmetrize_Private(Mat M, Mat *Ms, PetscReal *asym)
 {
@@ -251,7 +233,7 @@ static PetscErrorCode Symmetrize_Private(Mat M, Mat *Ms, PetscReal *asym)
   PetscCall(MatTranspose(M, MAT_INITIAL_MATRIX, &Mt));
   PetscCall(MatDuplicate(M, MAT_COPY_VALUES, &D));
   PetscCall(MatAXPY(D, -1.0, Mt, DIFFERENT_NONZERO_PATTERN));
-  PetscCall(MaxAbs_Private(D, asym));
+  PetscCall(FcMatMaxAbs(D, asym));
   PetscCall(MatDestroy(&D));
   PetscCall(PetscMalloc1(n, &nnz));
   for (PetscInt i = 0; i < n; i++) {
@@ -453,7 +435,7 @@ PetscErrorCode FcSAPGlobalSetUp(FcSAPGlobal s, FcGlobalProblem gp)
 
   /* M̃ (comment §2) */
   PetscCall(Symmetrize_Private(gp->M, &s->Ms, &s->asym));
-  PetscCall(MaxAbs_Private(gp->M, &mx));
+  PetscCall(FcMatMaxAbs(gp->M, &mx));
   s->asym = mx > 0 ? s->asym / mx : 0;
   if (s->asym > SAP_GLOBAL_SYM_TOL) {
     s->symmetrized = PETSC_TRUE;
