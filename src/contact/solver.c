@@ -29,6 +29,7 @@ PetscErrorCode FcContactSolverRegisterAll(void)
   PetscCall(FcContactSolverRegister("uzawa_local", FcContactSolverCreate_UzawaLocal));
   PetscCall(FcContactSolverRegister("uzawa_global", FcContactSolverCreate_UzawaGlobal));
   PetscCall(FcContactSolverRegister("sap", FcContactSolverCreate_SAP));
+  PetscCall(FcContactSolverRegister("newton", FcContactSolverCreate_Newton));
   PetscFunctionReturn(0);
 }
 

@@ -166,6 +166,9 @@ PetscErrorCode FcContactSolverCreate_NSGS(FcContactSolver);
  * form (solvers/sap.c, doc/sap.md). A regularized type, with a global form (ops.solveglobal:
  * SAP in the velocities, sap_global.c). */
 PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver);
+/* newton: semismooth Newton on the Alart–Curnier function, Armijo line search, nsgs fallback
+ * (solvers/newton.c). */
+PetscErrorCode FcContactSolverCreate_Newton(FcContactSolver);
 
 /* What a sap solve did, beyond FcContactSolverStats (valid after FcContactSolverSolve; the
  * pointers stay valid until the next solve or destroy). Raises PETSC_ERR_ARG_WRONG for a solver

@@ -1,0 +1,296 @@
+/* fcsim — contact solver type "newton": a global semismooth Newton method on the Alart–Curnier
+ * function of the frictional contact problem (problem.h), with an Armijo line search on its
+ * merit function and a Gauss–Seidel fallback.
+ *
+ * Alart & Curnier (CMAME 92, 1991, eq. 3.8–3.12), written with per-contact scalings ρ_N, ρ_T > 0
+ * (here ρ_N = 1/W_aa,nn and ρ_T = 2/(W_aa,t1t1 + W_aa,t2t2), the inverse diagonal, which makes the
+ * function dimensionless in the way Jean's and Christensen et al.'s implementations do): with
+ * u = W r + q and, per contact a,
+ *
+ *     x_N = r_N − ρ_N u_N,   x_T = r_T − ρ_T u_T,   R = μ max(0, x_N),
+ *     Φ_a(r) = r_a − [ max(0, x_N),  P_{D(R)}(x_T) ],      P_{D(R)}: projection on the disk ‖·‖ ≤ R.
+ *
+ * Φ(r) = 0 exactly at the solutions of Signorini–Coulomb: φ_N = 0 is 0 ≤ r_N ⊥ u_N ≥ 0, and
+ * φ_T = 0 with r_N > 0 is stick (u_T = 0, ‖r_T‖ ≤ μ r_N) or slip (r_T = −μ r_N u_T/‖u_T‖); with
+ * r_N = 0, r_T = 0. These are the zeros of the common error (De Saxcé's form, problem.h: at a
+ * solution either r_N > 0 and u_N = 0, or r = 0 and u_N ≥ 0), so the common error is the one
+ * stopping test, as for every type.
+ *
+ * Φ is piecewise smooth (strongly semismooth); an element of its generalized Jacobian is
+ *
+ *     J = I − D (I − diag(ρ) W),     D = block-diag(∂P_a/∂x_a) (3×3 per contact),
+ *
+ * ∂P/∂x: normal row e_Nᵀ when x_N > 0, else 0; tangential rows [0, I₂] inside the disk,
+ * [μ x̂_T, (R/‖x_T‖)(I₂ − x̂_T x̂_Tᵀ)] outside it (R > 0), 0 when R = 0. Each iteration solves
+ * J Δr = −Φ with a PETSc KSP (default: PETSc's sparse LU, natural ordering, with a nonzero-pivot
+ * shift: J is not symmetric, and it is singular when W is rank deficient and every contact
+ * sticks — then the shifted factorization gives a direction the line search judges; options
+ * prefix fc_contact_solver_newton_, e.g. -fc_contact_solver_newton_ksp_type gmres
+ * -fc_contact_solver_newton_pc_type jacobi, or -fc_contact_solver_newton_pc_factor_mat_solver_type
+ * mumps) and takes the largest step
+ * α = 2^-k with θ(r + αΔr) ≤ (1 − 2σα) θ(r), θ = ½‖Φ‖² (Armijo; the Newton direction has
+ * θ'(r; Δr) = −2θ where Φ is differentiable; Qi & Sun, Math. Program. 58, 1993, for the local
+ * quadratic rate). When J is singular (rank-deficient W with every contact sticking) or the line
+ * search fails, `gs_sweeps` sweeps of nsgs are made from the current r and Newton goes on from
+ * there (counted in the view). One iteration = one Newton step (or one fallback round). */
+#include "../solver.h"
+#include <petscksp.h>
+
+typedef struct {
+  PetscInt        gs_sweeps;  /* 10: nsgs sweeps of one fallback round */
+  PetscInt        ls_max_it;  /* 30: halvings of the line search */
+  PetscReal       sigma;      /* 1e-4: Armijo constant */
+  PetscInt        mcap;
+  PetscReal      *u, *phi, *dr, *rt, *ut, *rho, *D;
+  Mat             J;          /* 3m × 3m AIJ with every row stored whole (dense W: a constant pattern, one symbolic factorization) */
+  PetscInt       *cols;       /* 0 .. 3m−1 */
+  PetscScalar    *row;        /* one row of J */
+  Vec             b, x;       /* wrap phi and dr */
+  KSP             ksp;
+  FcContactSolver gs;         /* the fallback (nsgs) */
+  PetscInt        nnewton[2], nls[2], nfallback[2]; /* [0] last solve, [1] since creation */
+} FcContactSolver_Newton;
+
+/* Work arrays, and J, its KSP and the vectors for exactly m contacts (the KSP's matrix size). */
+static PetscErrorCode Work_Private(FcContactSolver s, FcContactSolver_Newton *nt, PetscInt m)
+{
+  const PetscInt n = 3 * m;
+  PC             pc;
+
+  PetscFunctionBegin;
+  if (m == nt->mcap && nt->u) PetscFunctionReturn(0);
+  PetscCall(PetscFree7(nt->u, nt->phi, nt->dr, nt->rt, nt->ut, nt->rho, nt->D));
+  PetscCall(MatDestroy(&nt->J));
+  PetscCall(VecDestroy(&nt->b));
+  PetscCall(VecDestroy(&nt->x));
+  PetscCall(KSPDestroy(&nt->ksp));
+  PetscCall(PetscMalloc7(n, &nt->u, n, &nt->phi, n, &nt->dr, n, &nt->rt, n, &nt->ut, n, &nt->rho, 3 * n, &nt->D));
+  PetscCall(PetscFree2(nt->cols, nt->row));
+  PetscCall(PetscMalloc2(n, &nt->cols, n, &nt->row));
+  for (PetscInt j = 0; j < n; j++) nt->cols[j] = j;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, n, NULL, &nt->J));
+  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, nt->phi, &nt->b));
+  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, nt->dr, &nt->x));
+  PetscCall(KSPCreate(PETSC_COMM_SELF, &nt->ksp));
+  if (s->prefix) PetscCall(KSPSetOptionsPrefix(nt->ksp, s->prefix));
+  PetscCall(KSPAppendOptionsPrefix(nt->ksp, "fc_contact_solver_newton_"));
+  PetscCall(KSPSetType(nt->ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(nt->ksp, &pc));
+  PetscCall(PCSetType(pc, PCLU));
+  PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL));
+  PetscCall(PCFactorSetShiftType(pc, MAT_SHIFT_NONZERO));
+  PetscCall(KSPSetFromOptions(nt->ksp));
+  nt->mcap = m;
+  PetscFunctionReturn(0);
+}
+
+/* Φ(r) (and, when D is given, ∂P/∂x per contact, 9 entries row-major); returns θ = ½‖Φ‖². */
+static PetscReal Phi_Private(FcContactProblem p, const PetscReal rho[], const PetscReal r[], const PetscReal u[], PetscReal phi[], PetscReal D[])
+{
+  PetscReal theta = 0;
+
+  for (PetscInt a = 0; a < p->m; a++) {
+    const PetscReal *ra = &r[3 * a], *ua = &u[3 * a], *ro = &rho[3 * a], mu = p->mu[a];
+    const PetscReal  xn = ra[0] - ro[0] * ua[0], xt[2] = {ra[1] - ro[1] * ua[1], ra[2] - ro[2] * ua[2]};
+    const PetscReal  pn = PetscMax(0.0, xn), R = mu * pn, nxt = PetscSqrtReal(xt[0] * xt[0] + xt[1] * xt[1]);
+    PetscReal        pt[2], *d = D ? &D[9 * a] : NULL;
+
+    if (d)
+      for (int k = 0; k < 9; k++) d[k] = 0;
+    if (d && xn > 0) d[0] = 1;
+    if (nxt <= R) { /* inside the disk (R = 0: x_T = 0, then P = 0 and the derivative below is 0) */
+      pt[0] = xt[0];
+      pt[1] = xt[1];
+      if (d && R > 0) d[4] = d[8] = 1;
+    } else {
+      const PetscReal e[2] = {xt[0] / nxt, xt[1] / nxt}, s = R / nxt;
+      pt[0] = R * e[0];
+      pt[1] = R * e[1];
+      if (d && R > 0) {
+        d[3] = mu * e[0];
+        d[6] = mu * e[1];
+        d[4] = s * (1 - e[0] * e[0]);
+        d[5] = -s * e[0] * e[1];
+        d[7] = -s * e[0] * e[1];
+        d[8] = s * (1 - e[1] * e[1]);
+      }
+    }
+    phi[3 * a]     = ra[0] - pn;
+    phi[3 * a + 1] = ra[1] - pt[0];
+    phi[3 * a + 2] = ra[2] - pt[1];
+    for (int i = 0; i < 3; i++) theta += 0.5 * phi[3 * a + i] * phi[3 * a + i];
+  }
+  return theta;
+}
+
+/* J = I − D + D diag(ρ) W, row by row (row k of W is read, W symmetric or not); every row stored
+ * whole so that the pattern, hence the symbolic factorization, stays the same. */
+static PetscErrorCode Jacobian_Private(FcContactProblem p, const PetscReal rho[], const PetscReal D[], const PetscInt cols[], PetscScalar buf[], Mat J)
+{
+  const PetscInt n = 3 * p->m;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < p->m; a++)
+    for (int i = 0; i < 3; i++) {
+      const PetscInt row = 3 * a + i;
+      for (PetscInt j = 0; j < n; j++) buf[j] = 0;
+      for (int k = 0; k < 3; k++) {
+        const PetscReal  c  = D[9 * a + 3 * i + k];
+        const PetscReal *Wk = &p->W[(size_t)(3 * a + k) * n];
+        if (c == 0) continue;
+        buf[3 * a + k] -= c;
+        for (PetscInt j = 0; j < n; j++) buf[j] += c * rho[3 * a + k] * Wk[j];
+      }
+      buf[row] += 1;
+      PetscCall(MatSetValues(J, 1, &row, n, cols, buf, INSERT_VALUES));
+    }
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* nsgs sweeps from r: the fallback round (the error test of the Newton loop then decides). */
+static PetscErrorCode Fallback_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, PetscReal r[])
+{
+  PetscFunctionBegin;
+  if (!nt->gs) {
+    PetscCall(FcContactSolverCreate(&nt->gs));
+    PetscCall(FcContactSolverSetType(nt->gs, "nsgs"));
+    PetscCall(FcContactSolverSetWarmStart(nt->gs, PETSC_TRUE));
+  }
+  PetscCall(FcContactSolverSetTolerances(nt->gs, s->params.tol, nt->gs_sweeps));
+  PetscCall(FcContactSolverSolve(nt->gs, p, r));
+  nt->nfallback[0]++;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  FcContactSolver_Newton *nt = (FcContactSolver_Newton *)s->data;
+  const PetscInt          m = p->m, n = 3 * m;
+  PetscReal               theta, error;
+
+  PetscFunctionBegin;
+  st->iterations = 0;
+  nt->nnewton[0] = nt->nls[0] = nt->nfallback[0] = 0;
+  if (m == 0) {
+    st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(Work_Private(s, nt, m));
+  for (PetscInt a = 0; a < m; a++) { /* ρ: the inverse diagonal of W_aa */
+    const PetscReal wn = p->W[(size_t)(3 * a) * n + 3 * a], wt = 0.5 * (p->W[(size_t)(3 * a + 1) * n + 3 * a + 1] + p->W[(size_t)(3 * a + 2) * n + 3 * a + 2]);
+    if (!(wn > 0) || !(wt > 0)) {
+      st->reason = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+      PetscFunctionReturn(0);
+    }
+    nt->rho[3 * a]     = 1 / wn;
+    nt->rho[3 * a + 1] = nt->rho[3 * a + 2] = 1 / wt;
+  }
+  for (PetscInt it = 0;; it++) {
+    KSPConvergedReason kreason;
+    PetscReal          alpha = 1, theta_t = 0;
+    PetscBool          ok    = PETSC_FALSE;
+
+    PetscCall(FcContactProblemComputeVelocity(p, r, nt->u));
+    PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, nt->u, &error));
+    st->iterations = it;
+    if (PetscIsInfOrNanReal(error)) {
+      st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+      break;
+    }
+    if (error <= s->params.tol) {
+      st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+      break;
+    }
+    if (it >= s->params.max_it) {
+      st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+      break;
+    }
+    theta = Phi_Private(p, nt->rho, r, nt->u, nt->phi, nt->D);
+    PetscCall(Jacobian_Private(p, nt->rho, nt->D, nt->cols, nt->row, nt->J));
+    PetscCall(PetscLogFlops(2.0 * n * n));
+    /* J Δr = −Φ: b wraps phi, x wraps dr */
+    PetscCall(VecScale(nt->b, -1.0));
+    PetscCall(KSPSetOperators(nt->ksp, nt->J, nt->J));
+    PetscCall(KSPSolve(nt->ksp, nt->b, nt->x));
+    PetscCall(KSPGetConvergedReason(nt->ksp, &kreason));
+    if (kreason > 0) {
+      nt->nnewton[0]++;
+      /* Armijo on θ along Δr */
+      for (PetscInt k = 0; k <= nt->ls_max_it; k++, alpha *= 0.5) {
+        for (PetscInt i = 0; i < n; i++) nt->rt[i] = r[i] + alpha * nt->dr[i];
+        PetscCall(FcContactProblemComputeVelocity(p, nt->rt, nt->ut));
+        theta_t = Phi_Private(p, nt->rho, nt->rt, nt->ut, nt->phi, NULL);
+        nt->nls[0]++;
+        if (theta_t <= (1 - 2 * nt->sigma * alpha) * theta) {
+          ok = PETSC_TRUE;
+          break;
+        }
+      }
+    }
+    if (ok) PetscCall(PetscArraycpy(r, nt->rt, n));
+    else PetscCall(Fallback_Private(s, nt, p, r)); /* singular J or no descent: a round of Gauss–Seidel, then Newton again */
+  }
+  nt->nnewton[1] += nt->nnewton[0];
+  nt->nls[1] += nt->nls[0];
+  nt->nfallback[1] += nt->nfallback[0];
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSetFromOptions_Newton(FcContactSolver s, PetscOptionItems *PetscOptionsObject)
+{
+  FcContactSolver_Newton *nt = (FcContactSolver_Newton *)s->data;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "newton: semismooth Newton on the Alart-Curnier function");
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_gs_sweeps", "nsgs sweeps of a fallback round (singular Jacobian or failed line search)", &nt->gs_sweeps, 1));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_ls_max_it", "Halvings of the Armijo line search", &nt->ls_max_it, 0));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverView_Newton(FcContactSolver s, PetscViewer viewer)
+{
+  FcContactSolver_Newton *nt = (FcContactSolver_Newton *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Alart-Curnier, J solved by a KSP (default LU with a nonzero-pivot shift), Armijo sigma %g, ls_max_it %" PetscInt_FMT ", nsgs fallback of %" PetscInt_FMT " sweeps\n", (double)nt->sigma, nt->ls_max_it, nt->gs_sweeps));
+  if (s->nsolves)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Newton steps %" PetscInt_FMT ", line-search evaluations %" PetscInt_FMT ", fallback rounds %" PetscInt_FMT " (last solve); %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " (all solves)\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nnewton[1], nt->nls[1],
+                                     nt->nfallback[1]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverDestroy_Newton(FcContactSolver s)
+{
+  FcContactSolver_Newton *nt = (FcContactSolver_Newton *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree7(nt->u, nt->phi, nt->dr, nt->rt, nt->ut, nt->rho, nt->D));
+  PetscCall(PetscFree2(nt->cols, nt->row));
+  PetscCall(MatDestroy(&nt->J));
+  PetscCall(VecDestroy(&nt->b));
+  PetscCall(VecDestroy(&nt->x));
+  PetscCall(KSPDestroy(&nt->ksp));
+  PetscCall(FcContactSolverDestroy(&nt->gs));
+  PetscCall(PetscFree(s->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverCreate_Newton(FcContactSolver s)
+{
+  FcContactSolver_Newton *nt;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&nt));
+  nt->gs_sweeps         = 10;
+  nt->ls_max_it         = 30;
+  nt->sigma             = 1e-4;
+  s->data               = nt;
+  s->ops.solve          = FcContactSolverSolve_Newton;
+  s->ops.setfromoptions = FcContactSolverSetFromOptions_Newton;
+  s->ops.view           = FcContactSolverView_Newton;
+  s->ops.destroy        = FcContactSolverDestroy_Newton;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,191 @@
+/* Unit test of the contact solver type "newton" (src/contact/solvers/newton.c: semismooth Newton
+ * on the Alart–Curnier function, Armijo line search, nsgs fallback):
+ *
+ *  1. random problems (FcTestRandomProblem: m = 1..24, μ ∈ [0, 1), four forms of W, stiffness
+ *     heterogeneity up to 10^±2): the common error reaches tol = 1e-10 on every one, and the r it
+ *     returns solves the problem nsgs solves (same common error definition; r compared where the
+ *     solution is unique, μ < 0.3 and a well-conditioned W);
+ *  2. stacks of rigid boxes, the multi-body problems Gauss–Seidel is slow on: N boxes standing on
+ *     each other and on the ground, four corner contacts per interface, W = H M⁻¹ Hᵀ of rank 6N
+ *     for 12N rows (rank deficient: four contacts hold a box with six DoFs), mass ratio 100 between
+ *     neighbours, μ = 1. Newton reaches 1e-10; the normal impulses carry the weights (Σ r_N of the
+ *     ground contacts = total weight × h, to 1e-8 relative); nsgs, given the same number of
+ *     matrix-vector products' worth of sweeps, is reported beside it;
+ *  3. the type's options are refused when out of range, one line naming the option. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "testutil.h"
+
+static uint64_t rng_state = 0x5eed5eedULL;
+
+static void test_random(void **state)
+{
+  const FcTestWForm forms[4] = {FC_TEST_W_AS_COMPUTED, FC_TEST_W_MEAN, FC_TEST_W_LOWER, FC_TEST_W_GRAM};
+  FcContactSolver   nt, gs;
+  PetscInt          nprob = 0, nconv = 0, steps = 0, maxsteps = 0, ncmp = 0;
+  PetscReal         emax = 0, dmax = 0;
+  (void)state;
+
+  nt = FcTestMakeSolver("newton", NULL, 1e-10, 100, NULL);
+  gs = FcTestMakeSolver("nsgs", NULL, 1e-12, 100000, NULL);
+  for (int k = 0; k < 48; k++) {
+    const int            m = 1 + k / 2, f = k % 4;
+    const double         mu_max = k % 3 == 0 ? 0.3 : 1.0, het = (f == 0 || f == 2) && k % 5 == 0 ? 2.0 : 0.0;
+    FcContactProblem     p;
+    FcContactSolverStats st, sg;
+    PetscReal           *r, *rg;
+    FcTestRandomProblem(&rng_state, m, forms[f], mu_max, het, &p);
+    r  = calloc(3 * m, sizeof *r);
+    rg = calloc(3 * m, sizeof *rg);
+    assert_int_equal(FcContactSolverSolve(nt, p, r), 0);
+    assert_int_equal(FcContactSolverGetStats(nt, &st), 0);
+    assert_int_equal(FcContactSolverSolve(gs, p, rg), 0);
+    assert_int_equal(FcContactSolverGetStats(gs, &sg), 0);
+    nprob++;
+    nconv += st.converged;
+    steps += st.iterations;
+    maxsteps = PetscMax(maxsteps, st.iterations);
+    emax     = PetscMax(emax, st.error);
+    if (mu_max < 0.5 && het == 0 && sg.converged) { /* a unique solution (μ small, W well conditioned) */
+      dmax = PetscMax(dmax, FcTestRelDist(3 * m, r, rg));
+      ncmp++;
+    }
+    free(r);
+    free(rg);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+  }
+  printf("FIGURE newton random problems: %d problems (m = 1..24, mu in [0, 1), 4 forms of W), converged %d, max common error %.2e, Newton steps mean %.1f max %d; |r - r_nsgs| / |r_nsgs| max %.1e on the %d problems with a unique solution\n", (int)nprob, (int)nconv, (double)emax, (double)steps / nprob,
+         (int)maxsteps, (double)dmax, (int)ncmp);
+  assert_int_equal(nconv, nprob);
+  assert_true(emax <= 1e-10);
+  /* nsgs at 1e-12 and newton at 1e-10 on a unique solution: the r agree to the conditioning of W
+   * (≤ 1e3 here) times the errors */
+  assert_true(dmax <= 1e-6);
+  assert_int_equal(FcContactSolverDestroy(&nt), 0);
+  assert_int_equal(FcContactSolverDestroy(&gs), 0);
+}
+
+/* A stack of N unit-size boxes (side L), box i resting on box i−1 (box 0 on the ground), four
+ * corner contacts per interface with the normal +z. Body DoFs (v, ω) ∈ R⁶; a contact point x on
+ * the interface below body i moves with v_i + ω_i × (x − c_i) (body i, above) minus the same for
+ * body i−1 (below; the ground does not move). Rows of H: n = e_z, t1 = e_x, t2 = e_y. M⁻¹ is
+ * block diagonal (1/m_i, 1/I_i with I = m L²/6 for a cube). q = H v_free, v_free = g h (one
+ * backward-Euler step of free fall from rest). Masses alternate 1 and 100 kg. */
+static FcContactProblem BoxStack(int N, double mu, double h, double *weight)
+{
+  const int        m = 4 * N, n3 = 3 * m, ndof = 6 * N;
+  const double     L = 1.0, g = 9.81;
+  double          *H = calloc((size_t)n3 * ndof, sizeof *H), *Minv = calloc(ndof, sizeof *Minv), *vfree = calloc(ndof, sizeof *vfree);
+  FcContactProblem p;
+
+  *weight = 0;
+  for (int i = 0; i < N; i++) {
+    const double mass = i % 2 ? 100.0 : 1.0, Ib = mass * L * L / 6;
+    for (int k = 0; k < 3; k++) {
+      Minv[6 * i + k]     = 1 / mass;
+      Minv[6 * i + 3 + k] = 1 / Ib;
+    }
+    vfree[6 * i + 2] = -g * h;
+    *weight += mass * g;
+  }
+  for (int i = 0; i < N; i++)
+    for (int c = 0; c < 4; c++) {
+      const int    a    = 4 * i + c;
+      const double x[3] = {(c & 1 ? 0.5 : -0.5) * L, (c & 2 ? 0.5 : -0.5) * L, i * L}; /* on the interface z = i L */
+      const double F[3][3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}};                       /* n, t1, t2 */
+      for (int side = 0; side < 2; side++) {
+        const int    b = side ? i - 1 : i; /* side 0: the body above (+), 1: below (−) */
+        const double s = side ? -1.0 : 1.0, cz = (b + 0.5) * L, rx[3] = {x[0], x[1], x[2] - cz};
+        if (b < 0) continue; /* the ground */
+        for (int row = 0; row < 3; row++) {
+          double *Hr = &H[(size_t)(3 * a + row) * ndof + 6 * b];
+          /* F·(v + ω × r) = F·v + (r × F)·ω */
+          for (int k = 0; k < 3; k++) Hr[k] += s * F[row][k];
+          Hr[3] += s * (rx[1] * F[row][2] - rx[2] * F[row][1]);
+          Hr[4] += s * (rx[2] * F[row][0] - rx[0] * F[row][2]);
+          Hr[5] += s * (rx[0] * F[row][1] - rx[1] * F[row][0]);
+        }
+      }
+    }
+  assert_int_equal(FcContactProblemCreate(m, &p), 0);
+  for (int i = 0; i < n3; i++) {
+    double qi = 0;
+    for (int j = 0; j < n3; j++) {
+      double w = 0;
+      for (int k = 0; k < ndof; k++) w += H[(size_t)i * ndof + k] * Minv[k] * H[(size_t)j * ndof + k];
+      p->W[i * n3 + j] = w;
+    }
+    for (int k = 0; k < ndof; k++) qi += H[(size_t)i * ndof + k] * vfree[k];
+    p->q[i] = qi;
+  }
+  for (int a = 0; a < m; a++) p->mu[a] = mu;
+  free(H);
+  free(Minv);
+  free(vfree);
+  return p;
+}
+
+static void test_box_stack(void **state)
+{
+  const int    sizes[3] = {2, 5, 10};
+  const double h        = 1e-2;
+  (void)state;
+
+  for (int t = 0; t < 3; t++) {
+    const int            N = sizes[t], m = 4 * N;
+    double               weight, rn0 = 0;
+    FcContactProblem     p  = BoxStack(N, 1.0, h, &weight);
+    FcContactSolver      nt = FcTestMakeSolver("newton", NULL, 1e-10, 100, NULL);
+    FcContactSolver      gs = FcTestMakeSolver("nsgs", NULL, 1e-10, 2000, NULL);
+    FcContactSolverStats st, sg;
+    PetscReal           *r = calloc(3 * m, sizeof *r), *rg = calloc(3 * m, sizeof *rg);
+    char                 view[4096];
+
+    assert_int_equal(FcContactSolverSolve(nt, p, r), 0);
+    assert_int_equal(FcContactSolverGetStats(nt, &st), 0);
+    assert_int_equal(FcContactSolverSolve(gs, p, rg), 0);
+    assert_int_equal(FcContactSolverGetStats(gs, &sg), 0);
+    FcTestSolverView(nt, view, sizeof view);
+    for (int c = 0; c < 4; c++) rn0 += r[3 * c]; /* the ground's four contacts */
+    printf("FIGURE newton box stack N = %d (%d contacts, W rank %d of %d, masses 1/100 kg, mu 1): newton %s in %d steps, error %.2e, ground impulse / (weight h) - 1 = %.1e; nsgs %s after %d sweeps, error %.2e\n", N, m, 6 * N, 3 * m, st.reason_name, (int)st.iterations, (double)st.error, rn0 / (weight * h) - 1,
+           sg.reason_name, (int)sg.iterations, (double)sg.error);
+    printf("    %s", view);
+    assert_true(st.converged);
+    assert_true(st.error <= 1e-10);
+    /* equilibrium of the whole stack over the step: the ground's normal impulse is the weight
+     * times h (the boxes end the step at rest: u_N = 0 on every pressed contact), to the error */
+    assert_true(PetscAbsReal(rn0 / (weight * h) - 1) <= 1e-8);
+    free(r);
+    free(rg);
+    assert_int_equal(FcContactSolverDestroy(&nt), 0);
+    assert_int_equal(FcContactSolverDestroy(&gs), 0);
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+  }
+}
+
+static void test_options(void **state)
+{
+  FcContactSolver s = FcTestMakeSolver("newton", "nt_", 1e-10, 100, NULL);
+  char            msg[512];
+  (void)state;
+
+  FcTestSolverBadOption(s, "-nt_fc_contact_solver_newton_gs_sweeps", "0", msg, sizeof msg);
+  assert_non_null(strstr(msg, "-nt_fc_contact_solver_newton_gs_sweeps"));
+  FcTestSolverBadOption(s, "-nt_fc_contact_solver_newton_ls_max_it", "-1", msg, sizeof msg);
+  assert_non_null(strstr(msg, "-nt_fc_contact_solver_newton_ls_max_it"));
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_random),
+    cmocka_unit_test(test_box_stack),
+    cmocka_unit_test(test_options),
+  };
+  return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);
+}
