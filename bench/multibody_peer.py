@@ -89,6 +89,8 @@ def main():
     m = [int(r[1]) for r in rows]
     print("\nlog-log slope of solve time against contacts (all %d problems): fcsim nsgs %.2f, Siconos NSGS %.2f, Siconos NSGS/proj %.2f"
           % (len(rows), slope(m, [float(r[12]) for r in rows]), slope(m, [float(r[13]) for r in rows]), slope(m, [float(r[14]) for r in rows])))
+    print("log-log slope of time per sweep against contacts: fcsim nsgs %.2f, Siconos NSGS %.2f, Siconos NSGS/proj %.2f"
+          % tuple(slope(m, [float(r[12 + k]) / max(1, int(r[3 + k])) for r in rows]) for k in range(3)))
     worst = max(max(float(r[6]), float(r[7]), float(r[8])) for r in rows)
     print("largest common error of any solution: %.1e (tol %g); fcsim converged on %d of %d" % (worst, a.tol, sum(int(r[15]) for r in rows), len(rows)))
     print("bench multibody: median time ratio fcsim / faster Siconos over all problems = %.2f (goal <= 0.67)"
