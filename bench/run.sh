@@ -16,5 +16,5 @@ OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 ./bin/fcsim run cases/block_on_floor.json -q -o bench/out/block_on_floor --set output.fclib=true --set output.vtk=false --set time.t_end=0.2
 ./build/bench/siconos_peer -tol 1e-8 -runs 7 bench/out/block_on_floor/fclib/step_*.hdf5 bench/out/contact_hertz/fclib/step_*.hdf5 "$@"
 # Peer on generated multi-body problems (walls and pyramids of rigid boxes, 100 to 2000 contacts;
-# Siconos with its sparse block W): per size class median ratios, log-log slopes (about 15 min)
+# Siconos with its sparse block W): per size class median ratios, log-log slopes (about 8 min)
 /usr/bin/python3 bench/multibody_peer.py --sizes 100,300,1000,2000 --runs 3
