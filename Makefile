@@ -94,7 +94,12 @@ $(BUILD)/bench/schur_bench: bench/schur_bench.c $(BUILD)/libfcsim.a | $(BUILD)/c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS)
 
-bench: $(BIN)/fcsim $(BUILD)/bench/siconos_peer $(BUILD)/bench/schur_bench
+# The fixed cost of a small contact solve (create, set-up, error evaluation, destroy) beside its sweeps.
+$(BUILD)/bench/solve_overhead: bench/solve_overhead.c $(BUILD)/libfcsim.a | $(BUILD)/config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS)
+
+bench: $(BIN)/fcsim $(BUILD)/bench/siconos_peer $(BUILD)/bench/schur_bench $(BUILD)/bench/solve_overhead
 	@sh bench/run.sh
 
 clean:

@@ -9,7 +9,12 @@ mkdir -p bench/out
 # han2023 Table I: the force-controlled cylinder press at dt = 0.01 s, real-time rate beside Drake's 0.06 (about 2.5 min)
 /usr/bin/python3 bench/cylinder_press_rate.py
 OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
-# Peer: Siconos fc3d NSGS vs fcsim nsgs on the FCLIB problems fcsim's cases write (plus any
-# files given as arguments: sh bench/run.sh FILE.hdf5 ...)
+# The fixed cost of a small contact solve beside its sweeps (issue 12 goal: < 10 µs for 1-10 contacts)
+./build/bench/solve_overhead
+# Peer: Siconos fc3d NSGS (default and projection local solver) vs fcsim nsgs on the FCLIB
+# problems fcsim's cases write (plus any files given as arguments: sh bench/run.sh FILE.hdf5 ...)
 ./bin/fcsim run cases/block_on_floor.json -q -o bench/out/block_on_floor --set output.fclib=true --set output.vtk=false --set time.t_end=0.2
 ./build/bench/siconos_peer -tol 1e-8 -runs 7 bench/out/block_on_floor/fclib/step_*.hdf5 bench/out/contact_hertz/fclib/step_*.hdf5 "$@"
+# Peer on generated multi-body problems (walls and pyramids of rigid boxes, 100 to 2000 contacts;
+# Siconos with its sparse block W): per size class median ratios, log-log slopes (about 8 min)
+/usr/bin/python3 bench/multibody_peer.py --sizes 100,300,1000,2000 --runs 3

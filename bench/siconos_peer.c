@@ -1,16 +1,25 @@
 /* fcsim benchmark peer: Siconos numerics 4.4 fc3d NSGS against fcsim's nsgs on the same FCLIB
  * problems, to the same tolerance of the same common error (Siconos' normalisation, computed
- * by fcsim's FcContactProblemComputeError on both solutions). Linked only here, never into
- * fcsim. Runs alternate (fcsim, Siconos, fcsim, ...) R times each; medians are reported.
+ * by fcsim's FcContactProblemComputeError on every solution). Linked only here, never into
+ * fcsim. Two Siconos variants (Friction_cst.h):
+ *   NSGS       SICONOS_FRICTION_3D_NSGS with its default local solver
+ *   NSGS/proj  the same with SICONOS_FRICTION_3D_ONECONTACT_ProjectionOnConeWithLocalIteration as
+ *              local solver (solver_options_update_internal on internal solver 0)
+ * Siconos' W storage: -siconos_storage dense (default; the problems' dense W as is) or sbm
+ * (Siconos' sparse block matrix of 3x3 blocks, SBM_from_csparse: what Siconos builds when it reads
+ * an FCLIB file, so only the nonzero blocks are swept). Runs alternate (fcsim, NSGS, NSGS/proj,
+ * fcsim, ...) R times each; medians are reported. -csv FILE appends one row per problem.
  *
- *   bench/siconos_peer [-tol T] [-runs R] FILE.hdf5...                                      */
+ *   bench/siconos_peer [-tol T] [-runs R] [-siconos_storage dense|sbm] [-csv FILE] FILE.hdf5...  */
 #include <siconos/numerics/FrictionContactProblem.h>
 #include <siconos/numerics/SolverOptions.h>
 #include <siconos/numerics/fc3d_Solvers.h>
 #include <siconos/numerics/NonSmoothDrivers.h>
 #include <siconos/numerics/Friction_cst.h>
 #include <siconos/numerics/NumericsMatrix.h>
+#include <siconos/numerics/SparseBlockMatrix.h>
 #include <stdlib.h>
+#include <string.h>
 #include "../src/contact/solver.h"
 #include "../src/io/fclib_io.h"
 
@@ -20,41 +29,91 @@ static int CmpReal(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+#define NVAR 2
+static const char *VarName[NVAR] = {"NSGS", "NSGS/proj"};
+
+/* Fresh options per solve (a reused SolverOptions keeps state and the next fc3d_driver call
+ * returns at once). */
+static SolverOptions *SiconosOptions(int var, double tol)
+{
+  SolverOptions *opt = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+  if (var == 1) solver_options_update_internal(opt, 0, SICONOS_FRICTION_3D_ONECONTACT_ProjectionOnConeWithLocalIteration);
+  opt->dparam[SICONOS_DPARAM_TOL]      = tol;
+  opt->iparam[SICONOS_IPARAM_MAX_ITER] = 100000;
+  return opt;
+}
+
+/* The problem handed to Siconos (Debian's Siconos is built without FCLIB): copies of W, q, mu
+ * owned by the Siconos problem; W dense (symmetric, so its storage order is moot) or as Siconos'
+ * sparse block matrix of its nonzero 3x3 blocks. */
+static FrictionContactProblem *SiconosProblem(FcContactProblem p, PetscBool sbm)
+{
+  size_t          n3 = 3 * (size_t)p->m;
+  double         *q = malloc(n3 * sizeof *q), *mu = malloc((size_t)p->m * sizeof *mu);
+  NumericsMatrix *W;
+  if (!q || !mu) return NULL;
+  for (size_t i = 0; i < n3; i++) q[i] = p->q[i];
+  for (PetscInt i = 0; i < p->m; i++) mu[i] = p->mu[i];
+  if (!sbm) {
+    double *Wd = malloc(n3 * n3 * sizeof *Wd);
+    if (!Wd) return NULL;
+    for (size_t i = 0; i < n3 * n3; i++) Wd[i] = p->W[i];
+    W = NM_create_from_data(NM_DENSE, (int)n3, (int)n3, Wd);
+  } else {
+    NumericsMatrix              *T   = NM_create(NM_SPARSE, (int)n3, (int)n3);
+    SparseBlockStructuredMatrix *blk = SBM_new();
+    size_t                       nnz = 0;
+    for (size_t i = 0; i < n3 * n3; i++) nnz += p->W[i] != 0;
+    NM_triplet_alloc(T, (CS_INT)(nnz ? nnz : 1));
+    for (size_t i = 0; i < n3; i++)
+      for (size_t j = 0; j < n3; j++)
+        if (p->W[i * n3 + j] != 0) NM_entry(T, (int)i, (int)j, p->W[i * n3 + j]);
+    if (SBM_from_csparse(3, NM_csc(T), blk)) return NULL;
+    NM_free(T);
+    W = NM_new_SBM((int)n3, (int)n3, blk);
+  }
+  return frictionContactProblem_new_with_data(3, (int)p->m, W, q, mu);
+}
+
 int main(int argc, char **argv)
 {
   PetscReal tol = 1e-8, ratios[4096];
   PetscInt  runs = 7, nr = 0;
+  char      storage[16] = "dense", csv[PETSC_MAX_PATH_LEN] = "";
+  PetscBool sbm, csvset;
+  FILE     *fcsv = NULL;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(FcPushErrorHandler());
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-runs", &runs, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-siconos_storage", storage, sizeof storage, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csv, sizeof csv, &csvset));
+  PetscCheck(!strcmp(storage, "dense") || !strcmp(storage, "sbm"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-siconos_storage: expected dense or sbm, got %s", storage);
+  sbm = !strcmp(storage, "sbm") ? PETSC_TRUE : PETSC_FALSE;
+  runs = PetscMax(1, PetscMin(runs, 64));
+  if (csvset) {
+    fcsv = fopen(csv, "a");
+    PetscCheck(fcsv, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open %s", csv);
+  }
   PetscCall(FcContactSolverRegisterAll());
-  printf("| problem | contacts | fcsim it | Siconos it | Siconos tol | fcsim error | Siconos error | fcsim [s] | Siconos [s] | ratio fcsim/Siconos |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  printf("Siconos W storage: %s; tolerance %g on the common error; medians of %d alternating runs\n\n", storage, (double)tol, (int)runs);
+  printf("| problem | contacts | fcsim it | NSGS it | NSGS/proj it | largest error | fcsim [s] | NSGS [s] | NSGS/proj [s] | fcsim/NSGS | fcsim/(NSGS/proj) | fcsim/faster |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int f = 1; f < argc; f++) {
     FcContactProblem        p;
     FrictionContactProblem *sp;
     FcContactSolver         s;
     FcContactSolverStats    st;
     SolverOptions          *opt;
-    PetscReal               tf[64], ts[64], ef = 0, es = 0, *r, *rs, *vs, t0, t1;
-    int                     info = 0, sit = 0;
+    PetscReal               tf[64], ts[NVAR][64], tol_s[NVAR], ef = 0, es[NVAR], emax, *r, *rs, *vs, t0, t1, mf, ms[NVAR], faster;
+    int                     info = 0, sit[NVAR] = {0, 0};
     if (argv[f][0] == '-') { /* a PETSc option and its value */
       f++;
       continue;
     }
     PetscCall(FcFCLIBReadProblem(argv[f], &p));
-    {
-      /* Debian's Siconos is built without FCLIB: the same dense W, q, mu are handed over
-       * (copies owned by the Siconos problem; W is symmetric, so its storage order is moot) */
-      size_t  n3 = 3 * (size_t)p->m;
-      double *W = malloc(n3 * n3 * sizeof *W), *q = malloc(n3 * sizeof *q), *mu = malloc((size_t)p->m * sizeof *mu);
-      if (!W || !q || !mu) return 1;
-      for (size_t i = 0; i < n3 * n3; i++) W[i] = p->W[i];
-      for (size_t i = 0; i < n3; i++) q[i] = p->q[i];
-      for (PetscInt i = 0; i < p->m; i++) mu[i] = p->mu[i];
-      sp = frictionContactProblem_new_with_data(3, (int)p->m, NM_create_from_data(NM_DENSE, (int)n3, (int)n3, W), q, mu);
-    }
+    sp = SiconosProblem(p, sbm);
+    PetscCheck(sp, PETSC_COMM_SELF, PETSC_ERR_MEM, "cannot form the Siconos problem of %s", argv[f]);
     PetscCall(PetscMalloc3(3 * p->m, &r, 3 * p->m, &rs, 3 * p->m, &vs));
     PetscCall(FcContactSolverCreate(&s));
     PetscCall(FcContactSolverSetType(s, "nsgs"));
@@ -62,61 +121,65 @@ int main(int argc, char **argv)
     PetscCall(FcContactSolverSetWarmStart(s, PETSC_FALSE));
     PetscCall(FcContactSolverSetFromOptions(s));
     /* Siconos' NSGS stops on its own error measure, whose normalisation differs from the common
-     * error: calibrate its tolerance per problem to the loosest 10^j tol (j = 0..8) whose
-     * solution still has common error <= tol, so both stop at the same accuracy. */
-    PetscReal tol_s = tol;
-    for (int j = 0; j <= 8; j++) {
-      PetscReal ts_try = tol * PetscPowReal(10.0, j), e;
-      PetscCall(PetscArrayzero(rs, 3 * p->m));
-      PetscCall(PetscArrayzero(vs, 3 * p->m));
-      opt                                  = solver_options_create(SICONOS_FRICTION_3D_NSGS);
-      opt->dparam[SICONOS_DPARAM_TOL]      = ts_try;
-      opt->iparam[SICONOS_IPARAM_MAX_ITER] = 100000;
-      (void)fc3d_driver(sp, rs, vs, opt);
-      solver_options_delete(opt);
-      PetscCall(FcContactProblemComputeError(p, rs, &e));
-      if (e <= tol) tol_s = ts_try;
-      else break;
+     * error: calibrate its tolerance per problem and variant to the loosest 10^j tol (j = 0..8)
+     * whose solution still has common error <= tol, so that all stop at the same accuracy. */
+    for (int v = 0; v < NVAR; v++) {
+      tol_s[v] = tol;
+      for (int j = 0; j <= 8; j++) {
+        PetscReal ts_try = tol * PetscPowReal(10.0, j), e;
+        PetscCall(PetscArrayzero(rs, 3 * p->m));
+        PetscCall(PetscArrayzero(vs, 3 * p->m));
+        opt = SiconosOptions(v, ts_try);
+        (void)fc3d_driver(sp, rs, vs, opt);
+        solver_options_delete(opt);
+        PetscCall(FcContactProblemComputeError(p, rs, &e));
+        if (e <= tol) tol_s[v] = ts_try;
+        else break;
+      }
     }
-    for (PetscInt k = 0; k < PetscMin(runs, 64); k++) {
+    for (PetscInt k = 0; k < runs; k++) {
       PetscCall(PetscArrayzero(r, 3 * p->m));
       PetscCall(PetscTime(&t0));
       PetscCall(FcContactSolverSolve(s, p, r));
       PetscCall(PetscTime(&t1));
       tf[k] = t1 - t0;
-      PetscCall(PetscArrayzero(rs, 3 * p->m));
-      PetscCall(PetscArrayzero(vs, 3 * p->m));
-      /* fresh options per run (outside the timing): a reused SolverOptions keeps state and the
-       * next fc3d_driver call returns at once */
-      opt                                  = solver_options_create(SICONOS_FRICTION_3D_NSGS);
-      opt->dparam[SICONOS_DPARAM_TOL]      = tol_s;
-      opt->iparam[SICONOS_IPARAM_MAX_ITER] = 100000;
-      PetscCall(PetscTime(&t0));
-      info = fc3d_driver(sp, rs, vs, opt);
-      PetscCall(PetscTime(&t1));
-      ts[k] = t1 - t0;
-      sit   = opt->iparam[SICONOS_IPARAM_ITER_DONE];
-      if (info) fprintf(stderr, "%s: Siconos fc3d_driver info %d\n", argv[f], info);
-      solver_options_delete(opt);
+      for (int v = 0; v < NVAR; v++) {
+        PetscCall(PetscArrayzero(rs, 3 * p->m));
+        PetscCall(PetscArrayzero(vs, 3 * p->m));
+        opt = SiconosOptions(v, tol_s[v]); /* outside the timing */
+        PetscCall(PetscTime(&t0));
+        info = fc3d_driver(sp, rs, vs, opt);
+        PetscCall(PetscTime(&t1));
+        ts[v][k] = t1 - t0;
+        sit[v]   = opt->iparam[SICONOS_IPARAM_ITER_DONE];
+        if (info) fprintf(stderr, "%s: Siconos %s: fc3d_driver info %d\n", argv[f], VarName[v], info);
+        solver_options_delete(opt);
+        PetscCall(FcContactProblemComputeError(p, rs, &es[v]));
+      }
     }
     PetscCall(FcContactSolverGetStats(s, &st));
     PetscCall(FcContactProblemComputeError(p, r, &ef));
-    PetscCall(FcContactProblemComputeError(p, rs, &es));
-    qsort(tf, (size_t)PetscMin(runs, 64), sizeof tf[0], CmpReal);
-    qsort(ts, (size_t)PetscMin(runs, 64), sizeof ts[0], CmpReal);
-    {
-      PetscReal mf = tf[PetscMin(runs, 64) / 2], ms = ts[PetscMin(runs, 64) / 2];
-      ratios[nr++] = mf / ms;
-      printf("| %s | %d | %d | %d | %.0e | %.2e | %.2e | %.3e | %.3e | %.2f |\n", argv[f], (int)p->m, (int)st.iterations, sit, (double)tol_s, (double)ef, (double)es, (double)mf, (double)ms, (double)(mf / ms));
+    emax = PetscMax(ef, PetscMax(es[0], es[1]));
+    qsort(tf, (size_t)runs, sizeof tf[0], CmpReal);
+    mf = tf[runs / 2];
+    for (int v = 0; v < NVAR; v++) {
+      qsort(ts[v], (size_t)runs, sizeof ts[v][0], CmpReal);
+      ms[v] = ts[v][runs / 2];
     }
+    faster       = PetscMin(ms[0], ms[1]);
+    ratios[nr++] = mf / faster;
+    printf("| %s | %d | %d | %d | %d | %.1e | %.3e | %.3e | %.3e | %.2f | %.2f | %.2f |\n", argv[f], (int)p->m, (int)st.iterations, sit[0], sit[1], (double)emax, (double)mf, (double)ms[0], (double)ms[1], (double)(mf / ms[0]), (double)(mf / ms[1]), (double)(mf / faster));
+    if (fcsv) fprintf(fcsv, "%s,%d,%s,%d,%d,%d,%.3e,%.3e,%.3e,%.3e,%.3e,%.3e,%.6e,%.6e,%.6e,%d\n", argv[f], (int)p->m, storage, (int)st.iterations, sit[0], sit[1], (double)ef, (double)es[0], (double)es[1], (double)tol_s[0], (double)tol_s[1], (double)tol, (double)mf, (double)ms[0], (double)ms[1], st.converged ? 1 : 0);
+    fflush(stdout);
     frictionContactProblem_free(sp);
     PetscCall(FcContactSolverDestroy(&s));
     PetscCall(PetscFree3(r, rs, vs));
     PetscCall(FcContactProblemDestroy(&p));
   }
+  if (fcsv) fclose(fcsv);
   if (nr) {
     qsort(ratios, (size_t)nr, sizeof ratios[0], CmpReal);
-    printf("\nbench siconos: median time ratio fcsim/Siconos over %d problems = %.2f (goal <= 0.67)\n", (int)nr, (double)ratios[nr / 2]);
+    printf("\nbench siconos: median time ratio fcsim / faster Siconos variant over %d problems = %.2f (goal <= 0.67)\n", (int)nr, (double)ratios[nr / 2]);
   }
   PetscCall(FcContactSolverFinalizePackage());
   PetscCall(PetscFinalize());

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""make bench: fcsim nsgs against Siconos 4.4 NSGS (default local solver and the projection local
+solver) on generated multi-body FCLIB problems (bench/fclib_multibody.py), same common error.
+
+    /usr/bin/python3 bench/multibody_peer.py [--sizes 100,300,1000,2000] [--runs 3] [--storage sbm|dense] [--tol 1e-8]
+
+Per size class (about N contacts) three problems: a running-bond brick wall (mu in [0.3, 1]), a
+pyramid of cubes (mu in [0.1, 1]) and a pyramid with densities spread over a factor 100 (mu in
+[0.1, 1]). build/bench/siconos_peer solves each with the three solvers (alternating runs, medians,
+Siconos' tolerance calibrated per problem so that every solution has common error <= tol) and
+appends a CSV row; this script prints the per-problem table, then per size class the median time
+ratio fcsim / faster Siconos variant, and for each solver the least-squares slope of log(time)
+against log(contacts) over all problems. Timings are figures, never assertions.
+
+Siconos' W is its sparse block matrix by default (--storage sbm: what Siconos builds from an FCLIB
+file); fcsim's W is dense (src/contact/problem.h) until the sparse block W lands."""
+import argparse
+import csv
+import math
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import fclib_multibody as gen  # noqa: E402
+
+LAYOUTS = [  # (name, layout, generator keywords)
+    ("wall", "wall", dict(mu_min=0.3, mu_max=1.0)),
+    ("pyramid", "pyramid", dict(mu_min=0.1, mu_max=1.0)),
+    ("pyramid-mr100", "pyramid", dict(mu_min=0.1, mu_max=1.0, mass_ratio=100.0)),
+]
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+
+
+def slope(xs, ys):
+    lx = [math.log(x) for x in xs]
+    ly = [math.log(y) for y in ys]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    sxx = sum((a - mx) ** 2 for a in lx)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sxx if sxx > 0 else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", default="100,300,1000,2000")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--storage", default="sbm", choices=["sbm", "dense"])
+    ap.add_argument("--tol", type=float, default=1e-8)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "out", "multibody"))
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    files, cls = [], {}
+    for size in [int(s) for s in a.sizes.split(",")]:
+        for k, (name, layout, kw) in enumerate(LAYOUTS):
+            fn = os.path.join(a.out, "%s_%d_s%d.hdf5" % (name, size, a.seed))
+            P = gen.generate(layout, size // 4 + 1, seed=a.seed + 10 * k, max_contacts=size, **kw)
+            gen.write_fclib(P, fn)
+            files.append(fn)
+            cls[fn] = size
+            print("generated %s: %d bodies, %d contacts, W %.2f %% full" % (os.path.relpath(fn, ROOT), P.nbodies, P.m, 100.0 * len(P.W_x) / (3 * P.m) ** 2))
+            sys.stdout.flush()
+    fcsv = os.path.join(a.out, "peer_%s.csv" % a.storage)
+    if os.path.exists(fcsv):
+        os.remove(fcsv)
+    peer = os.path.join(ROOT, "build", "bench", "siconos_peer")
+    subprocess.run([peer, "-tol", repr(a.tol), "-runs", str(a.runs), "-siconos_storage", a.storage, "-csv", fcsv] + files,
+                   check=True, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+    rows = list(csv.reader(open(fcsv)))
+    # columns: file, m, storage, it fcsim, it NSGS, it NSGS/proj, errors (3), tol_s (2), tol, t fcsim, t NSGS, t NSGS/proj, converged
+    print("\n| size class | problems | contacts | median fcsim / NSGS | median fcsim / (NSGS/proj) | median fcsim / faster Siconos |")
+    print("|---|---|---|---|---|---|")
+    for size in sorted(set(cls.values())):
+        rs = [r for r in rows if cls[r[0]] == size]
+        tf = [float(r[12]) for r in rs]
+        t0 = [float(r[13]) for r in rs]
+        t1 = [float(r[14]) for r in rs]
+        print("| %d | %d | %s | %.2f | %.2f | %.2f |" % (
+            size, len(rs), "-".join(sorted({r[1] for r in rs}, key=int)),
+            median([f / s for f, s in zip(tf, t0)]), median([f / s for f, s in zip(tf, t1)]),
+            median([f / min(s, p) for f, s, p in zip(tf, t0, t1)])))
+    m = [int(r[1]) for r in rows]
+    print("\nlog-log slope of solve time against contacts (all %d problems): fcsim nsgs %.2f, Siconos NSGS %.2f, Siconos NSGS/proj %.2f"
+          % (len(rows), slope(m, [float(r[12]) for r in rows]), slope(m, [float(r[13]) for r in rows]), slope(m, [float(r[14]) for r in rows])))
+    print("log-log slope of time per sweep against contacts: fcsim nsgs %.2f, Siconos NSGS %.2f, Siconos NSGS/proj %.2f"
+          % tuple(slope(m, [float(r[12 + k]) / max(1, int(r[3 + k])) for r in rows]) for k in range(3)))
+    worst = max(max(float(r[6]), float(r[7]), float(r[8])) for r in rows)
+    print("largest common error of any solution: %.1e (tol %g); fcsim converged on %d of %d" % (worst, a.tol, sum(int(r[15]) for r in rows), len(rows)))
+    print("bench multibody: median time ratio fcsim / faster Siconos over all problems = %.2f (goal <= 0.67)"
+          % median([float(r[12]) / min(float(r[13]), float(r[14])) for r in rows]))
+
+
+if __name__ == "__main__":
+    main()
