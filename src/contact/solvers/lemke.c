@@ -2,7 +2,8 @@
  * pivoting (duriez2006 §4.2, eq. 22–24; doc/contact.md, section "lemke").
  *
  * A block-sparse W (problem.h) is read block by block into the dense LCP matrix (M is N × N dense
- * in any case; no dense W is formed); View says so. *
+ * in any case; no dense W is formed); View says so.
+ *
  * 1. The LCP solver (FcLCPLemkeSolve). Find z with w = M z + q ≥ 0, z ≥ 0, wᵀz = 0. Lemke's
  *    method adds an artificial variable z0 and the covering vector e = (1, …, 1):
  *
