@@ -40,8 +40,10 @@ typedef struct _n_FcContactProblem *FcContactProblem;
  *   MatMult/KSP users, and a Mat is an object with a creation, assembly and destruction cost per
  *   problem: a 1 kHz haptic loop solves a problem of a few contacts per millisecond, where that
  *   fixed cost is the budget. Plain arrays keep a problem plain data, as the dense form is, and
- *   cost nothing beyond their allocation. A solver that needs a PETSc Mat can wrap the arrays
- *   (MatCreateSeqBAIJWithArrays) without a copy.
+ *   cost nothing beyond their allocation. A solver that needs a PETSc Mat can copy them
+ *   (MatSeqBAIJSetPreallocationCSR, row-oriented blocks), or wrap them without a copy
+ *   (MatCreateSeqBAIJWithArrays), which reads each block column-major, i.e. sees Wᵀ: W itself
+ *   when W is symmetric, as a Delassus operator is.
  *
  * Which solvers read which form (doc/contact.md, "Storage of W"): nsgs, pgs, uzawa_local,
  * uzawa_global and lemke read both (lemke forms its dense LCP from the blocks); sap converts a
