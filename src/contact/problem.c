@@ -19,20 +19,277 @@ PetscErrorCode FcContactProblemCreate(PetscInt m, FcContactProblem *problem)
   PetscFunctionReturn(0);
 }
 
+/* Block-sparse problem: q and mu in one allocation, the pattern in another, the values in a
+ * third (Destroy tells the forms apart by W == NULL). */
+PetscErrorCode FcContactProblemCreateSparse(PetscInt m, const PetscInt ptr[], const PetscInt col[], FcContactProblem *problem)
+{
+  FcContactProblem p;
+  PetscInt        *cnt, *tptr, *tcol, *fill;
+  PetscInt64       ngiven, ntmp = 0, nb = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(problem, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null pointer for the problem");
+  *problem = NULL;
+  PetscCheck(m >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Number of contacts %" PetscInt_FMT " must be >= 0", m);
+  PetscCheck(ptr || !m, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null block row pointers for %" PetscInt_FMT " contacts", m);
+  PetscCheck(!m || ptr[0] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Block row pointers must start at 0 (got %" PetscInt_FMT ")", ptr[0]);
+  for (PetscInt a = 0; a < m; a++) PetscCheck(ptr[a + 1] >= ptr[a], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Block row pointers decrease at block row %" PetscInt_FMT " (%" PetscInt_FMT " then %" PetscInt_FMT ")", a, ptr[a], ptr[a + 1]);
+  ngiven = m ? ptr[m] : 0;
+  PetscCheck(col || !ngiven, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null block columns for %" PetscInt64_FMT " blocks", ngiven);
+  /* Row a of the temporary pattern: its given blocks, the transposes of the blocks (b, a) given
+   * in other rows, and (a, a); sorted and deduplicated below. */
+  PetscCall(PetscCalloc2((size_t)m + 1, &cnt, (size_t)m + 1, &tptr));
+  for (PetscInt a = 0; a < m; a++) {
+    for (PetscInt k = ptr[a]; k < ptr[a + 1]; k++) {
+      const PetscInt b = col[k];
+      if (b < 0 || b >= m) {
+        PetscCall(PetscFree2(cnt, tptr));
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Block (%" PetscInt_FMT ", %" PetscInt_FMT ") is outside the %" PetscInt_FMT " x %" PetscInt_FMT " blocks of W", a, b, m, m);
+      }
+      cnt[a]++;
+      if (b != a) cnt[b]++;
+    }
+    cnt[a]++;
+  }
+  for (PetscInt a = 0; a < m; a++) {
+    tptr[a + 1] = tptr[a] + cnt[a];
+    ntmp += cnt[a];
+  }
+  PetscCheck(ntmp <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt64_FMT " blocks exceed the integer range of this PETSc build", ntmp);
+  PetscCall(PetscMalloc2((size_t)ntmp + 1, &tcol, (size_t)m + 1, &fill));
+  for (PetscInt a = 0; a < m; a++) fill[a] = tptr[a];
+  for (PetscInt a = 0; a < m; a++) {
+    for (PetscInt k = ptr[a]; k < ptr[a + 1]; k++) {
+      const PetscInt b = col[k];
+      tcol[fill[a]++] = b;
+      if (b != a) tcol[fill[b]++] = a;
+    }
+    tcol[fill[a]++] = a;
+  }
+  /* Duplicates among the given blocks of a row are an error (two values for one block). */
+  for (PetscInt a = 0; a < m; a++) {
+    const PetscInt len = ptr[a + 1] - ptr[a];
+    if (len > 1) {
+      PetscInt *cp;
+      PetscBool dup = PETSC_FALSE;
+      PetscInt  dupcol = -1;
+      PetscCall(PetscMalloc1((size_t)len, &cp));
+      PetscCall(PetscArraycpy(cp, col + ptr[a], len));
+      PetscCall(PetscSortInt(len, cp));
+      for (PetscInt i = 1; i < len && !dup; i++)
+        if (cp[i] == cp[i - 1]) {
+          dup    = PETSC_TRUE;
+          dupcol = cp[i];
+        }
+      PetscCall(PetscFree(cp));
+      if (dup) {
+        PetscCall(PetscFree2(tcol, fill));
+        PetscCall(PetscFree2(cnt, tptr));
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Block (%" PetscInt_FMT ", %" PetscInt_FMT ") of W is given twice", a, dupcol);
+      }
+    }
+  }
+  for (PetscInt a = 0; a < m; a++) {
+    PetscInt len = tptr[a + 1] - tptr[a];
+    PetscCall(PetscSortRemoveDupsInt(&len, tcol + tptr[a]));
+    cnt[a] = len;
+    nb += len;
+  }
+  PetscCall(PetscNew(&p));
+  p->m  = m;
+  p->nb = (PetscInt)nb;
+  PetscCall(PetscCalloc2(3 * (size_t)m, &p->q, (size_t)m, &p->mu));
+  PetscCall(PetscMalloc4((size_t)m + 1, &p->bptr, (size_t)nb, &p->bcol, (size_t)m, &p->bdiag, (size_t)nb, &p->btr));
+  PetscCall(PetscCalloc1(9 * (size_t)nb, &p->bval));
+  p->bptr[0] = 0;
+  for (PetscInt a = 0; a < m; a++) {
+    PetscCall(PetscArraycpy(p->bcol + p->bptr[a], tcol + tptr[a], cnt[a]));
+    p->bptr[a + 1] = p->bptr[a] + cnt[a];
+  }
+  PetscCall(PetscFree2(tcol, fill));
+  PetscCall(PetscFree2(cnt, tptr));
+  for (PetscInt a = 0; a < m; a++) {
+    p->bdiag[a] = FcContactProblemFindBlock(p, a, a);
+    for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) p->btr[k] = FcContactProblemFindBlock(p, p->bcol[k], a);
+  }
+  *problem = p;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactProblemDestroy(FcContactProblem *problem)
 {
+  FcContactProblem p;
+
   PetscFunctionBegin;
   if (!problem || !*problem) PetscFunctionReturn(0);
-  PetscCall(PetscFree3((*problem)->W, (*problem)->q, (*problem)->mu));
+  p = *problem;
+  if (p->W) PetscCall(PetscFree3(p->W, p->q, p->mu));
+  else {
+    PetscCall(PetscFree2(p->q, p->mu));
+    PetscCall(PetscFree4(p->bptr, p->bcol, p->bdiag, p->btr));
+    PetscCall(PetscFree(p->bval));
+  }
   PetscCall(PetscFree(*problem));
   PetscFunctionReturn(0);
 }
 
+PetscInt FcContactProblemFindBlock(FcContactProblem p, PetscInt a, PetscInt b)
+{
+  PetscInt lo, hi;
+
+  if (p->W || a < 0 || a >= p->m) return -1;
+  lo = p->bptr[a];
+  hi = p->bptr[a + 1] - 1;
+  while (lo <= hi) { /* the columns of a row are sorted */
+    const PetscInt mid = lo + (hi - lo) / 2;
+    if (p->bcol[mid] == b) return mid;
+    if (p->bcol[mid] < b) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+void FcContactProblemGetBlock(FcContactProblem p, PetscInt a, PetscInt b, PetscReal blk[9])
+{
+  if (p->W) {
+    const size_t n = 3 * (size_t)p->m;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) blk[3 * i + j] = p->W[(3 * (size_t)a + i) * n + 3 * (size_t)b + j];
+  } else {
+    const PetscInt k = a == b ? p->bdiag[a] : FcContactProblemFindBlock(p, a, b);
+    for (int i = 0; i < 9; i++) blk[i] = k >= 0 ? p->bval[9 * (size_t)k + i] : 0.0;
+  }
+}
+
+PetscInt64 FcContactProblemCountBlocks(FcContactProblem p)
+{
+  const size_t n  = 3 * (size_t)p->m;
+  PetscInt64   nb = 0;
+
+  if (!p->W) return p->nb;
+  for (PetscInt a = 0; a < p->m; a++)
+    for (PetscInt b = 0; b < p->m; b++) {
+      PetscBool nz = PETSC_FALSE;
+      for (int i = 0; i < 3 && !nz; i++)
+        for (int j = 0; j < 3; j++)
+          if (p->W[(3 * (size_t)a + i) * n + 3 * (size_t)b + j] != 0) {
+            nz = PETSC_TRUE;
+            break;
+          }
+      nb += nz;
+    }
+  return nb;
+}
+
+PetscInt64 FcContactProblemStorageBytes(FcContactProblem p)
+{
+  if (p->W) return 9 * (PetscInt64)p->m * p->m * (PetscInt64)sizeof(PetscReal);
+  return (PetscInt64)p->nb * (9 * (PetscInt64)sizeof(PetscReal) + 2 * (PetscInt64)sizeof(PetscInt)) + (2 * (PetscInt64)p->m + 1) * (PetscInt64)sizeof(PetscInt);
+}
+
+PetscBool FcContactProblemPreferSparse(PetscInt m, PetscInt64 nblocks)
+{
+  return (PetscBool)((double)nblocks < FC_CONTACT_SPARSE_MAX_FILL * (double)m * (double)m);
+}
+
+PetscErrorCode FcContactProblemConvert(FcContactProblem p, FcContactWStorage storage, FcContactProblem *out)
+{
+  const PetscInt m = p->m;
+  const size_t   n = 3 * (size_t)m;
+  FcContactProblem o;
+
+  PetscFunctionBegin;
+  PetscCheck(out, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null pointer for the converted problem");
+  *out = NULL;
+  if (storage == FC_CONTACT_W_DENSE) {
+    const double bytes = 9.0 * (double)m * (double)m * sizeof(PetscReal);
+    PetscCheck(bytes <= FC_CONTACT_DENSE_MAX_BYTES, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " contacts: a dense W would need %.1f GB (limit %.0f GB); use a solver that reads the block-sparse W (nsgs, pgs, uzawa_local, uzawa_global)", m, bytes / 1073741824.0, FC_CONTACT_DENSE_MAX_BYTES / 1073741824.0);
+    PetscCall(FcContactProblemCreate(m, &o));
+    if (p->W) PetscCall(PetscArraycpy(o->W, p->W, n * n));
+    else
+      for (PetscInt a = 0; a < m; a++)
+        for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++)
+          for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) o->W[(3 * (size_t)a + i) * n + 3 * (size_t)p->bcol[k] + j] = p->bval[9 * (size_t)k + 3 * i + j];
+  } else if (!p->W) {
+    PetscCall(FcContactProblemCreateSparse(m, p->bptr, p->bcol, &o));
+    PetscCall(PetscArraycpy(o->bval, p->bval, 9 * (size_t)p->nb));
+  } else {
+    /* The pattern: every block with a nonzero entry. */
+    PetscInt *ptr, *col, nnz = 0;
+    PetscCall(PetscMalloc1((size_t)m + 1, &ptr));
+    ptr[0] = 0;
+    for (PetscInt a = 0; a < m; a++) {
+      for (PetscInt b = 0; b < m; b++) {
+        PetscBool nz = PETSC_FALSE;
+        for (int i = 0; i < 3 && !nz; i++)
+          for (int j = 0; j < 3; j++)
+            if (p->W[(3 * (size_t)a + i) * n + 3 * (size_t)b + j] != 0) {
+              nz = PETSC_TRUE;
+              break;
+            }
+        nnz += nz;
+      }
+      ptr[a + 1] = nnz;
+    }
+    PetscCall(PetscMalloc1((size_t)nnz + 1, &col));
+    for (PetscInt a = 0, k = 0; a < m; a++)
+      for (PetscInt b = 0; b < m; b++) {
+        PetscBool nz = PETSC_FALSE;
+        for (int i = 0; i < 3 && !nz; i++)
+          for (int j = 0; j < 3; j++)
+            if (p->W[(3 * (size_t)a + i) * n + 3 * (size_t)b + j] != 0) {
+              nz = PETSC_TRUE;
+              break;
+            }
+        if (nz) col[k++] = b;
+      }
+    PetscCall(FcContactProblemCreateSparse(m, ptr, col, &o));
+    PetscCall(PetscFree(ptr));
+    PetscCall(PetscFree(col));
+    for (PetscInt a = 0; a < m; a++)
+      for (PetscInt k = o->bptr[a]; k < o->bptr[a + 1]; k++)
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) o->bval[9 * (size_t)k + 3 * i + j] = p->W[(3 * (size_t)a + i) * n + 3 * (size_t)o->bcol[k] + j];
+  }
+  PetscCall(PetscArraycpy(o->q, p->q, n));
+  PetscCall(PetscArraycpy(o->mu, p->mu, m));
+  *out = o;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactProblemConvertAuto(FcContactProblem p, FcContactProblem *out)
+{
+  PetscFunctionBegin;
+  PetscCall(FcContactProblemConvert(p, FcContactProblemPreferSparse(p->m, FcContactProblemCountBlocks(p)) ? FC_CONTACT_W_SPARSE : FC_CONTACT_W_DENSE, out));
+  PetscFunctionReturn(0);
+}
+
+/* u = W r + q. The sparse product adds the stored blocks of each row in increasing column
+ * order, i.e. the dense sum without its exact-zero blocks: both forms give the same u. */
 PetscErrorCode FcContactProblemComputeVelocity(FcContactProblem p, const PetscReal r[], PetscReal u[])
 {
   const PetscInt n = 3 * p->m;
 
   PetscFunctionBegin;
+  if (!p->W) {
+    for (PetscInt a = 0; a < p->m; a++) {
+      PetscReal s0 = p->q[3 * a], s1 = p->q[3 * a + 1], s2 = p->q[3 * a + 2];
+      for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
+        const PetscReal *B = p->bval + 9 * (size_t)k, *rb = r + 3 * p->bcol[k];
+        for (int j = 0; j < 3; j++) {
+          s0 += B[j] * rb[j];
+          s1 += B[3 + j] * rb[j];
+          s2 += B[6 + j] * rb[j];
+        }
+      }
+      u[3 * a]     = s0;
+      u[3 * a + 1] = s1;
+      u[3 * a + 2] = s2;
+    }
+    PetscCall(PetscLogFlops(18.0 * p->nb));
+    PetscFunctionReturn(0);
+  }
   for (PetscInt i = 0; i < n; i++) {
     const PetscReal *Wi = p->W + (size_t)i * n;
     PetscReal        s  = p->q[i];
@@ -120,16 +377,44 @@ PetscErrorCode FcContactProblemComputeError(FcContactProblem p, const PetscReal 
 PetscBool FcContactProblemIsSymmetric(FcContactProblem p)
 {
   const PetscInt n = 3 * p->m;
+  if (!p->W) { /* block (a, b) against the transpose of block (b, a), btr */
+    for (PetscInt a = 0; a < p->m; a++)
+      for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
+        const PetscReal *B = p->bval + 9 * (size_t)k, *T = p->bval + 9 * (size_t)p->btr[k];
+        if (p->bcol[k] < a) continue; /* each pair once */
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++)
+            if (B[3 * i + j] != T[3 * j + i]) return PETSC_FALSE;
+      }
+    return PETSC_TRUE;
+  }
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt j = i + 1; j < n; j++)
       if (p->W[(size_t)i * n + j] != p->W[(size_t)j * n + i]) return PETSC_FALSE;
   return PETSC_TRUE;
 }
 
+/* Sparse: u_b += W_ba d for the blocks b of column a, i.e. of row a by the symmetric pattern.
+ * W symmetric: W_ba = W_abᵀ, read from row a's own blocks (contiguous); otherwise from the
+ * transposed blocks btr[k]. The sums are those of the dense paths in the same order, so both
+ * forms update u identically. */
 void FcContactProblemAddColumn(FcContactProblem p, PetscBool symmetric, PetscInt a, const PetscReal d[3], PetscReal u[])
 {
   const PetscInt   n = 3 * p->m;
   const PetscReal *W = p->W;
+  if (!W) {
+    for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
+      PetscReal *ub = u + 3 * p->bcol[k];
+      if (symmetric) {
+        const PetscReal *B = p->bval + 9 * (size_t)k;
+        for (int j = 0; j < 3; j++) ub[j] += B[j] * d[0] + B[3 + j] * d[1] + B[6 + j] * d[2];
+      } else {
+        const PetscReal *T = p->bval + 9 * (size_t)p->btr[k];
+        for (int i = 0; i < 3; i++) ub[i] += T[3 * i] * d[0] + T[3 * i + 1] * d[1] + T[3 * i + 2] * d[2];
+      }
+    }
+    return;
+  }
   if (symmetric) {
     const PetscReal *W0 = W + (size_t)(3 * a) * n, *W1 = W0 + n, *W2 = W1 + n;
     for (PetscInt i = 0; i < n; i++) u[i] += W0[i] * d[0] + W1[i] * d[1] + W2[i] * d[2];

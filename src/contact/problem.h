@@ -20,19 +20,97 @@
 typedef struct _n_FcContactProblem *FcContactProblem;
 
 /* Plain data: a stepper or a reader fills W, q and mu in place after FcContactProblemCreate.
- * W is dense, row-major: W[(3a+i)*3m + 3b+j] couples row i of contact a with column j of contact
- * b. Dense storage is fine up to a few thousand contacts (9m² doubles: 72 MB at m = 1000); a
- * sparse block (BSR 3×3) form may follow when steps with many weakly coupled contacts need it. */
+ *
+ * W is stored in one of two forms (FcContactProblemIsSparse tells which):
+ *
+ * - dense (FcContactProblemCreate): W row-major, W[(3a+i)*3m + 3b+j] couples row i of contact a
+ *   with column j of contact b; 9m² doubles (72 MB at m = 1000, 7.2 GB at m = 10 000).
+ * - block-sparse (FcContactProblemCreateSparse, W == NULL): block CSR of 3×3 blocks in plain
+ *   arrays. Row a holds its blocks k = bptr[a] .. bptr[a+1]−1, of block columns bcol[k] sorted
+ *   increasing, values bval[9k .. 9k+8] row-major (bval[9k + 3i + j] couples row i of contact a
+ *   with column j of contact bcol[k]). Two invariants make every kernel O(blocks touched): the
+ *   pattern is structurally symmetric (block (a,b) is stored iff (b,a) is; btr[k] is the index of
+ *   the transposed block), so a block row read transposed is a block column (the Gauss–Seidel
+ *   update u += W_{:,a} d reads row a when W is symmetric, the blocks btr[k] otherwise), and
+ *   every diagonal block is stored (bdiag[a], possibly zero), so the solvers' W_aa is O(1).
+ *   Memory: 72 bytes of values + 2 PetscInt per block, 2 PetscInt per contact.
+ *
+ *   Why own arrays and not PETSc's MATSEQBAIJ (bs 3, the same BSR layout): the solvers that read
+ *   W are hand-written kernels over blocks (the local 3×3 solves, the column update), not
+ *   MatMult/KSP users, and a Mat is an object with a creation, assembly and destruction cost per
+ *   problem: a 1 kHz haptic loop solves a problem of a few contacts per millisecond, where that
+ *   fixed cost is the budget. Plain arrays keep a problem plain data, as the dense form is, and
+ *   cost nothing beyond their allocation. A solver that needs a PETSc Mat can copy them
+ *   (MatSeqBAIJSetPreallocationCSR, row-oriented blocks), or wrap them without a copy
+ *   (MatCreateSeqBAIJWithArrays), which reads each block column-major, i.e. sees Wᵀ: W itself
+ *   when W is symmetric, as a Delassus operator is.
+ *
+ * Which solvers read which form (doc/contact.md, "Storage of W"): nsgs, pgs, uzawa_local,
+ * uzawa_global and lemke read both (lemke forms its dense LCP from the blocks); sap converts a
+ * block-sparse W to dense (FcContactProblemConvert, FC_CONTACT_DENSE_MAX_BYTES). The contact step,
+ * the FCLIB reader and writer and the global reformulation create and read dense problems only. */
 struct _n_FcContactProblem {
   PetscInt   m;  /* number of contacts */
-  PetscReal *W;  /* 3m × 3m Delassus operator, row-major */
+  PetscReal *W;  /* dense: 3m × 3m Delassus operator, row-major; NULL when block-sparse */
   PetscReal *q;  /* 3m: free velocity (u when r = 0) */
   PetscReal *mu; /* m: Coulomb friction coefficients, μ_a ≥ 0 */
+  /* block-sparse W (W == NULL), see above */
+  PetscInt   nb;    /* stored 3×3 blocks */
+  PetscInt  *bptr;  /* m + 1: first block of each block row */
+  PetscInt  *bcol;  /* nb: block column of each block, sorted within a row */
+  PetscInt  *bdiag; /* m: index of block (a, a) */
+  PetscInt  *btr;   /* nb: index of block (b, a) for block k = (a, b) */
+  PetscReal *bval;  /* 9 nb: the blocks, each row-major */
 };
 
-/* Allocate a problem of m ≥ 0 contacts with W, q, mu zeroed. */
+typedef enum {
+  FC_CONTACT_W_DENSE,
+  FC_CONTACT_W_SPARSE
+} FcContactWStorage;
+
+/* Largest dense W FcContactProblemConvert forms from a block-sparse one (bytes): the FCLIB
+ * reader's limit for a dense W (16 GB, src/io/fclib_io.c). */
+#define FC_CONTACT_DENSE_MAX_BYTES (16.0 * 1073741824.0)
+
+/* The automatic choice of storage: block-sparse when the fraction of stored blocks nb / m² is
+ * below FC_CONTACT_SPARSE_MAX_FILL. Measured with nsgs solves of random block-sparse problems in
+ * both forms (doc/contact.md, "Storage of W"; m = 5 .. 2000, fill 0.02 .. 0.85): the sparse solve
+ * is ≥ 10 % faster up to fill 0.7 at every size, 1.2–115× below 0.5; above 0.8 the two are within
+ * 5 % (sparse 10 % slower at m = 1000), and from fill 0.9 the dense form also takes less memory
+ * (72 bytes per block of the whole matrix against 80 per stored block). */
+#define FC_CONTACT_SPARSE_MAX_FILL 0.75
+
+/* Allocate a problem of m ≥ 0 contacts with a dense W, W, q, mu zeroed. */
 PetscErrorCode FcContactProblemCreate(PetscInt m, FcContactProblem *problem);
+/* Allocate a problem of m ≥ 0 contacts with a block-sparse W of the block pattern (ptr, col):
+ * block row a lists the block columns col[ptr[a] .. ptr[a+1]−1] (any order, ptr[0] = 0). The
+ * pattern stored is that one made structurally symmetric, with every diagonal block added; the
+ * values (bval), q and mu are zeroed, for the caller to fill (FcContactProblemFindBlock). A
+ * column outside 0..m−1, a block given twice or decreasing pointers: PETSC_ERR_ARG_OUTOFRANGE /
+ * PETSC_ERR_ARG_WRONG naming the block (a caller reading a file checks its input first). */
+PetscErrorCode FcContactProblemCreateSparse(PetscInt m, const PetscInt ptr[], const PetscInt col[], FcContactProblem *problem);
 PetscErrorCode FcContactProblemDestroy(FcContactProblem *problem);
+/* A new problem with the same q, mu and W in the storage asked for (a copy also when the storage
+ * is the same). Dense → sparse keeps the blocks with a nonzero entry (exact zeros dropped; the
+ * pattern is then made symmetric and the diagonal added, as in CreateSparse). Sparse → dense
+ * refuses (PETSC_ERR_SUP, naming the size) a W above FC_CONTACT_DENSE_MAX_BYTES. */
+PetscErrorCode FcContactProblemConvert(FcContactProblem problem, FcContactWStorage storage, FcContactProblem *out);
+/* FcContactProblemConvert to the storage FcContactProblemPreferSparse chooses for its blocks. */
+PetscErrorCode FcContactProblemConvertAuto(FcContactProblem problem, FcContactProblem *out);
+/* The rule: sparse when nblocks < FC_CONTACT_SPARSE_MAX_FILL · m². */
+PetscBool      FcContactProblemPreferSparse(PetscInt m, PetscInt64 nblocks);
+/* Blocks with a nonzero entry (dense) or stored blocks (sparse). */
+PetscInt64     FcContactProblemCountBlocks(FcContactProblem problem);
+/* Bytes of W's storage (dense: 9m² doubles; sparse: values, indices and pointers). */
+PetscInt64     FcContactProblemStorageBytes(FcContactProblem problem);
+static inline PetscBool FcContactProblemIsSparse(FcContactProblem problem)
+{
+  return (PetscBool)(problem->W == NULL);
+}
+/* Index k of the stored block (a, b) of a block-sparse W (its values bval + 9k), or −1. */
+PetscInt       FcContactProblemFindBlock(FcContactProblem problem, PetscInt a, PetscInt b);
+/* Copy block (a, b) of W into blk (row-major 3×3), zero when not stored; O(1) for a = b. */
+void           FcContactProblemGetBlock(FcContactProblem problem, PetscInt a, PetscInt b, PetscReal blk[9]);
 /* u = W r + q (3m entries). */
 PetscErrorCode FcContactProblemComputeVelocity(FcContactProblem problem, const PetscReal r[], PetscReal u[]);
 
@@ -56,8 +134,8 @@ PetscErrorCode FcContactProblemComputeErrorWithVelocity(FcContactProblem problem
 /* W exactly symmetric? (the Delassus operator is; then column a is read as the contiguous rows
  * of contact a, which is what makes the Gauss–Seidel updates below fast) */
 PetscBool FcContactProblemIsSymmetric(FcContactProblem problem);
-/* u += W_{:,a} d, the incremental update of u = W r + q when r_a changes by d (9·3m flops);
- * symmetric as returned by FcContactProblemIsSymmetric. */
+/* u += W_{:,a} d, the incremental update of u = W r + q when r_a changes by d (dense: 9·3m
+ * flops; sparse: 18 per block of row a); symmetric as returned by FcContactProblemIsSymmetric. */
 void FcContactProblemAddColumn(FcContactProblem problem, PetscBool symmetric, PetscInt a, const PetscReal d[3], PetscReal u[]);
 
 void      FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3]);

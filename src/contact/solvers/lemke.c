@@ -1,6 +1,9 @@
 /* fcsim — contact solver type "lemke": k-sided friction pyramids and Lemke's complementary
  * pivoting (duriez2006 §4.2, eq. 22–24; doc/contact.md, section "lemke").
  *
+ * A block-sparse W (problem.h) is read block by block into the dense LCP matrix (M is N × N dense
+ * in any case; no dense W is formed); View says so.
+ *
  * 1. The LCP solver (FcLCPLemkeSolve). Find z with w = M z + q ≥ 0, z ≥ 0, wᵀz = 0. Lemke's
  *    method adds an artificial variable z0 and the covering vector e = (1, …, 1):
  *
@@ -373,6 +376,7 @@ typedef struct {
   PetscInt    size, limit, pivots;
   FcLCPStatus status;
   PetscInt    nsep, nstick, nslide; /* contacts by state in the LCP solution */
+  PetscInt64  wblocks;              /* stored blocks of a block-sparse W (−1: W was dense) */
 } FcContactSolver_Lemke;
 
 /* M and q̄ of the pyramid LCP (duriez2006 eq. 24, block (a, b) as in the header comment), row-major
@@ -382,7 +386,7 @@ typedef struct {
  * Signorini problem 0 ≤ W_nn r_n + q_n ⊥ r_n ≥ 0 on those contacts. */
 static void LemkeBuildLCP_Private(FcContactProblem p, PetscInt k, const PetscInt *off, const PetscReal *c, const PetscReal *s, PetscReal *M, PetscReal *qb)
 {
-  const PetscInt m = p->m, n3 = 3 * m, N = off[m];
+  const PetscInt m = p->m, N = off[m];
 
   for (PetscInt a = 0; a < m; a++) {
     const PetscReal *qa = p->q + 3 * a;
@@ -391,9 +395,11 @@ static void LemkeBuildLCP_Private(FcContactProblem p, PetscInt k, const PetscInt
     for (PetscInt b = 0; b < m; b++) {
       const PetscInt  cb = off[b];
       const PetscBool fb = (PetscBool)(off[b + 1] - off[b] > 1);
-      PetscReal       Wab[3][3];
-      for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) Wab[i][j] = p->W[(size_t)(3 * a + i) * n3 + 3 * b + j];
+      PetscReal       Wv[9];
+      const PetscReal(*Wab)[3] = (const PetscReal(*)[3])Wv;
+      /* Either storage of W (problem.h): a block-sparse W is read block by block (zero where not
+       * stored), never formed dense; M is dense in both cases. */
+      FcContactProblemGetBlock(p, a, b, Wv);
       /* row r_n,a: [W_nn, W_nT d_j] */
       M[(size_t)ra * N + cb] = Wab[0][0];
       if (fb)
@@ -434,6 +440,8 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
   lk->size = lk->limit = lk->pivots = 0;
   lk->status                        = FC_LCP_SOLVED;
   lk->nsep = lk->nstick = lk->nslide = 0;
+  lk->wblocks = FcContactProblemIsSparse(p) ? p->nb : -1;
+  if (lk->wblocks >= 0) PetscCall(PetscInfo(NULL, "lemke: W is block-sparse (%" PetscInt_FMT " blocks of %" PetscInt_FMT "^2): the LCP matrix is formed dense from its blocks\n", p->nb, m));
   if (m == 0) {
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
     PetscFunctionReturn(0);
@@ -527,6 +535,7 @@ static PetscErrorCode FcContactSolverView_Lemke(FcContactSolver s, PetscViewer v
   else PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots automatic (max(max_it, 10 N))\n", lk->k, lk->max_size));
   if (s->nsolves && lk->size)
     PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: last LCP: %" PetscInt_FMT " unknowns, %" PetscInt_FMT " pivots (limit %" PetscInt_FMT "), %s; contacts: %" PetscInt_FMT " separated, %" PetscInt_FMT " sticking, %" PetscInt_FMT " sliding\n", lk->size, lk->pivots, lk->limit, FcLCPStatusName(lk->status), lk->nsep, lk->nstick, lk->nslide));
+  if (s->nsolves && lk->wblocks >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: last W block-sparse (%" PetscInt64_FMT " stored 3x3 blocks): its blocks were copied into the dense LCP matrix (N^2 doubles)\n", lk->wblocks));
   PetscFunctionReturn(0);
 }
 
@@ -546,6 +555,7 @@ PetscErrorCode FcContactSolverCreate_Lemke(FcContactSolver s)
   lk->k                 = 8;
   lk->max_size          = 3000;
   lk->max_pivots        = -1;
+  lk->wblocks           = -1;
   s->data               = lk;
   s->ops.solve          = FcContactSolverSolve_Lemke;
   s->ops.setfromoptions = FcContactSolverSetFromOptions_Lemke;

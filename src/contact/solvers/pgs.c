@@ -26,6 +26,7 @@ typedef struct {
   PetscInt   mcap;
   PetscReal *u;   /* 3m: W r + q */
   PetscReal *mu0; /* m zeros: the frictionless view of the problem */
+  PetscReal *wnn; /* m: W_aa,nn, gathered once per solve (dense or block-sparse W) */
   PetscInt   nfriction[2]; /* contacts with μ > 0 ignored: [0] last solve, [1] all solves */
 } FcContactSolver_PGS;
 
@@ -33,8 +34,8 @@ static PetscErrorCode PGSWork_Private(FcContactSolver_PGS *pg, PetscInt m)
 {
   PetscFunctionBegin;
   if (m <= pg->mcap && pg->u) PetscFunctionReturn(0);
-  PetscCall(PetscFree2(pg->u, pg->mu0));
-  PetscCall(PetscCalloc2(3 * (size_t)m, &pg->u, (size_t)m, &pg->mu0));
+  PetscCall(PetscFree3(pg->u, pg->mu0, pg->wnn));
+  PetscCall(PetscCalloc3(3 * (size_t)m, &pg->u, (size_t)m, &pg->mu0, (size_t)m, &pg->wnn));
   pg->mcap = m;
   PetscFunctionReturn(0);
 }
@@ -58,7 +59,9 @@ static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProbl
   PetscCall(PGSWork_Private(pg, m));
   u = pg->u;
   for (PetscInt a = 0; a < m; a++) {
-    const PetscReal wnn = W[(size_t)(3 * a) * n + 3 * a];
+    PetscReal Waa[9], wnn;
+    FcContactProblemGetBlock(p, a, a, Waa);
+    wnn = pg->wnn[a] = Waa[0];
     if (!(wnn > 0)) {
       PetscCall(PetscInfo(NULL, "pgs: contact %" PetscInt_FMT " has W_nn = %g <= 0\n", a, (double)wnn));
       st->reason = PetscIsInfOrNanReal(wnn) ? FC_CONTACT_SOLVER_DIVERGED_NAN : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
@@ -72,10 +75,8 @@ static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProbl
   pg->nfriction[1] += pg->nfriction[0];
   if (pg->nfriction[0]) PetscCall(PetscInfo(NULL, "pgs: %" PetscInt_FMT " of %" PetscInt_FMT " contacts have mu > 0; pgs solves the frictionless problem and the common error is measured with the problem's mu\n", pg->nfriction[0], m));
   symmetric = FcContactProblemIsSymmetric(p);
-  /* The frictionless view: same W and q, μ = 0 (the data are shared, not copied). */
-  p0.m  = m;
-  p0.W  = p->W;
-  p0.q  = p->q;
+  /* The frictionless view: same W (either storage) and q, μ = 0 (the data are shared, not copied). */
+  p0    = *p;
   p0.mu = pg->mu0;
 
   PetscCall(FcContactProblemComputeVelocity(p, r, u));
@@ -92,11 +93,22 @@ static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProbl
     PetscInt nupd = 0;
     for (PetscInt a = 0; a < m; a++) {
       const PetscInt   k   = 3 * a;
-      const PetscReal *Wk  = W + (size_t)k * n;
-      const PetscReal  rn  = PetscMax(0.0, r[k] - u[k] / Wk[k]);
+      const PetscReal  rn  = PetscMax(0.0, r[k] - u[k] / pg->wnn[a]);
       const PetscReal  d   = rn - r[k];
       if (d == 0) continue;
-      if (symmetric) { /* column k = row k */
+      if (!W) { /* block-sparse: the normal column of the blocks of column a (problem.h) */
+        for (PetscInt kb = p->bptr[a]; kb < p->bptr[a + 1]; kb++) {
+          PetscReal *ub = u + 3 * p->bcol[kb];
+          if (symmetric) { /* row n of W_ab = column n of W_ba */
+            const PetscReal *B = p->bval + 9 * (size_t)kb;
+            for (int j = 0; j < 3; j++) ub[j] += B[j] * d;
+          } else {
+            const PetscReal *T = p->bval + 9 * (size_t)p->btr[kb];
+            for (int i = 0; i < 3; i++) ub[i] += T[3 * i] * d;
+          }
+        }
+      } else if (symmetric) { /* column k = row k */
+        const PetscReal *Wk = W + (size_t)k * n;
         for (PetscInt i = 0; i < n; i++) u[i] += Wk[i] * d;
       } else {
         for (PetscInt i = 0; i < n; i++) u[i] += W[(size_t)i * n + k] * d;
@@ -104,7 +116,7 @@ static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProbl
       r[k] = rn;
       nupd++;
     }
-    PetscCall(PetscLogFlops(2.0 * n * nupd + 4.0 * m));
+    PetscCall(PetscLogFlops((W ? 2.0 * n : 18.0 * p->nb / m) * nupd + 4.0 * m));
     st->iterations = it;
     if (it % 64 == 0) PetscCall(FcContactProblemComputeVelocity(p, r, u)); /* bound the drift of the incremental u */
     if (it % pg->error_every && it != s->params.max_it) continue;
@@ -153,7 +165,7 @@ static PetscErrorCode FcContactSolverDestroy_PGS(FcContactSolver s)
   FcContactSolver_PGS *pg = (FcContactSolver_PGS *)s->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscFree2(pg->u, pg->mu0));
+  PetscCall(PetscFree3(pg->u, pg->mu0, pg->wnn));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
 }

@@ -417,7 +417,7 @@ static PetscErrorCode SAPEnsureCapacity_Private(FcContactSolver_SAP *sp, PetscIn
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode FcContactSolverSolve_SAP(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
   FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
   const PetscInt       m = p->m, n = 3 * m;
@@ -630,6 +630,25 @@ static PetscErrorCode FcContactSolverSolve_SAP(FcContactSolver s, FcContactProbl
     else sp->nsep++;
   }
   if (sp->failure) PetscCall(PetscInfo(NULL, "sap: stopped after %" PetscInt_FMT " iterations: %s\n", k, sp->failure));
+  PetscFunctionReturn(0);
+}
+
+/* SAP's iteration multiplies by the whole W and forms S = I + LᵀWL over the active contacts,
+ * O(m²) per Newton step in any storage: a block-sparse W is converted to dense for the solve
+ * (FcContactProblemConvert, its size limit FC_CONTACT_DENSE_MAX_BYTES) and the copy freed. */
+static PetscErrorCode FcContactSolverSolve_SAP(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  FcContactProblem d;
+
+  PetscFunctionBegin;
+  if (!FcContactProblemIsSparse(p)) {
+    PetscCall(SAPSolveDense_Private(s, p, r, st));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscInfo(NULL, "sap: W is block-sparse (%" PetscInt_FMT " blocks of %" PetscInt_FMT "^2): converted to dense for the solve\n", p->nb, p->m));
+  PetscCall(FcContactProblemConvert(p, FC_CONTACT_W_DENSE, &d));
+  PetscCall(SAPSolveDense_Private(s, d, r, st));
+  PetscCall(FcContactProblemDestroy(&d));
   PetscFunctionReturn(0);
 }
 

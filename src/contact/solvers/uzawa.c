@@ -125,7 +125,7 @@ static PetscErrorCode UzawaWork_Private(FcContactSolver_Uzawa *uz, PetscInt m)
  * the automatic choice is impossible (W_aa,nn <= 0 or not finite). */
 static PetscErrorCode UzawaRho_Private(FcContactSolver_Uzawa *uz, FcContactProblem p, FcContactSolverStats *st)
 {
-  const PetscInt m = p->m, n = 3 * m;
+  const PetscInt m = p->m;
   PetscReal      wmax = 0;
 
   PetscFunctionBegin;
@@ -133,7 +133,9 @@ static PetscErrorCode UzawaRho_Private(FcContactSolver_Uzawa *uz, FcContactProbl
     for (PetscInt a = 0; a < m; a++) uz->rho_a[a] = uz->rho;
   } else {
     for (PetscInt a = 0; a < m; a++) {
-      const PetscReal wnn = p->W[(size_t)(3 * a) * n + 3 * a];
+      PetscReal Waa[9], wnn;
+      FcContactProblemGetBlock(p, a, a, Waa); /* either storage of W (problem.h) */
+      wnn = Waa[0];
       if (!(wnn > 0) || PetscIsInfOrNanReal(wnn)) {
         PetscCall(PetscInfo(NULL, "uzawa: contact %" PetscInt_FMT " has W_nn = %g: no local stiffness for rho\n", a, (double)wnn));
         st->reason = PetscIsInfOrNanReal(wnn) ? FC_CONTACT_SOLVER_DIVERGED_NAN : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
@@ -186,7 +188,6 @@ static PetscErrorCode UzawaLocalIterate_Private(FcContactSolver s, FcContactProb
 {
   FcContactSolver_Uzawa *uz = (FcContactSolver_Uzawa *)s->data;
   const PetscInt         m = p->m, n = 3 * m;
-  const PetscReal       *W = p->W;
   PetscReal             *u = uz->u, S;
   PetscBool              symmetric, done;
 
@@ -203,11 +204,10 @@ static PetscErrorCode UzawaLocalIterate_Private(FcContactSolver s, FcContactProb
 
     for (PetscInt a = 0; a < m; a++) {
       PetscReal       *ra = r + 3 * a, Waa[9], b[3], x[3], ua[3], xn[3], d[3];
-      const PetscReal *Wa = W + (size_t)(3 * a) * n, rho = uz->rho_a[a], mu = p->mu[a], rho1 = PetscMin(rho, 1.0);
+      const PetscReal  rho = uz->rho_a[a], mu = p->mu[a], rho1 = PetscMin(rho, 1.0);
       PetscInt         j;
 
-      for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++) Waa[3 * i + k] = Wa[(size_t)i * n + 3 * a + k];
+      FcContactProblemGetBlock(p, a, a, Waa); /* either storage of W (problem.h) */
       /* b_a = u_a − W_aa r_a: the free part plus the frozen contributions of the others. */
       Mult3_Private(Waa, ra, b);
       for (int i = 0; i < 3; i++) {
@@ -244,7 +244,7 @@ static PetscErrorCode UzawaLocalIterate_Private(FcContactSolver s, FcContactProb
     }
     uz->ninner[0] += ninner;
     uz->nloops[0] += m;
-    PetscCall(PetscLogFlops(6.0 * n * nupd + 40.0 * ninner + 30.0 * m));
+    PetscCall(PetscLogFlops((p->W ? 6.0 * n : 18.0 * p->nb / m) * nupd + 40.0 * ninner + 30.0 * m));
     st->iterations = it;
     if (it % 64 == 0) PetscCall(FcContactProblemComputeVelocity(p, r, u)); /* bound the drift of the incremental u */
     {
