@@ -22,7 +22,8 @@
  *
  * ∂P/∂x: normal row e_Nᵀ when x_N > 0, else 0; tangential rows [0, I₂] inside the disk,
  * [μ x̂_T, (R/‖x_T‖)(I₂ − x̂_T x̂_Tᵀ)] outside it (R > 0), 0 when R = 0. Each iteration solves
- * J Δr = −Φ with a PETSc KSP (default: PETSc's sparse LU, natural ordering, with a nonzero-pivot
+ * J Δr = −Φ with a PETSc KSP on J in AIJ form with W's block pattern (default: PETSc's sparse LU,
+ * natural ordering for a dense W and nested dissection for a block-sparse one, with a nonzero-pivot
  * shift: J is not symmetric, and it is singular when W is rank deficient and every contact
  * sticks — then the shifted factorization gives a direction the line search judges; options
  * prefix fc_contact_solver_newton_, e.g. -fc_contact_solver_newton_ksp_type gmres
@@ -43,6 +44,7 @@ typedef struct {
   PetscInt        mcap;
   PetscReal      *u, *phi, *dr, *rt, *ut, *rho, *D;
   Mat             J;          /* 3m × 3m AIJ with every row stored whole (dense W: a constant pattern, one symbolic factorization) */
+  PetscBool       sparse;     /* the storage of W the work is made for */
   PetscInt       *cols;       /* 0 .. 3m−1 */
   PetscScalar    *row;        /* one row of J */
   Vec             b, x;       /* wrap phi and dr */
@@ -51,36 +53,51 @@ typedef struct {
   PetscInt        nnewton[2], nls[2], nfallback[2]; /* [0] last solve, [1] since creation */
 } FcContactSolver_Newton;
 
-/* Work arrays, and J, its KSP and the vectors for exactly m contacts (the KSP's matrix size). */
-static PetscErrorCode Work_Private(FcContactSolver s, FcContactSolver_Newton *nt, PetscInt m)
+/* Work arrays, J, its KSP and the vectors for exactly m contacts (the KSP's matrix size). J has
+ * the block pattern of W: every row whole for a dense W (made once per size), W's stored blocks
+ * for a block-sparse W (made per solve: the pattern is the problem's). The default ordering of
+ * the LU is natural for a dense J, nested dissection for a sparse one. */
+static PetscErrorCode Work_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p)
 {
-  const PetscInt n = 3 * m;
-  PC             pc;
+  const PetscInt  m = p->m, n = 3 * m;
+  const PetscBool sparse = FcContactProblemIsSparse(p);
+  PC              pc;
 
   PetscFunctionBegin;
-  if (m == nt->mcap && nt->u) PetscFunctionReturn(0);
-  PetscCall(PetscFree7(nt->u, nt->phi, nt->dr, nt->rt, nt->ut, nt->rho, nt->D));
-  PetscCall(MatDestroy(&nt->J));
-  PetscCall(VecDestroy(&nt->b));
-  PetscCall(VecDestroy(&nt->x));
-  PetscCall(KSPDestroy(&nt->ksp));
-  PetscCall(PetscMalloc7(n, &nt->u, n, &nt->phi, n, &nt->dr, n, &nt->rt, n, &nt->ut, n, &nt->rho, 3 * n, &nt->D));
-  PetscCall(PetscFree2(nt->cols, nt->row));
-  PetscCall(PetscMalloc2(n, &nt->cols, n, &nt->row));
-  for (PetscInt j = 0; j < n; j++) nt->cols[j] = j;
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, n, NULL, &nt->J));
-  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, nt->phi, &nt->b));
-  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, nt->dr, &nt->x));
-  PetscCall(KSPCreate(PETSC_COMM_SELF, &nt->ksp));
-  if (s->prefix) PetscCall(KSPSetOptionsPrefix(nt->ksp, s->prefix));
-  PetscCall(KSPAppendOptionsPrefix(nt->ksp, "fc_contact_solver_newton_"));
-  PetscCall(KSPSetType(nt->ksp, KSPPREONLY));
-  PetscCall(KSPGetPC(nt->ksp, &pc));
-  PetscCall(PCSetType(pc, PCLU));
-  PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL));
-  PetscCall(PCFactorSetShiftType(pc, MAT_SHIFT_NONZERO));
-  PetscCall(KSPSetFromOptions(nt->ksp));
-  nt->mcap = m;
+  if (!(m == nt->mcap && nt->u && sparse == nt->sparse)) {
+    PetscCall(PetscFree7(nt->u, nt->phi, nt->dr, nt->rt, nt->ut, nt->rho, nt->D));
+    PetscCall(MatDestroy(&nt->J));
+    PetscCall(VecDestroy(&nt->b));
+    PetscCall(VecDestroy(&nt->x));
+    PetscCall(KSPDestroy(&nt->ksp));
+    PetscCall(PetscMalloc7(n, &nt->u, n, &nt->phi, n, &nt->dr, n, &nt->rt, n, &nt->ut, n, &nt->rho, 3 * n, &nt->D));
+    PetscCall(PetscFree2(nt->cols, nt->row));
+    PetscCall(PetscMalloc2(n, &nt->cols, n, &nt->row));
+    for (PetscInt j = 0; j < n; j++) nt->cols[j] = j;
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, nt->phi, &nt->b));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, nt->dr, &nt->x));
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &nt->ksp));
+    if (s->prefix) PetscCall(KSPSetOptionsPrefix(nt->ksp, s->prefix));
+    PetscCall(KSPAppendOptionsPrefix(nt->ksp, "fc_contact_solver_newton_"));
+    PetscCall(KSPSetType(nt->ksp, KSPPREONLY));
+    PetscCall(KSPGetPC(nt->ksp, &pc));
+    PetscCall(PCSetType(pc, PCLU));
+    PetscCall(PCFactorSetMatOrderingType(pc, sparse ? MATORDERINGND : MATORDERINGNATURAL));
+    PetscCall(PCFactorSetShiftType(pc, MAT_SHIFT_NONZERO));
+    PetscCall(KSPSetFromOptions(nt->ksp));
+    nt->mcap   = m;
+    nt->sparse = sparse;
+  }
+  if (!sparse && !nt->J) PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, n, NULL, &nt->J));
+  if (sparse) {
+    PetscInt *nnz;
+    PetscCall(MatDestroy(&nt->J));
+    PetscCall(PetscMalloc1(n, &nnz));
+    for (PetscInt a = 0; a < m; a++)
+      for (int i = 0; i < 3; i++) nnz[3 * a + i] = 3 * (p->bptr[a + 1] - p->bptr[a]);
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 0, nnz, &nt->J));
+    PetscCall(PetscFree(nnz));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -125,7 +142,7 @@ static PetscReal Phi_Private(FcContactProblem p, const PetscReal rho[], const Pe
 
 /* J = I − D + D diag(ρ) W, row by row (row k of W is read, W symmetric or not); every row stored
  * whole so that the pattern, hence the symbolic factorization, stays the same. */
-static PetscErrorCode Jacobian_Private(FcContactProblem p, const PetscReal rho[], const PetscReal D[], const PetscInt cols[], PetscScalar buf[], Mat J)
+static PetscErrorCode Jacobian_Private(FcContactProblem p, const PetscReal rho[], const PetscReal D[], PetscInt cols[], PetscScalar buf[], Mat J)
 {
   const PetscInt n = 3 * p->m;
 
@@ -133,6 +150,21 @@ static PetscErrorCode Jacobian_Private(FcContactProblem p, const PetscReal rho[]
   for (PetscInt a = 0; a < p->m; a++)
     for (int i = 0; i < 3; i++) {
       const PetscInt row = 3 * a + i;
+      if (FcContactProblemIsSparse(p)) { /* the stored blocks (a, b) of row a: D_a ρ_a W_ab, + I − D_a at b = a */
+        PetscInt nc = 0;
+        for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
+          const PetscInt   b  = p->bcol[k];
+          const PetscReal *Wb = &p->bval[9 * k];
+          for (int j = 0; j < 3; j++) {
+            PetscScalar v = b == a ? (i == j) - D[9 * a + 3 * i + j] : 0;
+            for (int kk = 0; kk < 3; kk++) v += D[9 * a + 3 * i + kk] * rho[3 * a + kk] * Wb[3 * kk + j];
+            cols[nc]  = 3 * b + j;
+            buf[nc++] = v;
+          }
+        }
+        PetscCall(MatSetValues(J, 1, &row, nc, cols, buf, INSERT_VALUES));
+        continue;
+      }
       for (PetscInt j = 0; j < n; j++) buf[j] = 0;
       for (int k = 0; k < 3; k++) {
         const PetscReal  c  = D[9 * a + 3 * i + k];
@@ -142,6 +174,7 @@ static PetscErrorCode Jacobian_Private(FcContactProblem p, const PetscReal rho[]
         for (PetscInt j = 0; j < n; j++) buf[j] += c * rho[3 * a + k] * Wk[j];
       }
       buf[row] += 1;
+      for (PetscInt j = 0; j < n; j++) cols[j] = j;
       PetscCall(MatSetValues(J, 1, &row, n, cols, buf, INSERT_VALUES));
     }
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
@@ -177,9 +210,12 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
     PetscFunctionReturn(0);
   }
-  PetscCall(Work_Private(s, nt, m));
+  PetscCall(Work_Private(s, nt, p));
   for (PetscInt a = 0; a < m; a++) { /* ρ: the inverse diagonal of W_aa */
-    const PetscReal wn = p->W[(size_t)(3 * a) * n + 3 * a], wt = 0.5 * (p->W[(size_t)(3 * a + 1) * n + 3 * a + 1] + p->W[(size_t)(3 * a + 2) * n + 3 * a + 2]);
+    PetscReal blk[9], wn, wt;
+    FcContactProblemGetBlock(p, a, a, blk);
+    wn = blk[0];
+    wt = 0.5 * (blk[4] + blk[8]);
     if (!(wn > 0) || !(wt > 0)) {
       st->reason = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
       PetscFunctionReturn(0);
@@ -209,7 +245,6 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     }
     theta = Phi_Private(p, nt->rho, r, nt->u, nt->phi, nt->D);
     PetscCall(Jacobian_Private(p, nt->rho, nt->D, nt->cols, nt->row, nt->J));
-    PetscCall(PetscLogFlops(2.0 * n * n));
     /* J Δr = −Φ: b wraps phi, x wraps dr */
     PetscCall(VecScale(nt->b, -1.0));
     PetscCall(KSPSetOperators(nt->ksp, nt->J, nt->J));
