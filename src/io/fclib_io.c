@@ -289,7 +289,8 @@ static PetscErrorCode RequireLength_Private(FcH5 *h, const char *path, PetscBool
   PetscFunctionReturn(0);
 }
 
-/* Everything libfclib's read_matrix reads from a matrix group, with the sizes it allocates. */
+/* Everything a matrix group holds (what libfclib's read_matrix reads), with the array lengths
+ * CSparse's conventions allow. */
 static PetscErrorCode CheckMatrixShape_Private(FcH5 *h, const char *grp, FcMatShape *s)
 {
   char path[256];
@@ -609,10 +610,10 @@ static PetscErrorCode CheckMu_Private(const char *file, const char *path, int m,
  * i = row indices, p = column indices (the "CSparse convention"). A file does not say which.
  * The index ranges tell for a matrix that is not square when only one reading fits in
  * [0, m) × [0, n) (H is n × 3m in a global problem: a row index is below n). For a square
- * matrix the two readings are transposes of each other: when the matrix read is symmetric they
- * agree; otherwise the convention another matrix of the same file revealed is used, and without
- * one the file is refused ("cannot be decided"): a guess would silently solve the transposed
- * problem. One producer writes a file, so one convention holds for all its triplet matrices. */
+ * matrix the two readings are transposes of each other: it takes the convention another matrix
+ * of the same file revealed (one producer writes a file, so one convention holds for all its
+ * triplet matrices); without one, a symmetric matrix reads the same either way, and any other is
+ * refused ("cannot be decided"): a guess would silently solve the transposed problem. */
 
 typedef enum {
   FC_TRIPLET_FCLIB,     /* p rows, i columns (fclib.h) */
@@ -628,7 +629,6 @@ static const char *const FcTripletConvName[2] = {"FCLIB convention (p rows, i co
 typedef struct {
   const char          *grp; /* "/fclib_global/H" */
   struct fclib_matrix *A;
-  const FcMatShape    *s;
   FcTripletFit         fit;
   int                  conv;  /* FC_TRIPLET_FCLIB or FC_TRIPLET_CSPARSE, once decided */
   PetscReal            asym;  /* square, both readings fit: max |a_ij - a_ji| / max |a_ij| */
@@ -741,7 +741,7 @@ static PetscErrorCode MatrixVerbose_Private(const char *file, const FcMatRead *m
     snprintf(why, sizeof why, "as %s revealed", mr->by);
     break;
   }
-  PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s: %s: triplet, %s (%s), nz %d of nzmax %d\n", file, mr->grp, FcTripletConvName[mr->conv], why, A->nz, A->nzmax));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s: %s: triplet, %s (%s), nz %d of nzmax %d\n", file, mr->grp, mr->fit == FC_TRIPLET_SYMMETRIC && !mr->by ? "either convention" : FcTripletConvName[mr->conv], why, A->nz, A->nzmax));
   PetscFunctionReturn(0);
 }
 
@@ -906,7 +906,7 @@ static PetscErrorCode ReadLocal_Private(FcH5 *h, FcContactProblem *problem)
   PetscCall(ValidateLocal_Private(h, &Ws));
   ierr = ReadMatrix_Private(h, "/fclib_local/W", &Ws, &W);
   if (!ierr) {
-    FcMatRead mr[1] = {{.grp = "/fclib_local/W", .A = &W, .s = &Ws}};
+    FcMatRead mr[1] = {{.grp = "/fclib_local/W", .A = &W}};
     ierr            = DecideTriplets_Private(h->file, 1, mr);
   }
   if (!ierr) ierr = PetscMalloc2(Ws.m, &q, Ws.m / 3, &mu);
@@ -939,8 +939,8 @@ static PetscErrorCode ReadGlobal_Private(FcH5 *h, FcGlobalProblem *global)
   if (!ierr) ierr = ReadMatrix_Private(h, "/fclib_global/H", &Hs, &H);
   if (!ierr) { /* H first: being n x 3m, it is the matrix whose index ranges can tell */
     FcMatRead mr[2] = {
-      {.grp = "/fclib_global/H", .A = &H, .s = &Hs},
-      {.grp = "/fclib_global/M", .A = &M, .s = &Ms}
+      {.grp = "/fclib_global/H", .A = &H},
+      {.grp = "/fclib_global/M", .A = &M}
     };
     ierr = DecideTriplets_Private(h->file, 2, mr);
   }
