@@ -21,7 +21,7 @@ moves r by far more than 1e-12.
 files). The refusals (undecidable, out of range in both readings, wrong lengths) are bad files of
 tests/bad/fclib (MANIFEST), checked by test_bad_input.py and test_fclib.
 
-Runtime: about 25 s (24 runs of fcsim, 1 s each on a loaded 2-core machine)."""
+Runtime: about 25 s (22 runs of fcsim, 1 s each on a loaded 2-core machine)."""
 import os
 import h5py
 import numpy as np
