@@ -32,9 +32,9 @@ static const char usage[] =
   "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR [--overwrite]] [-q] [PETSc options]\n"
   "       fcsim info CASE.json [--set PATH=VALUE]...\n"
   "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [--form local|global]\n"
-  "                         [-o SOLUTION.hdf5 [--overwrite]]\n"
+  "                         [-o SOLUTION.hdf5 [--overwrite]] [-v]\n"
   "       fcsim fclib compare FILE.hdf5... [--solvers nsgs,lemke:k=8,...] [--tol T] [--max-it N]\n"
-  "                           [--format table|csv|markdown]\n"
+  "                           [--format table|csv|markdown] [-v]\n"
   "       fcsim study compare CASE.json --solvers nsgs,lemke,... [--set PATH=VALUE]... [-o DIR [--overwrite]]\n"
   "       fcsim study refine CASE.json --levels 0,1,2,3 [--bodies A,B] [--reference FILE.csv]\n"
   "                          [--scale-x S] [--scale-y S] [--quantity COLUMN] [-j N]\n"
@@ -63,6 +63,8 @@ static const char usage[] =
   "                     empty one), never a file, and keeps a failed run in OUTDIR.failed-<pid>\n"
   "  --overwrite        with -o: also replace a folder fcsim did not write (never a file)\n"
   "  -q                 no progress lines\n"
+  "  -v                 more detail: for FCLIB files, one line per matrix saying how it is stored\n"
+  "                     (compressed columns or rows, or triplets and which convention was detected)\n"
   "  -fc_debug          PETSc's traceback with every error (otherwise one line)\n"
   "  PETSc options      passed to PETSc (they override the case's \"petsc\" object), e.g.\n"
   "                     -ksp_type cg -pc_type gamg, -log_view, -options_left; options with a\n"
@@ -345,6 +347,8 @@ static int ParseArgs(int argc, char **argv, Args *a)
       a->overwrite = PETSC_TRUE;
     } else if (!strcmp(s, "-q")) {
       FcVerbosity = 0;
+    } else if (!strcmp(s, "-v")) {
+      FcVerbosity = 2;
     } else if (!strncmp(s, "--", 2)) {
       fprintf(stderr, "fcsim: command line: unknown option '%s' (see fcsim --help)\n", s);
       return FC_EXIT_INPUT;

@@ -36,7 +36,8 @@ PetscErrorCode FcPushErrorHandler(void);
 /* fcsim version string (git describe at build time). */
 const char *FcVersion(void);
 
-/* Verbosity: 0 quiet (-q), 1 normal (one progress line per step). */
+/* Verbosity: 0 quiet (-q), 1 normal (one progress line per step), 2 verbose (-v: e.g. how each
+ * FCLIB matrix is stored). */
 extern int FcVerbosity;
 
 /* Path helpers (plain C, no PETSc objects). */

@@ -10,9 +10,12 @@
  * dozens of HDF5-DIAG lines). So everything is checked here — presence, kind, class, number of
  * elements — then read here, then the values (indices in range, finite numbers, μ ≥ 0) are
  * checked. Each failure is one FcInputError line "FILE: /dataset/path: message", with HDF5's
- * error printing off meanwhile and every HDF5 object closed. What this reader accepts, libfclib
- * reads too (every dataset it would read is read here). A global problem is handed over as plain
- * data (FcGlobalProblem); its reformulation is src/contact's (global_problem.c). */
+ * error printing off meanwhile and every HDF5 object closed. Matrices are read as producers write
+ * them, which is more than libfclib reads: triplets in fclib.h's convention (p rows, i columns)
+ * or in CSparse's (i rows, p columns: Siconos), decided per file ("Triplet conventions" below),
+ * and arrays of any length from the entries used (nz, or p[end]) to nzmax, CSparse's cs struct
+ * holding nzmax entries of which it uses those. A global problem is handed over as plain data
+ * (FcGlobalProblem); its reformulation is src/contact's (global_problem.c). */
 #include "fclib_io.h"
 #include <fclib.h>
 #include <hdf5.h>
@@ -267,10 +270,27 @@ static PetscErrorCode OptionalInfo_Private(FcH5 *h, const char *grp)
 }
 
 typedef struct {
-  int m, n, nz, nzmax;
+  int       m, n, nz, nzmax;
+  long long lp, li, lx; /* lengths of the datasets p, i, x */
 } FcMatShape;
 
-/* Everything libfclib's read_matrix reads from a matrix group, with the sizes it allocates. */
+/* A dataset of integers or numbers of lo (nz, or 0) to hi (nzmax) entries; its length in *len. */
+static PetscErrorCode RequireLength_Private(FcH5 *h, const char *path, PetscBool integer, long long lo, long long hi, const char *what, long long *len)
+{
+  FcDsetInfo di;
+
+  PetscFunctionBegin;
+  PetscCall(RequireDataset_Private(h, path, &di));
+  if (integer && di.cls != H5T_INTEGER) return FcInputError(h->file, path, "expected integers (%s), found %s values", what, ClassName_Private(di.cls));
+  if (!integer && di.cls != H5T_FLOAT && di.cls != H5T_INTEGER) return FcInputError(h->file, path, "expected numbers (%s), found %s values", what, ClassName_Private(di.cls));
+  if (di.npoints > hi) return FcInputError(h->file, path, "has %lld entries, expected at most nzmax = %lld (%s)", di.npoints, hi, what);
+  if (di.npoints < lo) return FcInputError(h->file, path, "has %lld entries, expected at least nz = %lld (%s)", di.npoints, lo, what);
+  *len = di.npoints;
+  PetscFunctionReturn(0);
+}
+
+/* Everything a matrix group holds (what libfclib's read_matrix reads), with the array lengths
+ * CSparse's conventions allow. */
 static PetscErrorCode CheckMatrixShape_Private(FcH5 *h, const char *grp, FcMatShape *s)
 {
   char path[256];
@@ -291,26 +311,33 @@ static PetscErrorCode CheckMatrixShape_Private(FcH5 *h, const char *grp, FcMatSh
   FcCheckInput(s->nz >= -2, h->file, path, "nz = %d: unknown storage (-1 compressed columns, -2 compressed rows, >= 0 triplets)", s->nz);
   snprintf(path, sizeof path, "%s/nzmax", grp);
   FcCheckInput(s->nzmax >= 1, h->file, path, "no stored entries (nzmax = %d)", s->nzmax);
+  /* CSparse (cs_spalloc) allocates nzmax entries and uses the first nz (triplets) or p[end]
+   * (compressed); producers write either the used part or the whole arrays. So i and x (and the
+   * p of triplets) may have any length from the entries used to nzmax; the entries past those
+   * used are ignored. For compressed forms, p[end] against these lengths is checked once p is
+   * read (CheckMatrixValues_Private). */
   if (s->nz == -1) {
     snprintf(path, sizeof path, "%s/p", grp);
     PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, (long long)s->n + 1, "n + 1 column pointers"));
+    s->lp = (long long)s->n + 1;
     snprintf(path, sizeof path, "%s/i", grp);
-    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, s->nzmax, "nzmax row indices"));
+    PetscCall(RequireLength_Private(h, path, PETSC_TRUE, 0, s->nzmax, "row indices", &s->li));
   } else if (s->nz == -2) {
     snprintf(path, sizeof path, "%s/p", grp);
     PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, (long long)s->m + 1, "m + 1 row pointers"));
+    s->lp = (long long)s->m + 1;
     snprintf(path, sizeof path, "%s/i", grp);
-    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, s->nzmax, "nzmax column indices"));
+    PetscCall(RequireLength_Private(h, path, PETSC_TRUE, 0, s->nzmax, "column indices", &s->li));
   } else {
     snprintf(path, sizeof path, "%s/nz", grp);
     FcCheckInput(s->nz >= 1 && s->nz <= s->nzmax, h->file, path, "%d triplets, expected 1 to nzmax = %d", s->nz, s->nzmax);
     snprintf(path, sizeof path, "%s/p", grp);
-    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, s->nz, "nz row indices of the triplets"));
+    PetscCall(RequireLength_Private(h, path, PETSC_TRUE, s->nz, s->nzmax, "row or column indices of the triplets", &s->lp));
     snprintf(path, sizeof path, "%s/i", grp);
-    PetscCall(RequireNumbers_Private(h, path, PETSC_TRUE, s->nz, "nz column indices of the triplets"));
+    PetscCall(RequireLength_Private(h, path, PETSC_TRUE, s->nz, s->nzmax, "row or column indices of the triplets", &s->li));
   }
   snprintf(path, sizeof path, "%s/x", grp);
-  PetscCall(RequireNumbers_Private(h, path, PETSC_FALSE, s->nzmax, "nzmax values"));
+  PetscCall(RequireLength_Private(h, path, PETSC_FALSE, s->nz >= 0 ? s->nz : 0, s->nzmax, "values", &s->lx));
   /* Optional matrix information: read as a whole by libfclib when "conditioning" is present. */
   snprintf(path, sizeof path, "%s/conditioning", grp);
   PetscCall(Link_Private(h, path, &k));
@@ -502,7 +529,7 @@ static void CloseFile_Private(FcH5 *h)
 /* ------------------------------------------------------------------------------------------ */
 /* Values, on what was read (sizes already guaranteed by the validation). */
 
-static PetscErrorCode CheckMatrixValues_Private(const char *file, const char *grp, const struct fclib_matrix *A)
+static PetscErrorCode CheckMatrixValues_Private(const char *file, const char *grp, const struct fclib_matrix *A, const FcMatShape *s)
 {
   char path[256];
 
@@ -512,6 +539,10 @@ static PetscErrorCode CheckMatrixValues_Private(const char *file, const char *gr
     const char *in  = A->nz == -1 ? "row" : "column";
     snprintf(path, sizeof path, "%s/p", grp);
     for (int j = 0; j < nout; j++) FcCheckInput(A->p[j] >= 0 && A->p[j] <= A->p[j + 1] && A->p[j + 1] <= A->nzmax, file, path, "pointers must be nondecreasing within [0, nzmax = %d] (p[%d] = %d, p[%d] = %d)", A->nzmax, j, A->p[j], j + 1, A->p[j + 1]);
+    snprintf(path, sizeof path, "%s/i", grp);
+    FcCheckInput(A->p[nout] <= s->li, file, path, "has %lld entries, fewer than the p[%d] = %d that the pointers address", s->li, nout, A->p[nout]);
+    snprintf(path, sizeof path, "%s/x", grp);
+    FcCheckInput(A->p[nout] <= s->lx, file, path, "has %lld entries, fewer than the p[%d] = %d that the pointers address", s->lx, nout, A->p[nout]);
     for (int k = A->p[0]; k < A->p[nout]; k++) {
       snprintf(path, sizeof path, "%s/i", grp);
       FcCheckInput(A->i[k] >= 0 && A->i[k] < nin, file, path, "%s index %d out of range [0, %d) (entry %d)", in, A->i[k], nin, k);
@@ -572,13 +603,193 @@ static PetscErrorCode CheckMu_Private(const char *file, const char *path, int m,
     } \
   } while (0)
 
-static PetscErrorCode LocalToProblem_Private(const char *file, struct fclib_local *L, FcContactProblem *problem)
+/* ------------------------------------------------------------------------------------------ */
+/* Triplet conventions. fclib.h documents triplets as p = row indices, i = column indices (the
+ * "FCLIB convention"); CSparse's cs struct (Davis, "Direct Methods for Sparse Linear Systems",
+ * SIAM 2006, §2.1), which Siconos — the main producer of FCLIB files — fills and writes, has
+ * i = row indices, p = column indices (the "CSparse convention"). A file does not say which.
+ * The index ranges tell for a matrix that is not square when only one reading fits in
+ * [0, m) × [0, n) (H is n × 3m in a global problem: a row index is below n). For a square
+ * matrix the two readings are transposes of each other: it takes the convention another matrix
+ * of the same file revealed (one producer writes a file, so one convention holds for all its
+ * triplet matrices); without one, a symmetric matrix reads the same either way, and any other is
+ * refused ("cannot be decided"): a guess would silently solve the transposed problem. */
+
+typedef enum {
+  FC_TRIPLET_FCLIB,     /* p rows, i columns (fclib.h) */
+  FC_TRIPLET_CSPARSE,   /* i rows, p columns (CSparse, Siconos) */
+  FC_TRIPLET_SYMMETRIC, /* both readings fit and agree (square, symmetric) */
+  FC_TRIPLET_UNDECIDED  /* both readings fit and differ */
+} FcTripletFit;
+
+static const char *const FcTripletConvName[2] = {"FCLIB convention (p rows, i columns)", "CSparse convention (i rows, p columns)"};
+
+/* One matrix of a file being read: what the reader decided, for the file-wide decision and the
+ * -v line. */
+typedef struct {
+  const char          *grp; /* "/fclib_global/H" */
+  struct fclib_matrix *A;
+  FcTripletFit         fit;
+  int                  conv;  /* FC_TRIPLET_FCLIB or FC_TRIPLET_CSPARSE, once decided */
+  PetscReal            asym;  /* square, both readings fit: max |a_ij - a_ji| / max |a_ij| */
+  const char          *by;    /* the matrix whose ranges revealed conv, or NULL */
+} FcMatRead;
+
+typedef struct {
+  long long key; /* row * n + column */
+  double    v;
+} FcTripletEntry;
+
+static int CompareTripletEntry_Private(const void *a, const void *b)
+{
+  const long long x = ((const FcTripletEntry *)a)->key, y = ((const FcTripletEntry *)b)->key;
+  return x < y ? -1 : x > y;
+}
+
+/* max |a_ij - a_ji| / max |a_ij| of a square triplet matrix in either reading (the same number:
+ * the readings are transposes), duplicates summed first as CSparse's cs_compress sums them. */
+static PetscErrorCode TripletAsymmetry_Private(const struct fclib_matrix *A, PetscReal *asym)
+{
+  const long long n  = A->n;
+  int             nu = 0;
+  FcTripletEntry *e;
+  PetscReal       amax = 0, d = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(A->nz, &e));
+  for (int k = 0; k < A->nz; k++) {
+    e[k].key = (long long)A->p[k] * n + A->i[k];
+    e[k].v   = A->x[k];
+  }
+  qsort(e, (size_t)A->nz, sizeof *e, CompareTripletEntry_Private);
+  for (int k = 0; k < A->nz; k++) {
+    if (nu && e[nu - 1].key == e[k].key) e[nu - 1].v += e[k].v;
+    else e[nu++] = e[k];
+  }
+  for (int k = 0; k < nu; k++) amax = PetscMax(amax, PetscAbsReal(e[k].v));
+  for (int k = 0; k < nu; k++) {
+    const FcTripletEntry  t = {(e[k].key % n) * n + e[k].key / n, 0};
+    const FcTripletEntry *f = bsearch(&t, e, (size_t)nu, sizeof *e, CompareTripletEntry_Private);
+    d = PetscMax(d, PetscAbsReal(e[k].v - (f ? f->v : 0.0)));
+  }
+  *asym = amax > 0 ? d / amax : 0;
+  PetscCall(PetscFree(e));
+  PetscFunctionReturn(0);
+}
+
+/* Whether a square matrix is symmetric enough for its two readings to be the same problem: the
+ * tolerance src/contact uses for M (global_problem.c, 1e-12 max|M|); the readings then differ
+ * by at most that, far below any solver tolerance. */
+#define FC_TRIPLET_SYMMETRY_TOL 1e-12
+
+/* Which readings of the triplets of mr->A fit its shape (values checked finite first, so that a
+ * NaN is reported as such rather than as an asymmetry). Fitting neither is an input error. */
+static PetscErrorCode TripletFit_Private(const char *file, FcMatRead *mr)
+{
+  const struct fclib_matrix *A = mr->A;
+  int                        badF = -1, badC = -1; /* first triplet out of range in each reading */
+  char                       path[256];
+
+  PetscFunctionBegin;
+  snprintf(path, sizeof path, "%s/x", mr->grp);
+  for (int k = 0; k < A->nz; k++) FcCheckInput(!PetscIsInfOrNanReal(A->x[k]), file, path, "value %g (triplet %d) is not finite", A->x[k], k);
+  for (int k = 0; k < A->nz && (badF < 0 || badC < 0); k++) {
+    if (badF < 0 && !(A->p[k] >= 0 && A->p[k] < A->m && A->i[k] >= 0 && A->i[k] < A->n)) badF = k;
+    if (badC < 0 && !(A->i[k] >= 0 && A->i[k] < A->m && A->p[k] >= 0 && A->p[k] < A->n)) badC = k;
+  }
+  if (badF >= 0 && badC >= 0) {
+    if (A->m == A->n) { /* the same range for both arrays in both readings: name the array */
+      const PetscBool inp = A->p[badF] < 0 || A->p[badF] >= A->m;
+      snprintf(path, sizeof path, "%s/%s", mr->grp, inp ? "p" : "i");
+      return FcInputError(file, path, "index %d out of range [0, %d) in either triplet convention (triplet %d)", inp ? A->p[badF] : A->i[badF], A->m, badF);
+    }
+    return FcInputError(file, mr->grp, "triplet indices fit neither convention in %d x %d: FCLIB's (p rows, i columns) has (p, i)[%d] = (%d, %d), CSparse's (i rows, p columns) has (i, p)[%d] = (%d, %d)", A->m, A->n, badF, A->p[badF], A->i[badF], badC, A->i[badC], A->p[badC]);
+  }
+  mr->asym = 0;
+  if (badF < 0 && badC >= 0) mr->fit = FC_TRIPLET_FCLIB;
+  else if (badC < 0 && badF >= 0) mr->fit = FC_TRIPLET_CSPARSE;
+  else if (A->m != A->n) mr->fit = FC_TRIPLET_UNDECIDED;
+  else {
+    PetscCall(TripletAsymmetry_Private(A, &mr->asym));
+    mr->fit = mr->asym <= FC_TRIPLET_SYMMETRY_TOL ? FC_TRIPLET_SYMMETRIC : FC_TRIPLET_UNDECIDED;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The -v line of one matrix: its storage and, for triplets, the convention and why. */
+static PetscErrorCode MatrixVerbose_Private(const char *file, const FcMatRead *mr)
+{
+  const struct fclib_matrix *A = mr->A;
+  char                       why[256];
+
+  PetscFunctionBegin;
+  if (FcVerbosity < 2) PetscFunctionReturn(0);
+  if (A->nz == -1 || A->nz == -2) {
+    const int np = A->nz == -1 ? A->n : A->m;
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s: %s: compressed %s (nz %d: p %d %s pointers, i %s indices), %d entries of nzmax %d\n", file, mr->grp, A->nz == -1 ? "columns" : "rows", A->nz, np + 1, A->nz == -1 ? "column" : "row", A->nz == -1 ? "row" : "column", A->p[np] - A->p[0], A->nzmax));
+    PetscFunctionReturn(0);
+  }
+  switch (mr->fit) {
+  case FC_TRIPLET_FCLIB:
+  case FC_TRIPLET_CSPARSE:
+    snprintf(why, sizeof why, "the only reading whose indices fit %d x %d", A->m, A->n);
+    break;
+  case FC_TRIPLET_SYMMETRIC:
+    snprintf(why, sizeof why, "symmetric: both conventions read the same matrix, asymmetry %.1e of max|a|%s%s%s", (double)mr->asym, mr->by ? "; as " : "", mr->by ? mr->by : "", mr->by ? " revealed" : "");
+    break;
+  case FC_TRIPLET_UNDECIDED:
+    snprintf(why, sizeof why, "as %s revealed", mr->by);
+    break;
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s: %s: triplet, %s (%s), nz %d of nzmax %d\n", file, mr->grp, mr->fit == FC_TRIPLET_SYMMETRIC && !mr->by ? "either convention" : FcTripletConvName[mr->conv], why, A->nz, A->nzmax));
+  PetscFunctionReturn(0);
+}
+
+/* Decide the convention of every triplet matrix of one file (mr[0..nm)), read in place: in
+ * CSparse's convention p and i are swapped, so that what follows reads fclib.h's (p rows, i
+ * columns). Then one -v line per matrix. At most one matrix of a file can reveal a convention by
+ * its ranges, the one that is not square (H of a global problem; W and M are square). */
+static PetscErrorCode DecideTriplets_Private(const char *file, int nm, FcMatRead mr[])
+{
+  const FcMatRead *rev = NULL; /* the matrix whose ranges revealed a convention */
+
+  PetscFunctionBegin;
+  for (int k = 0; k < nm; k++) {
+    if (mr[k].A->nz < 0) continue;
+    PetscCall(TripletFit_Private(file, &mr[k]));
+    if (!rev && (mr[k].fit == FC_TRIPLET_FCLIB || mr[k].fit == FC_TRIPLET_CSPARSE)) rev = &mr[k];
+  }
+  for (int k = 0; k < nm; k++) {
+    struct fclib_matrix *A = mr[k].A;
+    if (A->nz < 0) {
+      PetscCall(MatrixVerbose_Private(file, &mr[k]));
+      continue;
+    }
+    mr[k].by = NULL;
+    if (mr[k].fit == FC_TRIPLET_FCLIB || mr[k].fit == FC_TRIPLET_CSPARSE) mr[k].conv = (int)mr[k].fit;
+    else if (rev) {
+      mr[k].conv = (int)rev->fit;
+      mr[k].by   = rev->grp;
+    } else if (mr[k].fit == FC_TRIPLET_SYMMETRIC) mr[k].conv = FC_TRIPLET_FCLIB; /* either: the same matrix */
+    else if (A->m == A->n) return FcInputError(file, mr[k].grp, "triplet convention cannot be decided (square, not symmetric: asymmetry %.1e of max|a|, so FCLIB's reading (p rows, i columns) and CSparse's (i rows, p columns) are transposes, and no other matrix of the file tells which)", (double)mr[k].asym);
+    else return FcInputError(file, mr[k].grp, "triplet convention cannot be decided (every index fits %d x %d in both FCLIB's reading (p rows, i columns) and CSparse's (i rows, p columns), and no other matrix of the file tells which)", A->m, A->n);
+    if (mr[k].conv == FC_TRIPLET_CSPARSE) {
+      int *t = A->p;
+      A->p   = A->i;
+      A->i   = t;
+    }
+    PetscCall(MatrixVerbose_Private(file, &mr[k]));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode LocalToProblem_Private(const char *file, struct fclib_local *L, const FcMatShape *Ws, FcContactProblem *problem)
 {
   const int        n = L->W->m, m = n / 3;
   FcContactProblem p;
 
   PetscFunctionBegin;
-  PetscCall(CheckMatrixValues_Private(file, "/fclib_local/W", L->W));
+  PetscCall(CheckMatrixValues_Private(file, "/fclib_local/W", L->W, Ws));
   PetscCall(CheckFinite_Private(file, "/fclib_local/vectors/q", "q", n, L->q));
   PetscCall(CheckMu_Private(file, "/fclib_local/vectors/mu", m, L->mu));
   PetscCall(FcContactProblemCreate(m, &p));
@@ -613,7 +824,7 @@ static PetscErrorCode MatrixToAIJ_Private(const struct fclib_matrix *A, PetscBoo
 
 /* The values of a global problem read from file (checked here: indices, finite numbers, μ ≥ 0)
  * into an FcGlobalProblem (src/contact/global_problem.h); its numerics are contact's. */
-static PetscErrorCode GlobalToProblem_Private(const char *file, struct fclib_global *G, FcGlobalProblem *global)
+static PetscErrorCode GlobalToProblem_Private(const char *file, struct fclib_global *G, const FcMatShape *Ms, const FcMatShape *Hs, FcGlobalProblem *global)
 {
   const int       nd = G->M->m, n = G->H->n, m = n / 3;
   FcGlobalProblem g;
@@ -621,8 +832,8 @@ static PetscErrorCode GlobalToProblem_Private(const char *file, struct fclib_glo
   PetscErrorCode  ierr;
 
   PetscFunctionBegin;
-  PetscCall(CheckMatrixValues_Private(file, "/fclib_global/M", G->M));
-  PetscCall(CheckMatrixValues_Private(file, "/fclib_global/H", G->H));
+  PetscCall(CheckMatrixValues_Private(file, "/fclib_global/M", G->M, Ms));
+  PetscCall(CheckMatrixValues_Private(file, "/fclib_global/H", G->H, Hs));
   PetscCall(CheckFinite_Private(file, "/fclib_global/vectors/f", "f", nd, G->f));
   PetscCall(CheckFinite_Private(file, "/fclib_global/vectors/w", "w", n, G->w));
   PetscCall(CheckMu_Private(file, "/fclib_global/vectors/mu", m, G->mu));
@@ -649,12 +860,12 @@ static PetscErrorCode GlobalToProblem_Private(const char *file, struct fclib_glo
   PetscFunctionReturn(0);
 }
 
-/* A validated matrix group into A (PetscMalloc'd p, i, x; A->info NULL), sizes as libfclib's
- * read_matrix allocates them. Free with FreeMatrix_Private, also after a failure. */
+/* A validated matrix group into A (PetscMalloc'd p, i, x, each the length of its dataset;
+ * A->info NULL). Free with FreeMatrix_Private, also after a failure. The arrays are allocated
+ * one by one: a triplet matrix in CSparse's convention has p and i swapped afterwards. */
 static PetscErrorCode ReadMatrix_Private(FcH5 *h, const char *grp, const FcMatShape *s, struct fclib_matrix *A)
 {
-  const int np = s->nz >= 0 ? s->nz : (s->nz == -1 ? s->n : s->m) + 1, ni = s->nz >= 0 ? s->nz : s->nzmax;
-  char      path[256];
+  char path[256];
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(A, sizeof *A));
@@ -662,20 +873,24 @@ static PetscErrorCode ReadMatrix_Private(FcH5 *h, const char *grp, const FcMatSh
   A->m     = s->m;
   A->n     = s->n;
   A->nz    = s->nz;
-  PetscCall(PetscMalloc3(np, &A->p, ni, &A->i, s->nzmax, &A->x));
+  PetscCall(PetscMalloc1(PetscMax(s->lp, 1), &A->p));
+  PetscCall(PetscMalloc1(PetscMax(s->li, 1), &A->i));
+  PetscCall(PetscMalloc1(PetscMax(s->lx, 1), &A->x));
   snprintf(path, sizeof path, "%s/p", grp);
-  PetscCall(ReadData_Private(h, path, H5T_NATIVE_INT, A->p));
+  if (s->lp) PetscCall(ReadData_Private(h, path, H5T_NATIVE_INT, A->p));
   snprintf(path, sizeof path, "%s/i", grp);
-  PetscCall(ReadData_Private(h, path, H5T_NATIVE_INT, A->i));
+  if (s->li) PetscCall(ReadData_Private(h, path, H5T_NATIVE_INT, A->i));
   snprintf(path, sizeof path, "%s/x", grp);
-  PetscCall(ReadData_Private(h, path, H5T_NATIVE_DOUBLE, A->x));
+  if (s->lx) PetscCall(ReadData_Private(h, path, H5T_NATIVE_DOUBLE, A->x));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode FreeMatrix_Private(struct fclib_matrix *A)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree3(A->p, A->i, A->x));
+  PetscCall(PetscFree(A->p));
+  PetscCall(PetscFree(A->i));
+  PetscCall(PetscFree(A->x));
   PetscFunctionReturn(0);
 }
 
@@ -690,6 +905,10 @@ static PetscErrorCode ReadLocal_Private(FcH5 *h, FcContactProblem *problem)
   PetscFunctionBegin;
   PetscCall(ValidateLocal_Private(h, &Ws));
   ierr = ReadMatrix_Private(h, "/fclib_local/W", &Ws, &W);
+  if (!ierr) {
+    FcMatRead mr[1] = {{.grp = "/fclib_local/W", .A = &W}};
+    ierr            = DecideTriplets_Private(h->file, 1, mr);
+  }
   if (!ierr) ierr = PetscMalloc2(Ws.m, &q, Ws.m / 3, &mu);
   if (!ierr) ierr = ReadData_Private(h, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE, q);
   if (!ierr) ierr = ReadData_Private(h, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, mu);
@@ -698,7 +917,7 @@ static PetscErrorCode ReadLocal_Private(FcH5 *h, FcContactProblem *problem)
     L.q        = q;
     L.mu       = mu;
     L.spacedim = 3;
-    ierr       = LocalToProblem_Private(h->file, &L, problem);
+    ierr       = LocalToProblem_Private(h->file, &L, &Ws, problem);
   }
   PetscCall(FreeMatrix_Private(&W));
   PetscCall(PetscFree2(q, mu));
@@ -718,6 +937,13 @@ static PetscErrorCode ReadGlobal_Private(FcH5 *h, FcGlobalProblem *global)
   PetscCall(ValidateGlobal_Private(h, &Ms, &Hs));
   ierr = ReadMatrix_Private(h, "/fclib_global/M", &Ms, &M);
   if (!ierr) ierr = ReadMatrix_Private(h, "/fclib_global/H", &Hs, &H);
+  if (!ierr) { /* H first: being n x 3m, it is the matrix whose index ranges can tell */
+    FcMatRead mr[2] = {
+      {.grp = "/fclib_global/H", .A = &H},
+      {.grp = "/fclib_global/M", .A = &M}
+    };
+    ierr = DecideTriplets_Private(h->file, 2, mr);
+  }
   if (!ierr) ierr = PetscMalloc3(Ms.m, &f, Hs.n, &w, Hs.n / 3, &mu);
   if (!ierr) ierr = ReadData_Private(h, "/fclib_global/vectors/f", H5T_NATIVE_DOUBLE, f);
   if (!ierr) ierr = ReadData_Private(h, "/fclib_global/vectors/w", H5T_NATIVE_DOUBLE, w);
@@ -729,7 +955,7 @@ static PetscErrorCode ReadGlobal_Private(FcH5 *h, FcGlobalProblem *global)
     G.w        = w;
     G.mu       = mu;
     G.spacedim = 3;
-    ierr       = GlobalToProblem_Private(h->file, &G, global);
+    ierr       = GlobalToProblem_Private(h->file, &G, &Ms, &Hs, global);
   }
   PetscCall(FreeMatrix_Private(&M));
   PetscCall(FreeMatrix_Private(&H));

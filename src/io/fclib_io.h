@@ -9,6 +9,14 @@
  * (FC_ERR_INPUT, exit status 2), never a crash nor HDF5's own diagnostics (silenced during the
  * read and at the library's shutdown), with every HDF5 object closed.
  *
+ * Matrices are read in every storage real files carry (doc/contact.md, "FCLIB"): compressed
+ * columns (nz = -1), compressed rows (nz = -2), triplets (nz >= 0) in fclib.h's convention (p
+ * rows, i columns) or CSparse's (i rows, p columns, as Siconos writes them) — decided per file from
+ * the index ranges and the shapes, a symmetric matrix reading the same either way, an undecidable
+ * one refused ("FILE: /fclib_local/W: triplet convention cannot be decided (...)") — with nz <
+ * nzmax and arrays of nz to nzmax entries (only the entries used count), duplicates summed.
+ * With -v (FcVerbosity 2), one stderr line per matrix says which storage and convention was read.
+ *
  * Only files live here. The numerics on a global problem (M v = H r + f, u = Hᵀ v + w, fclib.h)
  * are src/contact's: its local reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w is
  * FcGlobalProblemComputeLocal (contact/global_problem.h), its solution in the global form a

@@ -1,7 +1,8 @@
 /* Unit test of src/io/fclib_io: FCLIB local problems written and read back identical; a solve
  * written as an FCLIB solution and read back (and checked with libfclib's own merit function);
  * a global problem (sparse SPD M, H) written with fclib_write_global, read and reformulated equal
- * to the dense Hᵀ M⁻¹ H; every malformed file of tests/bad/fclib/MANIFEST an input error with
+ * to the dense Hᵀ M⁻¹ H; triplets in fclib.h's and CSparse's conventions read as written (a
+ * non-symmetric M oriented by H's index ranges) or refused when nothing tells; every malformed file of tests/bad/fclib/MANIFEST an input error with
  * one stderr line naming the file, no HDF5 object left open; every byte of a file flipped in
  * turn, the same or a whole read. Runs from the repository root.
  * Each test prints its key figure on a line starting with "FIGURE ". */
@@ -391,7 +392,152 @@ static void test_global(void **state)
   assert_true(maxq <= 1e-10);
 }
 
-/* ---- 4. malformed files ---- */
+/* ---- 4. triplet conventions (issue 12): what the reader makes of a non-symmetric M ---- */
+/* A 1-D dataset of n ints or doubles at path (its groups created before). */
+static void WriteDataset(hid_t fid, const char *path, hid_t type, int n, const void *buf)
+{
+  hsize_t dim = (hsize_t)n;
+  hid_t   sid = H5Screate_simple(1, &dim, NULL), did;
+  assert_true(sid >= 0);
+  did = H5Dcreate2(fid, path, type, sid, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  assert_true(did >= 0);
+  assert_true(H5Dwrite(did, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+  H5Dclose(did);
+  H5Sclose(sid);
+}
+
+/* The dense m x n matrix A (row-major) as a matrix group: storage -1 CSC, or triplets in fclib.h's
+ * convention (csparse 0: p rows, i columns) or CSparse's (csparse 1: i rows, p columns), with
+ * nzmax = nz + 3 and arrays of nz entries. */
+static void WriteMatrixGroup(hid_t fid, const char *grp, int m, int n, const double *A, int storage, int csparse)
+{
+  struct fclib_matrix F;
+  char                path[256];
+  int                 nzmax;
+  hid_t               gid = H5Gcreate2(fid, grp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  assert_true(gid >= 0);
+  H5Gclose(gid);
+  ToFclib(m, n, A, storage, &F);
+  nzmax = F.nzmax + (storage >= 0 ? 3 : 0);
+  if (storage >= 0 && csparse) {
+    int *t = F.p;
+    F.p    = F.i;
+    F.i    = t;
+  }
+  snprintf(path, sizeof path, "%s/nzmax", grp);
+  WriteDataset(fid, path, H5T_NATIVE_INT, 1, &nzmax);
+  snprintf(path, sizeof path, "%s/m", grp);
+  WriteDataset(fid, path, H5T_NATIVE_INT, 1, &m);
+  snprintf(path, sizeof path, "%s/n", grp);
+  WriteDataset(fid, path, H5T_NATIVE_INT, 1, &n);
+  snprintf(path, sizeof path, "%s/nz", grp);
+  WriteDataset(fid, path, H5T_NATIVE_INT, 1, &F.nz);
+  snprintf(path, sizeof path, "%s/p", grp);
+  WriteDataset(fid, path, H5T_NATIVE_INT, storage == -1 ? n + 1 : F.nzmax, F.p);
+  snprintf(path, sizeof path, "%s/i", grp);
+  WriteDataset(fid, path, H5T_NATIVE_INT, F.nzmax, F.i);
+  snprintf(path, sizeof path, "%s/x", grp);
+  WriteDataset(fid, path, H5T_NATIVE_DOUBLE, F.nzmax, F.x);
+  FreeFclib(&F);
+}
+
+/* A global problem (nd DoFs, H nd x 3m) with M and H in the given storages. */
+static void WriteGlobalFile(const char *path, int nd, int m, const double *M, const double *H, int mstorage, int hstorage, int csparse)
+{
+  const int three = 3;
+  double   *v     = calloc((size_t)nd, sizeof(double));
+  hid_t     fid;
+  unlink(path);
+  fid = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  assert_true(fid >= 0);
+  H5Gclose(H5Gcreate2(fid, "/fclib_global", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  H5Gclose(H5Gcreate2(fid, "/fclib_global/vectors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  WriteDataset(fid, "/fclib_global/spacedim", H5T_NATIVE_INT, 1, &three);
+  WriteMatrixGroup(fid, "/fclib_global/M", nd, nd, M, mstorage, csparse);
+  WriteMatrixGroup(fid, "/fclib_global/H", nd, 3 * m, H, hstorage, csparse);
+  WriteDataset(fid, "/fclib_global/vectors/f", H5T_NATIVE_DOUBLE, nd, v);
+  WriteDataset(fid, "/fclib_global/vectors/w", H5T_NATIVE_DOUBLE, 3 * m, v);
+  WriteDataset(fid, "/fclib_global/vectors/mu", H5T_NATIVE_DOUBLE, m, v);
+  H5Fclose(fid);
+  free(v);
+}
+
+/* max |B - A| over the dense m x n A (row-major) and the PETSc matrix B. */
+static double MaxDiffMat(Mat B, int m, int n, const double *A)
+{
+  double d = 0;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      PetscInt    r = i, c = j;
+      PetscScalar v;
+      assert_int_equal(MatGetValues(B, 1, &r, 1, &c, &v), 0);
+      d = fmax(d, fabs(v - A[i * n + j]));
+    }
+  return d;
+}
+
+/* M not symmetric (the global form of sap accepts it, symmetrizing with a warning), H 8 x 6 with
+ * an entry in row 7 >= 6 columns. In triplets, M's two readings are M and Mᵀ: M must come out as
+ * written, in the convention H's ranges reveal, whichever it is; with H compressed nothing tells,
+ * and the file is refused. With -v, one line per matrix. */
+static void test_conventions(void **state)
+{
+  const int nd = 8, m = 2, n = 3 * m;
+  double    M[64], H[48], dmax = 0, asym = 0;
+  char      path[512], msg[4096];
+  int       nread = 0;
+  (void)state;
+
+  for (int i = 0; i < nd; i++)
+    for (int j = 0; j < nd; j++) M[i * nd + j] = i == j ? 4.0 + i : (j == i + 1 ? -1.0 : (j == i - 1 ? -0.5 : (i == 0 && j == 5 ? 0.25 : 0.0)));
+  for (int i = 0; i < nd; i++)
+    for (int j = 0; j < n; j++) H[i * n + j] = (i + 1) % nd == j || i == 7 - j / 3 ? 1.0 + 0.1 * i - 0.05 * j : 0.0;
+  for (int i = 0; i < nd; i++)
+    for (int j = 0; j < nd; j++) asym = fmax(asym, fabs(M[i * nd + j] - M[j * nd + i]));
+  assert_true(asym >= 0.25); /* a transposed M would show */
+  snprintf(path, sizeof path, "%s/conventions.hdf5", tmpdir);
+  for (int csparse = 0; csparse < 2; csparse++) {
+    FcContactProblem p  = NULL;
+    FcGlobalProblem  gp = NULL;
+    FcTestCapture    c;
+    WriteGlobalFile(path, nd, m, M, H, 0, 0, csparse);
+    FcVerbosity = 2;
+    FcTestCaptureStart(&c);
+    assert_int_equal(FcFCLIBRead(path, &p, &gp), 0);
+    FcTestCaptureStop(&c, msg, sizeof msg);
+    FcVerbosity = 1;
+    assert_null(p);
+    assert_non_null(gp);
+    dmax = fmax(dmax, fmax(MaxDiffMat(gp->M, nd, nd, M), MaxDiffMat(gp->H, nd, n, H)));
+    printf("  %s", msg);
+    assert_int_equal(FcTestCountLines(msg), 2);
+    assert_non_null(strstr(msg, csparse ? "/fclib_global/H: triplet, CSparse convention (i rows, p columns) (the only reading whose indices fit 8 x 6)" : "/fclib_global/H: triplet, FCLIB convention (p rows, i columns) (the only reading whose indices fit 8 x 6)"));
+    assert_non_null(strstr(msg, csparse ? "/fclib_global/M: triplet, CSparse convention (i rows, p columns) (as /fclib_global/H revealed)" : "/fclib_global/M: triplet, FCLIB convention (p rows, i columns) (as /fclib_global/H revealed)"));
+    assert_int_equal(FcGlobalProblemDestroy(&gp), 0);
+    AssertNoOpenHDF5();
+    nread++;
+  }
+  /* H in compressed columns: M's convention cannot be decided */
+  for (int csparse = 0; csparse < 2; csparse++) {
+    FcContactProblem p  = NULL;
+    FcGlobalProblem  gp = NULL;
+    FcTestCapture    c;
+    PetscErrorCode   ierr;
+    WriteGlobalFile(path, nd, m, M, H, 0, -1, csparse);
+    FcTestCaptureStart(&c);
+    ierr = FcFCLIBRead(path, &p, &gp);
+    FcTestCaptureStop(&c, msg, sizeof msg);
+    FcTestAssertInputError(ierr, msg, path);
+    assert_non_null(strstr(msg, "/fclib_global/M: triplet convention cannot be decided (square, not symmetric"));
+    assert_null(gp);
+    AssertNoOpenHDF5();
+  }
+  unlink(path);
+  printf("FIGURE fclib conventions: a non-symmetric M (max |M - M^T| = %.2f) in triplets read in both conventions, H revealing which: max |read - written| over M and H %.1e in %d files; with H compressed, refused as undecidable\n", asym, dmax, nread);
+  assert_true(dmax == 0); /* the doubles of the file, placed: no arithmetic */
+}
+
+/* ---- 5. malformed files ---- */
 static void test_bad_files(void **state)
 {
   FILE *man = fopen("tests/bad/fclib/MANIFEST", "r");
@@ -548,6 +694,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_local_roundtrip),
     cmocka_unit_test(test_solution),
     cmocka_unit_test(test_global),
+    cmocka_unit_test(test_conventions),
     cmocka_unit_test(test_bad_files),
     cmocka_unit_test(test_damaged_files),
   };

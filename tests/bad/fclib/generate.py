@@ -32,9 +32,20 @@ def csc(A):
     return np.array(p), np.array(i), np.array(x, dtype=float)
 
 
-def write_matrix(g, A, **over):
-    p, i, x = csc(A)
-    d = dict(nzmax=len(x), m=A.shape[0], n=A.shape[1], nz=-1, p=p, i=i, x=x)
+def triplets(A, convention):
+    """Dense -> (p, i, x) triplets, row by row: "fclib" p rows, i columns (fclib.h); "csparse"
+    i rows, p columns (CSparse's cs struct, as Siconos writes them)."""
+    r, c = np.nonzero(A)
+    return (r, c, A[r, c]) if convention == "fclib" else (c, r, A[r, c])
+
+
+def write_matrix(g, A, form="csc", **over):
+    if form == "csc":
+        p, i, x = csc(A)
+        d = dict(nzmax=len(x), m=A.shape[0], n=A.shape[1], nz=-1, p=p, i=i, x=x)
+    else:
+        p, i, x = triplets(A, form)
+        d = dict(nzmax=len(x), m=A.shape[0], n=A.shape[1], nz=len(x), p=p, i=i, x=x)
     d.update(over)
     for k, v in d.items():
         if v is None:
@@ -55,14 +66,14 @@ q0 = np.array([-1.0, 0.2, -0.1, 0.5, 0.3, 0.0])
 mu0 = np.array([0.3, 0.6])
 
 
-def local(name, expected, W=W0, q=q0, mu=mu0, spacedim=3, drop=(), wover=None, extra=None):
+def local(name, expected, W=W0, q=q0, mu=mu0, spacedim=3, drop=(), wover=None, extra=None, wform="csc"):
     path = os.path.join(HERE, name)
     with h5py.File(path, "w", libver="latest") as f:
         g = f.create_group("fclib_local")
         if "spacedim" not in drop:
             g.create_dataset("spacedim", data=np.array([spacedim], dtype=np.int32))
         if "W" not in drop:
-            write_matrix(g.create_group("W"), W, **(wover or {}))
+            write_matrix(g.create_group("W"), W, wform, **(wover or {}))
         if "vectors" not in drop:
             v = g.create_group("vectors")
             if "q" not in drop:
@@ -89,13 +100,13 @@ f0 = np.array([0.1, -0.2, 0.3, -0.1, 0.0, 0.2])
 w0 = np.array([-0.5, 0.1, 0.0, 0.2, 0.0, 0.1])
 
 
-def glob(name, expected, M=M0, H=H0, f=f0, w=w0, mu=mu0, drop=(), extra=None):
+def glob(name, expected, M=M0, H=H0, f=f0, w=w0, mu=mu0, drop=(), extra=None, mform="csc", hform="csc", hover=None):
     path = os.path.join(HERE, name)
     with h5py.File(path, "w", libver="latest") as fh:
         g = fh.create_group("fclib_global")
         g.create_dataset("spacedim", data=np.array([3], dtype=np.int32))
-        write_matrix(g.create_group("M"), M)
-        write_matrix(g.create_group("H"), H)
+        write_matrix(g.create_group("M"), M, mform)
+        write_matrix(g.create_group("H"), H, hform, **(hover or {}))
         v = g.create_group("vectors")
         if "f" not in drop:
             v.create_dataset("f", data=f)
@@ -193,6 +204,40 @@ Msing[:, 3] = 0
 glob("global_M_singular.hdf5", "/fclib_global/M: singular", M=Msing)
 glob("global_G_present.hdf5", "/fclib_global/G: equality constraints (G, b) are not supported",
      extra=lambda fh: write_matrix(fh["fclib_global"].create_group("G"), np.eye(6)[:, :1]))
+
+# ---- triplets as producers write them (issue 12): what no reading makes consistent ----
+# The files of this section were added on their own: the files above were not regenerated (h5py
+# writes different bytes each run, and test_fclib flips every byte of the two baselines).
+Wns = W0.copy()
+Wns[0, 1] = 0.7  # W0 is symmetric; now W and its transpose differ
+local("local_W_triplets_undecidable.hdf5", "/fclib_local/W: triplet convention cannot be decided", W=Wns, wform="csparse")
+Wnan3 = W0.copy()
+Wnan3[0, 1] = np.nan  # reported as a NaN, not as an asymmetry
+local("local_W_triplets_nan.hdf5", "/fclib_local/W/x: value nan (triplet 1) is not finite", W=Wnan3, wform="fclib")
+pt, it, xt = triplets(W0, "fclib")
+pbad = pt.copy()
+pbad[3] = 6
+local("local_W_triplet_out_of_range.hdf5", "/fclib_local/W/p: index 6 out of range [0, 6) in either triplet convention (triplet 3)",
+      wform="fclib", wover=dict(p=pbad))
+local("local_W_triplets_p_too_long.hdf5", "/fclib_local/W/p: has 25 entries, expected at most nzmax = 22",
+      wform="fclib", wover=dict(p=np.concatenate([pt, [0, 0, 0]])))
+local("local_W_triplets_x_too_short.hdf5", "/fclib_local/W/x: has 20 entries, expected at least nz = 22",
+      wform="fclib", wover=dict(x=xt[:20]))
+p0, i0, x0 = csc(W0)
+local("local_W_csc_i_too_short.hdf5", "/fclib_local/W/i: has 20 entries, fewer than the p[6] = 22 that the pointers address",
+      wover=dict(i=i0[:20]))
+# H0 is square (6 DoFs, 2 contacts) and not symmetric, M is CSC: nothing tells the convention
+glob("global_H_triplets_undecidable.hdf5", "/fclib_global/H: triplet convention cannot be decided", hform="csparse")
+# 9 DoFs, H 9 x 6: an index 8 fits as a row only, an index 7 in the other array too
+M9 = 4 * np.eye(9) - np.eye(9, k=1) - np.eye(9, k=-1)
+f9 = np.linspace(-0.4, 0.4, 9)
+H9 = np.zeros((9, 6))
+H9[:6, :] = H0
+ph, ih, xh = triplets(H9, "csparse")
+ph, ih = ph.copy(), ih.copy()
+ih[0], ph[0] = 7, 8  # CSparse reading: row 7 fits, column 8 >= 6; FCLIB reading: row 8 fits, column 7 >= 6
+glob("global_H_triplets_fit_neither.hdf5", "/fclib_global/H: triplet indices fit neither convention in 9 x 6",
+     M=M9, H=H9, f=f9, hform="csparse", hover=dict(p=ph, i=ih))
 
 with open(os.path.join(HERE, "MANIFEST"), "w") as fh:
     fh.write("# Malformed FCLIB files (generated by generate.py): file|expected substring of the one error line.\n")
