@@ -161,22 +161,24 @@ void FcContactProblemGetBlock(FcContactProblem p, PetscInt a, PetscInt b, PetscR
   }
 }
 
+/* Block (a, b) of a dense W has a nonzero entry. */
+static PetscBool BlockNonzero_Private(FcContactProblem p, PetscInt a, PetscInt b)
+{
+  const size_t n = 3 * (size_t)p->m;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      if (p->W[(3 * (size_t)a + i) * n + 3 * (size_t)b + j] != 0) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
 PetscInt64 FcContactProblemCountBlocks(FcContactProblem p)
 {
-  const size_t n  = 3 * (size_t)p->m;
-  PetscInt64   nb = 0;
+  PetscInt64 nb = 0;
 
   if (!p->W) return p->nb;
   for (PetscInt a = 0; a < p->m; a++)
     for (PetscInt b = 0; b < p->m; b++) {
-      PetscBool nz = PETSC_FALSE;
-      for (int i = 0; i < 3 && !nz; i++)
-        for (int j = 0; j < 3; j++)
-          if (p->W[(3 * (size_t)a + i) * n + 3 * (size_t)b + j] != 0) {
-            nz = PETSC_TRUE;
-            break;
-          }
-      nb += nz;
+      nb += BlockNonzero_Private(p, a, b);
     }
   return nb;
 }
@@ -221,28 +223,14 @@ PetscErrorCode FcContactProblemConvert(FcContactProblem p, FcContactWStorage sto
     ptr[0] = 0;
     for (PetscInt a = 0; a < m; a++) {
       for (PetscInt b = 0; b < m; b++) {
-        PetscBool nz = PETSC_FALSE;
-        for (int i = 0; i < 3 && !nz; i++)
-          for (int j = 0; j < 3; j++)
-            if (p->W[(3 * (size_t)a + i) * n + 3 * (size_t)b + j] != 0) {
-              nz = PETSC_TRUE;
-              break;
-            }
-        nnz += nz;
+        nnz += BlockNonzero_Private(p, a, b);
       }
       ptr[a + 1] = nnz;
     }
     PetscCall(PetscMalloc1((size_t)nnz + 1, &col));
     for (PetscInt a = 0, k = 0; a < m; a++)
       for (PetscInt b = 0; b < m; b++) {
-        PetscBool nz = PETSC_FALSE;
-        for (int i = 0; i < 3 && !nz; i++)
-          for (int j = 0; j < 3; j++)
-            if (p->W[(3 * (size_t)a + i) * n + 3 * (size_t)b + j] != 0) {
-              nz = PETSC_TRUE;
-              break;
-            }
-        if (nz) col[k++] = b;
+        if (BlockNonzero_Private(p, a, b)) col[k++] = b;
       }
     PetscCall(FcContactProblemCreateSparse(m, ptr, col, &o));
     PetscCall(PetscFree(ptr));
