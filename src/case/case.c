@@ -202,6 +202,14 @@ static PetscErrorCode DisplacementTableCheck_Private(FcSchemaCtx *ctx, cJSON *it
   PetscFunctionReturn(0);
 }
 
+/* The object form of a prescribed displacement: exactly one of "table" and "series". */
+static PetscErrorCode DisplacementObjectCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  PetscFunctionBegin;
+  if (!Get_Private(obj, "table") == !Get_Private(obj, "series")) return FcInputError(ctx->file, path, "give exactly one of \"table\" ([[t, ux, uy, uz], ...]) and \"series\" ({\"unit\": P, \"phases\": [...]})");
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode DisplacementCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
 {
   cJSON *el;
@@ -403,11 +411,29 @@ static const FcSchemaObject damping_object = {.entries = damping_keys};
 
 /* bodies[i].boundary[j] */
 static const FcSchemaEntry disp_row_elem     = {.types = FC_T_ARRAY, .len_min = 4, .len_max = 4, .elem = &number_null_elem};
-static const FcSchemaEntry disp_table_keys[] = {
-  {.key = "table", .types = FC_T_ARRAY, .required = PETSC_TRUE, .len_min = 2, .elem = &disp_row_elem, .check = DisplacementTableCheck_Private},
+/* "series": phases of equal increments of `unit` metres along an axis, one increment per time
+ * step (talbi2008 Fig. 5: 5P down, 20P along x, ...); read as the table it stands for. */
+static const char *const   series_directions[] = {"+x", "-x", "+y", "-y", "+z", "-z", NULL};
+static const FcSchemaEntry series_phase_keys[] = {
+  {.key = "direction",  .types = FC_T_STRING,  .required = PETSC_TRUE, .choices = series_directions},
+  {.key = "increments", .types = FC_T_INTEGER, .required = PETSC_TRUE, .range = FC_RANGE_GE(1)},
   {.key = NULL}
 };
-static const FcSchemaObject disp_table_object = {.entries = disp_table_keys};
+static const FcSchemaObject series_phase_object = {.entries = series_phase_keys};
+static const FcSchemaEntry  series_phase_elem   = {.types = FC_T_OBJECT, .object = &series_phase_object};
+static const FcSchemaEntry  series_keys[]       = {
+  {.key = "unit",   .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+  {.key = "phases", .types = FC_T_ARRAY,  .required = PETSC_TRUE, .len_min = 1, .elem = &series_phase_elem},
+  {.key = NULL}
+};
+static const FcSchemaObject series_object     = {.entries = series_keys};
+static const FcSchemaEntry  disp_table_keys[] = {
+  {.key = "table",  .types = FC_T_ARRAY,  .len_min = 2, .elem = &disp_row_elem, .check = DisplacementTableCheck_Private},
+  {.key = "series", .types = FC_T_OBJECT, .object = &series_object},
+  {.key = NULL}
+};
+static PetscErrorCode       DisplacementObjectCheck_Private(FcSchemaCtx *, cJSON *, const char *);
+static const FcSchemaObject disp_table_object = {.entries = disp_table_keys, .check = DisplacementObjectCheck_Private};
 static const FcSchemaEntry  boundary_keys[]   = {
   GROUP_ENTRY,
   {.key = "fix",          .types = FC_T_ARRAY,                .len_min = 3, .len_max = 3, .elem = &bool_elem},
@@ -1107,7 +1133,36 @@ static PetscErrorCode FillRamp_Private(FcSchemaCtx *ctx, cJSON *r, const char *p
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode FillBoundary_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path, PetscReal t_end, FcCaseBoundary *bc)
+/* A displacement series as the table it stands for: row 0 at t = 0 with zero displacement, then
+ * one row per increment k at t = k·dt, each moving `unit` metres further along its phase's
+ * axis. All three components are prescribed (a rigid translation of the group). */
+static PetscErrorCode FillSeries_Private(cJSON *series, PetscReal dt, FcCaseBoundary *bc)
+{
+  PetscReal unit = Num_Private(series, "unit"), x[3] = {0, 0, 0};
+  PetscInt  n    = 0, k = 0;
+  cJSON    *ph;
+
+  PetscFunctionBegin;
+  cJSON_ArrayForEach(ph, Get_Private(series, "phases")) n += (PetscInt)Num_Private(ph, "increments");
+  bc->ntab = n + 1;
+  PetscCall(PetscCalloc1(4 * bc->ntab, &bc->tab));
+  cJSON_ArrayForEach(ph, Get_Private(series, "phases"))
+  {
+    const char *d    = Str_Private(ph, "direction");
+    int         axis = d[1] - 'x';
+    PetscReal   sign = d[0] == '-' ? -1 : 1;
+    for (PetscInt i = 0; i < (PetscInt)Num_Private(ph, "increments"); i++) {
+      k++;
+      x[axis] += sign * unit;
+      bc->tab[4 * k] = k * dt;
+      for (int c = 0; c < 3; c++) bc->tab[4 * k + 1 + c] = x[c];
+    }
+  }
+  for (int c = 0; c < 3; c++) bc->comp[c] = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FillBoundary_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path, PetscReal t_end, PetscReal dt, FcCaseBoundary *bc)
 {
   cJSON *fix = Get_Private(obj, "fix"), *disp = Get_Private(obj, "displacement"), *el;
   char   sub[FC_PATH_LEN];
@@ -1126,6 +1181,8 @@ static PetscErrorCode FillBoundary_Private(FcSchemaCtx *ctx, cJSON *obj, const c
     }
     FcSchemaPathKey(sub, sizeof sub, path, "ramp");
     PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &bc->ramp));
+  } else if (Get_Private(disp, "series")) {
+    PetscCall(FillSeries_Private(Get_Private(disp, "series"), dt, bc));
   } else {
     cJSON   *table = Get_Private(disp, "table"), *row;
     PetscInt i     = 0;
@@ -1286,7 +1343,7 @@ static PetscErrorCode FillRigid_Private(FcSchemaCtx *ctx, cJSON *obj, const char
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode FillBody_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path, PetscReal t_end, FcCaseBody *b)
+static PetscErrorCode FillBody_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path, PetscReal t_end, PetscReal dt, FcCaseBody *b)
 {
   cJSON   *mesh = Get_Private(obj, "mesh"), *mat = Get_Private(obj, "material"), *damp = Get_Private(obj, "damping"), *el;
   PetscInt i;
@@ -1316,7 +1373,7 @@ static PetscErrorCode FillBody_Private(FcSchemaCtx *ctx, cJSON *obj, const char 
   cJSON_ArrayForEach(el, Get_Private(obj, "boundary"))
   {
     FcSchemaPathIndex(sub, sizeof sub, pp, i);
-    PetscCall(FillBoundary_Private(ctx, el, sub, t_end, &b->boundary[i]));
+    PetscCall(FillBoundary_Private(ctx, el, sub, t_end, dt, &b->boundary[i]));
     i++;
   }
   b->nloads = (PetscInt)cJSON_GetArraySize(Get_Private(obj, "loads"));
@@ -1451,7 +1508,7 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   cJSON_ArrayForEach(el, Get_Private(root, "bodies"))
   {
     FcSchemaPathIndex(sub, sizeof sub, "bodies", i);
-    PetscCall(FillBody_Private(ctx, el, sub, c->t_end, &c->bodies[i]));
+    PetscCall(FillBody_Private(ctx, el, sub, c->t_end, c->dt, &c->bodies[i]));
     i++;
   }
   c->nprobes = (PetscInt)cJSON_GetArraySize(Get_Private(root, "probes"));

@@ -163,6 +163,9 @@ cases += [
     ("fclib nsgs error_every 0", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_nsgs_error_every", "0"], ["options", "-fc_contact_solver_nsgs_error_every"]),
     ("fclib compare lemke:k=2", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs,lemke:k=2"], ["options", "lemke_k", ">= 3"]),
     ("fclib solve with --solvers", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs"], ["command line", "--solvers"]),
+    # the Uzawa step rho of a run (talbi2008 §3.3.3): rho_factor <= 0 or rho < 0 (rho 0 means automatic)
+    ("run uzawa_local rho_factor 0", ["run", "cases/hapco_bench1.json", "-o", os.path.join(tmp, "ohap1"), "--set", "contact_solver.type=\"uzawa_local\"", "-fc_contact_solver_uzawa_rho_factor", "0"], ["options", "-fc_contact_solver_uzawa_rho_factor", "> 0"]),
+    ("run uzawa_global rho < 0", ["run", "cases/hapco_bench2.json", "-o", os.path.join(tmp, "ohap2"), "--set", "contact_solver.type=\"uzawa_global\"", "-fc_contact_solver_uzawa_rho", "-0.5"], ["options", "-fc_contact_solver_uzawa_rho", ">= 0"]),
     ("study without subcommand", ["study", good], ["command line", "study compare"]),
     ("study compare duplicate solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs,nsgs"], ["--solvers", "twice"]),
     ("study compare unknown solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nosuch", "-o", os.path.join(tmp, "ocmp")], ["nosuch", "nsgs"]),
