@@ -613,10 +613,9 @@ static PetscErrorCode FcContactSolverSetFromOptions_NSGS(FcContactSolver s, Pets
 static PetscErrorCode FcContactSolverView_NSGS(FcContactSolver s, PetscViewer viewer)
 {
   FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+  char                  sweep[128];
 
   PetscFunctionBegin;
-  char sweep[128];
-
   FcContactSweepDescribe(&ns->sweep, sweep, sizeof sweep);
   PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: error_every %" PetscInt_FMT ", local_tol %g, local_max_it %" PetscInt_FMT "\n", ns->error_every, (double)ns->local_tol, ns->local_max_it));
   PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: %s, local solver %s, fallback %s\n", sweep, NSGSLocalNames[ns->local], NSGSFallbackNames[ns->fallback]));

@@ -30,7 +30,7 @@ PetscErrorCode FcContactSweepSetFromOptions(FcContactSolver s, PetscOptionItems 
 
   PetscFunctionBegin;
   snprintf(opt, sizeof opt, "-%s_omega", pre);
-  PetscCall(PetscOptionsReal(opt, "Over-relaxation: r_a <- (1 - omega) r_a + omega r_a(local solve), projected back onto the cone; 0 < omega < 2", "", omega, &omega, &set));
+  PetscCall(PetscOptionsReal(opt, "Over-relaxation factor, 0 < omega < 2 (nsgs: the local solution relaxed and projected back onto the cone; pgs: projected SOR)", "", omega, &omega, &set));
   if (set) {
     if (!(omega > 0 && omega < 2)) {
       snprintf(what, sizeof what, "must be in (0, 2) (got %g)", (double)omega);
