@@ -9,7 +9,9 @@
  *  - for every type the reported error equals the common error recomputed from r (and an
  *    independent reimplementation of it);
  *  - statuses (talbi2008's own stopping tests ε₁, ε₃ → DIVERGED_INEXACT when the common error is
- *    above tol; max_it; NaN; breakdown; m = 0; warm start), options and bad option values.
+ *    above tol; max_it; NaN; breakdown; m = 0; warm start), options and bad option values;
+ *  - the generated multi-body wall on which uzawa_local stalled with talbi2008's single ρ
+ *    (issue 12): converged to 1e-8 with the per-contact ρ now default, no inner loop capped.
  * Each test prints its key figures on lines starting with "FIGURE ". */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
