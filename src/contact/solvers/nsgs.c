@@ -439,7 +439,7 @@ static void LocalSolve_Private(FcContactSolver_NSGS *ns, const PetscReal W[9], c
 /* Over-relaxation of the local solution: r_a ← P_K((1 − ω) r_a + ω r_a^local) (rn in: r_a^local,
  * out: the relaxed force). For ω ≤ 1 the point is a convex combination of two points of the
  * convex cone K_μ and stays in it; for ω > 1 it may leave K_μ and is projected back, the rule of
- * projected SOR (Cryer, SIAM J. Control 9, 1971, eq. 2.3: the over-relaxed iterate projected
+ * projected SOR (Cryer, SIAM J. Control 9, 385–392, 1971: the over-relaxed iterate projected
  * onto the feasible set), here blockwise on the cone. A fixed point of the relaxed sweep
  * (rn = r_a) is one of the plain sweep, so the solutions, hence the common error, are those of
  * ω = 1. */

@@ -21,11 +21,11 @@
  * and by View.
  *
  * Sweep (sweep.h, options -pgs_order, -pgs_seed, -pgs_omega): the contacts in natural, reversed,
- * symmetric or random order, and projected SOR (Cryer, SIAM J. Control 9, 1971, eq. 2.3),
+ * symmetric or random order, and projected SOR (Cryer, SIAM J. Control 9, 385–392, 1971),
  *
  *     r_a,N ← max(0, r_a,N − ω u_a,N / W_aa,nn),   0 < ω < 2,
  *
- * which converges for every ω in (0, 2) when W is symmetric positive definite (Cryer 1971, §3)
+ * which converges for every ω in (0, 2) when W is symmetric positive definite (Cryer 1971)
  * and has the same fixed points as ω = 1. */
 #include "uzawa.h"
 #include "sweep.h"
