@@ -161,6 +161,8 @@ cases += [
     ("fclib compare bad option spec", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs:tol"], ["--solvers", "nsgs:tol"]),
     ("fclib lemke k below 3", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solver", "lemke", "-fc_contact_solver_lemke_k", "1"], ["options", "-fc_contact_solver_lemke_k", ">= 3"]),
     ("fclib nsgs error_every 0", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_nsgs_error_every", "0"], ["options", "-fc_contact_solver_nsgs_error_every"]),
+    ("fclib nsgs omega 2", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_nsgs_omega", "2"], ["options", "-fc_contact_solver_nsgs_omega", "(0, 2)"]),
+    ("fclib nsgs unknown order", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_nsgs_order", "sideways"], ["options", "-fc_contact_solver_nsgs_order", "sideways"]),
     ("fclib compare lemke:k=2", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs,lemke:k=2"], ["options", "lemke_k", ">= 3"]),
     ("fclib solve with --solvers", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs"], ["command line", "--solvers"]),
     # the Uzawa step rho of a run (talbi2008 §3.3.3): rho_factor <= 0 or rho < 0 (rho 0 means automatic)

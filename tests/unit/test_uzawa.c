@@ -9,7 +9,9 @@
  *  - for every type the reported error equals the common error recomputed from r (and an
  *    independent reimplementation of it);
  *  - statuses (talbi2008's own stopping tests ε₁, ε₃ → DIVERGED_INEXACT when the common error is
- *    above tol; max_it; NaN; breakdown; m = 0; warm start), options and bad option values.
+ *    above tol; max_it; NaN; breakdown; m = 0; warm start), options and bad option values;
+ *  - the generated multi-body wall on which uzawa_local stalled with talbi2008's single ρ
+ *    (issue 12): converged to 1e-8 with the per-contact ρ now default, no inner loop capped.
  * Each test prints its key figures on lines starting with "FIGURE ". */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -26,6 +28,7 @@
 #include <unistd.h>
 
 #include "../../src/contact/solvers/uzawa.h"
+#include "../../src/io/fclib_io.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
 static double   Uniform(double a, double b)
@@ -279,6 +282,7 @@ static void PrintConfigs(const char *what, const Config *cfg, int ncfg, int npro
 static void test_random_problems(void **state)
 {
   static const char *const rho_local[] = {"uzawa_rho_local", "true", NULL};
+  static const char *const talbi[]     = {"uzawa_rho_local", "false", NULL};
   static const char *const zero[]      = {"uzawa_inner_zero_start", "true", NULL};
   static const char *const in2[] = {"uzawa_inner_tol", "1e-2", NULL}, *const in4[] = {"uzawa_inner_tol", "1e-4", NULL}, *const in6[] = {"uzawa_inner_tol", "1e-6", NULL}, *const in8[] = {"uzawa_inner_tol", "1e-8", NULL}, *const in10[] = {"uzawa_inner_tol", "1e-10", NULL};
   const int    nprob = 40;
@@ -287,7 +291,7 @@ static void test_random_problems(void **state)
   Config       cfg[] = {
     CFG("nsgs", "nsgs", "", NULL),
     CFG("uzawa_local (defaults)", "uzawa_local", "l0_", NULL),
-    CFG("uzawa_local rho_local", "uzawa_local", "l1_", rho_local),
+    CFG("uzawa_local talbi rho (no rho_local)", "uzawa_local", "l1_", talbi),
     CFG("uzawa_local inner_zero_start", "uzawa_local", "l2_", zero),
     CFG("uzawa_local inner_tol 1e-10", "uzawa_local", "l3_", in10),
     CFG("uzawa_local inner_tol 1e-8", "uzawa_local", "l4_", in8),
@@ -317,6 +321,7 @@ static void test_random_problems(void **state)
    * sweeps. It does need far fewer sweeps than uzawa_global (talbi2008's other comparison). */
   assert_int_equal(cfg[1].nfewer, 0);
   assert_true(cfg[1].sum_it <= 1.1 * cfg[0].sum_it);
+  assert_true(cfg[2].sum_it <= 1.1 * cfg[0].sum_it); /* talbi2008's ρ: as many sweeps here, more inner steps */
   assert_true(cfg[8].sum_it > cfg[1].sum_it);
   assert_true(cfg[1].sum_it < cfg[9].sum_it / 5);
 
@@ -324,8 +329,8 @@ static void test_random_problems(void **state)
     const int nh   = 20;
     Config    hc[] = {
       CFG("nsgs", "nsgs", "", NULL),
-      CFG("uzawa_local (defaults)", "uzawa_local", "h0_", NULL),
-      CFG("uzawa_local rho_local", "uzawa_local", "h1_", rho_local),
+      CFG("uzawa_local talbi rho (no rho_local)", "uzawa_local", "h0_", talbi),
+      CFG("uzawa_local (defaults: rho_local)", "uzawa_local", "h1_", NULL),
       CFG("uzawa_global (defaults)", "uzawa_global", "h2_", NULL),
       CFG("uzawa_global rho_local", "uzawa_global", "h3_", rho_local),
     };
@@ -537,6 +542,75 @@ static void test_statuses(void **state)
 }
 
 /* ---- 6. ρ default, inner iteration count, options, bad values ---- */
+/* ---- 7. the multi-body problem on which uzawa_local stalled with talbi2008's single ρ ----
+ * bench/fclib_multibody.py (run from the source tree, as make check does): a running-bond brick
+ * wall of 96 contacts, μ in [0.3, 1], densities log-uniform over a factor 10⁶, so W_aa,nn spread
+ * over 3.8e5. With ρ = 0.3 / max W_nn for every contact the inner loops of the stiff contacts
+ * contract by 1 − 0.3 W_aa,nn / max W_nn per step and stop at inner_max_it: measured, uzawa_local
+ * was at a common error of 1.3e-5 after 1000 sweeps (7 s) where nsgs converges in 16. With
+ * ρ_a = 0.3 / W_aa,nn (the default now) no inner loop reaches the cap and uzawa_local converges
+ * in as many sweeps as nsgs. Asserted: convergence to 1e-8 (the acceptance threshold) with the
+ * defaults, the common error equal to that of r; the cause (capped inner loops with talbi's ρ,
+ * none with the default) as counted by View. talbi's ρ runs 150 sweeps only (1 s), to show it. */
+static long ViewCapped(FcContactSolver s)
+{
+  char  view[4096];
+  long  inner, loops, capped;
+  char *at;
+  FcTestSolverView(s, view, sizeof view);
+  at = strstr(view, "(last solve): ");
+  assert_non_null(at);
+  assert_int_equal(sscanf(at, "(last solve): %ld in %ld inner loops (%*f per contact and sweep), %ld stopped at inner_max_it", &inner, &loops, &capped), 3);
+  return capped;
+}
+
+static void test_multibody_stall(void **state)
+{
+  char                 dir[64] = "/tmp/fcsim_test_uzawa_XXXXXX", file[128], cmd[512];
+  const char          *gen     = "bench/fclib_multibody.py";
+  FcContactProblem     p;
+  FcContactSolver      s;
+  FcContactSolverStats st, sn;
+  double              *r;
+  long                 capped_talbi, capped;
+  (void)state;
+
+  assert_int_equal(access(gen, R_OK), 0); /* run from the source tree */
+  assert_non_null(mkdtemp(dir));
+  snprintf(file, sizeof file, "%s/wall.hdf5", dir);
+  snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s --layout wall --contacts 100 --mu 0.3,1.0 --mass-ratio 1e6 --seed 1 -o %s > /dev/null", gen, file);
+  assert_int_equal(system(cmd), 0);
+  assert_int_equal(FcFCLIBReadProblem(file, &p), 0);
+  assert_int_equal(p->m, 96);
+  r = malloc(sizeof(double) * 3 * (size_t)p->m);
+
+  s  = MakeSolver("nsgs", "", 1e-8, 1000, NULL);
+  sn = Solve(s, p, r, NULL);
+  assert_true(sn.converged);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+  {
+    static const char *const talbi[] = {"uzawa_rho_local", "false", NULL};
+    s            = MakeSolver("uzawa_local", "t_", 1e-8, 150, talbi);
+    st           = Solve(s, p, r, NULL);
+    capped_talbi = ViewCapped(s);
+    printf("FIGURE uzawa_local on the wall of 96 contacts (mass ratio 1e6), talbi2008 rho (0.3/max W_nn): %s after %d sweeps, common error %.1e, %ld inner loops stopped at inner_max_it\n", st.reason_name, (int)st.iterations, st.error, capped_talbi);
+    assert_true(capped_talbi > 0);
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+  }
+  s  = MakeSolver("uzawa_local", "", 1e-8, 1000, NULL);
+  st = Solve(s, p, r, NULL);
+  capped = ViewCapped(s);
+  printf("FIGURE uzawa_local on the wall of 96 contacts (mass ratio 1e6), defaults (rho_a = 0.3/W_aa,nn): %s after %d sweeps (nsgs: %d), common error %.1e, %ld inner loops stopped at inner_max_it\n", st.reason_name, (int)st.iterations, (int)sn.iterations, st.error, capped);
+  assert_true(st.converged && st.error <= 1e-8);
+  assert_int_equal(capped, 0);
+  assert_int_equal(FcContactSolverDestroy(&s), 0);
+
+  free(r);
+  assert_int_equal(FcContactProblemDestroy(&p), 0);
+  assert_int_equal(unlink(file), 0);
+  assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_options(void **state)
 {
   FcContactSolver      s;
@@ -557,15 +631,30 @@ static void test_options(void **state)
     wmax = fmax(wmax, p->W[(3 * a) * 3 * m + 3 * a]);
     wmin = fmin(wmin, p->W[(3 * a) * 3 * m + 3 * a]);
   }
-  /* defaults: ρ = 0.3 · min_a 1/W_aa,nn for every contact (talbi2008 §3.3.3) */
+  /* talbi2008 §3.3.3, -uzawa_rho_local false: ρ = 0.3 · min_a 1/W_aa,nn for every contact */
+  {
+    static const char *const talbi[] = {"uzawa_rho_local", "false", NULL};
+    s  = MakeSolver("uzawa_local", "t_", 1e-10, 10000, talbi);
+    st = Solve(s, p, r, NULL);
+    assert_true(st.converged);
+    FcTestSolverView(s, view, sizeof view);
+    assert_non_null(strstr(view, "rho automatic, 0.3 x min_a 1/W_aa,nn (talbi2008)"));
+    assert_int_equal(sscanf(strstr(view, "rho in ["), "rho in [%lf, %lf]", &lo, &hi), 2);
+    assert_true(fabs(lo - 0.3 / wmax) <= 1e-5 * lo && fabs(hi - lo) <= 1e-5 * lo);
+    assert_int_equal(FcContactSolverUzawaGetInnerIterations(s, &last, NULL), 0);
+    printf("FIGURE uzawa_local talbi2008 rho on m = %d (stiffness spread 10^+-0.5): rho = 0.3/max W_nn = %.4g for every contact, %d sweeps, %d inner steps (%.1f per contact and sweep)\n", m, lo, (int)st.iterations, (int)last, (double)last / (double)(m * st.iterations));
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+  }
+  /* defaults: ρ_a = 0.3 / W_aa,nn per contact */
   s  = MakeSolver("uzawa_local", "", 1e-10, 10000, NULL);
   st = Solve(s, p, r, NULL);
   assert_true(st.converged);
   FcTestSolverView(s, view, sizeof view);
   fputs(view, stdout);
+  assert_non_null(strstr(view, "rho automatic, 0.3 x 1/W_aa,nn per contact"));
   assert_non_null(strstr(view, "inner_tol tol/100 = 1e-12, inner_max_it 1000, inner loops start from the current r_a, outer_tol off"));
   assert_int_equal(sscanf(strstr(view, "rho in ["), "rho in [%lf, %lf]", &lo, &hi), 2);
-  assert_true(fabs(lo - 0.3 / wmax) <= 1e-5 * lo && fabs(hi - lo) <= 1e-5 * lo);
+  assert_true(fabs(lo - 0.3 / wmax) <= 1e-5 * lo && fabs(hi - 0.3 / wmin) <= 1e-5 * hi);
   /* inner iterations: the getter and View agree; totals accumulate */
   assert_int_equal(FcContactSolverUzawaGetInnerIterations(s, &last, &total), 0);
   assert_int_equal(sscanf(strstr(view, "(last solve): "), "(last solve): %ld in %ld inner loops", &inner_view, &loops_view), 2);
@@ -575,7 +664,7 @@ static void test_options(void **state)
   st = Solve(s, p, r, NULL);
   assert_int_equal(FcContactSolverUzawaGetInnerIterations(s, NULL, &total2), 0);
   assert_int_equal(total2, 2 * total);
-  printf("FIGURE uzawa_local defaults on m = %d (stiffness spread 10^+-0.5): rho = 0.3/max W_nn = %.4g for every contact, %d sweeps, %d inner steps (%.1f per contact and sweep)\n", m, lo, (int)st.iterations, (int)last, (double)last / (double)loops_view);
+  printf("FIGURE uzawa_local defaults on m = %d (stiffness spread 10^+-0.5): rho_a = 0.3/W_aa,nn in [%.4g, %.4g], %d sweeps, %d inner steps (%.1f per contact and sweep)\n", m, lo, hi, (int)st.iterations, (int)last, (double)last / (double)loops_view);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 
   /* every option, through the options database */
@@ -658,7 +747,7 @@ static PetscErrorCode RegisterTypes(void)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_single_contact), cmocka_unit_test(test_random_problems), cmocka_unit_test(test_frictionless), cmocka_unit_test(test_pgs_friction), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options),
+    cmocka_unit_test(test_single_contact), cmocka_unit_test(test_random_problems), cmocka_unit_test(test_frictionless), cmocka_unit_test(test_pgs_friction), cmocka_unit_test(test_statuses), cmocka_unit_test(test_multibody_stall), cmocka_unit_test(test_options),
   };
 
   return FcTestMain(argc, argv, tests, RegisterTypes, NULL);

@@ -30,27 +30,54 @@
  *               degenerate block), the projected fixed point r ← P_K(r − ρ ũ(r)), ρ = 1/‖W_aa‖_∞,
  *               is iterated from the best candidate; fallbacks are counted (view).
  * The single-contact closed forms (separation, stick, slip) are therefore reproduced to rounding.
+ * Choices (doc/contact.md): -nsgs_local fixed_point replaces the whole local solver by the
+ * projected fixed point (to local_tol, at most local_max_it steps, from the current r_a);
+ * -nsgs_local_fallback none keeps the best candidate instead of iterating. View counts the
+ * fallbacks and those that left the contact above local_tol.
+ *
+ * Sweep (sweep.h): the contacts in natural, reversed, symmetric (alternating) or random order,
+ * and over-relaxation r_a ← P_K((1 − ω) r_a + ω r_a^local), 0 < ω < 2 (Relax_Private).
  *
  * Stopping: the common error (problem.h) is evaluated every error_every sweeps (default 1) with
  * the incrementally updated u; when it is ≤ tol, u is recomputed as W r + q and the test repeated,
  * so rounding drift in u can never stop the iteration early. u is also recomputed every 64
  * sweeps. An initial test before the first sweep makes a warm start from a solution cost no
  * sweep. One iteration = one sweep over all contacts. */
-#include "../solver.h"
+#include "sweep.h"
+#include <string.h>
+
+/* The local (one-contact) solver: the exact one above, or the projected fixed point alone. */
+typedef enum {
+  NSGS_LOCAL_EXACT,
+  NSGS_LOCAL_FIXED_POINT
+} NSGSLocal;
+static const char *const NSGSLocalNames[] = {"exact", "fixed_point"};
+
+/* What the exact local solver does when no candidate reaches local_tol. */
+typedef enum {
+  NSGS_FALLBACK_FIXED_POINT,
+  NSGS_FALLBACK_NONE
+} NSGSFallback;
+static const char *const NSGSFallbackNames[] = {"fixed_point", "none"};
 
 typedef struct {
   /* parameters (defaults in FcContactSolverCreate_NSGS) */
-  PetscInt  error_every;  /* 1: sweeps between two stopping tests (each costs O(m)) */
-  PetscReal local_tol;    /* 1e-12: relative natural-map residual a local solution must reach */
-  PetscInt  local_max_it; /* 500: iterations of the fallback fixed point */
+  PetscInt       error_every;  /* 1: sweeps between two stopping tests (each costs O(m)) */
+  PetscReal      local_tol;    /* 1e-12: relative natural-map residual a local solution must reach */
+  PetscInt       local_max_it; /* 500: iterations of the fallback fixed point */
+  NSGSLocal      local;        /* exact */
+  NSGSFallback   fallback;     /* fixed_point */
+  FcContactSweep sweep;        /* order natural, ω = 1 (sweep.h) */
   /* work, sized for mcap contacts */
   PetscInt   mcap;
   PetscReal *Waa;  /* 9 per contact: W_aa, gathered once per solve (dense or block-sparse W) */
   PetscReal *Winv; /* 9 per contact: W_aa⁻¹ when inv_ok */
   PetscBool *inv_ok;
   PetscReal *u; /* 3m: W r + q, updated incrementally */
-  /* local solves by outcome: [0] last solve, [1] since creation */
-  PetscInt nsep[2], nstick[2], nslip[2], nquartic[2], nfallback[2];
+  /* local solves by outcome: [0] last solve, [1] since creation; nfbmiss: fallbacks that left the
+   * contact above local_tol; nfixed: solves by the fixed-point local solver (local fixed_point),
+   * nfixedmiss: those of them stopped by local_max_it above local_tol */
+  PetscInt nsep[2], nstick[2], nslip[2], nquartic[2], nfallback[2], nfbmiss[2], nfixed[2], nfixedmiss[2];
 } FcContactSolver_NSGS;
 
 /* ---- 3×3 helpers ---- */
@@ -267,8 +294,12 @@ static int SlipQuarticRoots_Private(const Trig2 *h, PetscReal th[8])
   return nth;
 }
 
-/* Projected fixed point on De Saxcé's modified velocity, r ← P_K(r − ρ ũ(r)): the last resort. */
-static void LocalFixedPoint_Private(const PetscReal W[9], const PetscReal b[3], PetscReal mu, PetscInt max_it, PetscReal r[3])
+/* Projected fixed point on De Saxcé's modified velocity, r ← P_K(r − ρ ũ(r)): the last resort of
+ * the exact local solver (tol = 0: until the step is at rounding level), and the whole local
+ * solver with -nsgs_local fixed_point (tol = local_tol: until the local natural-map residual is
+ * ≤ tol, tested before every step so that a solved contact costs none). True when it stopped on
+ * one of these tests rather than max_it. */
+static PetscBool LocalFixedPoint_Private(const PetscReal W[9], const PetscReal b[3], PetscReal mu, PetscInt max_it, PetscReal tol, PetscReal r[3])
 {
   PetscReal rho = 0, x[3], u[3], p[3];
 
@@ -276,6 +307,7 @@ static void LocalFixedPoint_Private(const PetscReal W[9], const PetscReal b[3], 
   rho = 1.0 / rho; /* ‖W_aa‖_∞ ≥ its largest eigenvalue modulus */
   for (PetscInt k = 0; k < max_it; k++) {
     PetscReal d2 = 0, r2 = 0;
+    if (tol > 0 && LocalError_Private(W, b, mu, r) <= tol) return PETSC_TRUE;
     Mult3_Private(W, r, u);
     for (int i = 0; i < 3; i++) u[i] += b[i];
     x[0] = r[0] - rho * (u[0] + mu * PetscSqrtReal(u[1] * u[1] + u[2] * u[2]));
@@ -287,8 +319,9 @@ static void LocalFixedPoint_Private(const PetscReal W[9], const PetscReal b[3], 
       r2 += p[i] * p[i];
       r[i] = p[i];
     }
-    if (d2 <= 1e-32 * r2) break;
+    if (d2 <= 1e-32 * r2) return PETSC_TRUE;
   }
+  return (PetscBool)(tol > 0 && LocalError_Private(W, b, mu, r) <= tol);
 }
 
 /* Solve the one-contact problem u = W r + b, K ∋ r ⊥ û ∈ K*, in place (r: current value in, new
@@ -303,6 +336,11 @@ static void LocalSolve_Private(FcContactSolver_NSGS *ns, const PetscReal W[9], c
   best[0] = r[0];
   best[1] = r[1];
   best[2] = r[2];
+  if (ns->local == NSGS_LOCAL_FIXED_POINT) { /* the projected fixed point alone, from the current r_a */
+    ns->nfixed[0]++;
+    if (!LocalFixedPoint_Private(W, b, mu, ns->local_max_it, ns->local_tol, r)) ns->nfixedmiss[0]++;
+    return;
+  }
   if (b[0] >= 0) { /* separation */
     r[0] = r[1] = r[2] = 0;
     ns->nsep[0]++;
@@ -375,7 +413,7 @@ static void LocalSolve_Private(FcContactSolver_NSGS *ns, const PetscReal W[9], c
     ns->nslip[0]++;
     return;
   }
-  /* fallback */
+  /* fallback: the fixed point from the best candidate, or (fallback none) that candidate */
   ns->nfallback[0]++;
   if (nc) {
     for (int i = 0; i < 3; i++) cand[i] = best[i];
@@ -383,15 +421,36 @@ static void LocalSolve_Private(FcContactSolver_NSGS *ns, const PetscReal W[9], c
     for (int i = 0; i < 3; i++) cand[i] = r[i];
     best_err = LocalError_Private(W, b, mu, cand);
   }
-  for (int i = 0; i < 3; i++) rs[i] = cand[i];
-  LocalFixedPoint_Private(W, b, mu, ns->local_max_it, rs);
-  err = LocalError_Private(W, b, mu, rs);
-  if (err < best_err || PetscIsInfOrNanReal(best_err)) {
-    for (int i = 0; i < 3; i++) cand[i] = rs[i];
+  if (ns->fallback == NSGS_FALLBACK_FIXED_POINT) {
+    for (int i = 0; i < 3; i++) rs[i] = cand[i];
+    LocalFixedPoint_Private(W, b, mu, ns->local_max_it, 0, rs);
+    err = LocalError_Private(W, b, mu, rs);
+    if (err < best_err || PetscIsInfOrNanReal(best_err)) {
+      for (int i = 0; i < 3; i++) cand[i] = rs[i];
+      best_err = err;
+    }
   }
+  if (!(best_err <= ns->local_tol)) ns->nfbmiss[0]++;
   r[0] = cand[0];
   r[1] = cand[1];
   r[2] = cand[2];
+}
+
+/* Over-relaxation of the local solution: r_a ← P_K((1 − ω) r_a + ω r_a^local) (rn in: r_a^local,
+ * out: the relaxed force). For ω ≤ 1 the point is a convex combination of two points of the
+ * convex cone K_μ and stays in it; for ω > 1 it may leave K_μ and is projected back, the rule of
+ * projected SOR (Cryer, SIAM J. Control 9, 385–392, 1971: the over-relaxed iterate projected
+ * onto the feasible set), here blockwise on the cone. A fixed point of the relaxed sweep
+ * (rn = r_a) is one of the plain sweep, so the solutions, hence the common error, are those of
+ * ω = 1. */
+static inline void Relax_Private(PetscReal omega, PetscReal mu, const PetscReal r[3], PetscReal rn[3])
+{
+  PetscReal x[3];
+
+  for (int i = 0; i < 3; i++) x[i] = (1 - omega) * r[i] + omega * rn[i];
+  if (omega > 1) FcConeProject(mu, x, rn);
+  else
+    for (int i = 0; i < 3; i++) rn[i] = x[i];
 }
 
 static PetscErrorCode NSGSWork_Private(FcContactSolver_NSGS *ns, PetscInt m)
@@ -418,6 +477,7 @@ static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcCont
     PetscFunctionReturn(0);
   }
   PetscCall(NSGSWork_Private(ns, m));
+  PetscCall(FcContactSweepBegin(&ns->sweep, m));
   u = ns->u;
   /* Diagonal blocks once per solve: W_nn > 0 is needed by every local case with contact
    * (a contact with no normal compliance cannot be solved locally); W_aa⁻¹ for the stick case. */
@@ -445,9 +505,12 @@ static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcCont
     PetscFunctionReturn(0);
   }
   for (it = 1; it <= s->params.max_it; it++) {
-    PetscInt nupd = 0;
-    for (PetscInt a = 0; a < m; a++) {
-      PetscReal      *ra = r + 3 * a, b[3], rn[3], d[3];
+    const PetscInt *order = FcContactSweepOrderOf(&ns->sweep, it, m); /* NULL: 0, 1, …, m−1 */
+    const PetscReal omega = ns->sweep.omega;
+    PetscInt        nupd  = 0;
+    for (PetscInt k = 0; k < m; k++) {
+      const PetscInt   a  = order ? order[k] : k;
+      PetscReal       *ra = r + 3 * a, b[3], rn[3], d[3];
       const PetscReal *Waa = ns->Waa + 9 * a;
 
       /* b_a = q_a + Σ_{b≠a} W_ab r_b = u_a − W_aa r_a (eq. 25, frozen contributions). */
@@ -457,6 +520,7 @@ static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcCont
         rn[i] = ra[i];
       }
       LocalSolve_Private(ns, Waa, ns->Winv + 9 * a, ns->inv_ok[a], p->mu[a], b, rn);
+      if (omega != 1) Relax_Private(omega, p->mu[a], ra, rn);
       d[0] = rn[0] - ra[0];
       d[1] = rn[1] - ra[1];
       d[2] = rn[2] - ra[2];
@@ -495,7 +559,7 @@ static PetscErrorCode FcContactSolverSolve_NSGS(FcContactSolver s, FcContactProb
   FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
 
   PetscFunctionBegin;
-  ns->nsep[0] = ns->nstick[0] = ns->nslip[0] = ns->nquartic[0] = ns->nfallback[0] = 0;
+  ns->nsep[0] = ns->nstick[0] = ns->nslip[0] = ns->nquartic[0] = ns->nfallback[0] = ns->nfbmiss[0] = ns->nfixed[0] = ns->nfixedmiss[0] = 0;
   st->iterations = 0;
   PetscCall(FcContactSolverSolveNSGS_Private(s, p, r, st));
   ns->nsep[1] += ns->nsep[0];
@@ -503,6 +567,30 @@ static PetscErrorCode FcContactSolverSolve_NSGS(FcContactSolver s, FcContactProb
   ns->nslip[1] += ns->nslip[0];
   ns->nquartic[1] += ns->nquartic[0];
   ns->nfallback[1] += ns->nfallback[0];
+  ns->nfbmiss[1] += ns->nfbmiss[0];
+  ns->nfixed[1] += ns->nfixed[0];
+  ns->nfixedmiss[1] += ns->nfixedmiss[0];
+  PetscFunctionReturn(0);
+}
+
+/* A choice among names; an unknown one is recorded as the object's option error (solver.h: one
+ * input-error line naming the option after the options block). */
+static PetscErrorCode EnumOption_Private(FcContactSolver s, PetscOptionItems *PetscOptionsObject, const char *opt, const char *text, const char *const names[], int n, int *value)
+{
+  char      val[64];
+  PetscBool set;
+  int       k;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsString(opt, text, "", names[*value], val, sizeof val, &set));
+  if (!set) PetscFunctionReturn(0);
+  for (k = 0; k < n; k++)
+    if (!strcmp(val, names[k])) break;
+  if (k < n) *value = k;
+  else if (!s->opterr[0]) {
+    snprintf(s->optname, sizeof s->optname, "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1);
+    snprintf(s->opterr, sizeof s->opterr, "unknown value '%s' (%s or %s)", val, names[0], names[1]);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -514,7 +602,10 @@ static PetscErrorCode FcContactSolverSetFromOptions_NSGS(FcContactSolver s, Pets
   PetscOptionsHeadBegin(PetscOptionsObject, "nsgs: nonlinear block Gauss-Seidel on the exact Coulomb cone");
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-nsgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", &ns->error_every, 1));
   PetscCall(PetscOptionsReal("-nsgs_local_tol", "Relative natural-map residual a local (one-contact) solution must reach before the fallback", "", ns->local_tol, &ns->local_tol, NULL));
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-nsgs_local_max_it", "Iterations of the fallback local fixed point", &ns->local_max_it, 0));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-nsgs_local_max_it", "Iterations of the local fixed point (the fallback, or the local solver with -nsgs_local fixed_point)", &ns->local_max_it, 0));
+  PetscCall(EnumOption_Private(s, PetscOptionsObject, "-nsgs_local", "Local (one-contact) solver: exact (closed forms and the slip quartic) or fixed_point (the projected fixed point alone)", NSGSLocalNames, 2, (int *)&ns->local));
+  PetscCall(EnumOption_Private(s, PetscOptionsObject, "-nsgs_local_fallback", "When no exact candidate reaches local_tol: fixed_point (iterate from the best candidate) or none (keep the best candidate)", NSGSFallbackNames, 2, (int *)&ns->fallback));
+  PetscCall(FcContactSweepSetFromOptions(s, PetscOptionsObject, "nsgs", &ns->sweep));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -522,11 +613,18 @@ static PetscErrorCode FcContactSolverSetFromOptions_NSGS(FcContactSolver s, Pets
 static PetscErrorCode FcContactSolverView_NSGS(FcContactSolver s, PetscViewer viewer)
 {
   FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+  char                  sweep[128];
 
   PetscFunctionBegin;
+  FcContactSweepDescribe(&ns->sweep, sweep, sizeof sweep);
   PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: error_every %" PetscInt_FMT ", local_tol %g, local_max_it %" PetscInt_FMT "\n", ns->error_every, (double)ns->local_tol, ns->local_max_it));
-  for (int k = 0; k < 2 && s->nsolves; k++)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: local solves (%s): %" PetscInt_FMT " separation, %" PetscInt_FMT " stick or frictionless, %" PetscInt_FMT " slip (%" PetscInt_FMT " through the quartic), %" PetscInt_FMT " fallback\n", k ? "all solves" : "last solve", ns->nsep[k], ns->nstick[k], ns->nslip[k], ns->nquartic[k], ns->nfallback[k]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: %s, local solver %s, fallback %s\n", sweep, NSGSLocalNames[ns->local], NSGSFallbackNames[ns->fallback]));
+  for (int k = 0; k < 2 && s->nsolves; k++) {
+    if (ns->local == NSGS_LOCAL_FIXED_POINT)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: local solves (%s): %" PetscInt_FMT " by the fixed point, %" PetscInt_FMT " of them stopped at local_max_it above local_tol\n", k ? "all solves" : "last solve", ns->nfixed[k], ns->nfixedmiss[k]));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: local solves (%s): %" PetscInt_FMT " separation, %" PetscInt_FMT " stick or frictionless, %" PetscInt_FMT " slip (%" PetscInt_FMT " through the quartic), %" PetscInt_FMT " fallback (%" PetscInt_FMT " left above local_tol)\n", k ? "all solves" : "last solve", ns->nsep[k], ns->nstick[k], ns->nslip[k], ns->nquartic[k], ns->nfallback[k], ns->nfbmiss[k]));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -536,6 +634,7 @@ static PetscErrorCode FcContactSolverDestroy_NSGS(FcContactSolver s)
 
   PetscFunctionBegin;
   PetscCall(PetscFree4(ns->Waa, ns->Winv, ns->inv_ok, ns->u));
+  PetscCall(FcContactSweepDestroy(&ns->sweep));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
 }
@@ -549,6 +648,9 @@ PetscErrorCode FcContactSolverCreate_NSGS(FcContactSolver s)
   ns->error_every       = 1;
   ns->local_tol         = 1e-12;
   ns->local_max_it      = 500;
+  ns->local             = NSGS_LOCAL_EXACT;
+  ns->fallback          = NSGS_FALLBACK_FIXED_POINT;
+  FcContactSweepInit(&ns->sweep);
   s->data               = ns;
   s->ops.solve          = FcContactSolverSolve_NSGS;
   s->ops.setfromoptions = FcContactSolverSetFromOptions_NSGS;

@@ -18,8 +18,17 @@
  * u_T ≠ 0 with r_T = 0 violates Coulomb), stats.error is that (large) error and the reason is
  * DIVERGED_INEXACT, never CONVERGED_TOL. So pgs is meant for frictionless problems (or for
  * frictionless comparisons); the number of contacts whose μ was ignored is given by PetscInfo
- * and by View. */
+ * and by View.
+ *
+ * Sweep (sweep.h, options -pgs_order, -pgs_seed, -pgs_omega): the contacts in natural, reversed,
+ * symmetric or random order, and projected SOR (Cryer, SIAM J. Control 9, 385–392, 1971),
+ *
+ *     r_a,N ← max(0, r_a,N − ω u_a,N / W_aa,nn),   0 < ω < 2,
+ *
+ * which converges for every ω in (0, 2) when W is symmetric positive definite (Cryer 1971)
+ * and has the same fixed points as ω = 1. */
 #include "uzawa.h"
+#include "sweep.h"
 
 typedef struct {
   PetscInt   error_every; /* 1: sweeps between two stopping tests */
@@ -28,6 +37,7 @@ typedef struct {
   PetscReal *mu0; /* m zeros: the frictionless view of the problem */
   PetscReal *wnn; /* m: W_aa,nn, gathered once per solve (dense or block-sparse W) */
   PetscInt   nfriction[2]; /* contacts with μ > 0 ignored: [0] last solve, [1] all solves */
+  FcContactSweep sweep;    /* order natural, ω = 1 (sweep.h) */
 } FcContactSolver_PGS;
 
 static PetscErrorCode PGSWork_Private(FcContactSolver_PGS *pg, PetscInt m)
@@ -57,6 +67,7 @@ static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProbl
     PetscFunctionReturn(0);
   }
   PetscCall(PGSWork_Private(pg, m));
+  PetscCall(FcContactSweepBegin(&pg->sweep, m));
   u = pg->u;
   for (PetscInt a = 0; a < m; a++) {
     PetscReal Waa[9], wnn;
@@ -90,10 +101,13 @@ static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProbl
     PetscFunctionReturn(0);
   }
   for (PetscInt it = 1; it <= s->params.max_it; it++) {
-    PetscInt nupd = 0;
-    for (PetscInt a = 0; a < m; a++) {
+    const PetscInt *order = FcContactSweepOrderOf(&pg->sweep, it, m); /* NULL: 0, 1, …, m−1 */
+    const PetscReal omega = pg->sweep.omega;
+    PetscInt        nupd  = 0;
+    for (PetscInt c = 0; c < m; c++) {
+      const PetscInt   a   = order ? order[c] : c;
       const PetscInt   k   = 3 * a;
-      const PetscReal  rn  = PetscMax(0.0, r[k] - u[k] / pg->wnn[a]);
+      const PetscReal  rn  = PetscMax(0.0, r[k] - omega * u[k] / pg->wnn[a]);
       const PetscReal  d   = rn - r[k];
       if (d == 0) continue;
       if (!W) { /* block-sparse: the normal column of the blocks of column a (problem.h) */
@@ -145,6 +159,7 @@ static PetscErrorCode FcContactSolverSetFromOptions_PGS(FcContactSolver s, Petsc
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "pgs: frictionless projected Gauss-Seidel (mu ignored)");
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-pgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", &pg->error_every, 1));
+  PetscCall(FcContactSweepSetFromOptions(s, PetscOptionsObject, "pgs", &pg->sweep));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -152,9 +167,11 @@ static PetscErrorCode FcContactSolverSetFromOptions_PGS(FcContactSolver s, Petsc
 static PetscErrorCode FcContactSolverView_PGS(FcContactSolver s, PetscViewer viewer)
 {
   FcContactSolver_PGS *pg = (FcContactSolver_PGS *)s->data;
+  char                 sweep[128];
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "pgs: frictionless problem (mu ignored, r_T = 0), error_every %" PetscInt_FMT "\n", pg->error_every));
+  FcContactSweepDescribe(&pg->sweep, sweep, sizeof sweep);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pgs: frictionless problem (mu ignored, r_T = 0), error_every %" PetscInt_FMT ", %s\n", pg->error_every, sweep));
   if (s->nsolves)
     PetscCall(PetscViewerASCIIPrintf(viewer, "pgs: contacts with mu > 0 treated as frictionless: %" PetscInt_FMT " (last solve), %" PetscInt_FMT " (all solves)\n", pg->nfriction[0], pg->nfriction[1]));
   PetscFunctionReturn(0);
@@ -166,6 +183,7 @@ static PetscErrorCode FcContactSolverDestroy_PGS(FcContactSolver s)
 
   PetscFunctionBegin;
   PetscCall(PetscFree3(pg->u, pg->mu0, pg->wnn));
+  PetscCall(FcContactSweepDestroy(&pg->sweep));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
 }
@@ -177,6 +195,7 @@ PetscErrorCode FcContactSolverCreate_PGS(FcContactSolver s)
   PetscFunctionBegin;
   PetscCall(PetscNew(&pg));
   pg->error_every       = 1;
+  FcContactSweepInit(&pg->sweep);
   s->data               = pg;
   s->ops.solve          = FcContactSolverSolve_PGS;
   s->ops.setfromoptions = FcContactSolverSetFromOptions_PGS;

@@ -38,10 +38,20 @@
  * error is then above tol the object reports DIVERGED_INEXACT.
  *
  * ρ (talbi2008 §3.3.3: "ρ is equivalent to a stiffness and must be inferior to the smallest local
- * stiffness at the contact points", ρ = 0.3 · min_a 1/W_aa,nn): by default
- * ρ_a = rho_factor · min_b 1/W_bb,nn for every contact (rho_factor = 0.3); with rho_local,
- * ρ_a = rho_factor / W_aa,nn (each contact its own stiffness); an explicit rho > 0 is used as is
- * for every contact. The automatic choices need W_aa,nn > 0 (else DIVERGED_BREAKDOWN).
+ * stiffness at the contact points", ρ = 0.3 · min_a 1/W_aa,nn): with rho_local (the default of
+ * uzawa_local) ρ_a = rho_factor / W_aa,nn, each contact its own stiffness; without it (the
+ * default of uzawa_global, and talbi2008's) ρ_a = rho_factor · min_b 1/W_bb,nn for every contact
+ * (rho_factor = 0.3); an explicit rho > 0 is used as is for every contact. The automatic choices
+ * need W_aa,nn > 0 (else DIVERGED_BREAKDOWN).
+ *
+ * Why uzawa_local defaults to rho_local (doc/contact.md, "Why uzawa_local stalled"): the inner
+ * Uzawa loop of contact a contracts by about 1 − ρ_a λ_min(W_aa) per step. Talbi's single ρ,
+ * sized by the most compliant contact, makes that 1 − 0.3 W_aa,nn / max_b W_bb,nn at a stiff
+ * contact: on multi-body problems whose W_nn spread over 10⁵ (bench/fclib_multibody.py wall,
+ * mass ratio 10⁶) half the inner loops stopped at inner_max_it, so each sweep moved the stiff
+ * contacts only part of the way, and uzawa_local stalled (common error 1.3e-5 after 1000 sweeps
+ * where nsgs converged to 1e-8 in 16). With ρ_a = 0.3 / W_aa,nn every inner loop contracts at a
+ * rate set by its own block and none reached the cap there: 16 sweeps, as nsgs.
  *
  * The thresholds ε₁, ε₂ are talbi2008's ‖Δr‖/ρ (a displacement: "the physical interpenetration
  * tolerance") made dimensionless like tol: the test is ‖Δr‖ / min(ρ, 1) < ε · S, with S the
@@ -58,7 +68,7 @@ typedef struct {
   /* parameters (defaults in UzawaCreate_Private) */
   PetscReal rho;              /* 0: automatic; > 0: ρ for every contact */
   PetscReal rho_factor;       /* 0.3: ρ = rho_factor × a local stiffness (talbi2008 §3.3.3) */
-  PetscBool rho_local;        /* false: ρ_a = rho_factor · min_b 1/W_bb,nn; true: rho_factor / W_aa,nn */
+  PetscBool rho_local;        /* true (uzawa_local): ρ_a = rho_factor / W_aa,nn; false (uzawa_global): rho_factor · min_b 1/W_bb,nn */
   PetscReal inner_tol;        /* ε₂ (uzawa_local), relative to S; PETSC_DETERMINE: tol / 100 */
   PetscInt  inner_max_it;     /* inner steps per contact and sweep (uzawa_local) */
   PetscBool inner_zero_start; /* false: inner loop from the current r_a; true: from 0 (talbi2008) */
@@ -350,7 +360,7 @@ static PetscErrorCode FcContactSolverSetFromOptions_Uzawa(FcContactSolver s, Pet
   PetscOptionsHeadBegin(PetscOptionsObject, uz->global ? "uzawa_global: one Uzawa step per contact and sweep, Jacobi (talbi2008 3.3.2)" : "uzawa_local: Gauss-Seidel over contacts, inner Uzawa loop per contact (talbi2008 3.3.1)");
   PetscCall(PetscOptionsReal("-uzawa_rho", "Uzawa step rho for every contact (0: automatic, rho_factor x a local stiffness 1/W_nn)", "", rho, &rho, NULL));
   PetscCall(PetscOptionsReal("-uzawa_rho_factor", "Automatic rho = rho_factor x min_a 1/W_aa,nn (talbi2008: 0.3)", "", factor, &factor, NULL));
-  PetscCall(PetscOptionsBool("-uzawa_rho_local", "Automatic rho per contact, rho_a = rho_factor / W_aa,nn (instead of the smallest stiffness for all)", "", uz->rho_local, &uz->rho_local, NULL));
+  PetscCall(PetscOptionsBool("-uzawa_rho_local", "Automatic rho per contact, rho_a = rho_factor / W_aa,nn (default of uzawa_local); false: rho_factor x min_a 1/W_aa,nn for all (talbi2008, default of uzawa_global)", "", uz->rho_local, &uz->rho_local, NULL));
   if (!uz->global) {
     PetscCall(PetscOptionsReal("-uzawa_inner_tol", "Inner Uzawa loop stops when |dr_a|/min(rho_a,1) < inner_tol x max(|q|,|r|,|u|) (talbi2008 eps2; -1: tol/100)", "", inner_tol, &inner_tol, NULL));
     PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-uzawa_inner_max_it", "Maximum inner Uzawa steps per contact and sweep", &uz->inner_max_it, 1));
@@ -423,7 +433,7 @@ static PetscErrorCode UzawaCreate_Private(FcContactSolver s, PetscBool global)
   uz->global            = global;
   uz->rho               = 0;
   uz->rho_factor        = 0.3;
-  uz->rho_local         = PETSC_FALSE;
+  uz->rho_local         = global ? PETSC_FALSE : PETSC_TRUE; /* see the header comment */
   uz->inner_tol         = PETSC_DETERMINE;
   uz->inner_max_it      = 1000;
   uz->inner_zero_start  = PETSC_FALSE;
