@@ -379,19 +379,6 @@ static int ParseArgs(int argc, char **argv, Args *a)
   return 0;
 }
 
-/* The case's "petsc" object goes into the options database unless the command line set the
- * same option, so the command line wins. */
-static PetscErrorCode InsertCaseOptions(const FcCase *c)
-{
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < c->npetsc; i++) {
-    PetscBool set;
-    PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
-    if (!set) PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], c->petsc_values[i][0] ? c->petsc_values[i] : NULL));
-  }
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
 {
   FcCase         c;
@@ -433,7 +420,7 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
     return FcFCLIBSolve(&o, ok);
   }
   ierr = FcCaseLoad(a->casefile, a->nsets, a->sets, &c);
-  if (!ierr) ierr = InsertCaseOptions(&c);
+  if (!ierr) ierr = FcCaseInsertOptions(&c);
   if (!ierr) {
     if (!strcmp(a->cmd, "info")) ierr = FcInfo(&c);
     else {

@@ -1710,3 +1710,16 @@ void FcCaseMotionDisplacement(const FcCaseMotion *m, PetscReal t, PetscReal u[3]
     else u[k] = m->displacement[k] * FcRampEval(&m->ramp, t);
   }
 }
+
+/* The case's "petsc" object goes into the options database unless the command line (or an
+ * earlier insertion of the same case) set the same option, so the command line wins. */
+PetscErrorCode FcCaseInsertOptions(const FcCase *c)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < c->npetsc; i++) {
+    PetscBool set;
+    PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], c->petsc_values[i][0] ? c->petsc_values[i] : NULL));
+  }
+  PetscFunctionReturn(0);
+}

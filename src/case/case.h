@@ -222,6 +222,10 @@ typedef struct {
  * destroy). FcCaseDestroy frees everything and zeroes *c, so calling it twice is harmless. */
 PetscErrorCode FcCaseLoad(const char *file, PetscInt nsets, const char *const *sets, FcCase *c);
 PetscErrorCode FcCaseDestroy(FcCase *c);
+/* Put the case's "petsc" options into PETSc's options database; an option already set (on the
+ * command line, or by an earlier call for the same case) is left as it is, so the command line
+ * wins. fcsim run/info call it once; study compare before each of its runs. */
+PetscErrorCode FcCaseInsertOptions(const FcCase *c);
 /* Gravity at time t: the constant vector, or the table interpolated (held constant outside). */
 void FcCaseGravity(const FcCase *c, PetscReal t, PetscReal g[3]);
 

@@ -138,6 +138,7 @@ static PetscErrorCode Compare_Private(const FcStudyCompareOptions *o, PetscInt n
     PetscCall(PetscSNPrintf(set, sizeof set, "contact_solver.type=\"%s\"", solvers[k]));
     sets[o->nsets] = set;
     PetscCall(FcCaseLoad(o->casefile, o->nsets + 1, sets, &c));
+    PetscCall(FcCaseInsertOptions(&c)); /* the case's "petsc" object, as fcsim run does */
     PetscCall(PetscSNPrintf(run, sizeof run, "%s/%s", tmp, solvers[k]));
     ro.outdir       = run;
     ro.command_line = o->command_line;

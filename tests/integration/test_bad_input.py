@@ -171,6 +171,8 @@ cases += [
     ("study without subcommand", ["study", good], ["command line", "study compare"]),
     ("study compare duplicate solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs,nsgs"], ["--solvers", "twice"]),
     ("study compare unknown solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nosuch", "-o", os.path.join(tmp, "ocmp")], ["nosuch", "nsgs"]),
+    # the case's "petsc" object reaches the runs of a study compare (a bad solver option in it is refused)
+    ("study compare case petsc option", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs", "--set", "petsc.fc_contact_solver_nsgs_error_every=0", "-o", os.path.join(tmp, "ocmp2"), "-q"], ["options", "-fc_contact_solver_nsgs_error_every"]),
     ("study compare without contact", ["study", "compare", good, "--solvers", "nsgs"], [good, "contacts"]),
     ("fclib compare bad file", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "tests/bad/fclib/empty.hdf5"], ["tests/bad/fclib/empty.hdf5"]),
 ]
