@@ -104,7 +104,12 @@ $(BUILD)/bench/newton_hard: bench/newton_hard.c $(BUILD)/libfcsim.a | $(BUILD)/c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS)
 
-bench: $(BIN)/fcsim $(BUILD)/bench/siconos_peer $(BUILD)/bench/schur_bench $(BUILD)/bench/solve_overhead $(BUILD)/bench/newton_hard
+# Dense against block-sparse W: nsgs sweeps, sap and newton solves by fill; sap on both storages (bench/fill_rule.c).
+$(BUILD)/bench/fill_rule: bench/fill_rule.c $(BUILD)/libfcsim.a | $(BUILD)/config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS)
+
+bench: $(BIN)/fcsim $(BUILD)/bench/siconos_peer $(BUILD)/bench/schur_bench $(BUILD)/bench/solve_overhead $(BUILD)/bench/newton_hard $(BUILD)/bench/fill_rule
 	@sh bench/run.sh
 
 clean:
