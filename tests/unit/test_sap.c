@@ -1001,7 +1001,8 @@ static void test_options(void **state)
 
 /* ---- 8. a block-sparse W (sap.c comment §3: S = I + LᵀWL on W's pattern, sparse Cholesky) ----
  * The same problem solved with W dense (S dense, Cholesky–Banachiewicz) and block-sparse (S in
- * AIJ form, PETSc's Cholesky with nested dissection): the same reason and iterations, r equal to
+ * AIJ form, PETSc's Cholesky with nested dissection; sap_sparse_factor true, as these problems
+ * are below the size where that is the default): the same reason and iterations, r equal to
  * the rounding of the two factorizations. That rounding moves Δλ by about ε·cond(S), cond(S) ≤
  * 1 + ‖W‖/min R (R = (β²/4π², σ, σ)·w_a: ~1e3‖W‖/w_min at σ = 1e-3), and r = P(−R⁻¹(q + Wλ))
  * amplifies a change of λ by ‖W‖/min R again; over the iterations of a solve that stays well
@@ -1106,7 +1107,8 @@ static void test_sparse_storage(void **state)
 
   for (int k = 0; k < 14; k++) {
     FcContactProblem     pd, ps;
-    FcContactSolver      s = MakeSAP(1, 1e-3, 1e-8);
+    const char          *opts[] = {"sap_rtol", "1e-8", "sap_sparse_factor", "true", NULL}; /* the sparse S whatever m */
+    FcContactSolver      s      = MakeSolver("sap", "t_", opts);
     FcContactSolverStats sd, ss;
     double              *rd, *rs;
     int                  n;
@@ -1145,7 +1147,8 @@ static void test_sparse_storage(void **state)
      * of the (quadratic, stick) cost lands on its saddle point: a stationary point (λ = γ), which
      * the sparse path reports as converged by its own test (sap.c comment §3) */
     FcContactProblem pd, ps;
-    FcContactSolver  s = MakeSAP(1, 1e-3, 1e-8);
+    const char      *opts[] = {"sap_rtol", "1e-8", "sap_sparse_factor", "true", NULL};
+    FcContactSolver  s      = MakeSolver("sap", "t_", opts);
     double           r[6];
     assert_int_equal(FcContactProblemCreate(2, &pd), 0);
     for (int i = 0; i < 6; i++) {

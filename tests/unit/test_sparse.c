@@ -340,14 +340,9 @@ static void test_solvers_sparse_dense(void **state)
      * exact-zero products skipped by the sparse form (which change no sum): r agrees to rounding,
      * and in fact exactly; 1e-14 leaves room for a compiler reassociating one form's loop. newton
      * factors J in another order (nested dissection for the sparse pattern, natural for the dense
-     * one), so its r differs by the rounding of one LU: measured 7.9e-16. sap factors S = I + LᵀWL
-     * densely for a dense W and by PETSc's sparse Cholesky (nested dissection) for a sparse one:
-     * λ then differs by ε·cond(S), cond(S) ≤ 1 + ‖W‖/min R ~ 1e3·‖W‖/w_min at σ = 1e-3, and
-     * r = P(−R⁻¹(q + Wλ)) by as much again relative to r; 1e-10 bounds that for the conditioning of
-     * these problems (measured 5.6e-13, common error 4.5e-14). */
-    const double rtol = strcmp(runs[t].type, "sap") ? 1e-14 : 1e-10;
-    assert_true(runs[t].max_rdev <= rtol);
-    assert_true(runs[t].max_edev <= rtol);
+     * one), so its r differs by the rounding of one LU: measured 7.9e-16. */
+    assert_true(runs[t].max_rdev <= 1e-14);
+    assert_true(runs[t].max_edev <= 1e-14);
     assert_int_equal(runs[t].nsame_it, runs[t].nsolves);
   }
   /* nsgs, the uzawas, newton (common error ≤ 1e-10) and sap (its own test) converge on every problem; pgs

@@ -44,7 +44,9 @@
  *    a sparse Cholesky through a KSP (preonly, PCCHOLESKY, nested-dissection ordering, PETSc's own
  *    factorization by default; options prefix fc_contact_solver_sap_, e.g.
  *    -fc_contact_solver_sap_pc_factor_mat_solver_type cholmod or mumps), and the products by W
- *    read the stored blocks: O(nb) per product instead of O(m²). The same Δλ to rounding
+ *    read the stored blocks: O(nb) per product instead of O(m²). Below SAP_SPARSE_MIN_M contacts
+ *    a dense copy of W is solved instead (where the dense path is faster; option
+ *    -fc_contact_solver_sap_sparse_factor forces either). The same Δλ to rounding
  *    (another elimination order; tests/unit/test_sap.c compares both paths). One difference:
  *    the dense Cholesky stops on a non-positive pivot (W indefinite: DIVERGED_BREAKDOWN), while
  *    PETSc's sparse Cholesky (and CHOLMOD's and MUMPS' through PETSc, measured) factors an
@@ -138,9 +140,17 @@
 #include <math.h>
 
 #define SAP_SYM_TOL 1e-8 /* max |W − Wᵀ| ≤ SAP_SYM_TOL max |W|, else the problem has no SAP cost */
+/* A block-sparse W of fewer contacts is solved on a dense copy unless -sap_sparse_factor says
+ * otherwise: the dense Cholesky of S costs at most (3m)³/3 flops (9 Mflop at m = 100, about a
+ * millisecond), while the sparse path's set-up (KSP, symbolic factorization) and PETSc's sparse
+ * Cholesky cost as much or more there: measured (bench/fill_rule, doc/performance.md) 30× slower
+ * at m = 36, 2–9× slower at m = 100 with fill ≥ 0.1, 2× faster at m = 100 with fill 0.06, and 11×
+ * faster on a 292-contact wall (fill 0.11). */
+#define SAP_SPARSE_MIN_M 200
 
 typedef struct {
   FcSAPParams par; /* β, σ, ε_r, ε_a, cost criterion, ls_max_it, monitor (sap_impl.h; defaults there) */
+  PetscBool   sparse_factor, sparse_factor_set; /* a block-sparse W: sparse S (comment §3) or a dense copy of W; unset: by size */
   /* work, sized for mcap contacts */
   PetscInt      mcap, scap; /* work for mcap contacts; dense S for scap contacts */
   PetscReal    *lam, *u, *vc, *gam, *g, *Wg, *dlam, *dvc, *R, *L, *S, *z;
@@ -822,8 +832,19 @@ static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, Pe
  * S sparse on W's pattern and a sparse Cholesky through PETSc. */
 static PetscErrorCode FcContactSolverSolve_SAP(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
+  FcContactProblem     d;
+
   PetscFunctionBegin;
-  PetscCall(SAPSolve_Private(s, p, r, st));
+  if (!FcContactProblemIsSparse(p) || (sp->sparse_factor_set ? sp->sparse_factor : p->m >= SAP_SPARSE_MIN_M)) {
+    PetscCall(SAPSolve_Private(s, p, r, st));
+    PetscFunctionReturn(0);
+  }
+  /* a small problem, or -sap_sparse_factor false: the dense path on a dense copy (the 16 GB limit of Convert applies) */
+  PetscCall(PetscInfo(NULL, "sap: W is block-sparse (%" PetscInt_FMT " blocks of %" PetscInt_FMT "^2): solved on a dense copy\n", p->nb, p->m));
+  PetscCall(FcContactProblemConvert(p, FC_CONTACT_W_DENSE, &d));
+  PetscCall(SAPSolve_Private(s, d, r, st));
+  PetscCall(FcContactProblemDestroy(&d));
   PetscFunctionReturn(0);
 }
 
@@ -852,6 +873,7 @@ static PetscErrorCode FcContactSolverSetFromOptions_SAP(FcContactSolver s, Petsc
   PetscCall(FcSAPParamsOptions(PetscOptionsObject, &par));
   if ((bad = FcSAPParamsInvalid(&par, &what, &value))) return SAPBadOption_Private(PetscOptionsObject, bad, what, value);
   sp->par = par;
+  PetscCall(PetscOptionsBool("-sap_sparse_factor", "Block-sparse W: factor I + L^T W L sparse on W's pattern (true) or solve on a dense copy of W (false); default: sparse from 200 contacts", "", sp->sparse_factor, &sp->sparse_factor, &sp->sparse_factor_set));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
