@@ -22,6 +22,7 @@
  *   SAP file m fill it_dense t_dense it_sparse t_sparse |r_s − r_d|/|r_d| error_dense error_sparse
  * Above -dense_max_m contacts the dense solve is limited to one Newton iteration (it_dense 1,
  * t_dense the time of that iteration with its set-up): the time per iteration is what compares.
+ * Above -dense_skip_m contacts it is not run (it_dense 0, nan).
  *
  *   ./build/bench/fill_rule [-m 30,100,300,1000] [-runs 3] [-solve_max_m 300]
  *   ./build/bench/fill_rule -mode sap [-dense_max_m 1000] FILE.hdf5...
@@ -174,10 +175,11 @@ static PetscErrorCode ModeFill(void)
 
 static PetscErrorCode ModeSAP(int argc, char **argv)
 {
-  PetscInt dense_max_m = 1000;
+  PetscInt dense_max_m = 1000, dense_skip_m = PETSC_MAX_INT;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dense_max_m", &dense_max_m, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dense_skip_m", &dense_skip_m, NULL));
   for (int i = 1; i < argc; i++) {
     FcContactProblem pd, ps, p0;
     PetscReal       *rd, *rs, ed, es, num = 0, den = 0;
@@ -186,6 +188,16 @@ static PetscErrorCode ModeSAP(int argc, char **argv)
 
     if (!strstr(argv[i], ".hdf5")) continue; /* options and their values */
     PetscCall(FcFCLIBReadProblem(argv[i], &p0));
+    if (p0->m > dense_skip_m) { /* sparse only */
+      PetscCall(FcContactProblemConvert(p0, FC_CONTACT_W_SPARSE, &ps));
+      PetscCall(FcContactProblemDestroy(&p0));
+      PetscCall(PetscMalloc1(3 * ps->m, &rs));
+      PetscCall(TimeSolve("sap", 1e-10, 1000, ps, 1, rs, &ts, &its, &es));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "SAP %s %" PetscInt_FMT " %.4f 0 nan %" PetscInt_FMT " %.4e nan nan %.3e\n", argv[i], ps->m, (double)ps->nb / ((double)ps->m * ps->m), its, ts, (double)es));
+      PetscCall(PetscFree(rs));
+      PetscCall(FcContactProblemDestroy(&ps));
+      continue;
+    }
     PetscCall(FcContactProblemConvert(p0, FC_CONTACT_W_DENSE, &pd));
     PetscCall(FcContactProblemConvert(p0, FC_CONTACT_W_SPARSE, &ps));
     PetscCall(FcContactProblemDestroy(&p0));
