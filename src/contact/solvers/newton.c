@@ -46,14 +46,18 @@
  * whose full step gives the smaller θ is kept, at the price of one more factorization in those
  * iterations (counted in the view: "steps with contacts at the kink").
  *
- * Regularization (option reg, default 0: off). J + εI with ε = reg ‖Φ‖/max(‖r‖, ‖ρq‖) ≤ reg_max,
- * a Levenberg-type shift that vanishes with Φ, so the local rate is kept (the perturbation of the
- * Newton system is O(‖Φ‖): the inexact-Newton argument of Dembo, Eisenstat & Steihaug, SIAM J.
- * Numer. Anal. 19, 1982); it makes J nonsingular when W is rank deficient and the contacts stick
- * (J = diag(ρ)W there, and diag(ρ)W + εI is nonsingular for W positive semidefinite). Measured on
- * the generated problems (bench/newton_hard.py, doc/contact.md): with the kink rule above it is
- * not needed (every problem converges without), and it costs steps on stacks (1 → 2–7), so it is
- * off by default; the nonzero-pivot shift of the LU handles an exactly singular J. */
+ * Regularization, as a safeguard (options reg = 1, reg_max = 1e-3; reg 0 turns it off). When the
+ * line search along the Newton direction finds no step, or only a short one (α < 1/8: J nearly
+ * singular, as on a rank-deficient W with sticking contacts, where J = diag(ρ)W), the direction of
+ * J + εI, ε = reg ‖Φ‖/max(‖r‖, ‖ρq‖) ≤ reg_max, gets its own line search and the point with the
+ * smaller θ is kept (counted in the view: "regularized retries"). The shift is of Levenberg type
+ * and vanishes with Φ, so the local rate is kept (the perturbation of the Newton system is
+ * O(‖Φ‖): the inexact-Newton argument of Dembo, Eisenstat & Steihaug, SIAM J. Numer. Anal. 19,
+ * 1982), and diag(ρ)W + εI is nonsingular for W positive semidefinite. Measured (bench/
+ * newton_hard.py): on a 2000-contact wall (μ = 1, mass ratio 1000) the unregularized iteration
+ * crawled with α ~ 1e-3..1e-7 and stopped at 4e-4 after 200 steps; with the safeguard it
+ * converges (90 steps to 1e-10). Always on (ε in every step) it cost steps on stacks (1 → 7–14), hence only as a
+ * retry. The nonzero-pivot shift of the LU handles an exactly singular J. */
 #include "../solver.h"
 #include <petscksp.h>
 
@@ -73,7 +77,7 @@ typedef struct {
   Vec             b, x;       /* wrap phi and dr */
   KSP             ksp;
   FcContactSolver gs;         /* the fallback (nsgs) */
-  PetscInt        nnewton[2], nls[2], nfallback[2], nties[2]; /* [0] last solve, [1] since creation */
+  PetscInt        nnewton[2], nls[2], nfallback[2], nties[2], nreg[2]; /* [0] last solve, [1] since creation */
 } FcContactSolver_Newton;
 
 /* Work arrays, J, its KSP and the vectors for exactly m contacts (the KSP's matrix size). J has
@@ -260,7 +264,7 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
 
   PetscFunctionBegin;
   st->iterations = 0;
-  nt->nnewton[0] = nt->nls[0] = nt->nfallback[0] = nt->nties[0] = 0;
+  nt->nnewton[0] = nt->nls[0] = nt->nfallback[0] = nt->nties[0] = nt->nreg[0] = 0;
   if (m == 0) {
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
     PetscFunctionReturn(0);
@@ -311,13 +315,13 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     /* The Newton direction with the contacts at the kink x_N = 0 active; when there are such
      * contacts, also with them inactive, and the one whose full step gives the smaller θ is kept
      * (both matrices are elements of the B-subdifferential of Φ; the head comment) */
-    PetscCall(Direction_Private(nt, p, r, PETSC_TRUE, eps, &solved));
+    PetscCall(Direction_Private(nt, p, r, PETSC_TRUE, 0, &solved));
     if (solved) PetscCall(Theta_Private(nt, p, r, 1.0, &theta_t));
     if (nties) {
       PetscReal theta_i = PETSC_MAX_REAL;
       PetscBool solved_i;
       PetscCall(PetscArraycpy(nt->dr2, nt->dr, n));
-      PetscCall(Direction_Private(nt, p, r, PETSC_FALSE, eps, &solved_i));
+      PetscCall(Direction_Private(nt, p, r, PETSC_FALSE, 0, &solved_i));
       if (solved_i) PetscCall(Theta_Private(nt, p, r, 1.0, &theta_i));
       if (solved_i && (!solved || theta_i < theta_t)) {
         solved  = PETSC_TRUE;
@@ -337,6 +341,29 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
       }
       if (ok) PetscCall(Theta_Private(nt, p, r, alpha, &theta_t)); /* rt at the accepted α */
     }
+    /* The safeguard (head comment): no step, or a short one (α < 1/8, a near-singular J), and the
+     * regularized direction J + εI gets its own line search; the point with the smaller θ is kept */
+    if (eps > 0 && (!ok || alpha < 0.125)) {
+      const PetscReal theta_best = ok ? theta_t : theta;
+      PetscReal       alpha_r = 1, theta_r = 0;
+      PetscBool       solved_r, ok_r = PETSC_FALSE;
+      if (ok) PetscCall(PetscArraycpy(nt->dr2, nt->rt, n)); /* the point found so far */
+      PetscCall(Direction_Private(nt, p, r, PETSC_TRUE, eps, &solved_r));
+      if (solved_r) {
+        for (PetscInt k = 0; k <= nt->ls_max_it; k++, alpha_r *= 0.5) {
+          PetscCall(Theta_Private(nt, p, r, alpha_r, &theta_r));
+          if (theta_r <= (1 - 2 * nt->sigma * alpha_r) * theta) {
+            ok_r = PETSC_TRUE;
+            break;
+          }
+        }
+      }
+      nt->nreg[0]++;
+      if (ok_r && theta_r < theta_best) {
+        ok    = PETSC_TRUE;
+        alpha = alpha_r;
+      } else if (ok) PetscCall(PetscArraycpy(nt->rt, nt->dr2, n));
+    }
     if (nt->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  newton %3" PetscInt_FMT " error %.6e theta %.6e eps %.2e ties %" PetscInt_FMT " %s alpha %g\n", it, (double)error, (double)theta, (double)eps, nties, ok ? "step" : "fallback", ok ? (double)alpha : 0.0));
     if (ok) PetscCall(PetscArraycpy(r, nt->rt, n));
     else PetscCall(Fallback_Private(s, nt, p, r)); /* singular J or no descent: a round of Gauss–Seidel, then Newton again */
@@ -344,6 +371,7 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
   PetscCall(PetscInfo(NULL, "newton: %" PetscInt_FMT " Newton steps, %" PetscInt_FMT " line-search evaluations, %" PetscInt_FMT " fallback rounds, %" PetscInt_FMT " steps with contacts at the kink\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0]));
   nt->nnewton[1] += nt->nnewton[0];
   nt->nties[1] += nt->nties[0];
+  nt->nreg[1] += nt->nreg[0];
   nt->nls[1] += nt->nls[0];
   nt->nfallback[1] += nt->nfallback[0];
   PetscFunctionReturn(0);
@@ -390,8 +418,8 @@ static PetscErrorCode FcContactSolverView_Newton(FcContactSolver s, PetscViewer 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Alart-Curnier, J solved by a KSP (default LU with a nonzero-pivot shift), J + eps I with eps = %g |Phi|/max(|r|, |rho q|) <= %g, Armijo sigma %g, ls_max_it %" PetscInt_FMT ", nsgs fallback of %" PetscInt_FMT " sweeps\n", (double)nt->reg, (double)nt->reg_max, (double)nt->sigma, nt->ls_max_it, nt->gs_sweeps));
   if (s->nsolves)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Newton steps %" PetscInt_FMT ", line-search evaluations %" PetscInt_FMT ", fallback rounds %" PetscInt_FMT ", steps with contacts at the kink %" PetscInt_FMT " (last solve); %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " (all solves)\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0],
-                                     nt->nnewton[1], nt->nls[1], nt->nfallback[1], nt->nties[1]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Newton steps %" PetscInt_FMT ", line-search evaluations %" PetscInt_FMT ", fallback rounds %" PetscInt_FMT ", steps with contacts at the kink %" PetscInt_FMT ", regularized retries %" PetscInt_FMT " (last solve); %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " (all solves)\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0], nt->nreg[0],
+                                     nt->nnewton[1], nt->nls[1], nt->nfallback[1], nt->nties[1], nt->nreg[1]));
   PetscFunctionReturn(0);
 }
 
@@ -420,8 +448,8 @@ PetscErrorCode FcContactSolverCreate_Newton(FcContactSolver s)
   nt->gs_sweeps         = 10;
   nt->ls_max_it         = 30;
   nt->sigma             = 1e-4;
-  nt->reg               = 0;
-  nt->reg_max           = 0.1;
+  nt->reg               = 1;
+  nt->reg_max           = 1e-3;
   s->data               = nt;
   s->ops.solve          = FcContactSolverSolve_Newton;
   s->ops.setfromoptions = FcContactSolverSetFromOptions_Newton;
