@@ -10,7 +10,8 @@
  * in both storages (FcContactProblemConvert), for each:
  *   sweep   time of one nsgs sweep: a solve from r = 0 with tol 0 and max_it K, divided by K
  *           (both storages make the same sweeps, arithmetic identical: doc/contact.md);
- *   sap     time of a sap solve from r = 0 (defaults), m ≤ -solve_max_m;
+ *   sap     time of a sap solve from r = 0 (defaults, but the sparse factorization of S forced
+ *           on the sparse W: -fc_contact_solver_sap_sparse_factor true), m ≤ -solve_max_m;
  *   newton  time of a newton solve from r = 0 to 1e-10, m ≤ -solve_max_m.
  * Best of -runs repetitions. One line per problem:
  *   FILL m nbody fill t_sweep_dense t_sweep_sparse t_sap_dense t_sap_sparse t_newton_dense t_newton_sparse sweeps
@@ -139,6 +140,12 @@ static PetscErrorCode ModeFill(void)
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-m", ms, &nm, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-runs", &runs, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-solve_max_m", &solve_max_m, NULL));
+  { /* the sap column compares the two factorizations of S: the sparse one whatever m (sap.c solves
+     * a dense copy below 200 contacts by default), unless the command line says otherwise */
+    PetscBool set;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_solver_sap_sparse_factor", &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-fc_contact_solver_sap_sparse_factor", "true"));
+  }
   for (PetscInt im = 0; im < nm; im++) {
     const PetscInt m = ms[im], K = m <= 100 ? 200 : m <= 300 ? 40 : 8; /* sweeps per timed solve */
     double         faster = -1, slower = 2;
