@@ -99,7 +99,17 @@ $(BUILD)/bench/solve_overhead: bench/solve_overhead.c $(BUILD)/libfcsim.a | $(BU
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS)
 
-bench: $(BIN)/fcsim $(BUILD)/bench/siconos_peer $(BUILD)/bench/schur_bench $(BUILD)/bench/solve_overhead
+# newton against nsgs with a sweep cap on FCLIB problems, W stored by the fill rule (bench/newton_hard.py).
+$(BUILD)/bench/newton_hard: bench/newton_hard.c $(BUILD)/libfcsim.a | $(BUILD)/config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS)
+
+# Dense against block-sparse W: nsgs sweeps, sap and newton solves by fill; sap on both storages (bench/fill_rule.c).
+$(BUILD)/bench/fill_rule: bench/fill_rule.c $(BUILD)/libfcsim.a | $(BUILD)/config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(BUILD)/libfcsim.a $(LDLIBS)
+
+bench: $(BIN)/fcsim $(BUILD)/bench/siconos_peer $(BUILD)/bench/schur_bench $(BUILD)/bench/solve_overhead $(BUILD)/bench/newton_hard $(BUILD)/bench/fill_rule
 	@sh bench/run.sh
 
 clean:

@@ -18,3 +18,12 @@ OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 # Peer on generated multi-body problems (walls and pyramids of rigid boxes, 100 to 2000 contacts;
 # Siconos with its sparse block W): per size class median ratios, log-log slopes (about 8 min)
 /usr/bin/python3 bench/multibody_peer.py --sizes 100,300,1000,2000 --runs 3
+# newton where Gauss-Seidel stalls: generated stacks, walls and pyramids, 40 to 2000 contacts, nsgs
+# capped at 1e4 sweeps beside newton to 1e-10, W stored by the fill rule (doc/performance.md; about 15 min)
+/usr/bin/python3 bench/newton_hard.py --sizes 50,200,500,1000,2000 --cap 10000
+# Dense against block-sparse W by fill: time per nsgs sweep, sap and newton solves; where sparse wins
+./build/bench/fill_rule -m 30,100,300,1000 -runs 5
+# sap with W dense and block-sparse (dense or sparse Cholesky of I + L^T W L) on generated walls; the
+# dense one is skipped at 3000 contacts (about 45 min: 9000^3/3 flops per iteration); about 20 min
+for n in 300 1000 3000; do /usr/bin/python3 bench/fclib_multibody.py --layout wall --contacts $n --mu 0.3,1.0 -o bench/out/sap_wall_$n.hdf5; done
+./build/bench/fill_rule -mode sap -dense_skip_m 2000 bench/out/sap_wall_300.hdf5 bench/out/sap_wall_1000.hdf5 bench/out/sap_wall_3000.hdf5

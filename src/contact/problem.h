@@ -46,8 +46,8 @@ typedef struct _n_FcContactProblem *FcContactProblem;
  *   when W is symmetric, as a Delassus operator is.
  *
  * Which solvers read which form (doc/contact.md, "Storage of W"): nsgs, pgs, uzawa_local,
- * uzawa_global and lemke read both (lemke forms its dense LCP from the blocks); sap converts a
- * block-sparse W to dense (FcContactProblemConvert, FC_CONTACT_DENSE_MAX_BYTES). The contact step,
+ * uzawa_global and lemke read both (lemke forms its dense LCP from the blocks); sap and newton
+ * assemble their Newton matrices on W's block pattern (sparse Cholesky / LU). The contact step,
  * the FCLIB reader and writer and the global reformulation create and read dense problems only. */
 struct _n_FcContactProblem {
   PetscInt   m;  /* number of contacts */

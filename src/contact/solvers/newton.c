@@ -33,7 +33,31 @@
  * θ'(r; Δr) = −2θ where Φ is differentiable; Qi & Sun, Math. Program. 58, 1993, for the local
  * quadratic rate). When J is singular (rank-deficient W with every contact sticking) or the line
  * search fails, `gs_sweeps` sweeps of nsgs are made from the current r and Newton goes on from
- * there (counted in the view). One iteration = one Newton step (or one fallback round). */
+ * there (counted in the view). One iteration = one Newton step (or one fallback round).
+ *
+ * The kink x_N = 0. At x_N = 0 exactly, max(0, x_N) has the two derivatives 0 and 1, and both J
+ * are elements of the B-subdifferential of Φ (Qi & Sun 1993: any element gives the local rate).
+ * The tie is the rule at the first iterate of a multi-body problem: with r = 0 and bodies that
+ * rest on each other and fall together, u_N = q_N = 0 at every interface above the ground. Taking
+ * those contacts inactive activates one interface per step (a stack of N boxes took N steps, 125
+ * steps at 500 contacts, each with α ≤ ½); taking them active solves the stack in one step, but
+ * makes a pyramid's side contacts (touching, not pressed) carry load they must then shed (1 step
+ * became 12). So when some contacts sit at the kink both directions are computed and the one
+ * whose full step gives the smaller θ is kept, at the price of one more factorization in those
+ * iterations (counted in the view: "steps with contacts at the kink").
+ *
+ * Regularization, as a safeguard (options reg = 1, reg_max = 1e-3; reg 0 turns it off). When the
+ * line search along the Newton direction finds no step, or only a short one (α < 1/8: J nearly
+ * singular, as on a rank-deficient W with sticking contacts, where J = diag(ρ)W), the direction of
+ * J + εI, ε = reg ‖Φ‖/max(‖r‖, ‖ρq‖) ≤ reg_max, gets its own line search and the point with the
+ * smaller θ is kept (counted in the view: "regularized retries"). The shift is of Levenberg type
+ * and vanishes with Φ, so the local rate is kept (the perturbation of the Newton system is
+ * O(‖Φ‖): the inexact-Newton argument of Dembo, Eisenstat & Steihaug, SIAM J. Numer. Anal. 19,
+ * 1982), and diag(ρ)W + εI is nonsingular for W positive semidefinite. Measured (bench/
+ * newton_hard.py): on a 2000-contact wall (μ = 1, mass ratio 1000) the unregularized iteration
+ * crawled with α ~ 1e-3..1e-7 and stopped at 4e-4 after 200 steps; with the safeguard it
+ * converges (90 steps to 1e-10). Always on (ε in every step) it cost steps on stacks (1 → 7–14), hence only as a
+ * retry. The nonzero-pivot shift of the LU handles an exactly singular J. */
 #include "../solver.h"
 #include <petscksp.h>
 
@@ -41,8 +65,11 @@ typedef struct {
   PetscInt        gs_sweeps;  /* 10: nsgs sweeps of one fallback round */
   PetscInt        ls_max_it;  /* 30: halvings of the line search */
   PetscReal       sigma;      /* 1e-4: Armijo constant */
+  PetscReal       reg;        /* 1: ε = reg ‖Φ‖/max(‖r‖, ‖ρq‖) in J + εI */
+  PetscReal       reg_max;    /* 0.1: the largest ε */
+  PetscBool       monitor;    /* print θ, the common error, the step and the line search per iteration */
   PetscInt        mcap;
-  PetscReal      *u, *phi, *dr, *rt, *ut, *rho, *D;
+  PetscReal      *u, *phi, *dr, *rt, *ut, *rho, *D, *dr2;
   Mat             J;          /* 3m × 3m AIJ with every row stored whole (dense W: a constant pattern, one symbolic factorization) */
   PetscBool       sparse;     /* the storage of W the work is made for */
   PetscInt       *cols;       /* 0 .. 3m−1 */
@@ -50,7 +77,7 @@ typedef struct {
   Vec             b, x;       /* wrap phi and dr */
   KSP             ksp;
   FcContactSolver gs;         /* the fallback (nsgs) */
-  PetscInt        nnewton[2], nls[2], nfallback[2]; /* [0] last solve, [1] since creation */
+  PetscInt        nnewton[2], nls[2], nfallback[2], nties[2], nreg[2]; /* [0] last solve, [1] since creation */
 } FcContactSolver_Newton;
 
 /* Work arrays, J, its KSP and the vectors for exactly m contacts (the KSP's matrix size). J has
@@ -71,8 +98,8 @@ static PetscErrorCode Work_Private(FcContactSolver s, FcContactSolver_Newton *nt
     PetscCall(VecDestroy(&nt->x));
     PetscCall(KSPDestroy(&nt->ksp));
     PetscCall(PetscMalloc7(n, &nt->u, n, &nt->phi, n, &nt->dr, n, &nt->rt, n, &nt->ut, n, &nt->rho, 3 * n, &nt->D));
-    PetscCall(PetscFree2(nt->cols, nt->row));
-    PetscCall(PetscMalloc2(n, &nt->cols, n, &nt->row));
+    PetscCall(PetscFree3(nt->cols, nt->row, nt->dr2));
+    PetscCall(PetscMalloc3(n, &nt->cols, n, &nt->row, n, &nt->dr2));
     for (PetscInt j = 0; j < n; j++) nt->cols[j] = j;
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, nt->phi, &nt->b));
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, nt->dr, &nt->x));
@@ -101,11 +128,14 @@ static PetscErrorCode Work_Private(FcContactSolver s, FcContactSolver_Newton *nt
   PetscFunctionReturn(0);
 }
 
-/* Φ(r) (and, when D is given, ∂P/∂x per contact, 9 entries row-major); returns θ = ½‖Φ‖². */
-static PetscReal Phi_Private(FcContactProblem p, const PetscReal rho[], const PetscReal r[], const PetscReal u[], PetscReal phi[], PetscReal D[])
+/* Φ(r) (and, when D is given, ∂P/∂x per contact, 9 entries row-major, the normal row taken as
+ * active at the kink x_N = 0 when tie_active); returns θ = ½‖Φ‖², and in *nties (if given) the
+ * number of contacts at that kink. */
+static PetscReal Phi_Private(FcContactProblem p, const PetscReal rho[], PetscBool tie_active, const PetscReal r[], const PetscReal u[], PetscReal phi[], PetscReal D[], PetscInt *nties)
 {
   PetscReal theta = 0;
 
+  if (nties) *nties = 0;
   for (PetscInt a = 0; a < p->m; a++) {
     const PetscReal *ra = &r[3 * a], *ua = &u[3 * a], *ro = &rho[3 * a], mu = p->mu[a];
     const PetscReal  xn = ra[0] - ro[0] * ua[0], xt[2] = {ra[1] - ro[1] * ua[1], ra[2] - ro[2] * ua[2]};
@@ -114,7 +144,8 @@ static PetscReal Phi_Private(FcContactProblem p, const PetscReal rho[], const Pe
 
     if (d)
       for (int k = 0; k < 9; k++) d[k] = 0;
-    if (d && xn > 0) d[0] = 1;
+    if (nties && xn == 0) (*nties)++;
+    if (d && (xn > 0 || (tie_active && xn == 0))) d[0] = 1;
     if (nxt <= R) { /* inside the disk (R = 0: x_T = 0, then P = 0 and the derivative below is 0) */
       pt[0] = xt[0];
       pt[1] = xt[1];
@@ -142,7 +173,7 @@ static PetscReal Phi_Private(FcContactProblem p, const PetscReal rho[], const Pe
 
 /* J = I − D + D diag(ρ) W, row by row (row k of W is read, W symmetric or not); every row stored
  * whole so that the pattern, hence the symbolic factorization, stays the same. */
-static PetscErrorCode Jacobian_Private(FcContactProblem p, const PetscReal rho[], const PetscReal D[], PetscInt cols[], PetscScalar buf[], Mat J)
+static PetscErrorCode Jacobian_Private(FcContactProblem p, const PetscReal rho[], const PetscReal D[], PetscReal eps, PetscInt cols[], PetscScalar buf[], Mat J)
 {
   const PetscInt n = 3 * p->m;
 
@@ -156,7 +187,7 @@ static PetscErrorCode Jacobian_Private(FcContactProblem p, const PetscReal rho[]
           const PetscInt   b  = p->bcol[k];
           const PetscReal *Wb = &p->bval[9 * k];
           for (int j = 0; j < 3; j++) {
-            PetscScalar v = b == a ? (i == j) - D[9 * a + 3 * i + j] : 0;
+            PetscScalar v = b == a ? (i == j) * (1 + eps) - D[9 * a + 3 * i + j] : 0;
             for (int kk = 0; kk < 3; kk++) v += D[9 * a + 3 * i + kk] * rho[3 * a + kk] * Wb[3 * kk + j];
             cols[nc]  = 3 * b + j;
             buf[nc++] = v;
@@ -173,7 +204,7 @@ static PetscErrorCode Jacobian_Private(FcContactProblem p, const PetscReal rho[]
         buf[3 * a + k] -= c;
         for (PetscInt j = 0; j < n; j++) buf[j] += c * rho[3 * a + k] * Wk[j];
       }
-      buf[row] += 1;
+      buf[row] += 1 + eps;
       for (PetscInt j = 0; j < n; j++) cols[j] = j;
       PetscCall(MatSetValues(J, 1, &row, n, cols, buf, INSERT_VALUES));
     }
@@ -197,6 +228,34 @@ static PetscErrorCode Fallback_Private(FcContactSolver s, FcContactSolver_Newton
   PetscFunctionReturn(0);
 }
 
+/* The Newton direction J Δr = −Φ at r (u = W r + q in nt->u) into nt->dr, with J + εI and the
+ * element of ∂Φ chosen by tie_active (Phi_Private); *solved false when the KSP failed. */
+static PetscErrorCode Direction_Private(FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscBool tie_active, PetscReal eps, PetscBool *solved)
+{
+  KSPConvergedReason kreason;
+
+  PetscFunctionBegin;
+  (void)Phi_Private(p, nt->rho, tie_active, r, nt->u, nt->phi, nt->D, NULL);
+  PetscCall(Jacobian_Private(p, nt->rho, nt->D, eps, nt->cols, nt->row, nt->J));
+  PetscCall(VecScale(nt->b, -1.0)); /* b wraps phi, x wraps dr */
+  PetscCall(KSPSetOperators(nt->ksp, nt->J, nt->J));
+  PetscCall(KSPSolve(nt->ksp, nt->b, nt->x));
+  PetscCall(KSPGetConvergedReason(nt->ksp, &kreason));
+  *solved = kreason > 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* θ at r + α Δr, the point in nt->rt (its velocity in nt->ut). */
+static PetscErrorCode Theta_Private(FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal alpha, PetscReal *theta)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < 3 * p->m; i++) nt->rt[i] = r[i] + alpha * nt->dr[i];
+  PetscCall(FcContactProblemComputeVelocity(p, nt->rt, nt->ut));
+  *theta = Phi_Private(p, nt->rho, PETSC_TRUE, nt->rt, nt->ut, nt->phi, NULL, NULL);
+  nt->nls[0]++;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
   FcContactSolver_Newton *nt = (FcContactSolver_Newton *)s->data;
@@ -205,7 +264,7 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
 
   PetscFunctionBegin;
   st->iterations = 0;
-  nt->nnewton[0] = nt->nls[0] = nt->nfallback[0] = 0;
+  nt->nnewton[0] = nt->nls[0] = nt->nfallback[0] = nt->nties[0] = nt->nreg[0] = 0;
   if (m == 0) {
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
     PetscFunctionReturn(0);
@@ -224,9 +283,9 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     nt->rho[3 * a + 1] = nt->rho[3 * a + 2] = 1 / wt;
   }
   for (PetscInt it = 0;; it++) {
-    KSPConvergedReason kreason;
-    PetscReal          alpha = 1, theta_t = 0;
-    PetscBool          ok    = PETSC_FALSE;
+    PetscReal alpha = 1, theta_t = 0, eps;
+    PetscInt  nties;
+    PetscBool ok = PETSC_FALSE, solved;
 
     PetscCall(FcContactProblemComputeVelocity(p, r, nt->u));
     PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, nt->u, &error));
@@ -243,33 +302,97 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
       st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
       break;
     }
-    theta = Phi_Private(p, nt->rho, r, nt->u, nt->phi, nt->D);
-    PetscCall(Jacobian_Private(p, nt->rho, nt->D, nt->cols, nt->row, nt->J));
-    /* J Δr = −Φ: b wraps phi, x wraps dr */
-    PetscCall(VecScale(nt->b, -1.0));
-    PetscCall(KSPSetOperators(nt->ksp, nt->J, nt->J));
-    PetscCall(KSPSolve(nt->ksp, nt->b, nt->x));
-    PetscCall(KSPGetConvergedReason(nt->ksp, &kreason));
-    if (kreason > 0) {
+    /* ε of J + εI: reg ‖Φ‖ / max(‖r‖, ‖ρq‖), at most reg_max (the head comment) */
+    {
+      PetscReal sr = 0, sq = 0;
+      theta = Phi_Private(p, nt->rho, PETSC_TRUE, r, nt->u, nt->phi, NULL, &nties);
+      for (PetscInt i = 0; i < n; i++) {
+        sr += r[i] * r[i];
+        sq += PetscSqr(nt->rho[i] * p->q[i]);
+      }
+      eps = PetscMin(nt->reg_max, nt->reg * PetscSqrtReal(2 * theta) / PetscMax(PetscSqrtReal(PetscMax(sr, sq)), PETSC_SMALL));
+    }
+    /* The Newton direction with the contacts at the kink x_N = 0 active; when there are such
+     * contacts, also with them inactive, and the one whose full step gives the smaller θ is kept
+     * (both matrices are elements of the B-subdifferential of Φ; the head comment) */
+    PetscCall(Direction_Private(nt, p, r, PETSC_TRUE, 0, &solved));
+    if (solved) PetscCall(Theta_Private(nt, p, r, 1.0, &theta_t));
+    if (nties) {
+      PetscReal theta_i = PETSC_MAX_REAL;
+      PetscBool solved_i;
+      PetscCall(PetscArraycpy(nt->dr2, nt->dr, n));
+      PetscCall(Direction_Private(nt, p, r, PETSC_FALSE, 0, &solved_i));
+      if (solved_i) PetscCall(Theta_Private(nt, p, r, 1.0, &theta_i));
+      if (solved_i && (!solved || theta_i < theta_t)) {
+        solved  = PETSC_TRUE;
+        theta_t = theta_i;
+      } else PetscCall(PetscArraycpy(nt->dr, nt->dr2, n));
+      nt->nties[0]++;
+    }
+    if (solved) {
       nt->nnewton[0]++;
-      /* Armijo on θ along Δr */
+      /* Armijo on θ along Δr (α = 1 was evaluated above) */
       for (PetscInt k = 0; k <= nt->ls_max_it; k++, alpha *= 0.5) {
-        for (PetscInt i = 0; i < n; i++) nt->rt[i] = r[i] + alpha * nt->dr[i];
-        PetscCall(FcContactProblemComputeVelocity(p, nt->rt, nt->ut));
-        theta_t = Phi_Private(p, nt->rho, nt->rt, nt->ut, nt->phi, NULL);
-        nt->nls[0]++;
+        if (k) PetscCall(Theta_Private(nt, p, r, alpha, &theta_t));
         if (theta_t <= (1 - 2 * nt->sigma * alpha) * theta) {
           ok = PETSC_TRUE;
           break;
         }
       }
+      if (ok) PetscCall(Theta_Private(nt, p, r, alpha, &theta_t)); /* rt at the accepted α */
     }
+    /* The safeguard (head comment): no step, or a short one (α < 1/8, a near-singular J), and the
+     * regularized direction J + εI gets its own line search; the point with the smaller θ is kept */
+    if (eps > 0 && (!ok || alpha < 0.125)) {
+      const PetscReal theta_best = ok ? theta_t : theta;
+      PetscReal       alpha_r = 1, theta_r = 0;
+      PetscBool       solved_r, ok_r = PETSC_FALSE;
+      if (ok) PetscCall(PetscArraycpy(nt->dr2, nt->rt, n)); /* the point found so far */
+      PetscCall(Direction_Private(nt, p, r, PETSC_TRUE, eps, &solved_r));
+      if (solved_r) {
+        for (PetscInt k = 0; k <= nt->ls_max_it; k++, alpha_r *= 0.5) {
+          PetscCall(Theta_Private(nt, p, r, alpha_r, &theta_r));
+          if (theta_r <= (1 - 2 * nt->sigma * alpha_r) * theta) {
+            ok_r = PETSC_TRUE;
+            break;
+          }
+        }
+      }
+      nt->nreg[0]++;
+      if (ok_r && theta_r < theta_best) {
+        ok    = PETSC_TRUE;
+        alpha = alpha_r;
+      } else if (ok) PetscCall(PetscArraycpy(nt->rt, nt->dr2, n));
+    }
+    if (nt->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  newton %3" PetscInt_FMT " error %.6e theta %.6e eps %.2e ties %" PetscInt_FMT " %s alpha %g\n", it, (double)error, (double)theta, (double)eps, nties, ok ? "step" : "fallback", ok ? (double)alpha : 0.0));
     if (ok) PetscCall(PetscArraycpy(r, nt->rt, n));
     else PetscCall(Fallback_Private(s, nt, p, r)); /* singular J or no descent: a round of Gauss–Seidel, then Newton again */
   }
+  PetscCall(PetscInfo(NULL, "newton: %" PetscInt_FMT " Newton steps, %" PetscInt_FMT " line-search evaluations, %" PetscInt_FMT " fallback rounds, %" PetscInt_FMT " steps with contacts at the kink\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0]));
   nt->nnewton[1] += nt->nnewton[0];
+  nt->nties[1] += nt->nties[0];
+  nt->nreg[1] += nt->nreg[0];
   nt->nls[1] += nt->nls[0];
   nt->nfallback[1] += nt->nfallback[0];
+  PetscFunctionReturn(0);
+}
+
+/* A real option >= 0 and finite; a bad value is recorded for the object's one-line input error
+ * (as FcContactSolverOptionsBoundedInt does for integers). */
+static PetscErrorCode NonNegativeReal_Private(FcContactSolver s, PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscReal *value)
+{
+  PetscReal v = *value;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsReal(opt, text, "", v, &v, &set));
+  if (!set) PetscFunctionReturn(0);
+  if (!(v >= 0) || PetscIsInfOrNanReal(v)) {
+    if (!s->opterr[0]) {
+      snprintf(s->optname, sizeof s->optname, "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1);
+      snprintf(s->opterr, sizeof s->opterr, "must be finite and >= 0 (got %g)", (double)v);
+    }
+  } else *value = v;
   PetscFunctionReturn(0);
 }
 
@@ -281,6 +404,9 @@ static PetscErrorCode FcContactSolverSetFromOptions_Newton(FcContactSolver s, Pe
   PetscOptionsHeadBegin(PetscOptionsObject, "newton: semismooth Newton on the Alart-Curnier function");
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_gs_sweeps", "nsgs sweeps of a fallback round (singular Jacobian or failed line search)", &nt->gs_sweeps, 1));
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_ls_max_it", "Halvings of the Armijo line search", &nt->ls_max_it, 0));
+  PetscCall(NonNegativeReal_Private(s, PetscOptionsObject, "-newton_reg", "Regularization J + eps I, eps = reg |Phi| / max(|r|, |rho q|) (0: none)", &nt->reg));
+  PetscCall(NonNegativeReal_Private(s, PetscOptionsObject, "-newton_reg_max", "Largest eps of the regularization", &nt->reg_max));
+  PetscCall(PetscOptionsBool("-newton_monitor", "Print the common error, theta = |Phi|^2/2 and the step of each Newton iteration", "", nt->monitor, &nt->monitor, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -290,10 +416,10 @@ static PetscErrorCode FcContactSolverView_Newton(FcContactSolver s, PetscViewer 
   FcContactSolver_Newton *nt = (FcContactSolver_Newton *)s->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Alart-Curnier, J solved by a KSP (default LU with a nonzero-pivot shift), Armijo sigma %g, ls_max_it %" PetscInt_FMT ", nsgs fallback of %" PetscInt_FMT " sweeps\n", (double)nt->sigma, nt->ls_max_it, nt->gs_sweeps));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Alart-Curnier, J solved by a KSP (default LU with a nonzero-pivot shift), J + eps I with eps = %g |Phi|/max(|r|, |rho q|) <= %g, Armijo sigma %g, ls_max_it %" PetscInt_FMT ", nsgs fallback of %" PetscInt_FMT " sweeps\n", (double)nt->reg, (double)nt->reg_max, (double)nt->sigma, nt->ls_max_it, nt->gs_sweeps));
   if (s->nsolves)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Newton steps %" PetscInt_FMT ", line-search evaluations %" PetscInt_FMT ", fallback rounds %" PetscInt_FMT " (last solve); %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " (all solves)\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nnewton[1], nt->nls[1],
-                                     nt->nfallback[1]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Newton steps %" PetscInt_FMT ", line-search evaluations %" PetscInt_FMT ", fallback rounds %" PetscInt_FMT ", steps with contacts at the kink %" PetscInt_FMT ", regularized retries %" PetscInt_FMT " (last solve); %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " (all solves)\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0], nt->nreg[0],
+                                     nt->nnewton[1], nt->nls[1], nt->nfallback[1], nt->nties[1], nt->nreg[1]));
   PetscFunctionReturn(0);
 }
 
@@ -303,7 +429,7 @@ static PetscErrorCode FcContactSolverDestroy_Newton(FcContactSolver s)
 
   PetscFunctionBegin;
   PetscCall(PetscFree7(nt->u, nt->phi, nt->dr, nt->rt, nt->ut, nt->rho, nt->D));
-  PetscCall(PetscFree2(nt->cols, nt->row));
+  PetscCall(PetscFree3(nt->cols, nt->row, nt->dr2));
   PetscCall(MatDestroy(&nt->J));
   PetscCall(VecDestroy(&nt->b));
   PetscCall(VecDestroy(&nt->x));
@@ -322,6 +448,8 @@ PetscErrorCode FcContactSolverCreate_Newton(FcContactSolver s)
   nt->gs_sweeps         = 10;
   nt->ls_max_it         = 30;
   nt->sigma             = 1e-4;
+  nt->reg               = 1;
+  nt->reg_max           = 1e-3;
   s->data               = nt;
   s->ops.solve          = FcContactSolverSolve_Newton;
   s->ops.setfromoptions = FcContactSolverSetFromOptions_Newton;

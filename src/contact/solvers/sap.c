@@ -36,6 +36,23 @@
  *    of L that vanish (separated contacts) are dropped, so S is k×k with k = 3·(sticking) +
  *    2·(sliding) contacts. Cost per iteration: 3 products by W (3m×3m), S block by block (O(m²)),
  *    its dense Cholesky (k³/3 flops).
+ *    On a block-sparse W (problem.h) S = I + LᵀWL has W's block pattern (L is block diagonal):
+ *    it is assembled as a PETSc AIJ matrix on that pattern with all three columns of every
+ *    contact kept (a vanishing column of L gives a row and column of S equal to those of I, and
+ *    a zero entry of LᵀWg, so Δλ is the same as with the column dropped), which keeps the pattern,
+ *    hence the symbolic factorization, the same for every iteration of a solve. It is factored by
+ *    a sparse Cholesky through a KSP (preonly, PCCHOLESKY, nested-dissection ordering, PETSc's own
+ *    factorization by default; options prefix fc_contact_solver_sap_, e.g.
+ *    -fc_contact_solver_sap_pc_factor_mat_solver_type cholmod or mumps), and the products by W
+ *    read the stored blocks: O(nb) per product instead of O(m²). Below SAP_SPARSE_MIN_M contacts
+ *    a dense copy of W is solved instead (where the dense path is faster; option
+ *    -fc_contact_solver_sap_sparse_factor forces either). The same Δλ to rounding
+ *    (another elimination order; tests/unit/test_sap.c compares both paths). One difference:
+ *    the dense Cholesky stops on a non-positive pivot (W indefinite: DIVERGED_BREAKDOWN), while
+ *    PETSc's sparse Cholesky (and CHOLMOD's and MUMPS' through PETSc, measured) factors an
+ *    indefinite S without a complaint, so on an indefinite W — outside SAP's domain, W = J A⁻¹ Jᵀ
+ *    is positive semidefinite — the sparse path may end at a stationary point of the nonconvex
+ *    cost instead (test_sap.c shows both).
  *
  * 4. The analytic projection ([C22], in FCLIB's frame (n, t1, t2)). With μ̃ = μ√(R_t/R_n),
  *    μ̂ = μR_t/R_n, y_r = ‖y_t‖, t̂ = y_t/y_r:
@@ -123,12 +140,24 @@
 #include <math.h>
 
 #define SAP_SYM_TOL 1e-8 /* max |W − Wᵀ| ≤ SAP_SYM_TOL max |W|, else the problem has no SAP cost */
+/* A block-sparse W of fewer contacts is solved on a dense copy unless -sap_sparse_factor says
+ * otherwise: the dense Cholesky of S costs at most (3m)³/3 flops (9 Mflop at m = 100, about a
+ * millisecond), while the sparse path's set-up (KSP, symbolic factorization) and PETSc's sparse
+ * Cholesky cost as much or more there: measured (bench/fill_rule, doc/performance.md) 30× slower
+ * at m = 36, 2–9× slower at m = 100 with fill ≥ 0.1, 2× faster at m = 100 with fill 0.06, and 11×
+ * faster on a 292-contact wall (fill 0.11). */
+#define SAP_SPARSE_MIN_M 200
 
 typedef struct {
   FcSAPParams par; /* β, σ, ε_r, ε_a, cost criterion, ls_max_it, monitor (sap_impl.h; defaults there) */
+  PetscBool   sparse_factor, sparse_factor_set; /* a block-sparse W: sparse S (comment §3) or a dense copy of W; unset: by size */
   /* work, sized for mcap contacts */
-  PetscInt      mcap;
+  PetscInt      mcap, scap; /* work for mcap contacts; dense S for scap contacts */
   PetscReal    *lam, *u, *vc, *gam, *g, *Wg, *dlam, *dvc, *R, *L, *S, *z;
+  /* block-sparse W (comment §3): S in AIJ form on W's pattern, its Cholesky in a KSP */
+  Mat           Ssp;
+  Vec           zb, zx;
+  KSP           ksp;
   PetscInt     *mode, *col0; /* per contact: region (0 none, 1 stick, 2 slide), first column in S */
   FcSAPHistory hist; /* of the last solve */
   /* last solve */
@@ -239,11 +268,41 @@ static PetscReal Dot_Private(PetscInt n, const PetscReal *x, const PetscReal *y)
   return s;
 }
 
-/* y = W x, W dense row-major n×n. (Plain loops: fcsim links LAPACK/BLAS only through PETSc's
- * shared library, whose symbols are not on the link line.) */
-static void SAPMult_Private(PetscInt n, const PetscReal *W, const PetscReal *x, PetscReal *y)
+/* y = W x, W dense row-major 3m×3m or block-sparse (its stored blocks, row by row). (Plain
+ * loops: fcsim links LAPACK/BLAS only through PETSc's shared library, whose symbols are not on
+ * the link line.) */
+static void SAPMult_Private(FcContactProblem p, const PetscReal *x, PetscReal *y)
 {
-  for (PetscInt i = 0; i < n; i++) y[i] = Dot_Private(n, W + (size_t)i * n, x);
+  const PetscInt n = 3 * p->m;
+
+  if (!FcContactProblemIsSparse(p)) {
+    for (PetscInt i = 0; i < n; i++) y[i] = Dot_Private(n, p->W + (size_t)i * n, x);
+    return;
+  }
+  for (PetscInt a = 0; a < p->m; a++) {
+    PetscReal y0 = 0, y1 = 0, y2 = 0;
+    for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
+      const PetscReal *B = p->bval + 9 * k, *xb = x + 3 * p->bcol[k];
+      y0 += B[0] * xb[0] + B[1] * xb[1] + B[2] * xb[2];
+      y1 += B[3] * xb[0] + B[4] * xb[1] + B[5] * xb[2];
+      y2 += B[6] * xb[0] + B[7] * xb[1] + B[8] * xb[2];
+    }
+    y[3 * a]     = y0;
+    y[3 * a + 1] = y1;
+    y[3 * a + 2] = y2;
+  }
+}
+
+/* S_ab = L_aᵀ W_ab L_b for 3×3 blocks (W_ab row-major, L column-major as FcSAPProject gives it:
+ * L[3c + i]), na and nb columns; out[ca·3 + cb]. */
+static void SAPBlockLtWL_Private(const PetscReal *La, PetscInt na, const PetscReal Wab[9], const PetscReal *Lb, PetscInt nb, PetscReal out[9])
+{
+  PetscReal WL[9];
+
+  for (int i = 0; i < 3; i++)
+    for (PetscInt c = 0; c < nb; c++) WL[3 * c + i] = Wab[3 * i] * Lb[3 * c] + Wab[3 * i + 1] * Lb[3 * c + 1] + Wab[3 * i + 2] * Lb[3 * c + 2];
+  for (PetscInt ca = 0; ca < na; ca++)
+    for (PetscInt cb = 0; cb < nb; cb++) out[3 * ca + cb] = La[3 * ca] * WL[3 * cb] + La[3 * ca + 1] * WL[3 * cb + 1] + La[3 * ca + 2] * WL[3 * cb + 2];
 }
 
 /* In place Cholesky S = C Cᵀ of a dense row-major SPD k×k matrix (Cholesky–Banachiewicz, the
@@ -401,28 +460,154 @@ PetscErrorCode FcSAPHistoryDestroy(FcSAPHistory *h)
 
 /* ---- the local type ---- */
 
-static PetscErrorCode SAPEnsureCapacity_Private(FcContactSolver_SAP *sp, PetscInt m)
+/* Work for m contacts; the dense S (9m² doubles) only for a dense W. */
+static PetscErrorCode SAPEnsureCapacity_Private(FcContactSolver_SAP *sp, PetscInt m, PetscBool dense)
 {
   PetscFunctionBegin;
+  if (dense && m > sp->scap) {
+    PetscCall(PetscFree(sp->S));
+    PetscCall(PetscMalloc1((size_t)9 * m * m, &sp->S));
+    sp->scap = m;
+  }
   if (m <= sp->mcap) PetscFunctionReturn(0);
-  PetscCall(PetscFree(sp->S));
   PetscCall(PetscFree5(sp->lam, sp->u, sp->vc, sp->gam, sp->g));
   PetscCall(PetscFree5(sp->Wg, sp->dlam, sp->dvc, sp->R, sp->L));
   PetscCall(PetscFree3(sp->z, sp->mode, sp->col0));
   PetscCall(PetscMalloc5(3 * m, &sp->lam, 3 * m, &sp->u, 3 * m, &sp->vc, 3 * m, &sp->gam, 3 * m, &sp->g));
   PetscCall(PetscMalloc5(3 * m, &sp->Wg, 3 * m, &sp->dlam, 3 * m, &sp->dvc, 3 * m, &sp->R, 9 * m, &sp->L));
   PetscCall(PetscMalloc3(3 * m, &sp->z, m, &sp->mode, m, &sp->col0));
-  PetscCall(PetscMalloc1((size_t)9 * m * m, &sp->S));
   sp->mcap = m;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+/* The sparse S of a block-sparse W (comment §3): an AIJ matrix of W's pattern, 3 scalar columns
+ * per stored block, whose values SAPSparseS_Private overwrites in place; z wrapped in two Vecs
+ * (right-hand side and solution share it: the KSP solves in place through a copy); the KSP made
+ * once per solver object (options read then). */
+static PetscErrorCode SAPSparseSetUp_Private(FcContactSolver s, FcContactSolver_SAP *sp, FcContactProblem p)
+{
+  const PetscInt m = p->m, n = 3 * m;
+  PetscInt      *ia, *ja;
+  PC             pc;
+
+  PetscFunctionBegin;
+  PetscCall(MatDestroy(&sp->Ssp));
+  PetscCall(VecDestroy(&sp->zb));
+  PetscCall(VecDestroy(&sp->zx));
+  PetscCall(PetscMalloc2(n + 1, &ia, (size_t)9 * p->nb, &ja));
+  ia[0] = 0;
+  for (PetscInt a = 0; a < m; a++) {
+    const PetscInt nba = p->bptr[a + 1] - p->bptr[a];
+    for (int i = 0; i < 3; i++) {
+      const PetscInt row = 3 * a + i;
+      ia[row + 1]        = ia[row] + 3 * nba;
+      for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++)
+        for (int j = 0; j < 3; j++) ja[ia[row] + 3 * (k - p->bptr[a]) + j] = 3 * p->bcol[k] + j;
+    }
+  }
+  PetscCall(MatCreate(PETSC_COMM_SELF, &sp->Ssp));
+  PetscCall(MatSetSizes(sp->Ssp, n, n, n, n));
+  PetscCall(MatSetType(sp->Ssp, MATSEQAIJ));
+  PetscCall(MatSeqAIJSetPreallocationCSR(sp->Ssp, ia, ja, NULL));
+  PetscCall(PetscFree2(ia, ja));
+  PetscCall(MatSetOption(sp->Ssp, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(sp->Ssp, MAT_SPD, PETSC_TRUE));
+  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, NULL, &sp->zb));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &sp->zx));
+  if (!sp->ksp) {
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &sp->ksp));
+    if (s->prefix) PetscCall(KSPSetOptionsPrefix(sp->ksp, s->prefix));
+    PetscCall(KSPAppendOptionsPrefix(sp->ksp, "fc_contact_solver_sap_"));
+    PetscCall(KSPSetType(sp->ksp, KSPPREONLY));
+    PetscCall(KSPGetPC(sp->ksp, &pc));
+    PetscCall(PCSetType(pc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGND));
+    PetscCall(KSPSetFromOptions(sp->ksp));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* S = I + LᵀWL in place in the AIJ values (all three columns of every contact, comment §3),
+ * then z ← S⁻¹ z. *ok false when the factorization failed (S not positive definite). */
+static PetscErrorCode SAPSparseSolve_Private(FcContactSolver_SAP *sp, FcContactProblem p, PetscBool *ok)
+{
+  PetscScalar       *v;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJGetArray(sp->Ssp, &v));
+  for (PetscInt a = 0; a < p->m; a++) {
+    const PetscInt   nba = p->bptr[a + 1] - p->bptr[a], na = FcSAPRegionColumns(sp->mode[a]);
+    const PetscReal *La  = sp->L + 9 * a;
+    PetscScalar     *va  = v + 9 * p->bptr[a]; /* rows 3a..3a+2 follow each other, 3·nba entries each */
+    for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
+      const PetscInt b = p->bcol[k], nb = FcSAPRegionColumns(sp->mode[b]);
+      PetscReal      Sab[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+      if (na && nb) SAPBlockLtWL_Private(La, na, p->bval + 9 * k, sp->L + 9 * b, nb, Sab);
+      if (b == a)
+        for (int i = 0; i < 3; i++) Sab[4 * i] += 1;
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) va[i * 3 * nba + 3 * (k - p->bptr[a]) + j] = Sab[3 * i + j];
+    }
+  }
+  PetscCall(MatSeqAIJRestoreArray(sp->Ssp, &v));
+  PetscCall(KSPSetOperators(sp->ksp, sp->Ssp, sp->Ssp));
+  PetscCall(VecPlaceArray(sp->zb, sp->z));
+  PetscCall(KSPSolve(sp->ksp, sp->zb, sp->zx));
+  PetscCall(VecResetArray(sp->zb));
+  PetscCall(KSPGetConvergedReason(sp->ksp, &reason));
+  *ok = reason > 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (*ok) {
+    const PetscScalar *x;
+    PetscCall(VecGetArrayRead(sp->zx, &x));
+    PetscCall(PetscArraycpy(sp->z, x, 3 * p->m));
+    PetscCall(VecRestoreArrayRead(sp->zx, &x));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Checks of W (finite, symmetric to SAP_SYM_TOL) in either storage: *bad names what is wrong. */
+static void SAPCheckW_Private(FcContactProblem p, PetscReal *wmax, PetscReal *asym, const char **bad)
+{
+  const PetscInt n = 3 * p->m;
+
+  *wmax = *asym = 0;
+  *bad          = NULL;
+  if (!FcContactProblemIsSparse(p)) {
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = 0; j <= i; j++) {
+        const PetscReal a = p->W[(size_t)i * n + j], b = p->W[(size_t)j * n + i];
+        if (PetscIsInfOrNanReal(a) || PetscIsInfOrNanReal(b)) {
+          *bad = "W is not finite";
+          return;
+        }
+        *wmax = PetscMax(*wmax, PetscAbsReal(a));
+        *asym = PetscMax(*asym, PetscAbsReal(a - b));
+      }
+    return;
+  }
+  for (PetscInt k = 0; k < p->nb; k++) { /* block k = (a, b) against its transpose btr[k] = (b, a) */
+    const PetscReal *B = p->bval + 9 * k, *T = p->bval + 9 * p->btr[k];
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        if (PetscIsInfOrNanReal(B[3 * i + j])) {
+          *bad = "W is not finite";
+          return;
+        }
+        *wmax = PetscMax(*wmax, PetscAbsReal(B[3 * i + j]));
+        *asym = PetscMax(*asym, PetscAbsReal(B[3 * i + j] - T[3 * j + i]));
+      }
+  }
+}
+
+static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
   FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
   const PetscInt       m = p->m, n = 3 * m;
+  const PetscBool      sparse = FcContactProblemIsSparse(p);
   PetscReal            wmax = 0, asym = 0, grad = 0, scale = 0;
   PetscInt             k;
+  const char          *bad;
 
   PetscFunctionBegin;
   sp->hist.n    = 0;
@@ -436,7 +621,7 @@ static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem 
     st->own_residual = 0;
     PetscFunctionReturn(0);
   }
-  PetscCall(SAPEnsureCapacity_Private(sp, m));
+  PetscCall(SAPEnsureCapacity_Private(sp, m, (PetscBool)!sparse));
 
   /* Data checks: finite, symmetric (the SAP cost needs W = J A⁻¹ Jᵀ symmetric), w_a > 0. */
   for (PetscInt i = 0; i < n; i++) {
@@ -445,16 +630,12 @@ static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem 
       sp->failure = "q is not finite";
       PetscFunctionReturn(0);
     }
-    for (PetscInt j = 0; j <= i; j++) {
-      const PetscReal a = p->W[(size_t)i * n + j], b = p->W[(size_t)j * n + i];
-      if (PetscIsInfOrNanReal(a) || PetscIsInfOrNanReal(b)) {
-        st->reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
-        sp->failure = "W is not finite";
-        PetscFunctionReturn(0);
-      }
-      wmax = PetscMax(wmax, PetscAbsReal(a));
-      asym = PetscMax(asym, PetscAbsReal(a - b));
-    }
+  }
+  SAPCheckW_Private(p, &wmax, &asym, &bad);
+  if (bad) {
+    st->reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
+    sp->failure = bad;
+    PetscFunctionReturn(0);
   }
   if (asym > SAP_SYM_TOL * wmax) {
     PetscCall(PetscInfo(NULL, "sap: W is not symmetric (max |W - W^T| = %g, max |W| = %g)\n", (double)asym, (double)wmax));
@@ -466,9 +647,9 @@ static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem 
   sp->wmin = PETSC_MAX_REAL;
   sp->wmax = 0;
   for (PetscInt a = 0; a < m; a++) {
-    PetscReal f2 = 0, w;
-    for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++) f2 += PetscSqr(p->W[(size_t)(3 * a + i) * n + 3 * a + j]);
+    PetscReal f2 = 0, w, blk[9];
+    FcContactProblemGetBlock(p, a, a, blk);
+    for (int i = 0; i < 9; i++) f2 += PetscSqr(blk[i]);
     w = PetscSqrtReal(f2) / 3;
     if (!(w > 0)) {
       PetscCall(PetscInfo(NULL, "sap: contact %" PetscInt_FMT " has W_aa = 0: no regularization can be scaled on it\n", a));
@@ -481,6 +662,8 @@ static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem 
     FcSAPRegularization(&sp->par, w, sp->R + 3 * a);
   }
 
+  if (sparse) PetscCall(SAPSparseSetUp_Private(s, sp, p));
+
   /* Warm start: λ = r (comment §2). */
   PetscCall(PetscArraycpy(sp->lam, r, n));
   for (k = 0;; k++) {
@@ -489,17 +672,17 @@ static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem 
     FcSAPLine line;
 
     /* At λ: v_c = q + Wλ, γ = P(−R⁻¹v_c), G = L Lᵀ. */
-    SAPMult_Private(n, p->W, sp->lam, sp->u);
+    SAPMult_Private(p, sp->lam, sp->u);
     for (PetscInt i = 0; i < n; i++) sp->vc[i] = p->q[i] + sp->u[i];
     for (PetscInt a = 0; a < m; a++) {
       const PetscReal *gm = sp->gam + 3 * a;
       sp->mode[a]         = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], sp->vc + 3 * a, sp->gam + 3 * a, sp->L + 9 * a);
-      sp->col0[a]         = ncol;
-      ncol += sp->mode[a] == 1 ? 3 : sp->mode[a] == 2 ? 2 : 0;
+      sp->col0[a]         = sparse ? 3 * a : ncol; /* sparse S: three columns per contact (comment §3) */
+      ncol += FcSAPRegionColumns(sp->mode[a]);
       cost += 0.5 * (sp->R[3 * a] * gm[0] * gm[0] + sp->R[3 * a + 1] * (gm[1] * gm[1] + gm[2] * gm[2]));
     }
     for (PetscInt i = 0; i < n; i++) sp->g[i] = sp->lam[i] - sp->gam[i]; /* W g = ∇f */
-    SAPMult_Private(n, p->W, sp->g, sp->Wg);
+    SAPMult_Private(p, sp->g, sp->Wg);
     lWl     = Dot_Private(n, sp->lam, sp->u);
     gWg     = Dot_Private(n, sp->g, sp->Wg);
     gamWgam = lWl - 2 * Dot_Private(n, sp->g, sp->u) + gWg; /* γᵀWγ with γ = λ − g, W symmetric */
@@ -535,7 +718,22 @@ static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem 
     }
 
     /* Newton step (comment §3): S = I + LᵀWL over the active columns, Δλ = −(g − L S⁻¹ LᵀW g). */
-    if (ncol) {
+    if (ncol && sparse) {
+      PetscBool ok;
+      for (PetscInt i = 0; i < n; i++) sp->z[i] = 0; /* the columns of L that vanish */
+      for (PetscInt a = 0; a < m; a++) {
+        const PetscInt   na = FcSAPRegionColumns(sp->mode[a]);
+        const PetscReal *La = sp->L + 9 * a, *wg = sp->Wg + 3 * a;
+        for (PetscInt c = 0; c < na; c++) sp->z[3 * a + c] = La[3 * c] * wg[0] + La[3 * c + 1] * wg[1] + La[3 * c + 2] * wg[2];
+      }
+      PetscCall(SAPSparseSolve_Private(sp, p, &ok));
+      if (!ok) {
+        PetscCall(PetscInfo(NULL, "sap: the sparse Cholesky factorization of I + L^T W L failed: W is not positive semidefinite\n"));
+        st->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+        sp->failure = "I + L^T W L not positive definite (W indefinite)";
+        break;
+      }
+    } else if (ncol) {
       PetscInt info;
       for (PetscInt a = 0; a < m; a++) {
         const PetscInt   na = sp->mode[a] == 1 ? 3 : sp->mode[a] == 2 ? 2 : 0;
@@ -544,17 +742,14 @@ static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem 
         for (PetscInt b = 0; b <= a; b++) {
           const PetscInt   nb = sp->mode[b] == 1 ? 3 : sp->mode[b] == 2 ? 2 : 0;
           const PetscReal *Lb = sp->L + 9 * b;
-          PetscReal        WL[9];
+          PetscReal        Wab[9], Sab[9];
           if (!nb) continue;
-          /* WL = W_ab L_b (3 × nb) */
           for (int i = 0; i < 3; i++)
-            for (PetscInt c = 0; c < nb; c++) {
-              const PetscReal *Wi = p->W + (size_t)(3 * a + i) * n + 3 * b;
-              WL[3 * c + i]       = Wi[0] * Lb[3 * c] + Wi[1] * Lb[3 * c + 1] + Wi[2] * Lb[3 * c + 2];
-            }
+            for (int j = 0; j < 3; j++) Wab[3 * i + j] = p->W[(size_t)(3 * a + i) * n + 3 * b + j];
+          SAPBlockLtWL_Private(La, na, Wab, Lb, nb, Sab);
           for (PetscInt ca = 0; ca < na; ca++)
             for (PetscInt cb = 0; cb < nb; cb++) {
-              const PetscReal v = La[3 * ca] * WL[3 * cb] + La[3 * ca + 1] * WL[3 * cb + 1] + La[3 * ca + 2] * WL[3 * cb + 2];
+              const PetscReal v = Sab[3 * ca + cb];
               const PetscInt  ia = sp->col0[a] + ca, ib = sp->col0[b] + cb;
               sp->S[(size_t)ia * ncol + ib] = v; /* S is symmetric: fill both triangles */
               sp->S[(size_t)ib * ncol + ia] = v;
@@ -586,7 +781,7 @@ static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem 
         sp->dlam[3 * a + i] = -t;
       }
     }
-    SAPMult_Private(n, p->W, sp->dlam, sp->dvc);
+    SAPMult_Private(p, sp->dlam, sp->dvc);
 
     /* Exact line search (comment §6): f_A(α) = a0 + a1α + ½a2α², f'(0) = ∇fᵀΔλ. */
     a0  = 0.5 * lWl;
@@ -633,21 +828,22 @@ static PetscErrorCode SAPSolveDense_Private(FcContactSolver s, FcContactProblem 
   PetscFunctionReturn(0);
 }
 
-/* SAP's iteration multiplies by the whole W and forms S = I + LᵀWL over the active contacts,
- * O(m²) per Newton step in any storage: a block-sparse W is converted to dense for the solve
- * (FcContactProblemConvert, its size limit FC_CONTACT_DENSE_MAX_BYTES) and the copy freed. */
+/* Either storage of W (comment §3): dense, S dense and its Cholesky written here; block-sparse,
+ * S sparse on W's pattern and a sparse Cholesky through PETSc. */
 static PetscErrorCode FcContactSolverSolve_SAP(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
-  FcContactProblem d;
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
+  FcContactProblem     d;
 
   PetscFunctionBegin;
-  if (!FcContactProblemIsSparse(p)) {
-    PetscCall(SAPSolveDense_Private(s, p, r, st));
+  if (!FcContactProblemIsSparse(p) || (sp->sparse_factor_set ? sp->sparse_factor : p->m >= SAP_SPARSE_MIN_M)) {
+    PetscCall(SAPSolve_Private(s, p, r, st));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscInfo(NULL, "sap: W is block-sparse (%" PetscInt_FMT " blocks of %" PetscInt_FMT "^2): converted to dense for the solve\n", p->nb, p->m));
+  /* a small problem, or -sap_sparse_factor false: the dense path on a dense copy (the 16 GB limit of Convert applies) */
+  PetscCall(PetscInfo(NULL, "sap: W is block-sparse (%" PetscInt_FMT " blocks of %" PetscInt_FMT "^2): solved on a dense copy\n", p->nb, p->m));
   PetscCall(FcContactProblemConvert(p, FC_CONTACT_W_DENSE, &d));
-  PetscCall(SAPSolveDense_Private(s, d, r, st));
+  PetscCall(SAPSolve_Private(s, d, r, st));
   PetscCall(FcContactProblemDestroy(&d));
   PetscFunctionReturn(0);
 }
@@ -677,6 +873,7 @@ static PetscErrorCode FcContactSolverSetFromOptions_SAP(FcContactSolver s, Petsc
   PetscCall(FcSAPParamsOptions(PetscOptionsObject, &par));
   if ((bad = FcSAPParamsInvalid(&par, &what, &value))) return SAPBadOption_Private(PetscOptionsObject, bad, what, value);
   sp->par = par;
+  PetscCall(PetscOptionsBool("-sap_sparse_factor", "Block-sparse W: factor I + L^T W L sparse on W's pattern (true) or solve on a dense copy of W (false); default: sparse from 200 contacts", "", sp->sparse_factor, &sp->sparse_factor, &sp->sparse_factor_set));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -705,6 +902,10 @@ static PetscErrorCode FcContactSolverDestroy_SAP(FcContactSolver s)
   PetscCall(PetscFree5(sp->lam, sp->u, sp->vc, sp->gam, sp->g));
   PetscCall(PetscFree5(sp->Wg, sp->dlam, sp->dvc, sp->R, sp->L));
   PetscCall(PetscFree3(sp->z, sp->mode, sp->col0));
+  PetscCall(MatDestroy(&sp->Ssp));
+  PetscCall(VecDestroy(&sp->zb));
+  PetscCall(VecDestroy(&sp->zx));
+  PetscCall(KSPDestroy(&sp->ksp));
   PetscCall(FcSAPHistoryDestroy(&sp->hist));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
