@@ -3,7 +3,7 @@
 
 usage: plot_hapco.py [-o OUT] [--test common|paper] DIR
 
-DIR/hapco.csv (one row per run x increment) gives, per benchmark and friction coefficient, one
+DIR/hapco.csv (one row per run x increment; with --test paper, DIR/paper.csv) gives, per benchmark and friction coefficient, one
 panel of contact-solver iterations per increment (the sweeps of every contact solve of the
 increment's Newton iterations, summed) for nsgs, uzawa_local and uzawa_global, on a log scale,
 with the five phases of the displacement series marked; a non-converged increment is drawn as a
@@ -31,10 +31,14 @@ def main():
     ap.add_argument("-o", default=None)
     ap.add_argument("--test", default="common", choices=["common", "paper", "smallrho"])
     a = ap.parse_args()
-    path = os.path.join(a.dir, "hapco.csv")
+    path = os.path.join(a.dir, "paper.csv" if a.test == "paper" else "hapco.csv")
     if not os.path.isfile(path):
         sys.exit("plot_hapco.py: %s: no such file (run scripts/hapco_study.py first)" % path)
-    rows = [r for r in csv.DictReader(open(path)) if r["test"] == a.test]
+    if a.test == "paper":
+        # one contact problem per increment: its iterations; "converged" = stopped before the cap
+        rows = [dict(r, contact_it=r["iterations"], converged="0" if r["capped"] == "True" else "1") for r in csv.DictReader(open(path))]
+    else:
+        rows = [r for r in csv.DictReader(open(path)) if r["test"] == a.test]
     if not rows:
         sys.exit("plot_hapco.py: %s: no rows for test %s" % (path, a.test))
     out = a.o or os.path.join(a.dir, "hapco_%s" % a.test)
@@ -73,7 +77,7 @@ def main():
         ax.set_yscale("log")
         ax.set_title("benchmark %d, mu = %g" % (b, mu), fontsize=9)
         ax.set_xlabel("increment")
-        ax.set_ylabel("contact iterations per increment")
+        ax.set_ylabel("iterations per increment" if a.test != "paper" else "iterations (one solve per increment)")
         ax.grid(True, which="both", alpha=0.3)
     axes[0][0].legend(fontsize=8)
     fig.suptitle("HapCo, %s stopping test (x: first failed increment)" % a.test, fontsize=9)
