@@ -998,35 +998,36 @@ static PetscErrorCode VolumesExpand_Private(FcSchemaCtx *ctx, cJSON *body, const
 }
 
 /* Entries with mesh.volumes are replaced, in place, by the bodies they stand for; then names
- * must be unique. */
+ * must be unique. The array is rebuilt by detaching every entry and appending it (or its bodies)
+ * again, in order: cJSON's insertion in the middle of an array is not used (some cJSON versions
+ * leave the head's prev link stale after an insertion at index 0). */
 static PetscErrorCode BodiesCheck_Private(FcSchemaCtx *ctx, cJSON *arr, const char *path)
 {
-  PetscInt i = 0;
-  cJSON   *b, *next;
-  char     pi[FC_PATH_LEN];
+  PetscInt       i = 0;
+  cJSON         *all = cJSON_CreateArray(), *b;
+  char           pi[FC_PATH_LEN];
+  PetscErrorCode rc = 0;
 
   PetscFunctionBegin;
-  for (b = arr->child; b; b = next, i++) {
-    cJSON *expanded;
-    next = b->next;
-    (void)next;
+  if (!all) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "cJSON allocation failed");
+  while (arr->child) cJSON_AddItemToArray(all, cJSON_DetachItemViaPointer(arr, arr->child));
+  while ((b = all->child)) {
+    cJSON *expanded = NULL;
+    cJSON_DetachItemViaPointer(all, b);
     FcSchemaPathIndex(pi, sizeof pi, path, i);
-    PetscCall(VolumesExpand_Private(ctx, b, pi, &expanded));
-    if (!expanded) continue;
-    /* splice the expanded bodies where the entry was */
-    {
-      cJSON *e = expanded->child, *en;
-      for (; e; e = en) {
-        en = e->next;
-        cJSON_DetachItemViaPointer(expanded, e);
-        cJSON_InsertItemInArray(arr, (int)i, e); /* before the entry, which moves to i + 1 */
-        i++;
-      }
-      i--;
-      cJSON_Delete(cJSON_DetachItemViaPointer(arr, b));
-      cJSON_Delete(expanded);
+    if (!rc) rc = VolumesExpand_Private(ctx, b, pi, &expanded);
+    if (!expanded) {
+      cJSON_AddItemToArray(arr, b); /* on error too: the tree stays whole for the caller to free */
+      i++;
+      continue;
     }
+    while (expanded->child) cJSON_AddItemToArray(arr, cJSON_DetachItemViaPointer(expanded, expanded->child));
+    i++;
+    cJSON_Delete(expanded);
+    cJSON_Delete(b);
   }
+  cJSON_Delete(all);
+  PetscCall(rc);
   PetscCall(UniqueNames_Private(ctx, arr, path, "body"));
   PetscFunctionReturn(0);
 }
