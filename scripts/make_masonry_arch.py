@@ -199,6 +199,15 @@ def main():
     for n, wk, ch, m in sizes:
         print("%-10s %7.4f %10.4f %11.1f" % (n, wk, ch, m))
     print("total mass %.6g kg, %d blocks" % (mass, N))
+    # neighbouring blocks touch: the joint-face nodes of each block lie in the plane of its
+    # neighbour's joint face (both through the joint point, normal to the centre line's tangent)
+    gap = 0.0
+    for k in range(N - 1):
+        Xa, Xb = blocks[k][0], blocks[k + 1][0]
+        t = np.array([T[k + 1, 0], T[k + 1, 1], 0.0])
+        for i in range(6):
+            gap = max(gap, abs(np.dot(Xa[6 + i] - Xb[i], t)), abs(np.dot(Xb[i] - Xa[6], t)))
+    print("largest joint gap %.3g m" % gap)
 
 
 if __name__ == "__main__":
