@@ -38,7 +38,7 @@ PetscErrorCode FcContactPairsDestroy(PetscInt npairs, FcContactPair **pairs);
  * pairs can touch (contactor points, target surface nodes, every DoF of a rigid target). */
 PetscErrorCode FcContactPairsMark(const FcModel *model, PetscInt npairs, const FcContactPair *pairs, PetscBool **mark);
 
-/* Broad phase (doc/contact.md "Many bodies"): candidate[p] is true when pair p's bodies' boxes
+/* Broad phase (doc/case-format.md "Many bodies"): candidate[p] is true when pair p's bodies' boxes
  * overlap — each body's axis-aligned box over its nodes at their current places Xcur[b] (NULL
  * for a body without a mesh: an analytic rigid shape, whose box is taken as unbounded), inflated
  * by the largest alarm distance of its pairs — found by sort and sweep (FcBroadPhaseSweep,
