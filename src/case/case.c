@@ -340,8 +340,12 @@ static const char *const    ramp_shorthand[] = {"constant", "linear", NULL};
 #define RAMP_ENTRY(default_) {.key = "ramp", .types = FC_T_STRING | FC_T_OBJECT, .def = default_, .choices = ramp_shorthand, .object = &ramp_object, .expand = "type"}
 
 /* bodies[i].mesh */
+/* volumes: a pattern over the physical volume names of a multi-volume mesh; the entry becomes one
+ * body per matching volume (BodiesCheck_Private), each with `volume` set and named after it. */
 static const FcSchemaEntry mesh_keys[] = {
   {.key = "file",   .types = FC_T_STRING,  .required = PETSC_TRUE, .len_min = 1, .len_max = PATH_MAX_CHARS, .check = MeshFileCheck_Private},
+  {.key = "volume",  .types = FC_T_STRING, .len_min = 1, .len_max = NAME_MAX_CHARS, .check = NoControlCheck_Private},
+  {.key = "volumes", .types = FC_T_STRING, .len_min = 1, .len_max = NAME_MAX_CHARS, .check = NoControlCheck_Private},
   {.key = "refine", .types = FC_T_INTEGER, .def = "0", .range = FC_RANGE_CC(0, 8)},
   {.key = "order",  .types = FC_T_INTEGER, .def = "1", .range = FC_RANGE_CC(1, 2)},
   {.key = "max_elements", .types = FC_T_INTEGER, .def = "20000000", .range = FC_RANGE_GE(1)},
@@ -578,8 +582,10 @@ static const FcSchemaObject motion_object = {.discriminator = &motion_type_entry
 
 /* bodies[i]: the keys depend on the type (default "deformable"); name is common to all */
 static const FcSchemaEntry body_type_entry   = {.key = "type", .types = FC_T_STRING, .def = "\"deformable\""};
+/* name: required, but for an entry with mesh.volumes, whose bodies are named after the volumes
+ * (checked by BodiesCheck_Private) */
 static const FcSchemaEntry body_common_keys[] = {
-  {.key = "name", .types = FC_T_STRING, .required = PETSC_TRUE, .charset = NAME_CHARS, .len_max = NAME_MAX_CHARS},
+  {.key = "name", .types = FC_T_STRING, .charset = NAME_CHARS, .len_max = NAME_MAX_CHARS},
   {.key = NULL}
 };
 static const FcSchemaEntry body_deformable_keys[] = {
@@ -608,8 +614,11 @@ static const FcSchemaEntry  body_elem   = {.types = FC_T_OBJECT, .object = &body
  * RootCheck_Private. alarm absent: automatic. */
 static const FcSchemaEntry contact_name_elem = {.types = FC_T_STRING, .len_min = 1, .len_max = NAME_MAX_CHARS};
 static const char *const   contact_formulations[] = {"node_to_surface", "mortar", NULL};
+/* pair: two names or patterns (every body of the first group against every body of the second);
+ * bodies: names or patterns (every pair among them); exactly one of the two (ContactsCheck_Private) */
 static const FcSchemaEntry contact_keys[]    = {
-  {.key = "pair",           .types = FC_T_ARRAY,  .required = PETSC_TRUE, .len_min = 2, .len_max = 2, .elem = &contact_name_elem},
+  {.key = "pair",           .types = FC_T_ARRAY,  .len_min = 2, .len_max = 2, .elem = &contact_name_elem},
+  {.key = "bodies",         .types = FC_T_ARRAY,  .len_min = 1, .elem = &contact_name_elem},
   {.key = "surface",        .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS, .check = NoControlCheck_Private},
   {.key = "target_surface", .types = FC_T_STRING | FC_T_INTEGER, .len_min = 1, .len_max = NAME_MAX_CHARS, .check = NoControlCheck_Private},
   {.key = "mu",             .types = FC_T_NUMBER, .def = "0", .range = FC_RANGE_GE(0)},
@@ -889,9 +898,162 @@ static PetscErrorCode UniqueNames_Private(FcSchemaCtx *ctx, cJSON *arr, const ch
   PetscFunctionReturn(0);
 }
 
+static PetscBool IsRigid_Private(const cJSON *body)
+{
+  return strcmp(Str_Private(body, "type"), "rigid") ? PETSC_FALSE : PETSC_TRUE;
+}
+
+/* Glob-like match of a body or volume name: '*' any run of characters, '?' one character (names
+ * are [A-Za-z0-9_.-]+, so neither is ever literal). */
+PetscBool FcCaseNameMatch(const char *pattern, const char *name)
+{
+  const char *star = NULL, *resume = NULL;
+  while (*name) {
+    if (*pattern == '*') {
+      star   = pattern++;
+      resume = name;
+    } else if (*pattern == '?' || *pattern == *name) {
+      pattern++;
+      name++;
+    } else if (star) {
+      pattern = star + 1;
+      name    = ++resume;
+    } else return PETSC_FALSE;
+  }
+  while (*pattern == '*') pattern++;
+  return *pattern ? PETSC_FALSE : PETSC_TRUE;
+}
+
+static PetscBool IsPattern_Private(const char *s)
+{
+  return strpbrk(s, "*?") ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* bodies[i].mesh.volume / volumes: the physical volumes of the mesh file are listed (once per
+ * entry); `volume` must name one with tetrahedra; `volumes` must match at least one, every match
+ * must have tetrahedra and a name usable as a body name. On success, *expanded is the array of
+ * the bodies the entry stands for (NULL for an entry without volumes). */
+static PetscErrorCode VolumesExpand_Private(FcSchemaCtx *ctx, cJSON *body, const char *path, cJSON **expanded)
+{
+  cJSON      *mesh = Get_Private(body, "mesh"), *vol, *vols, *name = Get_Private(body, "name");
+  char        file[PETSC_MAX_PATH_LEN], sub[FC_PATH_LEN], mp[FC_PATH_LEN], shown[256], list[1024] = "";
+  char      (*names)[FC_NAME_LEN] = NULL;
+  PetscInt    n = 0, *ntets = NULL, nmatch = 0;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  *expanded = NULL;
+  if (!mesh || IsRigid_Private(body)) {
+    if (!name) {
+      FcSchemaPathKey(sub, sizeof sub, path, "name");
+      return FcInputError(ctx->file, sub, "required key \"name\" is missing");
+    }
+    PetscFunctionReturn(0);
+  }
+  vol  = Get_Private(mesh, "volume");
+  vols = Get_Private(mesh, "volumes");
+  FcSchemaPathKey(mp, sizeof mp, path, "mesh");
+  if (!vols && !name) {
+    FcSchemaPathKey(sub, sizeof sub, path, "name");
+    return FcInputError(ctx->file, sub, "required key \"name\" is missing (only an entry with mesh.volumes takes its bodies' names from the mesh)");
+  }
+  if (vols && name) {
+    FcSchemaPathKey(sub, sizeof sub, path, "name");
+    return FcInputError(ctx->file, sub, "not with mesh.volumes: each body of the entry is named after its physical volume");
+  }
+  if (vol && vols) {
+    FcSchemaPathKey(sub, sizeof sub, mp, "volumes");
+    return FcInputError(ctx->file, sub, "give at most one of \"volume\" and \"volumes\"");
+  }
+  if (!vol && !vols) PetscFunctionReturn(0);
+  FcSchemaPathKey(sub, sizeof sub, mp, "file");
+  PetscCall(MeshFileResolve_Private(ctx, Str_Private(mesh, "file"), sub, file, sizeof file));
+  PetscCall(FcMeshListVolumes(file, &n, &names, &ntets));
+  for (PetscInt v = 0; v < n; v++) {
+    size_t l = strlen(list);
+    snprintf(list + l, sizeof list - l, "%s'%s'", l ? ", " : "", names[v]);
+  }
+  FcSchemaPathKey(sub, sizeof sub, mp, vol ? "volume" : "volumes");
+  if (vol) {
+    PetscInt v;
+    for (v = 0; v < n; v++)
+      if (!strcmp(names[v], vol->valuestring)) break;
+    if (v == n) rc = FcInputError(ctx->file, sub, "no physical volume '%s' in %s (volumes: %s)", FcSchemaEscape(shown, sizeof shown, vol->valuestring), file, n ? list : "none");
+    else if (!ntets[v]) rc = FcInputError(ctx->file, sub, "physical volume '%s' of %s has no tetrahedra", names[v], file);
+  } else {
+    cJSON *arr = cJSON_CreateArray();
+    for (PetscInt v = 0; v < n && !rc; v++) {
+      cJSON *b, *m, *it;
+      if (!FcCaseNameMatch(vols->valuestring, names[v])) continue;
+      nmatch++;
+      if (!ntets[v]) {
+        rc = FcInputError(ctx->file, sub, "physical volume '%s' of %s has no tetrahedra (an empty volume cannot be a body)", names[v], file);
+        break;
+      }
+      if (!names[v][0] || strspn(names[v], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" NAME_CHARS) != strlen(names[v])) {
+        rc = FcInputError(ctx->file, sub, "physical volume '%s' of %s cannot name a body (body names are [A-Za-z0-9_.-]+)", FcSchemaEscape(shown, sizeof shown, names[v]), file);
+        break;
+      }
+      /* the entry with its volume: name first, mesh.volumes replaced by mesh.volume */
+      b = cJSON_CreateObject();
+      cJSON_AddStringToObject(b, "name", names[v]);
+      cJSON_ArrayForEach(it, body)
+      {
+        if (strcmp(it->string, "mesh")) {
+          cJSON_AddItemToObject(b, it->string, cJSON_Duplicate(it, 1));
+          continue;
+        }
+        m = cJSON_CreateObject();
+        cJSON *mi;
+        cJSON_ArrayForEach(mi, it)
+        {
+          if (!strcmp(mi->string, "volumes")) cJSON_AddStringToObject(m, "volume", names[v]);
+          else cJSON_AddItemToObject(m, mi->string, cJSON_Duplicate(mi, 1));
+        }
+        cJSON_AddItemToObject(b, "mesh", m);
+      }
+      cJSON_AddItemToArray(arr, b);
+    }
+    if (!rc && !nmatch) rc = FcInputError(ctx->file, sub, "the pattern \"%s\" matches no physical volume of %s (volumes: %s)", FcSchemaEscape(shown, sizeof shown, vols->valuestring), file, n ? list : "none");
+    if (rc) cJSON_Delete(arr);
+    else *expanded = arr;
+  }
+  PetscCall(PetscFree2(names, ntets));
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+/* Entries with mesh.volumes are replaced, in place, by the bodies they stand for; then names
+ * must be unique. The array is rebuilt by detaching every entry and appending it (or its bodies)
+ * again, in order: cJSON's insertion in the middle of an array is not used (some cJSON versions
+ * leave the head's prev link stale after an insertion at index 0). */
 static PetscErrorCode BodiesCheck_Private(FcSchemaCtx *ctx, cJSON *arr, const char *path)
 {
+  PetscInt       i = 0;
+  cJSON         *all = cJSON_CreateArray(), *b;
+  char           pi[FC_PATH_LEN];
+  PetscErrorCode rc = 0;
+
   PetscFunctionBegin;
+  if (!all) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "cJSON allocation failed");
+  while (arr->child) cJSON_AddItemToArray(all, cJSON_DetachItemViaPointer(arr, arr->child));
+  while ((b = all->child)) {
+    cJSON *expanded = NULL;
+    cJSON_DetachItemViaPointer(all, b);
+    FcSchemaPathIndex(pi, sizeof pi, path, i);
+    if (!rc) rc = VolumesExpand_Private(ctx, b, pi, &expanded);
+    if (!expanded) {
+      cJSON_AddItemToArray(arr, b); /* on error too: the tree stays whole for the caller to free */
+      i++;
+      continue;
+    }
+    while (expanded->child) cJSON_AddItemToArray(arr, cJSON_DetachItemViaPointer(expanded, expanded->child));
+    i++;
+    cJSON_Delete(expanded);
+    cJSON_Delete(b);
+  }
+  cJSON_Delete(all);
+  PetscCall(rc);
   PetscCall(UniqueNames_Private(ctx, arr, path, "body"));
   PetscFunctionReturn(0);
 }
@@ -947,58 +1109,250 @@ static PetscErrorCode NoSuchBody_Private(FcSchemaCtx *ctx, cJSON *bodies, const 
   return FcInputError(ctx->file, path, "no body named \"%s\" (bodies: %s)", FcSchemaEscape(shown, sizeof shown, name), list);
 }
 
-static PetscBool IsRigid_Private(const cJSON *body)
+
+/* The bodies a list of names or patterns stands for (indices into bodies[], in list order, each
+ * pattern's matches in body order). A name that is no body, a pattern that matches none, and a
+ * body given twice are input errors on `path` (the list). *idx is freed by the caller. */
+static PetscErrorCode ContactGroup_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSON *list, PetscInt first, PetscInt count, const char *path, PetscInt *n, PetscInt **idx)
 {
-  return strcmp(Str_Private(body, "type"), "rigid") ? PETSC_FALSE : PETSC_TRUE;
+  const PetscInt nb = (PetscInt)cJSON_GetArraySize(bodies);
+  PetscInt      *by;   /* per body: the list element that gave it, or -1 */
+  PetscInt       k = 0;
+  cJSON         *it;
+  char           shown[256], shown2[256], sub[FC_PATH_LEN];
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  *n = 0;
+  PetscCall(PetscMalloc1(nb + 1, idx));
+  PetscCall(PetscMalloc1(nb + 1, &by));
+  for (PetscInt j = 0; j < nb; j++) by[j] = -1;
+  cJSON_ArrayForEach(it, list)
+  {
+    const char *pat = it->valuestring;
+    PetscInt    j = 0, nm = 0;
+    cJSON      *b;
+    if (k < first || k >= first + count) {
+      k++;
+      continue;
+    }
+    /* errors name the list (contacts[i].pair or .bodies), as a missing body always did */
+    snprintf(sub, sizeof sub, "%s", path);
+    if (!IsPattern_Private(pat)) {
+      PetscInt bi = -1;
+      if (!FindBody_Private(bodies, pat, &bi)) {
+        rc = NoSuchBody_Private(ctx, bodies, pat, sub);
+        break;
+      }
+      if (by[bi] >= 0) {
+        rc = FcInputError(ctx->file, sub, "body \"%s\" is listed twice (also by \"%s\")", pat, FcSchemaEscape(shown, sizeof shown, cJSON_GetArrayItem(list, (int)by[bi])->valuestring));
+        break;
+      }
+      by[bi]          = k;
+      (*idx)[(*n)++] = bi;
+      k++;
+      continue;
+    }
+    cJSON_ArrayForEach(b, bodies)
+    {
+      if (FcCaseNameMatch(pat, Str_Private(b, "name"))) {
+        nm++;
+        if (by[j] >= 0) {
+          rc = FcInputError(ctx->file, sub, "body \"%s\" is listed twice (by \"%s\" and by \"%s\")", Str_Private(b, "name"), FcSchemaEscape(shown, sizeof shown, cJSON_GetArrayItem(list, (int)by[j])->valuestring), FcSchemaEscape(shown2, sizeof shown2, pat));
+          break;
+        }
+        by[j]          = k;
+        (*idx)[(*n)++] = j;
+      }
+      j++;
+    }
+    if (rc) break;
+    if (!nm) {
+      rc = FcInputError(ctx->file, sub, "the pattern \"%s\" matches no body", FcSchemaEscape(shown, sizeof shown, pat));
+      break;
+    }
+    k++;
+  }
+  PetscCall(PetscFree(by));
+  if (rc) PetscCall(PetscFree(*idx));
+  PetscCall(rc);
+  PetscFunctionReturn(0);
 }
 
-/* contacts[i]: the pair names two distinct existing bodies, the first (the contactor, whose
+/* The body pairs of contacts[i] (`pi` its path): "pair": every body of the first group (the
+ * contactors) against every body of the second, the groups disjoint; "bodies": every pair among
+ * the group, the deformable body (the earlier one of two deformable bodies) the contactor, pairs
+ * of two rigid bodies left out. *pairs holds 2 indices per pair (freed by the caller). */
+static PetscErrorCode ContactPairs_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, const char *pi, PetscInt *np, PetscInt **pairs)
+{
+  cJSON   *pair = Get_Private(ct, "pair"), *list = Get_Private(ct, "bodies");
+  PetscInt na = 0, nb = 0, *ga = NULL, *gb = NULL;
+  char     sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  *np    = 0;
+  *pairs = NULL;
+  if (!pair && !list) {
+    FcSchemaPathKey(sub, sizeof sub, pi, "pair");
+    return FcInputError(ctx->file, sub, "required key \"pair\" is missing (or \"bodies\", for every pair among a group)");
+  }
+  if (pair && list) return FcInputError(ctx->file, pi, "give exactly one of \"pair\" (two bodies or groups) and \"bodies\" (every pair among a group)");
+  if (pair) {
+    FcSchemaPathKey(sub, sizeof sub, pi, "pair");
+    PetscCall(ContactGroup_Private(ctx, bodies, pair, 0, 1, sub, &na, &ga));
+    PetscCall(ContactGroup_Private(ctx, bodies, pair, 1, 1, sub, &nb, &gb));
+    for (PetscInt x = 0; x < na; x++)
+      for (PetscInt y = 0; y < nb; y++)
+        if (ga[x] == gb[y]) {
+          const char *name = Str_Private(cJSON_GetArrayItem(bodies, (int)ga[x]), "name");
+          PetscCall(PetscFree(ga));
+          PetscCall(PetscFree(gb));
+          if (IsPattern_Private(cJSON_GetArrayItem(pair, 0)->valuestring) || IsPattern_Private(cJSON_GetArrayItem(pair, 1)->valuestring)) return FcInputError(ctx->file, sub, "body \"%s\" is in both groups (for every pair among a group, write \"bodies\": [...])", name);
+          return FcInputError(ctx->file, sub, "the two bodies must differ, got \"%s\" twice", name);
+        }
+    PetscCall(PetscMalloc1(2 * na * nb + 1, pairs));
+    for (PetscInt x = 0; x < na; x++)
+      for (PetscInt y = 0; y < nb; y++) {
+        (*pairs)[2 * *np]     = ga[x];
+        (*pairs)[2 * *np + 1] = gb[y];
+        (*np)++;
+      }
+    PetscCall(PetscFree(ga));
+    PetscCall(PetscFree(gb));
+  } else {
+    FcSchemaPathKey(sub, sizeof sub, pi, "bodies");
+    PetscCall(ContactGroup_Private(ctx, bodies, list, 0, (PetscInt)cJSON_GetArraySize(list), sub, &na, &ga));
+    PetscCall(PetscMalloc1(na * (na - 1) + 1, pairs));
+    for (PetscInt x = 0; x < na; x++)
+      for (PetscInt y = x + 1; y < na; y++) {
+        PetscBool rx = IsRigid_Private(cJSON_GetArrayItem(bodies, (int)ga[x])), ry = IsRigid_Private(cJSON_GetArrayItem(bodies, (int)ga[y]));
+        if (rx && ry) continue;
+        (*pairs)[2 * *np]     = rx ? ga[y] : ga[x];
+        (*pairs)[2 * *np + 1] = rx ? ga[x] : ga[y];
+        (*np)++;
+      }
+    PetscCall(PetscFree(ga));
+    if (!*np) {
+      PetscCall(PetscFree(*pairs));
+      return FcInputError(ctx->file, sub, "these bodies make no pair (one body, or only rigid bodies)");
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  PetscInt64 key;
+  PetscInt   entry;
+} PairKey_Private;
+
+static int PairKeyCmp_Private(const void *a, const void *b)
+{
+  const PairKey_Private *x = a, *y = b;
+  if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
+  return (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+/* contacts[i]: every pair names two distinct existing bodies, the first (the contactor, whose
  * surface nodes are the contact points) deformable; target_surface needs a target with
- * physical groups, both_passes a deformable target. */
+ * physical groups, both_passes a deformable target; no pair of bodies is in two entries with the
+ * same surfaces. */
 static PetscErrorCode ContactsCheck_Private(FcSchemaCtx *ctx, cJSON *root)
 {
-  cJSON   *bodies = Get_Private(root, "bodies"), *ct, *b[2];
-  PetscInt i      = 0;
-  char     pi[FC_PATH_LEN], sub[FC_PATH_LEN];
+  cJSON     *bodies = Get_Private(root, "bodies"), *ct, *b[2];
+  PetscInt   i      = 0, nall = 0, cap = 0;
+  PetscInt64 *keys = NULL; /* per pair made so far: (min body, max body), then its entry */
+  PetscInt  *entry = NULL;
+  char       pi[FC_PATH_LEN], sub[FC_PATH_LEN];
+  const PetscInt nb = (PetscInt)cJSON_GetArraySize(bodies);
 
   PetscFunctionBegin;
   cJSON_ArrayForEach(ct, Get_Private(root, "contacts"))
   {
-    cJSON      *pair = Get_Private(ct, "pair"), *ts = Get_Private(ct, "target_surface");
+    cJSON      *ts = Get_Private(ct, "target_surface");
     const char *name[2];
+    PetscInt    np, *pairs;
 
     FcSchemaPathIndex(pi, sizeof pi, "contacts", i);
-    FcSchemaPathKey(sub, sizeof sub, pi, "pair");
-    for (int k = 0; k < 2; k++) {
-      name[k] = cJSON_GetArrayItem(pair, k)->valuestring;
-      if (!(b[k] = FindBody_Private(bodies, name[k], NULL))) return NoSuchBody_Private(ctx, bodies, name[k], sub);
-    }
-    if (!strcmp(name[0], name[1])) return FcInputError(ctx->file, sub, "the two bodies must differ, got \"%s\" twice", name[0]);
-    if (IsRigid_Private(b[0])) {
-      if (IsRigid_Private(b[1])) return FcInputError(ctx->file, sub, "\"%s\" and \"%s\" are both rigid: at least one body of a pair must be deformable", name[0], name[1]);
-      return FcInputError(ctx->file, sub, "the first body is the contactor and must be deformable, but \"%s\" is rigid (write [\"%s\", \"%s\"])", name[0], name[1], name[0]);
-    }
-    if (IsRigid_Private(b[1])) {
-      const char *shape = Str_Private(Get_Private(b[1], "shape"), "type");
-      if (ts && strcmp(shape, "mesh")) {
-        FcSchemaPathKey(sub, sizeof sub, pi, "target_surface");
-        return FcInputError(ctx->file, sub, "only allowed when the target is deformable or a rigid \"mesh\" shape, but \"%s\" is a rigid \"%s\"", name[1], shape);
+    FcSchemaPathKey(sub, sizeof sub, pi, Get_Private(ct, "pair") ? "pair" : "bodies");
+    PetscCall(ContactPairs_Private(ctx, bodies, ct, pi, &np, &pairs));
+    for (PetscInt p = 0; p < np; p++) {
+      PetscErrorCode rc = 0;
+      for (int k = 0; k < 2; k++) {
+        b[k]    = cJSON_GetArrayItem(bodies, (int)pairs[2 * p + k]);
+        name[k] = Str_Private(b[k], "name");
       }
-      if (Bool_Private(ct, "both_passes")) {
-        FcSchemaPathKey(sub, sizeof sub, pi, "both_passes");
-        return FcInputError(ctx->file, sub, "true is only allowed for a pair of deformable bodies, but \"%s\" is rigid", name[1]);
+      if (IsRigid_Private(b[0])) {
+        if (IsRigid_Private(b[1])) rc = FcInputError(ctx->file, sub, "\"%s\" and \"%s\" are both rigid: at least one body of a pair must be deformable", name[0], name[1]);
+        else rc = FcInputError(ctx->file, sub, "the first body is the contactor and must be deformable, but \"%s\" is rigid (write [\"%s\", \"%s\"])", name[0], name[1], name[0]);
+      } else if (IsRigid_Private(b[1])) {
+        const char *shape = Str_Private(Get_Private(b[1], "shape"), "type");
+        if (ts && strcmp(shape, "mesh")) {
+          FcSchemaPathKey(sub, sizeof sub, pi, "target_surface");
+          rc = FcInputError(ctx->file, sub, "only allowed when the target is deformable or a rigid \"mesh\" shape, but \"%s\" is a rigid \"%s\"", name[1], shape);
+        } else if (Bool_Private(ct, "both_passes")) {
+          FcSchemaPathKey(sub, sizeof sub, pi, "both_passes");
+          rc = FcInputError(ctx->file, sub, "true is only allowed for a pair of deformable bodies, but \"%s\" is rigid", name[1]);
+        } else if (!strcmp(Str_Private(ct, "formulation"), "mortar") && strcmp(shape, "mesh")) {
+          FcSchemaPathKey(sub, sizeof sub, pi, "formulation");
+          rc = FcInputError(ctx->file, sub, "\"mortar\" needs a target surface mesh (a deformable body or a rigid \"mesh\" shape), but \"%s\" is a rigid \"%s\"", name[1], shape);
+        }
       }
-      if (!strcmp(Str_Private(ct, "formulation"), "mortar") && strcmp(shape, "mesh")) {
-        FcSchemaPathKey(sub, sizeof sub, pi, "formulation");
-        return FcInputError(ctx->file, sub, "\"mortar\" needs a target surface mesh (a deformable body or a rigid \"mesh\" shape), but \"%s\" is a rigid \"%s\"", name[1], shape);
+      if (rc) {
+        PetscCall(PetscFree(pairs));
+        PetscCall(PetscFree2(keys, entry));
+        PetscCall(rc);
       }
     }
     if (!strcmp(Str_Private(ct, "formulation"), "mortar") && Bool_Private(ct, "both_passes")) {
+      PetscCall(PetscFree(pairs));
+      PetscCall(PetscFree2(keys, entry));
       FcSchemaPathKey(sub, sizeof sub, pi, "both_passes");
       return FcInputError(ctx->file, sub, "not with the \"mortar\" formulation, whose weights already integrate over both surfaces");
     }
+    /* a pair of bodies twice (with the same surfaces) would give every contact twice: W singular */
+    if (!Get_Private(ct, "surface") && !ts) {
+      if (nall + np > cap) {
+        PetscInt64 *nk;
+        PetscInt   *ne;
+        cap = PetscMax(2 * cap, nall + np);
+        PetscCall(PetscMalloc2(cap, &nk, cap, &ne));
+        if (nall) {
+          PetscCall(PetscArraycpy(nk, keys, nall));
+          PetscCall(PetscArraycpy(ne, entry, nall));
+        }
+        PetscCall(PetscFree2(keys, entry));
+        keys  = nk;
+        entry = ne;
+      }
+      for (PetscInt p = 0; p < np; p++) {
+        const PetscInt lo = PetscMin(pairs[2 * p], pairs[2 * p + 1]), hi = PetscMax(pairs[2 * p], pairs[2 * p + 1]);
+        keys[nall]    = (PetscInt64)lo * nb + hi;
+        entry[nall++] = i;
+      }
+    }
+    PetscCall(PetscFree(pairs));
     i++;
   }
+  if (nall > 1) {
+    PairKey_Private *pk;
+    PetscErrorCode   rc = 0;
+    PetscCall(PetscMalloc1(nall, &pk));
+    for (PetscInt p = 0; p < nall; p++) {
+      pk[p].key   = keys[p];
+      pk[p].entry = entry[p];
+    }
+    qsort(pk, (size_t)nall, sizeof *pk, PairKeyCmp_Private);
+    for (PetscInt p = 1; p < nall && !rc; p++)
+      if (pk[p].key == pk[p - 1].key) {
+        const PetscInt e0 = PetscMin(pk[p].entry, pk[p - 1].entry), e1 = PetscMax(pk[p].entry, pk[p - 1].entry);
+        const PetscInt lo = (PetscInt)(pk[p].key / nb), hi = (PetscInt)(pk[p].key % nb);
+        FcSchemaPathIndex(pi, sizeof pi, "contacts", e1);
+        rc = FcInputError(ctx->file, pi, "the pair of \"%s\" and \"%s\" is already in contacts[%" PetscInt_FMT "] (a pair listed twice gives every contact twice)", Str_Private(cJSON_GetArrayItem(bodies, (int)lo), "name"), Str_Private(cJSON_GetArrayItem(bodies, (int)hi), "name"), e0);
+      }
+    PetscCall(PetscFree(pk));
+    PetscCall(PetscFree2(keys, entry));
+    PetscCall(rc);
+  } else PetscCall(PetscFree2(keys, entry));
   PetscFunctionReturn(0);
 }
 
@@ -1359,6 +1713,7 @@ static PetscErrorCode FillBody_Private(FcSchemaCtx *ctx, cJSON *obj, const char 
   FcSchemaPathKey(pp, sizeof pp, path, "mesh");
   FcSchemaPathKey(sub, sizeof sub, pp, "file");
   PetscCall(MeshFileResolve_Private(ctx, Str_Private(mesh, "file"), sub, b->mesh_file, sizeof b->mesh_file));
+  if (Get_Private(mesh, "volume")) PetscCall(PetscStrncpy(b->mesh_volume, Str_Private(mesh, "volume"), sizeof b->mesh_volume));
   b->refine = (PetscInt)Num_Private(mesh, "refine");
   b->order  = (PetscInt)Num_Private(mesh, "order");
   PetscCall(MaterialParams_Private(mat, &b->material));
@@ -1516,20 +1871,44 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   i = 0;
   cJSON_ArrayForEach(el, Get_Private(root, "probes")) PetscCall(FillProbe_Private(el, &c->probes[i++]));
 
-  c->ncontacts = (PetscInt)cJSON_GetArraySize(Get_Private(root, "contacts"));
-  PetscCall(PetscCalloc1(c->ncontacts, &c->contacts));
-  i = 0;
+  /* every entry of contacts[] becomes one FcCaseContact per pair of bodies it stands for */
+  c->ncontacts = 0;
+  i            = 0;
   cJSON_ArrayForEach(el, Get_Private(root, "contacts"))
   {
-    FcCaseContact *ct   = &c->contacts[i++];
-    cJSON         *pair = Get_Private(el, "pair");
-    for (int k = 0; k < 2; k++) (void)FindBody_Private(Get_Private(root, "bodies"), cJSON_GetArrayItem(pair, k)->valuestring, &ct->body[k]);
-    PetscCall(GroupKey_Private(el, "surface", ct->surface, sizeof ct->surface));
-    PetscCall(GroupKey_Private(el, "target_surface", ct->target_surface, sizeof ct->target_surface));
-    ct->mu          = Num_Private(el, "mu");
-    ct->alarm       = Get_Private(el, "alarm") ? Num_Private(el, "alarm") : -1;
-    ct->both_passes = Bool_Private(el, "both_passes");
-    ct->mortar      = (PetscBool)!strcmp(Str_Private(el, "formulation"), "mortar");
+    PetscInt np, *pairs;
+    char     pi[FC_PATH_LEN];
+    FcSchemaPathIndex(pi, sizeof pi, "contacts", i++);
+    PetscCall(ContactPairs_Private(ctx, Get_Private(root, "bodies"), el, pi, &np, &pairs));
+    PetscCall(PetscFree(pairs));
+    c->ncontacts += np;
+  }
+  c->nentries = i;
+  PetscCall(PetscCalloc1(c->ncontacts, &c->contacts));
+  i = 0;
+  {
+    PetscInt e = 0;
+    cJSON_ArrayForEach(el, Get_Private(root, "contacts"))
+    {
+      PetscInt np, *pairs;
+      char     pi[FC_PATH_LEN];
+      FcSchemaPathIndex(pi, sizeof pi, "contacts", e);
+      PetscCall(ContactPairs_Private(ctx, Get_Private(root, "bodies"), el, pi, &np, &pairs));
+      for (PetscInt p = 0; p < np; p++) {
+        FcCaseContact *ct = &c->contacts[i++];
+        ct->entry         = e;
+        ct->body[0]       = pairs[2 * p];
+        ct->body[1]       = pairs[2 * p + 1];
+        PetscCall(GroupKey_Private(el, "surface", ct->surface, sizeof ct->surface));
+        PetscCall(GroupKey_Private(el, "target_surface", ct->target_surface, sizeof ct->target_surface));
+        ct->mu          = Num_Private(el, "mu");
+        ct->alarm       = Get_Private(el, "alarm") ? Num_Private(el, "alarm") : -1;
+        ct->both_passes = Bool_Private(el, "both_passes");
+        ct->mortar      = (PetscBool)!strcmp(Str_Private(el, "formulation"), "mortar");
+      }
+      PetscCall(PetscFree(pairs));
+      e++;
+    }
   }
   {
     cJSON *cs = Get_Private(root, "contact_solver");

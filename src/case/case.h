@@ -104,6 +104,7 @@ typedef struct {
   char           name[FC_NAME_LEN];
   char           type[32];              /* "deformable" or "rigid" */
   char           mesh_file[PETSC_MAX_PATH_LEN]; /* resolved relative to the case file */
+  char           mesh_volume[FC_NAME_LEN]; /* mesh.volume: only this physical volume of the file ("": all) */
   PetscInt       refine, order;
   FcMaterialParams material;             /* model, density and the model's parameters (src/fem/material.h) */
   PetscReal      alpha, beta;            /* Rayleigh damping C = alpha M + beta K */
@@ -123,6 +124,8 @@ typedef struct {
  * ("": all boundary nodes / faces). alarm: proximity distance [m], -1 = automatic. both_passes:
  * also take the target's nodes against the contactor (deformable-deformable pairs only). */
 typedef struct {
+  PetscInt  entry;       /* the element of contacts[] this pair comes from (one entry with
+                          * "bodies" or patterns stands for many pairs; probes' "pair" is an entry) */
   PetscInt  body[2];
   char      surface[FC_NAME_LEN];
   char      target_surface[FC_NAME_LEN];
@@ -188,8 +191,9 @@ typedef struct {
   PetscInt    nprobes;
   FcCaseProbe *probes;
 
-  PetscInt       ncontacts;
+  PetscInt       ncontacts;   /* body pairs, every entry of contacts[] expanded (FcCaseContact.entry) */
   FcCaseContact *contacts;
+  PetscInt       nentries;    /* elements of contacts[] in the case file */
   char           contact_solver_type[FC_NAME_LEN]; /* solver registry name, "nsgs" */
   PetscReal      contact_solver_tol;
   PetscInt       contact_solver_max_it;
@@ -226,6 +230,9 @@ PetscErrorCode FcCaseDestroy(FcCase *c);
  * command line, or by an earlier call for the same case) is left as it is, so the command line
  * wins. fcsim run/info call it once; study compare before each of its runs. */
 PetscErrorCode FcCaseInsertOptions(const FcCase *c);
+/* Whether a body (or physical volume) name matches a pattern of contacts[i].pair/bodies or
+ * mesh.volumes: '*' any run of characters, '?' one character; a name without them matches itself. */
+PetscBool FcCaseNameMatch(const char *pattern, const char *name);
 /* Gravity at time t: the constant vector, or the table interpolated (held constant outside). */
 void FcCaseGravity(const FcCase *c, PetscReal t, PetscReal g[3]);
 

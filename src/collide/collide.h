@@ -142,4 +142,14 @@ PetscErrorCode FcProximityBox(const PetscReal p[3], const PetscReal center[3], c
 /* Solid capped cylinder: center, axis (need not be unit), radius, half length along the axis. */
 PetscErrorCode FcProximityCylinder(const PetscReal p[3], const PetscReal center[3], const PetscReal axis[3], PetscReal radius, PetscReal half_length, const PetscReal t1_prev[3], FcProximity *c);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Broad phase (broadphase.c): which of n axis-aligned boxes overlap, by sort and sweep on one  */
+/* axis (Baraff 1992, "Dynamic simulation of non-penetrating rigid bodies", §6.2; one axis, the */
+/* one along which the box centres spread most). O(n log n + k + s): the sort, the k pairs     */
+/* found, and the s pairs whose intervals overlap on the sweep axis only. Boxes are lo[3],      */
+/* hi[3] per box (6 numbers, box i at 6i); an infinite bound (an unbounded shape: a plane) is   */
+/* allowed. Boxes that touch (hi = lo) overlap. *pairs: 2 per pair (i < j), sorted by (i, j),   */
+/* PetscMalloc'ed (NULL when none), freed with PetscFree.                                        */
+PetscErrorCode FcBroadPhaseSweep(PetscInt n, const PetscReal box[], PetscInt *npairs, PetscInt **pairs);
+
 #endif

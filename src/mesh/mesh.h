@@ -61,6 +61,14 @@ typedef struct {
  * error *mesh is left empty (zeroed, but for `fault`: which of these errors it was, where a
  * caller acts on it), so FcMeshDestroy on it is harmless. */
 PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcMesh *mesh);
+/* The same, keeping only the tetrahedra of the physical volume named `volume` (NULL or "": all)
+ * and the nodes they use: one body of a multi-volume mesh (doc/case-format.md, mesh.volumes).
+ * Groups are restricted alike, and faces between this volume and another are boundary faces.
+ * A volume with no tetrahedra is an input error naming the file and the volume. */
+PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh);
+/* The physical volumes of FILE (.msh as read; .geo meshed at its own sizes): their names and
+ * tetrahedron counts at refine 0 (*n of each, freed with PetscFree2(*names, *ntets)). */
+PetscErrorCode FcMeshListVolumes(const char *file, PetscInt *n, char (**names)[FC_NAME_LEN], PetscInt **ntets);
 /* Number of tetrahedra of FILE at refine 0 (.msh: those of the file; .geo: the script meshed at
  * its own sizes), after the same checks as FcMeshLoad before Gmsh opens the file. For the
  * element-count estimate of a refined mesh (bodies[i].mesh.max_elements in a case), made

@@ -396,8 +396,65 @@ static PetscErrorCode CheckCoordinates(const char *file, const size_t *tag, cons
   PetscFunctionReturn(0);
 }
 
-/* Nodes and tetrahedra of the model into mesh (X, node_id, conn, elem_id). */
-static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, ReadCtx *ctx)
+/* The tetrahedra (tags and node tags) of the physical volume named `volume`, entity after
+ * entity, in the arrays gmshModelMeshGetElementsByType would give for the whole model. A name
+ * that is no physical volume is an input error (the case loader checks names first). */
+static PetscErrorCode VolumeElements(const char *file, const char *volume, int type, size_t npe, size_t **et, size_t *net, size_t **nt, size_t *nnt)
+{
+  int           *dimtags = NULL, *ents = NULL, ierr, tag = -1;
+  size_t         ndimtags = 0, nents = 0, cap = 0;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  *et  = NULL;
+  *nt  = NULL;
+  *net = *nnt = 0;
+  gmshModelGetPhysicalGroups(&dimtags, &ndimtags, 3, &ierr);
+  if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
+  for (size_t i = 0; i < ndimtags / 2 && tag < 0; i++) {
+    char *name = NULL;
+    gmshModelGetPhysicalName(3, dimtags[2 * i + 1], &name, &ierr);
+    if (!ierr && !strcmp(name, volume)) tag = dimtags[2 * i + 1];
+    gmshFree(name);
+  }
+  gmshFree(dimtags);
+  if (tag < 0) return FcInputError(file, NULL, "no physical volume named '%s'", volume);
+  gmshModelGetEntitiesForPhysicalGroup(3, tag, &ents, &nents, &ierr);
+  if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
+  for (size_t i = 0; i < nents && !rc; i++) {
+    size_t *e = NULL, ne = 0, *n = NULL, nn = 0;
+    gmshModelMeshGetElementsByType(type, &e, &ne, &n, &nn, ents[i], 0, 1, &ierr);
+    if (ierr) rc = GmshFailure(file, "");
+    else if (nn != ne * npe) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "gmsh returned %zu node tags for %zu elements of type %d", nn, ne, type);
+    if (!rc && *net + ne > cap) {
+      size_t *a = NULL, *b = NULL;
+      cap = PetscMax(2 * cap, *net + ne);
+      rc  = PetscMalloc2(cap, &a, cap * npe, &b);
+      if (!rc && *net) {
+        memcpy(a, *et, *net * sizeof *a);
+        memcpy(b, *nt, *nnt * sizeof *b);
+      }
+      if (!rc) rc = PetscFree2(*et, *nt);
+      *et = a;
+      *nt = b;
+    }
+    if (!rc) {
+      memcpy(*et + *net, e, ne * sizeof *e);
+      memcpy(*nt + *nnt, n, nn * sizeof *n);
+      *net += ne;
+      *nnt += nn;
+    }
+    gmshFree(e);
+    gmshFree(n);
+  }
+  gmshFree(ents);
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+/* Nodes and tetrahedra of the model into mesh (X, node_id, conn, elem_id); with `volume` (not
+ * "") only those of that physical volume: the mesh of one body of a multi-volume file. */
+static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, const char *volume, ReadCtx *ctx)
 {
   const int      type = order == 1 ? 4 : 11;
   size_t        *ntag = NULL, nntag = 0, ncoord = 0, npc = 0, *et = NULL, net = 0, *nt = NULL, nnt = 0;
@@ -415,8 +472,11 @@ static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, ReadCtx *ctx)
   if (!rc) rc = CheckCoordinates(mesh->file, ntag, coord, nntag);
   if (!rc) {
     /* Safe now that ScanVolumeTypes has ruled out mixed orders; all volumes, in order. */
-    gmshModelMeshGetElementsByType(type, &et, &net, &nt, &nnt, -1, 0, 1, &ierr);
-    if (ierr) rc = GmshFailure(mesh->file, "");
+    if (volume && volume[0]) rc = VolumeElements(mesh->file, volume, type, (size_t)mesh->npe, &et, &net, &nt, &nnt);
+    else gmshModelMeshGetElementsByType(type, &et, &net, &nt, &nnt, -1, 0, 1, &ierr);
+    if (rc) ;
+    else if (volume && volume[0] && !net) rc = FcInputError(mesh->file, NULL, "physical volume '%s' has no tetrahedra", volume);
+    else if (ierr) rc = GmshFailure(mesh->file, "");
     else if (nnt != net * (size_t)mesh->npe) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "gmsh returned %zu node tags for %zu elements of type %d", nnt, net, type);
   }
   /* Gmsh tags and counts are size_t; PetscInt is 32-bit in this build. */
@@ -462,8 +522,11 @@ static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, ReadCtx *ctx)
     for (PetscInt k = 0; k < mesh->nelems * mesh->npe; k++) mesh->conn[k] = ctx->index[mesh->conn[k]];
   gmshFree(ntag);
   gmshFree(coord);
-  gmshFree(et);
-  gmshFree(nt);
+  if (volume && volume[0]) PetscCall(PetscFree2(et, nt));
+  else {
+    gmshFree(et);
+    gmshFree(nt);
+  }
   PetscCall(rc);
   PetscFunctionReturn(0);
 }
@@ -625,7 +688,7 @@ static PetscErrorCode CheckFileElements(const char *file, PetscInt file_order)
   PetscCall(PetscMemzero(&tmp, sizeof tmp));
   PetscCall(PetscMemzero(&ctx, sizeof ctx));
   snprintf(tmp.file, sizeof tmp.file, "%s", file);
-  rc = ReadVolume(&tmp, file_order, &ctx);
+  rc = ReadVolume(&tmp, file_order, NULL, &ctx);
   if (!rc) rc = FcMeshCheckElements_Private(&tmp);
   if (!rc) rc = FcMeshBuildBoundary_Private(&tmp, &ctx.faces); /* faces shared by 3+ elements */
   PetscCall(ReadCtxDestroy(&ctx));
@@ -634,10 +697,10 @@ static PetscErrorCode CheckFileElements(const char *file, PetscInt file_order)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ReadMesh(FcMesh *mesh, PetscInt order, ReadCtx *ctx)
+static PetscErrorCode ReadMesh(FcMesh *mesh, PetscInt order, const char *volume, ReadCtx *ctx)
 {
   PetscFunctionBegin;
-  PetscCall(ReadVolume(mesh, order, ctx));
+  PetscCall(ReadVolume(mesh, order, volume, ctx));
   /* Validity before the boundary: outward face orientation assumes positive elements. */
   PetscCall(FcMeshCheckElements_Private(mesh));
   PetscCall(FcMeshBuildBoundary_Private(mesh, &ctx->faces));
@@ -675,6 +738,13 @@ static PetscErrorCode CheckBeforeGmsh(const char *file, PetscBool *geo)
 
 PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcMesh *mesh)
 {
+  PetscFunctionBegin;
+  PetscCall(FcMeshLoadVolume(file, refine, order, NULL, mesh));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh)
+{
   PetscBool      geo;
   ReadCtx        ctx;
   PetscErrorCode rc;
@@ -695,7 +765,7 @@ PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcM
   gmshLoggerStart(&ierr);
   PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshLoggerStart failed");
   rc = GmshLoadModel(file, geo, refine, order, &fault);
-  if (!rc) rc = ReadMesh(mesh, order, &ctx);
+  if (!rc) rc = ReadMesh(mesh, order, volume, &ctx);
   /* The logger only serves this load's messages, and the model is not needed any more: free
    * both now rather than at the next load (a large mesh would otherwise stay in memory). */
   gmshLoggerStop(&ierr);
@@ -744,6 +814,72 @@ PetscErrorCode FcMeshCountTetrahedra(const char *file, PetscInt64 *ntets)
   if (!rc) rc = CountTetrahedra(file, ntets);
   gmshLoggerStop(&ierr);
   gmshClear(&ierr);
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+/* Names and tetrahedron counts of the physical volumes of the opened model. */
+static PetscErrorCode ListVolumes(const char *file, PetscInt *n, char (**names)[FC_NAME_LEN], PetscInt **ntets)
+{
+  int           *dimtags = NULL, ierr;
+  size_t         ndimtags = 0;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  gmshModelGetPhysicalGroups(&dimtags, &ndimtags, 3, &ierr);
+  if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
+  *n = (PetscInt)(ndimtags / 2);
+  rc = PetscCalloc2(*n + 1, names, *n + 1, ntets);
+  for (PetscInt i = 0; i < *n && !rc; i++) {
+    char  *name = NULL;
+    int   *ents = NULL;
+    size_t nents = 0;
+    gmshModelGetPhysicalName(3, dimtags[2 * i + 1], &name, &ierr);
+    if (ierr) rc = GmshFailure(file, "");
+    else if (strlen(name) >= FC_NAME_LEN) rc = FcInputError(file, NULL, "physical group name too long (%zu characters, at most %d): %.40s...", strlen(name), FC_NAME_LEN - 1, name);
+    else snprintf((*names)[i], FC_NAME_LEN, "%s", name);
+    gmshFree(name);
+    if (!rc) gmshModelGetEntitiesForPhysicalGroup(3, dimtags[2 * i + 1], &ents, &nents, &ierr);
+    if (!rc && ierr) rc = GmshFailure(file, "");
+    for (size_t k = 0; k < nents && !rc; k++) {
+      int   *types = NULL;
+      size_t ntypes = 0, **etags = NULL, *netags = NULL, nnetags = 0, **ntags = NULL, *nntags = NULL, nnntags = 0;
+      gmshModelMeshGetElements(&types, &ntypes, &etags, &netags, &nnetags, &ntags, &nntags, &nnntags, 3, ents[k], &ierr);
+      if (ierr) rc = GmshFailure(file, "");
+      for (size_t t = 0; t < ntypes && !rc; t++)
+        if (types[t] == 4 || types[t] == 11) (*ntets)[i] += (PetscInt)netags[t];
+      if (!ierr) FreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
+    }
+    gmshFree(ents);
+  }
+  gmshFree(dimtags);
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshListVolumes(const char *file, PetscInt *n, char (**names)[FC_NAME_LEN], PetscInt **ntets)
+{
+  PetscBool      geo;
+  PetscErrorCode rc;
+  int            ierr;
+
+  PetscFunctionBegin;
+  *n     = 0;
+  *names = NULL;
+  *ntets = NULL;
+  PetscCall(CheckBeforeGmsh(file, &geo));
+  PetscCall(GmshInitialize());
+  gmshLoggerStart(&ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshLoggerStart failed");
+  rc = GmshOpenFile(file);
+  if (!rc && geo) rc = GmshMeshGeo(file, 0);
+  if (!rc) rc = ListVolumes(file, n, names, ntets);
+  gmshLoggerStop(&ierr);
+  gmshClear(&ierr);
+  if (rc) {
+    PetscCall(PetscFree2(*names, *ntets));
+    *n = 0;
+  }
   PetscCall(rc);
   PetscFunctionReturn(0);
 }

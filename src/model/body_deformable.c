@@ -639,7 +639,7 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
    * would be zero. */
   PetscCall(FcThetaCheckInput(c, &d->th, "boundary conditions and contact"));
 
-  PetscCall(FcMeshLoad(spec->mesh_file, spec->refine, spec->order, &b->mesh));
+  PetscCall(FcMeshLoadVolume(spec->mesh_file, spec->refine, spec->order, spec->mesh_volume, &b->mesh));
   PetscCall(FcMaterialCreate(&spec->material, &b->material));
   d->linear = (PetscBool)(strcmp(spec->material.model, "linear") == 0);
   d->lagged = (PetscBool)(strcmp(spec->material.model, "corotational_lagged") == 0);

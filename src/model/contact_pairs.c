@@ -223,6 +223,7 @@ PetscErrorCode FcContactPairsCreate(const FcModel *model, PetscInt *npairs, FcCo
     PetscCall(TargetSurface_Private(c, path, &A->mesh, cc->surface, P));
     PetscCall(Twins_Private(&pairs[i], P, &A->mesh, &B->mesh));
   }
+  PetscCall(FcContactPairsCheckOverlap(model, *npairs, pairs));
   PetscFunctionReturn(0);
 }
 
@@ -262,6 +263,121 @@ PetscErrorCode FcContactPairsMark(const FcModel *model, PetscInt npairs, const F
       else if (P->B == b)
         for (PetscInt i = 0; i < 3 * P->ntri; i++)
           for (int k = 0; k < 3; k++) mark[b][3 * P->tri[i] + k] = PETSC_TRUE;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsCandidates(const FcModel *model, PetscReal *const Xcur[], PetscInt npairs, const FcContactPair *pairs, PetscBool candidate[])
+{
+  const PetscInt nb = model->nbodies;
+  PetscReal     *box, *inflate;
+  PetscInt       nf, *found;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(6 * nb, &box, nb, &inflate));
+  for (PetscInt b = 0; b < nb; b++) inflate[b] = 0;
+  for (PetscInt p = 0; p < npairs; p++) {
+    inflate[pairs[p].A] = PetscMax(inflate[pairs[p].A], pairs[p].alarm);
+    inflate[pairs[p].B] = PetscMax(inflate[pairs[p].B], pairs[p].alarm);
+  }
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscReal     *lo = &box[6 * b], *hi = &box[6 * b + 3];
+    const PetscInt n  = model->bodies[b]->mesh.nnodes;
+    for (int d = 0; d < 3; d++) {
+      lo[d] = Xcur[b] ? PETSC_MAX_REAL : PETSC_MIN_REAL;
+      hi[d] = Xcur[b] ? PETSC_MIN_REAL : PETSC_MAX_REAL;
+    }
+    if (!Xcur[b]) continue;
+    for (PetscInt i = 0; i < n; i++)
+      for (int d = 0; d < 3; d++) {
+        lo[d] = PetscMin(lo[d], Xcur[b][3 * i + d]);
+        hi[d] = PetscMax(hi[d], Xcur[b][3 * i + d]);
+      }
+    for (int d = 0; d < 3; d++) {
+      lo[d] -= inflate[b];
+      hi[d] += inflate[b];
+    }
+  }
+  PetscCall(FcBroadPhaseSweep(nb, box, &nf, &found));
+  for (PetscInt p = 0; p < npairs; p++) {
+    const PetscInt key[2] = {PetscMin(pairs[p].A, pairs[p].B), PetscMax(pairs[p].A, pairs[p].B)};
+    PetscInt       lo = 0, hi = nf - 1;
+    candidate[p] = PETSC_FALSE;
+    while (lo <= hi) { /* found is sorted by (i, j) */
+      const PetscInt mid = (lo + hi) / 2, *f = &found[2 * mid];
+      if (f[0] == key[0] && f[1] == key[1]) {
+        candidate[p] = PETSC_TRUE;
+        break;
+      }
+      if (f[0] < key[0] || (f[0] == key[0] && f[1] < key[1])) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+  PetscCall(PetscFree(found));
+  PetscCall(PetscFree2(box, inflate));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs, const FcContactPair *pairs)
+{
+  const FcCase *c = model->c;
+  PetscReal     gworst = 0; /* the deepest penetration beyond its pair's tolerance, of all pairs */
+  PetscInt      gp = -1, gat = -1;
+
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < npairs; p++) {
+    const FcContactPair *P = &pairs[p];
+    FcBody               A = model->bodies[P->A], B = model->bodies[P->B];
+    PetscReal            worst = 0, *XB = NULL;
+    PetscInt             at = -1;
+
+    if (P->tree) {
+      FcProximityOptions opt;
+      FcProximity       *out = NULL;
+      PetscInt           nout = 0;
+      PetscCall(PetscMemzero(&opt, sizeof opt));
+      opt.alarm = P->alarm;
+      if (B->rigid) { /* a rigid mesh shape at its place at t = 0 */
+        PetscCall(PetscMalloc1(3 * B->mesh.nnodes, &XB));
+        PetscCall(B->ops.nodes(B, XB));
+        PetscCall(FcAABBTreeRefit(P->tree, XB, 0.0));
+      }
+      PetscCall(FcProximityFind(P->tree, XB ? XB : B->mesh.X, P->npoints, P->points, A->mesh.X, &opt, &nout, &out));
+      for (PetscInt i = 0; i < nout; i++)
+        if (out[i].gap < worst) {
+          worst = out[i].gap;
+          at    = out[i].point;
+        }
+      PetscCall(PetscFree(out));
+      if (XB) PetscCall(FcAABBTreeRefit(P->tree, B->mesh.X, 0.0));
+      PetscCall(PetscFree(XB));
+    } else if (B->ops.proximity) {
+      for (PetscInt i = 0; i < P->npoints; i++) {
+        FcProximity cp;
+        PetscCall(PetscMemzero(&cp, sizeof cp));
+        PetscCall(B->ops.proximity(B, &A->mesh.X[3 * P->points[i]], NULL, &cp));
+        if (cp.gap < worst) {
+          worst = cp.gap;
+          at    = P->points[i];
+        }
+      }
+    }
+    if (-worst > 1e-6 * P->alarm && worst < gworst) {
+      gworst = worst;
+      gp     = p;
+      gat    = at;
+    }
+  }
+  if (gp >= 0) {
+    const FcContactPair *P = &pairs[gp];
+    FcBody               A = model->bodies[P->A], B = model->bodies[P->B];
+    const PetscReal      worst = gworst;
+    const PetscInt       at = gat;
+    {
+      char path[64];
+      snprintf(path, sizeof path, "contacts[%d]", (int)c->contacts[P->casepair].entry);
+      return FcInputError(c->file, path, "bodies \"%s\" and \"%s\" overlap at t = 0: largest penetration %g m (node %d of \"%s\" at (%g, %g, %g)); the initial configuration must not overlap", A->name, B->name, (double)-worst, (int)A->mesh.node_id[at], A->name, (double)A->mesh.X[3 * at], (double)A->mesh.X[3 * at + 1], (double)A->mesh.X[3 * at + 2]);
     }
   }
   PetscFunctionReturn(0);

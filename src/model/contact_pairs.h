@@ -38,4 +38,18 @@ PetscErrorCode FcContactPairsDestroy(PetscInt npairs, FcContactPair **pairs);
  * pairs can touch (contactor points, target surface nodes, every DoF of a rigid target). */
 PetscErrorCode FcContactPairsMark(const FcModel *model, PetscInt npairs, const FcContactPair *pairs, PetscBool **mark);
 
+/* Broad phase (doc/case-format.md "Many bodies"): candidate[p] is true when pair p's bodies' boxes
+ * overlap — each body's axis-aligned box over its nodes at their current places Xcur[b] (NULL
+ * for a body without a mesh: an analytic rigid shape, whose box is taken as unbounded), inflated
+ * by the largest alarm distance of its pairs — found by sort and sweep (FcBroadPhaseSweep,
+ * O(nbodies log nbodies + candidates)). A pair that is not a candidate has no point within its
+ * alarm distance, so the narrow phase (FcProximityFind) may skip it. Meant to run at every
+ * detection (per correction iteration), before the narrow phase. */
+PetscErrorCode FcContactPairsCandidates(const FcModel *model, PetscReal *const Xcur[], PetscInt npairs, const FcContactPair *pairs, PetscBool candidate[]);
+/* The initial configuration may not overlap: per pair, the contactor points against the target
+ * in the reference (t = 0) configuration; a penetration deeper than 1e-6 of the pair's alarm
+ * distance (round-off of coincident faces) is an input error on contacts[entry] naming the two
+ * bodies and the largest penetration. FcContactPairsCreate calls it. */
+PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs, const FcContactPair *pairs);
+
 #endif

@@ -102,6 +102,11 @@ cases.append(("unknown probe group", ["run", c, "-o", os.path.join(tmp, "o3")], 
 c = write_case("volume_load.json", body_extra=', "loads": [{"group": "beam", "pressure": 1}]')
 cases.append(("load on a volume group", ["run", c, "-o", os.path.join(tmp, "o4")], ["volume_load.json", "bodies[0].loads[0].group"]))
 
+# Many bodies (doc/case-format.md "Many bodies"): overlapping blocks at t = 0 are refused by `run`
+# too, with the largest penetration (tests/bad/case/make_blocks.py: 0.1 m, blocks 1 and 2).
+cases.append(("overlap at t = 0 (run)", ["run", os.path.join("tests", "bad", "case", "overlap_t0.json"), "-o", os.path.join(tmp, "o_overlap")],
+              ["overlap_t0.json", "contacts[0]", "\"block_1\" and \"block_2\"", "largest penetration 0.1 m"]))
+
 # 3b. Rigid "mesh" shapes (doc/rigid.md): the shape's mesh and groups, named by the case.
 slab = os.path.join(ROOT, "meshes", "slab.geo")
 

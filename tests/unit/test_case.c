@@ -958,7 +958,7 @@ static const BadCase bad_cases[] = {
   {contact_base, {"contacts[0].surface=true"}, "contacts[0].surface", "expected string or integer, got boolean"},
   {contact_base, {"contacts[0].target_surface=top"}, "contacts[0].target_surface", "only allowed when the target is deformable or a rigid \"mesh\" shape, but \"floor\" is a rigid \"plane\""},
   {contact_base, {"contacts[0].both_passes=true"}, "contacts[0].both_passes", "only allowed for a pair of deformable bodies, but \"floor\" is rigid"},
-  {contact_base, {"contacts[0].friction=0.3"}, "contacts[0].friction", "unknown key \"friction\" (accepted: pair, surface, target_surface, mu, alarm, both_passes, formulation)"},
+  {contact_base, {"contacts[0].friction=0.3"}, "contacts[0].friction", "unknown key \"friction\" (accepted: pair, bodies, surface, target_surface, mu, alarm, both_passes, formulation)"},
   {contact_base, {"contacts={}"}, "contacts", "expected array, got object"},
   /* contact solver, compliance, output */
   {contact_base, {"contact_solver.type=NSGS"}, "contact_solver.type", "\"NSGS\" must match [a-z0-9_]+"},

@@ -929,10 +929,59 @@ static PetscErrorCode SmallOption(void)
   PetscFunctionReturn(0);
 }
 
+/* Broad phase: 4 unit blocks in a row along x, blocks 0-1 touching face to face (hi = lo), 1-2
+ * 0.5 apart, 2-3 overlapping by 0.25 (block 3 raised by 0.5 in y and z), and an unbounded box
+ * (the half-space y <= 0 of a floor) that blocks 0-2 touch and block 3 clears by 0.5: the pairs
+ * are exactly (0,1), (2,3) and blocks 0-2 with the floor; and a random set of 200 boxes gives the
+ * same pairs as the O(n^2) test of every pair. */
+static void test_broadphase(void **state)
+{
+  (void)state;
+  const PetscReal inf = PETSC_MAX_REAL;
+  PetscReal box[5 * 6] = {0, 0, 0, 1, 1, 1, 1, 0, 0, 2, 1, 1, 2.5, 0, 0, 3.5, 1, 1, 3.25, 0.5, 0.5, 4.25, 1.5, 1.5, -inf, -inf, -inf, inf, 0, inf};
+  const PetscInt expect[][2] = {{0, 1}, {0, 4}, {1, 4}, {2, 3}, {2, 4}};
+  PetscInt np, *pairs;
+  assert_int_equal(FcBroadPhaseSweep(5, box, &np, &pairs), 0);
+  assert_int_equal(np, 5);
+  for (int k = 0; k < 5; k++) {
+    assert_int_equal(pairs[2 * k], expect[k][0]);
+    assert_int_equal(pairs[2 * k + 1], expect[k][1]);
+  }
+  assert_int_equal(PetscFree(pairs), 0);
+  {
+    enum { n = 200 };
+    static PetscReal b[6 * n];
+    PetscInt         nb = 0, k = 0;
+    unsigned         seed = 12345;
+    for (int i = 0; i < n; i++)
+      for (int d = 0; d < 3; d++) {
+        seed            = seed * 1103515245u + 12345u;
+        b[6 * i + d]     = (seed >> 8) % 1000 / 100.0;
+        b[6 * i + 3 + d] = b[6 * i + d] + 0.5 + (seed >> 20) % 10 / 10.0;
+      }
+    assert_int_equal(FcBroadPhaseSweep(n, b, &np, &pairs), 0);
+    for (int i = 0; i < n; i++)
+      for (int j = i + 1; j < n; j++) {
+        PetscBool hit = PETSC_TRUE;
+        for (int d = 0; d < 3; d++)
+          if (b[6 * i + d] > b[6 * j + 3 + d] || b[6 * j + d] > b[6 * i + 3 + d]) hit = PETSC_FALSE;
+        if (!hit) continue;
+        nb++;
+        assert_true(k < np);
+        assert_int_equal(pairs[2 * k], i); /* sorted by (i, j), as the double loop */
+        assert_int_equal(pairs[2 * k + 1], j);
+        k++;
+      }
+    assert_int_equal(np, nb);
+    assert_true(nb > 0);
+    assert_int_equal(PetscFree(pairs), 0);
+  }
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_closest_point), cmocka_unit_test(test_tree_sphere), cmocka_unit_test(test_refit),   cmocka_unit_test(test_frame),
+    cmocka_unit_test(test_broadphase), cmocka_unit_test(test_closest_point), cmocka_unit_test(test_tree_sphere), cmocka_unit_test(test_refit),   cmocka_unit_test(test_frame),
     cmocka_unit_test(test_valley_flat),   cmocka_unit_test(test_shapes),      cmocka_unit_test(test_scaling), cmocka_unit_test(test_edge_cases),
   };
 

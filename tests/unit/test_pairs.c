@@ -1,0 +1,212 @@
+/* Unit test of many bodies (issue 13): one body per physical volume of a multi-volume mesh
+ * (bodies[i].mesh.volumes, src/case + src/mesh FcMeshLoadVolume), contacts over a group of bodies
+ * (contacts[i].bodies, src/case), and the broad phase's candidate pairs (src/model/contact_pairs.c
+ * FcContactPairsCandidates over src/collide/broadphase.c), on models built in this process
+ * (FcCaseLoad + FcModelCreate + FcContactPairsCreate, as src/run/run.c and the contact step do):
+ *
+ *  1. the pattern matcher: '*' and '?' against names, anchored at both ends;
+ *  2. four unit cubes in one MSH file (physical volumes block_1 … block_4 along x: 1-2 and 3-4
+ *     touching, 2-3 0.5 m apart) and a rigid floor plane: the entry with mesh.volumes gives the
+ *     four bodies (8 nodes, 6 tetrahedra, volume 1 each), "bodies": ["block_*", "floor"] the
+ *     6 + 4 pairs with entry 0, every block the contactor against the floor; with alarm 0.1 m the
+ *     candidates in the reference configuration are exactly (1, 2), (3, 4) and the four
+ *     block-floor pairs (the plane is unbounded); block 2 moved 0.45 m towards block 3 (0.05 m
+ *     apart, within the two alarm inflations) makes (2, 3) a candidate and (1, 2) not; block 4
+ *     moved 10 m up leaves (3, 4) out.
+ *
+ * Run it under valgrind --leak-check=full: nothing leaks. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include "testutil.h"
+
+#include "../../src/case/case.h"
+#include "../../src/model/model.h"
+#include "../../src/model/contact_pairs.h"
+
+static char tmpdir[64] = "";
+
+static void TmpPath(char *path, size_t len, const char *name)
+{
+  const int n = snprintf(path, len, "%s/%s", tmpdir, name);
+  assert_true(n > 0 && (size_t)n < len);
+}
+
+/* Kuhn's split of a hexahedron (corners 0-3 at z = lo, counter-clockwise seen from +z, 4-7 above
+ * them) along its diagonal 0-6: 6 positive tetrahedra for an axis-aligned box. */
+static const int kuhn[6][4] = {
+  {0, 1, 2, 6},
+  {0, 2, 3, 6},
+  {0, 3, 7, 6},
+  {0, 7, 4, 6},
+  {0, 4, 5, 6},
+  {0, 5, 1, 6}
+};
+
+/* MSH 2.2: box k (lo at 6k, hi at 6k + 3) is physical volume k + 1 named block_<k + 1>. */
+static void WriteBlocks(const char *name, int n, const double *box)
+{
+  char  path[PETSC_MAX_PATH_LEN];
+  FILE *f;
+
+  TmpPath(path, sizeof path, name);
+  f = fopen(path, "w");
+  assert_non_null(f);
+  fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n%d\n", n);
+  for (int k = 0; k < n; k++) fprintf(f, "3 %d \"block_%d\"\n", k + 1, k + 1);
+  fprintf(f, "$EndPhysicalNames\n$Nodes\n%d\n", 8 * n);
+  for (int k = 0; k < n; k++) {
+    const double *lo = &box[6 * k], *hi = &box[6 * k + 3];
+    for (int c = 0; c < 8; c++) {
+      const int xi = (c == 1 || c == 2 || c == 5 || c == 6), yi = (c == 2 || c == 3 || c == 6 || c == 7), zi = c >= 4;
+      fprintf(f, "%d %.17g %.17g %.17g\n", 8 * k + c + 1, xi ? hi[0] : lo[0], yi ? hi[1] : lo[1], zi ? hi[2] : lo[2]);
+    }
+  }
+  fprintf(f, "$EndNodes\n$Elements\n%d\n", 6 * n);
+  for (int k = 0; k < n; k++)
+    for (int t = 0; t < 6; t++) fprintf(f, "%d 4 2 %d %d %d %d %d %d\n", 6 * k + t + 1, k + 1, k + 1, 8 * k + kuhn[t][0] + 1, 8 * k + kuhn[t][1] + 1, 8 * k + kuhn[t][2] + 1, 8 * k + kuhn[t][3] + 1);
+  fprintf(f, "$EndElements\n");
+  fclose(f);
+}
+
+static void test_name_match(void **state)
+{
+  (void)state;
+  assert_true(FcCaseNameMatch("block_*", "block_01"));
+  assert_true(FcCaseNameMatch("block_*", "block_"));
+  assert_true(FcCaseNameMatch("*", "x"));
+  assert_true(FcCaseNameMatch("b?ock_*1", "block_11"));
+  assert_true(FcCaseNameMatch("*_0*", "block_01"));
+  assert_true(FcCaseNameMatch("floor", "floor"));
+  assert_false(FcCaseNameMatch("block_*", "blocks_1"));
+  assert_false(FcCaseNameMatch("block_?", "block_10"));
+  assert_false(FcCaseNameMatch("floor", "floor2"));
+  assert_false(FcCaseNameMatch("*1", "block_10"));
+}
+
+/* candidate[p] for the pair of blocks (a, b) (1-based, either order), -1 when it is no pair */
+static int Candidate(const FcContactPair *pairs, PetscInt np, const PetscBool *cand, PetscInt a, PetscInt b)
+{
+  for (PetscInt p = 0; p < np; p++)
+    if ((pairs[p].A == a - 1 && pairs[p].B == b - 1) || (pairs[p].A == b - 1 && pairs[p].B == a - 1)) return cand[p] ? 1 : 0;
+  return -1;
+}
+
+static void test_blocks(void **state)
+{
+  const double box[4 * 6] = {0, 0, 0, 1, 1, 1, 1, 0, 0, 2, 1, 1, 2.5, 0, 0, 3.5, 1, 1, 3.5, 0, 0, 4.5, 1, 1};
+  char           path[PETSC_MAX_PATH_LEN];
+  FcCase         c;
+  FcModel        m;
+  PetscInt       np;
+  FcContactPair *pairs;
+  PetscBool     *cand;
+  PetscReal     *X[5];
+  (void)state;
+
+  WriteBlocks("blocks.msh", 4, box);
+  TmpPath(path, sizeof path, "blocks.json");
+  FcTestWriteFile(path, "{\"name\": \"blocks\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
+                        " \"bodies\": [{\"mesh\": {\"file\": \"blocks.msh\", \"volumes\": \"block_*\"},\n"
+                        "              \"material\": {\"model\": \"linear\", \"E\": 1e7, \"nu\": 0.3, \"density\": 1000}},\n"
+                        "             {\"name\": \"floor\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1]}}],\n"
+                        " \"contacts\": [{\"bodies\": [\"block_*\", \"floor\"], \"mu\": 0.5, \"alarm\": 0.1}]}\n");
+  CHK(PetscMemzero(&c, sizeof c));
+  CHK(FcCaseLoad(path, 0, NULL, &c));
+  assert_int_equal(c.nbodies, 5);
+  for (int k = 0; k < 4; k++) {
+    char want[16];
+    snprintf(want, sizeof want, "block_%d", k + 1);
+    assert_string_equal(c.bodies[k].name, want);
+    assert_string_equal(c.bodies[k].mesh_volume, want);
+  }
+  assert_string_equal(c.bodies[4].name, "floor");
+  assert_int_equal(c.nentries, 1);
+  assert_int_equal(c.ncontacts, 10); /* 6 among the blocks, 4 with the floor (contactor: the block) */
+  for (PetscInt i = 0; i < c.ncontacts; i++) {
+    assert_int_equal(c.contacts[i].entry, 0);
+    assert_true(c.contacts[i].body[0] < 4);
+    assert_true(c.contacts[i].mu == 0.5 && c.contacts[i].alarm == 0.1);
+  }
+  CHK(FcModelCreate(&c, &m));
+  for (int k = 0; k < 4; k++) {
+    assert_int_equal(m.bodies[k]->mesh.nnodes, 8);
+    assert_int_equal(m.bodies[k]->mesh.nelems, 6);
+    assert_true(PetscAbsReal(m.bodies[k]->volume - 1) < 1e-14);
+    assert_true(PetscAbsReal(m.bodies[k]->mesh.X[0] - box[6 * k]) < 1e-15); /* node 0: its own box's lo corner */
+  }
+  CHK(FcContactPairsCreate(&m, &np, &pairs));
+  assert_int_equal(np, 10);
+  CHK(PetscMalloc1(np, &cand));
+  for (int k = 0; k < 4; k++) {
+    CHK(PetscMalloc1(3 * 8, &X[k]));
+    CHK(PetscArraycpy(X[k], m.bodies[k]->mesh.X, 3 * 8));
+  }
+  X[4] = NULL; /* the analytic plane: unbounded */
+
+  CHK(FcContactPairsCandidates(&m, X, np, pairs, cand));
+  assert_int_equal(Candidate(pairs, np, cand, 1, 2), 1);
+  assert_int_equal(Candidate(pairs, np, cand, 3, 4), 1);
+  assert_int_equal(Candidate(pairs, np, cand, 2, 3), 0);
+  assert_int_equal(Candidate(pairs, np, cand, 1, 3), 0);
+  assert_int_equal(Candidate(pairs, np, cand, 1, 4), 0);
+  assert_int_equal(Candidate(pairs, np, cand, 2, 4), 0);
+  for (int k = 1; k <= 4; k++) assert_int_equal(Candidate(pairs, np, cand, k, 5), 1);
+
+  for (int i = 0; i < 8; i++) X[1][3 * i] += 0.45; /* block 2 to [1.45, 2.45]: 0.05 from block 3 */
+  for (int i = 0; i < 8; i++) X[3][3 * i + 2] += 10;
+  CHK(FcContactPairsCandidates(&m, X, np, pairs, cand));
+  assert_int_equal(Candidate(pairs, np, cand, 1, 2), 0);
+  assert_int_equal(Candidate(pairs, np, cand, 2, 3), 1);
+  assert_int_equal(Candidate(pairs, np, cand, 3, 4), 0);
+  assert_int_equal(Candidate(pairs, np, cand, 4, 5), 1);
+
+  for (int k = 0; k < 4; k++) CHK(PetscFree(X[k]));
+  CHK(PetscFree(cand));
+  CHK(FcContactPairsDestroy(np, &pairs));
+  CHK(FcModelDestroy(&m));
+  CHK(FcCaseDestroy(&c));
+}
+
+static int MakeTmpdir(void **state)
+{
+  (void)state;
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/fcsim_test_pairs_XXXXXX");
+  return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int RemoveTmpdir(void **state)
+{
+  (void)state;
+  if (tmpdir[0]) FcTestRemoveTree(tmpdir);
+  return 0;
+}
+
+static PetscErrorCode Register(void)
+{
+  PetscFunctionBegin;
+  PetscCall(FcMaterialRegisterAll());
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Finalize(void)
+{
+  PetscFunctionBegin;
+  PetscCall(FcMeshFinalizePackage());
+  PetscCall(FcMaterialFinalizePackage());
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_name_match),
+    cmocka_unit_test(test_blocks),
+  };
+
+  return FcTestRun(&argc, &argv, "tests", tests, sizeof tests / sizeof tests[0], MakeTmpdir, RemoveTmpdir, Register, Finalize);
+}
