@@ -47,8 +47,10 @@ typedef struct _n_FcContactProblem *FcContactProblem;
  *
  * Which solvers read which form (doc/contact.md, "Storage of W"): nsgs, pgs, uzawa_local,
  * uzawa_global and lemke read both (lemke forms its dense LCP from the blocks); sap converts a
- * block-sparse W to dense (FcContactProblemConvert, FC_CONTACT_DENSE_MAX_BYTES). The contact step,
- * the FCLIB reader and writer and the global reformulation create and read dense problems only. */
+ * block-sparse W to dense (FcContactProblemConvert, FC_CONTACT_DENSE_MAX_BYTES). The contact step
+ * (src/step, src/compliance) and the global reformulation (global_problem.c, sap_global.c) build
+ * W block-sparse when its pattern (FcContactBlockPatternFromGroups) is sparse enough
+ * (FcContactProblemPreferSparse), dense otherwise. */
 struct _n_FcContactProblem {
   PetscInt   m;  /* number of contacts */
   PetscReal *W;  /* dense: 3m × 3m Delassus operator, row-major; NULL when block-sparse */
@@ -137,6 +139,16 @@ PetscBool FcContactProblemIsSymmetric(FcContactProblem problem);
 /* u += W_{:,a} d, the incremental update of u = W r + q when r_a changes by d (dense: 9·3m
  * flops; sparse: 18 per block of row a); symmetric as returned by FcContactProblemIsSymmetric. */
 void FcContactProblemAddColumn(FcContactProblem problem, PetscBool symmetric, PetscInt a, const PetscReal d[3], PetscReal u[]);
+
+/* ---- The block pattern of a Delassus operator from body → contacts lists (issue 12, item 1) ----
+ * W = Σ_k H_k A_k⁻¹ H_kᵀ couples two contacts only when they touch a common body k, so its block
+ * pattern is the union over the groups (bodies) k of (contacts of k) × (contacts of k), plus every
+ * diagonal block. Group g lists the contacts gcon[gptr[g] .. gptr[g+1]−1] (each in 0..m−1; a
+ * contact may be in any number of groups, e.g. the two bodies of a pair). *nblocks: the number of
+ * blocks. With ptr and col non-NULL also the pattern as block CSR (m + 1 pointers, columns
+ * sorted, no duplicate; the caller frees both with PetscFree), ready for
+ * FcContactProblemCreateSparse. Cost O(Σ_k |contacts of k|²), the blocks themselves. */
+PetscErrorCode FcContactBlockPatternFromGroups(PetscInt m, PetscInt ngroups, const PetscInt gptr[], const PetscInt gcon[], PetscInt **ptr, PetscInt **col, PetscInt64 *nblocks);
 
 void      FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3]);
 /* ‖e_a‖² of one contact (the summand of the common error). */
