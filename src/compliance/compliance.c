@@ -152,7 +152,7 @@ PetscErrorCode FcComplianceBodyContacts(const FcContactJacobian *H, PetscInt **g
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian *H, FcComplianceWStorage storage, FcContactProblem *p, PetscInt64 *nblocks)
+PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian *H, FcContactWChoice storage, FcContactProblem *p, PetscInt64 *nblocks)
 {
   PetscInt  *gptr, *gcon, *ptr = NULL, *col = NULL;
   PetscInt64 nb;
@@ -162,7 +162,7 @@ PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian
   (void)c;
   PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon));
   PetscCall(FcContactBlockPatternFromGroups(H->m, H->nbodies, gptr, gcon, NULL, NULL, &nb));
-  sparse = storage == FC_COMPLIANCE_W_SPARSE || (storage == FC_COMPLIANCE_W_AUTO && FcContactProblemPreferSparse(H->m, nb));
+  sparse = FcContactWChooseSparse(storage, H->m, nb);
   if (*p && (sparse || FcContactProblemIsSparse(*p) || (*p)->m != H->m)) PetscCall(FcContactProblemDestroy(p));
   if (*p) { /* a dense problem of the same size: kept (q, mu are the caller's to overwrite) */
   } else if (sparse) {
@@ -177,33 +177,6 @@ PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian
   PetscFunctionReturn(0);
 }
 
-/* W ← ½ (W + Wᵀ), entry by entry as w_ij = w_ji = ½ (w_ij + w_ji) for i < j. A block-sparse W
- * does the same on each pair of blocks (a, b), b ≥ a (a's row i, b's column j is the dense
- * (3a + i, 3b + j)), so both storages give the same bits. */
-static void Symmetrize_Private(FcContactProblem p)
-{
-  const PetscInt n3 = 3 * p->m;
-
-  if (p->W) {
-    for (PetscInt i = 0; i < n3; i++)
-      for (PetscInt j = i + 1; j < n3; j++) {
-        PetscReal w = 0.5 * (p->W[i * n3 + j] + p->W[j * n3 + i]);
-        p->W[i * n3 + j] = p->W[j * n3 + i] = w;
-      }
-    return;
-  }
-  for (PetscInt a = 0; a < p->m; a++)
-    for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
-      PetscReal *B = p->bval + 9 * (size_t)k, *T = p->bval + 9 * (size_t)p->btr[k];
-      if (p->bcol[k] < a) continue;
-      for (int i = 0; i < 3; i++)
-        for (int j = (p->bcol[k] == a ? i + 1 : 0); j < 3; j++) {
-          PetscReal w = 0.5 * (B[3 * i + j] + T[3 * j + i]);
-          B[3 * i + j] = T[3 * j + i] = w;
-        }
-    }
-}
-
 PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
 {
   const PetscInt n3 = 3 * H->m;
@@ -213,7 +186,13 @@ PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, 
   if (p->W) PetscCall(PetscArrayzero(p->W, (size_t)n3 * n3));
   else PetscCall(PetscArrayzero(p->bval, 9 * (size_t)p->nb));
   PetscCall(c->ops.delassus(c, H, p));
-  Symmetrize_Private(p);
+  if (p->W) /* ½ (W + Wᵀ), as it always was */
+    for (PetscInt i = 0; i < n3; i++)
+      for (PetscInt j = i + 1; j < n3; j++) {
+        PetscReal w = 0.5 * (p->W[i * n3 + j] + p->W[j * n3 + i]);
+        p->W[i * n3 + j] = p->W[j * n3 + i] = w;
+      }
+  else PetscCall(FcContactProblemSymmetrizeBlocks(p));
   PetscFunctionReturn(0);
 }
 

@@ -100,14 +100,6 @@ PetscErrorCode FcComplianceDestroy(FcCompliance *c);
  * Constrained DoFs are dropped. Only strategies with `participating` keep them. */
 PetscErrorCode FcComplianceSetParticipating(FcCompliance c, PetscBool *const mark[]);
 PetscErrorCode FcComplianceSetUp(FcCompliance c);
-/* How the contact step stores W (option -fc_contact_w_storage, doc/contact.md "Storage of W"):
- * auto chooses by the fill of W's block pattern (FcContactProblemPreferSparse). */
-typedef enum {
-  FC_COMPLIANCE_W_AUTO,
-  FC_COMPLIANCE_W_DENSE,
-  FC_COMPLIANCE_W_SPARSE
-} FcComplianceWStorage;
-
 /* Per involved body b, the contacts with entries in H_b, ascending: contacts gcon[gptr[b] ..
  * gptr[b+1]−1] (gptr has nbodies + 1 entries; a body not involved has none). The groups of
  * FcContactBlockPatternFromGroups (src/contact/problem.h). Free both with PetscFree. */
@@ -117,7 +109,7 @@ PetscErrorCode FcComplianceBodyContacts(const FcContactJacobian *H, PetscInt **g
  * FC_CONTACT_SPARSE_MAX_FILL). *p on entry: NULL, or the previous problem, kept when it is dense
  * of the same size and dense is chosen (its q and mu not zeroed), else destroyed and replaced.
  * *nblocks (may be NULL): the blocks of the pattern. */
-PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian *H, FcComplianceWStorage storage, FcContactProblem *p, PetscInt64 *nblocks);
+PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian *H, FcContactWChoice storage, FcContactProblem *p, PetscInt64 *nblocks);
 /* p's W = Σ_b H_b C_b H_bᵀ (overwritten; dense, or block-sparse with the pattern of
  * FcComplianceCreateProblem), symmetrized: W ← ½ (W + Wᵀ) removes the round-off of the two
  * triangular solves (the same operation on each entry in both storages). */

@@ -1,6 +1,7 @@
 /* fcsim — contact problem storage, Coulomb cone projection, common error (problem.h). */
 #include "problem.h"
 #include <float.h>
+#include <string.h>
 
 PetscErrorCode FcContactProblemCreate(PetscInt m, FcContactProblem *problem)
 {
@@ -492,5 +493,49 @@ PetscErrorCode FcContactBlockPatternFromGroups(PetscInt m, PetscInt ngroups, con
   PetscCall(PetscFree(cptr));
   PetscCall(PetscFree(cgrp));
   if (nblocks) *nblocks = nb;
+  PetscFunctionReturn(0);
+}
+
+PetscBool FcContactWChooseSparse(FcContactWChoice choice, PetscInt m, PetscInt64 nblocks)
+{
+  if (choice == FC_CONTACT_W_CHOOSE_AUTO) return FcContactProblemPreferSparse(m, nblocks);
+  return (PetscBool)(choice == FC_CONTACT_W_CHOOSE_SPARSE);
+}
+
+PetscErrorCode FcContactWChoiceFromOptions(FcContactWChoice *choice)
+{
+  static const char *const names[] = {"auto", "dense", "sparse"};
+  char                     v[64];
+  PetscBool                set;
+
+  PetscFunctionBegin;
+  *choice = FC_CONTACT_W_CHOOSE_AUTO;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-fc_contact_w_storage", v, sizeof v, &set));
+  if (!set) PetscFunctionReturn(0);
+  for (int k = 0; k < 3; k++)
+    if (!strcmp(v, names[k])) {
+      *choice = (FcContactWChoice)k;
+      PetscFunctionReturn(0);
+    }
+  return FcInputError("options", "-fc_contact_w_storage", "\"%s\" is not allowed (choices: auto, dense, sparse)", v);
+}
+
+/* W ← ½ (W + Wᵀ) on a block-sparse W: on each pair of blocks (a, b), b ≥ a, entry (i, j) and its
+ * transpose become ½ (B_ij + T_ji), the operation the dense loops do on (3a + i, 3b + j) with i < j
+ * in the dense numbering: both storages give the same bits. */
+PetscErrorCode FcContactProblemSymmetrizeBlocks(FcContactProblem p)
+{
+  PetscFunctionBegin;
+  PetscCheck(!p->W, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "W is dense");
+  for (PetscInt a = 0; a < p->m; a++)
+    for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
+      PetscReal *B = p->bval + 9 * (size_t)k, *T = p->bval + 9 * (size_t)p->btr[k];
+      if (p->bcol[k] < a) continue;
+      for (int i = 0; i < 3; i++)
+        for (int j = (p->bcol[k] == a ? i + 1 : 0); j < 3; j++) {
+          PetscReal w = 0.5 * (B[3 * i + j] + T[3 * j + i]);
+          B[3 * i + j] = T[3 * j + i] = w;
+        }
+    }
   PetscFunctionReturn(0);
 }

@@ -149,6 +149,20 @@ void FcContactProblemAddColumn(FcContactProblem problem, PetscBool symmetric, Pe
  * sorted, no duplicate; the caller frees both with PetscFree), ready for
  * FcContactProblemCreateSparse. Cost O(Σ_k |contacts of k|²), the blocks themselves. */
 PetscErrorCode FcContactBlockPatternFromGroups(PetscInt m, PetscInt ngroups, const PetscInt gptr[], const PetscInt gcon[], PetscInt **ptr, PetscInt **col, PetscInt64 *nblocks);
+/* How a producer of W stores it: auto by FcContactProblemPreferSparse on its pattern's blocks, or
+ * forced (option -fc_contact_w_storage auto|dense|sparse, doc/contact.md "Storage of W"). */
+typedef enum {
+  FC_CONTACT_W_CHOOSE_AUTO,
+  FC_CONTACT_W_CHOOSE_DENSE,
+  FC_CONTACT_W_CHOOSE_SPARSE
+} FcContactWChoice;
+/* The choice for a pattern of nblocks blocks of m contacts: PETSC_TRUE for block-sparse. */
+PetscBool      FcContactWChooseSparse(FcContactWChoice choice, PetscInt m, PetscInt64 nblocks);
+/* -fc_contact_w_storage from the options database (auto when unset); another value is one
+ * input-error line naming the option (exit 2). */
+PetscErrorCode FcContactWChoiceFromOptions(FcContactWChoice *choice);
+/* W ← ½ (W + Wᵀ) on a block-sparse W, entry by entry as the dense producers do (same bits). */
+PetscErrorCode FcContactProblemSymmetrizeBlocks(FcContactProblem p);
 
 void      FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3]);
 /* ‖e_a‖² of one contact (the summand of the common error). */

@@ -78,27 +78,6 @@ static PetscErrorCode WarnIgnored_Private(const FcCase *c, FcContactSolver solve
   PetscFunctionReturn(0);
 }
 
-/* -fc_contact_w_storage dense|sparse|auto (default auto: block-sparse when the pairs of contacts
- * that share a body fill less than FC_CONTACT_SPARSE_MAX_FILL of W's blocks). Another value is
- * one input-error line naming the option. */
-static PetscErrorCode WStorageFromOptions_Private(FcComplianceWStorage *ws)
-{
-  static const char *const names[] = {"auto", "dense", "sparse"};
-  char                     v[64];
-  PetscBool                set;
-
-  PetscFunctionBegin;
-  *ws = FC_COMPLIANCE_W_AUTO;
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-fc_contact_w_storage", v, sizeof v, &set));
-  if (!set) PetscFunctionReturn(0);
-  for (int k = 0; k < 3; k++)
-    if (!strcmp(v, names[k])) {
-      *ws = (FcComplianceWStorage)k;
-      PetscFunctionReturn(0);
-    }
-  return FcInputError("options", "-fc_contact_w_storage", "\"%s\" is not allowed (choices: auto, dense, sparse)", v);
-}
-
 PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
 {
   const FcCase *c = model->c;
@@ -138,7 +117,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   PetscCall(FcContactSolverSetMaxError(cs->solver, c->contact_solver_max_error));
   PetscCall(FcContactSolverSetFromOptions(cs->solver));
   PetscCall(WarnIgnored_Private(c, cs->solver, cs->compliance));
-  PetscCall(WStorageFromOptions_Private(&cs->wstorage));
+  PetscCall(FcContactWChoiceFromOptions(&cs->wstorage));
   PetscFunctionReturn(0);
 }
 
