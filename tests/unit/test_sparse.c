@@ -29,6 +29,7 @@
 
 #include "../../src/contact/solver.h"
 #include "../../src/contact/global_problem.h"
+#include "../../src/contact/sap_global.h"
 
 static uint64_t rng_state = 0x5eed5a75e0001ULL;
 static double   Uniform(double a, double b)
@@ -510,10 +511,39 @@ static void test_global_sparse(void **state)
   assert_true(dw == 0 && dq == 0 && off == 0);
   assert_true(sts.converged && std_.converged);
   assert_true(dr <= 1e-12 * rn);
-  CHK(FcContactSolverDestroy(&s));
   CHK(FcContactProblemDestroy(&ps));
-  CHK(FcContactProblemDestroy(&pd));
   CHK(FcContactProblemDestroy(&psd));
+
+  /* SAP's global form forms the same reformulation with its own factorization of M̃ = M here
+   * (sap_global.c): block-sparse in chunks of columns, against its dense MatTransposeMatMult */
+  {
+    FcSAPGlobal      g;
+    FcContactProblem gs, gd, gsd;
+    double           dws = 0, dqs = 0, dwd = 0;
+    CHK(FcSAPGlobalCreate(&g));
+    CHK(FcSAPGlobalSetUp(g, gp));
+    CHK(FcSAPGlobalComputeLocalStorage(g, FC_CONTACT_W_CHOOSE_AUTO, &gs));
+    CHK(FcSAPGlobalComputeLocalStorage(g, FC_CONTACT_W_CHOOSE_DENSE, &gd));
+    assert_true(FcContactProblemIsSparse(gs));
+    assert_int_equal(gs->nb, predicted);
+    assert_true(FcContactProblemIsSymmetric(gs));
+    CHK(FcContactProblemConvert(gs, FC_CONTACT_W_DENSE, &gsd));
+    for (size_t k = 0; k < 9 * (size_t)m * m; k++) {
+      dws = fmax(dws, fabs(gsd->W[k] - gd->W[k]));
+      dwd = fmax(dwd, fabs(gd->W[k] - pd->W[k]));
+    }
+    for (int i = 0; i < 3 * m; i++) dqs = fmax(dqs, fabs(gs->q[i] - gd->q[i]));
+    printf("FIGURE sparse global reformulation, sap's (M~ = M): %d blocks; max |W_sparse - W_dense| / max |W| %.1e, q %.1e; its dense W vs the Cholesky one above %.1e\n", (int)gs->nb, dws / wn, dqs, dwd / wn);
+    /* two factorizations and two summation orders of the same products: round-off of a solve
+     * with M's condition (blocks B Bᵀ + I, B entries in ±0.5: cond ≲ 10) */
+    assert_true(dws <= 1e-13 * wn && dqs == 0 && dwd <= 1e-13 * wn);
+    CHK(FcContactProblemDestroy(&gs));
+    CHK(FcContactProblemDestroy(&gd));
+    CHK(FcContactProblemDestroy(&gsd));
+    CHK(FcSAPGlobalDestroy(&g));
+  }
+  CHK(FcContactSolverDestroy(&s));
+  CHK(FcContactProblemDestroy(&pd));
   CHK(FcGlobalProblemDestroy(&gp));
   free(body);
   free(nnzH);
