@@ -149,7 +149,9 @@ PetscErrorCode FcGlobalProblemContactGroups(Mat M, Mat H, PetscInt m, PetscInt *
 /* W = Hᵀ M⁻¹ H and q = Hᵀ M⁻¹ f + w (fclib.h: M v = H r + f, u = Hᵀ v + w, so
  * u = Hᵀ M⁻¹ H r + Hᵀ M⁻¹ f + w). M: nested-dissection ordering, then PETSc's Cholesky on the
  * permuted matrix in SBAIJ form, whose inertia tells whether M is positive definite (Sylvester's
- * law of inertia); one solve per column of H (3m solves; W is dense anyway). */
+ * law of inertia); one solve per column of H (3m solves). W dense, or block-sparse over the
+ * components of M (then only the rows of each column's stored blocks are formed, with the same
+ * sums as the dense path: the same bits). */
 PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem *local, FcGlobalMass *mass)
 {
   FcContactWChoice choice;
