@@ -154,17 +154,10 @@ PetscErrorCode FcGlobalProblemContactGroups(Mat M, Mat H, PetscInt m, PetscInt *
  * sums as the dense path: the same bits). */
 PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem *local, FcGlobalMass *mass)
 {
-  FcContactWChoice choice;
-  PetscBool        set;
-
   PetscFunctionBegin;
-  /* TEMPORARY (issue 12, item 2): dense unless -fc_contact_w_storage asks otherwise, because the
-   * FCLIB writer (src/io/fclib_io.c, `fclib solve -o`) still reads a dense W; becomes auto once it
-   * writes the blocks. */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_w_storage", &set));
-  if (set) PetscCall(FcContactWChoiceFromOptions(&choice));
-  else choice = FC_CONTACT_W_CHOOSE_DENSE;
-  PetscCall(FcGlobalProblemComputeLocalStorage(gp, choice, local, mass));
+  /* TEMPORARY (issue 12, item 2): dense, because the FCLIB writer behind `fclib solve -o`
+   * (src/io/fclib_io.c) still reads a dense W; auto once it writes the blocks. */
+  PetscCall(FcGlobalProblemComputeLocalStorage(gp, FC_CONTACT_W_CHOOSE_DENSE, local, mass));
   PetscFunctionReturn(0);
 }
 

@@ -658,15 +658,10 @@ PetscErrorCode FcSAPGlobalComputeLocalStorage(FcSAPGlobal s, FcContactWChoice ch
 
 PetscErrorCode FcSAPGlobalComputeLocal(FcSAPGlobal s, FcContactProblem *p)
 {
-  FcContactWChoice choice = FC_CONTACT_W_CHOOSE_DENSE;
-  PetscBool        set;
-
   PetscFunctionBegin;
-  /* TEMPORARY (issue 12, item 2): dense unless -fc_contact_w_storage asks otherwise, because
-   * `fclib solve -o` writes this problem with the FCLIB writer, which still reads a dense W. */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_w_storage", &set));
-  if (set) PetscCall(FcContactWChoiceFromOptions(&choice));
-  PetscCall(FcSAPGlobalComputeLocalStorage(s, choice, p));
+  /* TEMPORARY (issue 12, item 2): dense, because `fclib solve -o` writes this problem with the
+   * FCLIB writer, which still reads a dense W; auto once it writes the blocks. */
+  PetscCall(FcSAPGlobalComputeLocalStorage(s, FC_CONTACT_W_CHOOSE_DENSE, p));
   PetscFunctionReturn(0);
 }
 

@@ -168,7 +168,6 @@ cases += [
     ("study compare unknown solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nosuch", "-o", os.path.join(tmp, "ocmp")], ["nosuch", "nsgs"]),
     ("study compare without contact", ["study", "compare", good, "--solvers", "nsgs"], [good, "contacts"]),
     ("unknown W storage", ["run", "cases/block_on_floor.json", "-o", os.path.join(tmp, "ows"), "-fc_contact_w_storage", "banded"], ["options", "-fc_contact_w_storage", "banded", "auto, dense, sparse"]),
-    ("fclib global: unknown W storage", ["fclib", "solve", "tests/bad/fclib/baseline_global.hdf5", "-fc_contact_w_storage", "banded"], ["options", "-fc_contact_w_storage", "banded"]),
     ("fclib compare bad file", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "tests/bad/fclib/empty.hdf5"], ["tests/bad/fclib/empty.hdf5"]),
 ]
 
