@@ -48,9 +48,10 @@ typedef struct _n_FcContactProblem *FcContactProblem;
  * Which solvers read which form (doc/contact.md, "Storage of W"): nsgs, pgs, uzawa_local,
  * uzawa_global and lemke read both (lemke forms its dense LCP from the blocks); sap converts a
  * block-sparse W to dense (FcContactProblemConvert, FC_CONTACT_DENSE_MAX_BYTES). The contact step
- * (src/step, src/compliance) and the global reformulation (global_problem.c, sap_global.c) build
- * W block-sparse when its pattern (FcContactBlockPatternFromGroups) is sparse enough
- * (FcContactProblemPreferSparse), dense otherwise. */
+ * (src/step, src/compliance) builds W block-sparse when its pattern (FcContactBlockPatternFromGroups)
+ * is sparse enough (FcContactProblemPreferSparse), dense otherwise; the global reformulations
+ * (global_problem.c, sap_global.c) can (their ...Storage functions) but stay dense behind the FCLIB
+ * reader and `fclib solve` until the FCLIB writer writes blocks. */
 struct _n_FcContactProblem {
   PetscInt   m;  /* number of contacts */
   PetscReal *W;  /* dense: 3m × 3m Delassus operator, row-major; NULL when block-sparse */
