@@ -131,18 +131,68 @@ PetscErrorCode FcComplianceSetUp(FcCompliance c)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, PetscReal *W)
+PetscErrorCode FcComplianceBodyContacts(const FcContactJacobian *H, PetscInt **gptr, PetscInt **gcon)
+{
+  PetscInt n = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(H->nbodies + 1, gptr));
+  for (PetscInt b = 0; b < H->nbodies; b++)
+    if (H->involved[b])
+      for (PetscInt a = 0; a < H->m; a++) n += H->body[b].ptr[a + 1] > H->body[b].ptr[a];
+  PetscCall(PetscMalloc1(n + 1, gcon));
+  n           = 0;
+  (*gptr)[0] = 0;
+  for (PetscInt b = 0; b < H->nbodies; b++) {
+    if (H->involved[b])
+      for (PetscInt a = 0; a < H->m; a++)
+        if (H->body[b].ptr[a + 1] > H->body[b].ptr[a]) (*gcon)[n++] = a;
+    (*gptr)[b + 1] = n;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian *H, FcContactWChoice storage, FcContactProblem *p, PetscInt64 *nblocks)
+{
+  PetscInt  *gptr, *gcon, *ptr = NULL, *col = NULL;
+  PetscInt64 nb;
+  PetscBool  sparse;
+
+  PetscFunctionBegin;
+  (void)c;
+  PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon));
+  PetscCall(FcContactBlockPatternFromGroups(H->m, H->nbodies, gptr, gcon, NULL, NULL, &nb));
+  sparse = FcContactWChooseSparse(storage, H->m, nb);
+  if (*p && (sparse || FcContactProblemIsSparse(*p) || (*p)->m != H->m)) PetscCall(FcContactProblemDestroy(p));
+  if (*p) { /* a dense problem of the same size: kept (q, mu are the caller's to overwrite) */
+  } else if (sparse) {
+    PetscCall(FcContactBlockPatternFromGroups(H->m, H->nbodies, gptr, gcon, &ptr, &col, NULL));
+    PetscCall(FcContactProblemCreateSparse(H->m, ptr, col, p));
+    PetscCall(PetscFree(ptr));
+    PetscCall(PetscFree(col));
+  } else PetscCall(FcContactProblemCreate(H->m, p));
+  PetscCall(PetscFree(gptr));
+  PetscCall(PetscFree(gcon));
+  if (nblocks) *nblocks = nb;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
 {
   const PetscInt n3 = 3 * H->m;
 
   PetscFunctionBegin;
-  PetscCall(PetscArrayzero(W, (size_t)n3 * n3));
-  PetscCall(c->ops.delassus(c, H, W));
-  for (PetscInt i = 0; i < n3; i++)
-    for (PetscInt j = i + 1; j < n3; j++) {
-      PetscReal w = 0.5 * (W[i * n3 + j] + W[j * n3 + i]);
-      W[i * n3 + j] = W[j * n3 + i] = w;
-    }
+  PetscCheck(p->m == H->m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Problem of %" PetscInt_FMT " contacts for a Jacobian of %" PetscInt_FMT, p->m, H->m);
+  if (p->W) PetscCall(PetscArrayzero(p->W, (size_t)n3 * n3));
+  else PetscCall(PetscArrayzero(p->bval, 9 * (size_t)p->nb));
+  PetscCall(c->ops.delassus(c, H, p));
+  if (p->W) /* ½ (W + Wᵀ), as it always was */
+    for (PetscInt i = 0; i < n3; i++)
+      for (PetscInt j = i + 1; j < n3; j++) {
+        PetscReal w = 0.5 * (p->W[i * n3 + j] + p->W[j * n3 + i]);
+        p->W[i * n3 + j] = p->W[j * n3 + i] = w;
+      }
+  else PetscCall(FcContactProblemSymmetrizeBlocks(p));
   PetscFunctionReturn(0);
 }
 
@@ -154,15 +204,26 @@ PetscErrorCode FcComplianceCorrect(FcCompliance c, PetscInt b, const PetscScalar
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcContactJacobian *H, PetscReal *W)
+/* The columns solved for body b: on a dense W every kept column (H->kcol: the dense path as it
+ * always was), on a block-sparse W only the kept columns of the contacts b touches (the others
+ * would be zero columns of H_bᵀ: nbodies × 3m solves become Σ_b 3 |contacts of b|). */
+PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p)
 {
   FcBody                 body = c->model->bodies[b];
   const FcJacobianBlock *J    = &H->body[b];
-  const PetscInt         n3   = 3 * H->m;
+  const PetscInt        *kcol = H->kcol;
+  PetscInt               nkeep = H->nkeep, *bcols = NULL, *pos = NULL;
 
   PetscFunctionBegin;
-  for (PetscInt c0 = 0; c0 < H->nkeep; c0 += FC_COMPLIANCE_BLOCK) {
-    PetscInt           nb = PetscMin(FC_COMPLIANCE_BLOCK, H->nkeep - c0), lda;
+  if (!p->W) {
+    PetscCall(PetscMalloc2(H->nkeep, &bcols, H->m, &pos));
+    nkeep = 0;
+    for (PetscInt k = 0; k < H->nkeep; k++)
+      if (J->ptr[H->kcol[k] / 3 + 1] > J->ptr[H->kcol[k] / 3]) bcols[nkeep++] = H->kcol[k];
+    kcol = bcols;
+  }
+  for (PetscInt c0 = 0; c0 < nkeep; c0 += FC_COMPLIANCE_BLOCK) {
+    PetscInt           nb = PetscMin(FC_COMPLIANCE_BLOCK, nkeep - c0), lda;
     Mat                B, X;
     PetscScalar       *h;
     const PetscScalar *x;
@@ -171,24 +232,27 @@ PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcC
     PetscCall(MatDenseGetArray(B, &h));
     PetscCall(MatDenseGetLDA(B, &lda));
     for (PetscInt j = 0; j < nb; j++) { /* column j: the row kcol[c0 + j] of H_b, transposed */
-      PetscInt a = H->kcol[c0 + j] / 3, i = H->kcol[c0 + j] % 3;
+      PetscInt a = kcol[c0 + j] / 3, i = kcol[c0 + j] % 3;
       for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) h[j * lda + J->dof[e]] += J->coef[e][i];
     }
     PetscCall(MatDenseRestoreArray(B, &h));
     PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
     PetscCall(body->ops.solvemulti(body, B, X));
     PetscCall(MatDenseGetArrayRead(X, &x));
-    for (PetscInt a = 0; a < H->m; a++)
+    for (PetscInt a = 0; a < H->m; a++) {
+      if (J->ptr[a] == J->ptr[a + 1]) continue;
+      FcComplianceRowMap(p, a, pos);
       for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
         for (int i = 0; i < 3; i++) {
-          PetscReal *Wrow = &W[(3 * a + i) * n3];
           if (!H->keep[3 * a + i]) continue;
-          for (PetscInt j = 0; j < nb; j++) Wrow[H->kcol[c0 + j]] += J->coef[e][i] * x[j * lda + J->dof[e]];
+          for (PetscInt j = 0; j < nb; j++) *FcComplianceWEntry(p, pos, a, i, kcol[c0 + j] / 3, kcol[c0 + j] % 3) += J->coef[e][i] * x[j * lda + J->dof[e]];
         }
+    }
     PetscCall(MatDenseRestoreArrayRead(X, &x));
     PetscCall(MatDestroy(&B));
     PetscCall(MatDestroy(&X));
   }
+  PetscCall(PetscFree2(bcols, pos));
   PetscFunctionReturn(0);
 }
 

@@ -9,7 +9,8 @@
  *   FcComplianceSetParticipating(c, mark);         // per body: the DoFs a contact can touch
  *   FcComplianceSetUp(c);
  *   per contact correction:
- *     FcComplianceDelassus(c, &H, W);              // W = Σ_b H_b C_b H_bᵀ, symmetrized
+ *     FcComplianceCreateProblem(c, &H, storage, &p); // W dense or block-sparse (its pattern from H)
+ *     FcComplianceDelassus(c, &H, p);              // p's W = Σ_b H_b C_b H_bᵀ, symmetrized
  *     FcComplianceCorrect(c, b, f, dx);            // dx += C_b f, f = H_bᵀ r
  *   FcComplianceDestroy(&c);
  *
@@ -24,6 +25,7 @@
 #define FC_COMPLIANCE_H
 
 #include "../model/model.h"
+#include "../contact/problem.h"
 
 /* H, the contact Jacobian of one correction, as plain data (filled by the contact step). Rows
  * 3a + i, i = 0, 1, 2: the frame rows (n, t1, t2) of contact a. Per body b, the entries of the
@@ -54,9 +56,12 @@ typedef struct _p_FcCompliance *FcCompliance;
 struct _FcComplianceOps {
   /* After the participating DoFs are known (FcComplianceSetUp); optional. */
   PetscErrorCode (*setup)(FcCompliance);
-  /* W (3m × 3m row-major, zero on entry) += Σ_b H_b C_b H_bᵀ over the involved bodies, at least
-   * on the rows and columns H->keep; the object symmetrizes W afterwards. */
-  PetscErrorCode (*delassus)(FcCompliance, const FcContactJacobian *H, PetscReal *W);
+  /* The W of p (zero on entry; dense, or block-sparse with the pattern of
+   * FcComplianceCreateProblem) += Σ_b H_b C_b H_bᵀ over the involved bodies, at least on the rows
+   * and columns H->keep; the object symmetrizes W afterwards. A sparse W has exactly the blocks
+   * (a, a') of contacts that share a body: a type adds body b's contribution only to the blocks
+   * of the contacts b touches (FcComplianceBodyContacts), never forms a 3m × 3m array. */
+  PetscErrorCode (*delassus)(FcCompliance, const FcContactJacobian *H, FcContactProblem p);
   /* dx += C_b f (f: the body's ndof entries of H_bᵀ r). NULL: A_b⁻¹ f with the body's current
    * factorization (FcComplianceCorrectBySolve). */
   PetscErrorCode (*correct)(FcCompliance, PetscInt b, const PetscScalar f[], Vec dx);
@@ -95,9 +100,20 @@ PetscErrorCode FcComplianceDestroy(FcCompliance *c);
  * Constrained DoFs are dropped. Only strategies with `participating` keep them. */
 PetscErrorCode FcComplianceSetParticipating(FcCompliance c, PetscBool *const mark[]);
 PetscErrorCode FcComplianceSetUp(FcCompliance c);
-/* W = Σ_b H_b C_b H_bᵀ (3m × 3m row-major, overwritten), symmetrized: W ← ½ (W + Wᵀ) removes
- * the round-off of the two triangular solves. */
-PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, PetscReal *W);
+/* Per involved body b, the contacts with entries in H_b, ascending: contacts gcon[gptr[b] ..
+ * gptr[b+1]−1] (gptr has nbodies + 1 entries; a body not involved has none). The groups of
+ * FcContactBlockPatternFromGroups (src/contact/problem.h). Free both with PetscFree. */
+PetscErrorCode FcComplianceBodyContacts(const FcContactJacobian *H, PetscInt **gptr, PetscInt **gcon);
+/* A problem of H->m contacts whose W can hold Σ_b H_b C_b H_bᵀ: block-sparse with the blocks of
+ * contacts that share a body, or dense (by storage; auto: sparse when the pattern's fill is below
+ * FC_CONTACT_SPARSE_MAX_FILL). *p on entry: NULL, or the previous problem, kept when it is dense
+ * of the same size and dense is chosen (its q and mu not zeroed), else destroyed and replaced.
+ * *nblocks (may be NULL): the blocks of the pattern. */
+PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian *H, FcContactWChoice storage, FcContactProblem *p, PetscInt64 *nblocks);
+/* p's W = Σ_b H_b C_b H_bᵀ (overwritten; dense, or block-sparse with the pattern of
+ * FcComplianceCreateProblem), symmetrized: W ← ½ (W + Wᵀ) removes the round-off of the two
+ * triangular solves (the same operation on each entry in both storages). */
+PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, FcContactProblem p);
 /* dx_b += C_b f. */
 PetscErrorCode FcComplianceCorrect(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx);
 
@@ -106,7 +122,20 @@ PetscErrorCode FcComplianceCorrect(FcCompliance c, PetscInt b, const PetscScalar
  * factorization in blocks of FC_COMPLIANCE_BLOCK right-hand sides (memory ndof × block, not
  * ndof × 3m). */
 #define FC_COMPLIANCE_BLOCK 128
-PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcContactJacobian *H, PetscReal *W);
+PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p);
+/* Entry (3a + i, 3a' + j) of p's W. Dense: pos is ignored. Block-sparse: pos[a'] is the index of
+ * the stored block (a, a') (FcComplianceRowMap filled it for row a). */
+static inline PetscReal *FcComplianceWEntry(FcContactProblem p, const PetscInt pos[], PetscInt a, PetscInt i, PetscInt a2, PetscInt j)
+{
+  if (p->W) return &p->W[(3 * (size_t)a + i) * (3 * (size_t)p->m) + 3 * (size_t)a2 + j];
+  return &p->bval[9 * (size_t)pos[a2] + 3 * i + j];
+}
+/* pos[bcol[k]] = k for the blocks k of block row a of a block-sparse W (nothing when dense). */
+static inline void FcComplianceRowMap(FcContactProblem p, PetscInt a, PetscInt pos[])
+{
+  if (p->W) return;
+  for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) pos[p->bcol[k]] = k;
+}
 /* dx_b += A_b⁻¹ f with the body's current factorization. */
 PetscErrorCode FcComplianceCorrectBySolve(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx);
 

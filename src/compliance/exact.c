@@ -6,15 +6,17 @@
  * r_t = 0). The correction is the default one, A_b⁻¹ f with the same factorization. */
 #include "compliance.h"
 
-static PetscErrorCode Delassus_Exact(FcCompliance c, const FcContactJacobian *H, PetscReal *W)
+static PetscErrorCode Delassus_Exact(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
 {
-  const PetscInt n3 = 3 * H->m;
-
   PetscFunctionBegin;
   for (PetscInt b = 0; b < H->nbodies; b++)
-    if (H->involved[b]) PetscCall(FcComplianceDelassusBySolve(c, b, H, W));
+    if (H->involved[b]) PetscCall(FcComplianceDelassusBySolve(c, b, H, p));
   for (PetscInt a = 0; a < H->m; a++)
-    if (!H->keep[3 * a + 1]) W[(3 * a + 1) * n3 + 3 * a + 1] = W[(3 * a + 2) * n3 + 3 * a + 2] = W[(3 * a) * n3 + 3 * a];
+    if (!H->keep[3 * a + 1]) { /* the diagonal block: pos[a] = bdiag[a] */
+      PetscReal *D = FcComplianceWEntry(p, p->W ? NULL : p->bdiag, a, 0, a, 0);
+      const PetscInt ld = p->W ? 3 * p->m : 3;
+      D[ld + 1] = D[2 * ld + 2] = D[0];
+    }
   PetscFunctionReturn(0);
 }
 

@@ -52,28 +52,41 @@ static PetscErrorCode Compute_Private(FcCompliance c)
   PetscFunctionReturn(0);
 }
 
-/* W_{3a+i, 3a'+j} += Σ_{k,l} H_b[3a+i, k] C_b[k, l] H_b[3a'+j, l] over the entries of H_b. */
-static PetscErrorCode Delassus_Precomputed(FcCompliance c, const FcContactJacobian *H, PetscReal *W)
+/* W_{3a+i, 3a'+j} += Σ_{k,l} H_b[3a+i, k] C_b[k, l] H_b[3a'+j, l] over the entries of H_b, for
+ * the pairs (a, a') of contacts body b touches (the others have no entry), ascending: each entry
+ * of W receives its terms in the same order whatever the storage. */
+static PetscErrorCode Delassus_Precomputed(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
 {
-  Precomputed   *pc = (Precomputed *)c->data;
-  const PetscInt n3 = 3 * H->m;
+  Precomputed *pc = (Precomputed *)c->data;
+  PetscInt    *gptr, *gcon, *pos = NULL;
 
   PetscFunctionBegin;
   if (!pc->have_C) PetscCall(Compute_Private(c));
+  PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon));
+  if (!p->W) PetscCall(PetscMalloc1(H->m, &pos));
   for (PetscInt b = 0; b < H->nbodies; b++) {
     const FcJacobianBlock *J = &H->body[b];
-    if (!H->involved[b]) continue;
-    for (PetscInt a = 0; a < H->m; a++)
-      for (PetscInt a2 = 0; a2 < H->m; a2++)
+    for (PetscInt ia = gptr[b]; ia < gptr[b + 1]; ia++) {
+      const PetscInt a = gcon[ia];
+      FcComplianceRowMap(p, a, pos);
+      for (PetscInt ia2 = gptr[b]; ia2 < gptr[b + 1]; ia2++) {
+        const PetscInt a2 = gcon[ia2];
+        PetscReal     *Wab = FcComplianceWEntry(p, pos, a, 0, a2, 0);
+        const PetscInt ld  = p->W ? 3 * p->m : 3;
         for (PetscInt k = J->ptr[a]; k < J->ptr[a + 1]; k++) {
           const PetscReal *Crow = &pc->C[b][c->sidx[b][J->dof[k]] * c->ns[b]];
           for (PetscInt l = J->ptr[a2]; l < J->ptr[a2 + 1]; l++) {
             PetscReal cv = Crow[c->sidx[b][J->dof[l]]];
             for (int i = 0; i < 3; i++)
-              for (int j = 0; j < 3; j++) W[(3 * a + i) * n3 + 3 * a2 + j] += J->coef[k][i] * cv * J->coef[l][j];
+              for (int j = 0; j < 3; j++) Wab[i * ld + j] += J->coef[k][i] * cv * J->coef[l][j];
           }
         }
+      }
+    }
   }
+  PetscCall(PetscFree(pos));
+  PetscCall(PetscFree(gptr));
+  PetscCall(PetscFree(gcon));
   PetscFunctionReturn(0);
 }
 

@@ -84,11 +84,84 @@ static PetscErrorCode ColumnsOfH_Private(Mat H, PetscInt n, PetscInt n3, PetscIn
   PetscFunctionReturn(0);
 }
 
+/* ---- The block pattern of W = Hᵀ M⁻¹ H (issue 12, item 1) ----------------------------------- */
+
+static PetscInt Root_Private(PetscInt *parent, PetscInt i)
+{
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]]; /* path halving */
+    i         = parent[i];
+  }
+  return i;
+}
+
+PetscErrorCode FcGlobalProblemContactGroups(Mat M, Mat H, PetscInt m, PetscInt *ngroups, PetscInt **gptr, PetscInt **gcon)
+{
+  PetscInt    n, *parent, *comp, nc = 0, nnz = 0, npair = 0, nu = 0;
+  PetscInt64 *key;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(M, &n, NULL));
+  PetscCall(PetscMalloc2(n, &parent, n, &comp));
+  for (PetscInt i = 0; i < n; i++) parent[i] = i;
+  for (PetscInt i = 0; i < n; i++) { /* union-find over the stored entries of M */
+    PetscInt        ncols;
+    const PetscInt *cols;
+    PetscCall(MatGetRow(M, i, &ncols, &cols, NULL));
+    for (PetscInt k = 0; k < ncols; k++) {
+      PetscInt ri = Root_Private(parent, i), rj = Root_Private(parent, cols[k]);
+      if (ri != rj) parent[PetscMax(ri, rj)] = PetscMin(ri, rj);
+    }
+    PetscCall(MatRestoreRow(M, i, &ncols, &cols, NULL));
+  }
+  for (PetscInt i = 0; i < n; i++) comp[i] = Root_Private(parent, i) == i ? nc++ : -1;
+  for (PetscInt i = 0; i < n; i++) comp[i] = comp[Root_Private(parent, i)];
+  /* key g·m + a for every stored entry of H (row: a DoF of component g, column 3a + i) */
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt ncols;
+    PetscCall(MatGetRow(H, i, &ncols, NULL, NULL));
+    nnz += ncols;
+    PetscCall(MatRestoreRow(H, i, &ncols, NULL, NULL));
+  }
+  PetscCall(PetscMalloc1(nnz + 1, &key));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt        ncols;
+    const PetscInt *cols;
+    PetscCall(MatGetRow(H, i, &ncols, &cols, NULL));
+    for (PetscInt k = 0; k < ncols; k++) key[npair++] = (PetscInt64)comp[i] * m + cols[k] / 3;
+    PetscCall(MatRestoreRow(H, i, &ncols, &cols, NULL));
+  }
+  PetscCall(PetscSortInt64(npair, key));
+  PetscCall(PetscCalloc1(nc + 1, gptr));
+  PetscCall(PetscMalloc1(npair + 1, gcon));
+  for (PetscInt k = 0; k < npair; k++) {
+    if (k && key[k] == key[k - 1]) continue;
+    (*gptr)[key[k] / m + 1]++;
+    (*gcon)[nu++] = (PetscInt)(key[k] % m); /* by component, contacts ascending */
+  }
+  for (PetscInt g = 0; g < nc; g++) (*gptr)[g + 1] += (*gptr)[g];
+  *ngroups = nc;
+  PetscCall(PetscFree(key));
+  PetscCall(PetscFree2(parent, comp));
+  PetscFunctionReturn(0);
+}
+
 /* W = Hᵀ M⁻¹ H and q = Hᵀ M⁻¹ f + w (fclib.h: M v = H r + f, u = Hᵀ v + w, so
  * u = Hᵀ M⁻¹ H r + Hᵀ M⁻¹ f + w). M: nested-dissection ordering, then PETSc's Cholesky on the
  * permuted matrix in SBAIJ form, whose inertia tells whether M is positive definite (Sylvester's
- * law of inertia); one solve per column of H (3m solves; W is dense anyway). */
+ * law of inertia); one solve per column of H (3m solves). W dense, or block-sparse over the
+ * components of M (then only the rows of each column's stored blocks are formed, with the same
+ * sums as the dense path: the same bits). */
 PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem *local, FcGlobalMass *mass)
+{
+  PetscFunctionBegin;
+  /* TEMPORARY (issue 12, item 2): dense, because the FCLIB writer behind `fclib solve -o`
+   * (src/io/fclib_io.c) still reads a dense W; auto once it writes the blocks. */
+  PetscCall(FcGlobalProblemComputeLocalStorage(gp, FC_CONTACT_W_CHOOSE_DENSE, local, mass));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactWChoice choice, FcContactProblem *local, FcGlobalMass *mass)
 {
   const PetscInt     nd = gp->n, n = 3 * gp->m, m = gp->m;
   Mat                Mp, S, F;
@@ -96,7 +169,8 @@ PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem 
   const PetscInt    *perm;
   MatFactorInfo      finfo;
   MatFactorError     ferr;
-  PetscInt           nneg = 0, nzero = 0, npos = 0, *hp, *hi;
+  PetscInt           nneg = 0, nzero = 0, npos = 0, *hp, *hi, ng, *gptr, *gcon, *bptr = NULL, *bcol = NULL;
+  PetscInt64         nblocks;
   PetscReal         *hx, maxabs, *bp, *x;
   const PetscReal   *yp, *fv, *wv;
   PetscBool          sym;
@@ -142,7 +216,17 @@ PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem 
   }
 
   PetscCall(ColumnsOfH_Private(gp->H, nd, n, &hp, &hi, &hx));
-  PetscCall(FcContactProblemCreate(m, &p));
+  /* the pattern: contacts coupled through a connected component of M (block-diagonal M: a body) */
+  PetscCall(FcGlobalProblemContactGroups(gp->M, gp->H, m, &ng, &gptr, &gcon));
+  PetscCall(FcContactBlockPatternFromGroups(m, ng, gptr, gcon, NULL, NULL, &nblocks));
+  if (FcContactWChooseSparse(choice, m, nblocks)) {
+    PetscCall(FcContactBlockPatternFromGroups(m, ng, gptr, gcon, &bptr, &bcol, NULL));
+    PetscCall(FcContactProblemCreateSparse(m, bptr, bcol, &p));
+    PetscCall(PetscFree(bptr));
+    PetscCall(PetscFree(bcol));
+  } else PetscCall(FcContactProblemCreate(m, &p));
+  PetscCall(PetscFree(gptr));
+  PetscCall(PetscFree(gcon));
   PetscCall(ISGetIndices(rp, &perm));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, nd, &bv));
   PetscCall(VecDuplicate(bv, &yv));
@@ -162,6 +246,19 @@ PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem 
     PetscCall(VecGetArrayRead(yv, &yp));
     for (PetscInt i = 0; i < nd; i++) x[perm[i]] = yp[i]; /* x = M⁻¹ (column j of H, or f) */
     PetscCall(VecRestoreArrayRead(yv, &yp));
+    if (j < n && !p->W) { /* column j of W: only the rows of the blocks (a, j/3) stored */
+      const PetscInt a2 = j / 3;
+      for (PetscInt kb = p->bptr[a2]; kb < p->bptr[a2 + 1]; kb++) {
+        const PetscInt a = p->bcol[kb];
+        for (int ii = 0; ii < 3; ii++) {
+          const PetscInt i = 3 * a + ii;
+          PetscReal      s = 0;
+          for (PetscInt k = hp[i]; k < hp[i + 1]; k++) s += hx[k] * x[hi[k]];
+          p->bval[9 * (size_t)p->btr[kb] + 3 * ii + j % 3] = s; /* block (a, a2) */
+        }
+      }
+      continue;
+    }
     for (PetscInt i = 0; i < n; i++) { /* (Hᵀ x)_i */
       PetscReal s = 0;
       for (PetscInt k = hp[i]; k < hp[i + 1]; k++) s += hx[k] * x[hi[k]];
@@ -173,8 +270,10 @@ PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem 
   PetscCall(VecRestoreArrayRead(gp->f, &fv));
   /* Hᵀ M⁻¹ H is symmetric; the column-wise solves leave rounding-level asymmetry, which would
    * keep nsgs off its symmetric (contiguous) update. */
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = i + 1; j < n; j++) p->W[(size_t)i * n + j] = p->W[(size_t)j * n + i] = 0.5 * (p->W[(size_t)i * n + j] + p->W[(size_t)j * n + i]);
+  if (p->W)
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = i + 1; j < n; j++) p->W[(size_t)i * n + j] = p->W[(size_t)j * n + i] = 0.5 * (p->W[(size_t)i * n + j] + p->W[(size_t)j * n + i]);
+  else PetscCall(FcContactProblemSymmetrizeBlocks(p));
   for (PetscInt a = 0; a < m; a++) p->mu[a] = gp->mu[a];
   PetscCall(PetscFree(x));
   PetscCall(VecDestroy(&bv));

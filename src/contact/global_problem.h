@@ -55,9 +55,20 @@ typedef struct {
 /* The local reformulation W = Hᵀ M⁻¹ H (symmetrized: (W + Wᵀ)/2), q = Hᵀ M⁻¹ f + w, mu copied.
  * M: checked symmetric, nested-dissection ordering, PETSc's sparse Cholesky in SBAIJ form, whose
  * inertia says whether M is positive definite; one solve per column of H and one for f (3m + 1
- * solves: W is dense anyway). *local is created when mass->status is FC_GLOBAL_MASS_SPD, else
+ * solves). W is stored as choice says (auto: block-sparse when the pattern of
+ * FcGlobalProblemContactGroups is below the fill rule; then only the stored blocks of each column
+ * are formed, no 3m × 3m array). *local is created when mass->status is FC_GLOBAL_MASS_SPD, else
  * NULL (no error raised). */
+PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactWChoice choice, FcContactProblem *local, FcGlobalMass *mass);
+/* The same, dense for now (TEMPORARY, issue 12 item 2: the FCLIB writer behind `fclib solve -o`
+ * reads a dense W; auto once it writes blocks). */
 PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem *local, FcGlobalMass *mass);
+/* The groups of FcContactBlockPatternFromGroups for W = Hᵀ M⁻¹ H: the connected components of the
+ * graph of M (M⁻¹ is block-diagonal over them, and generically full within each), each listing,
+ * ascending, the contacts whose columns of H have a stored entry on one of its DoFs. A
+ * block-diagonal M (a body per block) gives a group per body; a diagonal M a group per DoF.
+ * *ngroups components; free *gptr and *gcon with PetscFree. */
+PetscErrorCode FcGlobalProblemContactGroups(Mat M, Mat H, PetscInt m, PetscInt *ngroups, PetscInt **gptr, PetscInt **gcon);
 
 /* max |A_ij| over the stored entries of a sequential AIJ matrix. */
 PetscErrorCode FcMatMaxAbs(Mat A, PetscReal *mx);

@@ -1,6 +1,7 @@
 /* fcsim — contact problem storage, Coulomb cone projection, common error (problem.h). */
 #include "problem.h"
 #include <float.h>
+#include <string.h>
 
 PetscErrorCode FcContactProblemCreate(PetscInt m, FcContactProblem *problem)
 {
@@ -412,4 +413,129 @@ void FcContactProblemAddColumn(FcContactProblem p, PetscBool symmetric, PetscInt
       u[i] += Wi[0] * d[0] + Wi[1] * d[1] + Wi[2] * d[2];
     }
   }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The block pattern of a Delassus operator from body → contacts lists (issue 12, item 1).
+ *
+ * W = Σ_k H_k A_k⁻¹ H_kᵀ: body k contributes the block H_ak A_k⁻¹ H_bkᵀ to every pair (a, b) of
+ * contacts that both touch it, and nothing elsewhere, so the blocks of W that can be nonzero are
+ * the union over bodies of (contacts of k) × (contacts of k) — a dense block per body, no block
+ * between contacts that share no body (duriez2006 eq. 16–18 written per body). */
+
+/* Contacts of each group, inverted: for each contact the groups it belongs to (CSR). */
+static PetscErrorCode GroupsOfContacts_Private(PetscInt m, PetscInt ngroups, const PetscInt gptr[], const PetscInt gcon[], PetscInt **cptr, PetscInt **cgrp)
+{
+  PetscInt *next;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1((size_t)m + 1, cptr));
+  for (PetscInt g = 0; g < ngroups; g++)
+    for (PetscInt e = gptr[g]; e < gptr[g + 1]; e++) {
+      PetscCheck(gcon[e] >= 0 && gcon[e] < m, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact %" PetscInt_FMT " of group %" PetscInt_FMT " is outside 0..%" PetscInt_FMT, gcon[e], g, m - 1);
+      (*cptr)[gcon[e] + 1]++;
+    }
+  for (PetscInt a = 0; a < m; a++) (*cptr)[a + 1] += (*cptr)[a];
+  PetscCall(PetscMalloc1((size_t)(*cptr)[m] + 1, cgrp));
+  PetscCall(PetscMalloc1((size_t)m + 1, &next));
+  for (PetscInt a = 0; a < m; a++) next[a] = (*cptr)[a];
+  for (PetscInt g = 0; g < ngroups; g++)
+    for (PetscInt e = gptr[g]; e < gptr[g + 1]; e++) (*cgrp)[next[gcon[e]]++] = g;
+  PetscCall(PetscFree(next));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactBlockPatternFromGroups(PetscInt m, PetscInt ngroups, const PetscInt gptr[], const PetscInt gcon[], PetscInt **ptr, PetscInt **col, PetscInt64 *nblocks)
+{
+  PetscInt  *cptr, *cgrp, *mark;
+  PetscInt64 nb = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(m >= 0 && ngroups >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative number of contacts or groups");
+  PetscCheck((ptr == NULL) == (col == NULL), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Ask for both ptr and col, or neither");
+  PetscCall(GroupsOfContacts_Private(m, ngroups, gptr, gcon, &cptr, &cgrp));
+  PetscCall(PetscMalloc1((size_t)m + 1, &mark));
+  if (ptr) PetscCall(PetscMalloc1((size_t)m + 1, ptr));
+  /* pass 0 counts (mark[b] = a: block (a, b) seen in row a), pass 1 fills */
+  for (int pass = 0; pass < (ptr ? 2 : 1); pass++) {
+    PetscInt64 k = 0;
+    for (PetscInt a = 0; a < m; a++) mark[a] = -1;
+    if (pass) (*ptr)[0] = 0;
+    for (PetscInt a = 0; a < m; a++) {
+      const PetscInt64 k0 = k;
+      mark[a] = a; /* every diagonal block (FcContactProblemCreateSparse adds it anyway) */
+      if (pass) (*col)[k] = a;
+      k++;
+      for (PetscInt e = cptr[a]; e < cptr[a + 1]; e++) {
+        const PetscInt g = cgrp[e];
+        for (PetscInt f = gptr[g]; f < gptr[g + 1]; f++) {
+          const PetscInt b = gcon[f];
+          if (mark[b] == a) continue;
+          mark[b] = a;
+          if (pass) (*col)[k] = b;
+          k++;
+        }
+      }
+      if (pass) {
+        PetscCall(PetscSortInt((PetscInt)(k - k0), *col + k0));
+        (*ptr)[a + 1] = (PetscInt)k;
+      }
+    }
+    if (!pass) {
+      nb = k;
+      if (ptr) {
+        PetscCheck(nb <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt64_FMT " blocks exceed the integer range of this PETSc build", nb);
+        PetscCall(PetscMalloc1((size_t)nb + 1, col));
+      }
+    }
+  }
+  PetscCall(PetscFree(mark));
+  PetscCall(PetscFree(cptr));
+  PetscCall(PetscFree(cgrp));
+  if (nblocks) *nblocks = nb;
+  PetscFunctionReturn(0);
+}
+
+PetscBool FcContactWChooseSparse(FcContactWChoice choice, PetscInt m, PetscInt64 nblocks)
+{
+  if (choice == FC_CONTACT_W_CHOOSE_AUTO) return FcContactProblemPreferSparse(m, nblocks);
+  return (PetscBool)(choice == FC_CONTACT_W_CHOOSE_SPARSE);
+}
+
+PetscErrorCode FcContactWChoiceFromOptions(FcContactWChoice *choice)
+{
+  static const char *const names[] = {"auto", "dense", "sparse"};
+  char                     v[64];
+  PetscBool                set;
+
+  PetscFunctionBegin;
+  *choice = FC_CONTACT_W_CHOOSE_AUTO;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-fc_contact_w_storage", v, sizeof v, &set));
+  if (!set) PetscFunctionReturn(0);
+  for (int k = 0; k < 3; k++)
+    if (!strcmp(v, names[k])) {
+      *choice = (FcContactWChoice)k;
+      PetscFunctionReturn(0);
+    }
+  return FcInputError("options", "-fc_contact_w_storage", "\"%s\" is not allowed (choices: auto, dense, sparse)", v);
+}
+
+/* W ← ½ (W + Wᵀ) on a block-sparse W: on each pair of blocks (a, b), b ≥ a, entry (i, j) and its
+ * transpose become ½ (B_ij + T_ji), the operation the dense loops do on (3a + i, 3b + j) with i < j
+ * in the dense numbering: both storages give the same bits. */
+PetscErrorCode FcContactProblemSymmetrizeBlocks(FcContactProblem p)
+{
+  PetscFunctionBegin;
+  PetscCheck(!p->W, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "W is dense");
+  for (PetscInt a = 0; a < p->m; a++)
+    for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
+      PetscReal *B = p->bval + 9 * (size_t)k, *T = p->bval + 9 * (size_t)p->btr[k];
+      if (p->bcol[k] < a) continue;
+      for (int i = 0; i < 3; i++)
+        for (int j = (p->bcol[k] == a ? i + 1 : 0); j < 3; j++) {
+          PetscReal w = 0.5 * (B[3 * i + j] + T[3 * j + i]);
+          B[3 * i + j] = T[3 * j + i] = w;
+        }
+    }
+  PetscFunctionReturn(0);
 }

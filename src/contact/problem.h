@@ -47,8 +47,11 @@ typedef struct _n_FcContactProblem *FcContactProblem;
  *
  * Which solvers read which form (doc/contact.md, "Storage of W"): nsgs, pgs, uzawa_local,
  * uzawa_global and lemke read both (lemke forms its dense LCP from the blocks); sap and newton
- * assemble their Newton matrices on W's block pattern (sparse Cholesky / LU). The contact step,
- * the FCLIB reader and writer and the global reformulation create and read dense problems only. */
+ * assemble their Newton matrices on W's block pattern (sparse Cholesky / LU). The contact step
+ * (src/step, src/compliance) builds W block-sparse when its pattern (FcContactBlockPatternFromGroups)
+ * is sparse enough (FcContactProblemPreferSparse), dense otherwise; the global reformulations
+ * (global_problem.c, sap_global.c) can (their ...Storage functions) but stay dense behind the FCLIB
+ * reader and `fclib solve` until the FCLIB writer writes blocks. */
 struct _n_FcContactProblem {
   PetscInt   m;  /* number of contacts */
   PetscReal *W;  /* dense: 3m × 3m Delassus operator, row-major; NULL when block-sparse */
@@ -137,6 +140,30 @@ PetscBool FcContactProblemIsSymmetric(FcContactProblem problem);
 /* u += W_{:,a} d, the incremental update of u = W r + q when r_a changes by d (dense: 9·3m
  * flops; sparse: 18 per block of row a); symmetric as returned by FcContactProblemIsSymmetric. */
 void FcContactProblemAddColumn(FcContactProblem problem, PetscBool symmetric, PetscInt a, const PetscReal d[3], PetscReal u[]);
+
+/* ---- The block pattern of a Delassus operator from body → contacts lists (issue 12, item 1) ----
+ * W = Σ_k H_k A_k⁻¹ H_kᵀ couples two contacts only when they touch a common body k, so its block
+ * pattern is the union over the groups (bodies) k of (contacts of k) × (contacts of k), plus every
+ * diagonal block. Group g lists the contacts gcon[gptr[g] .. gptr[g+1]−1] (each in 0..m−1; a
+ * contact may be in any number of groups, e.g. the two bodies of a pair). *nblocks: the number of
+ * blocks. With ptr and col non-NULL also the pattern as block CSR (m + 1 pointers, columns
+ * sorted, no duplicate; the caller frees both with PetscFree), ready for
+ * FcContactProblemCreateSparse. Cost O(Σ_k |contacts of k|²), the blocks themselves. */
+PetscErrorCode FcContactBlockPatternFromGroups(PetscInt m, PetscInt ngroups, const PetscInt gptr[], const PetscInt gcon[], PetscInt **ptr, PetscInt **col, PetscInt64 *nblocks);
+/* How a producer of W stores it: auto by FcContactProblemPreferSparse on its pattern's blocks, or
+ * forced (option -fc_contact_w_storage auto|dense|sparse, doc/contact.md "Storage of W"). */
+typedef enum {
+  FC_CONTACT_W_CHOOSE_AUTO,
+  FC_CONTACT_W_CHOOSE_DENSE,
+  FC_CONTACT_W_CHOOSE_SPARSE
+} FcContactWChoice;
+/* The choice for a pattern of nblocks blocks of m contacts: PETSC_TRUE for block-sparse. */
+PetscBool      FcContactWChooseSparse(FcContactWChoice choice, PetscInt m, PetscInt64 nblocks);
+/* -fc_contact_w_storage from the options database (auto when unset); another value is one
+ * input-error line naming the option (exit 2). */
+PetscErrorCode FcContactWChoiceFromOptions(FcContactWChoice *choice);
+/* W ← ½ (W + Wᵀ) on a block-sparse W, entry by entry as the dense producers do (same bits). */
+PetscErrorCode FcContactProblemSymmetrizeBlocks(FcContactProblem p);
 
 void      FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3]);
 /* ‖e_a‖² of one contact (the summand of the common error). */

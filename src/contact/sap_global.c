@@ -522,7 +522,7 @@ PetscErrorCode FcSAPGlobalSetUp(FcSAPGlobal s, FcGlobalProblem gp)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcSAPGlobalComputeLocal(FcSAPGlobal s, FcContactProblem *p)
+static PetscErrorCode ComputeLocalDense_Private(FcSAPGlobal s, FcContactProblem *p)
 {
   const PetscInt     m = s->gp->m, n3 = 3 * m;
   Mat                X, W;
@@ -531,7 +531,6 @@ PetscErrorCode FcSAPGlobalComputeLocal(FcSAPGlobal s, FcContactProblem *p)
   Vec                qq;
 
   PetscFunctionBegin;
-  PetscCheck(s->setup, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call FcSAPGlobalSetUp first");
   PetscCall(SolveH_Private(s, &X));
   PetscCall(MatTransposeMatMult(s->gp->H, X, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &W));
   PetscCall(MatDestroy(&X));
@@ -550,6 +549,119 @@ PetscErrorCode FcSAPGlobalComputeLocal(FcSAPGlobal s, FcContactProblem *p)
   PetscCall(VecDestroy(&qq));
   for (PetscInt a = 0; a < m; a++) q->mu[a] = s->gp->mu[a];
   *p = q;
+  PetscFunctionReturn(0);
+}
+
+/* q = Hᵀ v* + w and mu into p. */
+static PetscErrorCode LocalQ_Private(FcSAPGlobal s, FcContactProblem q)
+{
+  const PetscScalar *qv;
+  Vec                qq;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(s->gp->w, &qq));
+  PetscCall(MatMultTranspose(s->gp->H, s->vstar, qq));
+  PetscCall(VecAXPY(qq, 1.0, s->gp->w));
+  PetscCall(VecGetArrayRead(qq, &qv));
+  for (PetscInt i = 0; i < 3 * q->m; i++) q->q[i] = qv[i];
+  PetscCall(VecRestoreArrayRead(qq, &qv));
+  PetscCall(VecDestroy(&qq));
+  for (PetscInt a = 0; a < q->m; a++) q->mu[a] = s->gp->mu[a];
+  PetscFunctionReturn(0);
+}
+
+#define SAP_GLOBAL_LOCAL_BLOCK 128 /* columns of M̃⁻¹ H per multi-right-hand-side solve */
+
+/* Block-sparse W = Hᵀ M̃⁻¹ H over the pattern of FcGlobalProblemContactGroups (components of M̃):
+ * M̃⁻¹ H by chunks of columns (KSPMatSolve with the factorization of SetUp, memory n × chunk, not
+ * n × 3m), then for column j of contact a2 the rows of the blocks (a, a2) stored, from the rows
+ * of Hᵀ; symmetrized entry by entry. */
+static PetscErrorCode ComputeLocalSparse_Private(FcSAPGlobal s, const PetscInt bptr[], const PetscInt bcol[], FcContactProblem *p)
+{
+  const PetscInt m = s->gp->m, n3 = 3 * m;
+  PetscInt       n;
+  FcContactProblem q;
+
+  PetscFunctionBegin;
+  PetscCall(FcContactProblemCreateSparse(m, bptr, bcol, &q));
+  PetscCall(MatGetSize(s->gp->H, &n, NULL));
+  for (PetscInt c0 = 0; c0 < n3; c0 += SAP_GLOBAL_LOCAL_BLOCK) {
+    const PetscInt     nb = PetscMin(SAP_GLOBAL_LOCAL_BLOCK, n3 - c0);
+    Mat                B, X;
+    PetscScalar       *b;
+    const PetscScalar *x;
+    PetscInt           ldb, ldx;
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, nb, NULL, &B));
+    PetscCall(MatZeroEntries(B));
+    PetscCall(MatDenseGetArray(B, &b));
+    PetscCall(MatDenseGetLDA(B, &ldb));
+    for (PetscInt j = 0; j < nb; j++) { /* column c0 + j of H: row c0 + j of Hᵀ */
+      PetscInt           nc;
+      const PetscInt    *ci;
+      const PetscScalar *vi;
+      PetscCall(MatGetRow(s->Ht, c0 + j, &nc, &ci, &vi));
+      for (PetscInt k = 0; k < nc; k++) b[(size_t)j * ldb + ci[k]] = vi[k];
+      PetscCall(MatRestoreRow(s->Ht, c0 + j, &nc, &ci, &vi));
+    }
+    PetscCall(MatDenseRestoreArray(B, &b));
+    PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+    PetscCall(KSPMatSolve(s->kspM, B, X));
+    PetscCall(MatDenseGetArrayRead(X, &x));
+    PetscCall(MatDenseGetLDA(X, &ldx));
+    for (PetscInt j = 0; j < nb; j++) {
+      const PetscInt     jj = c0 + j, a2 = jj / 3;
+      const PetscScalar *xj = x + (size_t)j * ldx;
+      for (PetscInt kb = q->bptr[a2]; kb < q->bptr[a2 + 1]; kb++) {
+        const PetscInt a = q->bcol[kb];
+        for (int i = 0; i < 3; i++) { /* W(3a + i, jj) = (row 3a + i of Hᵀ) · M̃⁻¹ h_jj */
+          PetscInt           nc;
+          const PetscInt    *ci;
+          const PetscScalar *vi;
+          PetscReal          sum = 0;
+          PetscCall(MatGetRow(s->Ht, 3 * a + i, &nc, &ci, &vi));
+          for (PetscInt k = 0; k < nc; k++) sum += PetscRealPart(vi[k] * xj[ci[k]]);
+          PetscCall(MatRestoreRow(s->Ht, 3 * a + i, &nc, &ci, &vi));
+          q->bval[9 * (size_t)q->btr[kb] + 3 * i + jj % 3] = sum; /* block (a, a2) */
+        }
+      }
+    }
+    PetscCall(MatDenseRestoreArrayRead(X, &x));
+    PetscCall(MatDestroy(&B));
+    PetscCall(MatDestroy(&X));
+  }
+  PetscCall(FcContactProblemSymmetrizeBlocks(q));
+  PetscCall(LocalQ_Private(s, q));
+  *p = q;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcSAPGlobalComputeLocalStorage(FcSAPGlobal s, FcContactWChoice choice, FcContactProblem *p)
+{
+  PetscInt   ng, *gptr, *gcon, *bptr = NULL, *bcol = NULL;
+  PetscInt64 nblocks;
+
+  PetscFunctionBegin;
+  PetscCheck(s->setup, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call FcSAPGlobalSetUp first");
+  *p = NULL;
+  PetscCall(FcGlobalProblemContactGroups(s->Ms, s->gp->H, s->gp->m, &ng, &gptr, &gcon));
+  PetscCall(FcContactBlockPatternFromGroups(s->gp->m, ng, gptr, gcon, NULL, NULL, &nblocks));
+  if (FcContactWChooseSparse(choice, s->gp->m, nblocks)) {
+    PetscCall(FcContactBlockPatternFromGroups(s->gp->m, ng, gptr, gcon, &bptr, &bcol, NULL));
+    PetscCall(ComputeLocalSparse_Private(s, bptr, bcol, p));
+    PetscCall(PetscFree(bptr));
+    PetscCall(PetscFree(bcol));
+  } else PetscCall(ComputeLocalDense_Private(s, p));
+  PetscCall(PetscFree(gptr));
+  PetscCall(PetscFree(gcon));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcSAPGlobalComputeLocal(FcSAPGlobal s, FcContactProblem *p)
+{
+  PetscFunctionBegin;
+  /* TEMPORARY (issue 12, item 2): dense, because `fclib solve -o` writes this problem with the
+   * FCLIB writer, which still reads a dense W; auto once it writes the blocks. */
+  PetscCall(FcSAPGlobalComputeLocalStorage(s, FC_CONTACT_W_CHOOSE_DENSE, p));
   PetscFunctionReturn(0);
 }
 

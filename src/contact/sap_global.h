@@ -58,7 +58,13 @@ PetscErrorCode FcSAPGlobalSetRegularization(FcSAPGlobal s, PetscInt m, const Pet
  * one warning line, and if it still fails, an input error "/fclib_global/M: not positive
  * definite". Then v* = M̃⁻¹ f and R. gp must outlive the solves. */
 PetscErrorCode FcSAPGlobalSetUp(FcSAPGlobal s, FcGlobalProblem gp);
-/* The local reformulation with M̃: W = Hᵀ M̃⁻¹ H (symmetrized), q = Hᵀ v* + w (3m solves). */
+/* The local reformulation with M̃: W = Hᵀ M̃⁻¹ H (symmetrized), q = Hᵀ v* + w (3m solves), W stored
+ * as choice says: auto, block-sparse when the pattern of FcGlobalProblemContactGroups (components
+ * of M̃) is below the fill rule; then M̃⁻¹ H is solved in chunks of 128 columns and only the stored
+ * blocks are formed. */
+PetscErrorCode FcSAPGlobalComputeLocalStorage(FcSAPGlobal s, FcContactWChoice choice, FcContactProblem *p);
+/* The same, dense for now (TEMPORARY, issue 12 item 2: `fclib solve -o` writes it with the FCLIB
+ * writer, which reads a dense W; auto once it writes blocks). */
 PetscErrorCode FcSAPGlobalComputeLocal(FcSAPGlobal s, FcContactProblem *p);
 /* r (3m): in, an impulse guess (the start is v = v* + M̃⁻¹ H r: zeros for a cold start); out, γ at
  * the last iterate (always in the cone). v (n): out, the last iterate, or NULL. Non-convergence

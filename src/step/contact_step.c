@@ -117,6 +117,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   PetscCall(FcContactSolverSetMaxError(cs->solver, c->contact_solver_max_error));
   PetscCall(FcContactSolverSetFromOptions(cs->solver));
   PetscCall(WarnIgnored_Private(c, cs->solver, cs->compliance));
+  PetscCall(FcContactWChoiceFromOptions(&cs->wstorage));
   PetscFunctionReturn(0);
 }
 
@@ -143,6 +144,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree(cs->actkey));
   PetscCall(FcComplianceDestroy(&cs->compliance));
   if (cs->prob) PetscCall(FcContactProblemDestroy(&cs->prob));
+  PetscCall(FcContactProblemDestroy(&cs->wdense));
   if (cs->solver) PetscCall(FcContactSolverDestroy(&cs->solver));
   PetscCall(PetscFree(*pcs));
   PetscFunctionReturn(0);
@@ -366,7 +368,11 @@ static PetscErrorCode Solve_Private(FcContactStep cs, FcContactStats *st)
   for (PetscInt i = 0; i < n3; i++) {
     rWr += cs->r[i] * (cs->u[i] - cs->prob->q[i]);
     rr += cs->r[i] * cs->r[i];
-    wmax = PetscMax(wmax, PetscAbsReal(cs->prob->W[i * n3 + i]));
+  }
+  for (PetscInt a = 0; a < cs->m; a++) { /* the diagonal of W, in either storage */
+    PetscReal D[9];
+    FcContactProblemGetBlock(cs->prob, a, a, D);
+    for (int i = 0; i < 3; i++) wmax = PetscMax(wmax, PetscAbsReal(D[4 * i]));
   }
   st->failed = (PetscBool)(!PetscIsNormalReal(rr) && rr != 0);
   if (!st->failed && rWr < -1e-8 * wmax * rr) st->failed = PETSC_TRUE;
@@ -534,9 +540,10 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     PetscFunctionReturn(0);
   }
   PetscCall(Jacobian_Private(cs));
-  if (cs->prob && cs->prob->m != cs->m) PetscCall(FcContactProblemDestroy(&cs->prob));
-  if (!cs->prob) PetscCall(FcContactProblemCreate(cs->m, &cs->prob));
-  PetscCall(FcComplianceDelassus(cs->compliance, &cs->H, cs->prob->W));
+  /* W's storage follows its block pattern, which changes with the contacts: a new problem per
+   * correction, except a dense one of the same size (reused, as it always was) */
+  PetscCall(FcComplianceCreateProblem(cs->compliance, &cs->H, cs->wstorage, &cs->prob, &cs->wblocks));
+  PetscCall(FcComplianceDelassus(cs->compliance, &cs->H, cs->prob));
   PetscCall(FormQ_Private(cs, rscale));
   WarmStart_Private(cs);
   PetscCall(PetscTime(&t2));
@@ -605,5 +612,13 @@ PetscErrorCode FcContactStepGetProblem(FcContactStep cs, FcContactProblem *p, co
   PetscFunctionBegin;
   *p = cs->m ? cs->prob : NULL;
   *r = cs->r;
+  /* TEMPORARY (issue 12, item 2): the only caller is the FCLIB writer (src/run/run.c), which
+   * reads a dense W; a block-sparse W is converted for it here, to be removed once
+   * src/io/fclib_io.c writes the blocks. */
+  if (*p && FcContactProblemIsSparse(*p)) {
+    PetscCall(FcContactProblemDestroy(&cs->wdense));
+    PetscCall(FcContactProblemConvert(*p, FC_CONTACT_W_DENSE, &cs->wdense));
+    *p = cs->wdense;
+  }
   PetscFunctionReturn(0);
 }
