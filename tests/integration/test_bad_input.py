@@ -162,6 +162,8 @@ cases += [
     ("fclib lemke k below 3", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solver", "lemke", "-fc_contact_solver_lemke_k", "1"], ["options", "-fc_contact_solver_lemke_k", ">= 3"]),
     ("fclib nsgs error_every 0", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_nsgs_error_every", "0"], ["options", "-fc_contact_solver_nsgs_error_every"]),
     ("fclib compare lemke:k=2", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs,lemke:k=2"], ["options", "lemke_k", ">= 3"]),
+    # a W that is not symmetric: valid for nsgs (tests/bad/fclib/generate.py), refused by sap, whose cost needs W = W^T
+    ("fclib sap non-symmetric W", ["fclib", "solve", "tests/bad/fclib/local_W_not_symmetric.hdf5", "--solver", "sap"], ["tests/bad/fclib/local_W_not_symmetric.hdf5", "/fclib_local/W", "not symmetric", "(0, 1)", "sap"]),
     ("fclib solve with --solvers", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs"], ["command line", "--solvers"]),
     ("study without subcommand", ["study", good], ["command line", "study compare"]),
     ("study compare duplicate solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs,nsgs"], ["--solvers", "twice"]),
