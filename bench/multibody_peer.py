@@ -13,7 +13,7 @@ appends a CSV row; this script prints the per-problem table, then per size class
 ratio fcsim / faster Siconos variant, and for each solver the least-squares slope of log(time)
 against log(contacts) over all problems. Timings are figures, never assertions. Size classes of
 --large-from contacts or more are run --large-runs times only (a 10,000-contact wall needs about
-10,000 sweeps: minutes per solve for each of the three solvers).
+26,000 sweeps: a quarter of an hour per solve or more for each of the three solvers).
 
 Siconos' W is its sparse block matrix by default (--storage sbm: what Siconos builds from an FCLIB
 file); fcsim's W is what its FCLIB reader chooses: block-sparse below fill 0.75 (all of these

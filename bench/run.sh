@@ -18,6 +18,6 @@ OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 # Peer on generated multi-body problems (walls and pyramids of rigid boxes, 100 to 10,000 contacts;
 # fcsim's W block-sparse as its FCLIB reader stores it, Siconos with its sparse block W): per size
 # class median ratios, log-log slopes. Sizes up to 3000: 3 runs each (about 10 min on a loaded
-# 2-core machine); the 10,000 class: 1 run (the 10,000-contact wall needs about 10,000 sweeps per
-# solve: most of an hour with Siconos' calibration, doc/performance.md)
+# 2-core machine); the 10,000 class: 1 run (the 10,000-contact wall needs about 26,000 sweeps per
+# solve, 16 min for fcsim alone under load: an hour or more with Siconos, doc/performance.md)
 /usr/bin/python3 bench/multibody_peer.py --sizes 100,300,1000,3000,10000 --runs 3 --large-runs 1
