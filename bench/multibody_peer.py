@@ -2,7 +2,8 @@
 """make bench: fcsim nsgs against Siconos 4.4 NSGS (default local solver and the projection local
 solver) on generated multi-body FCLIB problems (bench/fclib_multibody.py), same common error.
 
-    /usr/bin/python3 bench/multibody_peer.py [--sizes 100,300,1000,2000] [--runs 3] [--storage sbm|dense] [--tol 1e-8]
+    /usr/bin/python3 bench/multibody_peer.py [--sizes 100,300,1000,3000,10000] [--runs 3] [--large-runs 1]
+        [--large-from 5000] [--storage sbm|dense] [--tol 1e-8]
 
 Per size class (about N contacts) three problems: a running-bond brick wall (mu in [0.3, 1]), a
 pyramid of cubes (mu in [0.1, 1]) and a pyramid with densities spread over a factor 100 (mu in
@@ -10,10 +11,13 @@ pyramid of cubes (mu in [0.1, 1]) and a pyramid with densities spread over a fac
 Siconos' tolerance calibrated per problem so that every solution has common error <= tol) and
 appends a CSV row; this script prints the per-problem table, then per size class the median time
 ratio fcsim / faster Siconos variant, and for each solver the least-squares slope of log(time)
-against log(contacts) over all problems. Timings are figures, never assertions.
+against log(contacts) over all problems. Timings are figures, never assertions. Size classes of
+--large-from contacts or more are run --large-runs times only (a 10,000-contact wall needs about
+26,000 sweeps: a quarter of an hour per solve or more for each of the three solvers).
 
 Siconos' W is its sparse block matrix by default (--storage sbm: what Siconos builds from an FCLIB
-file); fcsim's W is dense (src/contact/problem.h) until the sparse block W lands."""
+file); fcsim's W is what its FCLIB reader chooses: block-sparse below fill 0.75 (all of these
+problems), dense above (src/contact/problem.h, doc/contact.md "Storage of W")."""
 import argparse
 import csv
 import math
@@ -49,8 +53,11 @@ def slope(xs, ys):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default="100,300,1000,2000")
+    ap.add_argument("--sizes", default="100,300,1000,3000,10000")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--large-runs", type=int, default=1, help="runs for the size classes from --large-from on")
+    ap.add_argument("--large-from", type=int, default=5000)
+    ap.add_argument("--reuse", action="store_true", help="keep problem files already generated (same name: same layout, size, seed)")
     ap.add_argument("--storage", default="sbm", choices=["sbm", "dense"])
     ap.add_argument("--tol", type=float, default=1e-8)
     ap.add_argument("--seed", type=int, default=1)
@@ -61,31 +68,39 @@ def main():
     for size in [int(s) for s in a.sizes.split(",")]:
         for k, (name, layout, kw) in enumerate(LAYOUTS):
             fn = os.path.join(a.out, "%s_%d_s%d.hdf5" % (name, size, a.seed))
-            P = gen.generate(layout, size // 4 + 1, seed=a.seed + 10 * k, max_contacts=size, **kw)
-            gen.write_fclib(P, fn)
             files.append(fn)
             cls[fn] = size
+            if a.reuse and os.path.exists(fn):
+                print("reused %s" % os.path.relpath(fn, ROOT))
+                continue
+            P = gen.generate(layout, size // 4 + 1, seed=a.seed + 10 * k, max_contacts=size, **kw)
+            gen.write_fclib(P, fn)
             print("generated %s: %d bodies, %d contacts, W %.2f %% full" % (os.path.relpath(fn, ROOT), P.nbodies, P.m, 100.0 * len(P.W_x) / (3 * P.m) ** 2))
             sys.stdout.flush()
-    fcsv = os.path.join(a.out, "peer_%s.csv" % a.storage)
+    fcsv = os.path.join(a.out, "peer_%s_%s.csv" % (a.storage, a.sizes.replace(",", "-")))
     if os.path.exists(fcsv):
         os.remove(fcsv)
     peer = os.path.join(ROOT, "build", "bench", "siconos_peer")
-    subprocess.run([peer, "-tol", repr(a.tol), "-runs", str(a.runs), "-siconos_storage", a.storage, "-csv", fcsv] + files,
-                   check=True, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+    for runs, group in ((a.runs, [f for f in files if cls[f] < a.large_from]),
+                        (a.large_runs, [f for f in files if cls[f] >= a.large_from])):
+        if group:
+            subprocess.run([peer, "-tol", repr(a.tol), "-runs", str(runs), "-siconos_storage", a.storage, "-csv", fcsv] + group,
+                           check=True, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
     rows = list(csv.reader(open(fcsv)))
-    # columns: file, m, storage, it fcsim, it NSGS, it NSGS/proj, errors (3), tol_s (2), tol, t fcsim, t NSGS, t NSGS/proj, converged
-    print("\n| size class | problems | contacts | median fcsim / NSGS | median fcsim / (NSGS/proj) | median fcsim / faster Siconos |")
-    print("|---|---|---|---|---|---|")
+    # columns: file, m, storage, it fcsim, it NSGS, it NSGS/proj, errors (3), tol_s (2), tol, t fcsim, t NSGS, t NSGS/proj,
+    # converged, then the fastest run of fcsim, NSGS, NSGS/proj
+    print("\n| size class | problems | contacts | median fcsim / NSGS | median fcsim / (NSGS/proj) | median fcsim / faster Siconos | the same, fastest runs |")
+    print("|---|---|---|---|---|---|---|")
     for size in sorted(set(cls.values())):
         rs = [r for r in rows if cls[r[0]] == size]
         tf = [float(r[12]) for r in rs]
         t0 = [float(r[13]) for r in rs]
         t1 = [float(r[14]) for r in rs]
-        print("| %d | %d | %s | %.2f | %.2f | %.2f |" % (
+        best = median([float(r[16]) / min(float(r[17]), float(r[18])) for r in rs]) if len(rs[0]) > 18 else float("nan")
+        print("| %d | %d | %s | %.2f | %.2f | %.2f | %.2f |" % (
             size, len(rs), "-".join(sorted({r[1] for r in rs}, key=int)),
             median([f / s for f, s in zip(tf, t0)]), median([f / s for f, s in zip(tf, t1)]),
-            median([f / min(s, p) for f, s, p in zip(tf, t0, t1)])))
+            median([f / min(s, p) for f, s, p in zip(tf, t0, t1)]), best))
     m = [int(r[1]) for r in rows]
     print("\nlog-log slope of solve time against contacts (all %d problems): fcsim nsgs %.2f, Siconos NSGS %.2f, Siconos NSGS/proj %.2f"
           % (len(rows), slope(m, [float(r[12]) for r in rows]), slope(m, [float(r[13]) for r in rows]), slope(m, [float(r[14]) for r in rows])))

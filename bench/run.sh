@@ -15,9 +15,12 @@ OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 # problems fcsim's cases write (plus any files given as arguments: sh bench/run.sh FILE.hdf5 ...)
 ./bin/fcsim run cases/block_on_floor.json -q -o bench/out/block_on_floor --set output.fclib=true --set output.vtk=false --set time.t_end=0.2
 ./build/bench/siconos_peer -tol 1e-8 -runs 7 bench/out/block_on_floor/fclib/step_*.hdf5 bench/out/contact_hertz/fclib/step_*.hdf5 "$@"
-# Peer on generated multi-body problems (walls and pyramids of rigid boxes, 100 to 2000 contacts;
-# Siconos with its sparse block W): per size class median ratios, log-log slopes (about 8 min)
-/usr/bin/python3 bench/multibody_peer.py --sizes 100,300,1000,2000 --runs 3
+# Peer on generated multi-body problems (walls and pyramids of rigid boxes, 100 to 10,000 contacts;
+# fcsim's W block-sparse as its FCLIB reader stores it, Siconos with its sparse block W): per size
+# class median ratios, log-log slopes. Sizes up to 3000: 3 runs each (about 10 min on a loaded
+# 2-core machine); the 10,000 class: 1 run (the 10,000-contact wall needs about 26,000 sweeps per
+# solve, 16 min for fcsim alone under load: an hour or more with Siconos, doc/performance.md)
+/usr/bin/python3 bench/multibody_peer.py --sizes 100,300,1000,3000,10000 --runs 3 --large-runs 1
 # newton where Gauss-Seidel stalls: generated stacks, walls and pyramids, 40 to 2000 contacts, nsgs
 # capped at 1e4 sweeps beside newton to 1e-10, W stored by the fill rule (doc/performance.md; about 15 min)
 /usr/bin/python3 bench/newton_hard.py --sizes 50,200,500,1000,2000 --cap 10000

@@ -383,6 +383,42 @@ PetscBool FcContactProblemIsSymmetric(FcContactProblem p)
   return PETSC_TRUE;
 }
 
+void FcContactProblemAsymmetry(FcContactProblem p, PetscReal *asym, PetscReal *wmax, PetscInt *row, PetscInt *col)
+{
+  const size_t n = 3 * (size_t)p->m;
+
+  *asym = 0;
+  *wmax = 0;
+  *row = *col = -1;
+  if (!p->W) { /* entry (3a+i, 3b+j) of block k = (a, b) against entry (3b+j, 3a+i) of block btr[k] */
+    for (PetscInt a = 0; a < p->m; a++)
+      for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
+        const PetscReal *B = p->bval + 9 * (size_t)k, *T = p->bval + 9 * (size_t)p->btr[k];
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) {
+            const PetscReal d = PetscAbsReal(B[3 * i + j] - T[3 * j + i]);
+            *wmax = PetscMax(*wmax, PetscAbsReal(B[3 * i + j]));
+            if (d > *asym) {
+              *asym = d;
+              *row  = 3 * a + i;
+              *col  = 3 * p->bcol[k] + j;
+            }
+          }
+      }
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++) {
+      const PetscReal d = PetscAbsReal(p->W[i * n + j] - p->W[j * n + i]);
+      *wmax = PetscMax(*wmax, PetscAbsReal(p->W[i * n + j]));
+      if (d > *asym) {
+        *asym = d;
+        *row  = (PetscInt)i;
+        *col  = (PetscInt)j;
+      }
+    }
+}
+
 /* Sparse: u_b += W_ba d for the blocks b of column a, i.e. of row a by the symmetric pattern.
  * W symmetric: W_ba = W_abᵀ, read from row a's own blocks (contiguous); otherwise from the
  * transposed blocks btr[k]. The sums are those of the dense paths in the same order, so both

@@ -47,11 +47,11 @@ typedef struct _n_FcContactProblem *FcContactProblem;
  *
  * Which solvers read which form (doc/contact.md, "Storage of W"): nsgs, pgs, uzawa_local,
  * uzawa_global and lemke read both (lemke forms its dense LCP from the blocks); sap and newton
- * assemble their Newton matrices on W's block pattern (sparse Cholesky / LU). The contact step
- * (src/step, src/compliance) builds W block-sparse when its pattern (FcContactBlockPatternFromGroups)
- * is sparse enough (FcContactProblemPreferSparse), dense otherwise; the global reformulations
- * (global_problem.c, sap_global.c) can (their ...Storage functions) but stay dense behind the FCLIB
- * reader and `fclib solve` until the FCLIB writer writes blocks. */
+ * assemble their Newton matrices on W's block pattern (sparse Cholesky / LU). Producers choose the
+ * form with FcContactProblemPreferSparse: the FCLIB reader from the file's block pattern (no dense
+ * W in between; the writer writes either), the contact step (src/step, src/compliance) and the
+ * global reformulations (global_problem.c, sap_global.c) from the pattern of contacts that share a
+ * body (FcContactBlockPatternFromGroups). */
 struct _n_FcContactProblem {
   PetscInt   m;  /* number of contacts */
   PetscReal *W;  /* dense: 3m × 3m Delassus operator, row-major; NULL when block-sparse */
@@ -137,6 +137,11 @@ PetscErrorCode FcContactProblemComputeErrorWithVelocity(FcContactProblem problem
 /* W exactly symmetric? (the Delassus operator is; then column a is read as the contiguous rows
  * of contact a, which is what makes the Gauss–Seidel updates below fast) */
 PetscBool FcContactProblemIsSymmetric(FcContactProblem problem);
+/* The largest asymmetry of W: *asym = max |W_ij − W_ji|, at row *row and column *col (−1, −1 when
+ * W is exactly symmetric), and *wmax = max |W_ij|, over the stored entries (dense: all 9m²;
+ * block-sparse: the stored blocks against their transposes btr[k], O(stored blocks)). For the
+ * messages of a caller that refuses a non-symmetric W (a solver whose cost needs W = Wᵀ). */
+void FcContactProblemAsymmetry(FcContactProblem problem, PetscReal *asym, PetscReal *wmax, PetscInt *row, PetscInt *col);
 /* u += W_{:,a} d, the incremental update of u = W r + q when r_a changes by d (dense: 9·3m
  * flops; sparse: 18 per block of row a); symmetric as returned by FcContactProblemIsSymmetric. */
 void FcContactProblemAddColumn(FcContactProblem problem, PetscBool symmetric, PetscInt a, const PetscReal d[3], PetscReal u[]);

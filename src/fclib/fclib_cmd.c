@@ -67,6 +67,28 @@ static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcContac
   PetscFunctionReturn(0);
 }
 
+/* A solver that needs a symmetric W, and a file whose W is not: an input error naming the file,
+ * /fclib_local/W and the largest asymmetry, before anything is solved. Which types need it: sap
+ * minimizes the convex cost ½ rᵀ W r + ... whose gradient is W r only when W = Wᵀ (castro2022; it
+ * otherwise stops with a breakdown status). nsgs, pgs and uzawa_local/global update u with the
+ * column W_{:,a} (the transposed blocks when W is not symmetric, problem.h), newton forms its
+ * Jacobian from the rows of W, lemke solves the general LCP: none of them assumes W = Wᵀ. The
+ * tolerance is sap's own (SAP_SYM_TOL, src/contact/solvers/sap.c). A global file's reformulation
+ * W = Hᵀ M⁻¹ H is symmetrized (global_problem.c): only a local file's W can be refused here. */
+#define FC_FCLIB_SYM_TOL 1e-8
+
+static PetscErrorCode CheckSymmetric_Private(const char *file, const char *type, FcContactProblem p)
+{
+  PetscReal asym, wmax;
+  PetscInt  i, j;
+
+  PetscFunctionBegin;
+  if (strcmp(type, "sap")) PetscFunctionReturn(0);
+  FcContactProblemAsymmetry(p, &asym, &wmax, &i, &j);
+  if (asym > FC_FCLIB_SYM_TOL * wmax) return FcInputError(file, "/fclib_local/W", "not symmetric: |W_ij - W_ji| = %.3g at (i, j) = (%" PetscInt_FMT ", %" PetscInt_FMT "), %.2g of max|W| = %.3g (solver %s needs W = W^T to %g of max|W|)", (double)asym, i, j, (double)(asym / wmax), (double)wmax, type, FC_FCLIB_SYM_TOL);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
 {
   FcContactProblem     p  = NULL;
@@ -108,6 +130,7 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
       if (!ierr && gp) ierr = FcGlobalProblemComputeLocal(gp, &p, &mass);
     } else ierr = FcFCLIBReadProblem(o->file, &p);
   }
+  if (!ierr && !gp) ierr = CheckSymmetric_Private(o->file, type, p);
   if (ierr) {
     PetscCall(FcContactSolverDestroy(&s));
     PetscCall(FcContactProblemDestroy(&p));

@@ -368,13 +368,15 @@ static PetscErrorCode CheckSpacedim_Private(FcH5 *h, const char *grp)
   PetscFunctionReturn(0);
 }
 
-/* fcsim holds W dense (problem.h): refuse, as input, what could not be allocated anyway. */
-static PetscErrorCode CheckDenseSize_Private(FcH5 *h, const char *path, int n)
+/* A dense W (problem.h) of n rows: refuse, as input, what could not be allocated anyway. The reader
+ * stores W dense only when its blocks fill 75 % of it (LocalToProblem_Private); a global problem's
+ * local reformulation (contact/global_problem.c) forms W from H's 3m columns. */
+static PetscErrorCode CheckDenseSize_Private(const char *file, const char *path, int n)
 {
   const double gb = 8.0 * (double)n * (double)n / 1e9;
 
   PetscFunctionBegin;
-  FcCheckInput(gb <= 16.0, h->file, path, "%d contacts: the dense Delassus operator W would need %.0f GB (limit 16 GB)", n / 3, gb);
+  FcCheckInput(gb <= 16.0, file, path, "%d contacts: the dense Delassus operator W would need %.0f GB (limit 16 GB)", n / 3, gb);
   PetscFunctionReturn(0);
 }
 
@@ -390,7 +392,6 @@ static PetscErrorCode ValidateLocal_Private(FcH5 *h, FcMatShape *Wp)
   FcCheckInput(W.m == W.n, h->file, "/fclib_local/W", "not square (%d x %d)", W.m, W.n);
   FcCheckInput(W.m > 0, h->file, "/fclib_local/W", "empty (no contacts)");
   FcCheckInput(W.m % 3 == 0, h->file, "/fclib_local/W", "size %d is not a multiple of 3 (3 rows per contact)", W.m);
-  PetscCall(CheckDenseSize_Private(h, "/fclib_local/W", W.m));
   *Wp = W;
   PetscCall(Link_Private(h, "/fclib_local/V", &k));
   FcCheckInput(k == FC_LINK_MISSING, h->file, "/fclib_local/V", "mixed problems (V, R, s) are not supported");
@@ -418,7 +419,7 @@ static PetscErrorCode ValidateGlobal_Private(FcH5 *h, FcMatShape *Mp, FcMatShape
   FcCheckInput(H.m == M.m, h->file, "/fclib_global/H", "has %d rows, expected %d (the size of M)", H.m, M.m);
   FcCheckInput(H.n > 0, h->file, "/fclib_global/H", "no columns (no contacts)");
   FcCheckInput(H.n % 3 == 0, h->file, "/fclib_global/H", "%d columns is not a multiple of 3 (3 per contact)", H.n);
-  PetscCall(CheckDenseSize_Private(h, "/fclib_global/H", H.n));
+  PetscCall(CheckDenseSize_Private(h->file, "/fclib_global/H", H.n));
   PetscCall(Link_Private(h, "/fclib_global/G", &k));
   FcCheckInput(k == FC_LINK_MISSING, h->file, "/fclib_global/G", "equality constraints (G, b) are not supported");
   PetscCall(RequireGroup_Private(h, "/fclib_global/vectors"));
@@ -529,6 +530,38 @@ static void CloseFile_Private(FcH5 *h)
 /* ------------------------------------------------------------------------------------------ */
 /* Values, on what was read (sizes already guaranteed by the validation). */
 
+/* A compressed column (row) lists each of its rows (columns) once: that is the compressed form
+ * (Davis, "Direct Methods for Sparse Linear Systems", SIAM 2006, §2.2, after cs_dupl; fclib.h's
+ * CSC/CSR are CSparse's), and a repeated index there cannot be told from a damaged file, whose
+ * meaning (summed? the last one?) nothing defines. Refused, naming the index and both entries.
+ * Triplets may repeat an entry: those are summed (§2.1, cs_entry then cs_compress and cs_dupl).
+ * O(entries + inner dimension): last[r] is the last entry of index r seen; it lies in the current
+ * column exactly when it is at or after the column's first entry (pointers checked nondecreasing). */
+static PetscErrorCode CheckCompressedDuplicates_Private(const char *file, const char *grp, const struct fclib_matrix *A)
+{
+  const int  nout = A->nz == -1 ? A->n : A->m, nin = A->nz == -1 ? A->m : A->n;
+  int       *last, dk = -1, dprev = -1, dout = -1;
+  char       path[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1((size_t)nin + 1, &last));
+  for (int r = 0; r < nin; r++) last[r] = -1;
+  for (int j = 0; j < nout && dk < 0; j++)
+    for (int k = A->p[j]; k < A->p[j + 1]; k++) {
+      if (last[A->i[k]] >= A->p[j]) {
+        dk    = k;
+        dprev = last[A->i[k]];
+        dout  = j;
+        break;
+      }
+      last[A->i[k]] = k;
+    }
+  PetscCall(PetscFree(last));
+  snprintf(path, sizeof path, "%s/i", grp);
+  FcCheckInput(dk < 0, file, path, "%s index %d given twice in %s %d (entries %d and %d): a compressed %s lists each %s once (only triplets may repeat an entry, and are summed)", A->nz == -1 ? "row" : "column", dk >= 0 ? A->i[dk] : 0, A->nz == -1 ? "column" : "row", dout, dprev, dk, A->nz == -1 ? "column" : "row", A->nz == -1 ? "row" : "column");
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CheckMatrixValues_Private(const char *file, const char *grp, const struct fclib_matrix *A, const FcMatShape *s)
 {
   char path[256];
@@ -549,6 +582,7 @@ static PetscErrorCode CheckMatrixValues_Private(const char *file, const char *gr
       snprintf(path, sizeof path, "%s/x", grp);
       FcCheckInput(!PetscIsInfOrNanReal(A->x[k]), file, path, "value %g (entry %d) is not finite", A->x[k], k);
     }
+    PetscCall(CheckCompressedDuplicates_Private(file, grp, A));
   } else {
     for (int k = 0; k < A->nz; k++) {
       snprintf(path, sizeof path, "%s/p", grp);
@@ -783,19 +817,88 @@ static PetscErrorCode DecideTriplets_Private(const char *file, int nm, FcMatRead
   PetscFunctionReturn(0);
 }
 
+/* The 3×3 block pattern of W (n = 3m) from its entries, without a dense array: block row a lists
+ * the block columns b of the entries (3a+i, 3b+j) with a nonzero value (explicit zeros add no
+ * block), sorted, each once. ptr (m+1) and col (*nb) are PetscMalloc'd; O(entries) time and
+ * memory (counting sort by block row, then a sort of each row). */
+static PetscErrorCode BlockPattern_Private(const struct fclib_matrix *A, PetscInt m, PetscInt **ptr, PetscInt **col, PetscInt *nb)
+{
+  PetscInt  *cnt, *p, *c, *fill, k = 0;
+  PetscInt64 ne = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1((size_t)m + 1, &cnt));
+  FC_FOR_EACH_ENTRY(A, i, j, v, (void)j; if (v != 0) cnt[i / 3]++);
+  PetscCall(PetscMalloc1((size_t)m + 1, &p));
+  fill = cnt; /* reused: cnt[a] is read before fill[a] is written */
+  p[0] = 0;
+  for (PetscInt a = 0; a < m; a++) {
+    ne += cnt[a];
+    p[a + 1] = p[a] + cnt[a];
+    fill[a]  = p[a];
+  }
+  PetscCall(PetscMalloc1((size_t)ne + 1, &c));
+  FC_FOR_EACH_ENTRY(A, i, j, v, if (v != 0) c[fill[i / 3]++] = j / 3);
+  for (PetscInt a = 0; a < m; a++) { /* sorted, each block once, compacted in place */
+    PetscInt len = p[a + 1] - p[a];
+    PetscCall(PetscSortRemoveDupsInt(&len, c + p[a]));
+    PetscCall(PetscArraymove(c + k, c + p[a], len));
+    p[a] = k;
+    k += len;
+  }
+  p[m] = k;
+  PetscCall(PetscFree(cnt));
+  /* one block column per entry was allocated (an entry per block in the worst case, 9 per block
+   * for a full block): give the rest back before the caller allocates the blocks' values */
+  PetscCall(PetscRealloc(sizeof(PetscInt) * ((size_t)k + 1), &c));
+  *ptr = p;
+  *col = c;
+  *nb  = k;
+  PetscFunctionReturn(0);
+}
+
+/* W of a local file into a problem, stored as FcContactProblemPreferSparse chooses from its block
+ * pattern (doc/contact.md, "Storage of W"): block-sparse below fill 0.75, filled block by block
+ * from the entries (no dense n × n array at any point: a 10 000-contact W with 20 coupled contacts
+ * per contact needs about 16 MB, not 7.2 GB), dense otherwise (then limited to 16 GB). Duplicate
+ * entries (triplets) are summed in file order in either storage, so both give the same values. */
 static PetscErrorCode LocalToProblem_Private(const char *file, struct fclib_local *L, const FcMatShape *Ws, FcContactProblem *problem)
 {
   const int        n = L->W->m, m = n / 3;
-  FcContactProblem p;
+  FcContactProblem p = NULL;
+  PetscInt        *ptr = NULL, *col = NULL, nb = 0;
+  PetscBool        sparse;
+  PetscErrorCode   ierr = 0;
 
   PetscFunctionBegin;
   PetscCall(CheckMatrixValues_Private(file, "/fclib_local/W", L->W, Ws));
   PetscCall(CheckFinite_Private(file, "/fclib_local/vectors/q", "q", n, L->q));
   PetscCall(CheckMu_Private(file, "/fclib_local/vectors/mu", m, L->mu));
-  PetscCall(FcContactProblemCreate(m, &p));
-  FC_FOR_EACH_ENTRY(L->W, i, j, v, p->W[(size_t)i * n + j] += v);
+  PetscCall(BlockPattern_Private(L->W, m, &ptr, &col, &nb));
+  sparse = FcContactProblemPreferSparse(m, nb);
+  if (sparse) ierr = FcContactProblemCreateSparse(m, ptr, col, &p);
+  else {
+    ierr = CheckDenseSize_Private(file, "/fclib_local/W", n);
+    if (!ierr) ierr = FcContactProblemCreate(m, &p);
+  }
+  PetscCall(PetscFree(ptr));
+  PetscCall(PetscFree(col));
+  PetscCall(ierr);
+  if (sparse) {
+    FC_FOR_EACH_ENTRY(L->W, i, j, v, if (v != 0) p->bval[9 * (size_t)FcContactProblemFindBlock(p, i / 3, j / 3) + 3 * (i % 3) + j % 3] += v);
+  } else {
+    FC_FOR_EACH_ENTRY(L->W, i, j, v, p->W[(size_t)i * n + j] += v);
+  }
   for (int i = 0; i < n; i++) p->q[i] = L->q[i];
   for (int a = 0; a < m; a++) p->mu[a] = L->mu[a];
+  if (FcVerbosity >= 2) {
+    const double fill = (double)nb / ((double)m * (double)m);
+    ierr = PetscFPrintf(PETSC_COMM_SELF, stderr, "%s: /fclib_local/W: stored %s: %" PetscInt_FMT " nonzero 3x3 blocks of %d x %d (fill %.3g %%, %s 75 %%), %.3g MB\n", file, sparse ? "block-sparse" : "dense", nb, m, m, 100.0 * fill, sparse ? "below" : "not below", (double)FcContactProblemStorageBytes(p) / 1e6);
+    if (ierr) {
+      PetscCall(FcContactProblemDestroy(&p));
+      PetscCall(ierr);
+    }
+  }
   *problem = p;
   PetscFunctionReturn(0);
 }
@@ -1035,22 +1138,45 @@ PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem)
 /* Writing */
 
 /* W as CSC without its exact zeros (at least one entry is kept: libfclib cannot write an empty
- * dataset, and nzmax >= 1 is what the reader above demands). */
-static PetscErrorCode DenseToCSC_Private(FcContactProblem p, struct fclib_matrix *A)
+ * dataset, and nzmax >= 1 is what the reader above demands), from either storage without forming
+ * the other. Block-sparse: column 3b+j holds entries (3a+i, 3b+j) of the blocks (a, b), which by
+ * the symmetric pattern (problem.h) are the transposes btr[k] of the blocks k of row b, in
+ * increasing a (bcol sorted): the rows of each column come out increasing, as from the dense W. */
+static PetscErrorCode WToCSC_Private(FcContactProblem p, struct fclib_matrix *A)
 {
   const PetscInt n = 3 * p->m;
-  PetscInt       nnz = 0, k = 0;
+  PetscInt64     nnz = 0;
+  PetscInt       k = 0;
 
   PetscFunctionBegin;
-  for (size_t i = 0; i < (size_t)n * n; i++) nnz += p->W[i] != 0;
+  if (p->W) {
+    for (size_t i = 0; i < (size_t)n * n; i++) nnz += p->W[i] != 0;
+  } else {
+    for (PetscInt i = 0; i < 9 * p->nb; i++) nnz += p->bval[i] != 0;
+  }
+  PetscCheck(nnz <= PETSC_MAX_INT && nnz <= 2147483647, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "W has %" PetscInt64_FMT " nonzero entries, beyond FCLIB's int indices", nnz);
   PetscCall(PetscMalloc3(n + 1, &A->p, PetscMax(nnz, 1), &A->i, PetscMax(nnz, 1), &A->x));
-  for (PetscInt j = 0; j < n; j++) {
-    A->p[j] = (int)k;
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscReal v = p->W[(size_t)i * n + j];
-      if (v == 0) continue;
-      A->i[k]   = (int)i;
-      A->x[k++] = v;
+  for (PetscInt c = 0; c < n; c++) {
+    A->p[c] = (int)k;
+    if (p->W) {
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscReal v = p->W[(size_t)i * n + c];
+        if (v == 0) continue;
+        A->i[k]   = (int)i;
+        A->x[k++] = v;
+      }
+    } else {
+      const PetscInt b = c / 3, j = c % 3;
+      for (PetscInt kb = p->bptr[b]; kb < p->bptr[b + 1]; kb++) {
+        const PetscInt   a = p->bcol[kb];
+        const PetscReal *T = p->bval + 9 * (size_t)p->btr[kb]; /* block (a, b) */
+        for (int i = 0; i < 3; i++) {
+          const PetscReal v = T[3 * i + j];
+          if (v == 0) continue;
+          A->i[k]   = (int)(3 * a + i);
+          A->x[k++] = v;
+        }
+      }
     }
   }
   A->p[n] = (int)k;
@@ -1094,7 +1220,7 @@ static PetscErrorCode WriteFile_Private(const char *path, FcContactProblem p, co
   fclose(fp);
   (void)unlink(tmp);
 
-  PetscCall(DenseToCSC_Private(p, &W));
+  PetscCall(WToCSC_Private(p, &W));
   L.W        = &W;
   L.V        = NULL;
   L.R        = NULL;

@@ -14,7 +14,8 @@
  * rows, i columns) or CSparse's (i rows, p columns, as Siconos writes them) — decided per file from
  * the index ranges and the shapes, a symmetric matrix reading the same either way, an undecidable
  * one refused ("FILE: /fclib_local/W: triplet convention cannot be decided (...)") — with nz <
- * nzmax and arrays of nz to nzmax entries (only the entries used count), duplicates summed.
+ * nzmax and arrays of nz to nzmax entries (only the entries used count); duplicate triplets are
+ * summed, a compressed column (row) that lists an index twice is refused.
  * With -v (FcVerbosity 2), one stderr line per matrix says which storage and convention was read.
  *
  * Only files live here. The numerics on a global problem (M v = H r + f, u = Hᵀ v + w, fclib.h)
@@ -35,7 +36,9 @@ typedef struct {
 } FcFCLIBInfo;
 
 /* Read whichever problem the file holds, validated (presence, kind, class and size of every
- * dataset; indices in range, finite values, μ ≥ 0): /fclib_local gives *local (W dense, q, mu)
+ * dataset; indices in range, finite values, μ ≥ 0): /fclib_local gives *local (W block-sparse or
+ * dense as FcContactProblemPreferSparse chooses from its 3×3 block pattern, built from the file's
+ * entries without a dense W; -v says which; q, mu)
  * and *global = NULL; /fclib_global (taken when both are present, as libfclib does) gives
  * *global (M with every diagonal entry stored, H, f, w, mu; source = path) and *local = NULL.
  * M is not checked here: FcGlobalProblemComputeLocal says what it is. Bad input → FC_ERR_INPUT
@@ -48,7 +51,8 @@ PetscErrorCode FcFCLIBRead(const char *path, FcContactProblem *local, FcGlobalPr
  * (...)"). *problem is created. */
 PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem);
 
-/* Write problem as /fclib_local (W as CSC without its exact zeros, q, mu, spacedim 3, info).
+/* Write problem as /fclib_local (W as CSC without its exact zeros, from a dense or a block-sparse W
+ * without forming the other; q, mu, spacedim 3, info).
  * The file is written under a temporary name and renamed, replacing path. A path that cannot
  * be created → FC_ERR_INPUT. */
 PetscErrorCode FcFCLIBWriteLocal(const char *path, FcContactProblem problem, const FcFCLIBInfo *info);

@@ -169,6 +169,8 @@ cases += [
     ("fclib nsgs omega 2", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_nsgs_omega", "2"], ["options", "-fc_contact_solver_nsgs_omega", "(0, 2)"]),
     ("fclib nsgs unknown order", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_nsgs_order", "sideways"], ["options", "-fc_contact_solver_nsgs_order", "sideways"]),
     ("fclib compare lemke:k=2", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs,lemke:k=2"], ["options", "lemke_k", ">= 3"]),
+    # a W that is not symmetric: valid for nsgs (tests/bad/fclib/generate.py), refused by sap, whose cost needs W = W^T
+    ("fclib sap non-symmetric W", ["fclib", "solve", "tests/bad/fclib/local_W_not_symmetric.hdf5", "--solver", "sap"], ["tests/bad/fclib/local_W_not_symmetric.hdf5", "/fclib_local/W", "not symmetric", "(0, 1)", "sap"]),
     ("fclib solve with --solvers", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs"], ["command line", "--solvers"]),
     # the Uzawa step rho of a run (talbi2008 §3.3.3): rho_factor <= 0 or rho < 0 (rho 0 means automatic)
     ("run uzawa_local rho_factor 0", ["run", "cases/hapco_bench1.json", "-o", os.path.join(tmp, "ohap1"), "--set", "contact_solver.type=\"uzawa_local\"", "-fc_contact_solver_uzawa_rho_factor", "0"], ["options", "-fc_contact_solver_uzawa_rho_factor", "> 0"]),

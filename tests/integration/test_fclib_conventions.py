@@ -184,7 +184,10 @@ check(any("/fclib_global/M: triplet, CSparse convention (i rows, p columns) (sym
       "-v: M's line says it follows H's convention (and reads the same either way)")
 _, p = solve(os.path.join(d, "local_csr_nzmax_arrays.hdf5"), ["-v"])
 nzW = int(np.count_nonzero(W))
-check(p.stderr.count("\n") == 1 and "/fclib_local/W: compressed rows (nz -2: p 10 row pointers, i column indices), %d entries of nzmax %d" % (nzW, nzW + 5) in p.stderr,
+check(p.stderr.count("\n") == 2 and "/fclib_local/W: compressed rows (nz -2: p 10 row pointers, i column indices), %d entries of nzmax %d" % (nzW, nzW + 5) in p.stderr,
       "-v: compressed rows, entries used of nzmax")
+nbW = len({(i // 3, j // 3) for i, j in zip(*np.nonzero(W))})
+check(("/fclib_local/W: stored %s: %d nonzero 3x3 blocks of 3 x 3" % ("block-sparse" if nbW < 0.75 * 9 else "dense", nbW)) in p.stderr,
+      "-v: the storage of W chosen by the fill of its %d nonzero blocks of 9 (block-sparse below 75 %%)" % nbW)
 _, p = solve(os.path.join(d, "local_csparse.hdf5"))
 check(p.stderr == "", "without -v: nothing on stderr")

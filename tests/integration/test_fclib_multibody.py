@@ -17,6 +17,7 @@
 3. A brick wall (40 bricks, side contacts between the bricks of a course): nsgs converges, and the
    ground carries the whole weight (the internal contacts cancel in the sum of the vertical
    balances; same bound with the total mass).
+3b. With -v, fcsim says it stored the wall's W block-sparse, with the number of nonzero 3x3 blocks in the file.
 4. A bad option of the generator (an empty mu range) is refused with exit 2 naming the option."""
 import os
 import subprocess
@@ -110,6 +111,16 @@ figure("multibody wall of 40 bricks (m %d, %d side contacts, W %.1f %% full): ns
        % (Pw.m, nside, 100.0 * len(Pw.W_x) / (3 * Pw.m) ** 2, itw, errw, devw, boundw))
 check(nside > 0, "the wall has contacts between the bricks of a course")
 check(devw <= boundw, "the ground carries the wall's weight")
+
+# ---- 3b. the storage the reader chose, said by -v: the wall's W (8.8 % full) is block-sparse
+# (below fill 0.75: FcContactProblemPreferSparse), and the answer above came from it. (The stack's
+# file also holds /fclib_global, which is what fcsim reads there.) ----
+for fn_, P_ in ((fw, Pw),):
+    pv = run(["fclib", "solve", fn_, "-v", "--solver", "nsgs", "--tol", "1e-10", "--max-it", "100000"])
+    line = [l for l in pv.stderr.splitlines() if "/fclib_local/W: stored" in l]
+    ublocks = len({(i // 3, j // 3) for j in range(3 * P_.m) for i in P_.W_i[P_.W_p[j]:P_.W_p[j + 1]]})
+    check(len(line) == 1 and "stored block-sparse: %d nonzero 3x3 blocks of %d x %d" % (ublocks, P_.m, P_.m) in line[0],
+          "-v says W is stored block-sparse with its %d nonzero blocks: %s" % (ublocks, line))
 
 # ---- 4. bad option ----
 p = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "fclib_multibody.py"), "--mu", "1,0.1", "-o", os.path.join(d, "x.hdf5")],

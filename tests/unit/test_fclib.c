@@ -57,12 +57,18 @@ static void RandomProblem(int m, FcContactProblem *prob)
   *prob = p;
 }
 
+/* Largest difference of W (block by block: either problem dense or block-sparse), q and mu. */
 static double MaxDiffProblems(FcContactProblem a, FcContactProblem b)
 {
   const int n = 3 * (int)a->m;
-  double    d = 0;
+  double    d = 0, ba[9], bb[9];
   assert_int_equal(a->m, b->m);
-  for (int i = 0; i < n * n; i++) d = fmax(d, fabs(a->W[i] - b->W[i]));
+  for (int i = 0; i < (int)a->m; i++)
+    for (int j = 0; j < (int)a->m; j++) {
+      FcContactProblemGetBlock(a, i, j, ba);
+      FcContactProblemGetBlock(b, i, j, bb);
+      for (int k = 0; k < 9; k++) d = fmax(d, fabs(ba[k] - bb[k]));
+    }
   for (int i = 0; i < n; i++) d = fmax(d, fabs(a->q[i] - b->q[i]));
   for (int k = 0; k < (int)a->m; k++) d = fmax(d, fabs(a->mu[k] - b->mu[k]));
   return d;
@@ -113,6 +119,121 @@ static void test_local_roundtrip(void **state)
   }
   printf("FIGURE fclib local round trip: 12 problems (m = 1..34), %.0f%% exact zeros dropped from W, max |difference| after write+read %.1e\n", 100.0 * zeros / total, maxdiff);
   assert_true(maxdiff <= 1e-15);
+  unlink(path);
+}
+
+/* ---- 1b. block-sparse problems: read and written without a dense W, bitwise round trip ---- */
+
+/* Its own random sequence, so that the problems of the other tests stay those of before. */
+static uint64_t srng_state = 0x9e3779b97f4a7c15ULL;
+static double   SUniform(double a, double b)
+{
+  return FcTestUniform(&srng_state, a, b);
+}
+
+/* A block-sparse problem of m contacts, each coupled to the contacts a ± 1 .. a ± k/2 (mod m) and
+ * to one at random, with values that make W NOT symmetric (so that the writer's use of the
+ * transposed blocks is tested) unless sym; full mantissas, some exact zeros inside blocks. */
+static void SparseProblem(int m, int k, PetscBool sym, FcContactProblem *prob)
+{
+  PetscInt        *ptr = malloc(sizeof(PetscInt) * (m + 1)), *col = malloc(sizeof(PetscInt) * (size_t)m * (k + 1) + 1), nb = 0;
+  FcContactProblem p;
+  ptr[0] = 0;
+  for (int a = 0; a < m; a++) {
+    for (int d = 1; d <= k / 2; d++) col[nb++] = (a + d) % m;
+    col[nb++] = (int)SUniform(0, m) % m;
+    /* a random column may repeat one above or be a: give each block once */
+    for (PetscInt t = ptr[a]; t < nb - 1; t++)
+      if (col[t] == col[nb - 1] || col[nb - 1] == a) {
+        nb--;
+        break;
+      }
+    ptr[a + 1] = nb;
+  }
+  assert_int_equal(FcContactProblemCreateSparse(m, ptr, col, &p), 0);
+  for (PetscInt a = 0; a < m; a++)
+    for (PetscInt t = p->bptr[a]; t < p->bptr[a + 1]; t++) {
+      const PetscInt b = p->bcol[t];
+      if (b < a && sym) continue; /* filled from (b, a) */
+      for (int e = 0; e < 9; e++) {
+        double v = SUniform(-1, 1) / m;
+        if (SUniform(0, 1) < 0.1) v = 0; /* exact zeros within a block */
+        if (a == b && e % 4 == 0) v = 1 + SUniform(0, 1);
+        p->bval[9 * t + e] = v;
+        if (sym) p->bval[9 * p->btr[t] + 3 * (e % 3) + e / 3] = v;
+      }
+    }
+  for (int i = 0; i < 3 * m; i++) p->q[i] = SUniform(-1, 1) * pow(10, SUniform(-3, 3));
+  for (int a = 0; a < m; a++) p->mu[a] = SUniform(0, 1);
+  free(ptr);
+  free(col);
+  *prob = p;
+}
+
+static void test_sparse_roundtrip(void **state)
+{
+  const int sizes[4] = {20, 200, 2000, 10000};
+  char      path[512];
+  long      nblocks = 0;
+  double    maxasym_sym = 0, minasym_ns = INFINITY;
+  (void)state;
+
+  snprintf(path, sizeof path, "%s/sparse.hdf5", tmpdir);
+  for (int t = 0; t < 8; t++) {
+    const int          m = sizes[t % 4];
+    const PetscBool    sym = t < 4 ? PETSC_TRUE : PETSC_FALSE;
+    FcContactProblem   p, r;
+    PetscReal          asym, wmax;
+    PetscInt           ai, aj;
+    long               nnz = 0;
+    struct fclib_local *L;
+    SparseProblem(m, 6, sym, &p);
+    assert_true(FcContactProblemPreferSparse(m, p->nb));
+    assert_int_equal(FcFCLIBWriteLocal(path, p, NULL), 0);
+    assert_int_equal(FcFCLIBReadProblem(path, &r), 0);
+    AssertNoOpenHDF5();
+    /* the same pattern (every block has a nonzero entry) and the same bits */
+    assert_true(FcContactProblemIsSparse(r));
+    assert_int_equal(r->nb, p->nb);
+    assert_memory_equal(r->bptr, p->bptr, sizeof(PetscInt) * (m + 1));
+    assert_memory_equal(r->bcol, p->bcol, sizeof(PetscInt) * p->nb);
+    assert_memory_equal(r->bval, p->bval, sizeof(PetscReal) * 9 * p->nb);
+    assert_memory_equal(r->q, p->q, sizeof(PetscReal) * 3 * m);
+    assert_memory_equal(r->mu, p->mu, sizeof(PetscReal) * m);
+    /* in the file: CSC of the nonzero entries, rows increasing in each column */
+    L = fclib_read_local(path);
+    assert_non_null(L);
+    assert_int_equal(L->W->nz, -1);
+    for (PetscInt e = 0; e < 9 * p->nb; e++) nnz += p->bval[e] != 0;
+    assert_int_equal(L->W->nzmax, nnz);
+    for (int j = 0; j < 3 * m; j++)
+      for (int e = L->W->p[j] + 1; e < L->W->p[j + 1]; e++) assert_true(L->W->i[e - 1] < L->W->i[e]);
+    fclib_delete_local(L);
+    free(L);
+    FcContactProblemAsymmetry(r, &asym, &wmax, &ai, &aj);
+    if (sym) maxasym_sym = fmax(maxasym_sym, asym);
+    else {
+      double blk[9], blkt[9];
+      minasym_ns = fmin(minasym_ns, asym / wmax);
+      /* the location given is an entry whose transpose differs by that much */
+      FcContactProblemGetBlock(r, ai / 3, aj / 3, blk);
+      FcContactProblemGetBlock(r, aj / 3, ai / 3, blkt);
+      assert_true(fabs(blk[3 * (ai % 3) + aj % 3] - blkt[3 * (aj % 3) + ai % 3]) == asym);
+    }
+    nblocks += p->nb;
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+    assert_int_equal(FcContactProblemDestroy(&r), 0);
+  }
+  /* a full W (2 contacts, every block nonzero) stays dense */
+  {
+    FcContactProblem p;
+    assert_int_equal(FcFCLIBReadProblem("tests/bad/fclib/baseline_local.hdf5", &p), 0);
+    assert_false(FcContactProblemIsSparse(p));
+    assert_int_equal(FcContactProblemDestroy(&p), 0);
+  }
+  printf("FIGURE fclib sparse round trip: 8 block-sparse problems (m = 20..10000, %ld blocks, 4 with W not symmetric) written as CSC and read back block-sparse with the same pattern and bitwise equal W, q, mu; asymmetry found 0 when symmetric, >= %.2g of max|W| otherwise\n", nblocks, minasym_ns);
+  assert_true(maxasym_sym == 0);
+  assert_true(minasym_ns > 0);
   unlink(path);
 }
 
@@ -697,6 +818,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_conventions),
     cmocka_unit_test(test_bad_files),
     cmocka_unit_test(test_damaged_files),
+    cmocka_unit_test(test_sparse_roundtrip),
   };
   int failures;
 
