@@ -155,9 +155,7 @@ PetscErrorCode FcGlobalProblemContactGroups(Mat M, Mat H, PetscInt m, PetscInt *
 PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem *local, FcGlobalMass *mass)
 {
   PetscFunctionBegin;
-  /* TEMPORARY (issue 12, item 2): dense, because the FCLIB writer behind `fclib solve -o`
-   * (src/io/fclib_io.c) still reads a dense W; auto once it writes the blocks. */
-  PetscCall(FcGlobalProblemComputeLocalStorage(gp, FC_CONTACT_W_CHOOSE_DENSE, local, mass));
+  PetscCall(FcGlobalProblemComputeLocalStorage(gp, FC_CONTACT_W_CHOOSE_AUTO, local, mass));
   PetscFunctionReturn(0);
 }
 

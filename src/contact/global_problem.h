@@ -60,8 +60,7 @@ typedef struct {
  * are formed, no 3m × 3m array). *local is created when mass->status is FC_GLOBAL_MASS_SPD, else
  * NULL (no error raised). */
 PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactWChoice choice, FcContactProblem *local, FcGlobalMass *mass);
-/* The same, dense for now (TEMPORARY, issue 12 item 2: the FCLIB writer behind `fclib solve -o`
- * reads a dense W; auto once it writes blocks). */
+/* The same with the storage chosen by the fill rule (auto). */
 PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem *local, FcGlobalMass *mass);
 /* The groups of FcContactBlockPatternFromGroups for W = Hᵀ M⁻¹ H: the connected components of the
  * graph of M (M⁻¹ is block-diagonal over them, and generically full within each), each listing,

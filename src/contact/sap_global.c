@@ -659,9 +659,7 @@ PetscErrorCode FcSAPGlobalComputeLocalStorage(FcSAPGlobal s, FcContactWChoice ch
 PetscErrorCode FcSAPGlobalComputeLocal(FcSAPGlobal s, FcContactProblem *p)
 {
   PetscFunctionBegin;
-  /* TEMPORARY (issue 12, item 2): dense, because `fclib solve -o` writes this problem with the
-   * FCLIB writer, which still reads a dense W; auto once it writes the blocks. */
-  PetscCall(FcSAPGlobalComputeLocalStorage(s, FC_CONTACT_W_CHOOSE_DENSE, p));
+  PetscCall(FcSAPGlobalComputeLocalStorage(s, FC_CONTACT_W_CHOOSE_AUTO, p));
   PetscFunctionReturn(0);
 }
 

@@ -63,8 +63,7 @@ PetscErrorCode FcSAPGlobalSetUp(FcSAPGlobal s, FcGlobalProblem gp);
  * of M̃) is below the fill rule; then M̃⁻¹ H is solved in chunks of 128 columns and only the stored
  * blocks are formed. */
 PetscErrorCode FcSAPGlobalComputeLocalStorage(FcSAPGlobal s, FcContactWChoice choice, FcContactProblem *p);
-/* The same, dense for now (TEMPORARY, issue 12 item 2: `fclib solve -o` writes it with the FCLIB
- * writer, which reads a dense W; auto once it writes blocks). */
+/* The same with the storage chosen by the fill rule (auto). */
 PetscErrorCode FcSAPGlobalComputeLocal(FcSAPGlobal s, FcContactProblem *p);
 /* r (3m): in, an impulse guess (the start is v = v* + M̃⁻¹ H r: zeros for a cold start); out, γ at
  * the last iterate (always in the cone). v (n): out, the last iterate, or NULL. Non-convergence

@@ -35,8 +35,6 @@ struct _p_FcContactStep {
   FcContactProblem  prob;
   FcContactWChoice  wstorage; /* -fc_contact_w_storage: dense, sparse, or auto by fill (doc/contact.md) */
   PetscInt64        wblocks;  /* blocks of W's pattern in the last correction (pairs of contacts sharing a body) */
-  FcContactProblem  wdense;   /* TEMPORARY: a dense copy of a block-sparse prob for the FCLIB writer
-                               * (FcContactStepGetProblem), until src/io/fclib_io.c writes sparse W */
   PetscBool        *involved; /* per body: has DoFs and is touched by the current contacts */
   FcContactJacobian H;        /* of the current contacts */
   /* warm start: previous r by key (sorted) */

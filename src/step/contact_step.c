@@ -144,7 +144,6 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree(cs->actkey));
   PetscCall(FcComplianceDestroy(&cs->compliance));
   if (cs->prob) PetscCall(FcContactProblemDestroy(&cs->prob));
-  PetscCall(FcContactProblemDestroy(&cs->wdense));
   if (cs->solver) PetscCall(FcContactSolverDestroy(&cs->solver));
   PetscCall(PetscFree(*pcs));
   PetscFunctionReturn(0);
@@ -612,13 +611,5 @@ PetscErrorCode FcContactStepGetProblem(FcContactStep cs, FcContactProblem *p, co
   PetscFunctionBegin;
   *p = cs->m ? cs->prob : NULL;
   *r = cs->r;
-  /* TEMPORARY (issue 12, item 2): the only caller is the FCLIB writer (src/run/run.c), which
-   * reads a dense W; a block-sparse W is converted for it here, to be removed once
-   * src/io/fclib_io.c writes the blocks. */
-  if (*p && FcContactProblemIsSparse(*p)) {
-    PetscCall(FcContactProblemDestroy(&cs->wdense));
-    PetscCall(FcContactProblemConvert(*p, FC_CONTACT_W_DENSE, &cs->wdense));
-    *p = cs->wdense;
-  }
   PetscFunctionReturn(0);
 }
