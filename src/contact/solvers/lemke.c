@@ -194,23 +194,17 @@ static void LemkeColumn_Private(Lemke *L)
 }
 
 /* res = rhs − B v with B v = Σ_rows v_i a_basis(i); returns ‖res‖∞ / (‖rhs‖∞ + Σ_i |v_i| ‖a_basis(i)‖∞)
- * (the size of res relative to what rounding in forming B v can explain). rhs = NULL: the
- * gathered entering column a. The z columns are applied row by row of M (contiguous reads). */
+ * (the size of res relative to what rounding in forming B v can explain). The z columns are
+ * applied row by row of M (contiguous reads). */
 static PetscReal LemkeResidual_Private(Lemke *L, const PetscReal *rhs, const PetscReal *v, PetscReal *res)
 {
   const PetscInt n     = L->n;
   PetscReal      scale = 0, rmax = 0, *zv = L->zval;
   PetscInt       nz    = 0, *zj = L->zcol;
 
-  if (rhs) {
-    for (PetscInt i = 0; i < n; i++) {
-      res[i] = rhs[i];
-      scale  = PetscMax(scale, PetscAbsReal(rhs[i]));
-    }
-  } else {
-    for (PetscInt i = 0; i < n; i++) res[i] = 0;
-    for (PetscInt t = 0; t < L->annz; t++) res[L->aidx[t]] = L->a[t];
-    scale = L->anorm;
+  for (PetscInt i = 0; i < n; i++) {
+    res[i] = rhs[i];
+    scale  = PetscMax(scale, PetscAbsReal(rhs[i]));
   }
   for (PetscInt i = 0; i < n; i++) {
     const PetscInt var = L->basis[i];
@@ -235,6 +229,58 @@ static PetscReal LemkeResidual_Private(Lemke *L, const PetscReal *rhs, const Pet
     rmax = PetscMax(rmax, PetscAbsReal(res[k]));
   }
   return scale > 0 ? rmax / scale : 0;
+}
+
+/* The drift of B⁻¹ and x_B before a pivot: the relative residuals (as LemkeResidual_Private) of
+ * B y = a and B x_B = q, both in one pass over the rows of M. */
+static void LemkeDrift_Private(Lemke *L, PetscReal *ey, PetscReal *ex)
+{
+  const PetscInt n = L->n;
+  PetscReal     *ry = L->col, *rx = L->work, sy = L->anorm, sx = 0, my = 0, mx = 0;
+  PetscReal     *zy = L->zval, *zx = L->work + n;
+  PetscInt       nz = 0, *zj = L->zcol;
+
+  for (PetscInt i = 0; i < n; i++) {
+    ry[i] = 0;
+    rx[i] = L->q[i];
+    sx    = PetscMax(sx, PetscAbsReal(L->q[i]));
+  }
+  for (PetscInt t = 0; t < L->annz; t++) ry[L->aidx[t]] = L->a[t];
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt  var = L->basis[i];
+    const PetscReal yi = L->y[i], xi = L->x[i];
+    if (var < n) {
+      ry[var] -= yi;
+      rx[var] -= xi;
+      sy += PetscAbsReal(yi);
+      sx += PetscAbsReal(xi);
+    } else if (var < 2 * n) {
+      zj[nz]   = var - n;
+      zy[nz]   = yi;
+      zx[nz++] = xi;
+      sy += L->cmax[var - n] * PetscAbsReal(yi);
+      sx += L->cmax[var - n] * PetscAbsReal(xi);
+    } else {
+      for (PetscInt k = 0; k < n; k++) {
+        ry[k] += yi;
+        rx[k] += xi;
+      }
+      sy += PetscAbsReal(yi);
+      sx += PetscAbsReal(xi);
+    }
+  }
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal *Mk = L->M + (size_t)k * n;
+    PetscReal        ty = 0, tx = 0;
+    for (PetscInt u = 0; u < nz; u++) {
+      ty += Mk[zj[u]] * zy[u];
+      tx += Mk[zj[u]] * zx[u];
+    }
+    my = PetscMax(my, PetscAbsReal(ry[k] + ty));
+    mx = PetscMax(mx, PetscAbsReal(rx[k] + tx));
+  }
+  *ey = sy > 0 ? my / sy : 0;
+  *ex = sx > 0 ? mx / sx : 0;
 }
 
 /* B⁻¹ and x_B = B⁻¹q recomputed from the basis columns (PETSc's MatSeqDenseInvert: LU with
@@ -472,9 +518,9 @@ PetscErrorCode FcLCPLemkeSolveInfo(PetscInt n, const PetscReal *M, const PetscRe
      * basic values (B x_B = q): both O(n²), the cost of the pivot itself. Above LEMKE_DRIFT_TOL
      * (relative to what rounding in forming B y explains), B⁻¹ is recomputed from scratch. */
     {
-      const PetscReal ey = LemkeResidual_Private(&L, NULL, L.y, L.col);
-      const PetscReal ex = LemkeResidual_Private(&L, q, L.x, L.col);
-      info->drift        = PetscMax(info->drift, PetscMax(ey, ex));
+      PetscReal ey, ex;
+      LemkeDrift_Private(&L, &ey, &ex);
+      info->drift = PetscMax(info->drift, PetscMax(ey, ex));
       if (ey > LEMKE_DRIFT_TOL || ex > LEMKE_DRIFT_TOL) {
         PetscCall(LemkeRefactor_Private(&L, &ok));
         if (!ok) {
