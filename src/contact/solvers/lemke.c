@@ -40,10 +40,11 @@
  *    ‖y‖∞ = 2e3 — rounding noise of a true zero — passed the old test y_r > 64 ε ‖y‖∞, the next
  *    basis was numerically singular, and the run "solved" the LCP with w ≥ −10¹² or ended on a
  *    spurious ray (common errors 0.03–0.36 at any k). Three safeguards (LemkeColumn_Private,
- *    LemkeResidual_Private, LemkeRefactor_Private):
+ *    LemkeDrift_Private, LemkeRefactor_Private):
  *    - a pivot must exceed the noise floor of y_i, LEMKE_PIVOT_TOL ‖(B⁻¹)_i,·‖₁ (‖a‖∞ + Σ_j |y_j|
  *      ‖a_basis(j)‖∞): the error bound of y = B⁻¹a for a B⁻¹ of relative accuracy LEMKE_PIVOT_TOL
- *      (relative to the row of B⁻¹ and the column scales; unchanged by a scaling of M or q);
+ *      (relative to the row of B⁻¹ and the column scales; unchanged by a scaling of M or q, so
+ *      no separate row/column scaling of the LCP is done);
  *    - before each pivot the residuals of B y = a and B x_B = q are measured (O(n²), the cost of
  *      the pivot) relative to what rounding explains; above LEMKE_DRIFT_TOL, B⁻¹ and x_B are
  *      recomputed from the basis columns (LU, PETSc's MatSeqDenseInvert), and so they are before
