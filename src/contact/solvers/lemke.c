@@ -24,19 +24,36 @@
  *    and the lexicographically smallest leaves. Every basic row stays lexicographically
  *    positive, so no basis repeats and the method terminates (Cottle, Pang & Stone, The Linear
  *    Complementarity Problem, §4.4 and §4.9). A tie with z0's row is broken in favour of z0
- *    (that pivot ends the run with a solution). In floating point "equal" means within 64 ε of
- *    the scale of the compared quantities, and a y_i ≤ 64 ε ‖y‖∞ counts as zero (rounding noise
- *    of the entering column, never a pivot). z0's tie is looser (LEMKE_Z0_TIE = 1e-11 of ‖x_B‖∞,
- *    measured as (θ_z0 − θ_min)·‖y‖∞, which bounds what any basic variable can lose by the
- *    choice): in pyramid LCPs z0 and a β often reach 0 at the same step, and a rounding gap of
- *    1.6e-13 once lost that tie and led to a spurious ray one pivot later. A ray met with z0
- *    already ≤ LEMKE_Z0_TIE ‖x_B‖∞ is likewise taken as a solution.
+ *    (that pivot ends the run with a solution). FC_LCP_TIE_FIRST (smallest row index) is kept
+ *    only to show, in the test, an LCP on which it cycles and the lexicographic rule does not.
  *
- *    B⁻¹ is kept explicitly and updated by each pivot (row r /= y_r, row i −= y_i row r):
- *    O(n²) per pivot with the entering column, n² reals of memory. At a solution the basic
- *    values are refined (x_B += B⁻¹(q − B x_B), at most 3 steps, kept only while the residual
- *    decreases), and basic values ≤ 64 ε ‖x_B‖∞ (degenerate basic variables, whose true value
- *    is 0, come out at rounding level of either sign) are set to 0.
+ *    Floating point. "Equal" in the ratio test means within 64 ε of the scale of the compared
+ *    quantities. z0's tie is looser (LEMKE_Z0_TIE = 1e-11 of ‖x_B‖∞, measured as
+ *    (θ_z0 − θ_min)·‖y‖∞, which bounds what any basic variable can lose by the choice): in
+ *    pyramid LCPs z0 and a β often reach 0 at the same step, and a rounding gap of 1.6e-13 once
+ *    lost that tie and led to a spurious ray one pivot later. A ray met with z0 already
+ *    ≤ LEMKE_Z0_TIE ‖x_B‖∞ is likewise taken as a solution.
+ *
+ *    B⁻¹ is kept explicitly and updated by each pivot (row r /= y_r, row i −= y_i row r): O(n²)
+ *    per pivot. On rank-deficient LCPs (W = HᵀM⁻¹H of stacked rigid bodies: four contacts per
+ *    face, 12 rows of W for 6 degrees of freedom) the updates alone failed: a y_r of 9e-11 with
+ *    ‖y‖∞ = 2e3 — rounding noise of a true zero — passed the old test y_r > 64 ε ‖y‖∞, the next
+ *    basis was numerically singular, and the run "solved" the LCP with w ≥ −10¹² or ended on a
+ *    spurious ray (common errors 0.03–0.36 at any k). Three safeguards (LemkeColumn_Private,
+ *    LemkeDrift_Private, LemkeRefactor_Private):
+ *    - a pivot must exceed the noise floor of y_i, LEMKE_PIVOT_TOL ‖(B⁻¹)_i,·‖₁ (‖a‖∞ + Σ_j |y_j|
+ *      ‖a_basis(j)‖∞): the error bound of y = B⁻¹a for a B⁻¹ of relative accuracy LEMKE_PIVOT_TOL
+ *      (relative to the row of B⁻¹ and the column scales; unchanged by a scaling of M or q, so
+ *      no separate row/column scaling of the LCP is done);
+ *    - before each pivot the residuals of B y = a and B x_B = q are measured (O(n²), the cost of
+ *      the pivot) relative to what rounding explains; above LEMKE_DRIFT_TOL, B⁻¹ and x_B are
+ *      recomputed from the basis columns (LU, PETSc's MatSeqDenseInvert), and so they are before
+ *      a ray is declared (a ray is then a property of the basis, not of the drift);
+ *    - at the end the final basis is recomputed from scratch and its values x_B = B⁻¹q refined
+ *      (x_B += B⁻¹(q − B x_B), at most 3 steps, kept while the residual decreases). If one is
+ *      negative beyond LEMKE_FEAS_TOL ‖x_B‖∞ the status is FC_LCP_INACCURATE, never SOLVED;
+ *      otherwise values ≤ 64 ε ‖x_B‖∞ (degenerate basic variables, true value 0) are set to 0.
+ *    Memory 3 n² reals (M, B⁻¹, and a work matrix for the recomputation, allocated on first use).
  *
  * 2. The contact problem as an LCP (duriez2006 eq. 22–24). Per contact a, the cone K_μ is
  *    replaced by the pyramid spanned by n + μ d_j, d_j = (cos 2πj/k, sin 2πj/k), j = 1..k, in
@@ -62,10 +79,12 @@
  *
  * The common error (true cone) is computed by the object; the type reports CONVERGED_TOL when the
  * LCP was solved (the object turns it into DIVERGED_INEXACT when the pyramid's answer is not a
- * cone solution to tol), DIVERGED_BREAKDOWN on ray termination, DIVERGED_MAX_IT at the pivot
- * limit, DIVERGED_NAN on non-finite data. One iteration = one pivot. Warm start is ignored
+ * cone solution to tol), DIVERGED_BREAKDOWN on ray termination (FC_LCP_RAY; also on
+ * FC_LCP_SINGULAR and FC_LCP_INACCURATE — View and -info name which), with r and the common error
+ * of the last basis; DIVERGED_MAX_IT at the pivot limit, DIVERGED_NAN on non-finite data. One iteration = one pivot. Warm start is ignored
  * (Lemke starts from its own basis). */
 #include "lemke.h"
+#include <petscmat.h>
 
 const char *FcLCPStatusName(FcLCPStatus status)
 {
@@ -76,6 +95,10 @@ const char *FcLCPStatusName(FcLCPStatus status)
     return "RAY";
   case FC_LCP_MAX_PIVOTS:
     return "MAX_PIVOTS";
+  case FC_LCP_SINGULAR:
+    return "SINGULAR";
+  case FC_LCP_INACCURATE:
+    return "INACCURATE";
   }
   return "UNKNOWN";
 }
@@ -87,56 +110,233 @@ const char *FcLCPStatusName(FcLCPStatus status)
 typedef struct {
   PetscInt         n;
   const PetscReal *M, *q;
-  PetscReal       *Binv;  /* n×n, row-major */
-  PetscReal       *x;     /* B⁻¹q: values of the basic variables, row by row */
-  PetscReal       *y;     /* entering column B⁻¹a */
-  PetscReal       *col;   /* work: a column of M, residuals */
-  PetscReal       *work;  /* work: refinement */
-  PetscInt        *basis; /* variable basic in each row */
-  PetscInt        *cand;  /* rows still tied in the lexicographic test */
+  PetscReal       *Binv;   /* n×n, row-major */
+  PetscReal       *x;      /* B⁻¹q: values of the basic variables, row by row */
+  PetscReal       *y;      /* entering column B⁻¹a */
+  PetscReal       *yfloor; /* noise floor of y_i (LemkeColumn_Private) */
+  PetscReal       *cmax;   /* max_k |M_kj| per column j */
+  PetscReal       *rown;   /* ‖(B⁻¹)_i,·‖₁ per row, kept by every pivot */
+  PetscReal       *zval;   /* work: values of the basic z (residuals) */
+  PetscInt        *zcol;   /* work: their columns of M */
+  PetscReal       *a;      /* the entering column a, its nonzeros (values; rows in aidx) */
+  PetscReal       *col;    /* work: residuals */
+  PetscReal       *work;   /* work: refinement (3n) */
+  PetscReal       *B;      /* work: the basis matrix for a refactorization (n×n, allocated on first use) */
+  PetscInt        *basis;  /* variable basic in each row */
+  PetscInt        *cand;   /* rows still tied in the lexicographic test */
+  PetscInt        *aidx;
+  PetscInt         annz;
+  PetscReal        anorm;  /* ‖a‖∞ */
+  PetscInt         nrefactor;
 } Lemke;
 
-#define LEMKE_TIE    (64 * PETSC_MACHINE_EPSILON)
-#define LEMKE_Z0_TIE 1e-11
+#define LEMKE_TIE        (64 * PETSC_MACHINE_EPSILON)
+#define LEMKE_Z0_TIE     1e-11
+#define LEMKE_PIVOT_TOL  1e-11 /* relative accuracy of B⁻¹ assumed by the noise floor of y (LemkeColumn_Private) */
+#define LEMKE_DRIFT_TOL  1e-10 /* relative residual of B y = a or B x = q that triggers a refactorization */
+#define LEMKE_FEAS_TOL   1e-9  /* a basic value below −this ‖x_B‖∞ after the final refactorization: inaccurate */
 
-/* y = B⁻¹ a_var: a = e_j for w_j, −M[:, j] for z_j, −e for z0. */
-static void LemkeColumn_Private(Lemke *L, PetscInt var)
+/* The entering column a_var (e_j for w_j, −M[:, j] for z_j, −e for z0) as its nonzeros. */
+static void LemkeGather_Private(Lemke *L, PetscInt var)
 {
   const PetscInt n = L->n;
 
+  L->annz  = 0;
+  L->anorm = 1;
   if (var < n) {
-    for (PetscInt i = 0; i < n; i++) L->y[i] = L->Binv[(size_t)i * n + var];
+    L->a[0]    = 1;
+    L->aidx[0] = var;
+    L->annz    = 1;
   } else if (var < 2 * n) {
-    const PetscInt j   = var - n;
-    PetscInt       nnz = 0;
-    for (PetscInt k = 0; k < n; k++) { /* gather the nonzeros of −M[:, j] */
+    const PetscInt j = var - n;
+    L->anorm         = 0;
+    for (PetscInt k = 0; k < n; k++) {
       const PetscReal v = L->M[(size_t)k * n + j];
       if (v != 0) {
-        L->col[nnz]  = -v;
-        L->cand[nnz] = k;
-        nnz++;
+        L->a[L->annz]    = -v;
+        L->aidx[L->annz] = k;
+        L->annz++;
+        L->anorm = PetscMax(L->anorm, PetscAbsReal(v));
       }
     }
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscReal *Bi = L->Binv + (size_t)i * n;
-      PetscReal        s  = 0;
-      for (PetscInt t = 0; t < nnz; t++) s += Bi[L->cand[t]] * L->col[t];
-      L->y[i] = s;
-    }
   } else {
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscReal *Bi = L->Binv + (size_t)i * n;
-      PetscReal        s  = 0;
-      for (PetscInt k = 0; k < n; k++) s += Bi[k];
-      L->y[i] = -s;
+    for (PetscInt k = 0; k < n; k++) {
+      L->a[k]    = -1;
+      L->aidx[k] = k;
+    }
+    L->annz = n;
+  }
+}
+
+/* y = B⁻¹ a (a gathered) and the noise floor of every y_i. Computed with an inexact B⁻¹, y solves
+ * B y = a + ρ with a residual ‖ρ‖∞ ≈ η (‖a‖∞ + Σ_j |y_j| ‖a_basis(j)‖∞) (η: the relative accuracy
+ * of B⁻¹, a backward error, measured as the "drift" below and kept ≤ LEMKE_DRIFT_TOL by
+ * refactorization), hence |δy_i| = |(B⁻¹ρ)_i| ≤ ‖(B⁻¹)_i,·‖₁ ‖ρ‖∞. A y_i below that bound (with
+ * η = LEMKE_PIVOT_TOL) is not known to be positive: pivoting on it divides row i of B⁻¹ by noise
+ * and makes the next basis numerically singular (observed: a pivot of 9e-11 with ‖y‖∞ = 2e3 ruined
+ * B⁻¹ of a pyramid-of-boxes LCP). The floor is relative to the row and column scales, hence
+ * invariant under a scaling of M or q. */
+static void LemkeColumn_Private(Lemke *L)
+{
+  const PetscInt n     = L->n;
+  PetscReal      scale = L->anorm;
+
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal *Bi = L->Binv + (size_t)i * n;
+    PetscReal        s  = 0;
+    for (PetscInt t = 0; t < L->annz; t++) s += Bi[L->aidx[t]] * L->a[t];
+    L->y[i] = s;
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt var = L->basis[i];
+    scale += PetscAbsReal(L->y[i]) * (var >= n && var < 2 * n ? L->cmax[var - n] : 1);
+  }
+  for (PetscInt i = 0; i < n; i++) L->yfloor[i] = LEMKE_PIVOT_TOL * scale * L->rown[i];
+}
+
+/* res = rhs − B v with B v = Σ_rows v_i a_basis(i); returns ‖res‖∞ / (‖rhs‖∞ + Σ_i |v_i| ‖a_basis(i)‖∞)
+ * (the size of res relative to what rounding in forming B v can explain). The z columns are
+ * applied row by row of M (contiguous reads). */
+static PetscReal LemkeResidual_Private(Lemke *L, const PetscReal *rhs, const PetscReal *v, PetscReal *res)
+{
+  const PetscInt n     = L->n;
+  PetscReal      scale = 0, rmax = 0, *zv = L->zval;
+  PetscInt       nz    = 0, *zj = L->zcol;
+
+  for (PetscInt i = 0; i < n; i++) {
+    res[i] = rhs[i];
+    scale  = PetscMax(scale, PetscAbsReal(rhs[i]));
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt var = L->basis[i];
+    if (v[i] == 0) continue;
+    if (var < n) {
+      res[var] -= v[i];
+      scale += PetscAbsReal(v[i]);
+    } else if (var < 2 * n) {
+      zj[nz]   = var - n;
+      zv[nz++] = v[i];
+      scale += L->cmax[var - n] * PetscAbsReal(v[i]);
+    } else {
+      for (PetscInt k = 0; k < n; k++) res[k] += v[i];
+      scale += PetscAbsReal(v[i]);
     }
   }
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal *Mk = L->M + (size_t)k * n;
+    PetscReal        t  = 0;
+    for (PetscInt u = 0; u < nz; u++) t += Mk[zj[u]] * zv[u];
+    res[k] += t;
+    rmax = PetscMax(rmax, PetscAbsReal(res[k]));
+  }
+  return scale > 0 ? rmax / scale : 0;
+}
+
+/* The drift of B⁻¹ and x_B before a pivot: the relative residuals (as LemkeResidual_Private) of
+ * B y = a and B x_B = q, both in one pass over the rows of M. */
+static void LemkeDrift_Private(Lemke *L, PetscReal *ey, PetscReal *ex)
+{
+  const PetscInt n = L->n;
+  PetscReal     *ry = L->col, *rx = L->work, sy = L->anorm, sx = 0, my = 0, mx = 0;
+  PetscReal     *zy = L->zval, *zx = L->work + n;
+  PetscInt       nz = 0, *zj = L->zcol;
+
+  for (PetscInt i = 0; i < n; i++) {
+    ry[i] = 0;
+    rx[i] = L->q[i];
+    sx    = PetscMax(sx, PetscAbsReal(L->q[i]));
+  }
+  for (PetscInt t = 0; t < L->annz; t++) ry[L->aidx[t]] = L->a[t];
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt  var = L->basis[i];
+    const PetscReal yi = L->y[i], xi = L->x[i];
+    if (var < n) {
+      ry[var] -= yi;
+      rx[var] -= xi;
+      sy += PetscAbsReal(yi);
+      sx += PetscAbsReal(xi);
+    } else if (var < 2 * n) {
+      zj[nz]   = var - n;
+      zy[nz]   = yi;
+      zx[nz++] = xi;
+      sy += L->cmax[var - n] * PetscAbsReal(yi);
+      sx += L->cmax[var - n] * PetscAbsReal(xi);
+    } else {
+      for (PetscInt k = 0; k < n; k++) {
+        ry[k] += yi;
+        rx[k] += xi;
+      }
+      sy += PetscAbsReal(yi);
+      sx += PetscAbsReal(xi);
+    }
+  }
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal *Mk = L->M + (size_t)k * n;
+    PetscReal        ty = 0, tx = 0;
+    for (PetscInt u = 0; u < nz; u++) {
+      ty += Mk[zj[u]] * zy[u];
+      tx += Mk[zj[u]] * zx[u];
+    }
+    my = PetscMax(my, PetscAbsReal(ry[k] + ty));
+    mx = PetscMax(mx, PetscAbsReal(rx[k] + tx));
+  }
+  *ey = sy > 0 ? my / sy : 0;
+  *ex = sx > 0 ? mx / sx : 0;
+}
+
+/* B⁻¹ and x_B = B⁻¹q recomputed from the basis columns (PETSc's MatSeqDenseInvert: LU with
+ * partial pivoting, LAPACK getrf/getri): the explicit inverse updated pivot after pivot accumulates
+ * rounding, and on the rank-deficient contact LCPs (W = HᵀM⁻¹H of stacked rigid bodies) it drifted
+ * until "solutions" violated w ≥ 0 by 10¹². *ok = PETSC_FALSE (B⁻¹ kept) when B is singular. */
+static PetscErrorCode LemkeRefactor_Private(Lemke *L, PetscBool *ok)
+{
+  const PetscInt n = L->n;
+  Mat            A;
+  MatFactorError err;
+  PetscReal     *t;
+
+  PetscFunctionBegin;
+  if (!L->B) PetscCall(PetscMalloc1((size_t)n * n, &L->B));
+  /* Row-major B, i.e. Bᵀ in PETSc's column-major dense storage: the inverse computed in place is
+   * (Bᵀ)⁻¹ column-major, which read row-major is B⁻¹. */
+  PetscCall(PetscArrayzero(L->B, (size_t)n * n));
+  for (PetscInt c = 0; c < n; c++) {
+    const PetscInt var = L->basis[c];
+    if (var < n) L->B[(size_t)var * n + c] = 1;
+    else if (var < 2 * n)
+      for (PetscInt i = 0; i < n; i++) L->B[(size_t)i * n + c] = -L->M[(size_t)i * n + var - n];
+    else
+      for (PetscInt i = 0; i < n; i++) L->B[(size_t)i * n + c] = -1;
+  }
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, L->B, &A));
+  PetscCall(MatSeqDenseInvert(A));
+  PetscCall(MatFactorGetError(A, &err));
+  PetscCall(MatDestroy(&A));
+  *ok = (PetscBool)(err == MAT_FACTOR_NOERROR);
+  for (size_t i = 0; *ok && i < (size_t)n * n; i++)
+    if (PetscIsInfOrNanReal(L->B[i])) *ok = PETSC_FALSE;
+  if (!*ok) PetscFunctionReturn(0);
+  t       = L->Binv; /* the new inverse becomes B⁻¹, the old array the next work space */
+  L->Binv = L->B;
+  L->B    = t;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal *Bi = L->Binv + (size_t)i * n;
+    PetscReal        s = 0, rn = 0;
+    for (PetscInt k = 0; k < n; k++) {
+      s += Bi[k] * L->q[k];
+      rn += PetscAbsReal(Bi[k]);
+    }
+    L->x[i]    = s;
+    L->rown[i] = rn;
+  }
+  L->nrefactor++;
+  PetscFunctionReturn(0);
 }
 
 /* Lexicographic minimum of (x_i⁺, (B⁻¹)_i,1..n) / d_i over the nc rows in cand (destroyed), with
  * d_i = y_i > 0 for the ratio test, or of (x_i, (B⁻¹)_i) (d = NULL: the first pivot, where x = q
  * may be negative and the most negative leaves). Ties within LEMKE_TIE of the scale. */
-static PetscInt LemkeLexMin_Private(Lemke *L, const PetscReal *d, PetscInt nc, PetscReal xscale)
+static PetscInt LemkeLexMin_Private(Lemke *L, const PetscReal *d, PetscInt nc, PetscReal xscale, FcLCPTieRule tie)
 {
   const PetscInt n    = L->n;
   PetscInt      *cand = L->cand, nt = 0;
@@ -154,6 +354,7 @@ static PetscInt LemkeLexMin_Private(Lemke *L, const PetscReal *d, PetscInt nc, P
     const PetscReal e = d ? PetscMax(L->x[i], 0) - vmin * d[i] : L->x[i] - vmin;
     if (e <= LEMKE_TIE * xscale) cand[nt++] = i;
   }
+  if (tie == FC_LCP_TIE_FIRST) return cand[0]; /* cand is in increasing row order */
   /* levels 1..n: the columns of B⁻¹ (linearly independent rows: the tie ends) */
   for (PetscInt c = 0; c < n && nt > 1; c++) {
     PetscReal amax = 0;
@@ -182,50 +383,37 @@ static void LemkePivot_Private(Lemke *L, PetscInt r, PetscInt entering)
   const PetscReal inv = 1.0 / L->y[r];
   PetscReal      *Br  = L->Binv + (size_t)r * n;
 
+  PetscReal       rn  = 0;
+
   L->x[r] *= inv;
-  for (PetscInt k = 0; k < n; k++) Br[k] *= inv;
+  for (PetscInt k = 0; k < n; k++) {
+    Br[k] *= inv;
+    rn += PetscAbsReal(Br[k]);
+  }
+  L->rown[r] = rn;
   for (PetscInt i = 0; i < n; i++) {
     const PetscReal f = L->y[i];
     PetscReal      *Bi;
     if (i == r || f == 0) continue;
     Bi = L->Binv + (size_t)i * n;
     L->x[i] -= f * L->x[r];
-    for (PetscInt k = 0; k < n; k++) Bi[k] -= f * Br[k];
+    rn = 0;
+    for (PetscInt k = 0; k < n; k++) {
+      Bi[k] -= f * Br[k];
+      rn += PetscAbsReal(Bi[k]);
+    }
+    L->rown[i] = rn;
   }
   L->basis[r] = entering;
 }
 
-/* res = q − B x (B x = Σ_rows x_i a_basis(i)); returns ‖res‖₂. z0 is nonbasic here. */
-static PetscReal LemkeResidual_Private(Lemke *L, const PetscReal *x, PetscReal *res, PetscReal *zfull)
-{
-  const PetscInt n  = L->n;
-  PetscReal      r2 = 0;
-
-  for (PetscInt i = 0; i < n; i++) {
-    res[i]   = L->q[i];
-    zfull[i] = 0;
-  }
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscInt v = L->basis[i];
-    if (v < n) res[v] -= x[i];
-    else if (v < 2 * n) zfull[v - n] = x[i];
-  }
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscReal *Mi = L->M + (size_t)i * n;
-    PetscReal        s  = 0;
-    for (PetscInt j = 0; j < n; j++) s += Mi[j] * zfull[j];
-    res[i] += s;
-    r2 += res[i] * res[i];
-  }
-  return PetscSqrtReal(r2);
-}
-
-/* Iterative refinement of the basic values at a complementary basis. */
+/* Iterative refinement of the basic values: x_B += B⁻¹(q − B x_B), at most 3 steps, kept while
+ * the residual decreases. */
 static void LemkeRefine_Private(Lemke *L)
 {
   const PetscInt n = L->n;
-  PetscReal     *res = L->col, *zf = L->y, *xn = L->work, *zf2 = L->work + n, *res2 = L->work + 2 * n;
-  PetscReal      nr  = LemkeResidual_Private(L, L->x, res, zf);
+  PetscReal     *res = L->col, *xn = L->work, *res2 = L->work + n;
+  PetscReal      nr  = LemkeResidual_Private(L, L->q, L->x, res);
 
   for (int it = 0; it < 3 && nr > 0; it++) {
     PetscReal nr2;
@@ -235,7 +423,7 @@ static void LemkeRefine_Private(Lemke *L)
       for (PetscInt k = 0; k < n; k++) s += Bi[k] * res[k];
       xn[i] = L->x[i] + s;
     }
-    nr2 = LemkeResidual_Private(L, xn, res2, zf2);
+    nr2 = LemkeResidual_Private(L, L->q, xn, res2);
     if (!(nr2 < nr)) break;
     for (PetscInt i = 0; i < n; i++) {
       L->x[i] = xn[i];
@@ -247,15 +435,28 @@ static void LemkeRefine_Private(Lemke *L)
 
 PetscErrorCode FcLCPLemkeSolve(PetscInt n, const PetscReal *M, const PetscReal *q, PetscReal *z, PetscInt maxpivots, PetscInt *pivots, FcLCPStatus *status)
 {
+  FcLCPLemkeInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(FcLCPLemkeSolveInfo(n, M, q, z, maxpivots, FC_LCP_TIE_LEXICOGRAPHIC, &info));
+  if (pivots) *pivots = info.pivots;
+  if (status) *status = info.status;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcLCPLemkeSolveInfo(PetscInt n, const PetscReal *M, const PetscReal *q, PetscReal *z, PetscInt maxpivots, FcLCPTieRule tie, FcLCPLemkeInfo *info)
+{
   Lemke       L;
-  PetscInt    npiv = 0, entering, r = -1;
+  PetscInt    npiv = 0, entering, r = -1, prev;
   PetscReal   qmin = 0, qscale = 0;
   FcLCPStatus st   = FC_LCP_SOLVED;
+  PetscBool   ok   = PETSC_TRUE;
 
   PetscFunctionBegin;
   PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "LCP size %" PetscInt_FMT " < 0", n);
   PetscCheck(maxpivots >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "maxpivots %" PetscInt_FMT " < 0", maxpivots);
   PetscCheck(!n || (M && q && z), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null M, q or z");
+  PetscCheck(info, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null info");
   for (size_t i = 0; i < (size_t)n * (size_t)n; i++) PetscCheck(!PetscIsInfOrNanReal(M[i]), PETSC_COMM_SELF, PETSC_ERR_FP, "LCP matrix entry %zu is not finite", i);
   for (PetscInt i = 0; i < n; i++) {
     PetscCheck(!PetscIsInfOrNanReal(q[i]), PETSC_COMM_SELF, PETSC_ERR_FP, "LCP vector entry %" PetscInt_FMT " is not finite", i);
@@ -263,106 +464,169 @@ PetscErrorCode FcLCPLemkeSolve(PetscInt n, const PetscReal *M, const PetscReal *
     qscale = PetscMax(qscale, PetscAbsReal(q[i]));
     z[i]   = 0;
   }
-  if (pivots) *pivots = 0;
-  if (status) *status = FC_LCP_SOLVED;
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  info->status = FC_LCP_SOLVED;
   if (qmin >= 0) PetscFunctionReturn(0); /* z = 0, w = q ≥ 0 */
   if (maxpivots == 0) {
-    if (status) *status = FC_LCP_MAX_PIVOTS;
+    info->status = FC_LCP_MAX_PIVOTS;
     PetscFunctionReturn(0);
   }
 
+  PetscCall(PetscMemzero(&L, sizeof(L)));
   L.n = n;
   L.M = M;
   L.q = q;
   PetscCall(PetscCalloc1((size_t)n * n, &L.Binv));
-  PetscCall(PetscMalloc5(n, &L.x, n, &L.y, n, &L.col, 3 * (size_t)n, &L.work, n, &L.basis));
-  PetscCall(PetscMalloc1(n, &L.cand));
+  PetscCall(PetscMalloc6(n, &L.x, n, &L.y, n, &L.yfloor, n, &L.a, n, &L.col, 3 * (size_t)n, &L.work));
+  PetscCall(PetscCalloc1(n, &L.cmax));
+  PetscCall(PetscMalloc3(n, &L.rown, n, &L.zval, n, &L.zcol));
+  for (PetscInt k = 0; k < n; k++)
+    for (PetscInt j = 0; j < n; j++) L.cmax[j] = PetscMax(L.cmax[j], PetscAbsReal(M[(size_t)k * n + j]));
+  PetscCall(PetscMalloc3(n, &L.basis, n, &L.cand, n, &L.aidx));
   for (PetscInt i = 0; i < n; i++) {
     L.Binv[(size_t)i * n + i] = 1;
     L.x[i]                    = q[i];
     L.basis[i]                = i;
     L.cand[i]                 = i;
+    L.rown[i]                 = 1;
   }
 
   /* First pivot: z0 enters (y = −e), the lexicographically most negative row leaves. */
   entering = 2 * n;
-  LemkeColumn_Private(&L, entering);
-  r = LemkeLexMin_Private(&L, NULL, n, qscale);
-  {
-    PetscInt prev = L.basis[r]; /* the variable that left at the last pivot: here w_r */
-    LemkePivot_Private(&L, r, entering);
-    npiv++;
-    PetscCall(PetscLogFlops(2.0 * n * n));
-    for (;;) {
-      PetscInt  nc = 0, r0 = -1;
-      PetscReal ymax = 0, xscale = qscale, vmin = PETSC_MAX_REAL;
+  LemkeGather_Private(&L, entering);
+  LemkeColumn_Private(&L);
+  r    = LemkeLexMin_Private(&L, NULL, n, qscale, tie);
+  prev = L.basis[r]; /* the variable that left at the last pivot: here w_r */
+  LemkePivot_Private(&L, r, entering);
+  npiv++;
+  PetscCall(PetscLogFlops(2.0 * n * n));
+  for (;;) {
+    PetscInt  nc = 0, r0 = -1;
+    PetscReal ymax = 0, xscale = qscale, vmin = PETSC_MAX_REAL;
+    PetscBool fresh = PETSC_FALSE; /* B⁻¹ refactorized for this column */
 
-      if (prev == 2 * n) break; /* z0 left: solution */
-      if (npiv >= maxpivots) {
-        st = FC_LCP_MAX_PIVOTS;
-        break;
+    ok = PETSC_TRUE;
+
+    if (prev == 2 * n) break; /* z0 left: solution */
+    if (npiv >= maxpivots) {
+      st = FC_LCP_MAX_PIVOTS;
+      break;
+    }
+    entering = prev < n ? prev + n : prev - n; /* the complement enters */
+    LemkeGather_Private(&L, entering);
+    LemkeColumn_Private(&L);
+    /* Accuracy of B⁻¹ and x_B, checked on the column about to be pivoted on (B y = a) and on the
+     * basic values (B x_B = q): both O(n²), the cost of the pivot itself. Above LEMKE_DRIFT_TOL
+     * (relative to what rounding in forming B y explains), B⁻¹ is recomputed from scratch. */
+    {
+      PetscReal ey, ex;
+      LemkeDrift_Private(&L, &ey, &ex);
+      info->drift = PetscMax(info->drift, PetscMax(ey, ex));
+      if (ey > LEMKE_DRIFT_TOL || ex > LEMKE_DRIFT_TOL) {
+        PetscCall(LemkeRefactor_Private(&L, &ok));
+        if (!ok) {
+          st = FC_LCP_SINGULAR;
+          break;
+        }
+        LemkeColumn_Private(&L);
+        fresh = PETSC_TRUE;
       }
-      entering = prev < n ? prev + n : prev - n; /* the complement enters */
-      LemkeColumn_Private(&L, entering);
+    }
+    for (;;) {
+      nc     = 0;
+      r0     = -1;
+      ymax   = 0;
+      xscale = qscale;
+      vmin   = PETSC_MAX_REAL;
       for (PetscInt i = 0; i < n; i++) {
         ymax   = PetscMax(ymax, PetscAbsReal(L.y[i]));
         xscale = PetscMax(xscale, PetscAbsReal(L.x[i]));
       }
-      /* ratio test over the rows with y_i > 0 (x_i − θ y_i reaches 0 at θ = x_i / y_i) */
+      /* ratio test over the rows with y_i > 0, above its noise floor (x_i − θ y_i reaches 0 at
+       * θ = x_i / y_i) */
       for (PetscInt i = 0; i < n; i++)
-        if (L.y[i] > LEMKE_TIE * ymax) {
+        if (L.y[i] > L.yfloor[i] && L.y[i] > LEMKE_TIE * ymax) {
           L.cand[nc++] = i;
           if (L.basis[i] == 2 * n) r0 = i;
           vmin = PetscMin(vmin, PetscMax(L.x[i], 0) / L.y[i]);
         }
-      if (!nc) { /* θ can grow without bound: secondary ray */
-        /* ... unless z0 is already 0 to rounding: then the basis is a solution whose exact tie
-         * with z0 was missed by rounding (observed with pyramid LCPs) */
-        for (PetscInt i = 0; i < n; i++)
-          if (L.basis[i] == 2 * n && L.x[i] <= LEMKE_Z0_TIE * xscale) prev = 2 * n;
-        if (prev == 2 * n) break;
-        st = FC_LCP_RAY;
-        break;
-      }
-      /* z0 leaves (and ends the run) when its ratio ties with the minimum; the tie is measured as
-       * the gap of ratios times ‖y‖∞, which bounds what any basic variable can lose by the choice */
-      if (r0 >= 0 && (PetscMax(L.x[r0], 0) / L.y[r0] - vmin) * ymax <= LEMKE_Z0_TIE * xscale) r = r0;
-      else r = LemkeLexMin_Private(&L, L.y, nc, xscale);
-      prev = L.basis[r];
-      LemkePivot_Private(&L, r, entering);
-      npiv++;
-      PetscCall(PetscLogFlops(4.0 * n * n));
+      if (nc || fresh) break;
+      /* no pivot: before declaring a ray, make sure it is not an artefact of a drifted B⁻¹ */
+      PetscCall(LemkeRefactor_Private(&L, &ok));
+      if (!ok) break;
+      LemkeColumn_Private(&L);
+      fresh = PETSC_TRUE;
     }
+    if (!ok) {
+      st = FC_LCP_SINGULAR;
+      break;
+    }
+    if (!nc) { /* θ can grow without bound: secondary ray */
+      /* ... unless z0 is already 0 to rounding: then the basis is a solution whose exact tie
+       * with z0 was missed by rounding (observed with pyramid LCPs) */
+      for (PetscInt i = 0; i < n; i++)
+        if (L.basis[i] == 2 * n && L.x[i] <= LEMKE_Z0_TIE * xscale) prev = 2 * n;
+      if (prev == 2 * n) break;
+      st = FC_LCP_RAY;
+      break;
+    }
+    /* z0 leaves (and ends the run) when its ratio ties with the minimum; the tie is measured as
+     * the gap of ratios times ‖y‖∞, which bounds what any basic variable can lose by the choice */
+    if (r0 >= 0 && (PetscMax(L.x[r0], 0) / L.y[r0] - vmin) * ymax <= LEMKE_Z0_TIE * xscale) r = r0;
+    else r = LemkeLexMin_Private(&L, L.y, nc, xscale, tie);
+    prev = L.basis[r];
+    LemkePivot_Private(&L, r, entering);
+    npiv++;
+    PetscCall(PetscLogFlops(6.0 * n * n));
   }
   if (st == FC_LCP_SOLVED) {
-    PetscReal xmax = 0;
-    LemkeRefine_Private(&L);
-    for (PetscInt i = 0; i < n; i++) xmax = PetscMax(xmax, PetscAbsReal(L.x[i]));
-    /* degenerate basic variables (true value 0) come out at rounding level, of either sign */
-    for (PetscInt i = 0; i < n; i++)
-      if (L.x[i] <= LEMKE_TIE * xmax) L.x[i] = 0;
+    PetscReal xmax = 0, xmin = 0;
+    /* The final basis from scratch: the answer does not depend on the drift of the updates. */
+    PetscCall(LemkeRefactor_Private(&L, &ok));
+    if (!ok) st = FC_LCP_SINGULAR;
+    else {
+      LemkeRefine_Private(&L);
+      for (PetscInt i = 0; i < n; i++) {
+        xmax = PetscMax(xmax, PetscAbsReal(L.x[i]));
+        xmin = PetscMin(xmin, L.x[i]);
+      }
+      info->infeasibility = xmax > 0 ? -xmin / xmax : 0;
+      /* a complementary basis whose values, computed from scratch, are negative beyond rounding
+       * is no solution: the pivoting lost the feasible path */
+      if (-xmin > LEMKE_FEAS_TOL * xmax) st = FC_LCP_INACCURATE;
+      /* degenerate basic variables (true value 0) come out at rounding level, of either sign */
+      else
+        for (PetscInt i = 0; i < n; i++)
+          if (L.x[i] <= LEMKE_TIE * xmax) L.x[i] = 0;
+    }
   }
   for (PetscInt i = 0; i < n; i++) {
     const PetscInt v = L.basis[i];
     if (v >= n && v < 2 * n) z[v - n] = L.x[i];
+    if (v == 2 * n) info->z0 = L.x[i];
   }
-  PetscCall(PetscFree(L.cand));
-  PetscCall(PetscFree5(L.x, L.y, L.col, L.work, L.basis));
+  info->pivots     = npiv;
+  info->refactors  = L.nrefactor;
+  info->status     = st;
+  PetscCall(PetscFree(L.B));
+  PetscCall(PetscFree(L.cmax));
+  PetscCall(PetscFree3(L.rown, L.zval, L.zcol));
+  PetscCall(PetscFree3(L.basis, L.cand, L.aidx));
+  PetscCall(PetscFree6(L.x, L.y, L.yfloor, L.a, L.col, L.work));
   PetscCall(PetscFree(L.Binv));
-  if (pivots) *pivots = npiv;
-  if (status) *status = st;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FcLCPLemke(PetscInt n, const PetscReal *M, const PetscReal *q, PetscReal *z, PetscInt maxpivots, PetscInt *pivots, PetscBool *ray)
 {
-  FcLCPStatus st;
+  FcLCPStatus st = FC_LCP_SOLVED;
 
   PetscFunctionBegin;
   PetscCall(FcLCPLemkeSolve(n, M, q, z, maxpivots, pivots, &st));
   if (ray) *ray = st == FC_LCP_RAY ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
+
 
 /* ---------------------------------------------------------------------------------------------
  * 2. The contact-solver type */
@@ -377,6 +641,7 @@ typedef struct {
   FcLCPStatus status;
   PetscInt    nsep, nstick, nslide; /* contacts by state in the LCP solution */
   PetscInt64  wblocks;              /* stored blocks of a block-sparse W (−1: W was dense) */
+  FcLCPLemkeInfo info;              /* what Lemke's method measured */
 } FcContactSolver_Lemke;
 
 /* M and q̄ of the pyramid LCP (duriez2006 eq. 24, block (a, b) as in the header comment), row-major
@@ -448,8 +713,8 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
   }
   for (PetscInt a = 0; a < m; a++) N64 += p->mu[a] > 0 ? nb : 1;
   PetscCheck(N64 <= lk->max_size, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "lemke: %" PetscInt_FMT " contacts with a %" PetscInt_FMT "-sided pyramid make an LCP of %" PetscInt64_FMT " unknowns (k+2 per frictional contact, 1 per frictionless one), above the limit of %" PetscInt_FMT " (a dense LCP needs 2 N^2 doubles, %.3g MB here, and O(N^3) work); raise the limit with -fc_contact_solver_lemke_max_size, lower -fc_contact_solver_lemke_k, or use another solver type",
-             m, k, N64, lk->max_size, 2.0 * (double)N64 * (double)N64 * sizeof(PetscReal) / 1048576.0);
+             "lemke: %" PetscInt_FMT " contacts with a %" PetscInt_FMT "-sided pyramid make an LCP of %" PetscInt64_FMT " unknowns (k+2 per frictional contact, 1 per frictionless one), above the limit of %" PetscInt_FMT " (a dense LCP needs 3 N^2 doubles, %.3g MB here, and O(N^3) work); raise the limit with -fc_contact_solver_lemke_max_size, lower -fc_contact_solver_lemke_k, or use another solver type",
+             m, k, N64, lk->max_size, 3.0 * (double)N64 * (double)N64 * sizeof(PetscReal) / 1048576.0);
   N         = (PetscInt)N64;
   lk->size  = N;
   lk->limit = lk->max_pivots >= 0 ? lk->max_pivots : PetscMax(s->params.max_it, 10 * N);
@@ -472,11 +737,13 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
     PetscCall(PetscInfo(NULL, "lemke: non-finite W or q\n"));
     st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
   } else {
-    PetscCall(FcLCPLemkeSolve(N, M, qb, z, lk->limit, &pivots, &status));
+    PetscCall(FcLCPLemkeSolveInfo(N, M, qb, z, lk->limit, FC_LCP_TIE_LEXICOGRAPHIC, &lk->info));
+    pivots         = lk->info.pivots;
+    status         = lk->info.status;
     lk->pivots     = pivots;
     lk->status     = status;
     st->iterations = pivots;
-    st->reason     = status == FC_LCP_SOLVED ? FC_CONTACT_SOLVER_CONVERGED_TOL : status == FC_LCP_RAY ? FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN : FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+    st->reason     = status == FC_LCP_SOLVED ? FC_CONTACT_SOLVER_CONVERGED_TOL : status == FC_LCP_MAX_PIVOTS ? FC_CONTACT_SOLVER_DIVERGED_MAX_IT : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
     /* r_a = (r_n, Σ_j β_j d_j). Σ_j β_j ≤ μ r_n holds to rounding; where rounding exceeds it, β
      * is scaled onto the pyramid so that r lies in it (hence in the cone) in floating point. */
     for (PetscInt a = 0; a < m; a++) {
@@ -506,7 +773,7 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
       else if (za[k + 1] > 0) lk->nslide++;
       else lk->nstick++;
     }
-    if (status != FC_LCP_SOLVED) PetscCall(PetscInfo(NULL, "lemke: LCP of size %" PetscInt_FMT " ended by %s after %" PetscInt_FMT " pivots\n", N, FcLCPStatusName(status), pivots));
+    if (status != FC_LCP_SOLVED) PetscCall(PetscInfo(NULL, "lemke: LCP of size %" PetscInt_FMT " ended by %s after %" PetscInt_FMT " pivots (z0 %g)\n", N, FcLCPStatusName(status), pivots, (double)lk->info.z0));
   }
   PetscCall(PetscFree5(qb, z, c, sn, off));
   PetscCall(PetscFree(M));
@@ -520,7 +787,7 @@ static PetscErrorCode FcContactSolverSetFromOptions_Lemke(FcContactSolver s, Pet
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "lemke: k-sided friction pyramids, one LCP solved by Lemke's method");
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_k", "Sides of the pyramid replacing the friction cone (k+2 LCP unknowns per frictional contact)", &lk->k, 3));
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_size", "Largest LCP (N unknowns: k+2 per frictional, 1 per frictionless contact) a solve accepts; dense: 2 N^2 doubles, O(N^3) work", &lk->max_size, 1));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_size", "Largest LCP (N unknowns: k+2 per frictional, 1 per frictionless contact) a solve accepts; dense: 3 N^2 doubles, O(N^3) work", &lk->max_size, 1));
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_pivots", "Pivot limit (-1: max(max_it, 10 N), N the LCP size)", &lk->max_pivots, -1));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
@@ -534,7 +801,7 @@ static PetscErrorCode FcContactSolverView_Lemke(FcContactSolver s, PetscViewer v
   if (lk->max_pivots >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots %" PetscInt_FMT "\n", lk->k, lk->max_size, lk->max_pivots));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots automatic (max(max_it, 10 N))\n", lk->k, lk->max_size));
   if (s->nsolves && lk->size)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: last LCP: %" PetscInt_FMT " unknowns, %" PetscInt_FMT " pivots (limit %" PetscInt_FMT "), %s; contacts: %" PetscInt_FMT " separated, %" PetscInt_FMT " sticking, %" PetscInt_FMT " sliding\n", lk->size, lk->pivots, lk->limit, FcLCPStatusName(lk->status), lk->nsep, lk->nstick, lk->nslide));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: last LCP: %" PetscInt_FMT " unknowns, %" PetscInt_FMT " pivots (limit %" PetscInt_FMT "), %s; B^-1 recomputed %" PetscInt_FMT " times, largest drift %.2g; contacts: %" PetscInt_FMT " separated, %" PetscInt_FMT " sticking, %" PetscInt_FMT " sliding\n", lk->size, lk->pivots, lk->limit, FcLCPStatusName(lk->status), lk->info.refactors, (double)lk->info.drift, lk->nsep, lk->nstick, lk->nslide));
   if (s->nsolves && lk->wblocks >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: last W block-sparse (%" PetscInt64_FMT " stored 3x3 blocks): its blocks were copied into the dense LCP matrix (N^2 doubles)\n", lk->wblocks));
   PetscFunctionReturn(0);
 }
