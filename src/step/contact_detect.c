@@ -108,11 +108,20 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
     FcBody body = model->bodies[b];
     if (cs->Xcur[b]) PetscCall(body->ops.nodes(body, cs->Xcur[b]));
   }
+  /* broad phase: a pair whose bodies' inflated boxes do not meet has no point within its alarm
+   * distance (contact_pairs.h), so its narrow phase is skipped and its frame history dropped */
+  PetscCall(FcContactPairsCandidates(model, cs->Xcur, cs->npairs, cs->pairs, cs->candidate));
   for (PetscInt p = 0; p < cs->npairs; p++) {
     FcContactPair *P = &cs->pairs[p];
     FcBody       B = model->bodies[P->B];
     FcProximity *out = NULL;
     PetscInt     nout = 0;
+
+    if (!cs->candidate[p]) {
+      PetscCall(PetscFree(P->prev));
+      P->nprev = 0;
+      continue;
+    }
 
     if (P->tree) {
       FcProximityOptions opt;

@@ -37,6 +37,7 @@ struct _p_FcContactStep {
   PetscInt64        wblocks;  /* blocks of W's pattern in the last correction (pairs of contacts sharing a body) */
   PetscBool        *involved; /* per body: has DoFs and is touched by the current contacts */
   FcContactJacobian H;        /* of the current contacts */
+  PetscBool        *candidate; /* per pair: its bodies' boxes meet (broad phase, every detection) */
   /* warm start: previous r by key (sorted) */
   PetscInt          nprev, prevcap;
   PetscInt64       *prevkey;

@@ -103,6 +103,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
     for (PetscInt i = 0; i < body->nbc; i++) cs->isbc[b][body->bc_dofs[i]] = PETSC_TRUE;
   }
   PetscCall(FcContactPairsCreate(model, &cs->npairs, &cs->pairs));
+  PetscCall(PetscMalloc1(cs->npairs + 1, &cs->candidate));
   PetscCall(FcComplianceCreate(model, c->compliance_type, &cs->compliance));
   PetscCall(PetscCalloc1(model->nbodies, &mark));
   PetscCall(FcContactPairsMark(model, cs->npairs, cs->pairs, mark));
@@ -128,6 +129,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscFunctionBegin;
   if (!cs) PetscFunctionReturn(0);
   PetscCall(FcContactPairsDestroy(cs->npairs, &cs->pairs));
+  PetscCall(PetscFree(cs->candidate));
   for (PetscInt b = 0; b < cs->model->nbodies; b++) {
     PetscCall(PetscFree(cs->isbc[b]));
     PetscCall(PetscFree(cs->Xcur[b]));
