@@ -6,6 +6,10 @@
 //   surfaces  "xmin" (1), "xmax" (2), "ymin" (3), "ymax" (4), "zmin" (5), "zmax" (6);
 //   volume    "box" (7).
 // fcsim sets Mesh.MeshSizeFactor = 2^-refine, so every refine level halves lc.
+// Alone (gmsh -3 hapco_box.geo, or fcsim's check that every mesh in meshes/ loads) it makes the
+// red block: DefineConstant sets a value only where the including file did not.
+
+DefineConstant[ x0 = 0, y0 = 0, z0 = 0, lx = 0.10, ly = 0.02, lz = 0.02, lc = 0.005 ];
 
 Point(1) = {x0, y0, z0, lc};
 Point(2) = {x0 + lx, y0, z0, lc};

@@ -55,11 +55,15 @@ static void TalbiProject(double mu, const double x[3], double p[3])
 
 static double ReferenceError(FcContactProblem p, const double *r)
 {
-  const int n = 3 * (int)p->m;
-  double   *u = malloc(sizeof(double) * (size_t)(n ? n : 1)), e2 = 0, q2 = 0, r2 = 0, u2 = 0, s;
+  const int        n = 3 * (int)p->m;
+  double          *u = malloc(sizeof(double) * (size_t)(n ? n : 1)), e2 = 0, q2 = 0, r2 = 0, u2 = 0, s;
+  FcContactProblem d = NULL; /* a dense copy of a block-sparse W (the FCLIB reader stores sparse below fill 0.75) */
+  const double    *W;
+  if (FcContactProblemIsSparse(p)) assert_int_equal(FcContactProblemConvert(p, FC_CONTACT_W_DENSE, &d), 0);
+  W = d ? d->W : p->W;
   for (int i = 0; i < n; i++) {
     u[i] = p->q[i];
-    for (int j = 0; j < n; j++) u[i] += p->W[(size_t)i * n + j] * r[j];
+    for (int j = 0; j < n; j++) u[i] += W[(size_t)i * n + j] * r[j];
     q2 += p->q[i] * p->q[i];
     r2 += r[i] * r[i];
     u2 += u[i] * u[i];
@@ -74,6 +78,7 @@ static double ReferenceError(FcContactProblem p, const double *r)
     for (int i = 0; i < 3; i++) e2 += (ra[i] - pr[i]) * (ra[i] - pr[i]);
   }
   free(u);
+  if (d) assert_int_equal(FcContactProblemDestroy(&d), 0);
   s = sqrt(fmax(q2, fmax(r2, u2)));
   return s >= DBL_EPSILON ? sqrt(e2) / s : sqrt(e2);
 }
