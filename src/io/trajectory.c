@@ -304,7 +304,7 @@ static PetscErrorCode Row_Private(Reader *r, char **f, int n, long line, Raw *s)
       r->stamp0  = ns;
       r->have_t0 = PETSC_TRUE;
     }
-    s->t = (PetscReal)(ns - r->stamp0) * 1e-9;
+    s->t = (PetscReal)(ns - r->stamp0) / 1e9; /* exact integer, one rounding */
   } else {
     PetscReal t;
     PetscCall(Number_Private(r, line, r->fmt == FMT_FCSIM ? "t" : "time", f[r->t], &t));
@@ -518,7 +518,7 @@ PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, 
     /* The rows were read with unit 0: scale now. */
     if (!strcmp(u, "mm"))
       for (PetscInt i = 0; i < nraw; i++)
-        for (int c = 0; c < 3; c++) raw[i].p[c] *= 1e-3;
+        for (int c = 0; c < 3; c++) raw[i].p[c] /= 1000; /* one rounding: 12.5 mm is the double 0.0125 */
   }
   if (nraw == 0) {
     free(raw);
