@@ -324,13 +324,14 @@ static PetscErrorCode Row_Private(Reader *r, char **f, int n, long line, Raw *s)
       PetscCall(Number_Private(r, line, xyz[k], f[r->pos_col[j]], &s->p[k]));
     }
   } else {
-    for (int k = 0; k < 3; k++) PetscCall(Number_Private(r, line, "position", f[r->pos[k]], &s->p[k]));
+    static const char *const names[3][3] = {{"px", "py", "pz"}, {"pos_x", "pos_y", "pos_z"}, {"field.pose.position.x", "field.pose.position.y", "field.pose.position.z"}};
+    for (int k = 0; k < 3; k++) PetscCall(Number_Private(r, line, names[r->fmt][k], f[r->pos[k]], &s->p[k]));
   }
   if (r->quat[0] >= 0) {
-    static const char *const qn[] = {"qw", "qx", "qy", "qz"};
+    static const char *const qn[2][4] = {{"qw", "qx", "qy", "qz"}, {"field.pose.orientation.w", "field.pose.orientation.x", "field.pose.orientation.y", "field.pose.orientation.z"}};
     PetscReal                nq   = 0;
     for (int k = 0; k < 4; k++) {
-      PetscCall(Number_Private(r, line, qn[k], f[r->quat[k]], &s->q[k]));
+      PetscCall(Number_Private(r, line, qn[r->fmt == FMT_ROS_POSE][k], f[r->quat[k]], &s->q[k]));
       nq += s->q[k] * s->q[k];
     }
     nq = PetscSqrtReal(nq);
@@ -444,7 +445,7 @@ static PetscErrorCode ReadRaw_Private(const char *file, FILE *fp, Reader *r, FcT
   }
   free(line);
   free(f);
-  if (!ierr && !header) ierr = FcInputError(file, NULL, "line %ld: empty log: no header line and no samples", ln);
+  if (!ierr && !header) ierr = FcInputError(file, NULL, "line %ld: empty log: no header line and no samples", ln ? ln : 1);
   if (ierr) {
     free(rs);
     PetscCheck(ierr != PETSC_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory reading %s", file);
@@ -529,12 +530,12 @@ PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, 
   for (PetscInt i = 0; i < nraw && !ierr; i++) {
     if (m > 0) {
       Raw *a = &raw[m - 1], *b = &raw[i];
-      if (b->t < a->t) ierr = FcInputError(file, NULL, "line %ld: time %.17g s goes back (line %ld has %.17g s): the time column must increase", b->line, (double)(b->t + r.t0), a->line, (double)(a->t + r.t0));
+      if (b->t < a->t) ierr = FcInputError(file, NULL, "line %ld: time %.10g s goes back (line %ld has %.10g s): the time column must increase", b->line, (double)(b->t + r.t0), a->line, (double)(a->t + r.t0));
       else if (b->t == a->t) {
         PetscBool same = (PetscBool)(b->buttons == a->buttons);
         for (int c = 0; c < 3; c++) same = (PetscBool)(same && b->p[c] == a->p[c]);
         for (int c = 0; c < 4; c++) same = (PetscBool)(same && b->q[c] == a->q[c]);
-        if (!same) ierr = FcInputError(file, NULL, "line %ld: time %.17g s repeated from line %ld with a different pose: the time column must increase", b->line, (double)(b->t + r.t0), a->line);
+        if (!same) ierr = FcInputError(file, NULL, "line %ld: time %.10g s repeated from line %ld with a different pose: the time column must increase", b->line, (double)(b->t + r.t0), a->line);
         tr->nduplicates++;
         continue;
       }
