@@ -573,6 +573,12 @@ PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, 
   /* Convert: transform, shift, quaternion signs continuous. */
   if (o->transform) T = *o->transform;
   else FcTrajectoryTransformIdentity(&T);
+  {
+    PetscReal nq = PetscSqrtReal(T.q[0] * T.q[0] + T.q[1] * T.q[1] + T.q[2] * T.q[2] + T.q[3] * T.q[3]);
+    if (!(PetscAbsReal(nq - 1) <= 1e-9 && T.scale > 0 && PetscIsNormalReal(T.scale))) free(raw);
+    PetscCheck(PetscAbsReal(nq - 1) <= 1e-9, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory transform: the rotation quaternion has norm %g, not 1", (double)nq);
+    PetscCheck(T.scale > 0 && PetscIsNormalReal(T.scale), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory transform: the scale must be a positive number, not %g", (double)T.scale);
+  }
   tr->n = m;
   PetscCall(PetscMalloc2(m, &tr->t, 3 * m, &tr->p));
   if (r.quat[0] >= 0 || r.T >= 0) PetscCall(PetscMalloc1(4 * m, &tr->q));
