@@ -2,7 +2,7 @@
  *
  *   fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR] [-q] [PETSc options]
  *   fcsim info CASE.json [--set PATH=VALUE]...
- *   fcsim fclib solve|compare ..., fcsim study compare|refine ... (usage below)
+ *   fcsim fclib solve|compare ..., fcsim study compare|refine ..., fcsim trajectory check ... (usage below)
  *   fcsim --help | --version
  *
  * Exit status: 0 success; 1 the run failed (non-convergence the case does not allow, a failed
@@ -21,6 +21,7 @@
 #include "contact/solver.h"
 #include "core/fsutil.h"
 #include "io/output.h"
+#include "io/trajectory.h"
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -39,6 +40,8 @@ static const char usage[] =
   "       fcsim study refine CASE.json --levels 0,1,2,3 [--bodies A,B] [--reference FILE.csv]\n"
   "                          [--scale-x S] [--scale-y S] [--quantity COLUMN] [-j N]\n"
   "                          [--set PATH=VALUE]... [-o DIR [--overwrite]] [-q] [PETSc options]\n"
+  "       fcsim trajectory check LOG --format fcsim|openhaptics|ros_pose|ros_jointstate [--units m|mm]\n"
+  "                              [--rate HZ] [--t-end T] [--window T0,T1]\n"
   "       fcsim --help | --version\n"
   "\n"
   "  run     run the case; outputs go to OUTDIR (default <output.dir>/<name>/<run id>/),\n"
@@ -57,6 +60,9 @@ static const char usage[] =
   "          a header X,Y naming probe columns, then x,y rows; --scale-x/-y multiply the\n"
   "          run's columns), the observed order and the Richardson-extrapolated quantity;\n"
   "          DIR defaults to <output.dir>/<name>/refine_<date-time>; see doc/study.md\n"
+  "  trajectory check  load and validate a device log (doc/trajectory.md): a summary as '#'\n"
+  "          lines and, with --rate, the log resampled at HZ in the fcsim format; --t-end: the\n"
+  "          log must last that long; --window: keep the samples of [T0, T1] s only\n"
   "  --set PATH=VALUE   override a case value by JSON path, e.g. --set bodies[0].material.E=2e6\n"
   "                     --set time.dt=0.01 (VALUE is JSON, or a plain string)\n"
   "  -o OUTDIR          output directory; fcsim replaces only a folder it wrote itself (or an\n"
@@ -168,6 +174,8 @@ typedef struct {
   const char  *solvers, *format; /* fclib compare */
   const char  *sub;      /* fclib / study subcommand */
   const char  *levels, *bodies, *reference, *quantity; /* study refine */
+  FcTrajectoryOptions traj; /* trajectory check */
+  double       rate;
   double       scale_x, scale_y;
   long         jobs;
   int          nfiles;
@@ -211,8 +219,8 @@ static int ParseArgs(int argc, char **argv, Args *a)
     printf("fcsim %s\n", FcVersion());
     return -1;
   }
-  if (strcmp(argv[1], "run") && strcmp(argv[1], "info") && strcmp(argv[1], "fclib") && strcmp(argv[1], "study")) {
-    fprintf(stderr, "fcsim: command line: unknown command '%s' (expected run, info, fclib, study, --help, --version)\n", argv[1]);
+  if (strcmp(argv[1], "run") && strcmp(argv[1], "info") && strcmp(argv[1], "fclib") && strcmp(argv[1], "study") && strcmp(argv[1], "trajectory")) {
+    fprintf(stderr, "fcsim: command line: unknown command '%s' (expected run, info, fclib, study, trajectory, --help, --version)\n", argv[1]);
     return FC_EXIT_INPUT;
   }
   a->cmd    = argv[1];
@@ -235,9 +243,46 @@ static int ParseArgs(int argc, char **argv, Args *a)
     a->sub = argv[2];
     first  = 3;
   }
+  if (!strcmp(a->cmd, "trajectory")) {
+    if (argc < 3 || strcmp(argv[2], "check")) {
+      fprintf(stderr, "fcsim: command line: trajectory needs a subcommand: trajectory check LOG --format F\n");
+      return FC_EXIT_INPUT;
+    }
+    a->sub = argv[2];
+    first  = 3;
+  }
   for (int i = first; i < argc; i++) {
     const char *s = argv[i];
-    if (!strcmp(a->cmd, "study") && !strcmp(s, "--solvers")) {
+    if (!strcmp(a->cmd, "trajectory") && (!strcmp(s, "--format") || !strcmp(s, "--units") || !strcmp(s, "--rate") || !strcmp(s, "--t-end") || !strcmp(s, "--window"))) {
+      char  *end = NULL;
+      double v   = 0, w = 0;
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
+        return FC_EXIT_INPUT;
+      }
+      i++;
+      if (!strcmp(s, "--format")) a->traj.format = argv[i];
+      else if (!strcmp(s, "--units")) a->traj.units = argv[i];
+      else if (!strcmp(s, "--window")) {
+        v = strtod(argv[i], &end);
+        if (*end == ',') w = strtod(end + 1, &end);
+        if (*end || !strchr(argv[i], ',') || !isfinite(v) || !isfinite(w) || !(w > v)) {
+          fprintf(stderr, "fcsim: command line: --window %s: must be T0,T1 with T0 < T1 (seconds from the log's first sample)\n", argv[i]);
+          return FC_EXIT_INPUT;
+        }
+        a->traj.window  = PETSC_TRUE;
+        a->traj.t_begin = (PetscReal)v;
+        a->traj.t_end   = (PetscReal)w;
+      } else {
+        v = strtod(argv[i], &end);
+        if (*end || !argv[i][0] || !isfinite(v) || !(v > 0)) {
+          fprintf(stderr, "fcsim: command line: %s %s: must be a positive number\n", s, argv[i]);
+          return FC_EXIT_INPUT;
+        }
+        if (!strcmp(s, "--rate")) a->rate = v;
+        else a->traj.t_required = (PetscReal)v;
+      }
+    } else if (!strcmp(a->cmd, "study") && !strcmp(s, "--solvers")) {
       if (i + 1 >= argc) {
         fprintf(stderr, "fcsim: command line: %s needs a value\n", s);
         return FC_EXIT_INPUT;
@@ -369,7 +414,15 @@ static int ParseArgs(int argc, char **argv, Args *a)
     }
   }
   if (!a->casefile) {
-    fprintf(stderr, "fcsim: command line: missing %s\n", strcmp(a->cmd, "fclib") ? "CASE.json" : "FILE.hdf5");
+    fprintf(stderr, "fcsim: command line: missing %s\n", !strcmp(a->cmd, "trajectory") ? "LOG" : strcmp(a->cmd, "fclib") ? "CASE.json" : "FILE.hdf5");
+    return FC_EXIT_INPUT;
+  }
+  if (!strcmp(a->cmd, "trajectory") && (a->nsets || a->outdir || a->overwrite)) {
+    fprintf(stderr, "fcsim: command line: trajectory check takes no --set, -o or --overwrite (it prints to stdout)\n");
+    return FC_EXIT_INPUT;
+  }
+  if (!strcmp(a->cmd, "trajectory") && !a->traj.format) {
+    fprintf(stderr, "fcsim: command line: trajectory check needs --format (fcsim, openhaptics, ros_pose, ros_jointstate)\n");
     return FC_EXIT_INPUT;
   }
   if (a->sub && !strcmp(a->cmd, "study") && !strcmp(a->sub, "refine") && !a->levels) {
@@ -400,6 +453,7 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
     }
   }
   PetscCall(PetscMemzero(&c, sizeof c));
+  if (!strcmp(a->cmd, "trajectory")) return FcTrajectoryCheck(a->casefile, &a->traj, (PetscReal)a->rate);
   PetscCall(FcMaterialRegisterAll());
   PetscCall(FcContactSolverRegisterAll());
   PetscCall(FcComplianceRegisterAll());
