@@ -30,3 +30,8 @@ OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 # dense one is skipped at 3000 contacts (about 45 min: 9000^3/3 flops per iteration); about 20 min
 for n in 300 1000 3000; do /usr/bin/python3 bench/fclib_multibody.py --layout wall --contacts $n --mu 0.3,1.0 -o bench/out/sap_wall_$n.hdf5; done
 ./build/bench/fill_rule -mode sap -dense_skip_m 2000 bench/out/sap_wall_300.hdf5 bench/out/sap_wall_1000.hdf5 bench/out/sap_wall_3000.hdf5
+# The table (issue 14, duriez2006 Fig. 7-8): randomized nsgs / lemke k = 4..32 study (delta% eq. 26,
+# 20 loads) and contact-solve time against contacts as the feet are refined (16 to 144 contacts,
+# log-log slopes); CSV + Markdown + PNG in bench/out/table_* (about 3 min)
+/usr/bin/python3 scripts/table_study.py --n 20 --seed 1 -o bench/out/table_study
+/usr/bin/python3 scripts/table_cpu.py --levels 1,2,3,4,5 --k 16 --reps 3 -o bench/out/table_cpu

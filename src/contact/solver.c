@@ -4,7 +4,10 @@
 #include "../core/registry.h"
 #include "solvers/lemke.h"
 #include "solvers/uzawa.h"
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static FcRegistry SolverRegistry          = {.what = "contact solver"};
@@ -262,8 +265,27 @@ PetscErrorCode FcContactSolverOptionsBoundedInt(FcContactSolver s, PetscOptionIt
 {
   PetscInt  v = *value;
   PetscBool set;
+  char      str[64];
 
   PetscFunctionBegin;
+  /* a value that is not a whole number (-fc_contact_solver_lemke_k 2.5) is the same kind of bad
+   * option as one out of range: recorded here, reported as one line (PetscOptionsInt would raise
+   * a PETSc error that does not name the option) */
+  PetscCall(PetscOptionsGetString(PetscOptionsObject->options, PetscOptionsObject->prefix, opt, str, sizeof str, &set));
+  if (set) {
+    char     *end;
+    PetscBool printable = PETSC_TRUE;
+    errno = 0;
+    (void)strtol(str, &end, 10);
+    if (end == str || *end || errno) {
+      for (const char *c = str; *c; c++) printable = (PetscBool)(printable && isprint((unsigned char)*c));
+      if (!s->opterr[0]) {
+        snprintf(s->optname, sizeof s->optname, "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1);
+        snprintf(s->opterr, sizeof s->opterr, "expected an integer (got '%s')", printable ? str : "?");
+      }
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(PetscOptionsInt(opt, text, "", v, &v, &set));
   if (!set) PetscFunctionReturn(0);
   if (v < lb) {
