@@ -65,7 +65,9 @@ def main():
                 xs.append(k)
                 ys.append(it)
             col, mk = STYLE[s]
-            ax.plot(xs, ys, color=col, marker=mk, ms=3, lw=1, label=s)
+            # nsgs wide and pale underneath: uzawa_local often takes exactly its sweeps and lies on it
+            wide = s == "nsgs"
+            ax.plot(xs, ys, color=col, marker=mk, ms=5 if wide else 3, lw=4 if wide else 1, alpha=0.45 if wide else 1, label=s)
             if bad:
                 ax.plot([p[0] for p in bad], [p[1] for p in bad], "x", color=col, ms=8, mew=2)
         # phase boundaries: where the phase number changes
