@@ -271,11 +271,11 @@ static PetscErrorCode Verdict_Private(const FcCase *c, RunState *rs)
 
 /* *stopped_at: the step that became inadmissible, where the run stopped (its outputs up to the
  * step before are complete and closed); 0 when it ran to the end. */
-static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged, PetscInt *nfailed, PetscInt *stopped_at)
+static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged, PetscInt *nfailed, PetscInt *stopped_at, PetscInt *ndone)
 {
   FcModel     *m = &rs->model;
   FcOutputSpec spec;
-  PetscInt     nfail = 0, ncol, nmesh = 0;
+  PetscInt     nfail = 0, ncol, nmesh = 0, done = 0;
   FcContactView cv, *cvp = NULL;
   PetscReal    tstart, tnow;
 
@@ -373,6 +373,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     st.total += st.output;
     FcStepStatsRow(&st, rs->row);
     PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
+    done = n;
     if (!st.converged) {
       nfail++;
       /* with -q the run's summary line (FcRun) is the only one */
@@ -397,8 +398,9 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   PetscCall(PetscTime(&tnow));
   *converged = (PetscBool)(!*stopped_at && (nfail == 0 || c->allow_nonconvergence));
   *nfailed   = nfail;
-  if (nfail && *converged) fprintf(stderr, "fcsim: %d of %d steps did not converge (allowed by time.newton.allow_failure)\n", (int)nfail, (int)c->steps);
-  if (FcVerbosity > 0) fprintf(stderr, "fcsim: %d steps in %.2fs\n", (int)c->steps, (double)(tnow - tstart));
+  *ndone     = done;
+  if (nfail && *converged) fprintf(stderr, "fcsim: %d of %d steps did not converge (allowed by time.newton.allow_failure)\n", (int)nfail, (int)done);
+  if (FcVerbosity > 0) fprintf(stderr, "fcsim: %d steps in %.2fs\n", (int)done, (double)(tnow - tstart));
   PetscFunctionReturn(0);
 }
 
@@ -424,7 +426,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   char           final[PETSC_MAX_PATH_LEN], kept[PETSC_MAX_PATH_LEN + 96];
   FcOutDir       od;
   RunState       rs;
-  PetscInt       nfail = 0, stopped = 0;
+  PetscInt       nfail = 0, stopped = 0, ndone = 0;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
@@ -436,7 +438,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   PetscCall(PetscMemzero(&rs, sizeof rs));
   ierr = RunSetup_Private(c, &rs);
   if (!ierr) ierr = FcOutDirCreate(&od);
-  if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped);
+  if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped, &ndone);
   {
     PetscErrorCode ierr2 = RunStateDestroy_Private(&rs, (PetscBool)(ierr != 0));
     if (!ierr) ierr = ierr2;
@@ -460,7 +462,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     fprintf(stderr, "fcsim: step %d (t = %g): a Newton iterate became inadmissible (an element inverted, det F <= 0, a non-finite value, or an indefinite Delassus operator)%s; the run stopped: reduce time.dt%s; its outputs up to step %d are in %s%s\n", (int)stopped, (double)(stopped * c->dt),
             c->integrator == FC_INTEGRATOR_QUASI_STATIC && c->cutback ? " even after the step cutback" : "", c->integrator == FC_INTEGRATOR_QUASI_STATIC ? " or raise time.cutback" : "", (int)stopped - 1, kept, o->nested ? "" : " (the target was not touched)");
   else
-    fprintf(stderr, "fcsim: the run failed: %d of %d steps did not converge; its outputs are in %s%s; see stats.csv, or allow it with time.newton.allow_failure\n", (int)nfail, (int)c->steps, kept, o->nested ? "" : " (the target was not touched)");
+    fprintf(stderr, "fcsim: the run failed: %d of %d steps did not converge; its outputs are in %s%s; see stats.csv, or allow it with time.newton.allow_failure\n", (int)nfail, (int)ndone, kept, o->nested ? "" : " (the target was not touched)");
   PetscFunctionReturn(0);
 }
 
