@@ -30,3 +30,9 @@ OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 # dense one is skipped at 3000 contacts (about 45 min: 9000^3/3 flops per iteration); about 20 min
 for n in 300 1000 3000; do /usr/bin/python3 bench/fclib_multibody.py --layout wall --contacts $n --mu 0.3,1.0 -o bench/out/sap_wall_$n.hdf5; done
 ./build/bench/fill_rule -mode sap -dense_skip_m 2000 bench/out/sap_wall_300.hdf5 bench/out/sap_wall_1000.hdf5 bench/out/sap_wall_3000.hdf5
+# issue 13: the masonry arch's real-time rate (simulated time / wall time of the time steps) per run,
+# mu = 1.0 (stands) and 0.2 (collapses, the run stops there), sap and nsgs, and the cost split per step
+# (detection, W, contact solve, rest) from stats.csv; goal >= 10 (han2023: 6.29 and 7.26); one run at a
+# time (-j 1) for timings that compare; bench/out/arch_rate/arch_study.md (doc/performance.md)
+rm -rf bench/out/arch_rate
+/usr/bin/python3 scripts/arch_study.py --mus 1.0,0.2 --sweep '' --t-end 7 -j 1 -o bench/out/arch_rate
