@@ -741,6 +741,21 @@ static const FcSchemaVariant probe_variants[] = {
 static const FcSchemaObject probe_object = {.discriminator = &probe_type_entry, .variants = probe_variants};
 static const FcSchemaEntry  probe_elem   = {.types = FC_T_OBJECT, .object = &probe_object};
 
+/* verdict (case.h FcCaseVerdict): the probe columns are checked against the model's columns
+ * when the run starts (src/run/verdict.c), where they are known */
+static const FcSchemaEntry verdict_keys[] = {
+  {.key = "drop",             .types = FC_T_STRING, .required = PETSC_TRUE, .len_min = 1, .len_max = NAME_MAX_CHARS, .charset = PROBE_CHARS},
+  {.key = "energy",           .types = FC_T_STRING, .required = PETSC_TRUE, .len_min = 1, .len_max = NAME_MAX_CHARS, .charset = PROBE_CHARS},
+  {.key = "rise",             .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
+  {.key = "after",            .types = FC_T_NUMBER, .def = "5",    .range = FC_RANGE_GE(0)},
+  {.key = "stand_drop",       .types = FC_T_NUMBER, .def = "0.01", .range = FC_RANGE_GT(0)},
+  {.key = "stand_energy",     .types = FC_T_NUMBER, .def = "1e-6", .range = FC_RANGE_GT(0)},
+  {.key = "collapse_drop",    .types = FC_T_NUMBER, .def = "0.1",  .range = FC_RANGE_GT(0)},
+  {.key = "stop_on_collapse", .types = FC_T_BOOL,   .def = "false"},
+  {.key = NULL}
+};
+static const FcSchemaObject verdict_object = {.entries = verdict_keys};
+
 /* output */
 static const char *const   vtk_formats[] = {"binary", "ascii", NULL};
 static const FcSchemaEntry output_keys[] = {
@@ -771,6 +786,7 @@ static const FcSchemaEntry root_keys[] = {
   {.key = "compliance",     .types = FC_T_OBJECT, .def = "{}", .object = &compliance_object},
   {.key = "probes",      .types = FC_T_ARRAY,  .def = "[]", .elem = &probe_elem, .check = ProbesCheck_Private},
   {.key = "output",      .types = FC_T_OBJECT, .def = "{}", .object = &output_object},
+  {.key = "verdict",     .types = FC_T_OBJECT, .object = &verdict_object},
   {.key = "petsc",       .types = FC_T_OBJECT, .def = "{}", .object = &petsc_object},
   {.key = NULL}
 };
@@ -1870,6 +1886,17 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   PetscCall(PetscCalloc1(c->nprobes, &c->probes));
   i = 0;
   cJSON_ArrayForEach(el, Get_Private(root, "probes")) PetscCall(FillProbe_Private(el, &c->probes[i++]));
+  if ((el = Get_Private(root, "verdict"))) {
+    c->verdict.set = PETSC_TRUE;
+    PetscCall(PetscStrncpy(c->verdict.drop, Str_Private(el, "drop"), sizeof c->verdict.drop));
+    PetscCall(PetscStrncpy(c->verdict.energy, Str_Private(el, "energy"), sizeof c->verdict.energy));
+    c->verdict.rise             = Num_Private(el, "rise");
+    c->verdict.after            = Num_Private(el, "after");
+    c->verdict.stand_drop       = Num_Private(el, "stand_drop");
+    c->verdict.stand_energy     = Num_Private(el, "stand_energy");
+    c->verdict.collapse_drop    = Num_Private(el, "collapse_drop");
+    c->verdict.stop_on_collapse = Bool_Private(el, "stop_on_collapse");
+  }
 
   /* every entry of contacts[] becomes one FcCaseContact per pair of bodies it stands for */
   c->ncontacts = 0;

@@ -153,6 +153,22 @@ typedef struct {
   PetscReal   scale;              /* multiplies the values written (1) */
 } FcCaseProbe;
 
+/* verdict: the run's verdict on a structure that should stand (src/run/verdict.h), from two
+ * probe columns: `drop`, the upward displacement of a watched point (its negative is the drop),
+ * and `energy`, the kinetic energy. "stands": after `after` s the drop stays below
+ * stand_drop·rise and the kinetic energy below stand_energy·m g rise (m: the bodies' mass,
+ * g = |gravity|); "collapses": the drop exceeds collapse_drop·rise before t_end (the time is
+ * recorded; stop_on_collapse ends the run there); otherwise "undecided". */
+typedef struct {
+  PetscBool set;                 /* the case has a "verdict" */
+  char      drop[FC_NAME_LEN];   /* probe column, m (up positive) */
+  char      energy[FC_NAME_LEN]; /* probe column, J */
+  PetscReal rise;                /* H, m */
+  PetscReal after;               /* s */
+  PetscReal stand_drop, stand_energy, collapse_drop; /* fractions of H, of m g H, of H */
+  PetscBool stop_on_collapse;
+} FcCaseVerdict;
+
 /* BACKWARD_EULER is the θ-method with θ = θ_vq = 1; THETA is the general θ-method (han2023
  * eq. 1–4) with the case's theta and theta_vq (midpoint and symplectic_euler are THETA). */
 typedef enum { FC_INTEGRATOR_QUASI_STATIC, FC_INTEGRATOR_BACKWARD_EULER, FC_INTEGRATOR_THETA } FcIntegratorType;
@@ -190,6 +206,7 @@ typedef struct {
   FcCaseBody *bodies;
   PetscInt    nprobes;
   FcCaseProbe *probes;
+  FcCaseVerdict verdict;
 
   PetscInt       ncontacts;   /* body pairs, every entry of contacts[] expanded (FcCaseContact.entry) */
   FcCaseContact *contacts;

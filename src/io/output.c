@@ -101,6 +101,10 @@ struct _p_FcOutput {
   PetscInt      ncon, concap;
   PetscInt     *conk; /* output step index k of each call */
   PetscInt     *conm; /* number of contacts of each call */
+  /* FcOutputSetVerdict: the verdict, written at close as /verdict */
+  PetscBool       has_verdict;
+  FcOutputVerdict verdict;
+  char            verdict_name[32];
 };
 
 /* ----------------------------------------------------------------------------- helpers */
@@ -1037,6 +1041,36 @@ PetscErrorCode FcOutputWriteStats(FcOutput o, PetscInt step, PetscReal time, con
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcOutputSetVerdict(FcOutput o, const FcOutputVerdict *v)
+{
+  PetscFunctionBegin;
+  PetscCheck(o, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputSetVerdict: NULL output");
+  PetscCheck(!o->has_verdict, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "FcOutputSetVerdict: the verdict is already set");
+  PetscCheck(v->verdict && strlen(v->verdict) < sizeof o->verdict_name, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FcOutputSetVerdict: missing or too long verdict name");
+  o->verdict = *v;
+  PetscCall(PetscStrncpy(o->verdict_name, v->verdict, sizeof o->verdict_name));
+  o->verdict.verdict = o->verdict_name;
+  o->has_verdict     = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* /verdict: the verdict as a string attribute, its numbers as scalar attributes. */
+static PetscErrorCode H5WriteVerdictContents(hid_t g, const FcOutputVerdict *v, const char *file)
+{
+  const struct {
+    const char *name;
+    PetscReal   value;
+  } num[] = {
+    {"collapse_time", v->collapse_time}, {"rise", v->rise}, {"mgh", v->mgh}, {"after", v->after}, {"t_last", v->t_last},
+    {"drop_last", v->drop_last}, {"max_drop", v->max_drop}, {"max_abs_drop_after", v->max_abs_drop_after}, {"max_energy_after", v->max_energy_after},
+  };
+
+  PetscFunctionBegin;
+  PetscCall(H5WriteString(g, "verdict", PETSC_TRUE, v->verdict, file));
+  for (size_t i = 0; i < sizeof num / sizeof num[0]; i++) PetscCall(H5WriteScalarAttr(g, num[i].name, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &num[i].value, file));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FcOutputFinish_Private(FcOutput o)
 {
   hid_t    g;
@@ -1047,6 +1081,7 @@ static PetscErrorCode FcOutputFinish_Private(FcOutput o)
     FcH5WithGroup(o, "/output", g, H5WriteOutputContents(g, o));
     FcH5WithGroup(o, "/probes", g, H5WriteTableContents(g, &o->probes, o->h5path));
     FcH5WithGroup(o, "/stats", g, H5WriteTableContents(g, &o->stats, o->h5path));
+    if (o->has_verdict) FcH5WithGroup(o, "/verdict", g, H5WriteVerdictContents(g, &o->verdict, o->h5path));
     rc    = H5Fclose(o->h5);
     o->h5 = H5I_INVALID_HID;
     FcH5Check(rc, o->h5path);

@@ -78,6 +78,18 @@ PetscErrorCode FcOutputWriteContacts(FcOutput out, PetscInt step, PetscReal time
 PetscErrorCode FcOutputWriteProbes(FcOutput out, PetscInt step, PetscReal time, const PetscReal *values);
 /* One row of statistics (nstat_cols) for a step (every step). */
 PetscErrorCode FcOutputWriteStats(FcOutput out, PetscInt step, PetscReal time, const PetscReal *values);
+/* The run's verdict (src/run/verdict.h), written at close as the attributes of run.h5:/verdict
+ * (doc/output-format.md). */
+typedef struct {
+  const char *verdict;            /* "stands", "collapses" or "undecided" */
+  PetscReal   collapse_time;      /* s; -1: no collapse */
+  PetscReal   rise, mgh, after;   /* H (m), m g H (J), the time after which "stands" is judged (s) */
+  PetscReal   t_last;             /* time of the last row judged, s */
+  PetscReal   drop_last, max_drop, max_abs_drop_after; /* m */
+  PetscReal   max_energy_after;   /* J */
+} FcOutputVerdict;
+/* Record the verdict (copied) to be written at close; at most once, before FcOutputClose. */
+PetscErrorCode FcOutputSetVerdict(FcOutput out, const FcOutputVerdict *v);
 /* Flush everything (run.xdmf, *.vtk.series, HDF5 tables) and close. Frees everything and sets
  * *out = NULL even when writing fails (the error is returned after the clean-up); NULL is a no-op. */
 PetscErrorCode FcOutputClose(FcOutput *out);

@@ -1,6 +1,7 @@
 /* fcsim — the run driver. */
 #define _XOPEN_SOURCE 700
 #include "run.h"
+#include "verdict.h"
 #include "../model/model.h"
 #include "../step/step.h"
 #include "../compliance/compliance.h"
@@ -120,6 +121,7 @@ typedef struct {
   PetscReal   **vm;
   char         *petsc_opts;
   PetscReal    *row;
+  FcVerdict     verdict; /* when the case has a "verdict" */
 } RunState;
 
 /* A quasi-static step whose Newton iteration fails (time.cutback = depth > 0) is retried from
@@ -203,6 +205,27 @@ static PetscErrorCode StepCutback_Private(FcModel *m, FcContactStep cs, const Fc
   PetscFunctionReturn(0);
 }
 
+/* The verdict's probe columns exist, and m g H > 0 (m: the bodies with a state). */
+static PetscErrorCode VerdictSetup_Private(const FcCase *c, RunState *rs)
+{
+  const FcModel *m = &rs->model;
+  PetscInt       col[2] = {-1, -1};
+  const char    *want[2] = {c->verdict.drop, c->verdict.energy}, *key[2] = {"verdict.drop", "verdict.energy"};
+  PetscReal      mass = 0, g = PetscSqrtReal(c->gravity[0] * c->gravity[0] + c->gravity[1] * c->gravity[1] + c->gravity[2] * c->gravity[2]);
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 2; k++) {
+    for (PetscInt j = 0; j < m->nprobe_cols; j++)
+      if (!strcmp(m->probe_cols[j], want[k])) col[k] = j;
+    if (col[k] < 0) return FcInputError(c->file, key[k], "no probe column \"%s\" (the columns are the probes' names, with _x, _y, _z for a vector probe without \"component\")", want[k]);
+  }
+  for (PetscInt b = 0; b < m->nbodies; b++)
+    if (m->bodies[b]->ndof) mass += m->bodies[b]->mass;
+  if (!(mass * g > 0)) return FcInputError(c->file, "verdict", "m g H is zero (no body with mass, or no gravity): the kinetic-energy criterion has no scale");
+  PetscCall(FcVerdictInit(&c->verdict, col[0], col[1], mass * g * c->verdict.rise, &rs->verdict));
+  PetscFunctionReturn(0);
+}
+
 /* Everything that checks the case against its meshes (groups, surfaces, probes, contact pairs),
  * before any file is written: an input error here leaves nothing behind. */
 static PetscErrorCode RunSetup_Private(const FcCase *c, RunState *rs)
@@ -212,17 +235,47 @@ static PetscErrorCode RunSetup_Private(const FcCase *c, RunState *rs)
   if (c->ncontacts) PetscCall(FcComplianceCheckType(c->file, c->compliance_type)); /* before the meshes are read */
   PetscCall(FcModelCreate(c, &rs->model));
   if (c->ncontacts) PetscCall(FcContactStepCreate(&rs->model, &rs->contact));
+  if (c->verdict.set) PetscCall(VerdictSetup_Private(c, rs));
   PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(0);
+}
+
+/* The verdict of the rows recorded: one line on stdout, and run.h5:/verdict. */
+static PetscErrorCode Verdict_Private(const FcCase *c, RunState *rs)
+{
+  const FcVerdict *v = &rs->verdict;
+  FcVerdictKind    kind;
+  FcOutputVerdict  ov;
+
+  PetscFunctionBegin;
+  PetscCall(FcVerdictDecide(v, &kind));
+  ov.verdict            = FcVerdictName(kind);
+  ov.collapse_time      = v->collapse_time;
+  ov.rise               = v->rise;
+  ov.mgh                = v->mgh;
+  ov.after              = v->after;
+  ov.t_last             = v->t_last;
+  ov.drop_last          = v->drop_last;
+  ov.max_drop           = v->max_drop;
+  ov.max_abs_drop_after = v->max_abs_drop_after;
+  ov.max_energy_after   = v->max_energy_after;
+  PetscCall(FcOutputSetVerdict(rs->out, &ov));
+  if (kind == FC_VERDICT_COLLAPSES)
+    printf("verdict: collapses at t = %.6g s (%s drops %.4g m > %g of the rise %.4g m)\n", (double)v->collapse_time, c->verdict.drop, (double)(c->verdict.collapse_drop * v->rise), (double)c->verdict.collapse_drop, (double)v->rise);
+  else
+    printf("verdict: %s (t = %.6g s; after %g s: max |drop| %.4g m = %.3g of the rise, max kinetic energy %.4g J = %.3g m g H; drop at the end %.6g m)\n", ov.verdict, (double)v->t_last, (double)v->after, (double)v->max_abs_drop_after, (double)(v->max_abs_drop_after / v->rise),
+           (double)v->max_energy_after, (double)(v->max_energy_after / v->mgh), (double)v->drop_last);
+  fflush(stdout);
   PetscFunctionReturn(0);
 }
 
 /* *stopped_at: the step that became inadmissible, where the run stopped (its outputs up to the
  * step before are complete and closed); 0 when it ran to the end. */
-static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged, PetscInt *nfailed, PetscInt *stopped_at)
+static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged, PetscInt *nfailed, PetscInt *stopped_at, PetscInt *ndone)
 {
   FcModel     *m = &rs->model;
   FcOutputSpec spec;
-  PetscInt     nfail = 0, ncol, nmesh = 0;
+  PetscInt     nfail = 0, ncol, nmesh = 0, done = 0;
   FcContactView cv, *cvp = NULL;
   PetscReal    tstart, tnow;
 
@@ -272,12 +325,14 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   }
   PetscCall(FcModelProbes(m, cvp, rs->row));
   PetscCall(FcOutputWriteProbes(rs->out, 0, 0.0, rs->row));
+  if (c->verdict.set) PetscCall(FcVerdictAddRow(&rs->verdict, 0.0, rs->row));
 
   PetscCall(PetscLogStagePush(FC_STAGE_Steps));
   for (PetscInt n = 1; n <= c->steps; n++) {
     FcStepInfo  s;
     FcStepStats st;
     PetscReal   to0, to1;
+    PetscBool   last = (PetscBool)(n == c->steps);
 
     s.integrator = c->integrator;
     s.step       = n;
@@ -302,7 +357,12 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     if (rs->contact) PetscCall(FcContactStepGetView(rs->contact, &cv));
     PetscCall(FcModelProbes(m, cvp, rs->row));
     PetscCall(FcOutputWriteProbes(rs->out, n, s.t1, rs->row));
-    if (n % c->output_every == 0 || n == c->steps) {
+    if (c->verdict.set) {
+      PetscCall(FcVerdictAddRow(&rs->verdict, s.t1, rs->row));
+      /* verdict.stop_on_collapse: what follows a collapse (blocks in free fall) decides nothing */
+      if (c->verdict.stop_on_collapse && rs->verdict.collapse_time >= 0) last = PETSC_TRUE;
+    }
+    if (n % c->output_every == 0 || last) {
       PetscCall(WriteFields_Private(m, rs->out, n, s.t1, rs->vm));
       if (rs->contact) PetscCall(WriteContacts_Private(rs->contact, rs->out, n, s.t1));
     }
@@ -313,6 +373,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     st.total += st.output;
     FcStepStatsRow(&st, rs->row);
     PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
+    done = n;
     if (!st.converged) {
       nfail++;
       /* with -q the run's summary line (FcRun) is the only one */
@@ -326,14 +387,20 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
         fprintf(stderr, " contacts=%d active=%d stick=%d slip=%d contact_it=%d contact_err=%.2e", (int)st.contact.contacts, (int)st.contact.active, (int)st.contact.stick, (int)st.contact.slip, (int)st.contact.iterations, (double)st.contact.error);
       fprintf(stderr, "\n");
     }
+    if (last && n < c->steps) {
+      if (FcVerbosity > 0) fprintf(stderr, "fcsim: collapse at t = %g s: the run stops (verdict.stop_on_collapse)\n", (double)s.t1);
+      break;
+    }
   }
   PetscCall(PetscLogStagePop());
+  if (c->verdict.set) PetscCall(Verdict_Private(c, rs));
   PetscCall(FcOutputClose(&rs->out));
   PetscCall(PetscTime(&tnow));
   *converged = (PetscBool)(!*stopped_at && (nfail == 0 || c->allow_nonconvergence));
   *nfailed   = nfail;
-  if (nfail && *converged) fprintf(stderr, "fcsim: %d of %d steps did not converge (allowed by time.newton.allow_failure)\n", (int)nfail, (int)c->steps);
-  if (FcVerbosity > 0) fprintf(stderr, "fcsim: %d steps in %.2fs\n", (int)c->steps, (double)(tnow - tstart));
+  *ndone     = done;
+  if (nfail && *converged) fprintf(stderr, "fcsim: %d of %d steps did not converge (allowed by time.newton.allow_failure)\n", (int)nfail, (int)done);
+  if (FcVerbosity > 0) fprintf(stderr, "fcsim: %d steps in %.2fs\n", (int)done, (double)(tnow - tstart));
   PetscFunctionReturn(0);
 }
 
@@ -359,7 +426,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   char           final[PETSC_MAX_PATH_LEN], kept[PETSC_MAX_PATH_LEN + 96];
   FcOutDir       od;
   RunState       rs;
-  PetscInt       nfail = 0, stopped = 0;
+  PetscInt       nfail = 0, stopped = 0, ndone = 0;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
@@ -371,7 +438,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   PetscCall(PetscMemzero(&rs, sizeof rs));
   ierr = RunSetup_Private(c, &rs);
   if (!ierr) ierr = FcOutDirCreate(&od);
-  if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped);
+  if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped, &ndone);
   {
     PetscErrorCode ierr2 = RunStateDestroy_Private(&rs, (PetscBool)(ierr != 0));
     if (!ierr) ierr = ierr2;
@@ -395,7 +462,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     fprintf(stderr, "fcsim: step %d (t = %g): a Newton iterate became inadmissible (an element inverted, det F <= 0, a non-finite value, or an indefinite Delassus operator)%s; the run stopped: reduce time.dt%s; its outputs up to step %d are in %s%s\n", (int)stopped, (double)(stopped * c->dt),
             c->integrator == FC_INTEGRATOR_QUASI_STATIC && c->cutback ? " even after the step cutback" : "", c->integrator == FC_INTEGRATOR_QUASI_STATIC ? " or raise time.cutback" : "", (int)stopped - 1, kept, o->nested ? "" : " (the target was not touched)");
   else
-    fprintf(stderr, "fcsim: the run failed: %d of %d steps did not converge; its outputs are in %s%s; see stats.csv, or allow it with time.newton.allow_failure\n", (int)nfail, (int)c->steps, kept, o->nested ? "" : " (the target was not touched)");
+    fprintf(stderr, "fcsim: the run failed: %d of %d steps did not converge; its outputs are in %s%s; see stats.csv, or allow it with time.newton.allow_failure\n", (int)nfail, (int)ndone, kept, o->nested ? "" : " (the target was not touched)");
   PetscFunctionReturn(0);
 }
 

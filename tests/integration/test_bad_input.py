@@ -183,6 +183,11 @@ cases += [
     ("study compare without contact", ["study", "compare", good, "--solvers", "nsgs"], [good, "contacts"]),
     ("unknown W storage", ["run", "cases/block_on_floor.json", "-o", os.path.join(tmp, "ows"), "-fc_contact_w_storage", "banded"], ["options", "-fc_contact_w_storage", "banded", "auto, dense, sparse"]),
     ("fclib compare bad file", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "tests/bad/fclib/empty.hdf5"], ["tests/bad/fclib/empty.hdf5"]),
+    # the run's verdict (issue 13 item 3): its probe columns exist, m g H > 0; checked before anything is written
+    ("verdict drop not a column", ["run", "cases/masonry_arch.json", "-o", os.path.join(tmp, "overd1"), "--set", "verdict.drop=keystone"], ["cases/masonry_arch.json", "verdict.drop", "no probe column \"keystone\""]),
+    ("verdict energy not a column", ["run", "cases/masonry_arch.json", "-o", os.path.join(tmp, "overd2"), "--set", "verdict.energy=ek"], ["cases/masonry_arch.json", "verdict.energy", "\"ek\""]),
+    ("verdict without gravity", ["run", "cases/masonry_arch.json", "-o", os.path.join(tmp, "overd3"), "--set", "gravity=[0,0,0]"], ["cases/masonry_arch.json", "verdict", "m g H is zero"]),
+    ("verdict rise 0", ["info", "cases/masonry_arch.json", "--set", "verdict.rise=0"], ["cases/masonry_arch.json", "verdict.rise"]),
 ]
 
 n_ok = 0

@@ -1170,6 +1170,33 @@ static void test_sparse_storage(void **state)
     assert_int_equal(FcContactProblemDestroy(&pd), 0);
     assert_int_equal(FcContactProblemDestroy(&ps), 0);
   }
+  {
+    /* One solver object, sparse problems of 32 and then 20 contacts (a time step's contact set
+     * changes, as the masonry arch's does when it slides): the sparse factor's KSP is reset for
+     * the new size (KSPSetOperators refused it before), and each answer is a fresh solver's to
+     * rounding (the same S, factored anew: 1e-12). */
+    const char      *opts[] = {"sap_rtol", "1e-8", "sap_sparse_factor", "true", NULL};
+    FcContactSolver  s      = MakeSolver("sap", "t_", opts);
+    const int        ms[2]  = {32, 20};
+    for (int t = 0; t < 2; t++) {
+      FcContactProblem     pd, ps;
+      FcContactSolver      f = MakeSolver("sap", "t_", opts);
+      FcContactSolverStats a, b;
+      double              *ra = calloc((size_t)(3 * ms[t]), sizeof(double)), *rb = calloc((size_t)(3 * ms[t]), sizeof(double));
+      BodiesProblemSAP(ms[t], 6, &pd);
+      assert_int_equal(FcContactProblemConvert(pd, FC_CONTACT_W_SPARSE, &ps), 0);
+      a = Solve(s, ps, ra);
+      b = Solve(f, ps, rb);
+      assert_true(a.converged && b.converged);
+      assert_true(FcTestRelDist(3 * ms[t], ra, rb) <= 1e-12);
+      free(ra);
+      free(rb);
+      assert_int_equal(FcContactSolverDestroy(&f), 0);
+      assert_int_equal(FcContactProblemDestroy(&pd), 0);
+      assert_int_equal(FcContactProblemDestroy(&ps), 0);
+    }
+    assert_int_equal(FcContactSolverDestroy(&s), 0);
+  }
 }
 
 int main(int argc, char **argv)

@@ -491,6 +491,9 @@ static PetscErrorCode SAPSparseSetUp_Private(FcContactSolver s, FcContactSolver_
   PC             pc;
 
   PetscFunctionBegin;
+  /* a KSP keeps its operators' sizes: a problem with another number of contacts (the contact
+   * set of a time step changes) needs it reset, or KSPSetOperators refuses the new S */
+  if (sp->ksp) PetscCall(KSPReset(sp->ksp));
   PetscCall(MatDestroy(&sp->Ssp));
   PetscCall(VecDestroy(&sp->zb));
   PetscCall(VecDestroy(&sp->zx));

@@ -1,0 +1,80 @@
+"""The masonry arch's verdict (issue 13 item 3), smoke version for make check: short runs of
+cases/masonry_arch.json (mu = 1, nsgs to 1e-10) whose verdict is known; the acceptance runs
+(mu = 1.0 and 0.5 stand, 0.2 collapses, sap and nsgs, the mu sweep) are scripts/arch_study.py
+(doc/validation.md "Masonry arch").
+
+a) 0.4 s (10 steps) with verdict.after = 0.2 s: "stands" (printed and in run.h5:/verdict); every
+   step's Newton iteration and contact solve converged; every one of the 24 joints and both
+   supports carries active contacts at the end; the keystone's drop lies between the sag of the
+   arch as one monolithic elastic two-hinged rib (scripts/arch_study.py frame_sag, 0.077 mm: the
+   joints only add compliance, so it is a lower bound) and twice that (measured: 1.46 times, the
+   settled value of 7 s runs to 0.3 %); /verdict's maxima are those of probes.csv.
+b) The same with verdict.after = 5 s: "undecided" (the run ends before the verdict can stand).
+c) verdict.collapse_drop = 1e-6 (a drop of 14.6 um, exceeded in the first step) with
+   stop_on_collapse: "collapses" at t = 0.04 s, and the run stops there as a complete run (exit
+   0, one step in stats.csv)."""
+import os
+import sys
+
+import h5py
+import numpy as np
+
+from fctest import ROOT, run, outdir, probes, stats, figure, check
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from arch_study import frame_sag  # noqa: E402
+
+case = os.path.join(ROOT, "cases", "masonry_arch.json")
+H = 60 * 20 / 82
+common = ["--set", "output.vtk=false", "--set", "output.every=1000"]
+
+
+def verdict(d):
+    with h5py.File(os.path.join(d, "run.h5"), "r") as f:
+        a = dict(f["verdict"].attrs)
+    v = a["verdict"]
+    a["verdict"] = v.decode() if isinstance(v, bytes) else str(v)
+    return a
+
+
+# a) stands
+d = outdir("arch_verdict/stands")
+p = run(["run", case, "-o", d, "--set", "time.t_end=0.4", "--set", "verdict.after=0.2"] + common, timeout=900)
+v, s = verdict(d), stats(d)
+pr = {k: np.array(x) for k, x in probes(d).items()}
+check("verdict: stands" in p.stdout and v["verdict"] == "stands", "a) stands, printed and stored (%s)" % v["verdict"])
+check(all(x == 1 for x in s["converged"]) and all(x == 1 for x in s["contact_converged"]), "a) every step: Newton and contact solve converged")
+with h5py.File(os.path.join(d, "run.h5"), "r") as f:
+    g = f["contacts"][sorted(f["contacts"].keys())[-1]]
+    pair, status = g["pair"][()], g["status"][()]
+joints = []
+k = 0
+for i in range(25):
+    for j in range(i + 1, 25):
+        if j == i + 1:
+            joints.append(k)
+        k += 1
+act = set(int(a) for a, st in zip(pair, status) if st != 0)
+check(all(j in act for j in joints) and 300 in act and 301 in act, "a) every joint and both supports carry active contacts (%d active)" % int(sum(status != 0)))
+drop = -pr["keystone_y"][-1]
+rib = frame_sag()
+check(rib <= drop <= 2 * rib, "a) keystone drop %.4g mm between the monolithic rib's sag %.4g mm and twice it" % (1e3 * drop, 1e3 * rib))
+after = pr["time"] > 0.2 + 1e-12
+check(abs(v["drop_last"] - drop) <= 1e-15 and abs(v["max_abs_drop_after"] - np.max(np.abs(pr["keystone_y"][after]))) <= 1e-15
+      and abs(v["max_energy_after"] - np.max(pr["kinetic"][after])) <= 1e-12 * max(1.0, np.max(pr["kinetic"][after])) and v["collapse_time"] == -1,
+      "a) /verdict's drop and maxima are probes.csv's")
+mass = 338771.0  # scripts/make_masonry_arch.py, test_arch_blocks.py
+check(abs(v["mgh"] / (mass * 9.81 * H) - 1) < 1e-4, "a) m g H = %.6g J (mass from the mesh, 1e-4: the generator prints 6 digits)" % v["mgh"])
+figure("arch verdict a) 0.4 s, nsgs: keystone drop %.4f mm = %.3f x the rib's %.4f mm, max kinetic energy after 0.2 s %.3g J" % (1e3 * drop, drop / rib, 1e3 * rib, v["max_energy_after"]))
+
+# b) undecided: the run ends before `after`
+d = outdir("arch_verdict/undecided")
+p = run(["run", case, "-o", d, "--set", "time.t_end=0.12"] + common, timeout=900)
+check("verdict: undecided" in p.stdout and verdict(d)["verdict"] == "undecided", "b) a run that ends before verdict.after is undecided")
+
+# c) collapses at the first step, the run stops there
+d = outdir("arch_verdict/collapses")
+p = run(["run", case, "-o", d, "--set", "time.t_end=0.4", "--set", "verdict.collapse_drop=1e-6", "--set", "verdict.stop_on_collapse=true"] + common, timeout=900)
+v, s = verdict(d), stats(d)
+check(v["verdict"] == "collapses" and abs(v["collapse_time"] - 0.04) < 1e-12 and "collapses at t = 0.04 s" in p.stdout, "c) collapses at t = 0.04 s")
+check(len(s["converged"]) == 1 and abs(v["t_last"] - 0.04) < 1e-12, "c) stop_on_collapse: the run stopped after the first step (exit 0)")
