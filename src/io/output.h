@@ -33,7 +33,7 @@ typedef struct {
   const PetscReal *r;       /* 3m: force in the local frame (r_n, r_t1, r_t2), N (impulses are converted by the caller) */
   const PetscReal *gap;     /* m: signed gap, m */
   const PetscInt  *status;  /* m: FcContactStatus (src/contact/status.h: 0 separated, 1 stick, 2 slip) */
-  const PetscInt  *pair;    /* m: index of the contact pair (contacts[] in the case) */
+  const PetscInt  *pair;    /* m: index of the contact pair (of the expanded pairs: contacts[] of the case when each entry names one pair) */
 } FcOutputContacts;
 
 typedef struct {
