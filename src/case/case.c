@@ -1216,7 +1216,11 @@ static PetscErrorCode ContactPairs_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSO
   if (pair) {
     FcSchemaPathKey(sub, sizeof sub, pi, "pair");
     PetscCall(ContactGroup_Private(ctx, bodies, pair, 0, 1, sub, &na, &ga));
-    PetscCall(ContactGroup_Private(ctx, bodies, pair, 1, 1, sub, &nb, &gb));
+    {
+      PetscErrorCode rc = ContactGroup_Private(ctx, bodies, pair, 1, 1, sub, &nb, &gb);
+      if (rc) PetscCall(PetscFree(ga)); /* the second group is refused: the first is ours to free */
+      PetscCall(rc);
+    }
     for (PetscInt x = 0; x < na; x++)
       for (PetscInt y = 0; y < nb; y++)
         if (ga[x] == gb[y]) {
