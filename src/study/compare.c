@@ -118,6 +118,41 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
   PetscFunctionReturn(0);
 }
 
+/* One run of the study: the case with contact_solver.type = `solver`, into folder `run`.
+ * The case and the --set list are freed whatever FcRun returns. */
+static PetscErrorCode OneRun_Private(const FcStudyCompareOptions *o, const char *solver, const char *run, PetscBool *conv)
+{
+  const char   **sets;
+  char           set[FC_NAME_LEN + 64];
+  FcCase         c;
+  FcRunOptions   ro;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(o->nsets + 1, &sets));
+  for (PetscInt i = 0; i < o->nsets; i++) sets[i] = o->sets[i];
+  PetscCall(PetscSNPrintf(set, sizeof set, "contact_solver.type=\"%s\"", solver));
+  sets[o->nsets] = set;
+  ierr = FcCaseLoad(o->casefile, o->nsets + 1, sets, &c);
+  if (ierr) {
+    PetscCall(PetscFree(sets));
+    PetscCall(ierr);
+  }
+  ierr = FcCaseInsertOptions(&c); /* the case's "petsc" object, as fcsim run does */
+  if (!ierr) {
+    ro.outdir       = run;
+    ro.command_line = o->command_line;
+    ro.overwrite    = PETSC_FALSE;
+    ro.nested       = PETSC_TRUE; /* a failed run stays in the study, under its solver's name */
+    if (FcVerbosity > 0) fprintf(stderr, "fcsim: study compare: running %s with contact solver %s\n", o->casefile, solver);
+    ierr = FcRun(&c, &ro, conv);
+  }
+  PetscCall(FcCaseDestroy(&c));
+  PetscCall(PetscFree(sets));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 /* The runs (inside the study's temporary folder `tmp`) and the tables. */
 static PetscErrorCode Compare_Private(const FcStudyCompareOptions *o, PetscInt ns, char solvers[][FC_NAME_LEN], const char *tmp, PetscBool *ok)
 {
@@ -129,29 +164,26 @@ static PetscErrorCode Compare_Private(const FcStudyCompareOptions *o, PetscInt n
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < ns; k++) {
-    const char **sets;
-    char         set[FC_NAME_LEN + 64], run[PETSC_MAX_PATH_LEN + 192];
-    FcCase       c;
-    FcRunOptions ro;
-    PetscCall(PetscMalloc1(o->nsets + 1, &sets));
-    for (PetscInt i = 0; i < o->nsets; i++) sets[i] = o->sets[i];
-    PetscCall(PetscSNPrintf(set, sizeof set, "contact_solver.type=\"%s\"", solvers[k]));
-    sets[o->nsets] = set;
-    PetscCall(FcCaseLoad(o->casefile, o->nsets + 1, sets, &c));
-    PetscCall(FcCaseInsertOptions(&c)); /* the case's "petsc" object, as fcsim run does */
+    PetscErrorCode ierr;
+    char           run[PETSC_MAX_PATH_LEN + 192];
     PetscCall(PetscSNPrintf(run, sizeof run, "%s/%s", tmp, solvers[k]));
-    ro.outdir       = run;
-    ro.command_line = o->command_line;
-    ro.overwrite    = PETSC_FALSE;
-    ro.nested       = PETSC_TRUE; /* a failed run stays in the study, under its solver's name */
-    if (FcVerbosity > 0) fprintf(stderr, "fcsim: study compare: running %s with contact solver %s\n", o->casefile, solvers[k]);
-    PetscCall(FcRun(&c, &ro, &conv[k]));
-    PetscCall(FcCaseDestroy(&c));
-    PetscCall(PetscFree(sets));
-    PetscCall(PetscSNPrintf(path, sizeof path, "%s/stats.csv", run));
-    PetscCall(CsvRead_Private(path, &stats[k]));
-    PetscCall(PetscSNPrintf(path, sizeof path, "%s/probes.csv", run));
-    PetscCall(CsvRead_Private(path, &probes[k]));
+    ierr = OneRun_Private(o, solvers[k], run, &conv[k]);
+    if (!ierr) {
+      PetscCall(PetscSNPrintf(path, sizeof path, "%s/stats.csv", run));
+      ierr = CsvRead_Private(path, &stats[k]);
+      if (!ierr) {
+        PetscCall(PetscSNPrintf(path, sizeof path, "%s/probes.csv", run));
+        ierr = CsvRead_Private(path, &probes[k]);
+        if (ierr) PetscCall(CsvDestroy_Private(&stats[k]));
+      }
+    }
+    if (ierr) { /* a run refused (a bad option of the case, say): free the tables read so far */
+      for (PetscInt j = 0; j < k; j++) {
+        PetscCall(CsvDestroy_Private(&stats[j]));
+        PetscCall(CsvDestroy_Private(&probes[j]));
+      }
+      PetscCall(ierr);
+    }
     if (!conv[k]) *ok = PETSC_FALSE;
   }
   PetscCall(PetscSNPrintf(path, sizeof path, "%s/compare.csv", tmp));

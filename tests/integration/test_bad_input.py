@@ -246,11 +246,16 @@ if vg:
         return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         vdone = list(pool.map(under_valgrind, sample))
+    vbad = []  # every case is reported, not only the first that fails
     for (label, argv, subs), p in zip(sample, vdone):
         if p.returncode != 2:
             print(p.stderr[-4000:])
-            fail("valgrind on %s: exit %d" % (label, p.returncode))
+            print("FAIL valgrind %s: exit %d" % (label, p.returncode))
+            vbad.append(label)
+            continue
         nvg += 1
         print("ok   valgrind %s" % label)
+    if vbad:
+        fail("valgrind failed on %d case(s): %s" % (len(vbad), ", ".join(vbad)))
 figure("bad input: %d malformed cases/meshes/command lines exit 2 with one line%s" % (n_ok, "; %d of them clean under valgrind" % nvg if vg else ""))
 shutil.rmtree(tmp)
