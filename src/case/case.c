@@ -1195,6 +1195,19 @@ static PetscErrorCode ContactGroup_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSO
   PetscFunctionReturn(0);
 }
 
+/* The items of a JSON array by index (cJSON_GetArrayItem walks the list: O(i) per call, O(n³)
+ * over the n² pairs of n bodies). Freed with PetscFree. */
+static PetscErrorCode ArrayItems_Private(cJSON *arr, cJSON ***items)
+{
+  cJSON   *el;
+  PetscInt k = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(cJSON_GetArraySize(arr) + 1, items));
+  cJSON_ArrayForEach(el, arr)(*items)[k++] = el;
+  PetscFunctionReturn(0);
+}
+
 /* The body pairs of contacts[i] (`pi` its path): "pair": every body of the first group (the
  * contactors) against every body of the second, the groups disjoint; "bodies": every pair among
  * the group, the deformable body (the earlier one of two deformable bodies) the contactor, pairs
@@ -1241,16 +1254,23 @@ static PetscErrorCode ContactPairs_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSO
     PetscCall(PetscFree(gb));
   } else {
     FcSchemaPathKey(sub, sizeof sub, pi, "bodies");
+    cJSON    **bv;
+    PetscBool *rigid;
     PetscCall(ContactGroup_Private(ctx, bodies, list, 0, (PetscInt)cJSON_GetArraySize(list), sub, &na, &ga));
+    PetscCall(ArrayItems_Private(bodies, &bv));
+    PetscCall(PetscMalloc1(na + 1, &rigid));
+    for (PetscInt x = 0; x < na; x++) rigid[x] = IsRigid_Private(bv[ga[x]]);
+    PetscCall(PetscFree(bv));
     PetscCall(PetscMalloc1(na * (na - 1) + 1, pairs));
     for (PetscInt x = 0; x < na; x++)
       for (PetscInt y = x + 1; y < na; y++) {
-        PetscBool rx = IsRigid_Private(cJSON_GetArrayItem(bodies, (int)ga[x])), ry = IsRigid_Private(cJSON_GetArrayItem(bodies, (int)ga[y]));
+        PetscBool rx = rigid[x], ry = rigid[y];
         if (rx && ry) continue;
         (*pairs)[2 * *np]     = rx ? ga[y] : ga[x];
         (*pairs)[2 * *np + 1] = rx ? ga[x] : ga[y];
         (*np)++;
       }
+    PetscCall(PetscFree(rigid));
     PetscCall(PetscFree(ga));
     if (!*np) {
       PetscCall(PetscFree(*pairs));
@@ -1278,7 +1298,7 @@ static int PairKeyCmp_Private(const void *a, const void *b)
  * same surfaces. */
 static PetscErrorCode ContactsCheck_Private(FcSchemaCtx *ctx, cJSON *root)
 {
-  cJSON     *bodies = Get_Private(root, "bodies"), *ct, *b[2];
+  cJSON     *bodies = Get_Private(root, "bodies"), *ct, *b[2], **bv;
   PetscInt   i      = 0, nall = 0, cap = 0;
   PetscInt64 *keys = NULL; /* per pair made so far: (min body, max body), then its entry */
   PetscInt  *entry = NULL;
@@ -1295,10 +1315,15 @@ static PetscErrorCode ContactsCheck_Private(FcSchemaCtx *ctx, cJSON *root)
     FcSchemaPathIndex(pi, sizeof pi, "contacts", i);
     FcSchemaPathKey(sub, sizeof sub, pi, Get_Private(ct, "pair") ? "pair" : "bodies");
     PetscCall(ContactPairs_Private(ctx, bodies, ct, pi, &np, &pairs));
+    {
+      PetscErrorCode rc = ArrayItems_Private(bodies, &bv);
+      if (rc) PetscCall(PetscFree(pairs));
+      PetscCall(rc);
+    }
     for (PetscInt p = 0; p < np; p++) {
       PetscErrorCode rc = 0;
       for (int k = 0; k < 2; k++) {
-        b[k]    = cJSON_GetArrayItem(bodies, (int)pairs[2 * p + k]);
+        b[k]    = bv[pairs[2 * p + k]];
         name[k] = Str_Private(b[k], "name");
       }
       if (IsRigid_Private(b[0])) {
@@ -1318,11 +1343,13 @@ static PetscErrorCode ContactsCheck_Private(FcSchemaCtx *ctx, cJSON *root)
         }
       }
       if (rc) {
+        PetscCall(PetscFree(bv));
         PetscCall(PetscFree(pairs));
         PetscCall(PetscFree2(keys, entry));
         PetscCall(rc);
       }
     }
+    PetscCall(PetscFree(bv));
     if (!strcmp(Str_Private(ct, "formulation"), "mortar") && Bool_Private(ct, "both_passes")) {
       PetscCall(PetscFree(pairs));
       PetscCall(PetscFree2(keys, entry));

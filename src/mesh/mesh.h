@@ -66,6 +66,10 @@ PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcM
  * Groups are restricted alike, and faces between this volume and another are boundary faces.
  * A volume with no tetrahedra is an input error naming the file and the volume. */
 PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh);
+/* A load of one volume keeps Gmsh's model of the file open for the next volume of the same file
+ * (at the same refine and order), so n bodies of an n-volume mesh parse it once; this frees it
+ * (call once the bodies are loaded; any other load frees it too). */
+PetscErrorCode FcMeshReleaseKept(void);
 /* The physical volumes of FILE (.msh as read; .geo meshed at its own sizes): their names and
  * tetrahedron counts at refine 0 (*n of each, freed with PetscFree2(*names, *ntets)). */
 PetscErrorCode FcMeshListVolumes(const char *file, PetscInt *n, char (**names)[FC_NAME_LEN], PetscInt **ntets);

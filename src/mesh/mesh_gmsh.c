@@ -3,7 +3,13 @@
  * Gmsh is one process-wide session (gmshInitialize once, gmshFinalize in
  * FcMeshFinalizePackage); each load clears the model, so several bodies load several files.
  * Everything read is copied into PETSc-allocated arrays and the model is cleared again, so
- * no Gmsh memory outlives FcMeshLoad.
+ * no Gmsh memory outlives FcMeshLoad, with one exception: a load of one physical volume
+ * (FcMeshLoadVolume with a volume) keeps the model open, and the next load of another volume
+ * of the same file at the same refine and order reads it from there instead of opening the
+ * file again. A case with one body per volume of an n-volume mesh (doc/case-format.md "Many
+ * bodies") would otherwise parse the whole file n times: O(n²) (400 blocks: 44 s of set-up,
+ * measured). Any other Gmsh use clears the kept model, and FcMeshReleaseKept frees it once
+ * the bodies are loaded.
  *
  * Arrays returned by Gmsh must be released with gmshFree whatever happens, so code holding
  * them keeps the first error in `rc`, frees, and only then propagates it with PetscCall. */
@@ -16,6 +22,43 @@
 #include <strings.h>
 
 static PetscBool gmsh_initialized = PETSC_FALSE;
+
+/* The model kept open after a load of one physical volume (file header comment), and the
+ * table of its physical groups (name, entities), read from Gmsh once per model: Gmsh's own
+ * lookups (gmshModelGetEntitiesForPhysicalGroup, gmshModelGetPhysicalName) walk every entity of
+ * the model, so asking them again for every group of every body was O(n³) in the number of
+ * volumes. */
+typedef struct {
+  int    dim, tag;
+  char   name[FC_NAME_LEN];
+  int   *ents; /* Gmsh-allocated (gmshFree) */
+  size_t nents;
+} GroupEntry;
+static struct {
+  PetscBool   valid;
+  char        file[PETSC_MAX_PATH_LEN];
+  PetscInt    refine, order;
+  PetscInt    ngroups; /* -1: the table of the current model is not read yet */
+  GroupEntry *groups;
+} kept = {PETSC_FALSE, "", 0, 0, -1, NULL};
+
+/* Forget the current model's group table (the model is about to change or be cleared). */
+static void GroupTableForget(void)
+{
+  for (PetscInt i = 0; i < kept.ngroups; i++) gmshFree(kept.groups[i].ents);
+  free(kept.groups);
+  kept.groups  = NULL;
+  kept.ngroups = -1;
+}
+
+/* Forget the kept model and clear Gmsh's. */
+static void ModelForget(void)
+{
+  int ierr;
+  GroupTableForget();
+  kept.valid = PETSC_FALSE;
+  gmshClear(&ierr);
+}
 
 /* Options a .geo script may set that change what we read (size, order, element types) or
  * how Gmsh reports (terminal output, errors). Options are global in Gmsh and survive
@@ -66,6 +109,8 @@ PetscErrorCode FcMeshFinalizePackage(void)
 
   PetscFunctionBegin;
   if (!gmsh_initialized) PetscFunctionReturn(0);
+  GroupTableForget();
+  kept.valid = PETSC_FALSE;
   gmshFinalize(&ierr);
   gmsh_initialized = PETSC_FALSE;
   PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshFinalize failed");
@@ -224,6 +269,8 @@ static PetscErrorCode GmshOpenFile(const char *file)
   int ierr;
 
   PetscFunctionBegin;
+  GroupTableForget(); /* the kept model goes with the clear */
+  kept.valid = PETSC_FALSE;
   gmshClear(&ierr);
   PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshClear failed");
   PetscCall(GmshRestoreOptions());
@@ -626,30 +673,53 @@ static PetscErrorCode GroupAddVolume(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g,
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ReadGroup(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g)
+/* The table of the current model's physical groups (kept.groups), read once per model. */
+static PetscErrorCode GroupTable(const char *file)
 {
-  int           *ents = NULL, ierr;
-  size_t         nents = 0;
-  char          *name = NULL;
+  int           *dimtags = NULL, ierr;
+  size_t         ndimtags = 0;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  if (kept.ngroups >= 0) PetscFunctionReturn(0);
+  gmshModelGetPhysicalGroups(&dimtags, &ndimtags, -1, &ierr);
+  if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
+  kept.groups = calloc(ndimtags / 2 + 1, sizeof *kept.groups);
+  if (!kept.groups) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory for %zu physical groups", ndimtags / 2);
+  else kept.ngroups = 0;
+  for (size_t i = 0; i < ndimtags / 2 && !rc; i++) {
+    GroupEntry *g = &kept.groups[kept.ngroups++];
+    char       *name = NULL;
+    g->dim = dimtags[2 * i];
+    g->tag = dimtags[2 * i + 1];
+    gmshModelGetPhysicalName(g->dim, g->tag, &name, &ierr);
+    if (ierr) rc = GmshFailure(file, "");
+    else if (strlen(name) >= sizeof g->name) rc = FcInputError(file, NULL, "physical group name too long (%zu characters, at most %zu): %.40s...", strlen(name), sizeof g->name - 1, name);
+    else snprintf(g->name, sizeof g->name, "%s", name);
+    gmshFree(name);
+    if (!rc) gmshModelGetEntitiesForPhysicalGroup(g->dim, g->tag, &g->ents, &g->nents, &ierr);
+    if (!rc && ierr) rc = GmshFailure(file, "");
+  }
+  gmshFree(dimtags);
+  if (rc) GroupTableForget();
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadGroup(FcMesh *mesh, ReadCtx *ctx, const GroupEntry *ge, FcMeshGroup *g)
+{
   PetscInt       ncap = 0, fcap = 0;
   PetscErrorCode rc = 0;
 
   PetscFunctionBegin;
-  gmshModelGetPhysicalName((int)g->dim, (int)g->tag, &name, &ierr);
-  if (ierr) PetscFunctionReturn(GmshFailure(mesh->file, ""));
-  if (strlen(name) >= sizeof g->name) rc = FcInputError(mesh->file, NULL, "physical group name too long (%zu characters, at most %zu): %.40s...", strlen(name), sizeof g->name - 1, name);
-  else snprintf(g->name, sizeof g->name, "%s", name);
-  gmshFree(name);
-  PetscCall(rc);
-
-  gmshModelGetEntitiesForPhysicalGroup((int)g->dim, (int)g->tag, &ents, &nents, &ierr);
-  if (ierr) PetscFunctionReturn(GmshFailure(mesh->file, ""));
+  g->dim = ge->dim;
+  g->tag = ge->tag;
+  snprintf(g->name, sizeof g->name, "%s", ge->name);
   if (g->dim == 3) {
-    for (size_t i = 0; i < nents && !rc; i++) rc = GroupAddVolume(mesh, ctx, g, ents[i], &ncap, &fcap);
+    for (size_t i = 0; i < ge->nents && !rc; i++) rc = GroupAddVolume(mesh, ctx, g, ge->ents[i], &ncap, &fcap);
   } else {
-    for (size_t i = 0; i < nents && !rc; i++) rc = GroupAddEntity(mesh, ctx, g, (int)g->dim, ents[i], &ncap, &fcap);
+    for (size_t i = 0; i < ge->nents && !rc; i++) rc = GroupAddEntity(mesh, ctx, g, (int)g->dim, ge->ents[i], &ncap, &fcap);
   }
-  gmshFree(ents);
   PetscCall(rc);
   PetscCall(PetscSortRemoveDupsInt(&g->nnodes, g->nodes));
   PetscCall(PetscSortRemoveDupsInt(&g->nfaces, g->faces));
@@ -657,24 +727,33 @@ static PetscErrorCode ReadGroup(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ReadGroups(FcMesh *mesh, ReadCtx *ctx)
+/* The model's physical groups restricted to the mesh. With `volume` (one body of a multi-volume
+ * file) only the groups that touch it are kept (one with a node, a boundary face or an element
+ * of this body): each of n bodies keeping all n volumes' groups, empty, was O(n²) memory. */
+static PetscErrorCode ReadGroups(FcMesh *mesh, const char *volume, ReadCtx *ctx)
 {
-  int           *dimtags = NULL, ierr;
-  size_t         ndimtags = 0;
-  PetscErrorCode rc;
+  const PetscBool one = (PetscBool)(volume && volume[0]);
+  PetscInt        k   = 0;
 
   PetscFunctionBegin;
-  gmshModelGetPhysicalGroups(&dimtags, &ndimtags, -1, &ierr);
-  if (ierr) PetscFunctionReturn(GmshFailure(mesh->file, ""));
-  mesh->ngroups = (PetscInt)(ndimtags / 2);
-  rc = PetscCalloc1(mesh->ngroups, &mesh->groups);
-  for (PetscInt i = 0; i < mesh->ngroups && !rc; i++) {
-    mesh->groups[i].dim = dimtags[2 * i];
-    mesh->groups[i].tag = dimtags[2 * i + 1];
+  PetscCall(GroupTable(mesh->file));
+  PetscCall(PetscCalloc1(kept.ngroups + 1, &mesh->groups));
+  mesh->ngroups = 0;
+  for (PetscInt i = 0; i < kept.ngroups; i++) {
+    FcMeshGroup *g = &mesh->groups[k];
+    mesh->ngroups  = k + 1; /* so that FcMeshDestroy frees this group on an error */
+    PetscCall(ReadGroup(mesh, ctx, &kept.groups[i], g));
+    if (one && !g->nnodes && !g->nfaces && !g->nelems) {
+      PetscCall(PetscFree(g->nodes));
+      PetscCall(PetscFree(g->faces));
+      PetscCall(PetscFree(g->elems));
+      PetscCall(PetscMemzero(g, sizeof *g));
+      mesh->ngroups = k;
+      continue;
+    }
+    k++;
   }
-  gmshFree(dimtags);
-  PetscCall(rc);
-  for (PetscInt i = 0; i < mesh->ngroups; i++) PetscCall(ReadGroup(mesh, ctx, &mesh->groups[i]));
+  mesh->ngroups = k;
   PetscFunctionReturn(0);
 }
 
@@ -704,7 +783,7 @@ static PetscErrorCode ReadMesh(FcMesh *mesh, PetscInt order, const char *volume,
   /* Validity before the boundary: outward face orientation assumes positive elements. */
   PetscCall(FcMeshCheckElements_Private(mesh));
   PetscCall(FcMeshBuildBoundary_Private(mesh, &ctx->faces));
-  PetscCall(ReadGroups(mesh, ctx));
+  PetscCall(ReadGroups(mesh, volume, ctx));
   PetscFunctionReturn(0);
 }
 
@@ -736,6 +815,19 @@ static PetscErrorCode CheckBeforeGmsh(const char *file, PetscBool *geo)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcMeshReleaseKept(void)
+{
+  int ierr;
+
+  PetscFunctionBegin;
+  if (!kept.valid) PetscFunctionReturn(0);
+  GroupTableForget();
+  kept.valid = PETSC_FALSE;
+  gmshClear(&ierr);
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshClear failed");
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcMesh *mesh)
 {
   PetscFunctionBegin;
@@ -749,6 +841,7 @@ PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt orde
   ReadCtx        ctx;
   PetscErrorCode rc;
   FcMeshFault    fault = FC_MESH_FAULT_OTHER;
+  PetscBool      reuse;
   int            ierr;
 
   PetscFunctionBegin;
@@ -759,17 +852,25 @@ PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt orde
   snprintf(mesh->file, sizeof mesh->file, "%s", file);
   if (order != 1 && order != 2) return FcInputError(file, NULL, "element order %" PetscInt_FMT " not supported (1: 4-node, 2: 10-node tetrahedra)", order);
   if (refine < 0 || refine > 10) return FcInputError(file, NULL, "refine %" PetscInt_FMT " out of range [0, 10] (each level multiplies the element count by about 8)", refine);
-  PetscCall(CheckBeforeGmsh(file, &geo));
+  /* another volume of the model kept by the previous load (file header comment) */
+  reuse = (PetscBool)(volume && volume[0] && kept.valid && !strcmp(kept.file, file) && kept.refine == refine && kept.order == order);
+  if (!reuse) PetscCall(CheckBeforeGmsh(file, &geo));
 
   PetscCall(GmshInitialize());
   gmshLoggerStart(&ierr);
   PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshLoggerStart failed");
-  rc = GmshLoadModel(file, geo, refine, order, &fault);
+  rc = reuse ? 0 : GmshLoadModel(file, geo, refine, order, &fault);
   if (!rc) rc = ReadMesh(mesh, order, volume, &ctx);
-  /* The logger only serves this load's messages, and the model is not needed any more: free
-   * both now rather than at the next load (a large mesh would otherwise stay in memory). */
+  /* The logger only serves this load's messages, and the model is not needed any more (unless
+   * the next load may read another of its volumes): free both now rather than at the next load
+   * (a large mesh would otherwise stay in memory). */
   gmshLoggerStop(&ierr);
-  gmshClear(&ierr);
+  if (!rc && volume && volume[0] && strlen(file) < sizeof kept.file) {
+    kept.valid  = PETSC_TRUE;
+    kept.refine = refine;
+    kept.order  = order;
+    snprintf(kept.file, sizeof kept.file, "%s", file);
+  } else ModelForget();
   PetscCall(ReadCtxDestroy(&ctx));
   if (rc) {
     PetscCall(FcMeshDestroy(mesh));

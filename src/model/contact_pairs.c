@@ -70,7 +70,8 @@ static PetscErrorCode TargetSurface_Private(const FcCase *c, const char *path, c
     nf    = g->nfaces;
   }
   FcCheckInput(nf > 0, c->file, path, "the mesh %s has no boundary faces", mesh->file);
-  P->ntri = nf;
+  P->own_target = PETSC_TRUE;
+  P->ntri       = nf;
   PetscCall(PetscMalloc1(3 * nf, &P->tri));
   for (PetscInt f = 0; f < nf; f++)
     for (int k = 0; k < 3; k++) P->tri[3 * f + k] = mesh->bfaces[(faces ? faces[f] : f) * mesh->npf + k];
@@ -83,6 +84,7 @@ static PetscErrorCode TargetSurface_Private(const FcCase *c, const char *path, c
 static PetscErrorCode ContactorPoints_Private(const FcCase *c, const char *path, const FcMesh *mesh, const char *key, FcContactPair *P)
 {
   PetscFunctionBegin;
+  P->own_points = PETSC_TRUE;
   if (key[0]) {
     const FcMeshGroup *g;
     PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
@@ -106,9 +108,9 @@ static PetscErrorCode ContactorPoints_Private(const FcCase *c, const char *path,
  * iterations would keep the active set from settling. tol = 1e-6 of the smaller mean boundary edge
  * length: far above the round-off of coincident nodes of matching meshes (~1e-15 relative), far
  * below any distance at which two distinct nodes of a mesh give distinguishable constraints. */
-static PetscErrorCode Twins_Private(const FcContactPair *P1, FcContactPair *P2, const FcMesh *meshA, const FcMesh *meshB)
+static PetscErrorCode Twins_Private(const FcContactPair *P1, FcContactPair *P2, const FcMesh *meshA, const FcMesh *meshB, PetscReal edgeA, PetscReal edgeB)
 {
-  const PetscReal tol = 1e-6 * PetscMin(MeanEdge_Private(meshA), MeanEdge_Private(meshB));
+  const PetscReal tol = 1e-6 * PetscMin(edgeA, edgeB); /* edgeX = MeanEdge_Private(meshX) */
   PetscBool      *first;
 
   PetscFunctionBegin;
@@ -159,20 +161,145 @@ static PetscErrorCode SlaveSurface_Private(const FcCase *c, PetscInt i, const Fc
   PetscFunctionReturn(0);
 }
 
+/* Sharing of contactor points and target surfaces between pairs (contact_pairs.h): per body, a
+ * chain of the pairs that own a set made from that body, with the case key it was made from. */
+typedef struct {
+  PetscInt   *head;     /* per body: the first owner pair, -1 */
+  PetscInt   *next;     /* per pair: the next owner pair of the same body, -1 */
+  const char **key;     /* per owner pair: the group key the set was made from */
+} Owners_Private;
+
+static PetscInt OwnerFind_Private(const Owners_Private *o, PetscInt body, const char *key)
+{
+  for (PetscInt q = o->head[body]; q >= 0; q = o->next[q])
+    if (!strcmp(o->key[q], key)) return q;
+  return -1;
+}
+
+static void OwnerAdd_Private(Owners_Private *o, PetscInt body, PetscInt pair, const char *key)
+{
+  o->key[pair]  = key;
+  o->next[pair] = o->head[body];
+  o->head[body] = pair;
+}
+
+/* The contactor points (target: the target surface with its tree) of pair p, from body `body`'s
+ * group `key`: shared with an earlier pair made from the same, else made here. */
+static PetscErrorCode Shared_Private(const FcModel *model, const char *path, PetscInt body, const char *key, PetscBool target, FcContactPair *pairs, PetscInt p, Owners_Private *o)
+{
+  const PetscInt q = OwnerFind_Private(o, body, key);
+
+  PetscFunctionBegin;
+  if (q >= 0 && target) {
+    pairs[p].ntri = pairs[q].ntri;
+    pairs[p].tri  = pairs[q].tri;
+    pairs[p].tree = pairs[q].tree;
+  } else if (q >= 0) {
+    pairs[p].npoints = pairs[q].npoints;
+    pairs[p].points  = pairs[q].points;
+  } else {
+    if (target) PetscCall(TargetSurface_Private(model->c, path, &model->bodies[body]->mesh, key, &pairs[p]));
+    else PetscCall(ContactorPoints_Private(model->c, path, &model->bodies[body]->mesh, key, &pairs[p]));
+    OwnerAdd_Private(o, body, p, key);
+  }
+  PetscFunctionReturn(0);
+}
+
+#define FC_MEAN_EDGE(b) (edge[b] < 0 ? (edge[b] = MeanEdge_Private(&model->bodies[b]->mesh)) : edge[b])
+
+static PetscErrorCode PassesMake_Private(const FcModel *, PetscInt *, FcContactPair *, PetscReal *, Owners_Private *, Owners_Private *, char *, size_t);
+static PetscErrorCode ReferenceCandidates_Private(const FcModel *, PetscInt, const FcContactPair *, PetscBool[]);
+
+/* The passes of every pair (first passes, then second passes), their points and surfaces. */
+static PetscErrorCode Passes_Private(const FcModel *model, PetscInt *npairs, FcContactPair *pairs, PetscReal *edge)
+{
+  const FcCase  *c = model->c;
+  char           path[128];
+  Owners_Private op, ot; /* owners of contactor points, of target surfaces */
+  PetscErrorCode rc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(model->nbodies, &op.head, 2 * c->ncontacts + 1, &op.next, 2 * c->ncontacts + 1, &op.key));
+  rc = PetscMalloc3(model->nbodies, &ot.head, 2 * c->ncontacts + 1, &ot.next, 2 * c->ncontacts + 1, &ot.key);
+  if (rc) PetscCall(PetscFree3(op.head, op.next, op.key));
+  PetscCall(rc);
+  for (PetscInt b = 0; b < model->nbodies; b++) op.head[b] = ot.head[b] = -1;
+  rc = PassesMake_Private(model, npairs, pairs, edge, &op, &ot, path, sizeof path);
+  PetscCall(PetscFree3(op.head, op.next, op.key));
+  PetscCall(PetscFree3(ot.head, ot.next, ot.key));
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactPairsCreate(const FcModel *model, PetscInt *npairs, FcContactPair **out)
 {
   const FcCase  *c = model->c;
   FcContactPair *pairs;
-  char           path[128];
+  PetscReal     *edge; /* per body: mean boundary edge length, computed once (< 0: not yet) */
+  PetscBool     *cand = NULL;
+  PetscErrorCode rc;
 
   PetscFunctionBegin;
   *npairs = 0;
   PetscCall(PetscCalloc1(2 * c->ncontacts + 1, &pairs)); /* room for a second pass per pair */
   *out = pairs;
+  PetscCall(PetscMalloc1(model->nbodies, &edge));
+  for (PetscInt b = 0; b < model->nbodies; b++) edge[b] = -1;
+  rc = Passes_Private(model, npairs, pairs, edge);
+  /* The broad phase in the reference configuration: the twins of two bodies whose boxes (inflated
+   * by the alarm distance) do not meet are none, and such bodies cannot overlap at t = 0. */
+  if (!rc) rc = PetscMalloc1(*npairs + 1, &cand);
+  if (!rc) rc = ReferenceCandidates_Private(model, *npairs, pairs, cand);
+  for (PetscInt p = 0; p < *npairs && !rc; p++) {
+    FcContactPair *P = &pairs[p];
+    if (!P->reverse) continue;
+    if (cand[p]) rc = Twins_Private(&pairs[P->partner], P, &model->bodies[P->B]->mesh, &model->bodies[P->A]->mesh, FC_MEAN_EDGE(P->B), FC_MEAN_EDGE(P->A));
+    else { /* no node of the one within the alarm distance of the other: no twin */
+      rc = PetscMalloc1(model->bodies[P->A]->mesh.nnodes, &P->twin);
+      for (PetscInt b = 0; b < model->bodies[P->A]->mesh.nnodes && !rc; b++) P->twin[b] = -1;
+    }
+  }
+  if (!rc) rc = FcContactPairsCheckOverlap(model, *npairs, pairs, cand);
+  PetscCall(PetscFree(edge));
+  PetscCall(PetscFree(cand));
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+/* FcContactPairsCandidates in the reference configuration (rigid bodies at their t = 0 place). */
+static PetscErrorCode ReferenceCandidates_Private(const FcModel *model, PetscInt npairs, const FcContactPair *pairs, PetscBool cand[])
+{
+  PetscReal    **X0;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(model->nbodies, &X0));
+  for (PetscInt b = 0; b < model->nbodies && !rc; b++) {
+    FcBody body = model->bodies[b];
+    if (!body->mesh.nnodes) continue; /* an analytic shape: unbounded box */
+    if (body->rigid) {
+      rc = PetscMalloc1(3 * body->mesh.nnodes, &X0[b]);
+      if (!rc) rc = body->ops.nodes(body, X0[b]);
+    } else X0[b] = body->mesh.X;
+  }
+  if (!rc) rc = FcContactPairsCandidates(model, X0, npairs, pairs, cand);
+  for (PetscInt b = 0; b < model->nbodies; b++)
+    if (model->bodies[b]->rigid) PetscCall(PetscFree(X0[b]));
+  PetscCall(PetscFree(X0));
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PassesMake_Private(const FcModel *model, PetscInt *npairs, FcContactPair *pairs, PetscReal *edge, Owners_Private *op, Owners_Private *ot, char *path, size_t lpath)
+{
+  const FcCase *c = model->c;
+
+  PetscFunctionBegin;
   for (PetscInt i = 0; i < c->ncontacts; i++) {
     const FcCaseContact *cc = &c->contacts[i];
-    FcContactPair       *P  = &pairs[*npairs];
-    FcBody               A = model->bodies[cc->body[0]], B = model->bodies[cc->body[1]];
+    const PetscInt       p  = *npairs;
+    FcContactPair       *P  = &pairs[p];
+    FcBody               B  = model->bodies[cc->body[1]];
 
     (*npairs)++;
     P->A        = cc->body[0];
@@ -180,20 +307,20 @@ PetscErrorCode FcContactPairsCreate(const FcModel *model, PetscInt *npairs, FcCo
     P->casepair = i;
     P->partner  = -1;
     P->mu       = cc->mu;
-    snprintf(path, sizeof path, "contacts[%d].surface", (int)i);
-    PetscCall(ContactorPoints_Private(c, path, &A->mesh, cc->surface, P));
-    P->alarm = cc->alarm > 0 ? cc->alarm : MeanEdge_Private(&A->mesh);
+    snprintf(path, lpath, "contacts[%d].surface", (int)i);
+    PetscCall(Shared_Private(model, path, P->A, cc->surface, PETSC_FALSE, pairs, p, op));
+    P->alarm = cc->alarm > 0 ? cc->alarm : FC_MEAN_EDGE(P->A);
     if (!B->rigid || B->spec->shape.type == FC_SHAPE_MESH) {
       /* a mesh surface: the pair's target_surface, else (rigid mesh shape) the shape's group */
       const char *key = cc->target_surface;
-      snprintf(path, sizeof path, "contacts[%d].target_surface", (int)i);
+      snprintf(path, lpath, "contacts[%d].target_surface", (int)i);
       if (B->rigid && !key[0]) {
         key = B->spec->shape.group;
-        snprintf(path, sizeof path, "bodies[%d].shape.group", (int)cc->body[1]);
+        snprintf(path, lpath, "bodies[%d].shape.group", (int)cc->body[1]);
       }
-      PetscCall(TargetSurface_Private(c, path, &B->mesh, key, P));
+      PetscCall(Shared_Private(model, path, P->B, key, PETSC_TRUE, pairs, p, ot));
     }
-    if (cc->mortar) PetscCall(SlaveSurface_Private(c, i, &A->mesh, cc->surface, P));
+    if (cc->mortar) PetscCall(SlaveSurface_Private(c, i, &model->bodies[P->A]->mesh, cc->surface, P));
   }
   /* Two-pass (symmetric) node-to-surface contact (doc/contact.md "Two-pass contact"): a pair with
    * both_passes gets a second internal pair with the roles swapped, appended after every first
@@ -203,11 +330,12 @@ PetscErrorCode FcContactPairsCreate(const FcModel *model, PetscInt *npairs, FcCo
    * boundary faces). */
   for (PetscInt i = 0; i < c->ncontacts; i++) {
     const FcCaseContact *cc = &c->contacts[i];
-    FcContactPair       *P  = &pairs[*npairs];
+    const PetscInt       p  = *npairs;
+    FcContactPair       *P  = &pairs[p];
     FcBody               A = model->bodies[cc->body[0]], B = model->bodies[cc->body[1]];
 
     if (!cc->both_passes) continue;
-    snprintf(path, sizeof path, "contacts[%d].both_passes", (int)i);
+    snprintf(path, lpath, "contacts[%d].both_passes", (int)i);
     FcCheckInput(!A->rigid && !B->rigid, c->file, path, "two-pass contact needs two deformable bodies");
     (*npairs)++;
     P->A        = cc->body[1];
@@ -216,28 +344,29 @@ PetscErrorCode FcContactPairsCreate(const FcModel *model, PetscInt *npairs, FcCo
     P->reverse  = PETSC_TRUE;
     P->partner  = i; /* the first loop made pair i's first pass pairs[i] */
     P->mu       = cc->mu;
-    snprintf(path, sizeof path, "contacts[%d].target_surface", (int)i);
-    PetscCall(ContactorPoints_Private(c, path, &B->mesh, cc->target_surface, P));
-    P->alarm = cc->alarm > 0 ? cc->alarm : MeanEdge_Private(&B->mesh);
-    snprintf(path, sizeof path, "contacts[%d].surface", (int)i);
-    PetscCall(TargetSurface_Private(c, path, &A->mesh, cc->surface, P));
-    PetscCall(Twins_Private(&pairs[i], P, &A->mesh, &B->mesh));
+    snprintf(path, lpath, "contacts[%d].target_surface", (int)i);
+    PetscCall(Shared_Private(model, path, P->A, cc->target_surface, PETSC_FALSE, pairs, p, op));
+    P->alarm = cc->alarm > 0 ? cc->alarm : FC_MEAN_EDGE(P->A);
+    snprintf(path, lpath, "contacts[%d].surface", (int)i);
+    PetscCall(Shared_Private(model, path, P->B, cc->surface, PETSC_TRUE, pairs, p, ot));
   }
-  PetscCall(FcContactPairsCheckOverlap(model, *npairs, pairs));
   PetscFunctionReturn(0);
 }
+#undef FC_MEAN_EDGE
 
 PetscErrorCode FcContactPairsDestroy(PetscInt npairs, FcContactPair **pairs)
 {
   PetscFunctionBegin;
   for (PetscInt i = 0; i < npairs; i++) {
     FcContactPair *P = &(*pairs)[i];
-    PetscCall(PetscFree(P->points));
-    PetscCall(PetscFree(P->tri));
+    if (P->own_points) PetscCall(PetscFree(P->points)); /* else another pair's (contact_pairs.h) */
+    if (P->own_target) {
+      PetscCall(PetscFree(P->tri));
+      if (P->tree) PetscCall(FcAABBTreeDestroy(&P->tree));
+    }
     PetscCall(PetscFree(P->prev));
     PetscCall(PetscFree(P->twin));
     if (P->mortar) PetscCall(FcMortarSlaveDestroy(&P->slave));
-    if (P->tree) PetscCall(FcAABBTreeDestroy(&P->tree));
   }
   PetscCall(PetscFree(*pairs));
   PetscFunctionReturn(0);
@@ -249,21 +378,22 @@ PetscErrorCode FcContactPairsMark(const FcModel *model, PetscInt npairs, const F
 {
   PetscFunctionBegin;
   for (PetscInt b = 0; b < model->nbodies; b++) {
-    FcBody body = model->bodies[b];
-    mark[b]     = NULL;
-    if (!body->ndof) continue;
-    PetscCall(PetscCalloc1(body->ndof, &mark[b]));
-    for (PetscInt p = 0; p < npairs; p++) {
-      const FcContactPair *P = &pairs[p];
-      if (P->A == b)
-        for (PetscInt i = 0; i < P->npoints; i++)
-          for (int k = 0; k < 3; k++) mark[b][3 * P->points[i] + k] = PETSC_TRUE;
-      if (P->B == b && body->ops.pointjacobian)
-        for (PetscInt i = 0; i < body->ndof; i++) mark[b][i] = PETSC_TRUE;
-      else if (P->B == b)
-        for (PetscInt i = 0; i < 3 * P->ntri; i++)
-          for (int k = 0; k < 3; k++) mark[b][3 * P->tri[i] + k] = PETSC_TRUE;
-    }
+    mark[b] = NULL;
+    if (model->bodies[b]->ndof) PetscCall(PetscCalloc1(model->bodies[b]->ndof, &mark[b]));
+  }
+  /* one pass over the pairs (a loop over the pairs per body was O(bodies × pairs)) */
+  for (PetscInt p = 0; p < npairs; p++) {
+    const FcContactPair *P = &pairs[p];
+    FcBody               B = model->bodies[P->B];
+    if (mark[P->A])
+      for (PetscInt i = 0; i < P->npoints; i++)
+        for (int k = 0; k < 3; k++) mark[P->A][3 * P->points[i] + k] = PETSC_TRUE;
+    if (!mark[P->B]) continue;
+    if (B->ops.pointjacobian)
+      for (PetscInt i = 0; i < B->ndof; i++) mark[P->B][i] = PETSC_TRUE;
+    else
+      for (PetscInt i = 0; i < 3 * P->ntri; i++)
+        for (int k = 0; k < 3; k++) mark[P->B][3 * P->tri[i] + k] = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
 }
@@ -319,7 +449,7 @@ PetscErrorCode FcContactPairsCandidates(const FcModel *model, PetscReal *const X
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs, const FcContactPair *pairs)
+PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs, const FcContactPair *pairs, const PetscBool candidate[])
 {
   const FcCase *c = model->c;
   PetscReal     gworst = 0; /* the deepest penetration beyond its pair's tolerance, of all pairs */
@@ -332,6 +462,7 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
     PetscReal            worst = 0, *XB = NULL;
     PetscInt             at = -1;
 
+    if (candidate && !candidate[p]) continue;
     if (P->tree) {
       FcProximityOptions opt;
       FcProximity       *out = NULL;

@@ -21,6 +21,10 @@ typedef struct {
   PetscInt      ntri;
   PetscInt     *tri;       /* target with a mesh (deformable, or rigid "mesh" shape): corner node triples */
   FcAABBTree    tree;      /* over tri; NULL for an analytic rigid shape */
+  /* points, and tri with its tree, are shared by the pairs with the same contactor body and
+   * surface (resp. target body and target surface): the pair that made them owns them. A group
+   * of n bodies (doc/case-format.md "Many bodies") has n(n − 1) passes but only n surfaces. */
+  PetscBool     own_points, own_target;
   PetscReal     mu, alarm;
   PetscBool     mortar;    /* formulation "mortar": slave is the contactor surface */
   FcMortarSlave slave;
@@ -49,7 +53,8 @@ PetscErrorCode FcContactPairsCandidates(const FcModel *model, PetscReal *const X
 /* The initial configuration may not overlap: per pair, the contactor points against the target
  * in the reference (t = 0) configuration; a penetration deeper than 1e-6 of the pair's alarm
  * distance (round-off of coincident faces) is an input error on contacts[entry] naming the two
- * bodies and the largest penetration. FcContactPairsCreate calls it. */
-PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs, const FcContactPair *pairs);
+ * bodies and the largest penetration. Pairs with candidate[p] false (the broad phase at t = 0;
+ * NULL: every pair) are skipped. FcContactPairsCreate calls it. */
+PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs, const FcContactPair *pairs, const PetscBool candidate[]);
 
 #endif

@@ -91,6 +91,7 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
       PetscCall(FcBodySetRigidGeometry(m->bodies[i]));
     } else PetscCall(FcBodyCreateDeformable(c, i, &m->bodies[i]));
   }
+  PetscCall(FcMeshReleaseKept()); /* the Gmsh model kept for bodies that are volumes of one file */
   for (PetscInt p = 0; p < c->nprobes; p++) ncols += (ProbeIsVector_Private(&c->probes[p]) && c->probes[p].component < 0) ? 3 : 1;
   PetscCall(PetscCalloc1(ncols + 1, &m->probe_cols));
   PetscCall(PetscCalloc1(c->nprobes + 1, &m->probe_node));

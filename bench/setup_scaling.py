@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""Set-up cost of many bodies (issue 13): walls of n x n blocks (one body per physical volume of
+one generated .msh, every pair among them in contact with both passes, a rigid floor), timed
+through `fcsim info` (case load, meshes, contact pairs and their t = 0 checks, no time step).
+Reports the CPU time (user + system) and the peak memory of each run, and the log-log slope of
+the CPU time against the number of blocks. Usage: bench/setup_scaling.py [--sizes 5,10,20]
+[--bin bin/fcsim]. Each block is one hexahedron in 6 tetrahedra, stack bond with half-block
+offsets on odd rows (the blocks touch along faces and edges, none overlap)."""
+import argparse, json, math, os, resource, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HEX = [(0, 1, 3, 7), (0, 1, 5, 7), (0, 2, 3, 7), (0, 2, 6, 7), (0, 4, 5, 7), (0, 4, 6, 7)]
+
+
+def write_wall(n, path):
+    """n x n blocks 1 x 0.5 x 0.5 m as path.msh (MSH 2.2, one physical volume per block) and path.json."""
+    L, H, D = 1.0, 0.5, 0.5
+    nodes, els, names = [], [], []
+    for j in range(n):
+        for i in range(n):
+            b = len(names) + 1
+            names.append((b, "block_%04d" % b))
+            x0, y0, base = i * L + (0.5 * L if j % 2 else 0.0), j * H, len(nodes)
+            for c in range(8):
+                nodes.append((x0 + L * (c & 1), y0 + H * ((c >> 1) & 1), D * ((c >> 2) & 1)))
+            for t in HEX:
+                p = [nodes[base + k] for k in t]
+                a, bb, cc = ([p[m][d] - p[0][d] for d in range(3)] for m in (1, 2, 3))
+                det = a[0] * (bb[1] * cc[2] - bb[2] * cc[1]) - a[1] * (bb[0] * cc[2] - bb[2] * cc[0]) + a[2] * (bb[0] * cc[1] - bb[1] * cc[0])
+                tt = list(t) if det > 0 else [t[0], t[2], t[1], t[3]]
+                els.append((b, [base + k + 1 for k in tt]))
+    with open(path + ".msh", "w") as f:
+        f.write("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n%d\n" % len(names))
+        f.writelines('3 %d "%s"\n' % bn for bn in names)
+        f.write("$EndPhysicalNames\n$Nodes\n%d\n" % len(nodes))
+        f.writelines("%d %.17g %.17g %.17g\n" % (k + 1, *p) for k, p in enumerate(nodes))
+        f.write("$EndNodes\n$Elements\n%d\n" % len(els))
+        f.writelines("%d 4 2 %d %d %s\n" % (k + 1, b, b, " ".join(map(str, t))) for k, (b, t) in enumerate(els))
+        f.write("$EndElements\n")
+    case = {"name": "wall_%d" % n, "time": {"integrator": "backward_euler", "dt": 0.04, "t_end": 0.04},
+            "gravity": [0, -9.81, 0],
+            "bodies": [{"mesh": {"file": os.path.basename(path) + ".msh", "volumes": "block_*"},
+                        "material": {"model": "linear", "E": 2e10, "nu": 0.3, "density": 2300}},
+                       {"name": "floor", "type": "rigid", "shape": {"type": "plane", "point": [0, 0, 0], "normal": [0, 1, 0]}}],
+            "contacts": [{"bodies": ["block_*"], "mu": 0.8, "both_passes": True, "alarm": 0.01},
+                         {"pair": ["block_*", "floor"], "mu": 0.8, "alarm": 0.01}]}
+    with open(path + ".json", "w") as f:
+        json.dump(case, f, indent=1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", default="5,10,20")
+    ap.add_argument("--bin", default=os.environ.get("FCSIM_BIN", os.path.join(ROOT, "bin", "fcsim")))
+    a = ap.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in [int(s) for s in a.sizes.split(",")]:
+            path = os.path.join(tmp, "wall_%d" % n)
+            write_wall(n, path)
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            p = subprocess.run([a.bin, "info", path + ".json"], capture_output=True, text=True)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if p.returncode:
+                sys.exit("fcsim info %s.json failed: %s" % (path, p.stderr.strip()))
+            cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+            # ru_maxrss of the children is the largest child so far (KiB): the sizes grow, so it is this run's
+            rows.append((n * n, n * n * (n * n - 1) // 2, cpu, r1.ru_maxrss / 1024.0))
+    print("| blocks | pairs | CPU [s] | peak memory [MB] |\n|---|---|---|---|")
+    for b, np_, cpu, mb in rows:
+        print("| %d | %d | %.2f | %.0f |" % (b, np_, cpu, mb))
+    if len(rows) > 1:
+        (b0, _, c0, _), (b1, _, c1, _) = rows[-2], rows[-1]
+        print("FIGURE set-up of many bodies: %d blocks %.2f s CPU, %.0f MB; log-log slope of CPU against blocks (last two sizes) %.2f"
+              % (rows[-1][0], rows[-1][2], rows[-1][3], math.log(c1 / c0) / math.log(b1 / b0)))
+
+
+if __name__ == "__main__":
+    main()
