@@ -70,7 +70,8 @@ typedef struct {
  * dynamics with `mass` [kg], principal `inertia` [kg m²] (body axes = world axes at t = 0),
  * `joint` (free: 6 DoFs about the centre of mass; prismatic along the unit `axis`; fixed), applied
  * `force` [N] at the centre of mass scaled by `force_ramp`, `initial_velocity` [m/s] and (free
- * joint) `initial_angular_velocity` [rad/s]. */
+ * joint) `initial_angular_velocity` [rad/s]. trajectory: the pose of a device log (has_device, the
+ * dev_* fields below); a dynamic motion may add a coupling to one (coupled). */
 typedef enum { FC_MOTION_FIXED, FC_MOTION_KINEMATIC, FC_MOTION_DYNAMIC, FC_MOTION_TRAJECTORY } FcMotionType;
 typedef enum { FC_JOINT_FREE, FC_JOINT_PRISMATIC, FC_JOINT_FIXED } FcJointType;
 typedef struct {
