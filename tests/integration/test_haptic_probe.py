@@ -20,6 +20,8 @@ virtual coupling (a free dynamic motion with "coupling"), and cases/haptic_probe
       (s + omega)^2), whose peak overshoot is exp(-2) d = 13.5 %: that is the coupling's, not
       the integrator's; the tool follows an RK4 solution of the continuous system for the
       log's piecewise-linear jump to a first-order bound.
+   c. a stiff coupling (K = 1e7 N/m, omega dt = 14, far beyond an explicit spring's limit
+      omega dt = 2) stays bounded by the first step's motion and decays: implicit, no step limit.
 3. cases/haptic_probe.json, shortened to 1.2 s (press, hold, start of the slide):
    determinism (two runs give bit-identical probes.csv, device columns included, and contact
    forces in run.h5).
@@ -151,6 +153,14 @@ figure("coupling, released with v0 = %g m/s and w0 = %g rad/s (omega = %.1f rad/
 check(under <= 1e-7 and under_r <= 1e-7, "coupling: the default damping is critical, the released tool returns without crossing (no overshoot beyond the round-off of a double root, 1e-7)")
 check(under_half > 0.05, "coupling: the control (half the critical damping) does overshoot, so the check above can fail")
 check(ex <= 1.5 * omega * dt and er <= 1.5 * omega * dt, "coupling: the response follows the continuous one to first order (<= 1.5 omega dt of the peak)")
+
+# a stiff coupling: K = 1e7 N/m, omega dt = 14 (an explicit spring would blow up beyond
+# omega dt = 2): the implicit coupling stays bounded by the first step's motion and decays
+ps = free_tool("kick_stiff", still, extra={"stiffness": 1e7}, motion_extra={"initial_velocity": [v0, 0, 0]})
+xs = np.abs(np.array(ps["tool_tool_px"]))
+ws = math.sqrt(1e7 / m)
+figure("stiff coupling (K = 1e7 N/m, omega dt = %.1f): max |x| = %.2e m (v0 dt = %.1e m), |x| at t = %g s: %.1e m" % (ws * dt, xs.max(), v0 * dt, T, xs[-1]))
+check(xs.max() <= v0 * dt and xs[-1] <= 1e-6 * xs.max(), "stiff coupling: no blow-up at omega dt = 14 (implicit), the kick decays")
 
 dj = 0.01
 jump = write_log("jump.csv", [[0, 0, 0, 0], [dt, dj, 0, 0], [1, dj, 0, 0]])
