@@ -290,6 +290,9 @@ static PetscErrorCode MaterialCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const 
 
 static PetscErrorCode BoundaryCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode MotionCheck_Private(FcSchemaCtx *, cJSON *, const char *);
+static PetscErrorCode QuaternionCheck_Private(FcSchemaCtx *, cJSON *, const char *);
+static PetscErrorCode WindowCheck_Private(FcSchemaCtx *, cJSON *, const char *);
+static PetscErrorCode TrajectoryCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode LoadCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode BodiesCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode ProbesCheck_Private(FcSchemaCtx *, cJSON *, const char *);
@@ -541,6 +544,45 @@ static const FcSchemaEntry  motion_kinematic_keys[] = {
   {.key = "rotation", .types = FC_T_OBJECT, .object = &kin_rotation_object},
   {.key = NULL}
 };
+/* A recorded device log driving a rigid body (doc/trajectory.md, doc/rigid.md §2d): the keys of
+ * motion "trajectory" and of a dynamic motion's "coupling". The transform's rotation is a
+ * quaternion [w, x, y, z] (normalized; zero norm refused) or {"axis", "angle" [rad]}. */
+static const char *const   trajectory_formats[] = {"fcsim", "openhaptics", "ros_pose", "ros_jointstate", NULL};
+static const char *const   trajectory_units[]   = {"m", "mm", NULL};
+static const FcSchemaEntry traj_rotation_keys[] = {
+  DIR3_ENTRY("axis"),
+  {.key = "angle", .types = FC_T_NUMBER, .required = PETSC_TRUE},
+  {.key = NULL}
+};
+static const FcSchemaObject traj_rotation_object = {.entries = traj_rotation_keys};
+static const FcSchemaEntry  traj_transform_keys[] = {
+  {.key = "rotation", .types = FC_T_ARRAY | FC_T_OBJECT, .def = "[1, 0, 0, 0]", .len_min = 4, .len_max = 4, .elem = &number_elem, .object = &traj_rotation_object, .check = QuaternionCheck_Private},
+  VEC3_ENTRY("translation", PETSC_FALSE, "[0, 0, 0]"),
+  {.key = "scale",    .types = FC_T_NUMBER, .def = "1", .range = FC_RANGE_GT(0)},
+  {.key = NULL}
+};
+static const FcSchemaObject traj_transform_object = {.entries = traj_transform_keys};
+#define TRAJECTORY_ENTRIES \
+  {.key = "file",      .types = FC_T_STRING, .required = PETSC_TRUE, .len_min = 1, .len_max = PATH_MAX_CHARS, .check = MeshFileCheck_Private}, \
+  {.key = "format",    .types = FC_T_STRING, .required = PETSC_TRUE, .choices = trajectory_formats}, \
+  {.key = "units",     .types = FC_T_STRING, .choices = trajectory_units}, \
+  {.key = "transform", .types = FC_T_OBJECT, .def = "{}", .object = &traj_transform_object}, \
+  {.key = "window",    .types = FC_T_ARRAY, .len_min = 2, .len_max = 2, .elem = &non_negative_elem, .check = WindowCheck_Private}, \
+  {.key = "offset",    .types = FC_T_ARRAY, .len_min = 3, .len_max = 3, .elem = &number_elem}
+static const FcSchemaEntry motion_trajectory_keys[] = {
+  TRAJECTORY_ENTRIES,
+  {.key = NULL}
+};
+/* coupling: K > 0, B, K_r > 0, B_r >= 0 (absent: the defaults of doc/rigid.md §2d) */
+static const FcSchemaEntry coupling_keys[] = {
+  TRAJECTORY_ENTRIES,
+  {.key = "stiffness",            .types = FC_T_NUMBER, .range = FC_RANGE_GT(0)},
+  {.key = "damping",              .types = FC_T_NUMBER, .range = FC_RANGE_GE(0)},
+  {.key = "rotational_stiffness", .types = FC_T_NUMBER, .range = FC_RANGE_GT(0)},
+  {.key = "rotational_damping",   .types = FC_T_NUMBER, .range = FC_RANGE_GE(0)},
+  {.key = NULL}
+};
+static const FcSchemaObject coupling_object = {.entries = coupling_keys, .check = TrajectoryCheck_Private};
 /* dynamic: joint */
 static const FcSchemaEntry joint_type_entry  = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
 static const FcSchemaEntry joint_empty_keys[] = {
@@ -567,6 +609,7 @@ static const FcSchemaEntry motion_dynamic_keys[] = {
   RAMP_ENTRY("\"constant\""),
   VEC3_ENTRY("initial_velocity", PETSC_FALSE, "[0, 0, 0]"),
   VEC3_ENTRY("initial_angular_velocity", PETSC_FALSE, "[0, 0, 0]"),
+  {.key = "coupling",         .types = FC_T_OBJECT, .object = &coupling_object},
   {.key = NULL}
 };
 static const FcSchemaEntry  inertia_default = {.key = "inertia", .types = FC_T_ARRAY, .def = "[0, 0, 0]", .len_min = 3, .len_max = 3, .elem = &non_negative_elem};
@@ -576,6 +619,7 @@ static const FcSchemaVariant motion_variants[] = {
   {"fixed",     motion_fixed_keys    },
   {"kinematic", motion_kinematic_keys},
   {"dynamic",   motion_dynamic_keys  },
+  {"trajectory", motion_trajectory_keys},
   {NULL,        NULL                 }
 };
 static const FcSchemaObject motion_object = {.discriminator = &motion_type_entry, .variants = motion_variants, .check = MotionCheck_Private};
@@ -862,6 +906,38 @@ static PetscErrorCode DynamicCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const c
   PetscFunctionReturn(0);
 }
 
+/* A transform's rotation given as a quaternion [w, x, y, z]: its norm must not vanish (it is
+ * normalized when the case is filled; the trajectory loader refuses the same below 1e-6). */
+static PetscErrorCode QuaternionCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  PetscReal n = 0;
+
+  PetscFunctionBegin;
+  if (!cJSON_IsArray(item)) PetscFunctionReturn(0);
+  for (int k = 0; k < 4; k++) n += PetscSqr(cJSON_GetArrayItem(item, k)->valuedouble);
+  if (!(PetscSqrtReal(n) > 1e-6)) return FcInputError(ctx->file, path, "the quaternion [w, x, y, z] has zero norm (%g): it is no rotation", (double)PetscSqrtReal(n));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WindowCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  PetscFunctionBegin;
+  if (!(cJSON_GetArrayItem(item, 1)->valuedouble > cJSON_GetArrayItem(item, 0)->valuedouble)) return FcInputError(ctx->file, path, "must be [t0, t1] with t1 > t0 (seconds from the log's first sample)");
+  PetscFunctionReturn(0);
+}
+
+/* A device log: a JointState log states no unit, so "units" is required for it (no default). */
+static PetscErrorCode TrajectoryCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  char sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  FcSchemaPathKey(sub, sizeof sub, path, "units");
+  if (!strcmp(Str_Private(obj, "format"), "ros_jointstate") && !Get_Private(obj, "units"))
+    return FcInputError(ctx->file, sub, "required key \"units\" is missing: a ros_jointstate log states no unit (\"mm\" for the Geomagic/Omni drivers, or \"m\")");
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode MotionCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
 {
   const char *type = Str_Private(obj, "type");
@@ -869,6 +945,12 @@ static PetscErrorCode MotionCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const ch
   PetscFunctionBegin;
   if (!strcmp(type, "kinematic")) PetscCall(KinematicCheck_Private(ctx, obj, path));
   else if (!strcmp(type, "dynamic")) PetscCall(DynamicCheck_Private(ctx, obj, path));
+  else if (!strcmp(type, "trajectory")) PetscCall(TrajectoryCheck_Private(ctx, obj, path));
+  if (!strcmp(type, "dynamic") && Get_Private(obj, "coupling") && strcmp(Str_Private(Get_Private(obj, "joint"), "type"), "free")) {
+    char sub[FC_PATH_LEN];
+    FcSchemaPathKey(sub, sizeof sub, path, "coupling");
+    return FcInputError(ctx->file, sub, "a virtual coupling drives all six DoFs of the tool: it needs \"joint\": {\"type\": \"free\"}");
+  }
   PetscFunctionReturn(0);
 }
 
@@ -1658,6 +1740,44 @@ static PetscErrorCode FillShape_Private(FcSchemaCtx *ctx, cJSON *obj, const char
   PetscFunctionReturn(0);
 }
 
+/* The device log of a "trajectory" motion or of a coupling (the file resolved against the case). */
+static PetscErrorCode FillDevice_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path, FcCaseMotion *m)
+{
+  cJSON    *tr = Get_Private(obj, "transform"), *rot = Get_Private(tr, "rotation"), *win = Get_Private(obj, "window"), *off = Get_Private(obj, "offset");
+  char      sub[FC_PATH_LEN];
+  PetscReal n = 0;
+
+  PetscFunctionBegin;
+  m->has_device = PETSC_TRUE;
+  FcSchemaPathKey(sub, sizeof sub, path, "file");
+  PetscCall(MeshFileResolve_Private(ctx, Str_Private(obj, "file"), sub, m->dev_file, sizeof m->dev_file));
+  PetscCall(PetscStrncpy(m->dev_format, Str_Private(obj, "format"), sizeof m->dev_format));
+  if (Get_Private(obj, "units")) PetscCall(PetscStrncpy(m->dev_units, Str_Private(obj, "units"), sizeof m->dev_units));
+  if (cJSON_IsArray(rot)) {
+    for (int k = 0; k < 4; k++) m->dev_q[k] = cJSON_GetArrayItem(rot, k)->valuedouble;
+  } else {
+    /* q = (cos θ/2, sin θ/2 a), a the unit axis */
+    PetscReal a[3], th = Num_Private(rot, "angle");
+    Dir3_Private(Get_Private(rot, "axis"), a);
+    m->dev_q[0] = PetscCosReal(0.5 * th);
+    for (int k = 0; k < 3; k++) m->dev_q[1 + k] = PetscSinReal(0.5 * th) * a[k];
+  }
+  for (int k = 0; k < 4; k++) n += m->dev_q[k] * m->dev_q[k];
+  for (int k = 0; k < 4; k++) m->dev_q[k] /= PetscSqrtReal(n);
+  Vec3_Private(Get_Private(tr, "translation"), m->dev_translation);
+  m->dev_scale = Num_Private(tr, "scale");
+  if (win) {
+    m->dev_window = PETSC_TRUE;
+    m->dev_t0     = cJSON_GetArrayItem(win, 0)->valuedouble;
+    m->dev_t1     = cJSON_GetArrayItem(win, 1)->valuedouble;
+  }
+  if (off) {
+    m->dev_has_offset = PETSC_TRUE;
+    Vec3_Private(off, m->dev_offset);
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path, PetscReal t_end, FcCaseMotion *m)
 {
   const char *type = Str_Private(obj, "type");
@@ -1670,7 +1790,10 @@ static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const cha
   m->force_ramp.value = 1;
   FcSchemaPathKey(sub, sizeof sub, path, "ramp");
   if (!strcmp(type, "fixed")) m->type = FC_MOTION_FIXED;
-  else if (!strcmp(type, "kinematic")) {
+  else if (!strcmp(type, "trajectory")) {
+    m->type = FC_MOTION_TRAJECTORY;
+    PetscCall(FillDevice_Private(ctx, obj, path, m));
+  } else if (!strcmp(type, "kinematic")) {
     cJSON *disp = Get_Private(obj, "displacement");
     m->type     = FC_MOTION_KINEMATIC;
     cJSON *rot  = Get_Private(obj, "rotation");
@@ -1726,6 +1849,16 @@ static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const cha
     PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &m->force_ramp));
     Vec3_Private(Get_Private(obj, "initial_velocity"), m->initial_velocity);
     Vec3_Private(Get_Private(obj, "initial_angular_velocity"), m->initial_angular_velocity);
+    if (Get_Private(obj, "coupling")) {
+      cJSON *cp = Get_Private(obj, "coupling");
+      FcSchemaPathKey(sub, sizeof sub, path, "coupling");
+      m->coupled = PETSC_TRUE;
+      PetscCall(FillDevice_Private(ctx, cp, sub, m));
+      m->K  = Get_Private(cp, "stiffness") ? Num_Private(cp, "stiffness") : -1;
+      m->B  = Get_Private(cp, "damping") ? Num_Private(cp, "damping") : -1;
+      m->Kr = Get_Private(cp, "rotational_stiffness") ? Num_Private(cp, "rotational_stiffness") : -1;
+      m->Br = Get_Private(cp, "rotational_damping") ? Num_Private(cp, "rotational_damping") : -1;
+    }
   }
   PetscFunctionReturn(0);
 }

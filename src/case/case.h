@@ -70,8 +70,9 @@ typedef struct {
  * dynamics with `mass` [kg], principal `inertia` [kg m²] (body axes = world axes at t = 0),
  * `joint` (free: 6 DoFs about the centre of mass; prismatic along the unit `axis`; fixed), applied
  * `force` [N] at the centre of mass scaled by `force_ramp`, `initial_velocity` [m/s] and (free
- * joint) `initial_angular_velocity` [rad/s]. */
-typedef enum { FC_MOTION_FIXED, FC_MOTION_KINEMATIC, FC_MOTION_DYNAMIC } FcMotionType;
+ * joint) `initial_angular_velocity` [rad/s]. trajectory: the pose of a device log (has_device, the
+ * dev_* fields below); a dynamic motion may add a coupling to one (coupled). */
+typedef enum { FC_MOTION_FIXED, FC_MOTION_KINEMATIC, FC_MOTION_DYNAMIC, FC_MOTION_TRAJECTORY } FcMotionType;
 typedef enum { FC_JOINT_FREE, FC_JOINT_PRISMATIC, FC_JOINT_FIXED } FcJointType;
 typedef struct {
   FcMotionType type;
@@ -93,6 +94,21 @@ typedef struct {
   PetscReal    rot_axis[3], rot_center[3], rot_angle;
   PetscInt     rot_ntab;
   PetscReal   *rot_tab;
+  /* A recorded device log (doc/trajectory.md) driving the body: motion "trajectory" (kinematic:
+   * the body's pose is the device pose) or "dynamic" with a free joint and a "coupling" (a 6-DoF
+   * spring-damper from the device pose to the body, doc/rigid.md §2d). has_device for both. */
+  PetscBool    has_device;
+  char         dev_file[PETSC_MAX_PATH_LEN]; /* resolved relative to the case file */
+  char         dev_format[32], dev_units[8]; /* dev_units "": the format's own unit */
+  PetscReal    dev_q[4], dev_translation[3], dev_scale; /* device-to-world transform */
+  PetscBool    dev_window;
+  PetscReal    dev_t0, dev_t1;
+  PetscBool    dev_has_offset;
+  PetscReal    dev_offset[3]; /* the tool point the device position drives (reference coordinates) */
+  /* coupling (dynamic): stiffness K [N/m], damping B [N s/m], rotational_stiffness K_r [N m/rad],
+   * rotational_damping B_r [N m s/rad]; -1: the default (body_rigid.c, doc/rigid.md §2d) */
+  PetscBool    coupled;
+  PetscReal    K, B, Kr, Br;
 } FcCaseMotion;
 /* Prescribed translation at time t: kinematic, the table interpolated (held constant outside)
  * or displacement*ramp(t); fixed and dynamic: 0. */

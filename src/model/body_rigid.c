@@ -22,10 +22,118 @@
  * the applied force (A = 0): rejected.
  *
  * Dynamic with a free joint: six DoFs, the translation of the centre of mass and the rotation on
- * SO(3) (the section "dynamic, free joint" below). */
+ * SO(3) (the section "dynamic, free joint" below).
+ *
+ * Driven by a device log (src/io/trajectory.h, the section "device" below): motion "trajectory"
+ * replays the resampled device pose kinematically; a free body with a "coupling" follows it
+ * through a 6-DoF spring-damper (duriez2006 §7), integrated implicitly with the body. */
 #include "model.h"
 #include "theta.h"
 #include "../core/mat3.h"
+#include "../io/trajectory.h"
+
+/* The device driving a rigid body (doc/rigid.md §2d). The device pose at t, (p_dev, R_dev), is
+ * the log's resampled pose in world axes; the tool point Xo (offset, reference coordinates) is
+ * driven to p_dev and the body's rotation to R_dev: the body's centre of mass is driven to the
+ * target p_tgt = p_dev + R_dev (c − Xo). */
+struct _FcRigidDevice {
+  FcTrajectory tr;
+  PetscBool    coupled;
+  PetscReal    Xo[3];
+  PetscReal    K, B, Kr, Br;                 /* coupling (N/m, N s/m, N m/rad, N m s/rad) */
+  PetscReal    ptgt1[3], Rdev1[9];           /* target of the centre of mass and rotation at t1 */
+  PetscReal    vdev[3], wdev[3];             /* their velocities over the step, from the positions */
+  PetscReal    row[FC_DEVICE_NCOLS];         /* the record of the last step (FcBodyDeviceRow) */
+};
+
+const char *const FcDeviceColumns[FC_DEVICE_NCOLS] = {"dev_px", "dev_py", "dev_pz", "dev_qw", "dev_qx", "dev_qy", "dev_qz", "tool_px", "tool_py", "tool_pz", "tool_qw", "tool_qx", "tool_qy", "tool_qz", "dev_fx", "dev_fy", "dev_fz", "dev_tx", "dev_ty", "dev_tz"};
+
+/* R(q) for a unit quaternion q = (w, x, y, z) (row-major) */
+static void QuatToMat_Private(const PetscReal q[4], PetscReal R[9])
+{
+  const PetscReal w = q[0], x = q[1], y = q[2], z = q[3];
+  R[0] = 1 - 2 * (y * y + z * z);
+  R[1] = 2 * (x * y - w * z);
+  R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z);
+  R[4] = 1 - 2 * (x * x + z * z);
+  R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y);
+  R[7] = 2 * (y * z + w * x);
+  R[8] = 1 - 2 * (x * x + y * y);
+}
+
+/* The quaternion of R (through its rotation vector, |φ| < π), of the sign of ref (q · ref >= 0). */
+static void MatToQuat_Private(const PetscReal R[9], const PetscReal ref[4], PetscReal q[4])
+{
+  PetscReal phi[3], a, dot = 0;
+  FcMat3Log(R, phi);
+  a    = PetscSqrtReal(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
+  q[0] = PetscCosReal(0.5 * a);
+  for (int k = 0; k < 3; k++) q[1 + k] = a > 0 ? PetscSinReal(0.5 * a) * phi[k] / a : 0.0;
+  for (int k = 0; k < 4; k++) dot += q[k] * ref[k];
+  if (dot < 0)
+    for (int k = 0; k < 4; k++) q[k] = -q[k];
+}
+
+/* Device pose at t: position, quaternion (identity for a log without orientation) and rotation.
+ * t may pass the log's end by the round-off of n·dt (the loader checked t_last >= the case's end). */
+static PetscErrorCode DevicePose_Private(FcBody b, PetscReal t, PetscReal p[3], PetscReal q[4], PetscReal R[9])
+{
+  const FcTrajectory *tr = &b->device->tr;
+
+  PetscFunctionBegin;
+  t = PetscMin(PetscMax(t, 0.0), tr->t[tr->n - 1]);
+  q[0] = 1;
+  q[1] = q[2] = q[3] = 0;
+  PetscCall(FcTrajectoryEvaluate(tr, t, p, tr->q ? q : NULL, NULL, NULL, NULL));
+  QuatToMat_Private(q, R);
+  PetscFunctionReturn(0);
+}
+
+/* The target of the centre of mass: p_tgt = p_dev + R_dev (c − Xo) */
+static void Target_Private(FcBody b, const PetscReal p[3], const PetscReal R[9], PetscReal ptgt[3])
+{
+  const PetscReal *Xo = b->device->Xo, *c = b->rigid_c;
+  for (int i = 0; i < 3; i++) {
+    ptgt[i] = p[i];
+    for (int j = 0; j < 3; j++) ptgt[i] += R[3 * i + j] * (c[j] - Xo[j]);
+  }
+}
+
+/* The record of the step ending at t (FcBodyDeviceRow): device pose, tool pose (the tool point
+ * at c + d1 + R1 (Xo − c) and R1), force and torque on the device (minus those on the tool). */
+static PetscErrorCode DeviceRecord_Private(FcBody b, PetscReal t, const PetscReal Ftool[3], const PetscReal Ttool[3])
+{
+  PetscReal *row = b->device->row, R[9];
+
+  PetscFunctionBegin;
+  PetscCall(DevicePose_Private(b, t, row, row + 3, R));
+  FcRigidPlace(b, PETSC_FALSE, b->device->Xo, row + 7);
+  MatToQuat_Private(b->rigid_R1, row + 3, row + 10);
+  for (int k = 0; k < 3; k++) {
+    row[14 + k] = 0.0 - Ftool[k]; /* 0 − F: no "-0" in the CSV when F = 0 */
+    row[17 + k] = 0.0 - Ttool[k];
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcBodyDeviceRow(FcBody b, PetscReal *row)
+{
+  PetscFunctionBegin;
+  PetscCheck(b->device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s is not driven by a device", b->name);
+  for (int k = 0; k < FC_DEVICE_NCOLS; k++) row[k] = b->device->row[k];
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DeviceDestroy_Private(FcBody b)
+{
+  PetscFunctionBegin;
+  if (!b->device) PetscFunctionReturn(0);
+  PetscCall(FcTrajectoryDestroy(&b->device->tr));
+  PetscCall(PetscFree(b->device));
+  PetscFunctionReturn(0);
+}
 
 /* A dynamic rigid body (prismatic or free joint). */
 typedef struct {
@@ -36,22 +144,40 @@ typedef struct {
   FcTheta       th;               /* θ-method parameters (1, 1 for backward Euler) */
   Vec           x, dx, rfree, u0, v0;
   PetscErrorCode (*kinematics)(FcBody, const FcStepInfo *); /* positions at the iterate x */
+  /* free joint with a coupling: the translational and rotational tangents of the coupling,
+   * dt B + dt² θ_vq K and dt B_r + dt² θ_vq K_r, added to A (0 without a coupling) */
+  PetscReal     ct, cr;
 } Rigid;
 
+/* Prescribed translation at t: the case's, or that of a kinematic device replay (the tool point
+ * Xo, which is also the point the body turns about, goes to p_dev: d = p_dev − Xo). */
 static PetscErrorCode Position_Private(FcBody b, PetscReal t, PetscReal d[3])
 {
   PetscFunctionBegin;
-  FcCaseMotionDisplacement(&b->spec->motion, t, d);
+  if (b->device && !b->device->coupled) {
+    PetscReal q[4], R[9];
+    PetscCall(DevicePose_Private(b, t, d, q, R));
+    for (int k = 0; k < 3; k++) d[k] -= b->device->Xo[k];
+  } else FcCaseMotionDisplacement(&b->spec->motion, t, d);
   PetscFunctionReturn(0);
 }
 
-/* Prescribed rotation at t: exp(angle(t) [a]×), a the unit axis (I without a rotation). */
-static void Rotation_Private(FcBody b, PetscReal t, PetscReal R[9])
+/* Prescribed rotation at t: exp(angle(t) [a]×), a the unit axis (I without a rotation), or the
+ * device's rotation R(q_dev(t)) of a kinematic replay. */
+static PetscErrorCode Rotation_Private(FcBody b, PetscReal t, PetscReal R[9])
 {
   const FcCaseMotion *mo = &b->spec->motion;
   PetscReal           th = FcCaseMotionAngle(mo, t), phi[3];
+
+  PetscFunctionBegin;
+  if (b->device && !b->device->coupled) {
+    PetscReal p[3], q[4];
+    PetscCall(DevicePose_Private(b, t, p, q, R));
+    PetscFunctionReturn(0);
+  }
   for (int k = 0; k < 3; k++) phi[k] = th * mo->rot_axis[k];
   FcMat3Exp(phi, R);
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode BeginStep_Rigid(FcBody b, const FcStepInfo *s)
@@ -60,8 +186,8 @@ static PetscErrorCode BeginStep_Rigid(FcBody b, const FcStepInfo *s)
   b->incscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : s->dt;
   PetscCall(Position_Private(b, s->t0, b->rigid_d0));
   PetscCall(Position_Private(b, s->t1, b->rigid_d1));
-  Rotation_Private(b, s->t0, b->rigid_R0);
-  Rotation_Private(b, s->t1, b->rigid_R1);
+  PetscCall(Rotation_Private(b, s->t0, b->rigid_R0));
+  PetscCall(Rotation_Private(b, s->t1, b->rigid_R1));
   PetscFunctionReturn(0);
 }
 
@@ -95,9 +221,19 @@ static PetscErrorCode Update_Rigid(FcBody b, const FcStepInfo *s)
 static PetscErrorCode EndStep_Rigid(FcBody b, const FcStepInfo *s)
 {
   PetscFunctionBegin;
-  (void)s;
   b->kinetic_energy = 0; /* prescribed motion carries no modelled inertia */
   b->strain_energy  = 0;
+  if (b->device) {
+    const PetscReal zero[3] = {0, 0, 0};
+    PetscCall(DeviceRecord_Private(b, s->t1, zero, zero));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Destroy_RigidPrescribed(FcBody b)
+{
+  PetscFunctionBegin;
+  PetscCall(DeviceDestroy_Private(b));
   PetscFunctionReturn(0);
 }
 
@@ -237,6 +373,7 @@ static PetscErrorCode Destroy_RigidDynamic(FcBody b)
   Rigid *r = (Rigid *)b->data;
 
   PetscFunctionBegin;
+  PetscCall(DeviceDestroy_Private(b));
   if (!r) PetscFunctionReturn(0);
   PetscCall(VecDestroy(&r->x));
   PetscCall(VecDestroy(&r->dx));
@@ -377,9 +514,48 @@ static PetscErrorCode BeginStep_RigidFree(FcBody b, const FcStepInfo *s)
   for (int k = 0; k < 3; k++) b->rigid_d0[k] = b->rigid_d1[k];
   for (int k = 0; k < 9; k++) b->rigid_R0[k] = b->rigid_R1[k];
   FcMat3RotateDiag(b->rigid_R0, r->Jb, r->Jw); /* J_w = R0 diag(Jb) R0ᵀ */
-  (void)FcMat3Inv(r->Jw, r->Jwinv);
+  if (b->device) {
+    /* the coupling's target at t0 and t1; its velocities over the step from those positions
+     * (the log's own velocities are never used): v_dev = Δp_tgt/Δt, ω_dev = log(R_dev1 R_dev0ᵀ)/Δt */
+    struct _FcRigidDevice *dv = b->device;
+    PetscReal              p0[3], q[4], R0[9], pt0[3], dR[9];
+    const PetscReal        cq = FcThetaIncrementScale(&r->th, s->dt); /* dt θ_vq */
+    PetscCall(DevicePose_Private(b, s->t0, p0, q, R0));
+    Target_Private(b, p0, R0, pt0);
+    PetscCall(DevicePose_Private(b, s->t1, p0, q, dv->Rdev1));
+    Target_Private(b, p0, dv->Rdev1, dv->ptgt1);
+    FcMat3MultNT(dv->Rdev1, R0, dR);
+    FcMat3Log(dR, dv->wdev);
+    for (int k = 0; k < 3; k++) {
+      dv->vdev[k] = (dv->ptgt1[k] - pt0[k]) / s->dt;
+      dv->wdev[k] /= s->dt;
+    }
+    r->ct = s->dt * (dv->B + cq * dv->K);
+    r->cr = s->dt * (dv->Br + cq * dv->Kr);
+  }
+  {
+    PetscReal Jeff[9];
+    for (int k = 0; k < 9; k++) Jeff[k] = r->Jw[k] + (k % 4 == 0 ? r->cr : 0.0);
+    (void)FcMat3Inv(Jeff, r->Jwinv);
+  }
   PetscCall(KinematicsFree_Private(b, s));
   PetscFunctionReturn(0);
+}
+
+/* The coupling's force and torque on the tool at the iterate (R1, d1, x = (v, ω)) (duriez2006 §7,
+ * a spring-damper on position and orientation):
+ *   F = K (p_tgt(t1) − (c + d1)) + B (v_dev − v),   τ = K_r log(R_dev(t1) R1ᵀ) + B_r (ω_dev − ω). */
+static void Coupling_Private(FcBody b, const PetscScalar *x, PetscReal F[3], PetscReal T[3])
+{
+  const struct _FcRigidDevice *dv = b->device;
+  PetscReal                    dR[9], phi[3];
+
+  FcMat3MultNT(dv->Rdev1, b->rigid_R1, dR);
+  FcMat3Log(dR, phi);
+  for (int k = 0; k < 3; k++) {
+    F[k] = dv->K * (dv->ptgt1[k] - b->rigid_c[k] - b->rigid_d1[k]) + dv->B * (dv->vdev[k] - x[k]);
+    T[k] = dv->Kr * phi[k] + dv->Br * (dv->wdev[k] - x[3 + k]);
+  }
 }
 
 static PetscErrorCode Residual_RigidFree(FcBody b, const FcStepInfo *s, PetscReal *rnorm, PetscReal *scale)
@@ -413,6 +589,16 @@ static PetscErrorCode Residual_RigidFree(FcBody b, const FcStepInfo *s, PetscRea
     inert += li * li + ai * ai;
     ext += s->dt * s->dt * (F[k] * F[k] + gyro[k] * gyro[k]);
   }
+  if (b->device) {
+    /* the coupling at t1, implicit (its tangent is in A: ApplyAinv_Private) */
+    PetscReal Fc[3], Tc[3];
+    Coupling_Private(b, x, Fc, Tc);
+    for (int k = 0; k < 3; k++) {
+      rf[k] -= s->dt * Fc[k];
+      rf[3 + k] -= s->dt * Tc[k];
+      ext += s->dt * s->dt * (Fc[k] * Fc[k] + Tc[k] * Tc[k]);
+    }
+  }
   if (b->fcontact) PetscCall(VecGetArrayRead(b->fcontact, &fc));
   for (int k = 0; k < 6; k++) rn += PetscSqr(rf[k] - (fc ? fc[k] : 0.0));
   if (fc) PetscCall(VecRestoreArrayRead(b->fcontact, &fc));
@@ -425,13 +611,17 @@ static PetscErrorCode Residual_RigidFree(FcBody b, const FcStepInfo *s, PetscRea
   PetscFunctionReturn(0);
 }
 
-/* y = A⁻¹ z for A = diag(m I, J_w) */
+/* y = A⁻¹ z for A = diag((m + c_t) I, J_w + c_r I), c_t = dt B + dt² θ_vq K and
+ * c_r = dt B_r + dt² θ_vq K_r the coupling's tangent (0 without one). The translational part is
+ * the exact derivative of the linear spring-damper; the rotational part takes
+ * ∂ log(R_dev R1ᵀ)/∂ω ≈ −dt θ_vq I, exact when R1 = R_dev and first order in their distance
+ * (the Newton iteration converges on the residual, which is exact). */
 static void ApplyAinv_Private(FcBody b, const PetscScalar *z, PetscScalar *y)
 {
   Rigid *r = (Rigid *)b->data;
   PetscReal  a[3];
   for (int k = 0; k < 3; k++) a[k] = z[3 + k];
-  for (int k = 0; k < 3; k++) y[k] = z[k] / b->mass;
+  for (int k = 0; k < 3; k++) y[k] = z[k] / (b->mass + r->ct);
   for (int i = 0; i < 3; i++) y[3 + i] = r->Jwinv[3 * i] * a[0] + r->Jwinv[3 * i + 1] * a[1] + r->Jwinv[3 * i + 2] * a[2];
 }
 
@@ -488,6 +678,11 @@ static PetscErrorCode EndStep_RigidFree(FcBody b, const FcStepInfo *s)
     ke += b->mass * v[i] * v[i];
     for (int j = 0; j < 3; j++) ke += v[3 + i] * J1[3 * i + j] * v[3 + j];
   }
+  if (b->device) {
+    PetscReal Fc[3], Tc[3];
+    Coupling_Private(b, v, Fc, Tc);
+    PetscCall(DeviceRecord_Private(b, s->t1, Fc, Tc));
+  }
   PetscCall(VecRestoreArrayRead(b->v, &v));
   b->kinetic_energy = 0.5 * ke;
   b->strain_energy  = 0;
@@ -538,6 +733,22 @@ static PetscErrorCode CreateFree_Private(const FcCase *c, PetscInt index, FcBody
     v[3 + k] = mo->initial_angular_velocity[k];
   }
   PetscCall(VecRestoreArray(b->v, &v));
+  if (b->device) {
+    /* a coupled tool starts at the device's pose of t = 0: d = p_tgt(0) − c, R = R_dev(0) */
+    PetscReal p[3], q[4], R[9], pt[3], phi[3], zero[3] = {0, 0, 0};
+    PetscScalar *u;
+    PetscCall(DevicePose_Private(b, 0.0, p, q, R));
+    Target_Private(b, p, R, pt);
+    FcMat3Log(R, phi);
+    PetscCall(VecGetArray(b->u, &u));
+    for (int k = 0; k < 3; k++) {
+      b->rigid_d0[k] = b->rigid_d1[k] = u[k] = pt[k] - b->rigid_c[k];
+      u[3 + k]                               = phi[k];
+    }
+    PetscCall(VecRestoreArray(b->u, &u));
+    for (int k = 0; k < 9; k++) b->rigid_R0[k] = b->rigid_R1[k] = R[k];
+    PetscCall(DeviceRecord_Private(b, 0.0, zero, zero));
+  }
   b->ops.beginstep     = BeginStep_RigidFree;
   b->ops.residual      = Residual_RigidFree;
   b->ops.solve         = Solve_RigidFree;
@@ -637,6 +848,57 @@ static PetscErrorCode Centre_Private(FcBody b)
   PetscFunctionReturn(0);
 }
 
+/* ---- device ------------------------------------------------------------------------------------ */
+
+/* Load the device log of bodies[index].motion (or of its coupling): the case's format, units,
+ * transform and window, and the case's end as the required end (a log shorter than the run is
+ * refused: fcsim never extrapolates a recorded motion). The loader's one-line error "LOG: line N:
+ * message" is raised again prefixed with the case file and the JSON path of the log's file. The
+ * coupling's defaults: K = 1000 N/m, K_r = K J_max / m (the rotation's natural frequency about the
+ * axis of largest inertia equals the translation's, sqrt(K/m)), critical damping B = 2 sqrt(K m),
+ * B_r = 2 sqrt(K_r J_max). */
+static PetscErrorCode DeviceCreate_Private(const FcCase *c, PetscInt index, FcBody b)
+{
+  const FcCaseMotion    *mo = &b->spec->motion;
+  struct _FcRigidDevice *dv;
+  FcTrajectoryTransform  T;
+  FcTrajectoryOptions    o;
+  MeshCatch              mc = {{0}};
+  PetscErrorCode         ierr;
+  char                   path[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&dv));
+  b->device   = dv;
+  dv->coupled = mo->coupled;
+  for (int k = 0; k < 4; k++) T.q[k] = mo->dev_q[k];
+  for (int k = 0; k < 3; k++) T.translation[k] = mo->dev_translation[k];
+  T.scale = mo->dev_scale;
+  PetscCall(PetscMemzero(&o, sizeof o));
+  o.format     = mo->dev_format;
+  o.units      = mo->dev_units[0] ? mo->dev_units : NULL;
+  o.transform  = &T;
+  o.window     = mo->dev_window;
+  o.t_begin    = mo->dev_t0;
+  o.t_end      = mo->dev_t1;
+  o.t_required = c->steps * c->dt;
+  snprintf(path, sizeof path, "bodies[%d].motion%s.file", (int)index, mo->coupled ? ".coupling" : "");
+  PetscCall(PetscPushErrorHandler(MeshCatchHandler_Private, &mc));
+  ierr = FcTrajectoryLoad(mo->dev_file, &o, &dv->tr);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr == FC_ERR_INPUT) return FcInputError(c->file, path, "%s", mc.msg);
+  PetscCall(ierr);
+  for (int k = 0; k < 3; k++) dv->Xo[k] = mo->dev_has_offset ? mo->dev_offset[k] : b->rigid_c[k];
+  if (mo->coupled) {
+    const PetscReal Jmax = PetscMax(mo->inertia[0], PetscMax(mo->inertia[1], mo->inertia[2]));
+    dv->K  = mo->K > 0 ? mo->K : 1000.0;
+    dv->Kr = mo->Kr > 0 ? mo->Kr : dv->K * Jmax / mo->mass;
+    dv->B  = mo->B >= 0 ? mo->B : 2 * PetscSqrtReal(dv->K * mo->mass);
+    dv->Br = mo->Br >= 0 ? mo->Br : 2 * PetscSqrtReal(dv->Kr * Jmax);
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
 {
   FcBody            b;
@@ -654,10 +916,21 @@ PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
   PetscCall(Centre_Private(b));
   if (spec->motion.type == FC_MOTION_KINEMATIC && spec->motion.rot_has_center)
     for (int k = 0; k < 3; k++) b->rigid_c[k] = spec->motion.rot_center[k];
-  Rotation_Private(b, 0.0, b->rigid_R0);
-  Rotation_Private(b, 0.0, b->rigid_R1);
+  if (spec->motion.has_device) {
+    b->ops.destroy = Destroy_RigidPrescribed; /* frees the device also when what follows fails */
+    PetscCall(DeviceCreate_Private(c, index, b));
+    /* a kinematic replay turns the body about the tool point it drives */
+    if (!spec->motion.coupled)
+      for (int k = 0; k < 3; k++) b->rigid_c[k] = b->device->Xo[k];
+  }
+  PetscCall(Rotation_Private(b, 0.0, b->rigid_R0));
+  PetscCall(Rotation_Private(b, 0.0, b->rigid_R1));
   PetscCall(Position_Private(b, 0.0, b->rigid_d0));
   PetscCall(Position_Private(b, 0.0, b->rigid_d1));
+  if (b->device && !b->device->coupled) {
+    const PetscReal zero[3] = {0, 0, 0};
+    PetscCall(DeviceRecord_Private(b, 0.0, zero, zero));
+  }
   if (spec->motion.type == FC_MOTION_DYNAMIC) {
     if (spec->motion.joint == FC_JOINT_FREE) {
       PetscCall(CreateFree_Private(c, index, b));

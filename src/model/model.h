@@ -125,6 +125,8 @@ struct _p_FcBody {
                                                  * at t0 and at t1 / the iterate; I unless the body rotates */
   PetscReal          rigid_c[3];                /* rigid bodies: the point the rotation is about (the centre
                                                  * of mass of a free body), reference coordinates */
+  struct _FcRigidDevice *device;               /* rigid bodies driven by a device log (motion "trajectory" or a
+                                                 * coupling, doc/rigid.md §2d); NULL otherwise */
   void              *data;        /* type-specific */
 };
 
@@ -171,6 +173,16 @@ PetscErrorCode FcBodySetRigidGeometry(FcBody b);
  * enters W through its mass and inertia (doc/rigid.md). */
 PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *b);
 PetscErrorCode FcBodyDestroy(FcBody *b);
+
+/* A rigid body driven by a device log (doc/rigid.md §2d): its per-step record, FC_DEVICE_NCOLS
+ * values named by FcDeviceColumns (suffixes of "<body>_"): the device pose at t1 (position [m],
+ * unit quaternion w, x, y, z, world), the tool pose (the world position of the tool point the
+ * device drives, `offset`, and the body's rotation as a quaternion of the same sign as the
+ * device's), and the force [N] and torque [N m] the device renders: minus the coupling's force
+ * on the tool and minus its torque (about the centre of mass); zero for a kinematic replay. */
+#define FC_DEVICE_NCOLS 20
+extern const char *const FcDeviceColumns[FC_DEVICE_NCOLS];
+PetscErrorCode FcBodyDeviceRow(FcBody b, PetscReal *row);
 
 /* Von Mises stress per element of the current state (array of mesh.nelems). */
 PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);

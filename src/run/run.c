@@ -122,7 +122,49 @@ typedef struct {
   char         *petsc_opts;
   PetscReal    *row;
   FcVerdict     verdict; /* when the case has a "verdict" */
+  PetscInt      ncols;   /* probe columns: the model's, then FC_DEVICE_NCOLS per body driven by a device */
+  char        **cols;
 } RunState;
+
+/* The probe columns of the run: the model's, then "<body>_<FcDeviceColumns[k]>" for every rigid
+ * body driven by a device log (doc/output-format.md: probes.csv and run.h5:/probes). */
+static PetscErrorCode ProbeColumns_Private(RunState *rs)
+{
+  FcModel *m = &rs->model;
+  PetscInt n = m->nprobe_cols;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < m->nbodies; b++)
+    if (m->bodies[b]->device) n += FC_DEVICE_NCOLS;
+  PetscCall(PetscCalloc1(n + 1, &rs->cols));
+  rs->ncols = 0;
+  for (PetscInt j = 0; j < m->nprobe_cols; j++) PetscCall(PetscStrallocpy(m->probe_cols[j], &rs->cols[rs->ncols++]));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    if (!m->bodies[b]->device) continue;
+    for (PetscInt k = 0; k < FC_DEVICE_NCOLS; k++) {
+      char name[FC_NAME_LEN + 16];
+      PetscCall(PetscSNPrintf(name, sizeof name, "%s_%s", m->bodies[b]->name, FcDeviceColumns[k]));
+      PetscCall(PetscStrallocpy(name, &rs->cols[rs->ncols++]));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The probe row: the model's probes, then each device body's record of the step. */
+static PetscErrorCode Probes_Private(RunState *rs, const FcContactView *cv)
+{
+  FcModel *m = &rs->model;
+  PetscInt k = m->nprobe_cols;
+
+  PetscFunctionBegin;
+  PetscCall(FcModelProbes(m, cv, rs->row));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    if (!m->bodies[b]->device) continue;
+    PetscCall(FcBodyDeviceRow(m->bodies[b], rs->row + k));
+    k += FC_DEVICE_NCOLS;
+  }
+  PetscFunctionReturn(0);
+}
 
 /* A quasi-static step whose Newton iteration fails (time.cutback = depth > 0) is retried from
  * the step's start as two half steps, recursively, down to 2^depth sub-steps: the load path is
@@ -308,12 +350,13 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   spec.command_line  = o->command_line ? o->command_line : "";
   spec.nbodies       = nmesh;
   spec.meshes        = rs->meshes;
-  spec.nprobe_cols   = m->nprobe_cols;
-  spec.probe_cols    = (const char *const *)m->probe_cols;
+  PetscCall(ProbeColumns_Private(rs));
+  spec.nprobe_cols   = rs->ncols;
+  spec.probe_cols    = (const char *const *)rs->cols;
   spec.nstat_cols    = FcStepNumStats;
   spec.stat_cols     = FcStepStatNames;
   PetscCall(FcOutputOpen(&spec, &rs->out));
-  ncol = PetscMax(m->nprobe_cols, FcStepNumStats);
+  ncol = PetscMax(rs->ncols, FcStepNumStats);
   PetscCall(PetscMalloc1(ncol + 1, &rs->row));
 
   /* step 0: the initial state */
@@ -323,7 +366,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     PetscCall(FcContactStepGetView(rs->contact, &cv));
     cvp = &cv;
   }
-  PetscCall(FcModelProbes(m, cvp, rs->row));
+  PetscCall(Probes_Private(rs, cvp));
   PetscCall(FcOutputWriteProbes(rs->out, 0, 0.0, rs->row));
   if (c->verdict.set) PetscCall(FcVerdictAddRow(&rs->verdict, 0.0, rs->row));
 
@@ -355,7 +398,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     PetscCall(PetscTime(&to0));
     PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
     if (rs->contact) PetscCall(FcContactStepGetView(rs->contact, &cv));
-    PetscCall(FcModelProbes(m, cvp, rs->row));
+    PetscCall(Probes_Private(rs, cvp));
     PetscCall(FcOutputWriteProbes(rs->out, n, s.t1, rs->row));
     if (c->verdict.set) {
       PetscCall(FcVerdictAddRow(&rs->verdict, s.t1, rs->row));
@@ -416,6 +459,8 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs, PetscBool failed)
     for (PetscInt b = 0; b < rs->model.nbodies; b++) PetscCall(PetscFree(rs->vm[b]));
   PetscCall(PetscFree2(rs->meshes, rs->vm));
   PetscCall(PetscFree(rs->row));
+  for (PetscInt j = 0; rs->cols && j < rs->ncols; j++) PetscCall(PetscFree(rs->cols[j]));
+  PetscCall(PetscFree(rs->cols));
   PetscCall(PetscFree(rs->petsc_opts));
   PetscCall(FcModelDestroy(&rs->model));
   PetscFunctionReturn(0);
