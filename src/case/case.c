@@ -762,8 +762,8 @@ static const FcSchemaEntry haptic_keys[] = {
   {.key = "rate",           .types = FC_T_NUMBER,  .def = "1000", .range = FC_RANGE_GT(0)},
   {.key = "max_iterations", .types = FC_T_INTEGER, .def = "20",   .range = FC_RANGE_GE(1)},
   {.key = "strict",         .types = FC_T_BOOL,    .def = "false"},
-  {.key = "tool",           .types = FC_T_STRING,  .def = "\"\"", .len_max = NAME_MAX_CHARS, .charset = NAME_CHARS},
-  {.key = "passivity_tol",  .types = FC_T_NUMBER,  .def = "1e-9", .range = FC_RANGE_GE(0)},
+  {.key = "tool",           .types = FC_T_STRING,  .len_min = 1, .len_max = NAME_MAX_CHARS, .charset = NAME_CHARS}, /* absent: the one candidate */
+  {.key = "passivity_rtol", .types = FC_T_NUMBER,  .def = "1e-4", .range = FC_RANGE_GE(0)},
   {.key = NULL}
 };
 static const FcSchemaObject haptic_object = {.entries = haptic_keys};
@@ -1919,8 +1919,8 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
     c->haptic.rate           = Num_Private(el, "rate");
     c->haptic.max_iterations = (PetscInt)Num_Private(el, "max_iterations");
     c->haptic.strict         = Bool_Private(el, "strict");
-    c->haptic.passivity_tol  = Num_Private(el, "passivity_tol");
-    PetscCall(PetscStrncpy(c->haptic.tool, Str_Private(el, "tool"), sizeof c->haptic.tool));
+    c->haptic.passivity_rtol  = Num_Private(el, "passivity_rtol");
+    if (Get_Private(el, "tool")) PetscCall(PetscStrncpy(c->haptic.tool, Str_Private(el, "tool"), sizeof c->haptic.tool));
   }
 
   /* every entry of contacts[] becomes one FcCaseContact per pair of bodies it stands for */

@@ -174,15 +174,15 @@ typedef struct {
  * the free term shifted by the prescribed motion of the rigid bodies since the step, at most
  * `max_iterations` solver iterations each; `tool` names the rigid body whose rendered force is
  * reported ("": the one rigid target with a prescribed motion); `strict`: a tick that exhausts its
- * budget fails the run; `passivity_tol` [J]: the energy a step interval may generate before it
- * is reported. */
+ * budget fails the run; `passivity_rtol`: the energy a step interval may generate, relative to
+ * the interval's energy scale, before it is reported. */
 typedef struct {
   PetscBool set;
   PetscReal rate;               /* Hz */
   PetscInt  max_iterations;
   PetscBool strict;
   char      tool[FC_NAME_LEN];
-  PetscReal passivity_tol;      /* J */
+  PetscReal passivity_rtol;     /* relative */
 } FcCaseHaptic;
 
 /* BACKWARD_EULER is the θ-method with θ = θ_vq = 1; THETA is the general θ-method (han2023

@@ -30,7 +30,7 @@ struct _p_FcHaptic {
   PetscInt         nrows, rowcap;
   PetscReal       *rows, *wall;
   PetscInt         nexhausted, nintervals, ngenerating;
-  PetscReal        first_exhausted, max_generated;
+  PetscReal        first_exhausted, max_generated, first_generating; /* time of the first tick / interval start */
 };
 
 PetscErrorCode FcHapticPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], PetscReal R[9])
@@ -102,6 +102,7 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
   h->J      = (PetscInt)PetscFloorReal(J + 0.5);
   h->step   = -1;
   h->first_exhausted = -1;
+  h->first_generating = -1;
   {
     PetscErrorCode ierr = ChooseTool_Private(c, m, &h->tool);
     if (ierr) {
@@ -342,7 +343,8 @@ PetscErrorCode FcHapticAfterStep(FcHaptic h, FcContactStep cs, const FcStepInfo 
   G     = sumE + V1 - V0;
   scale = PetscMax(sumAbs, PetscMax(PetscAbsReal(V0), PetscAbsReal(V1)));
   h->nintervals++;
-  if (G > h->c->haptic.passivity_tol * scale && G > 0) {
+  if (G > h->c->haptic.passivity_rtol * scale && G > 0) {
+    if (!h->ngenerating) h->first_generating = h->tn;
     h->ngenerating++;
     h->max_generated = PetscMax(h->max_generated, G);
   }
@@ -353,8 +355,8 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
 {
   const FcCase     *c = h->c;
   const char       *type;
-  static const char *const names[] = {"rate", "ticks_per_step", "ticks", "max_iterations", "exhausted", "first_exhausted_time", "intervals", "generating_intervals", "max_generated_energy", "passivity_tol", "strict", "tool_body"};
-  PetscReal         values[12];
+  static const char *const names[] = {"rate", "ticks_per_step", "ticks", "max_iterations", "exhausted", "first_exhausted_time", "intervals", "generating_intervals", "max_generated_energy", "first_generating_time", "passivity_rtol", "strict", "tool_body"};
+  PetscReal         values[13];
   FcHapticOutput    o;
 
   PetscFunctionBegin;
@@ -368,15 +370,16 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
   values[6]  = (PetscReal)h->nintervals;
   values[7]  = (PetscReal)h->ngenerating;
   values[8]  = h->max_generated;
-  values[9]  = c->haptic.passivity_tol;
-  values[10] = c->haptic.strict ? 1.0 : 0.0;
-  values[11] = (PetscReal)h->tool;
+  values[9]  = h->first_generating;
+  values[10] = c->haptic.passivity_rtol;
+  values[11] = c->haptic.strict ? 1.0 : 0.0;
+  values[12] = (PetscReal)h->tool;
   o.ncols       = NCOLS;
   o.cols        = cols;
   o.nrows       = h->nrows;
   o.values      = h->rows;
   o.wall_time   = h->wall;
-  o.nattrs      = 12;
+  o.nattrs      = 13;
   o.attr_names  = names;
   o.attr_values = values;
   o.solver      = type;
@@ -384,7 +387,7 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
   printf("haptic: %d ticks at %g Hz on %s (%s, budget %d iterations): %d exhausted their budget", (int)h->nrows, (double)c->haptic.rate, h->model->bodies[h->tool]->name, type, (int)c->haptic.max_iterations, (int)h->nexhausted);
   if (h->nexhausted) printf(" (first at t = %.9g s)", (double)h->first_exhausted);
   printf("; passivity: %d of %d step intervals generate energy", (int)h->ngenerating, (int)h->nintervals);
-  if (h->ngenerating) printf(" (max %.6g J)", (double)h->max_generated);
+  if (h->ngenerating) printf(" (max %.6g J, the first from t = %.9g s)", (double)h->max_generated, (double)h->first_generating);
   printf("\n");
   fflush(stdout);
   if (h->nexhausted) fprintf(stderr, "fcsim: warning: haptic: %d of %d ticks exhausted their budget of %d iterations (haptic.max_iterations)%s\n", (int)h->nexhausted, (int)h->nrows, (int)c->haptic.max_iterations, c->haptic.strict ? ": the run fails (haptic.strict)" : "");

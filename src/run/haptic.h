@@ -25,7 +25,7 @@
  * block). Over a step interval the loop generates G = Σ_k E_k + V_end − V_start: zero for a
  * frictionless contact whose active set does not change (the trapezoidal rule is exact on a
  * linear spring), negative with friction (dissipation). An interval with
- * G > passivity_tol·max(Σ|E_k|, V_start, V_end) is reported. */
+ * G > passivity_rtol·max(Σ|E_k|, V_start, V_end) is reported. */
 #ifndef FC_HAPTIC_H
 #define FC_HAPTIC_H
 
