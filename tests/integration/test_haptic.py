@@ -1,0 +1,145 @@
+"""The multi-rate haptic loop on the frozen contact problem (src/run/haptic.c, doc/haptic.md;
+issue 16 item 3) on cases/haptic_sphere.json: a kinematic rigid sphere presses 0.05 m into a
+linear block clamped at its base (0.2 s), then slides along x; quasi-static FEM at 20 Hz,
+ticks at 1 kHz. The rendered force is the contacts' force on the tool, −(contact probe).
+
+1. Static check: the tool pressed in and held still. A tick solves the step's own problem, so
+   its force equals the step's contact force to the solver's tolerance (asserted 1e-6 relative).
+2. Moving slowly (0.01 m of slide in 0.3 s): the last tick of each step interval (t_{n+1}, from
+   the problem frozen at t_n) against the step n+1 force: within 1 %; at the case's speed (10×)
+   the difference is larger (the frozen frames and contact points age with the motion).
+3. Determinism: two runs give bit-identical haptic.csv.
+4. Reference: the same case with the FEM stepped at the haptic rate (dt = 1 ms); the max force
+   difference of the frozen-W loop from it, measured 2.29 % of the largest force (33.9 N of
+   1480 N, at the onset of sliding), asserted below 3.5 %.
+5. Budget of 1 iteration: every tick whose solve stopped above the tolerance is flagged, the
+   flags, the run.h5 attribute and the printed count agree; haptic.strict fails the run (exit 1,
+   outputs kept in <dir>.failed-<pid>).
+6. Frictionless: contact forces act along the sphere's radii, so the torque about its centre is
+   zero (1e-9 of |F| R); the trapezoidal work balances the frozen spring's energy, so no step
+   interval generates energy. With friction the onset of sliding (0.2–0.25 s) is reported
+   (the frozen problem measures slip from the step's start: not an incremental law).
+"""
+import csv
+import glob
+import json
+import os
+import shutil
+import subprocess
+from fctest import ROOT, FCSIM, figure, check, fail, outdir, run, probes
+import h5py
+import numpy as np
+
+CASE = os.path.join("cases", "haptic_sphere.json")
+OUT = outdir("haptic")
+
+
+def haptic(d):
+    with open(os.path.join(d, "haptic.csv")) as f:
+        r = list(csv.reader(f))
+    return {h: np.array([float(x[i]) for x in r[1:]]) for i, h in enumerate(r[0])}
+
+
+def fcsim_run(name, *sets, expect=0):
+    d = os.path.join(OUT, name)
+    args = ["run", CASE, "-o", d]
+    for s in sets:
+        args += ["--set", s]
+    p = run(args, expect=expect)
+    return d, p
+
+
+def tool_force(p):
+    """The contacts' force on the tool at every step: −(force on the block)."""
+    return -np.stack([p["contact_x"], p["contact_y"], p["contact_z"]], 1)
+
+
+def tick_force(h):
+    return np.stack([h["fx"], h["fy"], h["fz"]], 1)
+
+
+# 1. static check
+held = 'bodies[1].motion.displacement={"table": [[0, 0, 0, 0], [0.2, 0, 0, -0.05]]}'
+d, _ = fcsim_run("held", held)
+h, p = haptic(d), probes(d)
+Fs, Ft = tool_force(p), tick_force(h)
+worst = 0
+for n in range(4, 10):  # held from t = 0.2 (step 4) on
+    k = h["step"] == n
+    worst = max(worst, np.max(np.linalg.norm(Ft[k] - Fs[n], axis=1)) / np.linalg.norm(Fs[n]))
+figure("haptic held still: max |F_tick - F_step| / |F_step| = %.3e (steps 4..9, %d ticks)" % (worst, int(np.sum(h["step"] >= 4))))
+check(worst <= 1e-6, "held still, every tick renders the step's contact force to 1e-6 relative")
+
+
+def interval_end_diff(h, p):
+    """max over intervals n >= 4 (sliding) of |F(last tick after step n) − F(step n+1)| / |F(step n+1)|"""
+    Fs, Ft, worst = tool_force(p), tick_force(h), 0
+    for n in range(4, 10):
+        k = np.where(h["step"] == n)[0][-1]
+        worst = max(worst, np.linalg.norm(Ft[k] - Fs[n + 1]) / np.linalg.norm(Fs[n + 1]))
+    return worst
+
+
+# 2. moving slowly, and at the case's speed
+slow = 'bodies[1].motion.displacement={"table": [[0, 0, 0, 0], [0.2, 0, 0, -0.05], [0.5, 0.01, 0, -0.05]]}'
+d, _ = fcsim_run("slow", slow)
+e_slow = interval_end_diff(haptic(d), probes(d))
+a, pa = fcsim_run("a")
+e_fast = interval_end_diff(haptic(a), probes(a))
+figure("haptic vs simulation-rate force at t_{n+1}: %.3e relative sliding 0.033 m/s, %.3e at 0.33 m/s" % (e_slow, e_fast))
+check(e_slow <= 0.01, "moving slowly, the haptic-rate force at each step's time is within 1 % of the step's force")
+check(e_fast > e_slow, "the difference grows with the motion per step (frozen frames and points)")
+
+# 3. determinism
+b, _ = fcsim_run("b")
+same = open(os.path.join(a, "haptic.csv"), "rb").read() == open(os.path.join(b, "haptic.csv"), "rb").read()
+check(same, "two runs write bit-identical haptic.csv")
+ha = haptic(a)
+with h5py.File(os.path.join(a, "run.h5"), "r") as f:
+    g = f["haptic"]
+    check(np.array_equal(g["fz"][()], ha["fz"]) and g.attrs["ticks"] == len(ha["time"]) == 450, "run.h5:/haptic holds the 450 ticks of haptic.csv")
+    gen, nint = int(g.attrs["generating_intervals"]), int(g.attrs["intervals"])
+    first_gen = g.attrs["first_generating_time"]
+figure("haptic passivity with friction: %d of %d step intervals generate energy (first from t = %g s)" % (gen, nint, first_gen))
+check(gen >= 1 and abs(first_gen - 0.2) < 1e-12, "with friction the onset of sliding (interval from t = 0.2 s) is reported as generating energy")
+
+# 4. reference: the FEM at the haptic rate
+r, _ = fcsim_run("ref", "time.dt=0.001")
+Fr = tool_force(probes(r))
+idx = np.rint(ha["time"] / 0.001).astype(int)
+diff = np.linalg.norm(tick_force(ha) - Fr[idx], axis=1)
+fmax = np.max(np.linalg.norm(Fr, axis=1))
+figure("haptic frozen-W loop vs FEM at 1 kHz: max |dF| = %.4g N = %.3e of max |F| = %.4g N (at t = %.3f s)" % (diff.max(), diff.max() / fmax, fmax, ha["time"][diff.argmax()]))
+check(diff.max() <= 0.035 * fmax, "the frozen-W force stays within 3.5 % of the largest force of the reference run (measured 2.29 %)")
+
+# 5. budget of one iteration
+d, pr = fcsim_run("budget1", "haptic.max_iterations=1")
+h1 = haptic(d)
+tol = 1e-10
+nex = int(np.sum(h1["exhausted"]))
+with h5py.File(os.path.join(d, "run.h5"), "r") as f:
+    att = int(f["haptic"].attrs["exhausted"])
+flags_right = np.array_equal(h1["exhausted"] == 1, h1["error"] > tol)
+figure("haptic budget 1 iteration: %d of %d ticks exhausted" % (nex, len(h1["time"])))
+check(nex > 0 and flags_right, "a tick is flagged exactly when its common error is above the tolerance")
+check(att == nex and ("%d exhausted their budget" % nex) in pr.stdout and "warning: haptic: %d of" % nex in pr.stderr, "the count is the same in run.h5, on stdout and in the warning")
+check(np.all(h1["iterations"] <= 1), "no tick runs past its budget")
+sd = os.path.join(OUT, "strict")
+p = run(["run", CASE, "-o", sd, "--set", "haptic.max_iterations=1", "--set", "haptic.strict=true"], expect=1)
+kept = glob.glob(sd + ".failed-*")
+check(not os.path.exists(sd) and len(kept) == 1 and os.path.exists(os.path.join(kept[0], "haptic.csv")) and "haptic.strict" in p.stderr,
+      "haptic.strict: an exhausted tick fails the run (exit 1), outputs kept in .failed-<pid>")
+for k in kept:
+    shutil.rmtree(k)
+
+# 6. frictionless: torque and passivity
+d, p0 = fcsim_run("frictionless", "contacts[0].mu=0")
+h0 = haptic(d)
+T = np.linalg.norm(np.stack([h0["tx"], h0["ty"], h0["tz"]], 1), axis=1)
+F = np.linalg.norm(tick_force(h0), axis=1)
+ratio = np.max(T / (F * 0.5))
+with h5py.File(os.path.join(d, "run.h5"), "r") as f:
+    gen0 = int(f["haptic"].attrs["generating_intervals"])
+figure("haptic frictionless: max |tau| / (|F| R) = %.3e; %d step intervals generate energy" % (ratio, gen0))
+check(ratio <= 1e-9, "frictionless sphere: no torque about its centre")
+check(gen0 == 0, "frictionless: no step interval generates energy")
