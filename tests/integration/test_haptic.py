@@ -94,6 +94,8 @@ check(e_fast > e_slow, "the difference grows with the motion per step (frozen fr
 b, _ = fcsim_run("b")
 same = open(os.path.join(a, "haptic.csv"), "rb").read() == open(os.path.join(b, "haptic.csv"), "rb").read()
 check(same, "two runs write bit-identical haptic.csv")
+run(["run", CASE, "-o", b])  # haptic.csv is fcsim's own file: the folder may be replaced without --overwrite
+check(open(os.path.join(b, "haptic.csv"), "rb").read() == open(os.path.join(a, "haptic.csv"), "rb").read(), "a run replaces its own earlier output holding haptic.csv")
 ha = haptic(a)
 with h5py.File(os.path.join(a, "run.h5"), "r") as f:
     g = f["haptic"]
