@@ -155,10 +155,12 @@ static PetscErrorCode Stored_Private(FcHaptic h, PetscReal *V)
   PetscFunctionReturn(0);
 }
 
-/* Force and torque of the contacts on the tool at r, with the tool's contact points moved by δ
- * and its centre at c + dtool; *active: tool contacts with r_n > 0. */
-static void ToolForce_Private(FcHaptic h, const PetscReal dtool[3], PetscReal F[3], PetscReal T[3], PetscInt *active)
+/* Force and torque of the contacts on the tool at r: the generalized force Hᵀr on the tool's
+ * rigid DoFs with H frozen at t_n, F = Σ f_a and τ = Σ r_a × f_a with the step's arms
+ * r_a = x_a − c − d(t_n) (haptic.h); *active: tool contacts with r_n > 0. */
+static void ToolForce_Private(FcHaptic h, PetscReal F[3], PetscReal T[3], PetscInt *active)
 {
+  const PetscReal *dtool = &h->dn[3 * h->tool];
   const PetscReal *ctr = h->model->bodies[h->tool]->rigid_c;
   *active = 0;
   for (int k = 0; k < 3; k++) F[k] = T[k] = 0;
@@ -169,7 +171,7 @@ static void ToolForce_Private(FcHaptic h, const PetscReal dtool[3], PetscReal F[
     if (r[0] > 0) (*active)++;
     for (int k = 0; k < 3; k++) {
       f[k]   = -(r[0] * n[k] + r[1] * n[3 + k] + r[2] * n[6 + k]) / h->rscale;
-      arm[k] = h->xc[3 * a + k] + h->delta[3 * a + k] - ctr[k] - dtool[k];
+      arm[k] = h->xc[3 * a + k] - ctr[k] - dtool[k];
       F[k] += f[k];
     }
     T[0] += arm[1] * f[2] - arm[2] * f[1];
@@ -286,7 +288,7 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
         break;
       }
   }
-  ToolForce_Private(h, &h->dk[3 * tool], F, T, &active);
+  ToolForce_Private(h, F, T, &active);
   PetscCall(PetscTime(&t1));
   for (int k = 0; k < 3; k++) p[k] = ctr[k] + h->dk[3 * tool + k];
   FcMat3MultNT(&h->Rk[9 * tool], h->Rprev, dR);
@@ -329,7 +331,7 @@ PetscErrorCode FcHapticAfterStep(FcHaptic h, FcContactStep cs, const FcStepInfo 
   PetscFunctionBegin;
   PetscCall(Freeze_Private(h, cs, s));
   /* tick 0 of the interval: the step's own solution, the tool at t_n */
-  ToolForce_Private(h, &h->dn[3 * tool], h->Fprev, h->Tprev, &active);
+  ToolForce_Private(h, h->Fprev, h->Tprev, &active);
   for (int k = 0; k < 3; k++) h->pprev[k] = h->model->bodies[tool]->rigid_c[k] + h->dn[3 * tool + k];
   PetscCall(PetscArraycpy(h->Rprev, &h->Rn[9 * tool], 9));
   PetscCall(Stored_Private(h, &V0));

@@ -16,8 +16,9 @@
  * in dynamics — u a velocity, r an impulse). The same problem is re-solved with the case's
  * contact solver, warm-started from the previous tick, with at most haptic.max_iterations
  * iterations and the case's tolerance. The rendered force and torque are those the contacts
- * exert on the tool: F = −Σ_a (r_n n + r_t1 t1 + r_t2 t2)/Δ (r is the force on the contactor),
- * τ = Σ_a (x_a + δ_a − c − d(t_k)) × f_a, about the tool's centre c + d(t_k).
+ * exert on the tool: f_a = −(r_n n + r_t1 t1 + r_t2 t2)_a/Δ (r is the force on the contactor),
+ * F = Σ_a f_a and τ = Σ_a r_a × f_a, r_a = x_a − c − d(t_n): the generalized force Hᵀr on the
+ * tool's rigid DoFs with H frozen at t_n (the torque about the tool's centre).
  *
  * Passivity: E_k = ½ (F_{k−1} + F_k)·Δp_k + ½ (τ_{k−1} + τ_k)·Δθ_k is the work of the contact
  * forces on the tool over tick k (trapezoidal; tick 0 of an interval is the step's own solution).
