@@ -165,3 +165,7 @@ for a in ("0.1", "0.05"):
 ratio = dev["0.1"] / dev["0.05"]
 figure("haptic rotation about the centre: max tick deviation %.3e (0.1 rad) and %.3e (0.05 rad), ratio %.2f (second order: 4)" % (dev["0.1"], dev["0.05"], ratio))
 check(3.5 <= ratio <= 4.5, "the rotation's shift of the free term is exact to second order in the rotation per step")
+
+# 8. a dynamic case runs, and says once that its frozen problem stiffens the rendered force
+d, p = fcsim_run("dynamic", "time.integrator=backward_euler", "time.t_end=0.15")
+check(p.stderr.count("haptic: the loop re-solves a dynamic step's frozen problem") == 1 and len(haptic(d)["time"]) == 100, "haptic on a dynamic case: 100 ticks and one warning line")
