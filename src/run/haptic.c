@@ -39,15 +39,21 @@ PetscErrorCode FcHapticPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], Pet
 
   PetscFunctionBegin;
   PetscCheck(b->rigid && b->ndof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s has no prescribed pose (it has %d DoFs)", b->name, (int)b->ndof);
-  if (mo->type == FC_MOTION_KINEMATIC) {
+  switch (mo->type) {
+  case FC_MOTION_KINEMATIC: {
     PetscReal th = FcCaseMotionAngle(mo, t), phi[3];
     FcCaseMotionDisplacement(mo, t, d);
     for (int k = 0; k < 3; k++) phi[k] = th * mo->rot_axis[k];
     FcMat3Exp(phi, R); /* body_rigid.c: the same rotation exp(angle(t) [a]×) */
-  } else {
-    /* fixed, and a dynamic body on a fixed joint: never moves */
+  } break;
+  case FC_MOTION_FIXED:
+  case FC_MOTION_DYNAMIC: /* without DoFs: a fixed joint, never moves */
     for (int k = 0; k < 3; k++) d[k] = 0;
     FcMat3Identity(R);
+    break;
+  default:
+    /* a new prescribed motion must say where it puts the body, never be taken for a fixed one */
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "body %s: no prescribed pose for motion type %d (add it to FcHapticPrescribedPose, src/run/haptic.c)", b->name, (int)mo->type);
   }
   PetscFunctionReturn(0);
 }
@@ -112,7 +118,11 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
   }
   *out = h;
   PetscCall(PetscCalloc5(3 * m->nbodies, &h->dn, 9 * m->nbodies, &h->Rn, 3 * m->nbodies, &h->dk, 9 * m->nbodies, &h->Rk, m->nbodies, &h->prescribed));
-  for (PetscInt b = 0; b < m->nbodies; b++) h->prescribed[b] = (PetscBool)(m->bodies[b]->rigid && m->bodies[b]->ndof == 0);
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    h->prescribed[b] = (PetscBool)(m->bodies[b]->rigid && m->bodies[b]->ndof == 0);
+    /* every prescribed body has a pose (a motion type without one fails here, before any step) */
+    if (h->prescribed[b]) PetscCall(FcHapticPrescribedPose(m->bodies[b], 0.0, &h->dk[3 * b], &h->Rk[9 * b]));
+  }
   /* the case's solver, its tolerance and its options; the iteration budget per tick; warm
    * started from the previous tick */
   PetscCall(FcContactSolverCreate(&h->solver));
