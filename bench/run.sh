@@ -9,6 +9,9 @@ mkdir -p bench/out
 # han2023 Table I: the force-controlled cylinder press at dt = 0.01 s, real-time rate beside Drake's 0.06 (about 2.5 min)
 /usr/bin/python3 bench/cylinder_press_rate.py
 OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
+# issue 16: wall time per haptic tick on the frozen contact problem (median, p99, fraction within 1 ms)
+# for nsgs on cases/haptic_sphere.json (10 contacts) and on the refined block with ~300 contacts
+/usr/bin/python3 bench/haptic_tick.py --solvers nsgs --budgets 1,5,20
 # The fixed cost of a small contact solve beside its sweeps (issue 12 goal: < 10 µs for 1-10 contacts)
 ./build/bench/solve_overhead
 # Peer: Siconos fc3d NSGS (default and projection local solver) vs fcsim nsgs on the FCLIB

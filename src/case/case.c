@@ -800,6 +800,18 @@ static const FcSchemaEntry verdict_keys[] = {
 };
 static const FcSchemaObject verdict_object = {.entries = verdict_keys};
 
+/* haptic (case.h FcCaseHaptic): the rate against time.dt and the tool against the bodies and
+ * contacts are checked when the run starts (src/run/haptic.c), where the model is known */
+static const FcSchemaEntry haptic_keys[] = {
+  {.key = "rate",           .types = FC_T_NUMBER,  .def = "1000", .range = FC_RANGE_GT(0)},
+  {.key = "max_iterations", .types = FC_T_INTEGER, .def = "20",   .range = FC_RANGE_GE(1)},
+  {.key = "strict",         .types = FC_T_BOOL,    .def = "false"},
+  {.key = "tool",           .types = FC_T_STRING,  .len_min = 1, .len_max = NAME_MAX_CHARS, .charset = NAME_CHARS}, /* absent: the one candidate */
+  {.key = "passivity_rtol", .types = FC_T_NUMBER,  .def = "1e-4", .range = FC_RANGE_GE(0)},
+  {.key = NULL}
+};
+static const FcSchemaObject haptic_object = {.entries = haptic_keys};
+
 /* output */
 static const char *const   vtk_formats[] = {"binary", "ascii", NULL};
 static const FcSchemaEntry output_keys[] = {
@@ -831,6 +843,7 @@ static const FcSchemaEntry root_keys[] = {
   {.key = "probes",      .types = FC_T_ARRAY,  .def = "[]", .elem = &probe_elem, .check = ProbesCheck_Private},
   {.key = "output",      .types = FC_T_OBJECT, .def = "{}", .object = &output_object},
   {.key = "verdict",     .types = FC_T_OBJECT, .object = &verdict_object},
+  {.key = "haptic",      .types = FC_T_OBJECT, .object = &haptic_object},
   {.key = "petsc",       .types = FC_T_OBJECT, .def = "{}", .object = &petsc_object},
   {.key = NULL}
 };
@@ -2060,6 +2073,14 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
     c->verdict.stand_energy     = Num_Private(el, "stand_energy");
     c->verdict.collapse_drop    = Num_Private(el, "collapse_drop");
     c->verdict.stop_on_collapse = Bool_Private(el, "stop_on_collapse");
+  }
+  if ((el = Get_Private(root, "haptic"))) {
+    c->haptic.set            = PETSC_TRUE;
+    c->haptic.rate           = Num_Private(el, "rate");
+    c->haptic.max_iterations = (PetscInt)Num_Private(el, "max_iterations");
+    c->haptic.strict         = Bool_Private(el, "strict");
+    c->haptic.passivity_rtol  = Num_Private(el, "passivity_rtol");
+    if (Get_Private(el, "tool")) PetscCall(PetscStrncpy(c->haptic.tool, Str_Private(el, "tool"), sizeof c->haptic.tool));
   }
 
   /* every entry of contacts[] becomes one FcCaseContact per pair of bodies it stands for */

@@ -185,6 +185,22 @@ typedef struct {
   PetscBool stop_on_collapse;
 } FcCaseVerdict;
 
+/* haptic: the multi-rate haptic loop on the frozen contact problem (src/run/haptic.h,
+ * doc/haptic.md). After every step, ticks at `rate` Hz re-solve the step's contact problem with
+ * the free term shifted by the prescribed motion of the rigid bodies since the step, at most
+ * `max_iterations` solver iterations each; `tool` names the rigid body whose rendered force is
+ * reported ("": the one rigid target with a prescribed motion); `strict`: a tick that exhausts its
+ * budget fails the run; `passivity_rtol`: the energy a step interval may generate, relative to
+ * the interval's energy scale, before it is reported. */
+typedef struct {
+  PetscBool set;
+  PetscReal rate;               /* Hz */
+  PetscInt  max_iterations;
+  PetscBool strict;
+  char      tool[FC_NAME_LEN];
+  PetscReal passivity_rtol;     /* relative */
+} FcCaseHaptic;
+
 /* BACKWARD_EULER is the θ-method with θ = θ_vq = 1; THETA is the general θ-method (han2023
  * eq. 1–4) with the case's theta and theta_vq (midpoint and symplectic_euler are THETA). */
 typedef enum { FC_INTEGRATOR_QUASI_STATIC, FC_INTEGRATOR_BACKWARD_EULER, FC_INTEGRATOR_THETA } FcIntegratorType;
@@ -223,6 +239,7 @@ typedef struct {
   PetscInt    nprobes;
   FcCaseProbe *probes;
   FcCaseVerdict verdict;
+  FcCaseHaptic  haptic;
 
   PetscInt       ncontacts;   /* body pairs, every entry of contacts[] expanded (FcCaseContact.entry) */
   FcCaseContact *contacts;

@@ -96,7 +96,7 @@ static void Printable_Private(const char *in, char *out, size_t len)
 /* The names fcsim writes in a results folder (doc/output-format.md, "Where a run writes"). */
 static PetscBool OwnFileName_Private(const char *name)
 {
-  static const char *const files[] = {FC_OUTDIR_MARKER, "run.h5", "run.xdmf", "probes.csv", "stats.csv", "compare.csv", "compare.md", "study.csv", "study.md", "errors.csv"};
+  static const char *const files[] = {FC_OUTDIR_MARKER, "run.h5", "run.xdmf", "probes.csv", "stats.csv", "haptic.csv", "compare.csv", "compare.md", "study.csv", "study.md", "errors.csv"};
   size_t                   n       = strlen(name);
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     if (!strcmp(name, files[i])) return PETSC_TRUE;

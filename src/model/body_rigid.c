@@ -180,6 +180,15 @@ static PetscErrorCode Rotation_Private(FcBody b, PetscReal t, PetscReal R[9])
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcBodyPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], PetscReal R[9])
+{
+  PetscFunctionBegin;
+  PetscCheck(b->rigid && b->ndof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s has no prescribed pose (it has %d DoFs)", b->name, (int)b->ndof);
+  PetscCall(Position_Private(b, t, d));
+  PetscCall(Rotation_Private(b, t, R));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode BeginStep_Rigid(FcBody b, const FcStepInfo *s)
 {
   PetscFunctionBegin;

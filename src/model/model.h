@@ -183,6 +183,10 @@ PetscErrorCode FcBodyDestroy(FcBody *b);
 #define FC_DEVICE_NCOLS 20
 extern const char *const FcDeviceColumns[FC_DEVICE_NCOLS];
 PetscErrorCode FcBodyDeviceRow(FcBody b, PetscReal *row);
+/* The pose at time t of a rigid body whose motion is prescribed (fixed, kinematic, or a kinematic
+ * device replay): its points X are at c + d + R (X − c), c = b->rigid_c (doc/rigid.md §2b), the
+ * same d and R the body's steps use. An error for a body with DoFs. */
+PetscErrorCode FcBodyPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], PetscReal R[9]);
 
 /* Von Mises stress per element of the current state (array of mesh.nelems). */
 PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);

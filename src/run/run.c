@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE 700
 #include "run.h"
 #include "verdict.h"
+#include "haptic.h"
 #include "../model/model.h"
 #include "../step/step.h"
 #include "../compliance/compliance.h"
@@ -124,6 +125,8 @@ typedef struct {
   FcVerdict     verdict; /* when the case has a "verdict" */
   PetscInt      ncols;   /* probe columns: the model's, then FC_DEVICE_NCOLS per body driven by a device */
   char        **cols;
+  FcHaptic      haptic;  /* when the case has a "haptic" section */
+  PetscBool     haptic_failed; /* haptic.strict and a tick exhausted its budget */
 } RunState;
 
 /* The probe columns of the run: the model's, then "<body>_<FcDeviceColumns[k]>" for every rigid
@@ -278,6 +281,7 @@ static PetscErrorCode RunSetup_Private(const FcCase *c, RunState *rs)
   PetscCall(FcModelCreate(c, &rs->model));
   if (c->ncontacts) PetscCall(FcContactStepCreate(&rs->model, &rs->contact));
   if (c->verdict.set) PetscCall(VerdictSetup_Private(c, rs));
+  if (c->haptic.set) PetscCall(FcHapticCreate(c, &rs->model, &rs->haptic));
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(0);
 }
@@ -411,6 +415,8 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     }
     if (rs->contact && c->output_fclib) PetscCall(WriteFCLIB_Private(rs->contact, tmp, c, n));
     PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
+    /* the haptic loop between this step and the next, on this step's frozen contact problem */
+    if (rs->haptic && !last) PetscCall(FcHapticAfterStep(rs->haptic, rs->contact, &s));
     PetscCall(PetscTime(&to1));
     st.output = to1 - to0;
     st.total += st.output;
@@ -438,8 +444,13 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   PetscCall(PetscLogStagePop());
   if (c->verdict.set) PetscCall(Verdict_Private(c, rs));
   PetscCall(FcOutputClose(&rs->out));
+  if (rs->haptic) {
+    PetscInt nexhausted;
+    PetscCall(FcHapticFinish(rs->haptic, tmp, c->output_hdf5, &nexhausted));
+    rs->haptic_failed = (PetscBool)(c->haptic.strict && nexhausted > 0);
+  }
   PetscCall(PetscTime(&tnow));
-  *converged = (PetscBool)(!*stopped_at && (nfail == 0 || c->allow_nonconvergence));
+  *converged = (PetscBool)(!*stopped_at && (nfail == 0 || c->allow_nonconvergence) && !rs->haptic_failed);
   *nfailed   = nfail;
   *ndone     = done;
   if (nfail && *converged) fprintf(stderr, "fcsim: %d of %d steps did not converge (allowed by time.newton.allow_failure)\n", (int)nfail, (int)done);
@@ -455,6 +466,7 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs, PetscBool failed)
   if (rs->out && failed) PetscCall(FcOutputAbandon(&rs->out));
   if (rs->out) PetscCall(FcOutputClose(&rs->out));
   PetscCall(FcContactStepDestroy(&rs->contact));
+  PetscCall(FcHapticDestroy(&rs->haptic));
   if (rs->vm)
     for (PetscInt b = 0; b < rs->model.nbodies; b++) PetscCall(PetscFree(rs->vm[b]));
   PetscCall(PetscFree2(rs->meshes, rs->vm));
@@ -506,6 +518,8 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   if (stopped)
     fprintf(stderr, "fcsim: step %d (t = %g): a Newton iterate became inadmissible (an element inverted, det F <= 0, a non-finite value, or an indefinite Delassus operator)%s; the run stopped: reduce time.dt%s; its outputs up to step %d are in %s%s\n", (int)stopped, (double)(stopped * c->dt),
             c->integrator == FC_INTEGRATOR_QUASI_STATIC && c->cutback ? " even after the step cutback" : "", c->integrator == FC_INTEGRATOR_QUASI_STATIC ? " or raise time.cutback" : "", (int)stopped - 1, kept, o->nested ? "" : " (the target was not touched)");
+  else if (rs.haptic_failed && !nfail)
+    fprintf(stderr, "fcsim: the run failed: a haptic tick exhausted its iteration budget (haptic.strict); its outputs are in %s%s; see haptic.csv\n", kept, o->nested ? "" : " (the target was not touched)");
   else
     fprintf(stderr, "fcsim: the run failed: %d of %d steps did not converge; its outputs are in %s%s; see stats.csv, or allow it with time.newton.allow_failure\n", (int)nfail, (int)ndone, kept, o->nested ? "" : " (the target was not touched)");
   PetscFunctionReturn(0);

@@ -923,7 +923,7 @@ static const BadCase bad_cases[] = {
   {contact_base, {"bodies[1].shape={\"type\": \"mesh\", \"file\": \"mesh.geo\", \"refine\": 9}"}, "bodies[1].shape.refine", "must be in [0, 8], got 9"},
   {contact_base, {"bodies[1].shape={\"type\": \"mesh\", \"file\": \"mesh.geo\", \"group\": 1.5}"}, "bodies[1].shape.group", "non-integral"},
   /* rigid bodies: motion */
-  {contact_base, {"bodies[1].motion={\"type\": \"spin\"}"}, "bodies[1].motion.type", "\"spin\" is not allowed (choices: fixed, kinematic, dynamic)"},
+  {contact_base, {"bodies[1].motion={\"type\": \"spin\"}"}, "bodies[1].motion.type", "\"spin\" is not allowed (choices: fixed, kinematic, dynamic, trajectory)"},
   {contact_base, {"bodies[1].motion={}"}, "bodies[1].motion.type", "required key \"type\" is missing"},
   {contact_base, {"bodies[1].motion={\"type\": \"fixed\", \"mass\": 1}"}, "bodies[1].motion.mass", "unknown key \"mass\" for type \"fixed\" (accepted: type)"},
   {contact_base, {"bodies[1].motion={\"type\": \"kinematic\"}"}, "bodies[1].motion.displacement", "required key \"displacement\" is missing"},
