@@ -57,7 +57,7 @@ typedef struct {
    * A_r⁻¹ = (Φᵀ M Φ)⁻¹ (the total mass and the inertia tensor about X_G), the co-rotated frame's
    * rotation R (world from reference, row-major) at the step start, scratch. */
   PetscBool  corot;
-  Vec        phi[6], mphi[6], cwork;
+  Vec        phi[6], mphi[6], cwork, e0;
   PetscReal  Arinv[36], XG[3], R[9];
 } Deformable;
 
@@ -185,6 +185,8 @@ static PetscErrorCode CorotSetUp_Private(FcBody b)
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(b->u, &d->cwork));
+  PetscCall(VecDuplicate(b->u, &d->e0));
+  PetscCall(VecSet(d->e0, 0.0));
   PetscCall(CorotLumped_Private(d, &mass));
   PetscCall(VecGetArrayRead(d->work, &ml));
   for (int k = 0; k < 3; k++) d->XG[k] = 0;
@@ -241,22 +243,82 @@ static PetscErrorCode CorotFrame_Private(FcBody b)
   PetscFunctionReturn(0);
 }
 
-/* f_int = R K e with e = Rᵀ(X + u) − X the deformation in the co-rotated frame (up to a rigid
- * translation, which K annihilates); *energy = ½ eᵀ K e. */
-static PetscErrorCode CorotInternal_Private(FcBody b, Vec u, Vec fint, PetscReal *energy)
+/* w ← P w = w − Φ A_r⁻¹ (MΦ)ᵀ w: the rigid-mode part of w removed (M-orthogonally). */
+static PetscErrorCode CorotProject_Private(Deformable *d, Vec w)
+{
+  PetscScalar a[6], c[6];
+
+  PetscFunctionBegin;
+  PetscCall(VecMDot(w, 6, d->mphi, a));
+  for (int k = 0; k < 6; k++) {
+    c[k] = 0;
+    for (int l = 0; l < 6; l++) c[k] -= d->Arinv[6 * k + l] * a[l];
+  }
+  PetscCall(VecMAXPY(w, 6, c, d->phi));
+  PetscFunctionReturn(0);
+}
+
+/* The deformation in the co-rotated frame, e = P (Rᵀ(x − x_G) − (X − X_G)), is kept as a state of
+ * its own (e0 at the step start) and advanced by the displacement increment, never recomputed
+ * from the absolute positions: a body that has fallen 5 m has its nodes' positions rounded to
+ * 1e-15 m, and K times that noise (E = 1e11 Pa) would be a force far above Newton's tolerance.
+ * Within the step e = e0 + P Rᵀ Δu, Δu = frac·(q − q0) with q − q0 = dt (θ_vq v + (1 − θ_vq) v0)
+ * in dynamics (han2023 eq. 4, no subtraction of positions) or u − u0 quasi-statically; P removes
+ * the rigid part of Δu (and the rotation within the step, which K annihilates anyway). */
+static PetscErrorCode CorotDeformation_Private(FcBody b, const FcStepInfo *s, PetscReal frac, Vec e)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) PetscCall(VecWAXPY(e, -1.0, d->u0, d->x));
+  else {
+    PetscCall(VecCopy(d->th.theta_vq == 1.0 ? d->x : d->vq, e));
+    PetscCall(VecScale(e, s->dt));
+  }
+  PetscCall(VecScale(e, frac));
+  PetscCall(CorotRotate_Private(d->R, PETSC_TRUE, e));
+  PetscCall(CorotProject_Private(d, e));
+  PetscCall(VecAXPY(e, 1.0, d->e0));
+  PetscFunctionReturn(0);
+}
+
+/* New frame at the step start: e0 ← P (D e0 + (D − I)(X − X_G)), D = R_newᵀ R_old (the deformation
+ * seen from the new frame; D − I formed first, so an unchanged frame leaves e0 untouched). */
+static PetscErrorCode CorotReframe_Private(FcBody b, const PetscReal Rold[9])
 {
   Deformable  *d = (Deformable *)b->data;
+  PetscReal    D[9], DmI[9];
   PetscScalar *e;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArray(d->cwork, &e));
-  for (PetscInt i = 0; i < b->ndof; i++) e[i] = b->mesh.X[i];
-  PetscCall(VecRestoreArray(d->cwork, &e));
-  PetscCall(VecAXPY(d->cwork, 1.0, u));
-  PetscCall(CorotRotate_Private(d->R, PETSC_TRUE, d->cwork));
-  PetscCall(VecGetArray(d->cwork, &e));
-  for (PetscInt i = 0; i < b->ndof; i++) e[i] -= b->mesh.X[i];
-  PetscCall(VecRestoreArray(d->cwork, &e));
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      D[3 * i + j] = 0;
+      for (int k = 0; k < 3; k++) D[3 * i + j] += d->R[3 * k + i] * Rold[3 * k + j];
+      DmI[3 * i + j] = D[3 * i + j] - (i == j);
+    }
+  PetscCall(VecGetArray(d->e0, &e));
+  for (PetscInt n = 0; n < b->mesh.nnodes; n++) {
+    PetscReal y[3], Xr[3];
+    for (int k = 0; k < 3; k++) Xr[k] = b->mesh.X[3 * n + k] - d->XG[k];
+    for (int r = 0; r < 3; r++) {
+      y[r] = e[3 * n + r];
+      for (int k = 0; k < 3; k++) y[r] += DmI[3 * r + k] * (e[3 * n + k] + Xr[k]);
+    }
+    for (int r = 0; r < 3; r++) e[3 * n + r] = y[r];
+  }
+  PetscCall(VecRestoreArray(d->e0, &e));
+  PetscCall(CorotProject_Private(d, d->e0));
+  PetscFunctionReturn(0);
+}
+
+/* f_int = R K e and ½ eᵀ K e, e the deformation at the θ-point (frac = θ) or at t1 (frac = 1). */
+static PetscErrorCode CorotInternal_Private(FcBody b, const FcStepInfo *s, PetscReal frac, Vec fint, PetscReal *energy)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  PetscCall(CorotDeformation_Private(b, s, frac, d->cwork));
   PetscCall(MatMult(d->K, d->cwork, fint));
   PetscCall(VecDot(fint, d->cwork, energy));
   *energy *= 0.5;
@@ -327,7 +389,12 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
   PetscCall(VecCopy(b->u, d->u0));
   PetscCall(VecCopy(b->v, d->v0));
   if (d->lagged && d->th.theta != 0.0) d->A_valid = PETSC_FALSE; /* new frames, new K */
-  if (d->corot) PetscCall(CorotFrame_Private(b)); /* R of the co-rotated frame, frozen in the step */
+  if (d->corot) { /* R of the co-rotated frame, frozen in the step */
+    PetscReal Rold[9];
+    for (int k = 0; k < 9; k++) Rold[k] = d->R[k];
+    PetscCall(CorotFrame_Private(b));
+    PetscCall(CorotReframe_Private(b, Rold));
+  }
   /* Predictor: quasi-static keeps u0; dynamics starts from v0. */
   PetscCall(VecCopy(s->integrator == FC_INTEGRATOR_QUASI_STATIC ? d->u0 : d->v0, d->x));
   PetscCall(VecGetArray(d->x, &x));
@@ -539,7 +606,7 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
       PetscCall(FcAssembleInternal(&b->mesh, b->material, u, NULL, NULL, d->K));
       d->K_assembled = PETSC_TRUE;
     }
-    if (d->corot) PetscCall(CorotInternal_Private(b, uth, d->fint, &b->strain_energy));
+    if (d->corot) PetscCall(CorotInternal_Private(b, s, qs ? 1.0 : d->th.theta, d->fint, &b->strain_energy));
     else {
       PetscCall(MatMult(d->K, uth, d->fint));
       /* ½ uᵀK u at t1 (for θ ≠ 1 EndStep evaluates it at q, not at q^θ) */
@@ -732,13 +799,17 @@ static PetscErrorCode EndStep_Deformable(FcBody b, const FcStepInfo *s)
     PetscCall(VecScale(b->reaction, 1.0 / s->dt));
     if (d->th.theta != 1.0) {
       /* the residual evaluated the energy at q^θ; the probe reports it at t1 */
-      if (d->corot) PetscCall(CorotInternal_Private(b, b->u, d->r, &b->strain_energy)); /* r is not needed after the reaction */
+      if (d->corot) PetscCall(CorotInternal_Private(b, s, 1.0, d->r, &b->strain_energy)); /* r is not needed after the reaction */
       else if (d->linear) {
         PetscCall(MatMult(d->K, b->u, d->work));
         PetscCall(VecDot(d->work, b->u, &b->strain_energy));
         b->strain_energy *= 0.5;
       } else PetscCall(FcAssembleInternalLagged(&b->mesh, b->material, b->u, FrameSource_Private(d), &b->strain_energy, NULL, NULL));
     }
+  }
+  if (d->corot) { /* the deformation at t1 is the next step's e0 */
+    PetscCall(CorotDeformation_Private(b, s, 1.0, d->cwork));
+    PetscCall(VecCopy(d->cwork, d->e0));
   }
   PetscCall(MatMult(d->M, b->v, d->work));
   PetscCall(VecDot(d->work, b->v, &b->kinetic_energy));
@@ -772,6 +843,7 @@ static PetscErrorCode Destroy_Deformable(FcBody b)
   PetscCall(VecDestroy(&d->vth));
   PetscCall(VecDestroy(&d->vq));
   PetscCall(VecDestroy(&d->cwork));
+  PetscCall(VecDestroy(&d->e0));
   for (int k = 0; k < 6; k++) {
     PetscCall(VecDestroy(&d->phi[k]));
     PetscCall(VecDestroy(&d->mphi[k]));
