@@ -29,7 +29,14 @@ doc/case-format.md; src/model/body_deformable.c) on the table with legs and on a
    per node), accumulating: measured 5e-10 at step 1, 2e-8 at step 10 (plain: 5e-9, 3e-7).
 4. Bad input (tests/bad/case/, also in test_bad_input.py): an unknown kinematics, the key on
    a rigid body, on a nonlinear material, on a clamped body: one line naming the JSON path,
-   exit 2."""
+   exit 2.
+5. Smoke of scripts/table_rigid_sweep.py (E = 1e6, 1e7; 3 steps, so the soft table is not at rest
+   yet: its totals are printed, not asserted; parts 1-2 assert them at rest): 4 rows, finite
+   forces, and cond W growing with E by 5-20x per decade (lambda_max is the
+   rigid part, independent of E once the elastic part is small; lambda_min the elastic part, in
+   1/E: measured 9.46x from 1e6 to 1e7 in the full sweep); its bad arguments exit 2 with one line."""
+import csv
+import subprocess
 import json
 import math
 import os
@@ -119,4 +126,23 @@ for f, path in (("corot_unknown_value.json", "bodies[0].kinematics"), ("corot_on
     out = run(["info", rel_f], expect=2).stderr
     lines = [l for l in out.strip().splitlines() if l]
     check(len(lines) == 1 and rel_f in lines[0] and path in lines[0], "%s: one line naming %s (%s)" % (f, path, out.strip()))
+# 5. the sweep script
+d = outdir("table_corot/sweep")
+p = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "table_rigid_sweep.py"), "--E", "1e6,1e7",
+                    "--steps", "3", "-o", d], cwd=ROOT, capture_output=True, text=True)
+check(p.returncode == 0, "table_rigid_sweep.py runs (%s)" % p.stderr[-500:])
+with open(os.path.join(d, "sweep.csv")) as f:
+    rows = list(csv.DictReader(f))
+k = {(float(r["E"]), r["model"]): float(r["cond_W"]) for r in rows}
+figure("sweep smoke (3 steps): cond W plain %.3e -> %.3e, corotational %.3e -> %.3e (1e6 -> 1e7 Pa); totals rel %s"
+       % (k[(1e6, "plain")], k[(1e7, "plain")], k[(1e6, "global_corotational")], k[(1e7, "global_corotational")],
+          ", ".join("%.1e" % float(r["rel_err"]) for r in rows)))
+check(len(rows) == 4 and all(r["finite"] == "1" for r in rows), "4 rows, finite forces")
+check(all(5 <= k[(1e7, m)] / k[(1e6, m)] <= 20 for m in ("plain", "global_corotational")), "cond W grows ~E")
+check(os.path.isfile(os.path.join(d, "sweep.md")), "sweep.md written")
+for args, what in ((["--models", "plain,rigid"], "--models"), (["--E", "0"], "--E"), (["--steps", "0"], "--steps")):
+    p = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "table_rigid_sweep.py"), "-o", d] + args,
+                       cwd=ROOT, capture_output=True, text=True)
+    lines = [l for l in p.stderr.strip().splitlines() if l]
+    check(p.returncode == 2 and len(lines) == 1 and what in lines[0], "sweep %s: one line, exit 2" % " ".join(args))
 print("test_table_corot: OK")
