@@ -13,7 +13,9 @@
  * and keeps its nonzero pattern so the symbolic factorization is reused across steps. A prescribed
  * displacement ū(t1) fixes v on its DoF through eq. 4: v = ((ū − u0)/dt − (1 − θ_vq) v0)/θ_vq,
  * which is why θ_vq = 0 (q independent of v) is rejected. `plane_strain` adds u_z = 0 at every
- * node to the constrained set (han2023 §VII-A). */
+ * node to the constrained set (han2023 §VII-A). `kinematics: "global_corotational"` (duriez2006
+ * §6.2) keeps the same unknowns and matrices but rotates the elastic force with the body and
+ * splits every solve into its rigid and elastic parts (Corot* below). */
 #include "model.h"
 #include "theta.h"
 #include "../core/mat3.h"
