@@ -632,11 +632,17 @@ static const FcSchemaEntry body_common_keys[] = {
   {.key = "name", .types = FC_T_STRING, .charset = NAME_CHARS, .len_max = NAME_MAX_CHARS},
   {.key = NULL}
 };
+/* bodies[i].kinematics (duriez2006 §6.2): "plain", the nodal FEM motion; "global_corotational",
+ * a rigid motion (centre of mass, rotation) plus a linear deformation in the co-rotated frame,
+ * whose compliance W = Σ H C Hᵀ + J A⁻¹ Jᵀ splits the rigid part off (src/model/body_deformable.c;
+ * the conditions it needs, a free linear body, are checked when the body is built). */
+static const char *const   body_kinematics[] = {"plain", "global_corotational", NULL};
 static const FcSchemaEntry body_deformable_keys[] = {
   {.key = "mesh",     .types = FC_T_OBJECT, .required = PETSC_TRUE, .object = &mesh_object},
   {.key = "material", .types = FC_T_OBJECT, .required = PETSC_TRUE, .object = &material_object},
   {.key = "damping",  .types = FC_T_OBJECT, .def = "{}", .object = &damping_object},
   {.key = "plane_strain", .types = FC_T_BOOL, .def = "false"},
+  {.key = "kinematics", .types = FC_T_STRING, .def = "\"plain\"", .choices = body_kinematics},
   {.key = "boundary", .types = FC_T_ARRAY,  .def = "[]", .elem = &boundary_elem},
   {.key = "loads",    .types = FC_T_ARRAY,  .def = "[]", .elem = &load_elem},
   {.key = NULL}
@@ -1911,6 +1917,7 @@ static PetscErrorCode FillBody_Private(FcSchemaCtx *ctx, cJSON *obj, const char 
   b->order  = (PetscInt)Num_Private(mesh, "order");
   PetscCall(MaterialParams_Private(mat, &b->material));
   b->plane_strain = Bool_Private(obj, "plane_strain");
+  b->corotational = (PetscBool)(strcmp(Str_Private(obj, "kinematics"), "global_corotational") == 0);
   b->alpha            = Num_Private(damp, "alpha");
   b->beta             = Num_Private(damp, "beta");
 

@@ -125,6 +125,7 @@ typedef struct {
   FcMaterialParams material;             /* model, density and the model's parameters (src/fem/material.h) */
   PetscReal      alpha, beta;            /* Rayleigh damping C = alpha M + beta K */
   PetscBool      plane_strain;           /* u_z = 0 at every node (han2023 §VII-A) */
+  PetscBool      corotational;           /* kinematics "global_corotational" (duriez2006 §6.2) */
   PetscInt       nboundary;
   FcCaseBoundary *boundary;
   PetscInt       nloads;

@@ -13,9 +13,12 @@
  * and keeps its nonzero pattern so the symbolic factorization is reused across steps. A prescribed
  * displacement ū(t1) fixes v on its DoF through eq. 4: v = ((ū − u0)/dt − (1 − θ_vq) v0)/θ_vq,
  * which is why θ_vq = 0 (q independent of v) is rejected. `plane_strain` adds u_z = 0 at every
- * node to the constrained set (han2023 §VII-A). */
+ * node to the constrained set (han2023 §VII-A). `kinematics: "global_corotational"` (duriez2006
+ * §6.2) keeps the same unknowns and matrices but rotates the elastic force with the body and
+ * splits every solve into its rigid and elastic parts (Corot* below). */
 #include "model.h"
 #include "theta.h"
+#include "../core/mat3.h"
 #include <string.h>
 
 /* Inertia correction (FormMatrix_Private): Wächter & Biegler 2006, Algorithm IC */
@@ -51,6 +54,13 @@ typedef struct {
   PetscBool  inertia;        /* inertia correction on (time.newton.inertia_correction, MUMPS LDLᵀ) */
   PetscReal  shift_last;     /* last inertia-correcting shift δ (relative), 0: none yet */
   PetscReal  rho_last;       /* last contact-constraint penalty ρ that made A definite (relative), 0: none yet */
+  /* kinematics "global_corotational" (duriez2006 §6.2; Corot* below): rigid modes Φ of the
+   * reference configuration about its centre of mass X_G (3 translations, 3 rotations), MΦ,
+   * A_r⁻¹ = (Φᵀ M Φ)⁻¹ (the total mass and the inertia tensor about X_G), the co-rotated frame's
+   * rotation R (world from reference, row-major) at the step start, scratch. */
+  PetscBool  corot;
+  Vec        phi[6], mphi[6], cwork, e0;
+  PetscReal  Arinv[36], XG[3], R[9];
 } Deformable;
 
 /* q(x): quasi-static q = x; dynamics q = q0 + dt (θ_vq v + (1 − θ_vq) v0) (han2023 eq. 4, the
@@ -71,6 +81,304 @@ static Vec FrameSource_Private(Deformable *d)
   return d->lagged ? d->u0 : NULL;
 }
 
+/* ---- kinematics "global_corotational" (duriez2006 §6.2, eq. 28–30) -------------------------
+ *
+ * The body's motion is a rigid motion (centre of mass x_G, rotation R) plus a small linear
+ * deformation in the co-rotated frame: a node at X is at x = x_G + R (X − X_G + u_d). Its
+ * elastic force is the reference stiffness K rotated, f_int = R K (Rᵀ(X + u) − X) (a rigid
+ * motion of the whole body gives zero: K annihilates the rigid modes of the reference shape),
+ * and its Newton matrix A_R = cM M + cK R K Rᵀ = R A Rᵀ with A = cM M + cK K (the consistent mass
+ * matrix has isotropic 3×3 blocks, R M Rᵀ = M), so one factorization of A serves every
+ * rotation. R is the rotation of the polar decomposition of Σ_i m_i (x_i − x_G)(X_i − X_G)ᵀ
+ * (m_i the lumped masses) at the step start: the rotation that best fits the nodes in the
+ * mass-weighted least-squares sense; it is frozen within the step (a lagged frame, like the
+ * material corotational_lagged), so f_int is affine in the unknown and Newton's matrix exact.
+ *
+ * The compliance (velocity per impulse in dynamics, displacement per force quasi-statically) is
+ * split as in eq. 30. With Φ the six rigid modes of the reference shape about X_G (translations
+ * e_k; rotations e_k × (X − X_G)), A_r = Φᵀ M Φ (total mass and inertia tensor: the mass matrix
+ * projected on the rigid modes, eq. 28's A), and P = I − Φ A_r⁻¹ Φᵀ M the M-orthogonal projector
+ * on the deformations:
+ *
+ *     C = R [ Φ (cM A_r)⁻¹ Φᵀ  +  P A⁻¹ Pᵀ ] Rᵀ,      W = Σ H C Hᵀ = J (cM A_r)⁻¹ Jᵀ + Σ H C_d Hᵀ
+ *
+ * with J = H R Φ the contact Jacobian of the rigid motion (eq. 29) and C_d = R P A⁻¹ Pᵀ Rᵀ the
+ * compliance of the deformation with its rigid modes removed: the load is first made
+ * self-equilibrated, Pᵀ f = f − M Φ A_r⁻¹ Φᵀ f (the inertia relief of the rigid acceleration),
+ * and the deformation is made M-orthogonal to the rigid modes afterwards, so C_d is finite for a
+ * free body and carries no rigid motion. In velocity form (dynamics) cM = 1 + α θ dt, so
+ * (cM A_r)⁻¹ is eq. 30's (A/Δt²)⁻¹ written for impulses and velocities; quasi-statically cM is the
+ * Newton shift time.newton.shift.
+ *
+ * Since K Φ = 0, A Φ = cM M Φ: the rigid modes are invariant under M⁻¹A, hence A⁻¹ = Φ (cM A_r)⁻¹
+ * Φᵀ + P A⁻¹ Pᵀ exactly and C = A_R⁻¹: the split changes no result in exact arithmetic. It
+ * changes what round-off does. A's extreme eigenvalues are about cM m_node (rigid modes, mass)
+ * and cK k_max (stiffness); a backward-stable solve with A errs by about ε cK k_max/(cM m) ‖x‖
+ * along the rigid modes, which swamps the elastic response when cK K ≫ cM M (the quasi-rigid
+ * limit, duriez2006 §6.3). Here the rigid part is a 6×6 solve and P removes the rigid component
+ * of the solve's error. */
+
+/* v ← R_blk v (or R_blkᵀ v), node by node. */
+static PetscErrorCode CorotRotate_Private(const PetscReal R[9], PetscBool transpose, Vec v)
+{
+  PetscScalar *a;
+  PetscInt     n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetArray(v, &a));
+  for (PetscInt i = 0; i < n; i += 3) {
+    PetscReal y[3] = {a[i], a[i + 1], a[i + 2]};
+    for (int r = 0; r < 3; r++) a[i + r] = transpose ? R[r] * y[0] + R[3 + r] * y[1] + R[6 + r] * y[2] : R[3 * r] * y[0] + R[3 * r + 1] * y[1] + R[3 * r + 2] * y[2];
+  }
+  PetscCall(VecRestoreArray(v, &a));
+  PetscFunctionReturn(0);
+}
+
+/* A_r⁻¹ by Gauss–Jordan with partial pivoting (A_r is symmetric positive definite for a body
+ * with volume). */
+static PetscErrorCode CorotInvert6_Private(const char *name, const PetscReal A[36], PetscReal Ainv[36])
+{
+  PetscReal a[6][12];
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j < 12; j++) a[i][j] = j < 6 ? A[6 * i + j] : (PetscReal)(j - 6 == i);
+  for (int k = 0; k < 6; k++) {
+    int p = k;
+    for (int i = k + 1; i < 6; i++)
+      if (PetscAbsReal(a[i][k]) > PetscAbsReal(a[p][k])) p = i;
+    PetscCheck(a[p][k] != 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Body %s: singular mass matrix of the rigid modes", name);
+    for (int j = 0; j < 12; j++) {
+      PetscReal t = a[k][j];
+      a[k][j]     = a[p][j];
+      a[p][j]     = t;
+    }
+    for (int j = 11; j >= k; j--) a[k][j] /= a[k][k];
+    for (int i = 0; i < 6; i++)
+      if (i != k)
+        for (int j = 11; j >= k; j--) a[i][j] -= a[i][k] * a[k][j];
+  }
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j < 6; j++) Ainv[6 * i + j] = a[i][6 + j];
+  PetscFunctionReturn(0);
+}
+
+/* Lumped masses m_i (row sums of M, x component of node i at 3i) into d->work; the total. */
+static PetscErrorCode CorotLumped_Private(Deformable *d, PetscReal *mass)
+{
+  PetscFunctionBegin;
+  PetscCall(VecSet(d->cwork, 1.0));
+  PetscCall(MatMult(d->M, d->cwork, d->work));
+  PetscCall(VecSum(d->work, mass));
+  *mass /= 3.0;
+  PetscFunctionReturn(0);
+}
+
+/* Φ, MΦ, A_r⁻¹ and X_G from the reference mesh and M (once). X_G = Σ m_i X_i / m with the lumped
+ * masses: 1ᵀ M X = Σ m_i X_i, so it is the consistent mass's centre and A_r has no
+ * translation–rotation block. */
+static PetscErrorCode CorotSetUp_Private(FcBody b)
+{
+  Deformable        *d = (Deformable *)b->data;
+  PetscReal          Ar[36], mass;
+  PetscScalar       *p;
+  const PetscScalar *ml;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b->u, &d->cwork));
+  PetscCall(VecDuplicate(b->u, &d->e0));
+  PetscCall(VecSet(d->e0, 0.0));
+  PetscCall(CorotLumped_Private(d, &mass));
+  PetscCall(VecGetArrayRead(d->work, &ml));
+  for (int k = 0; k < 3; k++) d->XG[k] = 0;
+  for (PetscInt i = 0; i < b->mesh.nnodes; i++)
+    for (int k = 0; k < 3; k++) d->XG[k] += ml[3 * i] * b->mesh.X[3 * i + k];
+  PetscCall(VecRestoreArrayRead(d->work, &ml));
+  for (int k = 0; k < 3; k++) d->XG[k] /= mass;
+  for (int k = 0; k < 6; k++) {
+    PetscCall(VecDuplicate(b->u, &d->phi[k]));
+    PetscCall(VecGetArray(d->phi[k], &p));
+    for (PetscInt i = 0; i < b->mesh.nnodes; i++) {
+      const PetscReal *X    = &b->mesh.X[3 * i];
+      PetscReal        r[3] = {X[0] - d->XG[0], X[1] - d->XG[1], X[2] - d->XG[2]}, e[3] = {0, 0, 0};
+      e[k % 3]              = 1;
+      if (k < 3)
+        for (int c = 0; c < 3; c++) p[3 * i + c] = e[c];
+      else { /* e × (X − X_G) */
+        p[3 * i]     = e[1] * r[2] - e[2] * r[1];
+        p[3 * i + 1] = e[2] * r[0] - e[0] * r[2];
+        p[3 * i + 2] = e[0] * r[1] - e[1] * r[0];
+      }
+    }
+    PetscCall(VecRestoreArray(d->phi[k], &p));
+    PetscCall(VecDuplicate(b->u, &d->mphi[k]));
+    PetscCall(MatMult(d->M, d->phi[k], d->mphi[k]));
+  }
+  for (int k = 0; k < 6; k++) PetscCall(VecMDot(d->mphi[k], 6, d->phi, &Ar[6 * k]));
+  PetscCall(CorotInvert6_Private(b->name, Ar, d->Arinv));
+  for (int k = 0; k < 9; k++) d->R[k] = (PetscReal)(k % 4 == 0);
+  PetscFunctionReturn(0);
+}
+
+/* R of the step start: the rotation of the polar decomposition of Σ_i m_i (x_i − x_G)(X_i − X_G)ᵀ,
+ * x_i = X_i + u0_i. */
+static PetscErrorCode CorotFrame_Private(FcBody b)
+{
+  Deformable        *d = (Deformable *)b->data;
+  const PetscScalar *u, *ml;
+  PetscReal          F[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, xG[3] = {0, 0, 0}, mass;
+
+  PetscFunctionBegin;
+  PetscCall(CorotLumped_Private(d, &mass));
+  PetscCall(VecGetArrayRead(d->work, &ml));
+  PetscCall(VecGetArrayRead(d->u0, &u));
+  for (PetscInt i = 0; i < b->mesh.nnodes; i++)
+    for (int k = 0; k < 3; k++) xG[k] += ml[3 * i] * (b->mesh.X[3 * i + k] + u[3 * i + k]);
+  for (int k = 0; k < 3; k++) xG[k] /= mass;
+  for (PetscInt i = 0; i < b->mesh.nnodes; i++)
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) F[3 * r + c] += ml[3 * i] * (b->mesh.X[3 * i + r] + u[3 * i + r] - xG[r]) * (b->mesh.X[3 * i + c] - d->XG[c]);
+  PetscCall(VecRestoreArrayRead(d->u0, &u));
+  PetscCall(VecRestoreArrayRead(d->work, &ml));
+  PetscCheck(FcMat3Polar(F, d->R), PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Body %s: no co-rotated frame (the body is inverted)", b->name);
+  PetscFunctionReturn(0);
+}
+
+/* w ← P w = w − Φ A_r⁻¹ (MΦ)ᵀ w: the rigid-mode part of w removed (M-orthogonally). */
+static PetscErrorCode CorotProject_Private(Deformable *d, Vec w)
+{
+  PetscScalar a[6], c[6];
+
+  PetscFunctionBegin;
+  PetscCall(VecMDot(w, 6, d->mphi, a));
+  for (int k = 0; k < 6; k++) {
+    c[k] = 0;
+    for (int l = 0; l < 6; l++) c[k] -= d->Arinv[6 * k + l] * a[l];
+  }
+  PetscCall(VecMAXPY(w, 6, c, d->phi));
+  PetscFunctionReturn(0);
+}
+
+/* The deformation in the co-rotated frame, e = P (Rᵀ(x − x_G) − (X − X_G)), is kept as a state of
+ * its own (e0 at the step start) and advanced by the displacement increment, never recomputed
+ * from the absolute positions: a body that has fallen 5 m has its nodes' positions rounded to
+ * 1e-15 m, and K times that noise (E = 1e11 Pa) would be a force far above Newton's tolerance.
+ * Within the step e = e0 + P Rᵀ Δu, Δu = frac·(q − q0) with q − q0 = dt (θ_vq v + (1 − θ_vq) v0)
+ * in dynamics (han2023 eq. 4, no subtraction of positions) or u − u0 quasi-statically; P removes
+ * the rigid part of Δu (and the rotation within the step, which K annihilates anyway). */
+static PetscErrorCode CorotDeformation_Private(FcBody b, const FcStepInfo *s, PetscReal frac, Vec e)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) PetscCall(VecWAXPY(e, -1.0, d->u0, d->x));
+  else {
+    PetscCall(VecCopy(d->th.theta_vq == 1.0 ? d->x : d->vq, e));
+    PetscCall(VecScale(e, s->dt));
+  }
+  PetscCall(VecScale(e, frac));
+  PetscCall(CorotRotate_Private(d->R, PETSC_TRUE, e));
+  PetscCall(CorotProject_Private(d, e));
+  PetscCall(VecAXPY(e, 1.0, d->e0));
+  PetscFunctionReturn(0);
+}
+
+/* New frame at the step start: e0 ← P (D e0 + (D − I)(X − X_G)), D = R_newᵀ R_old (the deformation
+ * seen from the new frame; D − I formed first, so an unchanged frame leaves e0 untouched). */
+static PetscErrorCode CorotReframe_Private(FcBody b, const PetscReal Rold[9])
+{
+  Deformable  *d = (Deformable *)b->data;
+  PetscReal    D[9], DmI[9];
+  PetscScalar *e;
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      D[3 * i + j] = 0;
+      for (int k = 0; k < 3; k++) D[3 * i + j] += d->R[3 * k + i] * Rold[3 * k + j];
+      DmI[3 * i + j] = D[3 * i + j] - (i == j);
+    }
+  PetscCall(VecGetArray(d->e0, &e));
+  for (PetscInt n = 0; n < b->mesh.nnodes; n++) {
+    PetscReal y[3], Xr[3];
+    for (int k = 0; k < 3; k++) Xr[k] = b->mesh.X[3 * n + k] - d->XG[k];
+    for (int r = 0; r < 3; r++) {
+      y[r] = e[3 * n + r];
+      for (int k = 0; k < 3; k++) y[r] += DmI[3 * r + k] * (e[3 * n + k] + Xr[k]);
+    }
+    for (int r = 0; r < 3; r++) e[3 * n + r] = y[r];
+  }
+  PetscCall(VecRestoreArray(d->e0, &e));
+  PetscCall(CorotProject_Private(d, d->e0));
+  PetscFunctionReturn(0);
+}
+
+/* f_int = R K e and ½ eᵀ K e, e the deformation at the θ-point (frac = θ) or at t1 (frac = 1). */
+static PetscErrorCode CorotInternal_Private(FcBody b, const FcStepInfo *s, PetscReal frac, Vec fint, PetscReal *energy)
+{
+  Deformable *d = (Deformable *)b->data;
+
+  PetscFunctionBegin;
+  PetscCall(CorotDeformation_Private(b, s, frac, d->cwork));
+  PetscCall(MatMult(d->K, d->cwork, fint));
+  PetscCall(VecDot(fint, d->cwork, energy));
+  *energy *= 0.5;
+  PetscCall(CorotRotate_Private(d->R, PETSC_FALSE, fint));
+  PetscFunctionReturn(0);
+}
+
+/* Before the solve: f ← Pᵀ Rᵀ f (in place) and xi = A_r⁻¹ Φᵀ Rᵀ f, the rigid part's coordinates
+ * per unit cM. */
+static PetscErrorCode CorotPre_Private(Deformable *d, Vec f, PetscScalar xi[6])
+{
+  PetscScalar a[6];
+
+  PetscFunctionBegin;
+  PetscCall(CorotRotate_Private(d->R, PETSC_TRUE, f));
+  PetscCall(VecMDot(f, 6, d->phi, a));
+  for (int k = 0; k < 6; k++) {
+    xi[k] = 0;
+    for (int l = 0; l < 6; l++) xi[k] += d->Arinv[6 * k + l] * a[l];
+  }
+  for (int k = 0; k < 6; k++) a[k] = -xi[k];
+  PetscCall(VecMAXPY(f, 6, a, d->mphi));
+  PetscFunctionReturn(0);
+}
+
+/* After the solve z = A⁻¹ Pᵀ Rᵀ f: z ← R (P z + Φ xi / cM). */
+static PetscErrorCode CorotPost_Private(Deformable *d, const PetscScalar xi[6], Vec z)
+{
+  PetscScalar a[6], c[6];
+
+  PetscFunctionBegin;
+  PetscCall(VecMDot(z, 6, d->mphi, a));
+  for (int k = 0; k < 6; k++) {
+    c[k] = xi[k] / d->A_cM;
+    for (int l = 0; l < 6; l++) c[k] -= d->Arinv[6 * k + l] * a[l];
+  }
+  PetscCall(VecMAXPY(z, 6, c, d->phi));
+  PetscCall(CorotRotate_Private(d->R, PETSC_FALSE, z));
+  PetscFunctionReturn(0);
+}
+
+/* The checks the split needs (input errors at bodies[i].kinematics): K Φ = 0 (a linear material,
+ * no constrained DoF) and cM > 0 (dynamics, or a quasi-static Newton shift). */
+static PetscErrorCode CorotCheck_Private(const FcCase *c, PetscInt index, FcBody b)
+{
+  const FcCaseBody *spec = b->spec;
+  char              path[64];
+
+  PetscFunctionBegin;
+  snprintf(path, sizeof path, "bodies[%d].kinematics", (int)index);
+  FcCheckInput(!strcmp(spec->material.model, "linear"), c->file, path, "\"global_corotational\" needs material model \"linear\" (a linear deformation in the co-rotated frame), not \"%s\"", spec->material.model);
+  FcCheckInput(b->nbc == 0, c->file, path, "\"global_corotational\" needs a free body (no boundary conditions, no plane_strain): its rigid motion is the rigid part of the model");
+  /* precomputed would keep the first step's R; schur factors A_pp with no room for the split */
+  FcCheckInput(!strcmp(c->compliance_type, "exact"), c->file, path, "\"global_corotational\" needs compliance \"exact\", not \"%s\"", c->compliance_type);
+  FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC || c->newton_shift > 0, c->file, path, "\"global_corotational\" quasi-statically needs time.newton.shift > 0 (the rigid part's compliance is 1/(shift A_r))");
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
 {
   Deformable *d = (Deformable *)b->data;
@@ -83,6 +391,12 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
   PetscCall(VecCopy(b->u, d->u0));
   PetscCall(VecCopy(b->v, d->v0));
   if (d->lagged && d->th.theta != 0.0) d->A_valid = PETSC_FALSE; /* new frames, new K */
+  if (d->corot) { /* R of the co-rotated frame, frozen in the step */
+    PetscReal Rold[9];
+    for (int k = 0; k < 9; k++) Rold[k] = d->R[k];
+    PetscCall(CorotFrame_Private(b));
+    PetscCall(CorotReframe_Private(b, Rold));
+  }
   /* Predictor: quasi-static keeps u0; dynamics starts from v0. */
   PetscCall(VecCopy(s->integrator == FC_INTEGRATOR_QUASI_STATIC ? d->u0 : d->v0, d->x));
   PetscCall(VecGetArray(d->x, &x));
@@ -294,10 +608,13 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
       PetscCall(FcAssembleInternal(&b->mesh, b->material, u, NULL, NULL, d->K));
       d->K_assembled = PETSC_TRUE;
     }
-    PetscCall(MatMult(d->K, uth, d->fint));
-    /* ½ uᵀK u at t1 (for θ ≠ 1 EndStep evaluates it at q, not at q^θ) */
-    PetscCall(VecDot(d->fint, uth, &b->strain_energy));
-    b->strain_energy *= 0.5;
+    if (d->corot) PetscCall(CorotInternal_Private(b, s, qs ? 1.0 : d->th.theta, d->fint, &b->strain_energy));
+    else {
+      PetscCall(MatMult(d->K, uth, d->fint));
+      /* ½ uᵀK u at t1 (for θ ≠ 1 EndStep evaluates it at q, not at q^θ) */
+      PetscCall(VecDot(d->fint, uth, &b->strain_energy));
+      b->strain_energy *= 0.5;
+    }
   } else {
     /* K and f_int at q^θ; a lagged frame (corotational_lagged) comes from u0, the step start,
      * so f_int is affine in q and K constant within the step (han2023 Proposition 1). */
@@ -382,7 +699,12 @@ static PetscErrorCode Solve_Deformable(FcBody b, const FcStepInfo *s, PetscReal 
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(FC_EVENT_Solve, 0, 0, 0, 0));
   PetscCall(VecScale(d->rfree, -1.0));
-  if (d->schur) PetscCall(FcSchurSolve(d->schur, d->rfree, d->dx));
+  if (d->corot) { /* dx = R [Φ (cM A_r)⁻¹ Φᵀ + P A⁻¹ Pᵀ] Rᵀ (−r) */
+    PetscScalar xi[6];
+    PetscCall(CorotPre_Private(d, d->rfree, xi));
+    PetscCall(KSPSolve(d->ksp, d->rfree, d->dx));
+    PetscCall(CorotPost_Private(d, xi, d->dx));
+  } else if (d->schur) PetscCall(FcSchurSolve(d->schur, d->rfree, d->dx));
   else PetscCall(KSPSolve(d->ksp, d->rfree, d->dx));
   PetscCall(PetscLogEventEnd(FC_EVENT_Solve, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
@@ -403,7 +725,28 @@ static PetscErrorCode SolveMulti_Deformable(FcBody b, Mat B, Mat X)
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(FC_EVENT_Solve, 0, 0, 0, 0));
-  if (d->schur) PetscCall(FcSchurMatSolve(d->schur, B, X));
+  if (d->corot) { /* the columns of R [Φ (cM A_r)⁻¹ Φᵀ + P A⁻¹ Pᵀ] Rᵀ B, one KSPMatSolve */
+    Mat          F;
+    PetscInt     k;
+    PetscScalar *xi;
+    Vec          col;
+    PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &F));
+    PetscCall(MatGetSize(B, NULL, &k));
+    PetscCall(PetscMalloc1(6 * k, &xi));
+    for (PetscInt j = 0; j < k; j++) {
+      PetscCall(MatDenseGetColumnVec(F, j, &col));
+      PetscCall(CorotPre_Private(d, col, &xi[6 * j]));
+      PetscCall(MatDenseRestoreColumnVec(F, j, &col));
+    }
+    PetscCall(KSPMatSolve(d->ksp, F, X));
+    for (PetscInt j = 0; j < k; j++) {
+      PetscCall(MatDenseGetColumnVec(X, j, &col));
+      PetscCall(CorotPost_Private(d, &xi[6 * j], col));
+      PetscCall(MatDenseRestoreColumnVec(X, j, &col));
+    }
+    PetscCall(PetscFree(xi));
+    PetscCall(MatDestroy(&F));
+  } else if (d->schur) PetscCall(FcSchurMatSolve(d->schur, B, X));
   else PetscCall(KSPMatSolve(d->ksp, B, X));
   PetscCall(PetscLogEventEnd(FC_EVENT_Solve, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
@@ -458,12 +801,17 @@ static PetscErrorCode EndStep_Deformable(FcBody b, const FcStepInfo *s)
     PetscCall(VecScale(b->reaction, 1.0 / s->dt));
     if (d->th.theta != 1.0) {
       /* the residual evaluated the energy at q^θ; the probe reports it at t1 */
-      if (d->linear) {
+      if (d->corot) PetscCall(CorotInternal_Private(b, s, 1.0, d->r, &b->strain_energy)); /* r is not needed after the reaction */
+      else if (d->linear) {
         PetscCall(MatMult(d->K, b->u, d->work));
         PetscCall(VecDot(d->work, b->u, &b->strain_energy));
         b->strain_energy *= 0.5;
       } else PetscCall(FcAssembleInternalLagged(&b->mesh, b->material, b->u, FrameSource_Private(d), &b->strain_energy, NULL, NULL));
     }
+  }
+  if (d->corot) { /* the deformation at t1 is the next step's e0 */
+    PetscCall(CorotDeformation_Private(b, s, 1.0, d->cwork));
+    PetscCall(VecCopy(d->cwork, d->e0));
   }
   PetscCall(MatMult(d->M, b->v, d->work));
   PetscCall(VecDot(d->work, b->v, &b->kinetic_energy));
@@ -496,6 +844,12 @@ static PetscErrorCode Destroy_Deformable(FcBody b)
   PetscCall(VecDestroy(&d->uth));
   PetscCall(VecDestroy(&d->vth));
   PetscCall(VecDestroy(&d->vq));
+  PetscCall(VecDestroy(&d->cwork));
+  PetscCall(VecDestroy(&d->e0));
+  for (int k = 0; k < 6; k++) {
+    PetscCall(VecDestroy(&d->phi[k]));
+    PetscCall(VecDestroy(&d->mphi[k]));
+  }
   if (d->fload) PetscCall(VecDestroyVecs(d->nloads, &d->fload));
   PetscCall(PetscFree(d->bc_entry));
   PetscCall(PetscFree(d->bc_comp));
@@ -689,6 +1043,14 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   d->inertia = c->inertia_correction;
   PetscCall(SetupDirichlet_Private(c, index, b));
   PetscCall(SetupLoads_Private(c, index, b));
+  d->corot = spec->corotational;
+  if (d->corot) {
+    PetscCall(CorotCheck_Private(c, index, b));
+    PetscCall(CorotSetUp_Private(b));
+    d->inertia                = PETSC_FALSE; /* A = cM M + cK K is positive definite (linear, cM > 0) */
+    b->ops.setparticipating   = NULL;
+    b->ops.getschur           = NULL;
+  }
 
   /* Default linear solver: sparse direct Cholesky (LDLᵀ) by MUMPS — symmetric storage, the
    * symbolic analysis reused while the pattern is unchanged, runs distributed under MPI, and

@@ -907,7 +907,7 @@ static const BadCase bad_cases[] = {
   {NULL, {"time={\"dt\": 1, \"dt\": 2}"}, "time", "--set: duplicate key \"dt\""},
   /* rigid bodies: type, shape */
   {NULL, {"bodies[0].type=rigid"}, "bodies[0].mesh", "unknown key \"mesh\" for type \"rigid\" (accepted: name, type, shape, motion)"},
-  {contact_base, {"bodies[0].shape={\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1]}"}, "bodies[0].shape", "unknown key \"shape\" for type \"deformable\" (accepted: name, type, mesh, material, damping, plane_strain, boundary, loads)"},
+  {contact_base, {"bodies[0].shape={\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1]}"}, "bodies[0].shape", "unknown key \"shape\" for type \"deformable\" (accepted: name, type, mesh, material, damping, plane_strain, kinematics, boundary, loads)"},
   {contact_base, {"bodies[1]={\"name\": \"floor\", \"type\": \"rigid\"}"}, "bodies[1].shape", "required key \"shape\" is missing"},
   {contact_base, {"bodies[1].shape.type=cone"}, "bodies[1].shape.type", "\"cone\" is not allowed (choices: plane, box, sphere, cylinder, mesh)"},
   {contact_base, {"bodies[1].shape={\"point\": [0, 0, 0]}"}, "bodies[1].shape.type", "required key \"type\" is missing"},
