@@ -157,3 +157,54 @@ void FcMat3RotateDiag(const PetscReal R[9], const PetscReal d[3], PetscReal A[9]
     for (int j = 0; j < 3; j++) T[3 * i + j] = R[3 * i + j] * d[j];
   FcMat3MultNT(T, R, A);
 }
+
+/* R(q) for a unit quaternion q = (w, x, y, z) (row-major) */
+void FcMat3FromQuat(const PetscReal q[4], PetscReal R[9])
+{
+  const PetscReal w = q[0], x = q[1], y = q[2], z = q[3];
+  R[0] = 1 - 2 * (y * y + z * z);
+  R[1] = 2 * (x * y - w * z);
+  R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z);
+  R[4] = 1 - 2 * (x * x + z * z);
+  R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y);
+  R[7] = 2 * (y * z + w * x);
+  R[8] = 1 - 2 * (x * x + y * y);
+}
+
+/* Unit quaternion of a rotation matrix R (row-major), Shepperd's method (J. Guidance and Control
+ * 1(3), 1978): the largest of 4w², 4x², 4y², 4z² (from the trace and the diagonal) is taken as
+ * the pivot, so no division by a small number occurs. */
+void FcMat3ToQuat(const PetscReal R[9], PetscReal q[4])
+{
+  const PetscReal tr = R[0] + R[4] + R[8];
+  PetscReal       s;
+  if (tr >= R[0] && tr >= R[4] && tr >= R[8]) {
+    s    = 2 * PetscSqrtReal(1 + tr);
+    q[0] = s / 4;
+    q[1] = (R[7] - R[5]) / s;
+    q[2] = (R[2] - R[6]) / s;
+    q[3] = (R[3] - R[1]) / s;
+  } else if (R[0] >= R[4] && R[0] >= R[8]) {
+    s    = 2 * PetscSqrtReal(1 + R[0] - R[4] - R[8]);
+    q[0] = (R[7] - R[5]) / s;
+    q[1] = s / 4;
+    q[2] = (R[1] + R[3]) / s;
+    q[3] = (R[2] + R[6]) / s;
+  } else if (R[4] >= R[8]) {
+    s    = 2 * PetscSqrtReal(1 - R[0] + R[4] - R[8]);
+    q[0] = (R[2] - R[6]) / s;
+    q[1] = (R[1] + R[3]) / s;
+    q[2] = s / 4;
+    q[3] = (R[5] + R[7]) / s;
+  } else {
+    s    = 2 * PetscSqrtReal(1 - R[0] - R[4] + R[8]);
+    q[0] = (R[3] - R[1]) / s;
+    q[1] = (R[2] + R[6]) / s;
+    q[2] = (R[5] + R[7]) / s;
+    q[3] = s / 4;
+  }
+  if (q[0] < 0)
+    for (int k = 0; k < 4; k++) q[k] = -q[k];
+}

@@ -24,4 +24,7 @@ void FcMat3Skew(const PetscReal w[3], PetscReal S[9]);                          
 void FcMat3Exp(const PetscReal phi[3], PetscReal R[9]);                         /* R = exp([φ]×) */
 void FcMat3Log(const PetscReal R[9], PetscReal phi[3]);                         /* φ of R, |φ| < π */
 void FcMat3RotateDiag(const PetscReal R[9], const PetscReal d[3], PetscReal A[9]); /* A = R diag(d) Rᵀ */
+/* Unit quaternions q = (w, x, y, z) and rotation matrices (row-major). */
+void FcMat3FromQuat(const PetscReal q[4], PetscReal R[9]); /* R(q) */
+void FcMat3ToQuat(const PetscReal R[9], PetscReal q[4]);   /* q of R, w >= 0 (Shepperd) */
 #endif

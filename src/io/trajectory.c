@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* getline */
 #include "trajectory.h"
 #include "../core/fc.h"
+#include "../core/mat3.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -32,42 +33,6 @@ static void QuatRotate_Private(const PetscReal q[4], const PetscReal v[3], Petsc
   cc[1] = u[2] * c[0] - u[0] * c[2];
   cc[2] = u[0] * c[1] - u[1] * c[0];
   for (int k = 0; k < 3; k++) out[k] = v[k] + 2 * q[0] * c[k] + 2 * cc[k];
-}
-
-/* Unit quaternion of a rotation matrix R (row-major), Shepperd's method (J. Guidance and Control
- * 1(3), 1978): the largest of 4w², 4x², 4y², 4z² (from the trace and the diagonal) is taken as
- * the pivot, so no division by a small number occurs. */
-static void QuatFromMatrix_Private(const PetscReal R[9], PetscReal q[4])
-{
-  const PetscReal tr = R[0] + R[4] + R[8];
-  PetscReal       s;
-  if (tr >= R[0] && tr >= R[4] && tr >= R[8]) {
-    s    = 2 * PetscSqrtReal(1 + tr);
-    q[0] = s / 4;
-    q[1] = (R[7] - R[5]) / s;
-    q[2] = (R[2] - R[6]) / s;
-    q[3] = (R[3] - R[1]) / s;
-  } else if (R[0] >= R[4] && R[0] >= R[8]) {
-    s    = 2 * PetscSqrtReal(1 + R[0] - R[4] - R[8]);
-    q[0] = (R[7] - R[5]) / s;
-    q[1] = s / 4;
-    q[2] = (R[1] + R[3]) / s;
-    q[3] = (R[2] + R[6]) / s;
-  } else if (R[4] >= R[8]) {
-    s    = 2 * PetscSqrtReal(1 - R[0] + R[4] - R[8]);
-    q[0] = (R[2] - R[6]) / s;
-    q[1] = (R[1] + R[3]) / s;
-    q[2] = s / 4;
-    q[3] = (R[5] + R[7]) / s;
-  } else {
-    s    = 2 * PetscSqrtReal(1 - R[0] - R[4] + R[8]);
-    q[0] = (R[3] - R[1]) / s;
-    q[1] = (R[2] + R[6]) / s;
-    q[2] = (R[5] + R[7]) / s;
-    q[3] = s / 4;
-  }
-  if (q[0] < 0)
-    for (int k = 0; k < 4; k++) q[k] = -q[k];
 }
 
 /* Shoemake, "Animating rotation with quaternion curves", SIGGRAPH 1985, eq. for Slerp:
@@ -359,7 +324,7 @@ static PetscErrorCode Row_Private(Reader *r, char **f, int n, long line, Raw *s)
       PetscReal det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) + R[2] * (R[3] * R[7] - R[4] * R[6]);
       FcCheckInput(e <= 1e-6 && det > 0, r->file, NULL, "line %ld: T0..T15: the upper-left 3x3 block of the transform is not a rotation (|R^T R - I| = %g, det %g)", line, (double)e, (double)det);
     }
-    QuatFromMatrix_Private(R, s->q);
+    FcMat3ToQuat(R, s->q);
   }
   if (r->buttons >= 0) {
     char *end = NULL;

@@ -48,29 +48,11 @@ struct _FcRigidDevice {
 
 const char *const FcDeviceColumns[FC_DEVICE_NCOLS] = {"dev_px", "dev_py", "dev_pz", "dev_qw", "dev_qx", "dev_qy", "dev_qz", "tool_px", "tool_py", "tool_pz", "tool_qw", "tool_qx", "tool_qy", "tool_qz", "dev_fx", "dev_fy", "dev_fz", "dev_tx", "dev_ty", "dev_tz"};
 
-/* R(q) for a unit quaternion q = (w, x, y, z) (row-major) */
-static void QuatToMat_Private(const PetscReal q[4], PetscReal R[9])
-{
-  const PetscReal w = q[0], x = q[1], y = q[2], z = q[3];
-  R[0] = 1 - 2 * (y * y + z * z);
-  R[1] = 2 * (x * y - w * z);
-  R[2] = 2 * (x * z + w * y);
-  R[3] = 2 * (x * y + w * z);
-  R[4] = 1 - 2 * (x * x + z * z);
-  R[5] = 2 * (y * z - w * x);
-  R[6] = 2 * (x * z - w * y);
-  R[7] = 2 * (y * z + w * x);
-  R[8] = 1 - 2 * (x * x + y * y);
-}
-
-/* The quaternion of R (through its rotation vector, |φ| < π), of the sign of ref (q · ref >= 0). */
+/* The quaternion of R (FcMat3ToQuat), of the sign of ref (q · ref >= 0). */
 static void MatToQuat_Private(const PetscReal R[9], const PetscReal ref[4], PetscReal q[4])
 {
-  PetscReal phi[3], a, dot = 0;
-  FcMat3Log(R, phi);
-  a    = PetscSqrtReal(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
-  q[0] = PetscCosReal(0.5 * a);
-  for (int k = 0; k < 3; k++) q[1 + k] = a > 0 ? PetscSinReal(0.5 * a) * phi[k] / a : 0.0;
+  PetscReal dot = 0;
+  FcMat3ToQuat(R, q);
   for (int k = 0; k < 4; k++) dot += q[k] * ref[k];
   if (dot < 0)
     for (int k = 0; k < 4; k++) q[k] = -q[k];
@@ -87,7 +69,7 @@ static PetscErrorCode DevicePose_Private(FcBody b, PetscReal t, PetscReal p[3], 
   q[0] = 1;
   q[1] = q[2] = q[3] = 0;
   PetscCall(FcTrajectoryEvaluate(tr, t, p, tr->q ? q : NULL, NULL, NULL, NULL));
-  QuatToMat_Private(q, R);
+  FcMat3FromQuat(q, R);
   PetscFunctionReturn(0);
 }
 
