@@ -190,6 +190,7 @@ static PetscErrorCode Shared_Private(const FcModel *model, const char *path, Pet
   const PetscInt q = OwnerFind_Private(o, body, key);
 
   PetscFunctionBegin;
+  if (target) pairs[p].target_owner = q >= 0 ? q : p;
   if (q >= 0 && target) {
     pairs[p].ntri = pairs[q].ntri;
     pairs[p].tri  = pairs[q].tri;

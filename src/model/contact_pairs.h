@@ -25,6 +25,8 @@ typedef struct {
    * surface (resp. target body and target surface): the pair that made them owns them. A group
    * of n bodies (doc/case-format.md "Many bodies") has n(n − 1) passes but only n surfaces. */
   PetscBool     own_points, own_target;
+  PetscInt      target_owner; /* the pair that owns tri and tree (this one when own_target): a
+                               * detection refits each tree once, through its owner */
   PetscReal     mu, alarm;
   PetscBool     mortar;    /* formulation "mortar": slave is the contactor surface */
   FcMortarSlave slave;

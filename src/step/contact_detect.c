@@ -111,6 +111,19 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
   /* broad phase: a pair whose bodies' inflated boxes do not meet has no point within its alarm
    * distance (contact_pairs.h), so its narrow phase is skipped and its frame history dropped */
   PetscCall(FcContactPairsCandidates(model, cs->Xcur, cs->npairs, cs->pairs, cs->candidate));
+  /* a target surface's tree is shared by the pairs with that target (contact_pairs.h): refit it
+   * once, at the current places, before the candidates that use it search it */
+  {
+    PetscBool *refit;
+    PetscCall(PetscCalloc1(cs->npairs + 1, &refit));
+    for (PetscInt p = 0; p < cs->npairs; p++) {
+      const FcContactPair *P = &cs->pairs[p];
+      if (!cs->candidate[p] || !P->tree || refit[P->target_owner]) continue;
+      PetscCall(FcAABBTreeRefit(P->tree, cs->Xcur[P->B], 0.0));
+      refit[P->target_owner] = PETSC_TRUE;
+    }
+    PetscCall(PetscFree(refit));
+  }
   for (PetscInt p = 0; p < cs->npairs; p++) {
     FcContactPair *P = &cs->pairs[p];
     FcBody       B = model->bodies[P->B];
@@ -129,7 +142,6 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
       opt.alarm = P->alarm;
       opt.nprev = P->nprev;
       opt.prev  = P->prev;
-      PetscCall(FcAABBTreeRefit(P->tree, cs->Xcur[P->B], 0.0));
       PetscCall(FcProximityFind(P->tree, cs->Xcur[P->B], P->npoints, P->points, cs->Xcur[P->A], &opt, &nout, &out));
     } else {
       PetscCall(PetscMalloc1(P->npoints + 1, &out));
