@@ -294,6 +294,14 @@ static PetscErrorCode QuaternionCheck_Private(FcSchemaCtx *, cJSON *, const char
 static PetscErrorCode WindowCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode TrajectoryCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode LoadCheck_Private(FcSchemaCtx *, cJSON *, const char *);
+/* The entry of the file's bodies[] each body comes from (mesh.volumes expands one entry into
+ * several bodies), filled by BodiesCheck_Private, read by Fill_Private. */
+typedef struct {
+  PetscInt   n;
+  PetscInt  *entry;
+  PetscBool *expanded;
+} BodyEntries;
+
 static PetscErrorCode BodiesCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode ProbesCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 static PetscErrorCode RootCheck_Private(FcSchemaCtx *, cJSON *, const char *);
@@ -1022,6 +1030,13 @@ static PetscBool IsRigid_Private(const cJSON *body)
 
 /* Glob-like match of a body or volume name: '*' any run of characters, '?' one character (names
  * are [A-Za-z0-9_.-]+, so neither is ever literal). */
+void FcCaseBodyPath(const FcCase *c, PetscInt i, const char *key, char *out, size_t len)
+{
+  const FcCaseBody *b = &c->bodies[i];
+  int               n = snprintf(out, len, "bodies[%d]%s%s", (int)b->entry, key && key[0] ? "." : "", key ? key : "");
+  if (b->from_volumes && n >= 0 && (size_t)n < len) snprintf(out + n, len - (size_t)n, " (body '%.100s')", b->name);
+}
+
 PetscBool FcCaseNameMatch(const char *pattern, const char *name)
 {
   const char *star = NULL, *resume = NULL;
@@ -1146,13 +1161,15 @@ static PetscErrorCode VolumesExpand_Private(FcSchemaCtx *ctx, cJSON *body, const
  * leave the head's prev link stale after an insertion at index 0). */
 static PetscErrorCode BodiesCheck_Private(FcSchemaCtx *ctx, cJSON *arr, const char *path)
 {
-  PetscInt       i = 0;
+  PetscInt       i = 0, ngiven = (PetscInt)cJSON_GetArraySize(arr), *count;
   cJSON         *all = cJSON_CreateArray(), *b;
   char           pi[FC_PATH_LEN];
   PetscErrorCode rc = 0;
+  BodyEntries   *be = (BodyEntries *)ctx->user;
 
   PetscFunctionBegin;
   if (!all) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "cJSON allocation failed");
+  PetscCall(PetscCalloc1(ngiven, &count)); /* bodies per entry of the file: 0 for an expanded one */
   while (arr->child) cJSON_AddItemToArray(all, cJSON_DetachItemViaPointer(arr, arr->child));
   while ((b = all->child)) {
     cJSON *expanded = NULL;
@@ -1164,12 +1181,25 @@ static PetscErrorCode BodiesCheck_Private(FcSchemaCtx *ctx, cJSON *arr, const ch
       i++;
       continue;
     }
+    count[i] = (PetscInt)cJSON_GetArraySize(expanded);
     while (expanded->child) cJSON_AddItemToArray(arr, cJSON_DetachItemViaPointer(expanded, expanded->child));
     i++;
     cJSON_Delete(expanded);
     cJSON_Delete(b);
   }
   cJSON_Delete(all);
+  /* the entry of the file each body comes from, for the paths of later errors (FcCaseBodyPath) */
+  if (!rc && be) {
+    PetscInt k = 0;
+    be->n      = (PetscInt)cJSON_GetArraySize(arr);
+    PetscCall(PetscMalloc2(be->n, &be->entry, be->n, &be->expanded));
+    for (i = 0; i < ngiven; i++)
+      for (PetscInt j = 0; j < PetscMax(count[i], 1); j++, k++) {
+        be->entry[k]    = i;
+        be->expanded[k] = count[i] ? PETSC_TRUE : PETSC_FALSE;
+      }
+  }
+  PetscCall(PetscFree(count));
   PetscCall(rc);
   PetscCall(UniqueNames_Private(ctx, arr, path, "body"));
   PetscFunctionReturn(0);
@@ -2062,6 +2092,9 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   i = 0;
   cJSON_ArrayForEach(el, Get_Private(root, "bodies"))
   {
+    BodyEntries *be = (BodyEntries *)ctx->user;
+    c->bodies[i].entry          = (be && i < be->n) ? be->entry[i] : i;
+    c->bodies[i].from_volumes   = (be && i < be->n) ? be->expanded[i] : PETSC_FALSE;
     FcSchemaPathIndex(sub, sizeof sub, "bodies", i);
     PetscCall(FillBody_Private(ctx, el, sub, c->t_end, c->dt, &c->bodies[i]));
     i++;
@@ -2166,8 +2199,10 @@ static PetscBool Given_Private(const cJSON *root, const char *const keys[])
 
 static PetscErrorCode Load_Private(const char *file, PetscInt nsets, const char *const *sets, FcCase *c, cJSON **root)
 {
-  FcSchemaCtx ctx = {file, NULL};
+  BodyEntries be  = {0, NULL, NULL};
+  FcSchemaCtx ctx = {file, &be};
   char       *text;
+  PetscErrorCode rc;
 
   PetscFunctionBegin;
   PetscCall(FcJsonReadFile(file, root));
@@ -2181,8 +2216,10 @@ static PetscErrorCode Load_Private(const char *file, PetscInt nsets, const char 
     c->given.contact_solver_warm_start = Given_Private(*root, warm);
     c->given.inertia_correction        = Given_Private(*root, inertia);
   }
-  PetscCall(FcSchemaValidateObject(&ctx, &root_object, *root, ""));
-  PetscCall(Fill_Private(&ctx, *root, c));
+  rc = FcSchemaValidateObject(&ctx, &root_object, *root, "");
+  if (!rc) rc = Fill_Private(&ctx, *root, c);
+  PetscCall(PetscFree2(be.entry, be.expanded));
+  PetscCall(rc);
   PetscCheck((text = cJSON_Print(*root)), PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory printing the resolved case");
   PetscCall(PetscStrallocpy(text, &c->resolved_json));
   cJSON_free(text);

@@ -134,6 +134,10 @@ typedef struct {
   PetscBool      rigid;
   FcCaseShape    shape;
   FcCaseMotion   motion;
+  /* where the body is written in the case file: bodies[entry]; an entry with mesh.volumes stands
+   * for several bodies (from_volumes), one per matching physical volume (FcCaseBodyPath) */
+  PetscInt       entry;
+  PetscBool      from_volumes;
 } FcCaseBody;
 
 /* contacts[i]: body[0] is the contactor (deformable: its surface nodes are the contact points),
@@ -284,6 +288,10 @@ PetscErrorCode FcCaseInsertOptions(const FcCase *c);
 /* Whether a body (or physical volume) name matches a pattern of contacts[i].pair/bodies or
  * mesh.volumes: '*' any run of characters, '?' one character; a name without them matches itself. */
 PetscBool FcCaseNameMatch(const char *pattern, const char *name);
+/* The JSON path of key `key` (NULL or "": the entry itself) of body i as the case file writes it,
+ * for error messages: "bodies[E].key" with E the entry of the file's bodies[] the body comes from;
+ * for a body of an entry with mesh.volumes, " (body 'NAME')" follows, naming which of its bodies. */
+void FcCaseBodyPath(const FcCase *c, PetscInt i, const char *key, char *out, size_t len);
 /* Gravity at time t: the constant vector, or the table interpolated (held constant outside). */
 void FcCaseGravity(const FcCase *c, PetscReal t, PetscReal g[3]);
 

@@ -367,10 +367,10 @@ static PetscErrorCode CorotPost_Private(Deformable *d, const PetscScalar xi[6], 
 static PetscErrorCode CorotCheck_Private(const FcCase *c, PetscInt index, FcBody b)
 {
   const FcCaseBody *spec = b->spec;
-  char              path[64];
+  char              path[256];
 
   PetscFunctionBegin;
-  snprintf(path, sizeof path, "bodies[%d].kinematics", (int)index);
+  FcCaseBodyPath(c, index, "kinematics", path, sizeof path);
   FcCheckInput(!strcmp(spec->material.model, "linear"), c->file, path, "\"global_corotational\" needs material model \"linear\" (a linear deformation in the co-rotated frame), not \"%s\"", spec->material.model);
   FcCheckInput(b->nbc == 0, c->file, path, "\"global_corotational\" needs a free body (no boundary conditions, no plane_strain): its rigid motion is the rigid part of the model");
   /* precomputed would keep the first step's R; schur factors A_pp with no room for the split */
@@ -866,7 +866,7 @@ static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, Fc
   Deformable       *d    = (Deformable *)b->data;
   const FcCaseBody *spec = b->spec;
   PetscInt         *owner, n = 0;
-  char              path[128];
+  char              path[256];
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(b->ndof, &owner));
@@ -878,7 +878,11 @@ static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, Fc
     if (!g) {
       char list[1024];
       FcMeshGroupList(&b->mesh, list, sizeof list);
-      snprintf(path, sizeof path, "bodies[%d].boundary[%d].group", (int)index, (int)j);
+      {
+        char key[64];
+        snprintf(key, sizeof key, "boundary[%d].group", (int)j);
+        FcCaseBodyPath(c, index, key, path, sizeof path);
+      }
       PetscCall(PetscFree(owner));
       return FcInputError(c->file, path, "no physical group '%s' in %s (available: %s)", bc->group, b->mesh.file, list);
     }
@@ -913,7 +917,7 @@ static PetscErrorCode SetupLoads_Private(const FcCase *c, PetscInt index, FcBody
 {
   Deformable       *d    = (Deformable *)b->data;
   const FcCaseBody *spec = b->spec;
-  char              path[128];
+  char              path[256];
 
   PetscFunctionBegin;
   for (int k = 0; k < 3; k++) {
@@ -930,7 +934,11 @@ static PetscErrorCode SetupLoads_Private(const FcCase *c, PetscInt index, FcBody
     const FcMeshGroup *g;
     PetscCall(VecSet(d->fload[l], 0.0));
     PetscCall(FcMeshFindGroup(&b->mesh, ld->group, 2, &g));
-    snprintf(path, sizeof path, "bodies[%d].loads[%d].group", (int)index, (int)l);
+    {
+      char key[64];
+      snprintf(key, sizeof key, "loads[%d].group", (int)l);
+      FcCaseBodyPath(c, index, key, path, sizeof path);
+    }
     if (!g) {
       char list[1024];
       FcMeshGroupList(&b->mesh, list, sizeof list);

@@ -406,7 +406,7 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
   const FcCaseMotion *mo = &b->spec->motion;
   Rigid              *r;
   PetscReal           ve = 0, voff = 0, vn = 0;
-  char                path[128];
+  char                path[256];
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&r));
@@ -416,7 +416,7 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
   FcThetaFromCase(c, &r->th);
   r->kinematics  = Kinematics_Private;
   b->ops.destroy = Destroy_RigidDynamic;
-  snprintf(path, sizeof path, "bodies[%d].motion.type", (int)index);
+  FcCaseBodyPath(c, index, "motion.type", path, sizeof path);
   FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
                "a dynamic rigid body with a prismatic joint needs inertia, but time.integrator is \"quasi_static\" (only contact would balance its force): use a dynamic integrator or a kinematic motion");
   PetscCall(FcThetaCheckInput(c, &r->th, "contact"));
@@ -427,7 +427,7 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
     voff += o * o;
     vn += mo->initial_velocity[k] * mo->initial_velocity[k];
   }
-  snprintf(path, sizeof path, "bodies[%d].motion.initial_velocity", (int)index);
+  FcCaseBodyPath(c, index, "motion.initial_velocity", path, sizeof path);
   FcCheckInput(voff <= 1e-20 * vn, c->file, path, "must be parallel to the prismatic joint's axis (its component normal to the axis is %g m/s)", (double)PetscSqrtReal(voff));
   b->mass = mo->mass;
   PetscCall(CreateStateVecs_Private(b, 1, &r->x, &r->dx, &r->rfree, &r->u0, &r->v0));
@@ -699,15 +699,15 @@ static PetscErrorCode CreateFree_Private(const FcCase *c, PetscInt index, FcBody
   Rigid              *r;
   PetscScalar        *v;
   FcTheta             th;
-  char                path[128];
+  char                path[256];
 
   PetscFunctionBegin;
   FcThetaFromCase(c, &th);
-  snprintf(path, sizeof path, "bodies[%d].motion.type", (int)index);
+  FcCaseBodyPath(c, index, "motion.type", path, sizeof path);
   FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
                "a dynamic rigid body with a free joint needs inertia, but time.integrator is \"quasi_static\": use a dynamic integrator or a kinematic motion");
   PetscCall(FcThetaCheckInput(c, &th, "contact"));
-  snprintf(path, sizeof path, "bodies[%d].shape.type", (int)index);
+  FcCaseBodyPath(c, index, "shape.type", path, sizeof path);
   FcCheckInput(b->spec->shape.type != FC_SHAPE_PLANE, c->file, path, "a plane is infinite: it has no centre of mass to rotate about, so it cannot have a free joint (use prismatic or fixed)");
   PetscCall(PetscNew(&r));
   b->data = r;
@@ -780,10 +780,10 @@ static PetscErrorCode LoadMesh_Private(const FcCase *c, PetscInt index, FcBody b
   const FcCaseShape *sh = &b->spec->shape;
   MeshCatch          mc = {{0}};
   PetscErrorCode     ierr;
-  char               path[128];
+  char               path[256];
 
   PetscFunctionBegin;
-  snprintf(path, sizeof path, "bodies[%d].shape.file", (int)index);
+  FcCaseBodyPath(c, index, "shape.file", path, sizeof path);
   PetscCall(PetscPushErrorHandler(MeshCatchHandler_Private, &mc));
   ierr = FcMeshLoad(sh->mesh_file, sh->refine, 1, &b->mesh);
   PetscCall(PetscPopErrorHandler());
@@ -793,7 +793,7 @@ static PetscErrorCode LoadMesh_Private(const FcCase *c, PetscInt index, FcBody b
   PetscCall(ierr);
   if (sh->group[0]) {
     const FcMeshGroup *g;
-    snprintf(path, sizeof path, "bodies[%d].shape.group", (int)index);
+    FcCaseBodyPath(c, index, "shape.group", path, sizeof path);
     PetscCall(FcMeshFindGroup(&b->mesh, sh->group, 2, &g));
     if (!g) {
       char list[1024];
@@ -856,7 +856,7 @@ static PetscErrorCode DeviceCreate_Private(const FcCase *c, PetscInt index, FcBo
   FcTrajectoryOptions    o;
   MeshCatch              mc = {{0}};
   PetscErrorCode         ierr;
-  char                   path[128];
+  char                   path[256];
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&dv));
@@ -873,7 +873,7 @@ static PetscErrorCode DeviceCreate_Private(const FcCase *c, PetscInt index, FcBo
   o.t_begin    = mo->dev_t0;
   o.t_end      = mo->dev_t1;
   o.t_required = c->steps * c->dt;
-  snprintf(path, sizeof path, "bodies[%d].motion%s.file", (int)index, mo->coupled ? ".coupling" : "");
+  FcCaseBodyPath(c, index, mo->coupled ? "motion.coupling.file" : "motion.file", path, sizeof path);
   PetscCall(PetscPushErrorHandler(MeshCatchHandler_Private, &mc));
   ierr = FcTrajectoryLoad(mo->dev_file, &o, &dv->tr);
   PetscCall(PetscPopErrorHandler());
@@ -894,7 +894,7 @@ PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
 {
   FcBody            b;
   const FcCaseBody *spec = &c->bodies[index];
-  char              path[128];
+  char              path[256];
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&b));
@@ -927,14 +927,14 @@ PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
       PetscCall(CreateFree_Private(c, index, b));
       PetscFunctionReturn(0);
     }
-    snprintf(path, sizeof path, "bodies[%d].motion.initial_angular_velocity", (int)index);
+    FcCaseBodyPath(c, index, "motion.initial_angular_velocity", path, sizeof path);
     FcCheckInput(spec->motion.initial_angular_velocity[0] == 0 && spec->motion.initial_angular_velocity[1] == 0 && spec->motion.initial_angular_velocity[2] == 0, c->file, path, "must be [0, 0, 0]: only a free joint rotates");
     if (spec->motion.joint == FC_JOINT_PRISMATIC) {
       PetscCall(CreateDynamic_Private(c, index, b));
       PetscFunctionReturn(0);
     }
     /* a fixed joint holds the body where it is: a prescribed (zero) motion */
-    snprintf(path, sizeof path, "bodies[%d].motion.initial_velocity", (int)index);
+    FcCaseBodyPath(c, index, "motion.initial_velocity", path, sizeof path);
     FcCheckInput(spec->motion.initial_velocity[0] == 0 && spec->motion.initial_velocity[1] == 0 && spec->motion.initial_velocity[2] == 0, c->file, path, "must be [0, 0, 0] with a fixed joint");
     b->mass = spec->motion.mass;
   }

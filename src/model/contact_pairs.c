@@ -135,16 +135,26 @@ static PetscErrorCode Twins_Private(const FcContactPair *P1, FcContactPair *P2, 
   PetscFunctionReturn(0);
 }
 
+/* The JSON path of key `key` of pair i (c->contacts[i]) as the case file writes it: contacts[E].key
+ * with E its entry; an entry over several bodies stands for several pairs, then named. */
+static void ContactPath_Private(const FcCase *c, PetscInt i, const char *key, char *out, size_t len)
+{
+  const FcCaseContact *cc = &c->contacts[i];
+  PetscBool            many = (i > 0 && c->contacts[i - 1].entry == cc->entry) || (i + 1 < c->ncontacts && c->contacts[i + 1].entry == cc->entry);
+  int                  n    = snprintf(out, len, "contacts[%d].%s", (int)cc->entry, key);
+  if (many && n >= 0 && (size_t)n < len) snprintf(out + n, len - (size_t)n, " (pair '%.100s'-'%.100s')", c->bodies[cc->body[0]].name, c->bodies[cc->body[1]].name);
+}
+
 /* Mortar formulation: the slave (contactor) surface triangles, the `surface` group's faces or all
  * boundary faces, and the node-to-triangle adjacency the weights integrate over. */
 static PetscErrorCode SlaveSurface_Private(const FcCase *c, PetscInt i, const FcMesh *mesh, const char *key, FcContactPair *P)
 {
   const PetscInt *faces = NULL;
   PetscInt        nf    = mesh->nbfaces, *sf;
-  char            path[64];
+  char            path[384];
 
   PetscFunctionBegin;
-  snprintf(path, sizeof path, "contacts[%d].surface", (int)i);
+  ContactPath_Private(c, i, "surface", path, sizeof path);
   if (key[0]) {
     const FcMeshGroup *g;
     PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
@@ -215,7 +225,7 @@ static PetscErrorCode ReferenceCandidates_Private(const FcModel *, PetscInt, con
 static PetscErrorCode Passes_Private(const FcModel *model, PetscInt *npairs, FcContactPair *pairs, PetscReal *edge)
 {
   const FcCase  *c = model->c;
-  char           path[128];
+  char           path[384];
   Owners_Private op, ot; /* owners of contactor points, of target surfaces */
   PetscErrorCode rc;
 
@@ -308,16 +318,16 @@ static PetscErrorCode PassesMake_Private(const FcModel *model, PetscInt *npairs,
     P->casepair = i;
     P->partner  = -1;
     P->mu       = cc->mu;
-    snprintf(path, lpath, "contacts[%d].surface", (int)i);
+    ContactPath_Private(c, i, "surface", path, lpath);
     PetscCall(Shared_Private(model, path, P->A, cc->surface, PETSC_FALSE, pairs, p, op));
     P->alarm = cc->alarm > 0 ? cc->alarm : FC_MEAN_EDGE(P->A);
     if (!B->rigid || B->spec->shape.type == FC_SHAPE_MESH) {
       /* a mesh surface: the pair's target_surface, else (rigid mesh shape) the shape's group */
       const char *key = cc->target_surface;
-      snprintf(path, lpath, "contacts[%d].target_surface", (int)i);
+      ContactPath_Private(c, i, "target_surface", path, lpath);
       if (B->rigid && !key[0]) {
         key = B->spec->shape.group;
-        snprintf(path, lpath, "bodies[%d].shape.group", (int)cc->body[1]);
+        FcCaseBodyPath(c, cc->body[1], "shape.group", path, lpath);
       }
       PetscCall(Shared_Private(model, path, P->B, key, PETSC_TRUE, pairs, p, ot));
     }
@@ -336,7 +346,7 @@ static PetscErrorCode PassesMake_Private(const FcModel *model, PetscInt *npairs,
     FcBody               A = model->bodies[cc->body[0]], B = model->bodies[cc->body[1]];
 
     if (!cc->both_passes) continue;
-    snprintf(path, lpath, "contacts[%d].both_passes", (int)i);
+    ContactPath_Private(c, i, "both_passes", path, lpath);
     FcCheckInput(!A->rigid && !B->rigid, c->file, path, "two-pass contact needs two deformable bodies");
     (*npairs)++;
     P->A        = cc->body[1];
@@ -345,10 +355,10 @@ static PetscErrorCode PassesMake_Private(const FcModel *model, PetscInt *npairs,
     P->reverse  = PETSC_TRUE;
     P->partner  = i; /* the first loop made pair i's first pass pairs[i] */
     P->mu       = cc->mu;
-    snprintf(path, lpath, "contacts[%d].target_surface", (int)i);
+    ContactPath_Private(c, i, "target_surface", path, lpath);
     PetscCall(Shared_Private(model, path, P->A, cc->target_surface, PETSC_FALSE, pairs, p, op));
     P->alarm = cc->alarm > 0 ? cc->alarm : FC_MEAN_EDGE(P->A);
-    snprintf(path, lpath, "contacts[%d].surface", (int)i);
+    ContactPath_Private(c, i, "surface", path, lpath);
     PetscCall(Shared_Private(model, path, P->B, cc->surface, PETSC_TRUE, pairs, p, ot));
   }
   PetscFunctionReturn(0);

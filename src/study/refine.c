@@ -450,7 +450,7 @@ typedef struct {
 typedef struct {
   const FcStudyRefineOptions *o;
   PetscInt   nlev, lev[FC_REFINE_MAX_LEVEL + 1];
-  PetscInt   nbodies, nrefined, *refined; /* case bodies; indices of the refined ones */
+  PetscInt   nbodies, nrefined, *refined; /* case bodies; the refined entries of the file's bodies[] */
   char       refined_text[1024];          /* "beam (bodies[0]), ..." for study.md */
   PetscInt   ndeform;
   char     **deform;                      /* names of the deformable bodies (mesh counts) */
@@ -537,24 +537,31 @@ static PetscErrorCode Validate_Private(Study *s)
       if (b == c.nbodies) ierr = FcInputError("command line", "--bodies", "no body named '%s' in %s", tok, o->casefile);
       else if (c.bodies[b].rigid) ierr = FcInputError("command line", "--bodies", "body '%s' is rigid: only deformable bodies have a mesh to refine", tok);
       else {
-        for (PetscInt k = 0; k < s->nrefined && !ierr; k++)
-          if (s->refined[k] == b) ierr = FcInputError("command line", "--bodies", "body '%s' is listed twice", tok);
-        if (!ierr) s->refined[s->nrefined++] = b;
+        /* refined[] holds entries of the file's bodies[] (the --set key); one entry with
+         * mesh.volumes stands for several bodies, all refined together */
+        PetscBool seen = PETSC_FALSE;
+        for (PetscInt k = 0; k < s->nrefined; k++)
+          if (s->refined[k] == c.bodies[b].entry) seen = PETSC_TRUE;
+        if (seen && !c.bodies[b].from_volumes) ierr = FcInputError("command line", "--bodies", "body '%s' is listed twice", tok);
+        else if (!seen) s->refined[s->nrefined++] = c.bodies[b].entry;
       }
     }
     if (!ierr && !s->nrefined) ierr = FcInputError("command line", "--bodies", "'%s': expected a comma-separated list of body names", o->bodies);
   } else if (!ierr) {
     for (PetscInt b = 0; b < c.nbodies; b++)
-      if (!c.bodies[b].rigid) s->refined[s->nrefined++] = b;
+      if (!c.bodies[b].rigid && (!s->nrefined || s->refined[s->nrefined - 1] != c.bodies[b].entry)) s->refined[s->nrefined++] = c.bodies[b].entry;
   }
   /* the level is set by the study: a --set of the same key would be silently overridden */
   for (PetscInt k = 0; k < s->nrefined && !ierr; k++) {
-    char   key[64];
-    size_t l = strlen(s->refined_text);
-    snprintf(s->refined_text + l, sizeof s->refined_text - l, "%s%.200s (`bodies[%d]`)", k ? ", " : "", c.bodies[s->refined[k]].name, (int)s->refined[k]);
+    char     key[64];
+    size_t   l = strlen(s->refined_text);
+    PetscInt b = 0;
+    while (c.bodies[b].entry != s->refined[k]) b++; /* the entry's first body */
+    if (c.bodies[b].from_volumes) snprintf(s->refined_text + l, sizeof s->refined_text - l, "%sthe bodies of mesh.volumes \"%.100s\" (`bodies[%d]`)", k ? ", " : "", c.bodies[b].mesh_file, (int)s->refined[k]);
+    else snprintf(s->refined_text + l, sizeof s->refined_text - l, "%s%.200s (`bodies[%d]`)", k ? ", " : "", c.bodies[b].name, (int)s->refined[k]);
     snprintf(key, sizeof key, "bodies[%d].mesh.refine=", (int)s->refined[k]);
     for (PetscInt i = 0; i < o->nsets && !ierr; i++)
-      if (!strncmp(o->sets[i], key, strlen(key))) ierr = FcInputError("command line", "--set", "'%s': study refine sets the refinement of body '%s' itself (--levels)", o->sets[i], c.bodies[s->refined[k]].name);
+      if (!strncmp(o->sets[i], key, strlen(key))) ierr = FcInputError("command line", "--set", "'%s': study refine sets the refinement of body '%s' itself (--levels)", o->sets[i], c.bodies[b].name);
   }
   /* probe columns, named as FcModelCreate names them (src/model/model.c) */
   if (!ierr) {
