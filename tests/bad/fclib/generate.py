@@ -15,6 +15,36 @@ import os
 import numpy as np
 import h5py
 
+# Reproducible bytes: HDF5 stamps every dataset with its creation time unless told not to, so
+# two runs of this script wrote different files for the same content.
+_create_dataset = h5py.Group.create_dataset
+
+
+def _create_dataset_untimed(self, *args, **kwargs):
+    kwargs.setdefault("track_times", False)
+    return _create_dataset(self, *args, **kwargs)
+
+
+def _create_group_untimed(self, name):
+    gcpl = h5py.h5p.create(h5py.h5p.GROUP_CREATE)
+    gcpl.set_obj_track_times(False)
+    return h5py.Group(h5py.h5g.create(self.id, name.encode(), gcpl=gcpl))
+
+
+def _file_untimed(path, mode):
+    """h5py.File(path, mode, libver="latest") with the root group untimed too (mode "w")."""
+    if mode != "w":
+        return h5py.File(path, mode)
+    fcpl = h5py.h5p.create(h5py.h5p.FILE_CREATE)
+    fcpl.set_obj_track_times(False)
+    fapl = h5py.h5p.create(h5py.h5p.FILE_ACCESS)
+    fapl.set_libver_bounds(h5py.h5f.LIBVER_LATEST, h5py.h5f.LIBVER_LATEST)
+    return h5py.File(h5py.h5f.create(path.encode(), h5py.h5f.ACC_TRUNC, fcpl=fcpl, fapl=fapl))
+
+
+h5py.Group.create_dataset = _create_dataset_untimed
+h5py.Group.create_group = _create_group_untimed
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 manifest = []
 
@@ -68,7 +98,7 @@ mu0 = np.array([0.3, 0.6])
 
 def local(name, expected, W=W0, q=q0, mu=mu0, spacedim=3, drop=(), wover=None, extra=None, wform="csc"):
     path = os.path.join(HERE, name)
-    with h5py.File(path, "w", libver="latest") as f:
+    with _file_untimed(path, "w") as f:
         g = f.create_group("fclib_local")
         if "spacedim" not in drop:
             g.create_dataset("spacedim", data=np.array([spacedim], dtype=np.int32))
@@ -102,7 +132,7 @@ w0 = np.array([-0.5, 0.1, 0.0, 0.2, 0.0, 0.1])
 
 def glob(name, expected, M=M0, H=H0, f=f0, w=w0, mu=mu0, drop=(), extra=None, mform="csc", hform="csc", hover=None):
     path = os.path.join(HERE, name)
-    with h5py.File(path, "w", libver="latest") as fh:
+    with _file_untimed(path, "w") as fh:
         g = fh.create_group("fclib_global")
         g.create_dataset("spacedim", data=np.array([3], dtype=np.int32))
         write_matrix(g.create_group("M"), M, mform)
@@ -128,7 +158,7 @@ manifest.append(("empty.hdf5", "not an HDF5 file"))
 with open(os.path.join(HERE, "not_hdf5.hdf5"), "w") as fh:
     fh.write("this is a text file, not HDF5\n")
 manifest.append(("not_hdf5.hdf5", "not an HDF5 file"))
-with h5py.File(os.path.join(HERE, "no_problem.hdf5"), "w", libver="latest") as fh:
+with _file_untimed(os.path.join(HERE, "no_problem.hdf5"), "w") as fh:
     fh.create_group("something_else").create_dataset("x", data=np.zeros(3))
 manifest.append(("no_problem.hdf5", "neither /fclib_local nor /fclib_global"))
 
@@ -160,7 +190,7 @@ local("local_spacedim_2.hdf5", "/fclib_local/spacedim: spacedim = 2", spacedim=2
 
 path = os.path.join(HERE, "local_W_is_dataset.hdf5")
 local("local_W_is_dataset.hdf5", None, drop=("W",))
-with h5py.File(path, "a") as fh:
+with _file_untimed(path, "a") as fh:
     fh["fclib_local"].create_dataset("W", data=W0)
 manifest.append(("local_W_is_dataset.hdf5", "/fclib_local/W: is not a group"))
 
