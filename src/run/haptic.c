@@ -36,6 +36,9 @@ struct _p_FcHaptic {
   PetscReal        Vt[6];        /* the tool's (v, ω) at the last tick (its pose: dk, Rk of the tool) */
   PetscReal        ptprev[3], Rdprev[9]; /* the device's target at the last tick */
   PetscReal        Wdev, Wext;   /* work of the device on the coupling, and of gravity and the applied force, in the interval */
+  PetscReal        dp[3], Rp[9], Vp[6]; /* the tool's state at the previous step, for the replay check */
+  PetscInt         nreplay;      /* steps replayed by one tick of h = dt (doc/haptic.md §3b) */
+  PetscReal        rep_dv, rep_dw, rep_df, rep_f; /* their largest |Δv| [m/s], |Δω| [rad/s], |ΔF| [N]; the largest contact force [N] */
   /* outputs */
   PetscInt         nrows, rowcap;
   PetscReal       *rows, *wall;
@@ -143,10 +146,20 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
      * units (u_n = g/(Δt θ_vq), u_t = t·(slip since the step's start)/Δt): the two agree on the
      * scaling of a tool's motion only for θ = θ_vq = 1 (doc/haptic.md §3b) */
     if (th.theta != 1 || th.theta_vq != 1) {
+      const char *name = m->bodies[h->tool]->name;
       PetscCall(PetscFree(h));
-      return FcInputError(c->file, "time.integrator", "the haptic loop drives the coupled tool \"%s\" by backward Euler between steps: it needs time.integrator \"backward_euler\" (or a kinematic tool)", m->bodies[h->tool]->name);
+      return FcInputError(c->file, "time.integrator", "the haptic loop drives the coupled tool \"%s\" by backward Euler between steps: it needs time.integrator \"backward_euler\" (or a kinematic tool)", name);
     }
     PetscCall(FcBodyGetCoupling(m->bodies[h->tool], &h->cp));
+    {
+      FcBody             tb = m->bodies[h->tool];
+      const PetscScalar *v;
+      for (int k = 0; k < 3; k++) h->dp[k] = tb->rigid_d1[k];
+      for (int k = 0; k < 9; k++) h->Rp[k] = tb->rigid_R1[k];
+      PetscCall(VecGetArrayRead(tb->v, &v));
+      for (int k = 0; k < 6; k++) h->Vp[k] = v[k];
+      PetscCall(VecRestoreArrayRead(tb->v, &v));
+    }
   }
   *out = h;
   PetscCall(PetscCalloc5(3 * m->nbodies, &h->dn, 9 * m->nbodies, &h->Rn, 3 * m->nbodies, &h->dk, 9 * m->nbodies, &h->Rk, m->nbodies, &h->prescribed));
@@ -344,17 +357,94 @@ static PetscErrorCode BlockStored_Private(FcHaptic h, PetscReal *V)
 /* Freeze the coupled tool with the step's problem (Freeze_Private has copied it): its state at t_n
  * (the step's: the FEM is authoritative, the loop's tool is never fed back), G, A_dt and A_h, the
  * tool-free term q_A and W_tick (doc/haptic.md §3b). */
+static PetscErrorCode FreeMotion_Private(FcHaptic, PetscReal, const PetscReal[3], const PetscReal[9], const PetscReal[3], const PetscReal[3], PetscReal[6], PetscReal[3]);
+
+/* The consistency check of the tick's algebra: one tick of h = dt from the tool's state at
+ * t_{n−1} (dp, Rp, Vp), with the device's target at t_n, on the step's own problem (then
+ * W_tick = W_step, A_h = A_dt): the tool's velocity at t_n and the contact force on it must be the
+ * step's, up to the linearization of the rotation between two Newton iterates and the solver's
+ * tolerance. The largest differences are kept (run.h5:/haptic attributes replay_*). h->prob
+ * holds W_step and h->q0 the tool-free q_A when this runs. */
+static PetscErrorCode Replay_Private(FcHaptic h, const FcStepInfo *s, PetscReal atd, const PetscReal Ard[9], const PetscReal dp[3], const PetscReal Rp[9], const PetscReal Vp[6])
+{
+  FcBody             tb = h->model->bodies[h->tool];
+  const PetscInt     t  = h->tool;
+  const PetscReal    dt = s->dt, *dn = &h->dn[3 * t], *Rn = &h->Rn[9 * t];
+  PetscReal          hk0, aht0, pt0[3], Rd0[9], ptgt[3], Rdev[9], vdev[3], wdev[3], Vf[6], Fx[3], z[6], zs[6], y[6], D[9], dv = 0, dw = 0, df = 0, fs = 0;
+  const PetscScalar *v;
+
+  PetscFunctionBegin;
+  hk0    = h->hk;
+  aht0   = h->aht;
+  h->hk  = dt;
+  h->aht = atd;
+  PetscCall(PetscArraycpy(&h->dk[3 * t], dp, 3));
+  PetscCall(PetscArraycpy(&h->Rk[9 * t], Rp, 9));
+  PetscCall(PetscArraycpy(h->Vt, Vp, 6));
+  PetscCall(FcBodyCouplingTarget(tb, h->tn - dt, pt0, Rd0));
+  PetscCall(DeviceTarget_Private(h, h->tn, pt0, Rd0, ptgt, Rdev, vdev, wdev));
+  PetscCall(FreeMotion_Private(h, h->tn, ptgt, Rdev, vdev, wdev, Vf, Fx));
+  /* q = q_A − F δ/(c, Δ) − dt G V_free/(c, Δ), δ the displacement from the pose at t_n back to t_{n−1} */
+  FcMat3MultNT(Rp, Rn, D);
+  for (PetscInt a = 0; a < h->m; a++) {
+    PetscReal rel[3], dl[3];
+    for (int i = 0; i < 3; i++) h->prob->q[3 * a + i] = h->q0[3 * a + i];
+    if (h->target[a] != t) continue;
+    for (int i = 0; i < 3; i++) rel[i] = h->xc[3 * a + i] - tb->rigid_c[i] - dn[i];
+    for (int i = 0; i < 3; i++) {
+      dl[i] = dp[i] - dn[i] - rel[i];
+      for (int j = 0; j < 3; j++) dl[i] += D[3 * i + j] * rel[j];
+    }
+    for (int i = 0; i < 3; i++) {
+      const PetscReal *e = &h->frame[9 * a + 3 * i];
+      PetscReal        gv = 0;
+      for (int k = 0; k < 6; k++) gv += h->G[18 * a + 6 * i + k] * Vf[k];
+      h->prob->q[3 * a + i] -= (e[0] * dl[0] + e[1] * dl[1] + e[2] * dl[2] + dt * gv) / (i ? h->rscale : h->cinc);
+    }
+  }
+  PetscCall(PetscArraycpy(h->r, h->rstep, 3 * h->m));
+  PetscCall(FcContactSolverSolve(h->solver, h->prob, h->r));
+  ToolImpulse_Private(h, h->r, z);
+  ToolImpulse_Private(h, h->rstep, zs);
+  ApplyInv_Private(atd, Ard, z, y);
+  PetscCall(VecGetArrayRead(tb->v, &v));
+  for (int k = 0; k < 3; k++) {
+    dv = PetscMax(dv, PetscAbsReal(Vf[k] - dt / h->rscale * y[k] - v[k]));
+    dw = PetscMax(dw, PetscAbsReal(Vf[3 + k] - dt / h->rscale * y[3 + k] - v[3 + k]));
+    df += PetscSqr((z[k] - zs[k]) / h->rscale);
+    fs += PetscSqr(zs[k] / h->rscale);
+  }
+  PetscCall(VecRestoreArrayRead(tb->v, &v));
+  PetscCall(PetscArraycpy(h->r, h->rstep, 3 * h->m));
+  h->hk  = hk0;
+  h->aht = aht0;
+  h->nreplay++;
+  h->rep_dv = PetscMax(h->rep_dv, dv);
+  h->rep_dw = PetscMax(h->rep_dw, dw);
+  h->rep_df = PetscMax(h->rep_df, PetscSqrtReal(df));
+  h->rep_f  = PetscMax(h->rep_f, PetscSqrtReal(fs));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FreezeCoupled_Private(FcHaptic h, const FcStepInfo *s)
 {
   FcBody                 tb = h->model->bodies[h->tool];
   const FcRigidCoupling *cp = &h->cp;
   const PetscInt         t  = h->tool;
   const PetscReal        dt = s->dt, hk = dt / (PetscReal)h->J, s2 = PetscSqr(hk / h->rscale);
-  PetscReal              atd, Ard[9], z[6], y[6];
+  PetscReal              atd, Ard[9], z[6], y[6], dp[3], Rp[9], Vp[6];
   const PetscScalar     *v;
 
   PetscFunctionBegin;
-  h->hk = hk;
+  /* the state at t_{n−1} for the replay check; the one at t_n for the next */
+  PetscCall(PetscArraycpy(dp, h->dp, 3));
+  PetscCall(PetscArraycpy(Rp, h->Rp, 9));
+  PetscCall(PetscArraycpy(Vp, h->Vp, 6));
+  PetscCall(PetscArraycpy(h->dp, tb->rigid_d1, 3));
+  PetscCall(PetscArraycpy(h->Rp, tb->rigid_R1, 9));
+  PetscCall(VecGetArrayRead(tb->v, &v));
+  for (int k = 0; k < 6; k++) h->Vp[k] = v[k];
+  PetscCall(VecRestoreArrayRead(tb->v, &v));
   for (int k = 0; k < 3; k++) h->dn[3 * t + k] = h->dk[3 * t + k] = tb->rigid_d1[k];
   for (int k = 0; k < 9; k++) h->Rn[9 * t + k] = h->Rk[9 * t + k] = tb->rigid_R1[k];
   PetscCall(VecGetArrayRead(tb->v, &v));
@@ -380,7 +470,7 @@ static PetscErrorCode FreezeCoupled_Private(FcHaptic h, const FcStepInfo *s)
       g[5] = arm[0] * e[1] - arm[1] * e[0];
     }
   }
-  if (!h->m) PetscFunctionReturn(0);
+  if (!h->m) goto ticks;
   /* q_A = q⁰ + G A_dt⁻¹ Gᵀ r_step: the step's free term less the tool's free motion over dt
    * (u = q_A + W_A r − G V at the step's solution, with V = V_free − A_dt⁻¹ Gᵀ r) */
   ToolImpulse_Private(h, h->rstep, z);
@@ -390,6 +480,7 @@ static PetscErrorCode FreezeCoupled_Private(FcHaptic h, const FcStepInfo *s)
     for (int i = 0; i < 3; i++)
       for (int k = 0; k < 6; k++) h->q0[3 * a + i] += h->G[18 * a + 6 * i + k] * y[k];
   }
+  PetscCall(Replay_Private(h, s, atd, Ard, dp, Rp, Vp));
   /* W_tick = W_step − G A_dt⁻¹ Gᵀ + (h/Δ)² G A_h⁻¹ Gᵀ: only the blocks between two tool contacts */
   for (PetscInt b = 0; b < h->m; b++) {
     PetscReal Y[3][6];
@@ -412,6 +503,15 @@ static PetscErrorCode FreezeCoupled_Private(FcHaptic h, const FcStepInfo *s)
           for (int k = 0; k < 6; k++) blk[ld * i + j] += h->G[18 * a + 6 * i + k] * Y[j][k];
     }
   }
+ticks:
+  /* the ticks start from the step's state at t_n, with A_h */
+  h->hk  = hk;
+  h->aht = cp->mass + hk * (cp->B + hk * cp->K);
+  for (int k = 0; k < 3; k++) h->dk[3 * t + k] = h->dn[3 * t + k];
+  for (int k = 0; k < 9; k++) h->Rk[9 * t + k] = h->Rn[9 * t + k];
+  PetscCall(VecGetArrayRead(tb->v, &v));
+  for (int k = 0; k < 6; k++) h->Vt[k] = v[k];
+  PetscCall(VecRestoreArrayRead(tb->v, &v));
   PetscFunctionReturn(0);
 }
 
@@ -730,7 +830,8 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
   const FcCase     *c = h->c;
   const char       *type;
   static const char *const names[] = {"rate", "ticks_per_step", "ticks", "max_iterations", "exhausted", "first_exhausted_time", "intervals", "generating_intervals", "max_generated_energy", "first_generating_time", "passivity_rtol", "strict", "tool_body"};
-  PetscReal         values[13];
+  static const char *const cnames[] = {"coupled_tool", "replay_steps", "replay_max_dv", "replay_max_dw", "replay_max_df", "replay_max_force"};
+  PetscReal         values[19];
   FcHapticOutput    o;
 
   PetscFunctionBegin;
@@ -755,6 +856,20 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
   o.wall_time   = h->wall;
   o.nattrs      = 13;
   o.attr_names  = names;
+  if (h->coupled) {
+    /* the coupled tool's attributes follow the 13 above */
+    static const char *allnames[19];
+    for (int k = 0; k < 13; k++) allnames[k] = names[k];
+    for (int k = 0; k < 6; k++) allnames[13 + k] = cnames[k];
+    values[13]   = 1;
+    values[14]   = (PetscReal)h->nreplay;
+    values[15]   = h->rep_dv;
+    values[16]   = h->rep_dw;
+    values[17]   = h->rep_df;
+    values[18]   = h->rep_f;
+    o.nattrs     = 19;
+    o.attr_names = allnames;
+  }
   o.attr_values = values;
   o.solver      = type;
   PetscCall(FcHapticOutputWrite(dir, h5, &o));
@@ -762,6 +877,7 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
   if (h->nexhausted) printf(" (first at t = %.9g s)", (double)h->first_exhausted);
   printf("; passivity: %d of %d step intervals generate energy", (int)h->ngenerating, (int)h->nintervals);
   if (h->ngenerating) printf(" (max %.6g J, the first from t = %.9g s)", (double)h->max_generated, (double)h->first_generating);
+  if (h->coupled) printf("; coupled tool: %d steps replayed by one tick of dt, max |dv| %.3g m/s, |dw| %.3g rad/s, |dF| %.3g N (contact force up to %.3g N)", (int)h->nreplay, (double)h->rep_dv, (double)h->rep_dw, (double)h->rep_df, (double)h->rep_f);
   printf("\n");
   fflush(stdout);
   if (h->nexhausted) fprintf(stderr, "fcsim: warning: haptic: %d of %d ticks exhausted their budget of %d iterations (haptic.max_iterations)%s\n", (int)h->nexhausted, (int)h->nrows, (int)c->haptic.max_iterations, c->haptic.strict ? ": the run fails (haptic.strict)" : "");
