@@ -482,7 +482,9 @@ static PetscErrorCode FreezeCoupled_Private(FcHaptic h, const FcStepInfo *s)
       for (int k = 0; k < 6; k++) h->q0[3 * a + i] += h->G[18 * a + 6 * i + k] * y[k];
   }
   PetscCall(Replay_Private(h, s, atd, Ard, dp, Rp, Vp));
-  /* W_tick = W_step − G A_dt⁻¹ Gᵀ + (h/Δ)² G A_h⁻¹ Gᵀ: only the blocks between two tool contacts */
+  /* W_tick = W_step − G A_dt⁻¹ Gᵀ + (h/Δ)² G A_h⁻¹ Gᵀ: only the blocks between two tool contacts.
+   * The step's W is exactly symmetric (the solvers test it bit for bit), so the change of block
+   * (a, b), a ≤ b, is added transposed to block (b, a), and symmetrized on the diagonal. */
   for (PetscInt b = 0; b < h->m; b++) {
     PetscReal Y[3][6];
     if (h->target[b] != t) continue;
@@ -493,15 +495,26 @@ static PetscErrorCode FreezeCoupled_Private(FcHaptic h, const FcStepInfo *s)
       ApplyInv_Private(h->aht, h->Ahr, gb, yh);
       for (int k = 0; k < 6; k++) Y[j][k] = s2 * yh[k] - yd[k];
     }
-    for (PetscInt a = 0; a < h->m; a++) {
-      PetscInt   ld;
-      PetscReal *blk;
+    for (PetscInt a = 0; a <= b; a++) {
+      PetscInt   ld, ldt;
+      PetscReal *blk, *blt, D[9];
       if (h->target[a] != t) continue;
       blk = Block_Private(h->prob, a, b, &ld);
-      PetscCheck(blk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "haptic: block (%d, %d) of two contacts on the tool is not stored in W", (int)a, (int)b);
+      blt = Block_Private(h->prob, b, a, &ldt);
+      PetscCheck(blk && blt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "haptic: block (%d, %d) of two contacts on the tool is not stored in W", (int)a, (int)b);
       for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-          for (int k = 0; k < 6; k++) blk[ld * i + j] += h->G[18 * a + 6 * i + k] * Y[j][k];
+        for (int j = 0; j < 3; j++) {
+          D[3 * i + j] = 0;
+          for (int k = 0; k < 6; k++) D[3 * i + j] += h->G[18 * a + 6 * i + k] * Y[j][k];
+        }
+      if (a == b)
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < i; j++) D[3 * i + j] = D[3 * j + i] = 0.5 * (D[3 * i + j] + D[3 * j + i]);
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+          blk[ld * i + j] += D[3 * i + j];
+          if (a != b) blt[ldt * j + i] += D[3 * i + j];
+        }
     }
   }
 ticks:
