@@ -750,6 +750,33 @@ static PetscErrorCode CreateFree_Private(const FcCase *c, PetscInt index, FcBody
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcBodyGetCoupling(FcBody b, FcRigidCoupling *cp)
+{
+  Rigid *r;
+
+  PetscFunctionBegin;
+  PetscCheck(b->rigid && b->device && b->device->coupled && b->ndof == 6, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s is not a free rigid body driven through a coupling", b->name);
+  r        = (Rigid *)b->data;
+  cp->mass = b->mass;
+  for (int k = 0; k < 3; k++) cp->Jb[k] = r->Jb[k];
+  cp->K  = b->device->K;
+  cp->B  = b->device->B;
+  cp->Kr = b->device->Kr;
+  cp->Br = b->device->Br;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcBodyCouplingTarget(FcBody b, PetscReal t, PetscReal ptgt[3], PetscReal Rdev[9])
+{
+  PetscReal p[3], q[4];
+
+  PetscFunctionBegin;
+  PetscCheck(b->rigid && b->device && b->device->coupled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s is not driven through a coupling", b->name);
+  PetscCall(DevicePose_Private(b, t, p, q, Rdev));
+  Target_Private(b, p, Rdev, ptgt);
+  PetscFunctionReturn(0);
+}
+
 /* ---- mesh shape -------------------------------------------------------------------------------- */
 
 /* An input error of the mesh loader names the mesh file only; a rigid shape's mesh is named by

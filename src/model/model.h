@@ -187,6 +187,18 @@ PetscErrorCode FcBodyDeviceRow(FcBody b, PetscReal *row);
  * device replay): its points X are at c + d + R (X − c), c = b->rigid_c (doc/rigid.md §2b), the
  * same d and R the body's steps use. An error for a body with DoFs. */
 PetscErrorCode FcBodyPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], PetscReal R[9]);
+/* A free rigid tool driven through the virtual coupling (doc/rigid.md §2d), as the haptic loop
+ * integrates it between steps (src/run/haptic.c): mass m [kg], principal moments Jb [kg m²]
+ * (body axes = world axes at t = 0, so J_w = R diag(Jb) Rᵀ), the coupling's constants K [N/m],
+ * B [N s/m], K_r [N m/rad], B_r [N m s/rad]. FcBodyGetCoupling is an error for a body without a
+ * coupling. FcBodyCouplingTarget: the coupling's target at t, p_tgt = p_dev + R_dev (c − X_o) for
+ * the centre of mass and R_dev for the rotation (the same the body's steps use). The tool's
+ * state is the body's: rigid_d1, rigid_R1 and b->v = (v, ω) after a step. */
+typedef struct {
+  PetscReal mass, Jb[3], K, B, Kr, Br;
+} FcRigidCoupling;
+PetscErrorCode FcBodyGetCoupling(FcBody b, FcRigidCoupling *cp);
+PetscErrorCode FcBodyCouplingTarget(FcBody b, PetscReal t, PetscReal ptgt[3], PetscReal Rdev[9]);
 
 /* Von Mises stress per element of the current state (array of mesh.nelems). */
 PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);

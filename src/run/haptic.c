@@ -2,6 +2,7 @@
 #include "haptic.h"
 #include "../io/haptic_out.h"
 #include "../core/mat3.h"
+#include "../model/theta.h"
 #include <string.h>
 
 /* the columns of haptic.csv and run.h5:/haptic (doc/output-format.md) */
@@ -26,6 +27,18 @@ struct _p_FcHaptic {
   PetscBool       *prescribed;
   /* the previous tick, for the trapezoidal work */
   PetscReal        Fprev[3], Tprev[3], pprev[3], Rprev[9];
+  /* a tool driven through the virtual coupling (haptic.h, doc/haptic.md §3b) */
+  PetscBool        coupled;
+  FcRigidCoupling  cp;
+  PetscReal        hk;           /* the haptic step h = dt/J */
+  PetscReal       *G;            /* per tool contact: G_a = F_a J_c(x_a), 3 × 6 row-major (frame rows × (v, ω)) */
+  PetscReal        aht, Ahr[9];  /* A_h: m + h (B + h K), and (J_w(R_n) + h (B_r + h K_r) I)⁻¹ */
+  PetscReal        Vt[6];        /* the tool's (v, ω) at the last tick (its pose: dk, Rk of the tool) */
+  PetscReal        ptprev[3], Rdprev[9]; /* the device's target at the last tick */
+  PetscReal        Wdev, Wext;   /* work of the device on the coupling, and of gravity and the applied force, in the interval */
+  PetscReal        dp[3], Rp[9], Vp[6]; /* the tool's state at the previous step, for the replay check */
+  PetscInt         nreplay;      /* steps replayed by one tick of h = dt (doc/haptic.md §3b) */
+  PetscReal        rep_dv, rep_dw, rep_df, rep_f; /* their largest |Δv| [m/s], |Δω| [rad/s], |ΔF| [N]; the largest contact force [N] */
   /* outputs */
   PetscInt         nrows, rowcap;
   PetscReal       *rows, *wall;
@@ -56,10 +69,21 @@ PetscErrorCode FcHapticPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], Pet
   PetscFunctionReturn(0);
 }
 
-/* A rigid body that a prescribed motion moves (not fixed, no DoFs): a candidate tool. */
+/* A rigid body that a prescribed motion moves (not fixed, no DoFs), or a free rigid body driven
+ * through the virtual coupling: a candidate tool. */
 static PetscBool MovesPrescribed_Private(FcBody b)
 {
   return (PetscBool)(b->rigid && b->ndof == 0 && b->spec->motion.type != FC_MOTION_FIXED && b->spec->motion.type != FC_MOTION_DYNAMIC);
+}
+
+static PetscBool Coupled_Private(FcBody b)
+{
+  return (PetscBool)(b->rigid && b->ndof == 6 && b->spec->motion.type == FC_MOTION_DYNAMIC && b->spec->motion.coupled);
+}
+
+static PetscBool Candidate_Private(FcBody b)
+{
+  return (PetscBool)(MovesPrescribed_Private(b) || Coupled_Private(b));
 }
 
 static PetscErrorCode ChooseTool_Private(const FcCase *c, FcModel *m, PetscInt *tool)
@@ -72,7 +96,7 @@ static PetscErrorCode ChooseTool_Private(const FcCase *c, FcModel *m, PetscInt *
     for (PetscInt b = 0; b < m->nbodies; b++)
       if (!strcmp(m->bodies[b]->name, c->haptic.tool)) *tool = b;
     FcCheckInput(*tool >= 0, c->file, "haptic.tool", "no body named \"%s\"", c->haptic.tool);
-    FcCheckInput(MovesPrescribed_Private(m->bodies[*tool]), c->file, "haptic.tool", "body \"%s\" is not a rigid body with a prescribed motion (the haptic loop moves the tool by its motion between steps)", c->haptic.tool);
+    FcCheckInput(Candidate_Private(m->bodies[*tool]), c->file, "haptic.tool", "body \"%s\" is neither a rigid body with a prescribed motion nor a free rigid body driven through a coupling (the haptic loop moves the tool by its motion between steps)", c->haptic.tool);
     for (PetscInt i = 0; i < c->ncontacts; i++)
       if (c->contacts[i].body[1] == *tool) n++;
     FcCheckInput(n > 0, c->file, "haptic.tool", "body \"%s\" is the target of no contact pair: the haptic loop would render no force", c->haptic.tool);
@@ -80,14 +104,14 @@ static PetscErrorCode ChooseTool_Private(const FcCase *c, FcModel *m, PetscInt *
   }
   for (PetscInt b = 0; b < m->nbodies; b++) {
     PetscBool target = PETSC_FALSE;
-    if (!MovesPrescribed_Private(m->bodies[b])) continue;
+    if (!Candidate_Private(m->bodies[b])) continue;
     for (PetscInt i = 0; i < c->ncontacts; i++)
       if (c->contacts[i].body[1] == b) target = PETSC_TRUE;
     if (!target) continue;
     if (*tool >= 0) return FcInputError(c->file, "haptic.tool", "bodies \"%s\" and \"%s\" are both rigid tools in contact: name one", m->bodies[*tool]->name, m->bodies[b]->name);
     *tool = b;
   }
-  FcCheckInput(*tool >= 0, c->file, "haptic", "no rigid tool in contact: the haptic loop needs a rigid body with a prescribed motion that is the target of a contact pair");
+  FcCheckInput(*tool >= 0, c->file, "haptic", "no rigid tool in contact: the haptic loop needs a rigid body with a prescribed motion, or a free one driven through a coupling, that is the target of a contact pair");
   PetscFunctionReturn(0);
 }
 
@@ -114,6 +138,29 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
       return ierr;
     }
   }
+  h->coupled = Coupled_Private(m->bodies[h->tool]);
+  if (h->coupled) {
+    FcTheta th;
+    FcThetaFromCase(c, &th);
+    /* the tick integrates the tool by backward Euler and reads the frozen problem in the step's
+     * units (u_n = g/(Δt θ_vq), u_t = t·(slip since the step's start)/Δt): the two agree on the
+     * scaling of a tool's motion only for θ = θ_vq = 1 (doc/haptic.md §3b) */
+    if (th.theta != 1 || th.theta_vq != 1) {
+      const char *name = m->bodies[h->tool]->name;
+      PetscCall(PetscFree(h));
+      return FcInputError(c->file, "time.integrator", "the haptic loop drives the coupled tool \"%s\" by backward Euler between steps: it needs time.integrator \"backward_euler\" (or a kinematic tool)", name);
+    }
+    PetscCall(FcBodyGetCoupling(m->bodies[h->tool], &h->cp));
+    {
+      FcBody             tb = m->bodies[h->tool];
+      const PetscScalar *v;
+      for (int k = 0; k < 3; k++) h->dp[k] = tb->rigid_d1[k];
+      for (int k = 0; k < 9; k++) h->Rp[k] = tb->rigid_R1[k];
+      PetscCall(VecGetArrayRead(tb->v, &v));
+      for (int k = 0; k < 6; k++) h->Vp[k] = v[k];
+      PetscCall(VecRestoreArrayRead(tb->v, &v));
+    }
+  }
   *out = h;
   PetscCall(PetscCalloc5(3 * m->nbodies, &h->dn, 9 * m->nbodies, &h->Rn, 3 * m->nbodies, &h->dk, 9 * m->nbodies, &h->Rk, m->nbodies, &h->prescribed));
   for (PetscInt b = 0; b < m->nbodies; b++) {
@@ -134,7 +181,8 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
    * θ-method's M + θΔt(θ_vq Δt + β) K, so a tool displacement between steps meets the block's
    * inertia over Δt too, a stiffer response than the block's (doc/haptic.md §3: 13 % above the
    * next step's force on haptic_sphere with backward Euler). Said once, not hidden. */
-  if (c->integrator != FC_INTEGRATOR_QUASI_STATIC) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: haptic: the loop re-solves a dynamic step's frozen problem, whose inertia over time.dt stiffens the rendered force (doc/haptic.md §3); only quasi-static cases are validated\n", c->file));
+  if (c->integrator != FC_INTEGRATOR_QUASI_STATIC && h->coupled) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: haptic: the loop re-solves a dynamic step's frozen problem, whose inertia over time.dt stiffens the block (doc/haptic.md §3); the coupled tool's bound against the FEM at the haptic rate is measured on the probe case only (doc/haptic.md §5)\n", c->file));
+  else if (c->integrator != FC_INTEGRATOR_QUASI_STATIC) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: haptic: the loop re-solves a dynamic step's frozen problem, whose inertia over time.dt stiffens the rendered force (doc/haptic.md §3); only quasi-static cases are validated\n", c->file));
   PetscFunctionReturn(0);
 }
 
@@ -147,7 +195,7 @@ PetscErrorCode FcHapticDestroy(FcHaptic *ph)
   if (h->solver) PetscCall(FcContactSolverDestroy(&h->solver));
   if (h->prob) PetscCall(FcContactProblemDestroy(&h->prob));
   PetscCall(PetscFree5(h->q0, h->r, h->rstep, h->u, h->delta));
-  PetscCall(PetscFree3(h->frame, h->xc, h->target));
+  PetscCall(PetscFree4(h->frame, h->xc, h->target, h->G));
   PetscCall(PetscFree5(h->dn, h->Rn, h->dk, h->Rk, h->prescribed));
   PetscCall(PetscFree2(h->rows, h->wall));
   PetscCall(PetscFree(*ph));
@@ -193,6 +241,349 @@ static void ToolForce_Private(FcHaptic h, PetscReal F[3], PetscReal T[3], PetscI
   }
 }
 
+/* ---- a tool driven through the virtual coupling (haptic.h; doc/haptic.md §3b) ------------------ */
+
+/* Block (a, b) of W in either storage and its row stride; NULL when the block is not stored. */
+static PetscReal *Block_Private(FcContactProblem p, PetscInt a, PetscInt b, PetscInt *ld)
+{
+  if (p->W) {
+    *ld = 3 * p->m;
+    return &p->W[3 * a * 3 * p->m + 3 * b];
+  }
+  *ld = 3;
+  for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++)
+    if (p->bcol[k] == b) return &p->bval[9 * k];
+  return NULL;
+}
+
+/* y = A⁻¹ z for A = diag(at I, A_r) given A_r⁻¹ (the tool's step matrix, body_rigid.c) */
+static void ApplyInv_Private(PetscReal at, const PetscReal Ari[9], const PetscReal z[6], PetscReal y[6])
+{
+  for (int i = 0; i < 3; i++) {
+    y[i]     = z[i] / at;
+    y[3 + i] = Ari[3 * i] * z[3] + Ari[3 * i + 1] * z[4] + Ari[3 * i + 2] * z[5];
+  }
+}
+
+/* (R diag(Jb) Rᵀ + c I)⁻¹: the rotational block of the tool's step matrix, as BeginStep_RigidFree forms it */
+static void RotInv_Private(const PetscReal R[9], const PetscReal Jb[3], PetscReal c, PetscReal inv[9])
+{
+  PetscReal A[9];
+  FcMat3RotateDiag(R, Jb, A);
+  for (int k = 0; k < 9; k++) A[k] += k % 4 == 0 ? c : 0.0;
+  (void)FcMat3Inv(A, inv);
+}
+
+/* z = Σ_a G_aᵀ r_a over the tool's contacts: the generalized impulse of r on the tool's six rigid
+ * DoFs with the contactor's sign (the tool gets −z: H_tool = −G, contact_step.c) */
+static void ToolImpulse_Private(FcHaptic h, const PetscReal *r, PetscReal z[6])
+{
+  for (int k = 0; k < 6; k++) z[k] = 0;
+  for (PetscInt a = 0; a < h->m; a++) {
+    const PetscReal *Ga = &h->G[18 * a];
+    if (h->target[a] != h->tool) continue;
+    for (int i = 0; i < 3; i++)
+      for (int k = 0; k < 6; k++) z[k] += Ga[6 * i + k] * r[3 * a + i];
+  }
+}
+
+/* The coupling's force and torque on the tool (body_rigid.c Coupling_Private, doc/rigid.md §2d):
+ * F = K (p_tgt − (c + d)) + B (v_dev − v), τ = K_r log(R_dev Rᵀ) + B_r (ω_dev − ω) */
+static void CouplingForce_Private(FcHaptic h, const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3], const PetscReal wdev[3], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal F[3], PetscReal T[3])
+{
+  const FcRigidCoupling *cp = &h->cp;
+  const PetscReal       *c  = h->model->bodies[h->tool]->rigid_c;
+  PetscReal              dR[9], phi[3];
+  FcMat3MultNT(Rdev, R, dR);
+  FcMat3Log(dR, phi);
+  for (int k = 0; k < 3; k++) {
+    F[k] = cp->K * (ptgt[k] - c[k] - d[k]) + cp->B * (vdev[k] - V[k]);
+    T[k] = cp->Kr * phi[k] + cp->Br * (wdev[k] - V[3 + k]);
+  }
+}
+
+/* The device's target at t and its velocities over (t − h, t], from the positions (as the steps
+ * take them, never the log's velocities) */
+static PetscErrorCode DeviceTarget_Private(FcHaptic h, PetscReal t, const PetscReal ptprev[3], const PetscReal Rdprev[9], PetscReal ptgt[3], PetscReal Rdev[9], PetscReal vdev[3], PetscReal wdev[3])
+{
+  PetscReal dR[9];
+
+  PetscFunctionBegin;
+  PetscCall(FcBodyCouplingTarget(h->model->bodies[h->tool], t, ptgt, Rdev));
+  FcMat3MultNT(Rdev, Rdprev, dR);
+  FcMat3Log(dR, wdev);
+  for (int k = 0; k < 3; k++) {
+    vdev[k] = (ptgt[k] - ptprev[k]) / h->hk;
+    wdev[k] /= h->hk;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Stored energies at the tool's state (d, R, V) and the device target: kinetic ½ m|v|² + ½ ωᵀ J_w ω
+ * and the coupling spring's ½ K |p_tgt − c − d|² + ½ K_r |log(R_dev Rᵀ)|² */
+static void ToolEnergy_Private(FcHaptic h, const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal *KE, PetscReal *Vs)
+{
+  const FcRigidCoupling *cp = &h->cp;
+  const PetscReal       *c  = h->model->bodies[h->tool]->rigid_c;
+  PetscReal              J[9], dR[9], phi[3], ke = 0, e2 = 0, p2 = 0;
+  FcMat3RotateDiag(R, cp->Jb, J);
+  FcMat3MultNT(Rdev, R, dR);
+  FcMat3Log(dR, phi);
+  for (int i = 0; i < 3; i++) {
+    ke += cp->mass * V[i] * V[i];
+    for (int j = 0; j < 3; j++) ke += V[3 + i] * J[3 * i + j] * V[3 + j];
+    e2 += PetscSqr(ptgt[i] - c[i] - d[i]);
+    p2 += phi[i] * phi[i];
+  }
+  *KE = 0.5 * ke;
+  *Vs = 0.5 * (cp->K * e2 + cp->Kr * p2);
+}
+
+/* The block's share of the frozen problem's stored energy, ½ (c/Δ) rᵀ W_A r with
+ * W_A = W_tick − (h/Δ)² G A_h⁻¹ Gᵀ (the tool's part of W_tick is its own compliance, not a spring) */
+static PetscErrorCode BlockStored_Private(FcHaptic h, PetscReal *V)
+{
+  PetscReal z[6], y[6], zy = 0, s = h->hk / h->rscale;
+
+  PetscFunctionBegin;
+  PetscCall(Stored_Private(h, V));
+  if (!h->m) PetscFunctionReturn(0);
+  ToolImpulse_Private(h, h->r, z);
+  ApplyInv_Private(h->aht, h->Ahr, z, y);
+  for (int k = 0; k < 6; k++) zy += z[k] * y[k];
+  *V -= 0.5 * h->cinc / h->rscale * s * s * zy;
+  PetscFunctionReturn(0);
+}
+
+/* Freeze the coupled tool with the step's problem (Freeze_Private has copied it): its state at t_n
+ * (the step's: the FEM is authoritative, the loop's tool is never fed back), G, A_dt and A_h, the
+ * tool-free term q_A and W_tick (doc/haptic.md §3b). */
+static PetscErrorCode FreeMotion_Private(FcHaptic, PetscReal, const PetscReal[3], const PetscReal[9], const PetscReal[3], const PetscReal[3], PetscReal[6], PetscReal[3]);
+
+/* The consistency check of the tick's algebra: one tick of h = dt from the tool's state at
+ * t_{n−1} (dp, Rp, Vp), with the device's target at t_n, on the step's own problem (then
+ * W_tick = W_step, A_h = A_dt): the tool's velocity at t_n and the contact force on it must be the
+ * step's, up to the linearization of the rotation between two Newton iterates and the solver's
+ * tolerance. The largest differences are kept (run.h5:/haptic attributes replay_*). h->prob
+ * holds W_step and h->q0 the tool-free q_A when this runs. */
+static PetscErrorCode Replay_Private(FcHaptic h, const FcStepInfo *s, PetscReal atd, const PetscReal Ard[9], const PetscReal dp[3], const PetscReal Rp[9], const PetscReal Vp[6])
+{
+  FcBody             tb = h->model->bodies[h->tool];
+  const PetscInt     t  = h->tool;
+  const PetscReal    dt = s->dt, *dn = &h->dn[3 * t], *Rn = &h->Rn[9 * t];
+  PetscReal          hk0, aht0, pt0[3], Rd0[9], ptgt[3], Rdev[9], vdev[3], wdev[3], Vf[6], Fx[3], z[6], zs[6], y[6], D[9], dv = 0, dw = 0, df = 0, fs = 0;
+  const PetscScalar *v;
+
+  PetscFunctionBegin;
+  hk0    = h->hk;
+  aht0   = h->aht;
+  h->hk  = dt;
+  h->aht = atd;
+  PetscCall(PetscArraycpy(&h->dk[3 * t], dp, 3));
+  PetscCall(PetscArraycpy(&h->Rk[9 * t], Rp, 9));
+  PetscCall(PetscArraycpy(h->Vt, Vp, 6));
+  PetscCall(FcBodyCouplingTarget(tb, h->tn - dt, pt0, Rd0));
+  PetscCall(DeviceTarget_Private(h, h->tn, pt0, Rd0, ptgt, Rdev, vdev, wdev));
+  PetscCall(FreeMotion_Private(h, h->tn, ptgt, Rdev, vdev, wdev, Vf, Fx));
+  /* q = q_A − F δ/(c, Δ) − dt G V_free/(c, Δ), δ the displacement from the pose at t_n back to t_{n−1} */
+  FcMat3MultNT(Rp, Rn, D);
+  for (PetscInt a = 0; a < h->m; a++) {
+    PetscReal rel[3], dl[3];
+    for (int i = 0; i < 3; i++) h->prob->q[3 * a + i] = h->q0[3 * a + i];
+    if (h->target[a] != t) continue;
+    for (int i = 0; i < 3; i++) rel[i] = h->xc[3 * a + i] - tb->rigid_c[i] - dn[i];
+    for (int i = 0; i < 3; i++) {
+      dl[i] = dp[i] - dn[i] - rel[i];
+      for (int j = 0; j < 3; j++) dl[i] += D[3 * i + j] * rel[j];
+    }
+    for (int i = 0; i < 3; i++) {
+      const PetscReal *e = &h->frame[9 * a + 3 * i];
+      PetscReal        gv = 0;
+      for (int k = 0; k < 6; k++) gv += h->G[18 * a + 6 * i + k] * Vf[k];
+      h->prob->q[3 * a + i] -= (e[0] * dl[0] + e[1] * dl[1] + e[2] * dl[2] + dt * gv) / (i ? h->rscale : h->cinc);
+    }
+  }
+  PetscCall(PetscArraycpy(h->r, h->rstep, 3 * h->m));
+  PetscCall(FcContactSolverSolve(h->solver, h->prob, h->r));
+  ToolImpulse_Private(h, h->r, z);
+  ToolImpulse_Private(h, h->rstep, zs);
+  ApplyInv_Private(atd, Ard, z, y);
+  PetscCall(VecGetArrayRead(tb->v, &v));
+  for (int k = 0; k < 3; k++) {
+    dv = PetscMax(dv, PetscAbsReal(Vf[k] - dt / h->rscale * y[k] - v[k]));
+    dw = PetscMax(dw, PetscAbsReal(Vf[3 + k] - dt / h->rscale * y[3 + k] - v[3 + k]));
+    df += PetscSqr((z[k] - zs[k]) / h->rscale);
+    fs += PetscSqr(zs[k] / h->rscale);
+  }
+  PetscCall(VecRestoreArrayRead(tb->v, &v));
+  PetscCall(PetscArraycpy(h->r, h->rstep, 3 * h->m));
+  h->hk  = hk0;
+  h->aht = aht0;
+  h->nreplay++;
+  h->rep_dv = PetscMax(h->rep_dv, dv);
+  h->rep_dw = PetscMax(h->rep_dw, dw);
+  h->rep_df = PetscMax(h->rep_df, PetscSqrtReal(df));
+  h->rep_f  = PetscMax(h->rep_f, PetscSqrtReal(fs));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FreezeCoupled_Private(FcHaptic h, const FcStepInfo *s)
+{
+  FcBody                 tb = h->model->bodies[h->tool];
+  const FcRigidCoupling *cp = &h->cp;
+  const PetscInt         t  = h->tool;
+  const PetscReal        dt = s->dt, hk = dt / (PetscReal)h->J, s2 = PetscSqr(hk / h->rscale);
+  PetscReal              atd, Ard[9], z[6], y[6], dp[3], Rp[9], Vp[6];
+  const PetscScalar     *v;
+
+  PetscFunctionBegin;
+  /* the state at t_{n−1} for the replay check; the one at t_n for the next */
+  PetscCall(PetscArraycpy(dp, h->dp, 3));
+  PetscCall(PetscArraycpy(Rp, h->Rp, 9));
+  PetscCall(PetscArraycpy(Vp, h->Vp, 6));
+  PetscCall(PetscArraycpy(h->dp, tb->rigid_d1, 3));
+  PetscCall(PetscArraycpy(h->Rp, tb->rigid_R1, 9));
+  PetscCall(VecGetArrayRead(tb->v, &v));
+  for (int k = 0; k < 6; k++) h->Vp[k] = v[k];
+  PetscCall(VecRestoreArrayRead(tb->v, &v));
+  for (int k = 0; k < 3; k++) h->dn[3 * t + k] = h->dk[3 * t + k] = tb->rigid_d1[k];
+  for (int k = 0; k < 9; k++) h->Rn[9 * t + k] = h->Rk[9 * t + k] = tb->rigid_R1[k];
+  PetscCall(VecGetArrayRead(tb->v, &v));
+  for (int k = 0; k < 6; k++) h->Vt[k] = v[k];
+  PetscCall(VecRestoreArrayRead(tb->v, &v));
+  /* A_dt as the step used it (BeginStep_RigidFree: J_w at the step's start R_{n−1}, still in
+   * rigid_R0), A_h at the haptic step with J_w at R_n, frozen for the interval */
+  atd    = cp->mass + dt * (cp->B + dt * cp->K);
+  RotInv_Private(tb->rigid_R0, cp->Jb, dt * (cp->Br + dt * cp->Kr), Ard);
+  h->aht = cp->mass + hk * (cp->B + hk * cp->K);
+  RotInv_Private(tb->rigid_R1, cp->Jb, hk * (cp->Br + hk * cp->Kr), h->Ahr);
+  /* G_a = F_a J_c(x_a), J_c = [I, −[x_a − c − d_n]×] (doc/rigid.md §2b): row i = (e_i, arm × e_i) */
+  for (PetscInt a = 0; a < h->m; a++) {
+    PetscReal arm[3];
+    if (h->target[a] != t) continue;
+    for (int k = 0; k < 3; k++) arm[k] = h->xc[3 * a + k] - tb->rigid_c[k] - h->dn[3 * t + k];
+    for (int i = 0; i < 3; i++) {
+      const PetscReal *e = &h->frame[9 * a + 3 * i];
+      PetscReal       *g = &h->G[18 * a + 6 * i];
+      for (int k = 0; k < 3; k++) g[k] = e[k];
+      g[3] = arm[1] * e[2] - arm[2] * e[1];
+      g[4] = arm[2] * e[0] - arm[0] * e[2];
+      g[5] = arm[0] * e[1] - arm[1] * e[0];
+    }
+  }
+  if (!h->m) goto ticks;
+  /* q_A = q⁰ + G A_dt⁻¹ Gᵀ r_step: the step's free term less the tool's free motion over dt
+   * (u = q_A + W_A r − G V at the step's solution, with V = V_free − A_dt⁻¹ Gᵀ r) */
+  ToolImpulse_Private(h, h->rstep, z);
+  ApplyInv_Private(atd, Ard, z, y);
+  for (PetscInt a = 0; a < h->m; a++) {
+    if (h->target[a] != t) continue;
+    for (int i = 0; i < 3; i++)
+      for (int k = 0; k < 6; k++) h->q0[3 * a + i] += h->G[18 * a + 6 * i + k] * y[k];
+  }
+  PetscCall(Replay_Private(h, s, atd, Ard, dp, Rp, Vp));
+  /* W_tick = W_step − G A_dt⁻¹ Gᵀ + (h/Δ)² G A_h⁻¹ Gᵀ: only the blocks between two tool contacts.
+   * The step's W is exactly symmetric (the solvers test it bit for bit), so the change of block
+   * (a, b), a ≤ b, is added transposed to block (b, a), and symmetrized on the diagonal. */
+  for (PetscInt b = 0; b < h->m; b++) {
+    PetscReal Y[3][6];
+    if (h->target[b] != t) continue;
+    for (int j = 0; j < 3; j++) {
+      const PetscReal *gb = &h->G[18 * b + 6 * j];
+      PetscReal        yd[6], yh[6];
+      ApplyInv_Private(atd, Ard, gb, yd);
+      ApplyInv_Private(h->aht, h->Ahr, gb, yh);
+      for (int k = 0; k < 6; k++) Y[j][k] = s2 * yh[k] - yd[k];
+    }
+    for (PetscInt a = 0; a <= b; a++) {
+      PetscInt   ld, ldt;
+      PetscReal *blk, *blt, D[9];
+      if (h->target[a] != t) continue;
+      blk = Block_Private(h->prob, a, b, &ld);
+      blt = Block_Private(h->prob, b, a, &ldt);
+      PetscCheck(blk && blt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "haptic: block (%d, %d) of two contacts on the tool is not stored in W", (int)a, (int)b);
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+          D[3 * i + j] = 0;
+          for (int k = 0; k < 6; k++) D[3 * i + j] += h->G[18 * a + 6 * i + k] * Y[j][k];
+        }
+      if (a == b)
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < i; j++) D[3 * i + j] = D[3 * j + i] = 0.5 * (D[3 * i + j] + D[3 * j + i]);
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+          blk[ld * i + j] += D[3 * i + j];
+          if (a != b) blt[ldt * j + i] += D[3 * i + j];
+        }
+    }
+  }
+ticks:
+  /* the ticks start from the step's state at t_n, with A_h */
+  h->hk  = hk;
+  h->aht = cp->mass + hk * (cp->B + hk * cp->K);
+  for (int k = 0; k < 3; k++) h->dk[3 * t + k] = h->dn[3 * t + k];
+  for (int k = 0; k < 9; k++) h->Rk[9 * t + k] = h->Rn[9 * t + k];
+  PetscCall(VecGetArrayRead(tb->v, &v));
+  for (int k = 0; k < 6; k++) h->Vt[k] = v[k];
+  PetscCall(VecRestoreArrayRead(tb->v, &v));
+  PetscFunctionReturn(0);
+}
+
+/* The tool's free motion over the tick ending at t (no contact), backward Euler as the steps do it
+ * (doc/rigid.md §2b, §2d; the same arithmetic as Residual_RigidFree and Solve_RigidFree):
+ *     m (v − v0) − h (F + m g) − h F_c = 0,   J_w (ω − ω0) + h ω0 × J_w ω0 − h τ_c = 0,
+ *     d = d0 + h v,  R = exp(h ω) R0,  F_c, τ_c the coupling at t (implicit),
+ * J_w = R0 diag(J) R0ᵀ; Newton with the steps' tangent diag(m + h B + h² K, J_w + (h B_r + h² K_r) I),
+ * exact in one iteration for the translation. *Fx: F + m g at t. */
+static PetscErrorCode FreeMotion_Private(FcHaptic h, PetscReal t, const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3], const PetscReal wdev[3], PetscReal V[6], PetscReal Fx[3])
+{
+  FcBody                 tb = h->model->bodies[h->tool];
+  const FcCaseMotion    *mo = &tb->spec->motion;
+  const FcRigidCoupling *cp = &h->cp;
+  const PetscReal       *d0 = &h->dk[3 * h->tool], *R0 = &h->Rk[9 * h->tool], *V0 = h->Vt, hk = h->hk;
+  const FcTheta          be = {1.0, 1.0};
+  PetscReal              Jw[9], Ari[9], Jw0[3], gyro[3], g[3], ramp = FcRampEval(&mo->force_ramp, t);
+
+  PetscFunctionBegin;
+  FcMat3RotateDiag(R0, cp->Jb, Jw);
+  RotInv_Private(R0, cp->Jb, hk * (cp->Br + hk * cp->Kr), Ari);
+  for (int i = 0; i < 3; i++) {
+    Jw0[i] = 0;
+    for (int j = 0; j < 3; j++) Jw0[i] += Jw[3 * i + j] * V0[3 + j];
+  }
+  gyro[0] = V0[4] * Jw0[2] - V0[5] * Jw0[1];
+  gyro[1] = V0[5] * Jw0[0] - V0[3] * Jw0[2];
+  gyro[2] = V0[3] * Jw0[1] - V0[4] * Jw0[0];
+  FcCaseGravity(h->c, t, g);
+  for (int k = 0; k < 3; k++) Fx[k] = mo->force[k] * ramp + cp->mass * g[k];
+  for (int k = 0; k < 6; k++) V[k] = V0[k];
+  for (int it = 0; it < 20; it++) {
+    PetscReal d[3], phi[3], E[9], R[9], F[3], T[3], res[6], dV[6], n2 = 0, v2 = 0;
+    for (int k = 0; k < 3; k++) {
+      d[k]   = FcThetaPosition(&be, hk, d0[k], V0[k], V[k]);
+      phi[k] = FcThetaDisplacement(&be, hk, V0[3 + k], V[3 + k]);
+    }
+    FcMat3Exp(phi, E);
+    FcMat3Mult(E, R0, R);
+    CouplingForce_Private(h, ptgt, Rdev, vdev, wdev, d, R, V, F, T);
+    for (int k = 0; k < 3; k++) {
+      PetscReal ai = 0;
+      for (int j = 0; j < 3; j++) ai += Jw[3 * k + j] * (V[3 + j] - V0[3 + j]);
+      res[k]     = cp->mass * (V[k] - V0[k]) - hk * Fx[k] - hk * F[k];
+      res[3 + k] = ai + hk * gyro[k] - hk * T[k];
+    }
+    for (int k = 0; k < 6; k++) res[k] = -res[k];
+    ApplyInv_Private(h->aht, Ari, res, dV);
+    for (int k = 0; k < 6; k++) {
+      V[k] += dV[k];
+      n2 += dV[k] * dV[k];
+      v2 += V[k] * V[k];
+    }
+    if (n2 <= 1e-30 * v2) break; /* |ΔV| ≤ 1e-15 |V|: converged to round-off */
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Freeze_Private(FcHaptic h, FcContactStep cs, const FcStepInfo *s)
 {
   FcModel         *model = h->model;
@@ -211,10 +602,10 @@ static PetscErrorCode Freeze_Private(FcHaptic h, FcContactStep cs, const FcStepI
   if (h->prob) PetscCall(FcContactProblemDestroy(&h->prob));
   if (h->m > h->cap) {
     PetscCall(PetscFree5(h->q0, h->r, h->rstep, h->u, h->delta));
-    PetscCall(PetscFree3(h->frame, h->xc, h->target));
+    PetscCall(PetscFree4(h->frame, h->xc, h->target, h->G));
     h->cap = PetscMax(h->m, 2 * h->cap);
     PetscCall(PetscMalloc5(3 * h->cap, &h->q0, 3 * h->cap, &h->r, 3 * h->cap, &h->rstep, 3 * h->cap, &h->u, 3 * h->cap, &h->delta));
-    PetscCall(PetscMalloc3(9 * h->cap, &h->frame, 3 * h->cap, &h->xc, h->cap, &h->target));
+    PetscCall(PetscMalloc4(9 * h->cap, &h->frame, 3 * h->cap, &h->xc, h->cap, &h->target, 18 * h->cap, &h->G));
   }
   h->cinc = 1;
   if (h->m) {
@@ -228,13 +619,14 @@ static PetscErrorCode Freeze_Private(FcHaptic h, FcContactStep cs, const FcStepI
       const FcCaseContact *cc = &c->contacts[v.pair[a]];
       /* a prescribed body is never a contactor (contacts[i].body[0] is deformable), so a contact
        * on it is a first-pass one, whose view frame is the problem's own (contact_step.c) */
-      h->target[a] = h->prescribed[cc->body[1]] ? cc->body[1] : -1;
+      h->target[a] = h->prescribed[cc->body[1]] || (h->coupled && cc->body[1] == h->tool) ? cc->body[1] : -1;
       h->cinc      = model->bodies[cc->body[0]]->incscale;
       for (int k = 0; k < 3; k++) h->delta[3 * a + k] = 0;
     }
   }
   for (PetscInt b = 0; b < model->nbodies; b++)
     if (h->prescribed[b]) PetscCall(FcHapticPrescribedPose(model->bodies[b], h->tn, &h->dn[3 * b], &h->Rn[9 * b]));
+  if (h->coupled) PetscCall(FreezeCoupled_Private(h, s));
   PetscFunctionReturn(0);
 }
 
@@ -257,8 +649,10 @@ static PetscErrorCode AddRow_Private(FcHaptic h, const PetscReal row[NCOLS], Pet
   PetscFunctionReturn(0);
 }
 
-/* One tick at t: shift q by the prescribed motion since t_n, solve, the tool's force; *E: the
- * work of the contact forces on the tool since the previous tick. */
+/* One tick at t: shift q by the prescribed motion since t_n (a coupled tool: by its motion since
+ * t_n and its free motion over the tick), solve, the tool's force; *E: the work of the contact
+ * forces on the tool since the previous tick (a coupled tool: the device's work on the coupling),
+ * *absE: its magnitude. */
 static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscReal *absE)
 {
   FcModel             *model = h->model;
@@ -266,6 +660,7 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
   const PetscReal     *ctr   = model->bodies[tool]->rigid_c;
   FcContactSolverStats st;
   PetscReal            row[NCOLS], F[3], T[3], p[3], dR[9], dth[3], t0, t1;
+  PetscReal            ptgt[3], Rdev[9], vdev[3], wdev[3], Vf[6], Fx[3];
   PetscInt             active = 0;
   PetscBool            exhausted = PETSC_FALSE;
 
@@ -273,6 +668,10 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
   PetscCall(PetscTime(&t0));
   for (PetscInt b = 0; b < model->nbodies; b++)
     if (h->prescribed[b]) PetscCall(FcHapticPrescribedPose(model->bodies[b], t, &h->dk[3 * b], &h->Rk[9 * b]));
+  if (h->coupled) {
+    PetscCall(DeviceTarget_Private(h, t, h->ptprev, h->Rdprev, ptgt, Rdev, vdev, wdev));
+    PetscCall(FreeMotion_Private(h, t, ptgt, Rdev, vdev, wdev, Vf, Fx));
+  }
   PetscCall(PetscMemzero(&st, sizeof st));
   if (h->m) {
     for (PetscInt a = 0; a < h->m; a++) {
@@ -289,6 +688,13 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
       for (int i = 0; i < 3; i++) {
         const PetscReal *e = &h->frame[9 * a + 3 * i];
         h->prob->q[3 * a + i] = h->q0[3 * a + i] - (e[0] * dl[0] + e[1] * dl[1] + e[2] * dl[2]) / (i ? h->rscale : h->cinc);
+        /* the coupled tool's pose is the last tick's (δ above), and it moves on by h V over this
+         * one: V = V_free − (h/Δ) A_h⁻¹ Gᵀ r, whose r-part is in W_tick */
+        if (h->coupled && b == tool) {
+          PetscReal gv = 0;
+          for (int k = 0; k < 6; k++) gv += h->G[18 * a + 6 * i + k] * Vf[k];
+          h->prob->q[3 * a + i] -= h->hk * gv / (i ? h->rscale : h->cinc);
+        }
       }
     }
     PetscCall(FcContactSolverSolve(h->solver, h->prob, h->r));
@@ -302,13 +708,55 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
       }
   }
   ToolForce_Private(h, F, T, &active);
-  PetscCall(PetscTime(&t1));
-  for (int k = 0; k < 3; k++) p[k] = ctr[k] + h->dk[3 * tool + k];
-  FcMat3MultNT(&h->Rk[9 * tool], h->Rprev, dR);
-  FcMat3Log(dR, dth);
-  *E = 0;
-  for (int k = 0; k < 3; k++) *E += 0.5 * (h->Fprev[k] + F[k]) * (p[k] - h->pprev[k]) + 0.5 * (h->Tprev[k] + T[k]) * dth[k];
-  *absE = PetscAbsReal(*E);
+  if (h->coupled) {
+    /* the contact impulse on the tool over the tick, −(h/Δ) Gᵀ r, then its pose; the device
+     * renders minus the coupling's force on the tool (courtecuisse §IV-B, duriez2006 §7) */
+    PetscReal  z[6], y[6], Fc[3], Tc[3], phi[3], E3[9], Rnew[9], Wext = 0, *d = &h->dk[3 * tool], *R = &h->Rk[9 * tool];
+    const PetscReal s = h->hk / h->rscale;
+    const FcTheta   be = {1.0, 1.0};
+    ToolImpulse_Private(h, h->r, z);
+    ApplyInv_Private(h->aht, h->Ahr, z, y);
+    for (int k = 0; k < 6; k++) Vf[k] -= s * y[k];
+    for (int k = 0; k < 3; k++) {
+      PetscReal dnew = FcThetaPosition(&be, h->hk, d[k], h->Vt[k], Vf[k]);
+      Wext += Fx[k] * (dnew - d[k]);
+      d[k]   = dnew;
+      phi[k] = FcThetaDisplacement(&be, h->hk, h->Vt[3 + k], Vf[3 + k]);
+    }
+    FcMat3Exp(phi, E3);
+    FcMat3Mult(E3, R, Rnew);
+    PetscCall(PetscArraycpy(R, Rnew, 9));
+    PetscCall(PetscArraycpy(h->Vt, Vf, 6));
+    CouplingForce_Private(h, ptgt, Rdev, vdev, wdev, d, R, Vf, Fc, Tc);
+    PetscCall(PetscTime(&t1));
+    /* the device's work on the coupling over the tick (trapezoidal): W = ½ (F_{k−1} + F_k)·Δp_tgt + ½ (τ_{k−1} + τ_k)·Δθ_dev */
+    FcMat3MultNT(Rdev, h->Rdprev, dR);
+    FcMat3Log(dR, dth);
+    *E = 0;
+    for (int k = 0; k < 3; k++) *E += 0.5 * (h->Fprev[k] + Fc[k]) * (ptgt[k] - h->ptprev[k]) + 0.5 * (h->Tprev[k] + Tc[k]) * dth[k];
+    *absE = PetscAbsReal(*E) + PetscAbsReal(Wext);
+    h->Wdev += *E;
+    h->Wext += Wext;
+    for (int k = 0; k < 3; k++) {
+      p[k] = ctr[k] + d[k];
+      F[k] = 0.0 - Fc[k]; /* the row: force and torque on the device (no "-0") */
+      T[k] = 0.0 - Tc[k];
+      h->ptprev[k] = ptgt[k];
+    }
+    PetscCall(PetscArraycpy(h->Rdprev, Rdev, 9));
+    for (int k = 0; k < 3; k++) {
+      h->Fprev[k] = Fc[k];
+      h->Tprev[k] = Tc[k];
+    }
+  } else {
+    PetscCall(PetscTime(&t1));
+    for (int k = 0; k < 3; k++) p[k] = ctr[k] + h->dk[3 * tool + k];
+    FcMat3MultNT(&h->Rk[9 * tool], h->Rprev, dR);
+    FcMat3Log(dR, dth);
+    *E = 0;
+    for (int k = 0; k < 3; k++) *E += 0.5 * (h->Fprev[k] + F[k]) * (p[k] - h->pprev[k]) + 0.5 * (h->Tprev[k] + T[k]) * dth[k];
+    *absE = PetscAbsReal(*E);
+  }
   if (exhausted) {
     if (!h->nexhausted) h->first_exhausted = t;
     h->nexhausted++;
@@ -326,9 +774,11 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
     row[C_FX + k] = F[k];
     row[C_TX + k] = T[k];
     row[C_PX + k] = p[k];
-    h->Fprev[k]   = F[k];
-    h->Tprev[k]   = T[k];
-    h->pprev[k]   = p[k];
+    if (!h->coupled) {
+      h->Fprev[k] = F[k];
+      h->Tprev[k] = T[k];
+    }
+    h->pprev[k] = p[k];
   }
   PetscCall(PetscArraycpy(h->Rprev, &h->Rk[9 * tool], 9));
   PetscCall(AddRow_Private(h, row, t1 - t0));
@@ -347,16 +797,39 @@ PetscErrorCode FcHapticAfterStep(FcHaptic h, FcContactStep cs, const FcStepInfo 
   ToolForce_Private(h, h->Fprev, h->Tprev, &active);
   for (int k = 0; k < 3; k++) h->pprev[k] = h->model->bodies[tool]->rigid_c[k] + h->dn[3 * tool + k];
   PetscCall(PetscArraycpy(h->Rprev, &h->Rn[9 * tool], 9));
-  PetscCall(Stored_Private(h, &V0));
-  for (PetscInt j = 1; j <= h->J; j++) {
-    PetscReal E, absE;
-    PetscCall(Tick_Private(h, h->tn + (s->dt * (PetscReal)j) / (PetscReal)h->J, &E, &absE));
-    sumE += E;
-    sumAbs += absE;
+  if (h->coupled) {
+    /* the coupled tool at t_n: its coupling force (the device's velocity over the haptic step
+     * before t_n) and the stored energies: kinetic, the coupling spring's, the block's */
+    PetscReal pm[3], Rm[9], vdev[3], wdev[3], KE0, Vs0, Vb0, KE1, Vs1, Vb1;
+    PetscCall(FcBodyCouplingTarget(h->model->bodies[tool], h->tn - h->hk, pm, Rm));
+    PetscCall(DeviceTarget_Private(h, h->tn, pm, Rm, h->ptprev, h->Rdprev, vdev, wdev));
+    CouplingForce_Private(h, h->ptprev, h->Rdprev, vdev, wdev, &h->dn[3 * tool], &h->Rn[9 * tool], h->Vt, h->Fprev, h->Tprev);
+    ToolEnergy_Private(h, h->ptprev, h->Rdprev, &h->dn[3 * tool], &h->Rn[9 * tool], h->Vt, &KE0, &Vs0);
+    PetscCall(BlockStored_Private(h, &Vb0));
+    h->Wdev = h->Wext = 0;
+    for (PetscInt j = 1; j <= h->J; j++) {
+      PetscReal E, absE;
+      PetscCall(Tick_Private(h, h->tn + (s->dt * (PetscReal)j) / (PetscReal)h->J, &E, &absE));
+      sumAbs += absE;
+    }
+    ToolEnergy_Private(h, h->ptprev, h->Rdprev, &h->dk[3 * tool], &h->Rk[9 * tool], h->Vt, &KE1, &Vs1);
+    PetscCall(BlockStored_Private(h, &Vb1));
+    /* generated: the energy stored at the end less that at the start, less the work put in by
+     * the device and by gravity and the applied force (doc/haptic.md §4b); ≤ 0 for a passive loop */
+    G     = (KE1 - KE0) + (Vs1 - Vs0) + (Vb1 - Vb0) - h->Wdev - h->Wext;
+    scale = PetscMax(sumAbs, PetscMax(PetscMax(KE0, KE1), PetscMax(PetscMax(Vs0, Vs1), PetscMax(PetscAbsReal(Vb0), PetscAbsReal(Vb1)))));
+  } else {
+    PetscCall(Stored_Private(h, &V0));
+    for (PetscInt j = 1; j <= h->J; j++) {
+      PetscReal E, absE;
+      PetscCall(Tick_Private(h, h->tn + (s->dt * (PetscReal)j) / (PetscReal)h->J, &E, &absE));
+      sumE += E;
+      sumAbs += absE;
+    }
+    PetscCall(Stored_Private(h, &V1));
+    G     = sumE + V1 - V0;
+    scale = PetscMax(sumAbs, PetscMax(PetscAbsReal(V0), PetscAbsReal(V1)));
   }
-  PetscCall(Stored_Private(h, &V1));
-  G     = sumE + V1 - V0;
-  scale = PetscMax(sumAbs, PetscMax(PetscAbsReal(V0), PetscAbsReal(V1)));
   h->nintervals++;
   if (G > h->c->haptic.passivity_rtol * scale && G > 0) {
     if (!h->ngenerating) h->first_generating = h->tn;
@@ -371,7 +844,8 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
   const FcCase     *c = h->c;
   const char       *type;
   static const char *const names[] = {"rate", "ticks_per_step", "ticks", "max_iterations", "exhausted", "first_exhausted_time", "intervals", "generating_intervals", "max_generated_energy", "first_generating_time", "passivity_rtol", "strict", "tool_body"};
-  PetscReal         values[13];
+  static const char *const cnames[] = {"coupled_tool", "replay_steps", "replay_max_dv", "replay_max_dw", "replay_max_df", "replay_max_force"};
+  PetscReal         values[19];
   FcHapticOutput    o;
 
   PetscFunctionBegin;
@@ -396,6 +870,20 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
   o.wall_time   = h->wall;
   o.nattrs      = 13;
   o.attr_names  = names;
+  if (h->coupled) {
+    /* the coupled tool's attributes follow the 13 above */
+    static const char *allnames[19];
+    for (int k = 0; k < 13; k++) allnames[k] = names[k];
+    for (int k = 0; k < 6; k++) allnames[13 + k] = cnames[k];
+    values[13]   = 1;
+    values[14]   = (PetscReal)h->nreplay;
+    values[15]   = h->rep_dv;
+    values[16]   = h->rep_dw;
+    values[17]   = h->rep_df;
+    values[18]   = h->rep_f;
+    o.nattrs     = 19;
+    o.attr_names = allnames;
+  }
   o.attr_values = values;
   o.solver      = type;
   PetscCall(FcHapticOutputWrite(dir, h5, &o));
@@ -403,6 +891,7 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
   if (h->nexhausted) printf(" (first at t = %.9g s)", (double)h->first_exhausted);
   printf("; passivity: %d of %d step intervals generate energy", (int)h->ngenerating, (int)h->nintervals);
   if (h->ngenerating) printf(" (max %.6g J, the first from t = %.9g s)", (double)h->max_generated, (double)h->first_generating);
+  if (h->coupled) printf("; coupled tool: %d steps replayed by one tick of dt, max |dv| %.3g m/s, |dw| %.3g rad/s, |dF| %.3g N (contact force up to %.3g N)", (int)h->nreplay, (double)h->rep_dv, (double)h->rep_dw, (double)h->rep_df, (double)h->rep_f);
   printf("\n");
   fflush(stdout);
   if (h->nexhausted) fprintf(stderr, "fcsim: warning: haptic: %d of %d ticks exhausted their budget of %d iterations (haptic.max_iterations)%s\n", (int)h->nexhausted, (int)h->nrows, (int)c->haptic.max_iterations, c->haptic.strict ? ": the run fails (haptic.strict)" : "");

@@ -26,7 +26,24 @@
  * block). Over a step interval the loop generates G = Σ_k E_k + V_end − V_start: zero for a
  * frictionless contact whose active set does not change (the trapezoidal rule is exact on a
  * linear spring), negative with friction (dissipation). An interval with
- * G > passivity_rtol·max(Σ|E_k|, V_start, V_end) is reported. */
+ * G > passivity_rtol·max(Σ|E_k|, V_start, V_end) is reported.
+ *
+ * A tool driven through the virtual coupling (a free dynamic body with motion.coupling; doc/haptic.md
+ * §3b, courtecuisse §IV-B, duriez2006 §7) is integrated between steps at h = dt/J by backward Euler,
+ * from the step's state at t_n (never fed back: the next step starts from its own), with the
+ * coupling toward the device's target at t_k, gravity, and the contact implicit for it:
+ *
+ *     W_tick = W_step − G A_dt⁻¹ Gᵀ + (h/Δ)² G A_h⁻¹ Gᵀ
+ *     q_tick = q⁰ + G A_dt⁻¹ Gᵀ r_step − F δ^{k−1}/(c, Δ) − (h/Δ) G V_free
+ *     V_k    = V_free − (h/Δ) A_h⁻¹ Gᵀ r
+ *
+ * G_a = F_a J_c(x_a) the frames' action on the tool's six rigid DoFs, A_dt and A_h the tool's Newton
+ * matrix (mass/inertia and the coupling's tangent) at dt and at h, δ^{k−1} the tool's displacement
+ * since t_n. The device renders −F_c and −τ_c (minus the coupling's force and torque on the tool);
+ * the passivity check balances the device's work on the coupling against the energy stored in the
+ * spring, the tool and the frozen block (doc/haptic.md §4b). Every step is also replayed by one tick
+ * of h = dt from the tool's previous state, which must give the step's tool velocity and contact
+ * force (run.h5:/haptic attributes replay_*). Backward Euler only. */
 #ifndef FC_HAPTIC_H
 #define FC_HAPTIC_H
 
@@ -35,8 +52,9 @@
 typedef struct _p_FcHaptic *FcHaptic;
 
 /* The case's haptic section checked against the model: the rate (≥ 1/dt, rate·dt an integer),
- * the tool (a rigid body with a prescribed motion, the target of some contact pair). Input
- * errors name the case file and haptic.<key>, before anything is written. */
+ * the tool (a rigid body with a prescribed motion, or a free one driven through a coupling with
+ * backward Euler; the target of some contact pair). Input errors name the case file and
+ * haptic.<key> (time.integrator), before anything is written. */
 PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *h);
 PetscErrorCode FcHapticDestroy(FcHaptic *h);
 /* Freeze the contact problem of the step that ended at s->t1 and run the ticks of

@@ -139,6 +139,8 @@ cases.append(("rigid mesh unknown target_surface", ["run", c, "-o", os.path.join
 patch = os.path.join("cases", "contact_patch.json")
 cases.append(("unknown contactor surface", ["run", patch, "-o", os.path.join(tmp, "o10"), "--set", "contacts[0].surface=\"nosuch\""], [patch, "contacts[0].surface", "nosuch", "zmin"]))
 cases.append(("two-pass: unknown target surface", ["run", patch, "-o", os.path.join(tmp, "o11"), "--set", "contacts[0].both_passes=true", "--set", "contacts[0].target_surface=\"nosuch\""], [patch, "contacts[0].target_surface", "nosuch"]))
+probe = os.path.join("cases", "haptic_probe.json")
+cases.append(("haptic: a coupled tool needs backward Euler", ["run", probe, "-o", os.path.join(tmp, "o12"), "--set", "time.integrator=\"midpoint\""], [probe, "time.integrator", "coupled tool", "backward_euler"]))
 
 # 4. Command lines.
 good = os.path.join("cases", "cantilever.json")
