@@ -217,6 +217,8 @@ static void test_options(void **state)
   assert_non_null(strstr(msg, "-nt_fc_contact_solver_newton_reg"));
   FcTestSolverBadOption(s, "-nt_fc_contact_solver_newton_reg_max", "nan", msg, sizeof msg);
   assert_non_null(strstr(msg, "-nt_fc_contact_solver_newton_reg_max"));
+  FcTestSolverBadOption(s, "-nt_fc_contact_solver_newton_rho", "schur", msg, sizeof msg);
+  assert_non_null(strstr(msg, "-nt_fc_contact_solver_newton_rho"));
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 }
 

@@ -78,6 +78,7 @@
  * falls back to `diag` for that solve (counted in the view). */
 #include "../solver.h"
 #include <petscksp.h>
+#include <string.h>
 
 typedef struct {
   PetscInt        gs_sweeps;  /* 10: nsgs sweeps of one fallback round */
@@ -493,11 +494,17 @@ static PetscErrorCode FcContactSolverSetFromOptions_Newton(FcContactSolver s, Pe
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_ls_max_it", "Halvings of the Armijo line search", &nt->ls_max_it, 0));
   PetscCall(NonNegativeReal_Private(s, PetscOptionsObject, "-newton_reg", "Regularization J + eps I, eps = reg |Phi| / max(|r|, |rho q|) (0: none)", &nt->reg));
   PetscCall(NonNegativeReal_Private(s, PetscOptionsObject, "-newton_reg_max", "Largest eps of the regularization", &nt->reg_max));
-  {
-    const char *const rhos[] = {"diag", "inverse"};
-    PetscInt          k      = nt->rho_inverse ? 1 : 0;
-    PetscCall(PetscOptionsEList("-newton_rho", "Scaling rho of the Alart-Curnier function: inverse diagonal of W (diag) or diagonal of W^-1 (inverse: near-rigid bodies)", "", rhos, 2, rhos[k], &k, NULL));
-    nt->rho_inverse = (PetscBool)(k == 1);
+  { /* an unknown value is the object's one-line input error, like a bad number */
+    char      val[16];
+    PetscBool set;
+    PetscCall(PetscOptionsString("-newton_rho", "Scaling rho of the Alart-Curnier function: inverse diagonal of W (diag) or diagonal of W^-1 (inverse: near-rigid bodies)", "", nt->rho_inverse ? "inverse" : "diag", val, sizeof val, &set));
+    if (set) {
+      if (!strcmp(val, "diag") || !strcmp(val, "inverse")) nt->rho_inverse = (PetscBool)(strcmp(val, "inverse") == 0);
+      else if (!s->opterr[0]) {
+        snprintf(s->optname, sizeof s->optname, "-%snewton_rho", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
+        snprintf(s->opterr, sizeof s->opterr, "unknown value '%s' (diag or inverse)", val);
+      }
+    }
   }
   PetscCall(PetscOptionsBool("-newton_monitor", "Print the common error, theta = |Phi|^2/2 and the step of each Newton iteration", "", nt->monitor, &nt->monitor, NULL));
   PetscOptionsHeadEnd();
