@@ -72,8 +72,9 @@
  * common error of 1e-6..1e-7 in 200 steps, Armijo steps of 1e-4..1e-1. The contacts that hold the
  * body remove its rigid motion from 1/(W⁻¹)_ii, which is the elastic compliance (a rank-6
  * deflation of W that needs no knowledge of J), and with that ρ the same problem converges to
- * 1e-10 in a few steps. W⁻¹'s diagonal comes from a dense Cholesky factorization of W, (3m)³/3
- * flops per solve (one factorization of J per step costs about twice that); a W that is not
+ * 1e-10 in a few steps. W⁻¹'s diagonal comes from a dense Cholesky factorization of W and the
+ * columns of L⁻¹, about 2(3m)³/3 flops per solve (as much as one LU of J, which every Newton step
+ * makes); a W that is not
  * numerically positive definite (a pivot below 3m ε W_ii: rank-deficient multi-body problems)
  * falls back to `diag` for that solve (counted in the view). */
 #include "../solver.h"
@@ -89,7 +90,7 @@ typedef struct {
   PetscBool       monitor;    /* print θ, the common error, the step and the line search per iteration */
   PetscBool       rho_inverse; /* rho "inverse": ρ from the diagonal of W⁻¹ (head comment); false: "diag" */
   PetscReal      *Wf;         /* rho "inverse": a dense copy of W, factored in place */
-  PetscInt        Wfcap;
+  size_t          Wfcap;      /* entries of W that Wf holds */
   PetscInt        nrhofall[2]; /* rho "inverse" solves that fell back to diag (W not positive definite) */
   PetscInt        mcap;
   PetscReal      *u, *phi, *dr, *rt, *ut, *rho, *D, *dr2;
@@ -281,8 +282,8 @@ static PetscErrorCode Theta_Private(FcContactSolver_Newton *nt, FcContactProblem
 
 /* ρ from the diagonal of W⁻¹ (rho "inverse", head comment): W = L Lᵀ by a dense Cholesky
  * factorization (row-major, in place in nt->Wf), then (W⁻¹)_ii = ‖L⁻¹ e_i‖² by forward
- * substitution, column by column of L⁻¹ (y = L⁻¹ e_c, zero above c). *spd is false, and ρ untouched, when a pivot falls to
- * 3m ε W_ii or below (W not numerically positive definite). */
+ * substitution, column by column of L⁻¹ (y = L⁻¹ e_c, zero above c). *spd is false, and ρ
+ * untouched, when a pivot falls to 3m ε W_ii or below (W not numerically positive definite). */
 static PetscErrorCode RhoInverse_Private(FcContactSolver_Newton *nt, FcContactProblem p, PetscBool *spd)
 {
   const PetscInt m = p->m, n = 3 * m;
@@ -290,10 +291,10 @@ static PetscErrorCode RhoInverse_Private(FcContactSolver_Newton *nt, FcContactPr
 
   PetscFunctionBegin;
   *spd = PETSC_FALSE;
-  if (n * n > nt->Wfcap) {
+  if ((size_t)n * n > nt->Wfcap) {
     PetscCall(PetscFree(nt->Wf));
     PetscCall(PetscMalloc1((size_t)n * n + 2 * (size_t)n, &nt->Wf));
-    nt->Wfcap = n * n;
+    nt->Wfcap = (size_t)n * n;
   }
   L    = nt->Wf;
   y    = L + (size_t)n * n;
