@@ -57,9 +57,29 @@
  * newton_hard.py): on a 2000-contact wall (μ = 1, mass ratio 1000) the unregularized iteration
  * crawled with α ~ 1e-3..1e-7 and stopped at 4e-4 after 200 steps; with the safeguard it
  * converges (90 steps to 1e-10). Always on (ε in every step) it cost steps on stacks (1 → 7–14), hence only as a
- * retry. The nonzero-pivot shift of the LU handles an exactly singular J. */
+ * retry. The nonzero-pivot shift of the LU handles an exactly singular J.
+ *
+ * The scaling ρ (option rho = diag | inverse). Any ρ > 0 gives the same zeros; it sets what the
+ * merit function θ and the active-set guess x = r − ρu weigh. `diag` (the default) takes the
+ * inverse diagonal of W_aa above. `inverse` takes the diagonal of W⁻¹: ρ_N = (W⁻¹)_aa,nn, ρ_T =
+ * ½((W⁻¹)_aa,t1t1 + (W⁻¹)_aa,t2t2). 1/(W⁻¹)_ii is the compliance of row i when every other row is
+ * held (the Schur complement of W onto that row), where W_ii is its compliance when the others are
+ * free. They differ where W carries a large low-rank part: a body near its rigid limit (duriez2006
+ * §6.2–6.3) has W = J (A_r/Δt²)⁻¹ Jᵀ + W_e, the rigid part of rank 6 and the elastic part W_e ∝ 1/E.
+ * W_aa is then the rigid compliance, ρ = 1/W_aa sees only the rigid motion, and the elastic
+ * velocities that decide how the load is shared among the contacts (u ~ W_e r) weigh ε-little in
+ * θ: on the table at E = 1e11 Pa (doc/validation.md, the quasi-rigid sweep) Newton stalled at a
+ * common error of 1e-6..1e-7 in 200 steps, Armijo steps of 1e-4..1e-1. The contacts that hold the
+ * body remove its rigid motion from 1/(W⁻¹)_ii, which is the elastic compliance (a rank-6
+ * deflation of W that needs no knowledge of J), and with that ρ the same problem converges to
+ * 1e-10 in a few steps. W⁻¹'s diagonal comes from a dense Cholesky factorization of W and the
+ * columns of L⁻¹, about 2(3m)³/3 flops per solve (as much as one LU of J, which every Newton step
+ * makes); a W that is not
+ * numerically positive definite (a pivot below 3m ε W_ii: rank-deficient multi-body problems)
+ * falls back to `diag` for that solve (counted in the view). */
 #include "../solver.h"
 #include <petscksp.h>
+#include <string.h>
 
 typedef struct {
   PetscInt        gs_sweeps;  /* 10: nsgs sweeps of one fallback round */
@@ -68,6 +88,10 @@ typedef struct {
   PetscReal       reg;        /* 1: ε = reg ‖Φ‖/max(‖r‖, ‖ρq‖) in J + εI */
   PetscReal       reg_max;    /* 0.1: the largest ε */
   PetscBool       monitor;    /* print θ, the common error, the step and the line search per iteration */
+  PetscBool       rho_inverse; /* rho "inverse": ρ from the diagonal of W⁻¹ (head comment); false: "diag" */
+  PetscReal      *Wf;         /* rho "inverse": a dense copy of W, factored in place */
+  size_t          Wfcap;      /* entries of W that Wf holds */
+  PetscInt        nrhofall[2]; /* rho "inverse" solves that fell back to diag (W not positive definite) */
   PetscInt        mcap;
   PetscReal      *u, *phi, *dr, *rt, *ut, *rho, *D, *dr2;
   Mat             J;          /* 3m × 3m AIJ with every row stored whole (dense W: a constant pattern, one symbolic factorization) */
@@ -256,6 +280,61 @@ static PetscErrorCode Theta_Private(FcContactSolver_Newton *nt, FcContactProblem
   PetscFunctionReturn(0);
 }
 
+/* ρ from the diagonal of W⁻¹ (rho "inverse", head comment): W = L Lᵀ by a dense Cholesky
+ * factorization (row-major, in place in nt->Wf), then (W⁻¹)_ii = ‖L⁻¹ e_i‖² by forward
+ * substitution, column by column of L⁻¹ (y = L⁻¹ e_c, zero above c). *spd is false, and ρ
+ * untouched, when a pivot falls to 3m ε W_ii or below (W not numerically positive definite). */
+static PetscErrorCode RhoInverse_Private(FcContactSolver_Newton *nt, FcContactProblem p, PetscBool *spd)
+{
+  const PetscInt m = p->m, n = 3 * m;
+  PetscReal     *L, *y, *dinv;
+
+  PetscFunctionBegin;
+  *spd = PETSC_FALSE;
+  if ((size_t)n * n > nt->Wfcap) {
+    PetscCall(PetscFree(nt->Wf));
+    PetscCall(PetscMalloc1((size_t)n * n + 2 * (size_t)n, &nt->Wf));
+    nt->Wfcap = (size_t)n * n;
+  }
+  L    = nt->Wf;
+  y    = L + (size_t)n * n;
+  dinv = y + n;
+  for (PetscInt a = 0; a < m; a++)
+    for (PetscInt b = 0; b < m; b++) {
+      PetscReal blk[9];
+      FcContactProblemGetBlock(p, a, b, blk);
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) L[(size_t)(3 * a + i) * n + 3 * b + j] = blk[3 * i + j];
+    }
+  for (PetscInt j = 0; j < n; j++) { /* L Lᵀ = ½(W + Wᵀ), the lower triangle */
+    PetscReal d = L[(size_t)j * n + j], wjj = d;
+    for (PetscInt k = 0; k < j; k++) d -= L[(size_t)j * n + k] * L[(size_t)j * n + k];
+    if (!(d > n * PETSC_MACHINE_EPSILON * wjj) || !(wjj > 0)) PetscFunctionReturn(0);
+    d                   = PetscSqrtReal(d);
+    L[(size_t)j * n + j] = d;
+    for (PetscInt i = j + 1; i < n; i++) {
+      PetscReal v = 0.5 * (L[(size_t)i * n + j] + L[(size_t)j * n + i]);
+      for (PetscInt k = 0; k < j; k++) v -= L[(size_t)i * n + k] * L[(size_t)j * n + k];
+      L[(size_t)i * n + j] = v / d;
+    }
+  }
+  for (PetscInt i = 0; i < n; i++) dinv[i] = 0;
+  for (PetscInt c = 0; c < n; c++) {
+    for (PetscInt i = c; i < n; i++) {
+      PetscReal v = (i == c);
+      for (PetscInt k = c; k < i; k++) v -= L[(size_t)i * n + k] * y[k];
+      y[i] = v / L[(size_t)i * n + i];
+    }
+    for (PetscInt i = c; i < n; i++) dinv[c] += y[i] * y[i]; /* W⁻¹ = L⁻ᵀ L⁻¹: (W⁻¹)_cc = Σ_i (L⁻¹)_ic² */
+  }
+  for (PetscInt a = 0; a < m; a++) {
+    nt->rho[3 * a]     = dinv[3 * a];
+    nt->rho[3 * a + 1] = nt->rho[3 * a + 2] = 0.5 * (dinv[3 * a + 1] + dinv[3 * a + 2]);
+  }
+  *spd = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
   FcContactSolver_Newton *nt = (FcContactSolver_Newton *)s->data;
@@ -270,6 +349,14 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     PetscFunctionReturn(0);
   }
   PetscCall(Work_Private(s, nt, p));
+  nt->nrhofall[0] = 0;
+  if (nt->rho_inverse) {
+    PetscBool spd;
+    PetscCall(RhoInverse_Private(nt, p, &spd));
+    if (spd) goto rho_done;
+    nt->nrhofall[0] = 1;
+    PetscCall(PetscInfo(NULL, "newton: rho inverse: W is not numerically positive definite, rho from its diagonal\n"));
+  }
   for (PetscInt a = 0; a < m; a++) { /* ρ: the inverse diagonal of W_aa */
     PetscReal blk[9], wn, wt;
     FcContactProblemGetBlock(p, a, a, blk);
@@ -282,6 +369,7 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     nt->rho[3 * a]     = 1 / wn;
     nt->rho[3 * a + 1] = nt->rho[3 * a + 2] = 1 / wt;
   }
+rho_done:
   for (PetscInt it = 0;; it++) {
     PetscReal alpha = 1, theta_t = 0, eps;
     PetscInt  nties;
@@ -374,6 +462,7 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
   nt->nreg[1] += nt->nreg[0];
   nt->nls[1] += nt->nls[0];
   nt->nfallback[1] += nt->nfallback[0];
+  nt->nrhofall[1] += nt->nrhofall[0];
   PetscFunctionReturn(0);
 }
 
@@ -406,6 +495,18 @@ static PetscErrorCode FcContactSolverSetFromOptions_Newton(FcContactSolver s, Pe
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_ls_max_it", "Halvings of the Armijo line search", &nt->ls_max_it, 0));
   PetscCall(NonNegativeReal_Private(s, PetscOptionsObject, "-newton_reg", "Regularization J + eps I, eps = reg |Phi| / max(|r|, |rho q|) (0: none)", &nt->reg));
   PetscCall(NonNegativeReal_Private(s, PetscOptionsObject, "-newton_reg_max", "Largest eps of the regularization", &nt->reg_max));
+  { /* an unknown value is the object's one-line input error, like a bad number */
+    char      val[16];
+    PetscBool set;
+    PetscCall(PetscOptionsString("-newton_rho", "Scaling rho of the Alart-Curnier function: inverse diagonal of W (diag) or diagonal of W^-1 (inverse: near-rigid bodies)", "", nt->rho_inverse ? "inverse" : "diag", val, sizeof val, &set));
+    if (set) {
+      if (!strcmp(val, "diag") || !strcmp(val, "inverse")) nt->rho_inverse = (PetscBool)(strcmp(val, "inverse") == 0);
+      else if (!s->opterr[0]) {
+        snprintf(s->optname, sizeof s->optname, "-%snewton_rho", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
+        snprintf(s->opterr, sizeof s->opterr, "unknown value '%s' (diag or inverse)", val);
+      }
+    }
+  }
   PetscCall(PetscOptionsBool("-newton_monitor", "Print the common error, theta = |Phi|^2/2 and the step of each Newton iteration", "", nt->monitor, &nt->monitor, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
@@ -416,6 +517,8 @@ static PetscErrorCode FcContactSolverView_Newton(FcContactSolver s, PetscViewer 
   FcContactSolver_Newton *nt = (FcContactSolver_Newton *)s->data;
 
   PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "newton: rho %s\n", nt->rho_inverse ? "inverse (diagonal of W^-1)" : "diag (inverse diagonal of W)"));
+  if (nt->rho_inverse && s->nsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "newton: rho inverse fell back to diag (W not positive definite) in %" PetscInt_FMT " of %" PetscInt_FMT " solves\n", nt->nrhofall[1], s->nsolves));
   PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Alart-Curnier, J solved by a KSP (default LU with a nonzero-pivot shift), J + eps I with eps = %g |Phi|/max(|r|, |rho q|) <= %g, Armijo sigma %g, ls_max_it %" PetscInt_FMT ", nsgs fallback of %" PetscInt_FMT " sweeps\n", (double)nt->reg, (double)nt->reg_max, (double)nt->sigma, nt->ls_max_it, nt->gs_sweeps));
   if (s->nsolves)
     PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Newton steps %" PetscInt_FMT ", line-search evaluations %" PetscInt_FMT ", fallback rounds %" PetscInt_FMT ", steps with contacts at the kink %" PetscInt_FMT ", regularized retries %" PetscInt_FMT " (last solve); %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " (all solves)\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0], nt->nreg[0],
@@ -430,6 +533,7 @@ static PetscErrorCode FcContactSolverDestroy_Newton(FcContactSolver s)
   PetscFunctionBegin;
   PetscCall(PetscFree7(nt->u, nt->phi, nt->dr, nt->rt, nt->ut, nt->rho, nt->D));
   PetscCall(PetscFree3(nt->cols, nt->row, nt->dr2));
+  PetscCall(PetscFree(nt->Wf));
   PetscCall(MatDestroy(&nt->J));
   PetscCall(VecDestroy(&nt->b));
   PetscCall(VecDestroy(&nt->x));
