@@ -158,6 +158,9 @@ typedef struct {
   Mat           Ssp;
   Vec           zb, zx;
   KSP           ksp;
+  /* W's block pattern Ssp was made for (m, nb, bptr, bcol): a solve on the same pattern keeps
+   * Ssp and the KSP, hence the ordering and the symbolic factorization (comment §3) */
+  PetscInt      pm, pnb, *pbptr, *pbcol;
   PetscInt     *mode, *col0; /* per contact: region (0 none, 1 stick, 2 slide), first column in S */
   FcSAPHistory hist; /* of the last solve */
   /* last solve */
@@ -491,6 +494,22 @@ static PetscErrorCode SAPSparseSetUp_Private(FcContactSolver s, FcContactSolver_
   PC             pc;
 
   PetscFunctionBegin;
+  /* The same block pattern as the last solve (the contact set and the bodies it couples did not
+   * change, as from one time step to the next of a resting structure): S keeps its pattern, so
+   * Ssp and the KSP are kept and only S's numeric factorization is redone; PETSc's factorization
+   * with the same ordering gives the same factor, bit for bit. */
+  if (sp->Ssp && sp->pm == m && sp->pnb == p->nb) {
+    PetscBool same;
+    PetscCall(PetscArraycmp(sp->pbptr, p->bptr, m + 1, &same));
+    if (same) PetscCall(PetscArraycmp(sp->pbcol, p->bcol, p->nb, &same));
+    if (same) PetscFunctionReturn(0);
+  }
+  PetscCall(PetscFree2(sp->pbptr, sp->pbcol));
+  PetscCall(PetscMalloc2(m + 1, &sp->pbptr, p->nb, &sp->pbcol));
+  PetscCall(PetscArraycpy(sp->pbptr, p->bptr, m + 1));
+  PetscCall(PetscArraycpy(sp->pbcol, p->bcol, p->nb));
+  sp->pm  = m;
+  sp->pnb = p->nb;
   /* a KSP keeps its operators' sizes: a problem with another number of contacts (the contact
    * set of a time step changes) needs it reset, or KSPSetOperators refuses the new S */
   if (sp->ksp) PetscCall(KSPReset(sp->ksp));
@@ -909,6 +928,7 @@ static PetscErrorCode FcContactSolverDestroy_SAP(FcContactSolver s)
   PetscCall(VecDestroy(&sp->zb));
   PetscCall(VecDestroy(&sp->zx));
   PetscCall(KSPDestroy(&sp->ksp));
+  PetscCall(PetscFree2(sp->pbptr, sp->pbcol));
   PetscCall(FcSAPHistoryDestroy(&sp->hist));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
