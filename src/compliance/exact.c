@@ -3,14 +3,141 @@
  * only for the rows the problem needs (H->keep). A frictionless contact's tangential rows are
  * not computed: its tangential block is set to W_nn·I, uncoupled, so that the local problem
  * stays positive definite for every solver (u_t = W_nn r_t + q_t = q_t carries no information,
- * r_t = 0). The correction is the default one, A_b⁻¹ f with the same factorization. */
+ * r_t = 0). The correction is A_b⁻¹ f with the same factorization.
+ *
+ * Kept columns. A body whose A_b is factored once and reused (a linear material at fixed Δt: A =
+ * cM M + cK K is constant, han2023 eq. 11) would otherwise solve the same A_b⁻¹ for new right-hand
+ * sides at every correction, although H_b changes only through its contact points and frames.
+ * So, per body, X_b = A_b⁻¹ P_b (P_b: the identity's columns at the participating DoFs, the only
+ * DoFs an entry of H_b can have, compliance.h) is computed once per factorization and kept while
+ * the body reports the same factorization (FcBody.opstate, model.h: the exact criterion — not a
+ * tolerance on H or on the state). Then W_b = H_b (P_bᵀ X_b) H_bᵀ is gathered with no solve, for
+ * any H_b, and the correction is Δx_b += X_b f_p (f = H_bᵀ r is zero off the participating DoFs).
+ * Both are A_b⁻¹ to round-off: the same W and Δx, summed in another order. X_b is built at the
+ * second correction that sees a factorization (a factorization used once — a nonlinear material's
+ * Newton iterate — is never worth its n_p solves), and only when ndof·n_p ≤ FC_EXACT_KEEP_MAX
+ * (memory). Bodies that do not track their operator (opstate 0: rigid bodies, the co-rotated
+ * split) are always solved. -fc_compliance_exact_keep false turns the kept columns off. */
 #include "compliance.h"
+
+#define FC_EXACT_KEEP_MAX (1 << 22) /* entries of X_b (32 MB) */
+
+typedef struct {
+  PetscBool    keep;  /* -fc_compliance_exact_keep */
+  PetscInt64  *state; /* per body: the factorization X_b was computed from (0: no X_b) */
+  PetscInt64  *seen;  /* per body: the factorization of the previous correction that involved it */
+  PetscReal  **X;     /* per body: ndof × n_p, row-major: X[i n_p + j] = (A⁻¹ e_{sdof[j]})_i */
+} Exact;
+
+/* X_b from the body's current factorization, in column blocks of FC_COMPLIANCE_BLOCK. */
+static PetscErrorCode Keep_Private(FcCompliance c, PetscInt b)
+{
+  Exact         *ex   = (Exact *)c->data;
+  FcBody         body = c->model->bodies[b];
+  const PetscInt n = c->ns[b], nd = body->ndof;
+
+  PetscFunctionBegin;
+  if (!ex->X[b]) PetscCall(PetscMalloc1((size_t)nd * n, &ex->X[b]));
+  for (PetscInt c0 = 0; c0 < n; c0 += FC_COMPLIANCE_BLOCK) {
+    PetscInt           nb = PetscMin(FC_COMPLIANCE_BLOCK, n - c0), lda;
+    Mat                B, X;
+    PetscScalar       *h;
+    const PetscScalar *x;
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, nd, nb, NULL, &B));
+    PetscCall(MatZeroEntries(B));
+    PetscCall(MatDenseGetArray(B, &h));
+    PetscCall(MatDenseGetLDA(B, &lda));
+    for (PetscInt j = 0; j < nb; j++) h[j * lda + c->sdof[b][c0 + j]] = 1.0;
+    PetscCall(MatDenseRestoreArray(B, &h));
+    PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+    PetscCall(body->ops.solvemulti(body, B, X));
+    PetscCall(MatDenseGetArrayRead(X, &x));
+    for (PetscInt j = 0; j < nb; j++)
+      for (PetscInt i = 0; i < nd; i++) ex->X[b][(size_t)i * n + c0 + j] = x[j * lda + i];
+    PetscCall(MatDenseRestoreArrayRead(X, &x));
+    PetscCall(MatDestroy(&B));
+    PetscCall(MatDestroy(&X));
+  }
+  ex->state[b] = body->opstate;
+  PetscFunctionReturn(0);
+}
+
+/* Whether body b's kept X_b is A_b⁻¹ P_b now, building it when the same factorization is seen
+ * a second time (head comment). */
+static PetscErrorCode UseKept_Private(FcCompliance c, PetscInt b, PetscBool *use)
+{
+  Exact         *ex   = (Exact *)c->data;
+  FcBody         body = c->model->bodies[b];
+  const PetscInt64 s  = body->opstate;
+
+  PetscFunctionBegin;
+  *use = PETSC_FALSE;
+  if (!ex->keep || !s || !c->ns[b] || (PetscInt64)body->ndof * c->ns[b] > FC_EXACT_KEEP_MAX) PetscFunctionReturn(0);
+  if (ex->state[b] != s && ex->seen[b] == s) PetscCall(Keep_Private(c, b));
+  ex->seen[b] = s;
+  *use        = (PetscBool)(ex->state[b] == s);
+  PetscFunctionReturn(0);
+}
+
+/* W_{3a+i, 3a'+j} += Σ_{k,l} H_b[3a+i, k] X_b[k, l] H_b[3a'+j, l] over the entries of H_b, for
+ * the pairs (a, a') of contacts body b touches, on the kept rows and columns (as the solves
+ * compute them). */
+static void Gather_Private(FcCompliance c, PetscInt b, const FcContactJacobian *H, const PetscInt *gcon, PetscInt g0, PetscInt g1, FcContactProblem p, PetscInt *pos)
+{
+  Exact                 *ex = (Exact *)c->data;
+  const FcJacobianBlock *J  = &H->body[b];
+  const PetscInt         n = c->ns[b], *sidx = c->sidx[b];
+  const PetscReal       *X  = ex->X[b];
+  const PetscInt         ld = p->W ? 3 * p->m : 3;
+
+  for (PetscInt ia = g0; ia < g1; ia++) {
+    const PetscInt a = gcon[ia];
+    FcComplianceRowMap(p, a, pos);
+    for (PetscInt ia2 = g0; ia2 < g1; ia2++) {
+      const PetscInt a2  = gcon[ia2];
+      PetscReal     *Wab = FcComplianceWEntry(p, pos, a, 0, a2, 0);
+      PetscReal      w[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+      for (PetscInt k = J->ptr[a]; k < J->ptr[a + 1]; k++) {
+        const PetscReal *Xrow = X + (size_t)J->dof[k] * n;
+        PetscReal        t[3] = {0, 0, 0}; /* Σ_l X[k, l] H[3a'+j, l] */
+        for (PetscInt l = J->ptr[a2]; l < J->ptr[a2 + 1]; l++) {
+          const PetscReal xv = Xrow[sidx[J->dof[l]]];
+          for (int j = 0; j < 3; j++) t[j] += xv * J->coef[l][j];
+        }
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) w[3 * i + j] += J->coef[k][i] * t[j];
+      }
+      for (int i = 0; i < 3; i++) {
+        if (!H->keep[3 * a + i]) continue;
+        for (int j = 0; j < 3; j++)
+          if (H->keep[3 * a2 + j]) Wab[i * ld + j] += w[3 * i + j];
+      }
+    }
+  }
+}
 
 static PetscErrorCode Delassus_Exact(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
 {
+  PetscInt *gptr = NULL, *gcon = NULL, *pos = NULL;
+
   PetscFunctionBegin;
-  for (PetscInt b = 0; b < H->nbodies; b++)
-    if (H->involved[b]) PetscCall(FcComplianceDelassusBySolve(c, b, H, p));
+  for (PetscInt b = 0; b < H->nbodies; b++) {
+    PetscBool use;
+    if (!H->involved[b]) continue;
+    PetscCall(UseKept_Private(c, b, &use));
+    if (!use) {
+      PetscCall(FcComplianceDelassusBySolve(c, b, H, p));
+      continue;
+    }
+    if (!gptr) {
+      PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon));
+      PetscCall(PetscMalloc1(H->m, &pos));
+    }
+    Gather_Private(c, b, H, gcon, gptr[b], gptr[b + 1], p, pos);
+  }
+  PetscCall(PetscFree(pos));
+  PetscCall(PetscFree(gptr));
+  PetscCall(PetscFree(gcon));
   for (PetscInt a = 0; a < H->m; a++)
     if (!H->keep[3 * a + 1]) { /* the diagonal block: pos[a] = bdiag[a] */
       PetscReal *D = FcComplianceWEntry(p, p->W ? NULL : p->bdiag, a, 0, a, 0);
@@ -20,9 +147,59 @@ static PetscErrorCode Delassus_Exact(FcCompliance c, const FcContactJacobian *H,
   PetscFunctionReturn(0);
 }
 
+/* dx += X_b f_p with the kept columns (f is H_bᵀ r: zero off the participating DoFs; checked),
+ * else one solve. */
+static PetscErrorCode Correct_Exact(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx)
+{
+  Exact         *ex   = (Exact *)c->data;
+  FcBody         body = c->model->bodies[b];
+  const PetscInt n    = c->ns[b];
+  PetscBool      use  = (PetscBool)(ex->keep && body->opstate && ex->state[b] == body->opstate);
+  PetscScalar   *d;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; use && i < body->ndof; i++)
+    if (f[i] != 0 && c->sidx[b][i] < 0) use = PETSC_FALSE;
+  if (!use) {
+    PetscCall(FcComplianceCorrectBySolve(c, b, f, dx));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecGetArray(dx, &d));
+  for (PetscInt i = 0; i < body->ndof; i++) {
+    const PetscReal *Xrow = ex->X[b] + (size_t)i * n;
+    PetscReal        s    = 0;
+    for (PetscInt j = 0; j < n; j++) s += Xrow[j] * f[c->sdof[b][j]];
+    d[i] += s;
+  }
+  PetscCall(VecRestoreArray(dx, &d));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Destroy_Exact(FcCompliance c)
+{
+  Exact *ex = (Exact *)c->data;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < c->model->nbodies; b++) PetscCall(PetscFree(ex->X[b]));
+  PetscCall(PetscFree3(ex->state, ex->seen, ex->X));
+  PetscCall(PetscFree(c->data));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcComplianceCreate_Exact(FcCompliance c)
 {
+  Exact   *ex;
+  PetscInt nb = c->model->nbodies;
+
   PetscFunctionBegin;
-  c->ops.delassus = Delassus_Exact;
+  PetscCall(PetscNew(&ex));
+  PetscCall(PetscCalloc3(nb, &ex->state, nb, &ex->seen, nb, &ex->X));
+  ex->keep = PETSC_TRUE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_compliance_exact_keep", &ex->keep, NULL));
+  c->data          = ex;
+  c->participating = PETSC_TRUE; /* the DoFs of X_b's columns (none is solved for before X_b is kept) */
+  c->ops.delassus  = Delassus_Exact;
+  c->ops.correct   = Correct_Exact;
+  c->ops.destroy   = Destroy_Exact;
   PetscFunctionReturn(0);
 }

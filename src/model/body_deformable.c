@@ -579,6 +579,7 @@ static PetscErrorCode FormMatrix_Private(FcBody b, PetscReal cM, PetscReal cK)
   d->A_valid = PETSC_TRUE;
   d->A_cM    = cM;
   d->A_cK    = cK;
+  if (!d->corot) b->opstate++; /* a new A⁻¹ (model.h); the co-rotated solves also apply R: untracked */
   PetscFunctionReturn(0);
 }
 

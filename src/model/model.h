@@ -100,6 +100,11 @@ struct _p_FcBody {
   PetscInt           nbc;         /* constrained DoFs (sorted, unique) */
   PetscInt          *bc_dofs;
   FcBodyTimes        times;
+  /* Version of the operator solve and solvemulti apply (A⁻¹): a deformable body without the
+   * co-rotated split counts its factorizations of A (1, 2, ...), so a compliance may keep what it
+   * derived from A⁻¹ while this stays the same (src/compliance/exact.c); 0: not tracked, the
+   * operator may change at any call (rigid bodies, the co-rotated split: R enters the solves). */
+  PetscInt64         opstate;
   /* Inertia correction of the Newton matrix in the step (body_deformable.c FormMatrix_Private):
    * the largest shift δ used (relative to diag(A)/diag(M); 0: none) and the extra
    * factorizations it took. Reset by the step. */
