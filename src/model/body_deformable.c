@@ -27,6 +27,7 @@
 #define FC_IC_MAX_TRIES 20    /* 1e-4 · 100 · 8^18 ≈ 2e18 diag(A)/diag(M): A + δM is then PD */
 #define FC_IC_RHO_0     1e-2  /* first contact-constraint penalty, relative to the mean diagonal of A */
 #define FC_IC_RHO_TRIES 4     /* ρ = ρ0 … 1000 ρ0 before falling back to A + δM */
+#define FC_SMALL_BODY_DOFS 3000 /* PETSc's own Cholesky up to this many DoFs (linear material, one rank) */
 
 PetscLogEvent FC_EVENT_Assembly, FC_EVENT_Factor, FC_EVENT_Solve, FC_EVENT_Output;
 PetscLogStage FC_STAGE_Setup, FC_STAGE_Steps;
@@ -1064,12 +1065,23 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   /* Default linear solver: sparse direct Cholesky (LDLᵀ) by MUMPS — symmetric storage, the
    * symbolic analysis reused while the pattern is unchanged, runs distributed under MPI, and
    * offers the Schur complement the participating-DoF reduction needs (doc/architecture.md).
-   * Any -ksp_ / -pc_ option overrides it. */
+   * A small body of a linear material on one rank takes PETSc's own sparse Cholesky instead
+   * (nested-dissection ordering): its A is positive definite whenever it is regular (M positive
+   * definite, K semidefinite), so the inertia MUMPS counts is not needed, and MUMPS' fixed cost
+   * per call dominates such a body's solves (doc/performance.md, "The masonry arch's real-time
+   * rate": 25 blocks of 24 DoFs). Any -ksp_ / -pc_ option overrides it. */
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &d->ksp));
   PetscCall(KSPSetType(d->ksp, KSPPREONLY));
   PetscCall(KSPGetPC(d->ksp, &pc));
   PetscCall(PCSetType(pc, PCCHOLESKY));
-  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  {
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    if (size == 1 && d->linear && !d->corot && b->ndof <= FC_SMALL_BODY_DOFS) {
+      PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERPETSC));
+      PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGND)); /* no inertia count: none needed */
+    } else PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  }
   PetscCall(KSPSetFromOptions(d->ksp));
   PetscFunctionReturn(0);
 }
