@@ -86,6 +86,17 @@ struct _FcContactSolverOps {
    * FcGlobalProblemComputeLocal did not form the reformulation), create *local with the mass
    * matrix the type actually used (not timed). A bad M the type cannot use is an input error. */
   PetscErrorCode (*solveglobal)(FcContactSolver, FcGlobalProblem, PetscReal r[], PetscReal v[], FcContactProblem *local, FcContactSolverStats *stats);
+  /* Optional: the frozen-problem path (FcContactSolverFreeze; NULL: the type solves a frozen
+   * problem as any other). freeze: p (NULL: none) is the problem whose W and μ the next
+   * solvefrozen calls keep; forget whatever was kept for another. solvefrozen: as solve, on the
+   * frozen p whose q may have changed since the last call; the work that depends on W and μ alone
+   * is done once per freeze, and *u returns the type's u = W r + q at the returned r (its buffer,
+   * kept from solve to solve; NULL when it has none, e.g. a breakdown before any product),
+   * *exact whether u was formed as the product after r's and q's last change (else it was
+   * updated incrementally: exact up to rounding drift). The object computes the common error
+   * from it (FcContactSolverSolve). */
+  PetscErrorCode (*freeze)(FcContactSolver, FcContactProblem);
+  PetscErrorCode (*solvefrozen)(FcContactSolver, FcContactProblem, PetscReal r[], FcContactSolverStats *stats, PetscReal **u, PetscBool *exact);
 };
 
 struct _p_FcContactSolver {
@@ -101,6 +112,8 @@ struct _p_FcContactSolver {
   FcContactSolverParams      params;
   FcContactSolverStats       stats;
   PetscInt                   nsolves; /* solves since creation */
+  FcContactProblem           frozen;  /* FcContactSolverFreeze's problem, or NULL */
+  PetscInt                   nfrozen_exact; /* frozen solves whose error needed u recomputed as the product (near tol) */
   void                      *data;    /* the type's */
   char                       opterr[256]; /* first out-of-range type option (FcContactSolverOptionsBoundedInt) */
   char                       optname[FC_NAME_LEN + 32];
@@ -148,6 +161,24 @@ PetscErrorCode FcContactSolverGetParams(FcContactSolver solver, FcContactSolverP
 PetscErrorCode FcContactSolverSolve(FcContactSolver solver, FcContactProblem problem, PetscReal r[]);
 PetscErrorCode FcContactSolverGetStats(FcContactSolver solver, FcContactSolverStats *stats);
 PetscErrorCode FcContactSolverView(FcContactSolver solver, PetscViewer viewer);
+
+/* A frozen problem: a sequence of solves of one problem object whose W and μ do not change, only
+ * q (a haptic loop's ticks, doc/haptic.md §3). After FcContactSolverFreeze(s, p), a solve of p
+ * (the same object) by a type with a frozen path (nsgs) does the work that depends on W alone
+ * once (W's symmetry test, the diagonal blocks and their inverses), carries u = W r + q from one
+ * solve to the next when r is the r the previous solve returned (u ← u + (q − q_prev), O(m)
+ * instead of the O(m²) product), allocates nothing, and the object computes the common error
+ * from the type's u instead of forming W r + q again. The reported error stays the true one:
+ * a solve is declared converged only on an error from u formed as the product, and a carried
+ * error within 2·tol is recomputed from the product (so the converged/not converged verdict is
+ * the exact one whenever the rounding drift of u moves the error by less than tol); u is formed
+ * as the product again at the first solve after a freeze, when r is not the previous solve's,
+ * and every 64 sweeps counted across solves (nsgs' own drift bound within one solve). Results
+ * differ from unfrozen solves at rounding level only (doc/contact.md "Frozen problem").
+ * Solving another problem in between is allowed (the normal path); changing W or μ of p is
+ * not: freeze again (FcContactSolverFreeze(s, p) forgets what was kept). p = NULL ends the
+ * freeze; so does SetType. The caller keeps p alive while frozen. */
+PetscErrorCode FcContactSolverFreeze(FcContactSolver solver, FcContactProblem problem);
 
 /* Global form (FCLIB's M v = H r + f, u = Hᵀ v + w; global_problem.h). */
 /* Whether the solver's type solves the global form itself (sap); false for a solver without a type. */

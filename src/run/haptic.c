@@ -599,6 +599,7 @@ static PetscErrorCode Freeze_Private(FcHaptic h, FcContactStep cs, const FcStepI
   h->tn     = s->t1;
   h->rscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : s->dt;
   h->m      = p ? p->m : 0;
+  PetscCall(FcContactSolverFreeze(h->solver, NULL));
   if (h->prob) PetscCall(FcContactProblemDestroy(&h->prob));
   if (h->m > h->cap) {
     PetscCall(PetscFree5(h->q0, h->r, h->rstep, h->u, h->delta));
@@ -610,6 +611,9 @@ static PetscErrorCode Freeze_Private(FcHaptic h, FcContactStep cs, const FcStepI
   h->cinc = 1;
   if (h->m) {
     PetscCall(FcContactProblemConvert(p, FcContactProblemIsSparse(p) ? FC_CONTACT_W_SPARSE : FC_CONTACT_W_DENSE, &h->prob));
+    /* the ticks change q alone: W's set-up once per interval, u carried from tick to tick
+     * (solver.h FcContactSolverFreeze) */
+    PetscCall(FcContactSolverFreeze(h->solver, h->prob));
     PetscCall(PetscArraycpy(h->q0, p->q, 3 * h->m));
     PetscCall(PetscArraycpy(h->r, rs, 3 * h->m));
     PetscCall(PetscArraycpy(h->rstep, rs, 3 * h->m));

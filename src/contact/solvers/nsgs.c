@@ -74,6 +74,16 @@ typedef struct {
   PetscReal *Winv; /* 9 per contact: W_aa⁻¹ when inv_ok */
   PetscBool *inv_ok;
   PetscReal *u; /* 3m: W r + q, updated incrementally */
+  /* the frozen problem (solver.h FcContactSolverFreeze): fp, whose Waa, Winv, inv_ok, symmetry
+   * (fsym) and breakdown (fbad, 0 when none) are set up when fready; u = W rlast + qlast carried
+   * from the last frozen solve when uvalid; nupd_since: incremental updates of u (sweeps and
+   * shifts of q) since it was last formed as the product */
+  FcContactProblem      fp;
+  PetscBool             fready, fsym, uvalid;
+  FcContactSolverReason fbad;
+  PetscInt              fcap, nupd_since;
+  PetscReal            *rlast, *qlast;
+  PetscInt              nfrozen[2], nproduct[2]; /* frozen solves, and those that formed u as the product at their start: [0] since the freeze, [1] since creation */
   /* local solves by outcome: [0] last solve, [1] since creation; nfbmiss: fallbacks that left the
    * contact above local_tol; nfixed: solves by the fixed-point local solver (local fixed_point),
    * nfixedmiss: those of them stopped by local_max_it above local_tol */
@@ -463,39 +473,69 @@ static PetscErrorCode NSGSWork_Private(FcContactSolver_NSGS *ns, PetscInt m)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+/* The per-problem work (W alone): the diagonal blocks, W_nn > 0 (every local case with contact
+ * needs it: a contact with no normal compliance cannot be solved locally; *bad the reason when
+ * not, else 0), W_aa⁻¹ for the stick case, and W's symmetry (*symmetric). */
+static PetscErrorCode Setup_Private(FcContactSolver_NSGS *ns, FcContactProblem p, FcContactSolverReason *bad, PetscBool *symmetric)
 {
-  FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
-  const PetscInt        m = p->m, n = 3 * m;
-  PetscReal            *u, error;
-  PetscBool             symmetric = PETSC_TRUE;
-  PetscInt              it;
-
   PetscFunctionBegin;
-  if (m == 0) {
-    st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
-    PetscFunctionReturn(0);
-  }
-  PetscCall(NSGSWork_Private(ns, m));
-  PetscCall(FcContactSweepBegin(&ns->sweep, m));
-  u = ns->u;
-  /* Diagonal blocks once per solve: W_nn > 0 is needed by every local case with contact
-   * (a contact with no normal compliance cannot be solved locally); W_aa⁻¹ for the stick case. */
-  for (PetscInt a = 0; a < m; a++) {
+  *bad       = FC_CONTACT_SOLVER_ITERATING;
+  *symmetric = PETSC_TRUE;
+  for (PetscInt a = 0; a < p->m; a++) {
     PetscReal *Waa = ns->Waa + 9 * a;
     FcContactProblemGetBlock(p, a, a, Waa);
     if (!(Waa[0] > 0)) {
       PetscCall(PetscInfo(NULL, "nsgs: contact %" PetscInt_FMT " has W_nn = %g <= 0\n", a, (double)Waa[0]));
-      st->reason = PetscIsInfOrNanReal(Waa[0]) ? FC_CONTACT_SOLVER_DIVERGED_NAN : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+      *bad = PetscIsInfOrNanReal(Waa[0]) ? FC_CONTACT_SOLVER_DIVERGED_NAN : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
       PetscFunctionReturn(0);
     }
     ns->inv_ok[a] = Inv3_Private(Waa, ns->Winv + 9 * a);
   }
-  symmetric = FcContactProblemIsSymmetric(p);
+  *symmetric = FcContactProblemIsSymmetric(p);
+  PetscFunctionReturn(0);
+}
 
+/* u = W r + q for a frozen problem, as a sum of the columns of the contacts that carry force,
+ * u = q + Σ_{a: r_a ≠ 0} W_{:,a} r_a (the sweep's own update, FcContactProblemAddColumn): it reads
+ * W only where r ≠ 0 and vectorizes, where the row dot products of FcContactProblemComputeVelocity
+ * read all of W through a dependent chain of additions (1.6 ms against 0.4 ms at m = 340 with half
+ * the contacts pressed, bench/haptic_tick.py). The same u up to rounding, in another order; the
+ * unfrozen path keeps the row form, so that its results do not move. */
+static void FrozenProduct_Private(FcContactProblem p, PetscBool symmetric, const PetscReal r[], PetscReal u[])
+{
+  for (PetscInt i = 0; i < 3 * p->m; i++) u[i] = p->q[i];
+  for (PetscInt a = 0; a < p->m; a++)
+    if (r[3 * a] != 0 || r[3 * a + 1] != 0 || r[3 * a + 2] != 0) FcContactProblemAddColumn(p, symmetric, a, r + 3 * a, u);
+}
+
+/* u = W r + q: the frozen path's column form, or the row products of the unfrozen path. */
+static PetscErrorCode Product_Private(FcContactProblem p, PetscBool frozen, PetscBool symmetric, const PetscReal r[], PetscReal u[])
+{
+  PetscFunctionBegin;
+  if (frozen) FrozenProduct_Private(p, symmetric, r, u);
+  else PetscCall(FcContactProblemComputeVelocity(p, r, u));
+  PetscFunctionReturn(0);
+}
+
+/* The iteration from r and u = W r + q in ns->u (*exact: u formed as the product since r and q
+ * last changed; *since: incremental updates of u since it was last formed so, counted across the
+ * solves of a frozen problem). */
+static PetscErrorCode Iterate_Private(FcContactSolver s, FcContactProblem p, PetscBool frozen, PetscBool symmetric, PetscReal r[], PetscBool *exact, PetscInt *since, FcContactSolverStats *st)
+{
+  FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+  const PetscInt        m = p->m, n = 3 * m;
+  PetscReal            *u = ns->u, error;
+  PetscInt              it;
+
+  PetscFunctionBegin;
   /* Test before the first sweep: a warm start from a solution costs no sweep. */
-  PetscCall(FcContactProblemComputeVelocity(p, r, u));
   PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
+  if (!*exact && error <= s->params.tol) { /* a carried u: confirm with u formed from r */
+    PetscCall(Product_Private(p, frozen, symmetric, r, u));
+    PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
+    *exact = PETSC_TRUE;
+    *since = 0;
+  }
   if (PetscIsInfOrNanReal(error)) {
     st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
     PetscFunctionReturn(0);
@@ -533,7 +573,12 @@ static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcCont
     }
     PetscCall(PetscLogFlops((p->W ? 6.0 * n : 18.0 * p->nb / m) * nupd + 30.0 * m));
     st->iterations = it;
-    if (it % 64 == 0) PetscCall(FcContactProblemComputeVelocity(p, r, u)); /* bound the drift of the incremental u */
+    if (nupd) *exact = PETSC_FALSE;
+    if (++*since == 64) { /* bound the drift of the incremental u */
+      PetscCall(Product_Private(p, frozen, symmetric, r, u));
+      *exact = PETSC_TRUE;
+      *since = 0;
+    }
     if (it % ns->error_every && it != s->params.max_it) continue;
     PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
     if (PetscIsInfOrNanReal(error)) {
@@ -541,8 +586,12 @@ static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcCont
       PetscFunctionReturn(0);
     }
     if (error <= s->params.tol) { /* confirm with u recomputed from r */
-      PetscCall(FcContactProblemComputeVelocity(p, r, u));
-      PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
+      if (!*exact) {
+        PetscCall(Product_Private(p, frozen, symmetric, r, u));
+        PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
+        *exact = PETSC_TRUE;
+        *since = 0;
+      }
       if (error <= s->params.tol) {
         st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
         PetscFunctionReturn(0);
@@ -553,15 +602,119 @@ static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcCont
   PetscFunctionReturn(0);
 }
 
-/* Counts local outcomes per solve and in total around the iteration proper. */
-static PetscErrorCode FcContactSolverSolve_NSGS(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+  FcContactSolverReason bad;
+  PetscBool             symmetric, exact = PETSC_TRUE;
+  PetscInt              since = 0;
+
+  PetscFunctionBegin;
+  ns->fready = ns->uvalid = PETSC_FALSE; /* the work arrays now hold this problem's */
+  if (p->m == 0) {
+    st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(NSGSWork_Private(ns, p->m));
+  PetscCall(FcContactSweepBegin(&ns->sweep, p->m));
+  PetscCall(Setup_Private(ns, p, &bad, &symmetric));
+  if (bad) {
+    st->reason = bad;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(FcContactProblemComputeVelocity(p, r, ns->u));
+  PetscCall(Iterate_Private(s, p, PETSC_FALSE, symmetric, r, &exact, &since, st));
+  PetscFunctionReturn(0);
+}
+
+/* The set-up of a frozen problem (W alone): the work arrays, the diagonal blocks, the symmetry. */
+static PetscErrorCode FrozenSetup_Private(FcContactSolver_NSGS *ns, FcContactProblem p)
+{
+  const PetscInt m = p->m;
+
+  PetscFunctionBegin;
+  PetscCall(NSGSWork_Private(ns, m));
+  if (m > ns->fcap) {
+    PetscCall(PetscFree2(ns->rlast, ns->qlast));
+    PetscCall(PetscMalloc2(3 * (size_t)m, &ns->rlast, 3 * (size_t)m, &ns->qlast));
+    ns->fcap = m;
+  }
+  PetscCall(Setup_Private(ns, p, &ns->fbad, &ns->fsym));
+  ns->fp     = p;
+  ns->fready = PETSC_TRUE;
+  ns->uvalid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* The frozen path (solver.h FcContactSolverFreeze): the set-up of p once per freeze (at the
+ * freeze), u carried
+ * from the previous solve when r is the r it returned (u ← u + (q − q_prev): the sweeps kept
+ * u = W r + q, and only q changed), formed as the product otherwise and after 64 incremental
+ * updates (sweeps or shifts), as within one solve. Nothing is allocated after the first solve. */
+static PetscErrorCode SolveFrozen_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st, PetscReal **uout, PetscBool *exact)
+{
+  FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+  const PetscInt        m = p->m, n = 3 * m;
+  PetscReal            *u;
+
+  PetscFunctionBegin;
+  *uout  = NULL;
+  *exact = PETSC_FALSE;
+  if (m == 0) {
+    st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+    PetscFunctionReturn(0);
+  }
+  if (!ns->fready || ns->fp != p) PetscCall(FrozenSetup_Private(ns, p));
+  if (ns->fbad) {
+    st->reason = ns->fbad;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(FcContactSweepBegin(&ns->sweep, m));
+  u = ns->u;
+  ns->nfrozen[0]++;
+  if (ns->uvalid && ns->nupd_since < 64 && !memcmp(r, ns->rlast, (size_t)n * sizeof *r)) {
+    for (PetscInt i = 0; i < n; i++) u[i] += p->q[i] - ns->qlast[i];
+    ns->nupd_since++;
+  } else {
+    FrozenProduct_Private(p, ns->fsym, r, u);
+    ns->nupd_since = 0;
+    *exact         = PETSC_TRUE;
+    ns->nproduct[0]++;
+  }
+  PetscCall(Iterate_Private(s, p, PETSC_TRUE, ns->fsym, r, exact, &ns->nupd_since, st));
+  PetscCall(PetscArraycpy(ns->rlast, r, n));
+  PetscCall(PetscArraycpy(ns->qlast, p->q, n));
+  ns->uvalid = (PetscBool)(st->reason != FC_CONTACT_SOLVER_DIVERGED_NAN);
+  *uout      = u;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverFreeze_NSGS(FcContactSolver s, FcContactProblem p)
 {
   FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
 
   PetscFunctionBegin;
+  ns->fp         = p;
+  ns->fready     = PETSC_FALSE;
+  ns->uvalid     = PETSC_FALSE;
+  ns->nfrozen[0] = ns->nproduct[0] = 0;
+  /* the set-up now, before the solves (a haptic loop freezes between its ticks, so that the
+   * first tick does not pay it); again at the first solve if another problem is solved between */
+  if (p && p->m) PetscCall(FrozenSetup_Private(ns, p));
+  PetscFunctionReturn(0);
+}
+
+/* Counts local outcomes per solve and in total around the iteration proper (frozen: u out). */
+static PetscErrorCode Counted_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st, PetscReal **u, PetscBool *exact)
+{
+  FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
+  const PetscInt        nf = ns->nfrozen[0], np = ns->nproduct[0];
+
+  PetscFunctionBegin;
   ns->nsep[0] = ns->nstick[0] = ns->nslip[0] = ns->nquartic[0] = ns->nfallback[0] = ns->nfbmiss[0] = ns->nfixed[0] = ns->nfixedmiss[0] = 0;
   st->iterations = 0;
-  PetscCall(FcContactSolverSolveNSGS_Private(s, p, r, st));
+  if (u) PetscCall(SolveFrozen_Private(s, p, r, st, u, exact));
+  else PetscCall(FcContactSolverSolveNSGS_Private(s, p, r, st));
   ns->nsep[1] += ns->nsep[0];
   ns->nstick[1] += ns->nstick[0];
   ns->nslip[1] += ns->nslip[0];
@@ -570,6 +723,22 @@ static PetscErrorCode FcContactSolverSolve_NSGS(FcContactSolver s, FcContactProb
   ns->nfbmiss[1] += ns->nfbmiss[0];
   ns->nfixed[1] += ns->nfixed[0];
   ns->nfixedmiss[1] += ns->nfixedmiss[0];
+  ns->nfrozen[1] += ns->nfrozen[0] - nf;
+  ns->nproduct[1] += ns->nproduct[0] - np;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSolve_NSGS(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  PetscFunctionBegin;
+  PetscCall(Counted_Private(s, p, r, st, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSolveFrozen_NSGS(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st, PetscReal **u, PetscBool *exact)
+{
+  PetscFunctionBegin;
+  PetscCall(Counted_Private(s, p, r, st, u, exact));
   PetscFunctionReturn(0);
 }
 
@@ -619,6 +788,7 @@ static PetscErrorCode FcContactSolverView_NSGS(FcContactSolver s, PetscViewer vi
   FcContactSweepDescribe(&ns->sweep, sweep, sizeof sweep);
   PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: error_every %" PetscInt_FMT ", local_tol %g, local_max_it %" PetscInt_FMT "\n", ns->error_every, (double)ns->local_tol, ns->local_max_it));
   PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: %s, local solver %s, fallback %s\n", sweep, NSGSLocalNames[ns->local], NSGSFallbackNames[ns->fallback]));
+  if (ns->nfrozen[1]) PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: frozen problem: %" PetscInt_FMT " solves since the freeze (%" PetscInt_FMT " formed u = W r + q as the product at their start, the others carried it), %" PetscInt_FMT " since creation (%" PetscInt_FMT ")\n", ns->nfrozen[0], ns->nproduct[0], ns->nfrozen[1], ns->nproduct[1]));
   for (int k = 0; k < 2 && s->nsolves; k++) {
     if (ns->local == NSGS_LOCAL_FIXED_POINT)
       PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: local solves (%s): %" PetscInt_FMT " by the fixed point, %" PetscInt_FMT " of them stopped at local_max_it above local_tol\n", k ? "all solves" : "last solve", ns->nfixed[k], ns->nfixedmiss[k]));
@@ -634,6 +804,7 @@ static PetscErrorCode FcContactSolverDestroy_NSGS(FcContactSolver s)
 
   PetscFunctionBegin;
   PetscCall(PetscFree4(ns->Waa, ns->Winv, ns->inv_ok, ns->u));
+  PetscCall(PetscFree2(ns->rlast, ns->qlast));
   PetscCall(FcContactSweepDestroy(&ns->sweep));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
@@ -656,5 +827,7 @@ PetscErrorCode FcContactSolverCreate_NSGS(FcContactSolver s)
   s->ops.setfromoptions = FcContactSolverSetFromOptions_NSGS;
   s->ops.view           = FcContactSolverView_NSGS;
   s->ops.destroy        = FcContactSolverDestroy_NSGS;
+  s->ops.freeze         = FcContactSolverFreeze_NSGS;
+  s->ops.solvefrozen    = FcContactSolverSolveFrozen_NSGS;
   PetscFunctionReturn(0);
 }
