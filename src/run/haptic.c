@@ -630,7 +630,13 @@ static PetscErrorCode Freeze_Private(FcHaptic h, FcContactStep cs, const FcStepI
   }
   for (PetscInt b = 0; b < model->nbodies; b++)
     if (h->prescribed[b]) PetscCall(FcHapticPrescribedPose(model->bodies[b], h->tn, &h->dn[3 * b], &h->Rn[9 * b]));
-  if (h->coupled) PetscCall(FreezeCoupled_Private(h, s));
+  if (h->coupled) {
+    PetscCall(FreezeCoupled_Private(h, s)); /* its replay check solves on W_step, then W becomes W_tick */
+    if (h->m) { /* the frozen set-up (diagonal blocks, carried u) must be W_tick's */
+      PetscCall(FcContactSolverFreeze(h->solver, NULL));
+      PetscCall(FcContactSolverFreeze(h->solver, h->prob));
+    }
+  }
   PetscFunctionReturn(0);
 }
 
