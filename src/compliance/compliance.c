@@ -256,6 +256,35 @@ PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcC
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcComplianceParticipatingInverse(FcCompliance c, PetscInt b, PetscInt nrows, const PetscInt rows[], PetscReal out[])
+{
+  FcBody         body = c->model->bodies[b];
+  const PetscInt n    = c->ns[b];
+
+  PetscFunctionBegin;
+  for (PetscInt c0 = 0; c0 < n; c0 += FC_COMPLIANCE_BLOCK) {
+    PetscInt           nb = PetscMin(FC_COMPLIANCE_BLOCK, n - c0), lda;
+    Mat                B, X;
+    PetscScalar       *h;
+    const PetscScalar *x;
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, nb, NULL, &B));
+    PetscCall(MatZeroEntries(B));
+    PetscCall(MatDenseGetArray(B, &h));
+    PetscCall(MatDenseGetLDA(B, &lda));
+    for (PetscInt j = 0; j < nb; j++) h[j * lda + c->sdof[b][c0 + j]] = 1.0;
+    PetscCall(MatDenseRestoreArray(B, &h));
+    PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+    PetscCall(body->ops.solvemulti(body, B, X));
+    PetscCall(MatDenseGetArrayRead(X, &x));
+    for (PetscInt j = 0; j < nb; j++)
+      for (PetscInt i = 0; i < nrows; i++) out[(size_t)i * n + c0 + j] = x[j * lda + (rows ? rows[i] : i)];
+    PetscCall(MatDenseRestoreArrayRead(X, &x));
+    PetscCall(MatDestroy(&B));
+    PetscCall(MatDestroy(&X));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcComplianceCorrectBySolve(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx)
 {
   FcBody             body = c->model->bodies[b];

@@ -136,6 +136,10 @@ static inline void FcComplianceRowMap(FcContactProblem p, PetscInt a, PetscInt p
   if (p->W) return;
   for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) pos[p->bcol[k]] = k;
 }
+/* The columns of A_b⁻¹ at body b's participating DoFs (c->sdof[b], n = c->ns[b] of them), solved
+ * with the body's current factorization in blocks of FC_COMPLIANCE_BLOCK right-hand sides:
+ * out[i n + j] = (A_b⁻¹ e_{sdof[b][j]})_{rows[i]} for i < nrows (rows NULL: row i itself). */
+PetscErrorCode FcComplianceParticipatingInverse(FcCompliance c, PetscInt b, PetscInt nrows, const PetscInt rows[], PetscReal out[]);
 /* dx_b += A_b⁻¹ f with the body's current factorization. */
 PetscErrorCode FcComplianceCorrectBySolve(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx);
 

@@ -42,26 +42,7 @@ static PetscErrorCode Keep_Private(FcCompliance c, PetscInt b)
 
   PetscFunctionBegin;
   if (!ex->X[b]) PetscCall(PetscMalloc1((size_t)nd * n, &ex->X[b]));
-  for (PetscInt c0 = 0; c0 < n; c0 += FC_COMPLIANCE_BLOCK) {
-    PetscInt           nb = PetscMin(FC_COMPLIANCE_BLOCK, n - c0), lda;
-    Mat                B, X;
-    PetscScalar       *h;
-    const PetscScalar *x;
-    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, nd, nb, NULL, &B));
-    PetscCall(MatZeroEntries(B));
-    PetscCall(MatDenseGetArray(B, &h));
-    PetscCall(MatDenseGetLDA(B, &lda));
-    for (PetscInt j = 0; j < nb; j++) h[j * lda + c->sdof[b][c0 + j]] = 1.0;
-    PetscCall(MatDenseRestoreArray(B, &h));
-    PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
-    PetscCall(body->ops.solvemulti(body, B, X));
-    PetscCall(MatDenseGetArrayRead(X, &x));
-    for (PetscInt j = 0; j < nb; j++)
-      for (PetscInt i = 0; i < nd; i++) ex->X[b][(size_t)i * n + c0 + j] = x[j * lda + i];
-    PetscCall(MatDenseRestoreArrayRead(X, &x));
-    PetscCall(MatDestroy(&B));
-    PetscCall(MatDestroy(&X));
-  }
+  PetscCall(FcComplianceParticipatingInverse(c, b, nd, NULL, ex->X[b]));
   ex->state[b] = body->opstate;
   PetscFunctionReturn(0);
 }

@@ -13,8 +13,6 @@ typedef struct {
   PetscReal **C; /* per body: ns × ns, row-major */
 } Precomputed;
 
-#define FC_PRECOMPUTED_BLOCK 128 /* columns of C per multi-right-hand-side solve */
-
 /* C_b = A_b⁻¹ restricted to the participating DoFs, from the body's current factorization. */
 static PetscErrorCode Compute_Private(FcCompliance c)
 {
@@ -27,26 +25,7 @@ static PetscErrorCode Compute_Private(FcCompliance c)
     PetscInt n    = c->ns[b];
     if (!body->ndof || !n) continue;
     PetscCall(PetscMalloc1(n * n, &pc->C[b]));
-    for (PetscInt c0 = 0; c0 < n; c0 += FC_PRECOMPUTED_BLOCK) {
-      PetscInt           nb = PetscMin(FC_PRECOMPUTED_BLOCK, n - c0), lda;
-      Mat                B, X;
-      PetscScalar       *h;
-      const PetscScalar *x;
-      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, nb, NULL, &B));
-      PetscCall(MatZeroEntries(B));
-      PetscCall(MatDenseGetArray(B, &h));
-      PetscCall(MatDenseGetLDA(B, &lda));
-      for (PetscInt j = 0; j < nb; j++) h[j * lda + c->sdof[b][c0 + j]] = 1.0;
-      PetscCall(MatDenseRestoreArray(B, &h));
-      PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
-      PetscCall(body->ops.solvemulti(body, B, X));
-      PetscCall(MatDenseGetArrayRead(X, &x));
-      for (PetscInt j = 0; j < nb; j++)
-        for (PetscInt i = 0; i < n; i++) pc->C[b][i * n + c0 + j] = x[j * lda + c->sdof[b][i]];
-      PetscCall(MatDenseRestoreArrayRead(X, &x));
-      PetscCall(MatDestroy(&B));
-      PetscCall(MatDestroy(&X));
-    }
+    PetscCall(FcComplianceParticipatingInverse(c, b, n, c->sdof[b], pc->C[b]));
   }
   pc->have_C = PETSC_TRUE;
   PetscFunctionReturn(0);
