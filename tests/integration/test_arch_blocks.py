@@ -142,4 +142,28 @@ check(all(j in act for j in joints) and 300 in act and 301 in act, "arch smoke: 
 drop = -p["keystone_y"][-1]
 check(abs(drop) < 1e-3, "arch smoke: keystone moved %.3g m (< 1 mm)" % drop)
 figure("arch smoke (3 steps): keystone drop %.4g m, contacts %d, active %d, mean step time %.3g s" % (drop, s["contacts"][-1], s["active"][-1], np.mean(s["step_time"])))
+
+# d) study refine on an entry with mesh.volumes: the entry is refined as a whole through its own
+#    --set key, bodies[0].mesh.refine (the --set applies before the expansion: bodies[1..3] do not
+#    exist in the file). Four free blocks falling for 2 steps; each block is one hexahedron in 6
+#    tetrahedra: 8 nodes at level 0, 27 at level 1 (the 8 corners and the midpoints of the 19
+#    edges), so 4 x 24 = 96 and 4 x 81 = 324 DoFs.
+c = case([{"bodies": ["block_*"], "mu": 0.5, "alarm": 0.1}])
+c["time"] = {"integrator": "backward_euler", "dt": 0.01, "steps": 2}
+c["gravity"] = [0, 0, -9.81]
+c["probes"] = [{"name": "z2", "type": "displacement", "body": "block_2", "point": [1.5, 0.5, 0.5]}]
+path = os.path.join(tmp, "blocks4_free.json")
+with open(path, "w") as f:
+    json.dump(c, f)
+d = outdir("arch_blocks/refine_volumes")
+run(["study", "refine", path, "--levels", "0,1", "-j", "1", "-q", "-o", d])
+import csv
+with open(os.path.join(d, "study.csv")) as f:
+    rows = list(csv.DictReader(f))
+dofs = [int(float(r["dofs"])) for r in rows]
+check(dofs == [96, 324], "study refine with mesh.volumes: every body of the entry refined (DoFs %s, expected [96, 324])" % dofs)
+with open(os.path.join(d, "study.md")) as f:
+    md = f.read()
+check("the bodies of mesh.volumes" in md and "`bodies[0]`" in md, "study refine with mesh.volumes: study.md names the entry bodies[0]")
+figure("study refine, mesh.volumes entry of 4 blocks: DoFs %s" % dofs)
 shutil.rmtree(tmp)
