@@ -898,24 +898,46 @@ static PetscErrorCode CountTetrahedra(const char *file, PetscInt64 *ntets)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcMeshCountTetrahedra(const char *file, PetscInt64 *ntets)
+/* What Inspect asks of the file: the tetrahedra of every volume (ntets set), or the physical
+ * volumes with their tetrahedra (ListVolumes). */
+typedef struct {
+  PetscInt64 *ntets;                                  /* CountTetrahedra */
+  PetscInt   *n;                                      /* ListVolumes */
+  char      (**names)[FC_NAME_LEN];
+  PetscInt  **vtets;
+} Inspect_Private;
+
+static PetscErrorCode ListVolumes(const char *, PetscInt *, char (**)[FC_NAME_LEN], PetscInt **);
+
+/* Open `file` (a .geo meshed at refine 0) in a model of its own, answer q, clear the model: the
+ * common frame of the queries that read a file without loading a body from it. */
+static PetscErrorCode Inspect(const char *file, Inspect_Private *q)
 {
   PetscBool      geo;
   PetscErrorCode rc;
   int            ierr;
 
   PetscFunctionBegin;
-  *ntets = 0;
   PetscCall(CheckBeforeGmsh(file, &geo));
   PetscCall(GmshInitialize());
   gmshLoggerStart(&ierr);
   PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshLoggerStart failed");
   rc = GmshOpenFile(file);
   if (!rc && geo) rc = GmshMeshGeo(file, 0);
-  if (!rc) rc = CountTetrahedra(file, ntets);
+  if (!rc) rc = q->ntets ? CountTetrahedra(file, q->ntets) : ListVolumes(file, q->n, q->names, q->vtets);
   gmshLoggerStop(&ierr);
   gmshClear(&ierr);
   PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshCountTetrahedra(const char *file, PetscInt64 *ntets)
+{
+  Inspect_Private q = {ntets, NULL, NULL, NULL};
+
+  PetscFunctionBegin;
+  *ntets = 0;
+  PetscCall(Inspect(file, &q));
   PetscFunctionReturn(0);
 }
 
@@ -960,23 +982,14 @@ static PetscErrorCode ListVolumes(const char *file, PetscInt *n, char (**names)[
 
 PetscErrorCode FcMeshListVolumes(const char *file, PetscInt *n, char (**names)[FC_NAME_LEN], PetscInt **ntets)
 {
-  PetscBool      geo;
-  PetscErrorCode rc;
-  int            ierr;
+  Inspect_Private q = {NULL, n, names, ntets};
+  PetscErrorCode  rc;
 
   PetscFunctionBegin;
   *n     = 0;
   *names = NULL;
   *ntets = NULL;
-  PetscCall(CheckBeforeGmsh(file, &geo));
-  PetscCall(GmshInitialize());
-  gmshLoggerStart(&ierr);
-  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshLoggerStart failed");
-  rc = GmshOpenFile(file);
-  if (!rc && geo) rc = GmshMeshGeo(file, 0);
-  if (!rc) rc = ListVolumes(file, n, names, ntets);
-  gmshLoggerStop(&ierr);
-  gmshClear(&ierr);
+  rc     = Inspect(file, &q);
   if (rc) {
     PetscCall(PetscFree2(*names, *ntets));
     *n = 0;
