@@ -1028,8 +1028,7 @@ static PetscBool IsRigid_Private(const cJSON *body)
   return strcmp(Str_Private(body, "type"), "rigid") ? PETSC_FALSE : PETSC_TRUE;
 }
 
-/* Glob-like match of a body or volume name: '*' any run of characters, '?' one character (names
- * are [A-Za-z0-9_.-]+, so neither is ever literal). */
+/* bodies[E].key as the case file writes it (case.h). */
 void FcCaseBodyPath(const FcCase *c, PetscInt i, const char *key, char *out, size_t len)
 {
   const FcCaseBody *b = &c->bodies[i];
@@ -1037,6 +1036,8 @@ void FcCaseBodyPath(const FcCase *c, PetscInt i, const char *key, char *out, siz
   if (b->from_volumes && n >= 0 && (size_t)n < len) snprintf(out + n, len - (size_t)n, " (body '%.100s')", b->name);
 }
 
+/* Glob-like match of a body or volume name: '*' any run of characters, '?' one character (names
+ * are [A-Za-z0-9_.-]+, so neither is ever literal). */
 PetscBool FcCaseNameMatch(const char *pattern, const char *name)
 {
   const char *star = NULL, *resume = NULL;
@@ -2093,8 +2094,8 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   cJSON_ArrayForEach(el, Get_Private(root, "bodies"))
   {
     BodyEntries *be = (BodyEntries *)ctx->user;
-    c->bodies[i].entry          = (be && i < be->n) ? be->entry[i] : i;
-    c->bodies[i].from_volumes   = (be && i < be->n) ? be->expanded[i] : PETSC_FALSE;
+    c->bodies[i].entry        = (be && i < be->n) ? be->entry[i] : i;
+    c->bodies[i].from_volumes = (be && i < be->n) ? be->expanded[i] : PETSC_FALSE;
     FcSchemaPathIndex(sub, sizeof sub, "bodies", i);
     PetscCall(FillBody_Private(ctx, el, sub, c->t_end, c->dt, &c->bodies[i]));
     i++;
