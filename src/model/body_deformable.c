@@ -27,7 +27,10 @@
 #define FC_IC_MAX_TRIES 20    /* 1e-4 · 100 · 8^18 ≈ 2e18 diag(A)/diag(M): A + δM is then PD */
 #define FC_IC_RHO_0     1e-2  /* first contact-constraint penalty, relative to the mean diagonal of A */
 #define FC_IC_RHO_TRIES 4     /* ρ = ρ0 … 1000 ρ0 before falling back to A + δM */
-#define FC_SMALL_BODY_DOFS 3000 /* PETSc's own Cholesky up to this many DoFs (linear material, one rank) */
+/* PETSc's own Cholesky up to this many DoFs (linear material, one rank). Measured, factorization
+ * and solves of one run against MUMPS (-log_view FcFactor + FcSolve): 135 DoFs 0.001 s vs 0.006 s,
+ * 423 DoFs 0.008 vs 0.011, 1614 DoFs 0.18 vs 0.047, 2046 DoFs 0.27 vs 0.059 (doc/architecture.md) */
+#define FC_SMALL_BODY_DOFS 600
 
 PetscLogEvent FC_EVENT_Assembly, FC_EVENT_Factor, FC_EVENT_Solve, FC_EVENT_Output;
 PetscLogStage FC_STAGE_Setup, FC_STAGE_Steps;
