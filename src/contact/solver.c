@@ -366,6 +366,22 @@ static PetscErrorCode Judge_Private(FcContactSolver s, FcContactProblem problem,
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcContactSolverSetVelocityHint(FcContactSolver s, const PetscReal u[])
+{
+  PetscFunctionBegin;
+  PetscCheck(s, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver");
+  s->uhint = u;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverGetOwnVelocity(FcContactSolver s, const PetscReal **u)
+{
+  PetscFunctionBegin;
+  PetscCheck(s, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver");
+  *u = s->uown;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem, PetscReal r[])
 {
   FcContactSolverStats st;
@@ -378,6 +394,8 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
   for (PetscInt a = 0; a < problem->m; a++) PetscCheck(problem->mu[a] >= 0 && !PetscIsInfOrNanReal(problem->mu[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact %" PetscInt_FMT ": friction coefficient %g must be finite and >= 0", a, (double)problem->mu[a]);
   if (!s->type[0]) PetscCall(FcContactSolverSetType(s, "nsgs"));
   PetscCall(InitialGuess_Private(s, n, r));
+  if (!s->params.warm_start) s->uhint = NULL; /* a hint goes with a warm start */
+  s->uown = NULL;
   PetscCall(PetscMemzero(&st, sizeof st));
   st.reason       = FC_CONTACT_SOLVER_ITERATING;
   st.own_residual = (PetscReal)NAN; /* a type with its own optimality measure sets it */
@@ -397,6 +415,7 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
     st.time = (PetscReal)(t1 - t0);
     PetscCall(Judge_Private(s, problem, r, NULL, PETSC_FALSE, &st));
   }
+  s->uhint = NULL; /* a hint is for one solve */
   PetscCall(PetscInfo(NULL, "contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, own residual %g, %s\n", s->type, problem->m, st.iterations, (double)st.error, (double)st.own_residual, st.reason_name));
   PetscFunctionReturn(0);
 }

@@ -113,6 +113,10 @@ struct _p_FcContactSolver {
   FcContactSolverStats       stats;
   PetscInt                   nsolves; /* solves since creation */
   FcContactProblem           frozen;  /* FcContactSolverFreeze's problem, or NULL */
+  const PetscReal           *uhint;   /* FcContactSolverSetVelocityHint's u for the next solve, or NULL */
+  const PetscReal           *uown;    /* set by a type's solve: the u its returned r was computed from, when that is
+                                       * not W r + q to the precision the type resolves (sap: r = γ(v_c), v_c = q + Wλ,
+                                       * doc/sap.md "Warm start"); the type's buffer, valid until the next solve; NULL: none */
   PetscInt                   nfrozen_exact; /* frozen solves whose error needed u recomputed as the product (near tol) */
   void                      *data;    /* the type's */
   char                       opterr[256]; /* first out-of-range type option (FcContactSolverOptionsBoundedInt) */
@@ -157,6 +161,18 @@ PetscErrorCode FcContactSolverSetMaxError(FcContactSolver solver, PetscReal max_
  * the user asked for (fcsim: warning: WHERE: KEY: ignored by TYPE (WHY)). */
 const char *FcContactSolverIgnoredReason(FcContactSolver solver, const char *param);
 PetscErrorCode FcContactSolverGetParams(FcContactSolver solver, FcContactSolverParams *params);
+/* An optional hint for the next Solve (only; Solve forgets it): u (3m entries, the caller's
+ * buffer, read during that Solve) is the contact velocity u = W r + q the solution is expected
+ * near — a stepper passes the previous step's, mapped contact by contact, with NaN for a contact
+ * it has none for. Used with warm_start by sap (its first Newton step linearizes the projection
+ * at this u instead of at W r + q, doc/sap.md "Warm start"); the other types ignore it. NULL:
+ * no hint. */
+PetscErrorCode FcContactSolverSetVelocityHint(FcContactSolver solver, const PetscReal u[]);
+/* After a Solve: the contact velocity the type computed its r from (sap: the v_c whose projection
+ * r is, which a hint for the next solve must be: u = W r + q differs from it by W(λ − γ), small
+ * against ‖u‖ but not against R r), or NULL when the type has none (then u = W r + q is the one).
+ * The solver's buffer, valid until the next Solve. */
+PetscErrorCode FcContactSolverGetOwnVelocity(FcContactSolver solver, const PetscReal **u);
 /* r (3m): in, the initial guess when warm_start; out, the solution (or the last iterate). */
 PetscErrorCode FcContactSolverSolve(FcContactSolver solver, FcContactProblem problem, PetscReal r[]);
 PetscErrorCode FcContactSolverGetStats(FcContactSolver solver, FcContactSolverStats *stats);
@@ -216,6 +232,8 @@ typedef struct {
   const PetscReal *R;                 /* 3m: regularization of the last solve, per contact (R_n, R_t, R_t) */
   PetscInt         nstick, nslide, nsep; /* contacts by region of the analytic projection at the returned r */
   PetscBool        cost_criterion;       /* converged on Drake's cost criterion (round-off stall), not the gradient test */
+  PetscBool        hinted;               /* the first Newton step was the one from the velocity hint (sap.c comment §8) */
+  PetscInt64       hinted_all;           /* such first steps since creation */
 } FcContactSolverSAPInfo;
 PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver, FcContactSolverSAPInfo *);
 

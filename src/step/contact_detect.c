@@ -33,6 +33,7 @@ static PetscErrorCode Reserve_Private(FcContactStep cs, PetscInt m)
   FC_GROW(cs->xc, 3 * cs->cap);
   FC_GROW(cs->r, 3 * cs->cap);
   FC_GROW(cs->u, 3 * cs->cap);
+  FC_GROW(cs->uhint, 3 * cs->cap);
   FC_GROW(cs->rforce, 3 * cs->cap);
   FC_GROW(cs->key, cs->cap);
   FC_GROW(cs->vpair, cs->cap);
@@ -211,6 +212,7 @@ PetscErrorCode FcContactStepListDestroy_Private(FcContactStep cs)
   PetscCall(PetscFree(cs->xc));
   PetscCall(PetscFree(cs->r));
   PetscCall(PetscFree(cs->u));
+  PetscCall(PetscFree(cs->uhint));
   PetscCall(PetscFree(cs->rforce));
   PetscCall(PetscFree(cs->key));
   PetscCall(PetscFree(cs->vpair));

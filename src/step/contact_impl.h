@@ -25,6 +25,7 @@ struct _p_FcContactStep {
   PetscInt         *pair, *point, *tnodes, *nt, *status; /* tnodes, tw: FC_CONTACT_MAXT per contact, nt used;
                                                           * status: FcContactStatus */
   PetscReal        *tw, *frame, *gap, *xc, *r, *u, *rforce;
+  PetscReal        *uhint; /* the previous correction's u by key, NaN for a new contact: the solver's velocity hint */
   PetscInt64       *key;
   /* the view (FcContactStepGetView): case pair index, frame and force of every contact expressed
    * for the pair's first body, contacts[i].body[0] (reverse-pass contacts flipped) */
@@ -38,10 +39,10 @@ struct _p_FcContactStep {
   PetscBool        *involved; /* per body: has DoFs and is touched by the current contacts */
   FcContactJacobian H;        /* of the current contacts */
   PetscBool        *candidate; /* per pair: its bodies' boxes meet (broad phase, every detection) */
-  /* warm start: previous r by key (sorted) */
+  /* warm start: previous r and u = W r + q by key (sorted) */
   PetscInt          nprev, prevcap;
   PetscInt64       *prevkey;
-  PetscReal        *prevr;
+  PetscReal        *prevr, *prevu;
   /* active set of the previous correction (sorted keys) */
   PetscInt          nact, actcap;
   PetscInt64       *actkey;

@@ -143,6 +143,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(FcContactStepListDestroy_Private(cs));
   PetscCall(PetscFree(cs->prevkey));
   PetscCall(PetscFree(cs->prevr));
+  PetscCall(PetscFree(cs->prevu));
   PetscCall(PetscFree(cs->actkey));
   PetscCall(FcComplianceDestroy(&cs->compliance));
   if (cs->prob) PetscCall(FcContactProblemDestroy(&cs->prob));
@@ -333,12 +334,14 @@ static PetscErrorCode FormQ_Private(FcContactStep cs, PetscReal rscale)
   PetscFunctionReturn(0);
 }
 
-/* warm start by contact identity (pair, contactor node) */
+/* warm start by contact identity (pair, contactor node): r, and the velocity hint u (NaN for a
+ * contact new to this correction) */
 static void WarmStart_Private(FcContactStep cs)
 {
   for (PetscInt a = 0; a < cs->m; a++) {
     PetscInt64 *k = BSearch64_Private(cs->key[a], cs->prevkey, cs->nprev);
     for (int i = 0; i < 3; i++) cs->r[3 * a + i] = k ? cs->prevr[3 * (k - cs->prevkey) + i] : 0.0;
+    for (int i = 0; i < 3; i++) cs->uhint[3 * a + i] = k ? cs->prevu[3 * (k - cs->prevkey) + i] : (PetscReal)NAN;
     /* a failed (cut back) attempt may leave non-finite impulses: never warm start from them */
     if (PetscIsInfOrNanReal(cs->r[3 * a]) || PetscIsInfOrNanReal(cs->r[3 * a + 1]) || PetscIsInfOrNanReal(cs->r[3 * a + 2])) cs->r[3 * a] = cs->r[3 * a + 1] = cs->r[3 * a + 2] = 0.0;
   }
@@ -352,6 +355,7 @@ static PetscErrorCode Solve_Private(FcContactStep cs, FcContactStats *st)
   PetscReal            rWr = 0, rr = 0, wmax = 0;
 
   PetscFunctionBegin;
+  PetscCall(FcContactSolverSetVelocityHint(cs->solver, cs->uhint));
   PetscCall(FcContactSolverSolve(cs->solver, cs->prob, cs->r));
   PetscCall(FcContactSolverGetStats(cs->solver, &ss));
   st->solves++;
@@ -493,23 +497,30 @@ static PetscErrorCode StabilizationRows_Private(FcContactStep cs)
   PetscFunctionReturn(0);
 }
 
-/* the warm-start table of the next correction: r by contact key, sorted */
+/* the warm-start table of the next correction: r and u by contact key, sorted (u: the solver's own
+ * when it has one, FcContactSolverGetOwnVelocity) */
 static PetscErrorCode SaveWarmStart_Private(FcContactStep cs)
 {
-  const PetscInt m = cs->m;
-  PetscInt      *perm;
+  const PetscInt   m = cs->m;
+  PetscInt        *perm;
+  const PetscReal *u;
 
   PetscFunctionBegin;
+  PetscCall(FcContactSolverGetOwnVelocity(cs->solver, &u));
+  if (!u) u = cs->u;
   PetscCall(PetscFree(cs->prevkey));
   PetscCall(PetscFree(cs->prevr));
+  PetscCall(PetscFree(cs->prevu));
   PetscCall(PetscMalloc1(m, &cs->prevkey));
   PetscCall(PetscMalloc1(3 * m, &cs->prevr));
+  PetscCall(PetscMalloc1(3 * m, &cs->prevu));
   PetscCall(PetscMalloc1(m, &perm));
   for (PetscInt a = 0; a < m; a++) perm[a] = a;
   PetscCall(PetscSortInt64(m, cs->key)); /* keys are unique and detection lists them sorted by pair, then point */
   for (PetscInt a = 0; a < m; a++) {
     cs->prevkey[a] = cs->key[a];
     for (int i = 0; i < 3; i++) cs->prevr[3 * a + i] = cs->r[3 * perm[a] + i];
+    for (int i = 0; i < 3; i++) cs->prevu[3 * a + i] = u[3 * perm[a] + i];
   }
   cs->nprev = m;
   PetscCall(PetscFree(perm));

@@ -128,6 +128,23 @@
  *    an ε_r of ~1e-10 when σ ~ 1e-5 — with own_residual showing what was reached; likewise a
  *    line search that cannot lower the cost by more than that tolerance takes α = 1 (§6).
  *
+ * 8. Warm start with a velocity hint (fcsim's, not [C22]'s: Drake warm-starts v, fcsim λ). From
+ *    λ = r_old alone, the first γ = P(−R⁻¹v_c) can be far from r_old: with a stiff R (the arch's
+ *    β = 0.01, σ = 1e-7: R ~ 1e-7 w_a) a change δq of the free contact velocity between two time
+ *    steps moves y = −R⁻¹v_c by R⁻¹δq, which nm/s of δq make larger than γ itself; Newton then
+ *    spends tens of iterations on contacts that cross region boundaries one per line search (the
+ *    stiction curvature 1/R_t is ~25× the sliding one there). The contact velocity itself changes
+ *    little between steps. So with a hint ū (the previous solve's v_c, FcContactSolverGetOwnVelocity,
+ *    mapped by the stepper contact by contact), the first Newton step linearizes γ at ū instead of
+ *    at v_c(λ): γ(v) ≈ γ(ū) − G(ū)(v − ū), and the model's stationarity λ = γ_lin(q + Wλ) gives
+ *        (I + G(ū)W) Δλ = −g̃,   g̃ = λ − γ(ū) + G(ū)(v_c − ū),
+ *    the Newton system of §3 with g̃ for g and G(ū) for G (same S, same factorization). When no
+ *    contact changes region between ū and the new optimum, the step lands on it (f is quadratic
+ *    there). The step is kept only when it is a descent direction of f (∇fᵀΔλ < 0), with the same
+ *    exact line search, so any hint — wrong, or NaN for a contact without one (that contact keeps
+ *    γ(v_c) and G(v_c)) — costs at most one factorization, never convergence: f decreases at every
+ *    step as before. The arch at μ = 1: 30 → 2.5 Newton iterations per step (doc/sap.md §2).
+ *
  * The returned r is γ(v_c(λ)) at the last iterate: always in the cone. One iteration = one
  * Newton step (a solve that starts at the optimum takes 0). Failure is a status: DIVERGED_
  * LINE_SEARCH (no descent along Δλ — round-off at a tolerance below what the conditioning allows —
@@ -159,6 +176,7 @@ typedef struct {
   /* work, sized for mcap contacts */
   PetscInt      mcap, scap; /* work for mcap contacts; dense S for scap contacts */
   PetscReal    *lam, *u, *vc, *gam, *g, *Wg, *dlam, *dvc, *R, *L, *S, *z;
+  PetscReal    *gt, *Wgt; /* the hinted first step's g̃ and W g̃ (comment §8) */
   /* block-sparse W (comment §3): S in AIJ form on W's pattern, its Cholesky in a KSP */
   Mat           Ssp;
   Vec           zb, zx;
@@ -172,6 +190,8 @@ typedef struct {
   PetscInt    ls_it;
   PetscInt64  ls_it_all;
   PetscInt    nstick, nslide, nsep;
+  PetscBool   hinted; /* the last solve's first step was the hinted one (comment §8) */
+  PetscInt64  nhint;  /* hinted first steps taken, since creation */
   PetscBool   cost_stop; /* the last solve stopped on the cost criterion (the gradient test not met) */
   PetscReal   wmin, wmax;
   const char *failure; /* static text when the last solve failed, NULL otherwise */
@@ -480,10 +500,10 @@ static PetscErrorCode SAPEnsureCapacity_Private(FcContactSolver_SAP *sp, PetscIn
   if (m <= sp->mcap) PetscFunctionReturn(0);
   PetscCall(PetscFree5(sp->lam, sp->u, sp->vc, sp->gam, sp->g));
   PetscCall(PetscFree5(sp->Wg, sp->dlam, sp->dvc, sp->R, sp->L));
-  PetscCall(PetscFree3(sp->z, sp->mode, sp->col0));
+  PetscCall(PetscFree5(sp->z, sp->mode, sp->col0, sp->gt, sp->Wgt));
   PetscCall(PetscMalloc5(3 * m, &sp->lam, 3 * m, &sp->u, 3 * m, &sp->vc, 3 * m, &sp->gam, 3 * m, &sp->g));
   PetscCall(PetscMalloc5(3 * m, &sp->Wg, 3 * m, &sp->dlam, 3 * m, &sp->dvc, 3 * m, &sp->R, 9 * m, &sp->L));
-  PetscCall(PetscMalloc3(3 * m, &sp->z, m, &sp->mode, m, &sp->col0));
+  PetscCall(PetscMalloc5(3 * m, &sp->z, m, &sp->mode, m, &sp->col0, 3 * m, &sp->gt, 3 * m, &sp->Wgt));
   sp->mcap = m;
   PetscFunctionReturn(0);
 }
@@ -627,6 +647,85 @@ static void SAPCheckW_Private(FcContactProblem p, PetscReal *wmax, PetscReal *as
   }
 }
 
+/* The Newton direction (comment §3) for the regions sp->mode and factors sp->L of every contact:
+ * Δλ = −(I + GW)⁻¹ g = −(g − L S⁻¹ LᵀW g), G = L Lᵀ, S = I + LᵀWL over the active columns, into
+ * sp->dlam; Wg = W g. Sets sp->col0. *fail: NULL, or why S could not be factored. */
+static PetscErrorCode SAPDirection_Private(FcContactSolver_SAP *sp, FcContactProblem p, const PetscReal *g, const PetscReal *Wg, const char **fail)
+{
+  const PetscInt  m = p->m, n = 3 * m;
+  const PetscBool sparse = FcContactProblemIsSparse(p);
+  PetscInt        ncol   = 0;
+
+  PetscFunctionBegin;
+  *fail = NULL;
+  for (PetscInt a = 0; a < m; a++) {
+    sp->col0[a] = sparse ? 3 * a : ncol; /* sparse S: three columns per contact (comment §3) */
+    ncol += FcSAPRegionColumns(sp->mode[a]);
+  }
+  if (ncol && sparse) {
+    PetscBool ok;
+    for (PetscInt i = 0; i < n; i++) sp->z[i] = 0; /* the columns of L that vanish */
+    for (PetscInt a = 0; a < m; a++) {
+      const PetscInt   na = FcSAPRegionColumns(sp->mode[a]);
+      const PetscReal *La = sp->L + 9 * a, *wg = Wg + 3 * a;
+      for (PetscInt c = 0; c < na; c++) sp->z[3 * a + c] = La[3 * c] * wg[0] + La[3 * c + 1] * wg[1] + La[3 * c + 2] * wg[2];
+    }
+    PetscCall(SAPSparseSolve_Private(sp, p, &ok));
+    if (!ok) {
+      PetscCall(PetscInfo(NULL, "sap: the sparse Cholesky factorization of I + L^T W L failed: W is not positive semidefinite\n"));
+      *fail = "I + L^T W L not positive definite (W indefinite)";
+      PetscFunctionReturn(0);
+    }
+  } else if (ncol) {
+    PetscInt info;
+    for (PetscInt a = 0; a < m; a++) {
+      const PetscInt   na = FcSAPRegionColumns(sp->mode[a]);
+      const PetscReal *La = sp->L + 9 * a;
+      if (!na) continue;
+      for (PetscInt b = 0; b <= a; b++) {
+        const PetscInt   nb = FcSAPRegionColumns(sp->mode[b]);
+        const PetscReal *Lb = sp->L + 9 * b;
+        PetscReal        Wab[9], Sab[9];
+        if (!nb) continue;
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) Wab[3 * i + j] = p->W[(size_t)(3 * a + i) * n + 3 * b + j];
+        SAPBlockLtWL_Private(La, na, Wab, Lb, nb, Sab);
+        for (PetscInt ca = 0; ca < na; ca++)
+          for (PetscInt cb = 0; cb < nb; cb++) {
+            const PetscReal v = Sab[3 * ca + cb];
+            const PetscInt  ia = sp->col0[a] + ca, ib = sp->col0[b] + cb;
+            sp->S[(size_t)ia * ncol + ib] = v; /* S is symmetric: fill both triangles */
+            sp->S[(size_t)ib * ncol + ia] = v;
+          }
+      }
+    }
+    for (PetscInt i = 0; i < ncol; i++) sp->S[(size_t)i * ncol + i] += 1;
+    /* z = Lᵀ W g */
+    for (PetscInt a = 0; a < m; a++) {
+      const PetscInt   na = FcSAPRegionColumns(sp->mode[a]);
+      const PetscReal *La = sp->L + 9 * a, *wg = Wg + 3 * a;
+      for (PetscInt c = 0; c < na; c++) sp->z[sp->col0[a] + c] = La[3 * c] * wg[0] + La[3 * c + 1] * wg[1] + La[3 * c + 2] * wg[2];
+    }
+    info = SAPCholesky_Private(ncol, sp->S);
+    if (info) {
+      PetscCall(PetscInfo(NULL, "sap: I + L^T W L is not positive definite (pivot %" PetscInt_FMT "): W is not positive semidefinite\n", info));
+      *fail = "I + L^T W L not positive definite (W indefinite)";
+      PetscFunctionReturn(0);
+    }
+    SAPCholeskySolve_Private(ncol, sp->S, sp->z);
+  }
+  for (PetscInt a = 0; a < m; a++) {
+    const PetscInt   na = FcSAPRegionColumns(sp->mode[a]);
+    const PetscReal *La = sp->L + 9 * a;
+    for (int i = 0; i < 3; i++) {
+      PetscReal t = g[3 * a + i];
+      for (PetscInt c = 0; c < na; c++) t -= La[3 * c + i] * sp->z[sp->col0[a] + c];
+      sp->dlam[3 * a + i] = -t;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
   FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
@@ -641,6 +740,7 @@ static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, Pe
   sp->ls_it     = 0;
   sp->failure   = NULL;
   sp->cost_stop = PETSC_FALSE;
+  sp->hinted    = PETSC_FALSE;
   sp->nstick = sp->nslide = sp->nsep = 0;
   st->iterations = 0;
   if (!m) {
@@ -695,8 +795,9 @@ static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, Pe
   PetscCall(PetscArraycpy(sp->lam, r, n));
   for (k = 0;; k++) {
     PetscReal cost = 0, lWl, gWg, gamWgam, a0, a1, a2, df0, alpha;
-    PetscInt  ncol = 0, ls_its;
-    FcSAPLine line;
+    PetscInt    ls_its;
+    FcSAPLine   line;
+    const char *fail = NULL;
 
     /* At λ: v_c = q + Wλ, γ = P(−R⁻¹v_c), G = L Lᵀ. */
     SAPMult_Private(p, sp->lam, sp->u);
@@ -704,8 +805,6 @@ static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, Pe
     for (PetscInt a = 0; a < m; a++) {
       const PetscReal *gm = sp->gam + 3 * a;
       sp->mode[a]         = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], sp->vc + 3 * a, sp->gam + 3 * a, sp->L + 9 * a);
-      sp->col0[a]         = sparse ? 3 * a : ncol; /* sparse S: three columns per contact (comment §3) */
-      ncol += FcSAPRegionColumns(sp->mode[a]);
       cost += 0.5 * (sp->R[3 * a] * gm[0] * gm[0] + sp->R[3 * a + 1] * (gm[1] * gm[1] + gm[2] * gm[2]));
     }
     for (PetscInt i = 0; i < n; i++) sp->g[i] = sp->lam[i] - sp->gam[i]; /* W g = ∇f */
@@ -744,69 +843,48 @@ static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, Pe
       break;
     }
 
-    /* Newton step (comment §3): S = I + LᵀWL over the active columns, Δλ = −(g − L S⁻¹ LᵀW g). */
-    if (ncol && sparse) {
-      PetscBool ok;
-      for (PetscInt i = 0; i < n; i++) sp->z[i] = 0; /* the columns of L that vanish */
+    /* Newton step (comment §3). The first one of a warm start with a velocity hint ū
+     * (FcContactSolverSetVelocityHint; comment §8) linearizes γ at ū instead: γ ≈ γ(ū) − G(ū)(v_c − ū),
+     * i.e. g̃ = λ − γ(ū) + G(ū)(v_c − ū) and G(ū) in place of g and G(v_c). Kept when it is a
+     * descent direction of f (f'(0) = ∇fᵀΔλ < 0), else the ordinary step is taken. */
+    df0 = 0;
+    if (k == 0 && s->uhint) {
+      const PetscReal *uh = s->uhint;
       for (PetscInt a = 0; a < m; a++) {
-        const PetscInt   na = FcSAPRegionColumns(sp->mode[a]);
-        const PetscReal *La = sp->L + 9 * a, *wg = sp->Wg + 3 * a;
-        for (PetscInt c = 0; c < na; c++) sp->z[3 * a + c] = La[3 * c] * wg[0] + La[3 * c + 1] * wg[1] + La[3 * c + 2] * wg[2];
-      }
-      PetscCall(SAPSparseSolve_Private(sp, p, &ok));
-      if (!ok) {
-        PetscCall(PetscInfo(NULL, "sap: the sparse Cholesky factorization of I + L^T W L failed: W is not positive semidefinite\n"));
-        st->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
-        sp->failure = "I + L^T W L not positive definite (W indefinite)";
-        break;
-      }
-    } else if (ncol) {
-      PetscInt info;
-      for (PetscInt a = 0; a < m; a++) {
-        const PetscInt   na = sp->mode[a] == 1 ? 3 : sp->mode[a] == 2 ? 2 : 0;
-        const PetscReal *La = sp->L + 9 * a;
-        if (!na) continue;
-        for (PetscInt b = 0; b <= a; b++) {
-          const PetscInt   nb = sp->mode[b] == 1 ? 3 : sp->mode[b] == 2 ? 2 : 0;
-          const PetscReal *Lb = sp->L + 9 * b;
-          PetscReal        Wab[9], Sab[9];
-          if (!nb) continue;
-          for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) Wab[3 * i + j] = p->W[(size_t)(3 * a + i) * n + 3 * b + j];
-          SAPBlockLtWL_Private(La, na, Wab, Lb, nb, Sab);
-          for (PetscInt ca = 0; ca < na; ca++)
-            for (PetscInt cb = 0; cb < nb; cb++) {
-              const PetscReal v = Sab[3 * ca + cb];
-              const PetscInt  ia = sp->col0[a] + ca, ib = sp->col0[b] + cb;
-              sp->S[(size_t)ia * ncol + ib] = v; /* S is symmetric: fill both triangles */
-              sp->S[(size_t)ib * ncol + ia] = v;
-            }
+        const PetscReal *ub = uh + 3 * a, *va = sp->vc + 3 * a;
+        PetscReal        gb[3], dv[3];
+        if (PetscIsInfOrNanReal(ub[0]) || PetscIsInfOrNanReal(ub[1]) || PetscIsInfOrNanReal(ub[2])) {
+          for (int i = 0; i < 3; i++) sp->gt[3 * a + i] = sp->g[3 * a + i];
+          continue;
+        }
+        sp->mode[a] = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], ub, gb, sp->L + 9 * a);
+        for (int i = 0; i < 3; i++) dv[i] = va[i] - ub[i];
+        for (int i = 0; i < 3; i++) sp->gt[3 * a + i] = sp->lam[3 * a + i] - gb[i];
+        for (PetscInt c = 0; c < FcSAPRegionColumns(sp->mode[a]); c++) {
+          const PetscReal *Lc = sp->L + 9 * a + 3 * c, t = Lc[0] * dv[0] + Lc[1] * dv[1] + Lc[2] * dv[2];
+          for (int i = 0; i < 3; i++) sp->gt[3 * a + i] += Lc[i] * t;
         }
       }
-      for (PetscInt i = 0; i < ncol; i++) sp->S[(size_t)i * ncol + i] += 1;
-      /* z = Lᵀ W g */
-      for (PetscInt a = 0; a < m; a++) {
-        const PetscInt   na = sp->mode[a] == 1 ? 3 : sp->mode[a] == 2 ? 2 : 0;
-        const PetscReal *La = sp->L + 9 * a, *wg = sp->Wg + 3 * a;
-        for (PetscInt c = 0; c < na; c++) sp->z[sp->col0[a] + c] = La[3 * c] * wg[0] + La[3 * c + 1] * wg[1] + La[3 * c + 2] * wg[2];
+      SAPMult_Private(p, sp->gt, sp->Wgt);
+      PetscCall(SAPDirection_Private(sp, p, sp->gt, sp->Wgt, &fail));
+      if (!fail) df0 = Dot_Private(n, sp->dlam, sp->Wg);
+      if (!(df0 < 0)) { /* not a descent direction: the ordinary step, at v_c */
+        PetscCall(PetscInfo(NULL, "sap: the hinted first step is no descent direction (df/dalpha(0) = %g): the Newton step instead\n", (double)df0));
+        for (PetscInt a = 0; a < m; a++) sp->mode[a] = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], sp->vc + 3 * a, sp->gam + 3 * a, sp->L + 9 * a);
+        df0 = 0;
+      } else {
+        sp->hinted = PETSC_TRUE;
+        sp->nhint++;
       }
-      info = SAPCholesky_Private(ncol, sp->S);
-      if (info) {
-        PetscCall(PetscInfo(NULL, "sap: I + L^T W L is not positive definite (pivot %" PetscInt_FMT "): W is not positive semidefinite\n", info));
+    }
+    if (!(df0 < 0)) {
+      PetscCall(SAPDirection_Private(sp, p, sp->g, sp->Wg, &fail));
+      if (fail) {
         st->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
-        sp->failure = "I + L^T W L not positive definite (W indefinite)";
+        sp->failure = fail;
         break;
       }
-      SAPCholeskySolve_Private(ncol, sp->S, sp->z);
-    }
-    for (PetscInt a = 0; a < m; a++) {
-      const PetscInt   na = sp->mode[a] == 1 ? 3 : sp->mode[a] == 2 ? 2 : 0;
-      const PetscReal *La = sp->L + 9 * a;
-      for (int i = 0; i < 3; i++) {
-        PetscReal t = sp->g[3 * a + i];
-        for (PetscInt c = 0; c < na; c++) t -= La[3 * c + i] * sp->z[sp->col0[a] + c];
-        sp->dlam[3 * a + i] = -t;
-      }
+      df0 = Dot_Private(n, sp->dlam, sp->Wg); /* ∇fᵀΔλ = −gᵀW(I + GW)⁻¹g < 0 unless ∇f = 0 */
     }
     SAPMult_Private(p, sp->dlam, sp->dvc);
 
@@ -814,7 +892,6 @@ static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, Pe
     a0  = 0.5 * lWl;
     a1  = Dot_Private(n, sp->dlam, sp->u);
     a2  = Dot_Private(n, sp->dlam, sp->dvc);
-    df0 = Dot_Private(n, sp->dlam, sp->Wg); /* ∇fᵀΔλ = −gᵀW(I + GW)⁻¹g < 0 unless ∇f = 0 */
     if (!(df0 < 0)) {
       PetscCall(PetscInfo(NULL, "sap: iteration %" PetscInt_FMT ": no descent along the Newton step (df/dalpha(0) = %g, |grad| %g): round-off\n", k, (double)df0, (double)grad));
       st->reason  = FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH;
@@ -844,8 +921,9 @@ static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, Pe
   st->iterations = k;
   sp->ls_it_all += sp->ls_it;
   st->own_residual = scale > 0 ? grad / scale : grad;
-  /* r = γ at the last iterate (in the cone whatever the status) */
+  /* r = γ at the last iterate (in the cone whatever the status), the projection of v_c */
   PetscCall(PetscArraycpy(r, sp->gam, n));
+  s->uown = sp->vc;
   for (PetscInt a = 0; a < m; a++) {
     if (sp->mode[a] == 1) sp->nstick++;
     else if (sp->mode[a] == 2) sp->nslide++;
@@ -915,6 +993,7 @@ static PetscErrorCode FcContactSolverView_SAP(FcContactSolver s, PetscViewer vie
     PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve: %" PetscInt_FMT " Newton iterations, %" PetscInt_FMT " line-search iterations (%" PetscInt64_FMT " since creation), w_a in [%g, %g]; contacts: %" PetscInt_FMT " stiction, %" PetscInt_FMT " sliding, %" PetscInt_FMT " no contact\n", sp->hist.n - 1, sp->ls_it, sp->ls_it_all, (double)sp->wmin, (double)sp->wmax, sp->nstick, sp->nslide, sp->nsep));
     PetscCall(PetscViewerASCIIPrintf(viewer, "sap: cost %.10e -> %.10e, |grad| %.3e -> %.3e (scale %.3e)\n", (double)sp->hist.cost[0], (double)sp->hist.cost[sp->hist.n - 1], (double)sp->hist.grad[0], (double)sp->hist.grad[sp->hist.n - 1], (double)sp->hist.scale[sp->hist.n - 1]));
   }
+  if (s->nsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: first steps from a velocity hint (comment 8 of sap.c): %" PetscInt64_FMT " since creation%s\n", sp->nhint, sp->hinted ? ", the last solve's among them" : ""));
   if (s->nsolves && sp->cost_stop) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve stopped on the cost criterion (round-off), relative gradient %.3e\n", (double)(sp->hist.grad[sp->hist.n - 1] / PetscMax(sp->hist.scale[sp->hist.n - 1], PETSC_SMALL))));
   if (s->nsolves && sp->failure) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve failed: %s\n", sp->failure));
   PetscFunctionReturn(0);
@@ -928,7 +1007,7 @@ static PetscErrorCode FcContactSolverDestroy_SAP(FcContactSolver s)
   PetscCall(PetscFree(sp->S));
   PetscCall(PetscFree5(sp->lam, sp->u, sp->vc, sp->gam, sp->g));
   PetscCall(PetscFree5(sp->Wg, sp->dlam, sp->dvc, sp->R, sp->L));
-  PetscCall(PetscFree3(sp->z, sp->mode, sp->col0));
+  PetscCall(PetscFree5(sp->z, sp->mode, sp->col0, sp->gt, sp->Wgt));
   PetscCall(MatDestroy(&sp->Ssp));
   PetscCall(VecDestroy(&sp->zb));
   PetscCall(VecDestroy(&sp->zx));
@@ -1006,5 +1085,7 @@ PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver s, FcContactSolverSAPIn
   info->nslide            = sp->nslide;
   info->nsep              = sp->nsep;
   info->cost_criterion    = sp->cost_stop;
+  info->hinted            = sp->hinted;
+  info->hinted_all        = sp->nhint;
   PetscFunctionReturn(0);
 }
