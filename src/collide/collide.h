@@ -109,10 +109,14 @@ typedef struct {
   const FcProximity *prev;       /*   same contactor, matched by `point`: t1 continuity and hysteresis */
   PetscReal          hysteresis; /* keep the previous triangle of a point while its distance
                                     exceeds the best one by at most this (0: only round-off ties) */
+  PetscReal          keep;       /* a point that has an entry in prev is reported up to distance
+                                    max(alarm, keep) (0: alarm for every point; PETSC_INFINITY:
+                                    wherever it is): the alarm's hysteresis (contact_detect.c) */
 } FcProximityOptions;
 
 /* For every contactor point (points[i], or i when points is NULL; coordinates Xc[3*point]),
- * the closest target triangle within opt->alarm (target coordinates X, those of the last
+ * the closest target triangle within opt->alarm (opt->keep for a point in opt->prev, when
+ * larger; target coordinates X, those of the last
  * Create/Refit of the tree up to its fattening). Selection: the smallest distance; triangles
  * within round-off of it (or within opt->hysteresis for the previous step's triangle) are
  * ties, resolved by: the previous triangle of the point, then a face over an edge over a

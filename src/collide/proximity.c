@@ -258,6 +258,7 @@ PetscErrorCode FcProximityFind(FcAABBTree tree, const PetscReal X[], PetscInt np
   hyst  = opt->hysteresis;
   PetscCheck(alarm >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Alarm distance %g must be >= 0", (double)alarm);
   PetscCheck(hyst >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Hysteresis %g must be >= 0", (double)hyst);
+  PetscCheck(opt->keep >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Keep distance %g must be >= 0", (double)opt->keep);
   *nout = 0;
   *out  = NULL;
   if (npoints <= 0 || tree->ntri == 0) PetscFunctionReturn(0);
@@ -287,20 +288,21 @@ PetscErrorCode FcProximityFind(FcAABBTree tree, const PetscReal X[], PetscInt np
     const PetscReal   *p = Xc + 3 * q;
     const FcProximity *pr = NULL;
     PetscInt           bt, chosen = -1, loc = -1;
-    PetscReal          d2, dmin, tol;
+    PetscReal          d2, dmin, tol, reach = alarm;
 
     if (nprev) {
       PetscCall(PetscFindInt(q, nprev, key, &loc));
       if (loc >= 0) pr = &opt->prev[pos[loc]];
     }
-    PetscCall(FcAABBTreeClosest_Private(tree, X, p, alarm * alarm, mask, &bt, &d2));
+    if (pr) reach = PetscMax(alarm, opt->keep); /* the alarm's hysteresis for a point already in contact */
+    PetscCall(FcAABBTreeClosest_Private(tree, X, p, reach * reach, mask, &bt, &d2));
     if (bt < 0) continue;
     dmin = PetscSqrtReal(d2);
     tol  = 1e-12 * (L + PetscMax(PetscAbsReal(p[0]), PetscMax(PetscAbsReal(p[1]), PetscAbsReal(p[2]))));
     if (pr && pr->tri >= 0 && pr->tri < tree->ntri && (!mask || mask[pr->tri])) {
       FcRegion  r;
       PetscReal dp = TriDist(tree, X, p, pr->tri, &r);
-      if (dp <= alarm && dp <= dmin + PetscMax(tol, hyst)) chosen = pr->tri;
+      if (dp <= reach && dp <= dmin + PetscMax(tol, hyst)) chosen = pr->tri;
     }
     if (chosen < 0) {
       const PetscInt *hit;

@@ -43,6 +43,7 @@ struct _p_FcContactStep {
   PetscInt          nprev, prevcap;
   PetscInt64       *prevkey;
   PetscReal        *prevr, *prevu;
+  PetscInt          ncorr; /* corrections since FcContactStepBegin (this time step's Newton iterations) */
   /* active set of the previous correction (sorted keys) */
   PetscInt          nact, actcap;
   PetscInt64       *actkey;

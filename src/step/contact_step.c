@@ -155,7 +155,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
 PetscErrorCode FcContactStepBegin(FcContactStep cs, FcContactStats *st)
 {
   PetscFunctionBegin;
-  (void)cs;
+  cs->ncorr = 0;
   PetscCall(PetscMemzero(st, sizeof *st));
   st->converged = PETSC_TRUE;
   PetscFunctionReturn(0);
@@ -538,6 +538,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(FcContactStepDetect_Private(cs));
+  cs->ncorr++;
   PetscCall(PetscTime(&t1));
   st->detect_time += t1 - t0;
   for (PetscInt b = 0; b < model->nbodies; b++)

@@ -669,6 +669,47 @@ static PetscErrorCode TestFlat(void)
   assert_true(PetscAbsReal(r[0].gap - PetscSqrtReal(0.04 + 0.01)) < 1e-15);
   printf("FIGURE flat square: allowed filter -> triangle %" PetscInt_FMT " region %d gap %.6f\n", r[0].tri, (int)r[0].region, (double)r[0].gap);
   PetscCall(PetscFree(r));
+  /* the alarm's hysteresis (opt.keep, contact_detect.c): points 3 and 4 — 4 is 0.6 away, beyond
+   * the alarm 0.5 — found with a wide alarm become the previous detection; with keep = ∞ point 4
+   * keeps its contact at its true distance, with keep 0.55 < 0.6 it does not, and a point that is
+   * not in prev never gets keep */
+  {
+    FcProximity *prev, *rk;
+    PetscInt     nprev, nk;
+    PetscReal    gkeep;
+    opt.nallowed = 0;
+    opt.allowed  = NULL;
+    opt.alarm    = 1.0;
+    PetscCall(FcProximityFind(tree, X, 2, NULL, P + 9, &opt, &nprev, &prev));
+    assert_int_equal(nprev, 2);
+    prev[0].point = 3, prev[1].point = 4; /* as if found for points 3 and 4 of P */
+    opt.alarm     = 0.5;
+    opt.nprev     = nprev;
+    opt.prev      = prev;
+    opt.keep      = PETSC_INFINITY;
+    PetscCall(FcProximityFind(tree, X, 5, NULL, P, &opt, &nk, &rk));
+    assert_int_equal(nk, 5);
+    assert_true(rk[4].point == 4 && PetscAbsReal(rk[4].gap - 0.6) < 1e-15);
+    gkeep = rk[4].gap;
+    PetscCall(PetscFree(rk));
+    opt.keep = 0.55;
+    PetscCall(FcProximityFind(tree, X, 5, NULL, P, &opt, &nk, &rk));
+    assert_int_equal(nk, 4);
+    PetscCall(PetscFree(rk));
+    opt.nprev = 1; /* point 4 not in prev: the alarm alone */
+    opt.keep  = PETSC_INFINITY;
+    PetscCall(FcProximityFind(tree, X, 5, NULL, P, &opt, &nk, &rk));
+    assert_int_equal(nk, 4);
+    PetscCall(PetscFree(rk));
+    PetscCall(PetscFree(prev));
+    opt.nprev = 0;
+    opt.prev  = NULL;
+    opt.keep  = -1;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    assert_int_not_equal(FcProximityFind(tree, X, 5, NULL, P, &opt, &nk, &rk), 0);
+    PetscCall(PetscPopErrorHandler());
+    printf("FIGURE flat square: a previous contact 0.6 away (alarm 0.5) kept with keep = inf (gap %.3f), dropped with keep 0.55 or when not in prev\n", (double)gkeep);
+  }
   PetscCall(FcAABBTreeDestroy(&tree));
   PetscFunctionReturn(0);
 }
