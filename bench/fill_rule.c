@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 #include "../src/contact/solver.h"
+#include "../src/core/mpienv.h"
 #include "../src/io/fclib_io.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
@@ -228,6 +229,7 @@ int main(int argc, char **argv)
   char      mode[16] = "fill";
   PetscBool sap;
 
+  FcMPIEnvPrepare();
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(FcContactSolverRegisterAll());
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mode", mode, sizeof mode, NULL));

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "../src/contact/solver.h"
+#include "../src/core/mpienv.h"
 #include "../src/io/fclib_io.h"
 
 static double Now(void)
@@ -70,6 +71,7 @@ int main(int argc, char **argv)
   PetscReal tol = 1e-10;
   PetscInt  cap = 10000, nmax = 200;
 
+  FcMPIEnvPrepare();
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(FcContactSolverRegisterAll());
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "../src/model/schur.h"
+#include "../src/core/mpienv.h"
 #include "../src/fem/fem.h"
 
 static unsigned long long rng = 0x2545F4914F6CDD1DULL;
@@ -72,6 +73,7 @@ int main(int argc, char **argv)
   FcSchur            sface;
   IS                 isface;
 
+  FcMPIEnvPrepare();
   PetscCall(PetscInitialize(&argc, &argv, NULL, "fcsim bench: Delassus operator by multi-RHS solves vs Schur complement"));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-refine", &refine, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-order", &order, NULL));

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../src/contact/solver.h"
+#include "../src/core/mpienv.h"
 #include "../src/io/fclib_io.h"
 
 static int CmpReal(const void *a, const void *b)
@@ -110,6 +111,7 @@ int main(int argc, char **argv)
   PetscBool sbm, csvset;
   FILE     *fcsv = NULL;
 
+  FcMPIEnvPrepare();
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(FcPushErrorHandler());
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "../src/contact/solver.h"
+#include "../src/core/mpienv.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
 static double Uniform(double a, double b)
@@ -145,6 +146,7 @@ int main(int argc, char **argv)
   PetscInt mlist[16] = {1, 2, 5, 10}, nm = 16, sweeps = 101, reps = 200, batches = 51;
   double   worst    = 0;
 
+  FcMPIEnvPrepare();
   PetscCall(PetscInitialize(&argc, &argv, NULL, "fcsim bench: fixed cost of a small contact solve"));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-type", type, sizeof type, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-m", mlist, &nm, NULL));

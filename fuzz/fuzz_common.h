@@ -19,6 +19,7 @@
 
 #define _XOPEN_SOURCE 700 /* mkdtemp, realpath, setenv, symlink */
 #include "../src/core/fc.h"
+#include "../src/core/mpienv.h"
 #include "../src/contact/solver.h"
 #include "../src/fem/material.h"
 #include "../src/mesh/mesh.h"
@@ -138,6 +139,7 @@ static void FzInitialize(const char *name)
    * finding: LeakSanitizer ignores the allocations made here. */
   (void)setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 0);
   (void)setenv("PMIX_MCA_mca_base_component_disable_dlclose", "1", 0);
+  FcMPIEnvPrepare(); /* fuzzers may run side by side (-jobs): each its own session folder */
   __lsan_disable();
   if (PetscInitialize(&argc, &argv, NULL, NULL)) FzFatal("PetscInitialize failed");
   __lsan_enable();

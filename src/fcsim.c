@@ -20,10 +20,12 @@
 #include "study/refine.h"
 #include "contact/solver.h"
 #include "core/fsutil.h"
+#include "core/mpienv.h"
 #include "io/output.h"
 #include "io/trajectory.h"
 #include <math.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
@@ -120,35 +122,55 @@ static void EnvFree_Private(char **e)
   free(e);
 }
 
-/* Interrupts (SIGINT, SIGTERM). Both are blocked in every thread (set before PetscInitialize,
- * so MPI's, Gmsh's and BLAS's threads inherit the mask) and taken by this watchdog thread with
- * sigwait: it sets FcInterrupted, which the time loop, Newton and `study refine` poll, and the
- * command stops by itself (exit 130, its temporary folder removed). A long phase that polls
- * nothing (meshing a fine .geo inside Gmsh, a large factorization inside MUMPS) cannot be
- * stopped from inside: after FcInterruptGrace seconds the watchdog removes every registered
- * temporary folder itself and ends the process with _exit(130), so that an interrupt always
- * ends fcsim within a second or two and leaves nothing behind. */
+/* Interrupts (SIGINT, SIGTERM). Both are blocked in every thread fcsim starts (set before
+ * PetscInitialize, so MPI's, Gmsh's and BLAS's threads inherit the mask) and caught by a handler
+ * that only sets FcInterrupted and wakes this watchdog thread (sem_post is async-signal-safe):
+ * the time loop, Newton and `study refine` poll FcInterrupted and the command stops by itself
+ * (exit 130, its temporary folder removed). The watchdog is the one fcsim thread that leaves
+ * them unblocked; a library thread that unblocks every signal for itself (Open MPI's isolated
+ * singleton starts one) may take the signal instead, and the handler makes that the same. A
+ * long phase that polls nothing (meshing a fine .geo inside Gmsh, a large factorization inside
+ * MUMPS) cannot be stopped from inside: after FcInterruptGrace seconds the watchdog removes every
+ * registered temporary folder itself and ends the process with _exit(130), so that an interrupt
+ * always ends fcsim within a second or two and leaves nothing behind. */
 static sigset_t watched;
+static sem_t    wake;
+
+static void OnInterrupt_Private(int sig)
+{
+  (void)sig;
+  FcInterrupted = 1;
+  (void)sem_post(&wake);
+}
+
+/* (Re)install the handler: PetscInitialize installs PETSc's own for SIGTERM. */
+static int CatchInterrupts_Private(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = OnInterrupt_Private;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  return sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ? -1 : 0;
+}
 
 static void *Watchdog_Private(void *arg)
 {
-  int sig = 0;
   (void)arg;
-  for (;;) {
-    if (sigwait(&watched, &sig)) continue;
-    FcInterrupted = 1;
-    for (double t = 0; t < FcInterruptGrace; t += 0.01) {
-      struct timespec ts = {0, 10000000};
-      nanosleep(&ts, NULL);
-    }
-    FcOutDirAbandonAllForSignal();
-    {
-      static const char msg[] = "fcsim: interrupted; nothing was kept\n";
-      ssize_t           w     = write(2, msg, sizeof msg - 1);
-      (void)w;
-    }
-    _exit(130);
+  (void)pthread_sigmask(SIG_UNBLOCK, &watched, NULL);
+  while (sem_wait(&wake)) continue; /* EINTR: the handler ran on this thread; the post follows */
+  for (double t = 0; t < FcInterruptGrace; t += 0.01) {
+    struct timespec ts = {0, 10000000};
+    nanosleep(&ts, NULL);
   }
+  FcOutDirAbandonAllForSignal();
+  FcMPIEnvCleanup();
+  {
+    static const char msg[] = "fcsim: interrupted; nothing was kept\n";
+    ssize_t           w     = write(2, msg, sizeof msg - 1);
+    (void)w;
+  }
+  _exit(130);
   return NULL;
 }
 
@@ -160,7 +182,7 @@ static int StartWatchdog_Private(void)
   sigemptyset(&watched);
   sigaddset(&watched, SIGINT);
   sigaddset(&watched, SIGTERM);
-  if (pthread_sigmask(SIG_BLOCK, &watched, NULL)) return -1;
+  if (sem_init(&wake, 0, 0) || pthread_sigmask(SIG_BLOCK, &watched, NULL) || CatchInterrupts_Private()) return -1;
   pthread_attr_init(&at);
   pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
   rc = pthread_create(&t, &at, Watchdog_Private, NULL);
@@ -505,12 +527,19 @@ int main(int argc, char **argv)
     fprintf(stderr, "fcsim: out of memory\n");
     return FC_EXIT_RUN;
   }
+  /* Open MPI's start-up for a plain process (core/mpienv.h), after the environment was copied
+   * for study refine's runs (each prepares its own) and before any thread exists (setenv). */
+  FcMPIEnvPrepare();
   if (StartWatchdog_Private()) {
     fprintf(stderr, "fcsim: cannot start the interrupt watchdog thread\n");
     return FC_EXIT_RUN;
   }
   ierr = PetscInitialize(&a.pargc, &a.pargv, NULL, NULL);
   if (ierr) return FC_EXIT_RUN;
+  if (CatchInterrupts_Private()) {
+    fprintf(stderr, "fcsim: cannot install the interrupt handler\n");
+    return FC_EXIT_RUN;
+  }
   /* A file-size limit (ulimit -f) or a full disk must be a failed write that fcsim reports, not
    * a kill by SIGXFSZ. */
   signal(SIGXFSZ, SIG_IGN);
@@ -530,6 +559,7 @@ int main(int argc, char **argv)
      * reported and the temporary folder removed already; end without finalizing. */
     fflush(stdout);
     fflush(stderr);
+    FcMPIEnvCleanup();
     _exit(rc ? rc : FC_EXIT_RUN);
   }
   if (PetscFinalize()) rc = rc ? rc : FC_EXIT_RUN;

@@ -46,10 +46,8 @@ fi
 
 mkdir -p tests/out/.status
 rm -f tests/out/.status/*
-# Open MPI's default point-to-point layer (UCX) probes the network devices at every MPI_Init:
-# 0.2-0.3 s of each of the ~900 fcsim processes the tests start, for nothing (fcsim runs on one
-# rank). ob1 over shared memory starts at once; a caller's own choice is kept.
-export OMPI_MCA_pml="${OMPI_MCA_pml:-ob1}"
+# No MPI settings here: fcsim and the unit tests prepare Open MPI's start-up themselves
+# (src/core/mpienv.c), and the tests must see what a user's plain shell gets.
 jobs=${FC_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 start=$(date +%s)
 

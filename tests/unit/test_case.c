@@ -1155,6 +1155,7 @@ int main(int argc, char **argv)
   char mesh[PETSC_MAX_PATH_LEN + 16];
   int  failures;
 
+  FcMPIEnvPrepare();
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(FcPushErrorHandler());
   snprintf(tmpdir, sizeof tmpdir, "/tmp/fcsim_test_case_XXXXXX");

@@ -822,6 +822,7 @@ int main(int argc, char **argv)
   };
   int failures;
 
+  FcMPIEnvPrepare();
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(FcPushErrorHandler());
   PetscCall(FcContactSolverRegisterAll());

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "../../src/core/fc.h"
+#include "../../src/core/mpienv.h"
 #include "../../src/core/mat3.h"
 #include "../../src/fem/fem.h"
 #include "../../src/contact/solver.h"
@@ -49,6 +50,7 @@ static inline int FcTestRun(int *argc, char ***argv, const char *name, const str
 {
   int fails;
 
+  FcMPIEnvPrepare(); /* tests run side by side: each its own Open MPI session folder */
   if (PetscInitialize(argc, argv, NULL, NULL)) return 1;
   if (FcPushErrorHandler()) return 1;
   if (init && init()) return 1;
