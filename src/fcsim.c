@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -154,6 +155,11 @@ static int CatchInterrupts_Private(void)
   return sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ? -1 : 0;
 }
 
+static PetscErrorCode CatchInterruptsAgain_Private(void)
+{
+  return CatchInterrupts_Private() ? PETSC_ERR_SYS : 0;
+}
+
 static void *Watchdog_Private(void *arg)
 {
   (void)arg;
@@ -163,12 +169,17 @@ static void *Watchdog_Private(void *arg)
     struct timespec ts = {0, 10000000};
     nanosleep(&ts, NULL);
   }
-  FcOutDirAbandonAllForSignal();
-  FcMPIEnvCleanup();
   {
-    static const char msg[] = "fcsim: interrupted; nothing was kept\n";
-    ssize_t           w     = write(2, msg, sizeof msg - 1);
-    (void)w;
+    const char *done = FcOutDirAbandonAllForSignal();
+    char        msg[PETSC_MAX_PATH_LEN + 128];
+    int         n;
+    FcMPIEnvCleanup();
+    if (done) n = snprintf(msg, sizeof msg, "fcsim: interrupted after the results were complete: they are in %s\n", done);
+    else n = snprintf(msg, sizeof msg, "fcsim: interrupted; nothing was kept (an earlier result in the target folder is as it was)\n");
+    if (n > 0) {
+      ssize_t w = write(2, msg, (size_t)PetscMin(n, (int)sizeof msg - 1));
+      (void)w;
+    }
   }
   _exit(130);
   return NULL;
@@ -534,9 +545,22 @@ int main(int argc, char **argv)
     fprintf(stderr, "fcsim: cannot start the interrupt watchdog thread\n");
     return FC_EXIT_RUN;
   }
+  {
+    /* A run started by `study refine` dies with the study (SIGTERM: an interrupt, its temporary
+     * folder removed), even when the study is killed with SIGKILL (src/study/refine.c). */
+    const char *pp = getenv("FCSIM_PARENT_PID");
+    if (pp) {
+      const long parent = strtol(pp, NULL, 10);
+      (void)unsetenv("FCSIM_PARENT_PID");
+      if (prctl(PR_SET_PDEATHSIG, SIGTERM) || (long)getppid() != parent) (void)raise(SIGTERM);
+    }
+  }
   ierr = PetscInitialize(&a.pargc, &a.pargv, NULL, NULL);
   if (ierr) return FC_EXIT_RUN;
-  if (CatchInterrupts_Private()) {
+  /* PETSc installed its handler for SIGTERM, and PetscFinalize resets it to the default before
+   * it calls the registered finalizers and MPI_Finalize: a late signal would then kill fcsim
+   * (Open MPI's thread takes it) after its results were in place. Ours again, both times. */
+  if (CatchInterrupts_Private() || PetscRegisterFinalize(CatchInterruptsAgain_Private)) {
     fprintf(stderr, "fcsim: cannot install the interrupt handler\n");
     return FC_EXIT_RUN;
   }
@@ -550,7 +574,13 @@ int main(int argc, char **argv)
   (void)FcContactSolverFinalizePackage();
   (void)FcComplianceFinalizePackage();
   (void)PetscPopErrorHandler();
-  if (FcInterrupted) rc = 130;
+  if (FcInterrupted) {
+    /* An interrupt the command did not stop at (it came during the commit or after): say what
+     * is where. One it stopped at was reported by the error handler (PETSC_ERR_SIG). */
+    if (ierr != PETSC_ERR_SIG && FcOutDirCommitted()) fprintf(stderr, "fcsim: interrupted after the results were complete: they are in %s\n", FcOutDirCommitted());
+    else if (!ierr) fprintf(stderr, "fcsim: interrupted; nothing was kept (an earlier result in the target folder is as it was)\n");
+    rc = 130;
+  }
   else if (ierr == FC_ERR_INPUT) rc = FC_EXIT_INPUT;
   else if (ierr || !ok) rc = FC_EXIT_RUN;
   else rc = FC_EXIT_OK;

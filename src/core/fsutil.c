@@ -1,12 +1,15 @@
 /* fcsim — output folders that never destroy a user's data (fsutil.h). */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* renameat2 (RENAME_EXCHANGE), flock, nftw */
 #include "fsutil.h"
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,63 +27,129 @@ void FcRemoveTree(const char *path)
   (void)nftw(path, RemoveEntry_Private, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* mkdir -p */
-PetscErrorCode FcMakeDirs(const char *path)
+/* mkdir -p; `top` (when not NULL, `len` bytes) receives the outermost folder it created, "" if
+ * none: what an abandoned command must remove again, and nothing more. */
+static PetscErrorCode MakeDirs_Private(const char *path, char *top, size_t len)
 {
   char buf[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
+  if (top) top[0] = 0;
   PetscCall(PetscStrncpy(buf, path, sizeof buf));
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/') continue;
+  for (char *p = buf + 1;; p++) {
+    const int end = !*p;
+    if (!end && *p != '/') continue;
     *p = 0;
-    PetscCheck(mkdir(buf, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", buf, strerror(errno));
+    if (mkdir(buf, 0777) == 0) {
+      if (top && !top[0]) PetscCall(PetscStrncpy(top, buf, len));
+    } else PetscCheck(errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", buf, strerror(errno));
+    if (end) break;
     *p = '/';
   }
-  PetscCheck(mkdir(buf, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", buf, strerror(errno));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMakeDirs(const char *path)
+{
+  PetscFunctionBegin;
+  PetscCall(MakeDirs_Private(path, NULL, 0));
   PetscFunctionReturn(0);
 }
 
 double FcInterruptGrace = 1.5;
 
-/* ---- The temporary folders an interrupt must remove (read by the watchdog thread). ---- */
-#define FC_MAX_REGISTERED 8
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static char            registry[FC_MAX_REGISTERED][PETSC_MAX_PATH_LEN + 64];
+/* ---- What an interrupt must clean up, read by the watchdog thread (src/fcsim.c). ----
+ * PARTIAL: a temporary results folder (removed); TRASH: an earlier output moved aside by a
+ * commit (removed); MADE: folders -o created (removed from `path` up to `top` while empty);
+ * LOCK: a destination's lock file (removed). The commit's renames hold the same mutex, so that
+ * the watchdog sees either the state before a commit or the state after it, never between. */
+typedef enum {
+  REG_FREE,
+  REG_PARTIAL,
+  REG_TRASH,
+  REG_MADE,
+  REG_LOCK
+} RegKind;
 
-static void Register_Private(const char *tmp)
+#define FC_MAX_REGISTERED 32
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+  RegKind kind;
+  char    path[PETSC_MAX_PATH_LEN + 64];
+  char    top[PETSC_MAX_PATH_LEN]; /* REG_MADE: the outermost folder fcsim created */
+} registry[FC_MAX_REGISTERED];
+static char committed[PETSC_MAX_PATH_LEN]; /* the last results folder this process put in place */
+
+static void Register_Private(RegKind kind, const char *path, const char *top)
 {
   pthread_mutex_lock(&registry_lock);
   for (int i = 0; i < FC_MAX_REGISTERED; i++)
-    if (!registry[i][0]) {
-      snprintf(registry[i], sizeof registry[i], "%s", tmp);
+    if (registry[i].kind == REG_FREE) {
+      registry[i].kind = kind;
+      snprintf(registry[i].path, sizeof registry[i].path, "%s", path);
+      snprintf(registry[i].top, sizeof registry[i].top, "%s", top ? top : "");
       break;
     }
   pthread_mutex_unlock(&registry_lock);
 }
 
-static void Unregister_Private(const char *tmp)
+static void UnregisterLocked_Private(RegKind kind, const char *path)
+{
+  for (int i = 0; i < FC_MAX_REGISTERED; i++)
+    if (registry[i].kind == kind && !strcmp(registry[i].path, path)) registry[i].kind = REG_FREE;
+}
+
+static void Unregister_Private(RegKind kind, const char *path)
 {
   pthread_mutex_lock(&registry_lock);
-  for (int i = 0; i < FC_MAX_REGISTERED; i++)
-    if (!strcmp(registry[i], tmp)) registry[i][0] = 0;
+  UnregisterLocked_Private(kind, path);
   pthread_mutex_unlock(&registry_lock);
 }
 
-void FcOutDirAbandonAllForSignal(void)
+/* rmdir `path`, then its parents up to and including `top`, while they are empty: only the
+ * folders fcsim created, and only if nothing was put in them meanwhile. */
+static void RemoveMade_Private(const char *path, const char *top)
+{
+  char   p[PETSC_MAX_PATH_LEN];
+  size_t n = strlen(top);
+  snprintf(p, sizeof p, "%s", path);
+  while (strlen(p) >= n && !strncmp(p, top, n) && (p[n] == 0 || p[n] == '/')) {
+    char *slash;
+    if (rmdir(p)) return;
+    if (!p[n]) return;
+    slash = strrchr(p, '/');
+    if (!slash) return;
+    *slash = 0;
+  }
+}
+
+const char *FcOutDirAbandonAllForSignal(void)
 {
   char moved[PETSC_MAX_PATH_LEN + 96];
 
   pthread_mutex_lock(&registry_lock);
   /* innermost (last registered) first: a study's runs live inside the study's folder */
   for (int i = FC_MAX_REGISTERED - 1; i >= 0; i--) {
-    if (!registry[i][0]) continue;
-    snprintf(moved, sizeof moved, "%s.interrupted", registry[i]);
-    if (rename(registry[i], moved) == 0) FcRemoveTree(moved);
-    else FcRemoveTree(registry[i]);
-    registry[i][0] = 0;
+    const char *path = registry[i].path;
+    switch (registry[i].kind) {
+    case REG_PARTIAL:
+    case REG_TRASH:
+      snprintf(moved, sizeof moved, "%s.interrupted", path);
+      if (rename(path, moved) == 0) FcRemoveTree(moved);
+      else FcRemoveTree(path);
+      break;
+    case REG_LOCK:
+      (void)unlink(path);
+      break;
+    default:
+      break;
+    }
   }
-  pthread_mutex_unlock(&registry_lock);
+  for (int i = FC_MAX_REGISTERED - 1; i >= 0; i--)
+    if (registry[i].kind == REG_MADE) RemoveMade_Private(registry[i].path, registry[i].top);
+  for (int i = 0; i < FC_MAX_REGISTERED; i++) registry[i].kind = REG_FREE;
+  /* the mutex stays held: the process ends (_exit) right after, and no commit may start */
+  return committed[0] ? committed : NULL;
 }
 
 /* ---- Checks. ---- */
@@ -102,6 +171,8 @@ static PetscBool OwnFileName_Private(const char *name)
     if (!strcmp(name, files[i])) return PETSC_TRUE;
   /* study refine: level_<L>.log */
   if (n > 10 && !strncmp(name, "level_", 6) && !strcmp(name + n - 4, ".log")) return PETSC_TRUE;
+  /* the lock file of a nested results folder, left by a run that was killed (Lock_Private) */
+  if (n > 12 && name[0] == '.' && !strcmp(name + n - 11, ".fcsim-lock")) return PETSC_TRUE;
   return PETSC_FALSE;
 }
 
@@ -243,20 +314,109 @@ static PetscErrorCode CheckCreatable_Private(const char *path, const char *where
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcOutDirCheck(const char *path, const char *where, const char *what, const char *kind, PetscBool overwrite, FcOutDir *od)
+const char *FcOutDirCommitted(void)
+{
+  return committed[0] ? committed : NULL;
+}
+
+/* FINAL's folder and name (FINAL is normalised: no trailing '/', not "/"). */
+static void Split_Private(const char *final, char *parent, size_t plen, const char **base)
+{
+  const char *slash = strrchr(final, '/');
+  *base             = slash ? slash + 1 : final;
+  if (!slash) snprintf(parent, plen, ".");
+  else if (slash == final) snprintf(parent, plen, "/");
+  else snprintf(parent, plen, "%.*s", (int)(slash - final), final);
+}
+
+/* Take the destination's lock, PARENT/.BASE.fcsim-lock: flock'ed while the command runs (the
+ * lock dies with the process, whatever ends it), its text the holder's pid for the message of
+ * a second command to the same destination. The holder removes the file when it is done; a
+ * command that opened it just before is told by the inode and opens it anew. */
+static PetscErrorCode Lock_Private(FcOutDir *od, const char *where, const char *what, const char *shown)
+{
+  char        parent[PETSC_MAX_PATH_LEN], holder[32];
+  const char *base;
+
+  PetscFunctionBegin;
+  Split_Private(od->final, parent, sizeof parent, &base);
+  PetscCall(PetscSNPrintf(od->lock, sizeof od->lock, "%s/.%s.fcsim-lock", parent, base));
+  for (int attempt = 0; attempt < 16; attempt++) {
+    struct stat a, b;
+    ssize_t     n;
+    int         fd = open(od->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    FcCheckInput(fd >= 0, where, what, "cannot create the lock file of %s (%s): %s", shown, od->lock, strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB)) {
+      n = read(fd, holder, sizeof holder - 1);
+      close(fd);
+      holder[n > 0 ? n : 0] = 0;
+      holder[strcspn(holder, "\n")] = 0;
+      return FcInputError(where, what, "%s is being written by another fcsim command (pid %s): wait until it ends, or name another folder", shown, holder[0] ? holder : "unknown");
+    }
+    if (fstat(fd, &a) || lstat(od->lock, &b) || a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+      close(fd);
+      continue;
+    }
+    n = snprintf(holder, sizeof holder, "%d\n", (int)getpid());
+    if (ftruncate(fd, 0) || write(fd, holder, (size_t)n) != n) { /* the pid is only for messages */ }
+    od->lockfd = fd;
+    od->locked = PETSC_TRUE;
+    Register_Private(REG_LOCK, od->lock, NULL);
+    PetscFunctionReturn(0);
+  }
+  return FcInputError(where, what, "cannot lock %s (%s keeps changing)", shown, od->lock);
+}
+
+static void Unlock_Private(FcOutDir *od)
+{
+  if (!od->locked) return;
+  Unregister_Private(REG_LOCK, od->lock);
+  (void)unlink(od->lock);
+  close(od->lockfd);
+  od->locked = PETSC_FALSE;
+}
+
+/* With the destination locked, no live fcsim command writes FINAL: what is left beside it
+ * (FINAL.partial-<pid>, FINAL.old-<pid>, and their .interrupted renames) belongs to a command
+ * that was killed (SIGKILL, a crash, a study whose runs it started). Removed when it carries
+ * fcsim's marker; anything else of that name is left alone. */
+static void RemoveStale_Private(const FcOutDir *od)
+{
+  char           parent[PETSC_MAX_PATH_LEN], p[PETSC_MAX_PATH_LEN + 300], marker[PETSC_MAX_PATH_LEN + 340], line[16];
+  const char    *base;
+  size_t         n;
+  DIR           *d;
+  struct dirent *e;
+
+  Split_Private(od->final, parent, sizeof parent, &base);
+  n = strlen(base);
+  if (!(d = opendir(parent))) return;
+  while ((e = readdir(d))) {
+    struct stat st;
+    FILE       *f;
+    if (strncmp(e->d_name, base, n) || (strncmp(e->d_name + n, ".partial-", 9) && strncmp(e->d_name + n, ".old-", 5))) continue;
+    snprintf(p, sizeof p, "%s/%s", parent, e->d_name);
+    snprintf(marker, sizeof marker, "%s/%s", p, FC_OUTDIR_MARKER);
+    if (lstat(p, &st) || !S_ISDIR(st.st_mode) || lstat(marker, &st) || !S_ISREG(st.st_mode) || !(f = fopen(marker, "r"))) continue;
+    if (!fgets(line, sizeof line, f)) line[0] = 0;
+    fclose(f);
+    if (!strncmp(line, "fcsim output", 12)) FcRemoveTree(p);
+  }
+  closedir(d);
+}
+
+/* The checks of FcOutDirCheck; the lock is taken once FINAL's folder is known to be usable. */
+static PetscErrorCode CheckTarget_Private(const char *path, const char *where, const char *what, FcOutDir *od)
 {
   char        shown[PETSC_MAX_PATH_LEN], bad[PETSC_MAX_PATH_LEN + 600] = "", *base;
   struct stat st;
   size_t      n;
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(od, sizeof *od));
   FcCheckInput(path && path[0], where, what, "is empty: name a folder for the results");
   Printable_Private(path, shown, sizeof shown);
   FcCheckInput(strlen(path) + 32 < sizeof od->final, where, what, "the path is too long: %s", shown);
   PetscCall(PetscStrncpy(od->final, path, sizeof od->final));
-  PetscCall(PetscStrncpy(od->kind, kind, sizeof od->kind));
-  od->overwrite = overwrite;
   /* `DIR/` as shell completion writes it is DIR */
   for (n = strlen(od->final); n > 1 && od->final[n - 1] == '/'; n--) od->final[n - 1] = 0;
   Printable_Private(od->final, shown, sizeof shown);
@@ -267,16 +427,22 @@ PetscErrorCode FcOutDirCheck(const char *path, const char *where, const char *wh
   PetscCall(PetscSNPrintf(od->tmp, sizeof od->tmp, "%s.partial-%d", od->final, (int)getpid()));
 
   if (lstat(od->final, &st)) {
+    char parent[PETSC_MAX_PATH_LEN];
+    const char *b;
     FcCheckInput(errno == ENOENT, where, what, "cannot use %s: %s", shown, strerror(errno));
     PetscCall(CheckCreatable_Private(od->final, where, what, shown));
+    /* a folder that does not exist yet is locked once FcOutDirCreate has made it */
+    Split_Private(od->final, parent, sizeof parent, &b);
+    if (stat(parent, &st) == 0) PetscCall(Lock_Private(od, where, what, shown));
     PetscFunctionReturn(0);
   }
   FcCheckInput(S_ISDIR(st.st_mode), where, what, "%s is %s: fcsim never replaces it (name a new folder for the results)", shown, KindOf_Private(st.st_mode));
   PetscCall(CheckCreatable_Private(od->final, where, what, shown));
+  PetscCall(Lock_Private(od, where, what, shown));
   if (!IsEmptyDir_Private(od->final) && !IsOwnOutput_Private(od->final, 2, bad, sizeof bad)) {
     char rf[PETSC_MAX_PATH_LEN], rc[PETSC_MAX_PATH_LEN], pb[sizeof bad];
     Printable_Private(bad, pb, sizeof pb);
-    FcCheckInput(overwrite, where, what, "%s exists and is not fcsim's output (%s): fcsim replaces only its own results; name a new folder, or pass --overwrite to replace it", shown, pb);
+    FcCheckInput(od->overwrite, where, what, "%s exists and is not fcsim's output (%s): fcsim replaces only its own results; name a new folder, or pass --overwrite to replace it", shown, pb);
     /* even with --overwrite: never the folder we work in, or one that holds it */
     FcCheckInput(realpath(od->final, rf) && getcwd(rc, sizeof rc), where, what, "cannot resolve %s: %s", shown, strerror(errno));
     FcCheckInput(!Contains_Private(rf, rc), where, what, "%s holds the current working folder: fcsim does not replace it, even with --overwrite", shown);
@@ -290,22 +456,50 @@ PetscErrorCode FcOutDirCheck(const char *path, const char *where, const char *wh
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcOutDirCreate(FcOutDir *od)
+PetscErrorCode FcOutDirCheck(const char *path, const char *where, const char *what, const char *kind, PetscBool overwrite, FcOutDir *od)
 {
-  char  parent[PETSC_MAX_PATH_LEN], marker[PETSC_MAX_PATH_LEN + 96], *slash;
-  FILE *f;
-  int   bad;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrncpy(parent, od->final, sizeof parent));
-  slash = strrchr(parent, '/');
-  if (slash && slash != parent) {
-    *slash = 0;
-    PetscCall(FcMakeDirs(parent));
+  PetscCall(PetscMemzero(od, sizeof *od));
+  od->lockfd    = -1;
+  od->overwrite = overwrite;
+  PetscCall(PetscStrncpy(od->kind, kind, sizeof od->kind));
+  ierr = CheckTarget_Private(path, where, what, od);
+  if (ierr) {
+    Unlock_Private(od);
+    return ierr;
+  }
+  if (od->locked) RemoveStale_Private(od);
+  PetscFunctionReturn(0);
+}
+
+/* Create's work; on an error FcOutDirCreate undoes what was done (FcOutDirAbandon). */
+static PetscErrorCode Create_Private(FcOutDir *od)
+{
+  char        parent[PETSC_MAX_PATH_LEN], marker[PETSC_MAX_PATH_LEN + 96], shown[PETSC_MAX_PATH_LEN];
+  const char *base;
+  struct stat st;
+  FILE       *f;
+  int         bad;
+
+  PetscFunctionBegin;
+  Split_Private(od->final, parent, sizeof parent, &base);
+  if (stat(parent, &st)) {
+    PetscCall(MakeDirs_Private(parent, od->made_top, sizeof od->made_top));
+    if (od->made_top[0]) {
+      PetscCall(PetscStrncpy(od->made, parent, sizeof od->made));
+      Register_Private(REG_MADE, od->made, od->made_top);
+    }
+  }
+  if (!od->locked) {
+    Printable_Private(od->final, shown, sizeof shown);
+    PetscCall(Lock_Private(od, "-o", od->kind, shown));
+    RemoveStale_Private(od);
   }
   PetscCheck(mkdir(od->tmp, 0777) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create the folder %s: %s", od->tmp, strerror(errno));
   od->created = PETSC_TRUE;
-  Register_Private(od->tmp);
+  Register_Private(REG_PARTIAL, od->tmp, NULL);
   /* the marker that lets a later command prove this folder is fcsim's */
   PetscCall(PetscSNPrintf(marker, sizeof marker, "%s/%s", od->tmp, FC_OUTDIR_MARKER));
   f = fopen(marker, "w");
@@ -316,38 +510,83 @@ PetscErrorCode FcOutDirCreate(FcOutDir *od)
   PetscFunctionReturn(0);
 }
 
-/* Out of the registry: the folder is no longer fcsim's to remove on an interrupt. */
-static void Release_Private(FcOutDir *od)
+PetscErrorCode FcOutDirCreate(FcOutDir *od)
 {
-  if (od->created) Unregister_Private(od->tmp);
-  od->created = PETSC_FALSE;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  ierr = Create_Private(od);
+  if (ierr) FcOutDirAbandon(od);
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+/* The folders -o created now hold a result (or a failed one): they are the user's to keep. */
+static void KeepMade_Private(FcOutDir *od)
+{
+  if (od->made_top[0]) Unregister_Private(REG_MADE, od->made);
+  od->made_top[0] = 0;
 }
 
 PetscErrorCode FcOutDirCommit(FcOutDir *od)
 {
-  char        old[PETSC_MAX_PATH_LEN + 96], bad[PETSC_MAX_PATH_LEN + 600] = "";
+  char        old[PETSC_MAX_PATH_LEN + 96], trash[PETSC_MAX_PATH_LEN + 96] = "", bad[PETSC_MAX_PATH_LEN + 600] = "", why[4 * PETSC_MAX_PATH_LEN] = "";
   struct stat st;
-  PetscBool   moved = PETSC_FALSE;
-  int         e;
+  int         e = 0;
 
   PetscFunctionBegin;
   PetscCheck(od->created, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Nothing to commit");
-  Release_Private(od);
+  /* The renames under the registry's mutex: an interrupt sees the earlier output in place (and
+   * removes the temporary folder) or the new one (and removes the earlier, moved aside). */
+  pthread_mutex_lock(&registry_lock);
   if (lstat(od->final, &st) == 0) {
     /* checked before the run; checked again, as the user may have used the name meanwhile */
-    PetscCheck(S_ISDIR(st.st_mode) && (od->overwrite || IsEmptyDir_Private(od->final) || IsOwnOutput_Private(od->final, 2, bad, sizeof bad)), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
-               "%s changed during the run and is no longer fcsim's output: it was left as it is; the complete output is in %s", od->final, od->tmp);
-    PetscCall(PetscSNPrintf(old, sizeof old, "%s.old-%d", od->final, (int)getpid()));
-    e = rename(od->final, old) ? errno : 0;
-    PetscCheck(!e, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot move the previous %s aside (%s); the complete output is in %s", od->final, strerror(e), od->tmp);
-    moved = PETSC_TRUE;
-  }
-  if (rename(od->tmp, od->final)) {
+    if (!(S_ISDIR(st.st_mode) && (od->overwrite || IsEmptyDir_Private(od->final) || IsOwnOutput_Private(od->final, 2, bad, sizeof bad))))
+      snprintf(why, sizeof why, "%s changed during the run and is no longer fcsim's output: it was left as it is; the complete output is in %s", od->final, od->tmp);
+    else if (renameat2(AT_FDCWD, od->tmp, AT_FDCWD, od->final, RENAME_EXCHANGE) == 0) snprintf(trash, sizeof trash, "%s", od->tmp); /* one atomic step: the earlier output now has the temporary name */
+    else {
+      /* a file system without RENAME_EXCHANGE: two renames, the first undone if the second fails */
+      snprintf(old, sizeof old, "%s.old-%d", od->final, (int)getpid());
+      if (rename(od->final, old)) {
+        e = errno;
+        snprintf(why, sizeof why, "Cannot move the previous %s aside (%s); the complete output is in %s", od->final, strerror(e), od->tmp);
+      } else if (rename(od->tmp, od->final)) {
+        e = errno;
+        (void)rename(old, od->final);
+        snprintf(why, sizeof why, "Cannot rename %s to %s (%s); the complete output is in %s", od->tmp, od->final, strerror(e), od->tmp);
+      } else snprintf(trash, sizeof trash, "%s", old);
+    }
+  } else if (rename(od->tmp, od->final)) {
     e = errno;
-    if (moved) (void)rename(old, od->final);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s (%s); the complete output is in %s", od->tmp, od->final, strerror(e), od->tmp);
+    snprintf(why, sizeof why, "Cannot rename %s to %s (%s); the complete output is in %s", od->tmp, od->final, strerror(e), od->tmp);
   }
-  if (moved) FcRemoveTree(old);
+  if (!why[0]) {
+    PetscBool nested = PETSC_FALSE;
+    UnregisterLocked_Private(REG_PARTIAL, od->tmp);
+    od->created = PETSC_FALSE;
+    /* a run inside a study's temporary folder is not a result in place until the study's is */
+    for (int i = 0; i < FC_MAX_REGISTERED; i++) {
+      size_t n = strlen(registry[i].path);
+      if (registry[i].kind == REG_PARTIAL && !strncmp(registry[i].path, od->final, n) && od->final[n] == '/') nested = PETSC_TRUE;
+    }
+    if (!nested) snprintf(committed, sizeof committed, "%s", od->final);
+  }
+  pthread_mutex_unlock(&registry_lock);
+  if (why[0]) {
+    /* the complete output stays where the message says: never removed */
+    Unregister_Private(REG_PARTIAL, od->tmp);
+    od->created = PETSC_FALSE;
+    KeepMade_Private(od);
+    Unlock_Private(od);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s", why);
+  }
+  if (trash[0]) {
+    Register_Private(REG_TRASH, trash, NULL);
+    FcRemoveTree(trash);
+    Unregister_Private(REG_TRASH, trash);
+  }
+  KeepMade_Private(od);
+  Unlock_Private(od);
   PetscFunctionReturn(0);
 }
 
@@ -358,19 +597,30 @@ PetscErrorCode FcOutDirKeepFailed(FcOutDir *od, char *where, size_t len)
 
   PetscFunctionBegin;
   PetscCheck(od->created, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Nothing to keep");
-  Release_Private(od);
+  Unregister_Private(REG_PARTIAL, od->tmp);
+  od->created = PETSC_FALSE;
   PetscCall(PetscSNPrintf(failed, sizeof failed, "%s.failed-%d", od->final, (int)getpid()));
   for (int k = 2; lstat(failed, &st) == 0 && k < 1000; k++) PetscCall(PetscSNPrintf(failed, sizeof failed, "%s.failed-%d-%d", od->final, (int)getpid(), k));
   if (lstat(failed, &st) != 0 && rename(od->tmp, failed) == 0) PetscCall(PetscStrncpy(where, failed, len));
   else PetscCall(PetscStrncpy(where, od->tmp, len));
+  KeepMade_Private(od);
+  Unlock_Private(od);
   PetscFunctionReturn(0);
 }
 
 void FcOutDirAbandon(FcOutDir *od)
 {
-  if (!od->created) return;
-  Release_Private(od);
-  FcRemoveTree(od->tmp);
+  if (od->created) {
+    Unregister_Private(REG_PARTIAL, od->tmp);
+    FcRemoveTree(od->tmp);
+    od->created = PETSC_FALSE;
+  }
+  Unlock_Private(od);
+  if (od->made_top[0]) {
+    Unregister_Private(REG_MADE, od->made);
+    RemoveMade_Private(od->made, od->made_top);
+    od->made_top[0] = 0;
+  }
 }
 
 PetscErrorCode FcOutFileCheck(const char *path, const char *where, const char *what, PetscBool overwrite)

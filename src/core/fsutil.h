@@ -21,18 +21,30 @@ typedef struct {
   PetscBool replace;                      /* something is at FINAL and may be replaced */
   PetscBool overwrite;                    /* --overwrite: a foreign folder may be replaced */
   PetscBool created;                      /* tmp exists */
+  char      lock[PETSC_MAX_PATH_LEN + 64];   /* FINAL's lock file, PARENT/.BASE.fcsim-lock */
+  PetscBool locked;                       /* lock is flock'ed by this process (lockfd) */
+  int       lockfd;
+  char      made[PETSC_MAX_PATH_LEN];     /* FINAL's folder, when this command created it ... */
+  char      made_top[PETSC_MAX_PATH_LEN]; /* ... and the outermost folder it created ("" none) */
 } FcOutDir;
 
 /* Check `path` (given in `where` at `what`: "command line" and "-o", or the case file and
  * "output.dir") as the target of a results folder of `kind`, before anything is computed: an
- * input error (exit 2, one line) when it cannot or must not be used. Creates nothing. */
+ * input error (exit 2, one line) when it cannot or must not be used, among them a target that
+ * another fcsim command is writing. Takes the target's lock when its folder exists (a lock file
+ * beside it, held until Commit, KeepFailed or Abandon; otherwise Create takes it), and removes
+ * what killed commands left beside it (FINAL.partial-<pid>, FINAL.old-<pid> with fcsim's
+ * marker). Every later error path must call FcOutDirAbandon. */
 PetscErrorCode FcOutDirCheck(const char *path, const char *where, const char *what, const char *kind, PetscBool overwrite, FcOutDir *od);
-/* Create the parent folders and the temporary folder (with its marker file), and register the
- * temporary folder so that an interrupt removes it (FcOutDirAbandonAllForSignal). */
+/* Create the parent folders (remembered: an abandoned command removes those it created) and the
+ * temporary folder (with its marker file), and register both so that an interrupt removes them
+ * (FcOutDirAbandonAllForSignal). On an error, undoes what it did. */
 PetscErrorCode FcOutDirCreate(FcOutDir *od);
-/* A complete, successful result: replace FINAL by the temporary folder (an earlier own output
- * is moved aside and removed only after the rename). If a rename fails, the error names the
- * folder where the complete output is; it is never removed. */
+/* A complete, successful result: replace FINAL by the temporary folder in one atomic step
+ * (renameat2 RENAME_EXCHANGE; two renames with a roll-back where the file system lacks it), then
+ * remove the earlier output. An interrupt finds the earlier output or the new one in place,
+ * never neither. If a rename fails, the error names the folder where the complete output is; it
+ * is never removed. */
 PetscErrorCode FcOutDirCommit(FcOutDir *od);
 /* A complete result of a failed command (exit 1): rename the temporary folder to
  * FINAL.failed-<pid> (never onto FINAL); `where` receives the folder that holds it. */
@@ -43,8 +55,13 @@ void FcOutDirAbandon(FcOutDir *od);
  * SIGINT/SIGTERM before it removes the registered folders and exits with 130 (default 1.5). */
 extern double FcInterruptGrace;
 /* From the interrupt watchdog thread (src/fcsim.c): remove every registered temporary folder
- * (each is first renamed, so that a writer still running cannot recreate files in it). */
-void FcOutDirAbandonAllForSignal(void);
+ * (each is first renamed, so that a writer still running cannot recreate files in it), every
+ * earlier output a commit moved aside, the lock files and the folders -o created. Returns the
+ * results folder this process put in place, if any (for the watchdog's message), else NULL. No
+ * commit can start afterwards: the process must end. */
+const char *FcOutDirAbandonAllForSignal(void);
+/* The results folder this process last put in place (FcOutDirCommit), or NULL. */
+const char *FcOutDirCommitted(void);
 
 /* An output file (fclib solve -o FILE): an existing path is replaced only with --overwrite,
  * and only when it is a regular file; the folder must exist and be writable. */

@@ -465,7 +465,8 @@ typedef struct {
   char       name[FC_NAME_LEN];
   char       dir[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 64];
   char       exe[PETSC_MAX_PATH_LEN];
-  char     **envp;
+  char     **envp;                        /* the runs' environment: fcsim's, + FCSIM_PARENT_PID */
+  char       parent[48];                  /* its FCSIM_PARENT_PID=<this pid> entry */
 } Study;
 
 static PetscErrorCode StudyDestroy_Private(Study *s, Level *lv)
@@ -478,6 +479,7 @@ static PetscErrorCode StudyDestroy_Private(Study *s, Level *lv)
   PetscCall(PetscFree(s->deform));
   PetscCall(PetscFree(s->refined));
   PetscCall(ReferenceDestroy_Private(&s->ref));
+  PetscCall(PetscFree(s->envp));
   PetscFunctionReturn(0);
 }
 
@@ -1027,7 +1029,20 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
   n = readlink("/proc/self/exe", s.exe, sizeof s.exe - 1);
   PetscCheck(n > 0 && (size_t)n < sizeof s.exe - 1, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot find the fcsim executable (/proc/self/exe): %s", strerror(errno));
   s.exe[n] = 0;
-  s.envp   = (char **)(o->envp ? o->envp : (const char *const *)environ);
+  {
+    /* The runs die with the study: FCSIM_PARENT_PID makes each ask the kernel for SIGTERM when
+     * this process ends, however it ends (src/fcsim.c); a kill -9 of the study left its runs
+     * writing into its dead temporary folder. */
+    const char *const *e = o->envp ? o->envp : (const char *const *)environ;
+    PetscInt           n = 0, k = 0;
+    while (e[n]) n++;
+    PetscCall(PetscMalloc1(n + 2, &s.envp));
+    for (PetscInt i = 0; i < n; i++)
+      if (strncmp(e[i], "FCSIM_PARENT_PID=", 17)) s.envp[k++] = (char *)e[i];
+    PetscCall(PetscSNPrintf(s.parent, sizeof s.parent, "FCSIM_PARENT_PID=%d", (int)getpid()));
+    s.envp[k++] = s.parent;
+    s.envp[k]   = NULL;
+  }
   s.jobs   = o->jobs > 0 ? o->jobs : (PetscInt)sysconf(_SC_NPROCESSORS_ONLN);
   s.jobs   = PetscMax(1, PetscMin(s.jobs, s.nlev));
   PetscCall(PetscCalloc1(s.nlev, &lv));
