@@ -2,6 +2,7 @@
 #   make run     install missing Debian packages, build, run the default case
 #   make check   same set-up, run every test (unit + integration + bad input)
 #   make bench   performance figures (ratios measured in one run)
+#   make figures every paper figure and validation table (scripts/figures.py, doc/figures/)
 #   make memcheck  the bad-input corpus (cases, meshes, FCLIB files, trajectory logs) under valgrind (CI runs it after make check)
 #   make fuzz    libFuzzer on the case parser and the FCLIB reader (doc/fuzzing.md)
 # Compiler flags come from pkg-config once the packages are there (build/config.mk is
@@ -25,7 +26,7 @@ UNIT_SRC = $(filter-out $(EXCLUDE),$(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 
-.PHONY: all deps run check unit memcheck validate bench fuzz clean FORCE
+.PHONY: all deps run check unit memcheck validate bench figures fuzz clean FORCE
 all: $(BIN)/fcsim
 
 deps: $(BUILD)/config.mk
@@ -78,6 +79,11 @@ memcheck: $(BIN)/fcsim
 
 validate: $(BIN)/fcsim
 	@sh tests/validate.sh
+
+# Every paper figure (doc/figures/, PNG + PDF) and the tables doc/validation.md shows; runs what
+# the cache (results/figures/) does not hold for this fcsim version (scripts/figures.py).
+figures: $(BIN)/fcsim
+	@/usr/bin/python3 scripts/figures.py
 
 # libFuzzer targets for the case parser and the FCLIB reader (clang, built into build-fuzz/;
 # FUZZ_SECONDS per target, default 600; doc/fuzzing.md). Not part of make check.

@@ -21,6 +21,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import figstyle  # noqa: E402  (one style for every figure: scripts/figstyle.py)
+
+figstyle.apply()
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_REF = os.path.join(ROOT, "cases", "reference", "cylinder_press_bijelonja2005.csv")

@@ -112,6 +112,9 @@ def main():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import figstyle  # one style for every figure: scripts/figstyle.py
+    figstyle.apply()
     fig, ax = plt.subplots(figsize=(6.5, 5.5))
     tiny = Wp[Wp > 0].max() * 1e-12 if (Wp > 0).any() else 1.0
     im = ax.imshow(np.log10(np.maximum(Wp, tiny)), cmap="viridis", interpolation="nearest")

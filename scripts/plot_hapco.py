@@ -22,6 +22,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import figstyle  # noqa: E402  (one style for every figure: scripts/figstyle.py)
+
+figstyle.apply()
 
 STYLE = {"nsgs": ("C0", "o"), "uzawa_local": ("C1", "s"), "uzawa_global": ("C3", "^")}
 

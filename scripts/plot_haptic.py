@@ -5,7 +5,7 @@ Reads RUN_DIR/probes.csv of a run whose case has a rigid body driven by a device
 "trajectory" or a "coupling": doc/rigid.md §2d): the columns <body>_dev_fx, _fy, _fz are the
 force on the device at each simulation step (minus the coupling's force on the tool;
 doc/output-format.md). If RUN_DIR/haptic.csv exists (the haptic-rate ticks of the multi-rate loop,
-columns t,fx,fy,fz at least), it is drawn too, thin, over the per-step force. One panel per
+columns time,fx,fy,fz at least), it is drawn too, thin, over the per-step force. One panel per
 component and one for the magnitude. Writes RUN_DIR/haptic_force.png and .pdf (or -o PREFIX).
 
     scripts/plot_haptic.py RUN_DIR [--body NAME] [-o PREFIX]
@@ -21,6 +21,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import figstyle  # noqa: E402  (one style for every figure: scripts/figstyle.py)
+
+figstyle.apply()
 import numpy as np  # noqa: E402
 
 
@@ -36,6 +40,7 @@ def main():
     ap.add_argument("run_dir")
     ap.add_argument("--body", help="the device-driven body (default: the first with <body>_dev_fx)")
     ap.add_argument("-o", "--output", help="output prefix (default RUN_DIR/haptic_force)")
+    ap.add_argument("--title", help="what the run is (default: the run folder's name)")
     a = ap.parse_args()
     probes_csv = os.path.join(a.run_dir, "probes.csv")
     if not os.path.exists(probes_csv):
@@ -54,10 +59,11 @@ def main():
     haptic_csv = os.path.join(a.run_dir, "haptic.csv")
     if os.path.exists(haptic_csv):
         h = read_csv(haptic_csv)
-        missing = [c for c in ("t", "fx", "fy", "fz") if c not in h]
+        tcol = "time" if "time" in h else "t"  # doc/output-format.md names it time (t in older runs)
+        missing = [c for c in (tcol, "fx", "fy", "fz") if c not in h]
         if missing:
             sys.exit("plot_haptic.py: %s: missing column(s) %s" % (haptic_csv, ", ".join(missing)))
-        tick = (h["t"], np.stack([h["fx"], h["fy"], h["fz"]], axis=1))
+        tick = (h[tcol], np.stack([h["fx"], h["fy"], h["fz"]], axis=1))
 
     fig, axes = plt.subplots(4, 1, figsize=(8, 9), sharex=True)
     labels = ["$f_x$", "$f_y$", "$f_z$", "$|f|$"]
@@ -69,7 +75,7 @@ def main():
             ax.plot(tick[0], yt, lw=0.5, color="tab:orange", zorder=3, label="haptic rate (haptic.csv)")
         ax.set_ylabel(labels[k] + " [N]")
         ax.grid(True, lw=0.3)
-    axes[0].set_title("force rendered on the device (%s): %s" % (body, os.path.basename(os.path.normpath(a.run_dir))))
+    axes[0].set_title("force rendered on the device (%s): %s" % (body, a.title or os.path.basename(os.path.normpath(a.run_dir))))
     axes[0].legend(loc="best", fontsize=8)
     axes[-1].set_xlabel("time [s]")
     fig.tight_layout()

@@ -122,6 +122,9 @@ def main():
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import figstyle  # one style for every figure: scripts/figstyle.py
+        figstyle.apply()
         fig, ax = plt.subplots(figsize=(5, 4))
         ax.loglog(ms, [r["nsgs_time_s"] for r in rows], "o-", label="nsgs (slope %.2f)" % s_n)
         ax.loglog(ms, [r["lemke_time_s"] for r in rows], "s-", label="lemke k=%d (slope %.2f)" % (a.k, s_l))

@@ -158,6 +158,9 @@ def main():
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import figstyle  # one style for every figure: scripts/figstyle.py
+        figstyle.apply()
         fig, ax = plt.subplots(1, 2, figsize=(10, 4))
         ks = [s["k"] for s in lem]
         ax[0].plot(ks, [s["mean_delta"] for s in lem], "o-", label="mean")
