@@ -81,6 +81,11 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
   PetscFunctionBegin;
   *ok = PETSC_TRUE;
   PetscCall(PetscStrncpy(list, o->solvers ? o->solvers : "nsgs", sizeof list));
+  {
+    /* strtok skips empty entries: ",," would have been a study of no solver, exit 0 */
+    const size_t n = strlen(list);
+    FcCheckInput(n && list[0] != ',' && list[n - 1] != ',' && !strstr(list, ",,"), "command line", "--solvers", "'%s': an empty solver name; give a comma-separated list of solver names, e.g. nsgs,lemke", list);
+  }
   for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     FcCheckInput(ns < 32 && strlen(tok) < FC_NAME_LEN && tok[0], "command line", "--solvers", "'%s': a comma-separated list of at most 32 solver names", o->solvers);
     for (PetscInt k = 0; k < ns; k++) FcCheckInput(strcmp(solvers[k], tok), "command line", "--solvers", "'%s' is listed twice", tok);

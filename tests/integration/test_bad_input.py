@@ -179,6 +179,8 @@ cases += [
     ("run uzawa_global rho < 0", ["run", "cases/hapco_bench2.json", "-o", os.path.join(tmp, "ohap2"), "--set", "contact_solver.type=\"uzawa_global\"", "-fc_contact_solver_uzawa_rho", "-0.5"], ["options", "-fc_contact_solver_uzawa_rho", ">= 0"]),
     ("study without subcommand", ["study", good], ["command line", "study compare"]),
     ("study compare duplicate solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs,nsgs"], ["--solvers", "twice"]),
+    ("study compare empty solver list", ["study", "compare", "cases/block_on_floor.json", "--solvers", ",,"], ["--solvers", "empty solver name"]),
+    ("study compare trailing comma", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs,"], ["--solvers", "empty solver name"]),
     ("study compare unknown solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nosuch", "-o", os.path.join(tmp, "ocmp")], ["nosuch", "nsgs"]),
     # the case's "petsc" object reaches the runs of a study compare (a bad solver option in it is refused)
     ("study compare case petsc option", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs", "--set", "petsc.fc_contact_solver_nsgs_error_every=0", "-o", os.path.join(tmp, "ocmp2"), "-q"], ["options", "-fc_contact_solver_nsgs_error_every"]),
