@@ -241,7 +241,7 @@ static int ParseArgs(int argc, char **argv, Args *a)
   }
   a->pargv[a->pargc++] = argv[0];
   if (argc < 2) {
-    fprintf(stderr, "fcsim: command line: missing command (run, info)\n%s", usage);
+    fprintf(stderr, "fcsim: command line: missing command: fcsim run|info CASE.json, fcsim fclib|study|trajectory ... (fcsim --help for all)\n");
     return FC_EXIT_INPUT;
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

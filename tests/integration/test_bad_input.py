@@ -145,7 +145,7 @@ cases.append(("haptic: a coupled tool needs backward Euler", ["run", probe, "-o"
 # 4. Command lines.
 good = os.path.join("cases", "cantilever.json")
 cases += [
-    ("no command", [], ["command line"]),
+    ("no command", [], ["command line", "missing command", "--help"]),
     ("unknown command", ["frobnicate", good], ["command line", "frobnicate"]),
     ("unknown long option", ["run", good, "--frob"], ["command line", "--frob"]),
     ("missing case", ["run"], ["command line", "CASE"]),
