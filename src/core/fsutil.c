@@ -345,7 +345,7 @@ static PetscErrorCode Lock_Private(FcOutDir *od, const char *where, const char *
     struct stat a, b;
     ssize_t     n;
     int         fd = open(od->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-    FcCheckInput(fd >= 0, where, what, "cannot create the lock file of %s (%s): %s", shown, od->lock, strerror(errno));
+    FcCheckInput(fd >= 0, where, what, "cannot create %s: its folder takes no new file (%s: %s)", shown, od->lock, strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB)) {
       n = read(fd, holder, sizeof holder - 1);
       close(fd);
