@@ -33,6 +33,7 @@ PetscErrorCode FcContactSolverRegisterAll(void)
   PetscCall(FcContactSolverRegister("uzawa_global", FcContactSolverCreate_UzawaGlobal));
   PetscCall(FcContactSolverRegister("sap", FcContactSolverCreate_SAP));
   PetscCall(FcContactSolverRegister("newton", FcContactSolverCreate_Newton));
+  PetscCall(FcContactSolverRegister("auto", FcContactSolverCreate_Auto));
   PetscFunctionReturn(0);
 }
 

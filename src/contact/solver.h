@@ -258,6 +258,8 @@ PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver);
 /* newton: semismooth Newton on the Alart–Curnier function, Armijo line search, nsgs fallback
  * (solvers/newton.c). */
 PetscErrorCode FcContactSolverCreate_Newton(FcContactSolver);
+/* auto: nsgs and newton, switching when progress stalls (solvers/auto.c, doc/contact.md "auto"). */
+PetscErrorCode FcContactSolverCreate_Auto(FcContactSolver);
 
 /* What a sap solve did, beyond FcContactSolverStats (valid after FcContactSolverSolve; the
  * pointers stay valid until the next solve or destroy). Raises PETSC_ERR_ARG_WRONG for a solver

@@ -349,6 +349,23 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
     }
   }
   PetscCall(CheckAccept_Private(o->accept_regularized, anyreg, o->solvers ? o->solvers : "nsgs"));
+  { /* every spec's options too (a bad value, an unknown auto option: one input-error line), by a
+     * solve of the empty problem, before anything is printed */
+    FcContactProblem e;
+    PetscCall(FcContactProblemCreate(0, &e));
+    for (PetscInt k = 0; k < nsolvers; k++) {
+      CompareRow     row;
+      PetscErrorCode ierr;
+      PetscCall(PetscMemzero(&row, sizeof row));
+      ierr = CompareSolve_Private("(options)", e, specs[k], o, &row);
+      PetscCall(PetscFree(row.r));
+      if (ierr) {
+        PetscCall(FcContactProblemDestroy(&e));
+        return ierr;
+      }
+    }
+    PetscCall(FcContactProblemDestroy(&e));
+  }
   if (!strcmp(fmt, "csv")) printf("problem,solver,contacts,iterations,error,time,converged,delta_percent,own_residual,reason,note\n");
   else if (!strcmp(fmt, "markdown")) printf("| problem | solver | contacts | iterations | common error | time [s] | converged | δ%% |\n|---|---|---|---|---|---|---|---|\n");
   else printf("%-40s %-16s %8s %10s %12s %12s %9s %10s\n", "problem", "solver", "contacts", "iterations", "error", "time[s]", "converged", "delta%");

@@ -96,6 +96,9 @@ typedef struct {
   PetscReal      *u, *phi, *dr, *rt, *ut, *rho, *D, *dr2;
   Mat             J;          /* 3m × 3m AIJ with every row stored whole (dense W: a constant pattern, one symbolic factorization) */
   PetscInt        lu;         /* 0 auto, 1 own, 2 petsc: which LU factors J (NewtonUseOwnLU_Private) */
+  PetscInt        nonmonotone; /* the line search compares with the largest θ of this many previous iterates too (0: monotone) */
+  PetscReal       hist[32];   /* θ of the last iterates (a ring) */
+  PetscInt        nhist;
   PetscBool       small;      /* the work is made for the own dense LU ("small path") */
   PetscReal      *Jd;         /* small path: J (3m × 3m, row-major), factored in place */
   PetscInt       *piv;        /* small path: the LU's row permutation */
@@ -113,22 +116,23 @@ typedef struct {
  * the block pattern of W: every row whole for a dense W (made once per size), W's stored blocks
  * for a block-sparse W (made per solve: the pattern is the problem's). The default ordering of
  * the LU is natural for a dense J, nested dissection for a sparse one. */
-/* Which LU factors J. `own` (the "small path"): J a dense array, factored by DenseLUSolve_Private,
- * no PETSc object at all; `petsc`: an AIJ matrix on W's block pattern and a KSP (the options
+/* Which LU factors J. `own` (the "small path"): J a dense array, factored by DenseLU_Private, no
+ * PETSc object at all; `petsc`: an AIJ matrix on W's block pattern and a KSP (the options
  * -fc_contact_solver_newton_ksp_type etc. apply). `auto`: own when W is dense — the same natural
  * ordering and nonzero-pivot rule as PETSc's LU on a full AIJ matrix, hence the same iterates, and
  * measured 1.8-4x faster per solve at 20-200 contacts (doc/contact.md "newton") — and when W is
- * block-sparse with at most 10 contacts, where a PETSc Mat, KSP and sparse factorization cost 25
- * µs before any arithmetic (bench/solve_overhead: the fixed cost of a solve, issue 25: within 10x
- * of nsgs's 0.3-3 µs there); petsc otherwise, whose nested-dissection ordering keeps the fill of a
- * large sparse J low (on a singular J it also shifts other pivots than the natural order does, so
- * the two paths' iterates differ there: a generated pyramid of 40 contacts takes 1 step with it, 5
- * in natural order). */
+ * block-sparse with at most 32 contacts, where PETSc's Mat, KSP, nested-dissection ordering and
+ * symbolic factorization, made per solve, cost about 1 ms (25 µs before any arithmetic,
+ * bench/solve_overhead; issue 25: a fixed cost within 10x of nsgs's 0.3-3 µs). petsc otherwise,
+ * whose ordering keeps the fill of a large sparse J low. On a singular J (a rank-deficient W with
+ * every contact sticking) the two orderings shift different pivots and the iterates differ:
+ * measured on generated walls, stacks and pyramids of 20-32 contacts, natural order 1-10 steps
+ * against 1-3, yet 1.3-18x less time (0.06-0.8 ms against 1.0-1.7 ms). */
 static PetscBool NewtonUseOwnLU_Private(const FcContactSolver_Newton *nt, FcContactProblem p)
 {
   if (nt->lu == 1) return PETSC_TRUE;
   if (nt->lu == 2) return PETSC_FALSE;
-  return (PetscBool)(!FcContactProblemIsSparse(p) || p->m <= 10);
+  return (PetscBool)(!FcContactProblemIsSparse(p) || p->m <= 32);
 }
 
 static PetscErrorCode Work_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p)
@@ -499,8 +503,9 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     nt->rho[3 * a + 1] = nt->rho[3 * a + 2] = 1 / wt;
   }
 rho_done:
+  nt->nhist = 0;
   for (PetscInt it = 0;; it++) {
-    PetscReal alpha = 1, theta_t = 0, eps;
+    PetscReal alpha = 1, theta_t = 0, eps, theta_ref;
     PetscInt  nties;
     PetscBool ok = PETSC_FALSE, solved;
 
@@ -529,6 +534,11 @@ rho_done:
       }
       eps = PetscMin(nt->reg_max, nt->reg * PetscSqrtReal(2 * theta) / PetscMax(PetscSqrtReal(PetscMax(sr, sq)), PETSC_SMALL));
     }
+    /* the line search's reference: θ, or with nonmonotone > 0 the largest θ of the last
+     * nonmonotone + 1 iterates (Grippo, Lampariello & Lucidi, SIAM J. Numer. Anal. 23, 1986) */
+    nt->hist[nt->nhist++ % 32] = theta;
+    theta_ref = theta;
+    for (PetscInt k = 1; k <= PetscMin(nt->nonmonotone, PetscMin(nt->nhist, 32) - 1); k++) theta_ref = PetscMax(theta_ref, nt->hist[(nt->nhist - 1 - k) % 32]);
     /* The Newton direction with the contacts at the kink x_N = 0 active; when there are such
      * contacts, also with them inactive, and the one whose full step gives the smaller θ is kept
      * (both matrices are elements of the B-subdifferential of Φ; the head comment) */
@@ -551,7 +561,7 @@ rho_done:
       /* Armijo on θ along Δr (α = 1 was evaluated above) */
       for (PetscInt k = 0; k <= nt->ls_max_it; k++, alpha *= 0.5) {
         if (k) PetscCall(Theta_Private(nt, p, r, alpha, &theta_t));
-        if (theta_t <= (1 - 2 * nt->sigma * alpha) * theta) {
+        if (theta_t <= theta_ref - 2 * nt->sigma * alpha * theta) {
           ok = PETSC_TRUE;
           break;
         }
@@ -569,7 +579,7 @@ rho_done:
       if (solved_r) {
         for (PetscInt k = 0; k <= nt->ls_max_it; k++, alpha_r *= 0.5) {
           PetscCall(Theta_Private(nt, p, r, alpha_r, &theta_r));
-          if (theta_r <= (1 - 2 * nt->sigma * alpha_r) * theta) {
+          if (theta_r <= theta_ref - 2 * nt->sigma * alpha_r * theta) {
             ok_r = PETSC_TRUE;
             break;
           }
@@ -637,12 +647,14 @@ static PetscErrorCode FcContactSolverSetFromOptions_Newton(FcContactSolver s, Pe
       }
     }
   }
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_nonmonotone", "Armijo against the largest theta of this many previous iterates too (0: monotone; at most 31)", &nt->nonmonotone, 0));
+  nt->nonmonotone = PetscMin(nt->nonmonotone, 31);
   PetscCall(PetscOptionsBool("-newton_monitor", "Print the common error, theta = |Phi|^2/2 and the step of each Newton iteration", "", nt->monitor, &nt->monitor, NULL));
   { /* an unknown value is the object's one-line input error, like newton_rho's */
     static const char *const lus[] = {"auto", "own", "petsc"};
     char                     val[16];
     PetscBool                set;
-    PetscCall(PetscOptionsString("-newton_lu", "LU of the Newton matrix: own (dense, no PETSc object), petsc (AIJ + KSP, the ksp/pc options apply), auto (own for a dense W or up to 10 contacts)", "", lus[nt->lu], val, sizeof val, &set));
+    PetscCall(PetscOptionsString("-newton_lu", "LU of the Newton matrix: own (dense, no PETSc object), petsc (AIJ + KSP, the ksp/pc options apply), auto (own for a dense W or up to 32 contacts)", "", lus[nt->lu], val, sizeof val, &set));
     if (set) {
       PetscInt k;
       for (k = 0; k < 3 && strcmp(val, lus[k]); k++) {}
@@ -700,6 +712,11 @@ PetscErrorCode FcContactSolverCreate_Newton(FcContactSolver s)
   nt->sigma             = 1e-4;
   nt->reg               = 1;
   nt->reg_max           = 1e-3;
+  /* newton's own budget (issue 25), not Gauss–Seidel's 1000 sweeps: a Newton step costs a
+   * factorization. 200 = twice the most steps a converging solve took on the generated hard set
+   * (90: the 2000-contact wall of bench/newton_hard.py; 1-54 elsewhere, doc/contact.md); a problem
+   * that needs more is crawling, and auto (nsgs and newton) is the better choice there. */
+  if (!s->params.max_it_set) s->params.max_it = 200;
   s->data               = nt;
   s->ops.solve          = FcContactSolverSolve_Newton;
   s->ops.setfromoptions = FcContactSolverSetFromOptions_Newton;
