@@ -62,6 +62,7 @@
  * error, before normalisation) at the previous inner iterate. */
 #include "uzawa.h"
 #include <float.h>
+#include <string.h>
 
 typedef enum {
   FC_UZAWA_RHO_BLOCK,     /* ρ_a = factor / λ_max(W_aa): the inner loop of contact a contracts (uzawa_local's default) */
@@ -482,7 +483,19 @@ static PetscErrorCode FcContactSolverSetFromOptions_Uzawa(FcContactSolver s, Pet
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, uz->global ? "uzawa_global: one Uzawa step per contact and sweep, Jacobi (talbi2008 3.3.2)" : "uzawa_local: Gauss-Seidel over contacts, inner Uzawa loop per contact (talbi2008 3.3.1)");
   PetscCall(PetscOptionsReal("-uzawa_rho", "Uzawa step rho for every contact (0: automatic, by -uzawa_rho_rule)", "", rho, &rho, NULL));
-  PetscCall(PetscOptionsEnum("-uzawa_rho_rule", "Automatic rho: block (factor/lambda_max(W_aa) per contact), lambda (factor/lambda_max(W)), talbi2008 (factor min_a 1/W_aa,nn), wnn (factor/W_aa,nn per contact)", "", FcUzawaRhoRules, rule, &rule, NULL));
+  { /* an unknown value is the object's one-line input error (PetscOptionsEnum's would be a PETSc error) */
+    char val[32];
+    PetscCall(PetscOptionsString("-uzawa_rho_rule", "Automatic rho: block (factor/lambda_max(W_aa) per contact), lambda (factor/lambda_max(W), Jacobi-scaled), talbi2008 (factor min_a 1/W_aa,nn), wnn (factor/W_aa,nn per contact)", "", FcUzawaRhoRules[rule], val, sizeof val, &set));
+    if (set) {
+      PetscEnum k;
+      for (k = 0; k < 4 && strcmp(val, FcUzawaRhoRules[k]); k++) {}
+      if (k < 4) rule = k;
+      else if (!s->opterr[0]) {
+        snprintf(s->optname, sizeof s->optname, "-%suzawa_rho_rule", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
+        snprintf(s->opterr, sizeof s->opterr, "unknown value '%s' (block, lambda, talbi2008 or wnn)", val);
+      }
+    }
+  }
   /* the former switch between the two W_nn rules (issue 12), kept: true = wnn, false = talbi2008 */
   PetscCall(PetscOptionsBool("-uzawa_rho_local", "Same as -uzawa_rho_rule wnn (true) or talbi2008 (false)", "", PETSC_FALSE, &local, &set));
   if (set) rule = (PetscEnum)(local ? FC_UZAWA_RHO_WNN : FC_UZAWA_RHO_TALBI2008);
