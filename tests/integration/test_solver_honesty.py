@@ -14,7 +14,7 @@ Siconos); skipped, with a note, when the folder is absent.
    whose W is not symmetric: nsgs on W and on (W + W^T)/2 written to a file, the distance of the
    two answers and the common error of the second on the first problem (FIGURE).
 4. A global problem like LMGC90's (M symmetric only to 1.5e-7 of max|M|, ill-conditioned: cond(M)
-   = 1e6, one contact): every solver accepts it with one warning line; nsgs solves W = H^T M^-1 H
+   = 1e7, one pressed contact whose rows lie mostly along M's softest modes): every solver accepts it with one warning line; nsgs solves W = H^T M^-1 H
    as stated (numpy's common error of its r on that W <= 1e-8); sap's global form, which solves
    with (M + M^T)/2, prints the common error of the file's problem (numpy, 1e-6 relative), not of
    its symmetrized copy; and the two problems differ (FIGURE: how much).
