@@ -11,17 +11,18 @@
  * the object, the wall time of the chunk), predicts the cost of finishing with the current solver
  * and with the other, and switches when the other is predicted cheaper:
  *
- *   - first solver: newton when its Newton matrix is factored by its own dense LU (a dense W, or
- *     at most 32 contacts: newton.c NewtonUseOwnLU_Private, a step costs about as much as a few
- *     sweeps) and the problem has at most first_newton_m contacts (32); nsgs otherwise. Measured
- *     on the shared set (doc/contact.md): newton alone was faster than nsgs alone on 18 of the 19
- *     problems of up to 23 contacts, nsgs on the 54-contact one.
+ *   - first solver: newton when its own dense LU factors J and W is stored dense (the contacts
+ *     all coupled: the real set's problems of 1-9 contacts, where newton alone was the faster) or a
+ *     step is predicted to cost at most first_newton_ratio (10) sweeps (AutoStepSweeps_Private: 1-9.7 on
+ *     the real problems of 1-9 contacts, 30 on OneObject, 50 or more on generated ones of 28);
+ *     nsgs otherwise (block-sparse W: generated walls and pyramids of 28 contacts took newton 3x
+ *     nsgs's time). Newton first runs one chunk of 3 newton_steps, judged at its end.
  *   - nsgs chunk (5 sweeps, doubled up to 200 while nsgs keeps its rate): the rate per sweep
  *     ρ = (e_end/e_start)^(1/sweeps) predicts the sweeps still needed, log(tol/e)/log ρ (∞ when
- *     ρ ≥ 1), and their time t_sweep·N. Newton's cost is predicted as newton_steps (10) steps
- *     of the measured time per step, or before any step of newton_step_sweeps (50) sweeps each
- *     (the ratio measured on sparse problems of 54 to 460 contacts: 30 to 55), times 2 for every
- *     earlier newton round that stalled. nsgs goes on while its prediction is the smaller.
+ *     ρ ≥ 1), and their time t_sweep·N. Newton's cost is predicted from its measured speed, or
+ *     before it ran as 2 steps of the model's cost (a probe of one step from the initial r),
+ *     times 2 for every earlier newton round that stalled. nsgs goes on while its prediction is
+ *     the smaller.
  *   - newton chunk (10 steps): it goes on while a chunk divides the common error by 10 at least
  *     (the local rate of Newton is far better; worse means crawling line searches), else nsgs
  *     takes over.
@@ -43,12 +44,12 @@ typedef enum {
 static const char *const AutoFirstNames[] = {"model", "nsgs", "newton"};
 
 /* auto's options (after -fc_contact_solver_auto_): the only ones accepted */
-static const char *const AutoOptions[] = {"first", "first_newton_m", "newton_steps", "newton_step_sweeps", "monitor", NULL};
+static const char *const AutoOptions[] = {"first", "first_newton_ratio", "newton_steps", "newton_step_sweeps", "monitor", NULL};
 
 typedef struct {
   FcContactSolver gs, nt;          /* the children: nsgs and newton */
   AutoFirst       first;           /* model (default), nsgs or newton */
-  PetscInt        first_newton_m;  /* model: newton first up to this many contacts when its LU is the own dense one (32) */
+  PetscReal       first_ratio;     /* model: newton first when a step is predicted to cost at most this many sweeps (5) */
   PetscInt        newton_steps;    /* Newton steps a finish is predicted to take (10) */
   PetscReal       step_sweeps;     /* a Newton step's cost in sweeps before one was measured (50) */
   PetscBool       monitor;
@@ -69,6 +70,21 @@ static PetscBool AutoNewtonOwnLU_Private(FcContactProblem p)
   return (PetscBool)(!FcContactProblemIsSparse(p) || p->m <= 32);
 }
 
+/* A Newton step's cost in sweeps, before one was measured. With newton's own dense LU, by flops:
+ * the LU of J, (2/3)(3m)³ = 18 m³, and about ten products of its size (J, the line search),
+ * 90 m², against a sweep's local solves (about 200 flops per contact, the quartic's and the 3×3
+ * solves) and column updates (18 per stored block). On the real set this gives 1-4 for 1-9
+ * contacts (measured 1-4: newton is the faster there) and 30 for OneObject's 23. With PETSc's
+ * sparse LU (its fill unknown before a factorization), step_sweeps (50; measured 30 to 325 on
+ * generated problems of 54 to 992 contacts). */
+static PetscReal AutoStepSweeps_Private(FcContactSolver_Auto *au, FcContactProblem p)
+{
+  const PetscReal m = (PetscReal)p->m, nb = p->W ? m * m : (PetscReal)p->nb;
+
+  if (!AutoNewtonOwnLU_Private(p)) return au->step_sweeps;
+  return PetscMax(1.0, (18 * m * m * m + 90 * m * m) / (200 * m + 18 * nb));
+}
+
 /* One chunk of a child: at most k iterations from r, tol the object's. */
 static PetscErrorCode AutoChunk_Private(FcContactSolver s, FcContactSolver child, FcContactProblem p, PetscReal r[], PetscInt k, FcContactSolverStats *cs)
 {
@@ -83,7 +99,7 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
 {
   FcContactSolver_Auto *au = (FcContactSolver_Auto *)s->data;
   const PetscInt        n  = 3 * p->m;
-  PetscReal             e, tol = s->params.tol, egs = PETSC_INFINITY, ent = PETSC_INFINITY, vgs = 0, vnt = 0;
+  PetscReal             e, tol = s->params.tol, egs = PETSC_INFINITY, ent = PETSC_INFINITY, vgs = 0, vnt = 0, ratio, eround = PETSC_INFINITY, tround = 0;
   PetscInt              chunk = 5, nchunk, stalled = 0;
   PetscBool             newton, tried = PETSC_FALSE;
 
@@ -92,7 +108,8 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
   au->tgs = au->tnt = 0;
   au->started = au->finished = NULL;
   st->iterations             = 0;
-  newton                     = au->first == AUTO_FIRST_NEWTON || (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && p->m <= au->first_newton_m);
+  ratio                      = AutoStepSweeps_Private(au, p);
+  newton                     = au->first == AUTO_FIRST_NEWTON || (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && (!FcContactProblemIsSparse(p) || ratio <= au->first_ratio));
   e                          = PETSC_INFINITY;
   if (!newton) { /* the error the first nsgs chunk's rate starts from (newton first: not needed, the
                   * children test the initial r themselves, and on the small problems newton takes
@@ -151,7 +168,7 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
       /* nsgs's speed in decades of the common error per second over this chunk, the time it
        * predicts to finish, against newton's (measured, or 10 steps of a modelled step) */
       const PetscReal tsweep = au->tgs / au->sweeps;
-      const PetscReal tstep  = au->steps ? au->tnt / au->steps : au->step_sweeps * tsweep;
+      const PetscReal tstep  = au->steps ? au->tnt / au->steps : ratio * tsweep;
       PetscReal       tgs, tnt;
       vgs = e < e0 && cs.time > 0 ? PetscLog10Real(e0 / e) / cs.time : 0;
       egs = e;
@@ -175,13 +192,19 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
           PetscCall(PetscArraycpy(r, au->r0, n));
           PetscCall(FcContactProblemComputeError(p, r, &e));
         }
-        tried = PETSC_TRUE;
+        tried  = PETSC_TRUE;
+        eround = e;
+        tround = 0;
       } else chunk = PetscMin(2 * chunk, 200);
     } else {
       /* newton's speed over this chunk; it goes on while it is at least as fast (decades per second)
        * as nsgs was, in chunks of 1, 2, 4, 8 .. newton_steps steps; when it started, after its
        * first chunk nsgs takes over */
-      vnt = e < e0 && e0 < PETSC_INFINITY && cs.time > 0 ? PetscLog10Real(e0 / e) / cs.time : 0;
+      /* its speed over the whole round (since it took over): its global phase does not lower the
+       * common error monotonically (OneObject: 5.2e-3, 4.6e-3, 5.7e-3 after 1, 3, 7 steps from the
+       * initial r, then 2e-5 three steps later), so a chunk alone would misjudge it */
+      tround += cs.time;
+      vnt = e < eround && eround < PETSC_INFINITY && tround > 0 ? PetscLog10Real(eround / e) / tround : 0;
       ent = e;
       if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto newton %6" PetscInt_FMT " steps  error %.3e (%.2f decades/ms; nsgs %.2f)\n", au->steps, (double)e, (double)(1e-3 * vnt), (double)(1e-3 * vgs)));
       if (au->sweeps && vnt >= vgs) nchunk = PetscMin(2 * nchunk, au->newton_steps);
@@ -261,7 +284,14 @@ static PetscErrorCode FcContactSolverSetFromOptions_Auto(FcContactSolver s, Pets
       snprintf(s->opterr, sizeof s->opterr, "unknown value '%s' (model, nsgs or newton)", val);
     }
   }
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-auto_first_newton_m", "model: newton first up to this many contacts when its LU is its own dense one", &au->first_newton_m, 0));
+  {
+    PetscReal fr = au->first_ratio;
+    PetscCall(PetscOptionsReal("-auto_first_newton_ratio", "model: newton first when a Newton step is predicted to cost at most this many sweeps", "", fr, &fr, &set));
+    if (set && !(fr >= 0 && !PetscIsInfOrNanReal(fr)) && !s->opterr[0]) {
+      snprintf(s->optname, sizeof s->optname, "-%sauto_first_newton_ratio", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
+      snprintf(s->opterr, sizeof s->opterr, "must be finite and >= 0 (got %g)", (double)fr);
+    } else au->first_ratio = fr;
+  }
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-auto_newton_steps", "Newton steps per chunk, and the steps a finish by newton is predicted to take", &au->newton_steps, 1));
   PetscCall(PetscOptionsReal("-auto_newton_step_sweeps", "A Newton step's cost in nsgs sweeps, before one was measured", "", ss, &ss, &set));
   if (set && !(ss > 0 && !PetscIsInfOrNanReal(ss)) && !s->opterr[0]) {
@@ -293,7 +323,7 @@ static PetscErrorCode FcContactSolverView_Auto(FcContactSolver s, PetscViewer vi
   char                  sum[256];
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "auto: first %s (model: newton first up to %" PetscInt_FMT " contacts with its own dense LU), newton chunks of %" PetscInt_FMT " steps, a step predicted as %g sweeps before one is measured\n", AutoFirstNames[au->first], au->first_newton_m, au->newton_steps, (double)au->step_sweeps));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "auto: first %s (model: newton first when a step is predicted to cost at most %g sweeps), newton chunks of %" PetscInt_FMT " steps, a step with PETSc's sparse LU predicted as %g sweeps before one is measured\n", AutoFirstNames[au->first], (double)au->first_ratio, au->newton_steps, (double)au->step_sweeps));
   if (s->nsolves) {
     PetscCall(FcContactSolverSummary_Auto(s, sum, sizeof sum));
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s (last solve); %" PetscInt64_FMT " sweeps, %" PetscInt64_FMT " steps, %" PetscInt64_FMT " switches (all solves)\n", sum, au->sweeps_all, au->steps_all, au->switches_all));
@@ -320,7 +350,7 @@ PetscErrorCode FcContactSolverCreate_Auto(FcContactSolver s)
   PetscFunctionBegin;
   PetscCall(PetscNew(&au));
   au->first          = AUTO_FIRST_MODEL;
-  au->first_newton_m = 32;
+  au->first_ratio    = 10;
   au->newton_steps   = 10;
   au->step_sweeps    = 50;
   PetscCall(FcContactSolverCreate(&au->gs));
