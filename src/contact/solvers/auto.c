@@ -11,7 +11,7 @@
  * the object, the wall time of the chunk), predicts the cost of finishing with the current solver
  * and with the other, and switches when the other is predicted cheaper:
  *
- *   - first solver: newton when its own dense LU factors J and W is stored dense (the contacts
+ *   - first solver: newton when its own dense LU factors J and W is dense by the fill rule (the contacts
  *     all coupled: the real set's problems of 1-9 contacts, where newton alone was the faster) or a
  *     step is predicted to cost at most first_newton_ratio (10) sweeps (AutoStepSweeps_Private: 1-9.7 on
  *     the real problems of 1-9 contacts, 30 on OneObject, 50 or more on generated ones of 28);
@@ -79,7 +79,7 @@ static PetscBool AutoNewtonOwnLU_Private(FcContactProblem p)
  * generated problems of 54 to 992 contacts). */
 static PetscReal AutoStepSweeps_Private(FcContactSolver_Auto *au, FcContactProblem p)
 {
-  const PetscReal m = (PetscReal)p->m, nb = p->W ? m * m : (PetscReal)p->nb;
+  const PetscReal m = (PetscReal)p->m, nb = (PetscReal)FcContactProblemCountBlocks(p);
 
   if (!AutoNewtonOwnLU_Private(p)) return au->step_sweeps;
   return PetscMax(1.0, (18 * m * m * m + 90 * m * m) / (200 * m + 18 * nb));
@@ -109,7 +109,9 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
   au->started = au->finished = NULL;
   st->iterations             = 0;
   ratio                      = AutoStepSweeps_Private(au, p);
-  newton                     = au->first == AUTO_FIRST_NEWTON || (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && (!FcContactProblemIsSparse(p) || ratio <= au->first_ratio));
+  /* "W dense" by its blocks (the fill rule, problem.h), not by its storage: the same problem must
+   * be solved alike in both storages (test_sparse) */
+  newton                     = au->first == AUTO_FIRST_NEWTON || (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && (!FcContactProblemPreferSparse(p->m, FcContactProblemCountBlocks(p)) || ratio <= au->first_ratio));
   e                          = PETSC_INFINITY;
   if (!newton) { /* the error the first nsgs chunk's rate starts from (newton first: not needed, the
                   * children test the initial r themselves, and on the small problems newton takes
@@ -165,19 +167,20 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
       break;
     }
     if (!newton) {
-      /* nsgs's speed in decades of the common error per second over this chunk, the time it
-       * predicts to finish, against newton's (measured, or 10 steps of a modelled step) */
-      const PetscReal tsweep = au->tgs / au->sweeps;
-      const PetscReal tstep  = au->steps ? au->tnt / au->steps : ratio * tsweep;
+      /* nsgs's speed in decades of the common error per sweep over this chunk, the cost it predicts
+       * to finish, against newton's. Costs are counted in sweeps, a Newton step as the model's
+       * `ratio` sweeps — not measured times, so that the same problem takes the same path in every
+       * run and in both storages of W (reproducible runs; test_sparse) */
+      const PetscReal tstep = ratio;
       PetscReal       tgs, tnt;
-      vgs = e < e0 && cs.time > 0 ? PetscLog10Real(e0 / e) / cs.time : 0;
+      vgs = e < e0 ? PetscLog10Real(e0 / e) / cs.iterations : 0;
       egs = e;
       tgs = vgs > 0 ? PetscLog10Real(e / tol) / vgs : PETSC_INFINITY;
       /* before newton ran: one step, a probe (it either finishes — a stack from its initial r — or
        * tells newton's real speed), predicted as 2 steps so that a problem nsgs finishes in about as
        * much is left to it; after: its measured speed, halved for every round that stalled */
       tnt = (vnt > 0 ? PetscLog10Real(e / tol) / vnt : (tried ? au->newton_steps : 2) * tstep) * (PetscReal)(1 << PetscMin(stalled, 20));
-      if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto nsgs   %6" PetscInt_FMT " sweeps error %.3e (%.2f decades/ms): finish nsgs %.3e s, newton %.3e s\n", au->sweeps, (double)e, (double)(1e-3 * vgs), (double)tgs, (double)tnt));
+      if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto nsgs   %6" PetscInt_FMT " sweeps error %.3e (%.3g decades per sweep): finish nsgs %.3g sweeps, newton %.3g sweeps\n", au->sweeps, (double)e, (double)vgs, (double)tgs, (double)tnt));
       if (tgs > tnt) {
         newton = PETSC_TRUE;
         au->switches++;
@@ -203,10 +206,10 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
       /* its speed over the whole round (since it took over): its global phase does not lower the
        * common error monotonically (OneObject: 5.2e-3, 4.6e-3, 5.7e-3 after 1, 3, 7 steps from the
        * initial r, then 2e-5 three steps later), so a chunk alone would misjudge it */
-      tround += cs.time;
+      tround += cs.iterations * ratio;
       vnt = e < eround && eround < PETSC_INFINITY && tround > 0 ? PetscLog10Real(eround / e) / tround : 0;
       ent = e;
-      if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto newton %6" PetscInt_FMT " steps  error %.3e (%.2f decades/ms; nsgs %.2f)\n", au->steps, (double)e, (double)(1e-3 * vnt), (double)(1e-3 * vgs)));
+      if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto newton %6" PetscInt_FMT " steps  error %.3e (%.3g decades per sweep of cost; nsgs %.3g)\n", au->steps, (double)e, (double)vnt, (double)vgs));
       if (au->sweeps && vnt >= vgs) nchunk = PetscMin(2 * nchunk, au->newton_steps);
       else { /* crawling: nsgs takes over, from the better of its iterate and newton's */
         newton = PETSC_FALSE;
