@@ -3,7 +3,13 @@
 solver) on generated multi-body FCLIB problems (bench/fclib_multibody.py), same common error.
 
     /usr/bin/python3 bench/multibody_peer.py [--sizes 100,300,1000,3000,10000] [--runs 3] [--large-runs 1]
-        [--large-from 5000] [--storage sbm|dense] [--tol 1e-8]
+        [--large-from 5000] [--storage sbm|dense] [--tol 1e-8] [--types nsgs,newton,auto] [--real]
+        [--siconos-max-it N]
+
+With --types, every fcsim type listed is timed against the same Siconos runs, and a table gives per
+size class and type the median ratio fcsim / faster Siconos variant (and of the fastest runs), and
+the problems where the type converged to --tol and neither Siconos variant did (issue 25). --real
+adds the real FCLIB set (../shared/fclib-real), in classes of 1-8 and 9-99 contacts.
 
 Per size class (about N contacts) three problems: a running-bond brick wall (mu in [0.3, 1]), a
 pyramid of cubes (mu in [0.1, 1]) and a pyramid with densities spread over a factor 100 (mu in
@@ -62,10 +68,27 @@ def main():
     ap.add_argument("--tol", type=float, default=1e-8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "out", "multibody"))
+    ap.add_argument("--types", default="nsgs", help="fcsim solver types timed against the same Siconos runs (issue 25: nsgs,newton,auto)")
+    ap.add_argument("--real", action="store_true", help="also the real FCLIB set (../shared/fclib-real), size classes 1-8 and 9-99 contacts")
+    ap.add_argument("--siconos-max-it", type=int, default=100000, help="Siconos' sweep budget (its tolerance calibration may try 9 solves of it where it stalls)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     files, cls = [], {}
-    for size in [int(s) for s in a.sizes.split(",")]:
+    if a.real:
+        d = ROOT
+        real = None
+        while os.path.dirname(d) != d and not real:
+            cand = os.path.join(os.path.dirname(d), "shared", "fclib-real")
+            real = cand if os.path.isdir(cand) else None
+            d = os.path.dirname(d)
+        if not real:
+            sys.exit("multibody_peer: --real: no shared/fclib-real above %s" % ROOT)
+        for f in sorted(os.listdir(real)):
+            if f.endswith(".hdf5"):
+                fn = os.path.join(real, f)
+                files.append(fn)
+                cls[fn] = -1  # classified by its contacts below
+    for size in [int(s) for s in a.sizes.split(",") if s]:
         for k, (name, layout, kw) in enumerate(LAYOUTS):
             fn = os.path.join(a.out, "%s_%d_s%d.hdf5" % (name, size, a.seed))
             files.append(fn)
@@ -84,15 +107,42 @@ def main():
     for runs, group in ((a.runs, [f for f in files if cls[f] < a.large_from]),
                         (a.large_runs, [f for f in files if cls[f] >= a.large_from])):
         if group:
-            subprocess.run([peer, "-tol", repr(a.tol), "-runs", str(runs), "-siconos_storage", a.storage, "-csv", fcsv] + group,
+            subprocess.run([peer, "-tol", repr(a.tol), "-runs", str(runs), "-siconos_storage", a.storage, "-csv", fcsv,
+                            "-fcsim_types", a.types, "-siconos_max_it", str(a.siconos_max_it)] + group,
                            check=True, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
-    rows = list(csv.reader(open(fcsv)))
+    allrows = list(csv.reader(open(fcsv)))
+    for r in allrows:  # the real problems: size class by contacts
+        if cls[r[0]] == -1:
+            cls[r[0]] = 1 if int(r[1]) <= 8 else 9
+    if a.types != "nsgs":
+        types = a.types.split(",")
+        print("\n| size class | problems | " + " | ".join("%s: median / faster Siconos (fastest runs)" % t for t in types) + " | %s converged, Siconos (both) not |" % "/".join(types))
+        print("|---|---|" + "---|" * (len(types) + 1))
+        for size in sorted(set(cls.values())):
+            cells, wins = [], []
+            for t in types:
+                rs = [r for r in allrows if cls[r[0]] == size and r[19] == t]
+                if not rs:
+                    cells.append("-")
+                    continue
+                cells.append("%.2f (%.2f)" % (median([float(r[12]) / min(float(r[13]), float(r[14])) for r in rs]),
+                                              median([float(r[16]) / min(float(r[17]), float(r[18])) for r in rs])))
+                wins.append(str(sum(int(r[15]) == 1 and float(r[7]) > a.tol and float(r[8]) > a.tol for r in rs)))
+            n = len({r[0] for r in allrows if cls[r[0]] == size})
+            label = {1: "real, 1-8 contacts", 9: "real, 9-99 contacts"}.get(size, str(size))
+            print("| %s | %d | %s | %s |" % (label, n, " | ".join(cells), "/".join(wins)))
+        conv = {t: sum(int(r[15]) for r in allrows if r[19] == t) for t in types}
+        print("\nconverged to %g: %s of %d problems; Siconos NSGS %d, NSGS/proj %d" % (a.tol, ", ".join("%s %d" % (t, conv[t]) for t in types), len({r[0] for r in allrows}),
+              sum(float(r[7]) <= a.tol for r in allrows if r[19] == types[0]), sum(float(r[8]) <= a.tol for r in allrows if r[19] == types[0])))
+    rows = [r for r in allrows if len(r) < 20 or r[19] == a.types.split(",")[0]]
     # columns: file, m, storage, it fcsim, it NSGS, it NSGS/proj, errors (3), tol_s (2), tol, t fcsim, t NSGS, t NSGS/proj,
     # converged, then the fastest run of fcsim, NSGS, NSGS/proj
     print("\n| size class | problems | contacts | median fcsim / NSGS | median fcsim / (NSGS/proj) | median fcsim / faster Siconos | the same, fastest runs |")
     print("|---|---|---|---|---|---|---|")
     for size in sorted(set(cls.values())):
         rs = [r for r in rows if cls[r[0]] == size]
+        if not rs:
+            continue
         tf = [float(r[12]) for r in rs]
         t0 = [float(r[13]) for r in rs]
         t1 = [float(r[14]) for r in rs]

@@ -12,8 +12,11 @@ OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 # issue 16: wall time per haptic tick on the frozen contact problem (median, p99, fraction within 1 ms)
 # for nsgs on cases/haptic_sphere.json (10 contacts) and on the refined block with ~300 contacts
 /usr/bin/python3 bench/haptic_tick.py --solvers nsgs --budgets 1,5,20
-# The fixed cost of a small contact solve beside its sweeps (issue 12 goal: < 10 µs for 1-10 contacts)
+# The fixed cost of a small contact solve beside its sweeps (issue 12 goal: < 10 µs for 1-10 contacts;
+# issue 25: newton's within 10x of nsgs's)
 ./build/bench/solve_overhead
+./build/bench/solve_overhead -type newton
+./build/bench/solve_overhead -type auto
 # Peer: Siconos fc3d NSGS (default and projection local solver) vs fcsim nsgs on the FCLIB
 # problems fcsim's cases write (plus any files given as arguments: sh bench/run.sh FILE.hdf5 ...)
 ./bin/fcsim run cases/block_on_floor.json -q -o bench/out/block_on_floor --set output.fclib=true --set output.vtk=false --set time.t_end=0.2
@@ -24,6 +27,16 @@ OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 # 2-core machine); the 10,000 class: 1 run (the 10,000-contact wall needs about 26,000 sweeps per
 # solve, 16 min for fcsim alone under load: an hour or more with Siconos, doc/performance.md)
 /usr/bin/python3 bench/multibody_peer.py --sizes 100,300,1000,3000,10000 --runs 3 --large-runs 1
+# issue 25: the real FCLIB set (../shared/fclib-real) and generated sets of 10 to 3000 contacts,
+# fcsim nsgs, newton and auto against the same Siconos NSGS/NSGS_PROJ runs: median ratio per size
+# class and the problems fcsim solves and Siconos does not (Siconos' budget 20,000 sweeps; the
+# 10,000 class is the run above, nsgs only: about an hour per type with Siconos)
+/usr/bin/python3 bench/multibody_peer.py --sizes 10,30,100,300,1000,3000 --runs 3 --types nsgs,newton,auto --real --siconos-max-it 20000 --out bench/out/peer25
+# issue 25: auto against the faster of nsgs and newton alone, on the real set and a generated hard set
+# (stacks, walls, pyramids, rock piles; goal <= 1.2x on each)
+/usr/bin/python3 bench/auto_hard.py --runs 3
+# issue 25: every solver on every real FCLIB problem (the table of doc/contact.md)
+/usr/bin/python3 scripts/fclib_real_table.py
 # newton where Gauss-Seidel stalls: generated stacks, walls and pyramids, 40 to 2000 contacts, nsgs
 # capped at 1e4 sweeps beside newton to 1e-10, W stored by the fill rule (doc/performance.md; about 15 min)
 /usr/bin/python3 bench/newton_hard.py --sizes 50,200,500,1000,2000 --cap 10000

@@ -11,7 +11,12 @@
  * fcsim, ...) R times each; medians are reported. -csv FILE appends one row per problem (with the
  * medians, then the fastest run of each solver).
  *
- *   bench/siconos_peer [-tol T] [-runs R] [-siconos_storage dense|sbm] [-csv FILE] FILE.hdf5...  */
+ * -fcsim_types nsgs,newton,auto times each of these fcsim types against the same (calibrated once)
+ * Siconos runs: one table row and one CSV row per problem and type, the type as the CSV's last
+ * column; -siconos_max_it N bounds Siconos' sweeps (default 100000; its calibration tries up to 9
+ * tolerances, each up to N sweeps where it stalls).
+ *
+ *   bench/siconos_peer [-tol T] [-runs R] [-siconos_storage dense|sbm] [-csv FILE] [-fcsim_types LIST] [-siconos_max_it N] FILE.hdf5...  */
 #include <siconos/numerics/FrictionContactProblem.h>
 #include <siconos/numerics/SolverOptions.h>
 #include <siconos/numerics/fc3d_Solvers.h>
@@ -36,12 +41,14 @@ static const char *VarName[NVAR] = {"NSGS", "NSGS/proj"};
 
 /* Fresh options per solve (a reused SolverOptions keeps state and the next fc3d_driver call
  * returns at once). */
+static int SiconosMaxIt = 100000; /* -siconos_max_it */
+
 static SolverOptions *SiconosOptions(int var, double tol)
 {
   SolverOptions *opt = solver_options_create(SICONOS_FRICTION_3D_NSGS);
   if (var == 1) solver_options_update_internal(opt, 0, SICONOS_FRICTION_3D_ONECONTACT_ProjectionOnConeWithLocalIteration);
   opt->dparam[SICONOS_DPARAM_TOL]      = tol;
-  opt->iparam[SICONOS_IPARAM_MAX_ITER] = 100000;
+  opt->iparam[SICONOS_IPARAM_MAX_ITER] = SiconosMaxIt;
   return opt;
 }
 
@@ -107,7 +114,8 @@ int main(int argc, char **argv)
 {
   PetscReal tol = 1e-8, ratios[4096];
   PetscInt  runs = 7, nr = 0;
-  char      storage[16] = "dense", csv[PETSC_MAX_PATH_LEN] = "";
+  char      storage[16] = "dense", csv[PETSC_MAX_PATH_LEN] = "", types[256] = "nsgs", tname[8][32];
+  int       ntypes = 0;
   PetscBool sbm, csvset;
   FILE     *fcsv = NULL;
 
@@ -118,6 +126,13 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-runs", &runs, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-siconos_storage", storage, sizeof storage, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csv, sizeof csv, &csvset));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-fcsim_types", types, sizeof types, NULL));
+  {
+    PetscInt mi = SiconosMaxIt;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-siconos_max_it", &mi, NULL));
+    SiconosMaxIt = (int)PetscMax(1, mi);
+  }
+  for (char *t = strtok(types, ","); t && ntypes < 8; t = strtok(NULL, ",")) PetscCall(PetscStrncpy(tname[ntypes++], t, sizeof tname[0]));
   PetscCheck(!strcmp(storage, "dense") || !strcmp(storage, "sbm"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-siconos_storage: expected dense or sbm, got %s", storage);
   sbm = !strcmp(storage, "sbm") ? PETSC_TRUE : PETSC_FALSE;
   runs = PetscMax(1, PetscMin(runs, 64));
@@ -134,7 +149,7 @@ int main(int argc, char **argv)
     FcContactSolver         s;
     FcContactSolverStats    st;
     SolverOptions          *opt;
-    PetscReal               tf[64], ts[NVAR][64], tol_s[NVAR], ef = 0, es[NVAR], emax, *r, *rs, *vs, t0, t1, mf, ms[NVAR], faster;
+    PetscReal               tf[64], ts[NVAR][64], tol_s[NVAR], ef = 0, es[NVAR] = {0, 0}, emax, *r, *rs, *vs, t0, t1, mf, ms[NVAR] = {0, 0}, faster;
     int                     info = 0, sit[NVAR] = {0, 0};
     if (argv[f][0] == '-') { /* a PETSc option and its value */
       f++;
@@ -144,11 +159,6 @@ int main(int argc, char **argv)
     sp = SiconosProblem(p, sbm);
     PetscCheck(sp, PETSC_COMM_SELF, PETSC_ERR_MEM, "cannot form the Siconos problem of %s", argv[f]);
     PetscCall(PetscMalloc3(3 * p->m, &r, 3 * p->m, &rs, 3 * p->m, &vs));
-    PetscCall(FcContactSolverCreate(&s));
-    PetscCall(FcContactSolverSetType(s, "nsgs"));
-    PetscCall(FcContactSolverSetTolerances(s, tol, 100000));
-    PetscCall(FcContactSolverSetWarmStart(s, PETSC_FALSE));
-    PetscCall(FcContactSolverSetFromOptions(s));
     /* Siconos' NSGS stops on its own error measure, whose normalisation differs from the common
      * error: calibrate its tolerance per problem and variant to the loosest 10^j tol (j = 8..0)
      * whose solution still has common error <= tol, so that all stop at the same accuracy. Tried
@@ -170,44 +180,54 @@ int main(int argc, char **argv)
         }
       }
     }
-    for (PetscInt k = 0; k < runs; k++) {
-      PetscCall(PetscArrayzero(r, 3 * p->m));
-      PetscCall(PetscTime(&t0));
-      PetscCall(FcContactSolverSolve(s, p, r));
-      PetscCall(PetscTime(&t1));
-      tf[k] = t1 - t0;
-      for (int v = 0; v < NVAR; v++) {
-        PetscCall(PetscArrayzero(rs, 3 * p->m));
-        PetscCall(PetscArrayzero(vs, 3 * p->m));
-        opt = SiconosOptions(v, tol_s[v]); /* outside the timing */
+    for (int ty = 0; ty < ntypes; ty++) {
+      PetscCall(FcContactSolverCreate(&s));
+      PetscCall(FcContactSolverSetType(s, tname[ty]));
+      PetscCall(FcContactSolverSetTolerances(s, tol, 100000));
+      PetscCall(FcContactSolverSetWarmStart(s, PETSC_FALSE));
+      PetscCall(FcContactSolverSetFromOptions(s));
+      PetscCall(FcContactSolverSetType(s, tname[ty])); /* -fc_contact_solver_type would not override the list */
+      for (PetscInt k = 0; k < runs; k++) {
+        PetscCall(PetscArrayzero(r, 3 * p->m));
         PetscCall(PetscTime(&t0));
-        info = fc3d_driver(sp, rs, vs, opt);
+        PetscCall(FcContactSolverSolve(s, p, r));
         PetscCall(PetscTime(&t1));
-        ts[v][k] = t1 - t0;
-        sit[v]   = opt->iparam[SICONOS_IPARAM_ITER_DONE];
-        if (info) fprintf(stderr, "%s: Siconos %s: fc3d_driver info %d\n", argv[f], VarName[v], info);
-        solver_options_delete(opt);
-        PetscCall(FcContactProblemComputeError(p, rs, &es[v]));
+        tf[k] = t1 - t0;
+        if (ty) continue; /* Siconos once per run, beside the first type */
+        for (int v = 0; v < NVAR; v++) {
+          PetscCall(PetscArrayzero(rs, 3 * p->m));
+          PetscCall(PetscArrayzero(vs, 3 * p->m));
+          opt = SiconosOptions(v, tol_s[v]); /* outside the timing */
+          PetscCall(PetscTime(&t0));
+          info = fc3d_driver(sp, rs, vs, opt);
+          PetscCall(PetscTime(&t1));
+          ts[v][k] = t1 - t0;
+          sit[v]   = opt->iparam[SICONOS_IPARAM_ITER_DONE];
+          if (info) fprintf(stderr, "%s: Siconos %s: fc3d_driver info %d\n", argv[f], VarName[v], info);
+          solver_options_delete(opt);
+          PetscCall(FcContactProblemComputeError(p, rs, &es[v]));
+        }
       }
+      PetscCall(FcContactSolverGetStats(s, &st));
+      PetscCall(FcContactProblemComputeError(p, r, &ef));
+      emax = PetscMax(ef, PetscMax(es[0], es[1]));
+      qsort(tf, (size_t)runs, sizeof tf[0], CmpReal);
+      mf = tf[runs / 2];
+      if (!ty)
+        for (int v = 0; v < NVAR; v++) {
+          qsort(ts[v], (size_t)runs, sizeof ts[v][0], CmpReal);
+          ms[v] = ts[v][runs / 2];
+        }
+      faster = PetscMin(ms[0], ms[1]);
+      if (nr < 4096) ratios[nr++] = mf / faster;
+      printf("| %s%s%s | %d | %d | %d | %d | %.1e | %.3e | %.3e | %.3e | %.2f | %.2f | %.2f |\n", argv[f], ntypes > 1 ? " " : "", ntypes > 1 ? tname[ty] : "", (int)p->m, (int)st.iterations, sit[0], sit[1], (double)emax, (double)mf, (double)ms[0], (double)ms[1], (double)(mf / ms[0]), (double)(mf / ms[1]), (double)(mf / faster));
+      /* the last three columns: the fastest of the runs (sorted above), the uncontended cost on a
+       * loaded machine, where one descheduling can make a millisecond solve take 30 ms; then the type */
+      if (fcsv) fprintf(fcsv, "%s,%d,%s,%d,%d,%d,%.3e,%.3e,%.3e,%.3e,%.3e,%.3e,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%.6e,%s\n", argv[f], (int)p->m, storage, (int)st.iterations, sit[0], sit[1], (double)ef, (double)es[0], (double)es[1], (double)tol_s[0], (double)tol_s[1], (double)tol, (double)mf, (double)ms[0], (double)ms[1], st.converged ? 1 : 0, (double)tf[0], (double)ts[0][0], (double)ts[1][0], tname[ty]);
+      fflush(stdout);
+      PetscCall(FcContactSolverDestroy(&s));
     }
-    PetscCall(FcContactSolverGetStats(s, &st));
-    PetscCall(FcContactProblemComputeError(p, r, &ef));
-    emax = PetscMax(ef, PetscMax(es[0], es[1]));
-    qsort(tf, (size_t)runs, sizeof tf[0], CmpReal);
-    mf = tf[runs / 2];
-    for (int v = 0; v < NVAR; v++) {
-      qsort(ts[v], (size_t)runs, sizeof ts[v][0], CmpReal);
-      ms[v] = ts[v][runs / 2];
-    }
-    faster       = PetscMin(ms[0], ms[1]);
-    ratios[nr++] = mf / faster;
-    printf("| %s | %d | %d | %d | %d | %.1e | %.3e | %.3e | %.3e | %.2f | %.2f | %.2f |\n", argv[f], (int)p->m, (int)st.iterations, sit[0], sit[1], (double)emax, (double)mf, (double)ms[0], (double)ms[1], (double)(mf / ms[0]), (double)(mf / ms[1]), (double)(mf / faster));
-    /* the last three columns: the fastest of the runs (sorted above), the uncontended cost on a
-     * loaded machine, where one descheduling can make a millisecond solve take 30 ms */
-    if (fcsv) fprintf(fcsv, "%s,%d,%s,%d,%d,%d,%.3e,%.3e,%.3e,%.3e,%.3e,%.3e,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%.6e\n", argv[f], (int)p->m, storage, (int)st.iterations, sit[0], sit[1], (double)ef, (double)es[0], (double)es[1], (double)tol_s[0], (double)tol_s[1], (double)tol, (double)mf, (double)ms[0], (double)ms[1], st.converged ? 1 : 0, (double)tf[0], (double)ts[0][0], (double)ts[1][0]);
-    fflush(stdout);
     frictionContactProblem_free(sp);
-    PetscCall(FcContactSolverDestroy(&s));
     PetscCall(PetscFree3(r, rs, vs));
     PetscCall(FcContactProblemDestroy(&p));
   }

@@ -24,8 +24,11 @@ that is no longer comparable and is left out of every comparison):
      common error <= eps. The iterations, the common error each reaches and its force difference
      to the accurate solution are recorded (DIR/paper.csv). The exact thresholds: doc/contact.md,
      "uzawa_local / uzawa_global".
-  2b. "smallrho": nsgs and uzawa_global with rho_factor --small-rho (0.05 instead of talbi2008's
-     0.3), which puts rho lambda_max(W) below 2 (checks.md reports the product for the default).
+  2b. "smallrho": nsgs and uzawa_global with talbi2008's rho rule and rho_factor --small-rho (0.05
+     instead of talbi2008's 0.3), which puts rho lambda_max(W) below 2 (checks.md reports the product
+     for talbi2008's); "talbirho": the same with talbi2008's 0.3 (HapCo Fig. 9's divergence). Since
+     issue 25 uzawa_global's default rho (rule lambda, Jacobi-scaled 1/lambda_max(W)) is below the
+     bound, so the "common" run's uzawa_global converges; the paper's runs (2.) set talbi2008's.
   3. "tols" (Fig. 8): benchmark 1, mu = 0.6, the common-error tolerance swept over --tols: total
      contact CPU time per solver.
 Per step (= increment) it reads each run's stats.csv (contact_it, contact_solve_time,
@@ -179,8 +182,13 @@ def main():
             studies[(b, mu, "common")] = out if a.skip_runs else compare(a.fcsim, case, out, sets)
             # uzawa_global with a step below its Jacobi bound (rho lambda_max(W) < 2)
             out = os.path.join(a.o, "bench%d_mu%g_smallrho" % (b, mu))
-            sets = base + ["contacts[0].mu=%g" % mu, "petsc.fc_contact_solver_uzawa_rho_factor=%g" % a.small_rho, "contact_solver.tol=%g" % a.tol, "contact_solver.max_it=%d" % a.small_rho_max_it]
+            sets = base + ["contacts[0].mu=%g" % mu, "petsc.fc_contact_solver_uzawa_rho_rule=\"talbi2008\"", "petsc.fc_contact_solver_uzawa_rho_factor=%g" % a.small_rho, "contact_solver.tol=%g" % a.tol, "contact_solver.max_it=%d" % a.small_rho_max_it]
             studies[(b, mu, "smallrho")] = out if a.skip_runs else compare(a.fcsim, case, out, sets, solvers=["nsgs", "uzawa_global"])
+            # uzawa_global with talbi2008's rho (0.3 min 1/W_nn), above its Jacobi bound here (Fig. 9);
+            # since issue 25 fcsim's default rho (rule lambda) is below it, so the "common" run converges
+            out = os.path.join(a.o, "bench%d_mu%g_talbirho" % (b, mu))
+            sets = base + ["contacts[0].mu=%g" % mu, "petsc.fc_contact_solver_uzawa_rho_rule=\"talbi2008\"", "contact_solver.tol=%g" % a.tol, "contact_solver.max_it=%d" % a.max_it]
+            studies[(b, mu, "talbirho")] = out if a.skip_runs else compare(a.fcsim, case, out, sets, solvers=["nsgs", "uzawa_global"])
 
     rows, phase_rows, checks = [], [], []
     for (b, mu, test), d in sorted(studies.items()):
@@ -256,7 +264,7 @@ def main():
     claim, paper_rows = [], []
     specs = ["nsgs:tol=%g" % a.eps,
              "uzawa_local:tol=1e-15:uzawa_outer_tol=%g:uzawa_inner_tol=%g:uzawa_rho_local=false" % (a.eps, a.eps),
-             "uzawa_global:tol=1e-15:uzawa_rel_tol=%g" % a.eps]
+             "uzawa_global:tol=1e-15:uzawa_rel_tol=%g:uzawa_rho_rule=talbi2008" % a.eps]
     accurate = "nsgs:tol=%g" % a.tol
     for (b, mu, test), d in sorted(studies.items()):
         if test != "common":

@@ -36,9 +36,9 @@ static const char usage[] =
   "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR [--overwrite]] [-q] [PETSc options]\n"
   "       fcsim info CASE.json [--set PATH=VALUE]...\n"
   "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [--form local|global]\n"
-  "                         [-o SOLUTION.hdf5 [--overwrite]] [-v]\n"
+  "                         [--accept-regularized] [-o SOLUTION.hdf5 [--overwrite]] [-v]\n"
   "       fcsim fclib compare FILE.hdf5... [--solvers nsgs,lemke:k=8,...] [--tol T] [--max-it N]\n"
-  "                           [--format table|csv|markdown] [-v]\n"
+  "                           [--accept-regularized] [--format table|csv|markdown] [-v]\n"
   "       fcsim study compare CASE.json --solvers nsgs,lemke,... [--set PATH=VALUE]... [-o DIR [--overwrite]]\n"
   "       fcsim study refine CASE.json --levels 0,1,2,3 [--bodies A,B] [--reference FILE.csv]\n"
   "                          [--scale-x S] [--scale-y S] [--quantity COLUMN] [-j N]\n"
@@ -71,6 +71,8 @@ static const char usage[] =
   "  -o OUTDIR          output directory; fcsim replaces only a folder it wrote itself (or an\n"
   "                     empty one), never a file, and keeps a failed run in OUTDIR.failed-<pid>\n"
   "  --overwrite        with -o: also replace a folder fcsim did not write (never a file)\n"
+  "  --accept-regularized  fclib: a regularized solver's answer (sap) whose common error is above\n"
+  "                     --tol counts as converged up to 1e-2 (-fc_contact_solver_accept_regularized E)\n"
   "  -q                 no progress lines\n"
   "  -v                 more detail: for FCLIB files, one line per matrix saying how it is stored\n"
   "                     (compressed columns or rows, or triplets and which convention was detected)\n"
@@ -204,6 +206,7 @@ static int StartWatchdog_Private(void)
 typedef struct {
   const char  *cmd, *casefile, *outdir;
   const char  *solver;   /* fclib solve */
+  PetscBool    accept_regularized; /* fclib: --accept-regularized */
   const char  *solvers, *format; /* fclib compare */
   const char  *sub;      /* fclib / study subcommand */
   const char  *levels, *bodies, *reference, *quantity; /* study refine */
@@ -378,6 +381,8 @@ static int ParseArgs(int argc, char **argv, Args *a)
       }
       a->pargv[a->pargc++] = (char *)"-fc_fclib_form";
       a->pargv[a->pargc++] = argv[++i];
+    } else if (!strcmp(a->cmd, "fclib") && !strcmp(s, "--accept-regularized")) {
+      a->accept_regularized = PETSC_TRUE; /* checked against the solver in src/fclib/fclib_cmd.c */
     } else if (!strcmp(a->cmd, "fclib") && (!strcmp(s, "--solver") || !strcmp(s, "--tol") || !strcmp(s, "--max-it"))) {
       char *end = NULL;
       if (i + 1 >= argc) {
@@ -499,11 +504,11 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
     return FcStudyCompare(&o, ok);
   }
   if (!strcmp(a->cmd, "fclib") && !strcmp(a->sub, "compare")) {
-    FcFCLIBCompareOptions o = {a->nfiles, a->files, a->solvers, a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, a->format};
+    FcFCLIBCompareOptions o = {a->nfiles, a->files, a->solvers, a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, a->format, a->accept_regularized};
     return FcFCLIBCompare(&o, ok);
   }
   if (!strcmp(a->cmd, "fclib")) {
-    FcFCLIBSolveOptions o = {.file = a->casefile, .solver = a->solver, .tol = a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, .max_it = a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, .out = a->outdir, .overwrite = a->overwrite};
+    FcFCLIBSolveOptions o = {.file = a->casefile, .solver = a->solver, .tol = a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, .max_it = a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, .out = a->outdir, .overwrite = a->overwrite, .accept_regularized = a->accept_regularized};
     return FcFCLIBSolve(&o, ok);
   }
   ierr = FcCaseLoad(a->casefile, a->nsets, a->sets, &c);

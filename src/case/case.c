@@ -7,6 +7,7 @@
 #include "schema.h"
 #include "../mesh/mesh.h"
 #include "../core/registry.h"
+#include "../contact/solver.h"
 #include <math.h>
 #include <string.h>
 
@@ -699,6 +700,9 @@ static const FcSchemaEntry contact_solver_keys[] = {
   /* a converged solve with a larger common error fails (solver.h); absent: no bound, because
    * sap's common error is its model's distance from Coulomb's law, which depends on the case */
   {.key = "max_error",  .types = FC_T_NUMBER,  .range = FC_RANGE_GT(0)},
+  /* a regularized type's answer (sap) above tol: accepted up to the bound (true: 1e-2, solver.h
+   * FC_CONTACT_SOLVER_ACCEPT_REGULARIZED; a number: that bound), or never (false) */
+  {.key = "accept_regularized", .types = FC_T_BOOL | FC_T_NUMBER, .def = "true", .range = FC_RANGE_GT(0)},
   {.key = NULL}
 };
 static const FcSchemaObject contact_solver_object = {.entries = contact_solver_keys};
@@ -2170,6 +2174,10 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
     c->contact_solver_max_it     = (PetscInt)Num_Private(cs, "max_it");
     c->contact_solver_warm_start = Bool_Private(cs, "warm_start");
     c->contact_solver_max_error  = Get_Private(cs, "max_error") ? Num_Private(cs, "max_error") : PETSC_INFINITY;
+    {
+      const cJSON *ar = Get_Private(cs, "accept_regularized");
+      c->contact_solver_accept_regularized = cJSON_IsNumber(ar) ? ar->valuedouble : cJSON_IsTrue(ar) ? FC_CONTACT_SOLVER_ACCEPT_REGULARIZED : 0;
+    }
   }
   {
     const char *ct = Str_Private(Get_Private(root, "compliance"), "type");
@@ -2213,6 +2221,9 @@ static PetscErrorCode Load_Private(const char *file, PetscInt nsets, const char 
   {
     /* read before the validator inserts the defaults, after which nothing tells them apart */
     static const char *const tol[] = {"contact_solver", "tol", NULL}, *const warm[] = {"contact_solver", "warm_start", NULL}, *const inertia[] = {"time", "newton", "inertia_correction", NULL};
+    static const char *const maxit[] = {"contact_solver", "max_it", NULL}, *const accept[] = {"contact_solver", "accept_regularized", NULL};
+    c->given.contact_solver_max_it             = Given_Private(*root, maxit);
+    c->given.contact_solver_accept_regularized = Given_Private(*root, accept);
     c->given.contact_solver_tol        = Given_Private(*root, tol);
     c->given.contact_solver_warm_start = Given_Private(*root, warm);
     c->given.inertia_correction        = Given_Private(*root, inertia);

@@ -254,12 +254,14 @@ typedef struct {
   PetscInt       contact_solver_max_it;
   PetscBool      contact_solver_warm_start;
   PetscReal      contact_solver_max_error; /* contact_solver.max_error; PETSC_INFINITY when absent (no bound) */
+  PetscReal      contact_solver_accept_regularized; /* contact_solver.accept_regularized: true (the default) →
+                                                     * FC_CONTACT_SOLVER_ACCEPT_REGULARIZED, false → 0 (off), a number → it */
   char             compliance_type[FC_NAME_LEN]; /* compliance.type: a registered compliance strategy
                                                  * (src/compliance; checked by FcComplianceCheckType) */
   /* Which of the keys a run may ignore the case (or a --set) gave, before the defaults were
    * filled in: a run warns about an ignored option only when the user asked for it. */
   struct {
-    PetscBool contact_solver_tol, contact_solver_warm_start, inertia_correction;
+    PetscBool contact_solver_tol, contact_solver_warm_start, inertia_correction, contact_solver_max_it, contact_solver_accept_regularized;
   } given;
 
   char      output_dir[PETSC_MAX_PATH_LEN]; /* "results" (relative to the working directory) */

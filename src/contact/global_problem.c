@@ -162,7 +162,7 @@ PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem 
 PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactWChoice choice, FcContactProblem *local, FcGlobalMass *mass)
 {
   const PetscInt     nd = gp->n, n = 3 * gp->m, m = gp->m;
-  Mat                Mp, S, F;
+  Mat                Mp, S, F, Mt, Flu = NULL;
   IS                 rp, cp, id;
   const PetscInt    *perm;
   MatFactorInfo      finfo;
@@ -182,14 +182,31 @@ PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactW
   mass->status  = FC_GLOBAL_MASS_SPD;
   mass->nneg    = 0;
   mass->nzero   = 0;
+  mass->asym    = 0;
   PetscCall(FcMatMaxAbs(gp->M, &maxabs));
-  PetscCall(MatIsSymmetric(gp->M, 1e-12 * maxabs, &sym));
-  if (!sym) {
-    mass->status = FC_GLOBAL_MASS_NOT_SYMMETRIC;
-    PetscFunctionReturn(0);
+  PetscCall(MatIsSymmetric(gp->M, FC_GLOBAL_MASS_SYM_TOL * maxabs, &sym));
+  /* Ms: the matrix whose Cholesky inertia decides definiteness, M or its symmetric part */
+  PetscCall(MatDuplicate(gp->M, MAT_COPY_VALUES, &Mt));
+  if (!sym) { /* measure the asymmetry: max|M − Mᵀ| / max|M| (the one rule, problem.h) */
+    Mat T;
+    PetscReal d;
+    PetscCall(MatTranspose(gp->M, MAT_INITIAL_MATRIX, &T));
+    PetscCall(MatAXPY(Mt, -1.0, T, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(FcMatMaxAbs(Mt, &d));
+    mass->asym = maxabs > 0 ? d / maxabs : 0;
+    PetscCall(MatDestroy(&Mt));
+    if (mass->asym > FC_CONTACT_ASYM_ROUNDOFF) {
+      PetscCall(MatDestroy(&T));
+      mass->status = FC_GLOBAL_MASS_NOT_SYMMETRIC;
+      PetscFunctionReturn(0);
+    }
+    PetscCall(MatDuplicate(gp->M, MAT_COPY_VALUES, &Mt));
+    PetscCall(MatAXPY(Mt, 1.0, T, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatScale(Mt, 0.5)); /* the symmetric part: the quadratic form vᵀ M v, whose definiteness is M's */
+    PetscCall(MatDestroy(&T));
   }
-  PetscCall(MatGetOrdering(gp->M, MATORDERINGND, &rp, &cp));
-  PetscCall(MatPermute(gp->M, rp, rp, &Mp)); /* Mp(i,j) = M(perm[i], perm[j]) */
+  PetscCall(MatGetOrdering(Mt, MATORDERINGND, &rp, &cp));
+  PetscCall(MatPermute(Mt, rp, rp, &Mp)); /* Mp(i,j) = M(perm[i], perm[j]) */
   PetscCall(MatSetOption(Mp, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatConvert(Mp, MATSEQSBAIJ, MAT_INITIAL_MATRIX, &S));
   PetscCall(MatDestroy(&Mp));
@@ -203,6 +220,7 @@ PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactW
   if (!ferr) PetscCall(MatGetInertia(F, &nneg, &nzero, &npos));
   PetscCall(ISDestroy(&id));
   PetscCall(MatDestroy(&S));
+  PetscCall(MatDestroy(&Mt));
   if (ferr || nneg || nzero) {
     PetscCall(MatDestroy(&F));
     PetscCall(ISDestroy(&rp));
@@ -213,6 +231,22 @@ PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactW
     PetscFunctionReturn(0);
   }
 
+  if (!sym) { /* the solves with M as the file states it: LU, same ordering (the pattern is M's, made symmetric) */
+    MatFactorInfo linfo;
+    PetscCall(MatFactorInfoInitialize(&linfo));
+    PetscCall(MatGetFactor(gp->M, MATSOLVERPETSC, MAT_FACTOR_LU, &Flu));
+    PetscCall(MatLUFactorSymbolic(Flu, gp->M, rp, rp, &linfo));
+    PetscCall(MatLUFactorNumeric(Flu, gp->M, &linfo));
+    PetscCall(MatFactorGetError(Flu, &ferr));
+    if (ferr) {
+      PetscCall(MatDestroy(&Flu));
+      PetscCall(MatDestroy(&F));
+      PetscCall(ISDestroy(&rp));
+      PetscCall(ISDestroy(&cp));
+      mass->status = FC_GLOBAL_MASS_SINGULAR;
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(ColumnsOfH_Private(gp->H, nd, n, &hp, &hi, &hx));
   /* the pattern: contacts coupled through a connected component of M (block-diagonal M: a body) */
   PetscCall(FcGlobalProblemContactGroups(gp->M, gp->H, m, &ng, &gptr, &gcon));
@@ -238,11 +272,11 @@ PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactW
     else
       for (PetscInt i = 0; i < nd; i++) x[i] = fv[i];
     PetscCall(VecGetArrayWrite(bv, &bp));
-    for (PetscInt i = 0; i < nd; i++) bp[i] = x[perm[i]]; /* permuted right-hand side */
+    for (PetscInt i = 0; i < nd; i++) bp[i] = Flu ? x[i] : x[perm[i]]; /* Cholesky of the permuted M: permuted right-hand side */
     PetscCall(VecRestoreArrayWrite(bv, &bp));
-    PetscCall(MatSolve(F, bv, yv));
+    PetscCall(MatSolve(Flu ? Flu : F, bv, yv));
     PetscCall(VecGetArrayRead(yv, &yp));
-    for (PetscInt i = 0; i < nd; i++) x[perm[i]] = yp[i]; /* x = M⁻¹ (column j of H, or f) */
+    for (PetscInt i = 0; i < nd; i++) x[Flu ? i : perm[i]] = yp[i]; /* x = M⁻¹ (column j of H, or f) */
     PetscCall(VecRestoreArrayRead(yv, &yp));
     if (j < n && !p->W) { /* column j of W: only the rows of the blocks (a, j/3) stored */
       const PetscInt a2 = j / 3;
@@ -266,9 +300,12 @@ PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactW
   }
   PetscCall(VecRestoreArrayRead(gp->w, &wv));
   PetscCall(VecRestoreArrayRead(gp->f, &fv));
-  /* Hᵀ M⁻¹ H is symmetric; the column-wise solves leave rounding-level asymmetry, which would
-   * keep nsgs off its symmetric (contiguous) update. */
-  if (p->W)
+  /* Hᵀ M⁻¹ H is symmetric when M is; the column-wise solves leave rounding-level asymmetry, which
+   * would keep nsgs off its symmetric (contiguous) update. With an M symmetric only to round-off,
+   * W is the problem the file states: not symmetrized (a type that needs symmetry symmetrizes a
+   * copy and is judged on this W, solver.c). */
+  if (Flu) PetscCall(MatDestroy(&Flu));
+  else if (p->W)
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt j = i + 1; j < n; j++) p->W[(size_t)i * n + j] = p->W[(size_t)j * n + i] = 0.5 * (p->W[(size_t)i * n + j] + p->W[(size_t)j * n + i]);
   else PetscCall(FcContactProblemSymmetrizeBlocks(p));

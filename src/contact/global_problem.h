@@ -42,7 +42,7 @@ PetscErrorCode FcGlobalProblemDestroy(FcGlobalProblem *gp);
  * symmetrize or regularize M instead (sap_global.c §2). */
 typedef enum {
   FC_GLOBAL_MASS_SPD           = 0, /* symmetric positive definite: the reformulation was formed */
-  FC_GLOBAL_MASS_NOT_SYMMETRIC = 1, /* max|M − Mᵀ| > 1e-12 max|M| (stored entries) */
+  FC_GLOBAL_MASS_NOT_SYMMETRIC = 1, /* max|M − Mᵀ| > FC_CONTACT_ASYM_ROUNDOFF max|M| (stored entries): genuinely non-symmetric */
   FC_GLOBAL_MASS_SINGULAR      = 2, /* a zero pivot in its Cholesky factorization */
   FC_GLOBAL_MASS_NOT_SPD       = 3  /* negative or zero eigenvalues (the factorization's inertia) */
 } FcGlobalMassStatus;
@@ -50,12 +50,22 @@ typedef enum {
 typedef struct {
   FcGlobalMassStatus status;
   PetscInt           nneg, nzero; /* the inertia counts behind FC_GLOBAL_MASS_NOT_SPD (else 0) */
+  PetscReal          asym;        /* max|M − Mᵀ| / max|M| as measured; above FC_GLOBAL_MASS_SYM_TOL (and within the round-off
+                                   * bound) the reformulation used M as given, by an LU factorization, and W is not symmetrized */
 } FcGlobalMass;
 
+/* An M symmetric to this relative tolerance is symmetric to double round-off (an assembly's
+ * ε·(terms summed)): the reformulation factors it by Cholesky and symmetrizes W = Hᵀ M⁻¹ H, whose
+ * asymmetry is then the rounding of the column-wise solves. */
+#define FC_GLOBAL_MASS_SYM_TOL 1e-12
+
 /* The local reformulation W = Hᵀ M⁻¹ H (symmetrized: (W + Wᵀ)/2), q = Hᵀ M⁻¹ f + w, mu copied.
- * M: checked symmetric, nested-dissection ordering, PETSc's sparse Cholesky in SBAIJ form, whose
- * inertia says whether M is positive definite; one solve per column of H and one for f (3m + 1
- * solves). W is stored as choice says (auto: block-sparse when the pattern of
+ * M: its asymmetry measured (mass->asym); nested-dissection ordering, PETSc's sparse Cholesky in
+ * SBAIJ form, whose inertia says whether M (its symmetric part) is positive definite; one solve
+ * per column of H and one for f (3m + 1 solves). An M symmetric only to a producer's round-off
+ * (FC_GLOBAL_MASS_SYM_TOL < asym ≤ FC_CONTACT_ASYM_ROUNDOFF, problem.h) is the problem as the file
+ * states it: the solves use an LU factorization of M itself and W is not symmetrized (the caller
+ * warns); beyond the bound M is FC_GLOBAL_MASS_NOT_SYMMETRIC. W is stored as choice says (auto: block-sparse when the pattern of
  * FcGlobalProblemContactGroups is below the fill rule; then only the stored blocks of each column
  * are formed, no 3m × 3m array). *local is created when mass->status is FC_GLOBAL_MASS_SPD, else
  * NULL (no error raised). */

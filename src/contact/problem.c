@@ -575,3 +575,17 @@ PetscErrorCode FcContactProblemSymmetrizeBlocks(FcContactProblem p)
     }
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode FcContactProblemSymmetrize(FcContactProblem p)
+{
+  const size_t n = 3 * (size_t)p->m;
+
+  PetscFunctionBegin;
+  if (!p->W) {
+    PetscCall(FcContactProblemSymmetrizeBlocks(p));
+    PetscFunctionReturn(0);
+  }
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = i + 1; j < n; j++) p->W[i * n + j] = p->W[j * n + i] = 0.5 * (p->W[i * n + j] + p->W[j * n + i]);
+  PetscFunctionReturn(0);
+}

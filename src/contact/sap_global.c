@@ -439,7 +439,7 @@ PetscErrorCode FcSAPGlobalSetUp(FcSAPGlobal s, FcGlobalProblem gp)
   s->asym = mx > 0 ? s->asym / mx : 0;
   if (s->asym > SAP_GLOBAL_SYM_TOL) {
     s->symmetrized = PETSC_TRUE;
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "%s: /fclib_global/M: warning: not symmetric (max |M - M^T| = %.3g max |M|); SAP uses (M + M^T)/2\n", gp->source, (double)s->asym));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "%s: /fclib_global/M: warning: not symmetric (max |M - M^T| = %.3g max |M|); SAP uses (M + M^T)/2, the common error is that of M as the file states it\n", gp->source, (double)s->asym));
   }
   PetscCall(CholeskyKSP_Private("fc_sap_global_mass_", s->Ms, &s->kspM));
   PetscCall(FactorM_Private(s->kspM, &ok, &nneg));

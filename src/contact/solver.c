@@ -33,6 +33,7 @@ PetscErrorCode FcContactSolverRegisterAll(void)
   PetscCall(FcContactSolverRegister("uzawa_global", FcContactSolverCreate_UzawaGlobal));
   PetscCall(FcContactSolverRegister("sap", FcContactSolverCreate_SAP));
   PetscCall(FcContactSolverRegister("newton", FcContactSolverCreate_Newton));
+  PetscCall(FcContactSolverRegister("auto", FcContactSolverCreate_Auto));
   PetscFunctionReturn(0);
 }
 
@@ -84,6 +85,8 @@ const char *FcContactSolverReasonName(FcContactSolverReason reason)
     return "DIVERGED_LINE_SEARCH";
   case FC_CONTACT_SOLVER_DIVERGED_MAX_ERROR:
     return "DIVERGED_MAX_ERROR";
+  case FC_CONTACT_SOLVER_DIVERGED_REGULARIZED:
+    return "DIVERGED_REGULARIZED";
   }
   return "UNKNOWN";
 }
@@ -113,10 +116,12 @@ static PetscErrorCode FcContactSolverResetType_Private(FcContactSolver s)
   PetscFunctionBegin;
   if (s->ops.destroy) PetscCall((*s->ops.destroy)(s));
   PetscCall(PetscMemzero(&s->ops, sizeof s->ops));
-  s->data        = NULL;
-  s->type[0]     = 0;
-  s->frozen      = NULL; /* the type kept its data for it */
-  s->regularized = PETSC_FALSE;
+  s->data            = NULL;
+  s->type[0]         = 0;
+  s->frozen          = NULL; /* the type kept its data for it */
+  s->regularized     = PETSC_FALSE;
+  s->needs_symmetric = PETSC_FALSE;
+  if (!s->params.max_it_set) s->params.max_it = 1000; /* the object's default; a type may set its own */
   PetscFunctionReturn(0);
 }
 
@@ -176,7 +181,8 @@ PetscErrorCode FcContactSolverSetTolerances(FcContactSolver s, PetscReal tol, Pe
   }
   if (max_it != PETSC_DEFAULT) {
     FcCheckInput(max_it >= 0, "contact solver", "max_it", "must be >= 0 (got %" PetscInt_FMT ")", max_it);
-    s->params.max_it = max_it;
+    s->params.max_it     = max_it;
+    s->params.max_it_set = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
 }
@@ -197,10 +203,41 @@ PetscErrorCode FcContactSolverSetMaxError(FcContactSolver s, PetscReal max_error
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcContactSolverSetAcceptRegularized(FcContactSolver s, PetscReal bound)
+{
+  PetscFunctionBegin;
+  if (bound == (PetscReal)PETSC_DEFAULT) PetscFunctionReturn(0);
+  FcCheckInput(bound >= 0 && !PetscIsNanReal(bound), "contact solver", "accept_regularized", "must be >= 0 (got %g)", (double)bound); /* infinity: any common error */
+  s->params.accept_regularized = bound;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverIsRegularized(FcContactSolver s, PetscBool *regularized)
+{
+  PetscFunctionBegin;
+  *regularized = s->type[0] ? s->regularized : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverNeedsSymmetric(FcContactSolver s, PetscBool *needs)
+{
+  PetscFunctionBegin;
+  *needs = s->type[0] ? s->needs_symmetric : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverGetSummary(FcContactSolver s, char *buf, size_t len)
+{
+  PetscFunctionBegin;
+  if (len) buf[0] = 0;
+  if (s->ops.summary && s->nsolves && len) PetscCall((*s->ops.summary)(s, buf, len));
+  PetscFunctionReturn(0);
+}
+
 const char *FcContactSolverIgnoredReason(FcContactSolver s, const char *param)
 {
   if (!s || !param) return NULL;
-  if (!strcmp(param, "tol") && s->regularized) return "it stops on its own optimality test, doc/sap.md";
+  if (!strcmp(param, "accept_regularized") && !s->regularized) return "it is not a regularized solver: its answer converges only when its common error is <= tol, doc/contact.md";
   /* lemke's answer does not depend on the r passed in (doc/contact.md, "lemke"); it sets no flag
    * of its own, so it is named here */
   if (!strcmp(param, "warm_start") && !strcmp(s->type, "lemke")) return "Lemke's method starts from its own basis, doc/contact.md";
@@ -217,8 +254,8 @@ PetscErrorCode FcContactSolverGetParams(FcContactSolver s, FcContactSolverParams
 PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
 {
   char      prefix[FC_NAME_LEN], type[FC_NAME_LEN], list[1024], opt[FC_NAME_LEN + 32];
-  PetscBool set, tol_set, max_it_set, max_error_set, known = PETSC_FALSE;
-  PetscReal tol    = s->params.tol, max_error = s->params.max_error;
+  PetscBool set, tol_set, max_it_set, max_error_set, accept_set, known = PETSC_FALSE;
+  PetscReal tol    = s->params.tol, max_error = s->params.max_error, accept = s->params.accept_regularized;
   PetscInt  max_it = s->params.max_it;
 
   PetscFunctionBegin;
@@ -246,6 +283,7 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
   PetscCall(PetscOptionsInt("-max_it", "Maximum number of iterations (nsgs: sweeps over all contacts)", "FcContactSolverSetTolerances", max_it, &max_it, &max_it_set));
   PetscCall(PetscOptionsBool("-warm_start", "Start from the r given to FcContactSolverSolve (else from r = 0)", "FcContactSolverSetWarmStart", s->params.warm_start, &s->params.warm_start, NULL));
   PetscCall(PetscOptionsReal("-max_error", "A converged solve whose common error is above this is DIVERGED_MAX_ERROR (default: no bound)", "FcContactSolverSetMaxError", max_error, &max_error, &max_error_set));
+  PetscCall(PetscOptionsReal("-accept_regularized", "A regularized type's answer above tol converges up to this common error (0: off)", "FcContactSolverSetAcceptRegularized", accept, &accept, &accept_set));
   s->opterr[0] = 0;
   if (s->ops.setfromoptions) PetscCall((*s->ops.setfromoptions)(s, PetscOptionsObject));
   PetscOptionsEnd();
@@ -256,9 +294,16 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
   if (max_it_set) FcCheckInput(max_it >= 0, "options", opt, "must be >= 0 (got %" PetscInt_FMT ")", max_it);
   snprintf(opt, sizeof opt, "-%smax_error", prefix);
   if (max_error_set) FcCheckInput(max_error > 0 && !PetscIsNanReal(max_error), "options", opt, "must be > 0 (got %g)", (double)max_error);
-  s->params.tol       = tol;
-  s->params.max_it    = max_it;
-  s->params.max_error = max_error;
+  snprintf(opt, sizeof opt, "-%saccept_regularized", prefix);
+  if (accept_set) FcCheckInput(accept >= 0 && !PetscIsInfOrNanReal(accept), "options", opt, "must be finite and >= 0 (got %g)", (double)accept);
+  /* only what was given: max_it was read before SetType, whose type may have its own default */
+  if (tol_set) s->params.tol = tol;
+  if (max_it_set) {
+    s->params.max_it     = max_it;
+    s->params.max_it_set = PETSC_TRUE;
+  }
+  if (max_error_set) s->params.max_error = max_error;
+  if (accept_set) s->params.accept_regularized = accept;
   PetscFunctionReturn(0);
 }
 
@@ -347,10 +392,15 @@ static PetscErrorCode Judge_Private(FcContactSolver s, FcContactProblem problem,
   st->error = error;
   if (!FcAllFinite_Private(n, r) || PetscIsInfOrNanReal(error)) st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
   else if (s->regularized) {
-    /* The type solves a regularized problem: its solution is not a zero of the common error,
-     * which is therefore reported but not tested; convergence is the type's own test. */
-    if (type_reason > 0) st->reason = FC_CONTACT_SOLVER_CONVERGED_REGULARIZED;
-    else if (type_reason < 0) st->reason = type_reason;
+    /* The type solves a regularized problem, whose solution is not a zero of the common error:
+     * its own test passing says that it solved that problem, not that r is the answer the user
+     * asked for. That is the common error against tol, as for every type; above tol the answer is
+     * accepted only when the user said so, up to the bound given (issue 25). */
+    if (type_reason > 0) {
+      if (error <= s->params.tol) st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+      else if (s->params.accept_regularized > 0 && error <= s->params.accept_regularized) st->reason = FC_CONTACT_SOLVER_CONVERGED_REGULARIZED;
+      else st->reason = FC_CONTACT_SOLVER_DIVERGED_REGULARIZED;
+    } else if (type_reason < 0) st->reason = type_reason;
     else st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
   } else if (error <= s->params.tol) st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
   else if (type_reason < 0) st->reason = type_reason;
@@ -409,10 +459,27 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
     st.time = (PetscReal)(t1 - t0);
     PetscCall(Judge_Private(s, problem, r, u, exact, &st));
   } else {
+    FcContactProblem sym = NULL;
+    /* The one symmetry rule (problem.h, FC_CONTACT_ASYM_ROUNDOFF): a type that needs W = Wᵀ gets
+     * (W + Wᵀ)/2 when W is symmetric only to a producer's round-off, and its answer is judged on
+     * W as given, never on the copy; beyond the bound it sees W as given (and refuses it). The
+     * copy is O(stored entries), made outside the timed solve. */
+    if (s->needs_symmetric && problem->m && !FcContactProblemIsSymmetric(problem)) {
+      PetscReal asym, wmax;
+      PetscInt  i, j;
+      FcContactProblemAsymmetry(problem, &asym, &wmax, &i, &j);
+      if (wmax > 0 && asym <= FC_CONTACT_ASYM_ROUNDOFF * wmax) {
+        PetscCall(FcContactProblemConvert(problem, FcContactProblemIsSparse(problem) ? FC_CONTACT_W_SPARSE : FC_CONTACT_W_DENSE, &sym));
+        PetscCall(FcContactProblemSymmetrize(sym));
+        st.asymmetry = asym / wmax;
+        PetscCall(PetscInfo(NULL, "contact solver %s: W symmetric to %g of max|W| only: the type solves (W + W^T)/2, the error is W's\n", s->type, (double)st.asymmetry));
+      }
+    }
     PetscCall(PetscTime(&t0));
-    PetscCall((*s->ops.solve)(s, problem, r, &st));
+    PetscCall((*s->ops.solve)(s, sym ? sym : problem, r, &st));
     PetscCall(PetscTime(&t1));
     st.time = (PetscReal)(t1 - t0);
+    PetscCall(FcContactProblemDestroy(&sym));
     PetscCall(Judge_Private(s, problem, r, NULL, PETSC_FALSE, &st));
   }
   s->uhint = NULL; /* a hint is for one solve */
@@ -475,7 +542,11 @@ PetscErrorCode FcContactSolverView(FcContactSolver s, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(0); /* text only */
   PetscCall(PetscViewerASCIIPrintf(viewer, "FcContactSolver: type %s\n", s->type[0] ? s->type : "(not set)"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  if (s->regularized) PetscCall(PetscViewerASCIIPrintf(viewer, "regularized: converges by its own optimality test; tol (%g) unused, the common error is reported; max_it %" PetscInt_FMT ", warm_start %s\n", (double)s->params.tol, s->params.max_it, s->params.warm_start ? "true" : "false"));
+  if (s->regularized) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "regularized: solves a regularized problem by its own optimality test; its answer converges when the common error is <= tol %g", (double)s->params.tol));
+    if (s->params.accept_regularized > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", or accepted up to %g (accept_regularized)", (double)s->params.accept_regularized));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "; max_it %" PetscInt_FMT ", warm_start %s\n", s->params.max_it, s->params.warm_start ? "true" : "false"));
+  }
   else PetscCall(PetscViewerASCIIPrintf(viewer, "tol %g (common error), max_it %" PetscInt_FMT ", warm_start %s\n", (double)s->params.tol, s->params.max_it, s->params.warm_start ? "true" : "false"));
   if (s->params.max_error < PETSC_INFINITY) PetscCall(PetscViewerASCIIPrintf(viewer, "max_error %g: a converged solve with a larger common error is DIVERGED_MAX_ERROR\n", (double)s->params.max_error));
   if (s->ops.view) PetscCall((*s->ops.view)(s, viewer));

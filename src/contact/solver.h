@@ -27,6 +27,9 @@ typedef struct _p_FcContactSolver *FcContactSolver;
 
 /* Why a solve stopped. > 0 converged, < 0 not converged, 0 still running (inside a type). */
 typedef enum {
+  FC_CONTACT_SOLVER_DIVERGED_REGULARIZED  = -7, /* a regularized type (sap) solved its regularized problem (its own test passed), but the
+                                                 * common error is above tol and the user did not accept it (accept_regularized: off, or
+                                                 * the error is above that bound too): the answer is not the one asked for */
   FC_CONTACT_SOLVER_DIVERGED_MAX_ERROR    = -6, /* the solve passed its test (tol, or a regularized type's own) but the common error is
                                                  * above max_error: the claim of convergence is refused (the object's check, any type) */
   FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH  = -5, /* a line search failed (no descent along the step, or its 1-D iteration did not converge) */
@@ -36,8 +39,9 @@ typedef enum {
   FC_CONTACT_SOLVER_DIVERGED_MAX_IT       = -1, /* max_it iterations without reaching tol */
   FC_CONTACT_SOLVER_ITERATING             = 0,
   FC_CONTACT_SOLVER_CONVERGED_TOL         = 1, /* common error <= tol */
-  FC_CONTACT_SOLVER_CONVERGED_REGULARIZED = 2  /* a regularized type (solver->regularized) passed its own optimality test;
-                                                * the common error is reported, not compared with tol */
+  FC_CONTACT_SOLVER_CONVERGED_REGULARIZED = 2  /* a regularized type (solver->regularized) passed its own optimality test
+                                                * with a common error above tol, which the user accepted: at most
+                                                * params.accept_regularized (doc/contact.md §4, "Regularized types") */
 } FcContactSolverReason;
 
 /* "CONVERGED_TOL", "DIVERGED_MAX_IT", ... */
@@ -48,11 +52,25 @@ typedef struct {
   PetscReal tol;        /* 1e-10: stop when the common error (dimensionless, relative) is <= tol */
   PetscInt  max_it;     /* 1000: maximum iterations (the type defines one: a sweep over all contacts for nsgs) */
   PetscBool warm_start; /* true: start from the r passed to Solve (e.g. the previous step); false: from r = 0 */
-  PetscReal max_error;  /* PETSC_INFINITY (none): a converged solve whose common error is above it is DIVERGED_MAX_ERROR.
-                         * It bounds what tol cannot: a regularized type (sap) ignores tol, and its common error
-                         * is the distance of its model from Coulomb's law, case dependent (doc/sap.md §3), so no
-                         * default bound exists that is right for every case */
+  PetscReal max_error;  /* PETSC_INFINITY (none): a converged solve whose common error is above it is DIVERGED_MAX_ERROR */
+  PetscReal accept_regularized; /* 0 (off, the object's default): a regularized type's answer converges only when its common
+                                 * error is <= tol, like every type's (else DIVERGED_REGULARIZED). > 0: the user accepts a
+                                 * regularized answer whose common error is above tol up to this bound (CONVERGED_REGULARIZED).
+                                 * FC_CONTACT_SOLVER_ACCEPT_REGULARIZED is the bound of `--accept-regularized` and the default of
+                                 * a case (contact_solver.accept_regularized: true); doc/contact.md §4 */
+  PetscBool max_it_set; /* max_it was given (SetTolerances, -max_it): a type's own default (newton, auto) does not replace it */
 } FcContactSolverParams;
+
+/* The bound on the common error of a regularized answer that `--accept-regularized` and a case's
+ * default (contact_solver.accept_regularized: true) accept: 1e-2. Why (measured, doc/contact.md §4):
+ * where sap's convex model agrees with Coulomb's law (sticking and frictionless contacts) its
+ * common error follows the regularization, at most 4.0e-3 at its defaults (β = 1, σ = 1e-3;
+ * test_sap "stick" family) and 1e-9 .. 4.9e-4 on the cases (the masonry arch at μ = 1 and through
+ * its collapse at μ = 0.2, the cylinder presses, block on floor, incline in stiction); where it
+ * does not (sliding contacts: the convex model separates them, u_N = μ‖u_T‖) the common error
+ * plateaus at 6e-2 .. 0.26 whatever R (doc/sap.md §3). 1e-2 accepts the first with a margin of 2.5
+ * at least and refuses the second: a 10 % error is never accepted by default. */
+#define FC_CONTACT_SOLVER_ACCEPT_REGULARIZED 1e-2
 
 /* Statistics of the last solve. */
 typedef struct {
@@ -63,6 +81,9 @@ typedef struct {
   PetscReal             time;         /* wall time of the type's solve, seconds (the final error evaluation excluded); of a
                                        * global-form solve, its setup included */
   PetscReal             time_setup;   /* global form: wall time of the type's setup (factorizations, ...), part of time; 0 otherwise */
+  PetscReal             asymmetry;    /* a type that needs W = Wᵀ (sap) solved (W + Wᵀ)/2 of a W whose relative asymmetry
+                                       * max|W_ij − W_ji| / max|W| is this (within FC_CONTACT_ASYM_ROUNDOFF; the error is
+                                       * still that of W as given); 0 when W was used as given */
   PetscBool             converged;    /* reason > 0: error <= tol, or for a regularized type its own test passed; and error <= max_error */
   FcContactSolverReason reason;
   const char           *reason_name;  /* FcContactSolverReasonName(reason), static storage */
@@ -95,6 +116,10 @@ struct _FcContactSolverOps {
    * *exact whether u was formed as the product after r's and q's last change (else it was
    * updated incrementally: exact up to rounding drift). The object computes the common error
    * from it (FcContactSolverSolve). */
+  /* Optional: one line of text (no newline) on what the last solve did that the statistics do not
+   * say, for a command's result line: a regularized type its regularization (sap: β, σ, R), a
+   * composite type which of its parts did the work (auto). */
+  PetscErrorCode (*summary)(FcContactSolver, char *buf, size_t len);
   PetscErrorCode (*freeze)(FcContactSolver, FcContactProblem);
   PetscErrorCode (*solvefrozen)(FcContactSolver, FcContactProblem, PetscReal r[], FcContactSolverStats *stats, PetscReal **u, PetscBool *exact);
 };
@@ -107,6 +132,11 @@ struct _p_FcContactSolver {
    * (reason CONVERGED_REGULARIZED); the common error is still computed and reported as error,
    * and the type's residual as own_residual. Default false: converged = common error <= tol. */
   PetscBool                  regularized;
+  /* Set by a type's create function: the type needs W = Wᵀ (sap: its convex cost has gradient W r
+   * only then). FcContactSolverSolve hands such a type (W + Wᵀ)/2 when W is not symmetric but
+   * within FC_CONTACT_ASYM_ROUNDOFF (a producer's round-off, problem.h), and judges the answer on W
+   * as given; beyond that bound the type sees W as given (and refuses it). */
+  PetscBool                  needs_symmetric;
   char                      *prefix;            /* extra options prefix before "fc_contact_solver_" (NULL: none) */
   struct _FcContactSolverOps ops;
   FcContactSolverParams      params;
@@ -155,9 +185,21 @@ PetscErrorCode FcContactSolverSetWarmStart(FcContactSolver solver, PetscBool war
 /* max_error > 0 (PETSC_INFINITY: no bound, the default; PETSC_DEFAULT keeps the current value);
  * -fc_contact_solver_max_error overrides it in SetFromOptions. */
 PetscErrorCode FcContactSolverSetMaxError(FcContactSolver solver, PetscReal max_error);
-/* Why the solver's type does not use the common parameter `param` ("tol" or "warm_start"), as
- * text for a warning ("it stops on its own optimality test, doc/sap.md"), or NULL when it uses it:
- * a regularized type ignores tol; lemke ignores the initial r. A caller warns only about what
+/* bound >= 0 (0: off; PETSC_DEFAULT keeps the current value): a regularized type's answer whose
+ * common error is above tol but within bound is CONVERGED_REGULARIZED instead of
+ * DIVERGED_REGULARIZED; -fc_contact_solver_accept_regularized overrides it in SetFromOptions. No
+ * effect on other types. */
+PetscErrorCode FcContactSolverSetAcceptRegularized(FcContactSolver solver, PetscReal bound);
+/* Whether the type solves a regularized problem (sap); false without a type. */
+PetscErrorCode FcContactSolverIsRegularized(FcContactSolver solver, PetscBool *regularized);
+/* Whether the type needs a symmetric W (sap; see needs_symmetric); false without a type. */
+PetscErrorCode FcContactSolverNeedsSymmetric(FcContactSolver solver, PetscBool *needs);
+/* The type's summary of its last solve (ops.summary) into buf, "" when it has none. */
+PetscErrorCode FcContactSolverGetSummary(FcContactSolver solver, char *buf, size_t len);
+/* Why the solver's type does not use the common parameter `param` ("tol", "warm_start" or
+ * "accept_regularized"), as text for a warning, or NULL when it uses it: lemke ignores the initial
+ * r; a type that is not regularized ignores accept_regularized. (Every type uses tol: a regularized
+ * type's answer is judged against it too.) A caller warns only about what
  * the user asked for (fcsim: warning: WHERE: KEY: ignored by TYPE (WHY)). */
 const char *FcContactSolverIgnoredReason(FcContactSolver solver, const char *param);
 PetscErrorCode FcContactSolverGetParams(FcContactSolver solver, FcContactSolverParams *params);
@@ -216,6 +258,8 @@ PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver);
 /* newton: semismooth Newton on the Alart–Curnier function, Armijo line search, nsgs fallback
  * (solvers/newton.c). */
 PetscErrorCode FcContactSolverCreate_Newton(FcContactSolver);
+/* auto: nsgs and newton, switching when progress stalls (solvers/auto.c, doc/contact.md "auto"). */
+PetscErrorCode FcContactSolverCreate_Auto(FcContactSolver);
 
 /* What a sap solve did, beyond FcContactSolverStats (valid after FcContactSolverSolve; the
  * pointers stay valid until the next solve or destroy). Raises PETSC_ERR_ARG_WRONG for a solver

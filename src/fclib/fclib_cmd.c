@@ -36,19 +36,70 @@ static PetscErrorCode GetForm_Private(FcFCLIBForm *form)
   PetscFunctionReturn(0);
 }
 
-/* One warning line when the user gave a tolerance the solver's type does not use (why, from
- * FcContactSolverIgnoredReason; NULL: it uses it): --tol (tol != PETSC_DEFAULT) or
- * -fc_contact_solver_tol. Called once the command has succeeded, so that a failure is still
- * one line on stderr. */
-static PetscErrorCode WarnTolIgnored_Private(const char *type, const char *why, PetscReal tol)
+/* The tail of a result line, in parentheses (empty when there is nothing to say): for a
+ * regularized type whether the requested tol was met by the common error and, when not, why not
+ * (its regularization, from the type's summary) and whether the answer was accepted; for another
+ * type with a summary (auto: which part did the work) that summary. */
+static void ResultTail_Private(FcContactSolver s, const FcContactSolverStats *st, char *buf, size_t len)
 {
-  PetscBool set;
+  FcContactSolverParams par;
+  PetscBool             reg = PETSC_FALSE;
+  char                  sum[256];
+  size_t                k = 0;
+
+  buf[0] = 0;
+  (void)FcContactSolverGetParams(s, &par);
+  (void)FcContactSolverIsRegularized(s, &reg);
+  (void)FcContactSolverGetSummary(s, sum, sizeof sum);
+  if (reg && (st->reason == FC_CONTACT_SOLVER_CONVERGED_TOL || st->reason == FC_CONTACT_SOLVER_CONVERGED_REGULARIZED || st->reason == FC_CONTACT_SOLVER_DIVERGED_REGULARIZED)) {
+    if (st->reason == FC_CONTACT_SOLVER_CONVERGED_TOL) k = (size_t)snprintf(buf, len, " (tol %g met", (double)par.tol);
+    else if (st->reason == FC_CONTACT_SOLVER_CONVERGED_REGULARIZED) k = (size_t)snprintf(buf, len, " (tol %g not met, accepted up to %g (accept_regularized)", (double)par.tol, (double)par.accept_regularized);
+    else if (par.accept_regularized > 0) k = (size_t)snprintf(buf, len, " (tol %g not met, nor the accepted %g", (double)par.tol, (double)par.accept_regularized);
+    else k = (size_t)snprintf(buf, len, " (tol %g not met; --accept-regularized accepts up to %g", (double)par.tol, FC_CONTACT_SOLVER_ACCEPT_REGULARIZED);
+    if (k < len && sum[0]) k += (size_t)snprintf(buf + k, len - k, "; %s", sum);
+    if (k < len) snprintf(buf + k, len - k, ")");
+  } else if (sum[0]) snprintf(buf, len, " (%s)", sum);
+}
+
+/* --accept-regularized with no regularized solver to accept anything of: one input-error line. */
+static PetscErrorCode CheckAccept_Private(PetscBool accept, PetscBool regularized, const char *types)
+{
+  PetscFunctionBegin;
+  if (accept && !regularized) return FcInputError("command line", "--accept-regularized", "%s: not a regularized solver (only sap is; the others converge when their common error is <= --tol)", types);
+  PetscFunctionReturn(0);
+}
+
+/* The one symmetry rule (problem.h, FC_CONTACT_ASYM_ROUNDOFF) for a solver that needs W = Wᵀ: a
+ * local W asymmetric beyond a producer's round-off is an input error naming the largest asymmetry,
+ * before anything is solved; within it *asym is the relative asymmetry (0: symmetric), for the one
+ * warning line (the object solves (W + Wᵀ)/2 and judges the answer on W, solver.c). Which types
+ * need it: sap minimizes the convex cost ½ rᵀ W r + ... whose gradient is W r only when W = Wᵀ
+ * (castro2022). nsgs, pgs and uzawa_local/global update u with the column W_{:,a} (the transposed
+ * blocks when W is not symmetric, problem.h), newton forms its Jacobian from the rows of W, lemke
+ * solves the general LCP, auto is nsgs and newton: none of them assumes W = Wᵀ, and they solve W as
+ * given. */
+static PetscErrorCode CheckSymmetric_Private(const char *file, FcContactSolver s, FcContactProblem p, PetscReal *asym_rel)
+{
+  PetscReal   asym, wmax;
+  PetscInt    i, j;
+  PetscBool   needs;
+  const char *type;
 
   PetscFunctionBegin;
-  if (!why) PetscFunctionReturn(0);
-  if (tol != (PetscReal)PETSC_DEFAULT) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: command line: --tol: ignored by %s (%s)\n", type, why));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_solver_tol", &set));
-  if (set) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: options: -fc_contact_solver_tol: ignored by %s (%s)\n", type, why));
+  *asym_rel = 0;
+  PetscCall(FcContactSolverNeedsSymmetric(s, &needs));
+  if (!needs || FcContactProblemIsSymmetric(p)) PetscFunctionReturn(0);
+  PetscCall(FcContactSolverGetType(s, &type));
+  FcContactProblemAsymmetry(p, &asym, &wmax, &i, &j);
+  if (asym > FC_CONTACT_ASYM_ROUNDOFF * wmax) return FcInputError(file, "/fclib_local/W", "not symmetric: |W_ij - W_ji| = %.3g at (i, j) = (%" PetscInt_FMT ", %" PetscInt_FMT "), %.2g of max|W| = %.3g, beyond the %g of a producer's round-off (solver %s needs W = W^T)", (double)asym, i, j, (double)(asym / wmax), (double)wmax, FC_CONTACT_ASYM_ROUNDOFF, type);
+  *asym_rel = wmax > 0 ? asym / wmax : 0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WarnSymmetrized_Private(const char *file, const char *type, PetscReal asym)
+{
+  PetscFunctionBegin;
+  if (asym > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "%s: /fclib_local/W: warning: symmetric only to %.2g of max|W| (within the %g of a producer's round-off): %s solves (W + W^T)/2; the common error is that of W as the file states it\n", file, (double)asym, FC_CONTACT_ASYM_ROUNDOFF, type));
   PetscFunctionReturn(0);
 }
 
@@ -63,29 +114,11 @@ static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcContac
   PetscCall(FcContactSolverSolveGlobal(s, gp, p, *r, NULL)); /* input error: M indefinite */
   PetscCall(FcContactSolverGetStats(s, &st));
   *converged = st.converged;
-  printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)\n", o->file, (int)gp->m, (int)st.iterations, (double)st.error, (double)st.own_residual, (double)st.time, st.reason_name, (int)gp->n, (double)st.time_setup);
-  PetscFunctionReturn(0);
-}
-
-/* A solver that needs a symmetric W, and a file whose W is not: an input error naming the file,
- * /fclib_local/W and the largest asymmetry, before anything is solved. Which types need it: sap
- * minimizes the convex cost ½ rᵀ W r + ... whose gradient is W r only when W = Wᵀ (castro2022; it
- * otherwise stops with a breakdown status). nsgs, pgs and uzawa_local/global update u with the
- * column W_{:,a} (the transposed blocks when W is not symmetric, problem.h), newton forms its
- * Jacobian from the rows of W, lemke solves the general LCP: none of them assumes W = Wᵀ. The
- * tolerance is sap's own (SAP_SYM_TOL, src/contact/solvers/sap.c). A global file's reformulation
- * W = Hᵀ M⁻¹ H is symmetrized (global_problem.c): only a local file's W can be refused here. */
-#define FC_FCLIB_SYM_TOL 1e-8
-
-static PetscErrorCode CheckSymmetric_Private(const char *file, const char *type, FcContactProblem p)
-{
-  PetscReal asym, wmax;
-  PetscInt  i, j;
-
-  PetscFunctionBegin;
-  if (strcmp(type, "sap")) PetscFunctionReturn(0);
-  FcContactProblemAsymmetry(p, &asym, &wmax, &i, &j);
-  if (asym > FC_FCLIB_SYM_TOL * wmax) return FcInputError(file, "/fclib_local/W", "not symmetric: |W_ij - W_ji| = %.3g at (i, j) = (%" PetscInt_FMT ", %" PetscInt_FMT "), %.2g of max|W| = %.3g (solver %s needs W = W^T to %g of max|W|)", (double)asym, i, j, (double)(asym / wmax), (double)wmax, type, FC_FCLIB_SYM_TOL);
+  {
+    char tail[512];
+    ResultTail_Private(s, &st, tail, sizeof tail);
+    printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)%s\n", o->file, (int)gp->m, (int)st.iterations, (double)st.error, (double)st.own_residual, (double)st.time, st.reason_name, (int)gp->n, (double)st.time_setup, tail);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -97,12 +130,11 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   FcContactSolverStats st;
   FcGlobalMass         mass;
   char                 tname[FC_NAME_LEN];
-  const char          *tolwhy;
-  PetscReal           *r = NULL;
+  PetscReal           *r = NULL, asym = 0;
   PetscInt             m;
   FcFCLIBForm          form;
   const char          *type;
-  PetscBool            global = PETSC_FALSE;
+  PetscBool            global = PETSC_FALSE, reg = PETSC_FALSE;
   PetscErrorCode       ierr;
 
   PetscFunctionBegin;
@@ -116,8 +148,11 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   /* an unknown solver name is an input error: free what exists before returning it */
   ierr = FcContactSolverSetType(s, o->solver ? o->solver : "nsgs");
   if (!ierr) ierr = FcContactSolverSetTolerances(s, o->tol, o->max_it);
+  if (!ierr && o->accept_regularized) ierr = FcContactSolverSetAcceptRegularized(s, FC_CONTACT_SOLVER_ACCEPT_REGULARIZED);
   if (!ierr) ierr = FcContactSolverSetFromOptions(s); /* -fc_contact_solver_type may name sap */
   if (!ierr) ierr = FcContactSolverGetType(s, &type);
+  if (!ierr) ierr = FcContactSolverIsRegularized(s, &reg);
+  if (!ierr) ierr = CheckAccept_Private(o->accept_regularized, reg, type);
   if (!ierr) ierr = FcContactSolverHasGlobal(s, &global);
   /* the message names sap, today's only type with a global form (the tests compare it) */
   if (!ierr && form == FC_FCLIB_FORM_GLOBAL && !global) ierr = FcInputError("command line", "-fc_fclib_form", "global: only the sap solver has a global form (solver %s)", type);
@@ -125,12 +160,15 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
     if (global && form != FC_FCLIB_FORM_LOCAL) {
       ierr = FcFCLIBRead(o->file, &p, &gp); /* gp NULL: a local file */
       if (!ierr && !gp && form == FC_FCLIB_FORM_GLOBAL) ierr = FcInputError(o->file, "-fc_fclib_form", "global: the file has no /fclib_global problem");
-      /* an M that is not symmetric positive definite leaves p NULL: the solver's global form
-       * may symmetrize or regularize it, and forms the reformulation with what it used */
+      /* an M that is singular or indefinite leaves p NULL: the solver's global form may
+       * regularize it, and forms the reformulation with what it used; an M symmetric only to
+       * round-off gives the reformulation as stated (the type symmetrizes its own copy and warns);
+       * beyond that, M is refused for every solver */
       if (!ierr && gp) ierr = FcGlobalProblemComputeLocal(gp, &p, &mass);
+      if (!ierr && gp && mass.status == FC_GLOBAL_MASS_NOT_SYMMETRIC) ierr = FcInputError(o->file, "/fclib_global/M", "not symmetric: max |M_ij - M_ji| = %.3g of max|M|, beyond the %g of a producer's round-off (FCLIB's M is symmetric positive definite)", (double)mass.asym, FC_CONTACT_ASYM_ROUNDOFF);
     } else ierr = FcFCLIBReadProblem(o->file, &p);
   }
-  if (!ierr && !gp) ierr = CheckSymmetric_Private(o->file, type, p);
+  if (!ierr && !gp) ierr = CheckSymmetric_Private(o->file, s, p, &asym);
   if (ierr) {
     PetscCall(FcContactSolverDestroy(&s));
     PetscCall(FcContactProblemDestroy(&p));
@@ -138,7 +176,6 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
     return ierr;
   }
   PetscCall(PetscStrncpy(tname, type, sizeof tname));
-  tolwhy = FcContactSolverIgnoredReason(s, "tol"); /* static text */
   if (gp) {
     ierr = SolveGlobal_Private(o, s, gp, &p, &r, converged);
     PetscCall(FcGlobalProblemDestroy(&gp));
@@ -149,13 +186,15 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
       return ierr;
     }
   } else {
+    char tail[512];
     m = p->m;
     PetscCall(PetscCalloc1(3 * m + 1, &r));
     PetscCall(FcContactSolverSolve(s, p, r));
     PetscCall(FcContactSolverGetStats(s, &st));
+    ResultTail_Private(s, &st, tail, sizeof tail);
     /* a regularized type (sap) converges by its own optimality test: show that residual too */
-    if (!PetscIsInfOrNanReal(st.own_residual)) printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.own_residual, (double)st.time, st.reason_name);
-    else printf("%s: contacts %d iterations %d error %.6e time %.6e s %s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.time, st.reason_name);
+    if (!PetscIsInfOrNanReal(st.own_residual)) printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s%s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.own_residual, (double)st.time, st.reason_name, tail);
+    else printf("%s: contacts %d iterations %d error %.6e time %.6e s %s%s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.time, st.reason_name, tail);
     *converged = st.converged;
     PetscCall(FcContactSolverDestroy(&s));
   }
@@ -163,7 +202,8 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
     FcFCLIBInfo info = {o->file, "fcsim fclib solve", NULL};
     PetscCall(FcFCLIBWriteSolution(o->out, p, &info, r, NULL));
   }
-  PetscCall(WarnTolIgnored_Private(tname, tolwhy, o->tol));
+  /* once the command has succeeded, so that a failure is still one line on stderr */
+  PetscCall(WarnSymmetrized_Private(o->file, tname, asym));
   PetscCall(PetscFree(r));
   PetscCall(FcContactProblemDestroy(&p));
   PetscFunctionReturn(0);
@@ -176,11 +216,14 @@ typedef struct {
   PetscBool converged;
   PetscReal *r;
   PetscErrorCode failed; /* the type refused this problem (e.g. lemke's size limit) */
+  const char    *reason; /* the reason's name (static) */
+  PetscReal      asym;   /* a type that needs W = Wᵀ solved (W + Wᵀ)/2 of this relative asymmetry (0: W as given) */
+  char           tail[512]; /* ResultTail_Private: tol met or not, regularization, who did the work */
 } CompareRow;
 
 /* Solve one problem with one "type[:key=value[:key=value]]" spec. The options are set for
  * this solve only and removed afterwards, so one spec does not leak into the next. */
-static PetscErrorCode CompareSolve_Private(FcContactProblem p, const char *spec, const FcFCLIBCompareOptions *o, CompareRow *row)
+static PetscErrorCode CompareSolve_Private(const char *file, FcContactProblem p, const char *spec, const FcFCLIBCompareOptions *o, CompareRow *row)
 {
   char                 buf[FC_NAME_LEN], *type, *kv, *save = NULL, opt[2 * FC_NAME_LEN];
   char                 keys[8][2 * FC_NAME_LEN];
@@ -211,12 +254,30 @@ static PetscErrorCode CompareSolve_Private(FcContactProblem p, const char *spec,
   PetscCall(FcContactSolverCreate(&s));
   ierr = FcContactSolverSetType(s, type);
   if (!ierr) ierr = FcContactSolverSetTolerances(s, o->tol, o->max_it);
+  if (!ierr && o->accept_regularized) ierr = FcContactSolverSetAcceptRegularized(s, FC_CONTACT_SOLVER_ACCEPT_REGULARIZED);
   if (!ierr) ierr = FcContactSolverSetFromOptions(s);
   if (!ierr) {
     row->m = p->m;
     ierr   = PetscCalloc1(3 * p->m + 1, &row->r);
   }
   if (!ierr) {
+    /* the symmetry rule (CheckSymmetric_Private) as a row: a W beyond round-off is refused by a
+     * type that needs symmetry, within it the type solves (W + Wᵀ)/2 (counted for one warning) */
+    PetscBool needs = PETSC_FALSE;
+    PetscCall(FcContactSolverNeedsSymmetric(s, &needs));
+    if (needs && !FcContactProblemIsSymmetric(p)) {
+      PetscReal asym, wmax;
+      PetscInt  i, j;
+      FcContactProblemAsymmetry(p, &asym, &wmax, &i, &j);
+      row->asym = wmax > 0 ? asym / wmax : 0;
+      if (asym > FC_CONTACT_ASYM_ROUNDOFF * wmax) {
+        fprintf(stderr, "fcsim: fclib compare: %s refused the problem (%s: /fclib_local/W: not symmetric: %.2g of max|W|, beyond the %g of a producer's round-off)\n", spec, file, (double)row->asym, FC_CONTACT_ASYM_ROUNDOFF);
+        row->failed = FC_ERR_INPUT;
+        row->asym   = 0;
+      }
+    }
+  }
+  if (!ierr && !row->failed) {
     /* a type may refuse a problem (lemke above its size limit): that is a row of the table,
      * not the end of the comparison; its message goes to stderr */
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -227,7 +288,10 @@ static PetscErrorCode CompareSolve_Private(FcContactProblem p, const char *spec,
       (void)PetscErrorMessage(row->failed, &text, NULL);
       fprintf(stderr, "fcsim: fclib compare: %s refused the problem (%s)\n", spec, text ? text : "error");
       PetscCall(PetscArrayzero(row->r, 3 * p->m));
-    } else ierr = FcContactSolverGetStats(s, &st);
+    } else {
+      ierr = FcContactSolverGetStats(s, &st);
+      ResultTail_Private(s, &st, row->tail, sizeof row->tail);
+    }
   }
   for (int k = 0; k < nkeys; k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
   PetscCall(FcContactSolverDestroy(&s));
@@ -238,8 +302,10 @@ static PetscErrorCode CompareSolve_Private(FcContactProblem p, const char *spec,
     row->time       = 0;
     row->converged  = PETSC_FALSE;
     row->own_residual = (PetscReal)NAN;
+    row->reason       = "REFUSED";
     PetscFunctionReturn(0);
   }
+  row->reason     = st.reason_name;
   row->iterations = st.iterations;
   row->error      = st.error;
   row->time       = st.time;
@@ -252,7 +318,9 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
 {
   char        list[4096], *tok, *save = NULL;
   const char *fmt = o->format ? o->format : "table";
-  PetscInt    nsolvers = 0, nfailed = 0, nsolves = 0;
+  PetscInt    nsolvers = 0, nfailed = 0, nsolves = 0, nsym = 0;
+  PetscReal   amax = 0;
+  PetscBool   anyreg = PETSC_FALSE;
   char        specs[32][FC_NAME_LEN];
 
   PetscFunctionBegin;
@@ -270,8 +338,35 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
     PetscCall(PetscStrncpy(t, specs[k], sizeof t));
     if ((colon = strchr(t, ':'))) *colon = 0;
     PetscCall(FcContactSolverCheckType(t));
+    if (o->accept_regularized) {
+      FcContactSolver s;
+      PetscBool       reg;
+      PetscCall(FcContactSolverCreate(&s));
+      PetscCall(FcContactSolverSetType(s, t));
+      PetscCall(FcContactSolverIsRegularized(s, &reg));
+      PetscCall(FcContactSolverDestroy(&s));
+      anyreg = (PetscBool)(anyreg || reg);
+    }
   }
-  if (!strcmp(fmt, "csv")) printf("problem,solver,contacts,iterations,error,time,converged,delta_percent,own_residual\n");
+  PetscCall(CheckAccept_Private(o->accept_regularized, anyreg, o->solvers ? o->solvers : "nsgs"));
+  { /* every spec's options too (a bad value, an unknown auto option: one input-error line), by a
+     * solve of the empty problem, before anything is printed */
+    FcContactProblem e;
+    PetscCall(FcContactProblemCreate(0, &e));
+    for (PetscInt k = 0; k < nsolvers; k++) {
+      CompareRow     row;
+      PetscErrorCode ierr;
+      PetscCall(PetscMemzero(&row, sizeof row));
+      ierr = CompareSolve_Private("(options)", e, specs[k], o, &row);
+      PetscCall(PetscFree(row.r));
+      if (ierr) {
+        PetscCall(FcContactProblemDestroy(&e));
+        return ierr;
+      }
+    }
+    PetscCall(FcContactProblemDestroy(&e));
+  }
+  if (!strcmp(fmt, "csv")) printf("problem,solver,contacts,iterations,error,time,converged,delta_percent,own_residual,reason,note\n");
   else if (!strcmp(fmt, "markdown")) printf("| problem | solver | contacts | iterations | common error | time [s] | converged | δ%% |\n|---|---|---|---|---|---|---|---|\n");
   else printf("%-40s %-16s %8s %10s %12s %12s %9s %10s\n", "problem", "solver", "contacts", "iterations", "error", "time[s]", "converged", "delta%");
   for (PetscInt f = 0; f < o->nfiles; f++) {
@@ -282,12 +377,16 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
 
     PetscCall(FcFCLIBReadProblem(o->files[f], &p));
     PetscCall(PetscCalloc1(nsolvers, &rows));
-    for (PetscInt k = 0; k < nsolvers && !ierr; k++) ierr = CompareSolve_Private(p, specs[k], o, &rows[k]);
+    for (PetscInt k = 0; k < nsolvers && !ierr; k++) ierr = CompareSolve_Private(o->files[f], p, specs[k], o, &rows[k]);
     if (!ierr) {
+      PetscBool sym = PETSC_FALSE;
       for (PetscInt k = 0; k < nsolvers; k++) {
         nsolves++;
         if (rows[k].failed || !rows[k].converged) nfailed++;
+        if (rows[k].asym > 0) sym = PETSC_TRUE;
+        amax = PetscMax(amax, rows[k].asym);
       }
+      nsym += sym;
       /* reference: the converged solution with the smallest common error (duriez2006 eq. 26) */
       for (PetscInt k = 0; k < nsolvers; k++)
         if (rows[k].converged && (ref < 0 || rows[k].error < rows[ref].error)) ref = k;
@@ -301,12 +400,20 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
           d = nr > 0 ? 100 * PetscSqrtReal(nd / nr) : (nd > 0 ? PETSC_INFINITY : 0);
         }
         if (rows[k].failed) {
-          if (!strcmp(fmt, "csv")) printf("%s,%s,%d,,,,0,,\n", o->files[f], rows[k].solver, (int)p->m);
+          if (!strcmp(fmt, "csv")) printf("%s,%s,%d,,,,0,,,REFUSED,\n", o->files[f], rows[k].solver, (int)p->m);
           else if (!strcmp(fmt, "markdown")) printf("| %s | %s | %d | - | refused | - | no | - |\n", o->files[f], rows[k].solver, (int)p->m);
           else printf("%-40s %-16s %8d %10s %12s %12s %9s %10s\n", o->files[f], rows[k].solver, (int)p->m, "-", "refused", "-", "no", "-");
           continue;
         }
-        if (!strcmp(fmt, "csv")) printf("%s,%s,%d,%d,%.6e,%.6e,%d,%.6e,%.6e\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, (int)rows[k].converged, (double)d, (double)rows[k].own_residual);
+        if (!strcmp(fmt, "csv")) {
+          /* the note (ResultTail_Private without its parentheses), quoted: it may hold commas */
+          char   note[512];
+          size_t nl = 0;
+          for (const char *c = rows[k].tail[0] ? rows[k].tail + 2 : ""; *c && nl + 2 < sizeof note; c++) note[nl++] = *c == '"' ? '\'' : *c;
+          if (nl && note[nl - 1] == ')') nl--;
+          note[nl] = 0;
+          printf("%s,%s,%d,%d,%.6e,%.6e,%d,%.6e,%.6e,%s,\"%s\"\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, (int)rows[k].converged, (double)d, (double)rows[k].own_residual, rows[k].reason, note);
+        }
         else if (!strcmp(fmt, "markdown")) printf("| %s | %s | %d | %d | %.3e | %.3e | %s | %.3g |\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
         else printf("%-40s %-16s %8d %10d %12.4e %12.4e %9s %10.3g\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
       }
@@ -316,20 +423,10 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
     PetscCall(FcContactProblemDestroy(&p));
     if (ierr) return ierr;
   }
-  /* a tolerance a type does not use: one warning per type, not one per problem, and only once
-   * every file was read (a bad file is one line, not a warning and an error) */
-  for (PetscInt k = 0; k < nsolvers; k++) {
-    char            t[FC_NAME_LEN], *colon;
-    PetscBool       seen = PETSC_FALSE;
-    FcContactSolver s;
-    PetscCall(PetscStrncpy(t, specs[k], sizeof t));
-    if ((colon = strchr(t, ':'))) *colon = 0;
-    for (PetscInt j = 0; j < k && !seen; j++) seen = (PetscBool)(!strncmp(specs[j], t, strlen(t)) && (specs[j][strlen(t)] == 0 || specs[j][strlen(t)] == ':'));
-    if (seen) continue;
-    PetscCall(FcContactSolverCreate(&s));
-    PetscCall(FcContactSolverSetType(s, t));
-    PetscCall(WarnTolIgnored_Private(t, FcContactSolverIgnoredReason(s, "tol"), o->tol));
-    PetscCall(FcContactSolverDestroy(&s));
+  /* one warning line for the whole table: the problems whose W a type that needs symmetry solved
+   * symmetrized (CheckSymmetric_Private, solver.c); the error is still W's */
+  {
+    if (nsym) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: fclib compare: %d problem(s) have a W symmetric only to round-off (up to %.2g of max|W|, within %g): the solvers that need W = W^T solved (W + W^T)/2 there; every common error is that of W as the file states it\n", (int)nsym, (double)amax, FC_CONTACT_ASYM_ROUNDOFF));
   }
   /* the table is complete either way; a solver that failed makes the command fail, so a script
    * comparing solvers cannot mistake a failed solve for a result */

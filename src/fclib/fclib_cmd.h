@@ -10,11 +10,15 @@ typedef struct {
   PetscInt    max_it;  /* PETSC_DEFAULT: the solver's default */
   const char *out;     /* solution file (FCLIB /solution layout) or NULL */
   PetscBool   overwrite; /* --overwrite: an existing regular file at out may be replaced */
+  PetscBool   accept_regularized; /* --accept-regularized: a regularized solver's answer above tol converges up to
+                                   * FC_CONTACT_SOLVER_ACCEPT_REGULARIZED (solver.h); with another solver an input error */
 } FcFCLIBSolveOptions;
 
-/* Prints one line: contacts, iterations, common error, time, reason. *converged reports the
- * solver's status (exit 1 when false), -fc_contact_solver_max_error included (the global form
- * of sap too). */
+/* Prints one line: contacts, iterations, common error, time, reason; for a regularized solver
+ * (sap) also whether tol was met and its regularization, for a composite one (auto) which part did
+ * the work. *converged reports the solver's status (exit 1 when false): the common error against
+ * tol for every solver (a regularized one's above tol only with accept_regularized),
+ * -fc_contact_solver_max_error included (the global form of sap too). */
 PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged);
 
 
@@ -30,6 +34,7 @@ typedef struct {
   PetscReal          tol;
   PetscInt           max_it;
   const char        *format;  /* "table" (default), "csv", "markdown" */
+  PetscBool          accept_regularized; /* --accept-regularized, for the regularized solvers of the list (none: input error) */
 } FcFCLIBCompareOptions;
 /* *ok: false when a requested solver did not converge on a problem (its status, max_error
  * included) or refused it; the whole table is printed either way (exit 1 when false). */

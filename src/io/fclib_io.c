@@ -1107,12 +1107,20 @@ static PetscErrorCode MassError_Private(const char *file, const FcGlobalMass *ma
   case FC_GLOBAL_MASS_SPD:
     break;
   case FC_GLOBAL_MASS_NOT_SYMMETRIC:
-    return FcInputError(file, "/fclib_global/M", "not symmetric (FCLIB's M is symmetric positive definite)");
+    return FcInputError(file, "/fclib_global/M", "not symmetric: max |M_ij - M_ji| = %.3g of max|M|, beyond the %g of a producer's round-off (FCLIB's M is symmetric positive definite)", (double)mass->asym, FC_CONTACT_ASYM_ROUNDOFF);
   case FC_GLOBAL_MASS_SINGULAR:
     return FcInputError(file, "/fclib_global/M", "singular (zero pivot in its Cholesky factorization)");
   case FC_GLOBAL_MASS_NOT_SPD:
     return FcInputError(file, "/fclib_global/M", "not positive definite (%" PetscInt_FMT " negative, %" PetscInt_FMT " zero eigenvalues)", mass->nneg, mass->nzero);
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcFCLIBWarnMassAsymmetry(const char *file, const FcGlobalMass *mass)
+{
+  PetscFunctionBegin;
+  if (mass->status == FC_GLOBAL_MASS_SPD && mass->asym > FC_GLOBAL_MASS_SYM_TOL)
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "%s: /fclib_global/M: warning: symmetric only to %.2g of max|M| (within the %g of a producer's round-off): the local form W = H^T M^-1 H uses M as the file states it (LU factorization), not symmetrized\n", file, (double)mass->asym, FC_CONTACT_ASYM_ROUNDOFF));
   PetscFunctionReturn(0);
 }
 
@@ -1129,6 +1137,7 @@ PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem)
   if (!global) PetscFunctionReturn(0);
   ierr = FcGlobalProblemComputeLocal(global, problem, &mass);
   if (!ierr) ierr = MassError_Private(path, &mass);
+  if (!ierr) ierr = FcFCLIBWarnMassAsymmetry(path, &mass);
   PetscCall(FcGlobalProblemDestroy(&global));
   PetscCall(ierr);
   PetscFunctionReturn(0);

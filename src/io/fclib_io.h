@@ -47,9 +47,14 @@ PetscErrorCode FcFCLIBRead(const char *path, FcContactProblem *local, FcGlobalPr
 
 /* The local problem of any FCLIB file: /fclib_local as read, /fclib_global reformulated by
  * FcGlobalProblemComputeLocal; an M that is not symmetric positive definite is then an input
- * error ("FILE: /fclib_global/M: not symmetric (...)", "singular (...)", "not positive definite
- * (...)"). *problem is created. */
+ * error ("FILE: /fclib_global/M: not symmetric: ... of max|M|, beyond ...", "singular (...)", "not
+ * positive definite (...)"); an M symmetric only to a producer's round-off (problem.h,
+ * FC_CONTACT_ASYM_ROUNDOFF) is reformulated as stated, with the warning line below. *problem is
+ * created. */
 PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem);
+/* The one warning line (stderr) for an M that the reformulation used as stated although it is
+ * symmetric only to round-off (mass->asym above FC_GLOBAL_MASS_SYM_TOL); nothing otherwise. */
+PetscErrorCode FcFCLIBWarnMassAsymmetry(const char *file, const FcGlobalMass *mass);
 
 /* Write problem as /fclib_local (W as CSC without its exact zeros, from a dense or a block-sparse W
  * without forming the other; q, mu, spacedim 3, info).

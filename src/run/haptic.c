@@ -174,6 +174,7 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
   PetscCall(FcContactSolverSetType(h->solver, c->contact_solver_type));
   PetscCall(FcContactSolverSetTolerances(h->solver, c->contact_solver_tol, c->haptic.max_iterations));
   PetscCall(FcContactSolverSetMaxError(h->solver, c->contact_solver_max_error));
+  PetscCall(FcContactSolverSetAcceptRegularized(h->solver, c->contact_solver_accept_regularized));
   PetscCall(FcContactSolverSetFromOptions(h->solver));
   PetscCall(FcContactSolverSetTolerances(h->solver, PETSC_DEFAULT, c->haptic.max_iterations));
   PetscCall(FcContactSolverSetWarmStart(h->solver, PETSC_TRUE));

@@ -426,8 +426,11 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     if (!st.converged) {
       nfail++;
       /* with -q the run's summary line (FcRun) is the only one */
-      if (FcVerbosity > 0) fprintf(stderr, "fcsim: warning: step %d t=%g: not converged in %d Newton iterations (relative residual %.3e%s)\n", (int)n, (double)s.t1, (int)st.newton_it, (double)st.residual,
-              st.contact.converged ? "" : ", a contact solve did not converge");
+      if (FcVerbosity > 0) {
+        char why[160] = "";
+        if (!st.contact.converged) snprintf(why, sizeof why, ", a contact solve did not converge: %s, common error %.2e, tol %g", st.contact.reason ? st.contact.reason : "?", (double)st.contact.error, (double)st.contact.tol);
+        fprintf(stderr, "fcsim: warning: step %d t=%g: not converged in %d Newton iterations (relative residual %.3e%s)\n", (int)n, (double)s.t1, (int)st.newton_it, (double)st.residual, why);
+      }
     }
     if (FcVerbosity > 0) {
       fprintf(stderr, "step %d/%d t=%.6g newton=%d res=%.3e %s asm=%.3fs fact=%.3fs solve=%.3fs out=%.3fs", (int)n, (int)c->steps, (double)s.t1, (int)st.newton_it, (double)st.residual, st.converged ? "ok" : "NOT-CONVERGED",

@@ -52,10 +52,11 @@ static PetscErrorCode WarnIgnored_Private(const FcCase *c, FcContactSolver solve
   PetscFunctionBegin;
   PetscCall(FcContactSolverGetType(solver, &type));
   PetscCall(FcContactSolverGetParams(solver, &par));
-  if ((why = FcContactSolverIgnoredReason(solver, "tol"))) {
-    if (c->given.contact_solver_tol) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: contact_solver.tol: ignored by %s (%s)\n", c->file, type, why));
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_solver_tol", &set));
-    if (set) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: options: -fc_contact_solver_tol: ignored by %s (%s)\n", type, why));
+  if ((why = FcContactSolverIgnoredReason(solver, "accept_regularized"))) {
+    /* its default (true) asks for nothing a type that is not regularized would do otherwise */
+    if (c->given.contact_solver_accept_regularized && c->contact_solver_accept_regularized > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: contact_solver.accept_regularized: ignored by %s (%s)\n", c->file, type, why));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_solver_accept_regularized", &set));
+    if (set) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: options: -fc_contact_solver_accept_regularized: ignored by %s (%s)\n", type, why));
   }
   if (par.warm_start && (why = FcContactSolverIgnoredReason(solver, "warm_start"))) {
     if (c->given.contact_solver_warm_start && c->contact_solver_warm_start) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: contact_solver.warm_start: ignored by %s (%s)\n", c->file, type, why));
@@ -113,9 +114,11 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   PetscCall(FcComplianceSetUp(cs->compliance));
   PetscCall(FcContactSolverCreate(&cs->solver));
   PetscCall(FcContactSolverSetType(cs->solver, c->contact_solver_type));
-  PetscCall(FcContactSolverSetTolerances(cs->solver, c->contact_solver_tol, c->contact_solver_max_it));
+  /* max_it: the case's when given, else the type's own default (nsgs 1000 sweeps, newton, auto) */
+  PetscCall(FcContactSolverSetTolerances(cs->solver, c->contact_solver_tol, c->given.contact_solver_max_it ? c->contact_solver_max_it : PETSC_DEFAULT));
   PetscCall(FcContactSolverSetWarmStart(cs->solver, c->contact_solver_warm_start));
   PetscCall(FcContactSolverSetMaxError(cs->solver, c->contact_solver_max_error));
+  PetscCall(FcContactSolverSetAcceptRegularized(cs->solver, c->contact_solver_accept_regularized));
   PetscCall(FcContactSolverSetFromOptions(cs->solver));
   PetscCall(WarnIgnored_Private(c, cs->solver, cs->compliance));
   PetscCall(FcContactWChoiceFromOptions(&cs->wstorage));
@@ -364,6 +367,12 @@ static PetscErrorCode Solve_Private(FcContactStep cs, FcContactStats *st)
   /* the step's contact state is the last solve's: an intermediate Newton iterate's solve may
    * stop short (its W and q are superseded by the next iterate's); the last one may not */
   st->converged = ss.converged;
+  st->reason    = ss.reason_name;
+  {
+    FcContactSolverParams par;
+    PetscCall(FcContactSolverGetParams(cs->solver, &par));
+    st->tol = par.tol;
+  }
   /* W = Σ H A⁻¹ Hᵀ is PSD when every A is; a Newton iterate where A (the tangent K of a
    * hyperelastic body in strong compression) is indefinite can make W indefinite, and then a
    * solver can run off to an unbounded r whose relative common error still looks small.

@@ -15,6 +15,8 @@ typedef struct {
   PetscReal time;                /* detection + W + solve + correction, seconds */
   PetscReal detect_time, w_time, solve_time;
   PetscBool converged;           /* the step's last contact solve converged (or had no contacts) */
+  const char *reason;            /* that solve's reason name (static text; NULL before any solve) */
+  PetscReal  tol;                /* the tol it was judged against */
   PetscBool failed;              /* the last solve is unusable: r not finite, or rᵀWr < 0 (W indefinite) */
 } FcContactStats;
 

@@ -14,6 +14,19 @@ FCSIM = os.environ.get("FCSIM_BIN") or os.path.join(ROOT, "bin", "fcsim")
 OUT = os.path.join(ROOT, "tests", "out")
 
 
+def fclib_real():
+    """The folder of the real FCLIB problems (../shared/fclib-real from the project root; from a
+    git worktree one level deeper, the nearest ancestor that has shared/fclib-real), or None."""
+    d = ROOT
+    while True:
+        cand = os.path.join(os.path.dirname(d), "shared", "fclib-real")
+        if os.path.isdir(cand):
+            return cand
+        if os.path.dirname(d) == d:
+            return None
+        d = os.path.dirname(d)
+
+
 def outdir(name):
     d = os.path.join(OUT, name)
     if os.path.exists(d):

@@ -175,6 +175,16 @@ cases += [
     # a W that is not symmetric: valid for nsgs (tests/bad/fclib/generate.py), refused by sap, whose cost needs W = W^T
     ("fclib sap non-symmetric W", ["fclib", "solve", "tests/bad/fclib/local_W_not_symmetric.hdf5", "--solver", "sap"], ["tests/bad/fclib/local_W_not_symmetric.hdf5", "/fclib_local/W", "not symmetric", "(0, 1)", "sap"]),
     ("fclib solve with --solvers", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs"], ["command line", "--solvers"]),
+    # issue 25: the measured asymmetry beyond a producer's round-off; --accept-regularized with a solver that is not regularized; an unknown auto option
+    ("fclib sap W beyond round-off", ["fclib", "solve", "tests/bad/fclib/local_W_not_symmetric.hdf5", "--solver", "sap"], ["/fclib_local/W", "0.16 of max|W|", "beyond the 0.001 of a producer's round-off"]),
+    ("fclib --accept-regularized nsgs", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--accept-regularized"], ["command line", "--accept-regularized", "nsgs", "not a regularized solver"]),
+    ("fclib compare --accept-regularized", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs,newton", "--accept-regularized"], ["command line", "--accept-regularized", "not a regularized solver"]),
+    ("fclib auto unknown option", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solver", "auto", "-fc_contact_solver_auto_frist", "newton"], ["options", "-fc_contact_solver_auto_frist", "unknown auto option"]),
+    ("fclib compare auto:frist", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "--solvers", "nsgs,auto:frist=newton"], ["options", "-fc_contact_solver_auto_frist", "unknown auto option"]),
+    ("fclib auto bad first", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solver", "auto", "-fc_contact_solver_auto_first", "sideways"], ["options", "-fc_contact_solver_auto_first", "sideways"]),
+    ("fclib newton bad lu", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solver", "newton", "-fc_contact_solver_newton_lu", "cholesky"], ["options", "-fc_contact_solver_newton_lu", "cholesky"]),
+    ("fclib uzawa bad rho rule", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solver", "uzawa_global", "-fc_contact_solver_uzawa_rho_rule", "magic"], ["-fc_contact_solver_uzawa_rho_rule", "magic"]),
+    ("case accept_regularized < 0", ["info", "cases/block_on_floor.json", "--set", "contact_solver.accept_regularized=-1"], ["cases/block_on_floor.json", "contact_solver.accept_regularized"]),
     # the Uzawa step rho of a run (talbi2008 §3.3.3): rho_factor <= 0 or rho < 0 (rho 0 means automatic)
     ("run uzawa_local rho_factor 0", ["run", "cases/hapco_bench1.json", "-o", os.path.join(tmp, "ohap1"), "--set", "contact_solver.type=\"uzawa_local\"", "-fc_contact_solver_uzawa_rho_factor", "0"], ["options", "-fc_contact_solver_uzawa_rho_factor", "> 0"]),
     ("run uzawa_global rho < 0", ["run", "cases/hapco_bench2.json", "-o", os.path.join(tmp, "ohap2"), "--set", "contact_solver.type=\"uzawa_global\"", "-fc_contact_solver_uzawa_rho", "-0.5"], ["options", "-fc_contact_solver_uzawa_rho", ">= 0"]),

@@ -10,9 +10,10 @@ the first two phases of the displacement series so that make check stays short
    common error, so the cone is met to about that; 1e-6 is the issue's bound).
 2. mu = 0: the tangential force is zero to round-off (|r_t| <= 1e-12 max r_n) on every contact.
 3. The three solvers (bench 2, mu = 0.3, 5P down and 3P along x): nsgs, uzawa_local and
-   uzawa_global with a step rho below its Jacobi bound give the same contact force as nsgs on
-   every increment to 1e-6 relative. With its default rho = 0.3 min 1/W_nn (talbi2008) the step is
-   above 2/lambda_max(W) on this problem: uzawa_global must then report non-convergence (exit 1,
+   uzawa_global with its default rho (rule lambda: below the Jacobi bound 2/lambda_max(W), issue 25)
+   give the same contact force as nsgs on every increment to 1e-6 relative. With talbi2008's rho =
+   0.3 min 1/W_nn (-fc_contact_solver_uzawa_rho_rule talbi2008, HapCo Fig. 9) the step is above
+   2/lambda_max(W) on this problem: uzawa_global must then report non-convergence (exit 1,
    DIVERGED_MAX_IT with its error) rather than a wrong answer.
 """
 import json
@@ -115,14 +116,14 @@ with h5py.File(prob, "r") as f:
             W[i[p[j]:p[j + 1]], j] = x[p[j]:p[j + 1]]
 ev = np.linalg.eigvalsh(0.5 * (W + W.T))
 rho_lam = 0.3 / np.diag(W)[0::3].max() * ev.max()
-pc = run(["fclib", "compare", prob, "--solvers", "nsgs,uzawa_local,uzawa_global:uzawa_rho_factor=0.05", "--max-it", "300000", "--tol", "1e-12", "--format", "csv"])
+pc = run(["fclib", "compare", prob, "--solvers", "nsgs,uzawa_local,uzawa_global", "--max-it", "300000", "--tol", "1e-12", "--format", "csv"])
 rows = [ln.split(",") for ln in pc.stdout.strip().splitlines()]
 head = rows[0]
 for r in rows[1:]:
     d = dict(zip(head, r))
     figure("bench 2, increment 5 (cond(W) = %.1e): %s %s iterations, common error %s, converged %s, force difference to nsgs %s %%" % (ev.max() / ev.min(), d["solver"], d["iterations"], d["error"], d["converged"], d["delta_percent"]))
     check(d["converged"] == "1" and float(d["delta_percent"]) < 1e-4, "%s: converged, same forces as nsgs to 1e-6" % d["solver"])
-pb = run(["fclib", "solve", prob, "--solver", "uzawa_global", "--max-it", "20000"], expect=None)
+pb = run(["fclib", "solve", prob, "--solver", "uzawa_global", "--max-it", "20000", "-fc_contact_solver_uzawa_rho_rule", "talbi2008"], expect=None)
 figure("bench 2, increment 5: rho lambda_max(W) = %.2f with rho = 0.3 min 1/W_nn (talbi2008); uzawa_global: %s" % (rho_lam, pb.stdout.strip().splitlines()[-1]))
 check(rho_lam > 2, "talbi2008's rho is above the Jacobi bound 2/lambda_max(W) here")
 check(pb.returncode == 1 and "DIVERGED" in pb.stdout, "uzawa_global with that rho reports non-convergence (exit %d)" % pb.returncode)

@@ -10,7 +10,10 @@ differ from nsgs's by the regularization, not by round-off:
    sigma = 1e-5: SAP's regularized stiction creeps at v_t = R_t gamma_t, see below);
 3. sliding: tan(theta) = 0.5 > mu = 0.2 slides at g (sin theta - mu cos theta) within 2 %, fitted
    on t >= 0.4 s as in test_contact_cases (the convex approximation adds a normal separation
-   velocity mu |v_t| at sliding contacts, which does not change the tangential balance)."""
+   velocity mu |v_t| at sliding contacts, which does not change the tangential balance). That
+   separation is a common error of 6-12 % (the convex model's sliding plateau, doc/sap.md §3):
+   with the case default (contact_solver.accept_regularized true: up to 1e-2) the steps fail, so
+   the run accepts it explicitly (0.2), and the default is checked to refuse it (issue 25)."""
 import math
 import numpy as np
 from fctest import run, outdir, probes, stats, figure, check
@@ -59,7 +62,13 @@ figure("sap incline tan 0.4, mu 0.6, sigma = 1e-5, eps_r = 1e-6: creep %.3e m/s 
 check(creep(p) < 1e-6 and all(c == 1 for c in s["converged"]), "SAP (sigma = 1e-5) keeps the block stuck: drift over 1 s below 1e-6 m")
 
 theta, mu = math.atan(0.5), 0.2
-p, s = incline("slide", theta, mu)
+d = outdir("sap_cases/incline_slide_default")
+g = (9.81 * math.sin(theta), -9.81 * math.cos(theta))
+pr = run(["run", "cases/incline.json", "-o", d, "--set", "contacts[0].mu=%g" % mu, "--set", "gravity=[%.12g,0,%.12g]" % g, "--set", "time.t_end=0.15",
+          "--set", "contact_solver.type=sap", "--set", "output.vtk=false", "--set", "output.hdf5=false"], expect=1)
+check("did not converge" in pr.stderr, "sliding with sap at the case default (accept up to 1e-2): the steps fail, the 6-12 %% sliding error is not hidden (exit 1)")
+p, s = incline("slide", theta, mu, ["--set", "contact_solver.accept_regularized=0.2"])
+figure("sap incline slide, common error per step %.3g .. %.3g (accepted explicitly up to 0.2)" % (min(s["contact_error"]), max(s["contact_error"])))
 t, x = np.array(p["time"]), np.array(p["block_x"])
 m = t >= 0.4
 a = 2 * np.polyfit(t[m], x[m], 2)[0]

@@ -966,7 +966,7 @@ static const BadCase bad_cases[] = {
   {contact_base, {"contact_solver.tol=0"}, "contact_solver.tol", "must be > 0, got 0"},
   {contact_base, {"contact_solver.max_it=0"}, "contact_solver.max_it", "must be >= 1, got 0"},
   {contact_base, {"contact_solver.warm_start=1"}, "contact_solver.warm_start", "expected boolean, got number"},
-  {contact_base, {"contact_solver.rtol=1"}, "contact_solver.rtol", "unknown key \"rtol\" (accepted: type, tol, max_it, warm_start, max_error)"},
+  {contact_base, {"contact_solver.rtol=1"}, "contact_solver.rtol", "unknown key \"rtol\" (accepted: type, tol, max_it, warm_start, max_error, accept_regularized)"},
   /* compliance.type names a registered strategy: checked when the run starts (FcComplianceCheckType, test_compliance) */
   {contact_base, {"compliance.type=Exact"}, "compliance.type", "\"Exact\" must match [a-z0-9_]+"},
   {contact_base, {"output.fclib=yes"}, "output.fclib", "expected boolean, got string"},

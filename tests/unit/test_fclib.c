@@ -789,7 +789,10 @@ static void test_damaged_files(void **state)
         assert_null(p);
         nerr++;
       } else {
-        assert_int_equal(FcTestCountLines(msg), 0);
+        /* a flipped bit in an off-diagonal entry of M may leave it symmetric to within a
+         * producer's round-off (problem.h): accepted, with its one warning line */
+        if (FcTestCountLines(msg)) assert_non_null(strstr(msg, "/fclib_global/M: warning: symmetric only to"));
+        assert_true(FcTestCountLines(msg) <= 1);
         if (f < 2) {
           assert_int_equal(p->m, 2);
           for (int i = 0; i < 36; i++) assert_false(isnan(p->W[i]) || isinf(p->W[i]));

@@ -305,7 +305,7 @@ static void test_solvers_sparse_dense(void **state)
   SolverRun runs[] = {
     {"nsgs", 1e-10, 5000, 0, 0, 0, 0, 0},   {"pgs", 1e-10, 5000, 0, 0, 0, 0, 0},          {"lemke", 1e-10, 1000, 0, 0, 0, 0, 0},
     {"uzawa_local", 1e-10, 5000, 0, 0, 0, 0, 0}, {"uzawa_global", 1e-10, 20000, 0, 0, 0, 0, 0}, {"sap", 1e-10, 1000, 0, 0, 0, 0, 0},
-    {"newton", 1e-10, 100, 0, 0, 0, 0, 0},
+    {"newton", 1e-10, 100, 0, 0, 0, 0, 0},    {"auto", 1e-10, 10000, 0, 0, 0, 0, 0},
   };
   const int nruns = (int)(sizeof runs / sizeof runs[0]);
   char      types[512];
@@ -334,6 +334,7 @@ static void test_solvers_sparse_dense(void **state)
     ncontacts += (int)p->m;
     for (int t = 0; t < nruns; t++) {
       FcContactSolver s = FcTestMakeSolver(runs[t].type, NULL, runs[t].tol, runs[t].max_it, NULL);
+      if (!strcmp(runs[t].type, "sap")) CHK(FcContactSolverSetAcceptRegularized(s, PETSC_INFINITY)); /* its own test is what converges here */
       CompareStorages(s, p, &runs[t]);
       CHK(FcContactSolverDestroy(&s));
     }
@@ -350,7 +351,7 @@ static void test_solvers_sparse_dense(void **state)
     assert_true(runs[t].max_edev <= 1e-14);
     assert_int_equal(runs[t].nsame_it, runs[t].nsolves);
   }
-  /* nsgs, the uzawas, newton (common error ≤ 1e-10) and sap (its own test) converge on every problem; pgs
+  /* nsgs, the uzawas, newton, auto (common error ≤ 1e-10) and sap (its own test) converge on every problem; pgs
    * (μ ignored) and lemke (the pyramid, not the cone) only where friction plays no part, in both
    * storages alike (the reasons were compared above) */
   assert_int_equal(runs[0].nconv, nprob);
@@ -358,6 +359,7 @@ static void test_solvers_sparse_dense(void **state)
   assert_int_equal(runs[4].nconv, nprob);
   assert_int_equal(runs[5].nconv, nprob);
   assert_int_equal(runs[6].nconv, nprob); /* newton */
+  assert_int_equal(runs[7].nconv, nprob); /* auto */
 }
 
 /* ---- 3. automatic choice by fill ---- */

@@ -286,8 +286,8 @@ static void PrintConfigs(const char *what, const Config *cfg, int ncfg, int npro
 
 static void test_random_problems(void **state)
 {
-  static const char *const rho_local[] = {"uzawa_rho_local", "true", NULL};
-  static const char *const talbi[]     = {"uzawa_rho_local", "false", NULL};
+  static const char *const wnn[]   = {"uzawa_rho_rule", "wnn", NULL};
+  static const char *const talbi[] = {"uzawa_rho_rule", "talbi2008", NULL};
   static const char *const zero[]      = {"uzawa_inner_zero_start", "true", NULL};
   static const char *const in2[] = {"uzawa_inner_tol", "1e-2", NULL}, *const in4[] = {"uzawa_inner_tol", "1e-4", NULL}, *const in6[] = {"uzawa_inner_tol", "1e-6", NULL}, *const in8[] = {"uzawa_inner_tol", "1e-8", NULL}, *const in10[] = {"uzawa_inner_tol", "1e-10", NULL};
   const int    nprob = 40;
@@ -295,16 +295,18 @@ static void test_random_problems(void **state)
   double       dev   = 0;
   Config       cfg[] = {
     CFG("nsgs", "nsgs", "", NULL),
-    CFG("uzawa_local (defaults)", "uzawa_local", "l0_", NULL),
-    CFG("uzawa_local talbi rho (no rho_local)", "uzawa_local", "l1_", talbi),
+    CFG("uzawa_local (defaults: rho block)", "uzawa_local", "l0_", NULL),
+    CFG("uzawa_local rho talbi2008", "uzawa_local", "l1_", talbi),
     CFG("uzawa_local inner_zero_start", "uzawa_local", "l2_", zero),
     CFG("uzawa_local inner_tol 1e-10", "uzawa_local", "l3_", in10),
     CFG("uzawa_local inner_tol 1e-8", "uzawa_local", "l4_", in8),
     CFG("uzawa_local inner_tol 1e-6", "uzawa_local", "l5_", in6),
     CFG("uzawa_local inner_tol 1e-4", "uzawa_local", "l6_", in4),
     CFG("uzawa_local inner_tol 1e-2", "uzawa_local", "l7_", in2),
-    CFG("uzawa_global (defaults)", "uzawa_global", "g0_", NULL),
-    CFG("uzawa_global rho_local", "uzawa_global", "g1_", rho_local),
+    CFG("uzawa_global (defaults: rho lambda)", "uzawa_global", "g0_", NULL),
+    CFG("uzawa_global rho wnn", "uzawa_global", "g1_", wnn),
+    CFG("uzawa_local rho wnn (issue 12)", "uzawa_local", "l8_", wnn),
+    CFG("uzawa_global rho talbi2008", "uzawa_global", "g2_", talbi),
   };
   const int ncfg = (int)(sizeof cfg / sizeof cfg[0]);
   (void)state;
@@ -334,17 +336,20 @@ static void test_random_problems(void **state)
     const int nh   = 20;
     Config    hc[] = {
       CFG("nsgs", "nsgs", "", NULL),
-      CFG("uzawa_local talbi rho (no rho_local)", "uzawa_local", "h0_", talbi),
-      CFG("uzawa_local (defaults: rho_local)", "uzawa_local", "h1_", NULL),
-      CFG("uzawa_global (defaults)", "uzawa_global", "h2_", NULL),
-      CFG("uzawa_global rho_local", "uzawa_global", "h3_", rho_local),
+      CFG("uzawa_local rho talbi2008", "uzawa_local", "h0_", talbi),
+      CFG("uzawa_local (defaults: rho block)", "uzawa_local", "h1_", NULL),
+      CFG("uzawa_global (defaults: rho lambda)", "uzawa_global", "h2_", NULL),
+      CFG("uzawa_global rho wnn", "uzawa_global", "h3_", wnn),
+      CFG("uzawa_global rho talbi2008", "uzawa_global", "h4_", talbi),
     };
     dev = 0;
-    RunConfigs(hc, 5, nh, 1.0, 0.5, tol, 100000, &dev);
-    PrintConfigs("stiffness spread 10^+-0.5 per contact", hc, 5, nh);
-    for (int c = 0; c < 5; c++) assert_int_equal(hc[c].nconv, nh);
+    RunConfigs(hc, 6, nh, 1.0, 0.5, tol, 100000, &dev);
+    PrintConfigs("stiffness spread 10^+-0.5 per contact", hc, 6, nh);
+    for (int c = 0; c < 6; c++) assert_int_equal(hc[c].nconv, nh);
+    /* ρ per contact against talbi2008's single ρ sized by the most compliant contact: fewer inner
+     * steps (uzawa_local), fewer sweeps (uzawa_global) */
     assert_true(hc[2].sum_inner / hc[2].loops < hc[1].sum_inner / hc[1].loops);
-    assert_true(hc[4].sum_it < hc[3].sum_it);
+    assert_true(hc[3].sum_it < hc[5].sum_it);
   }
 }
 
@@ -605,7 +610,7 @@ static void test_multibody_stall(void **state)
   s  = MakeSolver("uzawa_local", "", 1e-8, 1000, NULL);
   st = Solve(s, p, r, NULL);
   capped = ViewCapped(s);
-  printf("FIGURE uzawa_local on the wall of 96 contacts (mass ratio 1e6), defaults (rho_a = 0.3/W_aa,nn): %s after %d sweeps (nsgs: %d), common error %.1e, %ld inner loops stopped at inner_max_it\n", st.reason_name, (int)st.iterations, (int)sn.iterations, st.error, capped);
+  printf("FIGURE uzawa_local on the wall of 96 contacts (mass ratio 1e6), defaults (rho_a = 1/lambda_max(W_aa)): %s after %d sweeps (nsgs: %d), common error %.1e, %ld inner loops stopped at inner_max_it\n", st.reason_name, (int)st.iterations, (int)sn.iterations, st.error, capped);
   assert_true(st.converged && st.error <= 1e-8);
   assert_int_equal(capped, 0);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
@@ -636,30 +641,47 @@ static void test_options(void **state)
     wmax = fmax(wmax, p->W[(3 * a) * 3 * m + 3 * a]);
     wmin = fmin(wmin, p->W[(3 * a) * 3 * m + 3 * a]);
   }
-  /* talbi2008 §3.3.3, -uzawa_rho_local false: ρ = 0.3 · min_a 1/W_aa,nn for every contact */
+  /* λ_max of the symmetric part of each diagonal block (the default rule block), by 500 power
+   * iterations (an independent computation of what uzawa.c gets in closed form) */
+  double lmin = PETSC_MAX_REAL, lmx = 0;
+  for (int a = 0; a < m; a++) {
+    double B[9], x[3] = {1, 0.7, 0.3}, lam = 0;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) B[3 * i + j] = 0.5 * (p->W[(3 * a + i) * 3 * m + 3 * a + j] + p->W[(3 * a + j) * 3 * m + 3 * a + i]);
+    for (int k = 0; k < 500; k++) {
+      double y[3], ny;
+      for (int i = 0; i < 3; i++) y[i] = B[3 * i] * x[0] + B[3 * i + 1] * x[1] + B[3 * i + 2] * x[2];
+      ny  = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+      lam = (x[0] * y[0] + x[1] * y[1] + x[2] * y[2]) / (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+      for (int i = 0; i < 3; i++) x[i] = y[i] / ny;
+    }
+    lmin = fmin(lmin, lam);
+    lmx  = fmax(lmx, lam);
+  }
+  /* talbi2008 §3.3.3, -uzawa_rho_local false (= -uzawa_rho_rule talbi2008): ρ = 0.3 · min_a 1/W_aa,nn for every contact */
   {
     static const char *const talbi[] = {"uzawa_rho_local", "false", NULL};
     s  = MakeSolver("uzawa_local", "t_", 1e-10, 10000, talbi);
     st = Solve(s, p, r, NULL);
     assert_true(st.converged);
     FcTestSolverView(s, view, sizeof view);
-    assert_non_null(strstr(view, "rho automatic, 0.3 x min_a 1/W_aa,nn (talbi2008)"));
+    assert_non_null(strstr(view, "rho automatic, 0.3 x min_a 1/W_aa,nn (rule talbi2008)"));
     assert_int_equal(sscanf(strstr(view, "rho in ["), "rho in [%lf, %lf]", &lo, &hi), 2);
     assert_true(fabs(lo - 0.3 / wmax) <= 1e-5 * lo && fabs(hi - lo) <= 1e-5 * lo);
     assert_int_equal(FcContactSolverUzawaGetInnerIterations(s, &last, NULL), 0);
     printf("FIGURE uzawa_local talbi2008 rho on m = %d (stiffness spread 10^+-0.5): rho = 0.3/max W_nn = %.4g for every contact, %d sweeps, %d inner steps (%.1f per contact and sweep)\n", m, lo, (int)st.iterations, (int)last, (double)last / (double)(m * st.iterations));
     assert_int_equal(FcContactSolverDestroy(&s), 0);
   }
-  /* defaults: ρ_a = 0.3 / W_aa,nn per contact */
+  /* defaults: ρ_a = 1 / λ_max(W_aa) per contact (rule block) */
   s  = MakeSolver("uzawa_local", "", 1e-10, 10000, NULL);
   st = Solve(s, p, r, NULL);
   assert_true(st.converged);
   FcTestSolverView(s, view, sizeof view);
   fputs(view, stdout);
-  assert_non_null(strstr(view, "rho automatic, 0.3 x 1/W_aa,nn per contact"));
+  assert_non_null(strstr(view, "rho automatic, 1 x 1/lambda_max(W_aa) per contact (rule block)"));
   assert_non_null(strstr(view, "inner_tol tol/100 = 1e-12, inner_max_it 1000, inner loops start from the current r_a, outer_tol off"));
   assert_int_equal(sscanf(strstr(view, "rho in ["), "rho in [%lf, %lf]", &lo, &hi), 2);
-  assert_true(fabs(lo - 0.3 / wmax) <= 1e-5 * lo && fabs(hi - 0.3 / wmin) <= 1e-5 * hi);
+  assert_true(fabs(lo - 1 / lmx) <= 1e-5 * lo && fabs(hi - 1 / lmin) <= 1e-5 * hi); /* the view prints 6 digits */
   /* inner iterations: the getter and View agree; totals accumulate */
   assert_int_equal(FcContactSolverUzawaGetInnerIterations(s, &last, &total), 0);
   assert_int_equal(sscanf(strstr(view, "(last solve): "), "(last solve): %ld in %ld inner loops", &inner_view, &loops_view), 2);
@@ -669,7 +691,7 @@ static void test_options(void **state)
   st = Solve(s, p, r, NULL);
   assert_int_equal(FcContactSolverUzawaGetInnerIterations(s, NULL, &total2), 0);
   assert_int_equal(total2, 2 * total);
-  printf("FIGURE uzawa_local defaults on m = %d (stiffness spread 10^+-0.5): rho_a = 0.3/W_aa,nn in [%.4g, %.4g], %d sweeps, %d inner steps (%.1f per contact and sweep)\n", m, lo, hi, (int)st.iterations, (int)last, (double)last / (double)loops_view);
+  printf("FIGURE uzawa_local defaults on m = %d (stiffness spread 10^+-0.5): rho_a = 1/lambda_max(W_aa) in [%.4g, %.4g], %d sweeps, %d inner steps (%.1f per contact and sweep)\n", m, lo, hi, (int)st.iterations, (int)last, (double)last / (double)loops_view);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 
   /* every option, through the options database */
@@ -686,7 +708,7 @@ static void test_options(void **state)
   assert_string_equal(type, "uzawa_local");
   st = Solve(s, p, r, NULL);
   FcTestSolverView(s, view, sizeof view);
-  assert_non_null(strstr(view, "rho automatic, 0.25 x 1/W_aa,nn per contact"));
+  assert_non_null(strstr(view, "rho automatic, 0.25 x 1/W_aa,nn per contact (rule wnn)"));
   assert_non_null(strstr(view, "inner_tol 1e-09, inner_max_it 77, inner loops start from 0, outer_tol 1e-07"));
   assert_int_equal(sscanf(strstr(view, "rho in ["), "rho in [%lf, %lf]", &lo, &hi), 2);
   assert_true(fabs(lo - 0.25 / wmax) <= 1e-5 * lo && fabs(hi - 0.25 / wmin) <= 1e-5 * hi);

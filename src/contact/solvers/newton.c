@@ -95,6 +95,14 @@ typedef struct {
   PetscInt        mcap;
   PetscReal      *u, *phi, *dr, *rt, *ut, *rho, *D, *dr2;
   Mat             J;          /* 3m × 3m AIJ with every row stored whole (dense W: a constant pattern, one symbolic factorization) */
+  PetscInt        lu;         /* 0 auto, 1 own, 2 petsc: which LU factors J (NewtonUseOwnLU_Private) */
+  PetscInt        nonmonotone; /* the line search compares with the largest θ of this many previous iterates too (0: monotone) */
+  PetscReal       hist[32];   /* θ of the last iterates (a ring) */
+  PetscInt        nhist;
+  PetscBool       small;      /* the work is made for the own dense LU ("small path") */
+  PetscReal      *Jd;         /* small path: J (3m × 3m, row-major), factored in place */
+  PetscInt       *piv;        /* small path: the LU's row permutation */
+  PetscInt        nshift[2];  /* small path: pivots shifted (a singular J), [0] last solve, [1] all */
   PetscBool       sparse;     /* the storage of W the work is made for */
   PetscInt       *cols;       /* 0 .. 3m−1 */
   PetscScalar    *row;        /* one row of J */
@@ -108,14 +116,52 @@ typedef struct {
  * the block pattern of W: every row whole for a dense W (made once per size), W's stored blocks
  * for a block-sparse W (made per solve: the pattern is the problem's). The default ordering of
  * the LU is natural for a dense J, nested dissection for a sparse one. */
+/* Which LU factors J. `own` (the "small path"): J a dense array, factored by DenseLU_Private, no
+ * PETSc object at all; `petsc`: an AIJ matrix on W's block pattern and a KSP (the options
+ * -fc_contact_solver_newton_ksp_type etc. apply). `auto`: own when W is dense — the same natural
+ * ordering and nonzero-pivot rule as PETSc's LU on a full AIJ matrix, hence the same iterates, and
+ * measured 1.8-4x faster per solve at 20-200 contacts (doc/contact.md "newton") — and when W is
+ * block-sparse with at most 32 contacts, where PETSc's Mat, KSP, nested-dissection ordering and
+ * symbolic factorization, made per solve, cost about 1 ms (25 µs before any arithmetic,
+ * bench/solve_overhead; issue 25: a fixed cost within 10x of nsgs's 0.3-3 µs). petsc otherwise,
+ * whose ordering keeps the fill of a large sparse J low. On a singular J (a rank-deficient W with
+ * every contact sticking) the two orderings shift different pivots and the iterates differ:
+ * measured on generated walls, stacks and pyramids of 20-32 contacts, natural order 1-10 steps
+ * against 1-3, yet 1.3-18x less time (0.06-0.8 ms against 1.0-1.7 ms). */
+static PetscBool NewtonUseOwnLU_Private(const FcContactSolver_Newton *nt, FcContactProblem p)
+{
+  if (nt->lu == 1) return PETSC_TRUE;
+  if (nt->lu == 2) return PETSC_FALSE;
+  return (PetscBool)(!FcContactProblemIsSparse(p) || p->m <= 32);
+}
+
 static PetscErrorCode Work_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p)
 {
   const PetscInt  m = p->m, n = 3 * m;
-  const PetscBool sparse = FcContactProblemIsSparse(p);
+  const PetscBool sparse = FcContactProblemIsSparse(p), small = NewtonUseOwnLU_Private(nt, p);
   PC              pc;
 
   PetscFunctionBegin;
-  if (!(m == nt->mcap && nt->u && sparse == nt->sparse)) {
+  if (small) { /* the small path: plain arrays, kept from solve to solve while they fit */
+    if (!(nt->small && m <= nt->mcap && nt->u)) {
+      PetscCall(PetscFree7(nt->u, nt->phi, nt->dr, nt->rt, nt->ut, nt->rho, nt->D));
+      PetscCall(PetscFree3(nt->cols, nt->row, nt->dr2));
+      PetscCall(PetscFree2(nt->Jd, nt->piv));
+      PetscCall(MatDestroy(&nt->J));
+      PetscCall(VecDestroy(&nt->b));
+      PetscCall(VecDestroy(&nt->x));
+      PetscCall(KSPDestroy(&nt->ksp));
+      PetscCall(PetscMalloc7(n, &nt->u, n, &nt->phi, n, &nt->dr, n, &nt->rt, n, &nt->ut, n, &nt->rho, 3 * n, &nt->D));
+      PetscCall(PetscMalloc3(n, &nt->cols, n, &nt->row, n, &nt->dr2));
+      PetscCall(PetscMalloc2((size_t)n * n, &nt->Jd, n, &nt->piv));
+      nt->mcap  = m;
+      nt->small = PETSC_TRUE;
+    }
+    PetscFunctionReturn(0);
+  }
+  if (!(m == nt->mcap && nt->u && sparse == nt->sparse && !nt->small)) {
+    nt->small = PETSC_FALSE;
+    PetscCall(PetscFree2(nt->Jd, nt->piv));
     PetscCall(PetscFree7(nt->u, nt->phi, nt->dr, nt->rt, nt->ut, nt->rho, nt->D));
     PetscCall(MatDestroy(&nt->J));
     PetscCall(VecDestroy(&nt->b));
@@ -254,12 +300,99 @@ static PetscErrorCode Fallback_Private(FcContactSolver s, FcContactSolver_Newton
 
 /* The Newton direction J Δr = −Φ at r (u = W r + q in nt->u) into nt->dr, with J + εI and the
  * element of ∂Φ chosen by tie_active (Phi_Private); *solved false when the KSP failed. */
+/* The small path's J = I − D + D diag(ρ) W (+ εI), dense row-major in nt->Jd (the same entries
+ * as Jacobian_Private). */
+static void JacobianDense_Private(FcContactProblem p, const PetscReal rho[], const PetscReal D[], PetscReal eps, PetscReal *J)
+{
+  const PetscInt n = 3 * p->m;
+
+  for (PetscInt i = 0; i < n * n; i++) J[i] = 0;
+  for (PetscInt a = 0; a < p->m; a++)
+    for (int i = 0; i < 3; i++) {
+      PetscReal *Jr = J + (size_t)(3 * a + i) * n;
+      for (int k = 0; k < 3; k++) {
+        const PetscReal c = D[9 * a + 3 * i + k];
+        if (c == 0) continue;
+        Jr[3 * a + k] -= c;
+        if (p->W) {
+          const PetscReal *Wk = &p->W[(size_t)(3 * a + k) * n];
+          for (PetscInt j = 0; j < n; j++) Jr[j] += c * rho[3 * a + k] * Wk[j];
+        } else
+          for (PetscInt kb = p->bptr[a]; kb < p->bptr[a + 1]; kb++) {
+            const PetscReal *Wb = &p->bval[9 * kb];
+            for (int j = 0; j < 3; j++) Jr[3 * p->bcol[kb] + j] += c * rho[3 * a + k] * Wb[3 * k + j];
+          }
+      }
+      Jr[3 * a + i] += 1 + eps;
+    }
+}
+
+/* LU of J in place (row-major n × n), natural order, without pivoting; false when a pivot is "zero"
+ * by PETSc's rule for its LU with the nonzero shift (MAT_SHIFT_NONZERO: MatPivotCheck_nz,
+ * petsc/private/matimpl.h, with the PCFactor defaults zeropivot = 100 ε): |p| ≤ 100 ε · (sum of
+ * |entries| of its row of U). The caller then restarts with a diagonal shift, as PETSc does. */
+static PetscBool DenseLU_Private(PetscInt n, PetscReal *J)
+{
+  const PetscReal zero = 100 * PETSC_MACHINE_EPSILON;
+
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal *Jk = J + (size_t)k * n;
+    PetscReal        rs = 0;
+    for (PetscInt j = k + 1; j < n; j++) rs += PetscAbsReal(Jk[j]);
+    if (PetscAbsReal(Jk[k]) <= zero * rs || Jk[k] == 0) return PETSC_FALSE;
+    for (PetscInt i = k + 1; i < n; i++) {
+      PetscReal      *Ji = J + (size_t)i * n;
+      const PetscReal l  = Ji[k] / Jk[k];
+      Ji[k]              = l;
+      if (l == 0) continue;
+      for (PetscInt j = k + 1; j < n; j++) Ji[j] -= l * Jk[j];
+    }
+  }
+  return PETSC_TRUE;
+}
+
+/* x ← (LU)⁻¹ x with the factors of DenseLU_Private. */
+static void DenseLUSolve_Private(PetscInt n, const PetscReal *J, PetscReal x[])
+{
+  for (PetscInt i = 1; i < n; i++) {
+    PetscReal v = x[i];
+    for (PetscInt j = 0; j < i; j++) v -= J[(size_t)i * n + j] * x[j];
+    x[i] = v;
+  }
+  for (PetscInt k = n - 1; k >= 0; k--) {
+    PetscReal v = x[k];
+    for (PetscInt j = k + 1; j < n; j++) v -= J[(size_t)k * n + j] * x[j];
+    x[k] = v / J[(size_t)k * n + k];
+  }
+}
+
 static PetscErrorCode Direction_Private(FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscBool tie_active, PetscReal eps, PetscBool *solved)
 {
   KSPConvergedReason kreason;
 
   PetscFunctionBegin;
   (void)Phi_Private(p, nt->rho, tie_active, r, nt->u, nt->phi, nt->D, NULL);
+  if (nt->small) {
+    const PetscInt n = 3 * p->m;
+    PetscReal      shift = 0;
+    /* a "zero" pivot restarts the factorization with 100 ε on the diagonal, doubled at each
+     * further restart: PETSc's nonzero shift (DenseLU_Private), so that the own LU gives the PETSc
+     * path's direction on a singular J (rank-deficient W, every contact sticking: J = diag(ρ) W) */
+    for (int k = 0;; k++) {
+      JacobianDense_Private(p, nt->rho, nt->D, eps + shift, nt->Jd);
+      PetscCall(PetscLogFlops(2.0 * n * n * n / 3.0));
+      if (DenseLU_Private(n, nt->Jd) || k == 60) break;
+      shift = shift > 0 ? 2 * shift : 100 * PETSC_MACHINE_EPSILON;
+      nt->nshift[0]++;
+    }
+    for (PetscInt i = 0; i < n; i++) nt->dr[i] = -nt->phi[i];
+    DenseLUSolve_Private(n, nt->Jd, nt->dr);
+    PetscCall(PetscLogFlops(2.0 * n * n));
+    *solved = PETSC_TRUE;
+    for (PetscInt i = 0; i < n; i++)
+      if (PetscIsInfOrNanReal(nt->dr[i])) *solved = PETSC_FALSE;
+    PetscFunctionReturn(0);
+  }
   PetscCall(Jacobian_Private(p, nt->rho, nt->D, eps, nt->cols, nt->row, nt->J));
   PetscCall(VecScale(nt->b, -1.0)); /* b wraps phi, x wraps dr */
   PetscCall(KSPSetOperators(nt->ksp, nt->J, nt->J));
@@ -343,7 +476,7 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
 
   PetscFunctionBegin;
   st->iterations = 0;
-  nt->nnewton[0] = nt->nls[0] = nt->nfallback[0] = nt->nties[0] = nt->nreg[0] = 0;
+  nt->nnewton[0] = nt->nls[0] = nt->nfallback[0] = nt->nties[0] = nt->nreg[0] = nt->nshift[0] = 0;
   if (m == 0) {
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
     PetscFunctionReturn(0);
@@ -370,8 +503,9 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     nt->rho[3 * a + 1] = nt->rho[3 * a + 2] = 1 / wt;
   }
 rho_done:
+  nt->nhist = 0;
   for (PetscInt it = 0;; it++) {
-    PetscReal alpha = 1, theta_t = 0, eps;
+    PetscReal alpha = 1, theta_t = 0, eps, theta_ref;
     PetscInt  nties;
     PetscBool ok = PETSC_FALSE, solved;
 
@@ -400,6 +534,11 @@ rho_done:
       }
       eps = PetscMin(nt->reg_max, nt->reg * PetscSqrtReal(2 * theta) / PetscMax(PetscSqrtReal(PetscMax(sr, sq)), PETSC_SMALL));
     }
+    /* the line search's reference: θ, or with nonmonotone > 0 the largest θ of the last
+     * nonmonotone + 1 iterates (Grippo, Lampariello & Lucidi, SIAM J. Numer. Anal. 23, 1986) */
+    nt->hist[nt->nhist++ % 32] = theta;
+    theta_ref = theta;
+    for (PetscInt k = 1; k <= PetscMin(nt->nonmonotone, PetscMin(nt->nhist, 32) - 1); k++) theta_ref = PetscMax(theta_ref, nt->hist[(nt->nhist - 1 - k) % 32]);
     /* The Newton direction with the contacts at the kink x_N = 0 active; when there are such
      * contacts, also with them inactive, and the one whose full step gives the smaller θ is kept
      * (both matrices are elements of the B-subdifferential of Φ; the head comment) */
@@ -422,7 +561,7 @@ rho_done:
       /* Armijo on θ along Δr (α = 1 was evaluated above) */
       for (PetscInt k = 0; k <= nt->ls_max_it; k++, alpha *= 0.5) {
         if (k) PetscCall(Theta_Private(nt, p, r, alpha, &theta_t));
-        if (theta_t <= (1 - 2 * nt->sigma * alpha) * theta) {
+        if (theta_t <= theta_ref - 2 * nt->sigma * alpha * theta) {
           ok = PETSC_TRUE;
           break;
         }
@@ -440,7 +579,7 @@ rho_done:
       if (solved_r) {
         for (PetscInt k = 0; k <= nt->ls_max_it; k++, alpha_r *= 0.5) {
           PetscCall(Theta_Private(nt, p, r, alpha_r, &theta_r));
-          if (theta_r <= (1 - 2 * nt->sigma * alpha_r) * theta) {
+          if (theta_r <= theta_ref - 2 * nt->sigma * alpha_r * theta) {
             ok_r = PETSC_TRUE;
             break;
           }
@@ -463,6 +602,7 @@ rho_done:
   nt->nls[1] += nt->nls[0];
   nt->nfallback[1] += nt->nfallback[0];
   nt->nrhofall[1] += nt->nrhofall[0];
+  nt->nshift[1] += nt->nshift[0];
   PetscFunctionReturn(0);
 }
 
@@ -507,7 +647,24 @@ static PetscErrorCode FcContactSolverSetFromOptions_Newton(FcContactSolver s, Pe
       }
     }
   }
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_nonmonotone", "Armijo against the largest theta of this many previous iterates too (0: monotone; at most 31)", &nt->nonmonotone, 0));
+  nt->nonmonotone = PetscMin(nt->nonmonotone, 31);
   PetscCall(PetscOptionsBool("-newton_monitor", "Print the common error, theta = |Phi|^2/2 and the step of each Newton iteration", "", nt->monitor, &nt->monitor, NULL));
+  { /* an unknown value is the object's one-line input error, like newton_rho's */
+    static const char *const lus[] = {"auto", "own", "petsc"};
+    char                     val[16];
+    PetscBool                set;
+    PetscCall(PetscOptionsString("-newton_lu", "LU of the Newton matrix: own (dense, no PETSc object), petsc (AIJ + KSP, the ksp/pc options apply), auto (own for a dense W or up to 32 contacts)", "", lus[nt->lu], val, sizeof val, &set));
+    if (set) {
+      PetscInt k;
+      for (k = 0; k < 3 && strcmp(val, lus[k]); k++) {}
+      if (k < 3) nt->lu = k;
+      else if (!s->opterr[0]) {
+        snprintf(s->optname, sizeof s->optname, "-%snewton_lu", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
+        snprintf(s->opterr, sizeof s->opterr, "unknown value '%s' (auto, own or petsc)", val);
+      }
+    }
+  }
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -533,6 +690,7 @@ static PetscErrorCode FcContactSolverDestroy_Newton(FcContactSolver s)
   PetscFunctionBegin;
   PetscCall(PetscFree7(nt->u, nt->phi, nt->dr, nt->rt, nt->ut, nt->rho, nt->D));
   PetscCall(PetscFree3(nt->cols, nt->row, nt->dr2));
+  PetscCall(PetscFree2(nt->Jd, nt->piv));
   PetscCall(PetscFree(nt->Wf));
   PetscCall(MatDestroy(&nt->J));
   PetscCall(VecDestroy(&nt->b));
@@ -554,6 +712,11 @@ PetscErrorCode FcContactSolverCreate_Newton(FcContactSolver s)
   nt->sigma             = 1e-4;
   nt->reg               = 1;
   nt->reg_max           = 1e-3;
+  /* newton's own budget (issue 25), not Gauss–Seidel's 1000 sweeps: a Newton step costs a
+   * factorization. 200 = twice the most steps a converging solve took on the generated hard set
+   * (90: the 2000-contact wall of bench/newton_hard.py; 1-54 elsewhere, doc/contact.md); a problem
+   * that needs more is crawling, and auto (nsgs and newton) is the better choice there. */
+  if (!s->params.max_it_set) s->params.max_it = 200;
   s->data               = nt;
   s->ops.solve          = FcContactSolverSolve_Newton;
   s->ops.setfromoptions = FcContactSolverSetFromOptions_Newton;

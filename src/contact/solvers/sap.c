@@ -194,6 +194,7 @@ typedef struct {
   PetscInt64  nhint;  /* hinted first steps taken, since creation */
   PetscBool   cost_stop; /* the last solve stopped on the cost criterion (the gradient test not met) */
   PetscReal   wmin, wmax;
+  PetscBool   global; /* the last solve was in the global form (wmin, wmax not set) */
   const char *failure; /* static text when the last solve failed, NULL otherwise */
 } FcContactSolver_SAP;
 
@@ -741,6 +742,7 @@ static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, Pe
   sp->failure   = NULL;
   sp->cost_stop = PETSC_FALSE;
   sp->hinted    = PETSC_FALSE;
+  sp->global    = PETSC_FALSE;
   sp->nstick = sp->nslide = sp->nsep = 0;
   st->iterations = 0;
   if (!m) {
@@ -1028,6 +1030,7 @@ static PetscErrorCode FcContactSolverSolveGlobal_SAP(FcContactSolver s, FcGlobal
   PetscErrorCode       ierr;
 
   PetscFunctionBegin;
+  sp->global = PETSC_TRUE;
   PetscCall(FcSAPGlobalCreate(&g));
   ierr = FcSAPGlobalConfigure(g, &sp->par, s->params.max_it);
   if (!ierr) ierr = FcSAPGlobalSetUp(g, gp); /* input error: M indefinite */
@@ -1047,6 +1050,21 @@ static PetscErrorCode FcContactSolverSolveGlobal_SAP(FcContactSolver s, FcGlobal
   PetscFunctionReturn(0);
 }
 
+/* ops.summary: the regularization behind the answer, for a result line that must say why the
+ * common error is what it is (issue 25: "what was reached and why"). */
+static PetscErrorCode FcContactSolverSummary_SAP(FcContactSolver s, char *buf, size_t len)
+{
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
+  const PetscReal      rn = sp->par.beta * sp->par.beta / (4 * PETSC_PI * PETSC_PI);
+
+  PetscFunctionBegin;
+  if (sp->global || !(sp->wmax > 0)) snprintf(buf, len, "regularized: beta %g, sigma %g: R_n = beta^2/(4 pi^2) w_a = %.3g w_a, R_t = sigma w_a", (double)sp->par.beta, (double)sp->par.sigma, (double)rn);
+  else
+    snprintf(buf, len, "regularized: beta %g, sigma %g: R_n = beta^2/(4 pi^2) w_a = %.3g w_a, R_t = sigma w_a, w_a = |W_aa|_F/3 in [%.3g, %.3g]; %d stick, %d slide, %d separated", (double)sp->par.beta, (double)sp->par.sigma, (double)rn, (double)sp->wmin, (double)sp->wmax, (int)sp->nstick, (int)sp->nslide,
+             (int)sp->nsep);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver s)
 {
   FcContactSolver_SAP *sp;
@@ -1056,6 +1074,8 @@ PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver s)
   FcSAPParamsDefault(&sp->par);
   s->data               = sp;
   s->regularized        = PETSC_TRUE;
+  s->needs_symmetric    = PETSC_TRUE; /* the SAP cost has gradient W r only when W = Wᵀ */
+  s->ops.summary        = FcContactSolverSummary_SAP;
   s->ops.solve          = FcContactSolverSolve_SAP;
   s->ops.setfromoptions = FcContactSolverSetFromOptions_SAP;
   s->ops.view           = FcContactSolverView_SAP;

@@ -62,13 +62,25 @@
  * error, before normalisation) at the previous inner iterate. */
 #include "uzawa.h"
 #include <float.h>
+#include <string.h>
+
+typedef enum {
+  FC_UZAWA_RHO_BLOCK,     /* ρ_a = factor / λ_max(W_aa): the inner loop of contact a contracts (uzawa_local's default) */
+  FC_UZAWA_RHO_LAMBDA,    /* ρ = factor / λ_max(W), estimated: below the Jacobi bound 2/λ_max (uzawa_global's default) */
+  FC_UZAWA_RHO_TALBI2008, /* ρ = factor · min_a 1/W_aa,nn for every contact (talbi2008 §3.3.3, factor 0.3) */
+  FC_UZAWA_RHO_WNN        /* ρ_a = factor / W_aa,nn (issue 12's rule, factor 0.3) */
+} FcUzawaRhoRule;
+static const char *const FcUzawaRhoRules[] = {"block", "lambda", "talbi2008", "wnn", "FcUzawaRhoRule", "FC_UZAWA_RHO_", NULL};
 
 typedef struct {
   PetscBool global; /* uzawa_global (else uzawa_local) */
   /* parameters (defaults in UzawaCreate_Private) */
-  PetscReal rho;              /* 0: automatic; > 0: ρ for every contact */
-  PetscReal rho_factor;       /* 0.3: ρ = rho_factor × a local stiffness (talbi2008 §3.3.3) */
-  PetscBool rho_local;        /* true (uzawa_local): ρ_a = rho_factor / W_aa,nn; false (uzawa_global): rho_factor · min_b 1/W_bb,nn */
+  PetscReal rho;              /* 0: automatic (rho_rule); > 0: ρ for every contact */
+  FcUzawaRhoRule rule;        /* the automatic ρ (header comment): block (uzawa_local), lambda (uzawa_global), talbi2008, wnn */
+  PetscReal rho_factor;       /* ρ = rho_factor × the rule's stiffness; PETSC_DETERMINE: the rule's default (1 for block and
+                               * lambda, talbi2008's 0.3 for talbi2008 and wnn) */
+  PetscReal lambda_max;       /* lambda: the estimate of λ_max(½(W + Wᵀ)) of the last solve (0: none) */
+  PetscInt  power_it;         /* lambda: power iterations of the last estimate */
   PetscReal inner_tol;        /* ε₂ (uzawa_local), relative to S; PETSC_DETERMINE: tol / 100 */
   PetscInt  inner_max_it;     /* inner steps per contact and sweep (uzawa_local) */
   PetscBool inner_zero_start; /* false: inner loop from the current r_a; true: from 0 (talbi2008) */
@@ -131,31 +143,141 @@ static PetscErrorCode UzawaWork_Private(FcContactSolver_Uzawa *uz, PetscInt m)
   PetscFunctionReturn(0);
 }
 
-/* ρ_a for every contact (see the header comment). Sets st->reason and returns with it != 0 when
- * the automatic choice is impossible (W_aa,nn <= 0 or not finite). */
-static PetscErrorCode UzawaRho_Private(FcContactSolver_Uzawa *uz, FcContactProblem p, FcContactSolverStats *st)
+/* λ_max of the symmetric 3×3 matrix ½(A + Aᵀ) (A row-major), by the closed form of the cubic's
+ * roots (O. K. Smith, Comm. ACM 4(4), 168, 1961: eigenvalues of a symmetric 3×3 matrix from its
+ * trace and the deviator's invariants, trigonometric solution). */
+static PetscReal SymEigMax3_Private(const PetscReal A[9])
 {
-  const PetscInt m = p->m;
-  PetscReal      wmax = 0;
+  const PetscReal a00 = A[0], a11 = A[4], a22 = A[8], a01 = 0.5 * (A[1] + A[3]), a02 = 0.5 * (A[2] + A[6]), a12 = 0.5 * (A[5] + A[7]);
+  const PetscReal p1 = a01 * a01 + a02 * a02 + a12 * a12, qm = (a00 + a11 + a22) / 3;
+  PetscReal       p2, p, b00, b11, b22, detb, rr, phi;
+
+  if (p1 == 0) return PetscMax(a00, PetscMax(a11, a22));
+  p2   = (a00 - qm) * (a00 - qm) + (a11 - qm) * (a11 - qm) + (a22 - qm) * (a22 - qm) + 2 * p1;
+  p    = PetscSqrtReal(p2 / 6);
+  b00  = (a00 - qm) / p;
+  b11  = (a11 - qm) / p;
+  b22  = (a22 - qm) / p;
+  detb = b00 * (b11 * b22 - (a12 / p) * (a12 / p)) - (a01 / p) * ((a01 / p) * b22 - (a12 / p) * (a02 / p)) + (a02 / p) * ((a01 / p) * (a12 / p) - b11 * (a02 / p));
+  rr   = PetscMax(-1.0, PetscMin(1.0, detb / 2));
+  phi  = PetscAcosReal(rr) / 3;
+  return qm + 2 * p * PetscCosReal(phi);
+}
+
+/* y = ½(W + Wᵀ) x in either storage (the power iteration's product). */
+static void SymMult_Private(FcContactProblem p, const PetscReal x[], PetscReal y[])
+{
+  const size_t n = 3 * (size_t)p->m;
+
+  for (size_t i = 0; i < n; i++) y[i] = 0;
+  if (p->W) {
+    for (size_t i = 0; i < n; i++)
+      for (size_t j = 0; j < n; j++) {
+        const PetscReal w = p->W[i * n + j];
+        y[i] += 0.5 * w * x[j];
+        y[j] += 0.5 * w * x[i];
+      }
+    return;
+  }
+  for (PetscInt a = 0; a < p->m; a++)
+    for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
+      const PetscReal *B = p->bval + 9 * (size_t)k;
+      const PetscInt   b = p->bcol[k];
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+          y[3 * a + i] += 0.5 * B[3 * i + j] * x[3 * b + j];
+          y[3 * b + j] += 0.5 * B[3 * i + j] * x[3 * a + i];
+        }
+    }
+}
+
+/* An estimate of λ_max(D^{-1/2} ½(W + Wᵀ) D^{-1/2}), D = diag(d_a I₃) (d: m entries), by the power
+ * method (Golub & Van Loan, Matrix Computations, §8.2.1): from a fixed start (every entry 1, signs
+ * alternating by contact, so that the same problem gives the same ρ), until the Rayleigh quotient
+ * changes by less than 1e-3 relative or 100 iterations. The quotient approaches λ_max from below,
+ * so ρ = 1/λ_est keeps the scaled step's ρ λ_max at λ_max/λ_est, below the Jacobi bound 2 as long
+ * as the estimate is within a factor 2 (it is within 1e-3 of its limit when it stops; 100
+ * iterations bound the cost to 100 products with W). */
+static PetscErrorCode LambdaMax_Private(FcContactSolver_Uzawa *uz, FcContactProblem p, const PetscReal d[], PetscReal *lmax)
+{
+  const PetscInt n = 3 * p->m;
+  PetscReal     *x = uz->u, *y = uz->rnew, lam = 0, nx;
+  PetscInt       k;
 
   PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) x[i] = (i / 3) % 2 ? -1.0 : 1.0;
+  nx = PetscSqrtReal((PetscReal)n);
+  for (PetscInt i = 0; i < n; i++) x[i] /= nx;
+  for (k = 1; k <= 100; k++) {
+    PetscReal rq = 0, ny = 0;
+    for (PetscInt i = 0; i < n; i++) x[i] /= PetscSqrtReal(d[i / 3]);
+    SymMult_Private(p, x, y);
+    for (PetscInt i = 0; i < n; i++) {
+      x[i] *= PetscSqrtReal(d[i / 3]);
+      y[i] /= PetscSqrtReal(d[i / 3]);
+      rq += x[i] * y[i];
+      ny += y[i] * y[i];
+    }
+    ny = PetscSqrtReal(ny);
+    if (!(ny > 0)) break;
+    for (PetscInt i = 0; i < n; i++) x[i] = y[i] / ny;
+    if (k > 1 && PetscAbsReal(rq - lam) <= 1e-3 * PetscAbsReal(rq)) {
+      lam = rq;
+      break;
+    }
+    lam = rq;
+  }
+  PetscCall(PetscLogFlops((p->W ? 4.0 * n * n : 36.0 * p->nb) * k));
+  uz->power_it = PetscMin(k, 100);
+  *lmax        = lam;
+  PetscFunctionReturn(0);
+}
+
+/* ρ_a for every contact (see the header comment). Sets st->reason and returns with it != 0 when
+ * the automatic choice is impossible (a stiffness <= 0 or not finite). */
+static PetscErrorCode UzawaRho_Private(FcContactSolver_Uzawa *uz, FcContactProblem p, FcContactSolverStats *st)
+{
+  const PetscInt  m = p->m;
+  const PetscReal factor = uz->rho_factor == (PetscReal)PETSC_DETERMINE ? (uz->rule == FC_UZAWA_RHO_BLOCK || uz->rule == FC_UZAWA_RHO_LAMBDA ? 1.0 : 0.3) : uz->rho_factor;
+  PetscReal       wmax = 0;
+
+  PetscFunctionBegin;
+  uz->lambda_max = 0;
+  uz->power_it   = 0;
   if (uz->rho > 0) {
     for (PetscInt a = 0; a < m; a++) uz->rho_a[a] = uz->rho;
   } else {
     for (PetscInt a = 0; a < m; a++) {
-      PetscReal Waa[9], wnn;
+      PetscReal Waa[9], w;
       FcContactProblemGetBlock(p, a, a, Waa); /* either storage of W (problem.h) */
-      wnn = Waa[0];
-      if (!(wnn > 0) || PetscIsInfOrNanReal(wnn)) {
-        PetscCall(PetscInfo(NULL, "uzawa: contact %" PetscInt_FMT " has W_nn = %g: no local stiffness for rho\n", a, (double)wnn));
-        st->reason = PetscIsInfOrNanReal(wnn) ? FC_CONTACT_SOLVER_DIVERGED_NAN : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+      w = uz->rule == FC_UZAWA_RHO_BLOCK || uz->rule == FC_UZAWA_RHO_LAMBDA ? SymEigMax3_Private(Waa) : Waa[0];
+      /* every rule needs a normal stiffness: with W_nn = 0 the step cannot find r_N (u_N does not
+       * depend on it) and the iterates grow without bound */
+      if (!(Waa[0] > 0)) w = Waa[0];
+      if (!(w > 0) || PetscIsInfOrNanReal(w)) {
+        PetscCall(PetscInfo(NULL, "uzawa: contact %" PetscInt_FMT " has %s = %g: no local stiffness for rho\n", a, uz->rule == FC_UZAWA_RHO_BLOCK || uz->rule == FC_UZAWA_RHO_LAMBDA ? "lambda_max(W_aa)" : "W_nn", (double)w));
+        st->reason = PetscIsInfOrNanReal(w) ? FC_CONTACT_SOLVER_DIVERGED_NAN : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
         PetscFunctionReturn(0);
       }
-      uz->rho_a[a] = uz->rho_factor / wnn;
-      wmax         = PetscMax(wmax, wnn);
+      uz->rho_a[a] = factor / w;
+      wmax         = PetscMax(wmax, w);
     }
-    if (!uz->rho_local) /* talbi2008 §3.3.3: 0.3 · min_a 1/W_aa,nn for every contact */
-      for (PetscInt a = 0; a < m; a++) uz->rho_a[a] = uz->rho_factor / wmax;
+    if (uz->rule == FC_UZAWA_RHO_TALBI2008) /* talbi2008 §3.3.3: 0.3 · min_a 1/W_aa,nn for every contact */
+      for (PetscInt a = 0; a < m; a++) uz->rho_a[a] = factor / wmax;
+    if (uz->rule == FC_UZAWA_RHO_LAMBDA) { /* ρ_a = factor / (d_a λ_max(D^{-1/2} W D^{-1/2})), d_a = λ_max(W_aa) = factor/ρ_a here */
+      PetscReal lmax, *d;
+      PetscCall(PetscMalloc1(m, &d));
+      for (PetscInt a = 0; a < m; a++) d[a] = factor / uz->rho_a[a];
+      PetscCall(LambdaMax_Private(uz, p, d, &lmax));
+      PetscCall(PetscFree(d));
+      if (!(lmax > 0) || PetscIsInfOrNanReal(lmax)) {
+        PetscCall(PetscInfo(NULL, "uzawa: lambda_max(D^-1/2 W D^-1/2) estimated as %g: no stiffness for rho\n", (double)lmax));
+        st->reason = PetscIsInfOrNanReal(lmax) ? FC_CONTACT_SOLVER_DIVERGED_NAN : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+        PetscFunctionReturn(0);
+      }
+      uz->lambda_max = lmax;
+      for (PetscInt a = 0; a < m; a++) uz->rho_a[a] /= lmax;
+    }
   }
   uz->rho_min = PETSC_MAX_REAL;
   uz->rho_max = 0;
@@ -355,12 +477,29 @@ static PetscErrorCode FcContactSolverSetFromOptions_Uzawa(FcContactSolver s, Pet
 {
   FcContactSolver_Uzawa *uz = (FcContactSolver_Uzawa *)s->data;
   PetscReal              rho = uz->rho, factor = uz->rho_factor, inner_tol = uz->inner_tol, outer_tol = uz->outer_tol, rel_tol = uz->rel_tol;
+  PetscBool              local, set;
+  PetscEnum              rule = (PetscEnum)uz->rule;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, uz->global ? "uzawa_global: one Uzawa step per contact and sweep, Jacobi (talbi2008 3.3.2)" : "uzawa_local: Gauss-Seidel over contacts, inner Uzawa loop per contact (talbi2008 3.3.1)");
-  PetscCall(PetscOptionsReal("-uzawa_rho", "Uzawa step rho for every contact (0: automatic, rho_factor x a local stiffness 1/W_nn)", "", rho, &rho, NULL));
-  PetscCall(PetscOptionsReal("-uzawa_rho_factor", "Automatic rho = rho_factor x min_a 1/W_aa,nn (talbi2008: 0.3)", "", factor, &factor, NULL));
-  PetscCall(PetscOptionsBool("-uzawa_rho_local", "Automatic rho per contact, rho_a = rho_factor / W_aa,nn (default of uzawa_local); false: rho_factor x min_a 1/W_aa,nn for all (talbi2008, default of uzawa_global)", "", uz->rho_local, &uz->rho_local, NULL));
+  PetscCall(PetscOptionsReal("-uzawa_rho", "Uzawa step rho for every contact (0: automatic, by -uzawa_rho_rule)", "", rho, &rho, NULL));
+  { /* an unknown value is the object's one-line input error (PetscOptionsEnum's would be a PETSc error) */
+    char val[32];
+    PetscCall(PetscOptionsString("-uzawa_rho_rule", "Automatic rho: block (factor/lambda_max(W_aa) per contact), lambda (factor/lambda_max(W), Jacobi-scaled), talbi2008 (factor min_a 1/W_aa,nn), wnn (factor/W_aa,nn per contact)", "", FcUzawaRhoRules[rule], val, sizeof val, &set));
+    if (set) {
+      PetscEnum k;
+      for (k = 0; k < 4 && strcmp(val, FcUzawaRhoRules[k]); k++) {}
+      if (k < 4) rule = k;
+      else if (!s->opterr[0]) {
+        snprintf(s->optname, sizeof s->optname, "-%suzawa_rho_rule", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
+        snprintf(s->opterr, sizeof s->opterr, "unknown value '%s' (block, lambda, talbi2008 or wnn)", val);
+      }
+    }
+  }
+  /* the former switch between the two W_nn rules (issue 12), kept: true = wnn, false = talbi2008 */
+  PetscCall(PetscOptionsBool("-uzawa_rho_local", "Same as -uzawa_rho_rule wnn (true) or talbi2008 (false)", "", PETSC_FALSE, &local, &set));
+  if (set) rule = (PetscEnum)(local ? FC_UZAWA_RHO_WNN : FC_UZAWA_RHO_TALBI2008);
+  PetscCall(PetscOptionsReal("-uzawa_rho_factor", "Automatic rho = rho_factor x the rule's compliance inverse (-1: 1 for block and lambda, 0.3 for talbi2008 and wnn)", "", factor, &factor, NULL));
   if (!uz->global) {
     PetscCall(PetscOptionsReal("-uzawa_inner_tol", "Inner Uzawa loop stops when |dr_a|/min(rho_a,1) < inner_tol x max(|q|,|r|,|u|) (talbi2008 eps2; -1: tol/100)", "", inner_tol, &inner_tol, NULL));
     PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-uzawa_inner_max_it", "Maximum inner Uzawa steps per contact and sweep", &uz->inner_max_it, 1));
@@ -370,11 +509,12 @@ static PetscErrorCode FcContactSolverSetFromOptions_Uzawa(FcContactSolver s, Pet
     PetscCall(PetscOptionsReal("-uzawa_rel_tol", "Also stop when |r^{k+1} - r^k| / |r^{k+1}| < rel_tol (talbi2008 eps3; 0: off)", "", rel_tol, &rel_tol, NULL));
   }
   if (!(rho >= 0) || !Finite_Private(rho)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_rho", "must be finite and >= 0", rho);
-  if (!(factor > 0) || !Finite_Private(factor)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_rho_factor", "must be finite and > 0", factor);
+  if (!(factor > 0 || factor == (PetscReal)PETSC_DETERMINE) || !Finite_Private(factor)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_rho_factor", "must be finite and > 0 (or -1: the rule's default)", factor);
   if (!(inner_tol >= 0 || inner_tol == (PetscReal)PETSC_DETERMINE) || !Finite_Private(inner_tol)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_inner_tol", "must be finite and >= 0 (or -1: tol/100)", inner_tol);
   if (!(outer_tol >= 0) || !Finite_Private(outer_tol)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_outer_tol", "must be finite and >= 0", outer_tol);
   if (!(rel_tol >= 0) || !Finite_Private(rel_tol)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_rel_tol", "must be finite and >= 0", rel_tol);
   uz->rho        = rho;
+  uz->rule       = (FcUzawaRhoRule)rule;
   uz->rho_factor = factor;
   uz->inner_tol  = inner_tol;
   uz->outer_tol  = outer_tol;
@@ -390,7 +530,13 @@ static PetscErrorCode FcContactSolverView_Uzawa(FcContactSolver s, PetscViewer v
 
   PetscFunctionBegin;
   if (uz->rho > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "%s: rho %g (every contact)\n", name, (double)uz->rho));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "%s: rho automatic, %g x %s\n", name, (double)uz->rho_factor, uz->rho_local ? "1/W_aa,nn per contact" : "min_a 1/W_aa,nn (talbi2008)"));
+  else {
+    static const char *const what[] = {"1/lambda_max(W_aa) per contact (rule block)", "1/lambda_max(W), estimated (rule lambda)", "min_a 1/W_aa,nn (rule talbi2008)", "1/W_aa,nn per contact (rule wnn)"};
+    const PetscReal factor = uz->rho_factor == (PetscReal)PETSC_DETERMINE ? (uz->rule == FC_UZAWA_RHO_BLOCK || uz->rule == FC_UZAWA_RHO_LAMBDA ? 1.0 : 0.3) : uz->rho_factor;
+    char            f[32];
+    snprintf(f, sizeof f, "%g", (double)factor); /* PETSc's %g prints 1 as "1." */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: rho automatic, %s x %s\n", name, f, what[uz->rule]));
+  }
   if (!uz->global) {
     char itol[64], otol[64];
     if (uz->inner_tol == (PetscReal)PETSC_DETERMINE) snprintf(itol, sizeof itol, "tol/100 = %g", (double)(0.01 * s->params.tol));
@@ -406,6 +552,7 @@ static PetscErrorCode FcContactSolverView_Uzawa(FcContactSolver s, PetscViewer v
   }
   if (s->nsolves) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s: last solve: rho in [%g, %g]%s\n", name, (double)uz->rho_min, (double)uz->rho_max, uz->stopped_own ? (uz->global ? ", stopped on rel_tol" : ", stopped on outer_tol") : ""));
+    if (uz->lambda_max > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "%s: last solve: lambda_max(D^-1/2 W D^-1/2), D = diag(lambda_max(W_aa)), estimated %g (%" PetscInt_FMT " power iterations)\n", name, (double)uz->lambda_max, uz->power_it));
     if (!uz->global)
       for (int k = 0; k < 2; k++)
         PetscCall(PetscViewerASCIIPrintf(viewer, "%s: inner iterations (%s): %" PetscInt64_FMT " in %" PetscInt64_FMT " inner loops (%.2f per contact and sweep), %" PetscInt64_FMT " stopped at inner_max_it, longest %" PetscInt_FMT "\n", name, k ? "all solves" : "last solve", uz->ninner[k], uz->nloops[k],
@@ -432,8 +579,8 @@ static PetscErrorCode UzawaCreate_Private(FcContactSolver s, PetscBool global)
   PetscCall(PetscNew(&uz));
   uz->global            = global;
   uz->rho               = 0;
-  uz->rho_factor        = 0.3;
-  uz->rho_local         = global ? PETSC_FALSE : PETSC_TRUE; /* see the header comment */
+  uz->rho_factor        = PETSC_DETERMINE;
+  uz->rule              = global ? FC_UZAWA_RHO_LAMBDA : FC_UZAWA_RHO_BLOCK; /* see the header comment */
   uz->inner_tol         = PETSC_DETERMINE;
   uz->inner_max_it      = 1000;
   uz->inner_zero_start  = PETSC_FALSE;

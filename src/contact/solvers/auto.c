@@ -1,0 +1,373 @@
+/* fcsim — contact solver type "auto": nsgs and newton, switching from one to the other when
+ * progress stalls, so that a user gets the right solver without knowing the theory (issue 25,
+ * doc/contact.md "auto").
+ *
+ * The two solvers fail in opposite places. Gauss–Seidel (nsgs) costs little per sweep and
+ * converges in a few sweeps on well-conditioned problems, but crawls or cycles where W is
+ * rank-deficient or strongly coupled (stacks, walls, large μ: 10⁴ sweeps and still 1e-6). Newton
+ * (newton) converges in a few steps where its Jacobian is usable, at the price of one factorization
+ * per step, and can crawl with tiny line-search steps on problems with many contacts changing
+ * status. auto runs one of them by chunks, measures what each chunk bought (the common error of
+ * the object, the wall time of the chunk), predicts the cost of finishing with the current solver
+ * and with the other, and switches when the other is predicted cheaper:
+ *
+ *   - first solver: newton when its own dense LU factors J and W is dense by the fill rule (the contacts
+ *     all coupled: the real set's problems of 1-9 contacts, where newton alone was the faster) or a
+ *     step is predicted to cost at most first_newton_ratio (10) sweeps (AutoStepSweeps_Private: 1-9.7 on
+ *     the real problems of 1-9 contacts, 30 on OneObject, 50 or more on generated ones of 28);
+ *     nsgs otherwise (block-sparse W: generated walls and pyramids of 28 contacts took newton 3x
+ *     nsgs's time). Newton first runs one chunk of 3 newton_steps, judged at its end.
+ *   - nsgs chunk (5 sweeps, doubled up to 200 while nsgs keeps its rate): the rate per sweep
+ *     ρ = (e_end/e_start)^(1/sweeps) predicts the sweeps still needed, log(tol/e)/log ρ (∞ when
+ *     ρ ≥ 1), and their time t_sweep·N. Newton's cost is predicted from its measured speed, or
+ *     before it ran as 2 steps of the model's cost (a probe of one step from the initial r),
+ *     times 2 for every earlier newton round that stalled. nsgs goes on while its prediction is
+ *     the smaller.
+ *   - newton chunk (10 steps): it goes on while a chunk divides the common error by 10 at least
+ *     (the local rate of Newton is far better; worse means crawling line searches), else nsgs
+ *     takes over.
+ * Each child keeps the r it returns (warm start), so no work is lost at a switch. One iteration
+ * is one nsgs sweep or one Newton step; max_it bounds their sum (default 10 000). The summary
+ * (ops.summary: `fclib solve` prints it) says which did the work: sweeps, steps, times, the
+ * switches and the solver of the last chunk. The children read their own options
+ * (-fc_contact_solver_nsgs_*, -fc_contact_solver_newton_*); auto's are -fc_contact_solver_auto_*
+ * below, and any other -fc_contact_solver_auto_* is an input error (one line, exit 2). */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#include "../solver.h"
+#include <string.h>
+
+typedef enum {
+  AUTO_FIRST_MODEL,
+  AUTO_FIRST_NSGS,
+  AUTO_FIRST_NEWTON
+} AutoFirst;
+static const char *const AutoFirstNames[] = {"model", "nsgs", "newton"};
+
+/* auto's options (after -fc_contact_solver_auto_): the only ones accepted */
+static const char *const AutoOptions[] = {"first", "first_newton_ratio", "newton_steps", "newton_step_sweeps", "monitor", NULL};
+
+typedef struct {
+  FcContactSolver gs, nt;          /* the children: nsgs and newton */
+  AutoFirst       first;           /* model (default), nsgs or newton */
+  PetscReal       first_ratio;     /* model: newton first when a step is predicted to cost at most this many sweeps (5) */
+  PetscInt        newton_steps;    /* Newton steps a finish is predicted to take (10) */
+  PetscReal       step_sweeps;     /* a Newton step's cost in sweeps before one was measured (50) */
+  PetscBool       monitor;
+  /* last solve */
+  PetscInt        sweeps, steps, switches;
+  PetscReal       tgs, tnt;
+  const char     *started, *finished; /* "nsgs" / "newton" */
+  /* all solves */
+  PetscInt64      sweeps_all, steps_all, switches_all;
+  PetscInt        ncap;            /* entries of the work arrays */
+  PetscReal      *r0, *rgs, *rnt;  /* the initial r, nsgs's last iterate (3m each) */
+} FcContactSolver_Auto;
+
+/* Whether newton factors its matrix with its own dense LU (newton.c NewtonUseOwnLU_Private with
+ * its default `auto`): a dense W, or at most 32 contacts. */
+static PetscBool AutoNewtonOwnLU_Private(FcContactProblem p)
+{
+  return (PetscBool)(!FcContactProblemIsSparse(p) || p->m <= 32);
+}
+
+/* A Newton step's cost in sweeps, before one was measured. With newton's own dense LU, by flops:
+ * the LU of J, (2/3)(3m)³ = 18 m³, and about ten products of its size (J, the line search),
+ * 90 m², against a sweep's local solves (about 200 flops per contact, the quartic's and the 3×3
+ * solves) and column updates (18 per stored block). On the real set this gives 1-4 for 1-9
+ * contacts (measured 1-4: newton is the faster there) and 30 for OneObject's 23. With PETSc's
+ * sparse LU (its fill unknown before a factorization), step_sweeps (50; measured 30 to 325 on
+ * generated problems of 54 to 992 contacts). */
+static PetscReal AutoStepSweeps_Private(FcContactSolver_Auto *au, FcContactProblem p)
+{
+  const PetscReal m = (PetscReal)p->m, nb = (PetscReal)FcContactProblemCountBlocks(p);
+
+  if (!AutoNewtonOwnLU_Private(p)) return au->step_sweeps;
+  return PetscMax(1.0, (18 * m * m * m + 90 * m * m) / (200 * m + 18 * nb));
+}
+
+/* One chunk of a child: at most k iterations from r, tol the object's. */
+static PetscErrorCode AutoChunk_Private(FcContactSolver s, FcContactSolver child, FcContactProblem p, PetscReal r[], PetscInt k, FcContactSolverStats *cs)
+{
+  PetscFunctionBegin;
+  PetscCall(FcContactSolverSetTolerances(child, s->params.tol, k));
+  PetscCall(FcContactSolverSolve(child, p, r));
+  PetscCall(FcContactSolverGetStats(child, cs));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  FcContactSolver_Auto *au = (FcContactSolver_Auto *)s->data;
+  const PetscInt        n  = 3 * p->m;
+  PetscReal             e, tol = s->params.tol, egs = PETSC_INFINITY, ent = PETSC_INFINITY, vgs = 0, vnt = 0, ratio, eround = PETSC_INFINITY, tround = 0;
+  PetscInt              chunk = 5, nchunk, stalled = 0;
+  PetscBool             newton, tried = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  au->sweeps = au->steps = au->switches = 0;
+  au->tgs = au->tnt = 0;
+  au->started = au->finished = NULL;
+  st->iterations             = 0;
+  ratio                      = AutoStepSweeps_Private(au, p);
+  /* "W dense" by its blocks (the fill rule, problem.h), not by its storage: the same problem must
+   * be solved alike in both storages (test_sparse) */
+  newton                     = au->first == AUTO_FIRST_NEWTON || (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && (!FcContactProblemPreferSparse(p->m, FcContactProblemCountBlocks(p)) || ratio <= au->first_ratio));
+  e                          = PETSC_INFINITY;
+  if (!newton) { /* the error the first nsgs chunk's rate starts from (newton first: not needed, the
+                  * children test the initial r themselves, and on the small problems newton takes
+                  * first an extra W r product is a fifth of a solve) */
+    PetscCall(FcContactProblemComputeError(p, r, &e));
+    if (PetscIsInfOrNanReal(e)) {
+      st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+      PetscFunctionReturn(0);
+    }
+    if (e <= tol) {
+      st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+      PetscFunctionReturn(0);
+    }
+  }
+  if (n > au->ncap) {
+    PetscCall(PetscFree3(au->r0, au->rgs, au->rnt));
+    PetscCall(PetscMalloc3(n, &au->r0, n, &au->rgs, n, &au->rnt));
+    au->ncap = n;
+  }
+  PetscCall(PetscArraycpy(au->r0, r, n));
+  au->started = newton ? "newton" : "nsgs";
+  /* newton first: one chunk of 3 newton_steps, judged only at its end (the common error is not
+   * newton's merit function: its global phase may raise it while θ falls; OneObject-i1028-138
+   * needs 17 steps); after nsgs: a probe of one step first */
+  nchunk = 3 * au->newton_steps;
+  while (st->iterations < s->params.max_it) {
+    FcContactSolverStats cs;
+    const PetscReal      e0 = e;
+    const PetscInt       left = s->params.max_it - st->iterations;
+
+    if (!newton) {
+      PetscCall(AutoChunk_Private(s, au->gs, p, r, PetscMin(chunk, left), &cs));
+      au->sweeps += cs.iterations;
+      au->tgs += cs.time;
+    } else {
+      PetscCall(AutoChunk_Private(s, au->nt, p, r, PetscMin(nchunk, left), &cs));
+      au->steps += cs.iterations;
+      au->tnt += cs.time;
+    }
+    st->iterations += cs.iterations;
+    e            = cs.error;
+    au->finished = newton ? "newton" : "nsgs";
+    if (cs.converged) {
+      st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+      break;
+    }
+    if (cs.reason == FC_CONTACT_SOLVER_DIVERGED_NAN || cs.reason == FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN) {
+      st->reason = cs.reason; /* W or q unusable: the other solver cannot do better (both need W_aa,nn > 0) */
+      break;
+    }
+    if (!cs.iterations) { /* a child that cannot move (should not happen): its reason */
+      st->reason = cs.reason;
+      break;
+    }
+    if (!newton) {
+      /* nsgs's speed in decades of the common error per sweep over this chunk, the cost it predicts
+       * to finish, against newton's. Costs are counted in sweeps, a Newton step as the model's
+       * `ratio` sweeps — not measured times, so that the same problem takes the same path in every
+       * run and in both storages of W (reproducible runs; test_sparse) */
+      const PetscReal tstep = ratio;
+      PetscReal       tgs, tnt;
+      vgs = e < e0 ? PetscLog10Real(e0 / e) / cs.iterations : 0;
+      egs = e;
+      tgs = vgs > 0 ? PetscLog10Real(e / tol) / vgs : PETSC_INFINITY;
+      /* before newton ran: one step, a probe (it either finishes — a stack from its initial r — or
+       * tells newton's real speed), predicted as 2 steps so that a problem nsgs finishes in about as
+       * much is left to it; after: its measured speed, halved for every round that stalled */
+      tnt = (vnt > 0 ? PetscLog10Real(e / tol) / vnt : (tried ? au->newton_steps : 2) * tstep) * (PetscReal)(1 << PetscMin(stalled, 20));
+      if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto nsgs   %6" PetscInt_FMT " sweeps error %.3e (%.3g decades per sweep): finish nsgs %.3g sweeps, newton %.3g sweeps\n", au->sweeps, (double)e, (double)vgs, (double)tgs, (double)tnt));
+      if (tgs > tnt) {
+        newton = PETSC_TRUE;
+        au->switches++;
+        nchunk = 1;
+        /* Newton's first round starts from the initial r (the warm start the caller gave): on
+         * rank-deficient multi-body problems its kink rule solves from there in a step or a few
+         * (stacks: 1), while from a Gauss–Seidel iterate, whose forces split a body's load
+         * arbitrarily, it needed 11-21 steps (measured, doc/contact.md "auto"); nsgs's iterate is
+         * kept and the better of the two goes on if newton stalls */
+        PetscCall(PetscArraycpy(au->rgs, r, n));
+        if (!tried) {
+          PetscCall(PetscArraycpy(r, au->r0, n));
+          PetscCall(FcContactProblemComputeError(p, r, &e));
+        }
+        tried  = PETSC_TRUE;
+        eround = e;
+        tround = 0;
+      } else chunk = PetscMin(2 * chunk, 200);
+    } else {
+      /* newton's speed over this chunk; it goes on while it is at least as fast (decades per second)
+       * as nsgs was, in chunks of 1, 2, 4, 8 .. newton_steps steps; when it started, after its
+       * first chunk nsgs takes over */
+      /* its speed over the whole round (since it took over): its global phase does not lower the
+       * common error monotonically (OneObject: 5.2e-3, 4.6e-3, 5.7e-3 after 1, 3, 7 steps from the
+       * initial r, then 2e-5 three steps later), so a chunk alone would misjudge it */
+      tround += cs.iterations * ratio;
+      vnt = e < eround && eround < PETSC_INFINITY && tround > 0 ? PetscLog10Real(eround / e) / tround : 0;
+      ent = e;
+      if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto newton %6" PetscInt_FMT " steps  error %.3e (%.3g decades per sweep of cost; nsgs %.3g)\n", au->steps, (double)e, (double)vnt, (double)vgs));
+      if (au->sweeps && vnt >= vgs) nchunk = PetscMin(2 * nchunk, au->newton_steps);
+      else { /* crawling: nsgs takes over, from the better of its iterate and newton's */
+        newton = PETSC_FALSE;
+        stalled++;
+        au->switches++;
+        chunk = PetscMax(chunk, 20);
+        if (egs < ent && au->sweeps) {
+          PetscCall(PetscArraycpy(r, au->rgs, n));
+          e = egs;
+        }
+      }
+    }
+  }
+  if (st->reason == FC_CONTACT_SOLVER_ITERATING) st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+  au->sweeps_all += au->sweeps;
+  au->steps_all += au->steps;
+  au->switches_all += au->switches;
+  PetscCall(PetscInfo(NULL, "auto: %" PetscInt_FMT " nsgs sweeps (%g s), %" PetscInt_FMT " newton steps (%g s), %" PetscInt_FMT " switches, started with %s, finished by %s\n", au->sweeps, (double)au->tgs, au->steps, (double)au->tnt, au->switches, au->started ? au->started : "-", au->finished ? au->finished : "-"));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSummary_Auto(FcContactSolver s, char *buf, size_t len)
+{
+  FcContactSolver_Auto *au = (FcContactSolver_Auto *)s->data;
+
+  PetscFunctionBegin;
+  if (!au->started) snprintf(buf, len, "auto: no iteration (the initial r met tol)");
+  else
+    snprintf(buf, len, "auto: nsgs %d sweeps %.3g s, newton %d steps %.3g s, %d switches, started with %s, finished by %s", (int)au->sweeps, (double)au->tgs, (int)au->steps, (double)au->tnt, (int)au->switches, au->started, au->finished ? au->finished : "-");
+  PetscFunctionReturn(0);
+}
+
+/* Unknown -[prefix]fc_contact_solver_auto_* options: the first one into s->opterr (the object's one
+ * input-error line), so that a misspelt auto option is not silently ignored. */
+static PetscErrorCode AutoUnknownOptions_Private(FcContactSolver s, const char *prefix)
+{
+  char  *all, *tok, *save = NULL, lead[FC_NAME_LEN + 64];
+  size_t ll;
+
+  PetscFunctionBegin;
+  snprintf(lead, sizeof lead, "-%sauto_", prefix ? prefix : "");
+  ll = strlen(lead);
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  for (tok = strtok_r(all, " ", &save); tok && !s->opterr[0]; tok = strtok_r(NULL, " ", &save)) {
+    PetscBool known = PETSC_FALSE;
+    if (strncmp(tok, lead, ll)) continue;
+    for (int k = 0; AutoOptions[k]; k++) known = (PetscBool)(known || !strcmp(tok + ll, AutoOptions[k]));
+    if (!known) {
+      char list[256] = "";
+      for (int k = 0; AutoOptions[k]; k++) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", AutoOptions[k]);
+      snprintf(s->optname, sizeof s->optname, "%.*s", (int)(sizeof s->optname - 1), tok);
+      snprintf(s->opterr, sizeof s->opterr, "unknown auto option (auto's are: %s)", list);
+    }
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverSetFromOptions_Auto(FcContactSolver s, PetscOptionItems *PetscOptionsObject)
+{
+  FcContactSolver_Auto *au = (FcContactSolver_Auto *)s->data;
+  char                  val[16];
+  PetscBool             set;
+  PetscReal             ss = au->step_sweeps;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "auto: nsgs and newton, switching when progress stalls");
+  PetscCall(PetscOptionsString("-auto_first", "The first solver: model (newton on small dense problems, else nsgs), nsgs or newton", "", AutoFirstNames[au->first], val, sizeof val, &set));
+  if (set) {
+    PetscInt k;
+    for (k = 0; k < 3 && strcmp(val, AutoFirstNames[k]); k++) {}
+    if (k < 3) au->first = (AutoFirst)k;
+    else if (!s->opterr[0]) {
+      snprintf(s->optname, sizeof s->optname, "-%sauto_first", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
+      snprintf(s->opterr, sizeof s->opterr, "unknown value '%s' (model, nsgs or newton)", val);
+    }
+  }
+  {
+    PetscReal fr = au->first_ratio;
+    PetscCall(PetscOptionsReal("-auto_first_newton_ratio", "model: newton first when a Newton step is predicted to cost at most this many sweeps", "", fr, &fr, &set));
+    if (set && !(fr >= 0 && !PetscIsInfOrNanReal(fr)) && !s->opterr[0]) {
+      snprintf(s->optname, sizeof s->optname, "-%sauto_first_newton_ratio", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
+      snprintf(s->opterr, sizeof s->opterr, "must be finite and >= 0 (got %g)", (double)fr);
+    } else au->first_ratio = fr;
+  }
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-auto_newton_steps", "Newton steps per chunk, and the steps a finish by newton is predicted to take", &au->newton_steps, 1));
+  PetscCall(PetscOptionsReal("-auto_newton_step_sweeps", "A Newton step's cost in nsgs sweeps, before one was measured", "", ss, &ss, &set));
+  if (set && !(ss > 0 && !PetscIsInfOrNanReal(ss)) && !s->opterr[0]) {
+    snprintf(s->optname, sizeof s->optname, "-%sauto_newton_step_sweeps", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
+    snprintf(s->opterr, sizeof s->opterr, "must be finite and > 0 (got %g)", (double)ss);
+  } else au->step_sweeps = ss;
+  PetscCall(PetscOptionsBool("-auto_monitor", "Print each chunk's error and the predicted costs", "", au->monitor, &au->monitor, NULL));
+  PetscOptionsHeadEnd();
+  PetscCall(AutoUnknownOptions_Private(s, PetscOptionsObject->prefix));
+  /* the children's own options, read in the same block (their prefix is the object's) */
+  {
+    FcContactSolver kids[2] = {au->gs, au->nt};
+    for (int k = 0; k < 2; k++) {
+      PetscCall(FcContactSolverSetOptionsPrefix(kids[k], s->prefix));
+      kids[k]->opterr[0] = 0;
+      if (kids[k]->ops.setfromoptions) PetscCall((*kids[k]->ops.setfromoptions)(kids[k], PetscOptionsObject));
+      if (kids[k]->opterr[0] && !s->opterr[0]) {
+        PetscCall(PetscStrncpy(s->opterr, kids[k]->opterr, sizeof s->opterr));
+        PetscCall(PetscStrncpy(s->optname, kids[k]->optname, sizeof s->optname));
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverView_Auto(FcContactSolver s, PetscViewer viewer)
+{
+  FcContactSolver_Auto *au = (FcContactSolver_Auto *)s->data;
+  char                  sum[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "auto: first %s (model: newton first when a step is predicted to cost at most %g sweeps), newton chunks of %" PetscInt_FMT " steps, a step with PETSc's sparse LU predicted as %g sweeps before one is measured\n", AutoFirstNames[au->first], (double)au->first_ratio, au->newton_steps, (double)au->step_sweeps));
+  if (s->nsolves) {
+    PetscCall(FcContactSolverSummary_Auto(s, sum, sizeof sum));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s (last solve); %" PetscInt64_FMT " sweeps, %" PetscInt64_FMT " steps, %" PetscInt64_FMT " switches (all solves)\n", sum, au->sweeps_all, au->steps_all, au->switches_all));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FcContactSolverDestroy_Auto(FcContactSolver s)
+{
+  FcContactSolver_Auto *au = (FcContactSolver_Auto *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(FcContactSolverDestroy(&au->gs));
+  PetscCall(FcContactSolverDestroy(&au->nt));
+  PetscCall(PetscFree3(au->r0, au->rgs, au->rnt));
+  PetscCall(PetscFree(s->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverCreate_Auto(FcContactSolver s)
+{
+  FcContactSolver_Auto *au;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&au));
+  au->first          = AUTO_FIRST_MODEL;
+  au->first_ratio    = 10;
+  au->newton_steps   = 10;
+  au->step_sweeps    = 50;
+  PetscCall(FcContactSolverCreate(&au->gs));
+  PetscCall(FcContactSolverSetType(au->gs, "nsgs"));
+  PetscCall(FcContactSolverSetWarmStart(au->gs, PETSC_TRUE));
+  PetscCall(FcContactSolverCreate(&au->nt));
+  PetscCall(FcContactSolverSetType(au->nt, "newton"));
+  PetscCall(FcContactSolverSetWarmStart(au->nt, PETSC_TRUE));
+  if (!s->params.max_it_set) s->params.max_it = 10000; /* sweeps + steps: nsgs's budget is 1000 sweeps, and auto may spend them on both */
+  s->data               = au;
+  s->ops.solve          = FcContactSolverSolve_Auto;
+  s->ops.setfromoptions = FcContactSolverSetFromOptions_Auto;
+  s->ops.view           = FcContactSolverView_Auto;
+  s->ops.destroy        = FcContactSolverDestroy_Auto;
+  s->ops.summary        = FcContactSolverSummary_Auto;
+  PetscFunctionReturn(0);
+}
