@@ -47,6 +47,19 @@ typedef struct {
   FcMeshFault  fault;      /* set by FcMeshLoad, also when it fails */
 } FcMesh;
 
+/* How a .geo script is meshed (doc/mesh.md, "The sandbox"): in a sandboxed child process, at
+ * most `timeout` seconds. Set from fcsim's own command line (src/fcsim.c) and never from a case:
+ * a shared case must not be able to lift the sandbox. */
+#define FC_MESH_GEO_TIMEOUT_DEFAULT 300.0
+typedef struct {
+  double    timeout;           /* -fc_mesh_timeout SECONDS: wall-clock limit of one meshing */
+  PetscBool unsandboxed;       /* -fc_mesh_geo_unsandboxed: run the script in fcsim's own process,
+                                  without the sandbox (where none can be set up) */
+  PetscBool skip_script_check; /* -fc_mesh_skip_script_check: a test hook that skips the text
+                                  check (mesh_script.c), to show that the sandbox alone holds */
+} FcMeshGeoOptions;
+extern FcMeshGeoOptions FcMeshGeo;
+
 /* Read FILE (.msh 2.2/4.1 ASCII or binary; .geo meshed in 3D at load time).
  * refine: .geo → Mesh.MeshSizeFactor = 2^-refine (every characteristic length halved per
  * level); .msh → `refine` uniform subdivisions (gmsh::model::mesh::refine).

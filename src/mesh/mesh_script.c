@@ -450,15 +450,11 @@ static PetscErrorCode ScanNested(ScanCtx *ctx, const char *name, const char *rea
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcMeshCheckScript_Private(const char *file)
+PetscErrorCode FcMeshScriptRoot_Private(const char *file, char *root, size_t len)
 {
-  ScanCtx        ctx;
-  char           dir[PETSC_MAX_PATH_LEN], *real, *rootreal, *slash;
-  PetscErrorCode rc;
+  char  dir[PETSC_MAX_PATH_LEN], *rootreal, *slash;
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(&ctx, sizeof ctx));
-  ctx.top = file;
   if (strlen(file) >= sizeof dir) return FcInputError(file, NULL, "mesh file name too long");
   /* The tree is the folder the case names the file in: Gmsh resolves the script's relative
    * names from there too (even when the file itself is a symbolic link). */
@@ -468,15 +464,28 @@ PetscErrorCode FcMeshCheckScript_Private(const char *file)
   else if (slash == dir) dir[1] = '\0';
   else *slash = '\0';
   rootreal = realpath(dir, NULL);
-  real     = realpath(file, NULL);
-  if (!rootreal || !real || strlen(rootreal) >= sizeof ctx.root) {
-    rc = FcInputError(file, NULL, "cannot read mesh file: %s", rootreal && real ? "name too long" : strerror(errno));
+  if (!rootreal || strlen(rootreal) >= len) {
+    PetscErrorCode rc = FcInputError(file, NULL, "cannot read mesh file: %s", rootreal ? "name too long" : strerror(errno));
     free(rootreal);
-    free(real);
     return rc;
   }
-  snprintf(ctx.root, sizeof ctx.root, "%s", rootreal);
+  snprintf(root, len, "%s", rootreal);
   free(rootreal);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshCheckScript_Private(const char *file)
+{
+  ScanCtx        ctx;
+  char          *real;
+  PetscErrorCode rc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&ctx, sizeof ctx));
+  ctx.top = file;
+  PetscCall(FcMeshScriptRoot_Private(file, ctx.root, sizeof ctx.root));
+  real = realpath(file, NULL);
+  if (!real) return FcInputError(file, NULL, "cannot read mesh file: %s", strerror(errno));
   ctx.rootlen  = strlen(ctx.root);
   ctx.chain[0] = real;
   rc           = ScanFile(&ctx, file, real);
