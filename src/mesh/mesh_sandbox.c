@@ -930,6 +930,9 @@ PetscErrorCode FcMeshGeoRun_Private(const char *file, const char *root, PetscErr
   }
   if (!term) {
     RecFree(head);
+    /* a trapped call with every signal blocked (glibc's posix_spawn, behind Gmsh's SystemCall,
+     * blocks them around its clone) ends the child by SIGSYS before the handler can report */
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) return FcInputError(file, NULL, "the script tried to start a process or make another system call the mesh sandbox forbids; the sandbox stopped it (doc/mesh.md, \"The sandbox\")");
     if (WIFSIGNALED(status)) return FcInputError(file, NULL, "Gmsh stopped on signal %d (%s) while meshing the script", WTERMSIG(status), SignalName(WTERMSIG(status)));
     return FcInputError(file, NULL, "the meshing process ended (status %d) before it sent the mesh", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   }
