@@ -363,7 +363,8 @@ static void ChildLimits(rlim_t as_limit)
   r.rlim_cur = cpu;            /* SIGXCPU: a backstop behind the parent's wall-clock limit */
   r.rlim_max = cpu + 5;
   setrlimit(RLIMIT_CPU, &r);
-  if (as_limit) {
+  /* never above a limit fcsim was started with */
+  if (as_limit && !getrlimit(RLIMIT_AS, &r) && (r.rlim_max == RLIM_INFINITY || as_limit < r.rlim_max)) {
     r.rlim_cur = r.rlim_max = as_limit;
     setrlimit(RLIMIT_AS, &r);
   }
@@ -807,7 +808,7 @@ static void SyscallWhat(int64_t nr, char *out, size_t len)
 static const char *SignalName(int sig)
 {
   switch (sig) {
-  case SIGSEGV: return "SIGSEGV, a crash";
+  case SIGSEGV: return "SIGSEGV: a crash, e.g. when memory ran out";
   case SIGBUS: return "SIGBUS, a crash";
   case SIGABRT: return "SIGABRT: Gmsh aborted, e.g. out of memory";
   case SIGFPE: return "SIGFPE, a crash";
@@ -821,8 +822,7 @@ static const char *SignalName(int sig)
 
 /* The address space the child may use: what it has at the fork (a copy of the parent's) plus
  * the machine's physical memory, so that a script that needs more than the machine has ends
- * with an allocation failure in the child. 0 (no limit) when unknown. Under valgrind (which
- * maps its own large regions) the limit is not set. */
+ * with an allocation failure in the child. 0 (no limit) when unknown. */
 static rlim_t AddressSpaceLimit(void)
 {
   long          page = sysconf(_SC_PAGESIZE), phys = sysconf(_SC_PHYS_PAGES);
@@ -830,7 +830,6 @@ static rlim_t AddressSpaceLimit(void)
   FILE         *f;
 
   if (page <= 0 || phys <= 0) return 0;
-  if (getenv("FC_MESH_NO_AS_LIMIT")) return 0;
   if (!(f = fopen("/proc/self/statm", "r"))) return 0;
   if (fscanf(f, "%lu", &vm) != 1) vm = 0;
   fclose(f);
@@ -932,7 +931,7 @@ PetscErrorCode FcMeshGeoRun_Private(const char *file, const char *root, PetscErr
     RecFree(head);
     /* a trapped call with every signal blocked (glibc's posix_spawn, behind Gmsh's SystemCall,
      * blocks them around its clone) ends the child by SIGSYS before the handler can report */
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) return FcInputError(file, NULL, "the script tried to start a process or make another system call the mesh sandbox forbids; the sandbox stopped it (doc/mesh.md, \"The sandbox\")");
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) return FcInputError(file, NULL, "the script tried to start a process (or another system call the sandbox forbids); the mesh sandbox stopped it (doc/mesh.md, \"The sandbox\")");
     if (WIFSIGNALED(status)) return FcInputError(file, NULL, "Gmsh stopped on signal %d (%s) while meshing the script", WTERMSIG(status), SignalName(WTERMSIG(status)));
     return FcInputError(file, NULL, "the meshing process ended (status %d) before it sent the mesh", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   }
