@@ -343,6 +343,23 @@ rc, lines, _ = fcsim(["info", case("cube", cube), "-fc_mesh_timeout"])
 check(rc == 2 and len(lines) == 1 and "needs a number of seconds" in lines[0], "-fc_mesh_timeout without a value: exit 2 (got %s: %s)" % (rc, " | ".join(lines)[:200]))
 meshes_ok("-fc_mesh_timeout 60 on a harmless script", ["info", case("cube", cube), "-fc_mesh_timeout", "60"])
 
+# 9. `make memcheck` (FC_MEMCHECK=1): the sandbox's paths under valgrind (the child is forked,
+# so valgrind follows it without --trace-children): a mesh rebuilt from the child, a trapped
+# SystemCall, a write, Exit, the time limit. No memory error, no definite leak, same exit.
+vg = shutil.which("valgrind") if os.environ.get("FC_MEMCHECK") else None
+if vg:
+    supp = os.path.join(ROOT, "tests", "valgrind.supp")
+    runs = [("harmless .geo", ["info", case("cube", cube)], 0),
+            ("SystemCall", ["info", case("SystemCall", os.path.join(meshes, "SystemCall.geo"))] + SKIP, 2),
+            ("Printf > file", ["info", case("Printf_gt_absolute_path", os.path.join(meshes, "Printf_gt_absolute_path.geo"))] + SKIP, 2),
+            ("Exit", ["info", case("exit", os.path.join(meshes, "exit.geo"))] + SKIP, 2),
+            ("endless loop", ["info", case("loop", os.path.join(meshes, "loop.geo")), "-fc_mesh_timeout", "20"], 2)]
+    for label, args, want in runs:
+        cmd = [vg, "-q", "--error-exitcode=9", "--leak-check=full", "--errors-for-leak-kinds=definite",
+               "--suppressions=" + supp, "--num-callers=60", FCSIM] + args
+        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+        check(p.returncode == want and not canaries(), "valgrind, %s: exit %d (got %d; %s)" % (label, want, p.returncode, p.stderr[-1500:] if p.returncode != want else ""))
+
 if failures:
     print("FAIL: %d of %d checks failed" % (len(failures), nchecks))
     sys.exit(1)
