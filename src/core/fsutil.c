@@ -42,6 +42,7 @@ PetscErrorCode FcMakeDirs(const char *path)
 }
 
 double FcInterruptGrace = 1.5;
+volatile int FcInterrupted = 0;
 
 /* ---- The temporary folders an interrupt must remove (read by the watchdog thread). ---- */
 #define FC_MAX_REGISTERED 8

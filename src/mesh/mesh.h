@@ -64,9 +64,12 @@ extern FcMeshGeoOptions FcMeshGeo;
  * refine: .geo → Mesh.MeshSizeFactor = 2^-refine (every characteristic length halved per
  * level); .msh → `refine` uniform subdivisions (gmsh::model::mesh::refine).
  * order: 1 or 2 (elements are converted with gmsh::model::mesh::setOrder when needed).
- * Before Gmsh opens anything: a .geo (and every script it includes or merges) may only describe
- * geometry and meshing — no commands, file writes, Exit, or reads outside the file's folder —
- * and an ASCII .msh must hold as many node and element lines as it declares.
+ * Only regular files. Before Gmsh opens anything: a .geo (and every script it includes or
+ * merges) may only describe geometry and meshing — no commands, file writes, Exit, or reads
+ * outside the file's folder (the text check) — and an ASCII .msh must hold as many node and
+ * element lines as it declares, at most 50,000 physical names. A .geo is then meshed in a
+ * sandboxed child process that cannot run, start or write anything, within FcMeshGeo.timeout
+ * (doc/mesh.md, "The sandbox").
  * Errors (input errors naming the file): missing/unreadable file, refused script construct (with
  * its line), inconsistent MSH counts (with the line), not MSH data, Gmsh parse or meshing error,
  * non-finite node coordinate, no tetrahedra, other volume elements, mixed orders, inverted or

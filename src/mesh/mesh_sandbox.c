@@ -34,6 +34,7 @@
  * as a record and becomes the parent's one line. */
 #define _GNU_SOURCE
 #include "mesh_impl.h"
+#include "../core/fsutil.h"
 #include <gmshc.h>
 #include <seccomp.h>
 #include <dirent.h>
@@ -54,9 +55,6 @@
 #include <sys/wait.h>
 #include <linux/landlock.h>
 #include <linux/sched.h>
-
-/* Set by fcsim's interrupt watchdog (src/fcsim.c; defined in src/step/step.c). */
-extern volatile int FcInterrupted;
 
 FcMeshGeoOptions FcMeshGeo = {FC_MESH_GEO_TIMEOUT_DEFAULT, PETSC_FALSE, PETSC_FALSE};
 

@@ -4,13 +4,16 @@
  * can run shell commands (SystemCall), end the process (Exit: fcsim would stop with exit
  * status 0 and print nothing), write files (Save, Print, Printf > file, CreateDir) and read
  * any file (Include, Merge). A case shared by a colleague must do none of that, and libgmsh 4.8
- * has no option that turns these commands off. So the text of the script — and, recursively,
- * of every script it includes or merges — is checked here, before Gmsh opens anything; the
- * rules are listed in doc/mesh.md ("What a .geo may do").
+ * has no option that turns these commands off. The sandbox (mesh_sandbox.c) is what makes
+ * that impossible; this check is the friendly first line: the text of the script — and,
+ * recursively, of every script it includes or merges — is read before Gmsh opens anything,
+ * and what it refuses is named with its line; the rules are listed in doc/mesh.md ("What a
+ * .geo may do").
  *
  * The check works on Gmsh's own tokens (its lexer: comments // and / * ... * /, strings "..."
- * and '...' without escapes, names [A-Za-z_][A-Za-z0-9_]*), so words in comments and strings
- * are ignored, and spacing cannot hide a name. Command names are plain names in Gmsh's
+ * and '...' without escapes, names [A-Za-z_][A-Za-z0-9_]*; see GMSH_STRING_MAX and SkipWord for
+ * where Gmsh 4.8 differs), so words in comments and strings are ignored, and spacing cannot
+ * hide a name. Command names are plain names in Gmsh's
  * grammar; the one way to build a name at run time, S2N/StringToName, is refused for that
  * reason (S2N["SystemCall"] "..." runs the command in Gmsh 4.8). */
 #define _XOPEN_SOURCE 700 /* realpath */
