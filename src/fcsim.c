@@ -540,6 +540,13 @@ int main(int argc, char **argv)
    * a kill by SIGXFSZ. */
   signal(SIGXFSZ, SIG_IGN);
   ierr = FcPushErrorHandler();
+  {
+    /* fcsim's own -fc_mesh_* options (ParseArgs) stay in PETSc's list only to reach study
+     * refine's runs: marked as used, so that -options_left does not call them unused */
+    static const char *const own[] = {"-fc_mesh_timeout", "-fc_mesh_geo_unsandboxed", "-fc_mesh_skip_script_check"};
+    PetscBool                set;
+    for (size_t k = 0; !ierr && k < sizeof own / sizeof own[0]; k++) ierr = PetscOptionsHasName(NULL, NULL, own[k], &set);
+  }
   if (!ierr) ierr = Main(&a, envp, &ok);
   (void)FcMeshFinalizePackage();
   (void)FcMaterialFinalizePackage();

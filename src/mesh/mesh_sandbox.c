@@ -58,6 +58,9 @@
 
 FcMeshGeoOptions FcMeshGeo = {FC_MESH_GEO_TIMEOUT_DEFAULT, PETSC_FALSE, PETSC_FALSE};
 
+/* Node and element tags travel as Gmsh's size_t arrays, read as uint64_t. */
+_Static_assert(sizeof(size_t) == sizeof(uint64_t), "node and element tags travel as 64-bit size_t");
+
 /* ---------------------------------------------------------------------------------------- */
 /* The records of the pipe: a header (kind, payload length), then the payload, in the native
  * byte order (both ends are this process's image). */
@@ -411,10 +414,7 @@ static int ChildSerialize(void)
     ChildHead(REC_NODES, 2 * sizeof(int32_t) + sizeof n + n * (sizeof(uint64_t) + 3 * sizeof(double)));
     ChildPut(dt, sizeof dt);
     ChildPut(&n, sizeof n);
-    for (size_t k = 0; k < ntags; k++) {
-      uint64_t t = tags[k];
-      ChildPut(&t, sizeof t);
-    }
+    ChildPut(tags, ntags * sizeof(uint64_t)); /* size_t is uint64_t (asserted below) */
     ChildPut(coord, ncoord * sizeof(double));
     gmshFree(tags);
     gmshFree(coord);
@@ -444,14 +444,8 @@ static int ChildSerialize(void)
         ChildPut(ty, sizeof ty);
         ChildPut(&ne, sizeof ne);
         ChildPut(&nn, sizeof nn);
-        for (size_t k = 0; k < ne; k++) {
-          uint64_t v = etags[t][k];
-          ChildPut(&v, sizeof v);
-        }
-        for (size_t k = 0; k < nn; k++) {
-          uint64_t v = ntags[t][k];
-          ChildPut(&v, sizeof v);
-        }
+        ChildPut(etags[t], ne * sizeof(uint64_t));
+        ChildPut(ntags[t], nn * sizeof(uint64_t));
       }
     }
     for (size_t t = 0; t < ntypes; t++) {
@@ -634,8 +628,6 @@ typedef struct {
   size_t      left;
   PetscBool   bad;
 } Cur;
-
-_Static_assert(sizeof(size_t) == sizeof(uint64_t), "node and element tags travel as 64-bit size_t");
 
 static const void *Take(Cur *c, size_t n, uint64_t count)
 {
