@@ -77,6 +77,10 @@ static const char usage[] =
   "  -v                 more detail: for FCLIB files, one line per matrix saying how it is stored\n"
   "                     (compressed columns or rows, or triplets and which convention was detected)\n"
   "  -fc_debug          PETSc's traceback with every error (otherwise one line)\n"
+  "  -fc_mesh_timeout S  a .geo script is meshed in a sandboxed process, stopped after S seconds\n"
+  "                     (default 300; doc/mesh.md, \"The sandbox\")\n"
+  "  -fc_mesh_geo_unsandboxed  run .geo scripts inside fcsim, without the sandbox (only where\n"
+  "                     none can be set up: a script may then run commands and write files)\n"
   "  PETSc options      passed to PETSc (they override the case's \"petsc\" object), e.g.\n"
   "                     -ksp_type cg -pc_type gamg, -log_view, -options_left; options with a\n"
   "                     value go after CASE.json\n"
@@ -432,6 +436,27 @@ static int ParseArgs(int argc, char **argv, Args *a)
       FcVerbosity = 0;
     } else if (!strcmp(s, "-v")) {
       FcVerbosity = 2;
+    } else if (!strcmp(s, "-fc_mesh_timeout")) {
+      /* fcsim's own (doc/mesh.md, "The sandbox"): read here, never from a case's "petsc"
+       * object; also passed on to PETSc's list, so that study refine's runs get them */
+      char  *end = NULL;
+      double v;
+      if (i + 1 >= argc) {
+        fprintf(stderr, "fcsim: command line: %s needs a number of seconds\n", s);
+        return FC_EXIT_INPUT;
+      }
+      v = strtod(argv[i + 1], &end);
+      if (*end || !argv[i + 1][0] || !isfinite(v) || !(v > 0) || v > 1e7) {
+        fprintf(stderr, "fcsim: command line: %s %s: must be a number of seconds in (0, 1e7]\n", s, argv[i + 1]);
+        return FC_EXIT_INPUT;
+      }
+      FcMeshGeo.timeout    = v;
+      a->pargv[a->pargc++] = argv[i];
+      a->pargv[a->pargc++] = argv[++i];
+    } else if (!strcmp(s, "-fc_mesh_geo_unsandboxed") || !strcmp(s, "-fc_mesh_skip_script_check")) {
+      if (!strcmp(s, "-fc_mesh_geo_unsandboxed")) FcMeshGeo.unsandboxed = PETSC_TRUE;
+      else FcMeshGeo.skip_script_check = PETSC_TRUE;
+      a->pargv[a->pargc++] = argv[i];
     } else if (!strncmp(s, "--", 2)) {
       fprintf(stderr, "fcsim: command line: unknown option '%s' (see fcsim --help)\n", s);
       return FC_EXIT_INPUT;
@@ -573,6 +598,13 @@ int main(int argc, char **argv)
    * a kill by SIGXFSZ. */
   signal(SIGXFSZ, SIG_IGN);
   ierr = FcPushErrorHandler();
+  {
+    /* fcsim's own -fc_mesh_* options (ParseArgs) stay in PETSc's list only to reach study
+     * refine's runs: marked as used, so that -options_left does not call them unused */
+    static const char *const own[] = {"-fc_mesh_timeout", "-fc_mesh_geo_unsandboxed", "-fc_mesh_skip_script_check"};
+    PetscBool                set;
+    for (size_t k = 0; !ierr && k < sizeof own / sizeof own[0]; k++) ierr = PetscOptionsHasName(NULL, NULL, own[k], &set);
+  }
   if (!ierr) ierr = Main(&a, envp, &ok);
   (void)FcMeshFinalizePackage();
   (void)FcMaterialFinalizePackage();

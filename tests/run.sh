@@ -17,7 +17,7 @@ unit_list() {
 }
 integration_list() {
   # the slowest first (measured durations of make check), then the rest in name order
-  slow="test_corrupt_hdf5 test_bad_input test_cylinder_press test_hertz test_table_corot test_data_safety test_mesh_safety test_table test_haptic_probe test_hapco test_study_refine test_fclib_roundtrip test_cantilever test_convergence_claims test_contact_cases test_theta test_rigid_free test_rigid_dynamic"
+  slow="test_corrupt_hdf5 test_bad_input test_mesh_sandbox test_cylinder_press test_hertz test_table_corot test_data_safety test_mesh_safety test_table test_haptic_probe test_hapco test_study_refine test_fclib_roundtrip test_cantilever test_convergence_claims test_contact_cases test_theta test_rigid_free test_rigid_dynamic"
   for n in $slow; do
     [ -f "tests/integration/$n.py" ] && echo "$n|/usr/bin/python3 tests/integration/$n.py"
   done

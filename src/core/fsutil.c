@@ -57,6 +57,7 @@ PetscErrorCode FcMakeDirs(const char *path)
 }
 
 double FcInterruptGrace = 1.5;
+volatile int FcInterrupted = 0;
 
 /* ---- What an interrupt must clean up, read by the watchdog thread (src/fcsim.c). ----
  * PARTIAL: a temporary results folder (removed); TRASH: an earlier output moved aside by a

@@ -54,6 +54,9 @@ void FcOutDirAbandon(FcOutDir *od);
 /* Seconds the interrupt watchdog (src/fcsim.c) leaves the command to stop by itself after a
  * SIGINT/SIGTERM before it removes the registered folders and exits with 130 (default 1.5). */
 extern double FcInterruptGrace;
+/* Set by the interrupt watchdog (src/fcsim.c) on SIGINT/SIGTERM; polled by the time loop,
+ * Newton, study refine and the .geo meshing child's parent (src/mesh/mesh_sandbox.c). */
+extern volatile int FcInterrupted;
 /* From the interrupt watchdog thread (src/fcsim.c): remove every registered temporary folder
  * (each is first renamed, so that a writer still running cannot recreate files in it), every
  * earlier output a commit moved aside, the lock files and the folders -o created. Returns the

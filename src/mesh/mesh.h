@@ -47,13 +47,29 @@ typedef struct {
   FcMeshFault  fault;      /* set by FcMeshLoad, also when it fails */
 } FcMesh;
 
+/* How a .geo script is meshed (doc/mesh.md, "The sandbox"): in a sandboxed child process, at
+ * most `timeout` seconds. Set from fcsim's own command line (src/fcsim.c) and never from a case:
+ * a shared case must not be able to lift the sandbox. */
+#define FC_MESH_GEO_TIMEOUT_DEFAULT 300.0
+typedef struct {
+  double    timeout;           /* -fc_mesh_timeout SECONDS: wall-clock limit of one meshing */
+  PetscBool unsandboxed;       /* -fc_mesh_geo_unsandboxed: run the script in fcsim's own process,
+                                  without the sandbox (where none can be set up) */
+  PetscBool skip_script_check; /* -fc_mesh_skip_script_check: a test hook that skips the text
+                                  check (mesh_script.c), to show that the sandbox alone holds */
+} FcMeshGeoOptions;
+extern FcMeshGeoOptions FcMeshGeo;
+
 /* Read FILE (.msh 2.2/4.1 ASCII or binary; .geo meshed in 3D at load time).
  * refine: .geo → Mesh.MeshSizeFactor = 2^-refine (every characteristic length halved per
  * level); .msh → `refine` uniform subdivisions (gmsh::model::mesh::refine).
  * order: 1 or 2 (elements are converted with gmsh::model::mesh::setOrder when needed).
- * Before Gmsh opens anything: a .geo (and every script it includes or merges) may only describe
- * geometry and meshing — no commands, file writes, Exit, or reads outside the file's folder —
- * and an ASCII .msh must hold as many node and element lines as it declares.
+ * Only regular files. Before Gmsh opens anything: a .geo (and every script it includes or
+ * merges) may only describe geometry and meshing — no commands, file writes, Exit, or reads
+ * outside the file's folder (the text check) — and an ASCII .msh must hold as many node and
+ * element lines as it declares, at most 50,000 physical names. A .geo is then meshed in a
+ * sandboxed child process that cannot run, start or write anything, within FcMeshGeo.timeout
+ * (doc/mesh.md, "The sandbox").
  * Errors (input errors naming the file): missing/unreadable file, refused script construct (with
  * its line), inconsistent MSH counts (with the line), not MSH data, Gmsh parse or meshing error,
  * non-finite node coordinate, no tetrahedra, other volume elements, mixed orders, inverted or

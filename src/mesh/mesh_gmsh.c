@@ -13,10 +13,14 @@
  *
  * Arrays returned by Gmsh must be released with gmshFree whatever happens, so code holding
  * them keeps the first error in `rc`, frees, and only then propagates it with PetscCall. */
+#define _POSIX_C_SOURCE 200809L /* open, fstat */
 #include "mesh_impl.h"
 #include <gmshc.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -177,6 +181,13 @@ static PetscErrorCode GmshCheck(const char *file, const char *what, int ierr)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcMeshGmshCheck_Private(const char *file, const char *what, int ierr)
+{
+  PetscFunctionBegin;
+  PetscCall(GmshCheck(file, what, ierr));
+  PetscFunctionReturn(0);
+}
+
 /* For Gmsh queries that report failure only through ierr. */
 static PetscErrorCode GmshFailure(const char *file, const char *what)
 {
@@ -263,8 +274,8 @@ static PetscErrorCode ScanVolumeTypes(const char *file, PetscInt *order, FcMeshF
 typedef struct ReadCtx_ ReadCtx;
 static PetscErrorCode CheckFileElements(const char *file, PetscInt file_order);
 
-/* Open the file into a fresh Gmsh model (options restored to the session's). */
-static PetscErrorCode GmshOpenFile(const char *file)
+/* A fresh, empty Gmsh model (options restored to the session's). */
+static PetscErrorCode GmshFreshModel(void)
 {
   int ierr;
 
@@ -274,6 +285,16 @@ static PetscErrorCode GmshOpenFile(const char *file)
   gmshClear(&ierr);
   PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshClear failed");
   PetscCall(GmshRestoreOptions());
+  PetscFunctionReturn(0);
+}
+
+/* Open the file into a fresh Gmsh model. */
+static PetscErrorCode GmshOpenFile(const char *file)
+{
+  int ierr;
+
+  PetscFunctionBegin;
+  PetscCall(GmshFreshModel());
   gmshOpen(file, &ierr);
   PetscCall(GmshCheck(file, "", ierr));
   PetscFunctionReturn(0);
@@ -299,6 +320,46 @@ static PetscErrorCode GmshMeshGeo(const char *file, PetscInt refine)
   PetscFunctionReturn(0);
 }
 
+/* What the sandboxed child does with a .geo (mesh_sandbox.c): open and mesh it at `refine`;
+ * for a load (order > 0), check its volume elements and convert them to `order` there, where
+ * the CAD geometry is (mid-edge nodes are placed on it). */
+typedef struct {
+  const char *file;
+  PetscInt    refine, order;
+} GeoJob;
+
+static PetscErrorCode GeoWork(void *ctx, FcMeshFault *fault)
+{
+  const GeoJob *j = ctx;
+  PetscInt      file_order;
+  int           ierr;
+
+  PetscFunctionBegin;
+  PetscCall(GmshOpenFile(j->file));
+  PetscCall(GmshMeshGeo(j->file, j->refine));
+  if (j->order > 0) {
+    PetscCall(ScanVolumeTypes(j->file, &file_order, fault));
+    if (file_order != j->order) {
+      gmshModelMeshSetOrder((int)j->order, &ierr);
+      PetscCall(GmshCheck(j->file, "order conversion failed: ", ierr));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The .geo meshed by GeoWork in the sandbox, rebuilt as this session's model. */
+static PetscErrorCode GmshLoadGeo(const char *file, PetscInt refine, PetscInt order, FcMeshFault *fault)
+{
+  GeoJob j = {file, refine, order};
+  char   root[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(FcMeshScriptRoot_Private(file, root, sizeof root));
+  PetscCall(GmshFreshModel());
+  PetscCall(FcMeshGeoRun_Private(file, root, GeoWork, &j, fault));
+  PetscFunctionReturn(0);
+}
+
 /* Open the file into a fresh Gmsh model and bring it to the requested refinement and order
  * (*fault: see ScanVolumeTypes). */
 static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt refine, PetscInt order, FcMeshFault *fault)
@@ -307,11 +368,12 @@ static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt re
   PetscInt file_order;
 
   PetscFunctionBegin;
-  PetscCall(GmshOpenFile(file));
   if (geo) {
-    PetscCall(GmshMeshGeo(file, refine));
-    PetscCall(ScanVolumeTypes(file, &file_order, fault));
-  } else {
+    PetscCall(GmshLoadGeo(file, refine, order, fault));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(GmshOpenFile(file));
+  {
     /* Check before refining: Gmsh's refinement of a mixed-order volume is not safe. */
     PetscCall(ScanVolumeTypes(file, &file_order, fault));
     /* Refinement and order conversion renumber Gmsh's nodes and elements: check the elements
@@ -793,17 +855,28 @@ static PetscErrorCode CheckBeforeGmsh(const char *file, PetscBool *geo)
 {
   const char *ext = strrchr(file, '.');
   PetscBool   msh;
-  FILE       *fp;
+  struct stat st;
+  int         fd;
 
   PetscFunctionBegin;
   *geo = ext && !strcasecmp(ext, ".geo") ? PETSC_TRUE : PETSC_FALSE;
   msh  = ext && !strcasecmp(ext, ".msh") ? PETSC_TRUE : PETSC_FALSE;
   if (!*geo && !msh) return FcInputError(file, NULL, "unsupported mesh file type (expected .msh or .geo)");
-  /* Gmsh only warns about a missing file and leaves an empty model, so check first; fopen
-   * also catches directories' and permissions' errors with a precise reason. */
-  fp = fopen(file, "r");
-  if (!fp) return FcInputError(file, NULL, "cannot read mesh file: %s", strerror(errno));
-  fclose(fp);
+  /* Gmsh only warns about a missing file and leaves an empty model, so check first; open
+   * also catches permissions' errors with a precise reason. O_NONBLOCK: opening a FIFO must not
+   * wait for a writer. Only a regular file: a FIFO or a device (/dev/zero) would be read
+   * forever. */
+  fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return FcInputError(file, NULL, "cannot read mesh file: %s", strerror(errno));
+  if (fstat(fd, &st)) {
+    close(fd);
+    return FcInputError(file, NULL, "cannot read mesh file: %s", strerror(errno));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return FcInputError(file, NULL, "not a regular file (a mesh must be a .msh or .geo file, not a %s)", S_ISDIR(st.st_mode) ? "folder" : S_ISFIFO(st.st_mode) ? "FIFO" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+  }
+  close(fd);
   if (msh) {
     /* Gmsh reads anything that is not MSH data as a .geo script (which may run commands), and
      * its parser leaks on errors: refuse such files here. MSH 2 and 4 start with $MeshFormat. */
@@ -811,7 +884,7 @@ static PetscErrorCode CheckBeforeGmsh(const char *file, PetscBool *geo)
     if (head < 0) return FcInputError(file, NULL, "the mesh file is empty");
     if (!head) return FcInputError(file, NULL, "not a Gmsh MSH file (it does not start with $MeshFormat)");
     PetscCall(FcMeshCheckMshCounts_Private(file));
-  } else PetscCall(FcMeshCheckScript_Private(file));
+  } else if (!FcMeshGeo.skip_script_check) PetscCall(FcMeshCheckScript_Private(file));
   PetscFunctionReturn(0);
 }
 
@@ -922,8 +995,10 @@ static PetscErrorCode Inspect(const char *file, Inspect_Private *q)
   PetscCall(GmshInitialize());
   gmshLoggerStart(&ierr);
   PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmshLoggerStart failed");
-  rc = GmshOpenFile(file);
-  if (!rc && geo) rc = GmshMeshGeo(file, 0);
+  if (geo) {
+    FcMeshFault fault;
+    rc = GmshLoadGeo(file, 0, 0, &fault);
+  } else rc = GmshOpenFile(file);
   if (!rc) rc = q->ntets ? CountTetrahedra(file, q->ntets) : ListVolumes(file, q->n, q->names, q->vtets);
   gmshLoggerStop(&ierr);
   gmshClear(&ierr);

@@ -41,6 +41,22 @@ PetscErrorCode FcMeshCheckMshCounts_Private(const char *file);
  * "$MeshFormat" of MSH 2 and 4 data, 0 anything else (which Gmsh would parse as a script). */
 int FcMeshMshHead_Private(const char *file);
 
+/* The folder a script's reads must stay below: the real path of the folder the mesh file is
+ * named in (mesh_script.c; the sandbox's Landlock root too). */
+PetscErrorCode FcMeshScriptRoot_Private(const char *file, char *root, size_t len);
+
+/* Check the Gmsh call just made (its ierr, and the errors it logged): an input error
+ * "FILE: gmsh: WHAT<Gmsh's message>" if it failed (mesh_gmsh.c). */
+PetscErrorCode FcMeshGmshCheck_Private(const char *file, const char *what, int ierr);
+
+/* Run `work` (which opens and meshes the .geo `file` in the current Gmsh session) in a
+ * sandboxed child process and rebuild the mesh it made as the current model of this session
+ * (mesh_sandbox.c; doc/mesh.md, "The sandbox"); `root` is the folder the child may read below.
+ * The caller clears the model first. An error of `work` (with its *fault), a forbidden system
+ * call, a crash, the time limit: one input error naming the file. With
+ * FcMeshGeo.unsandboxed, `work` runs here. */
+PetscErrorCode FcMeshGeoRun_Private(const char *file, const char *root, PetscErrorCode (*work)(void *, FcMeshFault *), void *ctx, FcMeshFault *fault);
+
 /* Input error naming the first inverted or zero-volume element (by Gmsh id). */
 PetscErrorCode FcMeshCheckElements_Private(const FcMesh *mesh);
 

@@ -11,6 +11,10 @@
  *            header of 4 numbers ending with the block's size, then one line per element,
  *            or, for nodes, one line per node tag and one line per node's coordinates.
  *
+ *
+ * $PhysicalNames, in every MSH 2.2/4.1 file (its text comes first in binary ones too): at most
+ * 50,000 names (Gmsh reads them in quadratic time), and as many lines as declared.
+ *
  * Problems Gmsh reports itself (a file that ends inside a section, a missing $End marker, a
  * malformed section header) are left to Gmsh, whose message the existing tests expect.
  * Binary files and other MSH versions are not checked here. */
@@ -176,6 +180,41 @@ static PetscErrorCode CheckSection41(LineReader *r, const char *section, const c
   PetscFunctionReturn(0);
 }
 
+/* $PhysicalNames (MSH 2.2 and 4.1, ASCII even in binary files): a count line, then one line
+ * per name. Gmsh looks every name it reads up among those read before (GModel::setPhysicalName
+ * through getPhysicalNumber, a linear search), so reading n names takes n^2/2 steps: 30,000
+ * take 2 s, and a file declaring a million hangs for hours. The count is bounded before
+ * anything is read, and must match the lines present. */
+#define MSH_MAX_PHYSICAL_NAMES 50000
+
+static PetscErrorCode CheckPhysicalNames(LineReader *r)
+{
+  const char *s;
+  char        at[32];
+  long long   n;
+
+  PetscFunctionBegin;
+  if (!(s = NextLine(r)) || Integers(s, &n, 1) != 1) PetscFunctionReturn(0); /* Gmsh says so */
+  snprintf(at, sizeof at, "line %ld", r->line);
+  if (n < 0) return FcInputError(r->file, at, "$PhysicalNames declares %lld names", n);
+  if (n > MSH_MAX_PHYSICAL_NAMES) return FcInputError(r->file, at, "$PhysicalNames declares %lld names, more than the %d fcsim reads (Gmsh's time to read them grows as their square)", n, MSH_MAX_PHYSICAL_NAMES);
+  {
+    const long count_line = r->line;
+    long long  m          = 0;
+    for (;;) {
+      if (!(s = NextLine(r))) PetscFunctionReturn(0); /* truncated: Gmsh says so */
+      if (s[0] == '$') {
+        if (!IsMarker(s, "$EndPhysicalNames")) PetscFunctionReturn(0);
+        break;
+      }
+      m++;
+    }
+    snprintf(at, sizeof at, "line %ld", count_line);
+    if (m != n) return FcInputError(r->file, at, "$PhysicalNames declares %lld names, but %lld lines follow up to $EndPhysicalNames (line %ld)", n, m, r->line);
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcMeshCheckMshCounts_Private(const char *file)
 {
   LineReader     r;
@@ -195,9 +234,18 @@ PetscErrorCode FcMeshCheckMshCounts_Private(const char *file)
   }
   v2  = type == 0 && version[0] == '2' && version[1] == '.';
   v41 = type == 0 && !strcmp(version, "4.1");
+  /* A binary file's $PhysicalNames is text and comes before its binary sections. */
+  while (type == 1 && !rc && (s = NextLine(&r))) {
+    if (IsMarker(s, "$PhysicalNames")) rc = CheckPhysicalNames(&r);
+    else if (s[0] == '$' && !IsMarker(s, "$EndMeshFormat") && !IsMarker(s, "$EndPhysicalNames")) break;
+  }
   while ((v2 || v41) && !rc && (s = NextLine(&r))) {
     const char *what = NULL;
     char        section[16];
+    if (IsMarker(s, "$PhysicalNames")) {
+      rc = CheckPhysicalNames(&r);
+      continue;
+    }
     if (IsMarker(s, "$Nodes")) what = "nodes";
     else if (IsMarker(s, "$Elements")) what = "elements";
     else continue;

@@ -2,7 +2,7 @@
 #define FC_STEP_MAX_BACKTRACK 10 /* halvings of an increment that led to an inadmissible iterate */
 #include "step.h"
 
-volatile int FcInterrupted = 0;
+/* FcInterrupted is defined in src/core/fsutil.c (the mesh sandbox polls it too). */
 
 const char *const FcStepStatNames[] = {"newton_it", "residual", "residual_abs", "converged", "assembly_time", "factor_time", "solve_time", "output_time", "step_time",
                                        "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks", "inertia_shift", "inertia_penalty", "inertia_refactors"};
