@@ -20,9 +20,13 @@
 #include <fclib.h>
 #include <hdf5.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1203,6 +1207,78 @@ static PetscErrorCode WToCSC_Private(FcContactProblem p, struct fclib_matrix *A)
   PetscFunctionReturn(0);
 }
 
+/* libfclib's writers call exit(1) on any HDF5 failure (its IO/ASSERT macros, after printing
+ * "ERROR: HDF5 call failed"), and its serial HDF5 then crashes in its own atexit shutdown on the
+ * half-written file: a full disk during a run's FCLIB output printed 42 lines and ended fcsim by
+ * SIGSEGV. So the write runs in a forked child (fork without exec: the problem is already in
+ * memory) whose stderr is a pipe and whose exit() is made an immediate _exit: whatever libfclib
+ * does, fcsim gets the child's status and the serial HDF5's own error stack, and turns them into
+ * one line. *reason is "" on success, else the system's message from that stack (or what the
+ * child's status says). The child never calls MPI or PETSc, and dies with fcsim. */
+static void ChildExit_Private(void)
+{
+  _exit(3); /* before every other exit handler (atexit runs the last registered first) */
+}
+
+static PetscErrorCode WriteInChild_Private(struct fclib_local *L, struct fclib_solution *sol, const char *tmp, char *reason, size_t len)
+{
+  int     fd[2], st = 0, devnull;
+  pid_t   pid;
+  char    text[8192];
+  size_t  n = 0;
+  ssize_t k;
+
+  PetscFunctionBegin;
+  reason[0] = 0;
+  PetscCheck(pipe(fd) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot write %s: pipe: %s", tmp, strerror(errno));
+  fflush(stdout);
+  fflush(stderr);
+  pid = fork();
+  if (pid < 0) {
+    const int e = errno;
+    close(fd[0]);
+    close(fd[1]);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot write %s: fork: %s", tmp, strerror(e));
+  }
+  if (pid == 0) {
+    (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+    close(fd[0]);
+    devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) (void)dup2(devnull, 1);
+    (void)dup2(fd[1], 2);
+    if (atexit(ChildExit_Private)) _exit(4);
+    if (!fclib_write_local(L, tmp)) _exit(5);
+    if (sol && !fclib_write_solution(sol, tmp)) _exit(5);
+    _exit(0);
+  }
+  close(fd[1]);
+  for (;;) {
+    k = read(fd[0], text + n, n + 1 < sizeof text ? sizeof text - 1 - n : 0);
+    if (k < 0 && errno == EINTR) continue;
+    if (k > 0) n += (size_t)k;
+    else if (k == 0 && n + 1 >= sizeof text) { /* full: drain the rest */
+      char sink[4096];
+      while ((k = read(fd[0], sink, sizeof sink)) > 0 || (k < 0 && errno == EINTR)) continue;
+      break;
+    } else break;
+  }
+  text[n] = 0;
+  close(fd[0]);
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) continue;
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 0) PetscFunctionReturn(0);
+  {
+    const char *m = strstr(text, "error message = '");
+    if (m) {
+      const char *e;
+      m += strlen("error message = '");
+      e = strchr(m, '\'');
+      snprintf(reason, len, "%.*s", e ? (int)(e - m) : (int)strlen(m), m);
+    } else if (WIFSIGNALED(st)) snprintf(reason, len, "libfclib's writer was killed by signal %d", WTERMSIG(st));
+    else snprintf(reason, len, "libfclib could not write it (HDF5 failed%s%s)", n ? ": " : "", n ? strtok(text, "\n") : "");
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Write the local problem (and the solution when r) to path through a temporary file renamed at
  * the end, so that a failed write never leaves a file that looks complete. */
 static PetscErrorCode WriteFile_Private(const char *path, FcContactProblem p, const FcFCLIBInfo *info, const PetscReal r[], const PetscReal u[])
@@ -1215,7 +1291,8 @@ static PetscErrorCode WriteFile_Private(const char *path, FcContactProblem p, co
   struct fclib_solution sol;
   PetscReal          *uw = NULL;
   FcH5Quiet           q;
-  int                 ok;
+  char                reason[256];
+  PetscErrorCode      ierr;
 
   PetscFunctionBegin;
   PetscCheck(p->m >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FCLIB cannot store a problem without contacts");
@@ -1245,28 +1322,24 @@ static PetscErrorCode WriteFile_Private(const char *path, FcContactProblem p, co
     pinfo.math_info   = (char *)info->math_info;
     L.info            = &pinfo;
   }
+  if (r && !u) {
+    PetscCall(PetscMalloc1(3 * p->m, &uw));
+    PetscCall(FcContactProblemComputeVelocity(p, r, uw));
+    u = uw;
+  }
+  sol.v = NULL;
+  sol.l = NULL;
+  sol.r = (double *)r; /* read only by libfclib */
+  sol.u = (double *)u;
   QuietBegin_Private(&q);
-  ok = fclib_write_local(&L, tmp);
+  ierr = WriteInChild_Private(&L, r ? &sol : NULL, tmp, reason, sizeof reason);
   QuietEnd_Private(&q);
   PetscCall(PetscFree3(W.p, W.i, W.x));
-  if (ok && r) {
-    if (!u) {
-      PetscCall(PetscMalloc1(3 * p->m, &uw));
-      PetscCall(FcContactProblemComputeVelocity(p, r, uw));
-      u = uw;
-    }
-    sol.v = NULL;
-    sol.l = NULL;
-    sol.r = (double *)r; /* read only by libfclib */
-    sol.u = (double *)u;
-    QuietBegin_Private(&q);
-    ok = fclib_write_solution(&sol, tmp);
-    QuietEnd_Private(&q);
-    PetscCall(PetscFree(uw));
-  }
-  if (!ok) {
+  PetscCall(PetscFree(uw));
+  PetscCall(ierr);
+  if (reason[0]) {
     (void)unlink(tmp);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "libfclib could not write %s", tmp);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing %s: %s", path, reason);
   }
   if (rename(tmp, path)) {
     const int e = errno;

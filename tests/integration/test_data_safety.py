@@ -202,6 +202,15 @@ def item4():
         one_line(p, 1, [sub, "File too large"], "file-size limit %d KiB, %s" % (kib, label))
         check(not os.path.exists(os.path.join(tmp, "full")) and not leftovers("full"), "nothing left after the failed %s write" % label)
         figure("full disk (%s, ulimit -f %d): exit %d, '%s'" % (label, kib, p.returncode, lines(p)[0][:120]))
+    # FCLIB files per step (libfclib exits on an HDF5 failure: written by a child process) and the
+    # haptic loop's CSV
+    BLOCK = os.path.join(ROOT, "cases", "block_on_floor.json")
+    HS = os.path.join(ROOT, "cases", "haptic_sphere.json")
+    for label, args, sub in (("FCLIB", ["run", BLOCK, "--set", "output.fclib=true"], "step_000001.hdf5"), ("haptic.csv", ["run", HS], "haptic.csv")):
+        p = fcsim(args + ["-q", "-o", "full", "--set", "output.hdf5=false", "--set", "output.vtk=false"], env=env, preexec=limit(16))
+        one_line(p, 1, [sub, "File too large"], "file-size limit 16 KiB, %s" % label)
+        check(not os.path.exists(os.path.join(tmp, "full")) and not leftovers("full"), "nothing left after the failed %s write" % label)
+        figure("full disk (%s, ulimit -f 16): exit %d, '%s'" % (label, p.returncode, lines(p)[0][:120]))
     # a small tmpfs, where this machine lets us mount one
     mnt = os.path.join(tmp, "mnt")
     os.makedirs(mnt)
