@@ -21,8 +21,10 @@
 #include "contact/solver.h"
 #include "core/fsutil.h"
 #include "core/mpienv.h"
+#include "core/progress.h"
 #include "io/output.h"
 #include "io/trajectory.h"
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -170,7 +172,15 @@ static void *Watchdog_Private(void *arg)
 {
   (void)arg;
   (void)pthread_sigmask(SIG_UNBLOCK, &watched, NULL);
-  while (sem_wait(&wake)) continue; /* EINTR: the handler ran on this thread; the post follows */
+  /* Once a second: progress inside a long step (core/progress.h), until an interrupt wakes it.
+   * EINTR: the handler ran on this thread and its post follows. */
+  for (;;) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += 1;
+    if (!sem_timedwait(&wake, &ts)) break;
+    if (errno == ETIMEDOUT) FcProgressReport();
+  }
   for (double t = 0; t < FcInterruptGrace; t += 0.01) {
     struct timespec ts = {0, 10000000};
     nanosleep(&ts, NULL);

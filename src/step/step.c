@@ -1,6 +1,7 @@
 /* fcsim — the step: Newton iterations on the bodies' linearized momentum balance. */
 #define FC_STEP_MAX_BACKTRACK 10 /* halvings of an increment that led to an inadmissible iterate */
 #include "step.h"
+#include "../core/progress.h"
 
 /* FcInterrupted is defined in src/core/fsutil.c (the mesh sandbox polls it too). */
 
@@ -169,6 +170,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(PetscMemzero(st, sizeof *st));
+  FcProgressStepBegin((long)s->step, (double)s->t1);
   st->substeps = 1;
   if (cs) PetscCall(FcContactStepBegin(cs, &st->contact));
   else st->contact.converged = PETSC_TRUE;
@@ -224,6 +226,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
       }
       st->backtracks++;
     }
+    FcProgressNewton((long)it, (double)st->residual);
     if (monitor) PetscCall(Monitor_Private(m, cs, s, it, contact_stable, st));
     if (all && contact_stable && st->contact.converged) {
       st->converged = PETSC_TRUE;
@@ -238,7 +241,9 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     }
     if (cs) {
       PetscBool changed;
+      FcProgressPhase("contact correction (detection, W, contact solve)");
       PetscCall(FcContactStepCorrect(cs, s, &st->contact, &changed));
+      FcProgressPhase(NULL);
       contact_stable = (PetscBool)!changed;
       if (st->contact.failed) { /* an unusable contact solve (contact_step.h): the step fails */
         st->nonfinite = PETSC_TRUE;
@@ -251,6 +256,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     }
     st->newton_it++;
   }
+  FcProgressStepEnd();
   PetscCall(EndStep_Private(m, s, st));
   PetscCall(PetscFree(r0));
   for (PetscInt b = 0; b < m->nbodies; b++) PetscCall(VecDestroy(&dxs[b]));

@@ -7,7 +7,9 @@
    in place, never neither, and the line says which (20 timed SIGINT/SIGTERM trials).
 3. Folders -o created are removed after an interrupt; folders that existed stay.
 5. `study refine` killed with SIGKILL: its runs die with it, and a later study to the same -o
-   removes the dead one's temporary folder."""
+   removes the dead one's temporary folder.
+6. A step that never ends (max_it 2^31 - 1, a tolerance out of reach) prints a progress line every
+   5 s (Newton iteration and residual, the contact correction it is in) and stops on SIGINT."""
 import os
 import shutil
 import signal
@@ -171,8 +173,24 @@ def item5():
     check(p.returncode == 0 and not leftovers("study"), "a later study to the same -o removes it (exit %d, left: %s)" % (p.returncode, leftovers("study")))
 
 
+# ---- 6. no silent forever: progress lines inside a step that never ends -----------------------
+def item6():
+    BLOCK = os.path.join(ROOT, "cases", "block_on_floor.json")
+    forever = 2 ** 31 - 1
+    newton = start(["run", CANT, "-o", "nw", "--set", "time.newton.max_it=%d" % forever, "--set", "time.newton.rtol=1e-30", "--set", "time.newton.atol=0"])
+    contact = start(["run", BLOCK, "-o", "ct", "--set", "contact_solver.max_it=%d" % forever, "--set", "contact_solver.tol=1e-300"])
+    time.sleep(8.0)  # a line every 5 s once a step has lasted 5 s
+    for p, label, want in ((newton, "a Newton loop", "Newton iteration"), (contact, "a contact solve", "in the contact correction")):
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+        prog = [l for l in lines(err) if " s in this step" in l]
+        figure("%s that never ends: %d progress line(s) in 8 s, e.g. '%s'; SIGINT: exit %d" % (label, len(prog), prog[0][:140] if prog else "", p.returncode))
+        check(prog and all(want in l for l in prog) and p.returncode == 130, "%s: progress every 5 s while the step lasts, then SIGINT ends it (exit %d)" % (label, p.returncode))
+
+
 if __name__ == "__main__":
     try:
+        item6()
         item1()
         item3()
         item5()
