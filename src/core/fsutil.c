@@ -7,7 +7,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 static int RemoveEntry_Private(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -400,4 +402,104 @@ PetscErrorCode FcOutFileCheck(const char *path, const char *where, const char *w
     FcCheckInput(access(dir, W_OK | X_OK) == 0, where, what, "cannot create %s: the folder is not writable (%s)", shown, strerror(errno));
   }
   PetscFunctionReturn(0);
+}
+
+/* ---- Input files. ---- */
+
+static const char *InputKind_Private(mode_t m)
+{
+  if (S_ISDIR(m)) return "a folder";
+  if (S_ISCHR(m) || S_ISBLK(m)) return "a device";
+  if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a regular file";
+}
+
+/* fd: an open descriptor of path (or -1 when open failed with `err`). The message names the
+ * file unless `where` is the file already. */
+static PetscErrorCode InputFileRegular_Private(const char *path, int fd, int err, const char *where, const char *what, PetscInt64 *size)
+{
+  char        shown[PETSC_MAX_PATH_LEN + 2] = "";
+  struct stat st;
+
+  PetscFunctionBegin;
+  if (!where || strcmp(where, path)) {
+    Printable_Private(path, shown, sizeof shown - 1);
+    strcat(shown, " ");
+  }
+  if (fd < 0) {
+    /* a socket cannot be opened (ENXIO): name what it is rather than the errno */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return FcInputError(where, what, "%sis %s, not a regular file: fcsim reads only regular files", shown, InputKind_Private(st.st_mode));
+    return FcInputError(where, what, "cannot read %s(%s)", shown, strerror(err));
+  }
+  if (fstat(fd, &st)) {
+    err = errno;
+    close(fd);
+    return FcInputError(where, what, "cannot read %s(%s)", shown, strerror(err));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return FcInputError(where, what, "%sis %s, not a regular file: fcsim reads only regular files", shown, InputKind_Private(st.st_mode));
+  }
+  if (size) *size = (PetscInt64)st.st_size;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcInputFileOpen(const char *path, const char *where, const char *what, FILE **fp, PetscInt64 *size)
+{
+  int fd, err, fl;
+
+  PetscFunctionBegin;
+  *fp = NULL;
+  /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; O_NOCTTY: a
+   * terminal device never becomes fcsim's controlling terminal */
+  fd  = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  err = errno;
+  PetscCall(InputFileRegular_Private(path, fd, err, where, what, size));
+  /* a regular file: reads never block; back to ordinary blocking mode for stdio */
+  if ((fl = fcntl(fd, F_GETFL)) >= 0) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  if (!(*fp = fdopen(fd, "rb"))) {
+    err = errno;
+    close(fd);
+    return FcInputError(where, what, "cannot read (%s)", strerror(err));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcInputFileCheck(const char *path, const char *where, const char *what, PetscInt64 *size)
+{
+  int fd, err;
+
+  PetscFunctionBegin;
+  fd  = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  err = errno;
+  PetscCall(InputFileRegular_Private(path, fd, err, where, what, size));
+  close(fd);
+  PetscFunctionReturn(0);
+}
+
+double FcFreeSpace(const char *path)
+{
+  char           anc[PETSC_MAX_PATH_LEN], *slash;
+  struct statvfs sv;
+
+  snprintf(anc, sizeof anc, "%s", path && path[0] ? path : ".");
+  while (statvfs(anc, &sv)) {
+    if (!(slash = strrchr(anc, '/'))) {
+      if (statvfs(".", &sv)) return -1;
+      break;
+    }
+    if (slash == anc) {
+      if (statvfs("/", &sv)) return -1;
+      break;
+    }
+    *slash = 0;
+  }
+  return (double)sv.f_bavail * (double)sv.f_frsize;
+}
+
+double FcPhysicalMemory(void)
+{
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? (double)pages * (double)size : -1;
 }

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* getline */
 #include "trajectory.h"
 #include "../core/fc.h"
+#include "../core/fsutil.h"
 #include "../core/mat3.h"
 #include <errno.h>
 #include <math.h>
@@ -449,8 +450,8 @@ PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, 
     PetscCall(PetscStrncpy(tr->format, format_names[i], sizeof tr->format));
   }
   FcCheckInput(!o->units || !strcmp(o->units, "m") || !strcmp(o->units, "mm"), file, NULL, "unknown units '%s' (expected m or mm)", o->units);
-  fp = fopen(file, "r");
-  FcCheckInput(fp, file, NULL, "cannot open the trajectory log (%s)", strerror(errno));
+  /* a regular file only: a FIFO or a device would block the read or never end */
+  PetscCall(FcInputFileOpen(file, file, NULL, &fp, NULL));
   ierr = ReadRaw_Private(file, fp, &r, tr, &raw, &nraw, units, sizeof units, &has_units, &last_line);
   fclose(fp);
   PetscCall(PetscFree2(r.name_col, r.pos_col));
