@@ -22,6 +22,7 @@
 #include "core/fsutil.h"
 #include "io/output.h"
 #include "io/trajectory.h"
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -308,8 +309,9 @@ static int ParseArgs(int argc, char **argv, Args *a)
       else if (!strcmp(s, "--reference")) a->reference = argv[i];
       else if (!strcmp(s, "--quantity")) a->quantity = argv[i];
       else if (!strcmp(s, "-j")) {
+        errno   = 0;
         a->jobs = strtol(argv[i], &end, 10);
-        if (*end || a->jobs < 1 || a->jobs > 1024) {
+        if (*end || !argv[i][0] || errno || a->jobs < 1 || a->jobs > 1024) {
           fprintf(stderr, "fcsim: command line: -j %s: must be an integer in [1, 1024]\n", argv[i]);
           return FC_EXIT_INPUT;
         }
@@ -355,14 +357,17 @@ static int ParseArgs(int argc, char **argv, Args *a)
       if (!strcmp(s, "--solver")) a->solver = argv[i];
       else if (!strcmp(s, "--tol")) {
         a->tol = strtod(argv[i], &end);
-        if (*end || !(a->tol > 0)) {
-          fprintf(stderr, "fcsim: command line: --tol %s: must be a positive number\n", argv[i]);
+        if (*end || !argv[i][0] || !isfinite(a->tol) || !(a->tol > 0)) {
+          fprintf(stderr, "fcsim: command line: --tol %s: must be a finite positive number\n", argv[i]);
           return FC_EXIT_INPUT;
         }
       } else {
+        /* an iteration count is a PetscInt: a value past PETSC_MAX_INT (or past long, ERANGE)
+         * would wrap around when converted, and a wrapped count is not what the user asked */
+        errno     = 0;
         a->max_it = strtol(argv[i], &end, 10);
-        if (*end || a->max_it < 1) {
-          fprintf(stderr, "fcsim: command line: --max-it %s: must be a positive integer\n", argv[i]);
+        if (*end || !argv[i][0] || errno || a->max_it < 1 || a->max_it > PETSC_MAX_INT) {
+          fprintf(stderr, "fcsim: command line: --max-it %s: must be an integer in [1, %d]\n", argv[i], (int)PETSC_MAX_INT);
           return FC_EXIT_INPUT;
         }
       }

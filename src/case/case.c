@@ -8,6 +8,7 @@
 #include "../mesh/mesh.h"
 #include "../core/registry.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------------------------------ */
@@ -995,31 +996,52 @@ static PetscErrorCode LoadCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char
   PetscFunctionReturn(0);
 }
 
-/* Names that identify array elements (body names, probe names) must be unique. */
+/* Names that identify array elements (body names, probe names) must be unique. Sorted (name,
+ * index) pairs, O(n log n): a case may hold a million probes, and comparing every name with every
+ * earlier one took minutes. The duplicate reported is the one a scan in document order meets
+ * first: the smallest index i whose name an earlier element j has (j the first of those). */
+typedef struct {
+  const char *name;
+  PetscInt    index;
+} NameIndex_Private;
+
+static int NameIndexCmp_Private(const void *a, const void *b)
+{
+  const NameIndex_Private *x = (const NameIndex_Private *)a, *y = (const NameIndex_Private *)b;
+  int                      c = strcmp(x->name, y->name);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
 static PetscErrorCode UniqueNames_Private(FcSchemaCtx *ctx, cJSON *arr, const char *path, const char *what)
 {
-  PetscInt i = 0, j;
-  cJSON   *a, *b;
-  char     pi[FC_PATH_LEN], sub[FC_PATH_LEN], first[FC_PATH_LEN];
+  PetscInt           n = 0, i = -1, j = -1;
+  cJSON             *a;
+  NameIndex_Private *v;
+  char               pi[FC_PATH_LEN], sub[FC_PATH_LEN], first[FC_PATH_LEN];
 
   PetscFunctionBegin;
+  PetscCall(PetscMalloc1(cJSON_GetArraySize(arr) + 1, &v));
   cJSON_ArrayForEach(a, arr)
   {
-    const char *name = Get_Private(a, "name")->valuestring;
-    j                = 0;
-    cJSON_ArrayForEach(b, arr)
-    {
-      if (j >= i) break;
-      if (!strcmp(Get_Private(b, "name")->valuestring, name)) {
-        FcSchemaPathIndex(pi, sizeof pi, path, i);
-        FcSchemaPathKey(sub, sizeof sub, pi, "name");
-        FcSchemaPathIndex(first, sizeof first, path, j);
-        return FcInputError(ctx->file, sub, "duplicate %s name \"%s\" (also %s)", what, name, first);
-      }
-      j++;
-    }
-    i++;
+    v[n].name  = Get_Private(a, "name")->valuestring;
+    v[n].index = n;
+    n++;
   }
+  qsort(v, (size_t)n, sizeof *v, NameIndexCmp_Private);
+  for (PetscInt k = 1; k < n; k++)
+    if (!strcmp(v[k].name, v[k - 1].name) && (k < 2 || strcmp(v[k].name, v[k - 2].name)) && (i < 0 || v[k].index < i)) {
+      i = v[k].index; /* the second of its group: the first element that repeats this name */
+      j = v[k - 1].index;
+    }
+  if (i >= 0) {
+    const char *name = Get_Private(cJSON_GetArrayItem(arr, (int)i), "name")->valuestring;
+    PetscCall(PetscFree(v));
+    FcSchemaPathIndex(pi, sizeof pi, path, i);
+    FcSchemaPathKey(sub, sizeof sub, pi, "name");
+    FcSchemaPathIndex(first, sizeof first, path, j);
+    return FcInputError(ctx->file, sub, "duplicate %s name \"%s\" (also %s)", what, name, first);
+  }
+  PetscCall(PetscFree(v));
   PetscFunctionReturn(0);
 }
 
@@ -1216,6 +1238,15 @@ static PetscErrorCode ProbesCheck_Private(FcSchemaCtx *ctx, cJSON *arr, const ch
   PetscCall(UniqueNames_Private(ctx, arr, path, "probe"));
   cJSON_ArrayForEach(p, arr)
   {
+    /* run.h5:/probes holds step, time and columns beside one dataset per column
+     * (doc/output-format.md): a probe may not take those names */
+    const char *name = Get_Private(p, "name")->valuestring;
+    if (!strcmp(name, "step") || !strcmp(name, "time") || !strcmp(name, "columns")) {
+      char sub[FC_PATH_LEN];
+      FcSchemaPathIndex(pi, sizeof pi, path, i);
+      FcSchemaPathKey(sub, sizeof sub, pi, "name");
+      return FcInputError(ctx->file, sub, "\"%s\" is reserved (run.h5:/probes/%s holds the table's %s): choose another name", name, name, !strcmp(name, "columns") ? "column names" : name);
+    }
     if (!strcmp(Get_Private(p, "type")->valuestring, "displacement")) {
       PetscBool point = Get_Private(p, "point") ? PETSC_TRUE : PETSC_FALSE, group = Get_Private(p, "group") ? PETSC_TRUE : PETSC_FALSE;
       FcSchemaPathIndex(pi, sizeof pi, path, i);
