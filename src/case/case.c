@@ -5,6 +5,7 @@
 #include "case.h"
 #include "json.h"
 #include "schema.h"
+#include "petsc_opts.h"
 #include "../mesh/mesh.h"
 #include "../core/registry.h"
 #include <math.h>
@@ -840,8 +841,18 @@ static const FcSchemaEntry output_keys[] = {
 };
 static const FcSchemaObject output_object = {.entries = output_keys};
 
-/* petsc: free option names */
-static const FcSchemaEntry  petsc_value  = {.types = FC_T_STRING | FC_T_NUMBER | FC_T_BOOL, .check = NoControlCheck_Private};
+/* petsc: option names that configure solvers (petsc_opts.h) */
+static PetscErrorCode PetscOptionCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  PetscBool view;
+  char      format[64];
+
+  PetscFunctionBegin;
+  PetscCall(NoControlCheck_Private(ctx, item, path));
+  PetscCall(FcCasePetscOptionCheck(ctx->file, path, item, &view, format, sizeof format));
+  PetscFunctionReturn(0);
+}
+static const FcSchemaEntry  petsc_value  = {.types = FC_T_STRING | FC_T_NUMBER | FC_T_BOOL, .check = PetscOptionCheck_Private};
 static const FcSchemaObject petsc_object = {.map_value = &petsc_value, .map_charset = "_"};
 
 /* root */
@@ -2037,18 +2048,23 @@ static PetscErrorCode FillPetsc_Private(cJSON *obj, FcCase *c)
 {
   cJSON   *m;
   PetscInt n = 0;
-  char     buf[64];
+  char     buf[64], path[FC_PATH_LEN];
 
   PetscFunctionBegin;
   cJSON_ArrayForEach(m, obj) if (!cJSON_IsFalse(m)) n++;
   /* One spare NULL slot: FcCaseDestroy frees a key whose value failed to allocate. */
   PetscCall(PetscCalloc1(n + 1, &c->petsc_keys));
   PetscCall(PetscCalloc1(n + 1, &c->petsc_values));
+  PetscCall(PetscCalloc1(n + 1, &c->petsc_view));
   cJSON_ArrayForEach(m, obj)
   {
     const char *value = buf;
     if (cJSON_IsFalse(m)) continue;
-    if (cJSON_IsTrue(m)) buf[0] = 0;
+    /* a view: its value becomes the viewer format, the run points it at its folder */
+    FcSchemaPathKey(path, sizeof path, "petsc", m->string);
+    PetscCall(FcCasePetscOptionCheck(c->file, path, m, &c->petsc_view[c->npetsc], buf, sizeof buf));
+    if (c->petsc_view[c->npetsc]) value = buf;
+    else if (cJSON_IsTrue(m)) buf[0] = 0;
     else if (cJSON_IsNumber(m)) snprintf(buf, sizeof buf, "%.17g", m->valuedouble);
     else value = m->valuestring;
     PetscCall(PetscMalloc1(strlen(m->string) + 2, &c->petsc_keys[c->npetsc]));
@@ -2317,6 +2333,7 @@ PetscErrorCode FcCaseDestroy(FcCase *c)
   if (c->petsc_keys && c->petsc_keys[c->npetsc]) PetscCall(PetscFree(c->petsc_keys[c->npetsc]));
   PetscCall(PetscFree(c->petsc_keys));
   PetscCall(PetscFree(c->petsc_values));
+  PetscCall(PetscFree(c->petsc_view));
   PetscCall(PetscFree(c->description));
   PetscCall(PetscFree(c->resolved_json));
   PetscCall(PetscMemzero(c, sizeof *c));
@@ -2385,8 +2402,39 @@ PetscErrorCode FcCaseInsertOptions(const FcCase *c)
   PetscFunctionBegin;
   for (PetscInt i = 0; i < c->npetsc; i++) {
     PetscBool set;
+    if (c->petsc_view[i]) continue; /* FcCaseInsertViewOptions, by the run */
     PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
     if (!set) PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], c->petsc_values[i][0] ? c->petsc_values[i] : NULL));
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcCaseInsertViewOptions(const FcCase *c, const char *dir, PetscBool *inserted)
+{
+  char value[PETSC_MAX_PATH_LEN + 2 * FC_NAME_LEN];
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < c->npetsc; i++) {
+    PetscBool set;
+    inserted[i] = PETSC_FALSE;
+    if (!c->petsc_view[i]) continue;
+    PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
+    if (set) continue; /* the command line's */
+    /* type:file:format:mode (PetscOptionsGetViewer): ':' in the folder's name would end the
+     * file name early */
+    FcCheckInput(!strchr(dir, ':'), c->file, "petsc", "%s: the run's folder %s contains ':', which PETSc's viewer syntax cannot name: choose another folder or drop the option", c->petsc_keys[i], dir);
+    /* append: each view adds to the file (a view per solve) instead of replacing the last */
+    PetscCall(PetscSNPrintf(value, sizeof value, "ascii:%s/petsc/%s.txt:%s:append", dir, c->petsc_keys[i] + 1, c->petsc_values[i]));
+    PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], value));
+    inserted[i] = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcCaseRemoveViewOptions(const FcCase *c, const PetscBool *inserted)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < c->npetsc; i++)
+    if (inserted[i]) PetscCall(PetscOptionsClearValue(NULL, c->petsc_keys[i]));
   PetscFunctionReturn(0);
 }

@@ -270,7 +270,8 @@ typedef struct {
 
   PetscInt npetsc;          /* "petsc": {"ksp_type": "cg", ...} → "-ksp_type" "cg" */
   char   **petsc_keys;      /* with leading '-' */
-  char   **petsc_values;    /* "" for flags (JSON true); JSON false entries are dropped */
+  char   **petsc_values;    /* "" for flags (JSON true); JSON false entries are dropped; a view: its format */
+  PetscBool *petsc_view;    /* a view written into the run's folder (src/case/petsc_opts.h) */
 
   char *resolved_json;      /* the full resolved case (defaults filled), pretty printed */
 } FcCase;
@@ -285,6 +286,13 @@ PetscErrorCode FcCaseDestroy(FcCase *c);
  * command line, or by an earlier call for the same case) is left as it is, so the command line
  * wins. fcsim run/info call it once; study compare before each of its runs. */
 PetscErrorCode FcCaseInsertOptions(const FcCase *c);
+/* The case's view options (petsc_view: "ksp_view": true, "ksp_monitor": "ascii::FORMAT"), which
+ * FcCaseInsertOptions leaves out: pointed at DIR/petsc/<option>.txt (DIR: the run's temporary
+ * folder, renamed with it), unless the command line set them. inserted[i] (npetsc entries)
+ * records which were set, for FcCaseRemoveViewOptions at the end of the run (a study compare
+ * runs the case again into another folder). */
+PetscErrorCode FcCaseInsertViewOptions(const FcCase *c, const char *dir, PetscBool *inserted);
+PetscErrorCode FcCaseRemoveViewOptions(const FcCase *c, const PetscBool *inserted);
 /* Whether a body (or physical volume) name matches a pattern of contacts[i].pair/bodies or
  * mesh.volumes: '*' any run of characters, '?' one character; a name without them matches itself. */
 PetscBool FcCaseNameMatch(const char *pattern, const char *name);

@@ -145,6 +145,12 @@ static PetscBool FCLIBName_Private(const char *n)
   return (PetscBool)(!strncmp(n, "step_", 5) && EndsWith_Private(n, ".hdf5"));
 }
 
+/* petsc/<option>.txt: the views a case asks for (src/case/petsc_opts.h) */
+static PetscBool ViewName_Private(const char *n)
+{
+  return EndsWith_Private(n, ".txt");
+}
+
 /* fcsim's own earlier output: the marker, and nothing but the layout fcsim writes (nested
  * results folders of a study, each with its marker, at most `depth` levels down). `bad`
  * receives the first entry that is not fcsim's. */
@@ -180,6 +186,7 @@ static PetscBool IsOwnOutput_Private(const char *dir, int depth, char *bad, size
     else if (!S_ISDIR(st.st_mode)) good = PETSC_FALSE;
     else if (!strcmp(e->d_name, "vtk")) good = OnlyFiles_Private(p, VTKName_Private, bad, len);
     else if (!strcmp(e->d_name, "fclib")) good = OnlyFiles_Private(p, FCLIBName_Private, bad, len);
+    else if (!strcmp(e->d_name, "petsc")) good = OnlyFiles_Private(p, ViewName_Private, bad, len);
     else good = (PetscBool)(depth > 0 && IsOwnOutput_Private(p, depth - 1, bad, len));
     if (!good && !bad[0]) snprintf(bad, len, "it holds %s, which fcsim does not write", p);
   }

@@ -484,6 +484,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   FcOutDir       od;
   RunState       rs;
   PetscInt       nfail = 0, stopped = 0, ndone = 0;
+  PetscBool      views = PETSC_FALSE, *inserted = NULL;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
@@ -493,11 +494,31 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   PetscCall(FcOutDirCheck(final, o->outdir ? "command line" : c->file, o->outdir ? "-o" : "output.dir", "run", o->overwrite, &od));
   /* ... and every check of the case against its meshes, before any file is written. */
   PetscCall(PetscMemzero(&rs, sizeof rs));
-  ierr = RunSetup_Private(c, &rs);
-  if (!ierr) ierr = FcOutDirCreate(&od);
+  for (PetscInt i = 0; i < c->npetsc; i++) views = (PetscBool)(views || c->petsc_view[i]);
+  if (views) {
+    /* The case's view options write into the run's folder, <tmp>/petsc/ (renamed with it), and
+     * a monitor opens its file when the solvers are set up: the folder is made first. An error
+     * of the set-up removes it as any other (FcOutDirAbandon). */
+    char petsc[PETSC_MAX_PATH_LEN + 80];
+    PetscCall(PetscCalloc1(c->npetsc, &inserted));
+    ierr = FcOutDirCreate(&od);
+    if (!ierr) ierr = PetscSNPrintf(petsc, sizeof petsc, "%s/petsc", od.tmp);
+    if (!ierr) ierr = FcMakeDirs(petsc);
+    if (!ierr) ierr = FcCaseInsertViewOptions(c, od.tmp, inserted);
+    if (!ierr) ierr = RunSetup_Private(c, &rs);
+  } else {
+    ierr = RunSetup_Private(c, &rs);
+    if (!ierr) ierr = FcOutDirCreate(&od);
+  }
   if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped, &ndone);
   {
     PetscErrorCode ierr2 = RunStateDestroy_Private(&rs, (PetscBool)(ierr != 0));
+    if (!ierr) ierr = ierr2;
+  }
+  if (inserted) {
+    PetscErrorCode ierr2 = FcCaseRemoveViewOptions(c, inserted);
+    if (!ierr) ierr = ierr2;
+    ierr2 = PetscFree(inserted);
     if (!ierr) ierr = ierr2;
   }
   if (ierr) {
