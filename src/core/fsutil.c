@@ -426,23 +426,24 @@ static const char *InputKind_Private(mode_t m)
  * file unless `where` is the file already. */
 static PetscErrorCode InputFileRegular_Private(const char *path, int fd, int err, const char *where, const char *what, PetscInt64 *size)
 {
-  char        shown[PETSC_MAX_PATH_LEN + 2] = "";
+  char        shown[PETSC_MAX_PATH_LEN + 2] = "", named[PETSC_MAX_PATH_LEN + 2] = "";
   struct stat st;
 
   PetscFunctionBegin;
   if (!where || strcmp(where, path)) {
     Printable_Private(path, shown, sizeof shown - 1);
+    snprintf(named, sizeof named, " %s", shown);
     strcat(shown, " ");
   }
   if (fd < 0) {
     /* a socket cannot be opened (ENXIO): name what it is rather than the errno */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return FcInputError(where, what, "%sis %s, not a regular file: fcsim reads only regular files", shown, InputKind_Private(st.st_mode));
-    return FcInputError(where, what, "cannot read %s(%s)", shown, strerror(err));
+    return FcInputError(where, what, "cannot read%s: %s", named, strerror(err));
   }
   if (fstat(fd, &st)) {
     err = errno;
     close(fd);
-    return FcInputError(where, what, "cannot read %s(%s)", shown, strerror(err));
+    return FcInputError(where, what, "cannot read%s: %s", named, strerror(err));
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
@@ -468,7 +469,7 @@ PetscErrorCode FcInputFileOpen(const char *path, const char *where, const char *
   if (!(*fp = fdopen(fd, "rb"))) {
     err = errno;
     close(fd);
-    return FcInputError(where, what, "cannot read (%s)", strerror(err));
+    return FcInputError(where, what, "cannot read: %s", strerror(err));
   }
   PetscFunctionReturn(0);
 }
