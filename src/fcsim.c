@@ -31,8 +31,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-  "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR [--overwrite]] [-q] [PETSc options]\n"
-  "       fcsim info CASE.json [--set PATH=VALUE]...\n"
+  "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR [--overwrite]] [--force] [-q] [PETSc options]\n"
+  "       fcsim info CASE.json [--set PATH=VALUE]... [--force]\n"
   "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [--form local|global]\n"
   "                         [-o SOLUTION.hdf5 [--overwrite]] [-v]\n"
   "       fcsim fclib compare FILE.hdf5... [--solvers nsgs,lemke:k=8,...] [--tol T] [--max-it N]\n"
@@ -69,6 +69,8 @@ static const char usage[] =
   "  -o OUTDIR          output directory; fcsim replaces only a folder it wrote itself (or an\n"
   "                     empty one), never a file, and keeps a failed run in OUTDIR.failed-<pid>\n"
   "  --overwrite        with -o: also replace a folder fcsim did not write (never a file)\n"
+  "  --force            run (or show) a case whose size estimate exceeds this machine: memory,\n"
+  "                     free disk space of the output folder, or 30 days at the least\n"
   "  -q                 no progress lines\n"
   "  -v                 more detail: for FCLIB files, one line per matrix saying how it is stored\n"
   "                     (compressed columns or rows, or triplets and which convention was detected)\n"
@@ -182,6 +184,7 @@ typedef struct {
   int          nfiles;
   const char **files;
   PetscBool    overwrite; /* --overwrite */
+  PetscBool    force;     /* --force: run what the size estimate refuses */
   double       tol;
   long         max_it;
   int          nsets;
@@ -395,6 +398,12 @@ static int ParseArgs(int argc, char **argv, Args *a)
         return FC_EXIT_INPUT;
       }
       a->overwrite = PETSC_TRUE;
+    } else if (!strcmp(s, "--force")) {
+      if (strcmp(a->cmd, "run") && strcmp(a->cmd, "info") && strcmp(a->cmd, "study")) {
+        fprintf(stderr, "fcsim: command line: --force belongs to run, info and study (the size estimate of a case)\n");
+        return FC_EXIT_INPUT;
+      }
+      a->force = PETSC_TRUE;
     } else if (!strcmp(s, "-q")) {
       FcVerbosity = 0;
     } else if (!strcmp(s, "-v")) {
@@ -463,11 +472,11 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
   PetscCall(FcContactSolverRegisterAll());
   PetscCall(FcComplianceRegisterAll());
   if (!strcmp(a->cmd, "study") && !strcmp(a->sub, "refine")) {
-    FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .overwrite = a->overwrite, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)envp};
+    FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .overwrite = a->overwrite, .force = a->force, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)envp};
     return FcStudyRefine(&o, ok);
   }
   if (!strcmp(a->cmd, "study")) {
-    FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite};
+    FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite, .force = a->force};
     return FcStudyCompare(&o, ok);
   }
   if (!strcmp(a->cmd, "fclib") && !strcmp(a->sub, "compare")) {
@@ -481,9 +490,9 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
   ierr = FcCaseLoad(a->casefile, a->nsets, a->sets, &c);
   if (!ierr) ierr = FcCaseInsertOptions(&c);
   if (!ierr) {
-    if (!strcmp(a->cmd, "info")) ierr = FcInfo(&c);
+    if (!strcmp(a->cmd, "info")) ierr = FcInfo(&c, a->force);
     else {
-      FcRunOptions o = {.outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite};
+      FcRunOptions o = {.outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite, .force = a->force};
       ierr           = FcRun(&c, &o, ok);
     }
   }

@@ -118,6 +118,32 @@ static PetscErrorCode MeshFileCheck_Private(FcSchemaCtx *ctx, cJSON *item, const
   PetscFunctionReturn(0);
 }
 
+/* FcMeshCountTetrahedra meshes a .geo at level 0: the size estimate of a run
+ * (src/run/estimate.c) asks again for the counts the case check asked for, so they are kept,
+ * per file, for the process (a few files per case; a file is not expected to change meanwhile). */
+#define FC_COUNT_CACHE 64
+static struct {
+  char       file[PETSC_MAX_PATH_LEN];
+  PetscInt64 n;
+} count_cache[FC_COUNT_CACHE];
+static int count_cached;
+
+PetscErrorCode FcCaseCountTetrahedra(const char *file, PetscInt64 *n)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < count_cached; i++)
+    if (!strcmp(count_cache[i].file, file)) {
+      *n = count_cache[i].n;
+      PetscFunctionReturn(0);
+    }
+  PetscCall(FcMeshCountTetrahedra(file, n));
+  if (count_cached < FC_COUNT_CACHE && strlen(file) < sizeof count_cache[0].file) {
+    snprintf(count_cache[count_cached].file, sizeof count_cache[0].file, "%s", file);
+    count_cache[count_cached++].n = *n;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* A mesh object (bodies[i].mesh, or a rigid "mesh" shape): each refine level multiplies the
  * tetrahedra by 8 (exactly for a .msh, split uniformly; about, for a .geo, whose every size is
  * halved), so a level is refused when (tetrahedra at refine 0) x 8^refine exceeds
@@ -135,7 +161,7 @@ static PetscErrorCode MeshSizeCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const 
   if (refine == 0) PetscFunctionReturn(0);
   FcSchemaPathKey(sub, sizeof sub, path, "file");
   PetscCall(MeshFileResolve_Private(ctx, Str_Private(obj, "file"), sub, file, sizeof file));
-  PetscCall(FcMeshCountTetrahedra(file, &n0));
+  PetscCall(FcCaseCountTetrahedra(file, &n0));
   estimate = (double)n0 * pow(8.0, refine);
   FcSchemaPathKey(sub, sizeof sub, path, "refine");
   if (estimate > limit) return FcInputError(ctx->file, sub, "refine %d would make about %.3g tetrahedra (%lld at refine 0 x 8^%d), more than max_elements = %.0f: lower refine, or raise %s.max_elements", refine, estimate, (long long)n0, refine, limit, path);
@@ -2106,7 +2132,8 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   c->cutback = (PetscInt)Num_Private(time, "cutback");
   c->dt         = Num_Private(time, "dt");
   if (Get_Private(time, "steps")) {
-    c->steps = (PetscInt)Num_Private(time, "steps");
+    c->steps       = (PetscInt)Num_Private(time, "steps");
+    c->steps_given = PETSC_TRUE;
     c->t_end = c->steps * c->dt;
   } else {
     c->t_end = Num_Private(time, "t_end");

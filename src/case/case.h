@@ -218,6 +218,7 @@ typedef struct {
   FcIntegratorType integrator;
   PetscReal        dt, t_end;   /* t_end = steps * dt when "steps" is given */
   PetscInt         steps;       /* = round(t_end / dt) when "t_end" is given */
+  PetscBool        steps_given; /* the case gives "steps" (else "t_end") */
   PetscInt         newton_max_it;
   PetscReal        newton_rtol, newton_atol;
   PetscBool        allow_nonconvergence; /* time.newton.allow_failure */
@@ -293,6 +294,9 @@ PetscErrorCode FcCaseInsertOptions(const FcCase *c);
  * runs the case again into another folder). */
 PetscErrorCode FcCaseInsertViewOptions(const FcCase *c, const char *dir, PetscBool *inserted);
 PetscErrorCode FcCaseRemoveViewOptions(const FcCase *c, const PetscBool *inserted);
+/* The tetrahedra of a mesh file at refine 0 (FcMeshCountTetrahedra), counted once per file and
+ * process: the case check of refine levels and the run's size estimate both ask. */
+PetscErrorCode FcCaseCountTetrahedra(const char *file, PetscInt64 *n);
 /* Whether a body (or physical volume) name matches a pattern of contacts[i].pair/bodies or
  * mesh.volumes: '*' any run of characters, '?' one character; a name without them matches itself. */
 PetscBool FcCaseNameMatch(const char *pattern, const char *name);

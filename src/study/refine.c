@@ -17,6 +17,7 @@
 #include "../core/fsutil.h"
 #include "../step/step.h"
 #include "../io/h5check.h"
+#include "../run/estimate.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -628,13 +629,20 @@ static PetscErrorCode Validate_Private(Study *s)
     ierr = FcCaseLoad(o->casefile, o->nsets + s->nrefined, sets, &c);
     PetscCall(PetscFree2(sets, set));
     PetscCall(ierr);
+    /* and fit this machine, before any level starts (each run checks itself again) */
+    {
+      FcEstimate est;
+      ierr = FcEstimateCase(&c, &est);
+      if (!ierr) ierr = FcEstimateCheck(&c, &est, s->dir, o->force);
+    }
     PetscCall(FcCaseDestroy(&c));
+    PetscCall(ierr);
   }
   PetscFunctionReturn(0);
 }
 
 /* Start level L: `<exe> run CASE [--set user]... --set bodies[i].mesh.refine=L... -o
- * TMP/level_L -q [PETSc options]`, stdout and stderr appended to TMP/level_L.log after a
+ * TMP/level_L -q [--force] [PETSc options]`, stdout and stderr appended to TMP/level_L.log after a
  * first line with the command. */
 static PetscErrorCode StartLevel_Private(Study *s, Level *L)
 {
@@ -648,7 +656,7 @@ static PetscErrorCode StartLevel_Private(Study *s, Level *L)
   int                         rc;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(8 + 2 * (o->nsets + s->nrefined) + o->npetsc, &argv, s->nrefined, &set));
+  PetscCall(PetscMalloc2(9 + 2 * (o->nsets + s->nrefined) + o->npetsc, &argv, s->nrefined, &set));
   argv[na++] = s->exe;
   argv[na++] = (char *)"run";
   argv[na++] = (char *)o->casefile;
@@ -666,6 +674,7 @@ static PetscErrorCode StartLevel_Private(Study *s, Level *L)
   argv[na++] = (char *)"-o";
   argv[na++] = out;
   argv[na++] = (char *)"-q";
+  if (o->force) argv[na++] = (char *)"--force"; /* the user insists: every level may exceed the estimate */
   for (PetscInt i = 0; i < o->npetsc; i++) argv[na++] = (char *)o->petsc[i];
   argv[na] = NULL;
   f = fopen(log, "w");
