@@ -280,7 +280,7 @@ static int ParseArgs(int argc, char **argv, Args *a)
       } else {
         v = strtod(argv[i], &end);
         if (*end || !argv[i][0] || !isfinite(v) || !(v > 0)) {
-          fprintf(stderr, "fcsim: command line: %s %s: must be a positive number\n", s, argv[i]);
+          fprintf(stderr, "fcsim: command line: %s %s: must be a finite positive number\n", s, argv[i]);
           return FC_EXIT_INPUT;
         }
         if (!strcmp(s, "--rate")) a->rate = v;

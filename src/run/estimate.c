@@ -180,8 +180,10 @@ PetscErrorCode FcEstimateCheck(const FcCase *c, const FcEstimate *e, const char 
   if (phys > 0 && e->memory > phys) {
     if (e->mem_rows > e->mem_bodies || e->body < 0) snprintf(key, sizeof key, "%s", tkey);
     else FcCaseBodyPath(c, e->body, c->bodies[e->body].refine > 0 ? "mesh.refine" : "mesh.file", key, sizeof key);
-    return FcInputError(c->file, key, "the run needs at least %s of memory (estimate: %s; meshes, matrices and Cholesky factors %s, per-step rows kept for run.h5 %s), more than this machine's %s: reduce it, or pass --force to run anyway", Bytes_Private(e->memory, b1, sizeof b1), what,
-                        Bytes_Private(e->mem_bodies, b2, sizeof b2), Bytes_Private(e->mem_rows, b3, sizeof b3), Bytes_Private(phys, b4, sizeof b4));
+    if (e->partial && !e->tets) snprintf(b2, sizeof b2, "counted once meshed");
+    else Bytes_Private(e->mem_bodies, b2, sizeof b2);
+    return FcInputError(c->file, key, "the run needs at least %s of memory (estimate: %s; meshes, matrices and Cholesky factors %s, per-step rows kept for run.h5 %s), more than this machine's %s: reduce it, or pass --force to run anyway", Bytes_Private(e->memory, b1, sizeof b1), what, b2,
+                        Bytes_Private(e->mem_rows, b3, sizeof b3), Bytes_Private(phys, b4, sizeof b4));
   }
   if (outdir) {
     const double free = FcFreeSpace(outdir);

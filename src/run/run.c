@@ -518,7 +518,11 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   PetscCall(FcEstimateCheck(c, &est, od.final, o->force));
   /* ... and every check of the case against its meshes, before any file is written. */
   PetscCall(PetscMemzero(&rs, sizeof rs));
-  for (PetscInt i = 0; i < c->npetsc; i++) views = (PetscBool)(views || c->petsc_view[i]);
+  for (PetscInt i = 0; i < c->npetsc; i++) {
+    PetscBool set = PETSC_FALSE;
+    if (c->petsc_view[i]) PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
+    views = (PetscBool)(views || (c->petsc_view[i] && !set)); /* set: the command line's view */
+  }
   if (views) {
     /* The case's view options write into the run's folder, <tmp>/petsc/ (renamed with it), and
      * a monitor opens its file when the solvers are set up: the folder is made first. An error
