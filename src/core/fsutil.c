@@ -422,12 +422,46 @@ static const char *InputKind_Private(mode_t m)
   return "not a regular file";
 }
 
-/* fd: an open descriptor of path (or -1 when open failed with `err`). The message names the
- * file unless `where` is the file already. */
-static PetscErrorCode InputFileRegular_Private(const char *path, int fd, int err, const char *where, const char *what, PetscInt64 *size)
+int FcInputFileOpenFd(const char *path, PetscInt64 *size, const char **kind)
 {
-  char        shown[PETSC_MAX_PATH_LEN + 2] = "", named[PETSC_MAX_PATH_LEN + 2] = "";
   struct stat st;
+  int         fd, err;
+
+  *kind = NULL;
+  /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; O_NOCTTY: a
+   * terminal device never becomes fcsim's controlling terminal */
+  fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    err = errno;
+    /* a socket cannot be opened (ENXIO): name what it is rather than the errno */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+      *kind = InputKind_Private(st.st_mode);
+      return -2;
+    }
+    errno = err;
+    return -1;
+  }
+  if (fstat(fd, &st)) {
+    err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    *kind = InputKind_Private(st.st_mode);
+    return -2;
+  }
+  /* a regular file: reads never block; back to ordinary blocking mode */
+  if ((err = fcntl(fd, F_GETFL)) >= 0) (void)fcntl(fd, F_SETFL, err & ~O_NONBLOCK);
+  if (size) *size = (PetscInt64)st.st_size;
+  return fd;
+}
+
+/* The generic messages; the file is named unless `where` is the file already. */
+static PetscErrorCode InputFileError_Private(const char *path, int rc, int err, const char *kind, const char *where, const char *what)
+{
+  char shown[PETSC_MAX_PATH_LEN + 2] = "", named[PETSC_MAX_PATH_LEN + 2] = "";
 
   PetscFunctionBegin;
   if (!where || strcmp(where, path)) {
@@ -435,53 +469,35 @@ static PetscErrorCode InputFileRegular_Private(const char *path, int fd, int err
     snprintf(named, sizeof named, " %s", shown);
     strcat(shown, " ");
   }
-  if (fd < 0) {
-    /* a socket cannot be opened (ENXIO): name what it is rather than the errno */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return FcInputError(where, what, "%sis %s, not a regular file: fcsim reads only regular files", shown, InputKind_Private(st.st_mode));
-    return FcInputError(where, what, "cannot read%s: %s", named, strerror(err));
-  }
-  if (fstat(fd, &st)) {
-    err = errno;
-    close(fd);
-    return FcInputError(where, what, "cannot read%s: %s", named, strerror(err));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
-    return FcInputError(where, what, "%sis %s, not a regular file: fcsim reads only regular files", shown, InputKind_Private(st.st_mode));
-  }
-  if (size) *size = (PetscInt64)st.st_size;
-  PetscFunctionReturn(0);
+  if (rc == -2) return FcInputError(where, what, "%sis %s, not a regular file: fcsim reads only regular files", shown, kind);
+  return FcInputError(where, what, "cannot read%s: %s", named, strerror(err));
 }
 
 PetscErrorCode FcInputFileOpen(const char *path, const char *where, const char *what, FILE **fp, PetscInt64 *size)
 {
-  int fd, err, fl;
+  const char *kind;
+  int         fd, err;
 
   PetscFunctionBegin;
   *fp = NULL;
-  /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; O_NOCTTY: a
-   * terminal device never becomes fcsim's controlling terminal */
-  fd  = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  err = errno;
-  PetscCall(InputFileRegular_Private(path, fd, err, where, what, size));
-  /* a regular file: reads never block; back to ordinary blocking mode for stdio */
-  if ((fl = fcntl(fd, F_GETFL)) >= 0) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  fd  = FcInputFileOpenFd(path, size, &kind);
+  if (fd < 0) return InputFileError_Private(path, fd, errno, kind, where, what);
   if (!(*fp = fdopen(fd, "rb"))) {
     err = errno;
     close(fd);
-    return FcInputError(where, what, "cannot read: %s", strerror(err));
+    return InputFileError_Private(path, -1, err, NULL, where, what);
   }
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FcInputFileCheck(const char *path, const char *where, const char *what, PetscInt64 *size)
 {
-  int fd, err;
+  const char *kind;
+  int         fd;
 
   PetscFunctionBegin;
-  fd  = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  err = errno;
-  PetscCall(InputFileRegular_Private(path, fd, err, where, what, size));
+  fd = FcInputFileOpenFd(path, size, &kind);
+  if (fd < 0) return InputFileError_Private(path, fd, errno, kind, where, what);
   close(fd);
   PetscFunctionReturn(0);
 }

@@ -451,7 +451,14 @@ static PetscErrorCode ProbeFile_Private(const char *path, FcH5 *h, FcFCLIBKind *
   h->file = path;
   h->fid  = -1;
   /* a regular file only (H5Fis_hdf5 would block on a FIFO and read a device forever) */
-  PetscCall(FcInputFileCheck(path, path, NULL, &size));
+  {
+    const char *kind;
+    int         fd = FcInputFileOpenFd(path, &size, &kind);
+    if (fd >= 0) close(fd);
+    else if (fd == -2) return FcInputError(path, NULL, "is %s, not a regular file: not an HDF5 file fcsim can read", kind);
+    else if (errno == ENOENT) return FcInputError(path, NULL, "no such file");
+    else return FcInputError(path, NULL, "cannot read the file (%s)", strerror(errno));
+  }
   is = H5Fis_hdf5(path);
   if (is <= 0) return FcInputError(path, NULL, "not an HDF5 file");
   /* "strong" close: H5Fclose also closes whatever object a failed call may have left open */

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- quaternions (Hamilton convention, q = (w, x, y, z)) ------------------------------------ */
 
@@ -451,7 +452,17 @@ PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, 
   }
   FcCheckInput(!o->units || !strcmp(o->units, "m") || !strcmp(o->units, "mm"), file, NULL, "unknown units '%s' (expected m or mm)", o->units);
   /* a regular file only: a FIFO or a device would block the read or never end */
-  PetscCall(FcInputFileOpen(file, file, NULL, &fp, NULL));
+  {
+    const char *kind;
+    int         fd = FcInputFileOpenFd(file, NULL, &kind);
+    FcCheckInput(fd != -2, file, NULL, "cannot open the trajectory log: it is %s, not a regular file (fcsim reads only regular files)", kind);
+    FcCheckInput(fd >= 0, file, NULL, "cannot open the trajectory log (%s)", strerror(errno));
+    if (!(fp = fdopen(fd, "r"))) {
+      int err = errno;
+      close(fd);
+      return FcInputError(file, NULL, "cannot open the trajectory log (%s)", strerror(err));
+    }
+  }
   ierr = ReadRaw_Private(file, fp, &r, tr, &raw, &nraw, units, sizeof units, &has_units, &last_line);
   fclose(fp);
   PetscCall(PetscFree2(r.name_col, r.pos_col));
