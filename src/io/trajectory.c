@@ -713,6 +713,13 @@ PetscErrorCode FcTrajectoryCheck(const char *file, const FcTrajectoryOptions *o,
   printf("# orientation %s, buttons %s, %d repeated samples dropped, %d columns ignored\n", tr.q ? "yes" : "no", tr.buttons ? "yes" : "no", (int)tr.nduplicates, (int)tr.nignored);
   if (tr.ndropouts) printf("# warning: %d dropouts (steps longer than %g x the median step, the longest %.6g s) bridged linearly\n", (int)tr.ndropouts, (double)(o->dropout_factor > 0 ? o->dropout_factor : 5), (double)tr.max_dt);
   if (rate > 0) {
+    /* the resampled log is held whole (t, p, q, buttons: 9 numbers a sample): refuse a rate the
+     * memory, or PetscInt, cannot hold, before allocating */
+    const double tend = (double)tr.t[tr.n - 1], n = tend * (double)rate + 1, mem = FcPhysicalMemory();
+    if (!(n <= (double)PETSC_MAX_INT) || (mem > 0 && 72 * n > mem)) {
+      PetscCall(FcTrajectoryDestroy(&tr));
+      return FcInputError("command line", "--rate", "%g Hz over the log's %.9g s is %.3g samples (%.3g GB), more than %s: lower the rate", (double)rate, tend, n, 72 * n / 1e9, n > (double)PETSC_MAX_INT ? "fcsim's index range" : "this machine's memory");
+    }
     PetscCall(FcTrajectoryResample(&tr, rate, &rs));
     PetscCall(FcTrajectoryWrite(&rs, stdout));
     PetscCall(FcTrajectoryDestroy(&rs));
