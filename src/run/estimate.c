@@ -20,11 +20,14 @@
  *  - fields per output step and body: run.h5 displacement, velocity (6 values per node) and von
  *    Mises (1 per element); VTK points, displacement, velocity (9 values per node, 8 bytes each),
  *    connectivity (4 bytes per node of an element) and von Mises;
- *  - 64 MB for the process itself (PETSc, MPI, Gmsh; 83 MB measured for the smallest run). */
+ *  - 64 MB for the process itself (PETSc, MPI, Gmsh; 83 MB measured for the smallest run);
+ *  - a haptic loop: its rows (19 values a tick) kept and written like the others, 1 µs a tick. */
+#define _XOPEN_SOURCE 700
 #include "estimate.h"
 #include "../core/fsutil.h"
 #include "../step/step.h"
 #include <math.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #define FC_EST_BASE_BYTES   64e6
@@ -87,6 +90,17 @@ static void Finish_Private(const FcCase *c, FcEstimate *e)
 
   if (c->output_hdf5) e->mem_rows = 2 * 8 * rows * cols;
   e->out_rows = rows * cols * (FC_EST_CSV_BYTES + (c->output_hdf5 ? 8 : 0));
+  if (c->haptic.set) {
+    /* the haptic loop (src/run/haptic.c): rate·dt ticks a step, each a row of 18 values and a
+     * wall time kept to the end (doubling), written to haptic.csv and run.h5; at least 1 µs a
+     * tick (a contact solve) */
+    const double ticks = c->haptic.rate * c->dt * (double)c->steps;
+    e->mem_haptic = 2 * 8 * ticks * 19;
+    e->out_haptic = ticks * 18 * (FC_EST_CSV_BYTES + (c->output_hdf5 ? 8 : 0));
+    e->mem_rows += e->mem_haptic;
+    e->out_rows += e->out_haptic;
+    e->seconds += ticks * 1e-6;
+  }
   e->memory   = FC_EST_BASE_BYTES + e->mem_bodies + e->mem_rows;
   e->output   = e->out_fields + e->out_rows;
   e->seconds += (double)c->steps * FC_EST_STEP_SECONDS;
@@ -106,12 +120,18 @@ PetscErrorCode FcEstimateCase(const FcCase *c, FcEstimate *e)
     PetscInt64        n0;
     PetscInt          share = 0;
     double            tets;
+    struct stat       st;
 
     if (bd->rigid) continue;
     dot = strrchr(bd->mesh_file, '.');
     /* a .geo at refine 0 is its own mesh: counting it would mesh it twice (the mesh layer
      * bounds the meshing; FcEstimateMeshes checks the result) */
     if (bd->refine == 0 && dot && !strcmp(dot, ".geo")) {
+      e->partial = PETSC_TRUE;
+      continue;
+    }
+    /* a mesh path that is not a regular file is the mesh loader's to refuse (never opened here) */
+    if (stat(bd->mesh_file, &st) || !S_ISREG(st.st_mode)) {
       e->partial = PETSC_TRUE;
       continue;
     }
@@ -178,7 +198,8 @@ PetscErrorCode FcEstimateCheck(const FcCase *c, const FcEstimate *e, const char 
   if (e->partial && !e->tets) snprintf(what, sizeof what, "%" PetscInt_FMT " steps", c->steps); /* the meshes are counted once meshed */
   else snprintf(what, sizeof what, "%.3g tetrahedra, %.3g DoFs, %" PetscInt_FMT " steps", e->tets, e->dofs, c->steps);
   if (phys > 0 && e->memory > phys) {
-    if (e->mem_rows > e->mem_bodies || e->body < 0) snprintf(key, sizeof key, "%s", tkey);
+    if (e->mem_haptic > e->mem_bodies && e->mem_haptic > e->mem_rows - e->mem_haptic) snprintf(key, sizeof key, "haptic.rate");
+    else if (e->mem_rows > e->mem_bodies || e->body < 0) snprintf(key, sizeof key, "%s", tkey);
     else FcCaseBodyPath(c, e->body, c->bodies[e->body].refine > 0 ? "mesh.refine" : "mesh.file", key, sizeof key);
     if (e->partial && !e->tets) snprintf(b2, sizeof b2, "counted once meshed");
     else Bytes_Private(e->mem_bodies, b2, sizeof b2);
@@ -188,7 +209,7 @@ PetscErrorCode FcEstimateCheck(const FcCase *c, const FcEstimate *e, const char 
   if (outdir) {
     const double free = FcFreeSpace(outdir);
     if (free >= 0 && e->output > free) {
-      snprintf(key, sizeof key, "%s", e->out_fields > e->out_rows ? "output.every" : tkey);
+      snprintf(key, sizeof key, "%s", e->out_fields > e->out_rows ? "output.every" : e->out_haptic > e->out_rows - e->out_haptic ? "haptic.rate" : tkey);
       return FcInputError(c->file, key, "the run writes at least %s (estimate: %s; fields every %" PetscInt_FMT " steps %s, per-step rows %s), more than the %s free where %s goes: reduce it, or pass --force to run anyway", Bytes_Private(e->output, b1, sizeof b1), what, c->output_every,
                           Bytes_Private(e->out_fields, b2, sizeof b2), Bytes_Private(e->out_rows, b3, sizeof b3), Bytes_Private(free, b4, sizeof b4), outdir);
     }

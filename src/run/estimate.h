@@ -29,6 +29,7 @@ typedef struct {
   PetscBool partial;        /* some body could not be estimated before meshing (a .geo at refine 0) */
   /* what drives them, for the key a refusal names */
   double    mem_bodies, mem_rows;   /* the bodies' share of memory; the per-step rows kept */
+  double    mem_haptic, out_haptic; /* the haptic loop's rows kept, written (part of the rows) */
   double    out_fields, out_rows;   /* fields every output.every steps; rows every step */
   PetscInt  body;                   /* the body that needs the most memory (-1: none) */
 } FcEstimate;

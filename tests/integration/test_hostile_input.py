@@ -75,6 +75,12 @@ cases.append(("1e9 steps", ["run", CANT, "--set", "time.t_end=250000000", "-o", 
 # study refine: its highest level is checked before any level starts
 cases.append(("study refine level 5", ["study", "refine", CANT, "--levels", "0,5", "-o", os.path.join(tmp, "o_study5")],
               [CANT, "bodies[0].mesh.refine", "of memory"]))
+# a haptic loop at 1 GHz for 500 steps of 1 ms: 5e8 ticks whose rows (19 values) are kept: 152 GB
+cases.append(("haptic.rate 1 GHz", ["info", os.path.join("cases", "haptic_sphere.json"), "--set", "haptic.rate=1e9", "--set", "time.dt=0.001"],
+              ["haptic_sphere.json", "haptic.rate", "of memory"]))
+# trajectory check --rate: 3e12 samples of a 3 s log held whole
+cases.append(("trajectory --rate 1e12", ["trajectory", "check", os.path.join("cases", "trajectories", "stylus_press_slide_openhaptics.csv"), "--format", "openhaptics", "--rate", "1e12"],
+              ["command line", "--rate", "3e+12 samples"]))
 # more output than the free disk space: refine 3 (2.2e5 tetrahedra estimated, fields of about 40 MB
 # per output step) written every step for free/1 MB steps writes >= 40 times the free space; the
 # rows kept (39 values of 16 bytes per step) stay far below the memory
