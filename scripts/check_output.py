@@ -24,7 +24,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 TOL = 1e-12
 # VTK/XDMF tet10 edges of mid-edge nodes 4..9 (run.h5 stores cells in this order).
 VTK_TET10_EDGES = [(0, 1), (1, 2), (2, 0), (0, 3), (1, 3), (2, 3)]
@@ -275,10 +275,14 @@ def check_h5_body(rep, f, name, b, nout, h5):
 
 
 def check_h5_table(rep, f, tab, h5):
+    import h5py
     g = f.get(tab)
     if not rep.check(g is not None, f"run.h5: missing group /{tab}"):
         return
-    cols = g.attrs.get("columns")
+    # the column names: a dataset /{tab}/columns (an attribute before issue 24: attributes are
+    # limited to 64 KB, about a thousand names)
+    cols = g["columns"][()] if isinstance(g.get("columns"), h5py.Dataset) else g.attrs.get("columns")
+    rep.check(isinstance(g.get("columns"), h5py.Dataset), f"run.h5: /{tab}/columns is not a dataset")
     cols = [] if cols is None or cols.size == 0 else [as_str(x) for x in cols]
     step = check_dataset(rep, f, f"/{tab}/step", (None,), "i8")
     time = check_dataset(rep, f, f"/{tab}/time", (None,), "f8")
@@ -286,7 +290,7 @@ def check_h5_table(rep, f, tab, h5):
         return
     nrows = step.shape[0]
     rep.check(time.shape[0] == nrows, f"run.h5: /{tab}/time and /{tab}/step differ in length")
-    rep.check(set(g.keys()) == set(cols) | {"step", "time"}, f"run.h5: /{tab} datasets {sorted(g.keys())} do not match its columns attribute {cols}")
+    rep.check(set(g.keys()) == set(cols) | {"step", "time", "columns"}, f"run.h5: /{tab} datasets {sorted(g.keys())} do not match its columns {cols}")
     data = {}
     for c in cols:
         d = check_dataset(rep, f, f"/{tab}/{c}", (nrows,), "f8")

@@ -35,8 +35,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-  "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR [--overwrite]] [-q] [PETSc options]\n"
-  "       fcsim info CASE.json [--set PATH=VALUE]...\n"
+  "usage: fcsim run  CASE.json [--set PATH=VALUE]... [-o OUTDIR [--overwrite]] [--force] [-q] [PETSc options]\n"
+  "       fcsim info CASE.json [--set PATH=VALUE]... [--force]\n"
   "       fcsim fclib solve FILE.hdf5 [--solver nsgs] [--tol T] [--max-it N] [--form local|global]\n"
   "                         [--accept-regularized] [-o SOLUTION.hdf5 [--overwrite]] [-v]\n"
   "       fcsim fclib compare FILE.hdf5... [--solvers nsgs,lemke:k=8,...] [--tol T] [--max-it N]\n"
@@ -75,6 +75,8 @@ static const char usage[] =
   "  --overwrite        with -o: also replace a folder fcsim did not write (never a file)\n"
   "  --accept-regularized  fclib: a regularized solver's answer (sap) whose common error is above\n"
   "                     --tol counts as converged up to 1e-2 (-fc_contact_solver_accept_regularized E)\n"
+  "  --force            run (or show) a case whose size estimate exceeds this machine: memory,\n"
+  "                     free disk space of the output folder, or 30 days at the least\n"
   "  -q                 no progress lines\n"
   "  -v                 more detail: for FCLIB files, one line per matrix saying how it is stored\n"
   "                     (compressed columns or rows, or triplets and which convention was detected)\n"
@@ -231,6 +233,7 @@ typedef struct {
   int          nfiles;
   const char **files;
   PetscBool    overwrite; /* --overwrite */
+  PetscBool    force;     /* --force: run what the size estimate refuses */
   double       tol;
   long         max_it;
   int          nsets;
@@ -326,7 +329,7 @@ static int ParseArgs(int argc, char **argv, Args *a)
       } else {
         v = strtod(argv[i], &end);
         if (*end || !argv[i][0] || !isfinite(v) || !(v > 0)) {
-          fprintf(stderr, "fcsim: command line: %s %s: must be a positive number\n", s, argv[i]);
+          fprintf(stderr, "fcsim: command line: %s %s: must be a finite positive number\n", s, argv[i]);
           return FC_EXIT_INPUT;
         }
         if (!strcmp(s, "--rate")) a->rate = v;
@@ -358,8 +361,9 @@ static int ParseArgs(int argc, char **argv, Args *a)
       else if (!strcmp(s, "--reference")) a->reference = argv[i];
       else if (!strcmp(s, "--quantity")) a->quantity = argv[i];
       else if (!strcmp(s, "-j")) {
+        errno   = 0;
         a->jobs = strtol(argv[i], &end, 10);
-        if (*end || a->jobs < 1 || a->jobs > 1024) {
+        if (*end || !argv[i][0] || errno || a->jobs < 1 || a->jobs > 1024) {
           fprintf(stderr, "fcsim: command line: -j %s: must be an integer in [1, 1024]\n", argv[i]);
           return FC_EXIT_INPUT;
         }
@@ -407,14 +411,17 @@ static int ParseArgs(int argc, char **argv, Args *a)
       if (!strcmp(s, "--solver")) a->solver = argv[i];
       else if (!strcmp(s, "--tol")) {
         a->tol = strtod(argv[i], &end);
-        if (*end || !(a->tol > 0)) {
-          fprintf(stderr, "fcsim: command line: --tol %s: must be a positive number\n", argv[i]);
+        if (*end || !argv[i][0] || !isfinite(a->tol) || !(a->tol > 0)) {
+          fprintf(stderr, "fcsim: command line: --tol %s: must be a finite positive number\n", argv[i]);
           return FC_EXIT_INPUT;
         }
       } else {
+        /* an iteration count is a PetscInt: a value past PETSC_MAX_INT (or past long, ERANGE)
+         * would wrap around when converted, and a wrapped count is not what the user asked */
+        errno     = 0;
         a->max_it = strtol(argv[i], &end, 10);
-        if (*end || a->max_it < 1) {
-          fprintf(stderr, "fcsim: command line: --max-it %s: must be a positive integer\n", argv[i]);
+        if (*end || !argv[i][0] || errno || a->max_it < 1 || a->max_it > PETSC_MAX_INT) {
+          fprintf(stderr, "fcsim: command line: --max-it %s: must be an integer in [1, %d]\n", argv[i], (int)PETSC_MAX_INT);
           return FC_EXIT_INPUT;
         }
       }
@@ -442,6 +449,12 @@ static int ParseArgs(int argc, char **argv, Args *a)
         return FC_EXIT_INPUT;
       }
       a->overwrite = PETSC_TRUE;
+    } else if (!strcmp(s, "--force")) {
+      if (strcmp(a->cmd, "run") && strcmp(a->cmd, "info") && strcmp(a->cmd, "study")) {
+        fprintf(stderr, "fcsim: command line: --force belongs to run, info and study (the size estimate of a case)\n");
+        return FC_EXIT_INPUT;
+      }
+      a->force = PETSC_TRUE;
     } else if (!strcmp(s, "-q")) {
       FcVerbosity = 0;
     } else if (!strcmp(s, "-v")) {
@@ -531,11 +544,11 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
   PetscCall(FcContactSolverRegisterAll());
   PetscCall(FcComplianceRegisterAll());
   if (!strcmp(a->cmd, "study") && !strcmp(a->sub, "refine")) {
-    FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .overwrite = a->overwrite, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)envp};
+    FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .overwrite = a->overwrite, .force = a->force, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)envp};
     return FcStudyRefine(&o, ok);
   }
   if (!strcmp(a->cmd, "study")) {
-    FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite};
+    FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite, .force = a->force};
     return FcStudyCompare(&o, ok);
   }
   if (!strcmp(a->cmd, "fclib") && !strcmp(a->sub, "compare")) {
@@ -549,9 +562,9 @@ static PetscErrorCode Main(Args *a, char **envp, PetscBool *ok)
   ierr = FcCaseLoad(a->casefile, a->nsets, a->sets, &c);
   if (!ierr) ierr = FcCaseInsertOptions(&c);
   if (!ierr) {
-    if (!strcmp(a->cmd, "info")) ierr = FcInfo(&c);
+    if (!strcmp(a->cmd, "info")) ierr = FcInfo(&c, a->force);
     else {
-      FcRunOptions o = {.outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite};
+      FcRunOptions o = {.outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite, .force = a->force};
       ierr           = FcRun(&c, &o, ok);
     }
   }

@@ -5,10 +5,12 @@
 #include "case.h"
 #include "json.h"
 #include "schema.h"
+#include "petsc_opts.h"
 #include "../mesh/mesh.h"
 #include "../core/registry.h"
 #include "../contact/solver.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------------------------------ */
@@ -117,6 +119,32 @@ static PetscErrorCode MeshFileCheck_Private(FcSchemaCtx *ctx, cJSON *item, const
   PetscFunctionReturn(0);
 }
 
+/* FcMeshCountTetrahedra meshes a .geo at level 0: the size estimate of a run
+ * (src/run/estimate.c) asks again for the counts the case check asked for, so they are kept,
+ * per file, for the process (a few files per case; a file is not expected to change meanwhile). */
+#define FC_COUNT_CACHE 64
+static struct {
+  char       file[PETSC_MAX_PATH_LEN];
+  PetscInt64 n;
+} count_cache[FC_COUNT_CACHE];
+static int count_cached;
+
+PetscErrorCode FcCaseCountTetrahedra(const char *file, PetscInt64 *n)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < count_cached; i++)
+    if (!strcmp(count_cache[i].file, file)) {
+      *n = count_cache[i].n;
+      PetscFunctionReturn(0);
+    }
+  PetscCall(FcMeshCountTetrahedra(file, n));
+  if (count_cached < FC_COUNT_CACHE && strlen(file) < sizeof count_cache[0].file) {
+    snprintf(count_cache[count_cached].file, sizeof count_cache[0].file, "%s", file);
+    count_cache[count_cached++].n = *n;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* A mesh object (bodies[i].mesh, or a rigid "mesh" shape): each refine level multiplies the
  * tetrahedra by 8 (exactly for a .msh, split uniformly; about, for a .geo, whose every size is
  * halved), so a level is refused when (tetrahedra at refine 0) x 8^refine exceeds
@@ -134,7 +162,7 @@ static PetscErrorCode MeshSizeCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const 
   if (refine == 0) PetscFunctionReturn(0);
   FcSchemaPathKey(sub, sizeof sub, path, "file");
   PetscCall(MeshFileResolve_Private(ctx, Str_Private(obj, "file"), sub, file, sizeof file));
-  PetscCall(FcMeshCountTetrahedra(file, &n0));
+  PetscCall(FcCaseCountTetrahedra(file, &n0));
   estimate = (double)n0 * pow(8.0, refine);
   FcSchemaPathKey(sub, sizeof sub, path, "refine");
   if (estimate > limit) return FcInputError(ctx->file, sub, "refine %d would make about %.3g tetrahedra (%lld at refine 0 x 8^%d), more than max_elements = %.0f: lower refine, or raise %s.max_elements", refine, estimate, (long long)n0, refine, limit, path);
@@ -843,8 +871,18 @@ static const FcSchemaEntry output_keys[] = {
 };
 static const FcSchemaObject output_object = {.entries = output_keys};
 
-/* petsc: free option names */
-static const FcSchemaEntry  petsc_value  = {.types = FC_T_STRING | FC_T_NUMBER | FC_T_BOOL, .check = NoControlCheck_Private};
+/* petsc: option names that configure solvers (petsc_opts.h) */
+static PetscErrorCode PetscOptionCheck_Private(FcSchemaCtx *ctx, cJSON *item, const char *path)
+{
+  PetscBool view;
+  char      format[64];
+
+  PetscFunctionBegin;
+  PetscCall(NoControlCheck_Private(ctx, item, path));
+  PetscCall(FcCasePetscOptionCheck(ctx->file, path, item, &view, format, sizeof format));
+  PetscFunctionReturn(0);
+}
+static const FcSchemaEntry  petsc_value  = {.types = FC_T_STRING | FC_T_NUMBER | FC_T_BOOL, .check = PetscOptionCheck_Private};
 static const FcSchemaObject petsc_object = {.map_value = &petsc_value, .map_charset = "_"};
 
 /* root */
@@ -999,31 +1037,52 @@ static PetscErrorCode LoadCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char
   PetscFunctionReturn(0);
 }
 
-/* Names that identify array elements (body names, probe names) must be unique. */
+/* Names that identify array elements (body names, probe names) must be unique. Sorted (name,
+ * index) pairs, O(n log n): a case may hold a million probes, and comparing every name with every
+ * earlier one took minutes. The duplicate reported is the one a scan in document order meets
+ * first: the smallest index i whose name an earlier element j has (j the first of those). */
+typedef struct {
+  const char *name;
+  PetscInt    index;
+} NameIndex_Private;
+
+static int NameIndexCmp_Private(const void *a, const void *b)
+{
+  const NameIndex_Private *x = (const NameIndex_Private *)a, *y = (const NameIndex_Private *)b;
+  int                      c = strcmp(x->name, y->name);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
 static PetscErrorCode UniqueNames_Private(FcSchemaCtx *ctx, cJSON *arr, const char *path, const char *what)
 {
-  PetscInt i = 0, j;
-  cJSON   *a, *b;
-  char     pi[FC_PATH_LEN], sub[FC_PATH_LEN], first[FC_PATH_LEN];
+  PetscInt           n = 0, i = -1, j = -1;
+  cJSON             *a;
+  NameIndex_Private *v;
+  char               pi[FC_PATH_LEN], sub[FC_PATH_LEN], first[FC_PATH_LEN];
 
   PetscFunctionBegin;
+  PetscCall(PetscMalloc1(cJSON_GetArraySize(arr) + 1, &v));
   cJSON_ArrayForEach(a, arr)
   {
-    const char *name = Get_Private(a, "name")->valuestring;
-    j                = 0;
-    cJSON_ArrayForEach(b, arr)
-    {
-      if (j >= i) break;
-      if (!strcmp(Get_Private(b, "name")->valuestring, name)) {
-        FcSchemaPathIndex(pi, sizeof pi, path, i);
-        FcSchemaPathKey(sub, sizeof sub, pi, "name");
-        FcSchemaPathIndex(first, sizeof first, path, j);
-        return FcInputError(ctx->file, sub, "duplicate %s name \"%s\" (also %s)", what, name, first);
-      }
-      j++;
-    }
-    i++;
+    v[n].name  = Get_Private(a, "name")->valuestring;
+    v[n].index = n;
+    n++;
   }
+  qsort(v, (size_t)n, sizeof *v, NameIndexCmp_Private);
+  for (PetscInt k = 1; k < n; k++)
+    if (!strcmp(v[k].name, v[k - 1].name) && (k < 2 || strcmp(v[k].name, v[k - 2].name)) && (i < 0 || v[k].index < i)) {
+      i = v[k].index; /* the second of its group: the first element that repeats this name */
+      j = v[k - 1].index;
+    }
+  if (i >= 0) {
+    const char *name = Get_Private(cJSON_GetArrayItem(arr, (int)i), "name")->valuestring;
+    PetscCall(PetscFree(v));
+    FcSchemaPathIndex(pi, sizeof pi, path, i);
+    FcSchemaPathKey(sub, sizeof sub, pi, "name");
+    FcSchemaPathIndex(first, sizeof first, path, j);
+    return FcInputError(ctx->file, sub, "duplicate %s name \"%s\" (also %s)", what, name, first);
+  }
+  PetscCall(PetscFree(v));
   PetscFunctionReturn(0);
 }
 
@@ -1220,6 +1279,15 @@ static PetscErrorCode ProbesCheck_Private(FcSchemaCtx *ctx, cJSON *arr, const ch
   PetscCall(UniqueNames_Private(ctx, arr, path, "probe"));
   cJSON_ArrayForEach(p, arr)
   {
+    /* run.h5:/probes holds step, time and columns beside one dataset per column
+     * (doc/output-format.md): a probe may not take those names */
+    const char *name = Get_Private(p, "name")->valuestring;
+    if (!strcmp(name, "step") || !strcmp(name, "time") || !strcmp(name, "columns")) {
+      char sub[FC_PATH_LEN];
+      FcSchemaPathIndex(pi, sizeof pi, path, i);
+      FcSchemaPathKey(sub, sizeof sub, pi, "name");
+      return FcInputError(ctx->file, sub, "\"%s\" is reserved (run.h5:/probes/%s holds the table's %s): choose another name", name, name, !strcmp(name, "columns") ? "column names" : name);
+    }
     if (!strcmp(Get_Private(p, "type")->valuestring, "displacement")) {
       PetscBool point = Get_Private(p, "point") ? PETSC_TRUE : PETSC_FALSE, group = Get_Private(p, "group") ? PETSC_TRUE : PETSC_FALSE;
       FcSchemaPathIndex(pi, sizeof pi, path, i);
@@ -2010,18 +2078,23 @@ static PetscErrorCode FillPetsc_Private(cJSON *obj, FcCase *c)
 {
   cJSON   *m;
   PetscInt n = 0;
-  char     buf[64];
+  char     buf[64], path[FC_PATH_LEN];
 
   PetscFunctionBegin;
   cJSON_ArrayForEach(m, obj) if (!cJSON_IsFalse(m)) n++;
   /* One spare NULL slot: FcCaseDestroy frees a key whose value failed to allocate. */
   PetscCall(PetscCalloc1(n + 1, &c->petsc_keys));
   PetscCall(PetscCalloc1(n + 1, &c->petsc_values));
+  PetscCall(PetscCalloc1(n + 1, &c->petsc_view));
   cJSON_ArrayForEach(m, obj)
   {
     const char *value = buf;
     if (cJSON_IsFalse(m)) continue;
-    if (cJSON_IsTrue(m)) buf[0] = 0;
+    /* a view: its value becomes the viewer format, the run points it at its folder */
+    FcSchemaPathKey(path, sizeof path, "petsc", m->string);
+    PetscCall(FcCasePetscOptionCheck(c->file, path, m, &c->petsc_view[c->npetsc], buf, sizeof buf));
+    if (c->petsc_view[c->npetsc]) value = buf;
+    else if (cJSON_IsTrue(m)) buf[0] = 0;
     else if (cJSON_IsNumber(m)) snprintf(buf, sizeof buf, "%.17g", m->valuedouble);
     else value = m->valuestring;
     PetscCall(PetscMalloc1(strlen(m->string) + 2, &c->petsc_keys[c->npetsc]));
@@ -2063,7 +2136,8 @@ static PetscErrorCode Fill_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
   c->cutback = (PetscInt)Num_Private(time, "cutback");
   c->dt         = Num_Private(time, "dt");
   if (Get_Private(time, "steps")) {
-    c->steps = (PetscInt)Num_Private(time, "steps");
+    c->steps       = (PetscInt)Num_Private(time, "steps");
+    c->steps_given = PETSC_TRUE;
     c->t_end = c->steps * c->dt;
   } else {
     c->t_end = Num_Private(time, "t_end");
@@ -2297,6 +2371,7 @@ PetscErrorCode FcCaseDestroy(FcCase *c)
   if (c->petsc_keys && c->petsc_keys[c->npetsc]) PetscCall(PetscFree(c->petsc_keys[c->npetsc]));
   PetscCall(PetscFree(c->petsc_keys));
   PetscCall(PetscFree(c->petsc_values));
+  PetscCall(PetscFree(c->petsc_view));
   PetscCall(PetscFree(c->description));
   PetscCall(PetscFree(c->resolved_json));
   PetscCall(PetscMemzero(c, sizeof *c));
@@ -2365,8 +2440,39 @@ PetscErrorCode FcCaseInsertOptions(const FcCase *c)
   PetscFunctionBegin;
   for (PetscInt i = 0; i < c->npetsc; i++) {
     PetscBool set;
+    if (c->petsc_view[i]) continue; /* FcCaseInsertViewOptions, by the run */
     PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
     if (!set) PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], c->petsc_values[i][0] ? c->petsc_values[i] : NULL));
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcCaseInsertViewOptions(const FcCase *c, const char *dir, PetscBool *inserted)
+{
+  char value[PETSC_MAX_PATH_LEN + 2 * FC_NAME_LEN];
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < c->npetsc; i++) {
+    PetscBool set;
+    inserted[i] = PETSC_FALSE;
+    if (!c->petsc_view[i]) continue;
+    PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
+    if (set) continue; /* the command line's */
+    /* type:file:format:mode (PetscOptionsGetViewer): ':' in the folder's name would end the
+     * file name early */
+    FcCheckInput(!strchr(dir, ':'), c->file, "petsc", "%s: the run's folder %s contains ':', which PETSc's viewer syntax cannot name: choose another folder or drop the option", c->petsc_keys[i], dir);
+    /* append: each view adds to the file (a view per solve) instead of replacing the last */
+    PetscCall(PetscSNPrintf(value, sizeof value, "ascii:%s/petsc/%s.txt:%s:append", dir, c->petsc_keys[i] + 1, c->petsc_values[i]));
+    PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], value));
+    inserted[i] = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcCaseRemoveViewOptions(const FcCase *c, const PetscBool *inserted)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < c->npetsc; i++)
+    if (inserted[i]) PetscCall(PetscOptionsClearValue(NULL, c->petsc_keys[i]));
   PetscFunctionReturn(0);
 }

@@ -218,6 +218,7 @@ typedef struct {
   FcIntegratorType integrator;
   PetscReal        dt, t_end;   /* t_end = steps * dt when "steps" is given */
   PetscInt         steps;       /* = round(t_end / dt) when "t_end" is given */
+  PetscBool        steps_given; /* the case gives "steps" (else "t_end") */
   PetscInt         newton_max_it;
   PetscReal        newton_rtol, newton_atol;
   PetscBool        allow_nonconvergence; /* time.newton.allow_failure */
@@ -272,7 +273,8 @@ typedef struct {
 
   PetscInt npetsc;          /* "petsc": {"ksp_type": "cg", ...} → "-ksp_type" "cg" */
   char   **petsc_keys;      /* with leading '-' */
-  char   **petsc_values;    /* "" for flags (JSON true); JSON false entries are dropped */
+  char   **petsc_values;    /* "" for flags (JSON true); JSON false entries are dropped; a view: its format */
+  PetscBool *petsc_view;    /* a view written into the run's folder (src/case/petsc_opts.h) */
 
   char *resolved_json;      /* the full resolved case (defaults filled), pretty printed */
 } FcCase;
@@ -287,6 +289,16 @@ PetscErrorCode FcCaseDestroy(FcCase *c);
  * command line, or by an earlier call for the same case) is left as it is, so the command line
  * wins. fcsim run/info call it once; study compare before each of its runs. */
 PetscErrorCode FcCaseInsertOptions(const FcCase *c);
+/* The case's view options (petsc_view: "ksp_view": true, "ksp_monitor": "ascii::FORMAT"), which
+ * FcCaseInsertOptions leaves out: pointed at DIR/petsc/<option>.txt (DIR: the run's temporary
+ * folder, renamed with it), unless the command line set them. inserted[i] (npetsc entries)
+ * records which were set, for FcCaseRemoveViewOptions at the end of the run (a study compare
+ * runs the case again into another folder). */
+PetscErrorCode FcCaseInsertViewOptions(const FcCase *c, const char *dir, PetscBool *inserted);
+PetscErrorCode FcCaseRemoveViewOptions(const FcCase *c, const PetscBool *inserted);
+/* The tetrahedra of a mesh file at refine 0 (FcMeshCountTetrahedra), counted once per file and
+ * process: the case check of refine levels and the run's size estimate both ask. */
+PetscErrorCode FcCaseCountTetrahedra(const char *file, PetscInt64 *n);
 /* Whether a body (or physical volume) name matches a pattern of contacts[i].pair/bodies or
  * mesh.volumes: '*' any run of characters, '?' one character; a name without them matches itself. */
 PetscBool FcCaseNameMatch(const char *pattern, const char *name);

@@ -1,6 +1,7 @@
 /* fcsim — JSON plumbing for the case module: file reading, duplicate keys, --set. */
 #include "json.h"
 #include "schema.h"
+#include "../core/fsutil.h"
 #include <errno.h>
 #include <string.h>
 
@@ -35,7 +36,9 @@ void FcJsonHooksPop(void)
   cJSON_InitHooks(NULL);
 }
 
-/* Whole file into a NUL-terminated PetscMalloc'd buffer; works on pipes too (no ftell). */
+/* Whole file into a NUL-terminated PetscMalloc'd buffer. Only a regular file is read
+ * (FcInputFileOpen: a FIFO or a device would block or never end); the buffer grows as the
+ * file is read, so a file that grows meanwhile is still read whole. */
 static PetscErrorCode ReadAll_Private(const char *file, char **buf, size_t *n)
 {
   FILE  *f;
@@ -46,7 +49,7 @@ static PetscErrorCode ReadAll_Private(const char *file, char **buf, size_t *n)
   PetscFunctionBegin;
   *buf = NULL;
   *n   = 0;
-  if (!(f = fopen(file, "rb"))) return FcInputError(file, NULL, "cannot read: %s", strerror(errno));
+  PetscCall(FcInputFileOpen(file, file, NULL, &f, NULL));
   PetscCall(PetscMalloc1(cap, &b));
   for (;;) {
     got = fread(b + len, 1, cap - 1 - len, f);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 static int RemoveEntry_Private(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -215,6 +216,12 @@ static PetscBool FCLIBName_Private(const char *n)
   return (PetscBool)(!strncmp(n, "step_", 5) && EndsWith_Private(n, ".hdf5"));
 }
 
+/* petsc/<option>.txt: the views a case asks for (src/case/petsc_opts.h) */
+static PetscBool ViewName_Private(const char *n)
+{
+  return EndsWith_Private(n, ".txt");
+}
+
 /* fcsim's own earlier output: the marker, and nothing but the layout fcsim writes (nested
  * results folders of a study, each with its marker, at most `depth` levels down). `bad`
  * receives the first entry that is not fcsim's. */
@@ -250,6 +257,7 @@ static PetscBool IsOwnOutput_Private(const char *dir, int depth, char *bad, size
     else if (!S_ISDIR(st.st_mode)) good = PETSC_FALSE;
     else if (!strcmp(e->d_name, "vtk")) good = OnlyFiles_Private(p, VTKName_Private, bad, len);
     else if (!strcmp(e->d_name, "fclib")) good = OnlyFiles_Private(p, FCLIBName_Private, bad, len);
+    else if (!strcmp(e->d_name, "petsc")) good = OnlyFiles_Private(p, ViewName_Private, bad, len);
     else good = (PetscBool)(depth > 0 && IsOwnOutput_Private(p, depth - 1, bad, len));
     if (!good && !bad[0]) snprintf(bad, len, "it holds %s, which fcsim does not write", p);
   }
@@ -651,4 +659,121 @@ PetscErrorCode FcOutFileCheck(const char *path, const char *where, const char *w
     FcCheckInput(access(dir, W_OK | X_OK) == 0, where, what, "cannot create %s: the folder is not writable (%s)", shown, strerror(errno));
   }
   PetscFunctionReturn(0);
+}
+
+/* ---- Input files. ---- */
+
+static const char *InputKind_Private(mode_t m)
+{
+  if (S_ISDIR(m)) return "a folder";
+  if (S_ISCHR(m) || S_ISBLK(m)) return "a device";
+  if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a regular file";
+}
+
+int FcInputFileOpenFd(const char *path, PetscInt64 *size, const char **kind)
+{
+  struct stat st;
+  int         fd, err;
+
+  *kind = NULL;
+  /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; O_NOCTTY: a
+   * terminal device never becomes fcsim's controlling terminal */
+  fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    err = errno;
+    /* a socket cannot be opened (ENXIO): name what it is rather than the errno */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+      *kind = InputKind_Private(st.st_mode);
+      return -2;
+    }
+    errno = err;
+    return -1;
+  }
+  if (fstat(fd, &st)) {
+    err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    *kind = InputKind_Private(st.st_mode);
+    return -2;
+  }
+  /* a regular file: reads never block; back to ordinary blocking mode */
+  if ((err = fcntl(fd, F_GETFL)) >= 0) (void)fcntl(fd, F_SETFL, err & ~O_NONBLOCK);
+  if (size) *size = (PetscInt64)st.st_size;
+  return fd;
+}
+
+/* The generic messages; the file is named unless `where` is the file already. */
+static PetscErrorCode InputFileError_Private(const char *path, int rc, int err, const char *kind, const char *where, const char *what)
+{
+  char shown[PETSC_MAX_PATH_LEN + 2] = "", named[PETSC_MAX_PATH_LEN + 2] = "";
+
+  PetscFunctionBegin;
+  if (!where || strcmp(where, path)) {
+    Printable_Private(path, shown, sizeof shown - 1);
+    snprintf(named, sizeof named, " %s", shown);
+    strcat(shown, " ");
+  }
+  if (rc == -2) return FcInputError(where, what, "%sis %s, not a regular file: fcsim reads only regular files", shown, kind);
+  return FcInputError(where, what, "cannot read%s: %s", named, strerror(err));
+}
+
+PetscErrorCode FcInputFileOpen(const char *path, const char *where, const char *what, FILE **fp, PetscInt64 *size)
+{
+  const char *kind;
+  int         fd, err;
+
+  PetscFunctionBegin;
+  *fp = NULL;
+  fd  = FcInputFileOpenFd(path, size, &kind);
+  if (fd < 0) return InputFileError_Private(path, fd, errno, kind, where, what);
+  if (!(*fp = fdopen(fd, "rb"))) {
+    err = errno;
+    close(fd);
+    return InputFileError_Private(path, -1, err, NULL, where, what);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcInputFileCheck(const char *path, const char *where, const char *what, PetscInt64 *size)
+{
+  const char *kind;
+  int         fd;
+
+  PetscFunctionBegin;
+  fd = FcInputFileOpenFd(path, size, &kind);
+  if (fd < 0) return InputFileError_Private(path, fd, errno, kind, where, what);
+  close(fd);
+  PetscFunctionReturn(0);
+}
+
+double FcFreeSpace(const char *path)
+{
+  char           anc[PETSC_MAX_PATH_LEN], *slash;
+  struct statvfs sv;
+
+  snprintf(anc, sizeof anc, "%s", path && path[0] ? path : ".");
+  while (statvfs(anc, &sv)) {
+    if (!(slash = strrchr(anc, '/'))) {
+      if (statvfs(".", &sv)) return -1;
+      break;
+    }
+    if (slash == anc) {
+      if (statvfs("/", &sv)) return -1;
+      break;
+    }
+    *slash = 0;
+  }
+  return (double)sv.f_bavail * (double)sv.f_frsize;
+}
+
+double FcPhysicalMemory(void)
+{
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? (double)pages * (double)size : -1;
 }

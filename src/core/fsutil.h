@@ -70,6 +70,29 @@ const char *FcOutDirCommitted(void);
  * and only when it is a regular file; the folder must exist and be writable. */
 PetscErrorCode FcOutFileCheck(const char *path, const char *where, const char *what, PetscBool overwrite);
 
+/* Input files. Every file fcsim reads (a case, an FCLIB file, a trajectory log, a reference
+ * curve, a run's run.h5, a mesh) must be a regular file: a FIFO blocks the read until a writer
+ * comes, a device (/dev/zero, /dev/urandom) never ends, and neither has a size that could bound
+ * what fcsim allocates. Checked without blocking (open with O_NONBLOCK, then fstat; a FIFO
+ * opens at once for reading with O_NONBLOCK). Errors are input errors "where: what: message"
+ * (what may be NULL): "cannot read: <reason>", or "is a FIFO, not a regular file ...". */
+/* The check itself, for a reader with messages of its own: a descriptor (>= 0, open for
+ * reading, blocking) of the regular file `path`, *size (may be NULL) its size; -1 when it cannot
+ * be opened (errno says why); -2 when it is not a regular file (*kind: "a FIFO (named pipe)",
+ * "a device", "a folder", "a socket", ...). */
+int FcInputFileOpenFd(const char *path, PetscInt64 *size, const char **kind);
+/* Open `path` for reading as a binary stream; *size (may be NULL) receives its size in bytes. */
+PetscErrorCode FcInputFileOpen(const char *path, const char *where, const char *what, FILE **fp, PetscInt64 *size);
+/* The same check for a reader that opens the file by its name itself (HDF5, Gmsh): the file is
+ * opened and closed again. */
+PetscErrorCode FcInputFileCheck(const char *path, const char *where, const char *what, PetscInt64 *size);
+
+/* The free space of the file system that holds `path` (or its nearest existing ancestor), in
+ * bytes available to an unprivileged user; -1 when unknown. */
+double FcFreeSpace(const char *path);
+/* The machine's physical memory in bytes (-1 when unknown). */
+double FcPhysicalMemory(void);
+
 /* mkdir -p */
 PetscErrorCode FcMakeDirs(const char *path);
 void           FcRemoveTree(const char *path);

@@ -17,6 +17,8 @@
  * holding nzmax entries of which it uses those. A global problem is handed over as plain data
  * (FcGlobalProblem); its reformulation is src/contact's (global_problem.c). */
 #include "fclib_io.h"
+#include "h5check.h"
+#include "../core/fsutil.h"
 #include <fclib.h>
 #include <hdf5.h>
 #include <errno.h>
@@ -444,15 +446,23 @@ typedef enum {
 /* The file as a whole: readable, HDF5, and which problem it holds. */
 static PetscErrorCode ProbeFile_Private(const char *path, FcH5 *h, FcFCLIBKind *kind)
 {
-  htri_t is;
-  hid_t  fapl;
-  int    kl, kg;
+  htri_t     is;
+  hid_t      fapl;
+  int        kl, kg;
+  PetscInt64 size = 0;
 
   PetscFunctionBegin;
   h->file = path;
   h->fid  = -1;
-  if (access(path, F_OK)) return FcInputError(path, NULL, "no such file");
-  if (!FcFileReadable(path)) return FcInputError(path, NULL, "cannot read the file (%s)", strerror(errno));
+  /* a regular file only (H5Fis_hdf5 would block on a FIFO and read a device forever) */
+  {
+    const char *kind;
+    int         fd = FcInputFileOpenFd(path, &size, &kind);
+    if (fd >= 0) close(fd);
+    else if (fd == -2) return FcInputError(path, NULL, "is %s, not a regular file: not an HDF5 file fcsim can read", kind);
+    else if (errno == ENOENT) return FcInputError(path, NULL, "no such file");
+    else return FcInputError(path, NULL, "cannot read the file (%s)", strerror(errno));
+  }
   is = H5Fis_hdf5(path);
   if (is <= 0) return FcInputError(path, NULL, "not an HDF5 file");
   /* "strong" close: H5Fclose also closes whatever object a failed call may have left open */
@@ -461,6 +471,8 @@ static PetscErrorCode ProbeFile_Private(const char *path, FcH5 *h, FcFCLIBKind *
     H5Pclose(fapl);
   }
   if (h->fid < 0) return FcInputError(path, NULL, "cannot be opened as an HDF5 file");
+  /* before any dataset is read: the file names only itself and declares no more than it holds */
+  PetscCall(FcH5CheckFile(h->fid, path, size));
   PetscCall(Link_Private(h, "/fclib_local", &kl));
   PetscCall(Link_Private(h, "/fclib_global", &kg));
   if (kl == FC_LINK_MISSING && kg == FC_LINK_MISSING) return FcInputError(path, NULL, "no FCLIB problem (neither /fclib_local nor /fclib_global)");

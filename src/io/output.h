@@ -57,7 +57,7 @@ typedef struct {
 typedef struct _p_FcOutput *FcOutput;
 
 /* Version of the layout in doc/output-format.md, stored as /fcsim attribute format_version. */
-#define FC_OUTPUT_FORMAT_VERSION 1
+#define FC_OUTPUT_FORMAT_VERSION 2
 
 /* Creates probes.csv, stats.csv and, per the spec, run.h5 (metadata and meshes written at once)
  * and vtk/. The spec's strings and meshes are copied: the caller may free them after this call.

@@ -3,11 +3,13 @@
 #define _POSIX_C_SOURCE 200809L /* getline */
 #include "trajectory.h"
 #include "../core/fc.h"
+#include "../core/fsutil.h"
 #include "../core/mat3.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- quaternions (Hamilton convention, q = (w, x, y, z)) ------------------------------------ */
 
@@ -449,8 +451,18 @@ PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, 
     PetscCall(PetscStrncpy(tr->format, format_names[i], sizeof tr->format));
   }
   FcCheckInput(!o->units || !strcmp(o->units, "m") || !strcmp(o->units, "mm"), file, NULL, "unknown units '%s' (expected m or mm)", o->units);
-  fp = fopen(file, "r");
-  FcCheckInput(fp, file, NULL, "cannot open the trajectory log (%s)", strerror(errno));
+  /* a regular file only: a FIFO or a device would block the read or never end */
+  {
+    const char *kind;
+    int         fd = FcInputFileOpenFd(file, NULL, &kind);
+    FcCheckInput(fd != -2, file, NULL, "cannot open the trajectory log: it is %s, not a regular file (fcsim reads only regular files)", kind);
+    FcCheckInput(fd >= 0, file, NULL, "cannot open the trajectory log (%s)", strerror(errno));
+    if (!(fp = fdopen(fd, "r"))) {
+      int err = errno;
+      close(fd);
+      return FcInputError(file, NULL, "cannot open the trajectory log (%s)", strerror(err));
+    }
+  }
   ierr = ReadRaw_Private(file, fp, &r, tr, &raw, &nraw, units, sizeof units, &has_units, &last_line);
   fclose(fp);
   PetscCall(PetscFree2(r.name_col, r.pos_col));
@@ -701,6 +713,13 @@ PetscErrorCode FcTrajectoryCheck(const char *file, const FcTrajectoryOptions *o,
   printf("# orientation %s, buttons %s, %d repeated samples dropped, %d columns ignored\n", tr.q ? "yes" : "no", tr.buttons ? "yes" : "no", (int)tr.nduplicates, (int)tr.nignored);
   if (tr.ndropouts) printf("# warning: %d dropouts (steps longer than %g x the median step, the longest %.6g s) bridged linearly\n", (int)tr.ndropouts, (double)(o->dropout_factor > 0 ? o->dropout_factor : 5), (double)tr.max_dt);
   if (rate > 0) {
+    /* the resampled log is held whole (t, p, q, buttons: 9 numbers a sample): refuse a rate the
+     * memory, or PetscInt, cannot hold, before allocating */
+    const double tend = (double)tr.t[tr.n - 1], n = tend * (double)rate + 1, mem = FcPhysicalMemory();
+    if (!(n <= (double)PETSC_MAX_INT) || (mem > 0 && 72 * n > mem)) {
+      PetscCall(FcTrajectoryDestroy(&tr));
+      return FcInputError("command line", "--rate", "%g Hz over the log's %.9g s is %.3g samples (%.3g GB), more than %s: lower the rate", (double)rate, tend, n, 72 * n / 1e9, n > (double)PETSC_MAX_INT ? "fcsim's index range" : "this machine's memory");
+    }
     PetscCall(FcTrajectoryResample(&tr, rate, &rs));
     PetscCall(FcTrajectoryWrite(&rs, stdout));
     PetscCall(FcTrajectoryDestroy(&rs));

@@ -1,5 +1,6 @@
 /* fcsim — model: bodies from the case, probes resolved against meshes. */
 #include "model.h"
+#include <stdlib.h>
 #include <string.h>
 
 static PetscBool registered = PETSC_FALSE;
@@ -74,6 +75,140 @@ static void ProbeVector_Private(const FcCaseProbe *pr, const PetscReal s[3], Pet
     for (int j = 0; j < 3; j++) values[(*k)++] = pr->scale * s[j];
 }
 
+/* ---- Nearest node of a probe point: a k-d tree over a body's nodes. ----
+ * The linear scan (FcMeshNearestNode) costs O(nodes) per probe: a million probes on a fine mesh
+ * would be quadratic. The tree is built once per body (O(N log² N): median split by sorting each
+ * range on its longest axis) and answers in O(log N) on average. It returns exactly the node the
+ * scan returns: the squared distance is computed by the same formula, ties go to the lowest
+ * index, and a subtree is skipped only when its splitting plane is strictly farther than the best
+ * distance (rounding is monotone, so no node behind the plane can be nearer). */
+typedef struct {
+  const PetscReal *X;
+  PetscInt        *idx;  /* node indices; the tree is implicit: the median of [lo, hi) is its root */
+  char            *axis; /* the split axis of the range whose median is at that position */
+  PetscInt         n;
+} NodeTree_Private;
+
+static const PetscReal *tree_sort_X;
+static int              tree_sort_axis;
+
+static int NodeCmp_Private(const void *a, const void *b)
+{
+  const PetscInt  i = *(const PetscInt *)a, j = *(const PetscInt *)b;
+  const PetscReal x = tree_sort_X[3 * i + tree_sort_axis], y = tree_sort_X[3 * j + tree_sort_axis];
+  return x < y ? -1 : x > y ? 1 : (i > j) - (i < j);
+}
+
+static void NodeTreeBuild_Private(NodeTree_Private *t, PetscInt lo, PetscInt hi)
+{
+  PetscReal bmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bmax[3] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL};
+  int       ax = 0;
+  PetscInt  mid;
+
+  if (hi - lo <= 1) {
+    if (hi > lo) t->axis[lo] = 0;
+    return;
+  }
+  for (PetscInt k = lo; k < hi; k++)
+    for (int d = 0; d < 3; d++) {
+      bmin[d] = PetscMin(bmin[d], t->X[3 * t->idx[k] + d]);
+      bmax[d] = PetscMax(bmax[d], t->X[3 * t->idx[k] + d]);
+    }
+  for (int d = 1; d < 3; d++)
+    if (bmax[d] - bmin[d] > bmax[ax] - bmin[ax]) ax = d;
+  tree_sort_X    = t->X;
+  tree_sort_axis = ax;
+  qsort(t->idx + lo, (size_t)(hi - lo), sizeof *t->idx, NodeCmp_Private);
+  mid          = lo + (hi - lo) / 2;
+  t->axis[mid] = (char)ax;
+  NodeTreeBuild_Private(t, lo, mid);
+  NodeTreeBuild_Private(t, mid + 1, hi);
+}
+
+static void NodeTreeNearest_Private(const NodeTree_Private *t, PetscInt lo, PetscInt hi, const PetscReal p[3], PetscReal *dbest, PetscInt *best)
+{
+  PetscInt         mid, n;
+  const PetscReal *x;
+  PetscReal        d, diff;
+
+  if (hi <= lo) return;
+  mid = lo + (hi - lo) / 2;
+  n   = t->idx[mid];
+  x   = t->X + 3 * n;
+  d   = (x[0] - p[0]) * (x[0] - p[0]) + (x[1] - p[1]) * (x[1] - p[1]) + (x[2] - p[2]) * (x[2] - p[2]);
+  if (d < *dbest || (d == *dbest && n < *best)) {
+    *dbest = d;
+    *best  = n;
+  }
+  if (hi - lo == 1) return;
+  diff = p[(int)t->axis[mid]] - x[(int)t->axis[mid]];
+  if (diff < 0) {
+    NodeTreeNearest_Private(t, lo, mid, p, dbest, best);
+    if (diff * diff <= *dbest) NodeTreeNearest_Private(t, mid + 1, hi, p, dbest, best);
+  } else {
+    NodeTreeNearest_Private(t, mid + 1, hi, p, dbest, best);
+    if (diff * diff <= *dbest) NodeTreeNearest_Private(t, lo, mid, p, dbest, best);
+  }
+}
+
+/* A displacement probe's point must lie near its body: within the body's size (the diagonal D of
+ * its reference bounding box) of that box. Farther, "the nearest node" is whichever node faces the
+ * point, not a place the user chose on the body: a typo, a unit slip (mm for m) or a point like
+ * [1e300, 0, 0] (whose squared distance overflows and used to leave the probe on no node, reading
+ * zeros). A point that is not finite is refused by the case loader. */
+static PetscErrorCode ProbeNear_Private(const FcCase *c, PetscInt p, FcBody b, const PetscReal bmin[3], const PetscReal bmax[3])
+{
+  const PetscReal *x = c->probes[p].point;
+  PetscReal        gap[3], dist = 0, diag2 = 0, gmax = 0;
+  char             path[64];
+
+  PetscFunctionBegin;
+  for (int d = 0; d < 3; d++) {
+    gap[d] = PetscMax(PetscMax(bmin[d] - x[d], x[d] - bmax[d]), 0.0);
+    gmax   = PetscMax(gmax, gap[d]);
+    diag2 += (bmax[d] - bmin[d]) * (bmax[d] - bmin[d]);
+  }
+  /* |gap| = gmax |gap / gmax|: no square overflows */
+  if (gmax > 0)
+    for (int d = 0; d < 3; d++) dist += (gap[d] / gmax) * (gap[d] / gmax);
+  dist = gmax * PetscSqrtReal(dist);
+  snprintf(path, sizeof path, "probes[%d].point", (int)p);
+  FcCheckInput(dist <= PetscSqrtReal(diag2), c->file, path, "[%g, %g, %g] is %.3g m from the bounding box of body \"%s\" ([%g, %g, %g] to [%g, %g, %g]), farther than the box's diagonal %.3g m: the point follows no place of the body (a unit or sign slip?)", (double)x[0], (double)x[1], (double)x[2], (double)dist, b->name, (double)bmin[0], (double)bmin[1], (double)bmin[2], (double)bmax[0], (double)bmax[1], (double)bmax[2], (double)PetscSqrtReal(diag2));
+  PetscFunctionReturn(0);
+}
+
+/* The nearest node of every point probe of body bi (one tree for all of them). */
+static PetscErrorCode ProbeNodes_Private(const FcCase *c, FcModel *m, PetscInt bi)
+{
+  const FcMesh    *mesh = &m->bodies[bi]->mesh;
+  NodeTree_Private t    = {mesh->X, NULL, NULL, mesh->nnodes};
+  PetscReal        bmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bmax[3] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL};
+  PetscBool        any = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < c->nprobes; p++) any = (PetscBool)(any || (m->probe_body[p] == bi && c->probes[p].type == FC_PROBE_DISPLACEMENT && !c->probes[p].group[0]));
+  if (!any || !t.n) PetscFunctionReturn(0);
+  for (PetscInt k = 0; k < t.n; k++)
+    for (int d = 0; d < 3; d++) {
+      bmin[d] = PetscMin(bmin[d], t.X[3 * k + d]);
+      bmax[d] = PetscMax(bmax[d], t.X[3 * k + d]);
+    }
+  for (PetscInt p = 0; p < c->nprobes; p++)
+    if (m->probe_body[p] == bi && c->probes[p].type == FC_PROBE_DISPLACEMENT && !c->probes[p].group[0]) PetscCall(ProbeNear_Private(c, p, m->bodies[bi], bmin, bmax));
+  PetscCall(PetscMalloc2(t.n, &t.idx, t.n, &t.axis));
+  for (PetscInt k = 0; k < t.n; k++) t.idx[k] = k;
+  NodeTreeBuild_Private(&t, 0, t.n);
+  for (PetscInt p = 0; p < c->nprobes; p++) {
+    PetscReal dbest = PETSC_MAX_REAL;
+    PetscInt  best  = -1;
+    if (m->probe_body[p] != bi || c->probes[p].type != FC_PROBE_DISPLACEMENT || c->probes[p].group[0]) continue;
+    NodeTreeNearest_Private(&t, 0, t.n, c->probes[p].point, &dbest, &best);
+    m->probe_node[p] = best;
+  }
+  PetscCall(PetscFree2(t.idx, t.axis));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
 {
   PetscInt ncols = 0;
@@ -118,13 +253,14 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
       m->probe_group[p].nodes  = g->nodes;
       if (pr->type == FC_PROBE_DISPLACEMENT) PetscCall(SurfaceWeights_Private(c, path, m->bodies[bi], g, &m->probe_group[p]));
     }
-    if (pr->type == FC_PROBE_DISPLACEMENT && !pr->group[0] && !m->bodies[bi]->rigid) m->probe_node[p] = FcMeshNearestNode(&m->bodies[bi]->mesh, pr->point);
     if (ProbeIsVector_Private(pr) && pr->component < 0) {
       PetscCall(AddColumn_Private(m, pr->name, "_x"));
       PetscCall(AddColumn_Private(m, pr->name, "_y"));
       PetscCall(AddColumn_Private(m, pr->name, "_z"));
     } else PetscCall(AddColumn_Private(m, pr->name, ""));
   }
+  for (PetscInt bi = 0; bi < m->nbodies; bi++)
+    if (!m->bodies[bi]->rigid) PetscCall(ProbeNodes_Private(c, m, bi));
   PetscFunctionReturn(0);
 }
 

@@ -3,6 +3,7 @@
 #include "run.h"
 #include "verdict.h"
 #include "haptic.h"
+#include "estimate.h"
 #include "../model/model.h"
 #include "../step/step.h"
 #include "../compliance/compliance.h"
@@ -286,6 +287,25 @@ static PetscErrorCode RunSetup_Private(const FcCase *c, RunState *rs)
   PetscFunctionReturn(0);
 }
 
+/* The size estimate from the loaded meshes (exact counts), before the first factorization. */
+static PetscErrorCode EstimateMeshes_Private(const FcCase *c, const RunState *rs, const char *outdir, PetscBool force, FcEstimate *e)
+{
+  PetscInt *nodes, *tets, *npe, n = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(rs->model.nbodies + 1, &nodes, rs->model.nbodies + 1, &tets, rs->model.nbodies + 1, &npe));
+  for (PetscInt b = 0; b < rs->model.nbodies; b++) {
+    if (c->bodies[b].rigid) continue;
+    nodes[n] = rs->model.bodies[b]->mesh.nnodes;
+    tets[n]  = rs->model.bodies[b]->mesh.nelems;
+    npe[n++] = rs->model.bodies[b]->mesh.npe;
+  }
+  PetscCall(FcEstimateMeshes(c, n, nodes, tets, npe, e));
+  PetscCall(PetscFree3(nodes, tets, npe));
+  PetscCall(FcEstimateCheck(c, e, outdir, force));
+  PetscFunctionReturn(0);
+}
+
 /* The verdict of the rows recorded: one line on stdout, and run.h5:/verdict. */
 static PetscErrorCode Verdict_Private(const FcCase *c, RunState *rs)
 {
@@ -487,6 +507,8 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   FcOutDir       od;
   RunState       rs;
   PetscInt       nfail = 0, stopped = 0, ndone = 0;
+  PetscBool      views = PETSC_FALSE, *inserted = NULL;
+  FcEstimate     est;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
@@ -494,13 +516,42 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   /* Before anything is computed: where the results go (never over a user's data), ... */
   PetscCall(FinalDir_Private(c, o, final, sizeof final));
   PetscCall(FcOutDirCheck(final, o->outdir ? "command line" : c->file, o->outdir ? "-o" : "output.dir", "run", o->overwrite, &od));
+  /* ... what it will need, refused when it cannot fit (before anything is meshed) ... */
+  PetscCall(FcEstimateCase(c, &est));
+  PetscCall(FcEstimateCheck(c, &est, od.final, o->force));
   /* ... and every check of the case against its meshes, before any file is written. */
   PetscCall(PetscMemzero(&rs, sizeof rs));
-  ierr = RunSetup_Private(c, &rs);
-  if (!ierr) ierr = FcOutDirCreate(&od);
+  for (PetscInt i = 0; i < c->npetsc; i++) {
+    PetscBool set = PETSC_FALSE;
+    if (c->petsc_view[i]) PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
+    views = (PetscBool)(views || (c->petsc_view[i] && !set)); /* set: the command line's view */
+  }
+  if (views) {
+    /* The case's view options write into the run's folder, <tmp>/petsc/ (renamed with it), and
+     * a monitor opens its file when the solvers are set up: the folder is made first. An error
+     * of the set-up removes it as any other (FcOutDirAbandon). */
+    char petsc[PETSC_MAX_PATH_LEN + 80];
+    PetscCall(PetscCalloc1(c->npetsc, &inserted));
+    ierr = FcOutDirCreate(&od);
+    if (!ierr) ierr = PetscSNPrintf(petsc, sizeof petsc, "%s/petsc", od.tmp);
+    if (!ierr) ierr = FcMakeDirs(petsc);
+    if (!ierr) ierr = FcCaseInsertViewOptions(c, od.tmp, inserted);
+    if (!ierr) ierr = RunSetup_Private(c, &rs);
+    if (!ierr) ierr = EstimateMeshes_Private(c, &rs, od.final, o->force, &est);
+  } else {
+    ierr = RunSetup_Private(c, &rs);
+    if (!ierr) ierr = EstimateMeshes_Private(c, &rs, od.final, o->force, &est);
+    if (!ierr) ierr = FcOutDirCreate(&od);
+  }
   if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped, &ndone);
   {
     PetscErrorCode ierr2 = RunStateDestroy_Private(&rs, (PetscBool)(ierr != 0));
+    if (!ierr) ierr = ierr2;
+  }
+  if (inserted) {
+    PetscErrorCode ierr2 = FcCaseRemoveViewOptions(c, inserted);
+    if (!ierr) ierr = ierr2;
+    ierr2 = PetscFree(inserted);
     if (!ierr) ierr = ierr2;
   }
   if (ierr) {
@@ -528,15 +579,21 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcInfo(const FcCase *c)
+PetscErrorCode FcInfo(const FcCase *c, PetscBool force)
 {
   RunState       rs;
+  FcEstimate     est;
+  char           line[512];
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  /* the same checks as `run` before it computes: a case `info` accepts, `run` starts */
+  /* the same checks as `run` before it computes: a case `info` accepts, `run` starts (but for
+   * the free space of the output folder, which `info` does not choose) */
+  PetscCall(FcEstimateCase(c, &est));
+  PetscCall(FcEstimateCheck(c, &est, NULL, force));
   PetscCall(PetscMemzero(&rs, sizeof rs));
   ierr = RunSetup_Private(c, &rs);
+  if (!ierr) ierr = EstimateMeshes_Private(c, &rs, NULL, force, &est);
   if (ierr) {
     (void)RunStateDestroy_Private(&rs, PETSC_TRUE);
     return ierr;
@@ -551,6 +608,8 @@ PetscErrorCode FcInfo(const FcCase *c)
     printf("body %s: mesh %s refine %d order %d: %d nodes, %d elements (tet%d), %d DoFs, %d surface triangles, volume %.9g m^3, mass %.9g kg\n", c->bodies[b].name, c->bodies[b].mesh_file, (int)c->bodies[b].refine, (int)c->bodies[b].order, (int)body->mesh.nnodes, (int)body->mesh.nelems,
            (int)body->mesh.npe, 3 * (int)body->mesh.nnodes, (int)body->mesh.nbfaces, (double)body->volume, (double)(body->volume * c->bodies[b].material.density));
   }
+  FcEstimateFormat(&est, line, sizeof line);
+  printf("%s\n", line);
   PetscCall(RunStateDestroy_Private(&rs, PETSC_FALSE));
   PetscFunctionReturn(0);
 }

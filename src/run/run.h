@@ -10,6 +10,7 @@ typedef struct {
   const char *command_line;
   PetscBool   overwrite;    /* --overwrite: a foreign folder at outdir may be replaced */
   PetscBool   nested;       /* inside a study's temporary folder: a failed run keeps its name */
+  PetscBool   force;        /* --force: run even what the size estimate refuses (estimate.h) */
 } FcRunOptions;
 
 /* The output folder is checked before anything is computed and every check of the case against
@@ -18,8 +19,9 @@ typedef struct {
  * inadmissible: the outputs are then kept in <dir>.failed-<pid>, never on <dir> (unless
  * nested). */
 PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converged);
-/* Print the resolved case and per-body mesh statistics on stdout, after every check that
- * `run` makes before computing (groups, contact surfaces, probes). */
-PetscErrorCode FcInfo(const FcCase *c);
+/* Print the resolved case, per-body mesh statistics and the size estimate on stdout, after every
+ * check that `run` makes before computing (groups, contact surfaces, probes, the size estimate
+ * but for the free disk space: force skips it). */
+PetscErrorCode FcInfo(const FcCase *c, PetscBool force);
 
 #endif

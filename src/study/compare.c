@@ -149,6 +149,7 @@ static PetscErrorCode OneRun_Private(const FcStudyCompareOptions *o, const char 
     ro.command_line = o->command_line;
     ro.overwrite    = PETSC_FALSE;
     ro.nested       = PETSC_TRUE; /* a failed run stays in the study, under its solver's name */
+    ro.force        = o->force;
     if (FcVerbosity > 0) fprintf(stderr, "fcsim: study compare: running %s with contact solver %s\n", o->casefile, solver);
     ierr = FcRun(&c, &ro, conv);
   }

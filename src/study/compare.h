@@ -10,6 +10,7 @@ typedef struct {
   const char         *outdir;   /* NULL: <output.dir>/<name>/compare */
   const char         *command_line;
   PetscBool           overwrite; /* --overwrite: a foreign folder at outdir may be replaced */
+  PetscBool           force;     /* --force: every run, even what the size estimate refuses */
 } FcStudyCompareOptions;
 /* *ok: every run converged (each run keeps its own statistics). */
 PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok);

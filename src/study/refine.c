@@ -16,6 +16,8 @@
 #include "refine.h"
 #include "../core/fsutil.h"
 #include "../step/step.h"
+#include "../io/h5check.h"
+#include "../run/estimate.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -270,8 +272,8 @@ static PetscErrorCode ReferenceRead_Private(const char *file, PetscInt ncols, ch
   PetscFunctionBegin;
   PetscCall(PetscMemzero(r, sizeof *r));
   PetscCall(PetscStrncpy(r->file, file, sizeof r->file));
-  f = fopen(file, "r");
-  if (!f) return FcInputError(file, NULL, "cannot read the reference curve: %s", strerror(errno));
+  /* a regular file only: a FIFO or a device would block the read or never end */
+  PetscCall(FcInputFileOpen(file, file, NULL, &f, NULL));
   while (!msg[0] && getline(&buf, &cap, f) >= 0) {
     line++;
     buf[strcspn(buf, "\r\n")] = 0;
@@ -371,7 +373,16 @@ static void MeshCounts_Private(const char *rundir, PetscInt nb, char *const *nam
   snprintf(path, sizeof path, "%s/run.h5", rundir);
   H5Eget_auto2(H5E_DEFAULT, &func, &data);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  fid = FcFileReadable(path) ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
+  {
+    /* the run's own run.h5, read for information: a file that is not regular, or that names
+     * anything outside itself (src/io/h5check.h), leaves the counts to the VTK files or unknown */
+    struct stat st;
+    fid = FcFileReadable(path) && stat(path, &st) == 0 && S_ISREG(st.st_mode) ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
+    if (fid >= 0 && !FcH5FileIsSafe(fid, (PetscInt64)st.st_size)) {
+      H5Fclose(fid);
+      fid = -1;
+    }
+  }
   for (PetscInt b = 0; fid >= 0 && b < nb; b++) {
     for (int k = 0; k < 2; k++) {
       hid_t   d, s;
@@ -620,13 +631,20 @@ static PetscErrorCode Validate_Private(Study *s)
     ierr = FcCaseLoad(o->casefile, o->nsets + s->nrefined, sets, &c);
     PetscCall(PetscFree2(sets, set));
     PetscCall(ierr);
+    /* and fit this machine, before any level starts (each run checks itself again) */
+    {
+      FcEstimate est;
+      ierr = FcEstimateCase(&c, &est);
+      if (!ierr) ierr = FcEstimateCheck(&c, &est, s->dir, o->force);
+    }
     PetscCall(FcCaseDestroy(&c));
+    PetscCall(ierr);
   }
   PetscFunctionReturn(0);
 }
 
 /* Start level L: `<exe> run CASE [--set user]... --set bodies[i].mesh.refine=L... -o
- * TMP/level_L -q [PETSc options]`, stdout and stderr appended to TMP/level_L.log after a
+ * TMP/level_L -q [--force] [PETSc options]`, stdout and stderr appended to TMP/level_L.log after a
  * first line with the command. */
 static PetscErrorCode StartLevel_Private(Study *s, Level *L)
 {
@@ -640,7 +658,7 @@ static PetscErrorCode StartLevel_Private(Study *s, Level *L)
   int                         rc;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(8 + 2 * (o->nsets + s->nrefined) + o->npetsc, &argv, s->nrefined, &set));
+  PetscCall(PetscMalloc2(9 + 2 * (o->nsets + s->nrefined) + o->npetsc, &argv, s->nrefined, &set));
   argv[na++] = s->exe;
   argv[na++] = (char *)"run";
   argv[na++] = (char *)o->casefile;
@@ -658,6 +676,7 @@ static PetscErrorCode StartLevel_Private(Study *s, Level *L)
   argv[na++] = (char *)"-o";
   argv[na++] = out;
   argv[na++] = (char *)"-q";
+  if (o->force) argv[na++] = (char *)"--force"; /* the user insists: every level may exceed the estimate */
   for (PetscInt i = 0; i < o->npetsc; i++) argv[na++] = (char *)o->petsc[i];
   argv[na] = NULL;
   f = fopen(log, "w");

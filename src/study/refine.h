@@ -20,6 +20,7 @@ typedef struct {
   PetscInt           jobs;      /* runs at once; 0: the number of online processors */
   const char        *outdir;    /* NULL: <output.dir>/<name>/refine_<YYYYmmdd-HHMMSS> */
   PetscBool          overwrite; /* --overwrite: a foreign folder at outdir may be replaced */
+  PetscBool          force;     /* --force: passed on to every run (src/run/estimate.h) */
   const char        *command_line;
   PetscInt           npetsc;    /* PETSc options of the command line, passed on to every run */
   const char *const *petsc;
