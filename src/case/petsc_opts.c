@@ -10,6 +10,7 @@ static const struct {
 } named[] = {
   {"fc_mesh_geo_unsandboxed",   "is a safety switch that only the command line may turn off"},
   {"fc_mesh_skip_script_check", "is a safety switch that only the command line may turn off"},
+  {"fc_mesh_timeout",           "is read from the command line only (-fc_mesh_timeout SECONDS): a case sets no limit of the sandbox"},
   {"options_file",              "reads another file (its options)"},
   {"options_string",            "inserts other options"},
   {"prefix_push",               "renames the options that follow"},

@@ -234,6 +234,7 @@ petsc_bad = [
     # fcsim's safety switches: the command line's only
     ("fc_mesh_geo_unsandboxed", "true", "safety switch"),
     ("fc_mesh_skip_script_check", "true", "safety switch"),
+    ("fc_mesh_timeout", "1000", "command line only"),
     # not a solver option at all
     ("vec_type", '"seq"', "not a solver option"),
 ]
