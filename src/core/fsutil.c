@@ -338,6 +338,22 @@ static void Split_Private(const char *final, char *parent, size_t plen, const ch
   else snprintf(parent, plen, "%.*s", (int)(slash - final), final);
 }
 
+/* At exit, whatever path led there: no lock file of this process stays beside a target (the
+ * flock itself dies with the process; the file would be a stale name in the user's folder). */
+static pid_t locks_owner;
+
+static void UnlinkLocksAtExit_Private(void)
+{
+  if (getpid() != locks_owner) return; /* a forked child leaving by exit() */
+  pthread_mutex_lock(&registry_lock);
+  for (int i = 0; i < FC_MAX_REGISTERED; i++)
+    if (registry[i].kind == REG_LOCK) {
+      (void)unlink(registry[i].path);
+      registry[i].kind = REG_FREE;
+    }
+  pthread_mutex_unlock(&registry_lock);
+}
+
 /* Take the destination's lock, PARENT/.BASE.fcsim-lock: flock'ed while the command runs (the
  * lock dies with the process, whatever ends it), its text the holder's pid for the message of
  * a second command to the same destination. The holder removes the file when it is done; a
@@ -370,6 +386,10 @@ static PetscErrorCode Lock_Private(FcOutDir *od, const char *where, const char *
     if (ftruncate(fd, 0) || write(fd, holder, (size_t)n) != n) { /* the pid is only for messages */ }
     od->lockfd = fd;
     od->locked = PETSC_TRUE;
+    if (!locks_owner) {
+      locks_owner = getpid();
+      (void)atexit(UnlinkLocksAtExit_Private);
+    }
     Register_Private(REG_LOCK, od->lock, NULL);
     PetscFunctionReturn(0);
   }

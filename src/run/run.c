@@ -517,8 +517,12 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   PetscCall(FinalDir_Private(c, o, final, sizeof final));
   PetscCall(FcOutDirCheck(final, o->outdir ? "command line" : c->file, o->outdir ? "-o" : "output.dir", "run", o->overwrite, &od));
   /* ... what it will need, refused when it cannot fit (before anything is meshed) ... */
-  PetscCall(FcEstimateCase(c, &est));
-  PetscCall(FcEstimateCheck(c, &est, od.final, o->force));
+  ierr = FcEstimateCase(c, &est);
+  if (!ierr) ierr = FcEstimateCheck(c, &est, od.final, o->force);
+  if (ierr) {
+    FcOutDirAbandon(&od); /* the target's lock */
+    return ierr;
+  }
   /* ... and every check of the case against its meshes, before any file is written. */
   PetscCall(PetscMemzero(&rs, sizeof rs));
   for (PetscInt i = 0; i < c->npetsc; i++) {
