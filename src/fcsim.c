@@ -165,9 +165,24 @@ static int CatchInterrupts_Private(void)
   return sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ? -1 : 0;
 }
 
-static PetscErrorCode CatchInterruptsAgain_Private(void)
+/* The signals PETSc's default handler takes (src/sys/error/signal.c), SIGTERM aside: it prints
+ * where the crash happened and aborts. Set while PETSc is initialized, the default otherwise. */
+static void OnCrash_Private(int sig)
 {
-  return CatchInterrupts_Private() ? PETSC_ERR_SYS : 0;
+  (void)PetscSignalHandlerDefault(sig, NULL);
+  _exit(FC_EXIT_RUN);
+}
+
+static int CatchCrashes_Private(PetscBool on)
+{
+  static const int crash[] = {SIGBUS, SIGFPE, SIGHUP, SIGILL, SIGPIPE, SIGQUIT, SIGSEGV, SIGSYS, SIGTRAP, SIGURG};
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on ? OnCrash_Private : SIG_DFL;
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
+    if (sigaction(crash[i], &sa, NULL)) return -1;
+  return 0;
 }
 
 static void *Watchdog_Private(void *arg)
@@ -608,13 +623,17 @@ int main(int argc, char **argv)
       if (prctl(PR_SET_PDEATHSIG, SIGTERM) || (long)getppid() != parent) (void)raise(SIGTERM);
     }
   }
+  /* PETSc's signal handling would take SIGTERM, and PetscFinalize resets every signal it took to
+   * the default before MPI_Finalize: a SIGTERM in those milliseconds, after the results were in
+   * place, killed fcsim without a word (Open MPI's isolated singleton keeps a thread with every
+   * signal unblocked, which takes it). So PETSc installs none (-no_signal_handler, cleared from
+   * the options once read so that run.h5 records the user's own), and fcsim installs PETSc's
+   * default handler for the crash signals itself, SIGINT/SIGTERM staying its own throughout. */
+  (void)PetscOptionsSetValue(NULL, "-no_signal_handler", NULL);
   ierr = PetscInitialize(&a.pargc, &a.pargv, NULL, NULL);
   if (ierr) return FC_EXIT_RUN;
-  /* PETSc installed its handler for SIGTERM, and PetscFinalize resets it to the default before
-   * it calls the registered finalizers and MPI_Finalize: a late signal would then kill fcsim
-   * (Open MPI's thread takes it) after its results were in place. Ours again, both times. */
-  if (CatchInterrupts_Private() || PetscRegisterFinalize(CatchInterruptsAgain_Private)) {
-    fprintf(stderr, "fcsim: cannot install the interrupt handler\n");
+  if (PetscOptionsClearValue(NULL, "-no_signal_handler") || CatchInterrupts_Private() || CatchCrashes_Private(PETSC_TRUE)) {
+    fprintf(stderr, "fcsim: cannot install the signal handlers\n");
     return FC_EXIT_RUN;
   }
   /* A file-size limit (ulimit -f) or a full disk must be a failed write that fcsim reports, not
@@ -652,6 +671,7 @@ int main(int argc, char **argv)
     FcMPIEnvCleanup();
     _exit(rc ? rc : FC_EXIT_RUN);
   }
+  (void)CatchCrashes_Private(PETSC_FALSE); /* PETSc's handler needs PETSc */
   if (PetscFinalize()) rc = rc ? rc : FC_EXIT_RUN;
   free(a.sets);
   free(a.files);

@@ -57,8 +57,13 @@ def steps_of(folder):
 # ---- 1. two runs to the same destination ------------------------------------------------------
 def item1():
     for trial in range(5):
-        a = start(["run", CANT, "-q", "-o", "same", "--set", "time.dt=0.005"])
-        time.sleep(0.4)
+        # A runs ~1.5 s; B starts once A holds the lock (its start-up alone is 0.2 s, so a fixed
+        # head start raced A's end on a quiet machine)
+        a = start(["run", CANT, "-q", "-o", "same", "--set", "time.dt=0.001"])
+        lock = os.path.join(tmp, ".same.fcsim-lock")
+        t0 = time.time()
+        while not os.path.exists(lock) and time.time() - t0 < 30 and a.poll() is None:
+            time.sleep(0.01)
         b = start(["run", CANT, "-q", "-o", "same", "--set", "time.dt=0.01"])
         _, eb = b.communicate(timeout=300)
         _, ea = a.communicate(timeout=300)
@@ -68,10 +73,10 @@ def item1():
             print("A exit %d: %s\nB exit %d: %s" % (a.returncode, ea, b.returncode, eb))
         check(ok, "trial %d: the second run to the same -o refuses at once, naming the first's pid (exit %d)" % (trial, b.returncode))
         got = steps_of("same")
-        check(got is not None and got[0] == 200, "trial %d: the first run's result (200 steps) is in place: %s" % (trial, got))
+        check(got is not None and got[0] == 1000, "trial %d: the first run's result (1000 steps) is in place: %s" % (trial, got))
         check(not leftovers("same"), "trial %d: nothing left beside it (%s)" % (trial, leftovers("same")))
         if trial == 0:
-            figure("two runs to the same -o, 0.4 s apart: first exit %d, second exit %d '%s'" % (a.returncode, b.returncode, lb[0][:110]))
+            figure("two runs to the same -o, the second once the first holds the lock: first exit %d, second exit %d '%s'" % (a.returncode, b.returncode, lb[0][:110]))
     shutil.rmtree(os.path.join(tmp, "same"))
 
 
