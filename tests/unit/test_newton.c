@@ -25,7 +25,15 @@
  *     Cuthill–McKee recovers the band of a shuffled chain exactly (the envelope of a block
  *     tridiagonal matrix); a singular matrix is a "zero" pivot; and newton on the box stacks of 2
  *     in their block-sparse form converges with it (auto: on to PETSc's LU at the zero pivot;
- *     envelope: restarts with a shift). */
+ *     envelope: restarts with a shift);
+ *  6. the velocity hint (newton.c HintStep_Private): a problem with a known solution r0, u0 (contacts
+ *     sticking near the cone's edge, separated, and in a second family sliding too), then the next
+ *     problem q' = q + s W r0, whose solution is r1 = (1 − s) r0 with the same velocity u0 (the
+ *     load scaled: every contact keeps its state, the slip directions too). From the warm start
+ *     r0 the new x = r0 − ρ(u0 + s W r0) moves contacts to other pieces of Φ; the hint u0 gives
+ *     the pieces of the answer: where all stick or separate the hint step is the answer (1 step),
+ *     the hinted solves take fewer Newton steps in both families, a junk hint costs steps, never
+ *     the answer, and the hint is for one solve. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -510,6 +518,137 @@ static void test_envelope(void **state)
     }
 }
 
+/* The newton view's count of hint steps (all solves): taken, tried. */
+static void HintCounts(FcContactSolver s, int *taken, int *tried)
+{
+  char        view[4096];
+  const char *h;
+  FcTestSolverView(s, view, sizeof view);
+  h      = strstr(view, "hint steps taken ");
+  *taken = *tried = 0;
+  if (h) assert_int_equal(sscanf(h, "hint steps taken %d of %d", taken, tried), 2);
+}
+
+/* A problem with a known solution r* and velocity u*: W random (FcTestRandomDelassus), μ = 0.5;
+ * contact a separated (r* = 0, u*_N > 0) with probability 1/4, sliding (u*_N = 0, u*_T ≠ 0, r*_T
+ * on the cone's edge against u*_T) with probability pslip, else sticking near the cone's edge
+ * (u* = 0, ‖r*_T‖ = 0.9 μ r*_N); q = u* − W r*. */
+static void KnownProblem(uint64_t *rs, int m, double pslip, FcContactProblem *prob, double *rstar, double *ustar)
+{
+  const int n = 3 * m;
+  FcTestRandomDelassus(rs, m, FC_TEST_W_AS_COMPUTED, prob);
+  for (int a = 0; a < m; a++) {
+    const double c = FcTestUniform(rs, 0, 1), th = FcTestUniform(rs, 0, 2 * PETSC_PI), mu = 0.5, rn = FcTestUniform(rs, 0.5, 1.5);
+    double      *r = &rstar[3 * a], *u = &ustar[3 * a];
+    (*prob)->mu[a] = mu;
+    for (int i = 0; i < 3; i++) r[i] = u[i] = 0;
+    if (c < 0.25) u[0] = FcTestUniform(rs, 0.1, 1); /* separated */
+    else if (c < 0.25 + pslip) {                    /* sliding along (cos th, sin th) */
+      const double v = FcTestUniform(rs, 0.1, 1);
+      u[1] = v * cos(th);
+      u[2] = v * sin(th);
+      r[0] = rn;
+      r[1] = -mu * rn * cos(th);
+      r[2] = -mu * rn * sin(th);
+    } else { /* sticking */
+      r[0] = rn;
+      r[1] = 0.9 * mu * rn * cos(th);
+      r[2] = 0.9 * mu * rn * sin(th);
+    }
+  }
+  CHK(FcContactProblemComputeVelocity(*prob, rstar, (*prob)->q)); /* q = 0 here: W r* */
+  for (int i = 0; i < n; i++) (*prob)->q[i] = ustar[i] - (*prob)->q[i];
+}
+
+static void test_hint(void **state)
+{
+  const int       nprob = 24;
+  const double    sc = 0.5;
+  FcContactSolver nt = FcTestMakeSolver("newton", NULL, 1e-10, 200, NULL);
+  int             nplain[2] = {0, 0}, nhint[2] = {0, 0}, njunk = 0, worst[2] = {0, 0}, ntaken = 0, ntried = 0, taken, tried;
+  double          dmax[2] = {0, 0}, djunk = 0;
+  uint64_t        rs = 0x41e7ULL;
+  (void)state;
+
+  for (int fam = 0; fam < 2; fam++) /* 0: stick and separated; 1: a third sliding as well */
+    for (int k = 0; k < nprob; k++) {
+      const int            m = 4 + k, n = 3 * m;
+      FcContactProblem     p;
+      FcContactSolverStats st;
+      double              *r0 = malloc(n * sizeof *r0), *u0 = malloc(n * sizeof *u0), *r1 = malloc(n * sizeof *r1), *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb), *rc = malloc(n * sizeof *rc), *junk = malloc(n * sizeof *junk), *wr = malloc(n * sizeof *wr);
+      KnownProblem(&rs, m, fam ? 0.35 : 0.0, &p, r0, u0);
+      /* the next problem: q' = q + s W r0, solved by r1 = (1 − s) r0 at the same velocity u0 (every
+       * contact in the state it had, a sliding one along the same direction) */
+      for (int i = 0; i < n; i++) wr[i] = u0[i] - p->q[i];
+      for (int i = 0; i < n; i++) {
+        p->q[i] += sc * wr[i];
+        r1[i] = (1 - sc) * r0[i];
+      }
+      CHK(FcContactSolverSetWarmStart(nt, PETSC_TRUE));
+      memcpy(ra, r0, n * sizeof *ra); /* no hint */
+      CHK(FcContactSolverSolve(nt, p, ra));
+      CHK(FcContactSolverGetStats(nt, &st));
+      assert_true(st.converged);
+      nplain[fam] += (int)st.iterations;
+      memcpy(rb, r0, n * sizeof *rb); /* the hint */
+      CHK(FcContactSolverSetVelocityHint(nt, u0));
+      CHK(FcContactSolverSolve(nt, p, rb));
+      CHK(FcContactSolverGetStats(nt, &st));
+      assert_true(st.converged);
+      HintCounts(nt, &taken, &tried);
+      assert_true(tried == ntried + 1 && taken == ntaken + 1); /* tried and taken */
+      ntaken = taken;
+      ntried = tried;
+      nhint[fam] += (int)st.iterations;
+      worst[fam]  = PetscMax(worst[fam], (int)st.iterations);
+      dmax[fam]   = fmax(dmax[fam], FcTestRelDist(n, rb, r1));
+      /* a junk hint (and contacts without one, NaN) costs steps, never the answer */
+      for (int i = 0; i < n; i++) junk[i] = (i % 7 == 3) ? NAN : 1e3 * FcTestUniform(&rs, -1, 1) * FcTestNorm(n, p->q);
+      memcpy(rc, r0, n * sizeof *rc);
+      CHK(FcContactSolverSetVelocityHint(nt, junk));
+      CHK(FcContactSolverSolve(nt, p, rc));
+      CHK(FcContactSolverGetStats(nt, &st));
+      assert_true(st.converged);
+      njunk += (int)st.iterations;
+      djunk = fmax(djunk, FcTestRelDist(n, rc, r1));
+      HintCounts(nt, &ntaken, &ntried);
+      /* the hint is for one solve: the next one, given none, is the plain solve bit for bit; a hint
+       * of no contact (all NaN) is no hint step at all */
+      memcpy(rc, r0, n * sizeof *rc);
+      CHK(FcContactSolverSolve(nt, p, rc));
+      assert_true(memcmp(rc, ra, n * sizeof *rc) == 0);
+      for (int i = 0; i < n; i++) junk[i] = NAN;
+      memcpy(rc, r0, n * sizeof *rc);
+      CHK(FcContactSolverSetVelocityHint(nt, junk));
+      CHK(FcContactSolverSolve(nt, p, rc));
+      assert_true(memcmp(rc, ra, n * sizeof *rc) == 0);
+      HintCounts(nt, &taken, &tried);
+      assert_int_equal(tried, ntried);
+      free(r0);
+      free(u0);
+      free(r1);
+      free(ra);
+      free(rb);
+      free(rc);
+      free(junk);
+      free(wr);
+      CHK(FcContactProblemDestroy(&p));
+    }
+  printf("FIGURE newton velocity hint (%d random problems of 4..%d contacts per family, mu 0.5, known solution r0 near the cone's edge; q' = q + %g W r0, solution (1 - %g) r0): stick and separated: Newton steps from r0 %.2f mean, with the hint u0 %.2f (max %d), |r_hint - r1|/|r1| max %.1e; a third sliding too: %.2f, with the hint %.2f (max %d), %.1e; junk hints %.2f, %.1e\n", nprob, 3 + nprob, sc, sc,
+         (double)nplain[0] / nprob, (double)nhint[0] / nprob, worst[0], dmax[0], (double)nplain[1] / nprob, (double)nhint[1] / nprob, worst[1], dmax[1], (double)njunk / (2 * nprob), djunk);
+  /* where every contact sticks or separates, Φ is affine on the hint's pieces: the hint step is the
+   * answer, to the rounding of one solve with J (cond ≤ 1e3 here) */
+  assert_int_equal(worst[0], 1);
+  assert_true(dmax[0] <= 1e-12);
+  /* sliding contacts: the slip piece is not affine (the direction x_T/‖x_T‖), its step is not the
+   * answer but starts the quadratic phase there */
+  assert_true(nhint[0] < nplain[0] && nhint[1] < nplain[1]);
+  /* both stop at a common error of 1e-10; r1 is the problem's one solution at this μ and W, to
+   * that error times the conditioning (≤ 1e3) */
+  assert_true(dmax[1] <= 1e-6 && djunk <= 1e-6);
+  CHK(FcContactSolverDestroy(&nt));
+}
+
 static void test_options(void **state)
 {
   FcContactSolver s = FcTestMakeSolver("newton", "nt_", 1e-10, 100, NULL);
@@ -539,6 +678,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_options),
     cmocka_unit_test(test_near_rigid),
     cmocka_unit_test(test_envelope),
+    cmocka_unit_test(test_hint),
   };
   return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);
 }
