@@ -135,7 +135,7 @@ typedef struct {
  * symbolic factorization, made per solve, cost about 1 ms (25 µs before any arithmetic,
  * bench/solve_overhead; issue 25: a fixed cost within 10x of nsgs's 0.3-3 µs); above 32 contacts
  * of a block-sparse W, envelope when its factorization costs at most NEWTON_ENVELOPE_MAX_FLOPS
- * (a banded contact graph: the masonry arch's chain of joints, 5.4e5 flops at 148 contacts
+ * (a banded contact graph: the masonry arch's chain of joints, 6.2e5 flops at 148 contacts
  * against 1.15e6 for PETSc's nested dissection on the same J, and no Mat, KSP, ordering or
  * symbolic factorization per solve: 0.22 ms per Newton step against 0.89 ms, doc/contact.md
  * "newton"), and until its first zero pivot (then PETSc's LU for the rest of the solve,
@@ -648,8 +648,8 @@ static PetscErrorCode Theta_Private(FcContactSolver_Newton *nt, FcContactProblem
  * velocity changed outside the disk and pressed ones whose gap velocity changed at the kink, and
  * the Newton directions of those pieces are rejected by the line search for tens of steps (the
  * masonry arch collapsing at μ = 0.2: α down to 1e-5). Measured there: the hint step was taken in
- * 95 of 101 solves, and the solves took 11.4 Newton steps per time step instead of 15.2
- * (doc/validation.md). */
+ * 95 of the 100 solves given a hint (of 106 to t = 2.64 s), and the solves took 11.5 Newton steps
+ * per time step instead of 15.2 (doc/performance.md, the masonry arch). */
 static PetscErrorCode HintStep_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal theta, PetscBool *taken)
 {
   PetscInt  npc[3] = {0, 0, 0}, nnat = 0;
