@@ -18,8 +18,8 @@
  *
  * No pivoting, as PETSc's LU of a SeqAIJ matrix (which newton used on a block-sparse W) and
  * newton's own dense LU: a pivot |u_ii| ≤ zeropivot · Σ_j |a_ij| (the row of the matrix as given)
- * is "zero", and the caller restarts with a shift on the diagonal (newton.c: PETSc's
- * MAT_SHIFT_NONZERO rule). */
+ * is "zero", and the caller decides (newton.c DirectionSolve_Private: on to PETSc's LU, or a
+ * restart with a shift on the diagonal). */
 #ifndef FC_CONTACT_SOLVERS_ENVELOPE_H
 #define FC_CONTACT_SOLVERS_ENVELOPE_H
 
