@@ -51,12 +51,14 @@ for n in 300 1000 3000; do /usr/bin/python3 bench/fclib_multibody.py --layout wa
 # log-log slopes); CSV + Markdown + PNG in bench/out/table_* (about 3 min)
 /usr/bin/python3 scripts/table_study.py --n 20 --seed 1 -o bench/out/table_study
 /usr/bin/python3 scripts/table_cpu.py --levels 1,2,3,4,5 --k 16 --reps 3 -o bench/out/table_cpu
-# issue 13: the masonry arch's real-time rate (simulated time / wall time of the time steps) per run,
-# mu = 1.0 (stands) and 0.2 (collapses, the run stops there), sap and nsgs, and the cost split per step
-# (detection, W, contact solve, rest) from stats.csv; goal >= 10 (han2023: 6.29 and 7.26); one run at a
-# time (-j 1) for timings that compare; bench/out/arch_rate/arch_study.md (doc/performance.md)
+# issues 13 and 25 item 7: the masonry arch's real-time rate (simulated time / wall time of the time
+# steps) per run, mu = 1.0 (stands) and 0.2 (collapses, the run stops there), newton (the case's
+# default, the exact cone), sap and nsgs in one study per mu, and the cost split per step (detection,
+# W, contact solve, rest) and contact iterations per step from stats.csv; goals >= 10 at mu = 1.0 on the
+# exact cone, >= 5 through the collapse (han2023: 6.29 and 7.26); one run at a time (-j 1) for timings
+# that compare; bench/out/arch_rate/arch_study.md (doc/performance.md)
 rm -rf bench/out/arch_rate
-/usr/bin/python3 scripts/arch_study.py --mus 1.0,0.2 --sweep '' --t-end 7 -j 1 -o bench/out/arch_rate
+/usr/bin/python3 scripts/arch_study.py --mus 1.0,0.2 --sweep '' --t-end 7 -j 1 --solvers newton,sap,nsgs -o bench/out/arch_rate
 # issue 13: set-up of many bodies (one body per volume of one mesh, every pair in contact): CPU and
 # peak memory of `fcsim info` on walls of 25 to 900 blocks, and the log-log slope (doc/performance.md)
 /usr/bin/python3 bench/setup_scaling.py --sizes 5,10,20,30

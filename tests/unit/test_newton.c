@@ -18,7 +18,22 @@
  *     on a box stack (W rank deficient) it falls back to the diagonal, says so in its view, and
  *     still converges. Both scalings solve the slab in one step (all contacts stick: Φ is linear
  *     there); the problem rho inverse is for, where stick, slip and separation mix, is the
- *     table's at E = 1e11, tested in tests/integration/test_table_corot.py. */
+ *     table's at E = 1e11, tested in tests/integration/test_table_corot.py;
+ *  5. the envelope LU (envelope.h), the LU of newton on a block-sparse W of more than 32 contacts:
+ *     on random nonsymmetric matrices of random block patterns (a shuffled chain with long-range
+ *     blocks and several components) it solves to a residual of rounding size; reverse
+ *     Cuthill–McKee recovers the band of a shuffled chain exactly (the envelope of a block
+ *     tridiagonal matrix); a singular matrix is a "zero" pivot; and newton on the box stacks of 2
+ *     in their block-sparse form converges with it (auto: on to PETSc's LU at the zero pivot;
+ *     envelope: restarts with a shift);
+ *  6. the velocity hint (newton.c HintStep_Private): a problem with a known solution r0, u0 (contacts
+ *     sticking near the cone's edge, separated, and in a second family sliding too), then the next
+ *     problem q' = q + s W r0, whose solution is r1 = (1 − s) r0 with the same velocity u0 (the
+ *     load scaled: every contact keeps its state, the slip directions too). From the warm start
+ *     r0 the new x = r0 − ρ(u0 + s W r0) moves contacts to other pieces of Φ; the hint u0 gives
+ *     the pieces of the answer: where all stick or separate the hint step is the answer (1 step),
+ *     the hinted solves take fewer Newton steps in both families, a junk hint costs steps, never
+ *     the answer, and the hint is for one solve. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +41,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "testutil.h"
+#include "../../src/contact/solvers/envelope.h"
 
 static uint64_t rng_state = 0x5eed5eedULL;
 
@@ -320,6 +336,319 @@ static void test_near_rigid(void **state)
   }
 }
 
+/* A random block pattern of m blocks: a chain visited in a random order (block a couples with its
+ * neighbours in the chain), `extra` random long-range couplings, the chain cut into `ncomp` pieces
+ * (components); made symmetric, the diagonal added. Values: random in [-1, 1], nonsymmetric, the
+ * diagonal made dominant (no pivoting needed, as for J on a positive definite W). Returns block CSR
+ * and the dense matrix (row-major, 3m × 3m). */
+static void RandomBlockMatrix(uint64_t *rs, int m, int extra, int ncomp, PetscInt **bptr, PetscInt **bcol, double **bval, double **A)
+{
+  const int n = 3 * m;
+  int      *order = malloc(m * sizeof *order), *adj = calloc((size_t)m * m, sizeof *adj), nb = 0;
+
+  for (int a = 0; a < m; a++) order[a] = a;
+  for (int a = m - 1; a > 0; a--) { /* Fisher–Yates */
+    const int b = (int)FcTestUniform(rs, 0, a + 1 - 1e-12), t = order[a];
+    order[a] = order[b];
+    order[b] = t;
+  }
+  for (int a = 0; a < m; a++) adj[a * m + a] = 1;
+  for (int k = 0; k + 1 < m; k++)
+    if (!(ncomp > 1 && (k + 1) % ((m + ncomp - 1) / ncomp) == 0)) adj[order[k] * m + order[k + 1]] = adj[order[k + 1] * m + order[k]] = 1;
+  for (int e = 0; e < extra; e++) {
+    const int a = (int)FcTestUniform(rs, 0, m - 1e-12), b = (int)FcTestUniform(rs, 0, m - 1e-12);
+    adj[a * m + b] = adj[b * m + a] = 1;
+  }
+  for (int k = 0; k < m * m; k++) nb += adj[k];
+  *bptr = malloc((m + 1) * sizeof **bptr);
+  *bcol = malloc(nb * sizeof **bcol);
+  *bval = malloc(9 * (size_t)nb * sizeof **bval);
+  *A    = calloc((size_t)n * n, sizeof **A);
+  (*bptr)[0] = 0;
+  for (int a = 0, k = 0; a < m; a++) {
+    for (int b = 0; b < m; b++) {
+      if (!adj[a * m + b]) continue;
+      (*bcol)[k] = b;
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) (*bval)[9 * k + 3 * i + j] = (*A)[(size_t)(3 * a + i) * n + 3 * b + j] = FcTestUniform(rs, -1, 1);
+      k++;
+    }
+    (*bptr)[a + 1] = k;
+  }
+  for (int i = 0; i < n; i++) { /* diagonal dominance, in both copies */
+    double rsum = 0;
+    for (int j = 0; j < n; j++) rsum += fabs((*A)[(size_t)i * n + j]);
+    (*A)[(size_t)i * n + i] += rsum + 1;
+    for (int k = (*bptr)[i / 3]; k < (*bptr)[i / 3 + 1]; k++)
+      if ((*bcol)[k] == i / 3) (*bval)[9 * k + 4 * (i % 3)] = (*A)[(size_t)i * n + i];
+  }
+  free(order);
+  free(adj);
+}
+
+static void test_envelope(void **state)
+{
+  uint64_t rs = 0xe47e10bULL;
+  double   resmax = 0;
+  int      nsolve = 0;
+  (void)state;
+
+  /* 1. random patterns and values: the residual of the solve, relative to |A| |x| (backward error) */
+  for (int t = 0; t < 40; t++) {
+    const int    m = 1 + (t * 7) % 61, n = 3 * m, extra = t % 3 ? m / 4 : 0, ncomp = 1 + t % 4;
+    PetscInt    *bptr, *bcol;
+    double      *bval, *A, *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x);
+    FcEnvelopeLU e;
+    PetscBool    ok;
+    RandomBlockMatrix(&rs, m, extra, ncomp, &bptr, &bcol, &bval, &A);
+    FcEnvelopeLUInit(&e);
+    CHK(FcEnvelopeLUSetPattern(&e, m, bptr, bcol));
+    for (int rep = 0; rep < 2; rep++) { /* twice: the second factorization reuses the arrays */
+      double res = 0, ax = 0, xn = 0;
+      FcEnvelopeLUZero(&e);
+      for (int a = 0; a < m; a++)
+        for (int k = bptr[a]; k < bptr[a + 1]; k++) FcEnvelopeLUSetBlock(&e, a, bcol[k], &bval[9 * k]);
+      FcEnvelopeLUFactor(&e, 100 * PETSC_MACHINE_EPSILON, &ok);
+      assert_true(ok);
+      for (int i = 0; i < n; i++) x[i] = b[i] = FcTestUniform(&rs, -1, 1);
+      FcEnvelopeLUSolve(&e, x);
+      for (int i = 0; i < n; i++) {
+        double v = -b[i], av = 0;
+        for (int j = 0; j < n; j++) {
+          v += A[(size_t)i * n + j] * x[j];
+          av += fabs(A[(size_t)i * n + j] * x[j]);
+        }
+        res = fmax(res, fabs(v));
+        ax  = fmax(ax, av);
+        xn  = fmax(xn, fabs(x[i]));
+      }
+      assert_true(xn > 0);
+      resmax = fmax(resmax, res / ax);
+      nsolve++;
+    }
+    CHK(FcEnvelopeLUDestroy(&e));
+    free(bptr);
+    free(bcol);
+    free(bval);
+    free(A);
+    free(b);
+    free(x);
+  }
+  /* a backward-stable elimination's residual is a few ε |A| |x| (no pivoting is needed with a
+   * dominant diagonal: the growth factor is at most 2) */
+  printf("FIGURE envelope LU: %d solves of random block patterns (m = 1..61, 1-4 components, long-range blocks): max |Ax - b| / (|A| |x|) %.1e\n", nsolve, resmax);
+  assert_true(resmax <= 1e-14);
+
+  /* 2. RCM recovers a shuffled chain's band: every block row starts at most one block to the left,
+   * and the envelope is that of a block tridiagonal matrix, 3 + 12 (m − 1) entries per triangle,
+   * also with the chain in 3 pieces (3 components: 2 blocks fewer) */
+  for (int ncomp = 1; ncomp <= 3; ncomp += 2) {
+    const int    m = 50;
+    PetscInt    *bptr, *bcol;
+    double      *bval, *A;
+    FcEnvelopeLU e;
+    RandomBlockMatrix(&rs, m, 0, ncomp, &bptr, &bcol, &bval, &A);
+    FcEnvelopeLUInit(&e);
+    CHK(FcEnvelopeLUSetPattern(&e, m, bptr, bcol));
+    for (int k = 0; k < m; k++) assert_true(e.first[k] >= k - 1);
+    printf("FIGURE envelope LU: a shuffled chain of %d blocks in %d piece(s): envelope %d entries (block tridiagonal: %d)\n", m, ncomp, (int)e.nenv, 3 * ncomp + 12 * (m - ncomp));
+    assert_int_equal((int)e.nenv, 3 * ncomp + 12 * (m - ncomp));
+    CHK(FcEnvelopeLUDestroy(&e));
+    free(bptr);
+    free(bcol);
+    free(bval);
+    free(A);
+  }
+
+  /* 3. a singular matrix (block 1's rows zero): a zero pivot */
+  {
+    const PetscInt bptr[3] = {0, 2, 4}, bcol[4] = {0, 1, 0, 1};
+    const double   I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Z[9] = {0};
+    FcEnvelopeLU   e;
+    PetscBool      ok;
+    FcEnvelopeLUInit(&e);
+    CHK(FcEnvelopeLUSetPattern(&e, 2, bptr, bcol));
+    FcEnvelopeLUZero(&e);
+    FcEnvelopeLUSetBlock(&e, 0, 0, I3);
+    FcEnvelopeLUSetBlock(&e, 0, 1, I3);
+    FcEnvelopeLUSetBlock(&e, 1, 0, Z);
+    FcEnvelopeLUSetBlock(&e, 1, 1, Z);
+    FcEnvelopeLUFactor(&e, 100 * PETSC_MACHINE_EPSILON, &ok);
+    assert_false(ok);
+    CHK(FcEnvelopeLUDestroy(&e));
+  }
+
+  /* 4. newton on block-sparse box stacks of 40 and 80 contacts, W of rank 6N: J is singular where
+   * every contact sticks. lu auto meets a zero pivot in the envelope LU and goes on with PETSc's LU
+   * (its view says so), converging as test_box_stack does (1 step, the weight carried to 1e-8);
+   * lu envelope restarts with J + δI (newton.c NEWTON_ENVELOPE_SHIFT) and converges too, its r
+   * solving the problem to 1e-10 in the common error: the weight is carried to that error times
+   * the conditioning of W on its range (test_box_stack: 1e-8 per factor 100 of mass ratio with
+   * PETSc's exact steps; the shifted steps end elsewhere within tol, measured 1.4e-8 and 5.6e-9),
+   * bounded by 1e-7. */
+  for (int N = 10; N <= 20; N += 10)
+    for (int lu = 0; lu < 2; lu++) {
+      const char          *opts[] = {"newton_lu", lu ? "envelope" : "auto", NULL};
+      double               weight, rn0 = 0;
+      FcContactProblem     pd = BoxStack(N, 1.0, 1e-2, 100, &weight), p;
+      FcContactSolver      nt = FcTestMakeSolver("newton", "env_", 1e-10, 100, opts);
+      FcContactSolverStats st;
+      PetscReal           *r = calloc(12 * N, sizeof *r);
+      char                 view[4096];
+      CHK(FcContactSolverSetFromOptions(nt));
+      CHK(FcContactProblemConvert(pd, FC_CONTACT_W_SPARSE, &p));
+      CHK(FcContactSolverSolve(nt, p, r));
+      CHK(FcContactSolverGetStats(nt, &st));
+      FcTestSolverView(nt, view, sizeof view);
+      for (int c = 0; c < 4; c++) rn0 += r[3 * c];
+      printf("FIGURE envelope LU: newton on a block-sparse stack of %d contacts, lu %s: %s in %d steps, error %.1e, ground impulse / (weight h) - 1 = %.1e\n", 4 * N, opts[1], st.reason_name, (int)st.iterations, (double)st.error, rn0 / (weight * 1e-2) - 1);
+      assert_true(st.converged && st.error <= 1e-10);
+      if (!lu) {
+        assert_non_null(strstr(view, "the envelope LU 1 (1 of them went on with PETSc's at a zero pivot)"));
+        assert_int_equal(st.iterations, 1);
+        assert_true(fabs(rn0 / (weight * 1e-2) - 1) <= 1e-8);
+      } else {
+        assert_non_null(strstr(view, "the envelope LU 1 (0 of them"));
+        assert_true(fabs(rn0 / (weight * 1e-2) - 1) <= 1e-7);
+      }
+      free(r);
+      CHK(FcContactSolverDestroy(&nt));
+      CHK(FcContactProblemDestroy(&p));
+      CHK(FcContactProblemDestroy(&pd));
+    }
+}
+
+/* The newton view's count of hint steps (all solves): taken, tried. */
+static void HintCounts(FcContactSolver s, int *taken, int *tried)
+{
+  char        view[4096];
+  const char *h;
+  FcTestSolverView(s, view, sizeof view);
+  h      = strstr(view, "hint steps taken ");
+  *taken = *tried = 0;
+  if (h) assert_int_equal(sscanf(h, "hint steps taken %d of %d", taken, tried), 2);
+}
+
+/* A problem with a known solution r* and velocity u*: W random (FcTestRandomDelassus), μ = 0.5;
+ * contact a separated (r* = 0, u*_N > 0) with probability 1/4, sliding (u*_N = 0, u*_T ≠ 0, r*_T
+ * on the cone's edge against u*_T) with probability pslip, else sticking near the cone's edge
+ * (u* = 0, ‖r*_T‖ = 0.9 μ r*_N); q = u* − W r*. */
+static void KnownProblem(uint64_t *rs, int m, double pslip, FcContactProblem *prob, double *rstar, double *ustar)
+{
+  const int n = 3 * m;
+  FcTestRandomDelassus(rs, m, FC_TEST_W_AS_COMPUTED, prob);
+  for (int a = 0; a < m; a++) {
+    const double c = FcTestUniform(rs, 0, 1), th = FcTestUniform(rs, 0, 2 * PETSC_PI), mu = 0.5, rn = FcTestUniform(rs, 0.5, 1.5);
+    double      *r = &rstar[3 * a], *u = &ustar[3 * a];
+    (*prob)->mu[a] = mu;
+    for (int i = 0; i < 3; i++) r[i] = u[i] = 0;
+    if (c < 0.25) u[0] = FcTestUniform(rs, 0.1, 1); /* separated */
+    else if (c < 0.25 + pslip) {                    /* sliding along (cos th, sin th) */
+      const double v = FcTestUniform(rs, 0.1, 1);
+      u[1] = v * cos(th);
+      u[2] = v * sin(th);
+      r[0] = rn;
+      r[1] = -mu * rn * cos(th);
+      r[2] = -mu * rn * sin(th);
+    } else { /* sticking */
+      r[0] = rn;
+      r[1] = 0.9 * mu * rn * cos(th);
+      r[2] = 0.9 * mu * rn * sin(th);
+    }
+  }
+  CHK(FcContactProblemComputeVelocity(*prob, rstar, (*prob)->q)); /* q = 0 here: W r* */
+  for (int i = 0; i < n; i++) (*prob)->q[i] = ustar[i] - (*prob)->q[i];
+}
+
+static void test_hint(void **state)
+{
+  const int       nprob = 24;
+  const double    sc = 0.5;
+  FcContactSolver nt = FcTestMakeSolver("newton", NULL, 1e-10, 200, NULL);
+  int             nplain[2] = {0, 0}, nhint[2] = {0, 0}, njunk = 0, worst[2] = {0, 0}, ntaken = 0, ntried = 0, taken, tried;
+  double          dmax[2] = {0, 0}, djunk = 0;
+  uint64_t        rs = 0x41e7ULL;
+  (void)state;
+
+  for (int fam = 0; fam < 2; fam++) /* 0: stick and separated; 1: a third sliding as well */
+    for (int k = 0; k < nprob; k++) {
+      const int            m = 4 + k, n = 3 * m;
+      FcContactProblem     p;
+      FcContactSolverStats st;
+      double              *r0 = malloc(n * sizeof *r0), *u0 = malloc(n * sizeof *u0), *r1 = malloc(n * sizeof *r1), *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb), *rc = malloc(n * sizeof *rc), *junk = malloc(n * sizeof *junk), *wr = malloc(n * sizeof *wr);
+      KnownProblem(&rs, m, fam ? 0.35 : 0.0, &p, r0, u0);
+      /* the next problem: q' = q + s W r0, solved by r1 = (1 − s) r0 at the same velocity u0 (every
+       * contact in the state it had, a sliding one along the same direction) */
+      for (int i = 0; i < n; i++) wr[i] = u0[i] - p->q[i];
+      for (int i = 0; i < n; i++) {
+        p->q[i] += sc * wr[i];
+        r1[i] = (1 - sc) * r0[i];
+      }
+      CHK(FcContactSolverSetWarmStart(nt, PETSC_TRUE));
+      memcpy(ra, r0, n * sizeof *ra); /* no hint */
+      CHK(FcContactSolverSolve(nt, p, ra));
+      CHK(FcContactSolverGetStats(nt, &st));
+      assert_true(st.converged);
+      nplain[fam] += (int)st.iterations;
+      memcpy(rb, r0, n * sizeof *rb); /* the hint */
+      CHK(FcContactSolverSetVelocityHint(nt, u0));
+      CHK(FcContactSolverSolve(nt, p, rb));
+      CHK(FcContactSolverGetStats(nt, &st));
+      assert_true(st.converged);
+      HintCounts(nt, &taken, &tried);
+      assert_true(tried == ntried + 1 && taken == ntaken + 1); /* tried and taken */
+      ntaken = taken;
+      ntried = tried;
+      nhint[fam] += (int)st.iterations;
+      worst[fam]  = PetscMax(worst[fam], (int)st.iterations);
+      dmax[fam]   = fmax(dmax[fam], FcTestRelDist(n, rb, r1));
+      /* a junk hint (and contacts without one, NaN) costs steps, never the answer */
+      for (int i = 0; i < n; i++) junk[i] = (i % 7 == 3) ? NAN : 1e3 * FcTestUniform(&rs, -1, 1) * FcTestNorm(n, p->q);
+      memcpy(rc, r0, n * sizeof *rc);
+      CHK(FcContactSolverSetVelocityHint(nt, junk));
+      CHK(FcContactSolverSolve(nt, p, rc));
+      CHK(FcContactSolverGetStats(nt, &st));
+      assert_true(st.converged);
+      njunk += (int)st.iterations;
+      djunk = fmax(djunk, FcTestRelDist(n, rc, r1));
+      HintCounts(nt, &ntaken, &ntried);
+      /* the hint is for one solve: the next one, given none, is the plain solve bit for bit; a hint
+       * of no contact (all NaN) is no hint step at all */
+      memcpy(rc, r0, n * sizeof *rc);
+      CHK(FcContactSolverSolve(nt, p, rc));
+      assert_true(memcmp(rc, ra, n * sizeof *rc) == 0);
+      for (int i = 0; i < n; i++) junk[i] = NAN;
+      memcpy(rc, r0, n * sizeof *rc);
+      CHK(FcContactSolverSetVelocityHint(nt, junk));
+      CHK(FcContactSolverSolve(nt, p, rc));
+      assert_true(memcmp(rc, ra, n * sizeof *rc) == 0);
+      HintCounts(nt, &taken, &tried);
+      assert_int_equal(tried, ntried);
+      free(r0);
+      free(u0);
+      free(r1);
+      free(ra);
+      free(rb);
+      free(rc);
+      free(junk);
+      free(wr);
+      CHK(FcContactProblemDestroy(&p));
+    }
+  printf("FIGURE newton velocity hint (%d random problems of 4..%d contacts per family, mu 0.5, known solution r0 near the cone's edge; q' = q + %g W r0, solution (1 - %g) r0): stick and separated: Newton steps from r0 %.2f mean, with the hint u0 %.2f (max %d), |r_hint - r1|/|r1| max %.1e; a third sliding too: %.2f, with the hint %.2f (max %d), %.1e; junk hints %.2f, %.1e\n", nprob, 3 + nprob, sc, sc,
+         (double)nplain[0] / nprob, (double)nhint[0] / nprob, worst[0], dmax[0], (double)nplain[1] / nprob, (double)nhint[1] / nprob, worst[1], dmax[1], (double)njunk / (2 * nprob), djunk);
+  /* where every contact sticks or separates, Φ is affine on the hint's pieces: the hint step is the
+   * answer, to the rounding of one solve with J (cond ≤ 1e3 here) */
+  assert_int_equal(worst[0], 1);
+  assert_true(dmax[0] <= 1e-12);
+  /* sliding contacts: the slip piece is not affine (the direction x_T/‖x_T‖), its step is not the
+   * answer but starts the quadratic phase there */
+  assert_true(nhint[0] < nplain[0] && nhint[1] < nplain[1]);
+  /* both stop at a common error of 1e-10; r1 is the problem's one solution at this μ and W, to
+   * that error times the conditioning (≤ 1e3) */
+  assert_true(dmax[1] <= 1e-6 && djunk <= 1e-6);
+  CHK(FcContactSolverDestroy(&nt));
+}
+
 static void test_options(void **state)
 {
   FcContactSolver s = FcTestMakeSolver("newton", "nt_", 1e-10, 100, NULL);
@@ -336,6 +665,8 @@ static void test_options(void **state)
   assert_non_null(strstr(msg, "-nt_fc_contact_solver_newton_reg_max"));
   FcTestSolverBadOption(s, "-nt_fc_contact_solver_newton_rho", "schur", msg, sizeof msg);
   assert_non_null(strstr(msg, "-nt_fc_contact_solver_newton_rho"));
+  FcTestSolverBadOption(s, "-nt_fc_contact_solver_newton_lu", "band", msg, sizeof msg);
+  assert_non_null(strstr(msg, "-nt_fc_contact_solver_newton_lu"));
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 }
 
@@ -346,6 +677,8 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_box_stack),
     cmocka_unit_test(test_options),
     cmocka_unit_test(test_near_rigid),
+    cmocka_unit_test(test_envelope),
+    cmocka_unit_test(test_hint),
   };
   return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);
 }
