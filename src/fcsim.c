@@ -29,7 +29,6 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -145,6 +144,7 @@ static void EnvFree_Private(char **e)
  * registered temporary folder itself and ends the process with _exit(130), so that an interrupt
  * always ends fcsim within a second or two and leaves nothing behind. */
 static sigset_t watched;
+static pid_t    watch_parent; /* the study that started this run (FCSIM_PARENT_PID), or 0 */
 static sem_t    wake;
 
 static void OnInterrupt_Private(int sig)
@@ -196,6 +196,7 @@ static void *Watchdog_Private(void *arg)
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_sec += 1;
     if (!sem_timedwait(&wake, &ts)) break;
+    if (watch_parent && getppid() != watch_parent) break; /* the study died: as an interrupt */
     if (errno == ETIMEDOUT) FcProgressReport();
   }
   for (double t = 0; t < FcInterruptGrace; t += 0.01) {
@@ -609,19 +610,20 @@ int main(int argc, char **argv)
   /* Open MPI's start-up for a plain process (core/mpienv.h), after the environment was copied
    * for study refine's runs (each prepares its own) and before any thread exists (setenv). */
   FcMPIEnvPrepare();
+  {
+    /* A run started by `study refine` dies with the study (an interrupt: its temporary folder
+     * removed), even when the study is killed with SIGKILL (src/study/refine.c): the watchdog
+     * sees the parent change. Not PR_SET_PDEATHSIG: its signal went to the main thread, where
+     * SIGINT/SIGTERM are blocked (the watchdog takes them), and stayed pending for ever. */
+    const char *pp = getenv("FCSIM_PARENT_PID");
+    if (pp) {
+      watch_parent = (pid_t)strtol(pp, NULL, 10);
+      (void)unsetenv("FCSIM_PARENT_PID");
+    }
+  }
   if (StartWatchdog_Private()) {
     fprintf(stderr, "fcsim: cannot start the interrupt watchdog thread\n");
     return FC_EXIT_RUN;
-  }
-  {
-    /* A run started by `study refine` dies with the study (SIGTERM: an interrupt, its temporary
-     * folder removed), even when the study is killed with SIGKILL (src/study/refine.c). */
-    const char *pp = getenv("FCSIM_PARENT_PID");
-    if (pp) {
-      const long parent = strtol(pp, NULL, 10);
-      (void)unsetenv("FCSIM_PARENT_PID");
-      if (prctl(PR_SET_PDEATHSIG, SIGTERM) || (long)getppid() != parent) (void)raise(SIGTERM);
-    }
   }
   /* PETSc's signal handling would take SIGTERM, and PetscFinalize resets every signal it took to
    * the default before MPI_Finalize: a SIGTERM in those milliseconds, after the results were in
