@@ -13,6 +13,11 @@ static struct {
   double      t, residual, since, phase_since, last;
   const char *phase;
   char        phase_buf[96];
+  /* the run's rate (FC_PROGRESS_RATE_AFTER) */
+  const char *file;
+  long        nsteps, first, done; /* the first step seen, the last one completed */
+  double      start, done_at;      /* when the first step began, when the last one ended */
+  int         rate_checked;
 } P;
 
 static double Now_Private(void)
@@ -22,10 +27,17 @@ static double Now_Private(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void FcProgressStepBegin(long step, double t)
+void FcProgressStepBegin(long step, long nsteps, double t, const char *file)
 {
   const double now = Now_Private();
   pthread_mutex_lock(&lock);
+  if (!P.file) {
+    P.file  = file;
+    P.first = step;
+    P.done  = step - 1;
+    P.start = P.done_at = now;
+  }
+  P.nsteps = nsteps;
   P.active   = 1;
   P.step     = step;
   P.t        = t;
@@ -56,17 +68,47 @@ void FcProgressPhase(const char *what)
 
 void FcProgressStepEnd(void)
 {
+  const double now = Now_Private();
   pthread_mutex_lock(&lock);
-  P.active = 0;
+  P.active  = 0;
+  P.done    = P.step;
+  P.done_at = now;
   pthread_mutex_unlock(&lock);
+}
+
+static const char *Duration_Private(double s, char *buf, size_t len)
+{
+  if (s >= 86400) snprintf(buf, len, "%.3g days", s / 86400);
+  else snprintf(buf, len, "%.3g h", s / 3600);
+  return buf;
+}
+
+/* Once, FC_PROGRESS_RATE_AFTER seconds after the first step began: the steps completed so far,
+ * extrapolated (progress.h). Under the lock. */
+static int RateWarning_Private(double now, char *line, size_t len)
+{
+  const long   completed = P.done - P.first + 1;
+  const double spent     = P.done_at - P.start;
+  char         d[32];
+
+  if (P.rate_checked || !P.file || now - P.start < FC_PROGRESS_RATE_AFTER) return 0;
+  P.rate_checked = 1;
+  if (completed < 1 || spent <= 0 || P.nsteps <= P.done) return 0; /* a step that never ends: the progress lines say so */
+  const double more = (double)(P.nsteps - P.done) * spent / (double)completed;
+  if (more < FC_PROGRESS_WARN_SECONDS) return 0;
+  return snprintf(line, len, "fcsim: warning: %s: %ld of %ld steps in the first %.0f s: at that rate the run needs about %s more", P.file, P.done, P.nsteps, now - P.start, Duration_Private(more, d, sizeof d));
 }
 
 void FcProgressReport(void)
 {
   const double now = Now_Private();
-  char         line[384];
-  int          n = 0;
+  char         line[384], warn[384];
+  int          n = 0, w;
 
+  pthread_mutex_lock(&lock);
+  w = RateWarning_Private(now, warn, sizeof warn);
+  pthread_mutex_unlock(&lock);
+  if (w > 0) fprintf(stderr, "%s\n", warn);
   if (FcVerbosity < 1) return;
   pthread_mutex_lock(&lock);
   if (P.active && now - P.last >= FC_PROGRESS_EVERY) {

@@ -11,8 +11,17 @@
 #define FC_PROGRESS_H
 
 #define FC_PROGRESS_EVERY 5.0 /* seconds */
+/* A run of many steps: once FC_PROGRESS_RATE_AFTER seconds of steps have passed, the rate of the
+ * steps completed so far is extrapolated to the case's last step; when that means
+ * FC_PROGRESS_WARN_SECONDS or more, one warning line (also with -q: it is not progress):
+ *   fcsim: warning: cases/x.json: 2500 of 1e+09 steps in the first 10 s: at that rate the run needs about 46.3 days more
+ * The size estimate at the start (src/run/estimate.c) is a lower bound made to refuse the
+ * impossible; this is the measured rate, which is what a user weighs. */
+#define FC_PROGRESS_RATE_AFTER  10.0
+#define FC_PROGRESS_WARN_SECONDS 3600.0
 
-void FcProgressStepBegin(long step, double t);
+/* step: 1-based; nsteps: the case's number of steps; file: the case file (kept by pointer) */
+void FcProgressStepBegin(long step, long nsteps, double t, const char *file);
 void FcProgressNewton(long it, double residual);
 /* what: a static string ("contact solve (nsgs)"), or NULL when the phase ends */
 void FcProgressPhase(const char *what);

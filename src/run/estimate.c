@@ -154,7 +154,8 @@ PetscErrorCode FcEstimateMeshes(const FcCase *c, PetscInt n, const PetscInt node
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(e, sizeof *e));
-  e->body = -1;
+  e->body   = -1;
+  e->meshed = PETSC_TRUE;
   for (PetscInt b = 0; b < c->nbodies && k < n; b++) {
     if (c->bodies[b].rigid) continue;
     AddBody_Private(c, b, (double)tets[k], (double)nodes[k], (double)npe[k], factor, e, &worst);
@@ -194,6 +195,11 @@ PetscErrorCode FcEstimateCheck(const FcCase *c, const FcEstimate *e, const char 
   char         key[512], b1[32], b2[32], b3[32], b4[32], what[256];
 
   PetscFunctionBegin;
+  if (e->meshed && (e->seconds >= FC_ESTIMATE_WARN_SECONDS || e->output >= FC_ESTIMATE_WARN_BYTES) && (force || (days <= FC_ESTIMATE_MAX_DAYS && (phys <= 0 || e->memory <= phys)))) {
+    char line[512];
+    FcEstimateFormat(e, line, sizeof line);
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: a long run: %s (lower bounds)\n", c->file, line));
+  }
   if (force) PetscFunctionReturn(0);
   if (e->partial && !e->tets) snprintf(what, sizeof what, "%" PetscInt_FMT " steps", c->steps); /* the meshes are counted once meshed */
   else snprintf(what, sizeof what, "%.3g tetrahedra, %.3g DoFs, %" PetscInt_FMT " steps", e->tets, e->dofs, c->steps);

@@ -20,6 +20,10 @@
  * bound leaves out Newton iterations, contact solves and factorizations, which commonly cost
  * 10-100 times the bound), longer than a validation run on one machine can be attended. */
 #define FC_ESTIMATE_MAX_DAYS 30.0
+/* A run that surely lasts hours or writes terabytes (lower bounds) gets one warning line at its
+ * start, once the meshes are loaded, even with --force (issue 31 item 6). */
+#define FC_ESTIMATE_WARN_SECONDS 3600.0
+#define FC_ESTIMATE_WARN_BYTES   1e12
 
 typedef struct {
   double tets, nodes, dofs; /* deformable bodies (estimated: tets from the files, nodes from tets) */
@@ -27,6 +31,7 @@ typedef struct {
   double output;            /* bytes written, lower estimate */
   double seconds;           /* lower bound of the time */
   PetscBool partial;        /* some body could not be estimated before meshing (a .geo at refine 0) */
+  PetscBool meshed;         /* from the loaded meshes (FcEstimateMeshes): the last estimate */
   /* what drives them, for the key a refusal names */
   double    mem_bodies, mem_rows;   /* the bodies' share of memory; the per-step rows kept */
   double    mem_haptic, out_haptic; /* the haptic loop's rows kept, written (part of the rows) */
@@ -39,7 +44,8 @@ PetscErrorCode FcEstimateCase(const FcCase *c, FcEstimate *e);
 /* After meshing: from the loaded meshes of the deformable bodies (n of them: nodes, tetrahedra,
  * nodes per element), exact counts. */
 PetscErrorCode FcEstimateMeshes(const FcCase *c, PetscInt n, const PetscInt nodes[], const PetscInt tets[], const PetscInt npe[], FcEstimate *e);
-/* Refuse what cannot fit (input error naming the key), unless force. outdir: where the run will
+/* Refuse what cannot fit (input error naming the key), unless force; warn (one line on stderr)
+ * when the estimate from the meshes means hours or terabytes. outdir: where the run will
  * write (its free space is compared with the output), or NULL (fcsim info: no output). */
 PetscErrorCode FcEstimateCheck(const FcCase *c, const FcEstimate *e, const char *outdir, PetscBool force);
 /* One line "estimate: ..." for fcsim info. */

@@ -170,7 +170,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(PetscMemzero(st, sizeof *st));
-  FcProgressStepBegin((long)s->step, (double)s->t1);
+  FcProgressStepBegin((long)s->step, (long)c->steps, (double)s->t1, c->file);
   st->substeps = 1;
   if (cs) PetscCall(FcContactStepBegin(cs, &st->contact));
   else st->contact.converged = PETSC_TRUE;
