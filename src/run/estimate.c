@@ -188,6 +188,19 @@ void FcEstimateFormat(const FcEstimate *e, char *buf, size_t len)
   snprintf(buf, len, "estimate: %.3g tetrahedra, %.3g DoFs%s; memory >= %s, output >= %s, time >= %s", e->tets, e->dofs, e->partial ? " (a .geo at refine 0 counted once meshed)" : "", Bytes_Private(e->memory, m, sizeof m), Bytes_Private(e->output, o, sizeof o), Duration_Private(e->seconds, t, sizeof t));
 }
 
+/* A run that fits but surely lasts hours or writes terabytes: one line, from the last estimate
+ * (the meshes'), after the refusals. */
+static PetscErrorCode Warn_Private(const FcCase *c, const FcEstimate *e)
+{
+  char line[512];
+
+  PetscFunctionBegin;
+  if (!e->meshed || (e->seconds < FC_ESTIMATE_WARN_SECONDS && e->output < FC_ESTIMATE_WARN_BYTES)) PetscFunctionReturn(0);
+  FcEstimateFormat(e, line, sizeof line);
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: a long run: %s (lower bounds)\n", c->file, line));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcEstimateCheck(const FcCase *c, const FcEstimate *e, const char *outdir, PetscBool force)
 {
   const double phys = FcPhysicalMemory(), days = e->seconds / 86400;
@@ -195,12 +208,10 @@ PetscErrorCode FcEstimateCheck(const FcCase *c, const FcEstimate *e, const char 
   char         key[512], b1[32], b2[32], b3[32], b4[32], what[256];
 
   PetscFunctionBegin;
-  if (e->meshed && (e->seconds >= FC_ESTIMATE_WARN_SECONDS || e->output >= FC_ESTIMATE_WARN_BYTES) && (force || (days <= FC_ESTIMATE_MAX_DAYS && (phys <= 0 || e->memory <= phys)))) {
-    char line[512];
-    FcEstimateFormat(e, line, sizeof line);
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: a long run: %s (lower bounds)\n", c->file, line));
+  if (force) {
+    PetscCall(Warn_Private(c, e));
+    PetscFunctionReturn(0);
   }
-  if (force) PetscFunctionReturn(0);
   if (e->partial && !e->tets) snprintf(what, sizeof what, "%" PetscInt_FMT " steps", c->steps); /* the meshes are counted once meshed */
   else snprintf(what, sizeof what, "%.3g tetrahedra, %.3g DoFs, %" PetscInt_FMT " steps", e->tets, e->dofs, c->steps);
   if (phys > 0 && e->memory > phys) {
@@ -222,5 +233,6 @@ PetscErrorCode FcEstimateCheck(const FcCase *c, const FcEstimate *e, const char 
   }
   if (days > FC_ESTIMATE_MAX_DAYS)
     return FcInputError(c->file, tkey, "the run needs at least %s (estimate: %s, at least %.3g s per step), more than fcsim's bound of %g days: reduce it, or pass --force to run anyway", Duration_Private(e->seconds, b1, sizeof b1), what, e->seconds / PetscMax((double)c->steps, 1.0), FC_ESTIMATE_MAX_DAYS);
+  PetscCall(Warn_Private(c, e));
   PetscFunctionReturn(0);
 }

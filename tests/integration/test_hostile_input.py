@@ -20,6 +20,7 @@ import concurrent.futures
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import h5py
@@ -294,6 +295,16 @@ p = subprocess.run([FCSIM, "info", CANT, "--set", "time.t_end=250000000", "--for
 est = [l for l in p.stdout.splitlines() if l.startswith("estimate:")]
 check(p.returncode == 0 and est and "memory >= 592 GB" in est[0], "--force: info shows the 1e9-step case (exit %d, %s)" % (p.returncode, est[:1]))
 figure("size estimate of the 1e9-step cantilever, shown with --force: %s" % est[0])
+
+# a run that fits but writes terabytes (8e6 steps, fields every step: 1.16 TB by the estimate)
+# is refused where the disk cannot hold it; forced, it warns once with the estimate, and runs
+p = subprocess.Popen([FCSIM, "run", CANT, "--set", "time.t_end=2e6", "-q", "--force", "-o", os.path.join(tmp, "tb")], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+first = p.stderr.readline()  # the warning comes before the first step
+p.send_signal(signal.SIGINT)
+_, rest = p.communicate(timeout=60)
+warn = [l for l in (first + rest).splitlines() if "warning" in l]
+check(len(warn) == 1 and "a long run" in warn[0] and " TB" in warn[0] and p.returncode == 130, "terabytes, forced: one warning line with the estimate, then the run (exit %d, %s)" % (p.returncode, warn))
+figure("terabytes forced: %s" % warn[0] if warn else "")
 
 # a case's view goes into the run's folder; the folder stays fcsim's own (it is replaced again)
 out = os.path.join(tmp, "views")
