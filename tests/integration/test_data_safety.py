@@ -275,3 +275,21 @@ for key in (sys.argv[1:] or list(ITEMS)):
     print("== item %s" % key)
     ITEMS[key]()
 shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---- as a normal user too (issue 31): root writes where users cannot, and a user's limits differ
+def as_user():
+    runuser = shutil.which("runuser")
+    probe = subprocess.run([runuser, "-u", "nobody", "--", "test", "-r", os.path.abspath(__file__), "-a", "-x", FCSIM], capture_output=True) if runuser else None
+    if not probe or probe.returncode != 0:
+        print("note: the user nobody cannot read this tree (or no runuser): the normal-user pass is skipped")
+        return
+    env = dict(HOME=tempfile.gettempdir(), TMPDIR=tempfile.gettempdir(), PATH=os.environ.get("PATH", "/usr/bin:/bin"), FC_DATA_SAFETY_AS_USER="1")
+    p = subprocess.run([runuser, "-u", "nobody", "--", "env", "-i"] + ["%s=%s" % kv for kv in env.items()] + [sys.executable, os.path.abspath(__file__)] + sys.argv[1:], cwd=tempfile.gettempdir(), capture_output=True, text=True, timeout=600)
+    figure("as the user nobody: exit %d, %d checks ok" % (p.returncode, sum(1 for l in p.stdout.splitlines() if l.startswith("ok"))))
+    check(p.returncode == 0, "the whole test passes as a normal user (exit %d: %s)" % (p.returncode, (p.stdout + p.stderr).strip().splitlines()[-1:]))
+
+
+if os.geteuid() == 0 and not os.environ.get("FC_DATA_SAFETY_AS_USER"):
+    print("== as a normal user")
+    as_user()
