@@ -16,7 +16,7 @@
  * node to the constrained set (han2023 §VII-A). `kinematics: "global_corotational"` (duriez2006
  * §6.2) keeps the same unknowns and matrices but rotates the elastic force with the body and
  * splits every solve into its rigid and elastic parts (Corot* below). */
-#include "model.h"
+#include "body_impl.h"
 #include "theta.h"
 #include "../core/mat3.h"
 #include <string.h>
@@ -974,7 +974,7 @@ static PetscErrorCode Nodes_Deformable(FcBody b, PetscReal *x)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *body)
+PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *body)
 {
   FcBody            b;
   Deformable       *d;
@@ -1001,6 +1001,7 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   b->ops.nodes            = Nodes_Deformable;
   b->ops.endstep   = EndStep_Deformable;
   b->ops.destroy   = Destroy_Deformable;
+  b->meshfields    = PETSC_TRUE;
   /* θ_vq = 0 makes q(t1) = q0 + dt v0 independent of the unknown v (han2023 eq. 4): a prescribed
    * displacement could not be imposed, contact could not change a gap, and the Delassus operator
    * would be zero. */
@@ -1086,26 +1087,6 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
     } else PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
   }
   PetscCall(KSPSetFromOptions(d->ksp));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FcBodyDestroy(FcBody *b)
-{
-  PetscFunctionBegin;
-  if (!*b) PetscFunctionReturn(0);
-  if ((*b)->ops.destroy) PetscCall((*b)->ops.destroy(*b));
-  PetscCall(VecDestroy(&(*b)->u));
-  PetscCall(VecDestroy(&(*b)->v));
-  PetscCall(VecDestroy(&(*b)->reaction));
-  PetscCall(VecDestroy(&(*b)->ucur));
-  PetscCall(VecDestroy(&(*b)->rate));
-  PetscCall(VecDestroy(&(*b)->fcontact));
-  PetscCall(PetscFree((*b)->bc_dofs));
-  PetscCall(PetscFree((*b)->stab_ptr));
-  PetscCall(PetscFree2((*b)->stab_dof, (*b)->stab_val));
-  PetscCall(FcMaterialDestroy(&(*b)->material));
-  PetscCall(FcMeshDestroy(&(*b)->mesh));
-  PetscCall(PetscFree(*b));
   PetscFunctionReturn(0);
 }
 

@@ -31,7 +31,7 @@
 #include "testutil.h"
 
 #include "../../src/case/case.h"
-#include "../../src/model/model.h"
+#include "../../src/model/body_impl.h" /* white-box: the test reads the bodies' state */
 #include "../../src/step/step.h"
 #include "../../src/step/contact_impl.h" /* the step's compliance object */
 
