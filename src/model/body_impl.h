@@ -80,7 +80,7 @@ struct _p_FcBody {
   PetscReal          shift;
   PetscInt           refactors;
   PetscReal          penalty;     /* largest ρ of the step (relative to the mean diagonal of A; 0: none) */
-  /* Rows for that correction, set by the contact step (src/step/contact_step.c): the normal rows
+  /* Rows for that correction, copied in by the contact step (FcBodySetContactRows): the normal rows
    * h_a of H (restricted to this body's free DoFs) of the contacts active in the last contact
    * correction, CSR: row s has stab_dof/stab_val[stab_ptr[s] .. stab_ptr[s+1]). */
   PetscInt           nstab, stab_nnz, stab_cap, stab_nnzcap;

@@ -1,6 +1,6 @@
 /* fcsim — rigid bodies: a shape and a motion (doc/rigid.md). The shape is analytic (plane,
  * sphere, box, cylinder) or "mesh": the boundary of a tetrahedral mesh (LoadMesh_Private below);
- * either is placed at the body's current pose x = c + d + R (X − c) (model.h FcRigidPlace): d the
+ * either is placed at the body's current pose x = c + d + R (X − c) (body_impl.h FcRigidPlace): d the
  * translation, R the rotation (the identity unless a kinematic rotation or a free joint turns
  * the body), c the point it turns about (Centre_Private).
  *

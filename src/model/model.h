@@ -4,7 +4,10 @@
  * linearized momentum matrix A and residual for the current iterate, a solve for the free
  * increment, how to apply a correction, and its end-of-step state. Deformable bodies do it
  * with FEM (src/model/body_deformable.c); rigid bodies (src/model/body_rigid.c) join through the
- * same ops table. Both integrate in time with the θ-method of src/model/theta.h. */
+ * same ops table. Both integrate in time with the θ-method of src/model/theta.h. Outside
+ * src/model a body is an opaque FcBody asked through the functions below; its struct and ops
+ * table are the model's (src/model/body_impl.h), and its types are registered by name
+ * (src/model/body.c). */
 #ifndef FC_MODEL_H
 #define FC_MODEL_H
 
@@ -94,7 +97,7 @@ PetscErrorCode FcBodyDestroy(FcBody *b);
 extern const char *const FcDeviceColumns[FC_DEVICE_NCOLS];
 PetscErrorCode FcBodyDeviceRow(FcBody b, PetscReal *row);
 /* The pose at time t of a rigid body whose motion is prescribed (fixed, kinematic, or a kinematic
- * device replay): its points X are at c + d + R (X − c), c = b->rigid_c (doc/rigid.md §2b), the
+ * device replay): its points X are at c + d + R (X − c), c from FcBodyGetPlace (doc/rigid.md §2b), the
  * same d and R the body's steps use. An error for a body with DoFs. */
 PetscErrorCode FcBodyPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], PetscReal R[9]);
 /* A free rigid tool driven through the virtual coupling (doc/rigid.md §2d), as the haptic loop
@@ -103,7 +106,7 @@ PetscErrorCode FcBodyPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], Petsc
  * B [N s/m], K_r [N m/rad], B_r [N m s/rad]. FcBodyGetCoupling is an error for a body without a
  * coupling. FcBodyCouplingTarget: the coupling's target at t, p_tgt = p_dev + R_dev (c − X_o) for
  * the centre of mass and R_dev for the rotation (the same the body's steps use). The tool's
- * state is the body's: rigid_d1, rigid_R1 and b->v = (v, ω) after a step. */
+ * state is the body's: d1, R1 of FcBodyGetPlace and FcBodyV = (v, ω) after a step. */
 typedef struct {
   PetscReal mass, Jb[3], K, B, Kr, Br;
 } FcRigidCoupling;
