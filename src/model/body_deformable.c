@@ -974,6 +974,7 @@ static PetscErrorCode Nodes_Deformable(FcBody b, PetscReal *x)
   PetscFunctionReturn(0);
 }
 
+/* Body type "deformable" (FcBodyRegisterAll): FEM on the body's tetrahedral mesh. */
 PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *body)
 {
   FcBody            b;

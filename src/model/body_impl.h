@@ -115,13 +115,6 @@ static inline void FcRigidPlace(FcBody b, PetscBool start, const PetscReal X[3],
   }
 }
 
-/* The registered body types (FcBodyRegisterAll). Deformable: FEM on a tetrahedral mesh.
- * Rigid (analytic or mesh shape): fixed, kinematic, or dynamic with a fixed joint: no DoFs, its
- * motion enters q only; dynamic with a prismatic joint: one DoF, it enters W through its mass
- * (duriez2006 eq. 28–29); with a free joint: six DoFs (translation and rotation on SO(3)), it
- * enters W through its mass and inertia (doc/rigid.md). */
-PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *b);
-PetscErrorCode FcBodyCreate_Rigid(const FcCase *c, PetscInt index, FcBody *b);
 /* The geometry ops of a rigid body (nodes for a "mesh" shape, proximity for an analytic one,
  * startpoint without DoFs), from its shape and place (rigid_shape.c); FcBodyCreate_Rigid ends
  * with it. */

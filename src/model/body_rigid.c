@@ -982,6 +982,10 @@ static PetscErrorCode CreateRigid_Private(const FcCase *c, PetscInt index, FcBod
   PetscFunctionReturn(0);
 }
 
+/* Body type "rigid" (FcBodyRegisterAll). Fixed, kinematic, or dynamic with a fixed joint: no
+ * DoFs, its motion enters q only. Dynamic with a prismatic joint: one DoF, it enters W through its
+ * mass (duriez2006 eq. 28–29); with a free joint: six DoFs (translation and rotation on SO(3)), it
+ * enters W through its mass and inertia (doc/rigid.md). */
 PetscErrorCode FcBodyCreate_Rigid(const FcCase *c, PetscInt index, FcBody *body)
 {
   PetscFunctionBegin;
