@@ -660,6 +660,48 @@ static PetscErrorCode AddRow_Private(FcHaptic h, const PetscReal row[NCOLS], Pet
   PetscFunctionReturn(0);
 }
 
+/* The tick's contact problem: q shifted by the prescribed bodies' motion since t_n (and a coupled
+ * tool's free motion Vf over the tick), solved warm-started from the last tick's r. */
+static PetscErrorCode TickSolve_Private(FcHaptic h, const PetscReal Vf[6], FcContactSolverStats *st, PetscBool *exhausted)
+{
+  const PetscInt tool = h->tool;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < h->m; a++) {
+    const PetscInt b = h->target[a];
+    PetscReal      D[9], rel[3], *dl = &h->delta[3 * a];
+    if (b < 0) continue;
+    /* δ = d_k − d_n + (R_k R_nᵀ − I)(x − c − d_n) */
+    FcMat3MultNT(&h->Rk[9 * b], &h->Rn[9 * b], D);
+    for (int i = 0; i < 3; i++) rel[i] = h->xc[3 * a + i] - h->ctr[3 * b + i] - h->dn[3 * b + i];
+    for (int i = 0; i < 3; i++) {
+      dl[i] = h->dk[3 * b + i] - h->dn[3 * b + i] - rel[i];
+      for (int j = 0; j < 3; j++) dl[i] += D[3 * i + j] * rel[j];
+    }
+    for (int i = 0; i < 3; i++) {
+      const PetscReal *e = &h->frame[9 * a + 3 * i];
+      h->prob->q[3 * a + i] = h->q0[3 * a + i] - (e[0] * dl[0] + e[1] * dl[1] + e[2] * dl[2]) / (i ? h->rscale : h->cinc);
+      /* the coupled tool's pose is the last tick's (δ above), and it moves on by h V over this
+       * one: V = V_free − (h/Δ) A_h⁻¹ Gᵀ r, whose r-part is in W_tick */
+      if (h->coupled && b == tool) {
+        PetscReal gv = 0;
+        for (int k = 0; k < 6; k++) gv += h->G[18 * a + 6 * i + k] * Vf[k];
+        h->prob->q[3 * a + i] -= h->hk * gv / (i ? h->rscale : h->cinc);
+      }
+    }
+  }
+  PetscCall(FcContactSolverSolve(h->solver, h->prob, h->r));
+  PetscCall(FcContactSolverGetStats(h->solver, st));
+  *exhausted = (PetscBool)!st->converged;
+  /* never warm start from a non-finite iterate: back to the step's solution */
+  for (PetscInt i = 0; i < 3 * h->m; i++)
+    if (PetscIsInfOrNanReal(h->r[i])) {
+      PetscCall(PetscArraycpy(h->r, h->rstep, 3 * h->m));
+      break;
+    }
+  PetscFunctionReturn(0);
+}
+
 /* One tick at t: shift q by the prescribed motion since t_n (a coupled tool: by its motion since
  * t_n and its free motion over the tick), solve, the tool's force; *E: the work of the contact
  * forces on the tool since the previous tick (a coupled tool: the device's work on the coupling),
@@ -684,40 +726,7 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
     PetscCall(FreeMotion_Private(h, t, ptgt, Rdev, vdev, wdev, Vf, Fx));
   }
   PetscCall(PetscMemzero(&st, sizeof st));
-  if (h->m) {
-    for (PetscInt a = 0; a < h->m; a++) {
-      const PetscInt b = h->target[a];
-      PetscReal      D[9], rel[3], *dl = &h->delta[3 * a];
-      if (b < 0) continue;
-      /* δ = d_k − d_n + (R_k R_nᵀ − I)(x − c − d_n) */
-      FcMat3MultNT(&h->Rk[9 * b], &h->Rn[9 * b], D);
-      for (int i = 0; i < 3; i++) rel[i] = h->xc[3 * a + i] - h->ctr[3 * b + i] - h->dn[3 * b + i];
-      for (int i = 0; i < 3; i++) {
-        dl[i] = h->dk[3 * b + i] - h->dn[3 * b + i] - rel[i];
-        for (int j = 0; j < 3; j++) dl[i] += D[3 * i + j] * rel[j];
-      }
-      for (int i = 0; i < 3; i++) {
-        const PetscReal *e = &h->frame[9 * a + 3 * i];
-        h->prob->q[3 * a + i] = h->q0[3 * a + i] - (e[0] * dl[0] + e[1] * dl[1] + e[2] * dl[2]) / (i ? h->rscale : h->cinc);
-        /* the coupled tool's pose is the last tick's (δ above), and it moves on by h V over this
-         * one: V = V_free − (h/Δ) A_h⁻¹ Gᵀ r, whose r-part is in W_tick */
-        if (h->coupled && b == tool) {
-          PetscReal gv = 0;
-          for (int k = 0; k < 6; k++) gv += h->G[18 * a + 6 * i + k] * Vf[k];
-          h->prob->q[3 * a + i] -= h->hk * gv / (i ? h->rscale : h->cinc);
-        }
-      }
-    }
-    PetscCall(FcContactSolverSolve(h->solver, h->prob, h->r));
-    PetscCall(FcContactSolverGetStats(h->solver, &st));
-    exhausted = (PetscBool)!st.converged;
-    /* never warm start from a non-finite iterate: back to the step's solution */
-    for (PetscInt i = 0; i < 3 * h->m; i++)
-      if (PetscIsInfOrNanReal(h->r[i])) {
-        PetscCall(PetscArraycpy(h->r, h->rstep, 3 * h->m));
-        break;
-      }
-  }
+  if (h->m) PetscCall(TickSolve_Private(h, Vf, &st, &exhausted));
   ToolForce_Private(h, F, T, &active);
   if (h->coupled) {
     /* the contact impulse on the tool over the tick, −(h/Δ) Gᵀ r, then its pose; the device
