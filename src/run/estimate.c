@@ -146,20 +146,16 @@ PetscErrorCode FcEstimateCase(const FcCase *c, FcEstimate *e)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcEstimateMeshes(const FcCase *c, PetscInt n, const PetscInt nodes[], const PetscInt tets[], const PetscInt npe[], FcEstimate *e)
+PetscErrorCode FcEstimateMeshes(const FcCase *c, const PetscInt nodes[], const PetscInt tets[], const PetscInt npe[], FcEstimate *e)
 {
   const PetscBool factor = Factorization_Private();
   double          worst  = 0;
-  PetscInt        k      = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(e, sizeof *e));
   e->body = -1;
-  for (PetscInt b = 0; b < c->nbodies && k < n; b++) {
-    if (c->bodies[b].rigid) continue;
-    AddBody_Private(c, b, (double)tets[k], (double)nodes[k], (double)npe[k], factor, e, &worst);
-    k++;
-  }
+  for (PetscInt b = 0; b < c->nbodies; b++)
+    if (nodes[b]) AddBody_Private(c, b, (double)tets[b], (double)nodes[b], (double)npe[b], factor, e, &worst);
   Finish_Private(c, e);
   PetscFunctionReturn(0);
 }

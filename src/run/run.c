@@ -294,18 +294,18 @@ static PetscErrorCode RunSetup_Private(const FcCase *c, RunState *rs)
 /* The size estimate from the loaded meshes (exact counts), before the first factorization. */
 static PetscErrorCode EstimateMeshes_Private(const FcCase *c, const RunState *rs, const char *outdir, PetscBool force, FcEstimate *e)
 {
-  PetscInt *nodes, *tets, *npe, n = 0;
+  PetscInt *nodes, *tets, *npe;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc3(rs->model.nbodies + 1, &nodes, rs->model.nbodies + 1, &tets, rs->model.nbodies + 1, &npe));
+  PetscCall(PetscCalloc3(rs->model.nbodies + 1, &nodes, rs->model.nbodies + 1, &tets, rs->model.nbodies + 1, &npe));
   for (PetscInt b = 0; b < rs->model.nbodies; b++) {
     const FcMesh *mesh = FcBodyFieldMesh(rs->model.bodies[b]);
-    if (!mesh) continue;
-    nodes[n] = mesh->nnodes;
-    tets[n]  = mesh->nelems;
-    npe[n++] = mesh->npe;
+    if (!mesh) continue; /* 0 nodes: no field mesh, skipped by the estimate */
+    nodes[b] = mesh->nnodes;
+    tets[b]  = mesh->nelems;
+    npe[b]   = mesh->npe;
   }
-  PetscCall(FcEstimateMeshes(c, n, nodes, tets, npe, e));
+  PetscCall(FcEstimateMeshes(c, nodes, tets, npe, e));
   PetscCall(PetscFree3(nodes, tets, npe));
   PetscCall(FcEstimateCheck(c, e, outdir, force));
   PetscFunctionReturn(0);
