@@ -101,18 +101,18 @@ PetscErrorCode FcComplianceSetParticipating(FcCompliance c, PetscBool *const mar
     FcBody          body = model->bodies[b];
     PetscBool      *free_;
     PetscInt        n = 0;
-    const PetscInt *bc, nbc = FcBodyConstrained(body, &bc);
-    if (!FcBodyNDof(body) || !mark[b]) continue;
-    PetscCall(PetscMalloc1(FcBodyNDof(body), &free_));
-    for (PetscInt i = 0; i < FcBodyNDof(body); i++) free_[i] = mark[b][i];
+    const PetscInt  nd = FcBodyNDof(body), *bc, nbc = FcBodyConstrained(body, &bc);
+    if (!nd || !mark[b]) continue;
+    PetscCall(PetscMalloc1(nd, &free_));
+    for (PetscInt i = 0; i < nd; i++) free_[i] = mark[b][i];
     for (PetscInt i = 0; i < nbc; i++) free_[bc[i]] = PETSC_FALSE;
-    for (PetscInt i = 0; i < FcBodyNDof(body); i++) n += free_[i];
+    for (PetscInt i = 0; i < nd; i++) n += free_[i];
     c->ns[b] = n;
     if (n) {
       PetscCall(PetscMalloc1(n, &c->sdof[b]));
-      PetscCall(PetscMalloc1(FcBodyNDof(body), &c->sidx[b]));
+      PetscCall(PetscMalloc1(nd, &c->sidx[b]));
       n = 0;
-      for (PetscInt i = 0; i < FcBodyNDof(body); i++) {
+      for (PetscInt i = 0; i < nd; i++) {
         c->sidx[b][i] = -1;
         if (free_[i]) {
           c->sidx[b][i]   = n;

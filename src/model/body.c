@@ -184,18 +184,14 @@ PetscErrorCode FcBodyProximity(FcBody b, const PetscReal p[3], const PetscReal t
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcBodyStartPoint(FcBody b, const PetscReal x[3], PetscReal x0[3])
+void FcBodyStartPoint(FcBody b, const PetscReal x[3], PetscReal x0[3])
 {
-  PetscFunctionBegin;
   b->ops.startpoint(b, x, x0);
-  PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcBodyPointJacobian(FcBody b, const PetscReal x[3], PetscReal *J)
+void FcBodyPointJacobian(FcBody b, const PetscReal x[3], PetscReal *J)
 {
-  PetscFunctionBegin;
   b->ops.pointjacobian(b, x, J);
-  PetscFunctionReturn(0);
 }
 
 PetscErrorCode FcBodySetParticipating(FcBody b, PetscInt np, const PetscInt *idx)

@@ -989,6 +989,7 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(PetscNew(&d));
   b->data = d;
   b->spec = spec;
+  b->meshfields = PETSC_TRUE; /* u, v, reaction per mesh node: writers and probes read them */
   d->c    = c;
   FcThetaFromCase(c, &d->th);
   PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));
@@ -1002,7 +1003,6 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   b->ops.nodes            = Nodes_Deformable;
   b->ops.endstep   = EndStep_Deformable;
   b->ops.destroy   = Destroy_Deformable;
-  b->meshfields    = PETSC_TRUE;
   /* θ_vq = 0 makes q(t1) = q0 + dt v0 independent of the unknown v (han2023 eq. 4): a prescribed
    * displacement could not be imposed, contact could not change a gap, and the Delassus operator
    * would be zero. */

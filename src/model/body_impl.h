@@ -61,8 +61,8 @@ struct _p_FcBody {
    * rigidly with the rigid_* place below (FcBodyGetPlace; set by the rigid body); meshfields, the
    * mesh's nodes carry u, v, reaction (FcBodyFieldMesh; set by the deformable body). */
   PetscBool          placed, meshfields;
-  PetscBool          rigid;       /* the kind, for the input checks that still read it (contact_pairs.c);
-                                   * no operation branches on it */
+  PetscBool          rigid;       /* the kind: read only by the two-pass input check of contact_pairs.c,
+                                   * which moves to the case (issue 26 knot 1); no operation branches on it */
   Vec                u, v;        /* state at the end of the last accepted step */
   Vec                reaction;    /* support reactions (all DoFs; zero off the constraints) */
   PetscReal          strain_energy, kinetic_energy;

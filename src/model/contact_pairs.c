@@ -326,7 +326,7 @@ static PetscErrorCode PassesMake_Private(const FcModel *model, PetscInt *npairs,
       /* a mesh surface: the pair's target_surface, else (rigid mesh shape) the shape's group */
       const char *key = cc->target_surface;
       ContactPath_Private(c, i, "target_surface", path, lpath);
-      if (B->rigid && !key[0]) {
+      if (B->placed && !key[0]) {
         key = B->spec->shape.group;
         FcCaseBodyPath(c, cc->body[1], "shape.group", path, lpath);
       }

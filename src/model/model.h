@@ -180,8 +180,10 @@ PetscBool      FcBodyHasSchur(FcBody b);         /* it factors A through a Schur
 PetscInt       FcBodyNNodes(FcBody b);           /* nodes of its surface mesh (0 without) */
 PetscErrorCode FcBodyNodes(FcBody b, PetscReal *x);
 PetscErrorCode FcBodyProximity(FcBody b, const PetscReal p[3], const PetscReal t1_prev[3], FcProximity *c);
-PetscErrorCode FcBodyStartPoint(FcBody b, const PetscReal x[3], PetscReal x0[3]);
-PetscErrorCode FcBodyPointJacobian(FcBody b, const PetscReal x[3], PetscReal *J);
+/* x0 of a body without DoFs, and J (3 × ndof, row-major) of a body with a point Jacobian: pure
+ * functions of the body's place, which cannot fail (void, like the ops they call) */
+void           FcBodyStartPoint(FcBody b, const PetscReal x[3], PetscReal x0[3]);
+void           FcBodyPointJacobian(FcBody b, const PetscReal x[3], PetscReal *J);
 PetscErrorCode FcBodySetParticipating(FcBody b, PetscInt np, const PetscInt *idx);
 PetscErrorCode FcBodyGetSchur(FcBody b, FcSchur *sch);
 /* The unknown's increment dx (free part, then + A⁻¹ Hᵀ r: the contact step adds its correction),

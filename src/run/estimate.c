@@ -122,7 +122,7 @@ PetscErrorCode FcEstimateCase(const FcCase *c, FcEstimate *e)
     double            tets;
     struct stat       st;
 
-    if (bd->rigid) continue;
+    if (!bd->mesh_file[0]) continue; /* no volume mesh to count (a rigid body) */
     dot = strrchr(bd->mesh_file, '.');
     /* a .geo at refine 0 is its own mesh: counting it would mesh it twice (the mesh layer
      * bounds the meshing; FcEstimateMeshes checks the result) */
@@ -138,7 +138,7 @@ PetscErrorCode FcEstimateCase(const FcCase *c, FcEstimate *e)
     PetscCall(FcCaseCountTetrahedra(bd->mesh_file, &n0));
     /* the bodies that are volumes of one file share its tetrahedra */
     for (PetscInt k = 0; k < c->nbodies; k++)
-      if (!c->bodies[k].rigid && c->bodies[k].refine == bd->refine && !strcmp(c->bodies[k].mesh_file, bd->mesh_file)) share++;
+      if (c->bodies[k].refine == bd->refine && !strcmp(c->bodies[k].mesh_file, bd->mesh_file)) share++;
     tets = (double)n0 * pow(8.0, (double)bd->refine) / share;
     AddBody_Private(c, b, tets, bd->order == 2 ? 4.0 * tets / 3.0 : tets / 6.0, bd->order == 2 ? 10 : 4, factor, e, &worst);
   }

@@ -189,7 +189,7 @@ static void Relative_Private(FcContactStep cs, PetscInt a, FcBody B, const Petsc
   if (vB && FcBodyHasPointJacobian(B)) {
     const PetscInt nd = FcBodyNDof(B);
     PetscReal      J[3 * FC_RIGID_MAX_DOF];
-    (void)FcBodyPointJacobian(B, &cs->xc[3 * a], J); /* cannot fail: a pure function of the place */
+    FcBodyPointJacobian(B, &cs->xc[3 * a], J);
     for (int k = 0; k < 3; k++)
       for (PetscInt j = 0; j < nd; j++) rel[k] -= J[k * nd + j] * vB[j];
   } else if (vB)
@@ -216,7 +216,7 @@ static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscI
     /* a target with DoFs whose points move with J ẋ_B (a rigid body): H_B = −F J (F: the frame rows) */
     const PetscInt nd = FcBodyNDof(body);
     PetscReal      J[3 * FC_RIGID_MAX_DOF];
-    (void)FcBodyPointJacobian(body, &cs->xc[3 * a], J); /* cannot fail: a pure function of the place */
+    FcBodyPointJacobian(body, &cs->xc[3 * a], J);
     for (PetscInt d = 0; d < nd; d++) {
       dofs[n] = d;
       for (int i = 0; i < 3; i++) {
@@ -325,7 +325,7 @@ static PetscErrorCode FormQ_Private(FcContactStep cs, PetscReal rscale)
     if (!FcBodyNDof(B)) { /* prescribed motion: the target's material point at xc moved from x0 (t0) to xc (t1) */
       const PetscReal *xc = &cs->xc[3 * a];
       PetscReal        x0[3];
-      PetscCall(FcBodyStartPoint(B, xc, x0));
+      FcBodyStartPoint(B, xc, x0);
       for (int k = 0; k < 3; k++) rs[k] -= (xc[k] - x0[k]) / rscale;
     }
     PetscCall(VecRestoreArrayRead(dA, &dxA));
