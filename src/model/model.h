@@ -81,7 +81,8 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
 
 /* Bodies are created through a registry of body types (src/model/body.c, the shape of the
  * contact solvers' and compliance strategies'): FcBodyCreate looks up the case's bodies[index].type
- * ("deformable", "rigid"); a new type is one file of src/model plus one line in FcBodyRegisterAll. */
+ * ("deformable", "rigid"); a new type is one file of src/model plus one line in FcBodyRegisterAll
+ * (and, for the case to admit the name, its keys as a variant of the schema's bodies[i].type). */
 PetscErrorCode FcBodyRegister(const char *type, PetscErrorCode (*create)(const FcCase *, PetscInt, FcBody *));
 PetscErrorCode FcBodyRegisterAll(void);
 PetscErrorCode FcBodyCreate(const FcCase *c, PetscInt index, FcBody *b);
