@@ -98,20 +98,21 @@ PetscErrorCode FcComplianceSetParticipating(FcCompliance c, PetscBool *const mar
   PetscFunctionBegin;
   if (!c->participating) PetscFunctionReturn(0);
   for (PetscInt b = 0; b < model->nbodies; b++) {
-    FcBody     body = model->bodies[b];
-    PetscBool *free_;
-    PetscInt   n = 0;
-    if (!body->ndof || !mark[b]) continue;
-    PetscCall(PetscMalloc1(body->ndof, &free_));
-    for (PetscInt i = 0; i < body->ndof; i++) free_[i] = mark[b][i];
-    for (PetscInt i = 0; i < body->nbc; i++) free_[body->bc_dofs[i]] = PETSC_FALSE;
-    for (PetscInt i = 0; i < body->ndof; i++) n += free_[i];
+    FcBody          body = model->bodies[b];
+    PetscBool      *free_;
+    PetscInt        n = 0;
+    const PetscInt  nd = FcBodyNDof(body), *bc, nbc = FcBodyConstrained(body, &bc);
+    if (!nd || !mark[b]) continue;
+    PetscCall(PetscMalloc1(nd, &free_));
+    for (PetscInt i = 0; i < nd; i++) free_[i] = mark[b][i];
+    for (PetscInt i = 0; i < nbc; i++) free_[bc[i]] = PETSC_FALSE;
+    for (PetscInt i = 0; i < nd; i++) n += free_[i];
     c->ns[b] = n;
     if (n) {
       PetscCall(PetscMalloc1(n, &c->sdof[b]));
-      PetscCall(PetscMalloc1(body->ndof, &c->sidx[b]));
+      PetscCall(PetscMalloc1(nd, &c->sidx[b]));
       n = 0;
-      for (PetscInt i = 0; i < body->ndof; i++) {
+      for (PetscInt i = 0; i < nd; i++) {
         c->sidx[b][i] = -1;
         if (free_[i]) {
           c->sidx[b][i]   = n;
@@ -227,7 +228,7 @@ PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcC
     Mat                B, X;
     PetscScalar       *h;
     const PetscScalar *x;
-    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, nb, NULL, &B));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, FcBodyNDof(body), nb, NULL, &B));
     PetscCall(MatZeroEntries(B));
     PetscCall(MatDenseGetArray(B, &h));
     PetscCall(MatDenseGetLDA(B, &lda));
@@ -237,7 +238,7 @@ PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcC
     }
     PetscCall(MatDenseRestoreArray(B, &h));
     PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
-    PetscCall(body->ops.solvemulti(body, B, X));
+    PetscCall(FcBodySolveMulti(body, B, X));
     PetscCall(MatDenseGetArrayRead(X, &x));
     for (PetscInt a = 0; a < H->m; a++) {
       if (J->ptr[a] == J->ptr[a + 1]) continue;
@@ -267,14 +268,14 @@ PetscErrorCode FcComplianceParticipatingInverse(FcCompliance c, PetscInt b, Pets
     Mat                B, X;
     PetscScalar       *h;
     const PetscScalar *x;
-    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, nb, NULL, &B));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, FcBodyNDof(body), nb, NULL, &B));
     PetscCall(MatZeroEntries(B));
     PetscCall(MatDenseGetArray(B, &h));
     PetscCall(MatDenseGetLDA(B, &lda));
     for (PetscInt j = 0; j < nb; j++) h[j * lda + c->sdof[b][c0 + j]] = 1.0;
     PetscCall(MatDenseRestoreArray(B, &h));
     PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
-    PetscCall(body->ops.solvemulti(body, B, X));
+    PetscCall(FcBodySolveMulti(body, B, X));
     PetscCall(MatDenseGetArrayRead(X, &x));
     for (PetscInt j = 0; j < nb; j++)
       for (PetscInt i = 0; i < nrows; i++) out[(size_t)i * n + c0 + j] = x[j * lda + (rows ? rows[i] : i)];
@@ -293,15 +294,15 @@ PetscErrorCode FcComplianceCorrectBySolve(FcCompliance c, PetscInt b, const Pets
   const PetscScalar *xx;
 
   PetscFunctionBegin;
-  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, body->ndof, 1, NULL, &B));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, FcBodyNDof(body), 1, NULL, &B));
   PetscCall(MatDenseGetArray(B, &bb));
-  PetscCall(PetscArraycpy(bb, f, body->ndof));
+  PetscCall(PetscArraycpy(bb, f, FcBodyNDof(body)));
   PetscCall(MatDenseRestoreArray(B, &bb));
   PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
-  PetscCall(body->ops.solvemulti(body, B, X));
+  PetscCall(FcBodySolveMulti(body, B, X));
   PetscCall(MatDenseGetArrayRead(X, &xx));
   PetscCall(VecGetArray(dx, &d));
-  for (PetscInt i = 0; i < body->ndof; i++) d[i] += xx[i];
+  for (PetscInt i = 0; i < FcBodyNDof(body); i++) d[i] += xx[i];
   PetscCall(VecRestoreArray(dx, &d));
   PetscCall(MatDenseRestoreArrayRead(X, &xx));
   PetscCall(MatDestroy(&B));

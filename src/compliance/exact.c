@@ -38,12 +38,12 @@ static PetscErrorCode Keep_Private(FcCompliance c, PetscInt b)
 {
   Exact         *ex   = (Exact *)c->data;
   FcBody         body = c->model->bodies[b];
-  const PetscInt n = c->ns[b], nd = body->ndof;
+  const PetscInt n = c->ns[b], nd = FcBodyNDof(body);
 
   PetscFunctionBegin;
   if (!ex->X[b]) PetscCall(PetscMalloc1((size_t)nd * n, &ex->X[b]));
   PetscCall(FcComplianceParticipatingInverse(c, b, nd, NULL, ex->X[b]));
-  ex->state[b] = body->opstate;
+  ex->state[b] = FcBodyOpState(body);
   PetscFunctionReturn(0);
 }
 
@@ -53,11 +53,11 @@ static PetscErrorCode UseKept_Private(FcCompliance c, PetscInt b, PetscBool *use
 {
   Exact         *ex   = (Exact *)c->data;
   FcBody         body = c->model->bodies[b];
-  const PetscInt64 s  = body->opstate;
+  const PetscInt64 s  = FcBodyOpState(body);
 
   PetscFunctionBegin;
   *use = PETSC_FALSE;
-  if (!ex->keep || !s || !c->ns[b] || (PetscInt64)body->ndof * c->ns[b] > FC_EXACT_KEEP_MAX) PetscFunctionReturn(0);
+  if (!ex->keep || !s || !c->ns[b] || (PetscInt64)FcBodyNDof(body) * c->ns[b] > FC_EXACT_KEEP_MAX) PetscFunctionReturn(0);
   if (ex->state[b] != s && ex->seen[b] == s) PetscCall(Keep_Private(c, b));
   ex->seen[b] = s;
   *use        = (PetscBool)(ex->state[b] == s);

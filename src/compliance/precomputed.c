@@ -23,7 +23,7 @@ static PetscErrorCode Compute_Private(FcCompliance c)
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody   body = model->bodies[b];
     PetscInt n    = c->ns[b];
-    if (!body->ndof || !n) continue;
+    if (!FcBodyNDof(body) || !n) continue;
     PetscCall(PetscMalloc1(n * n, &pc->C[b]));
     PetscCall(FcComplianceParticipatingInverse(c, b, n, c->sdof[b], pc->C[b]));
   }
@@ -76,8 +76,8 @@ static PetscErrorCode SetUp_Precomputed(FcCompliance c)
   PetscFunctionBegin;
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody body = model->bodies[b];
-    if (body->material && strcmp(body->material->type, "linear"))
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fcsim: warning: %s: compliance \"precomputed\" uses the first factorization of body %s, whose material (%s) is not linear: W is then an approximation\n", model->c->file, body->name, body->material->type));
+    if (FcBodyMaterial(body) && strcmp(FcBodyMaterial(body)->type, "linear"))
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fcsim: warning: %s: compliance \"precomputed\" uses the first factorization of body %s, whose material (%s) is not linear: W is then an approximation\n", model->c->file, FcBodyName(body), FcBodyMaterial(body)->type));
   }
   PetscFunctionReturn(0);
 }

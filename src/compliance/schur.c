@@ -22,8 +22,8 @@ static PetscErrorCode AddBody_Private(FcCompliance c, PetscInt b, const FcContac
   PetscReal             *vals, *Wb;
 
   PetscFunctionBegin;
-  PetscCall(body->ops.getschur(body, &sch));
-  PetscCheck(sch, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Body %s has no Schur complement", body->name);
+  PetscCall(FcBodyGetSchur(body, &sch));
+  PetscCheck(sch, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Body %s has no Schur complement", FcBodyName(body));
   PetscCall(PetscMalloc1(H->m, &con)); /* the contacts whose rows enter: all (dense), or b's */
   for (PetscInt a = 0; a < H->m; a++)
     if (p->W || J->ptr[a + 1] > J->ptr[a]) con[nc++] = a;
@@ -34,7 +34,7 @@ static PetscErrorCode AddBody_Private(FcCompliance c, PetscInt b, const FcContac
     for (int i = 0; i < 3; i++) {
       const PetscInt a = con[ia];
       for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) {
-        PetscCheck(c->sidx[b][J->dof[e]] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "contact DoF %" PetscInt_FMT " of body %s is not participating", J->dof[e], body->name);
+        PetscCheck(c->sidx[b][J->dof[e]] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "contact DoF %" PetscInt_FMT " of body %s is not participating", J->dof[e], FcBodyName(body));
         cols[nnz]   = c->sidx[b][J->dof[e]];
         vals[nnz++] = J->coef[e][i];
       }
@@ -66,9 +66,9 @@ static PetscErrorCode Delassus_Schur(FcCompliance c, const FcContactJacobian *H,
 
   PetscFunctionBegin;
   for (PetscInt b = 0; b < H->nbodies; b++)
-    if (H->involved[b] && model->bodies[b]->ops.getschur) PetscCall(AddBody_Private(c, b, H, p));
+    if (H->involved[b] && FcBodyHasSchur(model->bodies[b])) PetscCall(AddBody_Private(c, b, H, p));
   for (PetscInt b = 0; b < H->nbodies; b++)
-    if (H->involved[b] && !model->bodies[b]->ops.getschur) PetscCall(FcComplianceDelassusBySolve(c, b, H, p));
+    if (H->involved[b] && !FcBodyHasSchur(model->bodies[b])) PetscCall(FcComplianceDelassusBySolve(c, b, H, p));
   PetscFunctionReturn(0);
 }
 
@@ -79,7 +79,7 @@ static PetscErrorCode SetUp_Schur(FcCompliance c)
 
   PetscFunctionBegin;
   for (PetscInt b = 0; b < model->nbodies; b++)
-    if (model->bodies[b]->ops.setparticipating) PetscCall(model->bodies[b]->ops.setparticipating(model->bodies[b], c->ns[b], c->sdof[b]));
+    PetscCall(FcBodySetParticipating(model->bodies[b], c->ns[b], c->sdof[b]));
   PetscFunctionReturn(0);
 }
 

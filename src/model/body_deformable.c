@@ -16,7 +16,7 @@
  * node to the constrained set (han2023 §VII-A). `kinematics: "global_corotational"` (duriez2006
  * §6.2) keeps the same unknowns and matrices but rotates the elastic force with the body and
  * splits every solve into its rigid and elastic parts (Corot* below). */
-#include "model.h"
+#include "body_impl.h"
 #include "theta.h"
 #include "../core/mat3.h"
 #include <string.h>
@@ -974,7 +974,8 @@ static PetscErrorCode Nodes_Deformable(FcBody b, PetscReal *x)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *body)
+/* Body type "deformable" (FcBodyRegisterAll): FEM on the body's tetrahedral mesh. */
+PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *body)
 {
   FcBody            b;
   Deformable       *d;
@@ -988,6 +989,7 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
   PetscCall(PetscNew(&d));
   b->data = d;
   b->spec = spec;
+  b->meshfields = PETSC_TRUE; /* u, v, reaction per mesh node: writers and probes read them */
   d->c    = c;
   FcThetaFromCase(c, &d->th);
   PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));
@@ -1086,26 +1088,6 @@ PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b
     } else PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
   }
   PetscCall(KSPSetFromOptions(d->ksp));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FcBodyDestroy(FcBody *b)
-{
-  PetscFunctionBegin;
-  if (!*b) PetscFunctionReturn(0);
-  if ((*b)->ops.destroy) PetscCall((*b)->ops.destroy(*b));
-  PetscCall(VecDestroy(&(*b)->u));
-  PetscCall(VecDestroy(&(*b)->v));
-  PetscCall(VecDestroy(&(*b)->reaction));
-  PetscCall(VecDestroy(&(*b)->ucur));
-  PetscCall(VecDestroy(&(*b)->rate));
-  PetscCall(VecDestroy(&(*b)->fcontact));
-  PetscCall(PetscFree((*b)->bc_dofs));
-  PetscCall(PetscFree((*b)->stab_ptr));
-  PetscCall(PetscFree2((*b)->stab_dof, (*b)->stab_val));
-  PetscCall(FcMaterialDestroy(&(*b)->material));
-  PetscCall(FcMeshDestroy(&(*b)->mesh));
-  PetscCall(PetscFree(*b));
   PetscFunctionReturn(0);
 }
 

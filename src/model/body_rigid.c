@@ -1,6 +1,6 @@
 /* fcsim — rigid bodies: a shape and a motion (doc/rigid.md). The shape is analytic (plane,
  * sphere, box, cylinder) or "mesh": the boundary of a tetrahedral mesh (LoadMesh_Private below);
- * either is placed at the body's current pose x = c + d + R (X − c) (model.h FcRigidPlace): d the
+ * either is placed at the body's current pose x = c + d + R (X − c) (body_impl.h FcRigidPlace): d the
  * translation, R the rotation (the identity unless a kinematic rotation or a free joint turns
  * the body), c the point it turns about (Centre_Private).
  *
@@ -27,7 +27,7 @@
  * Driven by a device log (src/io/trajectory.h, the section "device" below): motion "trajectory"
  * replays the resampled device pose kinematically; a free body with a "coupling" follows it
  * through a 6-DoF spring-damper (duriez2006 §7), integrated implicitly with the body. */
-#include "model.h"
+#include "body_impl.h"
 #include "theta.h"
 #include "../core/mat3.h"
 #include "../io/trajectory.h"
@@ -539,13 +539,20 @@ static PetscErrorCode BeginStep_RigidFree(FcBody b, const FcStepInfo *s)
 static void Coupling_Private(FcBody b, const PetscScalar *x, PetscReal F[3], PetscReal T[3])
 {
   const struct _FcRigidDevice *dv = b->device;
-  PetscReal                    dR[9], phi[3];
+  const FcRigidCoupling        cp = {.K = dv->K, .B = dv->B, .Kr = dv->Kr, .Br = dv->Br};
 
-  FcMat3MultNT(dv->Rdev1, b->rigid_R1, dR);
+  FcRigidCouplingForce(&cp, b->rigid_c, dv->ptgt1, dv->Rdev1, dv->vdev, dv->wdev, b->rigid_d1, b->rigid_R1, x, F, T);
+}
+
+void FcRigidCouplingForce(const FcRigidCoupling *cp, const PetscReal c[3], const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3], const PetscReal wdev[3], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal F[3], PetscReal T[3])
+{
+  PetscReal dR[9], phi[3];
+
+  FcMat3MultNT(Rdev, R, dR);
   FcMat3Log(dR, phi);
   for (int k = 0; k < 3; k++) {
-    F[k] = dv->K * (dv->ptgt1[k] - b->rigid_c[k] - b->rigid_d1[k]) + dv->B * (dv->vdev[k] - x[k]);
-    T[k] = dv->Kr * phi[k] + dv->Br * (dv->wdev[k] - x[3 + k]);
+    F[k] = cp->K * (ptgt[k] - c[k] - d[k]) + cp->B * (vdev[k] - V[k]);
+    T[k] = cp->Kr * phi[k] + cp->Br * (wdev[k] - V[3 + k]);
   }
 }
 
@@ -755,7 +762,7 @@ PetscErrorCode FcBodyGetCoupling(FcBody b, FcRigidCoupling *cp)
   Rigid *r;
 
   PetscFunctionBegin;
-  PetscCheck(b->rigid && b->device && b->device->coupled && b->ndof == 6, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s is not a free rigid body driven through a coupling", b->name);
+  PetscCheck(b->placed && b->device && b->device->coupled && b->ndof == 6, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s is not a free rigid body driven through a coupling", b->name);
   r        = (Rigid *)b->data;
   cp->mass = b->mass;
   for (int k = 0; k < 3; k++) cp->Jb[k] = r->Jb[k];
@@ -771,7 +778,7 @@ PetscErrorCode FcBodyCouplingTarget(FcBody b, PetscReal t, PetscReal ptgt[3], Pe
   PetscReal p[3], q[4];
 
   PetscFunctionBegin;
-  PetscCheck(b->rigid && b->device && b->device->coupled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s is not driven through a coupling", b->name);
+  PetscCheck(b->placed && b->device && b->device->coupled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s is not driven through a coupling", b->name);
   PetscCall(DevicePose_Private(b, t, p, q, Rdev));
   Target_Private(b, p, Rdev, ptgt);
   PetscFunctionReturn(0);
@@ -917,7 +924,7 @@ static PetscErrorCode DeviceCreate_Private(const FcCase *c, PetscInt index, FcBo
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
+static PetscErrorCode CreateRigid_Private(const FcCase *c, PetscInt index, FcBody *body)
 {
   FcBody            b;
   const FcCaseBody *spec = &c->bodies[index];
@@ -927,7 +934,8 @@ PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
   PetscCall(PetscNew(&b));
   *body   = b;
   b->spec = spec;
-  b->rigid = PETSC_TRUE;
+  b->rigid  = PETSC_TRUE;
+  b->placed = PETSC_TRUE;
   PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));
   if (spec->shape.type == FC_SHAPE_MESH) PetscCall(LoadMesh_Private(c, index, b));
   b->incscale = 1;
@@ -971,5 +979,17 @@ PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *body)
   b->ops.update    = Update_Rigid;
   b->ops.endstep   = EndStep_Rigid;
   b->ndof          = 0;
+  PetscFunctionReturn(0);
+}
+
+/* Body type "rigid" (FcBodyRegisterAll). Fixed, kinematic, or dynamic with a fixed joint: no
+ * DoFs, its motion enters q only. Dynamic with a prismatic joint: one DoF, it enters W through its
+ * mass (duriez2006 eq. 28–29); with a free joint: six DoFs (translation and rotation on SO(3)), it
+ * enters W through its mass and inertia (doc/rigid.md). */
+PetscErrorCode FcBodyCreate_Rigid(const FcCase *c, PetscInt index, FcBody *body)
+{
+  PetscFunctionBegin;
+  PetscCall(CreateRigid_Private(c, index, body));
+  PetscCall(FcBodySetRigidGeometry(*body));
   PetscFunctionReturn(0);
 }

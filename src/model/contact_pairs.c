@@ -4,6 +4,7 @@
  * against the bodies' meshes, so every error names the case key it came from; `fcsim info` makes
  * the same checks. */
 #include "contact_pairs.h"
+#include "body_impl.h"
 #include <string.h>
 
 static PetscErrorCode BoundaryNodes_Private(const FcMesh *mesh, PetscInt *n, PetscInt **nodes)
@@ -288,14 +289,14 @@ static PetscErrorCode ReferenceCandidates_Private(const FcModel *model, PetscInt
   for (PetscInt b = 0; b < model->nbodies && !rc; b++) {
     FcBody body = model->bodies[b];
     if (!body->mesh.nnodes) continue; /* an analytic shape: unbounded box */
-    if (body->rigid) {
+    if (body->placed) { /* its mesh at its place at t = 0 */
       rc = PetscMalloc1(3 * body->mesh.nnodes, &X0[b]);
       if (!rc) rc = body->ops.nodes(body, X0[b]);
     } else X0[b] = body->mesh.X;
   }
   if (!rc) rc = FcContactPairsCandidates(model, X0, npairs, pairs, cand);
   for (PetscInt b = 0; b < model->nbodies; b++)
-    if (model->bodies[b]->rigid) PetscCall(PetscFree(X0[b]));
+    if (model->bodies[b]->placed) PetscCall(PetscFree(X0[b]));
   PetscCall(PetscFree(X0));
   PetscCall(rc);
   PetscFunctionReturn(0);
@@ -321,11 +322,11 @@ static PetscErrorCode PassesMake_Private(const FcModel *model, PetscInt *npairs,
     ContactPath_Private(c, i, "surface", path, lpath);
     PetscCall(Shared_Private(model, path, P->A, cc->surface, PETSC_FALSE, pairs, p, op));
     P->alarm = cc->alarm > 0 ? cc->alarm : FC_MEAN_EDGE(P->A);
-    if (!B->rigid || B->spec->shape.type == FC_SHAPE_MESH) {
+    if (B->ops.nodes) {
       /* a mesh surface: the pair's target_surface, else (rigid mesh shape) the shape's group */
       const char *key = cc->target_surface;
       ContactPath_Private(c, i, "target_surface", path, lpath);
-      if (B->rigid && !key[0]) {
+      if (B->placed && !key[0]) {
         key = B->spec->shape.group;
         FcCaseBodyPath(c, cc->body[1], "shape.group", path, lpath);
       }
@@ -480,7 +481,7 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
       PetscInt           nout = 0;
       PetscCall(PetscMemzero(&opt, sizeof opt));
       opt.alarm = P->alarm;
-      if (B->rigid) { /* a rigid mesh shape at its place at t = 0 */
+      if (B->placed) { /* a rigid mesh shape at its place at t = 0 */
         PetscCall(PetscMalloc1(3 * B->mesh.nnodes, &XB));
         PetscCall(B->ops.nodes(B, XB));
         PetscCall(FcAABBTreeRefit(P->tree, XB, 0.0));

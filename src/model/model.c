@@ -1,5 +1,5 @@
 /* fcsim — model: bodies from the case, probes resolved against meshes. */
-#include "model.h"
+#include "body_impl.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,12 +220,7 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
   m->c = c;
   PetscCall(PetscCalloc1(c->nbodies, &m->bodies));
   m->nbodies = c->nbodies; /* entries stay NULL until created, so a failed create can be destroyed */
-  for (PetscInt i = 0; i < c->nbodies; i++) {
-    if (c->bodies[i].rigid) {
-      PetscCall(FcBodyCreateRigid(c, i, &m->bodies[i]));
-      PetscCall(FcBodySetRigidGeometry(m->bodies[i]));
-    } else PetscCall(FcBodyCreateDeformable(c, i, &m->bodies[i]));
-  }
+  for (PetscInt i = 0; i < c->nbodies; i++) PetscCall(FcBodyCreate(c, i, &m->bodies[i]));
   PetscCall(FcMeshReleaseKept()); /* the Gmsh model kept for bodies that are volumes of one file */
   for (PetscInt p = 0; p < c->nprobes; p++) ncols += (ProbeIsVector_Private(&c->probes[p]) && c->probes[p].component < 0) ? 3 : 1;
   PetscCall(PetscCalloc1(ncols + 1, &m->probe_cols));
@@ -260,7 +255,7 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
     } else PetscCall(AddColumn_Private(m, pr->name, ""));
   }
   for (PetscInt bi = 0; bi < m->nbodies; bi++)
-    if (!m->bodies[bi]->rigid) PetscCall(ProbeNodes_Private(c, m, bi));
+    if (m->bodies[bi]->meshfields) PetscCall(ProbeNodes_Private(c, m, bi));
   PetscFunctionReturn(0);
 }
 
@@ -294,7 +289,7 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
       const PetscScalar *u;
       const FcNodeSet   *set = &m->probe_group[p];
       PetscReal          s[3] = {0, 0, 0};
-      if (m->bodies[bi]->rigid) { /* rigid body: its translation at the end of the last step */
+      if (m->bodies[bi]->placed) { /* a body that moves rigidly: its translation at the end of the last step */
         for (int j = 0; j < 3; j++) s[j] = m->bodies[bi]->rigid_d1[j];
         ProbeVector_Private(pr, s, values, &k);
         break;

@@ -4,7 +4,10 @@
  * linearized momentum matrix A and residual for the current iterate, a solve for the free
  * increment, how to apply a correction, and its end-of-step state. Deformable bodies do it
  * with FEM (src/model/body_deformable.c); rigid bodies (src/model/body_rigid.c) join through the
- * same ops table. Both integrate in time with the θ-method of src/model/theta.h. */
+ * same ops table. Both integrate in time with the θ-method of src/model/theta.h. Outside
+ * src/model a body is an opaque FcBody asked through the functions below; its struct and ops
+ * table are the model's (src/model/body_impl.h), and its types are registered by name
+ * (src/model/body.c). */
 #ifndef FC_MODEL_H
 #define FC_MODEL_H
 
@@ -36,42 +39,6 @@ typedef struct {
 
 typedef struct _p_FcBody *FcBody;
 
-struct _FcBodyOps {
-  /* Predictor: x = x0, constrained DoFs set to their prescribed values at t1. */
-  PetscErrorCode (*beginstep)(FcBody, const FcStepInfo *);
-  /* Residual and matrix at the current iterate; *rnorm = ‖residual‖ on free DoFs,
-   * *scale = the largest of the norms of the residual's terms (for relative tests). */
-  PetscErrorCode (*residual)(FcBody, const FcStepInfo *, PetscReal *rnorm, PetscReal *scale);
-  /* Free increment dx = −A⁻¹ residual (zero on constrained DoFs); not applied yet. */
-  PetscErrorCode (*solve)(FcBody, const FcStepInfo *, PetscReal *dxnorm);
-  /* X = A⁻¹ B for a dense B (ndof × k, zero rows on constrained DoFs): the compliance columns. */
-  PetscErrorCode (*solvemulti)(FcBody, Mat B, Mat X);
-  /* x += dx (after the contact correction has been added to dx). */
-  PetscErrorCode (*update)(FcBody, const FcStepInfo *);
-  /* Accept the step: u, v at t1, reactions. */
-  PetscErrorCode (*endstep)(FcBody, const FcStepInfo *);
-  PetscErrorCode (*destroy)(FcBody);
-  /* Rigid bodies with DoFs: J (3 × ndof, row-major) with ẋ = J ẋ_dof the velocity of the body's
-   * material point at x per unit DoF velocity (duriez2006 eq. 29: the contact Jacobian J_c of a
-   * rigid body is the frame rows times J). NULL for deformable bodies. */
-  void (*pointjacobian)(FcBody, const PetscReal x[3], PetscReal *J);
-  /* Compliance "schur" (deformable bodies; NULL otherwise): factor A through its Schur complement
-   * onto the participating DoFs idx (han2023 §VI-A, src/model/schur.h), and get that
-   * factorization (valid after a solve of the current iteration). */
-  PetscErrorCode (*setparticipating)(FcBody, PetscInt np, const PetscInt *idx);
-  PetscErrorCode (*getschur)(FcBody, FcSchur *);
-  /* Geometry for contact detection (the contact step asks these, never the body's kind).
-   * nodes: the current place x (3 per node) of the body's mesh nodes at the iterate, X + u
-   * (deformable) or c + d1 + R1 (X − c) (a rigid "mesh" shape); NULL for a body without a mesh.
-   * proximity: the closest point to p of the body's analytic shape at its current place, the
-   * frame's t1 continued from t1_prev (may be NULL); NULL for a body whose surface is a mesh.
-   * startpoint: for a body without DoFs (a prescribed motion), x0, the place at t0 of the material
-   * point now at x; NULL otherwise. */
-  PetscErrorCode (*nodes)(FcBody, PetscReal *x);
-  PetscErrorCode (*proximity)(FcBody, const PetscReal p[3], const PetscReal t1_prev[3], FcProximity *c);
-  void (*startpoint)(FcBody, const PetscReal x[3], PetscReal x0[3]);
-};
-
 #define FC_RIGID_MAX_DOF 6 /* a free rigid body: 3 translations and 3 rotations */
 
 typedef struct {
@@ -79,61 +46,6 @@ typedef struct {
   PetscInt  *nodes;
   PetscReal *weight;   /* displacement probes on a group: ∫N_a dA / A per node (owned) */
 } FcNodeSet;
-
-struct _p_FcBody {
-  char               name[FC_NAME_LEN];
-  const FcCaseBody  *spec;
-  struct _FcBodyOps  ops;
-  FcMesh             mesh;
-  FcMaterial         material;
-  PetscReal          volume, mass;
-  PetscInt           ndof;
-  /* Rigid body (src/model/body_rigid.c): an analytic shape, or a mesh shape (mesh: the
-   * tetrahedral mesh whose boundary is the shape; no material, no field). ndof = 0 for a
-   * prescribed motion (fixed, kinematic, or a dynamic body with a fixed joint), else the joint's
-   * DoFs (prismatic: 1, free: 6); then u, v hold the joint coordinates and velocities, ucur, dx,
-   * rate and fcontact are ndof long, and reaction is NULL. */
-  PetscBool          rigid;
-  Vec                u, v;        /* state at the end of the last accepted step */
-  Vec                reaction;    /* support reactions (all DoFs; zero off the constraints) */
-  PetscReal          strain_energy, kinetic_energy;
-  PetscInt           nbc;         /* constrained DoFs (sorted, unique) */
-  PetscInt          *bc_dofs;
-  FcBodyTimes        times;
-  /* Version of the operator solve and solvemulti apply (A⁻¹): a deformable body without the
-   * co-rotated split counts its factorizations of A (1, 2, ...), so a compliance may keep what it
-   * derived from A⁻¹ while this stays the same (src/compliance/exact.c); 0: not tracked, the
-   * operator may change at any call (rigid bodies, the co-rotated split: R enters the solves). */
-  PetscInt64         opstate;
-  /* Inertia correction of the Newton matrix in the step (body_deformable.c FormMatrix_Private):
-   * the largest shift δ used (relative to diag(A)/diag(M); 0: none) and the extra
-   * factorizations it took. Reset by the step. */
-  PetscReal          shift;
-  PetscInt           refactors;
-  PetscReal          penalty;     /* largest ρ of the step (relative to the mean diagonal of A; 0: none) */
-  /* Rows for that correction, set by the contact step (src/step/contact_step.c): the normal rows
-   * h_a of H (restricted to this body's free DoFs) of the contacts active in the last contact
-   * correction, CSR: row s has stab_dof/stab_val[stab_ptr[s] .. stab_ptr[s+1]). */
-  PetscInt           nstab, stab_nnz, stab_cap, stab_nnzcap;
-  PetscInt          *stab_ptr, *stab_dof;
-  PetscReal         *stab_val;
-  /* Contact coupling (src/step/contact_step.c). The unknown x is v (dynamics) or u (quasi-static);
-   * a displacement increment is incscale·Δx (dt θ_vq by han2023 eq. 4, or 1). */
-  Vec                ucur;        /* displacement at the current Newton iterate */
-  Vec                dx;          /* increment of x: free part, then + A⁻¹ Hᵀ r */
-  Vec                rate;        /* state part of the tangential motion: v_k, or u_k − u0 */
-  Vec                fcontact;    /* Hᵀ r of the last contact solve (force or impulse), in the residual */
-  PetscReal          incscale;
-  PetscReal          rigid_d0[3], rigid_d1[3]; /* rigid bodies: translation at t0 and at t1 (dynamic: at the
-                                                 * current Newton iterate; detection reads d1) */
-  PetscReal          rigid_R0[9], rigid_R1[9]; /* rigid bodies: rotation (row-major, world from reference)
-                                                 * at t0 and at t1 / the iterate; I unless the body rotates */
-  PetscReal          rigid_c[3];                /* rigid bodies: the point the rotation is about (the centre
-                                                 * of mass of a free body), reference coordinates */
-  struct _FcRigidDevice *device;               /* rigid bodies driven by a device log (motion "trajectory" or a
-                                                 * coupling, doc/rigid.md §2d); NULL otherwise */
-  void              *data;        /* type-specific */
-};
 
 typedef struct {
   const FcCase *c;
@@ -167,16 +79,13 @@ PetscErrorCode FcModelDestroy(FcModel *m);
 /* Probe values (nprobe_cols) for the current state; cv may be NULL (no contact pairs). */
 PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *values);
 
-PetscErrorCode FcBodyCreateDeformable(const FcCase *c, PetscInt index, FcBody *b);
-/* The geometry ops of a rigid body (nodes for a "mesh" shape, proximity for an analytic one,
- * startpoint without DoFs), from its shape and place (rigid_shape.c); FcModelCreate calls it
- * after FcBodyCreateRigid. */
-PetscErrorCode FcBodySetRigidGeometry(FcBody b);
-/* Rigid body (analytic or mesh shape). Fixed, kinematic, or dynamic with a fixed joint: no DoFs,
- * its motion enters q only. Dynamic with a prismatic joint: one DoF, it enters W through its mass
- * (duriez2006 eq. 28–29); with a free joint: six DoFs (translation and rotation on SO(3)), it
- * enters W through its mass and inertia (doc/rigid.md). */
-PetscErrorCode FcBodyCreateRigid(const FcCase *c, PetscInt index, FcBody *b);
+/* Bodies are created through a registry of body types (src/model/body.c, the shape of the
+ * contact solvers' and compliance strategies'): FcBodyCreate looks up the case's bodies[index].type
+ * ("deformable", "rigid"); a new type is one file of src/model plus one line in FcBodyRegisterAll
+ * (and, for the case to admit the name, its keys as a variant of the schema's bodies[i].type). */
+PetscErrorCode FcBodyRegister(const char *type, PetscErrorCode (*create)(const FcCase *, PetscInt, FcBody *));
+PetscErrorCode FcBodyRegisterAll(void);
+PetscErrorCode FcBodyCreate(const FcCase *c, PetscInt index, FcBody *b);
 PetscErrorCode FcBodyDestroy(FcBody *b);
 
 /* A rigid body driven by a device log (doc/rigid.md §2d): its per-step record, FC_DEVICE_NCOLS
@@ -189,7 +98,7 @@ PetscErrorCode FcBodyDestroy(FcBody *b);
 extern const char *const FcDeviceColumns[FC_DEVICE_NCOLS];
 PetscErrorCode FcBodyDeviceRow(FcBody b, PetscReal *row);
 /* The pose at time t of a rigid body whose motion is prescribed (fixed, kinematic, or a kinematic
- * device replay): its points X are at c + d + R (X − c), c = b->rigid_c (doc/rigid.md §2b), the
+ * device replay): its points X are at c + d + R (X − c), c from FcBodyGetPlace (doc/rigid.md §2b), the
  * same d and R the body's steps use. An error for a body with DoFs. */
 PetscErrorCode FcBodyPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], PetscReal R[9]);
 /* A free rigid tool driven through the virtual coupling (doc/rigid.md §2d), as the haptic loop
@@ -198,26 +107,106 @@ PetscErrorCode FcBodyPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], Petsc
  * B [N s/m], K_r [N m/rad], B_r [N m s/rad]. FcBodyGetCoupling is an error for a body without a
  * coupling. FcBodyCouplingTarget: the coupling's target at t, p_tgt = p_dev + R_dev (c − X_o) for
  * the centre of mass and R_dev for the rotation (the same the body's steps use). The tool's
- * state is the body's: rigid_d1, rigid_R1 and b->v = (v, ω) after a step. */
+ * state is the body's: d1, R1 of FcBodyGetPlace and FcBodyV = (v, ω) after a step. */
 typedef struct {
   PetscReal mass, Jb[3], K, B, Kr, Br;
 } FcRigidCoupling;
 PetscErrorCode FcBodyGetCoupling(FcBody b, FcRigidCoupling *cp);
 PetscErrorCode FcBodyCouplingTarget(FcBody b, PetscReal t, PetscReal ptgt[3], PetscReal Rdev[9]);
 
+/* ---- A body seen from outside the model ----
+ * FcBody is opaque outside src/model (its struct is src/model/body_impl.h). The step, the contact
+ * step, the compliances, the writers and the haptic loop use these. The plain accessors cannot
+ * fail and return their value (an exception to "functions return PetscErrorCode", like PETSc's
+ * inline getters). */
+const char       *FcBodyName(FcBody b);
+const FcCaseBody *FcBodySpec(FcBody b);
+/* DoFs: 0 for a body whose motion is prescribed (it enters the contact problem through q only) */
+PetscInt          FcBodyNDof(FcBody b);
+PetscReal         FcBodyMass(FcBody b);
+PetscReal         FcBodyVolume(FcBody b);
+FcMaterial        FcBodyMaterial(FcBody b); /* NULL: a body without a material (rigid) */
+/* Version of the operator that solve and solvemulti apply (A⁻¹; 0: not tracked): a compliance may
+ * keep what it derived from A⁻¹ while this stays the same (src/compliance/exact.c). */
+PetscInt64        FcBodyOpState(FcBody b);
+/* Constrained DoFs (sorted, unique): their number, and the list in *dofs. */
+PetscInt          FcBodyConstrained(FcBody b, const PetscInt **dofs);
+/* The output mesh: the mesh whose nodes carry the body's fields (u, v, reaction: 3 per node) for
+ * writers, probes and the size estimate; NULL for a body without nodal fields (rigid). */
+const FcMesh     *FcBodyFieldMesh(FcBody b);
+/* State at the end of the last accepted step (ndof long; reaction: NULL without nodal fields),
+ * and its energies. The vectors are the body's: a caller may save and restore them (a cut back
+ * step, src/run/run.c) but not replace them. */
+Vec               FcBodyU(FcBody b);
+Vec               FcBodyV(FcBody b);
+Vec               FcBodyReaction(FcBody b);
+PetscReal         FcBodyStrainEnergy(FcBody b);
+PetscReal         FcBodyKineticEnergy(FcBody b);
+
+/* The place of a body whose points move rigidly (rigid bodies, doc/rigid.md §2b): a reference
+ * point X is at c + d + R (X − c), at the step's start (d0, R0) and at t1 (d1, R1; dynamic: at
+ * the current Newton iterate); R row-major, world from reference. *has = PETSC_FALSE for a body
+ * without one (deformable; *p is then zeroed). */
+typedef struct {
+  PetscReal c[3], d0[3], d1[3], R0[9], R1[9];
+} FcBodyPlace;
+PetscErrorCode FcBodyGetPlace(FcBody b, FcBodyPlace *p, PetscBool *has);
+/* Whether the body records a device log (doc/rigid.md §2d): then FcBodyDeviceRow gives its
+ * FC_DEVICE_NCOLS columns per step. */
+PetscBool      FcBodyHasDevice(FcBody b);
+
+/* ---- What one step asks of a body (the ops of body_impl.h; src/step/step.c) ---- */
+/* Predictor (x = x0, prescribed values at t1); resets the step's timings and inertia-correction
+ * figures (FcBodyGetStepStats). */
+PetscErrorCode FcBodyBeginStep(FcBody b, const FcStepInfo *s);
+PetscErrorCode FcBodyResidual(FcBody b, const FcStepInfo *s, PetscReal *rnorm, PetscReal *scale);
+PetscErrorCode FcBodySolve(FcBody b, const FcStepInfo *s, PetscReal *dxnorm);
+PetscErrorCode FcBodySolveMulti(FcBody b, Mat B, Mat X);
+PetscErrorCode FcBodyUpdate(FcBody b, const FcStepInfo *s);
+PetscErrorCode FcBodyEndStep(FcBody b, const FcStepInfo *s);
+/* The step's timings, the largest inertia-correction shift and penalty, and the extra
+ * factorizations (body_deformable.c FormMatrix_Private), since FcBodyBeginStep. */
+typedef struct {
+  FcBodyTimes times;
+  PetscReal   shift, penalty;
+  PetscInt    refactors;
+} FcBodyStepStats;
+PetscErrorCode FcBodyGetStepStats(FcBody b, FcBodyStepStats *st);
+
+/* ---- What the contact step asks of a body (src/step, src/compliance) ----
+ * Capabilities, never the body's kind: HasX says whether the body answers X. */
+PetscBool      FcBodyHasNodes(FcBody b);         /* its surface is a mesh: FcBodyNodes */
+PetscBool      FcBodyHasPointJacobian(FcBody b); /* its points move with J ẋ_dof (rigid with DoFs) */
+PetscBool      FcBodyHasSchur(FcBody b);         /* it factors A through a Schur complement */
+PetscInt       FcBodyNNodes(FcBody b);           /* nodes of its surface mesh (0 without) */
+PetscErrorCode FcBodyNodes(FcBody b, PetscReal *x);
+PetscErrorCode FcBodyProximity(FcBody b, const PetscReal p[3], const PetscReal t1_prev[3], FcProximity *c);
+/* x0 of a body without DoFs, and J (3 × ndof, row-major) of a body with a point Jacobian: pure
+ * functions of the body's place, which cannot fail (void, like the ops they call) */
+void           FcBodyStartPoint(FcBody b, const PetscReal x[3], PetscReal x0[3]);
+void           FcBodyPointJacobian(FcBody b, const PetscReal x[3], PetscReal *J);
+PetscErrorCode FcBodySetParticipating(FcBody b, PetscInt np, const PetscInt *idx);
+PetscErrorCode FcBodyGetSchur(FcBody b, FcSchur *sch);
+/* The unknown's increment dx (free part, then + A⁻¹ Hᵀ r: the contact step adds its correction),
+ * the state part of the tangential motion (rate: v_k, or u_k − u0) and incscale (a displacement
+ * increment is incscale·Δx: dt θ_vq by han2023 eq. 4, or 1). NULL vectors for a body without DoFs. */
+PetscErrorCode FcBodyGetIncrement(FcBody b, Vec *dx, Vec *rate, PetscReal *incscale);
+/* Hᵀ r of the last contact solve (force or impulse), which the residual adds: *f = NULL until the
+ * contact step first creates it (create = PETSC_TRUE: created, zero, if missing). */
+PetscErrorCode FcBodyGetContactForce(FcBody b, PetscBool create, Vec *f);
+/* The normal rows h_a of H (on this body's free DoFs) of the contacts that carry force after the
+ * last contact correction, CSR (row s: dof/val[ptr[s] .. ptr[s+1])), copied: the inertia
+ * correction tries A + ρ Σ h_a h_aᵀ with them when A is indefinite (body_deformable.c). */
+PetscErrorCode FcBodySetContactRows(FcBody b, PetscInt nrow, const PetscInt *ptr, const PetscInt *dof, const PetscReal *val);
+
+/* The virtual coupling's force law (doc/rigid.md §2d; duriez2006 §7, a spring–damper on position
+ * and orientation), the one used by the rigid body's steps and by the haptic loop's ticks:
+ *   F = K (p_tgt − (c + d)) + B (v_dev − v),   τ = K_r log(R_dev Rᵀ) + B_r (ω_dev − ω),
+ * for the tool's centre c, translation d, rotation R and velocity V = (v, ω). */
+void FcRigidCouplingForce(const FcRigidCoupling *cp, const PetscReal c[3], const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3], const PetscReal wdev[3], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal F[3], PetscReal T[3]);
+
 /* Von Mises stress per element of the current state (array of mesh.nelems). */
 PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);
-
-/* Current (R1, d1) or step-start (R0, d0) place of the reference point X of a rigid body:
- * x = c + d + R (X − c) (a body that does not rotate: x = X + d). */
-static inline void FcRigidPlace(FcBody b, PetscBool start, const PetscReal X[3], PetscReal x[3])
-{
-  const PetscReal *R = start ? b->rigid_R0 : b->rigid_R1, *d = start ? b->rigid_d0 : b->rigid_d1;
-  for (int i = 0; i < 3; i++) {
-    x[i] = b->rigid_c[i] + d[i];
-    for (int j = 0; j < 3; j++) x[i] += R[3 * i + j] * (X[j] - b->rigid_c[j]);
-  }
-}
 
 /* PETSc log events (registered once by FcModelCreate). */
 extern PetscLogEvent FC_EVENT_Assembly, FC_EVENT_Factor, FC_EVENT_Solve, FC_EVENT_Output;

@@ -1,7 +1,7 @@
 /* fcsim — the geometry of a rigid body for contact detection (model.h, ops nodes, proximity,
  * startpoint): every shape is placed at x = c + d + R (X − c) (FcRigidPlace; doc/rigid.md §2b),
  * an analytic shape's directions rotated by R. */
-#include "model.h"
+#include "body_impl.h"
 
 /* y = R a (a direction of a rigid shape at its current rotation) */
 static void Rotate_Private(const PetscReal R[9], const PetscReal a[3], PetscReal y[3])

@@ -122,7 +122,7 @@ PetscErrorCode FcEstimateCase(const FcCase *c, FcEstimate *e)
     double            tets;
     struct stat       st;
 
-    if (bd->rigid) continue;
+    if (!bd->mesh_file[0]) continue; /* no volume mesh to count (a rigid body) */
     dot = strrchr(bd->mesh_file, '.');
     /* a .geo at refine 0 is its own mesh: counting it would mesh it twice (the mesh layer
      * bounds the meshing; FcEstimateMeshes checks the result) */
@@ -138,7 +138,7 @@ PetscErrorCode FcEstimateCase(const FcCase *c, FcEstimate *e)
     PetscCall(FcCaseCountTetrahedra(bd->mesh_file, &n0));
     /* the bodies that are volumes of one file share its tetrahedra */
     for (PetscInt k = 0; k < c->nbodies; k++)
-      if (!c->bodies[k].rigid && c->bodies[k].refine == bd->refine && !strcmp(c->bodies[k].mesh_file, bd->mesh_file)) share++;
+      if (c->bodies[k].refine == bd->refine && !strcmp(c->bodies[k].mesh_file, bd->mesh_file)) share++;
     tets = (double)n0 * pow(8.0, (double)bd->refine) / share;
     AddBody_Private(c, b, tets, bd->order == 2 ? 4.0 * tets / 3.0 : tets / 6.0, bd->order == 2 ? 10 : 4, factor, e, &worst);
   }
@@ -146,21 +146,17 @@ PetscErrorCode FcEstimateCase(const FcCase *c, FcEstimate *e)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcEstimateMeshes(const FcCase *c, PetscInt n, const PetscInt nodes[], const PetscInt tets[], const PetscInt npe[], FcEstimate *e)
+PetscErrorCode FcEstimateMeshes(const FcCase *c, const PetscInt nodes[], const PetscInt tets[], const PetscInt npe[], FcEstimate *e)
 {
   const PetscBool factor = Factorization_Private();
   double          worst  = 0;
-  PetscInt        k      = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(e, sizeof *e));
   e->body   = -1;
   e->meshed = PETSC_TRUE;
-  for (PetscInt b = 0; b < c->nbodies && k < n; b++) {
-    if (c->bodies[b].rigid) continue;
-    AddBody_Private(c, b, (double)tets[k], (double)nodes[k], (double)npe[k], factor, e, &worst);
-    k++;
-  }
+  for (PetscInt b = 0; b < c->nbodies; b++)
+    if (nodes[b]) AddBody_Private(c, b, (double)tets[b], (double)nodes[b], (double)npe[b], factor, e, &worst);
   Finish_Private(c, e);
   PetscFunctionReturn(0);
 }

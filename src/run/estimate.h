@@ -41,9 +41,10 @@ typedef struct {
 
 /* Before meshing: from the case and the counts of its mesh files. */
 PetscErrorCode FcEstimateCase(const FcCase *c, FcEstimate *e);
-/* After meshing: from the loaded meshes of the deformable bodies (n of them: nodes, tetrahedra,
- * nodes per element), exact counts. */
-PetscErrorCode FcEstimateMeshes(const FcCase *c, PetscInt n, const PetscInt nodes[], const PetscInt tets[], const PetscInt npe[], FcEstimate *e);
+/* After meshing: from the loaded meshes, exact counts per body of the case (c->nbodies entries:
+ * nodes, tetrahedra, nodes per element; nodes[b] = 0 for a body without a field mesh, which the
+ * estimate skips). */
+PetscErrorCode FcEstimateMeshes(const FcCase *c, const PetscInt nodes[], const PetscInt tets[], const PetscInt npe[], FcEstimate *e);
 /* Refuse what cannot fit (input error naming the key), unless force; warn (one line on stderr)
  * when the estimate from the meshes means hours or terabytes. outdir: where the run will
  * write (its free space is compared with the output), or NULL (fcsim info: no output). */

@@ -25,6 +25,7 @@ struct _p_FcHaptic {
   PetscInt        *target;   /* per contact: the target body when it has a prescribed motion, else −1 */
   PetscReal       *dn, *Rn, *dk, *Rk; /* per body: pose at t_n and at the tick (prescribed bodies only) */
   PetscBool       *prescribed;
+  PetscReal       *ctr;      /* per body: the centre c of its rigid place (FcBodyGetPlace; constant) */
   /* the previous tick, for the trapezoidal work */
   PetscReal        Fprev[3], Tprev[3], pprev[3], Rprev[9];
   /* a tool driven through the virtual coupling (haptic.h, doc/haptic.md §3b) */
@@ -48,10 +49,10 @@ struct _p_FcHaptic {
 
 PetscErrorCode FcHapticPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], PetscReal R[9])
 {
-  const FcCaseMotion *mo = &b->spec->motion;
+  const FcCaseMotion *mo = &FcBodySpec(b)->motion;
 
   PetscFunctionBegin;
-  PetscCheck(b->rigid && b->ndof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s has no prescribed pose (it has %d DoFs)", b->name, (int)b->ndof);
+  PetscCheck(FcBodyNDof(b) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s has no prescribed pose (it has %d DoFs)", FcBodyName(b), (int)FcBodyNDof(b));
   switch (mo->type) {
   case FC_MOTION_KINEMATIC:
   case FC_MOTION_TRAJECTORY: /* a kinematic device replay (src/io/trajectory.c, doc/trajectory.md) */
@@ -64,21 +65,23 @@ PetscErrorCode FcHapticPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], Pet
     break;
   default:
     /* a new prescribed motion must say where it puts the body, never be taken for a fixed one */
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "body %s: no prescribed pose for motion type %d (add it to FcHapticPrescribedPose, src/run/haptic.c)", b->name, (int)mo->type);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "body %s: no prescribed pose for motion type %d (add it to FcHapticPrescribedPose, src/run/haptic.c)", FcBodyName(b), (int)mo->type);
   }
   PetscFunctionReturn(0);
 }
 
-/* A rigid body that a prescribed motion moves (not fixed, no DoFs), or a free rigid body driven
- * through the virtual coupling: a candidate tool. */
+/* A body that a prescribed motion moves (no DoFs: a rigid body; not fixed), or a free body driven
+ * through the virtual coupling (only a rigid body has a motion, and a coupling): a candidate tool. */
 static PetscBool MovesPrescribed_Private(FcBody b)
 {
-  return (PetscBool)(b->rigid && b->ndof == 0 && b->spec->motion.type != FC_MOTION_FIXED && b->spec->motion.type != FC_MOTION_DYNAMIC);
+  const FcCaseMotion *mo = &FcBodySpec(b)->motion;
+  return (PetscBool)(FcBodyNDof(b) == 0 && mo->type != FC_MOTION_FIXED && mo->type != FC_MOTION_DYNAMIC);
 }
 
 static PetscBool Coupled_Private(FcBody b)
 {
-  return (PetscBool)(b->rigid && b->ndof == 6 && b->spec->motion.type == FC_MOTION_DYNAMIC && b->spec->motion.coupled);
+  const FcCaseMotion *mo = &FcBodySpec(b)->motion;
+  return (PetscBool)(FcBodyNDof(b) == 6 && mo->type == FC_MOTION_DYNAMIC && mo->coupled);
 }
 
 static PetscBool Candidate_Private(FcBody b)
@@ -94,7 +97,7 @@ static PetscErrorCode ChooseTool_Private(const FcCase *c, FcModel *m, PetscInt *
   *tool = -1;
   if (c->haptic.tool[0]) {
     for (PetscInt b = 0; b < m->nbodies; b++)
-      if (!strcmp(m->bodies[b]->name, c->haptic.tool)) *tool = b;
+      if (!strcmp(FcBodyName(m->bodies[b]), c->haptic.tool)) *tool = b;
     FcCheckInput(*tool >= 0, c->file, "haptic.tool", "no body named \"%s\"", c->haptic.tool);
     FcCheckInput(Candidate_Private(m->bodies[*tool]), c->file, "haptic.tool", "body \"%s\" is neither a rigid body with a prescribed motion nor a free rigid body driven through a coupling (the haptic loop moves the tool by its motion between steps)", c->haptic.tool);
     for (PetscInt i = 0; i < c->ncontacts; i++)
@@ -108,7 +111,7 @@ static PetscErrorCode ChooseTool_Private(const FcCase *c, FcModel *m, PetscInt *
     for (PetscInt i = 0; i < c->ncontacts; i++)
       if (c->contacts[i].body[1] == b) target = PETSC_TRUE;
     if (!target) continue;
-    if (*tool >= 0) return FcInputError(c->file, "haptic.tool", "bodies \"%s\" and \"%s\" are both rigid tools in contact: name one", m->bodies[*tool]->name, m->bodies[b]->name);
+    if (*tool >= 0) return FcInputError(c->file, "haptic.tool", "bodies \"%s\" and \"%s\" are both rigid tools in contact: name one", FcBodyName(m->bodies[*tool]), FcBodyName(m->bodies[b]));
     *tool = b;
   }
   FcCheckInput(*tool >= 0, c->file, "haptic", "no rigid tool in contact: the haptic loop needs a rigid body with a prescribed motion, or a free one driven through a coupling, that is the target of a contact pair");
@@ -146,7 +149,7 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
      * units (u_n = g/(Δt θ_vq), u_t = t·(slip since the step's start)/Δt): the two agree on the
      * scaling of a tool's motion only for θ = θ_vq = 1 (doc/haptic.md §3b) */
     if (th.theta != 1 || th.theta_vq != 1) {
-      const char *name = m->bodies[h->tool]->name;
+      const char *name = FcBodyName(m->bodies[h->tool]);
       PetscCall(PetscFree(h));
       return FcInputError(c->file, "time.integrator", "the haptic loop drives the coupled tool \"%s\" by backward Euler between steps: it needs time.integrator \"backward_euler\" (or a kinematic tool)", name);
     }
@@ -154,17 +157,25 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
     {
       FcBody             tb = m->bodies[h->tool];
       const PetscScalar *v;
-      for (int k = 0; k < 3; k++) h->dp[k] = tb->rigid_d1[k];
-      for (int k = 0; k < 9; k++) h->Rp[k] = tb->rigid_R1[k];
-      PetscCall(VecGetArrayRead(tb->v, &v));
+      FcBodyPlace        pl;
+      PetscBool          has;
+      PetscCall(FcBodyGetPlace(tb, &pl, &has));
+      for (int k = 0; k < 3; k++) h->dp[k] = pl.d1[k];
+      for (int k = 0; k < 9; k++) h->Rp[k] = pl.R1[k];
+      PetscCall(VecGetArrayRead(FcBodyV(tb), &v));
       for (int k = 0; k < 6; k++) h->Vp[k] = v[k];
-      PetscCall(VecRestoreArrayRead(tb->v, &v));
+      PetscCall(VecRestoreArrayRead(FcBodyV(tb), &v));
     }
   }
   *out = h;
   PetscCall(PetscCalloc5(3 * m->nbodies, &h->dn, 9 * m->nbodies, &h->Rn, 3 * m->nbodies, &h->dk, 9 * m->nbodies, &h->Rk, m->nbodies, &h->prescribed));
+  PetscCall(PetscCalloc1(3 * m->nbodies, &h->ctr));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    h->prescribed[b] = (PetscBool)(m->bodies[b]->rigid && m->bodies[b]->ndof == 0);
+    FcBodyPlace pl;
+    PetscBool   has;
+    PetscCall(FcBodyGetPlace(m->bodies[b], &pl, &has));
+    for (int k = 0; k < 3; k++) h->ctr[3 * b + k] = pl.c[k];
+    h->prescribed[b] = (PetscBool)(FcBodyNDof(m->bodies[b]) == 0); /* no DoFs: a prescribed motion */
     /* every prescribed body has a pose (a motion type without one fails here, before any step) */
     if (h->prescribed[b]) PetscCall(FcHapticPrescribedPose(m->bodies[b], 0.0, &h->dk[3 * b], &h->Rk[9 * b]));
   }
@@ -198,6 +209,7 @@ PetscErrorCode FcHapticDestroy(FcHaptic *ph)
   PetscCall(PetscFree5(h->q0, h->r, h->rstep, h->u, h->delta));
   PetscCall(PetscFree4(h->frame, h->xc, h->target, h->G));
   PetscCall(PetscFree5(h->dn, h->Rn, h->dk, h->Rk, h->prescribed));
+  PetscCall(PetscFree(h->ctr));
   PetscCall(PetscFree2(h->rows, h->wall));
   PetscCall(PetscFree(*ph));
   PetscFunctionReturn(0);
@@ -223,7 +235,7 @@ static PetscErrorCode Stored_Private(FcHaptic h, PetscReal *V)
 static void ToolForce_Private(FcHaptic h, PetscReal F[3], PetscReal T[3], PetscInt *active)
 {
   const PetscReal *dtool = &h->dn[3 * h->tool];
-  const PetscReal *ctr = h->model->bodies[h->tool]->rigid_c;
+  const PetscReal *ctr = &h->ctr[3 * h->tool];
   *active = 0;
   for (int k = 0; k < 3; k++) F[k] = T[k] = 0;
   for (PetscInt a = 0; a < h->m; a++) {
@@ -288,21 +300,6 @@ static void ToolImpulse_Private(FcHaptic h, const PetscReal *r, PetscReal z[6])
   }
 }
 
-/* The coupling's force and torque on the tool (body_rigid.c Coupling_Private, doc/rigid.md §2d):
- * F = K (p_tgt − (c + d)) + B (v_dev − v), τ = K_r log(R_dev Rᵀ) + B_r (ω_dev − ω) */
-static void CouplingForce_Private(FcHaptic h, const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3], const PetscReal wdev[3], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal F[3], PetscReal T[3])
-{
-  const FcRigidCoupling *cp = &h->cp;
-  const PetscReal       *c  = h->model->bodies[h->tool]->rigid_c;
-  PetscReal              dR[9], phi[3];
-  FcMat3MultNT(Rdev, R, dR);
-  FcMat3Log(dR, phi);
-  for (int k = 0; k < 3; k++) {
-    F[k] = cp->K * (ptgt[k] - c[k] - d[k]) + cp->B * (vdev[k] - V[k]);
-    T[k] = cp->Kr * phi[k] + cp->Br * (wdev[k] - V[3 + k]);
-  }
-}
-
 /* The device's target at t and its velocities over (t − h, t], from the positions (as the steps
  * take them, never the log's velocities) */
 static PetscErrorCode DeviceTarget_Private(FcHaptic h, PetscReal t, const PetscReal ptprev[3], const PetscReal Rdprev[9], PetscReal ptgt[3], PetscReal Rdev[9], PetscReal vdev[3], PetscReal wdev[3])
@@ -325,7 +322,7 @@ static PetscErrorCode DeviceTarget_Private(FcHaptic h, PetscReal t, const PetscR
 static void ToolEnergy_Private(FcHaptic h, const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal *KE, PetscReal *Vs)
 {
   const FcRigidCoupling *cp = &h->cp;
-  const PetscReal       *c  = h->model->bodies[h->tool]->rigid_c;
+  const PetscReal       *c  = &h->ctr[3 * h->tool];
   PetscReal              J[9], dR[9], phi[3], ke = 0, e2 = 0, p2 = 0;
   FcMat3RotateDiag(R, cp->Jb, J);
   FcMat3MultNT(Rdev, R, dR);
@@ -392,7 +389,7 @@ static PetscErrorCode Replay_Private(FcHaptic h, const FcStepInfo *s, PetscReal 
     PetscReal rel[3], dl[3];
     for (int i = 0; i < 3; i++) h->prob->q[3 * a + i] = h->q0[3 * a + i];
     if (h->target[a] != t) continue;
-    for (int i = 0; i < 3; i++) rel[i] = h->xc[3 * a + i] - tb->rigid_c[i] - dn[i];
+    for (int i = 0; i < 3; i++) rel[i] = h->xc[3 * a + i] - h->ctr[3 * t + i] - dn[i];
     for (int i = 0; i < 3; i++) {
       dl[i] = dp[i] - dn[i] - rel[i];
       for (int j = 0; j < 3; j++) dl[i] += D[3 * i + j] * rel[j];
@@ -409,14 +406,14 @@ static PetscErrorCode Replay_Private(FcHaptic h, const FcStepInfo *s, PetscReal 
   ToolImpulse_Private(h, h->r, z);
   ToolImpulse_Private(h, h->rstep, zs);
   ApplyInv_Private(atd, Ard, z, y);
-  PetscCall(VecGetArrayRead(tb->v, &v));
+  PetscCall(VecGetArrayRead(FcBodyV(tb), &v));
   for (int k = 0; k < 3; k++) {
     dv = PetscMax(dv, PetscAbsReal(Vf[k] - dt / h->rscale * y[k] - v[k]));
     dw = PetscMax(dw, PetscAbsReal(Vf[3 + k] - dt / h->rscale * y[3 + k] - v[3 + k]));
     df += PetscSqr((z[k] - zs[k]) / h->rscale);
     fs += PetscSqr(zs[k] / h->rscale);
   }
-  PetscCall(VecRestoreArrayRead(tb->v, &v));
+  PetscCall(VecRestoreArrayRead(FcBodyV(tb), &v));
   PetscCall(PetscArraycpy(h->r, h->rstep, 3 * h->m));
   h->hk  = hk0;
   h->aht = aht0;
@@ -436,33 +433,36 @@ static PetscErrorCode FreezeCoupled_Private(FcHaptic h, const FcStepInfo *s)
   const PetscReal        dt = s->dt, hk = dt / (PetscReal)h->J, s2 = PetscSqr(hk / h->rscale);
   PetscReal              atd, Ard[9], z[6], y[6], dp[3], Rp[9], Vp[6];
   const PetscScalar     *v;
+  FcBodyPlace            pl;
+  PetscBool              has;
 
   PetscFunctionBegin;
   /* the state at t_{n−1} for the replay check; the one at t_n for the next */
   PetscCall(PetscArraycpy(dp, h->dp, 3));
   PetscCall(PetscArraycpy(Rp, h->Rp, 9));
   PetscCall(PetscArraycpy(Vp, h->Vp, 6));
-  PetscCall(PetscArraycpy(h->dp, tb->rigid_d1, 3));
-  PetscCall(PetscArraycpy(h->Rp, tb->rigid_R1, 9));
-  PetscCall(VecGetArrayRead(tb->v, &v));
+  PetscCall(FcBodyGetPlace(tb, &pl, &has));
+  PetscCall(PetscArraycpy(h->dp, pl.d1, 3));
+  PetscCall(PetscArraycpy(h->Rp, pl.R1, 9));
+  PetscCall(VecGetArrayRead(FcBodyV(tb), &v));
   for (int k = 0; k < 6; k++) h->Vp[k] = v[k];
-  PetscCall(VecRestoreArrayRead(tb->v, &v));
-  for (int k = 0; k < 3; k++) h->dn[3 * t + k] = h->dk[3 * t + k] = tb->rigid_d1[k];
-  for (int k = 0; k < 9; k++) h->Rn[9 * t + k] = h->Rk[9 * t + k] = tb->rigid_R1[k];
-  PetscCall(VecGetArrayRead(tb->v, &v));
+  PetscCall(VecRestoreArrayRead(FcBodyV(tb), &v));
+  for (int k = 0; k < 3; k++) h->dn[3 * t + k] = h->dk[3 * t + k] = pl.d1[k];
+  for (int k = 0; k < 9; k++) h->Rn[9 * t + k] = h->Rk[9 * t + k] = pl.R1[k];
+  PetscCall(VecGetArrayRead(FcBodyV(tb), &v));
   for (int k = 0; k < 6; k++) h->Vt[k] = v[k];
-  PetscCall(VecRestoreArrayRead(tb->v, &v));
+  PetscCall(VecRestoreArrayRead(FcBodyV(tb), &v));
   /* A_dt as the step used it (BeginStep_RigidFree: J_w at the step's start R_{n−1}, still in
    * rigid_R0), A_h at the haptic step with J_w at R_n, frozen for the interval */
   atd    = cp->mass + dt * (cp->B + dt * cp->K);
-  RotInv_Private(tb->rigid_R0, cp->Jb, dt * (cp->Br + dt * cp->Kr), Ard);
+  RotInv_Private(pl.R0, cp->Jb, dt * (cp->Br + dt * cp->Kr), Ard);
   h->aht = cp->mass + hk * (cp->B + hk * cp->K);
-  RotInv_Private(tb->rigid_R1, cp->Jb, hk * (cp->Br + hk * cp->Kr), h->Ahr);
+  RotInv_Private(pl.R1, cp->Jb, hk * (cp->Br + hk * cp->Kr), h->Ahr);
   /* G_a = F_a J_c(x_a), J_c = [I, −[x_a − c − d_n]×] (doc/rigid.md §2b): row i = (e_i, arm × e_i) */
   for (PetscInt a = 0; a < h->m; a++) {
     PetscReal arm[3];
     if (h->target[a] != t) continue;
-    for (int k = 0; k < 3; k++) arm[k] = h->xc[3 * a + k] - tb->rigid_c[k] - h->dn[3 * t + k];
+    for (int k = 0; k < 3; k++) arm[k] = h->xc[3 * a + k] - h->ctr[3 * t + k] - h->dn[3 * t + k];
     for (int i = 0; i < 3; i++) {
       const PetscReal *e = &h->frame[9 * a + 3 * i];
       PetscReal       *g = &h->G[18 * a + 6 * i];
@@ -524,9 +524,9 @@ ticks:
   h->aht = cp->mass + hk * (cp->B + hk * cp->K);
   for (int k = 0; k < 3; k++) h->dk[3 * t + k] = h->dn[3 * t + k];
   for (int k = 0; k < 9; k++) h->Rk[9 * t + k] = h->Rn[9 * t + k];
-  PetscCall(VecGetArrayRead(tb->v, &v));
+  PetscCall(VecGetArrayRead(FcBodyV(tb), &v));
   for (int k = 0; k < 6; k++) h->Vt[k] = v[k];
-  PetscCall(VecRestoreArrayRead(tb->v, &v));
+  PetscCall(VecRestoreArrayRead(FcBodyV(tb), &v));
   PetscFunctionReturn(0);
 }
 
@@ -539,7 +539,7 @@ ticks:
 static PetscErrorCode FreeMotion_Private(FcHaptic h, PetscReal t, const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3], const PetscReal wdev[3], PetscReal V[6], PetscReal Fx[3])
 {
   FcBody                 tb = h->model->bodies[h->tool];
-  const FcCaseMotion    *mo = &tb->spec->motion;
+  const FcCaseMotion    *mo = &FcBodySpec(tb)->motion;
   const FcRigidCoupling *cp = &h->cp;
   const PetscReal       *d0 = &h->dk[3 * h->tool], *R0 = &h->Rk[9 * h->tool], *V0 = h->Vt, hk = h->hk;
   const FcTheta          be = {1.0, 1.0};
@@ -566,7 +566,7 @@ static PetscErrorCode FreeMotion_Private(FcHaptic h, PetscReal t, const PetscRea
     }
     FcMat3Exp(phi, E);
     FcMat3Mult(E, R0, R);
-    CouplingForce_Private(h, ptgt, Rdev, vdev, wdev, d, R, V, F, T);
+    FcRigidCouplingForce(&h->cp, &h->ctr[3 * h->tool], ptgt, Rdev, vdev, wdev, d, R, V, F, T);
     for (int k = 0; k < 3; k++) {
       PetscReal ai = 0;
       for (int j = 0; j < 3; j++) ai += Jw[3 * k + j] * (V[3 + j] - V0[3 + j]);
@@ -625,7 +625,7 @@ static PetscErrorCode Freeze_Private(FcHaptic h, FcContactStep cs, const FcStepI
       /* a prescribed body is never a contactor (contacts[i].body[0] is deformable), so a contact
        * on it is a first-pass one, whose view frame is the problem's own (contact_step.c) */
       h->target[a] = h->prescribed[cc->body[1]] || (h->coupled && cc->body[1] == h->tool) ? cc->body[1] : -1;
-      h->cinc      = model->bodies[cc->body[0]]->incscale;
+      PetscCall(FcBodyGetIncrement(model->bodies[cc->body[0]], NULL, NULL, &h->cinc));
       for (int k = 0; k < 3; k++) h->delta[3 * a + k] = 0;
     }
   }
@@ -660,6 +660,48 @@ static PetscErrorCode AddRow_Private(FcHaptic h, const PetscReal row[NCOLS], Pet
   PetscFunctionReturn(0);
 }
 
+/* The tick's contact problem: q shifted by the prescribed bodies' motion since t_n (and a coupled
+ * tool's free motion Vf over the tick), solved warm-started from the last tick's r. */
+static PetscErrorCode TickSolve_Private(FcHaptic h, const PetscReal Vf[6], FcContactSolverStats *st, PetscBool *exhausted)
+{
+  const PetscInt tool = h->tool;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < h->m; a++) {
+    const PetscInt b = h->target[a];
+    PetscReal      D[9], rel[3], *dl = &h->delta[3 * a];
+    if (b < 0) continue;
+    /* δ = d_k − d_n + (R_k R_nᵀ − I)(x − c − d_n) */
+    FcMat3MultNT(&h->Rk[9 * b], &h->Rn[9 * b], D);
+    for (int i = 0; i < 3; i++) rel[i] = h->xc[3 * a + i] - h->ctr[3 * b + i] - h->dn[3 * b + i];
+    for (int i = 0; i < 3; i++) {
+      dl[i] = h->dk[3 * b + i] - h->dn[3 * b + i] - rel[i];
+      for (int j = 0; j < 3; j++) dl[i] += D[3 * i + j] * rel[j];
+    }
+    for (int i = 0; i < 3; i++) {
+      const PetscReal *e = &h->frame[9 * a + 3 * i];
+      h->prob->q[3 * a + i] = h->q0[3 * a + i] - (e[0] * dl[0] + e[1] * dl[1] + e[2] * dl[2]) / (i ? h->rscale : h->cinc);
+      /* the coupled tool's pose is the last tick's (δ above), and it moves on by h V over this
+       * one: V = V_free − (h/Δ) A_h⁻¹ Gᵀ r, whose r-part is in W_tick */
+      if (h->coupled && b == tool) {
+        PetscReal gv = 0;
+        for (int k = 0; k < 6; k++) gv += h->G[18 * a + 6 * i + k] * Vf[k];
+        h->prob->q[3 * a + i] -= h->hk * gv / (i ? h->rscale : h->cinc);
+      }
+    }
+  }
+  PetscCall(FcContactSolverSolve(h->solver, h->prob, h->r));
+  PetscCall(FcContactSolverGetStats(h->solver, st));
+  *exhausted = (PetscBool)!st->converged;
+  /* never warm start from a non-finite iterate: back to the step's solution */
+  for (PetscInt i = 0; i < 3 * h->m; i++)
+    if (PetscIsInfOrNanReal(h->r[i])) {
+      PetscCall(PetscArraycpy(h->r, h->rstep, 3 * h->m));
+      break;
+    }
+  PetscFunctionReturn(0);
+}
+
 /* One tick at t: shift q by the prescribed motion since t_n (a coupled tool: by its motion since
  * t_n and its free motion over the tick), solve, the tool's force; *E: the work of the contact
  * forces on the tool since the previous tick (a coupled tool: the device's work on the coupling),
@@ -668,7 +710,7 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
 {
   FcModel             *model = h->model;
   const PetscInt       tool  = h->tool;
-  const PetscReal     *ctr   = model->bodies[tool]->rigid_c;
+  const PetscReal     *ctr   = &h->ctr[3 * tool];
   FcContactSolverStats st;
   PetscReal            row[NCOLS], F[3], T[3], p[3], dR[9], dth[3], t0, t1;
   PetscReal            ptgt[3], Rdev[9], vdev[3], wdev[3], Vf[6], Fx[3];
@@ -684,40 +726,7 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
     PetscCall(FreeMotion_Private(h, t, ptgt, Rdev, vdev, wdev, Vf, Fx));
   }
   PetscCall(PetscMemzero(&st, sizeof st));
-  if (h->m) {
-    for (PetscInt a = 0; a < h->m; a++) {
-      const PetscInt b = h->target[a];
-      PetscReal      D[9], rel[3], *dl = &h->delta[3 * a];
-      if (b < 0) continue;
-      /* δ = d_k − d_n + (R_k R_nᵀ − I)(x − c − d_n) */
-      FcMat3MultNT(&h->Rk[9 * b], &h->Rn[9 * b], D);
-      for (int i = 0; i < 3; i++) rel[i] = h->xc[3 * a + i] - model->bodies[b]->rigid_c[i] - h->dn[3 * b + i];
-      for (int i = 0; i < 3; i++) {
-        dl[i] = h->dk[3 * b + i] - h->dn[3 * b + i] - rel[i];
-        for (int j = 0; j < 3; j++) dl[i] += D[3 * i + j] * rel[j];
-      }
-      for (int i = 0; i < 3; i++) {
-        const PetscReal *e = &h->frame[9 * a + 3 * i];
-        h->prob->q[3 * a + i] = h->q0[3 * a + i] - (e[0] * dl[0] + e[1] * dl[1] + e[2] * dl[2]) / (i ? h->rscale : h->cinc);
-        /* the coupled tool's pose is the last tick's (δ above), and it moves on by h V over this
-         * one: V = V_free − (h/Δ) A_h⁻¹ Gᵀ r, whose r-part is in W_tick */
-        if (h->coupled && b == tool) {
-          PetscReal gv = 0;
-          for (int k = 0; k < 6; k++) gv += h->G[18 * a + 6 * i + k] * Vf[k];
-          h->prob->q[3 * a + i] -= h->hk * gv / (i ? h->rscale : h->cinc);
-        }
-      }
-    }
-    PetscCall(FcContactSolverSolve(h->solver, h->prob, h->r));
-    PetscCall(FcContactSolverGetStats(h->solver, &st));
-    exhausted = (PetscBool)!st.converged;
-    /* never warm start from a non-finite iterate: back to the step's solution */
-    for (PetscInt i = 0; i < 3 * h->m; i++)
-      if (PetscIsInfOrNanReal(h->r[i])) {
-        PetscCall(PetscArraycpy(h->r, h->rstep, 3 * h->m));
-        break;
-      }
-  }
+  if (h->m) PetscCall(TickSolve_Private(h, Vf, &st, &exhausted));
   ToolForce_Private(h, F, T, &active);
   if (h->coupled) {
     /* the contact impulse on the tool over the tick, −(h/Δ) Gᵀ r, then its pose; the device
@@ -738,7 +747,7 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
     FcMat3Mult(E3, R, Rnew);
     PetscCall(PetscArraycpy(R, Rnew, 9));
     PetscCall(PetscArraycpy(h->Vt, Vf, 6));
-    CouplingForce_Private(h, ptgt, Rdev, vdev, wdev, d, R, Vf, Fc, Tc);
+    FcRigidCouplingForce(&h->cp, &h->ctr[3 * h->tool], ptgt, Rdev, vdev, wdev, d, R, Vf, Fc, Tc);
     PetscCall(PetscTime(&t1));
     /* the device's work on the coupling over the tick (trapezoidal): W = ½ (F_{k−1} + F_k)·Δp_tgt + ½ (τ_{k−1} + τ_k)·Δθ_dev */
     FcMat3MultNT(Rdev, h->Rdprev, dR);
@@ -806,7 +815,7 @@ PetscErrorCode FcHapticAfterStep(FcHaptic h, FcContactStep cs, const FcStepInfo 
   PetscCall(Freeze_Private(h, cs, s));
   /* tick 0 of the interval: the step's own solution, the tool at t_n */
   ToolForce_Private(h, h->Fprev, h->Tprev, &active);
-  for (int k = 0; k < 3; k++) h->pprev[k] = h->model->bodies[tool]->rigid_c[k] + h->dn[3 * tool + k];
+  for (int k = 0; k < 3; k++) h->pprev[k] = h->ctr[3 * tool + k] + h->dn[3 * tool + k];
   PetscCall(PetscArraycpy(h->Rprev, &h->Rn[9 * tool], 9));
   if (h->coupled) {
     /* the coupled tool at t_n: its coupling force (the device's velocity over the haptic step
@@ -814,7 +823,7 @@ PetscErrorCode FcHapticAfterStep(FcHaptic h, FcContactStep cs, const FcStepInfo 
     PetscReal pm[3], Rm[9], vdev[3], wdev[3], KE0, Vs0, Vb0, KE1, Vs1, Vb1;
     PetscCall(FcBodyCouplingTarget(h->model->bodies[tool], h->tn - h->hk, pm, Rm));
     PetscCall(DeviceTarget_Private(h, h->tn, pm, Rm, h->ptprev, h->Rdprev, vdev, wdev));
-    CouplingForce_Private(h, h->ptprev, h->Rdprev, vdev, wdev, &h->dn[3 * tool], &h->Rn[9 * tool], h->Vt, h->Fprev, h->Tprev);
+    FcRigidCouplingForce(&h->cp, &h->ctr[3 * h->tool], h->ptprev, h->Rdprev, vdev, wdev, &h->dn[3 * tool], &h->Rn[9 * tool], h->Vt, h->Fprev, h->Tprev);
     ToolEnergy_Private(h, h->ptprev, h->Rdprev, &h->dn[3 * tool], &h->Rn[9 * tool], h->Vt, &KE0, &Vs0);
     PetscCall(BlockStored_Private(h, &Vb0));
     h->Wdev = h->Wext = 0;
@@ -898,7 +907,7 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
   o.attr_values = values;
   o.solver      = type;
   PetscCall(FcHapticOutputWrite(dir, h5, &o));
-  printf("haptic: %d ticks at %g Hz on %s (%s, budget %d iterations): %d exhausted their budget", (int)h->nrows, (double)c->haptic.rate, h->model->bodies[h->tool]->name, type, (int)c->haptic.max_iterations, (int)h->nexhausted);
+  printf("haptic: %d ticks at %g Hz on %s (%s, budget %d iterations): %d exhausted their budget", (int)h->nrows, (double)c->haptic.rate, FcBodyName(h->model->bodies[h->tool]), type, (int)c->haptic.max_iterations, (int)h->nexhausted);
   if (h->nexhausted) printf(" (first at t = %.9g s)", (double)h->first_exhausted);
   printf("; passivity: %d of %d step intervals generate energy", (int)h->ngenerating, (int)h->nintervals);
   if (h->ngenerating) printf(" (max %.6g J, the first from t = %.9g s)", (double)h->max_generated, (double)h->first_generating);

@@ -45,10 +45,10 @@ static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt ste
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (m->bodies[b]->rigid) continue; /* rigid bodies have no mesh fields */
+    if (!FcBodyFieldMesh(m->bodies[b])) continue; /* bodies without nodal fields (rigid) */
     PetscCall(FcBodyVonMises(m->bodies[b], vm[b]));
-    PetscCall(VecGetArrayRead(m->bodies[b]->u, &u[b]));
-    PetscCall(VecGetArrayRead(m->bodies[b]->v, &v[b]));
+    PetscCall(VecGetArrayRead(FcBodyU(m->bodies[b]), &u[b]));
+    PetscCall(VecGetArrayRead(FcBodyV(m->bodies[b]), &v[b]));
     f[k].u  = u[b];
     f[k].v  = v[b];
     f[k].vm = vm[b];
@@ -56,9 +56,9 @@ static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt ste
   }
   PetscCall(FcOutputWriteFields(out, step, t, f));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (m->bodies[b]->rigid) continue;
-    PetscCall(VecRestoreArrayRead(m->bodies[b]->u, &u[b]));
-    PetscCall(VecRestoreArrayRead(m->bodies[b]->v, &v[b]));
+    if (!FcBodyFieldMesh(m->bodies[b])) continue;
+    PetscCall(VecRestoreArrayRead(FcBodyU(m->bodies[b]), &u[b]));
+    PetscCall(VecRestoreArrayRead(FcBodyV(m->bodies[b]), &v[b]));
   }
   PetscCall(PetscFree3(f, u, v));
   PetscFunctionReturn(0);
@@ -139,15 +139,15 @@ static PetscErrorCode ProbeColumns_Private(RunState *rs)
 
   PetscFunctionBegin;
   for (PetscInt b = 0; b < m->nbodies; b++)
-    if (m->bodies[b]->device) n += FC_DEVICE_NCOLS;
+    if (FcBodyHasDevice(m->bodies[b])) n += FC_DEVICE_NCOLS;
   PetscCall(PetscCalloc1(n + 1, &rs->cols));
   rs->ncols = 0;
   for (PetscInt j = 0; j < m->nprobe_cols; j++) PetscCall(PetscStrallocpy(m->probe_cols[j], &rs->cols[rs->ncols++]));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (!m->bodies[b]->device) continue;
+    if (!FcBodyHasDevice(m->bodies[b])) continue;
     for (PetscInt k = 0; k < FC_DEVICE_NCOLS; k++) {
       char name[FC_NAME_LEN + 16];
-      PetscCall(PetscSNPrintf(name, sizeof name, "%s_%s", m->bodies[b]->name, FcDeviceColumns[k]));
+      PetscCall(PetscSNPrintf(name, sizeof name, "%s_%s", FcBodyName(m->bodies[b]), FcDeviceColumns[k]));
       PetscCall(PetscStrallocpy(name, &rs->cols[rs->ncols++]));
     }
   }
@@ -163,7 +163,7 @@ static PetscErrorCode Probes_Private(RunState *rs, const FcContactView *cv)
   PetscFunctionBegin;
   PetscCall(FcModelProbes(m, cv, rs->row));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (!m->bodies[b]->device) continue;
+    if (!FcBodyHasDevice(m->bodies[b])) continue;
     PetscCall(FcBodyDeviceRow(m->bodies[b], rs->row + k));
     k += FC_DEVICE_NCOLS;
   }
@@ -192,27 +192,31 @@ static PetscErrorCode StepCutback_Private(FcModel *m, FcContactStep cs, const Fc
   }
   PetscCall(PetscCalloc3(m->nbodies, &su, m->nbodies, &sv, m->nbodies, &sf));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (!m->bodies[b]->ndof) continue; /* bodies with a state: deformable and dynamic rigid */
-    PetscCall(VecDuplicate(m->bodies[b]->u, &su[b]));
-    PetscCall(VecDuplicate(m->bodies[b]->v, &sv[b]));
-    PetscCall(VecCopy(m->bodies[b]->u, su[b]));
-    PetscCall(VecCopy(m->bodies[b]->v, sv[b]));
+    Vec fc;
+    if (!FcBodyNDof(m->bodies[b])) continue; /* bodies with a state: deformable and dynamic rigid */
+    PetscCall(VecDuplicate(FcBodyU(m->bodies[b]), &su[b]));
+    PetscCall(VecDuplicate(FcBodyV(m->bodies[b]), &sv[b]));
+    PetscCall(VecCopy(FcBodyU(m->bodies[b]), su[b]));
+    PetscCall(VecCopy(FcBodyV(m->bodies[b]), sv[b]));
     /* the contact forces Hᵀr enter the first residual of the retry (they are the accepted
      * state's, not the failed attempt's) */
-    if (m->bodies[b]->fcontact) {
-      PetscCall(VecDuplicate(m->bodies[b]->fcontact, &sf[b]));
-      PetscCall(VecCopy(m->bodies[b]->fcontact, sf[b]));
+    PetscCall(FcBodyGetContactForce(m->bodies[b], PETSC_FALSE, &fc));
+    if (fc) {
+      PetscCall(VecDuplicate(fc, &sf[b]));
+      PetscCall(VecCopy(fc, sf[b]));
     }
   }
   PetscCall(FcStep(m, cs, s, st));
   if (!st->converged && !FcInterrupted) {
     const FcStepStats failed = *st;
     for (PetscInt b = 0; b < m->nbodies; b++) {
-      if (!m->bodies[b]->ndof) continue;
-      PetscCall(VecCopy(su[b], m->bodies[b]->u));
-      PetscCall(VecCopy(sv[b], m->bodies[b]->v));
-      if (sf[b]) PetscCall(VecCopy(sf[b], m->bodies[b]->fcontact));
-      else if (m->bodies[b]->fcontact) PetscCall(VecSet(m->bodies[b]->fcontact, 0.0));
+      Vec fc;
+      if (!FcBodyNDof(m->bodies[b])) continue;
+      PetscCall(VecCopy(su[b], FcBodyU(m->bodies[b])));
+      PetscCall(VecCopy(sv[b], FcBodyV(m->bodies[b])));
+      PetscCall(FcBodyGetContactForce(m->bodies[b], PETSC_FALSE, &fc));
+      if (sf[b]) PetscCall(VecCopy(sf[b], fc));
+      else if (fc) PetscCall(VecSet(fc, 0.0));
     }
     if (cs) PetscCall(FcContactStepForget(cs));
     if (FcVerbosity > 0) fprintf(stderr, "fcsim: step %d t=%g..%g: not converged (%d Newton iterations, relative residual %.3e): retrying as 2 sub-steps\n", (int)s->step, (double)s->t0, (double)s->t1, (int)failed.newton_it, (double)failed.residual);
@@ -266,7 +270,7 @@ static PetscErrorCode VerdictSetup_Private(const FcCase *c, RunState *rs)
     if (col[k] < 0) return FcInputError(c->file, key[k], "no probe column \"%s\" (the columns are the probes' names, with _x, _y, _z for a vector probe without \"component\")", want[k]);
   }
   for (PetscInt b = 0; b < m->nbodies; b++)
-    if (m->bodies[b]->ndof) mass += m->bodies[b]->mass;
+    if (FcBodyNDof(m->bodies[b])) mass += FcBodyMass(m->bodies[b]);
   if (!(mass * g > 0)) return FcInputError(c->file, "verdict", "m g H is zero (no body with mass, or no gravity): the kinetic-energy criterion has no scale");
   PetscCall(FcVerdictInit(&c->verdict, col[0], col[1], mass * g * c->verdict.rise, &rs->verdict));
   PetscFunctionReturn(0);
@@ -290,17 +294,18 @@ static PetscErrorCode RunSetup_Private(const FcCase *c, RunState *rs)
 /* The size estimate from the loaded meshes (exact counts), before the first factorization. */
 static PetscErrorCode EstimateMeshes_Private(const FcCase *c, const RunState *rs, const char *outdir, PetscBool force, FcEstimate *e)
 {
-  PetscInt *nodes, *tets, *npe, n = 0;
+  PetscInt *nodes, *tets, *npe;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc3(rs->model.nbodies + 1, &nodes, rs->model.nbodies + 1, &tets, rs->model.nbodies + 1, &npe));
+  PetscCall(PetscCalloc3(rs->model.nbodies + 1, &nodes, rs->model.nbodies + 1, &tets, rs->model.nbodies + 1, &npe));
   for (PetscInt b = 0; b < rs->model.nbodies; b++) {
-    if (c->bodies[b].rigid) continue;
-    nodes[n] = rs->model.bodies[b]->mesh.nnodes;
-    tets[n]  = rs->model.bodies[b]->mesh.nelems;
-    npe[n++] = rs->model.bodies[b]->mesh.npe;
+    const FcMesh *mesh = FcBodyFieldMesh(rs->model.bodies[b]);
+    if (!mesh) continue; /* 0 nodes: no field mesh, skipped by the estimate */
+    nodes[b] = mesh->nnodes;
+    tets[b]  = mesh->nelems;
+    npe[b]   = mesh->npe;
   }
-  PetscCall(FcEstimateMeshes(c, n, nodes, tets, npe, e));
+  PetscCall(FcEstimateMeshes(c, nodes, tets, npe, e));
   PetscCall(PetscFree3(nodes, tets, npe));
   PetscCall(FcEstimateCheck(c, e, outdir, force));
   PetscFunctionReturn(0);
@@ -350,9 +355,9 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   PetscCall(PetscTime(&tstart));
   PetscCall(PetscCalloc2(m->nbodies, &rs->meshes, m->nbodies, &rs->vm));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    FcMesh *mesh = &m->bodies[b]->mesh;
-    if (m->bodies[b]->rigid) continue;
-    rs->meshes[nmesh].name   = m->bodies[b]->name;
+    const FcMesh *mesh = FcBodyFieldMesh(m->bodies[b]);
+    if (!mesh) continue;
+    rs->meshes[nmesh].name   = FcBodyName(m->bodies[b]);
     rs->meshes[nmesh].nnodes = mesh->nnodes;
     rs->meshes[nmesh].X      = mesh->X;
     rs->meshes[nmesh].nelems = mesh->nelems;
@@ -605,12 +610,13 @@ PetscErrorCode FcInfo(const FcCase *c, PetscBool force)
   printf("%s\n", c->resolved_json);
   for (PetscInt b = 0; b < rs.model.nbodies; b++) {
     const FcBody body = rs.model.bodies[b];
-    if (c->bodies[b].rigid) {
-      printf("body %s: rigid\n", c->bodies[b].name);
+    const FcMesh *mesh = FcBodyFieldMesh(body);
+    if (!mesh) {
+      printf("body %s: %s\n", c->bodies[b].name, c->bodies[b].type);
       continue;
     }
-    printf("body %s: mesh %s refine %d order %d: %d nodes, %d elements (tet%d), %d DoFs, %d surface triangles, volume %.9g m^3, mass %.9g kg\n", c->bodies[b].name, c->bodies[b].mesh_file, (int)c->bodies[b].refine, (int)c->bodies[b].order, (int)body->mesh.nnodes, (int)body->mesh.nelems,
-           (int)body->mesh.npe, 3 * (int)body->mesh.nnodes, (int)body->mesh.nbfaces, (double)body->volume, (double)(body->volume * c->bodies[b].material.density));
+    printf("body %s: mesh %s refine %d order %d: %d nodes, %d elements (tet%d), %d DoFs, %d surface triangles, volume %.9g m^3, mass %.9g kg\n", c->bodies[b].name, c->bodies[b].mesh_file, (int)c->bodies[b].refine, (int)c->bodies[b].order, (int)mesh->nnodes, (int)mesh->nelems,
+           (int)mesh->npe, 3 * (int)mesh->nnodes, (int)mesh->nbfaces, (double)FcBodyVolume(body), (double)(FcBodyVolume(body) * c->bodies[b].material.density));
   }
   FcEstimateFormat(&est, line, sizeof line);
   printf("%s\n", line);

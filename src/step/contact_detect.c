@@ -121,7 +121,7 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
   cs->m = 0;
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody body = model->bodies[b];
-    if (cs->Xcur[b]) PetscCall(body->ops.nodes(body, cs->Xcur[b]));
+    if (cs->Xcur[b]) PetscCall(FcBodyNodes(body, cs->Xcur[b]));
   }
   /* broad phase: a pair whose bodies' inflated boxes do not meet has no point within its alarm
    * distance (contact_pairs.h), so its narrow phase is skipped and its frame history dropped */
@@ -166,7 +166,7 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
         const FcProximity *prev = FindPrev_Private(P, P->points[i]);
         FcProximity        c;
         PetscCall(PetscMemzero(&c, sizeof c));
-        PetscCall(B->ops.proximity(B, x, prev ? prev->t1 : NULL, &c));
+        PetscCall(FcBodyProximity(B, x, prev ? prev->t1 : NULL, &c));
         if (c.gap > P->alarm && !(within && prev)) continue;
         c.point = P->points[i];
         for (int k = 0; k < 3; k++) c.nodes[k] = -1;

@@ -48,6 +48,10 @@ struct _p_FcContactStep {
   PetscInt          nact, actcap;
   PetscInt64       *actkey;
   PetscBool         first;
+  /* scratch of the normal rows of H handed to each body (StabilizationRows_Private, CSR) */
+  PetscInt          stab_cap, stab_nnzcap;
+  PetscInt         *stab_ptr, *stab_dof;
+  PetscReal        *stab_val;
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,

@@ -97,11 +97,12 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   cs->H.nbodies  = model->nbodies;
   cs->H.involved = cs->involved;
   for (PetscInt b = 0; b < model->nbodies; b++) {
-    FcBody body = model->bodies[b];
-    if (body->ops.nodes) PetscCall(PetscMalloc1(PetscMax(3 * body->mesh.nnodes, body->ndof), &cs->Xcur[b]));
-    if (body->ndof == 0) continue;
-    PetscCall(PetscCalloc1(body->ndof, &cs->isbc[b]));
-    for (PetscInt i = 0; i < body->nbc; i++) cs->isbc[b][body->bc_dofs[i]] = PETSC_TRUE;
+    FcBody          body = model->bodies[b];
+    const PetscInt *bc, nbc = FcBodyConstrained(body, &bc);
+    if (FcBodyHasNodes(body)) PetscCall(PetscMalloc1(PetscMax(3 * FcBodyNNodes(body), FcBodyNDof(body)), &cs->Xcur[b]));
+    if (FcBodyNDof(body) == 0) continue;
+    PetscCall(PetscCalloc1(FcBodyNDof(body), &cs->isbc[b]));
+    for (PetscInt i = 0; i < nbc; i++) cs->isbc[b][bc[i]] = PETSC_TRUE;
   }
   PetscCall(FcContactPairsCreate(model, &cs->npairs, &cs->pairs));
   PetscCall(PetscMalloc1(cs->npairs + 1, &cs->candidate));
@@ -148,6 +149,8 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree(cs->prevr));
   PetscCall(PetscFree(cs->prevu));
   PetscCall(PetscFree(cs->actkey));
+  PetscCall(PetscFree(cs->stab_ptr));
+  PetscCall(PetscFree2(cs->stab_dof, cs->stab_val));
   PetscCall(FcComplianceDestroy(&cs->compliance));
   if (cs->prob) PetscCall(FcContactProblemDestroy(&cs->prob));
   if (cs->solver) PetscCall(FcContactSolverDestroy(&cs->solver));
@@ -183,11 +186,12 @@ static void Relative_Private(FcContactStep cs, PetscInt a, FcBody B, const Petsc
 {
   PetscInt p = cs->point[a];
   for (int k = 0; k < 3; k++) rel[k] = vA[3 * p + k];
-  if (vB && B->ops.pointjacobian) {
-    PetscReal J[3 * FC_RIGID_MAX_DOF];
-    B->ops.pointjacobian(B, &cs->xc[3 * a], J);
+  if (vB && FcBodyHasPointJacobian(B)) {
+    const PetscInt nd = FcBodyNDof(B);
+    PetscReal      J[3 * FC_RIGID_MAX_DOF];
+    FcBodyPointJacobian(B, &cs->xc[3 * a], J);
     for (int k = 0; k < 3; k++)
-      for (PetscInt j = 0; j < B->ndof; j++) rel[k] -= J[k * B->ndof + j] * vB[j];
+      for (PetscInt j = 0; j < nd; j++) rel[k] -= J[k * nd + j] * vB[j];
   } else if (vB)
     for (PetscInt j = 0; j < cs->nt[a]; j++)
       for (int k = 0; k < 3; k++) rel[k] -= cs->tw[FC_CONTACT_MAXT * a + j] * vB[3 * cs->tnodes[FC_CONTACT_MAXT * a + j] + k];
@@ -208,15 +212,16 @@ static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscI
       for (int i = 0; i < 3; i++) coef[n][i] = cs->frame[9 * a + 3 * i + k];
       n++;
     }
-  if (P->B == b && body->ops.pointjacobian) {
+  if (P->B == b && FcBodyHasPointJacobian(body)) {
     /* a target with DoFs whose points move with J ẋ_B (a rigid body): H_B = −F J (F: the frame rows) */
-    PetscReal J[3 * FC_RIGID_MAX_DOF];
-    body->ops.pointjacobian(body, &cs->xc[3 * a], J);
-    for (PetscInt d = 0; d < body->ndof; d++) {
+    const PetscInt nd = FcBodyNDof(body);
+    PetscReal      J[3 * FC_RIGID_MAX_DOF];
+    FcBodyPointJacobian(body, &cs->xc[3 * a], J);
+    for (PetscInt d = 0; d < nd; d++) {
       dofs[n] = d;
       for (int i = 0; i < 3; i++) {
         coef[n][i] = 0;
-        for (int k = 0; k < 3; k++) coef[n][i] -= cs->frame[9 * a + 3 * i + k] * J[k * body->ndof + d];
+        for (int k = 0; k < 3; k++) coef[n][i] -= cs->frame[9 * a + 3 * i + k] * J[k * nd + d];
       }
       n++;
     }
@@ -245,8 +250,8 @@ static PetscErrorCode Jacobian_Private(FcContactStep cs)
   for (PetscInt b = 0; b < model->nbodies; b++) cs->involved[b] = PETSC_FALSE;
   for (PetscInt a = 0; a < m; a++) {
     const FcContactPair *P = &cs->pairs[cs->pair[a]];
-    if (model->bodies[P->A]->ndof) cs->involved[P->A] = PETSC_TRUE;
-    if (model->bodies[P->B]->ndof) cs->involved[P->B] = PETSC_TRUE;
+    if (FcBodyNDof(model->bodies[P->A])) cs->involved[P->A] = PETSC_TRUE;
+    if (FcBodyNDof(model->bodies[P->B])) cs->involved[P->B] = PETSC_TRUE;
   }
   /* the rows W needs: all three of a frictional contact, the normal one of a frictionless one */
   H->nkeep = 0;
@@ -305,26 +310,29 @@ static PetscErrorCode FormQ_Private(FcContactStep cs, PetscReal rscale)
     const FcContactPair *P = &cs->pairs[cs->pair[a]];
     FcBody               A = model->bodies[P->A], B = model->bodies[P->B];
     const PetscScalar   *dxA, *dxB = NULL, *sA, *sB = NULL;
-    PetscReal            rdx[3], rs[3], c = A->incscale;
-    PetscCall(VecGetArrayRead(A->dx, &dxA));
-    PetscCall(VecGetArrayRead(A->rate, &sA));
-    if (B->ndof) {
-      PetscCall(VecGetArrayRead(B->dx, &dxB));
-      PetscCall(VecGetArrayRead(B->rate, &sB));
+    PetscReal            rdx[3], rs[3], c;
+    Vec                  dA, rA, dB = NULL, rB = NULL;
+    PetscCall(FcBodyGetIncrement(A, &dA, &rA, &c));
+    PetscCall(FcBodyGetIncrement(B, &dB, &rB, NULL));
+    PetscCall(VecGetArrayRead(dA, &dxA));
+    PetscCall(VecGetArrayRead(rA, &sA));
+    if (FcBodyNDof(B)) {
+      PetscCall(VecGetArrayRead(dB, &dxB));
+      PetscCall(VecGetArrayRead(rB, &sB));
     }
     Relative_Private(cs, a, B, dxA, dxB, rdx);
     Relative_Private(cs, a, B, sA, sB, rs);
-    if (!B->ndof) { /* prescribed motion: the target's material point at xc moved from x0 (t0) to xc (t1) */
+    if (!FcBodyNDof(B)) { /* prescribed motion: the target's material point at xc moved from x0 (t0) to xc (t1) */
       const PetscReal *xc = &cs->xc[3 * a];
       PetscReal        x0[3];
-      B->ops.startpoint(B, xc, x0);
+      FcBodyStartPoint(B, xc, x0);
       for (int k = 0; k < 3; k++) rs[k] -= (xc[k] - x0[k]) / rscale;
     }
-    PetscCall(VecRestoreArrayRead(A->dx, &dxA));
-    PetscCall(VecRestoreArrayRead(A->rate, &sA));
-    if (B->ndof) {
-      PetscCall(VecRestoreArrayRead(B->dx, &dxB));
-      PetscCall(VecRestoreArrayRead(B->rate, &sB));
+    PetscCall(VecRestoreArrayRead(dA, &dxA));
+    PetscCall(VecRestoreArrayRead(rA, &sA));
+    if (FcBodyNDof(B)) {
+      PetscCall(VecRestoreArrayRead(dB, &dxB));
+      PetscCall(VecRestoreArrayRead(rB, &sB));
     }
     for (int i = 0; i < 3; i++) {
       const PetscReal *F = &cs->frame[9 * a + 3 * i];
@@ -405,17 +413,19 @@ static PetscErrorCode Apply_Private(FcContactStep cs)
     const FcJacobianBlock *J    = &cs->H.body[b];
     PetscScalar           *f;
     const PetscScalar     *fr;
+    Vec                    fc, dx;
     if (!cs->involved[b]) continue;
-    if (!body->fcontact) PetscCall(VecDuplicate(body->dx, &body->fcontact));
-    PetscCall(VecSet(body->fcontact, 0.0));
-    PetscCall(VecGetArray(body->fcontact, &f));
+    PetscCall(FcBodyGetContactForce(body, PETSC_TRUE, &fc));
+    PetscCall(FcBodyGetIncrement(body, &dx, NULL, NULL));
+    PetscCall(VecSet(fc, 0.0));
+    PetscCall(VecGetArray(fc, &f));
     for (PetscInt a = 0; a < cs->m; a++)
       for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
         for (int i = 0; i < 3; i++) f[J->dof[e]] += J->coef[e][i] * cs->r[3 * a + i];
-    PetscCall(VecRestoreArray(body->fcontact, &f));
-    PetscCall(VecGetArrayRead(body->fcontact, &fr));
-    PetscCall(FcComplianceCorrect(cs->compliance, b, fr, body->dx));
-    PetscCall(VecRestoreArrayRead(body->fcontact, &fr));
+    PetscCall(VecRestoreArray(fc, &f));
+    PetscCall(VecGetArrayRead(fc, &fr));
+    PetscCall(FcComplianceCorrect(cs->compliance, b, fr, dx));
+    PetscCall(VecRestoreArrayRead(fc, &fr));
   }
   PetscFunctionReturn(0);
 }
@@ -473,35 +483,34 @@ static PetscErrorCode StabilizationRows_Private(FcContactStep cs)
   FcModel *model = cs->model;
 
   PetscFunctionBegin;
+  if (cs->stab_cap < cs->m + 1) {
+    PetscCall(PetscFree(cs->stab_ptr));
+    cs->stab_cap = cs->m + 1;
+    PetscCall(PetscMalloc1(cs->stab_cap, &cs->stab_ptr));
+  }
+  if (cs->stab_nnzcap < FC_CONTACT_MAXDOF * cs->m) {
+    PetscCall(PetscFree2(cs->stab_dof, cs->stab_val));
+    cs->stab_nnzcap = FC_CONTACT_MAXDOF * cs->m;
+    PetscCall(PetscMalloc2(cs->stab_nnzcap, &cs->stab_dof, cs->stab_nnzcap, &cs->stab_val));
+  }
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody                 body = model->bodies[b];
     const FcJacobianBlock *J    = &cs->H.body[b];
     PetscInt               nrow = 0, nnz = 0;
-    if (!body->ndof || body->ops.pointjacobian) continue;
-    body->nstab = 0;
-    if (!cs->involved[b]) continue;
-    if (body->stab_cap < cs->m + 1) {
-      PetscCall(PetscFree(body->stab_ptr));
-      body->stab_cap = cs->m + 1;
-      PetscCall(PetscMalloc1(body->stab_cap, &body->stab_ptr));
-    }
-    if (body->stab_nnzcap < FC_CONTACT_MAXDOF * cs->m) {
-      PetscCall(PetscFree2(body->stab_dof, body->stab_val));
-      body->stab_nnzcap = FC_CONTACT_MAXDOF * cs->m;
-      PetscCall(PetscMalloc2(body->stab_nnzcap, &body->stab_dof, body->stab_nnzcap, &body->stab_val));
-    }
-    body->stab_ptr[0] = 0;
-    for (PetscInt a = 0; a < cs->m; a++) {
-      if (cs->status[a] == FC_CONTACT_SEPARATED || J->ptr[a] == J->ptr[a + 1]) continue;
-      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) {
-        body->stab_dof[nnz] = J->dof[e];
-        body->stab_val[nnz] = J->coef[e][0];
-        nnz++;
+    if (!FcBodyNDof(body) || FcBodyHasPointJacobian(body)) continue;
+    if (cs->involved[b]) {
+      cs->stab_ptr[0] = 0;
+      for (PetscInt a = 0; a < cs->m; a++) {
+        if (cs->status[a] == FC_CONTACT_SEPARATED || J->ptr[a] == J->ptr[a + 1]) continue;
+        for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) {
+          cs->stab_dof[nnz] = J->dof[e];
+          cs->stab_val[nnz] = J->coef[e][0];
+          nnz++;
+        }
+        cs->stab_ptr[++nrow] = nnz;
       }
-      body->stab_ptr[++nrow] = nnz;
     }
-    body->nstab    = nrow;
-    body->stab_nnz = nnz;
+    PetscCall(FcBodySetContactRows(body, nrow, cs->stab_ptr, cs->stab_dof, cs->stab_val));
   }
   PetscFunctionReturn(0);
 }
@@ -550,8 +559,11 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   cs->ncorr++;
   PetscCall(PetscTime(&t1));
   st->detect_time += t1 - t0;
-  for (PetscInt b = 0; b < model->nbodies; b++)
-    if (model->bodies[b]->fcontact) PetscCall(VecSet(model->bodies[b]->fcontact, 0.0));
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    Vec fc;
+    PetscCall(FcBodyGetContactForce(model->bodies[b], PETSC_FALSE, &fc));
+    if (fc) PetscCall(VecSet(fc, 0.0));
+  }
   if (cs->m == 0) {
     *changed      = (PetscBool)(cs->nact > 0);
     st->converged = PETSC_TRUE; /* nothing to solve */
@@ -592,7 +604,7 @@ PetscErrorCode FcContactStepForget(FcContactStep cs)
   }
   cs->nact  = 0;
   cs->first = PETSC_TRUE;
-  for (PetscInt b = 0; b < cs->model->nbodies; b++) cs->model->bodies[b]->nstab = 0;
+  for (PetscInt b = 0; b < cs->model->nbodies; b++) PetscCall(FcBodySetContactRows(cs->model->bodies[b], 0, NULL, NULL, NULL));
   PetscFunctionReturn(0);
 }
 

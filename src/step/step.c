@@ -80,24 +80,28 @@ static PetscErrorCode NonFiniteResult_Private(FcModel *m, FcContactStep cs, cons
     PetscFunctionReturn(0);
   }
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    FcBody    B    = m->bodies[b];
-    const Vec v[4] = {B->u, B->v, B->reaction, B->fcontact};
+    FcBody      B = m->bodies[b];
+    FcBodyPlace pl;
+    PetscBool   placed;
+    Vec         v[4] = {FcBodyU(B), FcBodyV(B), FcBodyReaction(B), NULL};
+    PetscCall(FcBodyGetContactForce(B, PETSC_FALSE, &v[3]));
+    PetscCall(FcBodyGetPlace(B, &pl, &placed));
     for (int k = 0; k < 4; k++) {
       PetscCall(FirstNonFinite_Private(v[k], &idx, &val));
       if (idx < 0) continue;
-      if (B->rigid) snprintf(what, len, "the %s of rigid body \"%s\" (joint coordinate %d) is %g", vname[k], B->name, (int)idx, (double)val);
-      else snprintf(what, len, "the %s of body \"%s\" (node %d, %c) is %g", vname[k], B->name, (int)(idx / 3), "xyz"[idx % 3], (double)val);
+      if (!FcBodyFieldMesh(B)) snprintf(what, len, "the %s of rigid body \"%s\" (joint coordinate %d) is %g", vname[k], FcBodyName(B), (int)idx, (double)val);
+      else snprintf(what, len, "the %s of body \"%s\" (node %d, %c) is %g", vname[k], FcBodyName(B), (int)(idx / 3), "xyz"[idx % 3], (double)val);
       PetscFunctionReturn(0);
     }
-    for (int k = 0; k < 12 && B->rigid; k++) {
-      val = k < 3 ? B->rigid_d1[k] : B->rigid_R1[k - 3];
+    for (int k = 0; k < 12 && placed; k++) {
+      val = k < 3 ? pl.d1[k] : pl.R1[k - 3];
       if (!PetscIsInfOrNanReal(val)) continue;
-      snprintf(what, len, "the %s of rigid body \"%s\" is %g", k < 3 ? "translation" : "rotation", B->name, (double)val);
+      snprintf(what, len, "the %s of rigid body \"%s\" is %g", k < 3 ? "translation" : "rotation", FcBodyName(B), (double)val);
       PetscFunctionReturn(0);
     }
-    if (PetscIsInfOrNanReal(B->strain_energy) || PetscIsInfOrNanReal(B->kinetic_energy)) {
-      const PetscBool se = PetscIsInfOrNanReal(B->strain_energy);
-      snprintf(what, len, "the %s energy of body \"%s\" is %g", se ? "strain" : "kinetic", B->name, (double)(se ? B->strain_energy : B->kinetic_energy));
+    if (PetscIsInfOrNanReal(FcBodyStrainEnergy(B)) || PetscIsInfOrNanReal(FcBodyKineticEnergy(B))) {
+      const PetscBool se = PetscIsInfOrNanReal(FcBodyStrainEnergy(B));
+      snprintf(what, len, "the %s energy of body \"%s\" is %g", se ? "strain" : "kinetic", FcBodyName(B), (double)(se ? FcBodyStrainEnergy(B) : FcBodyKineticEnergy(B)));
       PetscFunctionReturn(0);
     }
   }
@@ -133,8 +137,10 @@ static PetscErrorCode Monitor_Private(FcModel *m, FcContactStep cs, const FcStep
 
   PetscFunctionBegin;
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    shift = PetscMax(shift, m->bodies[b]->shift);
-    pen   = PetscMax(pen, m->bodies[b]->penalty);
+    FcBodyStepStats bs;
+    PetscCall(FcBodyGetStepStats(m->bodies[b], &bs));
+    shift = PetscMax(shift, bs.shift);
+    pen   = PetscMax(pen, bs.penalty);
   }
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "  step %d newton %d: residual %.3e (abs %.3e)%s contacts %d active %d%s contact error %.2e%s", (int)s->step, (int)it, (double)st->residual, (double)st->residual_abs, st->backtracks ? " (backtracked)" : "", (int)st->contact.contacts,
                          (int)st->contact.active, cs && !contact_stable ? " (changed)" : "", (double)st->contact.error, st->nonfinite ? " NOT FINITE" : ""));
@@ -148,13 +154,15 @@ static PetscErrorCode EndStep_Private(FcModel *m, const FcStepInfo *s, FcStepSta
 {
   PetscFunctionBegin;
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    PetscCall(m->bodies[b]->ops.endstep(m->bodies[b], s));
-    st->assembly += m->bodies[b]->times.assembly;
-    st->factor += m->bodies[b]->times.factor;
-    st->solve += m->bodies[b]->times.solve;
-    st->shift = PetscMax(st->shift, m->bodies[b]->shift);
-    st->penalty = PetscMax(st->penalty, m->bodies[b]->penalty);
-    st->refactors += m->bodies[b]->refactors;
+    FcBodyStepStats bs;
+    PetscCall(FcBodyEndStep(m->bodies[b], s));
+    PetscCall(FcBodyGetStepStats(m->bodies[b], &bs));
+    st->assembly += bs.times.assembly;
+    st->factor += bs.times.factor;
+    st->solve += bs.times.solve;
+    st->shift = PetscMax(st->shift, bs.shift);
+    st->penalty = PetscMax(st->penalty, bs.penalty);
+    st->refactors += bs.refactors;
   }
   PetscFunctionReturn(0);
 }
@@ -177,15 +185,12 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_newton_monitor", &monitor, NULL));
   PetscCall(PetscMalloc1(m->nbodies, &r0));
   PetscCall(PetscCalloc1(m->nbodies, &dxs));
-  for (PetscInt b = 0; b < m->nbodies; b++)
-    if (m->bodies[b]->dx) PetscCall(VecDuplicate(m->bodies[b]->dx, &dxs[b]));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    m->bodies[b]->times.assembly = m->bodies[b]->times.factor = m->bodies[b]->times.solve = 0;
-    m->bodies[b]->shift     = 0;
-    m->bodies[b]->penalty   = 0;
-    m->bodies[b]->refactors = 0;
-    PetscCall(m->bodies[b]->ops.beginstep(m->bodies[b], s));
+    Vec dx;
+    PetscCall(FcBodyGetIncrement(m->bodies[b], &dx, NULL, NULL));
+    if (dx) PetscCall(VecDuplicate(dx, &dxs[b]));
   }
+  for (PetscInt b = 0; b < m->nbodies; b++) PetscCall(FcBodyBeginStep(m->bodies[b], s));
   for (it = 0;; it++) {
     PetscBool all = PETSC_TRUE;
     for (PetscInt nback = 0;; nback++) {
@@ -194,7 +199,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
       st->residual = st->residual_abs = 0;
       for (PetscInt b = 0; b < m->nbodies && finite; b++) {
         PetscReal rn, scale, ref;
-        PetscCall(m->bodies[b]->ops.residual(m->bodies[b], s, &rn, &scale));
+        PetscCall(FcBodyResidual(m->bodies[b], s, &rn, &scale));
         if (!(PetscIsNormalReal(rn) || rn == 0)) {
           finite = PETSC_FALSE;
           break;
@@ -220,9 +225,11 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
        * 2004, §3.1: the step length is cut until the iterate lies in the domain of the map). */
       for (PetscInt b = 0; b < m->nbodies; b++) {
         if (!dxs[b]) continue;
+        Vec dx;
+        PetscCall(FcBodyGetIncrement(m->bodies[b], &dx, NULL, NULL));
         PetscCall(VecScale(dxs[b], 0.5));
-        PetscCall(VecAXPBY(m->bodies[b]->dx, -1.0, 0.0, dxs[b]));
-        PetscCall(m->bodies[b]->ops.update(m->bodies[b], s));
+        PetscCall(VecAXPBY(dx, -1.0, 0.0, dxs[b]));
+        PetscCall(FcBodyUpdate(m->bodies[b], s));
       }
       st->backtracks++;
     }
@@ -237,7 +244,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
      * solve → Δx += A⁻¹Hᵀr), then the update; the residual is re-evaluated next iteration. */
     for (PetscInt b = 0; b < m->nbodies; b++) {
       PetscReal dxn;
-      PetscCall(m->bodies[b]->ops.solve(m->bodies[b], s, &dxn));
+      PetscCall(FcBodySolve(m->bodies[b], s, &dxn));
     }
     if (cs) {
       PetscBool changed;
@@ -251,8 +258,10 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
       }
     }
     for (PetscInt b = 0; b < m->nbodies; b++) {
-      if (dxs[b]) PetscCall(VecCopy(m->bodies[b]->dx, dxs[b]));
-      PetscCall(m->bodies[b]->ops.update(m->bodies[b], s));
+      Vec dx;
+      PetscCall(FcBodyGetIncrement(m->bodies[b], &dx, NULL, NULL));
+      if (dxs[b]) PetscCall(VecCopy(dx, dxs[b]));
+      PetscCall(FcBodyUpdate(m->bodies[b], s));
     }
     st->newton_it++;
   }

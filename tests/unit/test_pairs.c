@@ -25,7 +25,7 @@
 #include "testutil.h"
 
 #include "../../src/case/case.h"
-#include "../../src/model/model.h"
+#include "../../src/model/body_impl.h" /* white-box: the test reads the bodies' state */
 #include "../../src/model/contact_pairs.h"
 
 static char tmpdir[64] = "";

@@ -18,7 +18,12 @@
  *  5. W block-sparse (issue 12): three cubes, two on a floor and one on another, where contacts
  *     on different bodies do not couple: the stored blocks are those predicted from the
  *     contacts' bodies, the dense W (-fc_contact_w_storage dense) is exactly zero outside them,
- *     and W and r agree between the storages, for every compliance strategy.
+ *     and W and r agree between the storages, for every compliance strategy;
+ *  6. the body object (src/model/body.c): a type registered by name is what FcBodyCreate makes
+ *     for a case body of that type, an unregistered type is an error naming the registered ones;
+ *     the virtual coupling's force law FcRigidCouplingForce (doc/rigid.md §2d) on poses where
+ *     it is known by hand: F = K (p_tgt − c − d) + B (v_dev − v), and a device turned by θ about
+ *     z from the tool gives τ = K_r θ e_z + B_r (ω_dev − ω).
  *
  * Each test prints its figures on a line starting with "FIGURE ". Run it under valgrind
  * --leak-check=full and with -malloc_debug -malloc_dump: nothing leaks. */
@@ -31,7 +36,7 @@
 #include "testutil.h"
 
 #include "../../src/case/case.h"
-#include "../../src/model/model.h"
+#include "../../src/model/body_impl.h" /* white-box: the test reads the bodies' state */
 #include "../../src/step/step.h"
 #include "../../src/step/contact_impl.h" /* the step's compliance object */
 
@@ -562,6 +567,79 @@ static PetscErrorCode Finalize(void)
   PetscFunctionReturn(0);
 }
 
+/* ---- 6. the body registry and the coupling law --------------------------------------------- */
+static int stub_created = 0;
+
+static PetscErrorCode CreateStub_Test(const FcCase *c, PetscInt index, FcBody *body)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscNew(body));
+  (*body)->spec = &c->bodies[index];
+  PetscCall(PetscStrncpy((*body)->name, c->bodies[index].name, sizeof (*body)->name));
+  stub_created++;
+  PetscFunctionReturn(0);
+}
+
+static void test_body_registry(void **state)
+{
+  FcCase         c;
+  FcCaseBody     bodies[2];
+  FcBody         b = NULL;
+  char           err[4096] = "";
+  PetscErrorCode ierr;
+  FcTestCapture  cap;
+  (void)state;
+
+  memset(&c, 0, sizeof c);
+  memset(bodies, 0, sizeof bodies);
+  c.nbodies = 2;
+  c.bodies  = bodies;
+  snprintf(bodies[0].name, sizeof bodies[0].name, "probe");
+  snprintf(bodies[0].type, sizeof bodies[0].type, "stub");
+  snprintf(bodies[1].name, sizeof bodies[1].name, "other");
+  snprintf(bodies[1].type, sizeof bodies[1].type, "nosuch");
+  CHK(FcBodyRegisterAll()); /* the built-in types first, whatever ran before: a known list order */
+  CHK(FcBodyRegister("stub", CreateStub_Test));
+  CHK(FcBodyCreate(&c, 0, &b));
+  assert_int_equal(stub_created, 1);
+  assert_non_null(b);
+  assert_string_equal(FcBodyName(b), "probe");
+  assert_int_equal(FcBodyNDof(b), 0);
+  assert_null(FcBodyFieldMesh(b));
+  CHK(FcBodyDestroy(&b));
+  assert_null(b);
+  FcTestCaptureStart(&cap);
+  ierr = FcBodyCreate(&c, 1, &b);
+  FcTestCaptureStop(&cap, err, sizeof err);
+  assert_int_equal(ierr, PETSC_ERR_ARG_UNKNOWN_TYPE);
+  assert_int_equal(stub_created, 1);
+  assert_non_null(strstr(err, "body other: unknown body type \"nosuch\" (registered: deformable, rigid, stub)"));
+  CHK(FcBodyDestroy(&b));
+}
+
+static void test_coupling_law(void **state)
+{
+  const FcRigidCoupling cp = {.mass = 1, .Jb = {1, 1, 1}, .K = 1000, .B = 20, .Kr = 3, .Br = 0.5};
+  const PetscReal       c[3] = {0.1, 0.2, 0.3}, d[3] = {0.01, -0.02, 0.005}, ptgt[3] = {0.15, 0.17, 0.31};
+  const PetscReal       vdev[3] = {1, 2, 3}, wdev[3] = {0.5, -1, 2}, V[6] = {0.5, 1, -1, 0.25, 0.5, 1};
+  const PetscReal       Id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, th = 0.3;
+  const PetscReal       Rz[9] = {PetscCosReal(th), -PetscSinReal(th), 0, PetscSinReal(th), PetscCosReal(th), 0, 0, 0, 1};
+  PetscReal             F[3], T[3];
+  (void)state;
+
+  FcRigidCouplingForce(&cp, c, ptgt, Id, vdev, wdev, d, Id, V, F, T);
+  for (int k = 0; k < 3; k++) {
+    /* the same expression: equal to the last bit */
+    assert_true(F[k] == cp.K * (ptgt[k] - c[k] - d[k]) + cp.B * (vdev[k] - V[k]));
+    assert_true(T[k] == cp.Br * (wdev[k] - V[3 + k]));
+  }
+  /* R_dev = R_z(θ), R = I: log(R_dev Rᵀ) = θ e_z (FcMat3Log, accurate to a few ulp of θ) */
+  FcRigidCouplingForce(&cp, c, ptgt, Rz, vdev, wdev, d, Id, V, F, T);
+  assert_true(PetscAbsReal(T[0] - cp.Br * (wdev[0] - V[3])) <= 1e-15);
+  assert_true(PetscAbsReal(T[1] - cp.Br * (wdev[1] - V[4])) <= 1e-15);
+  assert_true(PetscAbsReal(T[2] - (cp.Kr * th + cp.Br * (wdev[2] - V[5]))) <= 1e-14);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
@@ -571,6 +649,8 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_dynamic_free_fall),
     cmocka_unit_test(test_contact_rest),
     cmocka_unit_test(test_sparse_delassus),
+    cmocka_unit_test(test_body_registry),
+    cmocka_unit_test(test_coupling_law),
   };
 
   return FcTestRun(&argc, &argv, "tests", tests, sizeof tests / sizeof tests[0], MakeTmpdir, RemoveTmpdir, Register, Finalize);
