@@ -76,7 +76,7 @@ static PetscErrorCode SetUp_Precomputed(FcCompliance c)
   PetscFunctionBegin;
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody body = model->bodies[b];
-    if (body->material && strcmp(body->material->type, "linear"))
+    if (body->material && !body->material->linear)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fcsim: warning: %s: compliance \"precomputed\" uses the first factorization of body %s, whose material (%s) is not linear: W is then an approximation\n", model->c->file, body->name, body->material->type));
   }
   PetscFunctionReturn(0);
