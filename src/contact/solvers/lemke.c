@@ -824,6 +824,7 @@ PetscErrorCode FcContactSolverCreate_Lemke(FcContactSolver s)
   lk->max_pivots        = -1;
   lk->wblocks           = -1;
   s->data               = lk;
+  s->noguess            = "Lemke's method starts from its own basis, doc/contact.md";
   s->ops.solve          = FcContactSolverSolve_Lemke;
   s->ops.setfromoptions = FcContactSolverSetFromOptions_Lemke;
   s->ops.view           = FcContactSolverView_Lemke;
