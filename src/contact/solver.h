@@ -259,24 +259,5 @@ PetscErrorCode FcContactSolverSolveGlobal(FcContactSolver solver, FcGlobalProble
  * interface beyond the ops table, where it has one, is in its header (solvers/lemke.h, uzawa.h,
  * sap/sap.h). */
 
-/* What a sap solve did, beyond FcContactSolverStats (valid after FcContactSolverSolve; the
- * pointers stay valid until the next solve or destroy). Raises PETSC_ERR_ARG_WRONG for a solver
- * of another type. */
-typedef struct {
-  PetscInt         newton_iterations; /* = stats.iterations */
-  PetscInt         ls_iterations;     /* line-search iterations of the last solve (evaluations of dℓ/dα) */
-  PetscInt64       ls_iterations_all; /* since creation */
-  PetscInt         nhistory;          /* newton_iterations + 1 entries below: [0] at the initial guess */
-  const PetscReal *cost;              /* ℓ at each iterate (units of energy: u·r) */
-  const PetscReal *gradient;          /* ‖∇ℓ‖ at each iterate (sqrt(energy), see doc/sap.md) */
-  const PetscReal *scale;             /* max(‖p − p*‖, ‖j_c‖) at each iterate (same units) */
-  const PetscReal *alpha;             /* line-search step taken from iterate k to k+1 (nhistory − 1 entries) */
-  const PetscReal *R;                 /* 3m: regularization of the last solve, per contact (R_n, R_t, R_t) */
-  PetscInt         nstick, nslide, nsep; /* contacts by region of the analytic projection at the returned r */
-  PetscBool        cost_criterion;       /* converged on Drake's cost criterion (round-off stall), not the gradient test */
-  PetscBool        hinted;               /* the first Newton step was the one from the velocity hint (sap.c comment §8) */
-  PetscInt64       hinted_all;           /* such first steps since creation */
-} FcContactSolverSAPInfo;
-PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver, FcContactSolverSAPInfo *);
 
 #endif

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "../../src/contact/solver.h"
-#include "../../src/contact/solvers/sap_impl.h"
+#include "../../src/contact/solvers/sap/sap_impl.h"
 
 static uint64_t rng_state = 0x5ab5eed0c0ffee11ULL;
 static double   Uniform(double a, double b)
@@ -172,7 +172,7 @@ static void test_random_problems(void **state)
     FcContactProblem       p;
     double                *r = malloc(sizeof(double) * 3 * m), Wf = 0, reg_abs, bound;
     FcContactSolverStats   st;
-    FcContactSolverSAPInfo info;
+    FcSAPInfo info;
     int                    mono = 1;
 
     RandomProblem(m, 1.0, &p);
@@ -276,7 +276,7 @@ static void test_regularization(void **state)
     for (int j = 0; j < nreg; j++) {
       FcContactSolver        s = MakeSAP(reg[j].beta, reg[j].sigma, 1e-10);
       FcContactSolverStats   st;
-      FcContactSolverSAPInfo info;
+      FcSAPInfo info;
       st = Solve(s, ps, r);
       if (!st.converged) printf("stick problem %d (beta %g, sigma %g): %s after %d iterations\n", k, reg[j].beta, reg[j].sigma, st.reason_name, (int)st.iterations);
       assert_true(st.converged);
@@ -334,7 +334,7 @@ static void test_regularization(void **state)
       const int              m = 1 + k % 20;
       FcContactProblem       p;
       double                *r = malloc(sizeof(double) * 3 * m), *rn = malloc(sizeof(double) * 3 * m), *M = malloc(sizeof(double) * m * m), e[4], Rz = 0, dz = 0, lmin, bound;
-      FcContactSolverSAPInfo info;
+      FcSAPInfo info;
       RandomProblem(m, 0.0, &p);
       assert_true(Solve(ns, p, rn).converged);
       for (int a = 0; a < m; a++) nactive += rn[3 * a] > 0;
@@ -550,7 +550,7 @@ static void test_velocity_hint(void **state)
     double              *r0 = malloc(sizeof(double) * n), *u0 = malloc(sizeof(double) * n), *ra = malloc(sizeof(double) * n), *rb = malloc(sizeof(double) * n), *rc = malloc(sizeof(double) * n), *junk = malloc(sizeof(double) * n);
     const double          *u;
     FcContactSolverStats   st;
-    FcContactSolverSAPInfo info;
+    FcSAPInfo info;
     RandomProblem(m, 1.0, &p);
     assert_int_equal(FcContactSolverSetWarmStart(s, PETSC_FALSE), 0);
     st = Solve(s, p, r0);
@@ -641,7 +641,7 @@ static void test_singular(void **state)
     FcContactProblem       p, p2;
     FcContactSolver        s = MakeSAP(1.0, 1e-3, 1e-10);
     FcContactSolverStats   st;
-    FcContactSolverSAPInfo info;
+    FcSAPInfo info;
     double                *r = malloc(sizeof(double) * n2), *v = malloc(sizeof(double) * n), G[3], y[3], Rn, Rt, split, fix = 0, sc;
     RandomProblem(m, k % 2 ? 0.0 : 1.0, &p);
     assert_int_equal(FcContactProblemCreate(m2, &p2), 0);
@@ -785,7 +785,7 @@ static void test_statuses(void **state)
   { /* ε_r = ε_a = 0 with the cost criterion: converged on it, own residual at round-off */
     const char            *opts[] = {"sap_rtol", "0", "sap_atol", "0", NULL};
     FcContactSolver        s      = MakeSolver("sap", "t_", opts);
-    FcContactSolverSAPInfo info;
+    FcSAPInfo info;
     for (int k = 0; k < 5; k++) {
       RandomProblem(5 + k, 1.0, &p);
       st = Solve(s, p, r);
@@ -1029,7 +1029,7 @@ static void test_line_search(void **state)
 static void test_options(void **state)
 {
   FcContactSolver        s;
-  FcContactSolverSAPInfo info;
+  FcSAPInfo info;
   FcContactProblem       p;
   FcContactSolverStats   st;
   FcTestCapture          c;

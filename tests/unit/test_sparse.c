@@ -29,7 +29,7 @@
 
 #include "../../src/contact/solver.h"
 #include "../../src/contact/global_problem.h"
-#include "../../src/contact/sap_global.h"
+#include "../../src/contact/solvers/sap/sap.h"
 
 static uint64_t rng_state = 0x5eed5a75e0001ULL;
 static double   Uniform(double a, double b)
