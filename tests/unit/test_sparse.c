@@ -517,7 +517,7 @@ static void test_global_sparse(void **state)
   CHK(FcContactProblemDestroy(&psd));
 
   /* SAP's global form forms the same reformulation with its own factorization of M̃ = M here
-   * (sap_global.c): block-sparse in chunks of columns, against its dense MatTransposeMatMult */
+   * (solvers/sap/global.c): block-sparse in chunks of columns, against its dense MatTransposeMatMult */
   {
     FcSAPGlobal      g;
     FcContactProblem gs, gd, gsd;

@@ -213,13 +213,20 @@ PetscBool FcSAPLineSearch(const FcSAPLine *ln, const FcSAPParams *par, PetscReal
   ftop   = SAPLineEval_Private(ln, top, &g, &dg);
   if (PetscIsInfOrNanReal(g)) return PETSC_FALSE;
   if (g <= 0) return PETSC_TRUE; /* f still decreasing at the longest step allowed */
-  /* By convexity f(α) ≥ f(0) + α df0, so no step in [0, top] lowers the cost by more than
-   * top |df0|. When even that is below what the solver's cost criterion can tell from rounding,
-   * the search would chase round-off in g: take the Newton step itself (α = 1 > 0.5, so the cost
-   * criterion sees the stall at the next iterate, comment §7). */
-  if (top * slope0 <= par->cost_atol + par->cost_rtol * PetscAbsReal(ftop)) {
-    *alpha = 1;
-    return PETSC_TRUE;
+  /* The round-off guard (doc/sap.md §2, "Round-off guard"). By convexity f(α) ≥ f(0) + α df0, so
+   * no step in [0, top] lowers the cost by more than top |df0| (twice the Newton decrement's
+   * square). When that is within the cost criterion's tolerance at the cost of the iterate,
+   * cost_atol + cost_rtol f(0) (comment §7: what the solver takes for the rounding of ℓ), no α
+   * can make a difference the solver could tell: take the Newton step (α = 1 > 0.5, so the cost
+   * criterion ends the solve at the next iterate) instead of chasing round-off in g. f(0) costs
+   * an evaluation, made only when the guard can hold: f(0) ≤ f(top) + top |df0| (convexity). */
+  if (top * slope0 <= par->cost_atol + par->cost_rtol * (PetscAbsReal(ftop) + top * slope0)) {
+    PetscReal g0, dg0;
+    const PetscReal f0 = SAPLineEval_Private(ln, 0, &g0, &dg0);
+    if (top * slope0 <= par->cost_atol + par->cost_rtol * PetscAbsReal(f0)) {
+      *alpha = 1;
+      return PETSC_TRUE;
+    }
   }
   /* First trial: α = 1. Along a Newton direction the model of f at 0 is f(0) + α df0 + ½α² f''(0)
    * with f''(0) = −df0 (the step solves ∇²f Δ = −∇f), whose minimizer is α = 1: Newton's step for
