@@ -55,9 +55,12 @@
  *      decrease f(0) − f(α*) (sap_impl.h). Failure on a non-finite f' or after ls_max_it (default
  *      100) evaluations of f' (bisection alone reaches the bracket test in log2(1/τ) = 26
  *      evaluations, 52 with a failed Newton trial before each);
- *    - round-off: by convexity f(α) ≥ f(0) + α f'(0), so no step lowers f by more than
- *      α_max |f'(0)|; when that is below the cost criterion's tolerance (§7, f(α_max) as the
- *      scale) a search would chase rounding in f': α = 1 is taken after one evaluation.
+ *    - round-off guard: by convexity f(α) ≥ f(0) + α f'(0), so no step lowers f by more than
+ *      α_max |f'(0)|; when that is within the cost criterion's tolerance at the cost of the
+ *      iterate (§7, f(0) as the scale) a search would chase rounding in f': α = 1 is taken after
+ *      one evaluation of f'. Derived in doc/sap.md §2 "Round-off guard"; the guard is Drake's
+ *      (SapSolver::PerformExactLineSearch, with ℓ(α_max) as the scale and without the factor
+ *      α_max), credited there.
  *    Why α_max = 2 rather than 1: a quadratic model decreases along its own Newton step exactly on
  *    (0, 2), and the cost keeps decreasing past α = 1 where contacts leave stiction or separate
  *    along the step (its curvature drops); 2 lets the step double there. The choice matters
