@@ -19,7 +19,7 @@
  * faster and the smallest at which it was not.
  *
  * Mode "sap" (-mode sap FILE.hdf5...): each FCLIB problem solved by sap with W dense and W
- * block-sparse (S = I + LᵀWL dense Cholesky vs sparse Cholesky, src/contact/solvers/sap.c §3):
+ * block-sparse (S = I + LᵀWL dense Cholesky vs sparse Cholesky, src/contact/solvers/sap/local.c §3):
  *   SAP file m fill it_dense t_dense it_sparse t_sparse |r_s − r_d|/|r_d| error_dense error_sparse
  * Above -dense_max_m contacts the dense solve is limited to one Newton iteration (it_dense 1,
  * t_dense the time of that iteration with its set-up): the time per iteration is what compares.
@@ -141,7 +141,7 @@ static PetscErrorCode ModeFill(void)
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-m", ms, &nm, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-runs", &runs, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-solve_max_m", &solve_max_m, NULL));
-  { /* the sap column compares the two factorizations of S: the sparse one whatever m (sap.c solves
+  { /* the sap column compares the two factorizations of S: the sparse one whatever m (sap/local.c solves
      * a dense copy below 200 contacts by default), unless the command line says otherwise */
     PetscBool set;
     PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_solver_sap_sparse_factor", &set));

@@ -56,10 +56,31 @@ PetscErrorCode FcComplianceCheckType(const char *file, const char *type)
   return FcInputError(file, "compliance.type", "\"%s\" is not allowed (choices: %s)", type, list);
 }
 
+/* What a body needs of the strategy, asked of the strategy's flags (set by its create function),
+ * not of its name: a "global_corotational" body splits its compliance into the rigid and the
+ * elastic part inside its own solves (src/model/body_deformable.c), which only a strategy that
+ * applies A_b⁻¹ through them (c->current: exact) uses; precomputed would keep the first step's
+ * frame, schur factors A_pp with no room for the split. The case is read for the body's
+ * kinematics (bodies[i] is model body i). */
+static PetscErrorCode CheckBodies_Private(FcCompliance c)
+{
+  const FcCase *cs = c->model->c;
+  char          path[256];
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < cs->nbodies && !c->current; i++) {
+    if (!cs->bodies[i].corotational) continue;
+    FcCaseBodyPath(cs, i, "kinematics", path, sizeof path);
+    return FcInputError(cs->file, path, "\"global_corotational\" needs a compliance that applies the current A through the body's solves (exact), not \"%s\"", c->type);
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcComplianceCreate(FcModel *model, const char *type, FcCompliance *out)
 {
   FcCompliance c;
   PetscErrorCode (*create)(FcCompliance);
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   *out = NULL;
@@ -71,6 +92,11 @@ PetscErrorCode FcComplianceCreate(FcModel *model, const char *type, FcCompliance
   PetscCall(PetscCalloc3(model->nbodies, &c->ns, model->nbodies, &c->sdof, model->nbodies, &c->sidx));
   *out = c;
   PetscCall((*create)(c));
+  ierr = CheckBodies_Private(c);
+  if (ierr) { /* an input error: nothing of the strategy is left behind */
+    PetscCall(FcComplianceDestroy(out));
+    return ierr;
+  }
   PetscFunctionReturn(0);
 }
 

@@ -76,6 +76,11 @@ struct _p_FcCompliance {
   PetscBool               participating; /* uses the participating DoFs below */
   const char             *noinertia;     /* why the Newton matrix's inertia correction cannot run with this
                                           * strategy (a warning names it), or NULL */
+  PetscBool               current;       /* needs-the-current-A capability: C_b is A_b⁻¹ of the current Newton
+                                          * iterate applied through the body's own solves (ops.solve,
+                                          * ops.solvemulti), so a body whose solve is more than a factorization
+                                          * (the co-rotated split, kinematics "global_corotational") gets it;
+                                          * FcComplianceCreate refuses such a body with a strategy without it */
   /* the participating DoFs (han2023 §VI-A): per body, the DoFs a contact can touch minus the
    * constrained ones; fixed for the run */
   PetscInt               *ns;   /* count */

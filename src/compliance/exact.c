@@ -155,6 +155,7 @@ PetscErrorCode FcComplianceCreate_Exact(FcCompliance c)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_compliance_exact_keep", &ex->keep, NULL));
   c->data          = ex;
   c->participating = PETSC_TRUE; /* the DoFs of X_b's columns (none is solved for before X_b is kept) */
+  c->current       = PETSC_TRUE; /* A_b⁻¹ by the body's solves (a co-rotated body's is never kept, head comment) */
   c->ops.delassus  = Delassus_Exact;
   c->ops.correct   = NULL; /* one solve (head comment: not X_b f) */
   c->ops.destroy   = Destroy_Exact;

@@ -76,7 +76,7 @@ static PetscErrorCode SetUp_Precomputed(FcCompliance c)
   PetscFunctionBegin;
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody body = model->bodies[b];
-    if (FcBodyMaterial(body) && strcmp(FcBodyMaterial(body)->type, "linear"))
+    if (FcBodyMaterial(body) && !FcBodyMaterial(body)->linear)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fcsim: warning: %s: compliance \"precomputed\" uses the first factorization of body %s, whose material (%s) is not linear: W is then an approximation\n", model->c->file, FcBodyName(body), FcBodyMaterial(body)->type));
   }
   PetscFunctionReturn(0);

@@ -159,20 +159,86 @@ PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem 
   PetscFunctionReturn(0);
 }
 
+/* W = Hᵀ M⁻¹ H and q = Hᵀ M⁻¹ f + w into p, by one solve per column of H and one for f with the
+ * Cholesky factor F of the permuted M (rp), or with Flu, the LU of M as stated (M symmetric only
+ * to round-off); H by columns (hp, hi, hx). */
+static PetscErrorCode FormLocal_Private(FcGlobalProblem gp, Mat F, Mat Flu, IS rp, const PetscInt *hp, const PetscInt *hi, const PetscReal *hx, FcContactProblem p)
+{
+  const PetscInt   nd = gp->n, n = 3 * gp->m, m = gp->m;
+  const PetscInt  *perm;
+  PetscReal       *bp, *x;
+  const PetscReal *yp, *fv, *wv;
+  Vec              bv, yv;
+
+  PetscFunctionBegin;
+  PetscCall(ISGetIndices(rp, &perm));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, nd, &bv));
+  PetscCall(VecDuplicate(bv, &yv));
+  PetscCall(PetscMalloc1(nd, &x));
+  PetscCall(VecGetArrayRead(gp->f, &fv));
+  PetscCall(VecGetArrayRead(gp->w, &wv));
+  for (PetscInt j = 0; j <= n; j++) { /* columns of H, then f (j == n) */
+    PetscCall(PetscArrayzero(x, nd));
+    if (j < n)
+      for (PetscInt k = hp[j]; k < hp[j + 1]; k++) x[hi[k]] += hx[k];
+    else
+      for (PetscInt i = 0; i < nd; i++) x[i] = fv[i];
+    PetscCall(VecGetArrayWrite(bv, &bp));
+    for (PetscInt i = 0; i < nd; i++) bp[i] = Flu ? x[i] : x[perm[i]]; /* Cholesky of the permuted M: permuted right-hand side */
+    PetscCall(VecRestoreArrayWrite(bv, &bp));
+    PetscCall(MatSolve(Flu ? Flu : F, bv, yv));
+    PetscCall(VecGetArrayRead(yv, &yp));
+    for (PetscInt i = 0; i < nd; i++) x[Flu ? i : perm[i]] = yp[i]; /* x = M⁻¹ (column j of H, or f) */
+    PetscCall(VecRestoreArrayRead(yv, &yp));
+    if (j < n && !p->W) { /* column j of W: only the rows of the blocks (a, j/3) stored */
+      const PetscInt a2 = j / 3;
+      for (PetscInt kb = p->bptr[a2]; kb < p->bptr[a2 + 1]; kb++) {
+        const PetscInt a = p->bcol[kb];
+        for (int ii = 0; ii < 3; ii++) {
+          const PetscInt i = 3 * a + ii;
+          PetscReal      s = 0;
+          for (PetscInt k = hp[i]; k < hp[i + 1]; k++) s += hx[k] * x[hi[k]];
+          p->bval[9 * (size_t)p->btr[kb] + 3 * ii + j % 3] = s; /* block (a, a2) */
+        }
+      }
+      continue;
+    }
+    for (PetscInt i = 0; i < n; i++) { /* (Hᵀ x)_i */
+      PetscReal s = 0;
+      for (PetscInt k = hp[i]; k < hp[i + 1]; k++) s += hx[k] * x[hi[k]];
+      if (j < n) p->W[(size_t)i * n + j] = s;
+      else p->q[i] = s + wv[i];
+    }
+  }
+  PetscCall(VecRestoreArrayRead(gp->w, &wv));
+  PetscCall(VecRestoreArrayRead(gp->f, &fv));
+  /* Hᵀ M⁻¹ H is symmetric when M is; the column-wise solves leave rounding-level asymmetry, which
+   * would keep nsgs off its symmetric (contiguous) update. With an M symmetric only to round-off,
+   * W is the problem the file states: not symmetrized (a type that needs symmetry symmetrizes a
+   * copy and is judged on this W, solver.c). */
+  if (!Flu && p->W)
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = i + 1; j < n; j++) p->W[(size_t)i * n + j] = p->W[(size_t)j * n + i] = 0.5 * (p->W[(size_t)i * n + j] + p->W[(size_t)j * n + i]);
+  else if (!Flu) PetscCall(FcContactProblemSymmetrizeBlocks(p));
+  for (PetscInt a = 0; a < m; a++) p->mu[a] = gp->mu[a];
+  PetscCall(PetscFree(x));
+  PetscCall(VecDestroy(&bv));
+  PetscCall(VecDestroy(&yv));
+  PetscCall(ISRestoreIndices(rp, &perm));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactWChoice choice, FcContactProblem *local, FcGlobalMass *mass)
 {
   const PetscInt     nd = gp->n, n = 3 * gp->m, m = gp->m;
   Mat                Mp, S, F, Mt, Flu = NULL;
   IS                 rp, cp, id;
-  const PetscInt    *perm;
   MatFactorInfo      finfo;
   MatFactorError     ferr;
   PetscInt           nneg = 0, nzero = 0, npos = 0, *hp, *hi, ng, *gptr, *gcon, *bptr = NULL, *bcol = NULL;
   PetscInt64         nblocks;
-  PetscReal         *hx, maxabs, *bp, *x;
-  const PetscReal   *yp, *fv, *wv;
+  PetscReal         *hx, maxabs;
   PetscBool          sym;
-  Vec                bv, yv;
   FcContactProblem   p;
 
   PetscFunctionBegin;
@@ -259,61 +325,8 @@ PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactW
   } else PetscCall(FcContactProblemCreate(m, &p));
   PetscCall(PetscFree(gptr));
   PetscCall(PetscFree(gcon));
-  PetscCall(ISGetIndices(rp, &perm));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, nd, &bv));
-  PetscCall(VecDuplicate(bv, &yv));
-  PetscCall(PetscMalloc1(nd, &x));
-  PetscCall(VecGetArrayRead(gp->f, &fv));
-  PetscCall(VecGetArrayRead(gp->w, &wv));
-  for (PetscInt j = 0; j <= n; j++) { /* columns of H, then f (j == n) */
-    PetscCall(PetscArrayzero(x, nd));
-    if (j < n)
-      for (PetscInt k = hp[j]; k < hp[j + 1]; k++) x[hi[k]] += hx[k];
-    else
-      for (PetscInt i = 0; i < nd; i++) x[i] = fv[i];
-    PetscCall(VecGetArrayWrite(bv, &bp));
-    for (PetscInt i = 0; i < nd; i++) bp[i] = Flu ? x[i] : x[perm[i]]; /* Cholesky of the permuted M: permuted right-hand side */
-    PetscCall(VecRestoreArrayWrite(bv, &bp));
-    PetscCall(MatSolve(Flu ? Flu : F, bv, yv));
-    PetscCall(VecGetArrayRead(yv, &yp));
-    for (PetscInt i = 0; i < nd; i++) x[Flu ? i : perm[i]] = yp[i]; /* x = M⁻¹ (column j of H, or f) */
-    PetscCall(VecRestoreArrayRead(yv, &yp));
-    if (j < n && !p->W) { /* column j of W: only the rows of the blocks (a, j/3) stored */
-      const PetscInt a2 = j / 3;
-      for (PetscInt kb = p->bptr[a2]; kb < p->bptr[a2 + 1]; kb++) {
-        const PetscInt a = p->bcol[kb];
-        for (int ii = 0; ii < 3; ii++) {
-          const PetscInt i = 3 * a + ii;
-          PetscReal      s = 0;
-          for (PetscInt k = hp[i]; k < hp[i + 1]; k++) s += hx[k] * x[hi[k]];
-          p->bval[9 * (size_t)p->btr[kb] + 3 * ii + j % 3] = s; /* block (a, a2) */
-        }
-      }
-      continue;
-    }
-    for (PetscInt i = 0; i < n; i++) { /* (Hᵀ x)_i */
-      PetscReal s = 0;
-      for (PetscInt k = hp[i]; k < hp[i + 1]; k++) s += hx[k] * x[hi[k]];
-      if (j < n) p->W[(size_t)i * n + j] = s;
-      else p->q[i] = s + wv[i];
-    }
-  }
-  PetscCall(VecRestoreArrayRead(gp->w, &wv));
-  PetscCall(VecRestoreArrayRead(gp->f, &fv));
-  /* Hᵀ M⁻¹ H is symmetric when M is; the column-wise solves leave rounding-level asymmetry, which
-   * would keep nsgs off its symmetric (contiguous) update. With an M symmetric only to round-off,
-   * W is the problem the file states: not symmetrized (a type that needs symmetry symmetrizes a
-   * copy and is judged on this W, solver.c). */
+  PetscCall(FormLocal_Private(gp, F, Flu, rp, hp, hi, hx, p));
   if (Flu) PetscCall(MatDestroy(&Flu));
-  else if (p->W)
-    for (PetscInt i = 0; i < n; i++)
-      for (PetscInt j = i + 1; j < n; j++) p->W[(size_t)i * n + j] = p->W[(size_t)j * n + i] = 0.5 * (p->W[(size_t)i * n + j] + p->W[(size_t)j * n + i]);
-  else PetscCall(FcContactProblemSymmetrizeBlocks(p));
-  for (PetscInt a = 0; a < m; a++) p->mu[a] = gp->mu[a];
-  PetscCall(PetscFree(x));
-  PetscCall(VecDestroy(&bv));
-  PetscCall(VecDestroy(&yv));
-  PetscCall(ISRestoreIndices(rp, &perm));
   PetscCall(ISDestroy(&rp));
   PetscCall(ISDestroy(&cp));
   PetscCall(MatDestroy(&F));

@@ -9,7 +9,7 @@
  *     W = Hᵀ M⁻¹ H,   q = Hᵀ M⁻¹ f + w.
  *
  * Files are read into this struct by src/io/fclib_io.c (FcFCLIBRead); the numerics on it live
- * here and in the solvers (sap_global.c solves it without the reformulation). */
+ * here and in the solvers (solvers/sap/global.c solves it without the reformulation). */
 #ifndef FC_CONTACT_GLOBAL_PROBLEM_H
 #define FC_CONTACT_GLOBAL_PROBLEM_H
 
@@ -39,7 +39,7 @@ PetscErrorCode FcGlobalProblemDestroy(FcGlobalProblem *gp);
 /* What the reformulation found M to be. FCLIB's M is symmetric positive definite; any other M
  * is a property of the data, not an error here: a caller that needs the local form refuses the
  * file (FcFCLIBReadProblem: one input-error line per status), a solver of the global form may
- * symmetrize or regularize M instead (sap_global.c §2). */
+ * symmetrize or regularize M instead (solvers/sap/global.c §2). */
 typedef enum {
   FC_GLOBAL_MASS_SPD           = 0, /* symmetric positive definite: the reformulation was formed */
   FC_GLOBAL_MASS_NOT_SYMMETRIC = 1, /* max|M − Mᵀ| > FC_CONTACT_ASYM_ROUNDOFF max|M| (stored entries): genuinely non-symmetric */

@@ -50,7 +50,7 @@ typedef struct _n_FcContactProblem *FcContactProblem;
  * assemble their Newton matrices on W's block pattern (sparse Cholesky / LU). Producers choose the
  * form with FcContactProblemPreferSparse: the FCLIB reader from the file's block pattern (no dense
  * W in between; the writer writes either), the contact step (src/step, src/compliance) and the
- * global reformulations (global_problem.c, sap_global.c) from the pattern of contacts that share a
+ * global reformulations (global_problem.c, solvers/sap/global.c) from the pattern of contacts that share a
  * body (FcContactBlockPatternFromGroups). */
 struct _n_FcContactProblem {
   PetscInt   m;  /* number of contacts */

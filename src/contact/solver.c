@@ -2,8 +2,6 @@
  * The registry is the shared static table of src/core/registry.h. */
 #include "solver.h"
 #include "../core/registry.h"
-#include "solvers/lemke.h"
-#include "solvers/uzawa.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -20,20 +18,29 @@ PetscErrorCode FcContactSolverRegister(const char *name, PetscErrorCode (*create
   PetscFunctionReturn(0);
 }
 
-/* Every type is listed here, once: a new solver is one file in solvers/ plus one line. */
+/* Every type is listed here, once: a new solver is one file in solvers/ plus one line. The macro
+ * declares the type's create function itself, so that this file includes no type's header (what
+ * the object needs of a type — regularized, needs_symmetric, noguess, ops — its create function
+ * sets, solver.h), as FC_COMPLIANCE_REGISTER does for the compliance strategies. */
+#define FC_CONTACT_SOLVER_REGISTER(name, create) \
+  do { \
+    extern PetscErrorCode create(FcContactSolver); \
+    PetscCall(FcContactSolverRegister(name, create)); \
+  } while (0)
+
 PetscErrorCode FcContactSolverRegisterAll(void)
 {
   PetscFunctionBegin;
   if (SolverRegisterAllCalled) PetscFunctionReturn(0);
   SolverRegisterAllCalled = PETSC_TRUE;
-  PetscCall(FcContactSolverRegister("nsgs", FcContactSolverCreate_NSGS));
-  PetscCall(FcContactSolverRegister("lemke", FcContactSolverCreate_Lemke));
-  PetscCall(FcContactSolverRegister("pgs", FcContactSolverCreate_PGS));
-  PetscCall(FcContactSolverRegister("uzawa_local", FcContactSolverCreate_UzawaLocal));
-  PetscCall(FcContactSolverRegister("uzawa_global", FcContactSolverCreate_UzawaGlobal));
-  PetscCall(FcContactSolverRegister("sap", FcContactSolverCreate_SAP));
-  PetscCall(FcContactSolverRegister("newton", FcContactSolverCreate_Newton));
-  PetscCall(FcContactSolverRegister("auto", FcContactSolverCreate_Auto));
+  FC_CONTACT_SOLVER_REGISTER("nsgs", FcContactSolverCreate_NSGS);                 /* solvers/nsgs.c */
+  FC_CONTACT_SOLVER_REGISTER("lemke", FcContactSolverCreate_Lemke);               /* solvers/lemke.c */
+  FC_CONTACT_SOLVER_REGISTER("pgs", FcContactSolverCreate_PGS);                   /* solvers/pgs.c */
+  FC_CONTACT_SOLVER_REGISTER("uzawa_local", FcContactSolverCreate_UzawaLocal);    /* solvers/uzawa.c */
+  FC_CONTACT_SOLVER_REGISTER("uzawa_global", FcContactSolverCreate_UzawaGlobal);  /* solvers/uzawa.c */
+  FC_CONTACT_SOLVER_REGISTER("sap", FcContactSolverCreate_SAP);                   /* solvers/sap/, doc/sap.md */
+  FC_CONTACT_SOLVER_REGISTER("newton", FcContactSolverCreate_Newton);             /* solvers/newton.c */
+  FC_CONTACT_SOLVER_REGISTER("auto", FcContactSolverCreate_Auto);                 /* solvers/auto.c */
   PetscFunctionReturn(0);
 }
 
@@ -121,6 +128,7 @@ static PetscErrorCode FcContactSolverResetType_Private(FcContactSolver s)
   s->frozen          = NULL; /* the type kept its data for it */
   s->regularized     = PETSC_FALSE;
   s->needs_symmetric = PETSC_FALSE;
+  s->noguess         = NULL;
   if (!s->params.max_it_set) s->params.max_it = 1000; /* the object's default; a type may set its own */
   PetscFunctionReturn(0);
 }
@@ -238,9 +246,8 @@ const char *FcContactSolverIgnoredReason(FcContactSolver s, const char *param)
 {
   if (!s || !param) return NULL;
   if (!strcmp(param, "accept_regularized") && !s->regularized) return "it is not a regularized solver: its answer converges only when its common error is <= tol, doc/contact.md";
-  /* lemke's answer does not depend on the r passed in (doc/contact.md, "lemke"); it sets no flag
-   * of its own, so it is named here */
-  if (!strcmp(param, "warm_start") && !strcmp(s->type, "lemke")) return "Lemke's method starts from its own basis, doc/contact.md";
+  /* a type whose answer does not depend on the r passed in says so (lemke: doc/contact.md, "lemke") */
+  if (!strcmp(param, "warm_start") && s->noguess) return s->noguess;
   return NULL;
 }
 

@@ -15,9 +15,10 @@
  *
  * A registry maps names to create functions (FcContactSolverRegister, explicit registration in
  * FcContactSolverRegisterAll — no constructor tricks, a static library would drop them). A type
- * fills the ops table {setfromoptions, solve, view, destroy} and optionally solveglobal; the
- * object owns the parameters, the warm start, the timing, the common error and the final reason,
- * so every type is measured the same way. Non-convergence is a status (stats.reason), never an error return. */
+ * fills the ops table {setfromoptions, solve, view, destroy} and optionally solveglobal, and sets
+ * the capability flags the object asks instead of the type's name (regularized, needs_symmetric,
+ * noguess); the object owns the parameters, the warm start, the timing, the common error and the
+ * final reason, so every type is measured the same way. Non-convergence is a status (stats.reason), never an error return. */
 #ifndef FC_CONTACT_SOLVER_H
 #define FC_CONTACT_SOLVER_H
 
@@ -137,6 +138,10 @@ struct _p_FcContactSolver {
    * within FC_CONTACT_ASYM_ROUNDOFF (a producer's round-off, problem.h), and judges the answer on W
    * as given; beyond that bound the type sees W as given (and refuses it). */
   PetscBool                  needs_symmetric;
+  /* Set by a type's create function: why the type ignores the initial guess r (warm_start), as
+   * text for a warning (FcContactSolverIgnoredReason), or NULL when it uses it (lemke: Lemke's
+   * method starts from its own basis). */
+  const char                *noguess;
   char                      *prefix;            /* extra options prefix before "fc_contact_solver_" (NULL: none) */
   struct _FcContactSolverOps ops;
   FcContactSolverParams      params;
@@ -249,36 +254,10 @@ PetscErrorCode FcContactSolverHasGlobal(FcContactSolver solver, PetscBool *has);
  * of r on *local, the same reasons and max_error), with time and time_setup the type's. */
 PetscErrorCode FcContactSolverSolveGlobal(FcContactSolver solver, FcGlobalProblem gp, FcContactProblem *local, PetscReal r[], PetscReal v[]);
 
-/* Types (one file each under solvers/). */
-PetscErrorCode FcContactSolverCreate_NSGS(FcContactSolver);
-/* sap: Castro, Permenter & Han 2022 (IEEE T-RO), the Semi-Analytic Primal solver on the local
- * form (solvers/sap.c, doc/sap.md). A regularized type, with a global form (ops.solveglobal:
- * SAP in the velocities, sap_global.c). */
-PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver);
-/* newton: semismooth Newton on the Alart–Curnier function, Armijo line search, nsgs fallback
- * (solvers/newton.c). */
-PetscErrorCode FcContactSolverCreate_Newton(FcContactSolver);
-/* auto: nsgs and newton, switching when progress stalls (solvers/auto.c, doc/contact.md "auto"). */
-PetscErrorCode FcContactSolverCreate_Auto(FcContactSolver);
+/* Types: one file each under solvers/ (sap: the folder solvers/sap/), each registered by one line
+ * of FcContactSolverRegisterAll (solver.c), whose macro declares its create function. A type's own
+ * interface beyond the ops table, where it has one, is in its header (solvers/lemke.h, uzawa.h,
+ * sap/sap.h). */
 
-/* What a sap solve did, beyond FcContactSolverStats (valid after FcContactSolverSolve; the
- * pointers stay valid until the next solve or destroy). Raises PETSC_ERR_ARG_WRONG for a solver
- * of another type. */
-typedef struct {
-  PetscInt         newton_iterations; /* = stats.iterations */
-  PetscInt         ls_iterations;     /* line-search iterations of the last solve (evaluations of dℓ/dα) */
-  PetscInt64       ls_iterations_all; /* since creation */
-  PetscInt         nhistory;          /* newton_iterations + 1 entries below: [0] at the initial guess */
-  const PetscReal *cost;              /* ℓ at each iterate (units of energy: u·r) */
-  const PetscReal *gradient;          /* ‖∇ℓ‖ at each iterate (sqrt(energy), see doc/sap.md) */
-  const PetscReal *scale;             /* max(‖p − p*‖, ‖j_c‖) at each iterate (same units) */
-  const PetscReal *alpha;             /* line-search step taken from iterate k to k+1 (nhistory − 1 entries) */
-  const PetscReal *R;                 /* 3m: regularization of the last solve, per contact (R_n, R_t, R_t) */
-  PetscInt         nstick, nslide, nsep; /* contacts by region of the analytic projection at the returned r */
-  PetscBool        cost_criterion;       /* converged on Drake's cost criterion (round-off stall), not the gradient test */
-  PetscBool        hinted;               /* the first Newton step was the one from the velocity hint (sap.c comment §8) */
-  PetscInt64       hinted_all;           /* such first steps since creation */
-} FcContactSolverSAPInfo;
-PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver, FcContactSolverSAPInfo *);
 
 #endif

@@ -3,7 +3,7 @@
  *
  * A file with a global problem (M v = H r + f, u = Hᵀ v + w) is solved in that form when the
  * solver's type has one (FcContactSolverHasGlobal: sap, by its primal Newton in v,
- * src/contact/sap_global.c, doc/sap.md "Global form"); every other solver, and any solver on a
+ * src/contact/solvers/sap/global.c, doc/sap.md "Global form"); every other solver, and any solver on a
  * local file, solves the local reformulation W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w
  * (FcGlobalProblemComputeLocal, src/contact). -fc_fclib_form local|global forces one (global: a
  * solver with a global form and a global file only). In either form the printed error is the

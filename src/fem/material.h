@@ -75,6 +75,11 @@ struct _p_FcMaterial {
   PetscReal             E, nu, density, lambda, mu;
   PetscReal             kappa, C10, C01;
   FcVolumetricType      volumetric;                 /* decoupled models: how U(J) is integrated */
+  /* Capabilities, set by the model's create (default false), so that a body or a compliance
+   * strategy asks the material instead of testing its name: */
+  PetscBool             linear;       /* P is linear in F: K is independent of u (assembled once, f_int = K u) */
+  PetscBool             lagged_frame; /* ops.frame is evaluated at the step's start u0, not at the iterate
+                                       * (corotational_lagged: R̂ = R0 within a step) */
   void                 *data;
 };
 

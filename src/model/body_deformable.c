@@ -375,10 +375,8 @@ static PetscErrorCode CorotCheck_Private(const FcCase *c, PetscInt index, FcBody
 
   PetscFunctionBegin;
   FcCaseBodyPath(c, index, "kinematics", path, sizeof path);
-  FcCheckInput(!strcmp(spec->material.model, "linear"), c->file, path, "\"global_corotational\" needs material model \"linear\" (a linear deformation in the co-rotated frame), not \"%s\"", spec->material.model);
+  FcCheckInput(b->material->linear, c->file, path, "\"global_corotational\" needs material model \"linear\" (a linear deformation in the co-rotated frame), not \"%s\"", spec->material.model);
   FcCheckInput(b->nbc == 0, c->file, path, "\"global_corotational\" needs a free body (no boundary conditions, no plane_strain): its rigid motion is the rigid part of the model");
-  /* precomputed would keep the first step's R; schur factors A_pp with no room for the split */
-  FcCheckInput(!strcmp(c->compliance_type, "exact"), c->file, path, "\"global_corotational\" needs compliance \"exact\", not \"%s\"", c->compliance_type);
   FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC || c->newton_shift > 0, c->file, path, "\"global_corotational\" quasi-statically needs time.newton.shift > 0 (the rigid part's compliance is 1/(shift A_r))");
   PetscFunctionReturn(0);
 }
@@ -1010,8 +1008,8 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
 
   PetscCall(FcMeshLoadVolume(spec->mesh_file, spec->refine, spec->order, spec->mesh_volume, &b->mesh));
   PetscCall(FcMaterialCreate(&spec->material, &b->material));
-  d->linear = (PetscBool)(strcmp(spec->material.model, "linear") == 0);
-  d->lagged = (PetscBool)(strcmp(spec->material.model, "corotational_lagged") == 0);
+  d->linear = b->material->linear;
+  d->lagged = b->material->lagged_frame;
   b->ndof   = 3 * b->mesh.nnodes;
   PetscCall(FcMeshVolume(&b->mesh, &b->volume));
 

@@ -22,7 +22,7 @@ f) nsgs (to the same 1e-10 on the same exact cone), the same 0.4 s: stands, ever
    problem to the same tolerance, measured 0.15 % at 0.4 s).
 d) sap (the case's beta = 0.01, sigma = 1e-7), the same 0.4 s: stands, every step converged, its
    keystone drop within 5 % of nsgs' (the acceptance's bound; 0.9 % measured at 7 s), and the
-   velocity hint at work (sap.c comment 8): after the first step from rest (a cold problem) the
+   velocity hint at work (sap/local.c comment 8): after the first step from rest (a cold problem) the
    SAP Newton iterations per step average at most 10 (measured 4.6 over steps 2-10 with the
    hint, 58 without: the stepper passing the previous v_c is what makes the real-time rate).
 e) sap at mu = 0.2 up to t = 2.44 s, into the collapse (61 steps): every step's Newton iteration

@@ -105,7 +105,7 @@ for (label, path, argv), p in zip(jobs, done):
     if p is None:
         fail("%s: hung (no exit in 120 s)" % label)
     lines = [l for l in p.stderr.splitlines() if l.strip()]
-    # sap warns when it symmetrizes M (src/contact/sap_global.c) before it may fail: counted
+    # sap warns when it symmetrizes M (src/contact/solvers/sap/global.c) before it may fail: counted
     warned = [l for l in lines if ": warning: " in l] if "sap" in argv else []
     lines = [l for l in lines if l not in warned]
     if warned:

@@ -11,7 +11,7 @@
      q = H^T A^-1 f + w, recomputed here with numpy (1e-5 relative: the line prints 7 digits).
    - With the exact Delassus scale (-fc_sap_global_delassus exact) the global form and the local
      form (-fc_fclib_form local) return the same r (1e-8 relative), since they then solve the
-     same regularized problem (sap_global.c comment 7).
+     same regularized problem (solvers/sap/global.c comment 7).
 2. tests/bad/fclib: a non-symmetric M (0.25 of max|M|, beyond a producer's round-off) is one
    input-error line for sap too (exit 2), a singular M is regularized with one warning line, an
    indefinite M is one input-error line (exit 2).

@@ -1,4 +1,4 @@
-/* Unit test of the contact-solver type sap (src/contact/solvers/sap.c, doc/sap.md): the
+/* Unit test of the contact-solver type sap (src/contact/solvers/sap/, doc/sap.md): the
  * Semi-Analytic Primal solver of Castro, Permenter & Han 2022 on the local form u = W r + q.
  *  1. random problems W = J A⁻¹ Jᵀ (m = 1..20, μ ∈ [0,1]): SAP converges by its own test, its cost
  *     decreases monotonically, r is in the cone, r solves SAP's regularized problem
@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "../../src/contact/solver.h"
-#include "../../src/contact/solvers/sap_impl.h"
+#include "../../src/contact/solvers/sap/sap_impl.h"
 
 static uint64_t rng_state = 0x5ab5eed0c0ffee11ULL;
 static double   Uniform(double a, double b)
@@ -111,7 +111,7 @@ static double ConvexResidual(FcContactProblem p, const double *Rreg, const doubl
 }
 
 /* P_F^R(y) reimplemented as the Euclidean projection in the scaled variables ŷ = R^{1/2} y, where
- * F becomes the cone of coefficient μ̃ = μ √(R_t/R_n) (not the three-region formula of sap.c). */
+ * F becomes the cone of coefficient μ̃ = μ √(R_t/R_n) (not the three-region formula of core.c). */
 static void ProjectR(double mu, double Rn, double Rt, const double y[3], double g[3])
 {
   double yh[3] = {sqrt(Rn) * y[0], sqrt(Rt) * y[1], sqrt(Rt) * y[2]}, ph[3];
@@ -172,7 +172,7 @@ static void test_random_problems(void **state)
     FcContactProblem       p;
     double                *r = malloc(sizeof(double) * 3 * m), Wf = 0, reg_abs, bound;
     FcContactSolverStats   st;
-    FcContactSolverSAPInfo info;
+    FcSAPInfo info;
     int                    mono = 1;
 
     RandomProblem(m, 1.0, &p);
@@ -276,7 +276,7 @@ static void test_regularization(void **state)
     for (int j = 0; j < nreg; j++) {
       FcContactSolver        s = MakeSAP(reg[j].beta, reg[j].sigma, 1e-10);
       FcContactSolverStats   st;
-      FcContactSolverSAPInfo info;
+      FcSAPInfo info;
       st = Solve(s, ps, r);
       if (!st.converged) printf("stick problem %d (beta %g, sigma %g): %s after %d iterations\n", k, reg[j].beta, reg[j].sigma, st.reason_name, (int)st.iterations);
       assert_true(st.converged);
@@ -334,7 +334,7 @@ static void test_regularization(void **state)
       const int              m = 1 + k % 20;
       FcContactProblem       p;
       double                *r = malloc(sizeof(double) * 3 * m), *rn = malloc(sizeof(double) * 3 * m), *M = malloc(sizeof(double) * m * m), e[4], Rz = 0, dz = 0, lmin, bound;
-      FcContactSolverSAPInfo info;
+      FcSAPInfo info;
       RandomProblem(m, 0.0, &p);
       assert_true(Solve(ns, p, rn).converged);
       for (int a = 0; a < m; a++) nactive += rn[3 * a] > 0;
@@ -533,7 +533,7 @@ static void test_warm_start(void **state)
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 }
 
-/* ---- 4b. the velocity hint (FcContactSolverSetVelocityHint, sap.c comment §8): the next step's
+/* ---- 4b. the velocity hint (FcContactSolverSetVelocityHint, sap/local.c comment §8): the next step's
  * problem (q moved by δq) solved from the last solution r0, with and without the hint u0 =
  * FcContactSolverGetOwnVelocity (the v_c whose projection r0 is). Stiff regularization as the
  * arch's (β = 0.01, σ = 1e-7): there δq ~ 1e-6 ‖q‖ moves y = −R⁻¹v_c by ~10 ‖y‖, so r0 alone is a
@@ -550,7 +550,7 @@ static void test_velocity_hint(void **state)
     double              *r0 = malloc(sizeof(double) * n), *u0 = malloc(sizeof(double) * n), *ra = malloc(sizeof(double) * n), *rb = malloc(sizeof(double) * n), *rc = malloc(sizeof(double) * n), *junk = malloc(sizeof(double) * n);
     const double          *u;
     FcContactSolverStats   st;
-    FcContactSolverSAPInfo info;
+    FcSAPInfo info;
     RandomProblem(m, 1.0, &p);
     assert_int_equal(FcContactSolverSetWarmStart(s, PETSC_FALSE), 0);
     st = Solve(s, p, r0);
@@ -641,7 +641,7 @@ static void test_singular(void **state)
     FcContactProblem       p, p2;
     FcContactSolver        s = MakeSAP(1.0, 1e-3, 1e-10);
     FcContactSolverStats   st;
-    FcContactSolverSAPInfo info;
+    FcSAPInfo info;
     double                *r = malloc(sizeof(double) * n2), *v = malloc(sizeof(double) * n), G[3], y[3], Rn, Rt, split, fix = 0, sc;
     RandomProblem(m, k % 2 ? 0.0 : 1.0, &p);
     assert_int_equal(FcContactProblemCreate(m2, &p2), 0);
@@ -785,7 +785,7 @@ static void test_statuses(void **state)
   { /* ε_r = ε_a = 0 with the cost criterion: converged on it, own residual at round-off */
     const char            *opts[] = {"sap_rtol", "0", "sap_atol", "0", NULL};
     FcContactSolver        s      = MakeSolver("sap", "t_", opts);
-    FcContactSolverSAPInfo info;
+    FcSAPInfo info;
     for (int k = 0; k < 5; k++) {
       RandomProblem(5 + k, 1.0, &p);
       st = Solve(s, p, r);
@@ -803,9 +803,9 @@ static void test_statuses(void **state)
   free(r);
 }
 
-/* ---- 7. the line search (FcSAPLineSearch; comment §6 of sap.c) ---- */
+/* ---- 7. the line search (FcSAPLineSearch; comment §6 of sap/core.c) ---- */
 
-/* f'(α) and f(α) along a line, evaluated here independently of sap.c: γ = ProjectR(−R⁻¹v_c) at
+/* f'(α) and f(α) along a line, evaluated here independently of sap/core.c: γ = ProjectR(−R⁻¹v_c) at
  * v_c + α dv_c, f = a0 + a1α + ½a2α² + Σ ½γᵀRγ, f' = a1 + a2α − Σ dv_cᵀγ. */
 static double LineEval(const FcSAPLine *ln, double alpha, double *slope)
 {
@@ -941,7 +941,8 @@ static void test_line_search(void **state)
   assert_int_equal(its, 1);
 
   /* slope at α = 0 at the rounding level of the cost: no step in [0, top] can lower f by more
-   * than top |f'(0)| = 2e-20 ≪ cost_rtol f ≈ 1e-15: the Newton step α = 1 after one evaluation.
+   * than top |f'(0)| = 2e-20 ≪ cost_rtol f(0) = 1e-15 (the round-off guard, doc/sap.md §2): the
+   * Newton step α = 1 after one evaluation of f'.
    * Without the cost criterion (cost_rtol = cost_atol = 0) the search chases the minimizer
    * α* = 1e-20: bisections until α is small enough for Newton's step to resolve it. */
   memset(&ln, 0, sizeof ln);
@@ -953,6 +954,13 @@ static void test_line_search(void **state)
   assert_true(alpha > 0 && alpha <= tol * top && its <= 40);
   its_guardless = (int)its;
   FcSAPParamsDefault(&par);
+  /* the guard's scale is the cost at the iterate, f(0) = 1, not f(top): on a line that bends up
+   * past its minimizer α* = 1e-17 (f(top) = 2001), top |f'(0)| = 2e-14 is below cost_rtol f(top)
+   * = 2e-12 but above cost_rtol f(0) = 1e-15, so the search runs and finds α*; with f(top) as the
+   * scale (Drake's) it took α = 1, where f = 501 ≫ f(0) */
+  ln.a0 = 1, ln.a1 = ln.df0 = -1e-14, ln.a2 = 1e3;
+  assert_true(FcSAPLineSearch(&ln, &par, &alpha, &its));
+  assert_true(alpha <= tol * top && LineEval(&ln, alpha, NULL) <= 1);
 
   /* random lines through m = 1..12 contacts (μ ∈ [0, 1.2], R_n ∈ [1e-3, 1], R_t/R_n ∈ [1e-4, 1],
    * v_c and dv_c in [−1, 1]³, a2 ∈ [0, 2], f'(0) ∈ [−3, −0.01]; one line in 4 with a2 = 0 and
@@ -1011,7 +1019,7 @@ static void test_line_search(void **state)
         }
         gworst = fmax(gworst, fabs(g) / fabs(ln.df0));
         dworst = fmax(dworst, fabs(alpha - 0.5 * (lo + hi)) / top);
-        /* the slope sap.c sees and ProjectR's differ by rounding (γ to ~ε|v_c|/R) */
+        /* the slope core.c sees and ProjectR's differ by rounding (γ to ~ε|v_c|/R) */
         assert_true(fabs(g) <= tol * fabs(ln.df0) + 1e-12 * gscale || fabs(alpha - 0.5 * (lo + hi)) <= tol * top);
         nroot++;
       }
@@ -1029,7 +1037,7 @@ static void test_line_search(void **state)
 static void test_options(void **state)
 {
   FcContactSolver        s;
-  FcContactSolverSAPInfo info;
+  FcSAPInfo info;
   FcContactProblem       p;
   FcContactSolverStats   st;
   FcTestCapture          c;
@@ -1107,7 +1115,7 @@ static void test_options(void **state)
   free(r);
 }
 
-/* ---- 8. a block-sparse W (sap.c comment §3: S = I + LᵀWL on W's pattern, sparse Cholesky) ----
+/* ---- 8. a block-sparse W (sap/local.c comment §3: S = I + LᵀWL on W's pattern, sparse Cholesky) ----
  * The same problem solved with W dense (S dense, Cholesky–Banachiewicz) and block-sparse (S in
  * AIJ form, PETSc's Cholesky with nested dissection; sap_sparse_factor true, as these problems
  * are below the size where that is the default): the same reason and iterations, r equal to
@@ -1253,7 +1261,7 @@ static void test_sparse_storage(void **state)
      * contacts stick (L ~ R^{-1/2}), as they do at λ = 0. The dense Cholesky stops there
      * (DIVERGED_BREAKDOWN); PETSc's sparse Cholesky factors the indefinite S, and the Newton step
      * of the (quadratic, stick) cost lands on its saddle point: a stationary point (λ = γ), which
-     * the sparse path reports as converged by its own test (sap.c comment §3) */
+     * the sparse path reports as converged by its own test (sap/local.c comment §3) */
     FcContactProblem pd, ps;
     const char      *opts[] = {"sap_rtol", "1e-8", "sap_sparse_factor", "true", NULL};
     FcContactSolver  s      = MakeSolver("sap", "t_", opts);

@@ -36,7 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/contact/sap_global.h"
+#include "../../src/contact/solvers/sap/sap.h"
 #include "../../src/contact/solver.h"
 #include "../../src/io/fclib_io.h"
 #include "../../src/fclib/fclib_cmd.h"
@@ -253,9 +253,9 @@ static void test_same_as_local(void **state)
     FcGlobalProblem        gp;
     FcContactProblem       p, pg;
     FcSAPGlobal            gs, xs;
-    FcSAPGlobalInfo        gi, xi;
+    FcSAPInfo        gi, xi;
     FcContactSolverStats   st;
-    FcContactSolverSAPInfo li;
+    FcSAPInfo li;
     double                *rl, *rg, *rx;
 
     Sizes(k, &n, &m);
@@ -334,7 +334,7 @@ static void test_default(void **state)
     FcGlobalProblem  gp;
     FcContactProblem p;
     FcSAPGlobal      gs, xs;
-    FcSAPGlobalInfo  gi, xi;
+    FcSAPInfo  gi, xi;
     double          *rg, *rx, Wf = 0, res, bound;
 
     Sizes(k, &n, &m);
@@ -398,7 +398,7 @@ static void test_bad_mass(void **state)
   Dense           d;
   FcGlobalProblem gp, gq;
   FcSAPGlobal     s, t;
-  FcSAPGlobalInfo info, tinfo;
+  FcSAPInfo info, tinfo;
   FcTestCapture   c;
   char            out[8192];
   double         *r0, *r1, asym;
@@ -529,7 +529,7 @@ static void test_statuses(void **state)
   Dense           d;
   FcGlobalProblem gp;
   FcSAPGlobal     s;
-  FcSAPGlobalInfo info;
+  FcSAPInfo info;
   double         *r;
   const int       n = 15, m = 3;
   (void)state;
@@ -694,7 +694,7 @@ static void test_fclib_file(void **state)
   FcGlobalProblem  gp;
   FcContactProblem p, pg;
   FcSAPGlobal      s;
-  FcSAPGlobalInfo  info;
+  FcSAPInfo  info;
   FcGlobalMass     mass;
   double          *r, *rl, *rg;
   int              fd;

@@ -29,7 +29,7 @@
 
 #include "../../src/contact/solver.h"
 #include "../../src/contact/global_problem.h"
-#include "../../src/contact/sap_global.h"
+#include "../../src/contact/solvers/sap/sap.h"
 
 static uint64_t rng_state = 0x5eed5a75e0001ULL;
 static double   Uniform(double a, double b)
@@ -517,7 +517,7 @@ static void test_global_sparse(void **state)
   CHK(FcContactProblemDestroy(&psd));
 
   /* SAP's global form forms the same reformulation with its own factorization of M̃ = M here
-   * (sap_global.c): block-sparse in chunks of columns, against its dense MatTransposeMatMult */
+   * (solvers/sap/global.c): block-sparse in chunks of columns, against its dense MatTransposeMatMult */
   {
     FcSAPGlobal      g;
     FcContactProblem gs, gd, gsd;

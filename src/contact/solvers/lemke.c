@@ -433,6 +433,94 @@ static void LemkeRefine_Private(Lemke *L)
   }
 }
 
+/* Accuracy of B⁻¹ and x_B, checked on the column about to be pivoted on (B y = a) and on the
+ * basic values (B x_B = q): both O(n²), the cost of the pivot itself. Above LEMKE_DRIFT_TOL
+ * (relative to what rounding in forming B y explains), B⁻¹ is recomputed from scratch and the
+ * column formed again (*fresh); *ok false when that basis is singular. */
+static PetscErrorCode LemkeCheckDrift_Private(Lemke *L, FcLCPLemkeInfo *info, PetscBool *ok, PetscBool *fresh)
+{
+  PetscReal ey, ex;
+
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  LemkeDrift_Private(L, &ey, &ex);
+  info->drift = PetscMax(info->drift, PetscMax(ey, ex));
+  if (ey > LEMKE_DRIFT_TOL || ex > LEMKE_DRIFT_TOL) {
+    PetscCall(LemkeRefactor_Private(L, ok));
+    if (!*ok) PetscFunctionReturn(0);
+    LemkeColumn_Private(L);
+    *fresh = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The work of one run: B⁻¹ = I, x_B = q, the basis w (row i holds w_i), the column maxima of M. */
+static PetscErrorCode LemkeSetUp_Private(Lemke *L, PetscInt n, const PetscReal *M, const PetscReal *q)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(L, sizeof(*L)));
+  L->n = n;
+  L->M = M;
+  L->q = q;
+  PetscCall(PetscCalloc1((size_t)n * n, &L->Binv));
+  PetscCall(PetscMalloc6(n, &L->x, n, &L->y, n, &L->yfloor, n, &L->a, n, &L->col, 3 * (size_t)n, &L->work));
+  PetscCall(PetscCalloc1(n, &L->cmax));
+  PetscCall(PetscMalloc3(n, &L->rown, n, &L->zval, n, &L->zcol));
+  for (PetscInt k = 0; k < n; k++)
+    for (PetscInt j = 0; j < n; j++) L->cmax[j] = PetscMax(L->cmax[j], PetscAbsReal(M[(size_t)k * n + j]));
+  PetscCall(PetscMalloc3(n, &L->basis, n, &L->cand, n, &L->aidx));
+  for (PetscInt i = 0; i < n; i++) {
+    L->Binv[(size_t)i * n + i] = 1;
+    L->x[i]                    = q[i];
+    L->basis[i]                = i;
+    L->cand[i]                 = i;
+    L->rown[i]                 = 1;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode LemkeDestroy_Private(Lemke *L)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(L->B));
+  PetscCall(PetscFree(L->cmax));
+  PetscCall(PetscFree3(L->rown, L->zval, L->zcol));
+  PetscCall(PetscFree3(L->basis, L->cand, L->aidx));
+  PetscCall(PetscFree6(L->x, L->y, L->yfloor, L->a, L->col, L->work));
+  PetscCall(PetscFree(L->Binv));
+  PetscFunctionReturn(0);
+}
+
+/* z0 left the basis: the final basis from scratch, so that the answer does not depend on the
+ * drift of the updates, refined; *st becomes SINGULAR or INACCURATE when it is no solution. */
+static PetscErrorCode LemkeFinal_Private(Lemke *L, FcLCPStatus *st, FcLCPLemkeInfo *info)
+{
+  const PetscInt n = L->n;
+  PetscReal      xmax = 0, xmin = 0;
+  PetscBool      ok;
+
+  PetscFunctionBegin;
+  PetscCall(LemkeRefactor_Private(L, &ok));
+  if (!ok) {
+    *st = FC_LCP_SINGULAR;
+    PetscFunctionReturn(0);
+  }
+  LemkeRefine_Private(L);
+  for (PetscInt i = 0; i < n; i++) {
+    xmax = PetscMax(xmax, PetscAbsReal(L->x[i]));
+    xmin = PetscMin(xmin, L->x[i]);
+  }
+  info->infeasibility = xmax > 0 ? -xmin / xmax : 0;
+  /* a complementary basis whose values, computed from scratch, are negative beyond rounding
+   * is no solution: the pivoting lost the feasible path */
+  if (-xmin > LEMKE_FEAS_TOL * xmax) *st = FC_LCP_INACCURATE;
+  /* degenerate basic variables (true value 0) come out at rounding level, of either sign */
+  else
+    for (PetscInt i = 0; i < n; i++)
+      if (L->x[i] <= LEMKE_TIE * xmax) L->x[i] = 0;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcLCPLemkeSolve(PetscInt n, const PetscReal *M, const PetscReal *q, PetscReal *z, PetscInt maxpivots, PetscInt *pivots, FcLCPStatus *status)
 {
   FcLCPLemkeInfo info;
@@ -472,24 +560,7 @@ PetscErrorCode FcLCPLemkeSolveInfo(PetscInt n, const PetscReal *M, const PetscRe
     PetscFunctionReturn(0);
   }
 
-  PetscCall(PetscMemzero(&L, sizeof(L)));
-  L.n = n;
-  L.M = M;
-  L.q = q;
-  PetscCall(PetscCalloc1((size_t)n * n, &L.Binv));
-  PetscCall(PetscMalloc6(n, &L.x, n, &L.y, n, &L.yfloor, n, &L.a, n, &L.col, 3 * (size_t)n, &L.work));
-  PetscCall(PetscCalloc1(n, &L.cmax));
-  PetscCall(PetscMalloc3(n, &L.rown, n, &L.zval, n, &L.zcol));
-  for (PetscInt k = 0; k < n; k++)
-    for (PetscInt j = 0; j < n; j++) L.cmax[j] = PetscMax(L.cmax[j], PetscAbsReal(M[(size_t)k * n + j]));
-  PetscCall(PetscMalloc3(n, &L.basis, n, &L.cand, n, &L.aidx));
-  for (PetscInt i = 0; i < n; i++) {
-    L.Binv[(size_t)i * n + i] = 1;
-    L.x[i]                    = q[i];
-    L.basis[i]                = i;
-    L.cand[i]                 = i;
-    L.rown[i]                 = 1;
-  }
+  PetscCall(LemkeSetUp_Private(&L, n, M, q));
 
   /* First pivot: z0 enters (y = −e), the lexicographically most negative row leaves. */
   entering = 2 * n;
@@ -515,22 +586,10 @@ PetscErrorCode FcLCPLemkeSolveInfo(PetscInt n, const PetscReal *M, const PetscRe
     entering = prev < n ? prev + n : prev - n; /* the complement enters */
     LemkeGather_Private(&L, entering);
     LemkeColumn_Private(&L);
-    /* Accuracy of B⁻¹ and x_B, checked on the column about to be pivoted on (B y = a) and on the
-     * basic values (B x_B = q): both O(n²), the cost of the pivot itself. Above LEMKE_DRIFT_TOL
-     * (relative to what rounding in forming B y explains), B⁻¹ is recomputed from scratch. */
-    {
-      PetscReal ey, ex;
-      LemkeDrift_Private(&L, &ey, &ex);
-      info->drift = PetscMax(info->drift, PetscMax(ey, ex));
-      if (ey > LEMKE_DRIFT_TOL || ex > LEMKE_DRIFT_TOL) {
-        PetscCall(LemkeRefactor_Private(&L, &ok));
-        if (!ok) {
-          st = FC_LCP_SINGULAR;
-          break;
-        }
-        LemkeColumn_Private(&L);
-        fresh = PETSC_TRUE;
-      }
+    PetscCall(LemkeCheckDrift_Private(&L, info, &ok, &fresh));
+    if (!ok) {
+      st = FC_LCP_SINGULAR;
+      break;
     }
     for (;;) {
       nc     = 0;
@@ -579,27 +638,7 @@ PetscErrorCode FcLCPLemkeSolveInfo(PetscInt n, const PetscReal *M, const PetscRe
     npiv++;
     PetscCall(PetscLogFlops(6.0 * n * n));
   }
-  if (st == FC_LCP_SOLVED) {
-    PetscReal xmax = 0, xmin = 0;
-    /* The final basis from scratch: the answer does not depend on the drift of the updates. */
-    PetscCall(LemkeRefactor_Private(&L, &ok));
-    if (!ok) st = FC_LCP_SINGULAR;
-    else {
-      LemkeRefine_Private(&L);
-      for (PetscInt i = 0; i < n; i++) {
-        xmax = PetscMax(xmax, PetscAbsReal(L.x[i]));
-        xmin = PetscMin(xmin, L.x[i]);
-      }
-      info->infeasibility = xmax > 0 ? -xmin / xmax : 0;
-      /* a complementary basis whose values, computed from scratch, are negative beyond rounding
-       * is no solution: the pivoting lost the feasible path */
-      if (-xmin > LEMKE_FEAS_TOL * xmax) st = FC_LCP_INACCURATE;
-      /* degenerate basic variables (true value 0) come out at rounding level, of either sign */
-      else
-        for (PetscInt i = 0; i < n; i++)
-          if (L.x[i] <= LEMKE_TIE * xmax) L.x[i] = 0;
-    }
-  }
+  if (st == FC_LCP_SOLVED) PetscCall(LemkeFinal_Private(&L, &st, info));
   for (PetscInt i = 0; i < n; i++) {
     const PetscInt v = L.basis[i];
     if (v >= n && v < 2 * n) z[v - n] = L.x[i];
@@ -608,12 +647,7 @@ PetscErrorCode FcLCPLemkeSolveInfo(PetscInt n, const PetscReal *M, const PetscRe
   info->pivots     = npiv;
   info->refactors  = L.nrefactor;
   info->status     = st;
-  PetscCall(PetscFree(L.B));
-  PetscCall(PetscFree(L.cmax));
-  PetscCall(PetscFree3(L.rown, L.zval, L.zcol));
-  PetscCall(PetscFree3(L.basis, L.cand, L.aidx));
-  PetscCall(PetscFree6(L.x, L.y, L.yfloor, L.a, L.col, L.work));
-  PetscCall(PetscFree(L.Binv));
+  PetscCall(LemkeDestroy_Private(&L));
   PetscFunctionReturn(0);
 }
 
@@ -824,6 +858,7 @@ PetscErrorCode FcContactSolverCreate_Lemke(FcContactSolver s)
   lk->max_pivots        = -1;
   lk->wblocks           = -1;
   s->data               = lk;
+  s->noguess            = "Lemke's method starts from its own basis, doc/contact.md";
   s->ops.solve          = FcContactSolverSolve_Lemke;
   s->ops.setfromoptions = FcContactSolverSetFromOptions_Lemke;
   s->ops.view           = FcContactSolverView_Lemke;

@@ -91,8 +91,9 @@ static PetscErrorCode Create_CorotationalLagged(FcMaterial mat, const FcMaterial
 {
   PetscFunctionBegin;
   PetscCall(FcMaterialSetENu(mat, p));
-  mat->data        = NULL;
-  mat->ops.frame   = Frame_CorotationalLagged;
+  mat->data         = NULL;
+  mat->lagged_frame = PETSC_TRUE;
+  mat->ops.frame    = Frame_CorotationalLagged;
   mat->ops.energy  = Energy_CorotationalLagged;
   mat->ops.stress  = Stress_CorotationalLagged;
   mat->ops.tangent = Tangent_CorotationalLagged;

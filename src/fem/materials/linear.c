@@ -79,6 +79,7 @@ static PetscErrorCode Create_Linear(FcMaterial mat, const FcMaterialParams *p)
   PetscCall(PetscMalloc1(81, &C));
   FcHookeModuli(mat->lambda, mat->mu, C);
   mat->data        = C;
+  mat->linear      = PETSC_TRUE;
   mat->ops.frame   = NULL;
   mat->ops.energy  = Energy_Linear;
   mat->ops.stress  = Stress_Linear;

@@ -59,75 +59,6 @@
  *    is positive semidefinite — the sparse path may end at a stationary point of the nonconvex
  *    cost instead (test_sap.c shows both).
  *
- * 4. The analytic projection ([C22], in FCLIB's frame (n, t1, t2)). With μ̃ = μ√(R_t/R_n),
- *    μ̂ = μR_t/R_n, y_r = ‖y_t‖, t̂ = y_t/y_r:
- *      stiction   y_n ≥ 0 and y_r ≤ μ y_n:  γ = y,                         G = R⁻¹;
- *      sliding    y_n > −μ̂ y_r (and not stiction):  γ_n = (y_n + μ̂ y_r)/(1 + μ̃²), γ_t = μγ_n t̂;
- *                 G = (1/((1+μ̃²)R_n)) a aᵀ + (μγ_n/(y_r R_t)) e eᵀ,  a = (1, μt̂), e = (0, t̂⊥)
- *                 (Drake's dP/dy·R⁻¹, written as the sum of its two rank-one parts, so L = [a e]
- *                 scaled is read off);
- *      no contact y_n ≤ −μ̂ y_r (the polar cone in the R-metric):  γ = 0, G = 0.
- *    The "y_n ≥ 0" in the stiction test keeps μ = 0 right (there stiction is y_r = 0, y_n ≥ 0).
- *
- * 5. Regularization ([C22], near-rigid regime; Drake SapFrictionConeConstraint): per contact
- *    w_a = ‖W_aa‖_F / 3 (the RMS norm of the 3×3 diagonal block of the Delassus operator, the
- *    diagonal approximation [C22] uses; Drake's SapModel::CalcDelassusDiagonalApproximation),
- *    R_n = β²/(4π²) w_a (a contact "period" of β time steps: the stiffest a contact can be for the
- *    time step), R_t = σ w_a. The regularized solution solves Anitescu's problem with W + R:
- *        F ∋ γ ⊥ (W + R)γ + q ∈ F*,   i.e.  min_{γ∈F} ½γᵀ(W + R)γ + qᵀγ,
- *    so it tends to the unregularized convex solution linearly in R. It is NOT De Saxcé's Coulomb
- *    law (the common error's): at a sliding contact the convex approximation has u_N = μ‖u_T‖ > 0
- *    (the bodies separate while pushing), so on sliding problems the common error keeps a floor as
- *    β, σ → 0 (measured, doc/sap.md).
- *
- * 6. Line search: exact, as in [C22] (§VIII.C): each Newton step is scaled by the minimizer of
- *    the cost along it. f(α) = f(λ + αΔλ) is convex and C¹: ℓ_R(v_c) = max_{g∈F} (−v_cᵀg −
- *    ½gᵀRg) is a maximum of affine functions of v_c, attained at γ = P_F^R(−R⁻¹v_c) (with y =
- *    −R⁻¹v_c, (y − γ)ᵀRγ = 0 for a projection onto a cone, so the maximum is ½γᵀRγ), and its
- *    gradient −γ is Lipschitz (the projection is nonexpansive). So f' is continuous and
- *    nondecreasing, smooth between the α where a contact changes region (kinks of f'), and cheap:
- *    f_A is a quadratic a0 + a1α + ½a2α², f_R is evaluated per contact in O(m) (v_c(α) = v_c +
- *    αWΔλ), f'(α) = a1 + a2α − (WΔλ)·γ(α), f''(α) = a2 + Σ‖L_aᵀ(WΔλ)_a‖² (one-sided at a kink).
- *    With f'(0) < 0 (a descent direction):
- *    - α = α_max = 2 (FC_SAP_STEP_MAX, sap_impl.h) when f'(α_max) ≤ 0: f decreases on [0, 2];
- *    - else α is the root of f' in the bracket [0, α_max] (f'(0) < 0 < f'(α_max)), found by
- *      Newton's method on f' safeguarded by bisection (Press et al., Numerical Recipes §9.4;
- *      Dennis & Schnabel, Numerical Methods for Unconstrained Optimization, ch. 2). First trial
- *      α = 1: along a Newton direction f''(0) = −f'(0), so 1 is Newton's step for f' from 0 (the
- *      minimizer when no contact changes region along the step), and it is the midpoint of
- *      [0, 2]. After each trial the end of the bracket with the sign of f'(α) moves to α. The next
- *      trial is Newton's point α − f'/f'' when f'' > 0 and it lies strictly inside the bracket,
- *      unless the trial just made was itself a Newton point that failed to halve |f'| (near a root
- *      where f' is smooth Newton does far better: f' bends hard in between — a kink, or an
- *      S-shape where a slip direction turns, on which Newton cycles — or is at its rounding
- *      floor); otherwise the bracket's midpoint, which halves the bracket whatever f' does, so
- *      the search always ends. Success when |f'(α)| ≤ τ|f'(0)| or the bracket is shorter
- *      than τ α_max, τ = √ε_mach (FC_SAP_LINE_TOL): f(α) − f(α*) is then ~ε_mach times the
- *      decrease f(0) − f(α*) (sap_impl.h). Failure on a non-finite f' or after ls_max_it (default
- *      100) evaluations of f' (bisection alone reaches the bracket test in log2(1/τ) = 26
- *      evaluations, 52 with a failed Newton trial before each);
- *    - round-off: by convexity f(α) ≥ f(0) + α f'(0), so no step lowers f by more than
- *      α_max |f'(0)|; when that is below the cost criterion's tolerance (§7, f(α_max) as the
- *      scale) a search would chase rounding in f': α = 1 is taken after one evaluation.
- *    Why α_max = 2 rather than 1: a quadratic model decreases along its own Newton step exactly on
- *    (0, 2), and the cost keeps decreasing past α = 1 where contacts leave stiction or separate
- *    along the step (its curvature drops); 2 lets the step double there. The choice matters
- *    little: α_max from 1 to 2 changes SAP's iteration counts by a few per cent either way
- *    (measured, doc/sap.md).
- *
- * 7. Stopping ([C22]; Drake SapSolverParameters): ‖∇ℓ‖ ≤ ε_a + ε_r max(‖p‖, ‖j_c‖), with the
- *    norms of generalized impulses taken in A⁻¹ (Drake weighs them by diag(A)^{-1/2}, the Jacobi
- *    approximation of the same norm): ‖∇ℓ‖ = ‖Jᵀ(λ − γ)‖_{A⁻¹} = √(gᵀWg), ‖j_c‖ = ‖Jᵀγ‖_{A⁻¹} =
- *    √(γᵀWγ), and p → p − p* = A(v − v*) = Jᵀλ, ‖p − p*‖ = √(λᵀWλ) (the free momentum p* is not
- *    in the local form; leaving it out makes the test stricter, never looser, than Drake's). The
- *    gradient is a generalized impulse; these norms are √(energy) (√J when u is a velocity and r
- *    an impulse), so ε_a is in √J and ε_r is dimensionless. stats.own_residual = ‖∇ℓ‖ / max(‖p −
- *    p*‖, ‖j_c‖) (‖∇ℓ‖ when that is 0). Drake's second criterion is kept: a step with α > 0.5
- *    that changes ℓ by less than cost_atol + cost_rtol (ℓᵏ⁺¹ + ℓᵏ)/2 (1e-30, 1e-15) ends the
- *    solve as converged — round-off (γ moves by ~ε_mach‖W‖‖λ‖/min R) stalls the gradient above
- *    an ε_r of ~1e-10 when σ ~ 1e-5 — with own_residual showing what was reached; likewise a
- *    line search that cannot lower the cost by more than that tolerance takes α = 1 (§6).
- *
  * 8. Warm start with a velocity hint (fcsim's, not [C22]'s: Drake warm-starts v, fcsim λ). From
  *    λ = r_old alone, the first γ = P(−R⁻¹v_c) can be far from r_old: with a stiff R (the arch's
  *    β = 0.01, σ = 1e-7: R ~ 1e-7 w_a) a change δq of the free contact velocity between two time
@@ -152,12 +83,11 @@
  * DIVERGED_NAN, DIVERGED_BREAKDOWN (W not symmetric, a contact with W_aa = 0, S not positive
  * definite).
  *
- * The per-contact kernels — the projection (§4), the regularization (§5), the exact line search
- * (§6), the parameters and their options, the history — are shared with SAP on FCLIB's global
- * form (../sap_global.c, Newton in v on M v = H r + f) through the internal header sap_impl.h,
- * and defined here. */
-#include "../solver.h"
-#include "../sap_global.h"
+ * §4–§7 (the analytic projection, the regularization, the exact line search, the stopping tests)
+ * are in core.c, which this form shares with SAP on FCLIB's global form (global.c, Newton in v on
+ * M v = H r + f): the kernels and the Newton iteration itself (FcSAPNewton), which calls back
+ * here for the cost and gradient at λ (SAPEval_Private), the step Δλ (SAPNewtonStep_Private) and
+ * the move (SAPMove_Private). */
 #include "sap_impl.h"
 #include <math.h>
 
@@ -185,110 +115,16 @@ typedef struct {
    * Ssp and the KSP, hence the ordering and the symbolic factorization (comment §3) */
   PetscInt      pm, pnb, *pbptr, *pbcol;
   PetscInt     *mode, *col0; /* per contact: region (0 none, 1 stick, 2 slide), first column in S */
-  FcSAPHistory hist; /* of the last solve */
-  /* last solve */
-  PetscInt    ls_it;
+  FcSAPState  run;   /* the last solve: status, history, line-search evaluations, regions (sap_impl.h) */
+  PetscReal   lWl;   /* λᵀWλ at the current iterate (the line's a0 = ½λᵀWλ) */
   PetscInt64  ls_it_all;
-  PetscInt    nstick, nslide, nsep;
   PetscBool   hinted; /* the last solve's first step was the hinted one (comment §8) */
   PetscInt64  nhint;  /* hinted first steps taken, since creation */
-  PetscBool   cost_stop; /* the last solve stopped on the cost criterion (the gradient test not met) */
   PetscReal   wmin, wmax;
   PetscBool   global; /* the last solve was in the global form (wmin, wmax not set) */
-  const char *failure; /* static text when the last solve failed, NULL otherwise */
 } FcContactSolver_SAP;
 
-/* ---- kernels shared with the global form (sap_impl.h) ---- */
-
-void FcSAPParamsDefault(FcSAPParams *par)
-{
-  par->beta      = 1.0;   /* [C22], Drake's default */
-  par->sigma     = 1e-3;  /* [C22], Drake's default */
-  par->rtol      = 1e-6;  /* Drake's rel_tolerance, han2023 §VII (eps_r = 1e-6) */
-  par->atol      = 1e-14; /* Drake's abs_tolerance, sqrt(J) */
-  par->cost_rtol = 1e-15; /* Drake's cost_rel_tolerance */
-  par->cost_atol = 1e-30; /* Drake's cost_abs_tolerance, J */
-  par->ls_max_it = 100;   /* evaluations of f' per line search (bisection alone needs 26; §6) */
-  par->monitor   = PETSC_FALSE;
-}
-
-PetscErrorCode FcSAPParamsOptions(PetscOptionItems *PetscOptionsObject, FcSAPParams *par)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsReal("-sap_beta", "Near-rigid regularization R_n = beta^2/(4 pi^2) w_a (w_a = |W_aa|_F/3), > 0", "", par->beta, &par->beta, NULL));
-  PetscCall(PetscOptionsReal("-sap_sigma", "Friction regularization R_t = sigma w_a, > 0", "", par->sigma, &par->sigma, NULL));
-  PetscCall(PetscOptionsReal("-sap_rtol", "Relative tolerance eps_r of |grad l| <= eps_a + eps_r max(|p - p*|, |j_c|) (dimensionless)", "", par->rtol, &par->rtol, NULL));
-  PetscCall(PetscOptionsReal("-sap_atol", "Absolute tolerance eps_a of the same test, in sqrt(energy) (sqrt(J) for velocities and impulses)", "", par->atol, &par->atol, NULL));
-  PetscCall(PetscOptionsReal("-sap_cost_rtol", "Also stop when a full step changes the cost by less than cost_atol + cost_rtol |cost| (round-off stall; Drake's cost criterion)", "", par->cost_rtol, &par->cost_rtol, NULL));
-  PetscCall(PetscOptionsReal("-sap_cost_atol", "Absolute part of the cost criterion (units of energy)", "", par->cost_atol, &par->cost_atol, NULL));
-  PetscCall(PetscOptionsBoundedInt("-sap_ls_max_it", "Evaluations of the cost's slope allowed to one line search (safeguarded Newton on the slope along the step); exhausting them fails the solve with DIVERGED_LINE_SEARCH", "", par->ls_max_it, &par->ls_max_it, NULL, 1));
-  PetscCall(PetscOptionsBool("-sap_monitor", "Print cost, gradient norm, step and line-search iterations at each Newton iterate", "", par->monitor, &par->monitor, NULL));
-  PetscFunctionReturn(0);
-}
-
-const char *FcSAPParamsInvalid(const FcSAPParams *par, const char **what, PetscReal *value)
-{
-  const struct {
-    const char *name;
-    PetscReal   v;
-    PetscBool   positive; /* > 0, else >= 0 */
-  } p[] = {
-    {"sap_beta", par->beta, PETSC_TRUE}, {"sap_sigma", par->sigma, PETSC_TRUE}, {"sap_rtol", par->rtol, PETSC_FALSE}, {"sap_atol", par->atol, PETSC_FALSE}, {"sap_cost_rtol", par->cost_rtol, PETSC_FALSE}, {"sap_cost_atol", par->cost_atol, PETSC_FALSE},
-  };
-  for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) {
-    if (PetscIsInfOrNanReal(p[k].v) || (p[k].positive ? !(p[k].v > 0) : !(p[k].v >= 0))) {
-      *what  = p[k].positive ? "must be finite and > 0" : "must be finite and >= 0";
-      *value = p[k].v;
-      return p[k].name;
-    }
-  }
-  return NULL;
-}
-
-void FcSAPRegularization(const FcSAPParams *par, PetscReal w, PetscReal R[3])
-{
-  R[0] = par->beta * par->beta / (4 * PETSC_PI * PETSC_PI) * w;
-  R[1] = par->sigma * w;
-  R[2] = par->sigma * w;
-}
-
-/* The analytic projection of one contact (comment §4). */
-int FcSAPProject(PetscReal mu, PetscReal Rn, PetscReal Rt, const PetscReal vc[3], PetscReal gam[3], PetscReal L[9])
-{
-  const PetscReal yn = -vc[0] / Rn, yt0 = -vc[1] / Rt, yt1 = -vc[2] / Rt, yr = PetscSqrtReal(yt0 * yt0 + yt1 * yt1);
-  const PetscReal muhat = mu * Rt / Rn, mut2 = mu * mu * Rt / Rn;
-
-  if (L)
-    for (int i = 0; i < 9; i++) L[i] = 0;
-  if (yn >= 0 && yr <= mu * yn) { /* stiction: γ = y, G = R⁻¹ */
-    gam[0] = yn;
-    gam[1] = yt0;
-    gam[2] = yt1;
-    if (L) {
-      L[0] = 1 / PetscSqrtReal(Rn);
-      L[4] = 1 / PetscSqrtReal(Rt);
-      L[8] = 1 / PetscSqrtReal(Rt);
-    }
-    return 1;
-  }
-  if (yn > -muhat * yr) { /* sliding (yr > 0 here: yr = 0 is stiction or no contact) */
-    const PetscReal f = 1 / (1 + mut2), gn = (yn + muhat * yr) * f, c = yt0 / yr, s = yt1 / yr;
-    gam[0] = gn;
-    gam[1] = mu * gn * c;
-    gam[2] = mu * gn * s;
-    if (L) {
-      const PetscReal sa = PetscSqrtReal(f / Rn), se = PetscSqrtReal(mu * gn / (yr * Rt));
-      L[0] = sa;
-      L[1] = sa * mu * c;
-      L[2] = sa * mu * s;
-      L[4] = -se * s; /* e = (0, t̂⊥) */
-      L[5] = se * c;
-    }
-    return 2;
-  }
-  gam[0] = gam[1] = gam[2] = 0; /* no contact */
-  return 0;
-}
+/* ---- the local form's linear algebra ---- */
 
 static PetscReal Dot_Private(PetscInt n, const PetscReal *x, const PetscReal *y)
 {
@@ -362,129 +198,6 @@ static void SAPCholeskySolve_Private(PetscInt k, const PetscReal *C, PetscReal *
     z[i] /= C[(size_t)i * k + i];
     for (PetscInt j = 0; j < i; j++) z[j] -= C[(size_t)i * k + j] * z[i];
   }
-}
-
-/* f(α), f'(α) and f''(α) along the line (comment §6): the quadratic a0 + a1α + ½a2α² plus ℓ_R
- * evaluated contact by contact at vc + α dvc. */
-static PetscReal SAPLineEval_Private(const FcSAPLine *ln, PetscReal alpha, PetscReal *df, PetscReal *d2f)
-{
-  const PetscReal *R = ln->R, *vc = ln->vc, *dvc = ln->dvc;
-  PetscReal        fR = 0, dR = 0, d2R = 0;
-
-  for (PetscInt a = 0; a < ln->m; a++) {
-    PetscReal v[3], gm[3], L[9];
-    for (int i = 0; i < 3; i++) v[i] = vc[3 * a + i] + alpha * dvc[3 * a + i];
-    if (FcSAPProject(ln->mu[a], R[3 * a], R[3 * a + 1], v, gm, L)) {
-      fR += FcSAPCostR(R + 3 * a, gm);
-      dR -= dvc[3 * a] * gm[0] + dvc[3 * a + 1] * gm[1] + dvc[3 * a + 2] * gm[2];
-      for (int c = 0; c < 3; c++) {
-        const PetscReal t = L[3 * c] * dvc[3 * a] + L[3 * c + 1] * dvc[3 * a + 1] + L[3 * c + 2] * dvc[3 * a + 2];
-        d2R += t * t; /* Δv_cᵀ G Δv_c = Σ ‖Lᵀ Δv_c‖² */
-      }
-    }
-  }
-  *df  = ln->a1 + ln->a2 * alpha + dR;
-  *d2f = ln->a2 + d2R;
-  return ln->a0 + ln->a1 * alpha + 0.5 * ln->a2 * alpha * alpha + fR;
-}
-
-/* The step along a Newton direction (comment §6). g = f' is continuous and nondecreasing on
- * [0, FC_SAP_STEP_MAX] (f is convex and C¹, comment §6), g(0) = df0 < 0, so f is minimized on that
- * interval where g changes sign, or at its right end when g ≤ 0 throughout. The sign change is
- * found by Newton's method on g kept inside a bracket [lft, rgt] with g(lft) < 0 < g(rgt), falling
- * back on bisection: the safeguarded Newton iteration for a root of a monotone function of
- * numerical-analysis texts (Press et al., Numerical Recipes §9.4; Dennis & Schnabel, Numerical
- * Methods for Unconstrained Optimization, ch. 2). Rules and constants: comment §6, sap_impl.h. */
-PetscBool FcSAPLineSearch(const FcSAPLine *ln, const FcSAPParams *par, PetscReal *alpha, PetscInt *its)
-{
-  const PetscReal top = FC_SAP_STEP_MAX, slope0 = PetscAbsReal(ln->df0);
-  PetscReal       lft = 0, rgt = top; /* the bracket */
-  PetscReal       t, g, dg, ftop, gbefore;
-  PetscBool       fromNewton;
-
-  *its   = 1;
-  *alpha = top;
-  ftop   = SAPLineEval_Private(ln, top, &g, &dg);
-  if (PetscIsInfOrNanReal(g)) return PETSC_FALSE;
-  if (g <= 0) return PETSC_TRUE; /* f still decreasing at the longest step allowed */
-  /* By convexity f(α) ≥ f(0) + α df0, so no step in [0, top] lowers the cost by more than
-   * top |df0|. When even that is below what the solver's cost criterion can tell from rounding,
-   * the search would chase round-off in g: take the Newton step itself (α = 1 > 0.5, so the cost
-   * criterion sees the stall at the next iterate, comment §7). */
-  if (top * slope0 <= par->cost_atol + par->cost_rtol * PetscAbsReal(ftop)) {
-    *alpha = 1;
-    return PETSC_TRUE;
-  }
-  /* First trial: α = 1. Along a Newton direction the model of f at 0 is f(0) + α df0 + ½α² f''(0)
-   * with f''(0) = −df0 (the step solves ∇²f Δ = −∇f), whose minimizer is α = 1: Newton's step for
-   * g from α = 0, with no evaluation at 0. It is also the midpoint of [0, FC_SAP_STEP_MAX]. */
-  t          = 1;
-  fromNewton = PETSC_FALSE;
-  gbefore    = -slope0;
-  while (*its < par->ls_max_it) {
-    PetscReal next;
-
-    (*its)++;
-    (void)SAPLineEval_Private(ln, t, &g, &dg);
-    if (PetscIsInfOrNanReal(g)) return PETSC_FALSE;
-    *alpha = t;
-    if (PetscAbsReal(g) <= FC_SAP_LINE_TOL * slope0) return PETSC_TRUE;
-    if (g < 0) lft = t;
-    else rgt = t;
-    if (rgt - lft <= FC_SAP_LINE_TOL * top) {
-      /* the minimizer is pinned to the bracket: its left end has g < 0, so f(lft) < f(0); it is 0
-       * only when every trial had g > 0, i.e. the minimizer lies in (0, rgt) */
-      *alpha = lft > 0 ? lft : 0.5 * rgt;
-      return PETSC_TRUE;
-    }
-    /* Newton's point t − g/g' when g' > 0 and it lies strictly inside the bracket, unless t was
-     * itself a Newton point at which |g| did not fall to half its value at the trial before: g
-     * bends hard between t and the root (a kink where a contact changes region, or an S-shape
-     * where a slip direction turns, on which Newton's iterates cycle) or |g| is at its rounding
-     * floor. Otherwise the bracket's midpoint, which halves the bracket whatever g does. */
-    next = 0.5 * (lft + rgt);
-    if (!(fromNewton && PetscAbsReal(g) > 0.5 * PetscAbsReal(gbefore)) && dg > 0) {
-      const PetscReal tn = t - g / dg;
-      fromNewton         = (tn > lft && tn < rgt) ? PETSC_TRUE : PETSC_FALSE;
-      if (fromNewton) next = tn;
-    } else fromNewton = PETSC_FALSE;
-    gbefore = g;
-    t       = next;
-  }
-  return PETSC_FALSE; /* ls_max_it evaluations without meeting either test */
-}
-
-PetscErrorCode FcSAPHistoryPush(FcSAPHistory *h, PetscReal cost, PetscReal grad, PetscReal scale)
-{
-  PetscFunctionBegin;
-  if (h->n == h->cap) {
-    const PetscInt cap = PetscMax(16, 2 * h->cap);
-    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &h->cost));
-    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &h->grad));
-    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &h->scale));
-    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &h->alpha));
-    PetscCall(PetscRealloc(sizeof(PetscInt) * cap, &h->ls));
-    h->cap = cap;
-  }
-  h->cost[h->n]  = cost;
-  h->grad[h->n]  = grad;
-  h->scale[h->n] = scale;
-  h->alpha[h->n] = (PetscReal)NAN;
-  h->ls[h->n]    = 0;
-  h->n++;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FcSAPHistoryDestroy(FcSAPHistory *h)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(h->cost));
-  PetscCall(PetscFree(h->grad));
-  PetscCall(PetscFree(h->scale));
-  PetscCall(PetscFree(h->alpha));
-  PetscCall(PetscFree(h->ls));
-  h->cap = h->n = 0;
-  PetscFunctionReturn(0);
 }
 
 /* ---- the local type ---- */
@@ -727,52 +440,154 @@ static PetscErrorCode SAPDirection_Private(FcContactSolver_SAP *sp, FcContactPro
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+/* The context of FcSAPNewton's callbacks (core.c): the solver and the problem of this solve. */
+typedef struct {
+  FcContactSolver  s;
+  FcContactProblem p;
+} SAPLocal;
+
+/* At λ: v_c = q + Wλ, γ = P(−R⁻¹v_c), G = L Lᵀ, f(λ) (SAP's cost, comment §2), ‖∇f‖ and the
+ * scale of the stopping test (comment §7 of core.c). */
+static PetscErrorCode SAPEval_Private(void *ctx, PetscReal *cost, PetscReal *grad, PetscReal *scale)
+{
+  const SAPLocal      *lc = (const SAPLocal *)ctx;
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)lc->s->data;
+  FcContactProblem     p  = lc->p;
+  const PetscInt       m = p->m, n = 3 * m;
+  PetscReal            c = 0, gWg, gamWgam;
+
+  PetscFunctionBegin;
+  SAPMult_Private(p, sp->lam, sp->u);
+  for (PetscInt i = 0; i < n; i++) sp->vc[i] = p->q[i] + sp->u[i];
+  for (PetscInt a = 0; a < m; a++) {
+    const PetscReal *gm = sp->gam + 3 * a;
+    sp->mode[a]         = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], sp->vc + 3 * a, sp->gam + 3 * a, sp->L + 9 * a);
+    c += 0.5 * (sp->R[3 * a] * gm[0] * gm[0] + sp->R[3 * a + 1] * (gm[1] * gm[1] + gm[2] * gm[2]));
+  }
+  for (PetscInt i = 0; i < n; i++) sp->g[i] = sp->lam[i] - sp->gam[i]; /* W g = ∇f */
+  SAPMult_Private(p, sp->g, sp->Wg);
+  sp->lWl = Dot_Private(n, sp->lam, sp->u);
+  gWg     = Dot_Private(n, sp->g, sp->Wg);
+  gamWgam = sp->lWl - 2 * Dot_Private(n, sp->g, sp->u) + gWg; /* γᵀWγ with γ = λ − g, W symmetric */
+  c += 0.5 * sp->lWl;
+  *cost  = c;
+  *grad  = PetscSqrtReal(PetscMax(gWg, 0));
+  *scale = PetscSqrtReal(PetscMax(PetscMax(sp->lWl, gamWgam), 0));
+  PetscFunctionReturn(0);
+}
+
+/* The first Newton step of a warm start with a velocity hint ū (FcContactSolverSetVelocityHint;
+ * comment §8) linearizes γ at ū instead: γ ≈ γ(ū) − G(ū)(v_c − ū), i.e. g̃ = λ − γ(ū) + G(ū)(v_c − ū)
+ * and G(ū) in place of g and G(v_c). Kept when it is a descent direction of f (f'(0) = ∇fᵀΔλ < 0):
+ * *df0 < 0, else *df0 = 0 and the regions and factors are those at v_c again. */
+static PetscErrorCode SAPHintedStep_Private(FcContactSolver s, FcContactProblem p, PetscReal *df0)
 {
   FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
   const PetscInt       m = p->m, n = 3 * m;
-  const PetscBool      sparse = FcContactProblemIsSparse(p);
-  PetscReal            wmax = 0, asym = 0, grad = 0, scale = 0;
-  PetscInt             k;
-  const char          *bad;
+  const PetscReal     *uh = s->uhint;
+  const char          *fail = NULL;
 
   PetscFunctionBegin;
-  sp->hist.n    = 0;
-  sp->ls_it     = 0;
-  sp->failure   = NULL;
-  sp->cost_stop = PETSC_FALSE;
-  sp->hinted    = PETSC_FALSE;
-  sp->global    = PETSC_FALSE;
-  sp->nstick = sp->nslide = sp->nsep = 0;
-  st->iterations = 0;
-  if (!m) {
-    st->reason       = FC_CONTACT_SOLVER_CONVERGED_TOL;
-    st->own_residual = 0;
-    PetscFunctionReturn(0);
+  *df0 = 0;
+  for (PetscInt a = 0; a < m; a++) {
+    const PetscReal *ub = uh + 3 * a, *va = sp->vc + 3 * a;
+    PetscReal        gb[3], dv[3];
+    if (PetscIsInfOrNanReal(ub[0]) || PetscIsInfOrNanReal(ub[1]) || PetscIsInfOrNanReal(ub[2])) {
+      for (int i = 0; i < 3; i++) sp->gt[3 * a + i] = sp->g[3 * a + i];
+      continue;
+    }
+    sp->mode[a] = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], ub, gb, sp->L + 9 * a);
+    for (int i = 0; i < 3; i++) dv[i] = va[i] - ub[i];
+    for (int i = 0; i < 3; i++) sp->gt[3 * a + i] = sp->lam[3 * a + i] - gb[i];
+    for (PetscInt c = 0; c < FcSAPRegionColumns(sp->mode[a]); c++) {
+      const PetscReal *Lc = sp->L + 9 * a + 3 * c, t = Lc[0] * dv[0] + Lc[1] * dv[1] + Lc[2] * dv[2];
+      for (int i = 0; i < 3; i++) sp->gt[3 * a + i] += Lc[i] * t;
+    }
   }
-  PetscCall(SAPEnsureCapacity_Private(sp, m, (PetscBool)!sparse));
+  SAPMult_Private(p, sp->gt, sp->Wgt);
+  PetscCall(SAPDirection_Private(sp, p, sp->gt, sp->Wgt, &fail));
+  if (!fail) *df0 = Dot_Private(n, sp->dlam, sp->Wg);
+  if (!(*df0 < 0)) { /* not a descent direction: the ordinary step, at v_c */
+    PetscCall(PetscInfo(NULL, "sap: the hinted first step is no descent direction (df/dalpha(0) = %g): the Newton step instead\n", (double)*df0));
+    for (PetscInt a = 0; a < m; a++) sp->mode[a] = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], sp->vc + 3 * a, sp->gam + 3 * a, sp->L + 9 * a);
+    *df0 = 0;
+  } else {
+    sp->hinted = PETSC_TRUE;
+    sp->nhint++;
+  }
+  PetscFunctionReturn(0);
+}
 
-  /* Data checks: finite, symmetric (the SAP cost needs W = J A⁻¹ Jᵀ symmetric), w_a > 0. */
+/* The Newton step Δλ (comment §3; the hinted one first, comment §8) and the line along it:
+ * f_A(α) = a0 + a1α + ½a2α², v_c + α WΔλ, f'(0) = ∇fᵀΔλ (comment §6 of core.c). */
+static PetscErrorCode SAPNewtonStep_Private(void *ctx, PetscInt k, FcSAPLine *line, const char **fail)
+{
+  const SAPLocal      *lc = (const SAPLocal *)ctx;
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)lc->s->data;
+  FcContactProblem     p  = lc->p;
+  const PetscInt       n  = 3 * p->m;
+  PetscReal            df0 = 0;
+
+  PetscFunctionBegin;
+  *fail = NULL;
+  if (k == 0 && lc->s->uhint) PetscCall(SAPHintedStep_Private(lc->s, p, &df0));
+  if (!(df0 < 0)) {
+    PetscCall(SAPDirection_Private(sp, p, sp->g, sp->Wg, fail));
+    if (*fail) PetscFunctionReturn(0);
+    df0 = Dot_Private(n, sp->dlam, sp->Wg); /* ∇fᵀΔλ = −gᵀW(I + GW)⁻¹g < 0 unless ∇f = 0 */
+  }
+  SAPMult_Private(p, sp->dlam, sp->dvc);
+  line->m   = p->m;
+  line->mu  = p->mu;
+  line->R   = sp->R;
+  line->vc  = sp->vc;
+  line->dvc = sp->dvc;
+  line->a0  = 0.5 * sp->lWl;
+  line->a1  = Dot_Private(n, sp->dlam, sp->u);
+  line->a2  = Dot_Private(n, sp->dlam, sp->dvc);
+  line->df0 = df0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SAPMove_Private(void *ctx, PetscReal alpha)
+{
+  const SAPLocal      *lc = (const SAPLocal *)ctx;
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)lc->s->data;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < 3 * lc->p->m; i++) sp->lam[i] += alpha * sp->dlam[i];
+  PetscFunctionReturn(0);
+}
+
+/* The data checks (finite, W symmetric: the SAP cost needs W = J A⁻¹ Jᵀ symmetric, w_a > 0) and the
+ * regularization (comment §5 of core.c). *ok false: sp->run says why. */
+static PetscErrorCode SAPSetUp_Private(FcContactSolver_SAP *sp, FcContactProblem p, PetscBool *ok)
+{
+  const PetscInt m = p->m, n = 3 * m;
+  PetscReal      wmax = 0, asym = 0;
+  const char    *bad;
+
+  PetscFunctionBegin;
+  *ok = PETSC_FALSE;
   for (PetscInt i = 0; i < n; i++) {
     if (PetscIsInfOrNanReal(p->q[i])) {
-      st->reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
-      sp->failure = "q is not finite";
+      sp->run.reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
+      sp->run.failure = "q is not finite";
       PetscFunctionReturn(0);
     }
   }
   SAPCheckW_Private(p, &wmax, &asym, &bad);
   if (bad) {
-    st->reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
-    sp->failure = bad;
+    sp->run.reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
+    sp->run.failure = bad;
     PetscFunctionReturn(0);
   }
   if (asym > SAP_SYM_TOL * wmax) {
     PetscCall(PetscInfo(NULL, "sap: W is not symmetric (max |W - W^T| = %g, max |W| = %g)\n", (double)asym, (double)wmax));
-    st->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
-    sp->failure = "W is not symmetric";
+    sp->run.reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+    sp->run.failure = "W is not symmetric";
     PetscFunctionReturn(0);
   }
-  /* Regularization (comment §5). */
   sp->wmin = PETSC_MAX_REAL;
   sp->wmax = 0;
   for (PetscInt a = 0; a < m; a++) {
@@ -782,156 +597,61 @@ static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, Pe
     w = PetscSqrtReal(f2) / 3;
     if (!(w > 0)) {
       PetscCall(PetscInfo(NULL, "sap: contact %" PetscInt_FMT " has W_aa = 0: no regularization can be scaled on it\n", a));
-      st->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
-      sp->failure = "a contact has W_aa = 0";
+      sp->run.reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+      sp->run.failure = "a contact has W_aa = 0";
       PetscFunctionReturn(0);
     }
-    sp->wmin         = PetscMin(sp->wmin, w);
-    sp->wmax         = PetscMax(sp->wmax, w);
+    sp->wmin = PetscMin(sp->wmin, w);
+    sp->wmax = PetscMax(sp->wmax, w);
     FcSAPRegularization(&sp->par, w, sp->R + 3 * a);
   }
+  *ok = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
 
+static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
+{
+  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
+  const PetscInt       m = p->m, n = 3 * m;
+  const PetscBool      sparse = FcContactProblemIsSparse(p);
+  const FcSAPNewtonOps ops    = {.name = "sap", .eval = SAPEval_Private, .direction = SAPNewtonStep_Private, .release = NULL, .step = SAPMove_Private};
+  SAPLocal             lc     = {s, p};
+  PetscInt             k;
+  PetscBool            ok;
+  char                 head[256];
+
+  PetscFunctionBegin;
+  FcSAPStateReset(&sp->run);
+  sp->hinted     = PETSC_FALSE;
+  sp->global     = PETSC_FALSE;
+  st->iterations = 0;
+  if (!m) {
+    sp->run.reason   = FC_CONTACT_SOLVER_CONVERGED_REGULARIZED;
+    st->reason       = sp->run.reason;
+    st->own_residual = 0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SAPEnsureCapacity_Private(sp, m, (PetscBool)!sparse));
+  PetscCall(SAPSetUp_Private(sp, p, &ok));
+  if (!ok) {
+    st->reason = sp->run.reason;
+    PetscFunctionReturn(0);
+  }
   if (sparse) PetscCall(SAPSparseSetUp_Private(s, sp, p));
 
-  /* Warm start: λ = r (comment §2). */
+  /* Warm start: λ = r (comment §2); Newton with the exact line search (core.c). */
   PetscCall(PetscArraycpy(sp->lam, r, n));
-  for (k = 0;; k++) {
-    PetscReal cost = 0, lWl, gWg, gamWgam, a0, a1, a2, df0, alpha;
-    PetscInt    ls_its;
-    FcSAPLine   line;
-    const char *fail = NULL;
-
-    /* At λ: v_c = q + Wλ, γ = P(−R⁻¹v_c), G = L Lᵀ. */
-    SAPMult_Private(p, sp->lam, sp->u);
-    for (PetscInt i = 0; i < n; i++) sp->vc[i] = p->q[i] + sp->u[i];
-    for (PetscInt a = 0; a < m; a++) {
-      const PetscReal *gm = sp->gam + 3 * a;
-      sp->mode[a]         = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], sp->vc + 3 * a, sp->gam + 3 * a, sp->L + 9 * a);
-      cost += 0.5 * (sp->R[3 * a] * gm[0] * gm[0] + sp->R[3 * a + 1] * (gm[1] * gm[1] + gm[2] * gm[2]));
-    }
-    for (PetscInt i = 0; i < n; i++) sp->g[i] = sp->lam[i] - sp->gam[i]; /* W g = ∇f */
-    SAPMult_Private(p, sp->g, sp->Wg);
-    lWl     = Dot_Private(n, sp->lam, sp->u);
-    gWg     = Dot_Private(n, sp->g, sp->Wg);
-    gamWgam = lWl - 2 * Dot_Private(n, sp->g, sp->u) + gWg; /* γᵀWγ with γ = λ − g, W symmetric */
-    cost += 0.5 * lWl;
-    grad  = PetscSqrtReal(PetscMax(gWg, 0));
-    scale = PetscSqrtReal(PetscMax(PetscMax(lWl, gamWgam), 0));
-    PetscCall(FcSAPHistoryPush(&sp->hist, cost, grad, scale));
-    if (sp->par.monitor) {
-      if (k) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  sap %3" PetscInt_FMT " cost %.15e |grad| %.6e rel %.6e alpha %.6f ls %" PetscInt_FMT "\n", k, (double)cost, (double)grad, scale > 0 ? (double)(grad / scale) : (double)grad, (double)sp->hist.alpha[k - 1], sp->hist.ls[k - 1]));
-      else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  sap %3" PetscInt_FMT " cost %.15e |grad| %.6e rel %.6e (m = %" PetscInt_FMT ", w in [%g, %g], beta %g, sigma %g)\n", k, (double)cost, (double)grad, scale > 0 ? (double)(grad / scale) : (double)grad, m, (double)sp->wmin, (double)sp->wmax, (double)sp->par.beta, (double)sp->par.sigma));
-    }
-    if (PetscIsInfOrNanReal(cost) || PetscIsInfOrNanReal(grad) || PetscIsInfOrNanReal(scale)) {
-      st->reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
-      sp->failure = "non-finite cost or gradient";
-      break;
-    }
-    if (grad <= sp->par.atol + sp->par.rtol * scale) { /* the SAP stopping test (comment §7) */
-      st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
-      break;
-    }
-    /* Drake's cost criterion (comment §7): round-off stalls the cost before the gradient test
-     * when ε_r is below what the conditioning (~ ε_mach ‖W‖/min R) allows; a full step (α > 0.5)
-     * that no longer changes ℓ ends the solve, with own_residual showing the gradient reached. */
-    if (k && sp->hist.alpha[k - 1] > 0.5 && PetscAbsReal(cost - sp->hist.cost[k - 1]) < sp->par.cost_atol + sp->par.cost_rtol * 0.5 * (cost + sp->hist.cost[k - 1])) {
-      st->reason    = FC_CONTACT_SOLVER_CONVERGED_TOL;
-      sp->cost_stop = PETSC_TRUE;
-      break;
-    }
-    if (k >= s->params.max_it) {
-      st->reason  = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
-      sp->failure = "max_it Newton iterations";
-      break;
-    }
-
-    /* Newton step (comment §3). The first one of a warm start with a velocity hint ū
-     * (FcContactSolverSetVelocityHint; comment §8) linearizes γ at ū instead: γ ≈ γ(ū) − G(ū)(v_c − ū),
-     * i.e. g̃ = λ − γ(ū) + G(ū)(v_c − ū) and G(ū) in place of g and G(v_c). Kept when it is a
-     * descent direction of f (f'(0) = ∇fᵀΔλ < 0), else the ordinary step is taken. */
-    df0 = 0;
-    if (k == 0 && s->uhint) {
-      const PetscReal *uh = s->uhint;
-      for (PetscInt a = 0; a < m; a++) {
-        const PetscReal *ub = uh + 3 * a, *va = sp->vc + 3 * a;
-        PetscReal        gb[3], dv[3];
-        if (PetscIsInfOrNanReal(ub[0]) || PetscIsInfOrNanReal(ub[1]) || PetscIsInfOrNanReal(ub[2])) {
-          for (int i = 0; i < 3; i++) sp->gt[3 * a + i] = sp->g[3 * a + i];
-          continue;
-        }
-        sp->mode[a] = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], ub, gb, sp->L + 9 * a);
-        for (int i = 0; i < 3; i++) dv[i] = va[i] - ub[i];
-        for (int i = 0; i < 3; i++) sp->gt[3 * a + i] = sp->lam[3 * a + i] - gb[i];
-        for (PetscInt c = 0; c < FcSAPRegionColumns(sp->mode[a]); c++) {
-          const PetscReal *Lc = sp->L + 9 * a + 3 * c, t = Lc[0] * dv[0] + Lc[1] * dv[1] + Lc[2] * dv[2];
-          for (int i = 0; i < 3; i++) sp->gt[3 * a + i] += Lc[i] * t;
-        }
-      }
-      SAPMult_Private(p, sp->gt, sp->Wgt);
-      PetscCall(SAPDirection_Private(sp, p, sp->gt, sp->Wgt, &fail));
-      if (!fail) df0 = Dot_Private(n, sp->dlam, sp->Wg);
-      if (!(df0 < 0)) { /* not a descent direction: the ordinary step, at v_c */
-        PetscCall(PetscInfo(NULL, "sap: the hinted first step is no descent direction (df/dalpha(0) = %g): the Newton step instead\n", (double)df0));
-        for (PetscInt a = 0; a < m; a++) sp->mode[a] = FcSAPProject(p->mu[a], sp->R[3 * a], sp->R[3 * a + 1], sp->vc + 3 * a, sp->gam + 3 * a, sp->L + 9 * a);
-        df0 = 0;
-      } else {
-        sp->hinted = PETSC_TRUE;
-        sp->nhint++;
-      }
-    }
-    if (!(df0 < 0)) {
-      PetscCall(SAPDirection_Private(sp, p, sp->g, sp->Wg, &fail));
-      if (fail) {
-        st->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
-        sp->failure = fail;
-        break;
-      }
-      df0 = Dot_Private(n, sp->dlam, sp->Wg); /* ∇fᵀΔλ = −gᵀW(I + GW)⁻¹g < 0 unless ∇f = 0 */
-    }
-    SAPMult_Private(p, sp->dlam, sp->dvc);
-
-    /* Exact line search (comment §6): f_A(α) = a0 + a1α + ½a2α², f'(0) = ∇fᵀΔλ. */
-    a0  = 0.5 * lWl;
-    a1  = Dot_Private(n, sp->dlam, sp->u);
-    a2  = Dot_Private(n, sp->dlam, sp->dvc);
-    if (!(df0 < 0)) {
-      PetscCall(PetscInfo(NULL, "sap: iteration %" PetscInt_FMT ": no descent along the Newton step (df/dalpha(0) = %g, |grad| %g): round-off\n", k, (double)df0, (double)grad));
-      st->reason  = FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH;
-      sp->failure = "no descent along the Newton step (round-off)";
-      break;
-    }
-    line.m   = m;
-    line.mu  = p->mu;
-    line.R   = sp->R;
-    line.vc  = sp->vc;
-    line.dvc = sp->dvc;
-    line.a0  = a0;
-    line.a1  = a1;
-    line.a2  = a2;
-    line.df0 = df0;
-    if (!FcSAPLineSearch(&line, &sp->par, &alpha, &ls_its)) {
-      sp->ls_it += ls_its;
-      st->reason  = FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH;
-      sp->failure = "the line search failed (a non-finite slope, or ls_max_it evaluations)";
-      break;
-    }
-    sp->ls_it += ls_its;
-    sp->hist.alpha[k] = alpha; /* history slot k exists (pushed above) */
-    sp->hist.ls[k]    = ls_its;
-    for (PetscInt i = 0; i < n; i++) sp->lam[i] += alpha * sp->dlam[i];
-  }
-  st->iterations = k;
-  sp->ls_it_all += sp->ls_it;
-  st->own_residual = scale > 0 ? grad / scale : grad;
+  snprintf(head, sizeof head, "(m = %" PetscInt_FMT ", w in [%g, %g], beta %g, sigma %g)", m, (double)sp->wmin, (double)sp->wmax, (double)sp->par.beta, (double)sp->par.sigma);
+  PetscCall(FcSAPNewton(&ops, &lc, &sp->par, s->params.max_it, head, &sp->run, &k));
+  st->iterations   = k;
+  st->reason       = sp->run.reason;
+  st->own_residual = sp->run.own;
+  sp->ls_it_all += sp->run.ls_it;
   /* r = γ at the last iterate (in the cone whatever the status), the projection of v_c */
   PetscCall(PetscArraycpy(r, sp->gam, n));
   s->uown = sp->vc;
-  for (PetscInt a = 0; a < m; a++) {
-    if (sp->mode[a] == 1) sp->nstick++;
-    else if (sp->mode[a] == 2) sp->nslide++;
-    else sp->nsep++;
-  }
-  if (sp->failure) PetscCall(PetscInfo(NULL, "sap: stopped after %" PetscInt_FMT " iterations: %s\n", k, sp->failure));
+  FcSAPStateCountRegions(&sp->run, m, sp->mode);
+  if (sp->run.failure) PetscCall(PetscInfo(NULL, "sap: stopped after %" PetscInt_FMT " iterations: %s\n", k, sp->run.failure));
   PetscFunctionReturn(0);
 }
 
@@ -991,13 +711,13 @@ static PetscErrorCode FcContactSolverView_SAP(FcContactSolver s, PetscViewer vie
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "sap: beta %g (R_n = %.4g w_a), sigma %g (R_t = sigma w_a), w_a = |W_aa|_F/3; stop |grad| <= %g + %g max(|p - p*|, |j_c|) or a full step changes the cost by < %g + %g |cost|; line search: exact, ls_max_it %" PetscInt_FMT "\n", (double)sp->par.beta, (double)(sp->par.beta * sp->par.beta / (4 * PETSC_PI * PETSC_PI)), (double)sp->par.sigma, (double)sp->par.atol, (double)sp->par.rtol, (double)sp->par.cost_atol, (double)sp->par.cost_rtol, sp->par.ls_max_it));
-  if (s->nsolves && sp->hist.n) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve: %" PetscInt_FMT " Newton iterations, %" PetscInt_FMT " line-search iterations (%" PetscInt64_FMT " since creation), w_a in [%g, %g]; contacts: %" PetscInt_FMT " stiction, %" PetscInt_FMT " sliding, %" PetscInt_FMT " no contact\n", sp->hist.n - 1, sp->ls_it, sp->ls_it_all, (double)sp->wmin, (double)sp->wmax, sp->nstick, sp->nslide, sp->nsep));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: cost %.10e -> %.10e, |grad| %.3e -> %.3e (scale %.3e)\n", (double)sp->hist.cost[0], (double)sp->hist.cost[sp->hist.n - 1], (double)sp->hist.grad[0], (double)sp->hist.grad[sp->hist.n - 1], (double)sp->hist.scale[sp->hist.n - 1]));
+  if (s->nsolves && sp->run.hist.n) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve: %" PetscInt_FMT " Newton iterations, %" PetscInt_FMT " line-search iterations (%" PetscInt64_FMT " since creation), w_a in [%g, %g]; contacts: %" PetscInt_FMT " stiction, %" PetscInt_FMT " sliding, %" PetscInt_FMT " no contact\n", sp->run.hist.n - 1, sp->run.ls_it, sp->ls_it_all, (double)sp->wmin, (double)sp->wmax, sp->run.nstick, sp->run.nslide, sp->run.nsep));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: cost %.10e -> %.10e, |grad| %.3e -> %.3e (scale %.3e)\n", (double)sp->run.hist.cost[0], (double)sp->run.hist.cost[sp->run.hist.n - 1], (double)sp->run.hist.grad[0], (double)sp->run.hist.grad[sp->run.hist.n - 1], (double)sp->run.hist.scale[sp->run.hist.n - 1]));
   }
-  if (s->nsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: first steps from a velocity hint (comment 8 of sap.c): %" PetscInt64_FMT " since creation%s\n", sp->nhint, sp->hinted ? ", the last solve's among them" : ""));
-  if (s->nsolves && sp->cost_stop) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve stopped on the cost criterion (round-off), relative gradient %.3e\n", (double)(sp->hist.grad[sp->hist.n - 1] / PetscMax(sp->hist.scale[sp->hist.n - 1], PETSC_SMALL))));
-  if (s->nsolves && sp->failure) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve failed: %s\n", sp->failure));
+  if (s->nsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: first steps from a velocity hint (comment 8 of sap/local.c): %" PetscInt64_FMT " since creation%s\n", sp->nhint, sp->hinted ? ", the last solve's among them" : ""));
+  if (s->nsolves && sp->run.cost_stop) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve stopped on the cost criterion (round-off), relative gradient %.3e\n", (double)(sp->run.hist.grad[sp->run.hist.n - 1] / PetscMax(sp->run.hist.scale[sp->run.hist.n - 1], PETSC_SMALL))));
+  if (s->nsolves && sp->run.failure) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve failed: %s\n", sp->run.failure));
   PetscFunctionReturn(0);
 }
 
@@ -1015,18 +735,18 @@ static PetscErrorCode FcContactSolverDestroy_SAP(FcContactSolver s)
   PetscCall(VecDestroy(&sp->zx));
   PetscCall(KSPDestroy(&sp->ksp));
   PetscCall(PetscFree2(sp->pbptr, sp->pbcol));
-  PetscCall(FcSAPHistoryDestroy(&sp->hist));
+  PetscCall(FcSAPHistoryDestroy(&sp->run.hist));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
 }
 
-/* The global form (ops.solveglobal): SAP in the velocities (../sap_global.c) with this type's
+/* The global form (ops.solveglobal): SAP in the velocities (global.c) with this type's
  * parameters and the object's max_it, so that both forms answer the same options. */
 static PetscErrorCode FcContactSolverSolveGlobal_SAP(FcContactSolver s, FcGlobalProblem gp, PetscReal r[], PetscReal v[], FcContactProblem *local, FcContactSolverStats *st)
 {
   FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
   FcSAPGlobal          g;
-  FcSAPGlobalInfo      info;
+  FcSAPInfo            info;
   PetscErrorCode       ierr;
 
   PetscFunctionBegin;
@@ -1060,8 +780,8 @@ static PetscErrorCode FcContactSolverSummary_SAP(FcContactSolver s, char *buf, s
   PetscFunctionBegin;
   if (sp->global || !(sp->wmax > 0)) snprintf(buf, len, "regularized: beta %g, sigma %g: R_n = beta^2/(4 pi^2) w_a = %.3g w_a, R_t = sigma w_a", (double)sp->par.beta, (double)sp->par.sigma, (double)rn);
   else
-    snprintf(buf, len, "regularized: beta %g, sigma %g: R_n = beta^2/(4 pi^2) w_a = %.3g w_a, R_t = sigma w_a, w_a = |W_aa|_F/3 in [%.3g, %.3g]; %d stick, %d slide, %d separated", (double)sp->par.beta, (double)sp->par.sigma, (double)rn, (double)sp->wmin, (double)sp->wmax, (int)sp->nstick, (int)sp->nslide,
-             (int)sp->nsep);
+    snprintf(buf, len, "regularized: beta %g, sigma %g: R_n = beta^2/(4 pi^2) w_a = %.3g w_a, R_t = sigma w_a, w_a = |W_aa|_F/3 in [%.3g, %.3g]; %d stick, %d slide, %d separated", (double)sp->par.beta, (double)sp->par.sigma, (double)rn, (double)sp->wmin, (double)sp->wmax, (int)sp->run.nstick, (int)sp->run.nslide,
+             (int)sp->run.nsep);
   PetscFunctionReturn(0);
 }
 
@@ -1084,28 +804,24 @@ PetscErrorCode FcContactSolverCreate_SAP(FcContactSolver s)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver s, FcContactSolverSAPInfo *info)
+PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver s, FcSAPInfo *info)
 {
   FcContactSolver_SAP *sp;
 
   PetscFunctionBegin;
   PetscCheck(s && info, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver or info");
   PetscCheck(s->ops.solve == FcContactSolverSolve_SAP, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Contact solver of type %s is not sap", s->type[0] ? s->type : "(not set)");
-  sp                      = (FcContactSolver_SAP *)s->data;
-  info->newton_iterations = sp->hist.n ? sp->hist.n - 1 : 0;
-  info->ls_iterations     = sp->ls_it;
+  sp = (FcContactSolver_SAP *)s->data;
+  FcSAPStateInfo(&sp->run, info);
   info->ls_iterations_all = sp->ls_it_all;
-  info->nhistory          = sp->hist.n;
-  info->cost              = sp->hist.cost;
-  info->gradient          = sp->hist.grad;
-  info->scale             = sp->hist.scale;
-  info->alpha             = sp->hist.alpha;
   info->R                 = sp->R;
-  info->nstick            = sp->nstick;
-  info->nslide            = sp->nslide;
-  info->nsep              = sp->nsep;
-  info->cost_criterion    = sp->cost_stop;
+  info->wmin              = sp->global ? (PetscReal)NAN : sp->wmin;
+  info->wmax              = sp->global ? (PetscReal)NAN : sp->wmax;
   info->hinted            = sp->hinted;
   info->hinted_all        = sp->nhint;
+  info->asymmetry         = (PetscReal)NAN;
+  info->shift             = (PetscReal)NAN;
+  info->time_setup        = (PetscReal)NAN;
+  info->time_solve        = (PetscReal)NAN;
   PetscFunctionReturn(0);
 }

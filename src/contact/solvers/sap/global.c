@@ -1,14 +1,14 @@
 /* fcsim — SAP on FCLIB's global form: the primal problem of Castro, Permenter & Han, "An
  * unconstrained convex formulation of compliant contact", IEEE T-RO 2022 ([C22]) in the
  * generalized velocities v, as han2023 eq. 12–13 write it (A → M, J → Hᵀ, b − v̂ → w). The
- * declarations and the interface are in sap_global.h; the derivations and the measured figures
+ * declarations and the interface are in sap.h; the derivations and the measured figures
  * in doc/sap.md, "Global form". [C22]'s text was not available here: its formulas are written
  * out in full and were checked against Drake's implementation (multibody/contact_solvers/sap).
  *
  * 1. Problem. M v = H r + f, u = Hᵀ v + w (fclib.h). The regularized convex problem is
  *        ℓ(v) = ½ (v − v*)ᵀ M̃ (v − v*) + ℓ_R(v_c),  v* = M̃⁻¹ f,  v_c = Hᵀ v + w,   [C22] SAP cost
  *    ∇ℓ = M̃(v − v*) − Hγ, ∇²ℓ = M̃ + H G Hᵀ, with γ(v_c) = P_F^R(−R⁻¹v_c), G = −dγ/dv_c = L Lᵀ and
- *    ℓ_R = ½γᵀRγ per contact from the shared kernel FcSAPProject (solvers/sap.c §4).
+ *    ℓ_R = ½γᵀRγ per contact from the shared kernel FcSAPProject (core.c §4).
  *
  * 2. M̃. FCLIB's M is symmetric positive definite; when it is not, SAP's cost needs it to be:
  *    M̃ = ½(M + Mᵀ) (the quadratic form vᵀMv is unchanged by this: it is the same energy), and
@@ -19,7 +19,7 @@
  *    set by the contacts alone). An indefinite M stays indefinite for any small ε: then an input
  *    error. Each change is one warning line on stderr.
  *
- * 3. Regularization R_a = (β²/(4π²) w_a, σ w_a, σ w_a) (solvers/sap.c §5), w_a ≈ ‖W_aa‖_F/3 where
+ * 3. Regularization R_a = (β²/(4π²) w_a, σ w_a, σ w_a) (core.c §5), w_a ≈ ‖W_aa‖_F/3 where
  *    W_aa = H_aᵀ M̃⁻¹ H_a is contact a's diagonal block of the Delassus operator. Drake computes
  *    W_aa with each tree's dense block of M ("cliques", SapModel::
  *    CalcDelassusDiagonalApproximation), which is exact when a single body carries the contact.
@@ -34,7 +34,7 @@
  *    K is fixed and the sparse Cholesky (KSPPREONLY + PCCHOLESKY, MUMPS by default, prefix
  *    fc_sap_global_) redoes only its numeric factorization. K Δv = −∇ℓ.
  *
- * 5. Exact line search along Δv, the local type's (FcSAPLineSearch, solvers/sap.c §6: safeguarded
+ * 5. Exact line search along Δv, the local type's (FcSAPLineSearch, core.c §6: safeguarded
  *    Newton on the slope of the convex cost along the step): ℓ(v + αΔv) = a0 + a1α + ½a2α² +
  *    ℓ_R(v_c + αHᵀΔv), a1 = Δvᵀ M̃ (v − v*), a2 = Δvᵀ M̃ Δv, slope at 0 Δvᵀ∇ℓ.
  *
@@ -46,12 +46,11 @@
  *    criterion is the same too.
  *
  * 7. Why global and local SAP agree (same R). On v = v* + M̃⁻¹Hλ, ℓ(v) = f(λ) of the local type
- *    (sap.c §2), ∇ℓ = H(λ − γ), and the global Newton step is Δv = M̃⁻¹HΔλ with the local Δλ:
- *    (M̃ + HGHᵀ) M̃⁻¹HΔλ = H(I + GW)Δλ = H(γ − λ) = −∇ℓ (sap.c §3). The first iterate v = v* +
+ *    (local.c §2), ∇ℓ = H(λ − γ), and the global Newton step is Δv = M̃⁻¹HΔλ with the local Δλ:
+ *    (M̃ + HGHᵀ) M̃⁻¹HΔλ = H(I + GW)Δλ = H(γ − λ) = −∇ℓ (local.c §3). The first iterate v = v* +
  *    M̃⁻¹Hr is the local warm start λ = r, so the iterates, the line searches, the stopping tests
  *    and the returned γ are the same up to rounding. */
-#include "sap_global.h"
-#include "solvers/sap_impl.h"
+#include "sap_impl.h"
 #include <stdio.h>
 
 #define SAP_GLOBAL_SYM_TOL 1e-12 /* max|M − Mᵀ| > this · max|M|: warn (FcGlobalProblemComputeLocal reports such an M) */
@@ -70,13 +69,12 @@ struct _n_FcSAPGlobal {
   Vec             vstar, v, dv, Mdv, grad, z, Hg, dx, Mdx, vc, dvc, gam; /* n: v*…Mdx; 3m: vc, dvc, gam */
   PetscReal      *R, *L;
   PetscInt       *mode;
-  /* info */
-  FcSAPHistory          hist;
-  FcContactSolverReason reason;
-  const char           *failure;
-  PetscInt              ls_it, nstick, nslide, nsep;
-  PetscBool             cost_stop, symmetrized, regularized, setup;
-  PetscReal             asym, shift, wmin, wmax, own, t_setup, t_solve;
+  /* the last solve */
+  FcSAPState            run;          /* status, history, line-search evaluations, regions (sap_impl.h) */
+  PetscReal             pp;           /* (v − v*)ᵀM̃(v − v*) at the current iterate (the line's a0 = ½ of it) */
+  const PetscScalar    *lvc, *ldvc;   /* v_c and HᵀΔv lent to the line search (FcSAPNewtonOps.release) */
+  PetscBool             symmetrized, regularized, setup;
+  PetscReal             asym, shift, wmin, wmax, t_setup, t_solve;
 };
 
 /* ---- the solver ---- */
@@ -91,7 +89,7 @@ PetscErrorCode FcSAPGlobalCreate(FcSAPGlobal *s)
   g->max_it   = 1000;  /* FcContactSolverCreate's default */
   g->reg      = 1e-10; /* comment §2 */
   g->delassus = FC_SAP_GLOBAL_DELASSUS_DIAG;
-  g->reason   = FC_CONTACT_SOLVER_ITERATING;
+  FcSAPStateReset(&g->run);
   *s          = g;
   PetscFunctionReturn(0);
 }
@@ -129,7 +127,7 @@ PetscErrorCode FcSAPGlobalDestroy(FcSAPGlobal *s)
   PetscFunctionBegin;
   if (!s || !*s) PetscFunctionReturn(0);
   PetscCall(SAPGlobalReset_Private(*s));
-  PetscCall(FcSAPHistoryDestroy(&(*s)->hist));
+  PetscCall(FcSAPHistoryDestroy(&(*s)->run.hist));
   PetscCall(PetscFree((*s)->R_user));
   PetscCall(PetscFree(*s));
   PetscFunctionReturn(0);
@@ -687,159 +685,154 @@ static PetscErrorCode AssembleHessian_Private(FcSAPGlobal s)
   PetscFunctionReturn(0);
 }
 
+/* At v: v_c = Hᵀv + w, γ, G = L Lᵀ, ℓ_R; ∇ℓ = M̃(v − v*) − Hγ and the norms of the stopping test
+ * (comment §6). */
+static PetscErrorCode SAPGlobalEval_Private(void *ctx, PetscReal *cost, PetscReal *grad, PetscReal *scale)
+{
+  FcSAPGlobal        s  = (FcSAPGlobal)ctx;
+  FcGlobalProblem    gp = s->gp;
+  const PetscInt     m  = gp->m;
+  PetscReal          c = 0, gz, hd, hz, jj;
+  const PetscScalar *vc;
+  PetscScalar       *gm;
+
+  PetscFunctionBegin;
+  PetscCall(MatMultTranspose(gp->H, s->v, s->vc));
+  PetscCall(VecAXPY(s->vc, 1.0, gp->w));
+  PetscCall(VecGetArrayRead(s->vc, &vc));
+  PetscCall(VecGetArrayWrite(s->gam, &gm));
+  for (PetscInt a = 0; a < m; a++) {
+    s->mode[a] = FcSAPProject(gp->mu[a], s->R[3 * a], s->R[3 * a + 1], vc + 3 * a, gm + 3 * a, s->L + 9 * a);
+    c += FcSAPCostR(s->R + 3 * a, gm + 3 * a);
+  }
+  PetscCall(VecRestoreArrayWrite(s->gam, &gm));
+  PetscCall(VecRestoreArrayRead(s->vc, &vc));
+  PetscCall(VecWAXPY(s->dv, -1.0, s->vstar, s->v));
+  PetscCall(MatMult(s->Ms, s->dv, s->Mdv));
+  PetscCall(MatMult(gp->H, s->gam, s->Hg));
+  PetscCall(VecWAXPY(s->grad, -1.0, s->Hg, s->Mdv));
+  PetscCall(KSPSolve(s->kspM, s->grad, s->z));
+  PetscCall(VecDot(s->dv, s->Mdv, &s->pp));
+  PetscCall(VecDot(s->grad, s->z, &gz));
+  PetscCall(VecDot(s->Hg, s->dv, &hd));
+  PetscCall(VecDot(s->Hg, s->z, &hz));
+  jj = hd - hz;
+  c += 0.5 * s->pp;
+  *cost  = c;
+  *grad  = PetscSqrtReal(PetscMax(gz, 0));
+  *scale = PetscSqrtReal(PetscMax(PetscMax(s->pp, jj), 0));
+  PetscFunctionReturn(0);
+}
+
+/* Newton: (M̃ + H G Hᵀ) Δv = −∇ℓ (comment §4), and the line along Δv (comment §5): a1 = ΔvᵀM̃(v − v*),
+ * a2 = ΔvᵀM̃Δv, the slope ∇ℓᵀΔv, v_c + α HᵀΔv (the arrays lent until SAPGlobalRelease_Private). */
+static PetscErrorCode SAPGlobalNewtonStep_Private(void *ctx, PetscInt k, FcSAPLine *line, const char **fail)
+{
+  FcSAPGlobal        s  = (FcSAPGlobal)ctx;
+  FcGlobalProblem    gp = s->gp;
+  KSPConvergedReason kr;
+
+  PetscFunctionBegin;
+  (void)k;
+  *fail = NULL;
+  PetscCall(AssembleHessian_Private(s));
+  PetscCall(KSPSetOperators(s->kspK, s->K, s->K));
+  PetscCall(VecScale(s->grad, -1.0));
+  PetscCall(KSPSolve(s->kspK, s->grad, s->dx));
+  PetscCall(VecScale(s->grad, -1.0));
+  PetscCall(KSPGetConvergedReason(s->kspK, &kr));
+  if (kr < 0) {
+    *fail = "the factorization of M + H G H^T failed";
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatMultTranspose(gp->H, s->dx, s->dvc));
+  PetscCall(MatMult(s->Ms, s->dx, s->Mdx));
+  PetscCall(VecDot(s->dx, s->Mdv, &line->a1));
+  PetscCall(VecDot(s->dx, s->Mdx, &line->a2));
+  PetscCall(VecDot(s->dx, s->grad, &line->df0)); /* −∇ℓᵀK⁻¹∇ℓ < 0 unless ∇ℓ = 0 */
+  PetscCall(VecGetArrayRead(s->vc, &s->lvc));
+  PetscCall(VecGetArrayRead(s->dvc, &s->ldvc));
+  line->m   = gp->m;
+  line->mu  = gp->mu;
+  line->R   = s->R;
+  line->vc  = s->lvc;
+  line->dvc = s->ldvc;
+  line->a0  = 0.5 * s->pp;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SAPGlobalRelease_Private(void *ctx)
+{
+  FcSAPGlobal s = (FcSAPGlobal)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(VecRestoreArrayRead(s->dvc, &s->ldvc));
+  PetscCall(VecRestoreArrayRead(s->vc, &s->lvc));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SAPGlobalMove_Private(void *ctx, PetscReal alpha)
+{
+  FcSAPGlobal s = (FcSAPGlobal)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(VecAXPY(s->v, alpha, s->dx));
+  PetscFunctionReturn(0);
+}
+
+/* A contact with H_a = 0 has w_a = 0: no R can be scaled on it. r = 0, v = v*. */
+static PetscErrorCode SAPGlobalNoScale_Private(FcSAPGlobal s, PetscReal r[], PetscReal v[])
+{
+  const PetscScalar *ca;
+
+  PetscFunctionBegin;
+  s->run.reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+  s->run.failure = "a contact has H_a = 0 (w_a = 0): no regularization can be scaled on it";
+  PetscCall(PetscArrayzero(r, 3 * s->gp->m));
+  if (v) {
+    PetscCall(VecGetArrayRead(s->vstar, &ca));
+    PetscCall(PetscArraycpy(v, ca, s->gp->n));
+    PetscCall(VecRestoreArrayRead(s->vstar, &ca));
+  }
+  s->run.own = (PetscReal)NAN;
+  s->t_solve = 0;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcSAPGlobalSolve(FcSAPGlobal s, PetscReal r[], PetscReal v[])
 {
-  FcGlobalProblem gp;
-  PetscInt        m, n, k;
-  PetscReal          grad = 0, scale = 0, t0, t1;
-  PetscScalar       *a;
-  const PetscScalar *ca;
+  const FcSAPNewtonOps ops = {.name = "sap global", .eval = SAPGlobalEval_Private, .direction = SAPGlobalNewtonStep_Private, .release = SAPGlobalRelease_Private, .step = SAPGlobalMove_Private};
+  FcGlobalProblem      gp;
+  PetscInt             m, n, k;
+  PetscReal            t0, t1;
+  PetscScalar         *a;
+  const PetscScalar   *ca;
+  char                 head[256];
 
   PetscFunctionBegin;
   PetscCheck(s->setup, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call FcSAPGlobalSetUp first");
   PetscCall(PetscTime(&t0));
-  gp           = s->gp;
-  m            = gp->m;
-  n            = gp->n;
-  s->hist.n    = 0;
-  s->ls_it     = 0;
-  s->failure   = NULL;
-  s->cost_stop = PETSC_FALSE;
-  s->reason    = FC_CONTACT_SOLVER_ITERATING;
-  s->nstick = s->nslide = s->nsep = 0;
-  for (PetscInt i = 0; i < 3 * m; i++) {
+  gp = s->gp;
+  m  = gp->m;
+  n  = gp->n;
+  FcSAPStateReset(&s->run);
+  for (PetscInt i = 0; i < 3 * m; i++)
     if (!(s->R[i] > 0)) {
-      s->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
-      s->failure = "a contact has H_a = 0 (w_a = 0): no regularization can be scaled on it";
-      PetscCall(PetscArrayzero(r, 3 * m));
-      if (v) {
-        PetscCall(VecGetArrayRead(s->vstar, &ca));
-        PetscCall(PetscArraycpy(v, ca, n));
-        PetscCall(VecRestoreArrayRead(s->vstar, &ca));
-      }
-      s->own     = (PetscReal)NAN;
-      s->t_solve = 0;
+      PetscCall(SAPGlobalNoScale_Private(s, r, v));
       PetscFunctionReturn(0);
     }
-  }
 
-  /* The start: v = v* + M̃⁻¹ H r, the local type's λ = r (comment §7). */
+  /* The start: v = v* + M̃⁻¹ H r, the local type's λ = r (comment §7); Newton with the exact line
+   * search (core.c). */
   PetscCall(VecGetArrayWrite(s->gam, &a));
   for (PetscInt i = 0; i < 3 * m; i++) a[i] = r[i];
   PetscCall(VecRestoreArrayWrite(s->gam, &a));
   PetscCall(MatMult(gp->H, s->gam, s->Hg));
   PetscCall(KSPSolve(s->kspM, s->Hg, s->dv));
   PetscCall(VecWAXPY(s->v, 1.0, s->vstar, s->dv));
+  snprintf(head, sizeof head, "(n = %" PetscInt_FMT ", m = %" PetscInt_FMT ", beta %g, sigma %g)", n, m, (double)s->par.beta, (double)s->par.sigma);
+  PetscCall(FcSAPNewton(&ops, s, &s->par, s->max_it, head, &s->run, &k));
 
-  for (k = 0;; k++) {
-    PetscReal          cost = 0, pp, gz, hd, hz, jj, a1, a2, df0, alpha;
-    PetscInt           ls_its;
-    const PetscScalar *vc, *dvc;
-    PetscScalar       *gm;
-    KSPConvergedReason kr;
-    FcSAPLine          line;
-
-    /* v_c = Hᵀv + w, γ, G = L Lᵀ, ℓ_R */
-    PetscCall(MatMultTranspose(gp->H, s->v, s->vc));
-    PetscCall(VecAXPY(s->vc, 1.0, gp->w));
-    PetscCall(VecGetArrayRead(s->vc, &vc));
-    PetscCall(VecGetArrayWrite(s->gam, &gm));
-    for (PetscInt c = 0; c < m; c++) {
-      s->mode[c] = FcSAPProject(gp->mu[c], s->R[3 * c], s->R[3 * c + 1], vc + 3 * c, gm + 3 * c, s->L + 9 * c);
-      cost += FcSAPCostR(s->R + 3 * c, gm + 3 * c);
-    }
-    PetscCall(VecRestoreArrayWrite(s->gam, &gm));
-    PetscCall(VecRestoreArrayRead(s->vc, &vc));
-    /* ∇ℓ = M̃(v − v*) − Hγ and its norms (comment §6) */
-    PetscCall(VecWAXPY(s->dv, -1.0, s->vstar, s->v));
-    PetscCall(MatMult(s->Ms, s->dv, s->Mdv));
-    PetscCall(MatMult(gp->H, s->gam, s->Hg));
-    PetscCall(VecWAXPY(s->grad, -1.0, s->Hg, s->Mdv));
-    PetscCall(KSPSolve(s->kspM, s->grad, s->z));
-    PetscCall(VecDot(s->dv, s->Mdv, &pp));
-    PetscCall(VecDot(s->grad, s->z, &gz));
-    PetscCall(VecDot(s->Hg, s->dv, &hd));
-    PetscCall(VecDot(s->Hg, s->z, &hz));
-    jj = hd - hz;
-    cost += 0.5 * pp;
-    grad  = PetscSqrtReal(PetscMax(gz, 0));
-    scale = PetscSqrtReal(PetscMax(PetscMax(pp, jj), 0));
-    PetscCall(FcSAPHistoryPush(&s->hist, cost, grad, scale));
-    if (s->par.monitor) {
-      if (k) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  sap global %3" PetscInt_FMT " cost %.15e |grad| %.6e rel %.6e alpha %.6f ls %" PetscInt_FMT "\n", k, (double)cost, (double)grad, scale > 0 ? (double)(grad / scale) : (double)grad, (double)s->hist.alpha[k - 1], s->hist.ls[k - 1]));
-      else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  sap global %3" PetscInt_FMT " cost %.15e |grad| %.6e rel %.6e (n = %" PetscInt_FMT ", m = %" PetscInt_FMT ", beta %g, sigma %g)\n", k, (double)cost, (double)grad, scale > 0 ? (double)(grad / scale) : (double)grad, n, m, (double)s->par.beta, (double)s->par.sigma));
-    }
-    if (PetscIsInfOrNanReal(cost) || PetscIsInfOrNanReal(grad) || PetscIsInfOrNanReal(scale)) {
-      s->reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
-      s->failure = "non-finite cost or gradient";
-      break;
-    }
-    if (grad <= s->par.atol + s->par.rtol * scale) {
-      s->reason = FC_CONTACT_SOLVER_CONVERGED_REGULARIZED;
-      break;
-    }
-    if (k && s->hist.alpha[k - 1] > 0.5 && PetscAbsReal(cost - s->hist.cost[k - 1]) < s->par.cost_atol + s->par.cost_rtol * 0.5 * (cost + s->hist.cost[k - 1])) {
-      s->reason    = FC_CONTACT_SOLVER_CONVERGED_REGULARIZED;
-      s->cost_stop = PETSC_TRUE;
-      break;
-    }
-    if (k >= s->max_it) {
-      s->reason  = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
-      s->failure = "max_it Newton iterations";
-      break;
-    }
-
-    /* Newton: (M̃ + H G Hᵀ) Δv = −∇ℓ (comment §4) */
-    PetscCall(AssembleHessian_Private(s));
-    PetscCall(KSPSetOperators(s->kspK, s->K, s->K));
-    PetscCall(VecScale(s->grad, -1.0));
-    PetscCall(KSPSolve(s->kspK, s->grad, s->dx));
-    PetscCall(VecScale(s->grad, -1.0));
-    PetscCall(KSPGetConvergedReason(s->kspK, &kr));
-    if (kr < 0) {
-      s->reason  = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
-      s->failure = "the factorization of M + H G H^T failed";
-      break;
-    }
-
-    /* Exact line search (comment §5) */
-    PetscCall(MatMultTranspose(gp->H, s->dx, s->dvc));
-    PetscCall(MatMult(s->Ms, s->dx, s->Mdx));
-    PetscCall(VecDot(s->dx, s->Mdv, &a1));
-    PetscCall(VecDot(s->dx, s->Mdx, &a2));
-    PetscCall(VecDot(s->dx, s->grad, &df0)); /* −∇ℓᵀK⁻¹∇ℓ < 0 unless ∇ℓ = 0 */
-    if (!(df0 < 0)) {
-      s->reason  = FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH;
-      s->failure = "no descent along the Newton step (round-off)";
-      break;
-    }
-    PetscCall(VecGetArrayRead(s->vc, &vc));
-    PetscCall(VecGetArrayRead(s->dvc, &dvc));
-    line.m   = m;
-    line.mu  = gp->mu;
-    line.R   = s->R;
-    line.vc  = vc;
-    line.dvc = dvc;
-    line.a0  = 0.5 * pp;
-    line.a1  = a1;
-    line.a2  = a2;
-    line.df0 = df0;
-    {
-      const PetscBool lsok = FcSAPLineSearch(&line, &s->par, &alpha, &ls_its);
-      PetscCall(VecRestoreArrayRead(s->dvc, &dvc));
-      PetscCall(VecRestoreArrayRead(s->vc, &vc));
-      s->ls_it += ls_its;
-      if (!lsok) {
-        s->reason  = FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH;
-        s->failure = "the line search failed (a non-finite slope, or ls_max_it evaluations)";
-        break;
-      }
-    }
-    s->hist.alpha[k] = alpha;
-    s->hist.ls[k]    = ls_its;
-    PetscCall(VecAXPY(s->v, alpha, s->dx));
-  }
-  s->own = scale > 0 ? grad / scale : grad;
   PetscCall(VecGetArrayRead(s->gam, &ca));
   PetscCall(PetscArraycpy(r, ca, 3 * m));
   PetscCall(VecRestoreArrayRead(s->gam, &ca));
@@ -848,43 +841,24 @@ PetscErrorCode FcSAPGlobalSolve(FcSAPGlobal s, PetscReal r[], PetscReal v[])
     PetscCall(PetscArraycpy(v, ca, n));
     PetscCall(VecRestoreArrayRead(s->v, &ca));
   }
-  for (PetscInt c = 0; c < m; c++) {
-    if (s->mode[c] == 1) s->nstick++;
-    else if (s->mode[c] == 2) s->nslide++;
-    else s->nsep++;
-  }
-  if (s->failure) PetscCall(PetscInfo(NULL, "sap global: stopped after %" PetscInt_FMT " iterations: %s\n", k, s->failure));
+  FcSAPStateCountRegions(&s->run, m, s->mode);
+  if (s->run.failure) PetscCall(PetscInfo(NULL, "sap global: stopped after %" PetscInt_FMT " iterations: %s\n", k, s->run.failure));
   PetscCall(PetscTime(&t1));
   s->t_solve = t1 - t0;
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcSAPGlobalGetInfo(FcSAPGlobal s, FcSAPGlobalInfo *info)
+PetscErrorCode FcSAPGlobalGetInfo(FcSAPGlobal s, FcSAPInfo *info)
 {
   PetscFunctionBegin;
   PetscCheck(s && info, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
-  PetscCall(PetscMemzero(info, sizeof *info));
-  info->reason            = s->reason;
-  info->reason_name       = FcContactSolverReasonName(s->reason);
-  info->converged         = s->reason > 0 ? PETSC_TRUE : PETSC_FALSE;
-  info->failure           = s->failure;
-  info->newton_iterations = s->hist.n ? s->hist.n - 1 : 0;
-  info->ls_iterations     = s->ls_it;
-  info->own_residual      = s->own;
-  info->nhistory          = s->hist.n;
-  info->cost              = s->hist.cost;
-  info->gradient          = s->hist.grad;
-  info->scale             = s->hist.scale;
-  info->alpha             = s->hist.alpha;
+  FcSAPStateInfo(&s->run, info);
+  info->ls_iterations_all = s->run.ls_it;
   info->R                 = s->R;
   info->wmin              = s->R_user ? (PetscReal)NAN : s->wmin;
   info->wmax              = s->R_user ? (PetscReal)NAN : s->wmax;
   info->delassus          = s->delassus;
   info->user_R            = s->R_user ? PETSC_TRUE : PETSC_FALSE;
-  info->nstick            = s->nstick;
-  info->nslide            = s->nslide;
-  info->nsep              = s->nsep;
-  info->cost_criterion    = s->cost_stop;
   info->asymmetry         = s->asym;
   info->symmetrized       = s->symmetrized;
   info->regularized       = s->regularized;

@@ -1,4 +1,10 @@
-/* fcsim — SAP on FCLIB's global form (doc/sap.md, "Global form").
+/* fcsim — the sap solver's own interface (doc/sap.md), beyond the contact-solver object of
+ * src/contact/solver.h: what a solve did (FcSAPInfo, one struct for both forms) and SAP on FCLIB's
+ * global form as an object of its own (doc/sap.md, "Global form").
+ *
+ * The folder solvers/sap/ is the whole solver: core.c (what both forms share: the projection, the
+ * regularization, the exact line search and the Newton iteration), local.c (the contact-solver
+ * type "sap" on u = W r + q), global.c (the global form below), sap_impl.h (their internal header).
  *
  * FCLIB's global frictional contact problem (fclib.h; no equality constraints G, b):
  *
@@ -10,8 +16,8 @@
  *     ℓ(v) = ½ (v − v*)ᵀ M (v − v*) + ℓ_R(v_c),   v* = M⁻¹ f,   v_c = Hᵀ v + w,
  *     ∇ℓ  = M (v − v*) − H γ(v_c),   ∇²ℓ = M + H G Hᵀ (sparse),
  *
- * with γ, G and ℓ_R the analytic projection of the local type (solvers/sap.c §4, shared through
- * solvers/sap_impl.h). Newton with the exact line search; the Hessian is assembled as a PETSc AIJ
+ * with γ, G and ℓ_R the analytic projection of the local type (core.c §4, shared through
+ * sap_impl.h). Newton with the exact line search; the Hessian is assembled as a PETSc AIJ
  * matrix every iteration and factored by sparse Cholesky (MUMPS by default). With the same R this
  * is the same problem as the local type's on W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w, and its iterates are
  * the same (v = v* + M⁻¹Hλ), so both return the same r (tests/unit/test_sap_global.c).
@@ -25,13 +31,12 @@
  *     FcSAPGlobalGetInfo(s, &info);                     // status, iterations, own residual, history
  *     FcSAPGlobalDestroy(&s); FcGlobalProblemDestroy(&gp);
  *
- * The contact-solver type "sap" runs this as its global-form operation (solvers/sap.c,
+ * The contact-solver type "sap" runs this as its global-form operation (local.c,
  * FcContactSolverSolveGlobal in solver.h), which is how `fcsim fclib solve` reaches it. */
-#ifndef FC_SAP_GLOBAL_H
-#define FC_SAP_GLOBAL_H
+#ifndef FC_SAP_H
+#define FC_SAP_H
 
-#include "global_problem.h"
-#include "solver.h"
+#include "../../solver.h"
 
 typedef struct _n_FcSAPGlobal *FcSAPGlobal;
 
@@ -70,29 +75,43 @@ PetscErrorCode FcSAPGlobalComputeLocal(FcSAPGlobal s, FcContactProblem *p);
  * is a status (GetInfo), never an error. */
 PetscErrorCode FcSAPGlobalSolve(FcSAPGlobal s, PetscReal r[], PetscReal v[]);
 
-/* What the last SetUp and Solve did (pointers valid until the next SetUp/Solve or Destroy). */
+/* What a sap solve did, in either form: FcContactSolverSAPGetInfo (the local type, after
+ * FcContactSolverSolve) and FcSAPGlobalGetInfo (the global object, after SetUp and Solve). Pointers valid
+ * until the next solve (SetUp) or destroy. A field a form does not have is 0 (NaN for reals). */
 typedef struct {
-  FcContactSolverReason reason;       /* CONVERGED_REGULARIZED (own test) or a DIVERGED_* status */
+  FcContactSolverReason reason;            /* the form's own verdict: CONVERGED_REGULARIZED (its own test) or a
+                                            * DIVERGED_* status (the object judges the local type's answer again,
+                                            * by the common error: FcContactSolverStats) */
   const char           *reason_name;
-  PetscBool             converged;    /* reason > 0 */
-  const char           *failure;      /* NULL, or what failed */
-  PetscInt              newton_iterations;
-  PetscInt              ls_iterations;
-  PetscReal             own_residual; /* ‖∇ℓ‖_{M̃⁻¹} / max(‖M̃(v − v*)‖_{M̃⁻¹}, ‖Hγ‖_{M̃⁻¹}), as the local type's */
-  PetscInt              nhistory;     /* newton_iterations + 1 */
-  const PetscReal      *cost, *gradient, *scale, *alpha;
-  const PetscReal      *R;            /* 3m */
-  PetscReal             wmin, wmax;   /* range of w_a */
+  PetscBool             converged;         /* reason > 0 */
+  const char           *failure;           /* NULL, or what failed */
+  PetscInt              newton_iterations; /* = stats.iterations */
+  PetscInt              ls_iterations;     /* line-search iterations of the last solve (evaluations of dℓ/dα) */
+  PetscInt64            ls_iterations_all; /* local type: since creation */
+  PetscReal             own_residual;      /* ‖∇ℓ‖ / max(‖p − p*‖, ‖j_c‖) (local.c §7; global.c §6) */
+  PetscInt              nhistory;          /* newton_iterations + 1 entries below: [0] at the initial guess */
+  const PetscReal      *cost;              /* ℓ at each iterate (units of energy: u·r) */
+  const PetscReal      *gradient;          /* ‖∇ℓ‖ at each iterate (sqrt(energy), see doc/sap.md) */
+  const PetscReal      *scale;             /* max(‖p − p*‖, ‖j_c‖) at each iterate (same units) */
+  const PetscReal      *alpha;             /* line-search step taken from iterate k to k+1 (nhistory − 1 entries) */
+  const PetscReal      *R;                 /* 3m: regularization of the last solve, per contact (R_n, R_t, R_t) */
+  PetscInt              nstick, nslide, nsep; /* contacts by region of the analytic projection at the returned r */
+  PetscBool             cost_criterion;    /* converged on Drake's cost criterion (round-off stall), not the gradient test */
+  PetscReal             wmin, wmax;        /* range of the scales w_a of R (NaN for a global R given by the user) */
+  /* local type only */
+  PetscBool             hinted;            /* the first Newton step was the one from the velocity hint (local.c §8) */
+  PetscInt64            hinted_all;        /* such first steps since creation */
+  /* global form only */
   FcSAPGlobalDelassus   delassus;
-  PetscBool             user_R;       /* R given by FcSAPGlobalSetRegularization */
-  PetscInt              nstick, nslide, nsep;
-  PetscBool             cost_criterion;
-  PetscReal             asymmetry;    /* max|M − Mᵀ| / max|M| */
-  PetscBool             symmetrized;  /* asymmetry > 1e-12: warned */
-  PetscBool             regularized;  /* ε mean|diag M| I was added: warned */
-  PetscReal             shift;        /* that shift (0 when not regularized) */
+  PetscBool             user_R;            /* R given by FcSAPGlobalSetRegularization */
+  PetscReal             asymmetry;         /* max|M − Mᵀ| / max|M| */
+  PetscBool             symmetrized;       /* asymmetry > 1e-12: warned */
+  PetscBool             regularized;       /* ε mean|diag M| I was added: warned */
+  PetscReal             shift;             /* that shift (0 when not regularized) */
   PetscReal             time_setup, time_solve; /* wall time, s */
-} FcSAPGlobalInfo;
-PetscErrorCode FcSAPGlobalGetInfo(FcSAPGlobal s, FcSAPGlobalInfo *info);
+} FcSAPInfo;
+/* The local type's (PETSC_ERR_ARG_WRONG for a solver of another type). */
+PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver, FcSAPInfo *);
+PetscErrorCode FcSAPGlobalGetInfo(FcSAPGlobal s, FcSAPInfo *info);
 
 #endif
