@@ -68,9 +68,20 @@ def cylinder_press(ctx):
                                         "--reference", os.path.join(ROOT, ref), "-j", "1", "-q", "-o", "{out}"],
                      files=["cases/cylinder_press.json", ref, "meshes/cylinder.geo"], cases=[("cases/cylinder_press.json",)])
     written = plot_with(ctx, "cylinder_press", script("plot_cylinder_press.py", out, "-o", os.path.join(ctx.out, "cylinder_press")))
-    rows = [[r["level"], r["dofs"], r["elements"], g(float(r["wall_time_s"])), r["status"], g(100 * float(r["max_rel_error"])), g(100 * float(r["rms_rel_error"])), r["compared"]]
+    rows = [[r["level"], r["dofs"], r["elements"], "%.0f" % float(r["wall_time_s"]), "yes" if r["converged"] == "1" else "no", "%.6g" % float(r["quantity"]),
+             "%.1f %%" % (100 * float(r["max_rel_error"])), "%.1f %%" % (100 * float(r["rms_rel_error"])), r["status"]]
             for r in read_rows(os.path.join(out, "study.csv"))]
-    return written + write_table(ctx, "cylinder_press", ["level", "DoFs", "elements", "wall time [s]", "status", "max error vs reference [%]", "RMS error [%]", "reference points"], rows)
+    written += write_table(ctx, "cylinder_press", ["level", "DoFs", "elements", "wall time [s]", "converged", "F at 0.2 m [N/m]", "max rel. error", "RMS rel. error", "status"], rows,
+                           "`fcsim study refine ... -j 1` under `nice` on the shared 2-core machine: the wall times are that run's.")
+    # the relative error at each reference point, one column per level (errors.csv of the study)
+    errs = read_rows(os.path.join(out, "errors.csv"))
+    levels = sorted({int(r["level"]) for r in errs})
+    xs = sorted({float(r["x_ref"]) for r in errs})
+    prow = []
+    for x in xs:
+        at = {int(r["level"]): r for r in errs if float(r["x_ref"]) == x}
+        prow.append(["%.3f" % x, g(float(next(iter(at.values()))["y_ref"]), 4)] + ["%+.2f %%" % (100 * float(at[L]["rel_error"])) if L in at else "" for L in levels])
+    return written + write_table(ctx, "cylinder_press_points", ["compression [m]", "reference [N/m]"] + ["level %d" % L for L in levels], prow)
 
 
 # ---- masonry arch (han2023 §VII-B, Fig. 5) -----------------------------------------------------
@@ -149,6 +160,40 @@ def draw_arch(ctx, out):
             "Keystone drop: positive down." % ", ".join(smallest))
     return written + write_table(ctx, "arch", ["mu", "solver", "verdict", "keystone drop at the end [mm]", "max KE after 5 s [J]", "steps not converged (Newton / contact)",
                                                "max common error", "contact it/step"], rows, note)
+
+
+def arch_geometry(ctx):
+    """The generated scene's numbers (doc/validation.md quotes them): the catenary's constants
+    from the definitions that build the meshes (scripts/make_masonry_arch.py's A, C, dy), and the
+    block table the generator prints when it writes the scene into the cache."""
+    out, _ = ctx.run("arch_geometry", script("make_masonry_arch.py", "--out", "{out}"), files=["scripts/make_masonry_arch.py"])
+    import make_masonry_arch as mma
+    slope = float(mma.dy(-mma.L))  # the centre line's slope at the left springing (the right one mirrored)
+    consts = [["f_c, L (units of 20/82 m)", "%g, %g" % (mma.F_C, mma.L)], ["Q_b, Q_t", "%g, %g" % (mma.Q_B, mma.Q_T)],
+              ["A = f_c / (Q_b/Q_t - 1)", "%.6g" % mma.A], ["C = acosh(Q_b/Q_t)", "%.7g" % mma.C],
+              ["springing slope y'(-L) = A C/L sinh C", "%.5g (%.2f deg)" % (slope, np.degrees(np.arctan(slope)))]]
+    with open(out + ".log") as f:
+        log = f.read().splitlines()
+    blocks = {}
+    for ln in log:
+        p = ln.split()
+        if ln.startswith("block_"):
+            blocks[p[0]] = p[1:4]
+        elif ln.startswith("arc length"):  # "arc length 34.207 m, span 14.6341 m, rise 14.6341 m (centre line)"
+            consts.append(["arc length, span, rise of the centre line [m]", ", ".join(re.findall(r"([0-9.]+) m", ln))])
+        elif ln.startswith("total mass"):
+            consts.append(["total mass [kg]", p[2].rstrip(",")])
+        elif ln.startswith("largest joint gap"):
+            consts.append(["largest joint gap [m]", p[3]])
+    written = write_table(ctx, "arch_constants", ["quantity", "value"], consts)
+    n = len(blocks)
+    rows = []
+    for k in range(1, n // 2 + 2):
+        a, b = "block_%02d" % k, "block_%02d" % (n + 1 - k)
+        if blocks[a] != blocks[b]:
+            raise RuntimeError("make_masonry_arch.py: %s and %s differ (%s, %s): the arch is not symmetric" % (a, b, blocks[a], blocks[b]))
+        rows.append([a + (", " + b if a != b else " (keystone)")] + blocks[a])
+    return written + write_table(ctx, "arch_geometry", ["block", "w = depth [m]", "chord [m]", "mass [kg]"], rows)
 
 
 # ---- HapCo benchmarks (talbi2008 Figs. 6-9) ----------------------------------------------------
@@ -378,6 +423,7 @@ def fclib_real(ctx):
 FIGURES = [
     ("cylinder_press", "Rubber cylinder press: force against compression per mesh level, with the reference (han2023 Fig. 4)", cylinder_press),
     ("arch", "Masonry arch: keystone drop and kinetic energy per mu; stands/collapses over mu (han2023 Fig. 5)", arch),
+    ("arch_geometry", "Masonry arch: the generated scene's catenary constants and blocks (tables; scripts/make_masonry_arch.py)", arch_geometry),
     ("hapco", "HapCo benchmarks: contact-solver iterations per increment, nsgs vs Uzawa (talbi2008 Figs. 6-9)", hapco),
     ("cylinder_hertz", "Rubber cylinder press at small compression against the 2-D Hertz line contact (Johnson 1985 §5.6)", cylinder_hertz),
     ("table_delta", "Table: lemke's pyramid error delta% against k, solve time per solver (duriez2006 Fig. 7)", table_delta),
