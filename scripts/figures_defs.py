@@ -295,9 +295,10 @@ def table_delta(ctx):
     for k, s in zip([0] + ks, solvers):
         rs = [r for r in rows if int(r["k"]) == k]
         trows.append([s, g(np.mean([float(r["delta_percent"]) for r in rs])), g(max(float(r["delta_percent"]) for r in rs)),
-                      "%.1f" % np.mean([int(r["iterations"]) for r in rs]), "%.2e" % np.mean([float(r["common_error"]) for r in rs])])
-    note = "`scripts/table_study.py --n 20 --seed 1` (times in doc/figures/table_delta.png: one run's, on a shared machine)."
-    return written + write_table(ctx, "table_delta", ["solver", "mean delta %", "max delta %", "mean iterations", "mean common error"], trows, note)
+                      "%.1f" % np.mean([int(r["iterations"]) for r in rs]), "%.2e" % np.mean([float(r["time_s"]) for r in rs]),
+                      "%.2e" % np.mean([float(r["common_error"]) for r in rs])])
+    note = "`scripts/table_study.py --n 20 --seed 1`; times: one run's, on the shared machine (comparable within the table only)."
+    return written + write_table(ctx, "table_delta", ["solver", "mean delta %", "max delta %", "mean iterations", "mean time [s]", "mean common error"], trows, note)
 
 
 def table_cpu(ctx):
@@ -317,9 +318,10 @@ def table_cpu(ctx):
     ax.legend()
     written = figstyle.save(fig, os.path.join(ctx.out, "table_cpu"))
     plt.close(fig)
-    trows = [[r["na"], r["contacts"], r["nsgs_iterations"], r["lemke_pivots"], g(float(r["lemke_delta_percent"]))] for r in rows]
-    note = "Fitted slopes of log t against log m: nsgs %.2f, lemke k = 16 %.2f (times in doc/figures/table_cpu.png and .csv)." % (sn, sl)
-    return written + write_table(ctx, "table_cpu", ["cells per leg", "contacts", "nsgs sweeps", "lemke pivots", "delta %"], trows, note)
+    trows = [[r["na"], r["contacts"], "%.2e" % float(r["nsgs_time_s"]), r["nsgs_iterations"], "%.2e" % float(r["lemke_time_s"]), r["lemke_pivots"],
+              g(float(r["lemke_delta_percent"]))] for r in rows]
+    note = "Fitted slopes of log t against log m: nsgs %.2f, lemke k = 16 %.2f. Times: best of 3 solves, one run on the shared machine." % (sn, sl)
+    return written + write_table(ctx, "table_cpu", ["cells per leg", "contacts", "nsgs time [s]", "nsgs sweeps", "lemke k=16 time [s]", "lemke pivots", "delta %"], trows, note)
 
 
 def table_delassus(ctx):
@@ -370,10 +372,11 @@ def table_rigid(ctx):
         a_.legend()
     written = figstyle.save(fig, os.path.join(ctx.out, "table_rigid"))
     plt.close(fig)
-    trows = [["%.0e" % float(r["E"]), r["model"], "%.9f" % float(r["sum_rz"]), "%.1e" % float(r["rel_err"]), "%.1e" % float(r["max_leg_dev_rel"]),
-              "%.1e" % float(r["drift_vs_first_E"]), "%.3e" % float(r["cond_W"]), r["steps_not_converged"]] for r in rows]
+    trows = [["%.0e" % float(r["E"]), r["model"], "%.9f" % float(r["sum_rz"]), "%.1e" % float(r["rel_err"]),
+              ", ".join("%.5f" % float(r["leg%d_z" % k]) for k in range(1, 5)), "%.1e" % float(r["max_leg_dev_rel"]),
+              "%.1e" % float(r["drift_vs_first_E"]), "%.3e" % float(r["cond_W"]), "%.3e" % float(r["lambda_min_W"]), r["newton_it"], r["steps_not_converged"]] for r in rows]
     note = "`scripts/table_rigid_sweep.py --solver newton_inverse` (newton with rho = 1/W_aa; gravity + 50 N, backward Euler dt = 0.2 s, 15 steps)."
-    return written + write_table(ctx, "table_rigid", ["E [Pa]", "model", "sum r_z [N]", "rel. error", "max |leg - sum/4|", "drift", "cond W", "steps not converged"], trows, note)
+    return written + write_table(ctx, "table_rigid", ["E [Pa]", "model", "sum r_z [N]", "rel. error", "leg z [N] (1-4)", "max |leg - sum/4|", "drift", "cond W", "lambda_min W", "Newton it (last step)", "steps not converged"], trows, note)
 
 
 # ---- the real FCLIB problems, every solver (issue 25; doc/contact.md) ---------------------------
