@@ -44,6 +44,9 @@ def read_rows(path):
 
 def write_table(ctx, name, header, rows, note=""):
     """doc/figures/NAME.csv and NAME.md (the Markdown that doc/validation.md shows)."""
+    for c in list(header) + [v for r in rows for v in r]:
+        if "|" in str(c) or "\n" in str(c):  # would split a Markdown cell (use ‖ for norms)
+            raise RuntimeError("table %s: a cell holds '|' or a newline: %r" % (name, c))
     with open(os.path.join(ctx.out, name + ".csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(header)
@@ -205,13 +208,21 @@ def hapco(ctx):
         p = os.path.join(ctx.out, "hapco_fig8." + ext)
         if os.path.exists(p):
             written.append(p)
+    # Fig. 9: uzawa_global with talbi2008's rho diverges from the first increment
+    written += plot_with(ctx, "hapco_talbirho", script("plot_hapco.py", out, "--test", "talbirho", "-o", os.path.join(ctx.out, "hapco_talbirho")))
+    # one row per benchmark, mu and solver of the "common" runs (every solver to the same common
+    # error): the mean iterations per contact solve in each phase of the displacement series
+    ph = [r for r in read_rows(os.path.join(out, "phases.csv")) if r["test"] == "common"]
+    keys = list(dict.fromkeys((r["bench"], r["mu"], r["solver"]) for r in ph))
     rows = []
-    for r in read_rows(os.path.join(out, "phases.csv")):
-        if r.get("test", "common") != "common":
-            continue
-        rows.append([r["bench"], r["mu"], r["phase"], r["solver"], g(float(r["mean_it"]), 4), r.get("failed", r.get("nonconverged", ""))])
-    if rows:
-        written += write_table(ctx, "hapco", ["benchmark", "mu", "phase", "solver", "mean iterations per increment", "non-converged increments"], rows)
+    for b, mu, sv in keys:
+        sel = [r for r in ph if (r["bench"], r["mu"], r["solver"]) == (b, mu, sv)]
+        rows.append([b, mu, sv, " / ".join("%.1f" % float(r["mean_it_per_solve"]) for r in sel),
+                     "%.1f" % (sum(float(r["mean_it_per_increment"]) * int(r["increments"]) for r in sel) / sum(int(r["increments"]) for r in sel)),
+                     "%.3g" % sum(float(r["cpu_s"]) for r in sel), "%.1e" % max(float(r["max_error"]) for r in sel), str(sum(int(r["not_converged"]) for r in sel))])
+    written += write_table(ctx, "hapco", ["benchmark", "mu", "solver", "iterations per contact solve, phases 1-5", "iterations per increment (mean)",
+                                          "contact CPU [s]", "max common error", "increments not converged"], rows,
+                           "`scripts/hapco_study.py`, the \"common\" runs: every solver stopped by the common error <= 1e-12.")
     return written
 
 
@@ -285,8 +296,9 @@ def table_delta(ctx):
     ax[0].legend()
     solvers = ["nsgs"] + ["lemke k=%d" % k for k in ks]
     times = [np.mean([float(r["time_s"]) for r in rows if int(r["k"]) == k]) for k in [0] + ks]
-    ax[1].bar(solvers, times, color=["#1f77b4"] + ["#d62728"] * len(ks))
+    ax[1].bar(["nsgs"] + ["lemke\nk = %d" % k for k in ks], times, color=["#1f77b4"] + ["#d62728"] * len(ks))
     ax[1].set_yscale("log")
+    ax[1].set_xlabel("contact solver")
     ax[1].set_ylabel("mean contact solve time [s]")
     ax[1].set_title("%d random loads, %s contacts" % (len({r["load"] for r in rows}), rows[0]["contacts"]))
     written = figstyle.save(fig, os.path.join(ctx.out, "table_delta"))
@@ -348,7 +360,7 @@ def table_delassus(ctx):
                     G.append([float(v) for v in ln.strip().split(",")[1:]])
         within = np.mean([G[i][i] for i in range(len(G))])
         trows.append([name, g(within), g(G[0][1]), g(G[0][3]), g(G[0][2]), g(ratio)])
-    return written + write_table(ctx, "table_delassus", ["table", "mean |W_ab| within a leg", "legs 1-2 (x)", "legs 1-4 (y)", "legs 1-3 (diagonal)", "between / within"], trows)
+    return written + write_table(ctx, "table_delassus", ["table", "mean ‖W_ab‖ within a leg", "legs 1-2 (x)", "legs 1-4 (y)", "legs 1-3 (diagonal)", "between / within"], trows)
 
 
 def table_rigid(ctx):
@@ -376,7 +388,7 @@ def table_rigid(ctx):
               ", ".join("%.5f" % float(r["leg%d_z" % k]) for k in range(1, 5)), "%.1e" % float(r["max_leg_dev_rel"]),
               "%.1e" % float(r["drift_vs_first_E"]), "%.3e" % float(r["cond_W"]), "%.3e" % float(r["lambda_min_W"]), r["newton_it"], r["steps_not_converged"]] for r in rows]
     note = "`scripts/table_rigid_sweep.py --solver newton_inverse` (newton with rho = 1/W_aa; gravity + 50 N, backward Euler dt = 0.2 s, 15 steps)."
-    return written + write_table(ctx, "table_rigid", ["E [Pa]", "model", "sum r_z [N]", "rel. error", "leg z [N] (1-4)", "max |leg - sum/4|", "drift", "cond W", "lambda_min W", "Newton it (last step)", "steps not converged"], trows, note)
+    return written + write_table(ctx, "table_rigid", ["E [Pa]", "model", "sum r_z [N]", "rel. error", "leg z [N] (1-4)", "max ‖leg − sum/4‖ / (sum/4)", "drift", "cond W", "lambda_min W", "Newton it (last step)", "steps not converged"], trows, note)
 
 
 # ---- the real FCLIB problems, every solver (issue 25; doc/contact.md) ---------------------------
