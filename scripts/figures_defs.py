@@ -324,6 +324,9 @@ def table_cpu(ctx):
     fig, ax = plt.subplots(figsize=(5.5, 4))
     ax.loglog(m, tn, "o-", label="nsgs, tol 1e-10 (slope %.2f)" % sn)
     ax.loglog(m, tl, "s-", label="lemke k = 16 (slope %.2f)" % sl)
+    ax.set_xticks(m)
+    ax.set_xticklabels(["%d" % x for x in m])
+    ax.minorticks_off()
     ax.set_xlabel("contacts m")
     ax.set_ylabel("contact solve time, best of 3 [s]")
     ax.set_title("CPU time against contacts (duriez2006 Fig. 8)")
@@ -364,7 +367,8 @@ def table_delassus(ctx):
 
 
 def table_rigid(ctx):
-    out, _ = ctx.run("table_rigid", script("table_rigid_sweep.py", "--solver", "newton_inverse", "-o", "{out}", "--fcsim", "{fcsim}"),
+    # table_rigid_sweep.py runs the tree's bin/fcsim (it has no --fcsim)
+    out, _ = ctx.run("table_rigid", script("table_rigid_sweep.py", "--solver", "newton_inverse", "-o", "{out}"),
                      files=["scripts/table_rigid_sweep.py", "cases/table.json", "meshes/table.msh"], cases=[("cases/table.json",)])
     rows = read_rows(os.path.join(out, "sweep.csv"))
     models = list(dict.fromkeys(r["model"] for r in rows))
@@ -375,10 +379,10 @@ def table_rigid(ctx):
         ax[0].loglog(E, [float(r["cond_W"]) for r in rs], mk, label=mdl)
         ax[1].loglog(E, [max(float(r["max_leg_dev_rel"]), 1e-17) for r in rs], mk, label=mdl)
     ax[0].set_xlabel("Young's modulus E [Pa]")
-    ax[0].set_ylabel("cond W = lambda_max / lambda_min")
+    ax[0].set_ylabel("cond W = lambda_max / lambda_min [-]")
     ax[0].set_title("Delassus conditioning towards the rigid limit (duriez2006 Fig. 13)")
     ax[1].set_xlabel("Young's modulus E [Pa]")
-    ax[1].set_ylabel("max |leg - sum/4| / (sum/4)")
+    ax[1].set_ylabel("max ‖leg − sum/4‖ / (sum/4) [-]")
     ax[1].set_title("Equal legs by symmetry: departure")
     for a_ in ax:
         a_.legend()
@@ -387,7 +391,7 @@ def table_rigid(ctx):
     trows = [["%.0e" % float(r["E"]), r["model"], "%.9f" % float(r["sum_rz"]), "%.1e" % float(r["rel_err"]),
               ", ".join("%.5f" % float(r["leg%d_z" % k]) for k in range(1, 5)), "%.1e" % float(r["max_leg_dev_rel"]),
               "%.1e" % float(r["drift_vs_first_E"]), "%.3e" % float(r["cond_W"]), "%.3e" % float(r["lambda_min_W"]), r["newton_it"], r["steps_not_converged"]] for r in rows]
-    note = "`scripts/table_rigid_sweep.py --solver newton_inverse` (newton with rho = 1/W_aa; gravity + 50 N, backward Euler dt = 0.2 s, 15 steps)."
+    note = "`scripts/table_rigid_sweep.py --solver newton_inverse` (newton with `-fc_contact_solver_newton_rho inverse`, rtol auto; gravity + 50 N, backward Euler dt = 0.2 s, 15 steps)."
     return written + write_table(ctx, "table_rigid", ["E [Pa]", "model", "sum r_z [N]", "rel. error", "leg z [N] (1-4)", "max ‖leg − sum/4‖ / (sum/4)", "drift", "cond W", "lambda_min W", "Newton it (last step)", "steps not converged"], trows, note)
 
 
