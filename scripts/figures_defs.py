@@ -210,6 +210,10 @@ def hapco(ctx):
             written.append(p)
     # Fig. 9: uzawa_global with talbi2008's rho diverges from the first increment
     written += plot_with(ctx, "hapco_talbirho", script("plot_hapco.py", out, "--test", "talbirho", "-o", os.path.join(ctx.out, "hapco_talbirho")))
+    for ext in ("png", "pdf"):  # plot_hapco.py draws Fig. 8 again with every test: hapco_fig8 is the one
+        p = os.path.join(ctx.out, "hapco_talbirho_fig8." + ext)
+        if os.path.exists(p):
+            os.remove(p)
     # one row per benchmark, mu and solver of the "common" runs (every solver to the same common
     # error): the mean iterations per contact solve in each phase of the displacement series
     ph = [r for r in read_rows(os.path.join(out, "phases.csv")) if r["test"] == "common"]

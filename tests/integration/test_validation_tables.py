@@ -50,7 +50,7 @@ for name, body in marked:
         csv_rows = [[c.strip() for c in r] for r in csv.reader(f)]
     check(md_rows == csv_rows, "doc/figures/%s.md has the rows of %s.csv (%d rows)" % (name, name, len(csv_rows) - 1))
 
-images = sorted(set(re.findall(r"figures/([A-Za-z0-9_]+)\.png", text)))
+images = sorted(set(re.findall(r"\]\(figures/([A-Za-z0-9_]+)\.png\)", text)))  # the Markdown images
 check(len(images) >= 8, "doc/validation.md shows the figures (%d images: %s)" % (len(images), ", ".join(images)))
 for im in images:
     check(all(os.path.getsize(os.path.join(FIG, im + e)) > 1000 for e in (".png", ".pdf") if os.path.exists(os.path.join(FIG, im + e)))
