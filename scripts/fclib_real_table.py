@@ -2,7 +2,7 @@
 """Every contact solver on every problem of the real FCLIB set (../shared/fclib-real: 20 problems
 written by Siconos, README there), one command (issue 25):
 
-    /usr/bin/python3 scripts/fclib_real_table.py [--tol 1e-8] [--update doc/contact.md]
+    /usr/bin/python3 scripts/fclib_real_table.py [--tol 1e-8] [--update doc/contact.md] [-o DIR]
 
 Each solver runs through `bin/fcsim fclib compare FILES --solvers S --tol T --max-it N --format csv`
 (one process per solver; N = 100000, a bound none of the converging solves comes near), so every
@@ -51,12 +51,26 @@ def fmt_time(t):
     return "%.2g ms" % (1e3 * t) if t >= 1e-4 else "%.2g µs" % (1e6 * t)
 
 
+def write_dir(d, text, names, res, lem, tol):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "fclib_real.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["problem", "contacts", "solver", "iterations", "error", "time", "reason", "converged", "tol"])
+        for spec, by in list(res.items()) + [("lemke:k=%d" % k, v) for k, v in lem.items()]:
+            for n in names:
+                r = by[n]
+                w.writerow([n[:-5], r["contacts"], spec, r["iterations"], r["error"], r["time"], r["reason"], r["converged"], "%g" % tol])
+    with open(os.path.join(d, "fclib_real.md"), "w") as f:
+        f.write(text + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tol", type=float, default=1e-8)
     ap.add_argument("--max-it", type=int, default=100000)
     ap.add_argument("--fcsim", default=os.path.join(ROOT, "bin", "fcsim"))
     ap.add_argument("--update", help="write the table into this markdown file between its markers")
+    ap.add_argument("-o", help="also write DIR/fclib_real.csv (one row per problem and solver) and DIR/fclib_real.md (make figures)")
     a = ap.parse_args()
     d = fclib_real()
     files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".hdf5"))
@@ -92,6 +106,8 @@ def main():
             (" (falls with k at every doubling)" if all(means[i + 1] < means[i] for i in range(len(means) - 1)) else " (NOT monotone in k)")]
     text = "\n".join(out)
     print(text)
+    if a.o:
+        write_dir(a.o, text, names, res, lem, a.tol)
     if a.update:
         path = os.path.join(ROOT, a.update) if not os.path.isabs(a.update) else a.update
         doc = open(path).read()

@@ -1,10 +1,15 @@
 """One style for every figure fcsim's scripts draw (make figures, issue 30): sizes, grid, line
 widths, and a bounding box that never clips a label. Each plotting script calls apply() right
 after choosing matplotlib's Agg back end; save() writes PNG and PDF side by side."""
+import os
+
 import matplotlib
 
 
 def apply():
+    # a PDF records its creation date unless SOURCE_DATE_EPOCH is set: with it the same figure is
+    # the same file, so a redraw does not change the committed PDFs
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     matplotlib.rcParams.update({
         "figure.dpi": 100,
         "savefig.dpi": 150,

@@ -18,6 +18,7 @@ import os
 import sys
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -54,10 +55,10 @@ def runs_of(d):
     study = os.path.join(d, "study.csv")
     dofs = {}
     if os.path.isfile(study):
-        head, rows = read_csv(study)
-        if "level" in head and "dofs" in head:
-            for r in rows:
-                dofs[int(r[head.index("level")])] = int(r[head.index("dofs")])
+        with open(study) as f:  # study.csv has text columns (status): not read_csv's floats
+            for r in csv.DictReader(ln for ln in f if not ln.startswith("#")):
+                if "level" in r and "dofs" in r:
+                    dofs[int(r["level"])] = int(r["dofs"])
     out = []
     for name in sorted(os.listdir(d)):
         p = os.path.join(d, name, "probes.csv")
@@ -83,17 +84,33 @@ def main():
             raise SystemExit(f"{path}: no such file or directory")
     out = a.output or os.path.join(a.dirs[0], "cylinder_press")
 
-    fig, ax = plt.subplots(figsize=(6.0, 4.5))
+    # left: the curves (levels agree to 0.1 %, so each has its own dash and marker); right: the
+    # relative difference to the reference at its points (the run interpolated linearly in x, as
+    # fcsim study refine's errors.csv)
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10.0, 4.2))
+    rh, rr = read_csv(a.reference)
+    xr, yr = [r[0] for r in rr], [r[1] for r in rr]
+    styles = [("-", None), ("--", None), (":", None), ("-.", None)]
+    marks = ["s", "^", "v", "D"]
+    k = 0
     for d in a.dirs:
         for label, p in runs_of(d):
-            ax.plot(column(p, a.x), [y / 1e6 for y in column(p, a.y)], "-", lw=1.2, label=label)
-    rh, rr = read_csv(a.reference)
-    ax.plot([r[0] for r in rr], [r[1] / 1e6 for r in rr], "ko", ms=4, mfc="none", label="Bijelonja et al. 2005")
+            xs, ys = column(p, a.x), column(p, a.y)
+            ax.plot(xs, [y / 1e6 for y in ys], styles[k % 4][0], lw=1.4, label=label)
+            inside = [(x, y) for x, y in zip(xr, yr) if min(xs) <= x <= max(xs) and y != 0]
+            ax2.plot([x for x, _ in inside], [100 * (float(np.interp(x, xs, ys)) - y) / abs(y) for x, y in inside], marks[k % 4] + styles[k % 4][0],
+                     ms=4, label=label)
+            k += 1
+    ax.plot(xr, [y / 1e6 for y in yr], "ko", ms=4, mfc="none", label="Bijelonja et al. 2005 (solids4foam cylinderCrush data)")
     ax.set_xlabel("total compression [m]")
     ax.set_ylabel("force per unit length [MN/m]")
-    ax.set_title("Rubber cylinder press (Mooney-Rivlin, plane strain)")
-    ax.grid(True, alpha=0.3)
+    ax.set_title("Rubber cylinder press (Mooney-Rivlin, plane strain; han2023 Fig. 4)")
     ax.legend(fontsize=8)
+    ax2.axhline(0, color="k", lw=0.8)
+    ax2.set_xlabel("total compression [m]")
+    ax2.set_ylabel("(fcsim - reference) / reference [%]")
+    ax2.set_title("Difference to the reference at its points")
+    ax2.legend(fontsize=8)
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     for ext in ("png", "pdf"):

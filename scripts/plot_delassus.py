@@ -118,7 +118,10 @@ def main():
     fig, ax = plt.subplots(figsize=(6.5, 5.5))
     tiny = Wp[Wp > 0].max() * 1e-12 if (Wp > 0).any() else 1.0
     im = ax.imshow(np.log10(np.maximum(Wp, tiny)), cmap="viridis", interpolation="nearest")
-    fig.colorbar(im, ax=ax, label="log10 |W_ij|")
+    ax.grid(False)  # the common style's grid would cross the image's cells
+    fig.colorbar(im, ax=ax, label="log10 |W_ij|, W in m/(N s^2) = 1/kg (velocity per impulse)")
+    ax.set_xlabel("contacts of each group: n | t1 | t2 columns")
+    ax.set_ylabel("contacts of each group: n | t1 | t2 rows")
     for s in sub:
         if s:
             ax.axhline(s - 0.5, color="w", lw=0.4)

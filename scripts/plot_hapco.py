@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Figures of the HapCo solver study (talbi2008 Fig. 6-9) from scripts/hapco_study.py's output.
 
-usage: plot_hapco.py [-o OUT] [--test common|paper] DIR
+usage: plot_hapco.py [-o OUT] [--test common|paper|smallrho|talbirho] DIR
 
 DIR/hapco.csv (one row per run x increment; with --test paper, DIR/paper.csv) gives, per benchmark and friction coefficient, one
 panel of contact-solver iterations per increment (the sweeps of every contact solve of the
@@ -34,7 +34,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dir")
     ap.add_argument("-o", default=None)
-    ap.add_argument("--test", default="common", choices=["common", "paper", "smallrho"])
+    ap.add_argument("--test", default="common", choices=["common", "paper", "smallrho", "talbirho"])
     a = ap.parse_args()
     path = os.path.join(a.dir, "paper.csv" if a.test == "paper" else "hapco.csv")
     if not os.path.isfile(path):
@@ -89,7 +89,9 @@ def main():
         ax.set_ylabel("iterations per increment" if a.test != "paper" else "iterations (one solve per increment)")
         ax.grid(True, which="both", alpha=0.3)
     axes[0][0].legend(fontsize=8)
-    fig.suptitle("HapCo, %s stopping test (x: first failed increment)" % a.test, fontsize=9)
+    what = {"common": "every solver to the common error 1e-12 (talbi2008 Figs. 6-7)", "paper": "talbi2008's own stopping tests at eps = 1e-4",
+            "smallrho": "uzawa_global with rho_factor 0.05", "talbirho": "uzawa_global with talbi2008's rho = 0.3 min 1/W_nn (Fig. 9)"}[a.test]
+    fig.suptitle("HapCo, %s (x: first failed increment)" % what, fontsize=9)
     fig.tight_layout()
     for ext in ("png", "pdf"):
         fig.savefig(out + "." + ext, dpi=150)
