@@ -8,7 +8,6 @@
 #include "../step/step.h"
 #include "../compliance/compliance.h"
 #include "../io/output.h"
-#include "../io/fclib_io.h"
 #include "../core/fsutil.h"
 #include <errno.h>
 #include <string.h>
@@ -94,24 +93,15 @@ static PetscErrorCode WriteContacts_Private(FcContactStep cs, FcOutput out, Pets
   PetscFunctionReturn(0);
 }
 
-/* FCLIB file of the step's last contact problem: fclib/step_<k>.hdf5 in the run directory. */
-static PetscErrorCode WriteFCLIB_Private(FcContactStep cs, const char *dir, const FcCase *c, PetscInt step)
+/* The step's last contact problem and its solution, to the FCLIB dump (output.fclib). */
+static PetscErrorCode WriteFCLIB_Private(FcContactStep cs, FcOutput out, PetscInt step)
 {
   FcContactProblem p;
   const PetscReal *r;
-  char             path[PETSC_MAX_PATH_LEN + 64], info[256];
 
   PetscFunctionBegin;
   PetscCall(FcContactStepGetProblem(cs, &p, &r));
-  if (!p) PetscFunctionReturn(0);
-  PetscCall(PetscSNPrintf(path, sizeof path, "%s/fclib", dir));
-  PetscCheck(mkdir(path, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", path, strerror(errno));
-  PetscCall(PetscSNPrintf(path, sizeof path, "%s/fclib/step_%06d.hdf5", dir, (int)step));
-  PetscCall(PetscSNPrintf(info, sizeof info, "fcsim case %s, step %d, %s", c->name, (int)step, c->integrator == FC_INTEGRATOR_QUASI_STATIC ? "quasi-static: u = displacement, r = force" : "dynamics (theta-method): u = velocity, r = impulse"));
-  {
-    FcFCLIBInfo fi = {c->name, info, "fcsim local contact problem (W = sum_b H_b A_b^-1 H_b^T)"};
-    PetscCall(FcFCLIBWriteSolution(path, p, &fi, r, NULL));
-  }
+  if (p) PetscCall(FcOutputWriteProblem(out, step, p, r));
   PetscFunctionReturn(0);
 }
 
@@ -367,6 +357,9 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   spec.hdf5          = c->output_hdf5;
   spec.vtk           = c->output_vtk;
   spec.vtk_binary    = c->vtk_binary;
+  spec.fclib         = c->output_fclib;
+  spec.case_name     = c->name;
+  spec.fclib_meaning = c->integrator == FC_INTEGRATOR_QUASI_STATIC ? "quasi-static: u = displacement, r = force" : "dynamics (theta-method): u = velocity, r = impulse";
   spec.case_json     = c->resolved_json;
   spec.case_file     = c->file;
   spec.version       = FcVersion();
@@ -433,7 +426,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
       PetscCall(WriteFields_Private(m, rs->out, n, s.t1, rs->vm));
       if (rs->contact) PetscCall(WriteContacts_Private(rs->contact, rs->out, n, s.t1));
     }
-    if (rs->contact && c->output_fclib) PetscCall(WriteFCLIB_Private(rs->contact, tmp, c, n));
+    if (rs->contact && c->output_fclib) PetscCall(WriteFCLIB_Private(rs->contact, rs->out, n));
     PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
     /* the haptic loop between this step and the next, on this step's frozen contact problem */
     if (rs->haptic && !last) PetscCall(FcHapticAfterStep(rs->haptic, rs->contact, &s));
@@ -466,12 +459,12 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   }
   PetscCall(PetscLogStagePop());
   if (c->verdict.set) PetscCall(Verdict_Private(c, rs));
-  PetscCall(FcOutputClose(&rs->out));
   if (rs->haptic) {
     PetscInt nexhausted;
-    PetscCall(FcHapticFinish(rs->haptic, tmp, c->output_hdf5, &nexhausted));
+    PetscCall(FcHapticFinish(rs->haptic, rs->out, &nexhausted));
     rs->haptic_failed = (PetscBool)(c->haptic.strict && nexhausted > 0);
   }
+  PetscCall(FcOutputClose(&rs->out));
   PetscCall(PetscTime(&tnow));
   *converged = (PetscBool)(!*stopped_at && (nfail == 0 || c->allow_nonconvergence) && !rs->haptic_failed);
   *nfailed   = nfail;
