@@ -76,7 +76,7 @@ static PetscErrorCode ReadRows_Private(FILE *f, char **line, size_t *cap, FcResu
     }
     for (p = *line; c < nf; c++) {
       char *end;
-      t->v[t->nrows * nf + c] = p && *p ? strtod(p, &end) : NAN;
+      t->v[t->nrows * nf + c] = p && *p && *p != ',' ? strtod(p, &end) : NAN;
       p                       = p ? strchr(p, ',') : NULL;
       if (p) p++;
     }
