@@ -2,8 +2,9 @@
  * order: the probes (the shared probe row, probes.csv and run.h5:/probes), the verdict (its rows,
  * the stop on a collapse, the verdict line and run.h5:/verdict), the fields and contacts of the
  * output steps, the FCLIB dump of every step's contact problem, and the haptic loop between steps
- * (its summary line, haptic.csv and run.h5:/haptic). Adding a consumer is a monitor in a file of
- * its own and one FcRunMonitorSet line in the run (src/run/run.c, RunMonitors_Private). */
+ * (its summary line, haptic.csv and run.h5:/haptic). Adding a consumer is its callbacks (here or
+ * in a file of its own) and one FcRunMonitorSet line in the run (src/run/run.c,
+ * RunMonitors_Private). */
 #ifndef FC_RUN_MONITORS_H
 #define FC_RUN_MONITORS_H
 
