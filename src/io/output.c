@@ -7,9 +7,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Every writer a run may have, in the order they are called: one line per writer type. haptic.csv
- * before run.h5:/haptic, run.h5 before VTK, as fcsim always wrote them. */
-static const FcWriterType *const FcWriters[] = {&FcWriterHaptic, &FcWriterH5, &FcWriterVTK, &FcWriterCSV, &FcWriterFCLIB};
+/* Every writer a run may have, in the order they are called: one entry per writer type, the
+ * FcWriterType FcWriter<name> its file defines. haptic.csv before run.h5:/haptic, run.h5 before
+ * VTK, as fcsim always wrote them. */
+#define FC_WRITERS(W) W(Haptic) W(H5) W(VTK) W(CSV) W(FCLIB)
+
+#define FC_WRITER_DECLARE(name) extern const FcWriterType FcWriter##name;
+#define FC_WRITER_ENTRY(name)   &FcWriter##name,
+FC_WRITERS(FC_WRITER_DECLARE)
+static const FcWriterType *const FcWriters[] = {FC_WRITERS(FC_WRITER_ENTRY)};
 #define FC_NWRITERS ((PetscInt)(sizeof FcWriters / sizeof FcWriters[0]))
 
 struct _p_FcOutput {

@@ -3,9 +3,9 @@
  * FcOutput (output.h) is the run's set of writers. It checks what it is given, keeps what every
  * writer shares (the directory, the meshes, the list of output steps and of contact outputs) and
  * hands each call to the writers that take it, in the order of the table in output.c. A writer
- * is a type with an ops table: every op is optional, and `want` says from the spec whether the
- * run has this writer at all. Adding a writer is a file with its FcWriterType and one line in
- * that table. */
+ * is a type with an ops table: every op is optional but `want`, which says from the spec whether
+ * the run has this writer at all. Adding a writer is a file with its FcWriterType and its name in
+ * the list FC_WRITERS of output.c. */
 #ifndef FC_IO_WRITER_H
 #define FC_IO_WRITER_H
 
@@ -45,7 +45,7 @@ typedef struct {
   PetscErrorCode (*destroy)(void **ctx, PetscBool report);
 } FcWriterType;
 
-extern const FcWriterType FcWriterH5, FcWriterVTK, FcWriterCSV, FcWriterHaptic, FcWriterFCLIB;
+/* Each writer's file defines `const FcWriterType FcWriter<name>`, listed in FC_WRITERS (output.c). */
 
 /* Helpers shared by the writers (output.c). */
 PetscErrorCode FcOutputPathJoin(char *out, size_t len, const char *dir, const char *name);
