@@ -18,7 +18,7 @@ typedef struct {
  * missing or has no header is *found = PETSC_FALSE, or an error when required ("Cannot read FILE"). */
 PetscErrorCode FcResultsReadTable(const char *dir, const char *name, PetscBool required, FcResultsTable *t, PetscBool *found);
 PetscErrorCode FcResultsTableDestroy(FcResultsTable *t);
-/* Index of a column by its name, -1 if there is none. */
+/* Index of a column by its name, -1 if there is none (a lookup: no error to return). */
 PetscInt FcResultsTableColumn(const FcResultsTable *t, const char *name);
 
 /* Split one CSV line in place into fields (RFC 4180 double quotes, as probes.csv writes column
@@ -29,7 +29,8 @@ PetscInt FcCSVSplit(char *line, char **field, PetscInt max);
 /* Nodes and elements of the named deformable bodies of the run in dir, summed: run.h5
  * /bodies/<b>/mesh/{X,cells} (first dimension; only a regular run.h5 that names nothing outside
  * itself, h5check.h), else the header of vtk/<b>_000000.vtk (POINTS N, CELLS E). -1: unknown (a
- * run without HDF5 and VTK output). */
+ * run without HDF5 and VTK output). It cannot fail (what it cannot read is unknown), hence no
+ * PetscErrorCode. */
 void FcResultsMeshCounts(const char *dir, PetscInt nb, char *const *names, long long *nodes, long long *elems);
 
 #endif

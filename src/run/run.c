@@ -271,8 +271,9 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
 }
 
 /* The step's lines on stderr: a warning when it did not converge, its statistics (not with -q). */
-static void StepReport_Private(const FcCase *c, const FcStepInfo *s, const FcStepStats *st, PetscReal tout, PetscBool contact)
+static PetscErrorCode StepReport_Private(const FcCase *c, const FcStepInfo *s, const FcStepStats *st, PetscReal tout, PetscBool contact)
 {
+  PetscFunctionBegin;
   if (!st->converged && FcVerbosity > 0) { /* with -q the run's summary line (FcRun) is the only one */
     char why[160] = "";
     if (!st->contact.converged) snprintf(why, sizeof why, ", a contact solve did not converge: %s, common error %.2e, tol %g", st->contact.reason ? st->contact.reason : "?", (double)st->contact.error, (double)st->contact.tol);
@@ -284,6 +285,7 @@ static void StepReport_Private(const FcCase *c, const FcStepInfo *s, const FcSte
       fprintf(stderr, " contacts=%d active=%d stick=%d slip=%d contact_it=%d contact_err=%.2e", (int)st->contact.contacts, (int)st->contact.active, (int)st->contact.stick, (int)st->contact.slip, (int)st->contact.iterations, (double)st->contact.error);
     fprintf(stderr, "\n");
   }
+  PetscFunctionReturn(0);
 }
 
 /* *stopped_at: the step that became inadmissible, where the run stopped (its outputs up to the
@@ -339,7 +341,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
     done = n;
     if (!st.converged) nfail++;
-    StepReport_Private(c, &s, &st, to1 - to0, (PetscBool)(rs->contact != NULL));
+    PetscCall(StepReport_Private(c, &s, &st, to1 - to0, (PetscBool)(rs->contact != NULL)));
     if (ev.last && n < c->steps) {
       if (FcVerbosity > 0) fprintf(stderr, "fcsim: collapse at t = %g s: the run stops (verdict.stop_on_collapse)\n", (double)s.t1);
       break;
