@@ -620,7 +620,9 @@ int main(int argc, char **argv)
     if (pp) {
       const long parent = strtol(pp, NULL, 10);
       (void)unsetenv("FCSIM_PARENT_PID");
-      if (prctl(PR_SET_PDEATHSIG, SIGTERM) || (long)getppid() != parent) (void)raise(SIGTERM);
+      /* the study may be gone already: SIGTERM to the process, not raise()'s to this thread,
+       * which blocks it (the watchdog thread takes it) */
+      if (prctl(PR_SET_PDEATHSIG, SIGTERM) || (long)getppid() != parent) (void)kill(getpid(), SIGTERM);
     }
   }
   /* PETSc's signal handling would take SIGTERM, and PetscFinalize resets every signal it took to
