@@ -1,6 +1,7 @@
 /* fcsim — the haptic loop's output (src/run/haptic.c, doc/haptic.md, doc/output-format.md):
- * haptic.csv (one row per tick) and the group /haptic of run.h5 (one dataset per column, the
- * per-tick wall times, and the run's counts as attributes). Plain data only. */
+ * haptic.csv (one row per tick, haptic_out.c) and the group /haptic of run.h5 (one dataset per
+ * column, the per-tick wall times, and the run's counts as attributes; h5out.c), both written by
+ * FcOutputWriteHaptic (output.h). Plain data only. */
 #ifndef FC_HAPTIC_OUT_H
 #define FC_HAPTIC_OUT_H
 
@@ -17,9 +18,5 @@ typedef struct {
   const PetscReal   *attr_values;
   const char        *solver;     /* attribute "solver": the contact solver's type */
 } FcHapticOutput;
-
-/* Write <dir>/haptic.csv (values with 17 significant digits: a run's file is bit-reproducible);
- * when h5 is true also the group /haptic of <dir>/run.h5, which must exist and be closed. */
-PetscErrorCode FcHapticOutputWrite(const char *dir, PetscBool h5, const FcHapticOutput *o);
 
 #endif

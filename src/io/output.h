@@ -1,5 +1,6 @@
-/* fcsim — run output: run.h5 (+ run.xdmf), legacy VTK series, probes.csv, stats.csv; bodies
- * and, when the stepping code writes them, contact points.
+/* fcsim — run output: the set of a run's writers, one file each (src/io/writer.h): run.h5 +
+ * run.xdmf (h5out.c), legacy VTK series (vtk.c), probes.csv and stats.csv (csvout.c), the haptic
+ * loop's haptic.csv (haptic_out.c), the FCLIB dump of the steps' contact problems (fclib_dump.c).
  * Depends only on plain data (arrays), never on the model; the layout is documented in
  * doc/output-format.md. All files go into `dir`, which the caller creates under a temporary
  * name and renames on success. */
@@ -8,6 +9,8 @@
 
 #include "../core/fc.h"
 #include "../contact/status.h"
+#include "../contact/problem.h"
+#include "haptic_out.h"
 
 typedef struct {
   const char      *name;     /* body name */
@@ -39,6 +42,9 @@ typedef struct {
 typedef struct {
   const char *dir;            /* output directory (exists) */
   PetscBool   hdf5, vtk, vtk_binary;
+  PetscBool   fclib;          /* fclib/step_<k>.hdf5: the contact problem of every step (FcOutputWriteProblem) */
+  const char *case_name;      /* the FCLIB files' title */
+  const char *fclib_meaning;  /* what u and r are, in the FCLIB files' description */
   const char *case_json;      /* resolved case */
   const char *case_file;
   const char *version;
@@ -78,6 +84,12 @@ PetscErrorCode FcOutputWriteContacts(FcOutput out, PetscInt step, PetscReal time
 PetscErrorCode FcOutputWriteProbes(FcOutput out, PetscInt step, PetscReal time, const PetscReal *values);
 /* One row of statistics (nstat_cols) for a step (every step). */
 PetscErrorCode FcOutputWriteStats(FcOutput out, PetscInt step, PetscReal time, const PetscReal *values);
+/* The last contact problem of a step and its solution r: fclib/step_<step>.hdf5 (with spec.fclib;
+ * the folder fclib/ made at the first). */
+PetscErrorCode FcOutputWriteProblem(FcOutput out, PetscInt step, FcContactProblem p, const PetscReal *r);
+/* The haptic loop's ticks and counts: haptic.csv and run.h5:/haptic (while run.h5 is open: before
+ * FcOutputClose); at most once. */
+PetscErrorCode FcOutputWriteHaptic(FcOutput out, const FcHapticOutput *h);
 /* The run's verdict (src/run/verdict.h), written at close as the attributes of run.h5:/verdict
  * (doc/output-format.md). */
 typedef struct {

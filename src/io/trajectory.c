@@ -424,6 +424,152 @@ static PetscErrorCode ReadRaw_Private(const char *file, FILE *fp, Reader *r, FcT
   PetscFunctionReturn(0);
 }
 
+/* Units: each format has its own, and a units argument that contradicts them is refused. The rows
+ * were read with unit 0: millimetres are scaled now. */
+static PetscErrorCode Units_Private(const char *file, const FcTrajectoryOptions *o, const Reader *r, const char *units, PetscBool has_units, Raw *raw, PetscInt nraw)
+{
+  const char    *u    = NULL;
+  PetscErrorCode ierr = 0;
+
+  switch (r->fmt) {
+  case FMT_FCSIM:
+    if (!has_units) ierr = FcInputError(file, NULL, "line 1: missing the metadata line '# units: m' (the fcsim format states its units)");
+    else if (strcmp(units, "m")) ierr = FcInputError(file, NULL, "line 1: '# units: %s': the fcsim format is SI, units m", units);
+    u = "m";
+    break;
+  case FMT_OPENHAPTICS:
+    u = "mm"; /* HD_CURRENT_POSITION and HD_CURRENT_TRANSFORM are in millimetres */
+    break;
+  case FMT_ROS_POSE:
+    u = "m"; /* geometry_msgs are SI (ROS REP 103) */
+    break;
+  case FMT_ROS_JOINTSTATE:
+    if (!o->units) ierr = FcInputError(file, NULL, "line 1: missing units: a JointState end-effector pose has no stated unit (the Omni drivers write mm); give units m or mm");
+    u = o->units;
+    break;
+  }
+  if (!ierr && o->units && strcmp(o->units, u)) ierr = FcInputError(file, NULL, "line 1: units %s given, but the %s format is in %s", o->units, format_names[r->fmt], u);
+  if (ierr) return ierr;
+  if (!strcmp(u, "mm"))
+    for (PetscInt i = 0; i < nraw; i++)
+      for (int c = 0; c < 3; c++) raw[i].p[c] /= 1000; /* one rounding: 12.5 mm is the double 0.0125 */
+  return 0;
+}
+
+/* Time: strictly increasing; a repeated sample (same time, same pose and buttons) is dropped.
+ * *m: the samples kept, at the start of raw. */
+static PetscErrorCode Increasing_Private(const char *file, const Reader *r, Raw *raw, PetscInt nraw, PetscInt *m, FcTrajectory *tr)
+{
+  PetscErrorCode ierr = 0;
+
+  *m = 0;
+  for (PetscInt i = 0; i < nraw && !ierr; i++) {
+    if (*m > 0) {
+      Raw *a = &raw[*m - 1], *b = &raw[i];
+      if (b->t < a->t) ierr = FcInputError(file, NULL, "line %ld: time %.10g s goes back (line %ld has %.10g s): the time column must increase", b->line, (double)(b->t + r->t0), a->line, (double)(a->t + r->t0));
+      else if (b->t == a->t) {
+        PetscBool same = (PetscBool)(b->buttons == a->buttons);
+        for (int c = 0; c < 3; c++) same = (PetscBool)(same && b->p[c] == a->p[c]);
+        for (int c = 0; c < 4; c++) same = (PetscBool)(same && b->q[c] == a->q[c]);
+        if (!same) ierr = FcInputError(file, NULL, "line %ld: time %.10g s repeated from line %ld with a different pose: the time column must increase", b->line, (double)(b->t + r->t0), a->line);
+        tr->nduplicates++;
+        continue;
+      }
+    }
+    raw[(*m)++] = raw[i];
+  }
+  return ierr;
+}
+
+/* Window, on the time from the first sample; then the required length (the case's t_end). */
+static PetscErrorCode Window_Private(const char *file, const FcTrajectoryOptions *o, Raw *raw, PetscInt *m)
+{
+  PetscInt j = 0;
+
+  for (PetscInt i = 0; i < *m; i++) {
+    if (o->window && (raw[i].t < o->t_begin || raw[i].t > o->t_end)) continue;
+    raw[j++] = raw[i];
+  }
+  if (j < 2)
+    return o->window ? FcInputError(file, NULL, "line %ld: %d sample(s) in the time window [%g, %g] s (the log spans [0, %.17g] s): at least 2 are needed", raw[*m - 1].line, (int)j, (double)o->t_begin, (double)o->t_end, (double)raw[*m - 1].t)
+                     : FcInputError(file, NULL, "line %ld: one sample: a trajectory needs at least 2", raw[*m - 1].line);
+  *m = j;
+  if (o->t_required > 0 && raw[j - 1].t - raw[0].t < o->t_required)
+    return FcInputError(file, NULL, "line %ld: the log ends %.17g s after its first %ssample, before the required end %g s (the case's t_end): the motion after it is unknown", raw[j - 1].line, (double)(raw[j - 1].t - raw[0].t), o->window ? "kept " : "", (double)o->t_required);
+  return 0;
+}
+
+/* Convert the m samples kept: transform, shift, quaternion signs continuous. */
+static PetscErrorCode Convert_Private(const Reader *r, const FcTrajectoryTransform *T, const Raw *raw, PetscInt m, FcTrajectory *tr)
+{
+  PetscFunctionBegin;
+  tr->t_offset = raw[0].t;
+  tr->n        = m;
+  PetscCall(PetscMalloc2(m, &tr->t, 3 * m, &tr->p));
+  if (r->quat[0] >= 0 || r->T >= 0) PetscCall(PetscMalloc1(4 * m, &tr->q));
+  if (r->buttons >= 0) PetscCall(PetscMalloc1(m, &tr->buttons));
+  for (PetscInt i = 0; i < m; i++) {
+    PetscReal x[3];
+    tr->t[i] = raw[i].t - tr->t_offset;
+    QuatRotate_Private(T->q, raw[i].p, x);
+    for (int c = 0; c < 3; c++) tr->p[3 * i + c] = T->scale * x[c] + T->translation[c];
+    if (tr->q) {
+      PetscReal *q = tr->q + 4 * i, d = 0;
+      QuatMult_Private(T->q, raw[i].q, q);
+      if (i > 0) {
+        for (int c = 0; c < 4; c++) d += q[c] * q[c - 4];
+        if (d < 0)
+          for (int c = 0; c < 4; c++) q[c] = -q[c];
+      }
+    }
+    if (tr->buttons) tr->buttons[i] = raw[i].buttons;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Dropouts: steps longer than k times the median step. */
+static PetscErrorCode Dropouts_Private(FcTrajectory *tr, PetscReal k)
+{
+  const PetscInt m = tr->n;
+  PetscReal     *dt;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(m - 1, &dt));
+  for (PetscInt i = 0; i + 1 < m; i++) dt[i] = tr->t[i + 1] - tr->t[i];
+  qsort(dt, (size_t)(m - 1), sizeof *dt, CompareReal_Private);
+  tr->median_dt = (m - 1) % 2 ? dt[(m - 1) / 2] : 0.5 * (dt[(m - 1) / 2 - 1] + dt[(m - 1) / 2]);
+  tr->max_dt    = dt[m - 2];
+  PetscCall(PetscFree(dt));
+  for (PetscInt i = 0; i + 1 < m; i++)
+    if (tr->t[i + 1] - tr->t[i] > k * tr->median_dt) tr->ndropouts++;
+  PetscFunctionReturn(0);
+}
+
+/* The log's format (its name), checked units argument, and the file opened (regular files only:
+ * a FIFO or a device would block the read or never end). */
+static PetscErrorCode Open_Private(const char *file, const FcTrajectoryOptions *o, Reader *r, FcTrajectory *tr, FILE **fp)
+{
+  const char *kind;
+  int         i, fd;
+
+  PetscFunctionBegin;
+  for (i = 0; i < 4; i++)
+    if (o->format && !strcmp(o->format, format_names[i])) break;
+  FcCheckInput(i < 4, file, NULL, "unknown trajectory format '%s' (expected fcsim, openhaptics, ros_pose, ros_jointstate)", o->format ? o->format : "(none)");
+  r->fmt = (Format)i;
+  PetscCall(PetscStrncpy(tr->format, format_names[i], sizeof tr->format));
+  FcCheckInput(!o->units || !strcmp(o->units, "m") || !strcmp(o->units, "mm"), file, NULL, "unknown units '%s' (expected m or mm)", o->units);
+  fd = FcInputFileOpenFd(file, NULL, &kind);
+  FcCheckInput(fd != -2, file, NULL, "cannot open the trajectory log: it is %s, not a regular file (fcsim reads only regular files)", kind);
+  FcCheckInput(fd >= 0, file, NULL, "cannot open the trajectory log (%s)", strerror(errno));
+  if (!(*fp = fdopen(fd, "r"))) {
+    int err = errno;
+    close(fd);
+    return FcInputError(file, NULL, "cannot open the trajectory log (%s)", strerror(err));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, FcTrajectory *tr)
 {
   Reader                r;
@@ -442,112 +588,20 @@ PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, 
   PetscCall(PetscMemzero(&r, sizeof r));
   PetscCall(PetscStrncpy(tr->file, file, sizeof tr->file));
   r.file = file;
-  {
-    int i;
-    for (i = 0; i < 4; i++)
-      if (o->format && !strcmp(o->format, format_names[i])) break;
-    FcCheckInput(i < 4, file, NULL, "unknown trajectory format '%s' (expected fcsim, openhaptics, ros_pose, ros_jointstate)", o->format ? o->format : "(none)");
-    r.fmt = (Format)i;
-    PetscCall(PetscStrncpy(tr->format, format_names[i], sizeof tr->format));
-  }
-  FcCheckInput(!o->units || !strcmp(o->units, "m") || !strcmp(o->units, "mm"), file, NULL, "unknown units '%s' (expected m or mm)", o->units);
-  /* a regular file only: a FIFO or a device would block the read or never end */
-  {
-    const char *kind;
-    int         fd = FcInputFileOpenFd(file, NULL, &kind);
-    FcCheckInput(fd != -2, file, NULL, "cannot open the trajectory log: it is %s, not a regular file (fcsim reads only regular files)", kind);
-    FcCheckInput(fd >= 0, file, NULL, "cannot open the trajectory log (%s)", strerror(errno));
-    if (!(fp = fdopen(fd, "r"))) {
-      int err = errno;
-      close(fd);
-      return FcInputError(file, NULL, "cannot open the trajectory log (%s)", strerror(err));
-    }
-  }
+  PetscCall(Open_Private(file, o, &r, tr, &fp));
   ierr = ReadRaw_Private(file, fp, &r, tr, &raw, &nraw, units, sizeof units, &has_units, &last_line);
   fclose(fp);
   PetscCall(PetscFree2(r.name_col, r.pos_col));
   if (ierr) return ierr;
-
-  /* Units: each format has its own, and a units argument that contradicts them is refused. */
-  {
-    const char *u = NULL;
-    switch (r.fmt) {
-    case FMT_FCSIM:
-      if (!has_units) ierr = FcInputError(file, NULL, "line 1: missing the metadata line '# units: m' (the fcsim format states its units)");
-      else if (strcmp(units, "m")) ierr = FcInputError(file, NULL, "line 1: '# units: %s': the fcsim format is SI, units m", units);
-      u = "m";
-      break;
-    case FMT_OPENHAPTICS:
-      u = "mm"; /* HD_CURRENT_POSITION and HD_CURRENT_TRANSFORM are in millimetres */
-      break;
-    case FMT_ROS_POSE:
-      u = "m"; /* geometry_msgs are SI (ROS REP 103) */
-      break;
-    case FMT_ROS_JOINTSTATE:
-      if (!o->units) ierr = FcInputError(file, NULL, "line 1: missing units: a JointState end-effector pose has no stated unit (the Omni drivers write mm); give units m or mm");
-      u = o->units;
-      break;
-    }
-    if (!ierr && o->units && strcmp(o->units, u)) ierr = FcInputError(file, NULL, "line 1: units %s given, but the %s format is in %s", o->units, format_names[r.fmt], u);
-    if (ierr) {
-      free(raw);
-      return ierr;
-    }
-    /* The rows were read with unit 0: scale now. */
-    if (!strcmp(u, "mm"))
-      for (PetscInt i = 0; i < nraw; i++)
-        for (int c = 0; c < 3; c++) raw[i].p[c] /= 1000; /* one rounding: 12.5 mm is the double 0.0125 */
-  }
-  if (nraw == 0) {
-    free(raw);
-    return FcInputError(file, NULL, "line %ld: empty log: a header and no samples", last_line);
-  }
-
-  /* Time: strictly increasing; a repeated sample (same time, same pose and buttons) is dropped. */
-  for (PetscInt i = 0; i < nraw && !ierr; i++) {
-    if (m > 0) {
-      Raw *a = &raw[m - 1], *b = &raw[i];
-      if (b->t < a->t) ierr = FcInputError(file, NULL, "line %ld: time %.10g s goes back (line %ld has %.10g s): the time column must increase", b->line, (double)(b->t + r.t0), a->line, (double)(a->t + r.t0));
-      else if (b->t == a->t) {
-        PetscBool same = (PetscBool)(b->buttons == a->buttons);
-        for (int c = 0; c < 3; c++) same = (PetscBool)(same && b->p[c] == a->p[c]);
-        for (int c = 0; c < 4; c++) same = (PetscBool)(same && b->q[c] == a->q[c]);
-        if (!same) ierr = FcInputError(file, NULL, "line %ld: time %.10g s repeated from line %ld with a different pose: the time column must increase", b->line, (double)(b->t + r.t0), a->line);
-        tr->nduplicates++;
-        continue;
-      }
-    }
-    raw[m++] = raw[i];
-  }
+  ierr = Units_Private(file, o, &r, units, has_units, raw, nraw);
+  if (!ierr && nraw == 0) ierr = FcInputError(file, NULL, "line %ld: empty log: a header and no samples", last_line);
+  if (!ierr) ierr = Increasing_Private(file, &r, raw, nraw, &m, tr);
+  if (!ierr) tr->nrows = nraw;
+  if (!ierr) ierr = Window_Private(file, o, raw, &m);
   if (ierr) {
     free(raw);
     return ierr;
   }
-  tr->nrows = nraw;
-
-  /* Window, on the time from the first sample. */
-  {
-    PetscInt j = 0;
-    for (PetscInt i = 0; i < m; i++) {
-      if (o->window && (raw[i].t < o->t_begin || raw[i].t > o->t_end)) continue;
-      raw[j++] = raw[i];
-    }
-    if (j < 2) {
-      ierr = o->window ? FcInputError(file, NULL, "line %ld: %d sample(s) in the time window [%g, %g] s (the log spans [0, %.17g] s): at least 2 are needed", raw[m - 1].line, (int)j, (double)o->t_begin, (double)o->t_end, (double)raw[m - 1].t)
-                       : FcInputError(file, NULL, "line %ld: one sample: a trajectory needs at least 2", raw[m - 1].line);
-      free(raw);
-      return ierr;
-    }
-    m = j;
-  }
-  tr->t_offset = raw[0].t;
-  if (o->t_required > 0 && raw[m - 1].t - raw[0].t < o->t_required) {
-    ierr = FcInputError(file, NULL, "line %ld: the log ends %.17g s after its first %ssample, before the required end %g s (the case's t_end): the motion after it is unknown", raw[m - 1].line, (double)(raw[m - 1].t - raw[0].t), o->window ? "kept " : "", (double)o->t_required);
-    free(raw);
-    return ierr;
-  }
-
-  /* Convert: transform, shift, quaternion signs continuous. */
   if (o->transform) T = *o->transform;
   else FcTrajectoryTransformIdentity(&T);
   {
@@ -556,40 +610,10 @@ PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, 
     PetscCheck(PetscAbsReal(nq - 1) <= 1e-9, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory transform: the rotation quaternion has norm %g, not 1", (double)nq);
     PetscCheck(T.scale > 0 && PetscIsNormalReal(T.scale), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory transform: the scale must be a positive number, not %g", (double)T.scale);
   }
-  tr->n = m;
-  PetscCall(PetscMalloc2(m, &tr->t, 3 * m, &tr->p));
-  if (r.quat[0] >= 0 || r.T >= 0) PetscCall(PetscMalloc1(4 * m, &tr->q));
-  if (r.buttons >= 0) PetscCall(PetscMalloc1(m, &tr->buttons));
-  for (PetscInt i = 0; i < m; i++) {
-    PetscReal x[3];
-    tr->t[i] = raw[i].t - tr->t_offset;
-    QuatRotate_Private(T.q, raw[i].p, x);
-    for (int c = 0; c < 3; c++) tr->p[3 * i + c] = T.scale * x[c] + T.translation[c];
-    if (tr->q) {
-      PetscReal *q = tr->q + 4 * i, d = 0;
-      QuatMult_Private(T.q, raw[i].q, q);
-      if (i > 0) {
-        for (int c = 0; c < 4; c++) d += q[c] * q[c - 4];
-        if (d < 0)
-          for (int c = 0; c < 4; c++) q[c] = -q[c];
-      }
-    }
-    if (tr->buttons) tr->buttons[i] = raw[i].buttons;
-  }
+  ierr = Convert_Private(&r, &T, raw, m, tr);
   free(raw);
-
-  /* Dropouts: steps longer than k times the median step. */
-  {
-    PetscReal *dt;
-    PetscCall(PetscMalloc1(m - 1, &dt));
-    for (PetscInt i = 0; i + 1 < m; i++) dt[i] = tr->t[i + 1] - tr->t[i];
-    qsort(dt, (size_t)(m - 1), sizeof *dt, CompareReal_Private);
-    tr->median_dt = (m - 1) % 2 ? dt[(m - 1) / 2] : 0.5 * (dt[(m - 1) / 2 - 1] + dt[(m - 1) / 2]);
-    tr->max_dt    = dt[m - 2];
-    PetscCall(PetscFree(dt));
-    for (PetscInt i = 0; i + 1 < m; i++)
-      if (tr->t[i + 1] - tr->t[i] > k * tr->median_dt) tr->ndropouts++;
-  }
+  PetscCall(ierr);
+  PetscCall(Dropouts_Private(tr, k));
   if (r.fmt != FMT_FCSIM) PetscCall(PetscSNPrintf(tr->device, sizeof tr->device, "%s", format_names[r.fmt]));
   PetscFunctionReturn(0);
 }

@@ -1,8 +1,11 @@
 /* fcsim — legacy VTK writer (unstructured grid for bodies, polydata for contact points), fcsim's
  * own: no libvtk dependency. Layout in doc/output-format.md. POINTS of a body are the reference
  * coordinates and the displacement is a point vector, so ParaView's "Warp By Vector" shows the
- * deformed shape at any scale; contact points are in the current configuration. */
-#include "output.h"
+ * deformed shape at any scale; contact points are in the current configuration. The writer of a
+ * run (writer.h): vtk/<body>_<k>.vtk and vtk/contacts_<k>.vtk per output step, and their
+ * ParaView indexes vtk/<name>.vtk.series. */
+#include "writer.h"
+#include <sys/stat.h>
 #include <stdint.h>
 #include <errno.h>
 #include <string.h>
@@ -253,3 +256,152 @@ PetscErrorCode FcVTKWriteContacts(const char *path, PetscBool binary, const FcOu
   PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing VTK file %s: %s", path, strerror(errno));
   PetscFunctionReturn(0);
 }
+/* ------------------------------------------------------------------- the VTK writer */
+
+static void JSONPutString(FILE *fp, const char *s)
+{
+  fputc('"', fp);
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+    if (*c == '"' || *c == '\\') fprintf(fp, "\\%c", *c);
+    else if (*c < 0x20) fprintf(fp, "\\u%04x", *c);
+    else fputc(*c, fp);
+  }
+  fputc('"', fp);
+}
+
+/* Lists <base>_<k>.vtk for the n output steps ks[] (NULL: k = 0..n-1). */
+static PetscErrorCode SeriesContents(FILE *fp, const FcOutputState *s, const char *base, PetscInt n, const PetscInt *ks, const char *path)
+{
+  char name[FC_NAME_LEN + 32];
+
+  PetscFunctionBegin;
+  fputs("{\n  \"file-series-version\": \"1.0\",\n  \"files\": [", fp);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt k = ks ? ks[i] : i;
+
+    PetscCall(PetscSNPrintf(name, sizeof name, "%s_%06" PetscInt_FMT ".vtk", base, k));
+    fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", fp);
+    JSONPutString(fp, name);
+    fprintf(fp, ", \"time\": %.17g}", (double)s->outtime[k]);
+  }
+  fputs(n ? "\n  ]\n}\n" : "]\n}\n", fp);
+  PetscCheck(!ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing %s", path);
+  PetscFunctionReturn(0);
+}
+
+/* ParaView's JSON index of the VTK files of a body (b >= 0) or of the contacts (b < 0). Written
+ * to a temporary name and renamed, so a ParaView session watching the run never reads half a
+ * file. */
+static PetscErrorCode SeriesWrite(const FcOutputState *s, PetscInt b)
+{
+  const char    *base = b < 0 ? "contacts" : s->meshes[b].name;
+  char           path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN], name[FC_NAME_LEN + 32];
+  FILE          *fp;
+  PetscErrorCode ierr;
+  int            rc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(name, sizeof name, "vtk/%s.vtk.series", base));
+  PetscCall(FcOutputPathJoin(path, sizeof path, s->dir, name));
+  PetscCall(PetscSNPrintf(name, sizeof name, "vtk/.%s.vtk.series.tmp", base));
+  PetscCall(FcOutputPathJoin(tmp, sizeof tmp, s->dir, name));
+  fp = fopen(tmp, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s: %s", tmp, strerror(errno));
+  ierr = b < 0 ? SeriesContents(fp, s, base, s->ncon, s->conk, path) : SeriesContents(fp, s, base, s->nout, NULL, path);
+  rc   = fclose(fp);
+  if (ierr || rc) remove(tmp);
+  PetscCall(ierr);
+  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing %s", tmp);
+  if (rename(tmp, path)) {
+    remove(tmp);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, path, strerror(errno));
+  }
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  PetscBool binary;
+} VTKOut;
+
+static PetscBool VTKWant(const FcOutputSpec *spec)
+{
+  return spec->vtk;
+}
+
+static PetscErrorCode VTKOpen(const FcOutputSpec *spec, const FcOutputState *s, void **ctx)
+{
+  VTKOut     *o;
+  char        vtkdir[PETSC_MAX_PATH_LEN];
+  struct stat st;
+
+  PetscFunctionBegin;
+  PetscCall(FcOutputPathJoin(vtkdir, sizeof vtkdir, s->dir, "vtk"));
+  PetscCheck(mkdir(vtkdir, 0777) == 0 || (errno == EEXIST && stat(vtkdir, &st) == 0 && S_ISDIR(st.st_mode)), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", vtkdir, strerror(errno));
+  PetscCall(PetscNew(&o));
+  o->binary = spec->vtk_binary;
+  *ctx      = o;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VTKFields(void *ctx, const FcOutputState *s, PetscInt step, PetscReal time, const FcOutputFields *fields)
+{
+  VTKOut  *o = (VTKOut *)ctx;
+  char     path[PETSC_MAX_PATH_LEN], name[FC_NAME_LEN + 32];
+  PetscInt k = s->nout - 1;
+
+  PetscFunctionBegin;
+  (void)step;
+  for (PetscInt b = 0; b < s->nbodies; b++) {
+    PetscCall(PetscSNPrintf(name, sizeof name, "vtk/%s_%06" PetscInt_FMT ".vtk", s->meshes[b].name, k));
+    PetscCall(FcOutputPathJoin(path, sizeof path, s->dir, name));
+    PetscCall(FcVTKWriteBody(path, o->binary, &s->meshes[b], &fields[b], time));
+  }
+  /* The series is kept current so that ParaView can follow a running simulation. Each rewrite
+   * costs O(nout): past 1000 output steps only every 100th is rewritten (close always is). */
+  if (s->nout <= 1000 || s->nout % 100 == 0)
+    for (PetscInt b = 0; b < s->nbodies; b++) PetscCall(SeriesWrite(s, b));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VTKContacts(void *ctx, const FcOutputState *s, PetscInt step, PetscReal time, const FcOutputContacts *c)
+{
+  VTKOut *o = (VTKOut *)ctx;
+  char    path[PETSC_MAX_PATH_LEN], name[64];
+
+  PetscFunctionBegin;
+  (void)step;
+  PetscCall(PetscSNPrintf(name, sizeof name, "vtk/contacts_%06" PetscInt_FMT ".vtk", s->conk[s->ncon - 1]));
+  PetscCall(FcOutputPathJoin(path, sizeof path, s->dir, name));
+  PetscCall(FcVTKWriteContacts(path, o->binary, c, time));
+  /* Kept current like the bodies' series (same rewrite policy). */
+  if (s->ncon <= 1000 || s->ncon % 100 == 0) PetscCall(SeriesWrite(s, -1));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VTKFinish(void *ctx, const FcOutputState *s)
+{
+  PetscFunctionBegin;
+  (void)ctx;
+  for (PetscInt b = 0; b < s->nbodies; b++) PetscCall(SeriesWrite(s, b));
+  if (s->ncon) PetscCall(SeriesWrite(s, -1));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VTKDestroy(void **ctx, PetscBool report)
+{
+  PetscFunctionBegin;
+  (void)report;
+  PetscCall(PetscFree(*ctx));
+  PetscFunctionReturn(0);
+}
+
+const FcWriterType FcWriterVTK = {
+  .name           = "vtk",
+  .names_contacts = PETSC_TRUE, /* vtk/contacts_<k>.vtk and contacts.vtk.series */
+  .want           = VTKWant,
+  .open           = VTKOpen,
+  .fields         = VTKFields,
+  .contacts       = VTKContacts,
+  .finish         = VTKFinish,
+  .destroy        = VTKDestroy,
+};

@@ -1,6 +1,6 @@
 /* fcsim — the multi-rate haptic loop on the frozen contact problem (haptic.h, doc/haptic.md). */
 #include "haptic.h"
-#include "../io/haptic_out.h"
+#include "../io/output.h"
 #include "../core/mat3.h"
 #include "../model/theta.h"
 #include <string.h>
@@ -859,7 +859,7 @@ PetscErrorCode FcHapticAfterStep(FcHaptic h, FcContactStep cs, const FcStepInfo 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscInt *nexhausted)
+PetscErrorCode FcHapticFinish(FcHaptic h, FcOutput out, PetscInt *nexhausted)
 {
   const FcCase     *c = h->c;
   const char       *type;
@@ -906,7 +906,7 @@ PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscIn
   }
   o.attr_values = values;
   o.solver      = type;
-  PetscCall(FcHapticOutputWrite(dir, h5, &o));
+  PetscCall(FcOutputWriteHaptic(out, &o));
   printf("haptic: %d ticks at %g Hz on %s (%s, budget %d iterations): %d exhausted their budget", (int)h->nrows, (double)c->haptic.rate, FcBodyName(h->model->bodies[h->tool]), type, (int)c->haptic.max_iterations, (int)h->nexhausted);
   if (h->nexhausted) printf(" (first at t = %.9g s)", (double)h->first_exhausted);
   printf("; passivity: %d of %d step intervals generate energy", (int)h->ngenerating, (int)h->nintervals);

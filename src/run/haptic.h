@@ -48,6 +48,7 @@
 #define FC_HAPTIC_H
 
 #include "../step/contact_step.h"
+#include "../io/output.h"
 
 typedef struct _p_FcHaptic *FcHaptic;
 
@@ -60,9 +61,10 @@ PetscErrorCode FcHapticDestroy(FcHaptic *h);
 /* Freeze the contact problem of the step that ended at s->t1 and run the ticks of
  * (s->t1, s->t1 + dt]. */
 PetscErrorCode FcHapticAfterStep(FcHaptic h, FcContactStep cs, const FcStepInfo *s);
-/* Write haptic.csv and run.h5:/haptic (when h5) into dir, print the summary line (ticks,
- * exhausted budgets, passivity) on stdout; *nexhausted: ticks that exhausted their budget. */
-PetscErrorCode FcHapticFinish(FcHaptic h, const char *dir, PetscBool h5, PetscInt *nexhausted);
+/* Hand the ticks and counts to the run's output (haptic.csv, and run.h5:/haptic while run.h5 is
+ * open), print the summary line (ticks, exhausted budgets, passivity) on stdout; *nexhausted:
+ * ticks that exhausted their budget. */
+PetscErrorCode FcHapticFinish(FcHaptic h, FcOutput out, PetscInt *nexhausted);
 
 /* Prescribed pose of a rigid body without DoFs at time t: x = c + d + R (X − c)
  * (model.h FcRigidPlace). Fixed: d = 0, R = I; kinematic: the case's displacement and rotation

@@ -3,12 +3,12 @@
 #include "run.h"
 #include "verdict.h"
 #include "haptic.h"
+#include "monitors.h"
 #include "estimate.h"
 #include "../model/model.h"
 #include "../step/step.h"
 #include "../compliance/compliance.h"
 #include "../io/output.h"
-#include "../io/fclib_io.h"
 #include "../core/fsutil.h"
 #include <errno.h>
 #include <string.h>
@@ -36,91 +36,11 @@ static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, c
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt step, PetscReal t, PetscReal **vm)
-{
-  FcOutputFields    *f;
-  const PetscScalar **u, **v;
-  PetscInt           k = 0;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc3(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v));
-  for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (!FcBodyFieldMesh(m->bodies[b])) continue; /* bodies without nodal fields (rigid) */
-    PetscCall(FcBodyVonMises(m->bodies[b], vm[b]));
-    PetscCall(VecGetArrayRead(FcBodyU(m->bodies[b]), &u[b]));
-    PetscCall(VecGetArrayRead(FcBodyV(m->bodies[b]), &v[b]));
-    f[k].u  = u[b];
-    f[k].v  = v[b];
-    f[k].vm = vm[b];
-    k++;
-  }
-  PetscCall(FcOutputWriteFields(out, step, t, f));
-  for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (!FcBodyFieldMesh(m->bodies[b])) continue;
-    PetscCall(VecRestoreArrayRead(FcBodyU(m->bodies[b]), &u[b]));
-    PetscCall(VecRestoreArrayRead(FcBodyV(m->bodies[b]), &v[b]));
-  }
-  PetscCall(PetscFree3(f, u, v));
-  PetscFunctionReturn(0);
-}
-
-/* Contact points of the current contacts (frame vectors made contiguous for the writer). */
-static PetscErrorCode WriteContacts_Private(FcContactStep cs, FcOutput out, PetscInt step, PetscReal t)
-{
-  FcContactView    v;
-  FcOutputContacts oc;
-  PetscReal       *n, *t1, *t2;
-
-  PetscFunctionBegin;
-  PetscCall(FcContactStepGetView(cs, &v));
-  PetscCall(PetscMalloc3(3 * v.m + 1, &n, 3 * v.m + 1, &t1, 3 * v.m + 1, &t2));
-  for (PetscInt a = 0; a < v.m; a++)
-    for (int k = 0; k < 3; k++) {
-      n[3 * a + k]  = v.n[9 * a + k];
-      t1[3 * a + k] = v.t1[9 * a + k];
-      t2[3 * a + k] = v.t2[9 * a + k];
-    }
-  oc.m      = v.m;
-  oc.x      = v.x;
-  oc.normal = n;
-  oc.t1     = t1;
-  oc.t2     = t2;
-  oc.r      = v.r;
-  oc.gap    = v.gap;
-  oc.status = v.status;
-  oc.pair   = v.pair;
-  PetscCall(FcOutputWriteContacts(out, step, t, &oc));
-  PetscCall(PetscFree3(n, t1, t2));
-  PetscFunctionReturn(0);
-}
-
-/* FCLIB file of the step's last contact problem: fclib/step_<k>.hdf5 in the run directory. */
-static PetscErrorCode WriteFCLIB_Private(FcContactStep cs, const char *dir, const FcCase *c, PetscInt step)
-{
-  FcContactProblem p;
-  const PetscReal *r;
-  char             path[PETSC_MAX_PATH_LEN + 64], info[256];
-
-  PetscFunctionBegin;
-  PetscCall(FcContactStepGetProblem(cs, &p, &r));
-  if (!p) PetscFunctionReturn(0);
-  PetscCall(PetscSNPrintf(path, sizeof path, "%s/fclib", dir));
-  PetscCheck(mkdir(path, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", path, strerror(errno));
-  PetscCall(PetscSNPrintf(path, sizeof path, "%s/fclib/step_%06d.hdf5", dir, (int)step));
-  PetscCall(PetscSNPrintf(info, sizeof info, "fcsim case %s, step %d, %s", c->name, (int)step, c->integrator == FC_INTEGRATOR_QUASI_STATIC ? "quasi-static: u = displacement, r = force" : "dynamics (theta-method): u = velocity, r = impulse"));
-  {
-    FcFCLIBInfo fi = {c->name, info, "fcsim local contact problem (W = sum_b H_b A_b^-1 H_b^T)"};
-    PetscCall(FcFCLIBWriteSolution(path, p, &fi, r, NULL));
-  }
-  PetscFunctionReturn(0);
-}
-
 typedef struct {
   FcModel       model;
   FcContactStep contact;
   FcOutput      out;
   FcOutputMesh *meshes;
-  PetscReal   **vm;
   char         *petsc_opts;
   PetscReal    *row;
   FcVerdict     verdict; /* when the case has a "verdict" */
@@ -128,6 +48,7 @@ typedef struct {
   char        **cols;
   FcHaptic      haptic;  /* when the case has a "haptic" section */
   PetscBool     haptic_failed; /* haptic.strict and a tick exhausted its budget */
+  FcRunMonitors monitors; /* the consumers of every step (monitors.h) */
 } RunState;
 
 /* The probe columns of the run: the model's, then "<body>_<FcDeviceColumns[k]>" for every rigid
@@ -150,22 +71,6 @@ static PetscErrorCode ProbeColumns_Private(RunState *rs)
       PetscCall(PetscSNPrintf(name, sizeof name, "%s_%s", FcBodyName(m->bodies[b]), FcDeviceColumns[k]));
       PetscCall(PetscStrallocpy(name, &rs->cols[rs->ncols++]));
     }
-  }
-  PetscFunctionReturn(0);
-}
-
-/* The probe row: the model's probes, then each device body's record of the step. */
-static PetscErrorCode Probes_Private(RunState *rs, const FcContactView *cv)
-{
-  FcModel *m = &rs->model;
-  PetscInt k = m->nprobe_cols;
-
-  PetscFunctionBegin;
-  PetscCall(FcModelProbes(m, cv, rs->row));
-  for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (!FcBodyHasDevice(m->bodies[b])) continue;
-    PetscCall(FcBodyDeviceRow(m->bodies[b], rs->row + k));
-    k += FC_DEVICE_NCOLS;
   }
   PetscFunctionReturn(0);
 }
@@ -311,49 +216,28 @@ static PetscErrorCode EstimateMeshes_Private(const FcCase *c, const RunState *rs
   PetscFunctionReturn(0);
 }
 
-/* The verdict of the rows recorded: one line on stdout, and run.h5:/verdict. */
-static PetscErrorCode Verdict_Private(const FcCase *c, RunState *rs)
+/* The run's consumers of a step, in the order they are called (monitors.h). */
+static PetscErrorCode RunMonitors_Private(const FcCase *c, RunState *rs)
 {
-  const FcVerdict *v = &rs->verdict;
-  FcVerdictKind    kind;
-  FcOutputVerdict  ov;
-
   PetscFunctionBegin;
-  PetscCall(FcVerdictDecide(v, &kind));
-  ov.verdict            = FcVerdictName(kind);
-  ov.collapse_time      = v->collapse_time;
-  ov.rise               = v->rise;
-  ov.mgh                = v->mgh;
-  ov.after              = v->after;
-  ov.t_last             = v->t_last;
-  ov.drop_last          = v->drop_last;
-  ov.max_drop           = v->max_drop;
-  ov.max_abs_drop_after = v->max_abs_drop_after;
-  ov.max_energy_after   = v->max_energy_after;
-  PetscCall(FcOutputSetVerdict(rs->out, &ov));
-  if (kind == FC_VERDICT_COLLAPSES)
-    printf("verdict: collapses at t = %.6g s (%s drops %.4g m > %g of the rise %.4g m)\n", (double)v->collapse_time, c->verdict.drop, (double)(c->verdict.collapse_drop * v->rise), (double)c->verdict.collapse_drop, (double)v->rise);
-  else
-    printf("verdict: %s (t = %.6g s; after %g s: max |drop| %.4g m = %.3g of the rise, max kinetic energy %.4g J = %.3g m g H; drop at the end %.6g m)\n", ov.verdict, (double)v->t_last, (double)v->after, (double)v->max_abs_drop_after, (double)(v->max_abs_drop_after / v->rise),
-           (double)v->max_energy_after, (double)(v->max_energy_after / v->mgh), (double)v->drop_last);
-  fflush(stdout);
+  PetscCall(FcRunMonitorProbes(&rs->monitors));
+  if (c->verdict.set) PetscCall(FcRunMonitorVerdict(&rs->monitors, &rs->verdict));
+  PetscCall(FcRunMonitorFields(&rs->monitors));
+  if (c->output_fclib) PetscCall(FcRunMonitorFCLIB(&rs->monitors));
+  if (rs->haptic) PetscCall(FcRunMonitorHaptic(&rs->monitors, rs->haptic, &rs->haptic_failed));
   PetscFunctionReturn(0);
 }
 
-/* *stopped_at: the step that became inadmissible, where the run stopped (its outputs up to the
- * step before are complete and closed); 0 when it ran to the end. */
-static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged, PetscInt *nfailed, PetscInt *stopped_at, PetscInt *ndone)
+/* The run's writers (src/io/output.h) in tmp: the metadata, the meshes of the deformable bodies,
+ * the probe and statistics columns. */
+static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs)
 {
   FcModel     *m = &rs->model;
   FcOutputSpec spec;
-  PetscInt     nfail = 0, ncol, nmesh = 0, done = 0;
-  FcContactView cv, *cvp = NULL;
-  PetscReal    tstart, tnow;
+  PetscInt     nmesh = 0;
 
   PetscFunctionBegin;
-  *stopped_at = 0;
-  PetscCall(PetscTime(&tstart));
-  PetscCall(PetscCalloc2(m->nbodies, &rs->meshes, m->nbodies, &rs->vm));
+  PetscCall(PetscCalloc1(m->nbodies + 1, &rs->meshes));
   for (PetscInt b = 0; b < m->nbodies; b++) {
     const FcMesh *mesh = FcBodyFieldMesh(m->bodies[b]);
     if (!mesh) continue;
@@ -364,7 +248,6 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     rs->meshes[nmesh].npe    = mesh->npe;
     rs->meshes[nmesh].conn   = mesh->conn;
     nmesh++;
-    PetscCall(PetscMalloc1(mesh->nelems, &rs->vm[b]));
   }
   PetscCall(PetscOptionsGetAll(NULL, &rs->petsc_opts));
   PetscCall(PetscMemzero(&spec, sizeof spec));
@@ -372,6 +255,9 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   spec.hdf5          = c->output_hdf5;
   spec.vtk           = c->output_vtk;
   spec.vtk_binary    = c->vtk_binary;
+  spec.fclib         = c->output_fclib;
+  spec.case_name     = c->name;
+  spec.fclib_meaning = c->integrator == FC_INTEGRATOR_QUASI_STATIC ? "quasi-static: u = displacement, r = force" : "dynamics (theta-method): u = velocity, r = impulse";
   spec.case_json     = c->resolved_json;
   spec.case_file     = c->file;
   spec.version       = FcVersion();
@@ -385,33 +271,58 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   spec.nstat_cols    = FcStepNumStats;
   spec.stat_cols     = FcStepStatNames;
   PetscCall(FcOutputOpen(&spec, &rs->out));
-  ncol = PetscMax(rs->ncols, FcStepNumStats);
-  PetscCall(PetscMalloc1(ncol + 1, &rs->row));
+  PetscCall(PetscMalloc1(PetscMax(rs->ncols, FcStepNumStats) + 1, &rs->row));
+  PetscFunctionReturn(0);
+}
 
-  /* step 0: the initial state */
-  PetscCall(WriteFields_Private(m, rs->out, 0, 0.0, rs->vm));
-  if (rs->contact) PetscCall(WriteContacts_Private(rs->contact, rs->out, 0, 0.0));
-  if (rs->contact) {
-    PetscCall(FcContactStepGetView(rs->contact, &cv));
-    cvp = &cv;
+/* The step's lines on stderr: a warning when it did not converge, its statistics (not with -q). */
+static PetscErrorCode StepReport_Private(const FcCase *c, const FcStepInfo *s, const FcStepStats *st, PetscReal tout, PetscBool contact)
+{
+  PetscFunctionBegin;
+  if (!st->converged && FcVerbosity > 0) { /* with -q the run's summary line (FcRun) is the only one */
+    char why[160] = "";
+    if (!st->contact.converged) snprintf(why, sizeof why, ", a contact solve did not converge: %s, common error %.2e, tol %g", st->contact.reason ? st->contact.reason : "?", (double)st->contact.error, (double)st->contact.tol);
+    fprintf(stderr, "fcsim: warning: step %d t=%g: not converged in %d Newton iterations (relative residual %.3e%s)\n", (int)s->step, (double)s->t1, (int)st->newton_it, (double)st->residual, why);
   }
-  PetscCall(Probes_Private(rs, cvp));
-  PetscCall(FcOutputWriteProbes(rs->out, 0, 0.0, rs->row));
-  if (c->verdict.set) PetscCall(FcVerdictAddRow(&rs->verdict, 0.0, rs->row));
+  if (FcVerbosity > 0) {
+    fprintf(stderr, "step %d/%d t=%.6g newton=%d res=%.3e %s asm=%.3fs fact=%.3fs solve=%.3fs out=%.3fs", (int)s->step, (int)c->steps, (double)s->t1, (int)st->newton_it, (double)st->residual, st->converged ? "ok" : "NOT-CONVERGED", (double)st->assembly, (double)st->factor, (double)st->solve, (double)tout);
+    if (contact)
+      fprintf(stderr, " contacts=%d active=%d stick=%d slip=%d contact_it=%d contact_err=%.2e", (int)st->contact.contacts, (int)st->contact.active, (int)st->contact.stick, (int)st->contact.slip, (int)st->contact.iterations, (double)st->contact.error);
+    fprintf(stderr, "\n");
+  }
+  PetscFunctionReturn(0);
+}
+
+/* *stopped_at: the step that became inadmissible, where the run stopped (its outputs up to the
+ * step before are complete and closed); 0 when it ran to the end. */
+static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged, PetscInt *nfailed, PetscInt *stopped_at, PetscInt *ndone)
+{
+  FcRunContext rc;
+  FcRunEvent   ev = {0, 0.0, NULL, PETSC_FALSE};
+  PetscInt     nfail = 0, done = 0;
+  PetscReal    tstart, tnow;
+
+  PetscFunctionBegin;
+  *stopped_at = 0;
+  PetscCall(PetscTime(&tstart));
+  PetscCall(RunOutputOpen_Private(c, o, tmp, rs));
+  PetscCall(RunMonitors_Private(c, rs));
+  rc = (FcRunContext){c, &rs->model, rs->contact, rs->out, rs->ncols, rs->cols, rs->row};
+  PetscCall(FcRunMonitorsOpen(&rs->monitors, &rc, &ev));
+  PetscCall(FcRunMonitorsStep(&rs->monitors, &rc, &ev)); /* step 0: the initial state */
 
   PetscCall(PetscLogStagePush(FC_STAGE_Steps));
   for (PetscInt n = 1; n <= c->steps; n++) {
     FcStepInfo  s;
     FcStepStats st;
     PetscReal   to0, to1;
-    PetscBool   last = (PetscBool)(n == c->steps);
 
     s.integrator = c->integrator;
     s.step       = n;
     s.dt         = c->dt;
     s.t0         = (n - 1) * c->dt;
     s.t1         = n * c->dt;
-    PetscCall(StepCutback_Private(m, rs->contact, &s, c->integrator == FC_INTEGRATOR_QUASI_STATIC ? c->cutback : 0, &st));
+    PetscCall(StepCutback_Private(&rs->model, rs->contact, &s, c->integrator == FC_INTEGRATOR_QUASI_STATIC ? c->cutback : 0, &st));
     PetscCheck(!FcInterrupted, PETSC_COMM_SELF, PETSC_ERR_SIG, "interrupted at step %d", (int)n);
     /* A state with inverted elements or non-finite values cannot be continued from (the next
      * step would start from it): the run stops here, whatever time.newton.allow_failure says.
@@ -424,59 +335,26 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
       nfail++;
       break;
     }
+    ev = (FcRunEvent){n, s.t1, &s, (PetscBool)(n == c->steps)};
     PetscCall(PetscTime(&to0));
-    PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
-    if (rs->contact) PetscCall(FcContactStepGetView(rs->contact, &cv));
-    PetscCall(Probes_Private(rs, cvp));
-    PetscCall(FcOutputWriteProbes(rs->out, n, s.t1, rs->row));
-    if (c->verdict.set) {
-      PetscCall(FcVerdictAddRow(&rs->verdict, s.t1, rs->row));
-      /* verdict.stop_on_collapse: what follows a collapse (blocks in free fall) decides nothing */
-      if (c->verdict.stop_on_collapse && rs->verdict.collapse_time >= 0) last = PETSC_TRUE;
-    }
-    if (n % c->output_every == 0 || last) {
-      PetscCall(WriteFields_Private(m, rs->out, n, s.t1, rs->vm));
-      if (rs->contact) PetscCall(WriteContacts_Private(rs->contact, rs->out, n, s.t1));
-    }
-    if (rs->contact && c->output_fclib) PetscCall(WriteFCLIB_Private(rs->contact, tmp, c, n));
-    PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
-    /* the haptic loop between this step and the next, on this step's frozen contact problem */
-    if (rs->haptic && !last) PetscCall(FcHapticAfterStep(rs->haptic, rs->contact, &s));
+    PetscCall(FcRunMonitorsStep(&rs->monitors, &rc, &ev));
     PetscCall(PetscTime(&to1));
+    /* the step's statistics, with the time of its consumers */
     st.output = to1 - to0;
     st.total += st.output;
     FcStepStatsRow(&st, rs->row);
     PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
     done = n;
-    if (!st.converged) {
-      nfail++;
-      /* with -q the run's summary line (FcRun) is the only one */
-      if (FcVerbosity > 0) {
-        char why[160] = "";
-        if (!st.contact.converged) snprintf(why, sizeof why, ", a contact solve did not converge: %s, common error %.2e, tol %g", st.contact.reason ? st.contact.reason : "?", (double)st.contact.error, (double)st.contact.tol);
-        fprintf(stderr, "fcsim: warning: step %d t=%g: not converged in %d Newton iterations (relative residual %.3e%s)\n", (int)n, (double)s.t1, (int)st.newton_it, (double)st.residual, why);
-      }
-    }
-    if (FcVerbosity > 0) {
-      fprintf(stderr, "step %d/%d t=%.6g newton=%d res=%.3e %s asm=%.3fs fact=%.3fs solve=%.3fs out=%.3fs", (int)n, (int)c->steps, (double)s.t1, (int)st.newton_it, (double)st.residual, st.converged ? "ok" : "NOT-CONVERGED",
-              (double)st.assembly, (double)st.factor, (double)st.solve, (double)(to1 - to0));
-      if (rs->contact)
-        fprintf(stderr, " contacts=%d active=%d stick=%d slip=%d contact_it=%d contact_err=%.2e", (int)st.contact.contacts, (int)st.contact.active, (int)st.contact.stick, (int)st.contact.slip, (int)st.contact.iterations, (double)st.contact.error);
-      fprintf(stderr, "\n");
-    }
-    if (last && n < c->steps) {
+    if (!st.converged) nfail++;
+    PetscCall(StepReport_Private(c, &s, &st, to1 - to0, (PetscBool)(rs->contact != NULL)));
+    if (ev.last && n < c->steps) {
       if (FcVerbosity > 0) fprintf(stderr, "fcsim: collapse at t = %g s: the run stops (verdict.stop_on_collapse)\n", (double)s.t1);
       break;
     }
   }
   PetscCall(PetscLogStagePop());
-  if (c->verdict.set) PetscCall(Verdict_Private(c, rs));
+  PetscCall(FcRunMonitorsClose(&rs->monitors, &rc, &ev));
   PetscCall(FcOutputClose(&rs->out));
-  if (rs->haptic) {
-    PetscInt nexhausted;
-    PetscCall(FcHapticFinish(rs->haptic, tmp, c->output_hdf5, &nexhausted));
-    rs->haptic_failed = (PetscBool)(c->haptic.strict && nexhausted > 0);
-  }
   PetscCall(PetscTime(&tnow));
   *converged = (PetscBool)(!*stopped_at && (nfail == 0 || c->allow_nonconvergence) && !rs->haptic_failed);
   *nfailed   = nfail;
@@ -494,10 +372,9 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs, PetscBool failed)
   if (rs->out && failed) PetscCall(FcOutputAbandon(&rs->out));
   if (rs->out) PetscCall(FcOutputClose(&rs->out));
   PetscCall(FcContactStepDestroy(&rs->contact));
+  PetscCall(FcRunMonitorsDestroy(&rs->monitors));
   PetscCall(FcHapticDestroy(&rs->haptic));
-  if (rs->vm)
-    for (PetscInt b = 0; b < rs->model.nbodies; b++) PetscCall(PetscFree(rs->vm[b]));
-  PetscCall(PetscFree2(rs->meshes, rs->vm));
+  PetscCall(PetscFree(rs->meshes));
   PetscCall(PetscFree(rs->row));
   for (PetscInt j = 0; rs->cols && j < rs->ncols; j++) PetscCall(PetscFree(rs->cols[j]));
   PetscCall(PetscFree(rs->cols));

@@ -9,65 +9,11 @@
 #include "../run/run.h"
 #include "../core/fsutil.h"
 #include "../contact/solver.h"
+#include "../io/results.h"
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-typedef struct {
-  PetscInt   nrows, ncols;
-  char     **head;
-  PetscReal *v; /* nrows × ncols */
-} Csv;
-
-static PetscErrorCode CsvRead_Private(const char *path, Csv *t)
-{
-  FILE  *f = fopen(path, "r");
-  char  *line = NULL, *tok, *save;
-  size_t cap  = 0;
-  PetscInt cap_rows = 64;
-
-  PetscFunctionBegin;
-  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s: %s", path, strerror(errno));
-  PetscCall(PetscMemzero(t, sizeof *t));
-  PetscCheck(getline(&line, &cap, f) > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s is empty", path);
-  line[strcspn(line, "\r\n")] = 0;
-  PetscCall(PetscMalloc1(256, &t->head));
-  for (tok = strtok_r(line, ",", &save); tok && t->ncols < 256; tok = strtok_r(NULL, ",", &save)) PetscCall(PetscStrallocpy(tok, &t->head[t->ncols++]));
-  PetscCall(PetscMalloc1(cap_rows * t->ncols, &t->v));
-  while (getline(&line, &cap, f) > 0) {
-    PetscInt c = 0;
-    if (t->nrows == cap_rows) {
-      PetscReal *nv;
-      PetscCall(PetscMalloc1(2 * cap_rows * t->ncols, &nv));
-      PetscCall(PetscArraycpy(nv, t->v, cap_rows * t->ncols));
-      PetscCall(PetscFree(t->v));
-      t->v = nv;
-      cap_rows *= 2;
-    }
-    for (tok = strtok_r(line, ",", &save); tok && c < t->ncols; tok = strtok_r(NULL, ",", &save)) t->v[t->nrows * t->ncols + c++] = strtod(tok, NULL);
-    t->nrows++;
-  }
-  free(line);
-  fclose(f);
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode CsvDestroy_Private(Csv *t)
-{
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < t->ncols; i++) PetscCall(PetscFree(t->head[i]));
-  PetscCall(PetscFree(t->head));
-  PetscCall(PetscFree(t->v));
-  PetscFunctionReturn(0);
-}
-
-static PetscInt CsvCol_Private(const Csv *t, const char *name)
-{
-  for (PetscInt i = 0; i < t->ncols; i++)
-    if (!strcmp(t->head[i], name)) return i;
-  return -1;
-}
 
 static PetscErrorCode Compare_Private(const FcStudyCompareOptions *, PetscInt, char[][FC_NAME_LEN], const char *, PetscBool *);
 
@@ -163,7 +109,7 @@ static PetscErrorCode OneRun_Private(const FcStudyCompareOptions *o, const char 
 static PetscErrorCode Compare_Private(const FcStudyCompareOptions *o, PetscInt ns, char solvers[][FC_NAME_LEN], const char *tmp, PetscBool *ok)
 {
   char      path[PETSC_MAX_PATH_LEN + 128];
-  Csv       stats[32], probes[32];
+  FcResultsTable stats[32], probes[32];
   PetscBool conv[32];
   FILE     *csv, *md;
   int       bad;
@@ -175,18 +121,17 @@ static PetscErrorCode Compare_Private(const FcStudyCompareOptions *o, PetscInt n
     PetscCall(PetscSNPrintf(run, sizeof run, "%s/%s", tmp, solvers[k]));
     ierr = OneRun_Private(o, solvers[k], run, &conv[k]);
     if (!ierr) {
-      PetscCall(PetscSNPrintf(path, sizeof path, "%s/stats.csv", run));
-      ierr = CsvRead_Private(path, &stats[k]);
+      PetscBool found;
+      ierr = FcResultsReadTable(run, "stats", PETSC_TRUE, &stats[k], &found);
       if (!ierr) {
-        PetscCall(PetscSNPrintf(path, sizeof path, "%s/probes.csv", run));
-        ierr = CsvRead_Private(path, &probes[k]);
-        if (ierr) PetscCall(CsvDestroy_Private(&stats[k]));
+        ierr = FcResultsReadTable(run, "probes", PETSC_TRUE, &probes[k], &found);
+        if (ierr) PetscCall(FcResultsTableDestroy(&stats[k]));
       }
     }
     if (ierr) { /* a run refused (a bad option of the case, say): free the tables read so far */
       for (PetscInt j = 0; j < k; j++) {
-        PetscCall(CsvDestroy_Private(&stats[j]));
-        PetscCall(CsvDestroy_Private(&probes[j]));
+        PetscCall(FcResultsTableDestroy(&stats[j]));
+        PetscCall(FcResultsTableDestroy(&probes[j]));
       }
       PetscCall(ierr);
     }
@@ -201,8 +146,8 @@ static PetscErrorCode Compare_Private(const FcStudyCompareOptions *o, PetscInt n
   fprintf(csv, "solver,steps,converged_steps,mean_contact_it,max_contact_it,mean_contact_error,max_contact_error,mean_contact_time,max_probe_difference\n");
   fprintf(md, "| solver | steps | converged steps | contact it/step (mean) | (max) | common error (mean) | (max) | contact time/step [s] | max probe difference vs %s |\n|---|---|---|---|---|---|---|---|---|\n", solvers[0]);
   for (PetscInt k = 0; k < ns; k++) {
-    const Csv *t = &stats[k];
-    PetscInt   cit = CsvCol_Private(t, "contact_it"), cer = CsvCol_Private(t, "contact_error"), cti = CsvCol_Private(t, "contact_time"), cco = CsvCol_Private(t, "converged");
+    const FcResultsTable *t = &stats[k];
+    PetscInt   cit = FcResultsTableColumn(t, "contact_it"), cer = FcResultsTableColumn(t, "contact_error"), cti = FcResultsTableColumn(t, "contact_time"), cco = FcResultsTableColumn(t, "converged");
     PetscReal  mit = 0, xit = 0, mer = 0, xer = 0, mti = 0, dmax = 0;
     PetscInt   nconv = 0;
     for (PetscInt r = 0; r < t->nrows; r++) {
@@ -245,8 +190,8 @@ static PetscErrorCode Compare_Private(const FcStudyCompareOptions *o, PetscInt n
   bad = (fclose(csv) != 0) || bad;
   bad = (fclose(md) != 0) || bad;
   for (PetscInt k = 0; k < ns; k++) {
-    PetscCall(CsvDestroy_Private(&stats[k]));
-    PetscCall(CsvDestroy_Private(&probes[k]));
+    PetscCall(FcResultsTableDestroy(&stats[k]));
+    PetscCall(FcResultsTableDestroy(&probes[k]));
   }
   PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s/compare.csv and compare.md: %s", tmp, strerror(errno));
   PetscFunctionReturn(0);

@@ -16,12 +16,11 @@
 #include "refine.h"
 #include "../core/fsutil.h"
 #include "../step/step.h"
-#include "../io/h5check.h"
+#include "../io/results.h"
 #include "../run/estimate.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <hdf5.h>
 #include <math.h>
 #include <signal.h>
 #include <spawn.h>
@@ -94,39 +93,6 @@ static char *Trim_Private(char *s)
   n = strlen(s);
   while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
   return s;
-}
-
-/* Split one CSV line in place into fields (RFC 4180 double quotes, as probes.csv writes column
- * names that hold a comma or a quote). Returns the number of fields, max + 1 when there are
- * more than max. */
-static PetscInt CsvSplit_Private(char *line, char **field, PetscInt max)
-{
-  PetscInt n = 0;
-  char    *p = line;
-
-  for (;;) {
-    if (n == max) return max + 1;
-    if (*p == '"') {
-      char *w = ++p;
-      field[n++] = w;
-      while (*p) {
-        if (*p == '"' && p[1] == '"') {
-          *w++ = '"';
-          p += 2;
-        } else if (*p == '"') {
-          p++;
-          break;
-        } else *w++ = *p++;
-      }
-      while (*p && *p != ',') p++;
-      *w = 0; /* w < p here unless the line ended inside the quotes (*p == 0 then) */
-    } else {
-      field[n++] = p;
-      while (*p && *p != ',') p++;
-    }
-    if (*p != ',') return n;
-    *p++ = 0;
-  }
 }
 
 /* A finite number filling the whole (trimmed) field. */
@@ -206,7 +172,7 @@ static PetscErrorCode ReferenceLine_Private(Reference *r, PetscInt line, char *s
   }
   if (!s[0]) PetscFunctionReturn(0);
   snprintf(copy, sizeof copy, "%s", s);
-  nf = CsvSplit_Private(s, f, 2);
+  nf = FcCSVSplit(s, f, 2);
   if (!r->header_line) {
     const char *x, *y;
     if (nf != 2) {
@@ -293,138 +259,6 @@ static PetscErrorCode ReferenceRead_Private(const char *file, PetscInt ncols, ch
 }
 
 /* ---------------------------------------------------------------- run outputs */
-
-typedef struct {
-  PetscInt   nrows, ncols;
-  char     **head;
-  PetscReal *v; /* nrows × ncols */
-} Table;
-
-static PetscErrorCode TableDestroy_Private(Table *t)
-{
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < t->ncols; i++) PetscCall(PetscFree(t->head[i]));
-  PetscCall(PetscFree(t->head));
-  PetscCall(PetscFree(t->v));
-  PetscCall(PetscMemzero(t, sizeof *t));
-  PetscFunctionReturn(0);
-}
-
-/* probes.csv of a run (doc/output-format.md): header, then numbers (nan/inf allowed). A
- * missing file is *found = PETSC_FALSE. */
-static PetscErrorCode TableRead_Private(const char *path, Table *t, PetscBool *found)
-{
-  FILE    *f = fopen(path, "r");
-  char    *line = NULL, **fld;
-  size_t   cap  = 0;
-  PetscInt rcap = 64, nf;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(t, sizeof *t));
-  *found = f ? PETSC_TRUE : PETSC_FALSE;
-  if (!f) PetscFunctionReturn(0);
-  if (getline(&line, &cap, f) < 0) {
-    free(line);
-    fclose(f);
-    *found = PETSC_FALSE;
-    PetscFunctionReturn(0);
-  }
-  line[strcspn(line, "\r\n")] = 0;
-  PetscCall(PetscMalloc1(strlen(line) + 2, &fld));
-  nf = CsvSplit_Private(line, fld, (PetscInt)strlen(line) + 1);
-  PetscCall(PetscMalloc1(nf, &t->head));
-  for (PetscInt i = 0; i < nf; i++) PetscCall(PetscStrallocpy(fld[i], &t->head[i]));
-  t->ncols = nf;
-  PetscCall(PetscMalloc1(rcap * nf, &t->v));
-  while (getline(&line, &cap, f) >= 0) {
-    PetscInt c = 0;
-    char    *p;
-    line[strcspn(line, "\r\n")] = 0;
-    if (!line[0]) continue;
-    if (t->nrows == rcap) {
-      rcap *= 2;
-      PetscCall(PetscRealloc(sizeof(PetscReal) * (size_t)(rcap * nf), &t->v));
-    }
-    for (p = line; c < nf; c++) {
-      char *end;
-      t->v[t->nrows * nf + c] = p && *p ? strtod(p, &end) : NAN;
-      p                       = p ? strchr(p, ',') : NULL;
-      if (p) p++;
-    }
-    t->nrows++;
-  }
-  PetscCall(PetscFree(fld));
-  free(line);
-  fclose(f);
-  PetscFunctionReturn(0);
-}
-
-/* Nodes and elements of the deformable bodies of a run: run.h5 /bodies/<b>/mesh/{X,cells}
- * (first dimension), else the header of vtk/<b>_000000.vtk (POINTS N, CELLS E). -1: unknown
- * (a run without HDF5 and VTK output). */
-static void MeshCounts_Private(const char *rundir, PetscInt nb, char *const *names, long long *nodes, long long *elems)
-{
-  char        path[PETSC_MAX_PATH_LEN + 2 * FC_NAME_LEN];
-  H5E_auto2_t func;
-  void       *data;
-  hid_t       fid;
-
-  *nodes = *elems = 0;
-  snprintf(path, sizeof path, "%s/run.h5", rundir);
-  H5Eget_auto2(H5E_DEFAULT, &func, &data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  {
-    /* the run's own run.h5, read for information: a file that is not regular, or that names
-     * anything outside itself (src/io/h5check.h), leaves the counts to the VTK files or unknown */
-    struct stat st;
-    fid = FcFileReadable(path) && stat(path, &st) == 0 && S_ISREG(st.st_mode) ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
-    if (fid >= 0 && !FcH5FileIsSafe(fid, (PetscInt64)st.st_size)) {
-      H5Fclose(fid);
-      fid = -1;
-    }
-  }
-  for (PetscInt b = 0; fid >= 0 && b < nb; b++) {
-    for (int k = 0; k < 2; k++) {
-      hid_t   d, s;
-      hsize_t dims[2] = {0, 0};
-      snprintf(path, sizeof path, "/bodies/%s/mesh/%s", names[b], k ? "cells" : "X");
-      d = H5Dopen2(fid, path, H5P_DEFAULT);
-      s = d >= 0 ? H5Dget_space(d) : -1;
-      if (s < 0 || H5Sget_simple_extent_ndims(s) != 2 || H5Sget_simple_extent_dims(s, dims, NULL) < 0) *nodes = -1;
-      else if (k) *elems += (long long)dims[0];
-      else *nodes += (long long)dims[0];
-      if (s >= 0) H5Sclose(s);
-      if (d >= 0) H5Dclose(d);
-    }
-  }
-  if (fid >= 0) H5Fclose(fid);
-  H5Eset_auto2(H5E_DEFAULT, func, data);
-  if (fid >= 0 && *nodes >= 0) return;
-  *nodes = *elems = 0;
-  for (PetscInt b = 0; b < nb; b++) {
-    FILE     *f;
-    char      line[512];
-    long long n = -1, e = -1;
-    PetscBool binary = PETSC_FALSE;
-    snprintf(path, sizeof path, "%s/vtk/%s_000000.vtk", rundir, names[b]);
-    if (!(f = fopen(path, "rb"))) {
-      *nodes = *elems = -1;
-      return;
-    }
-    for (int l = 0; fgets(line, sizeof line, f); l++) {
-      if (l == 2) binary = (PetscBool)!strncmp(line, "BINARY", 6);
-      if (n < 0 && sscanf(line, "POINTS %lld", &n) == 1 && binary && fseek(f, 24 * n + 1, SEEK_CUR)) break; /* 3 float64 per point, then '\n' */
-      if (sscanf(line, "CELLS %lld", &e) == 1) break;
-    }
-    fclose(f);
-    if (n < 0 || e < 0) {
-      *nodes = *elems = -1;
-      return;
-    }
-    *nodes += n;
-    *elems += e;
-  }
-}
 
 /* The last non-empty line of a log (for the notes of a failed level). */
 static void LastLine_Private(const char *path, char *out, size_t len)
@@ -783,7 +617,7 @@ static PetscErrorCode AnalyseLevel_Private(Study *s, Level *L)
   char        run[PETSC_MAX_PATH_LEN + 96], path[PETSC_MAX_PATH_LEN + 128], last[400];
   struct stat st;
   PetscBool   exists, found;
-  Table       t;
+  FcResultsTable t;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(run, sizeof run, "%s/level_%d", s->tmp, (int)L->level));
@@ -807,27 +641,26 @@ static PetscErrorCode AnalyseLevel_Private(Study *s, Level *L)
     snprintf(L->note, sizeof L->note, "the run failed (exit status %d): %s", L->exit_status, last[0] ? last : "no message");
     PetscFunctionReturn(0);
   }
-  MeshCounts_Private(run, s->ndeform, s->deform, &L->nodes, &L->elems);
-  PetscCall(PetscSNPrintf(path, sizeof path, "%s/probes.csv", run));
-  PetscCall(TableRead_Private(path, &t, &found));
+  FcResultsMeshCounts(run, s->ndeform, s->deform, &L->nodes, &L->elems);
+  PetscCall(FcResultsReadTable(run, "probes", PETSC_FALSE, &t, &found));
   if (!found || !t.nrows) {
     if (!strcmp(L->status, "ok")) PetscCall(PetscStrncpy(L->status, "no_probes", sizeof L->status));
     snprintf(L->note, sizeof L->note, "no probe rows in level_%d/probes.csv", (int)L->level);
-    PetscCall(TableDestroy_Private(&t));
+    PetscCall(FcResultsTableDestroy(&t));
     PetscFunctionReturn(0);
   }
   if (s->quantity[0]) {
-    PetscInt c = FindName_Private(t.ncols, t.head, s->quantity);
+    PetscInt c = FcResultsTableColumn(&t, s->quantity);
     if (c >= 0) L->q = t.v[(t.nrows - 1) * t.ncols + c];
   }
   if (s->have_ref) {
-    PetscInt   cx = FindName_Private(t.ncols, t.head, s->ref.xname), cy = FindName_Private(t.ncols, t.head, s->ref.yname);
+    PetscInt   cx = FcResultsTableColumn(&t, s->ref.xname), cy = FcResultsTableColumn(&t, s->ref.yname);
     PetscReal *x, *y;
     PetscBool  mono = PETSC_TRUE;
     if (cx < 0 || cy < 0) {
       if (!strcmp(L->status, "ok")) PetscCall(PetscStrncpy(L->status, "no_probes", sizeof L->status));
       snprintf(L->note, sizeof L->note, "level_%d/probes.csv has no column %s", (int)L->level, cx < 0 ? s->ref.xname : s->ref.yname);
-      PetscCall(TableDestroy_Private(&t));
+      PetscCall(FcResultsTableDestroy(&t));
       PetscFunctionReturn(0);
     }
     PetscCall(PetscMalloc2(t.nrows, &x, t.nrows, &y));
@@ -845,7 +678,7 @@ static PetscErrorCode AnalyseLevel_Private(Study *s, Level *L)
     }
     PetscCall(PetscFree2(x, y));
   }
-  PetscCall(TableDestroy_Private(&t));
+  PetscCall(FcResultsTableDestroy(&t));
   PetscFunctionReturn(0);
 }
 

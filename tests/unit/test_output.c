@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../../src/io/output.h"
+#include "../../src/io/results.h"
 #include "testutil.h"
 
 #define NB     2
@@ -1065,6 +1066,137 @@ static void test_contact_errors(void **state)
   assert_int_equal(PetscPopErrorHandler(), 0);
 }
 
+/* The reader studies use (src/io/results.h) gives back what the writers wrote: the CSV columns
+ * (a quoted name included) and every value bit for bit, the mesh sizes from run.h5 and, without
+ * it, from the VTK files; a missing table is reported or refused, an empty field is NaN. */
+static void check_table(const char *dir, const char *name, PetscInt ncols, const char *const *cols, PetscReal (*val)(int, int))
+{
+  FcResultsTable t;
+  PetscBool      found = PETSC_FALSE;
+
+  assert_int_equal(FcResultsReadTable(dir, name, PETSC_TRUE, &t, &found), 0);
+  assert_true(found);
+  assert_int_equal(t.ncols, ncols + 2);
+  assert_int_equal(t.nrows, NSTEPS);
+  assert_string_equal(t.head[0], "step");
+  assert_string_equal(t.head[1], "time");
+  for (int c = 0; c < ncols; c++) assert_int_equal(FcResultsTableColumn(&t, cols[c]), c + 2);
+  assert_int_equal(FcResultsTableColumn(&t, "nosuch"), -1);
+  for (int s = 0; s < NSTEPS; s++) {
+    assert_true(t.v[s * t.ncols] == s);
+    assert_true(t.v[s * t.ncols + 1] == step_time(s));
+    for (int c = 0; c < ncols; c++) assert_true(t.v[s * t.ncols + 2 + c] == val(s, c));
+  }
+  assert_int_equal(FcResultsTableDestroy(&t), 0);
+}
+
+static void test_results_readback(void **state)
+{
+  char           dir[64], path[PETSC_MAX_PATH_LEN + 64];
+  FcOutputSpec   spec;
+  FcResultsTable t;
+  PetscBool      found = PETSC_TRUE;
+  long long      nodes, elems;
+  char          *names[NB] = {(char *)body_names[0], (char *)body_names[1]};
+  FILE          *fp;
+
+  (void)state;
+  build_meshes();
+  make_tmpdir(dir, sizeof dir);
+  spec = base_spec(dir);
+  write_run(&spec);
+  check_table(dir, "probes", 2, probe_cols, probe_val);
+  check_table(dir, "stats", 3, stat_cols, stat_val);
+  FcResultsMeshCounts(dir, NB, names, &nodes, &elems);
+  assert_int_equal(nodes, 15); /* 5 + 10 nodes, 2 + 1 elements */
+  assert_int_equal(elems, 3);
+  snprintf(path, sizeof path, "%s/run.h5", dir);
+  assert_int_equal(unlink(path), 0);
+  FcResultsMeshCounts(dir, NB, names, &nodes, &elems); /* from vtk/<b>_000000.vtk (ASCII) */
+  assert_int_equal(nodes, 15);
+  assert_int_equal(elems, 3);
+  assert_int_equal(FcResultsReadTable(dir, "nosuch", PETSC_FALSE, &t, &found), 0);
+  assert_false(found);
+  assert_int_equal(PetscPushErrorHandler(PetscReturnErrorHandler, NULL), 0);
+  assert_int_not_equal(FcResultsReadTable(dir, "nosuch", PETSC_TRUE, &t, &found), 0);
+  assert_int_equal(PetscPopErrorHandler(), 0);
+  snprintf(path, sizeof path, "%s/empty.csv", dir);
+  assert_non_null(fp = fopen(path, "w"));
+  fputs("step,time,a\n\n0,,2.5\n", fp);
+  fclose(fp);
+  assert_int_equal(FcResultsReadTable(dir, "empty", PETSC_TRUE, &t, &found), 0);
+  assert_int_equal(t.nrows, 1);
+  assert_true(t.v[0] == 0 && isnan(t.v[1]) && t.v[2] == 2.5);
+  assert_int_equal(FcResultsTableDestroy(&t), 0);
+  FcTestRemoveTree(dir);
+  make_tmpdir(dir, sizeof dir);
+  spec            = base_spec(dir);
+  spec.hdf5       = PETSC_FALSE;
+  spec.vtk_binary = PETSC_TRUE;
+  write_run(&spec);
+  FcResultsMeshCounts(dir, NB, names, &nodes, &elems); /* binary VTK */
+  assert_int_equal(nodes, 15);
+  assert_int_equal(elems, 3);
+  FcTestRemoveTree(dir);
+}
+
+/* The haptic loop's output: haptic.csv and run.h5:/haptic, written while run.h5 is open (before
+ * the close, which then completes the file as ever); once only. */
+static void test_haptic_output(void **state)
+{
+  char              dir[64], path[PETSC_MAX_PATH_LEN + 64], line[256];
+  FcOutputSpec      spec;
+  FcOutput          out = NULL;
+  const char *const cols[]   = {"t", "fx"};
+  const char *const attrs[]  = {"rate", "ticks"};
+  const PetscReal   values[] = {0.001, 1.0 / 3.0, 0.002, -2.5e-7};
+  const PetscReal   wall[]   = {1e-5, 2e-5};
+  const PetscReal   avals[]  = {1000, 2};
+  FcHapticOutput    h        = {2, cols, 2, values, wall, 2, attrs, avals, "nsgs"};
+  PetscReal         got[2], a;
+  hid_t             f, d, g, at;
+  FILE             *fp;
+
+  (void)state;
+  build_meshes();
+  make_tmpdir(dir, sizeof dir);
+  spec     = base_spec(dir);
+  spec.vtk = PETSC_FALSE;
+  assert_int_equal(FcOutputOpen(&spec, &out), 0);
+  assert_int_equal(FcOutputWriteHaptic(out, &h), 0);
+  assert_int_equal(PetscPushErrorHandler(PetscReturnErrorHandler, NULL), 0);
+  assert_int_not_equal(FcOutputWriteHaptic(out, &h), 0);
+  assert_int_equal(PetscPopErrorHandler(), 0);
+  assert_int_equal(FcOutputClose(&out), 0);
+  snprintf(path, sizeof path, "%s/haptic.csv", dir);
+  assert_non_null(fp = fopen(path, "r"));
+  assert_non_null(fgets(line, sizeof line, fp));
+  assert_string_equal(line, "t,fx\n");
+  assert_non_null(fgets(line, sizeof line, fp));
+  assert_string_equal(line, "0.001,0.33333333333333331\n");
+  fclose(fp);
+  snprintf(path, sizeof path, "%s/run.h5", dir);
+  assert_true((f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) >= 0);
+  assert_true((d = H5Dopen2(f, "/haptic/fx", H5P_DEFAULT)) >= 0);
+  assert_true(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0);
+  assert_true(got[0] == values[1] && got[1] == values[3]);
+  H5Dclose(d);
+  assert_true((d = H5Dopen2(f, "/haptic/wall_time", H5P_DEFAULT)) >= 0);
+  assert_true(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0);
+  assert_true(got[0] == wall[0] && got[1] == wall[1]);
+  H5Dclose(d);
+  assert_true((g = H5Gopen2(f, "/haptic", H5P_DEFAULT)) >= 0);
+  assert_true((at = H5Aopen(g, "ticks", H5P_DEFAULT)) >= 0);
+  assert_true(H5Aread(at, H5T_NATIVE_DOUBLE, &a) >= 0 && a == 2);
+  H5Aclose(at);
+  assert_true(H5Aexists(g, "solver") > 0 && H5Aexists(g, "columns") > 0);
+  H5Gclose(g);
+  assert_true(H5Lexists(f, "/stats", H5P_DEFAULT) > 0); /* the close completed the file */
+  H5Fclose(f);
+  assert_int_equal(run_checker(dir, "--hdf5 --no-vtk", PETSC_FALSE), 0);
+  FcTestRemoveTree(dir);
+}
+
 static void test_cells_to_vtk(void **state)
 {
   PetscInt   g[10] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
@@ -1085,7 +1217,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_cells_to_vtk), cmocka_unit_test(test_run_ascii),    cmocka_unit_test(test_run_binary),
     cmocka_unit_test(test_contacts_ascii), cmocka_unit_test(test_contacts_binary), cmocka_unit_test(test_contacts_partial),
     cmocka_unit_test(test_csv_only),     cmocka_unit_test(test_no_fields),     cmocka_unit_test(test_open_errors), cmocka_unit_test(test_write_errors),
-    cmocka_unit_test(test_contact_errors),
+    cmocka_unit_test(test_contact_errors), cmocka_unit_test(test_results_readback), cmocka_unit_test(test_haptic_output),
   };
 
   return FcTestMain(argc, argv, tests, NULL, NULL);

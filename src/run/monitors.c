@@ -1,0 +1,275 @@
+/* fcsim — the run's consumers of a step (monitors.h). */
+#include "monitors.h"
+#include <stdio.h>
+
+/* ------------------------------------------------------------------------- probes */
+
+/* The probe row: the model's probes, then each device body's record of the step. */
+static PetscErrorCode ProbesStep_Private(FcRunContext *rc, FcRunEvent *ev, void *ctx)
+{
+  FcModel      *m = rc->model;
+  PetscInt      k = m->nprobe_cols;
+  FcContactView cv;
+
+  PetscFunctionBegin;
+  (void)ctx;
+  PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
+  if (rc->contact) PetscCall(FcContactStepGetView(rc->contact, &cv));
+  PetscCall(FcModelProbes(m, rc->contact ? &cv : NULL, rc->row));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    if (!FcBodyHasDevice(m->bodies[b])) continue;
+    PetscCall(FcBodyDeviceRow(m->bodies[b], rc->row + k));
+    k += FC_DEVICE_NCOLS;
+  }
+  PetscCall(FcOutputWriteProbes(rc->out, ev->step, ev->time, rc->row));
+  PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcRunMonitorProbes(FcRunMonitors *l)
+{
+  PetscFunctionBegin;
+  PetscCall(FcRunMonitorSet(l, "probes", NULL, ProbesStep_Private, NULL, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------ verdict */
+
+static PetscErrorCode VerdictStep_Private(FcRunContext *rc, FcRunEvent *ev, void *ctx)
+{
+  FcVerdict *v = (FcVerdict *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(FcVerdictAddRow(v, ev->time, rc->row));
+  /* verdict.stop_on_collapse: what follows a collapse (blocks in free fall) decides nothing */
+  if (ev->step > 0 && rc->c->verdict.stop_on_collapse && v->collapse_time >= 0) ev->last = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* The verdict of the rows recorded: one line on stdout, and run.h5:/verdict. */
+static PetscErrorCode VerdictClose_Private(FcRunContext *rc, FcRunEvent *ev, void *ctx)
+{
+  const FcCase    *c = rc->c;
+  const FcVerdict *v = (const FcVerdict *)ctx;
+  FcVerdictKind    kind;
+  FcOutputVerdict  ov;
+
+  PetscFunctionBegin;
+  (void)ev;
+  PetscCall(FcVerdictDecide(v, &kind));
+  ov.verdict            = FcVerdictName(kind);
+  ov.collapse_time      = v->collapse_time;
+  ov.rise               = v->rise;
+  ov.mgh                = v->mgh;
+  ov.after              = v->after;
+  ov.t_last             = v->t_last;
+  ov.drop_last          = v->drop_last;
+  ov.max_drop           = v->max_drop;
+  ov.max_abs_drop_after = v->max_abs_drop_after;
+  ov.max_energy_after   = v->max_energy_after;
+  PetscCall(FcOutputSetVerdict(rc->out, &ov));
+  if (kind == FC_VERDICT_COLLAPSES)
+    printf("verdict: collapses at t = %.6g s (%s drops %.4g m > %g of the rise %.4g m)\n", (double)v->collapse_time, c->verdict.drop, (double)(c->verdict.collapse_drop * v->rise), (double)c->verdict.collapse_drop, (double)v->rise);
+  else
+    printf("verdict: %s (t = %.6g s; after %g s: max |drop| %.4g m = %.3g of the rise, max kinetic energy %.4g J = %.3g m g H; drop at the end %.6g m)\n", ov.verdict, (double)v->t_last, (double)v->after, (double)v->max_abs_drop_after, (double)(v->max_abs_drop_after / v->rise),
+           (double)v->max_energy_after, (double)(v->max_energy_after / v->mgh), (double)v->drop_last);
+  fflush(stdout);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcRunMonitorVerdict(FcRunMonitors *l, FcVerdict *v)
+{
+  PetscFunctionBegin;
+  PetscCall(FcRunMonitorSet(l, "verdict", NULL, VerdictStep_Private, VerdictClose_Private, NULL, v));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------- fields and contacts */
+
+typedef struct {
+  PetscInt    nbodies;
+  PetscReal **vm; /* per deformable body: the von Mises stress of its elements */
+} FieldsMon;
+
+static PetscErrorCode FieldsOpen_Private(FcRunContext *rc, FcRunEvent *ev, void *ctx)
+{
+  FieldsMon *f = (FieldsMon *)ctx;
+  FcModel   *m = rc->model;
+
+  PetscFunctionBegin;
+  (void)ev;
+  PetscCall(PetscCalloc1(m->nbodies + 1, &f->vm));
+  f->nbodies = m->nbodies;
+  for (PetscInt b = 0; b < m->nbodies; b++)
+    if (FcBodyFieldMesh(m->bodies[b])) PetscCall(PetscMalloc1(FcBodyFieldMesh(m->bodies[b])->nelems, &f->vm[b]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt step, PetscReal t, PetscReal **vm)
+{
+  FcOutputFields    *f;
+  const PetscScalar **u, **v;
+  PetscInt           k = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    if (!FcBodyFieldMesh(m->bodies[b])) continue; /* bodies without nodal fields (rigid) */
+    PetscCall(FcBodyVonMises(m->bodies[b], vm[b]));
+    PetscCall(VecGetArrayRead(FcBodyU(m->bodies[b]), &u[b]));
+    PetscCall(VecGetArrayRead(FcBodyV(m->bodies[b]), &v[b]));
+    f[k].u  = u[b];
+    f[k].v  = v[b];
+    f[k].vm = vm[b];
+    k++;
+  }
+  PetscCall(FcOutputWriteFields(out, step, t, f));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    if (!FcBodyFieldMesh(m->bodies[b])) continue;
+    PetscCall(VecRestoreArrayRead(FcBodyU(m->bodies[b]), &u[b]));
+    PetscCall(VecRestoreArrayRead(FcBodyV(m->bodies[b]), &v[b]));
+  }
+  PetscCall(PetscFree3(f, u, v));
+  PetscFunctionReturn(0);
+}
+
+/* Contact points of the current contacts (frame vectors made contiguous for the writer). */
+static PetscErrorCode WriteContacts_Private(FcContactStep cs, FcOutput out, PetscInt step, PetscReal t)
+{
+  FcContactView    v;
+  FcOutputContacts oc;
+  PetscReal       *n, *t1, *t2;
+
+  PetscFunctionBegin;
+  PetscCall(FcContactStepGetView(cs, &v));
+  PetscCall(PetscMalloc3(3 * v.m + 1, &n, 3 * v.m + 1, &t1, 3 * v.m + 1, &t2));
+  for (PetscInt a = 0; a < v.m; a++)
+    for (int k = 0; k < 3; k++) {
+      n[3 * a + k]  = v.n[9 * a + k];
+      t1[3 * a + k] = v.t1[9 * a + k];
+      t2[3 * a + k] = v.t2[9 * a + k];
+    }
+  oc.m      = v.m;
+  oc.x      = v.x;
+  oc.normal = n;
+  oc.t1     = t1;
+  oc.t2     = t2;
+  oc.r      = v.r;
+  oc.gap    = v.gap;
+  oc.status = v.status;
+  oc.pair   = v.pair;
+  PetscCall(FcOutputWriteContacts(out, step, t, &oc));
+  PetscCall(PetscFree3(n, t1, t2));
+  PetscFunctionReturn(0);
+}
+
+/* The initial state, every output.every steps and the last step. */
+static PetscErrorCode FieldsStep_Private(FcRunContext *rc, FcRunEvent *ev, void *ctx)
+{
+  FieldsMon *f = (FieldsMon *)ctx;
+
+  PetscFunctionBegin;
+  if (!(ev->step == 0 || ev->step % rc->c->output_every == 0 || ev->last)) PetscFunctionReturn(0);
+  PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
+  PetscCall(WriteFields_Private(rc->model, rc->out, ev->step, ev->time, f->vm));
+  if (rc->contact) PetscCall(WriteContacts_Private(rc->contact, rc->out, ev->step, ev->time));
+  PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FieldsDestroy_Private(void **ctx)
+{
+  FieldsMon *f = (FieldsMon *)*ctx;
+
+  PetscFunctionBegin;
+  if (!f) PetscFunctionReturn(0);
+  for (PetscInt b = 0; f->vm && b < f->nbodies; b++) PetscCall(PetscFree(f->vm[b]));
+  PetscCall(PetscFree(f->vm));
+  PetscCall(PetscFree(*ctx));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcRunMonitorFields(FcRunMonitors *l)
+{
+  FieldsMon *f;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&f));
+  PetscCall(FcRunMonitorSet(l, "fields", FieldsOpen_Private, FieldsStep_Private, NULL, FieldsDestroy_Private, f));
+  PetscFunctionReturn(0);
+}
+
+/* ----------------------------------------------------------------------- FCLIB dump */
+
+/* The step's last contact problem and its solution (output.fclib): fclib/step_<k>.hdf5. */
+static PetscErrorCode FCLIBStep_Private(FcRunContext *rc, FcRunEvent *ev, void *ctx)
+{
+  FcContactProblem p;
+  const PetscReal *r;
+
+  PetscFunctionBegin;
+  (void)ctx;
+  if (ev->step == 0 || !rc->contact) PetscFunctionReturn(0);
+  PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
+  PetscCall(FcContactStepGetProblem(rc->contact, &p, &r));
+  if (p) PetscCall(FcOutputWriteProblem(rc->out, ev->step, p, r));
+  PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcRunMonitorFCLIB(FcRunMonitors *l)
+{
+  PetscFunctionBegin;
+  PetscCall(FcRunMonitorSet(l, "fclib", NULL, FCLIBStep_Private, NULL, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* ----------------------------------------------------------------------- haptic loop */
+
+typedef struct {
+  FcHaptic   h;
+  PetscBool *failed;
+} HapticMon;
+
+/* The haptic loop between this step and the next, on this step's frozen contact problem. */
+static PetscErrorCode HapticStep_Private(FcRunContext *rc, FcRunEvent *ev, void *ctx)
+{
+  HapticMon *hm = (HapticMon *)ctx;
+
+  PetscFunctionBegin;
+  if (ev->step == 0 || ev->last) PetscFunctionReturn(0);
+  PetscCall(FcHapticAfterStep(hm->h, rc->contact, ev->info));
+  PetscFunctionReturn(0);
+}
+
+/* The summary line, haptic.csv and run.h5:/haptic (run.h5 still open). */
+static PetscErrorCode HapticClose_Private(FcRunContext *rc, FcRunEvent *ev, void *ctx)
+{
+  HapticMon *hm = (HapticMon *)ctx;
+  PetscInt   nexhausted;
+
+  PetscFunctionBegin;
+  (void)ev;
+  PetscCall(FcHapticFinish(hm->h, rc->out, &nexhausted));
+  *hm->failed = (PetscBool)(rc->c->haptic.strict && nexhausted > 0);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode HapticDestroy_Private(void **ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(*ctx)); /* the loop itself is the run's */
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcRunMonitorHaptic(FcRunMonitors *l, FcHaptic h, PetscBool *failed)
+{
+  HapticMon *hm;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&hm));
+  hm->h      = h;
+  hm->failed = failed;
+  PetscCall(FcRunMonitorSet(l, "haptic", NULL, HapticStep_Private, HapticClose_Private, HapticDestroy_Private, hm));
+  PetscFunctionReturn(0);
+}
