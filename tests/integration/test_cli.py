@@ -6,6 +6,8 @@
    not the others', on stdout with exit 0; `fcsim fclib --help` prints the group.
 3. An option of a sibling command is refused by name (exit 2, one line); an option the command's
    flags exclude is refused with the message it had before the table (`-o` for info).
+4. Issue 31 item 7: a `fclib solve` that does not converge exits 1 with its result line on stdout
+   and one line on stderr saying so (common error against tol, iterations).
 """
 import os
 import subprocess
@@ -65,4 +67,11 @@ for argv, line in refusals:
     p = fc(argv)
     check(p.returncode == 2 and p.stderr == line + "\n" and p.stdout == "",
           "fcsim %s: exit 2 and the one line %r (exit %d, %r)" % (" ".join(argv), line, p.returncode, p.stderr))
+# 4. a non-converged fclib solve: lemke's 8-sided pyramid stops at a common error of about 1e-2
+p = fc(["fclib", "solve", F, "--solver", "lemke", "--tol", "1e-14"])
+lines = p.stderr.splitlines()
+check(p.returncode == 1 and len(lines) == 1 and lines[0].startswith("fcsim: fclib solve: %s: lemke did not converge: common error " % F)
+      and "tol 1e-14, after " in lines[0] and "DIVERGED" in p.stdout,
+      "fclib solve that does not converge: exit 1 and one stderr line (exit %d, %r)" % (p.returncode, p.stderr))
+figure("fclib solve not converged: %s" % (lines[0] if lines else "no line"))
 figure("command line: %d commands in the table, %d own --help pages and %d refusals checked" % (len(USAGES), len(helps), len(refusals)))
