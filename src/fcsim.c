@@ -164,6 +164,36 @@ static int StartWatchdog_Private(void)
   return rc ? -1 : 0;
 }
 
+/* PetscInitialize, whose errors come before fcsim's handler exists: PETSc would print them as a
+ * traceback of a dozen lines (an -options_file that is not one: 13). Its printing is off while
+ * it runs, and a failure is one line: an options file PETSc cannot read is bad input (exit 2),
+ * anything else a failure (exit 1). */
+static int Initialize_Private(FcCli *a)
+{
+  PetscErrorCode (*print)(const char[], ...) = PetscErrorPrintf;
+  PetscErrorCode ierr;
+  char          *specific = NULL;
+  PetscBool      none     = PETSC_FALSE;
+
+  PetscErrorPrintf = PetscErrorPrintfNone;
+  ierr             = PetscInitialize(&a->pargc, &a->pargv, NULL, NULL);
+  if (!ierr) {
+    /* -error_output_none keeps PETSc quiet for good */
+    if (!PetscOptionsHasName(NULL, NULL, "-error_output_none", &none) && !none) PetscErrorPrintf = print;
+    return 0;
+  }
+  PetscErrorPrintf = print;
+  (void)PetscErrorMessage(ierr, NULL, &specific);
+  for (char *c = specific; c && *c; c++)
+    if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+  if (specific && (strstr(specific, "options file") || strstr(specific, "-options_file"))) {
+    fprintf(stderr, "command line: -options_file: %s\n", specific);
+    return FC_EXIT_INPUT;
+  }
+  fprintf(stderr, "fcsim: error: PETSc could not start: %s\n", specific && specific[0] ? specific : "unknown error");
+  return FC_EXIT_RUN;
+}
+
 int main(int argc, char **argv)
 {
   FcCli          a;
@@ -203,8 +233,7 @@ int main(int argc, char **argv)
    * the options once read so that run.h5 records the user's own), and fcsim installs PETSc's
    * default handler for the crash signals itself, SIGINT/SIGTERM staying its own throughout. */
   (void)PetscOptionsSetValue(NULL, "-no_signal_handler", NULL);
-  ierr = PetscInitialize(&a.pargc, &a.pargv, NULL, NULL);
-  if (ierr) return FC_EXIT_RUN;
+  if ((rc = Initialize_Private(&a))) return rc;
   if (PetscOptionsClearValue(NULL, "-no_signal_handler") || CatchInterrupts_Private() || CatchCrashes_Private(PETSC_TRUE)) {
     fprintf(stderr, "fcsim: cannot install the signal handlers\n");
     return FC_EXIT_RUN;
