@@ -139,6 +139,8 @@ static int TakeOwn_Private(const FcCliCommand *cmd, int argc, char **argv, int *
   const char        *s = argv[*i];
   const FcCliOption *o = FindOption_Private(cmd, s);
   const FcCliCommand *owner = cmd;
+  /* --set=PATH=VALUE is --set too (a command that declares --set refuses both spellings) */
+  if (!strncmp(s, "--set=", 6) && (o = FindOption_Private(cmd, "--set"))) return o->take(a, "--set", o->arg ? s + 6 : NULL);
   for (size_t k = 0; !o && cmd->sub && k < NCOMMANDS; k++)
     if (commands[k] != cmd && !strcmp(commands[k]->group, cmd->group) && (o = FindOption_Private(commands[k], s))) owner = commands[k];
   if (!o) return 1;
