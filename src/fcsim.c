@@ -223,7 +223,10 @@ int main(int argc, char **argv)
     if (pp) {
       const long parent = strtol(pp, NULL, 10);
       (void)unsetenv("FCSIM_PARENT_PID");
-      if (prctl(PR_SET_PDEATHSIG, SIGTERM) || (long)getppid() != parent) (void)raise(SIGTERM);
+      /* kill(getpid()), not raise(): raise() directs the signal at this thread, which blocks
+       * SIGTERM (only the watchdog takes it), so a study that died before this line left its
+       * run pending a signal it never took, running to its end */
+      if (prctl(PR_SET_PDEATHSIG, SIGTERM) || (long)getppid() != parent) (void)kill(getpid(), SIGTERM);
     }
   }
   /* PETSc's signal handling would take SIGTERM, and PetscFinalize resets every signal it took to
