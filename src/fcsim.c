@@ -236,7 +236,10 @@ int main(int argc, char **argv)
    * the options once read so that run.h5 records the user's own), and fcsim installs PETSc's
    * default handler for the crash signals itself, SIGINT/SIGTERM staying its own throughout. */
   (void)PetscOptionsSetValue(NULL, "-no_signal_handler", NULL);
-  if ((rc = Initialize_Private(&a))) return rc;
+  if ((rc = Initialize_Private(&a))) {
+    FcCliFree(&a);
+    return rc;
+  }
   if (PetscOptionsClearValue(NULL, "-no_signal_handler") || CatchInterrupts_Private() || CatchCrashes_Private(PETSC_TRUE)) {
     fprintf(stderr, "fcsim: cannot install the signal handlers\n");
     return FC_EXIT_RUN;
