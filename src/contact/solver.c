@@ -287,11 +287,13 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
 
   PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Contact solver parameters", "FcContactSolver");
   PetscCall(PetscOptionsReal("-tol", "Stop when the common error (relative, dimensionless) is <= tol", "FcContactSolverSetTolerances", tol, &tol, &tol_set));
-  PetscCall(PetscOptionsInt("-max_it", "Maximum number of iterations (nsgs: sweeps over all contacts)", "FcContactSolverSetTolerances", max_it, &max_it, &max_it_set));
+  s->opterr[0] = 0;
+  /* a count that is no integer, or past PetscInt, is one input-error line, never a wrapped value */
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-max_it", "Maximum number of iterations (nsgs: sweeps over all contacts)", &max_it, 0));
+  PetscCall(PetscOptionsHasName(NULL, prefix, "-max_it", &max_it_set));
   PetscCall(PetscOptionsBool("-warm_start", "Start from the r given to FcContactSolverSolve (else from r = 0)", "FcContactSolverSetWarmStart", s->params.warm_start, &s->params.warm_start, NULL));
   PetscCall(PetscOptionsReal("-max_error", "A converged solve whose common error is above this is DIVERGED_MAX_ERROR (default: no bound)", "FcContactSolverSetMaxError", max_error, &max_error, &max_error_set));
   PetscCall(PetscOptionsReal("-accept_regularized", "A regularized type's answer above tol converges up to this common error (0: off)", "FcContactSolverSetAcceptRegularized", accept, &accept, &accept_set));
-  s->opterr[0] = 0;
   if (s->ops.setfromoptions) PetscCall((*s->ops.setfromoptions)(s, PetscOptionsObject));
   PetscOptionsEnd();
   if (s->opterr[0]) return FcInputError("options", s->optname, "%s", s->opterr);
@@ -328,13 +330,16 @@ PetscErrorCode FcContactSolverOptionsBoundedInt(FcContactSolver s, PetscOptionIt
   if (set) {
     char     *end;
     PetscBool printable = PETSC_TRUE;
+    long      l;
     errno = 0;
-    (void)strtol(str, &end, 10);
-    if (end == str || *end || errno) {
+    l     = strtol(str, &end, 10);
+    /* PETSc would convert a value past PetscInt by wrapping it around (4294967297 -> 1) */
+    if (end == str || *end || errno || l > PETSC_MAX_INT || l < PETSC_MIN_INT) {
       for (const char *c = str; *c; c++) printable = (PetscBool)(printable && isprint((unsigned char)*c));
       if (!s->opterr[0]) {
         snprintf(s->optname, sizeof s->optname, "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1);
-        snprintf(s->opterr, sizeof s->opterr, "expected an integer (got '%s')", printable ? str : "?");
+        if (end != str && !*end) snprintf(s->opterr, sizeof s->opterr, "must be an integer in [%" PetscInt_FMT ", %" PetscInt_FMT "] (got '%s')", lb, PETSC_MAX_INT, str);
+        else snprintf(s->opterr, sizeof s->opterr, "expected an integer (got '%s')", printable ? str : "?");
       }
       PetscFunctionReturn(0);
     }

@@ -6,6 +6,22 @@
 
 int FcVerbosity = 1;
 
+/* One line whatever raw holds (a file name from the command line may contain a newline):
+ * control characters and the Unicode line and paragraph separators are escaped. */
+static void Escape_Private(const char *raw, char *line, size_t len)
+{
+  size_t o = 0;
+  for (const unsigned char *c = (const unsigned char *)raw; *c && o + 8 < len; c++) {
+    if (*c < 0x20 || *c == 0x7f) o += (size_t)snprintf(line + o, len - o, *c == '\n' ? "\\n" : *c == '\t' ? "\\t" : "\\x%02x", *c);
+    else if (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) o += (size_t)snprintf(line + o, len - o, "\\u%04x", *++c);
+    else if (c[0] == 0xe2 && c[1] == 0x80 && (c[2] == 0xa8 || c[2] == 0xa9)) {
+      o += (size_t)snprintf(line + o, len - o, "\\u%04x", c[2] == 0xa8 ? 0x2028 : 0x2029);
+      c += 2;
+    } else line[o++] = (char)*c;
+  }
+  line[o] = 0;
+}
+
 PetscErrorCode FcInputError(const char *where, const char *path, const char *fmt, ...)
 {
   char    msg[2048], raw[4096], line[4096];
@@ -16,20 +32,7 @@ PetscErrorCode FcInputError(const char *where, const char *path, const char *fmt
   va_end(ap);
   if (path && path[0]) snprintf(raw, sizeof raw, "%s: %s: %s", where ? where : "fcsim", path, msg);
   else snprintf(raw, sizeof raw, "%s: %s", where ? where : "fcsim", msg);
-  /* One line whatever the parts hold (a file name from the command line may contain a
-   * newline): control characters and the Unicode line and paragraph separators are escaped. */
-  {
-    size_t o = 0;
-    for (const unsigned char *c = (const unsigned char *)raw; *c && o + 8 < sizeof line; c++) {
-      if (*c < 0x20 || *c == 0x7f) o += (size_t)snprintf(line + o, sizeof line - o, *c == '\n' ? "\\n" : *c == '\t' ? "\\t" : "\\x%02x", *c);
-      else if (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) o += (size_t)snprintf(line + o, sizeof line - o, "\\u%04x", *++c);
-      else if (c[0] == 0xe2 && c[1] == 0x80 && (c[2] == 0xa8 || c[2] == 0xa9)) {
-        o += (size_t)snprintf(line + o, sizeof line - o, "\\u%04x", c[2] == 0xa8 ? 0x2028 : 0x2029);
-        c += 2;
-      } else line[o++] = (char)*c;
-    }
-    line[o] = 0;
-  }
+  Escape_Private(raw, line, sizeof line);
   /* PetscError routes the message through the handler installed by FcPushErrorHandler. */
   return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, FC_ERR_INPUT, PETSC_ERROR_INITIAL, "%s", line);
 }
@@ -43,6 +46,58 @@ static void OneLine_Private(const char *in, char *out, size_t len)
   for (; in && *in && k + 1 < len; in++) out[k++] = ((unsigned char)*in < 0x20) ? ' ' : *in;
   while (k && out[k - 1] == ' ') k--;
   out[k] = 0;
+}
+
+/* A PETSc option whose value is not of its kind (-ksp_rtol abc, -fc_contact_solver_max_it x, on
+ * the command line or from a case's "petsc" object) is bad input: PETSc raises it while converting
+ * the string, in one of these functions, with a message that names the value but not the option.
+ * The option is found in the database by its value (the first one that holds it), and the line is
+ * "options: -NAME: 'VALUE' is not ...", exit 2. Returns whether it was such an error (printed). */
+static PetscBool BadOptionValue_Private(const char *fun, const char *mess)
+{
+  static const struct {
+    const char *fun, *before, *after, *kind;
+  } conv[] = {
+    {"PetscOptionsStringToInt", "Input string ", " has no integer value", "an integer"},
+    {"PetscOptionsStringToReal", "Input string ", " has no numeric value", "a number"},
+    {"PetscOptionsStringToScalar", "Input string ", " has no numeric value", "a number"},
+    {"PetscOptionsStringToBool", "Unknown logical value: ", NULL, "true or false"},
+  };
+  char        value[256] = "", name[256] = "", raw[1024], line[2048];
+  char       *all        = NULL;
+  const char *v, *e;
+  size_t      k;
+
+  for (k = 0; k < sizeof conv / sizeof conv[0]; k++)
+    if (fun && !strcmp(fun, conv[k].fun)) break;
+  if (k == sizeof conv / sizeof conv[0] || !mess || !(v = strstr(mess, conv[k].before))) return PETSC_FALSE;
+  v += strlen(conv[k].before);
+  e = conv[k].after ? strstr(v, conv[k].after) : v + strlen(v);
+  if (!e) return PETSC_FALSE;
+  snprintf(value, sizeof value, "%.*s", (int)PetscMin((size_t)(e - v), sizeof value - 1), v);
+  /* "-a 1 -b abc ...": a value with a space is not found, and the line then names none */
+  if (!PetscOptionsGetAll(NULL, &all) && all) {
+    const char *prev = NULL, *t = all;
+    for (char *c = all;; c++) {
+      const PetscBool end = *c ? PETSC_FALSE : PETSC_TRUE;
+      if (*c && *c != ' ') continue;
+      *c = 0;
+      if (*t && prev && prev[0] == '-' && !strcmp(t, value)) {
+        snprintf(name, sizeof name, "%s", prev);
+        break;
+      }
+      if (*t) prev = t;
+      t = c + 1;
+      if (end) break;
+    }
+    (void)PetscFree(all);
+  }
+  if (name[0]) snprintf(raw, sizeof raw, "options: %s: '%s' is not %s", name, value, conv[k].kind);
+  else snprintf(raw, sizeof raw, "options: '%s', the value of an option, is not %s", value, conv[k].kind);
+  Escape_Private(raw, line, sizeof line);
+  fprintf(stderr, "%s\n", line);
+  fflush(stderr);
+  return PETSC_TRUE;
 }
 
 /* Every error is ONE line on stderr, printed where it is raised (PETSC_ERROR_INITIAL); the
@@ -66,6 +121,7 @@ static PetscErrorCode FcErrorHandler_Private(MPI_Comm comm, int line, const char
   }
   if (fc_debug) return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, ctx);
   if (p != PETSC_ERROR_INITIAL) return n;
+  if (BadOptionValue_Private(fun, mess)) return FC_ERR_INPUT;
   if (!mess || !mess[0]) (void)PetscErrorMessage(n, &text, NULL);
   OneLine_Private(mess && mess[0] ? mess : (text ? text : "unknown error"), msg, sizeof msg);
   if (n == PETSC_ERR_SIG) fprintf(stderr, "fcsim: %s; nothing was kept\n", msg);

@@ -105,19 +105,16 @@ static PetscErrorCode WarnSymmetrized_Private(const char *file, const char *type
 
 /* The global form of the solver's type on gp. *p: the local reformulation for the common error,
  * or NULL when M is not symmetric positive definite (the type then forms it with the M it used). */
-static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcContactSolver s, FcGlobalProblem gp, FcContactProblem *p, PetscReal **r, PetscBool *converged)
+static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcContactSolver s, FcGlobalProblem gp, FcContactProblem *p, PetscReal **r, FcContactSolverStats *st)
 {
-  FcContactSolverStats st;
-
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(3 * gp->m, r));
   PetscCall(FcContactSolverSolveGlobal(s, gp, p, *r, NULL)); /* input error: M indefinite */
-  PetscCall(FcContactSolverGetStats(s, &st));
-  *converged = st.converged;
+  PetscCall(FcContactSolverGetStats(s, st));
   {
     char tail[512];
-    ResultTail_Private(s, &st, tail, sizeof tail);
-    printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)%s\n", o->file, (int)gp->m, (int)st.iterations, (double)st.error, (double)st.own_residual, (double)st.time, st.reason_name, (int)gp->n, (double)st.time_setup, tail);
+    ResultTail_Private(s, st, tail, sizeof tail);
+    printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)%s\n", o->file, (int)gp->m, (int)st->iterations, (double)st->error, (double)st->own_residual, (double)st->time, st->reason_name, (int)gp->n, (double)st->time_setup, tail);
   }
   PetscFunctionReturn(0);
 }
@@ -128,6 +125,7 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   FcGlobalProblem      gp = NULL;
   FcContactSolver      s  = NULL;
   FcContactSolverStats st;
+  FcContactSolverParams par;
   FcGlobalMass         mass;
   char                 tname[FC_NAME_LEN];
   PetscReal           *r = NULL, asym = 0;
@@ -177,7 +175,8 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   }
   PetscCall(PetscStrncpy(tname, type, sizeof tname));
   if (gp) {
-    ierr = SolveGlobal_Private(o, s, gp, &p, &r, converged);
+    ierr = SolveGlobal_Private(o, s, gp, &p, &r, &st);
+    if (!ierr) ierr = FcContactSolverGetParams(s, &par);
     PetscCall(FcGlobalProblemDestroy(&gp));
     PetscCall(FcContactSolverDestroy(&s));
     if (ierr) {
@@ -195,15 +194,18 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
     /* a regularized type (sap) converges by its own optimality test: show that residual too */
     if (!PetscIsInfOrNanReal(st.own_residual)) printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s%s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.own_residual, (double)st.time, st.reason_name, tail);
     else printf("%s: contacts %d iterations %d error %.6e time %.6e s %s%s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.time, st.reason_name, tail);
-    *converged = st.converged;
+    PetscCall(FcContactSolverGetParams(s, &par));
     PetscCall(FcContactSolverDestroy(&s));
   }
+  *converged = st.converged;
   if (o->out) {
     FcFCLIBInfo info = {o->file, "fcsim fclib solve", NULL};
     PetscCall(FcFCLIBWriteSolution(o->out, p, &info, r, NULL));
   }
   /* once the command has succeeded, so that a failure is still one line on stderr */
   PetscCall(WarnSymmetrized_Private(o->file, tname, asym));
+  /* the result line is on stdout; a failure (exit 1) also says so on stderr, in one line */
+  if (!*converged) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: fclib solve: %s: %s did not converge: common error %.3e, tol %g, after %d iterations (%s)\n", o->file, tname, (double)st.error, (double)par.tol, (int)st.iterations, st.reason_name));
   PetscCall(PetscFree(r));
   PetscCall(FcContactProblemDestroy(&p));
   PetscFunctionReturn(0);

@@ -302,6 +302,19 @@ static PetscErrorCode Row_Private(Reader *r, char **f, int n, long line, Raw *s)
       nq += s->q[k] * s->q[k];
     }
     nq = PetscSqrtReal(nq);
+    if (PetscIsInfReal(nq)) {
+      /* the squares overflowed (components of 1e300 are finite): scaled by the largest
+       * component first, the direction is the same; only then, so that every other log is
+       * normalized to the same bits as before */
+      PetscReal m = 0;
+      for (int k = 0; k < 4; k++) m = PetscMax(m, PetscAbsReal(s->q[k]));
+      nq = 0;
+      for (int k = 0; k < 4; k++) {
+        s->q[k] /= m;
+        nq += s->q[k] * s->q[k];
+      }
+      nq = PetscSqrtReal(nq);
+    }
     FcCheckInput(nq > 1e-6, r->file, NULL, "line %ld: the orientation quaternion has zero norm (%g): not a rotation", line, (double)nq);
     for (int k = 0; k < 4; k++) s->q[k] /= nq;
   }

@@ -188,6 +188,17 @@ cases += [
     # the Uzawa step rho of a run (talbi2008 §3.3.3): rho_factor <= 0 or rho < 0 (rho 0 means automatic)
     ("run uzawa_local rho_factor 0", ["run", "cases/hapco_bench1.json", "-o", os.path.join(tmp, "ohap1"), "--set", "contact_solver.type=\"uzawa_local\"", "-fc_contact_solver_uzawa_rho_factor", "0"], ["options", "-fc_contact_solver_uzawa_rho_factor", "> 0"]),
     ("run uzawa_global rho < 0", ["run", "cases/hapco_bench2.json", "-o", os.path.join(tmp, "ohap2"), "--set", "contact_solver.type=\"uzawa_global\"", "-fc_contact_solver_uzawa_rho", "-0.5"], ["options", "-fc_contact_solver_uzawa_rho", ">= 0"]),
+    # issue 31 item 7: a PETSc option's value that is not of its kind, or past PetscInt, is bad input
+    # (exit 2, one line naming the option), on the command line and from a case's petsc object;
+    # an -options_file PETSc cannot read is one line naming the file and the line
+    ("option value not an integer", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_max_it", "x"], ["options", "-fc_contact_solver_max_it", "'x'", "integer"]),
+    ("option value past PetscInt", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_max_it", "4294967297"], ["options", "-fc_contact_solver_max_it", "[0, 2147483647]", "4294967297"]),
+    ("PETSc option value not a number", ["info", good, "-ksp_type", "cg", "-ksp_rtol", "abc"], ["options", "-ksp_rtol", "'abc' is not a number"]),
+    ("case petsc value not a number", ["info", good, "--set", "petsc.ksp_type=\"cg\"", "--set", "petsc.ksp_rtol=\"abc\""], ["options", "-ksp_rtol", "'abc' is not a number"]),
+    ("case petsc value not an integer", ["info", "cases/block_on_floor.json", "--set", "petsc.fc_contact_solver_max_it=\"x\""], ["options", "-fc_contact_solver_max_it", "'x'"]),
+    ("PETSc option not true or false", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_warm_start", "maybe"], ["options", "-fc_contact_solver_warm_start", "'maybe' is not true or false"]),
+    ("-options_file /etc/passwd", ["run", good, "-options_file", "/etc/passwd"], ["command line", "-options_file", "/etc/passwd line 1"]),
+    ("-options_file missing", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-options_file", "/nonexistent/fcsim.opts"], ["command line", "-options_file", "/nonexistent/fcsim.opts"]),
     ("study without subcommand", ["study", good], ["command line", "study compare"]),
     ("study compare duplicate solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs,nsgs"], ["--solvers", "twice"]),
     ("study compare empty solver list", ["study", "compare", "cases/block_on_floor.json", "--solvers", ",,"], ["--solvers", "empty solver name"]),

@@ -29,7 +29,8 @@ FLOORS = [
     ["step"],                            # one time step: Newton + contact correction
     ["run", "fclib"],                    # the run driver; the FCLIB commands
     ["study"],                           # studies over runs
-    ["fcsim.c"],                         # the command line
+    ["cli"],                             # the commands: their options, help and mains
+    ["fcsim.c"],                         # the process: signals, MPI start-up, PETSc
 ]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

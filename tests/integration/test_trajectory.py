@@ -88,6 +88,21 @@ check(abs(mid[1] - 0.05) <= 1e-15, "bridged linearly: x(0.5 s) = 50 mm, the mean
 p = fcsim(["trajectory", "check", back, "--format", "fcsim"])
 check(p.returncode == 0 and "201 samples" in p.stdout, "the resampled output reads back as an fcsim log (201 samples)")
 
+# 2b. issue 31 item 7: a quaternion of 1e300 components is a rotation (its squares overflow: it is
+# scaled before it is normalized), never NaN printed as -nan
+big = os.path.join(tmp, "quat_1e300.csv")
+with open(big, "w") as f:
+    f.write("# units: m\nt,px,py,pz,qw,qx,qy,qz\n0,0,0,0,1,0,0,0\n0.01,0,0,0.001,1e300,1e300,0,0\n0.02,0,0,0.002,1,0,0,0\n")
+p = fcsim(["trajectory", "check", big, "--format", "fcsim", "--rate", "100"])
+h, data, _ = rows(p.stdout)
+mid = [r for r in data if abs(r[0] - 0.01) < 1e-12]
+check(p.returncode == 0 and "nan" not in p.stdout and len(mid) == 1 and abs(mid[0][4] - 0.5 ** 0.5) <= 1e-15 and abs(mid[0][5] - 0.5 ** 0.5) <= 1e-15,
+      "quaternion (1e300, 1e300, 0, 0): normalized to (0.7071, 0.7071, 0, 0) to 1e-15, no nan (exit %d, %s)" % (p.returncode, mid))
+# --rate 1e9 over the 3 s log: 3e9 samples, past fcsim's index range, and the line says so
+p = fcsim(["trajectory", "check", os.path.join(TRAJ, "stylus_press_slide.csv"), "--format", "fcsim", "--rate", "1e9"])
+check(p.returncode == 2 and p.stderr == "command line: --rate: 1e+09 Hz over the log's 3 s is 3e+09 samples (216 GB), more than fcsim's index range: lower the rate\n",
+      "--rate 1e9: exit 2, one line with the true reason (3e9 samples past the index range): %r" % p.stderr)
+
 # 3. bad logs and command lines
 cases = []
 for line in open(os.path.join(ROOT, "tests", "bad", "trajectory", "MANIFEST")):

@@ -1,0 +1,121 @@
+/* fcsim study compare, fcsim study refine: studies over runs (src/study). */
+#include "cli.h"
+#include "../study/compare.h"
+#include "../study/refine.h"
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+/* --solvers, --levels, --bodies, --reference, --quantity: a string each, checked by the study */
+static int String_Private(FcCli *a, const char *name, const char *v)
+{
+  if (!strcmp(name, "--solvers")) a->solvers = v;
+  else if (!strcmp(name, "--levels")) a->levels = v;
+  else if (!strcmp(name, "--bodies")) a->bodies = v;
+  else if (!strcmp(name, "--reference")) a->reference = v;
+  else a->quantity = v;
+  return 0;
+}
+
+static int Scale_Private(FcCli *a, const char *name, const char *v)
+{
+  char  *end = NULL;
+  double s   = strtod(v, &end);
+  if (*end || !v[0] || !isfinite(s) || s == 0) {
+    fprintf(stderr, "fcsim: command line: %s %s: must be a finite non-zero number\n", name, v);
+    return FC_EXIT_INPUT;
+  }
+  if (!strcmp(name, "--scale-x")) a->scale_x = s;
+  else a->scale_y = s;
+  return 0;
+}
+
+static int Jobs_Private(FcCli *a, const char *name, const char *v)
+{
+  char *end = NULL;
+  (void)name;
+  errno   = 0;
+  a->jobs = strtol(v, &end, 10);
+  if (*end || !v[0] || errno || a->jobs < 1 || a->jobs > 1024) {
+    fprintf(stderr, "fcsim: command line: -j %s: must be an integer in [1, 1024]\n", v);
+    return FC_EXIT_INPUT;
+  }
+  return 0;
+}
+
+static int CheckRefine_Private(FcCli *a)
+{
+  if (!a->levels) {
+    fprintf(stderr, "fcsim: command line: study refine needs --levels, e.g. --levels 0,1,2\n");
+    return FC_EXIT_INPUT;
+  }
+  return 0;
+}
+
+static PetscErrorCode Main_Compare(FcCli *a, PetscBool *ok)
+{
+  FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite, .force = a->force};
+
+  PetscFunctionBegin;
+  PetscCall(FcCliRegisterTypes());
+  return FcStudyCompare(&o, ok);
+}
+
+static PetscErrorCode Main_Refine(FcCli *a, PetscBool *ok)
+{
+  FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .overwrite = a->overwrite, .force = a->force, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)a->envp};
+
+  PetscFunctionBegin;
+  PetscCall(FcCliRegisterTypes());
+  return FcStudyRefine(&o, ok);
+}
+
+static const FcCliOption compare_options[] = {
+  {"--solvers", "LIST", String_Private},
+  {NULL, NULL, NULL},
+};
+
+static const FcCliOption refine_options[] = {
+  {"--levels", "LIST", String_Private},
+  {"--bodies", "LIST", String_Private},
+  {"--reference", "FILE", String_Private},
+  {"--quantity", "COLUMN", String_Private},
+  {"--scale-x", "S", Scale_Private},
+  {"--scale-y", "S", Scale_Private},
+  {"-j", "N", Jobs_Private},
+  {NULL, NULL, NULL},
+};
+
+const FcCliCommand FcCliCommandStudyCompare = {
+  .group    = "study",
+  .sub      = "compare",
+  .synopsis = "study compare CASE.json --solvers A,B,...",
+  .file     = "CASE.json",
+  .usage    = "fcsim study compare CASE.json --solvers nsgs,lemke,... [--set PATH=VALUE]... [-o DIR [--overwrite]]\n",
+  .help     = "  study compare  run a contact case once per solver; DIR/compare.csv and compare.md list\n"
+              "          contact iterations, common error and time per step and the probe differences\n",
+  .flags    = FC_CLI_SET | FC_CLI_OUT | FC_CLI_FORCE | FC_CLI_CASE,
+  .options  = compare_options,
+  .main     = Main_Compare,
+};
+
+const FcCliCommand FcCliCommandStudyRefine = {
+  .group    = "study",
+  .sub      = "refine",
+  .synopsis = "study refine CASE.json --levels 0,1,2",
+  .file     = "CASE.json",
+  .usage    = "fcsim study refine CASE.json --levels 0,1,2,3 [--bodies A,B] [--reference FILE.csv]\n"
+              "                          [--scale-x S] [--scale-y S] [--quantity COLUMN] [-j N]\n"
+              "                          [--set PATH=VALUE]... [-o DIR [--overwrite]] [-q] [PETSc options]\n",
+  .help     = "  study refine  run a case once per mesh refinement level (bodies[i].mesh.refine = L for\n"
+              "          every deformable body, or those of --bodies), N runs at once (-j, default: the\n"
+              "          number of processors); DIR/study.csv and study.md list DoFs, elements, wall\n"
+              "          time, the errors against the reference curve (--reference: '#' comment lines,\n"
+              "          a header X,Y naming probe columns, then x,y rows; --scale-x/-y multiply the\n"
+              "          run's columns), the observed order and the Richardson-extrapolated quantity;\n"
+              "          DIR defaults to <output.dir>/<name>/refine_<date-time>; see doc/study.md\n",
+  .flags    = FC_CLI_SET | FC_CLI_OUT | FC_CLI_FORCE | FC_CLI_CASE | FC_CLI_ENV,
+  .options  = refine_options,
+  .check    = CheckRefine_Private,
+  .main     = Main_Refine,
+};
