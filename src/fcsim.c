@@ -140,7 +140,7 @@ static void *Watchdog_Private(void *arg)
     FcMPIEnvCleanup();
     if (done) n = snprintf(msg, sizeof msg, "fcsim: interrupted after the results were complete: they are in %s\n", done);
     else n = snprintf(msg, sizeof msg, "fcsim: interrupted; nothing was kept (an earlier result in the target folder is as it was)\n");
-    if (n > 0) {
+    if (n > 0 && !FcInterruptReported) {
       ssize_t w = write(2, msg, (size_t)PetscMin(n, (int)sizeof msg - 1));
       (void)w;
     }
@@ -263,6 +263,7 @@ int main(int argc, char **argv)
   if (FcInterrupted) {
     /* An interrupt the command did not stop at (it came during the commit or after): say what
      * is where. One it stopped at was reported by the error handler (PETSC_ERR_SIG). */
+    FcInterruptReported = 1;
     if (ierr != PETSC_ERR_SIG && FcOutDirCommitted()) fprintf(stderr, "fcsim: interrupted after the results were complete: they are in %s\n", FcOutDirCommitted());
     else if (!ierr) fprintf(stderr, "fcsim: interrupted; nothing was kept (an earlier result in the target folder is as it was)\n");
     rc = 130;

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
+volatile int FcInterruptReported = 0;
+
 int FcVerbosity = 1;
 
 /* One line whatever raw holds (a file name from the command line may contain a newline):
@@ -124,7 +126,10 @@ static PetscErrorCode FcErrorHandler_Private(MPI_Comm comm, int line, const char
   if (BadOptionValue_Private(fun, mess)) return FC_ERR_INPUT;
   if (!mess || !mess[0]) (void)PetscErrorMessage(n, &text, NULL);
   OneLine_Private(mess && mess[0] ? mess : (text ? text : "unknown error"), msg, sizeof msg);
-  if (n == PETSC_ERR_SIG) fprintf(stderr, "fcsim: %s; nothing was kept\n", msg);
+  if (n == PETSC_ERR_SIG) {
+    fprintf(stderr, "fcsim: %s; nothing was kept\n", msg);
+    FcInterruptReported = 1;
+  }
   else fprintf(stderr, "fcsim: error: %s (in %s; -fc_debug shows PETSc's traceback)\n", msg, fun ? fun : "?");
   fflush(stderr);
   return n;

@@ -45,4 +45,9 @@ extern int FcVerbosity;
 PetscErrorCode FcPathResolve(const char *relative_to, const char *path, char *out, size_t len);
 PetscBool      FcFileReadable(const char *path);
 
+/* Set once a line about the interrupt was printed (the error handler's "interrupted at step N;
+ * nothing was kept", or main's): the watchdog, when the grace runs out while the main thread is
+ * still cleaning up, then ends the process without a second line. */
+extern volatile int FcInterruptReported;
+
 #endif
