@@ -67,34 +67,24 @@ PetscErrorCode FcCaseLoad(const char *file, PetscInt nsets, const char *const *s
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode RampDestroy_Private(FcRamp *r)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree2(r->t, r->s));
-  r->n = 0;
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode FcCaseDestroy(FcCase *c)
 {
   PetscFunctionBegin;
   for (PetscInt i = 0; c->bodies && i < c->nbodies; i++) {
     FcCaseBody *b = &c->bodies[i];
     for (PetscInt j = 0; b->boundary && j < b->nboundary; j++) {
-      PetscCall(RampDestroy_Private(&b->boundary[j].ramp));
-      PetscCall(PetscFree(b->boundary[j].tab));
+      PetscCall(FcDriverDestroy(&b->boundary[j].u));
     }
-    for (PetscInt j = 0; b->loads && j < b->nloads; j++) PetscCall(RampDestroy_Private(&b->loads[j].ramp));
+    for (PetscInt j = 0; b->loads && j < b->nloads; j++) PetscCall(FcRampDestroy(&b->loads[j].ramp));
     PetscCall(PetscFree(b->boundary));
     PetscCall(PetscFree(b->loads));
-    PetscCall(RampDestroy_Private(&b->motion.ramp));
-    PetscCall(RampDestroy_Private(&b->motion.force_ramp));
-    PetscCall(PetscFree(b->motion.tab));
-    PetscCall(PetscFree(b->motion.rot_tab));
+    PetscCall(FcDriverDestroy(&b->motion.translation));
+    PetscCall(FcDriverDestroy(&b->motion.angle));
+    PetscCall(FcRampDestroy(&b->motion.force_ramp));
   }
   PetscCall(PetscFree(c->bodies));
   PetscCall(PetscFree(c->probes));
-  PetscCall(PetscFree(c->gravity_tab));
+  PetscCall(FcDriverDestroy(&c->gravity));
   PetscCall(PetscFree(c->contacts));
   for (PetscInt i = 0; i < c->npetsc; i++) {
     PetscCall(PetscFree(c->petsc_keys[i]));
@@ -155,59 +145,3 @@ PetscErrorCode FcCaseRemoveViewOptions(const FcCase *c, const PetscBool *inserte
     if (inserted[i]) PetscCall(PetscOptionsClearValue(NULL, c->petsc_keys[i]));
   PetscFunctionReturn(0);
 }
-
-/* Piecewise-linear interpolation of (x[i*stride], y[i*stride]), held constant outside. */
-static PetscReal Interp_Private(PetscInt n, const PetscReal *x, const PetscReal *y, PetscInt stride, PetscReal t)
-{
-  PetscInt lo = 0, hi = n - 1;
-
-  if (t <= x[0]) return y[0];
-  if (t >= x[stride * hi]) return y[stride * hi];
-  while (hi - lo > 1) { /* invariant: x[lo] < t < x[hi] */
-    PetscInt mid = (lo + hi) / 2;
-    if (x[stride * mid] <= t) lo = mid;
-    else hi = mid;
-  }
-  return y[stride * lo] + (y[stride * hi] - y[stride * lo]) * (t - x[stride * lo]) / (x[stride * hi] - x[stride * lo]);
-}
-
-PetscReal FcRampEval(const FcRamp *r, PetscReal t)
-{
-  switch (r->type) {
-  case FC_RAMP_CONSTANT:
-    return r->value;
-  case FC_RAMP_LINEAR:
-    return PetscMin(PetscMax((t - r->t0) / (r->t1 - r->t0), 0.0), 1.0);
-  case FC_RAMP_TABLE:
-    return Interp_Private(r->n, r->t, r->s, 1, t);
-  }
-  return 0;
-}
-
-PetscReal FcCaseBoundaryValue(const FcCaseBoundary *bc, PetscInt c, PetscReal t)
-{
-  if (bc->ntab > 0) return Interp_Private(bc->ntab, bc->tab, bc->tab + 1 + c, 4, t);
-  return bc->value[c] * FcRampEval(&bc->ramp, t);
-}
-
-void FcCaseGravity(const FcCase *c, PetscReal t, PetscReal g[3])
-{
-  for (int k = 0; k < 3; k++) g[k] = c->gravity_ntab > 0 ? Interp_Private(c->gravity_ntab, c->gravity_tab, c->gravity_tab + 1 + k, 4, t) : c->gravity[k];
-}
-
-PetscReal FcCaseMotionAngle(const FcCaseMotion *m, PetscReal t)
-{
-  if (m->type != FC_MOTION_KINEMATIC || !m->rotates) return 0;
-  if (m->rot_ntab > 0) return Interp_Private(m->rot_ntab, m->rot_tab, m->rot_tab + 1, 2, t);
-  return m->rot_angle * FcRampEval(&m->ramp, t);
-}
-
-void FcCaseMotionDisplacement(const FcCaseMotion *m, PetscReal t, PetscReal u[3])
-{
-  for (int k = 0; k < 3; k++) {
-    if (m->type != FC_MOTION_KINEMATIC) u[k] = 0;
-    else if (m->ntab > 0) u[k] = Interp_Private(m->ntab, m->tab, m->tab + 1 + k, 4, t);
-    else u[k] = m->displacement[k] * FcRampEval(&m->ramp, t);
-  }
-}
-

@@ -112,8 +112,8 @@ static PetscErrorCode FillSeries_Private(cJSON *series, PetscReal dt, FcCaseBoun
 
   PetscFunctionBegin;
   cJSON_ArrayForEach(ph, Get_Private(series, "phases")) n += (PetscInt)Num_Private(ph, "increments");
-  bc->ntab = n + 1;
-  PetscCall(PetscCalloc1(4 * bc->ntab, &bc->tab));
+  bc->u.ntab = n + 1;
+  PetscCall(PetscCalloc1(4 * bc->u.ntab, &bc->u.tab));
   cJSON_ArrayForEach(ph, Get_Private(series, "phases"))
   {
     const char *d    = Str_Private(ph, "direction");
@@ -122,8 +122,8 @@ static PetscErrorCode FillSeries_Private(cJSON *series, PetscReal dt, FcCaseBoun
     for (PetscInt i = 0; i < (PetscInt)Num_Private(ph, "increments"); i++) {
       k++;
       x[axis] += sign * unit;
-      bc->tab[4 * k] = k * dt;
-      for (int c = 0; c < 3; c++) bc->tab[4 * k + 1 + c] = x[c];
+      bc->u.tab[4 * k] = k * dt;
+      for (int c = 0; c < 3; c++) bc->u.tab[4 * k + 1 + c] = x[c];
     }
   }
   for (int c = 0; c < 3; c++) bc->comp[c] = PETSC_TRUE;
@@ -137,30 +137,29 @@ static PetscErrorCode FillBoundary_Private(FcSchemaCtx *ctx, cJSON *obj, const c
 
   PetscFunctionBegin;
   PetscCall(Group_Private(obj, bc->group, sizeof bc->group));
-  bc->ramp.type  = FC_RAMP_CONSTANT;
-  bc->ramp.value = 1;
+  FcDriverInit(&bc->u, 3);
   if (fix) {
     for (int k = 0; k < 3; k++) bc->comp[k] = cJSON_IsTrue(cJSON_GetArrayItem(fix, k)) ? PETSC_TRUE : PETSC_FALSE;
   } else if (cJSON_IsArray(disp)) {
     for (int k = 0; k < 3; k++) {
       el           = cJSON_GetArrayItem(disp, k);
       bc->comp[k]  = cJSON_IsNull(el) ? PETSC_FALSE : PETSC_TRUE;
-      bc->value[k] = cJSON_IsNull(el) ? 0 : el->valuedouble;
+      bc->u.value[k] = cJSON_IsNull(el) ? 0 : el->valuedouble;
     }
     FcSchemaPathKey(sub, sizeof sub, path, "ramp");
-    PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &bc->ramp));
+    PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &bc->u.ramp));
   } else if (Get_Private(disp, "series")) {
     PetscCall(FillSeries_Private(Get_Private(disp, "series"), dt, bc));
   } else {
     cJSON   *table = Get_Private(disp, "table"), *row;
     PetscInt i     = 0;
-    bc->ntab       = (PetscInt)cJSON_GetArraySize(table);
-    PetscCall(PetscMalloc1(4 * bc->ntab, &bc->tab));
+    bc->u.ntab     = (PetscInt)cJSON_GetArraySize(table);
+    PetscCall(PetscMalloc1(4 * bc->u.ntab, &bc->u.tab));
     cJSON_ArrayForEach(row, table)
     {
       for (int k = 0; k < 4; k++) {
         el                  = cJSON_GetArrayItem(row, k);
-        bc->tab[4 * i + k] = cJSON_IsNull(el) ? 0 : el->valuedouble; /* null only where !comp */
+        bc->u.tab[4 * i + k] = cJSON_IsNull(el) ? 0 : el->valuedouble; /* null only where !comp */
       }
       i++;
     }
@@ -269,8 +268,8 @@ static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const cha
   char        sub[FC_PATH_LEN];
 
   PetscFunctionBegin;
-  m->ramp.type        = FC_RAMP_CONSTANT;
-  m->ramp.value       = 1;
+  FcDriverInit(&m->translation, 3);
+  FcDriverInit(&m->angle, 1);
   m->force_ramp.type  = FC_RAMP_CONSTANT;
   m->force_ramp.value = 1;
   FcSchemaPathKey(sub, sizeof sub, path, "ramp");
@@ -295,26 +294,28 @@ static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const cha
       }
       if (table) {
         PetscInt i = 0;
-        m->rot_ntab = (PetscInt)cJSON_GetArraySize(table);
-        PetscCall(PetscMalloc1(2 * m->rot_ntab, &m->rot_tab));
+        m->angle.ntab = (PetscInt)cJSON_GetArraySize(table);
+        PetscCall(PetscMalloc1(2 * m->angle.ntab, &m->angle.tab));
         cJSON_ArrayForEach(row, table)
         {
-          for (int k = 0; k < 2; k++) m->rot_tab[2 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
+          for (int k = 0; k < 2; k++) m->angle.tab[2 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
           i++;
         }
-      } else m->rot_angle = Get_Private(rot, "angle")->valuedouble;
+      } else m->angle.value[0] = Get_Private(rot, "angle")->valuedouble;
     }
     if (cJSON_IsArray(disp)) {
-      Vec3_Private(disp, m->displacement);
-      PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &m->ramp));
+      Vec3_Private(disp, m->translation.value);
+      PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &m->translation.ramp));
+      /* rotation.angle is scaled by the same ramp (FcCaseCheckMotion: only with this form) */
+      if (m->rotates && m->angle.ntab == 0) PetscCall(FcRampDuplicate(&m->translation.ramp, &m->angle.ramp));
     } else {
       cJSON   *table = Get_Private(disp, "table"), *row;
       PetscInt i     = 0;
-      m->ntab        = (PetscInt)cJSON_GetArraySize(table);
-      PetscCall(PetscMalloc1(4 * m->ntab, &m->tab));
+      m->translation.ntab = (PetscInt)cJSON_GetArraySize(table);
+      PetscCall(PetscMalloc1(4 * m->translation.ntab, &m->translation.tab));
       cJSON_ArrayForEach(row, table)
       {
-        for (int k = 0; k < 4; k++) m->tab[4 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
+        for (int k = 0; k < 4; k++) m->translation.tab[4 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
         i++;
       }
     }
@@ -510,18 +511,19 @@ static PetscErrorCode FillTime_Private(cJSON *root, FcCase *c)
   c->inertia_correction   = cJSON_IsTrue(Get_Private(newton, "inertia_correction"));
   {
     cJSON *g = Get_Private(root, "gravity");
-    if (cJSON_IsArray(g)) Vec3_Private(g, c->gravity);
+    FcDriverInit(&c->gravity, 3);
+    if (cJSON_IsArray(g)) Vec3_Private(g, c->gravity.value);
     else {
       cJSON   *table = Get_Private(g, "table"), *row;
       PetscInt i     = 0;
-      c->gravity_ntab = (PetscInt)cJSON_GetArraySize(table);
-      PetscCall(PetscMalloc1(4 * c->gravity_ntab, &c->gravity_tab));
+      c->gravity.ntab = (PetscInt)cJSON_GetArraySize(table);
+      PetscCall(PetscMalloc1(4 * c->gravity.ntab, &c->gravity.tab));
       cJSON_ArrayForEach(row, table)
       {
-        for (int k = 0; k < 4; k++) c->gravity_tab[4 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
+        for (int k = 0; k < 4; k++) c->gravity.tab[4 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
         i++;
       }
-      for (int k = 0; k < 3; k++) c->gravity[k] = c->gravity_tab[1 + k]; /* value at the first row */
+      for (int k = 0; k < 3; k++) c->gravity.value[k] = c->gravity.tab[1 + k]; /* value at the first row */
     }
   }
 
