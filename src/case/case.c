@@ -37,6 +37,7 @@ static PetscErrorCode Load_Private(const char *file, PetscInt nsets, const char 
   }
   rc = FcSchemaValidateObject(&ctx, &FcCaseRootObject, *root, "");
   if (!rc) rc = FcCaseFill(&ctx, *root, c);
+  if (!rc) rc = FcCaseCheckFilled(c);
   PetscCall(PetscFree2(be.entry, be.expanded));
   PetscCall(rc);
   PetscCheck((text = cJSON_Print(*root)), PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory printing the resolved case");

@@ -92,6 +92,9 @@ PetscErrorCode FcCaseCheckBodies(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckProbes(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckRoot(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseContactPairs(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, const char *pi, PetscInt *np, PetscInt **pairs);
+/* The filled case: a body against the time integration or the compliance (global_corotational;
+ * a dynamic rigid body's joint, shape and initial velocities). The model takes the case as valid. */
+PetscErrorCode FcCaseCheckFilled(const FcCase *c);
 
 /* case_fill.c */
 PetscErrorCode FcCaseMaterialParams(const cJSON *mat, FcMaterialParams *p);

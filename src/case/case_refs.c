@@ -624,3 +624,79 @@ PetscErrorCode FcCaseCheckRoot(FcSchemaCtx *ctx, cJSON *root, const char *path)
   PetscFunctionReturn(0);
 }
 
+
+/* ------------------------------------------------------------------------------------------ */
+/* The filled case: what needs a body together with the time integration or the compliance.   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* kinematics "global_corotational" (duriez2006 §6.2; src/model/body_deformable.c): the split
+ * needs K Φ = 0 (a linear material, no constrained DoF) and cM > 0 (dynamics, or a quasi-static
+ * Newton shift). */
+static PetscErrorCode CorotCheck_Private(const FcCase *c, PetscInt i)
+{
+  const FcCaseBody *b = &c->bodies[i];
+  PetscBool         constrained = b->plane_strain;
+  char              path[256];
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < b->nboundary; j++)
+    for (int k = 0; k < 3; k++) constrained = (PetscBool)(constrained || b->boundary[j].comp[k]);
+  FcCaseBodyPath(c, i, "kinematics", path, sizeof path);
+  FcCheckInput(!strcmp(b->material.model, "linear"), c->file, path, "\"global_corotational\" needs material model \"linear\" (a linear deformation in the co-rotated frame), not \"%s\"", b->material.model);
+  FcCheckInput(!constrained, c->file, path, "\"global_corotational\" needs a free body (no boundary conditions, no plane_strain): its rigid motion is the rigid part of the model");
+  /* precomputed would keep the first step's R; schur factors A_pp with no room for the split */
+  FcCheckInput(!strcmp(c->compliance_type, "exact"), c->file, path, "\"global_corotational\" needs compliance \"exact\", not \"%s\"", c->compliance_type);
+  FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC || c->newton_shift > 0, c->file, path, "\"global_corotational\" quasi-statically needs time.newton.shift > 0 (the rigid part's compliance is 1/(shift A_r))");
+  PetscFunctionReturn(0);
+}
+
+/* A dynamic rigid body (doc/rigid.md §2): its joint against the integrator, its shape and its
+ * initial velocities. */
+static PetscErrorCode DynamicBodyCheck_Private(const FcCase *c, PetscInt i)
+{
+  const FcCaseMotion *mo = &c->bodies[i].motion;
+  char                path[256];
+
+  PetscFunctionBegin;
+  if (mo->joint == FC_JOINT_FREE) {
+    FcCaseBodyPath(c, i, "motion.type", path, sizeof path);
+    FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
+                 "a dynamic rigid body with a free joint needs inertia, but time.integrator is \"quasi_static\": use a dynamic integrator or a kinematic motion");
+    FcCaseBodyPath(c, i, "shape.type", path, sizeof path);
+    FcCheckInput(c->bodies[i].shape.type != FC_SHAPE_PLANE, c->file, path, "a plane is infinite: it has no centre of mass to rotate about, so it cannot have a free joint (use prismatic or fixed)");
+    PetscFunctionReturn(0);
+  }
+  FcCaseBodyPath(c, i, "motion.initial_angular_velocity", path, sizeof path);
+  FcCheckInput(mo->initial_angular_velocity[0] == 0 && mo->initial_angular_velocity[1] == 0 && mo->initial_angular_velocity[2] == 0, c->file, path, "must be [0, 0, 0]: only a free joint rotates");
+  if (mo->joint == FC_JOINT_PRISMATIC) {
+    PetscReal ve = 0, voff = 0, vn = 0;
+    FcCaseBodyPath(c, i, "motion.type", path, sizeof path);
+    FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
+                 "a dynamic rigid body with a prismatic joint needs inertia, but time.integrator is \"quasi_static\" (only contact would balance its force): use a dynamic integrator or a kinematic motion");
+    /* the joint allows velocities along its (unit) axis e only */
+    for (int k = 0; k < 3; k++) ve += mo->axis[k] * mo->initial_velocity[k];
+    for (int k = 0; k < 3; k++) {
+      PetscReal o = mo->initial_velocity[k] - ve * mo->axis[k];
+      voff += o * o;
+      vn += mo->initial_velocity[k] * mo->initial_velocity[k];
+    }
+    FcCaseBodyPath(c, i, "motion.initial_velocity", path, sizeof path);
+    FcCheckInput(voff <= 1e-20 * vn, c->file, path, "must be parallel to the prismatic joint's axis (its component normal to the axis is %g m/s)", (double)PetscSqrtReal(voff));
+    PetscFunctionReturn(0);
+  }
+  /* a fixed joint holds the body where it is */
+  FcCaseBodyPath(c, i, "motion.initial_velocity", path, sizeof path);
+  FcCheckInput(mo->initial_velocity[0] == 0 && mo->initial_velocity[1] == 0 && mo->initial_velocity[2] == 0, c->file, path, "must be [0, 0, 0] with a fixed joint");
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcCaseCheckFilled(const FcCase *c)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < c->nbodies; i++) {
+    const FcCaseBody *b = &c->bodies[i];
+    if (!b->rigid && b->corotational) PetscCall(CorotCheck_Private(c, i));
+    if (b->rigid && b->motion.type == FC_MOTION_DYNAMIC) PetscCall(DynamicBodyCheck_Private(c, i));
+  }
+  PetscFunctionReturn(0);
+}
