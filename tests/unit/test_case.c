@@ -736,6 +736,7 @@ static void test_contact_set(void **state)
     "contacts[0].alarm=0.05",
     "bodies[2].shape.radius=0.75",
     "bodies[2].motion.joint={\"type\": \"prismatic\", \"axis\": [0, 0, 1]}",
+    "time.integrator=backward_euler", /* a dynamic body needs inertia (FcCaseCheckFilled) */
     "bodies[1].motion={\"type\": \"kinematic\", \"displacement\": [0, 0, 0.1], \"ramp\": \"linear\"}",
     "probes[0].type=active_contacts",
     "bodies[0].type=deformable",
@@ -957,6 +958,16 @@ static const BadCase bad_cases[] = {
   {contact_base, {"bodies[2].motion.force=[0, 0]"}, "bodies[2].motion.force", "exactly 3 elements, got 2"},
   {contact_base, {"bodies[2].motion.initial_velocity=[0, \"x\", 0]"}, "bodies[2].motion.initial_velocity[1]", "expected number, got string"},
   {contact_base, {"bodies[2].motion.displacement=[0, 0, 1]"}, "bodies[2].motion.displacement", "unknown key \"displacement\" for type \"dynamic\""},
+  /* the filled case (FcCaseCheckFilled): a dynamic body against the integrator, its joint, shape
+   * and initial velocities (contact_base is quasi-static; its ball has a free joint) */
+  {contact_base, {"contacts[0].mu=0.5"}, "bodies[2].motion.type", "a dynamic rigid body with a free joint needs inertia, but time.integrator is \"quasi_static\""},
+  {contact_base, {"bodies[2].motion.joint={\"type\": \"prismatic\", \"axis\": [0, 0, 1]}"}, "bodies[2].motion.type", "a dynamic rigid body with a prismatic joint needs inertia"},
+  {contact_base, {"time.integrator=backward_euler", "bodies[2].motion={\"type\": \"dynamic\", \"mass\": 1, \"joint\": {\"type\": \"prismatic\", \"axis\": [0, 0, 2]}, \"initial_velocity\": [1, 0, 0]}"}, "bodies[2].motion.initial_velocity", "must be parallel to the prismatic joint's axis (its component normal to the axis is 1 m/s)"},
+  {contact_base, {"time.integrator=backward_euler", "bodies[2].motion={\"type\": \"dynamic\", \"mass\": 1, \"joint\": {\"type\": \"fixed\"}, \"initial_velocity\": [0, 0, 1]}"}, "bodies[2].motion.initial_velocity", "must be [0, 0, 0] with a fixed joint"},
+  {contact_base, {"time.integrator=backward_euler", "bodies[2].motion={\"type\": \"dynamic\", \"mass\": 1, \"joint\": {\"type\": \"fixed\"}, \"initial_angular_velocity\": [0, 0, 1]}"}, "bodies[2].motion.initial_angular_velocity", "must be [0, 0, 0]: only a free joint rotates"},
+  {contact_base, {"time.integrator=backward_euler", "bodies[1].motion={\"type\": \"dynamic\", \"mass\": 1, \"inertia\": [1, 1, 1]}"}, "bodies[1].shape.type", "a plane is infinite"},
+  {NULL, {"bodies[0].kinematics=global_corotational"}, "bodies[0].kinematics", "\"global_corotational\" needs a free body"},
+  {NULL, {"bodies[0].kinematics=global_corotational", "bodies[0].boundary=[]"}, "bodies[0].kinematics", "\"global_corotational\" quasi-statically needs time.newton.shift > 0"},
   /* contacts */
   {contact_base, {"contacts[0].pair=[\"block\", \"nobody\"]"}, "contacts[0].pair", "no body named \"nobody\" (bodies: \"block\", \"floor\", \"ball\")"},
   {contact_base, {"contacts[0].pair=[\"block\", \"block\"]"}, "contacts[0].pair", "the two bodies must differ, got \"block\" twice"},
