@@ -283,23 +283,4 @@ PetscBool FcCaseNameMatch(const char *pattern, const char *name);
  * for a body of an entry with mesh.volumes, " (body 'NAME')" follows, naming which of its bodies. */
 void FcCaseBodyPath(const FcCase *c, PetscInt i, const char *key, char *out, size_t len);
 
-/* Transitional: the names the model and the haptic loop called before the functions of time
- * moved to src/drivers (driver.h); removed once they call the drivers. */
-static inline PetscReal FcCaseBoundaryValue(const FcCaseBoundary *bc, PetscInt c, PetscReal t)
-{
-  return FcDriverComponent(&bc->u, c, t);
-}
-static inline void FcCaseGravity(const FcCase *c, PetscReal t, PetscReal g[3])
-{
-  FcDriverEval(&c->gravity, t, g);
-}
-static inline PetscReal FcCaseMotionAngle(const FcCaseMotion *m, PetscReal t)
-{
-  return FcDriverComponent(&m->angle, 0, t);
-}
-static inline void FcCaseMotionDisplacement(const FcCaseMotion *m, PetscReal t, PetscReal u[3])
-{
-  FcDriverEval(&m->translation, t, u);
-}
-
 #endif
