@@ -1,7 +1,7 @@
 /* fcsim — case files: FcCaseLoad reads the file, applies --set, validates the tree against the
  * schema (case_schema.c, case_check.c, case_refs.c) and fills the typed FcCase (case_fill.c);
  * FcCaseDestroy frees it; the case's "petsc" options go into PETSc's database. */
-#include "case_impl.h"
+#include "case_util.h"
 #include "json.h"
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* fcsim — the checks of one object of a case that a table row cannot say (exactly one of two
  * keys, increasing tables, files that must exist, the size a refine level makes, ...), hooked
  * into the rows of case_schema.c; they run after the generic checks of their item. */
-#include "case_impl.h"
+#include "case_util.h"
 #include "petsc_opts.h"
 #include "../mesh/mesh.h"
 #include <math.h>
@@ -53,15 +53,6 @@ PetscErrorCode FcCaseCheckTime(FcSchemaCtx *ctx, cJSON *obj, const char *path)
       return FcInputError(ctx->file, sub, "step cutback is only available with integrator \"quasi_static\"");
     }
   }
-  PetscFunctionReturn(0);
-}
-
-/* Mesh files are relative to the case file, so a case runs from any working directory. */
-PetscErrorCode FcCaseMeshFileResolve(FcSchemaCtx *ctx, const char *file, const char *path, char *out, size_t len)
-{
-  PetscFunctionBegin;
-  if (strlen(ctx->file) + strlen(file) + 1 >= len) return FcInputError(ctx->file, path, "resolved path is too long (more than %zu characters)", len - 1);
-  PetscCall(FcPathResolve(ctx->file, file, out, len));
   PetscFunctionReturn(0);
 }
 
@@ -219,16 +210,6 @@ PetscErrorCode FcCaseCheckDisplacement(FcSchemaCtx *ctx, cJSON *item, const char
   return FcInputError(ctx->file, path, "at least one component must be a number (null leaves a component free)");
 }
 
-/* max|v_k| * sqrt(sum (v_k/max)^2): no overflow for any finite components. */
-PetscReal FcCaseNorm3(const PetscReal v[3])
-{
-  PetscReal m = PetscMax(PetscMax(PetscAbsReal(v[0]), PetscAbsReal(v[1])), PetscAbsReal(v[2])), s = 0;
-
-  if (m == 0) return 0;
-  for (int k = 0; k < 3; k++) s += (v[k] / m) * (v[k] / m);
-  return m * PetscSqrtReal(s);
-}
-
 /* Directions (plane normal, cylinder and prismatic axes) are normalized: only zero is wrong. */
 PetscErrorCode FcCaseCheckNonZeroVec(FcSchemaCtx *ctx, cJSON *item, const char *path)
 {
@@ -278,72 +259,6 @@ PetscErrorCode FcCaseCheckPetscOption(FcSchemaCtx *ctx, cJSON *item, const char 
 }
 
 
-PetscErrorCode FcCaseCheckBoundary(FcSchemaCtx *ctx, cJSON *obj, const char *path)
-{
-  cJSON *fix = Get_Private(obj, "fix"), *disp = Get_Private(obj, "displacement");
-  char   sub[FC_PATH_LEN];
-
-  PetscFunctionBegin;
-  if (!fix && !disp) return FcInputError(ctx->file, path, "exactly one of \"fix\" or \"displacement\" is required");
-  if (fix && disp) return FcInputError(ctx->file, path, "give exactly one of \"fix\" and \"displacement\", not both");
-  if (Get_Private(obj, "ramp")) {
-    /* fix is zero at all times and a table carries its own time dependence. */
-    FcSchemaPathKey(sub, sizeof sub, path, "ramp");
-    if (!cJSON_IsArray(disp)) return FcInputError(ctx->file, sub, "only allowed with the \"displacement\": [ux, uy, uz] form");
-  } else if (cJSON_IsArray(disp)) PetscCall(FcSchemaAddDefault(ctx, &FcCaseRampConstantDefault, obj, path));
-  PetscFunctionReturn(0);
-}
-
-/* kinematic: a ramp only scales the [ux, uy, uz] form (a table carries its own time). */
-static PetscErrorCode KinematicCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
-{
-  cJSON *disp = Get_Private(obj, "displacement");
-  char   sub[FC_PATH_LEN];
-
-  PetscFunctionBegin;
-  if (Get_Private(obj, "ramp")) {
-    FcSchemaPathKey(sub, sizeof sub, path, "ramp");
-    if (!cJSON_IsArray(disp)) return FcInputError(ctx->file, sub, "only allowed with the \"displacement\": [ux, uy, uz] form");
-  } else if (cJSON_IsArray(disp)) PetscCall(FcSchemaAddDefault(ctx, &FcCaseRampConstantDefault, obj, path));
-  {
-    cJSON *rot = Get_Private(obj, "rotation");
-    if (rot) {
-      cJSON *angle = Get_Private(rot, "angle"), *table = Get_Private(rot, "table");
-      FcSchemaPathKey(sub, sizeof sub, path, "rotation");
-      if (!angle == !table) return FcInputError(ctx->file, sub, "give exactly one of \"angle\" (scaled by the motion's ramp) and \"table\" ([[t, angle], ...])");
-      if (angle && !cJSON_IsArray(disp)) {
-        char s2[FC_PATH_LEN];
-        FcSchemaPathKey(s2, sizeof s2, sub, "angle");
-        return FcInputError(ctx->file, s2, "is scaled by the motion's ramp, which only the \"displacement\": [ux, uy, uz] form has: give the rotation as a \"table\"");
-      }
-    }
-  }
-  PetscFunctionReturn(0);
-}
-
-/* dynamic: a free body rotates, so it needs its (positive) principal moments of inertia; with
- * a prismatic or fixed joint they are unused and default to 0. */
-static PetscErrorCode DynamicCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
-{
-  cJSON      *inertia = Get_Private(obj, "inertia");
-  const char *joint   = Str_Private(Get_Private(obj, "joint"), "type");
-  char        sub[FC_PATH_LEN], pp[FC_PATH_LEN];
-
-  PetscFunctionBegin;
-  FcSchemaPathKey(pp, sizeof pp, path, "inertia");
-  if (strcmp(joint, "free")) {
-    if (!inertia) PetscCall(FcSchemaAddDefault(ctx, &FcCaseInertiaDefault, obj, path));
-    PetscFunctionReturn(0);
-  }
-  if (!inertia) return FcInputError(ctx->file, pp, "required key \"inertia\" is missing (a body with a free joint rotates)");
-  for (int k = 0; k < 3; k++) {
-    if (cJSON_GetArrayItem(inertia, k)->valuedouble > 0) continue;
-    FcSchemaPathIndex(sub, sizeof sub, pp, k);
-    return FcInputError(ctx->file, sub, "must be > 0 with a free joint, got 0");
-  }
-  PetscFunctionReturn(0);
-}
-
 /* A transform's rotation given as a quaternion [w, x, y, z]: its norm must not vanish (it is
  * normalized when the case is filled; the trajectory loader refuses the same below 1e-6). */
 PetscErrorCode FcCaseCheckQuaternion(FcSchemaCtx *ctx, cJSON *item, const char *path)
@@ -373,22 +288,6 @@ PetscErrorCode FcCaseCheckTrajectory(FcSchemaCtx *ctx, cJSON *obj, const char *p
   FcSchemaPathKey(sub, sizeof sub, path, "units");
   if (!strcmp(Str_Private(obj, "format"), "ros_jointstate") && !Get_Private(obj, "units"))
     return FcInputError(ctx->file, sub, "required key \"units\" is missing: a ros_jointstate log states no unit (\"mm\" for the Geomagic/Omni drivers, or \"m\")");
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FcCaseCheckMotion(FcSchemaCtx *ctx, cJSON *obj, const char *path)
-{
-  const char *type = Str_Private(obj, "type");
-
-  PetscFunctionBegin;
-  if (!strcmp(type, "kinematic")) PetscCall(KinematicCheck_Private(ctx, obj, path));
-  else if (!strcmp(type, "dynamic")) PetscCall(DynamicCheck_Private(ctx, obj, path));
-  else if (!strcmp(type, "trajectory")) PetscCall(FcCaseCheckTrajectory(ctx, obj, path));
-  if (!strcmp(type, "dynamic") && Get_Private(obj, "coupling") && strcmp(Str_Private(Get_Private(obj, "joint"), "type"), "free")) {
-    char sub[FC_PATH_LEN];
-    FcSchemaPathKey(sub, sizeof sub, path, "coupling");
-    return FcInputError(ctx->file, sub, "a virtual coupling drives all six DoFs of the tool: it needs \"joint\": {\"type\": \"free\"}");
-  }
   PetscFunctionReturn(0);
 }
 

@@ -1,30 +1,10 @@
 /* fcsim — from the validated tree to the typed FcCase. Every key read here exists (required or
  * defaulted by the schema, case_schema.c). */
-#include "case_impl.h"
+#include "case_util.h"
 #include "petsc_opts.h"
 #include "../contact/solver.h"
 #include <math.h>
 #include <string.h>
-
-/* The parameter values of the material object mat (validated: its model is registered), as the
- * plain data the material model reads (src/fem/material.h). */
-PetscErrorCode FcCaseMaterialParams(const cJSON *mat, FcMaterialParams *p)
-{
-  const FcMaterialModel *model;
-
-  PetscFunctionBegin;
-  PetscCall(FcMaterialParamsInit(p, Str_Private(mat, "model")));
-  model = FcMaterialModelFind(p->model);
-  PetscCheck(model, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Material model %s is not registered", p->model);
-  for (const FcParamSpec *s = model->params; s->name; s++) {
-    const cJSON *v = Get_Private(mat, s->name);
-    if (!v) continue;
-    if (s->type == FC_PARAM_REAL) PetscCall(FcMaterialParamsSetReal(p, s->name, v->valuedouble));
-    else PetscCall(FcMaterialParamsSetChoice(p, s->name, v->valuestring));
-  }
-  PetscFunctionReturn(0);
-}
-
 
 static void Vec3_Private(const cJSON *arr, PetscReal v[3])
 {

@@ -1,7 +1,7 @@
 /* fcsim — the checks across the objects of a case: the bodies an entry stands for
  * (mesh.volumes), unique names, the bodies contacts[] and probes[] name; and the checks of the
  * filled case that need several of its parts at once (FcCaseCheckFilled). */
-#include "case_impl.h"
+#include "case_util.h"
 #include "../mesh/mesh.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,12 @@
 /* fcsim — the case format as tables: one row per key (type, required, default, range, choices,
  * the check hook of what a row cannot say: case_check.c, case_refs.c). doc/case-format.md
  * documents every row. To add a key: add its row here, read it in case_fill.c, document it. */
-#include "case_impl.h"
+#include "case_util.h"
 #include "../core/registry.h"
+#include <string.h>
+
+static PetscErrorCode BoundaryCheck_Private(FcSchemaCtx *, cJSON *, const char *);
+static PetscErrorCode MotionCheck_Private(FcSchemaCtx *, cJSON *, const char *);
 
 /* Physical bounds (SI) of the time step; those of the material parameters are declared by the
  * material models (src/fem/material.h). Checked by the schema (FcSchemaEntry.bound). */
@@ -147,10 +151,10 @@ static const FcSchemaEntry  boundary_keys[]   = {
   RAMP_ENTRY(NULL),
   {.key = NULL}
 };
-/* What FcCaseCheckBoundary and KinematicCheck_Private insert for a displacement array
+/* What BoundaryCheck_Private and KinematicCheck_Private insert for a displacement array
  * without a ramp. */
-const FcSchemaEntry  FcCaseRampConstantDefault = RAMP_ENTRY("\"constant\"");
-static const FcSchemaObject boundary_object       = {.entries = boundary_keys, .check = FcCaseCheckBoundary};
+static const FcSchemaEntry ramp_constant_default = RAMP_ENTRY("\"constant\"");
+static const FcSchemaObject boundary_object       = {.entries = boundary_keys, .check = BoundaryCheck_Private};
 static const FcSchemaEntry  boundary_elem         = {.types = FC_T_OBJECT, .object = &boundary_object};
 
 /* bodies[i].loads[j] */
@@ -299,7 +303,7 @@ static const FcSchemaVariant joint_variants[] = {
 };
 static const FcSchemaObject joint_object = {.discriminator = &joint_type_entry, .variants = joint_variants};
 /* inertia: required (each > 0) for a free joint, checked by DynamicCheck_Private, which
- * inserts FcCaseInertiaDefault for the other joints. */
+ * inserts inertia_default for the other joints. */
 static const FcSchemaEntry motion_dynamic_keys[] = {
   {.key = "mass",             .types = FC_T_NUMBER, .required = PETSC_TRUE, .range = FC_RANGE_GT(0)},
   {.key = "inertia",          .types = FC_T_ARRAY,  .len_min = 3, .len_max = 3, .elem = &non_negative_elem},
@@ -311,8 +315,8 @@ static const FcSchemaEntry motion_dynamic_keys[] = {
   {.key = "coupling",         .types = FC_T_OBJECT, .object = &coupling_object},
   {.key = NULL}
 };
-const FcSchemaEntry  FcCaseInertiaDefault = {.key = "inertia", .types = FC_T_ARRAY, .def = "[0, 0, 0]", .len_min = 3, .len_max = 3, .elem = &non_negative_elem};
-/* Variants have no check hook of their own: FcCaseCheckMotion runs the kinematic and dynamic
+static const FcSchemaEntry inertia_default = {.key = "inertia", .types = FC_T_ARRAY, .def = "[0, 0, 0]", .len_min = 3, .len_max = 3, .elem = &non_negative_elem};
+/* Variants have no check hook of their own: MotionCheck_Private runs the kinematic and dynamic
  * checks. */
 static const FcSchemaVariant motion_variants[] = {
   {"fixed",     motion_fixed_keys    },
@@ -321,7 +325,7 @@ static const FcSchemaVariant motion_variants[] = {
   {"trajectory", motion_trajectory_keys},
   {NULL,        NULL                 }
 };
-static const FcSchemaObject motion_object = {.discriminator = &motion_type_entry, .variants = motion_variants, .check = FcCaseCheckMotion};
+static const FcSchemaObject motion_object = {.discriminator = &motion_type_entry, .variants = motion_variants, .check = MotionCheck_Private};
 
 /* bodies[i]: the keys depend on the type (default "deformable"); name is common to all */
 static const FcSchemaEntry body_type_entry   = {.key = "type", .types = FC_T_STRING, .def = "\"deformable\""};
@@ -558,3 +562,89 @@ static const FcSchemaEntry root_keys[] = {
 };
 const FcSchemaObject FcCaseRootObject = {.entries = root_keys, .check = FcCaseCheckRoot};
 
+/* ------------------------------------------------------------------------------------------ */
+/* The hooks that complete the tree with defaults of the rows above (a ramp; the inertia of a  */
+/* body that does not rotate) besides checking what a row cannot say.                          */
+/* ------------------------------------------------------------------------------------------ */
+
+static PetscErrorCode BoundaryCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  cJSON *fix = Get_Private(obj, "fix"), *disp = Get_Private(obj, "displacement");
+  char   sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  if (!fix && !disp) return FcInputError(ctx->file, path, "exactly one of \"fix\" or \"displacement\" is required");
+  if (fix && disp) return FcInputError(ctx->file, path, "give exactly one of \"fix\" and \"displacement\", not both");
+  if (Get_Private(obj, "ramp")) {
+    /* fix is zero at all times and a table carries its own time dependence. */
+    FcSchemaPathKey(sub, sizeof sub, path, "ramp");
+    if (!cJSON_IsArray(disp)) return FcInputError(ctx->file, sub, "only allowed with the \"displacement\": [ux, uy, uz] form");
+  } else if (cJSON_IsArray(disp)) PetscCall(FcSchemaAddDefault(ctx, &ramp_constant_default, obj, path));
+  PetscFunctionReturn(0);
+}
+
+/* kinematic: a ramp only scales the [ux, uy, uz] form (a table carries its own time). */
+static PetscErrorCode KinematicCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  cJSON *disp = Get_Private(obj, "displacement");
+  char   sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  if (Get_Private(obj, "ramp")) {
+    FcSchemaPathKey(sub, sizeof sub, path, "ramp");
+    if (!cJSON_IsArray(disp)) return FcInputError(ctx->file, sub, "only allowed with the \"displacement\": [ux, uy, uz] form");
+  } else if (cJSON_IsArray(disp)) PetscCall(FcSchemaAddDefault(ctx, &ramp_constant_default, obj, path));
+  {
+    cJSON *rot = Get_Private(obj, "rotation");
+    if (rot) {
+      cJSON *angle = Get_Private(rot, "angle"), *table = Get_Private(rot, "table");
+      FcSchemaPathKey(sub, sizeof sub, path, "rotation");
+      if (!angle == !table) return FcInputError(ctx->file, sub, "give exactly one of \"angle\" (scaled by the motion's ramp) and \"table\" ([[t, angle], ...])");
+      if (angle && !cJSON_IsArray(disp)) {
+        char s2[FC_PATH_LEN];
+        FcSchemaPathKey(s2, sizeof s2, sub, "angle");
+        return FcInputError(ctx->file, s2, "is scaled by the motion's ramp, which only the \"displacement\": [ux, uy, uz] form has: give the rotation as a \"table\"");
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* dynamic: a free body rotates, so it needs its (positive) principal moments of inertia; with
+ * a prismatic or fixed joint they are unused and default to 0. */
+static PetscErrorCode DynamicCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  cJSON      *inertia = Get_Private(obj, "inertia");
+  const char *joint   = Str_Private(Get_Private(obj, "joint"), "type");
+  char        sub[FC_PATH_LEN], pp[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  FcSchemaPathKey(pp, sizeof pp, path, "inertia");
+  if (strcmp(joint, "free")) {
+    if (!inertia) PetscCall(FcSchemaAddDefault(ctx, &inertia_default, obj, path));
+    PetscFunctionReturn(0);
+  }
+  if (!inertia) return FcInputError(ctx->file, pp, "required key \"inertia\" is missing (a body with a free joint rotates)");
+  for (int k = 0; k < 3; k++) {
+    if (cJSON_GetArrayItem(inertia, k)->valuedouble > 0) continue;
+    FcSchemaPathIndex(sub, sizeof sub, pp, k);
+    return FcInputError(ctx->file, sub, "must be > 0 with a free joint, got 0");
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MotionCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  const char *type = Str_Private(obj, "type");
+
+  PetscFunctionBegin;
+  if (!strcmp(type, "kinematic")) PetscCall(KinematicCheck_Private(ctx, obj, path));
+  else if (!strcmp(type, "dynamic")) PetscCall(DynamicCheck_Private(ctx, obj, path));
+  else if (!strcmp(type, "trajectory")) PetscCall(FcCaseCheckTrajectory(ctx, obj, path));
+  if (!strcmp(type, "dynamic") && Get_Private(obj, "coupling") && strcmp(Str_Private(Get_Private(obj, "joint"), "type"), "free")) {
+    char sub[FC_PATH_LEN];
+    FcSchemaPathKey(sub, sizeof sub, path, "coupling");
+    return FcInputError(ctx->file, sub, "a virtual coupling drives all six DoFs of the tool: it needs \"joint\": {\"type\": \"free\"}");
+  }
+  PetscFunctionReturn(0);
+}

@@ -1,15 +1,17 @@
 /* fcsim — what the files of src/case/ share and nothing else includes (the public interface is
  * case.h). Loading a case is four jobs, one file each:
- *   case_schema.c  the tables of the format (one row per key: type, default, range, ...);
+ *   case_schema.c  the tables of the format (one row per key: type, default, range, ...), and
+ *                  the hooks that insert the defaults a row cannot state alone;
  *   case_check.c   the checks of one object a table row cannot say (the tables' check hooks);
  *   case_refs.c    the checks across objects: body entries and mesh.volumes, names, contacts
  *                  and probes referring to bodies; and, on the filled FcCase, what needs
  *                  several of its parts at once (FcCaseCheckFilled);
  *   case_fill.c    the validated tree into the typed FcCase;
- * case.c ties them (FcCaseLoad) and frees the case. Messages name the file and the JSON path
- * (FcInputError); their texts are the contract of tests/integration/test_bad_input.py. */
-#ifndef FC_CASE_IMPL_H
-#define FC_CASE_IMPL_H
+ * case_util.c holds the few helpers two of them share; case.c ties them (FcCaseLoad) and frees
+ * the case. Messages name the file and the JSON path (FcInputError); their texts are the
+ * contract of tests/integration/test_bad_input.py. */
+#ifndef FC_CASE_UTIL_H
+#define FC_CASE_UTIL_H
 
 #include "case.h"
 #include "schema.h"
@@ -54,11 +56,9 @@ typedef struct {
   PetscBool *expanded;
 } FcCaseBodyEntries;
 
-/* case_schema.c: the root of the format, the defaults the check hooks insert, and the material
- * models' keys (rebuilt from the material registry before every load). */
+/* case_schema.c: the root of the format, and the material models' keys (rebuilt from the
+ * material registry before every load). */
 extern const FcSchemaObject FcCaseRootObject;
-extern const FcSchemaEntry  FcCaseRampConstantDefault; /* a displacement array without a ramp */
-extern const FcSchemaEntry  FcCaseInertiaDefault;      /* a dynamic body without a free joint */
 PetscErrorCode              FcCaseMaterialSchema(void);
 
 /* case_check.c: hooks of single objects (FcSchemaCheck) */
@@ -75,16 +75,10 @@ PetscErrorCode FcCaseCheckNonZeroVec(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckSolverName(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckMaterial(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckPetscOption(FcSchemaCtx *, cJSON *, const char *);
-PetscErrorCode FcCaseCheckBoundary(FcSchemaCtx *, cJSON *, const char *);
-PetscErrorCode FcCaseCheckMotion(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckQuaternion(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckWindow(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckTrajectory(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckLoad(FcSchemaCtx *, cJSON *, const char *);
-/* Mesh and device files are relative to the case file, so a case runs from any directory. */
-PetscErrorCode FcCaseMeshFileResolve(FcSchemaCtx *ctx, const char *file, const char *path, char *out, size_t len);
-/* max|v_k| * sqrt(sum (v_k/max)^2): no overflow for any finite components. */
-PetscReal      FcCaseNorm3(const PetscReal v[3]);
 
 /* case_refs.c: hooks across objects, and the body pairs of one element of contacts[] (`pi` its
  * path; *pairs: 2 indices per pair, freed by the caller) */
@@ -97,7 +91,14 @@ PetscErrorCode FcCaseContactPairs(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, co
 PetscErrorCode FcCaseCheckFilled(const FcCase *c);
 
 /* case_fill.c */
-PetscErrorCode FcCaseMaterialParams(const cJSON *mat, FcMaterialParams *p);
 PetscErrorCode FcCaseFill(FcSchemaCtx *ctx, cJSON *root, FcCase *c);
+
+/* case_util.c. Mesh and device files are relative to the case file, so a case runs from any
+ * directory. */
+PetscErrorCode FcCaseMeshFileResolve(FcSchemaCtx *ctx, const char *file, const char *path, char *out, size_t len);
+/* max|v_k| * sqrt(sum (v_k/max)^2): no overflow for any finite components. */
+PetscReal      FcCaseNorm3(const PetscReal v[3]);
+/* The parameter values of a validated material object, as the material model reads them. */
+PetscErrorCode FcCaseMaterialParams(const cJSON *mat, FcMaterialParams *p);
 
 #endif
