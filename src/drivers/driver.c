@@ -52,12 +52,7 @@ PetscErrorCode FcRampDestroy(FcRamp *r)
 
 void FcDriverInit(FcDriver *d, PetscInt dim)
 {
-  d->dim        = dim;
-  d->value[0]   = d->value[1] = d->value[2] = 0;
-  d->ramp.type  = FC_RAMP_CONSTANT;
-  d->ramp.value = 1;
-  d->ntab       = 0;
-  d->tab        = NULL;
+  *d = (FcDriver){.dim = dim, .ramp = {.type = FC_RAMP_CONSTANT, .value = 1}};
 }
 
 PetscReal FcDriverComponent(const FcDriver *d, PetscInt k, PetscReal t)
