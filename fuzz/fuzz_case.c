@@ -74,17 +74,17 @@ static void Exercise_Private(const FcCase *c)
 
   for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
     const PetscReal t = ts[k];
-    FcCaseGravity(c, t, g);
+    FcDriverEval(&c->gravity, t, g);
     sink += g[0] + g[1] + g[2];
     for (PetscInt b = 0; b < c->nbodies; b++) {
       const FcCaseBody *body = &c->bodies[b];
       for (PetscInt j = 0; j < body->nboundary; j++)
         for (PetscInt comp = 0; comp < 3; comp++)
-          if (body->boundary[j].comp[comp]) sink += FcCaseBoundaryValue(&body->boundary[j], comp, t);
+          if (body->boundary[j].comp[comp]) sink += FcDriverComponent(&body->boundary[j].u, comp, t);
       for (PetscInt j = 0; j < body->nloads; j++) sink += FcRampEval(&body->loads[j].ramp, t);
       if (body->rigid) {
-        FcCaseMotionDisplacement(&body->motion, t, u);
-        sink += u[0] + u[1] + u[2] + FcCaseMotionAngle(&body->motion, t);
+        FcDriverEval(&body->motion.translation, t, u);
+        sink += u[0] + u[1] + u[2] + FcDriverComponent(&body->motion.angle, 0, t);
         if (body->motion.type == FC_MOTION_DYNAMIC) sink += FcRampEval(&body->motion.force_ramp, t);
       }
     }

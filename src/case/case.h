@@ -10,34 +10,19 @@
 
 #include "../core/fc.h"
 #include "../fem/material.h"
+#include "../drivers/driver.h" /* FcRamp, FcDriver: the case's functions of time */
 
-/* A scalar time function s(t). "constant": s = value (default 1); "linear": s = 0 at t0,
- * 1 at t1 (t0 = 0, t1 = time.t_end by default), constant outside; "table": piecewise linear
- * through (t_i, s_i), held constant outside the table. */
-typedef enum { FC_RAMP_CONSTANT, FC_RAMP_LINEAR, FC_RAMP_TABLE } FcRampType;
-typedef struct {
-  FcRampType type;
-  PetscReal  value;  /* constant */
-  PetscReal  t0, t1; /* linear */
-  PetscInt   n;      /* table size */
-  PetscReal *t, *s;  /* table */
-} FcRamp;
-PetscReal FcRampEval(const FcRamp *r, PetscReal t);
 
 /* bodies[i].boundary[j]: Dirichlet condition on the nodes of a physical group.
  * "fix": [bx, by, bz] booleans (value 0 on true components), or
  * "displacement": [ux|null, uy|null, uz|null] scaled by "ramp", or
- * "displacement": {"table": [[t, ux, uy, uz], ...]} (components may be null). */
+ * "displacement": {"table": [[t, ux, uy, uz], ...]} (components may be null), or a "series"
+ * (the table it stands for). */
 typedef struct {
   char      group[FC_NAME_LEN];
-  PetscBool comp[3];   /* constrained components */
-  PetscReal value[3];  /* prescribed displacement before ramp (when ntab == 0) */
-  FcRamp    ramp;
-  PetscInt  ntab;      /* > 0: value(t) interpolated in tab (ntab rows of t, ux, uy, uz) */
-  PetscReal *tab;
+  PetscBool comp[3]; /* constrained components */
+  FcDriver  u;       /* the prescribed displacement u(t) (meaningful where comp; 0 for "fix") */
 } FcCaseBoundary;
-/* Prescribed displacement of component c at time t (only meaningful when comp[c]). */
-PetscReal FcCaseBoundaryValue(const FcCaseBoundary *bc, PetscInt c, PetscReal t);
 
 typedef enum { FC_LOAD_TRACTION, FC_LOAD_PRESSURE, FC_LOAD_FORCE } FcLoadType;
 /* bodies[i].loads[j]: surface load on a physical surface group, scaled by ramp.
@@ -76,10 +61,7 @@ typedef enum { FC_MOTION_FIXED, FC_MOTION_KINEMATIC, FC_MOTION_DYNAMIC, FC_MOTIO
 typedef enum { FC_JOINT_FREE, FC_JOINT_PRISMATIC, FC_JOINT_FIXED } FcJointType;
 typedef struct {
   FcMotionType type;
-  PetscReal    displacement[3];
-  FcRamp       ramp;
-  PetscInt     ntab;
-  PetscReal   *tab; /* ntab rows of t,ux,uy,uz */
+  FcDriver     translation; /* kinematic: displacement·ramp(t) or the table; else 0 */
   PetscReal    mass, inertia[3];
   FcJointType  joint;
   PetscReal    axis[3];
@@ -88,12 +70,11 @@ typedef struct {
   PetscReal    initial_velocity[3];
   PetscReal    initial_angular_velocity[3]; /* [rad/s], world axes; free joint only */
   /* kinematic rotation: about rot_center (when rot_has_center, else the body's centre) and the
-   * unit rot_axis by rot_angle·ramp(t), or by the angle interpolated in rot_tab (rot_ntab rows
-   * t, angle) */
+   * unit rot_axis by the angle [rad] angle(t): rotation.angle·ramp(t) (the translation's ramp), or
+   * the table [[t, angle], ...]; 0 without a rotation */
   PetscBool    rotates, rot_has_center;
-  PetscReal    rot_axis[3], rot_center[3], rot_angle;
-  PetscInt     rot_ntab;
-  PetscReal   *rot_tab;
+  PetscReal    rot_axis[3], rot_center[3];
+  FcDriver     angle;
   /* A recorded device log (doc/trajectory.md) driving the body: motion "trajectory" (kinematic:
    * the body's pose is the device pose) or "dynamic" with a free joint and a "coupling" (a 6-DoF
    * spring-damper from the device pose to the body, doc/rigid.md §2d). has_device for both. */
@@ -110,11 +91,6 @@ typedef struct {
   PetscBool    coupled;
   PetscReal    K, B, Kr, Br;
 } FcCaseMotion;
-/* Prescribed translation at time t: kinematic, the table interpolated (held constant outside)
- * or displacement*ramp(t); fixed and dynamic: 0. */
-void FcCaseMotionDisplacement(const FcCaseMotion *m, PetscReal t, PetscReal u[3]);
-/* Prescribed rotation angle [rad] about rot_axis at time t (kinematic with a rotation; else 0). */
-PetscReal FcCaseMotionAngle(const FcCaseMotion *m, PetscReal t);
 
 typedef struct {
   char           name[FC_NAME_LEN];
@@ -236,9 +212,9 @@ typedef struct {
   PetscBool        inertia_correction;
   PetscReal        theta, theta_vq; /* θ-method parameters (1, 1 for backward Euler) */
   PetscInt         cutback;         /* quasi-static: a failed step is retried as 2, 4, ... sub-steps, up to 2^cutback */
-  PetscReal        gravity[3];   /* constant gravity [m/s^2] (with a table: its first row) */
-  PetscInt         gravity_ntab; /* > 0: gravity(t) interpolated in gravity_tab (rows t, gx, gy, gz) */
-  PetscReal       *gravity_tab;
+  /* gravity(t) [m/s^2]: the constant vector (gravity.value), or the table [[t, gx, gy, gz], ...]
+   * interpolated (gravity.value: its first row) */
+  FcDriver         gravity;
 
   PetscInt    nbodies;
   FcCaseBody *bodies;
@@ -306,7 +282,5 @@ PetscBool FcCaseNameMatch(const char *pattern, const char *name);
  * for error messages: "bodies[E].key" with E the entry of the file's bodies[] the body comes from;
  * for a body of an entry with mesh.volumes, " (body 'NAME')" follows, naming which of its bodies. */
 void FcCaseBodyPath(const FcCase *c, PetscInt i, const char *key, char *out, size_t len);
-/* Gravity at time t: the constant vector, or the table interpolated (held constant outside). */
-void FcCaseGravity(const FcCase *c, PetscReal t, PetscReal g[3]);
 
 #endif

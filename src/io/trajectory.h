@@ -26,6 +26,7 @@
 
 #include <stdio.h>
 #include <petscsys.h>
+#include "../drivers/trajectory.h" /* FcTrajectory: the loaded log, evaluated at t */
 
 /* Device-to-world transform: p_world = scale * R(q) p_device + translation (metres, after the unit
  * conversion), q_world = q * q_device (Hamilton product). q = (w, x, y, z), unit. */
@@ -49,38 +50,11 @@ typedef struct {
   PetscReal                    dropout_factor; /* k: a step > k * median step is a dropout; 0: 5 */
 } FcTrajectoryOptions;
 
-typedef struct {
-  char       file[PETSC_MAX_PATH_LEN];
-  char       format[32], device[128], frame[128];
-  PetscInt   n;           /* samples */
-  PetscReal *t;           /* n, s, t[0] = 0 */
-  PetscReal *p;           /* 3n, m, world */
-  PetscReal *q;           /* 4n, (w, x, y, z) world, signs continuous; NULL without orientation */
-  PetscInt  *buttons;     /* n; NULL without buttons */
-  PetscReal  t_offset;    /* log time of t = 0, s from the log's first sample */
-  PetscReal  median_dt, max_dt;
-  PetscInt   nrows;       /* data rows read */
-  PetscInt   nduplicates; /* repeated samples dropped */
-  PetscInt   ndropouts;   /* steps longer than k * median_dt (bridged linearly) */
-  PetscInt   nignored;    /* header columns not used (velocities, effort, seq, ...) */
-} FcTrajectory;
-
 /* Read, validate and convert a log; the trajectory's arrays are freed by FcTrajectoryDestroy
  * (also after a failed load: every pointer is then NULL). */
 PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, FcTrajectory *tr);
-/* Pose at time t in [0, t[n-1]] (linear in position, slerp in orientation, buttons held from the
- * sample at or before t) and the velocities of the piecewise-linear motion (those of the interval
- * [t_i, t_i+1) holding t; the last interval at its end): v in m/s, w the world angular velocity
- * in rad/s. Any output may be NULL; q and w need orientation. */
-PetscErrorCode FcTrajectoryEvaluate(const FcTrajectory *tr, PetscReal t, PetscReal p[3], PetscReal q[4], PetscReal v[3], PetscReal w[3], PetscInt *buttons);
-/* The trajectory at t_k = k / rate, k = 0 .. floor(t_end * rate) (out is a new trajectory). */
-PetscErrorCode FcTrajectoryResample(const FcTrajectory *tr, PetscReal rate, FcTrajectory *out);
 /* The trajectory in the fcsim format (metadata, header, rows with 17 significant digits). */
 PetscErrorCode FcTrajectoryWrite(const FcTrajectory *tr, FILE *f);
-PetscErrorCode FcTrajectoryDestroy(FcTrajectory *tr);
-
-/* Spherical linear interpolation of unit quaternions (Shoemake 1985), along the shorter arc. */
-void FcQuaternionSlerp(const PetscReal q0[4], const PetscReal q1[4], PetscReal s, PetscReal q[4]);
 
 /* `fcsim trajectory check FILE --format F [--units U] [--rate HZ] [--t-end T] [--window A,B]`:
  * load, print a summary as '#' lines on stdout and, with rate > 0, the resampled trajectory in the

@@ -366,21 +366,6 @@ static PetscErrorCode CorotPost_Private(Deformable *d, const PetscScalar xi[6], 
   PetscFunctionReturn(0);
 }
 
-/* The checks the split needs (input errors at bodies[i].kinematics): K Φ = 0 (a linear material,
- * no constrained DoF) and cM > 0 (dynamics, or a quasi-static Newton shift). */
-static PetscErrorCode CorotCheck_Private(const FcCase *c, PetscInt index, FcBody b)
-{
-  const FcCaseBody *spec = b->spec;
-  char              path[256];
-
-  PetscFunctionBegin;
-  FcCaseBodyPath(c, index, "kinematics", path, sizeof path);
-  FcCheckInput(b->material->linear, c->file, path, "\"global_corotational\" needs material model \"linear\" (a linear deformation in the co-rotated frame), not \"%s\"", spec->material.model);
-  FcCheckInput(b->nbc == 0, c->file, path, "\"global_corotational\" needs a free body (no boundary conditions, no plane_strain): its rigid motion is the rigid part of the model");
-  FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC || c->newton_shift > 0, c->file, path, "\"global_corotational\" quasi-statically needs time.newton.shift > 0 (the rigid part's compliance is 1/(shift A_r))");
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
 {
   Deformable *d = (Deformable *)b->data;
@@ -406,7 +391,7 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
   PetscCall(VecGetArrayRead(d->v0, &v0));
   for (PetscInt i = 0; i < b->nbc; i++) {
     /* plane strain (bc_entry -1): u_z = 0 */
-    PetscReal val = d->bc_entry[i] < 0 ? 0.0 : FcCaseBoundaryValue(&b->spec->boundary[d->bc_entry[i]], d->bc_comp[i], s->t1);
+    PetscReal val = d->bc_entry[i] < 0 ? 0.0 : FcDriverComponent(&b->spec->boundary[d->bc_entry[i]].u, d->bc_comp[i], s->t1);
     PetscInt  k   = b->bc_dofs[i];
     if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) x[k] = val;
     else x[k] = FcThetaVelocity(&d->th, s->dt, u0[k], v0[k], val); /* han2023 eq. 4 solved for v */
@@ -423,7 +408,7 @@ static PetscErrorCode ExternalForce_Private(FcBody b, PetscReal t)
   PetscReal   g[3];
 
   PetscFunctionBegin;
-  FcCaseGravity(d->c, t, g);
+  FcDriverEval(&d->c->gravity, t, g);
   PetscCall(VecSet(d->fext, 0.0));
   for (int k = 0; k < 3; k++)
     if (g[k] != 0) PetscCall(VecAXPY(d->fext, g[k], d->fbody[k]));
@@ -1001,10 +986,6 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   b->ops.nodes            = Nodes_Deformable;
   b->ops.endstep   = EndStep_Deformable;
   b->ops.destroy   = Destroy_Deformable;
-  /* θ_vq = 0 makes q(t1) = q0 + dt v0 independent of the unknown v (han2023 eq. 4): a prescribed
-   * displacement could not be imposed, contact could not change a gap, and the Delassus operator
-   * would be zero. */
-  PetscCall(FcThetaCheckInput(c, &d->th, "boundary conditions and contact"));
 
   PetscCall(FcMeshLoadVolume(spec->mesh_file, spec->refine, spec->order, spec->mesh_volume, &b->mesh));
   PetscCall(FcMaterialCreate(&spec->material, &b->material));
@@ -1058,7 +1039,6 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(SetupLoads_Private(c, index, b));
   d->corot = spec->corotational;
   if (d->corot) {
-    PetscCall(CorotCheck_Private(c, index, b));
     PetscCall(CorotSetUp_Private(b));
     d->inertia                = PETSC_FALSE; /* A = cM M + cK K is positive definite (linear, cM > 0) */
     b->ops.setparticipating   = NULL;

@@ -140,7 +140,7 @@ static PetscErrorCode Position_Private(FcBody b, PetscReal t, PetscReal d[3])
     PetscReal q[4], R[9];
     PetscCall(DevicePose_Private(b, t, d, q, R));
     for (int k = 0; k < 3; k++) d[k] -= b->device->Xo[k];
-  } else FcCaseMotionDisplacement(&b->spec->motion, t, d);
+  } else FcDriverEval(&b->spec->motion.translation, t, d);
   PetscFunctionReturn(0);
 }
 
@@ -149,7 +149,7 @@ static PetscErrorCode Position_Private(FcBody b, PetscReal t, PetscReal d[3])
 static PetscErrorCode Rotation_Private(FcBody b, PetscReal t, PetscReal R[9])
 {
   const FcCaseMotion *mo = &b->spec->motion;
-  PetscReal           th = FcCaseMotionAngle(mo, t), phi[3];
+  PetscReal           th = FcDriverComponent(&mo->angle, 0, t), phi[3];
 
   PetscFunctionBegin;
   if (b->device && !b->device->coupled) {
@@ -284,7 +284,7 @@ static PetscErrorCode Residual_RigidDynamic(FcBody b, const FcStepInfo *s, Petsc
 
   PetscFunctionBegin;
   PetscCall(Kinematics_Private(b, s));
-  FcCaseGravity(r->c, tth, g);
+  FcDriverEval(&r->c->gravity, tth, g);
   for (int k = 0; k < 3; k++) F += r->axis[k] * (mo->force[k] * ramp + b->mass * g[k]);
   PetscCall(VecGetArrayRead(r->x, &x));
   PetscCall(VecGetArrayRead(r->v0, &v0));
@@ -401,12 +401,11 @@ static PetscErrorCode CreateStateVecs_Private(FcBody b, PetscInt ndof, Vec *x, V
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcBody b)
+static PetscErrorCode CreateDynamic_Private(const FcCase *c, FcBody b)
 {
   const FcCaseMotion *mo = &b->spec->motion;
   Rigid              *r;
-  PetscReal           ve = 0, voff = 0, vn = 0;
-  char                path[256];
+  PetscReal           ve = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&r));
@@ -416,19 +415,8 @@ static PetscErrorCode CreateDynamic_Private(const FcCase *c, PetscInt index, FcB
   FcThetaFromCase(c, &r->th);
   r->kinematics  = Kinematics_Private;
   b->ops.destroy = Destroy_RigidDynamic;
-  FcCaseBodyPath(c, index, "motion.type", path, sizeof path);
-  FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
-               "a dynamic rigid body with a prismatic joint needs inertia, but time.integrator is \"quasi_static\" (only contact would balance its force): use a dynamic integrator or a kinematic motion");
-  PetscCall(FcThetaCheckInput(c, &r->th, "contact"));
-  /* the joint allows velocities along e only */
+  /* the joint allows velocities along e only (the case checked the initial one is along e) */
   for (int k = 0; k < 3; k++) ve += r->axis[k] * mo->initial_velocity[k];
-  for (int k = 0; k < 3; k++) {
-    PetscReal o = mo->initial_velocity[k] - ve * r->axis[k];
-    voff += o * o;
-    vn += mo->initial_velocity[k] * mo->initial_velocity[k];
-  }
-  FcCaseBodyPath(c, index, "motion.initial_velocity", path, sizeof path);
-  FcCheckInput(voff <= 1e-20 * vn, c->file, path, "must be parallel to the prismatic joint's axis (its component normal to the axis is %g m/s)", (double)PetscSqrtReal(voff));
   b->mass = mo->mass;
   PetscCall(CreateStateVecs_Private(b, 1, &r->x, &r->dx, &r->rfree, &r->u0, &r->v0));
   PetscCall(VecSet(b->v, ve));
@@ -567,7 +555,7 @@ static PetscErrorCode Residual_RigidFree(FcBody b, const FcStepInfo *s, PetscRea
 
   PetscFunctionBegin;
   PetscCall(KinematicsFree_Private(b, s));
-  FcCaseGravity(r->c, tth, g);
+  FcDriverEval(&r->c->gravity, tth, g);
   for (int k = 0; k < 3; k++) F[k] = mo->force[k] * ramp + b->mass * g[k];
   PetscCall(VecGetArrayRead(r->x, &x));
   PetscCall(VecGetArrayRead(r->v0, &v0));
@@ -700,22 +688,15 @@ static void PointJacobian_RigidFree(FcBody b, const PetscReal x[3], PetscReal *J
     }
 }
 
-static PetscErrorCode CreateFree_Private(const FcCase *c, PetscInt index, FcBody b)
+static PetscErrorCode CreateFree_Private(const FcCase *c, FcBody b)
 {
   const FcCaseMotion *mo = &b->spec->motion;
   Rigid              *r;
   PetscScalar        *v;
   FcTheta             th;
-  char                path[256];
 
   PetscFunctionBegin;
   FcThetaFromCase(c, &th);
-  FcCaseBodyPath(c, index, "motion.type", path, sizeof path);
-  FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
-               "a dynamic rigid body with a free joint needs inertia, but time.integrator is \"quasi_static\": use a dynamic integrator or a kinematic motion");
-  PetscCall(FcThetaCheckInput(c, &th, "contact"));
-  FcCaseBodyPath(c, index, "shape.type", path, sizeof path);
-  FcCheckInput(b->spec->shape.type != FC_SHAPE_PLANE, c->file, path, "a plane is infinite: it has no centre of mass to rotate about, so it cannot have a free joint (use prismatic or fixed)");
   PetscCall(PetscNew(&r));
   b->data = r;
   r->c    = c;
@@ -928,7 +909,6 @@ static PetscErrorCode CreateRigid_Private(const FcCase *c, PetscInt index, FcBod
 {
   FcBody            b;
   const FcCaseBody *spec = &c->bodies[index];
-  char              path[256];
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&b));
@@ -959,18 +939,14 @@ static PetscErrorCode CreateRigid_Private(const FcCase *c, PetscInt index, FcBod
   }
   if (spec->motion.type == FC_MOTION_DYNAMIC) {
     if (spec->motion.joint == FC_JOINT_FREE) {
-      PetscCall(CreateFree_Private(c, index, b));
+      PetscCall(CreateFree_Private(c, b));
       PetscFunctionReturn(0);
     }
-    FcCaseBodyPath(c, index, "motion.initial_angular_velocity", path, sizeof path);
-    FcCheckInput(spec->motion.initial_angular_velocity[0] == 0 && spec->motion.initial_angular_velocity[1] == 0 && spec->motion.initial_angular_velocity[2] == 0, c->file, path, "must be [0, 0, 0]: only a free joint rotates");
     if (spec->motion.joint == FC_JOINT_PRISMATIC) {
-      PetscCall(CreateDynamic_Private(c, index, b));
+      PetscCall(CreateDynamic_Private(c, b));
       PetscFunctionReturn(0);
     }
     /* a fixed joint holds the body where it is: a prescribed (zero) motion */
-    FcCaseBodyPath(c, index, "motion.initial_velocity", path, sizeof path);
-    FcCheckInput(spec->motion.initial_velocity[0] == 0 && spec->motion.initial_velocity[1] == 0 && spec->motion.initial_velocity[2] == 0, c->file, path, "must be [0, 0, 0] with a fixed joint");
     b->mass = spec->motion.mass;
   }
   b->ops.beginstep = BeginStep_Rigid;

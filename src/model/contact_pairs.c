@@ -344,11 +344,8 @@ static PetscErrorCode PassesMake_Private(const FcModel *model, PetscInt *npairs,
     const FcCaseContact *cc = &c->contacts[i];
     const PetscInt       p  = *npairs;
     FcContactPair       *P  = &pairs[p];
-    FcBody               A = model->bodies[cc->body[0]], B = model->bodies[cc->body[1]];
 
     if (!cc->both_passes) continue;
-    ContactPath_Private(c, i, "both_passes", path, lpath);
-    FcCheckInput(!A->rigid && !B->rigid, c->file, path, "two-pass contact needs two deformable bodies");
     (*npairs)++;
     P->A        = cc->body[1];
     P->B        = cc->body[0];

@@ -231,8 +231,6 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
     const FcCaseProbe *pr = &c->probes[p];
     PetscInt           bi = pr->body[0] ? BodyIndex_Private(m, pr->body) : -1;
 
-    snprintf(path, sizeof path, "probes[%d].body", (int)p);
-    FcCheckInput(!pr->body[0] || bi >= 0, c->file, path, "no body named '%s'", pr->body);
     m->probe_body[p] = bi;
     m->probe_node[p] = -1;
     if (pr->group[0]) {

@@ -8,13 +8,6 @@ void FcThetaFromCase(const FcCase *c, FcTheta *th)
   th->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
 }
 
-PetscErrorCode FcThetaCheckInput(const FcCase *c, const FcTheta *th, const char *acts)
-{
-  PetscFunctionBegin;
-  FcCheckInput(th->theta_vq > 0, c->file, "time.theta_vq", "theta_vq = 0 makes the positions at the end of a step independent of the unknown velocity (q = q0 + dt v0), so %s cannot act on them; use theta_vq > 0", acts);
-  PetscFunctionReturn(0);
-}
-
 PetscReal FcThetaTime(const FcTheta *th, PetscReal t0, PetscReal t1)
 {
   return th->theta == 1.0 ? t1 : th->theta * t1 + (1.0 - th->theta) * t0;

@@ -24,10 +24,6 @@ typedef struct {
 /* θ, θ_vq of a case: time.theta and time.theta_vq for a THETA integrator (midpoint and
  * symplectic Euler included), else 1, 1 (backward Euler; quasi-static evaluates at t1). */
 void FcThetaFromCase(const FcCase *c, FcTheta *th);
-/* Input error on time.theta_vq when θ_vq = 0: q = q0 + Δt v0 would not depend on the unknown,
- * so nothing acting through v (`acts`: "contact", "boundary conditions and contact") could move
- * the positions at t1 (and the Delassus operator would vanish). */
-PetscErrorCode FcThetaCheckInput(const FcCase *c, const FcTheta *th, const char *acts);
 
 /* t^θ = θ t1 + (1 − θ) t0 (t1 itself when θ = 1). */
 PetscReal FcThetaTime(const FcTheta *th, PetscReal t0, PetscReal t1);

@@ -555,7 +555,7 @@ static PetscErrorCode FreeMotion_Private(FcHaptic h, PetscReal t, const PetscRea
   gyro[0] = V0[4] * Jw0[2] - V0[5] * Jw0[1];
   gyro[1] = V0[5] * Jw0[0] - V0[3] * Jw0[2];
   gyro[2] = V0[3] * Jw0[1] - V0[4] * Jw0[0];
-  FcCaseGravity(h->c, t, g);
+  FcDriverEval(&h->c->gravity, t, g);
   for (int k = 0; k < 3; k++) Fx[k] = mo->force[k] * ramp + cp->mass * g[k];
   for (int k = 0; k < 6; k++) V[k] = V0[k];
   for (int it = 0; it < 20; it++) {

@@ -68,7 +68,7 @@ PetscErrorCode FcHapticFinish(FcHaptic h, FcOutput out, PetscInt *nexhausted);
 
 /* Prescribed pose of a rigid body without DoFs at time t: x = c + d + R (X − c)
  * (model.h FcRigidPlace). Fixed: d = 0, R = I; kinematic: the case's displacement and rotation
- * (case.h FcCaseMotionDisplacement, FcCaseMotionAngle). A new prescribed motion type (a
+ * (its drivers, src/drivers/driver.h: motion.translation, motion.angle). A new prescribed motion type (a
  * trajectory log) adds its case here. A body with DoFs is an error (its pose is not prescribed). */
 PetscErrorCode FcHapticPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], PetscReal R[9]);
 

@@ -166,7 +166,7 @@ static PetscErrorCode VerdictSetup_Private(const FcCase *c, RunState *rs)
   const FcModel *m = &rs->model;
   PetscInt       col[2] = {-1, -1};
   const char    *want[2] = {c->verdict.drop, c->verdict.energy}, *key[2] = {"verdict.drop", "verdict.energy"};
-  PetscReal      mass = 0, g = PetscSqrtReal(c->gravity[0] * c->gravity[0] + c->gravity[1] * c->gravity[1] + c->gravity[2] * c->gravity[2]);
+  PetscReal      mass = 0, g = PetscSqrtReal(c->gravity.value[0] * c->gravity.value[0] + c->gravity.value[1] * c->gravity.value[1] + c->gravity.value[2] * c->gravity.value[2]);
 
   PetscFunctionBegin;
   for (int k = 0; k < 2; k++) {

@@ -21,6 +21,7 @@ from fctest import ROOT, figure, fail  # noqa: E402
 # Floors from the ground up. Folders on one floor do not include each other.
 FLOORS = [
     ["core"],                            # errors, registry, 3x3 algebra, output folders
+    ["drivers"],                         # the case's functions of time (ramps, motions, gravity, logs)
     ["mesh", "collide", "contact"],      # plain-data meshes, proximity, the contact problem + solvers
     ["fem", "io"],                       # elements/materials (on mesh); files (on contact's types)
     ["case"],                            # case files (material schemas from fem)

@@ -157,7 +157,7 @@ static void test_full_case(void **state)
   assert_int_equal(c.newton_max_it, 40);
   assert_true(c.newton_rtol == 1e-8 && c.newton_atol == 0);
   assert_true(c.allow_nonconvergence);
-  assert_true(c.gravity[0] == 0 && c.gravity[1] == 0 && c.gravity[2] == -9.81);
+  assert_true(c.gravity.value[0] == 0 && c.gravity.value[1] == 0 && c.gravity.value[2] == -9.81);
 
   assert_int_equal(c.nbodies, 2);
   b = &c.bodies[0];
@@ -173,15 +173,15 @@ static void test_full_case(void **state)
   assert_int_equal(b->nboundary, 3);
   assert_string_equal(b->boundary[0].group, "base");
   assert_true(b->boundary[0].comp[0] && !b->boundary[0].comp[1] && b->boundary[0].comp[2]);
-  assert_int_equal(b->boundary[0].ntab, 0);
-  assert_true(FcCaseBoundaryValue(&b->boundary[0], 0, 1.0) == 0);
+  assert_int_equal(b->boundary[0].u.ntab, 0);
+  assert_true(FcDriverComponent(&b->boundary[0].u, 0, 1.0) == 0);
   assert_string_equal(b->boundary[1].group, "7");
   assert_true(b->boundary[1].comp[0] && !b->boundary[1].comp[1] && b->boundary[1].comp[2]);
-  assert_true(b->boundary[1].value[0] == 0.001 && b->boundary[1].value[2] == -0.002);
-  assert_int_equal(b->boundary[1].ramp.type, FC_RAMP_LINEAR);
-  assert_true(b->boundary[1].ramp.t0 == 0 && b->boundary[1].ramp.t1 == c.t_end); /* t1 defaults to t_end */
+  assert_true(b->boundary[1].u.value[0] == 0.001 && b->boundary[1].u.value[2] == -0.002);
+  assert_int_equal(b->boundary[1].u.ramp.type, FC_RAMP_LINEAR);
+  assert_true(b->boundary[1].u.ramp.t0 == 0 && b->boundary[1].u.ramp.t1 == c.t_end); /* t1 defaults to t_end */
   assert_string_equal(b->boundary[2].group, "side");
-  assert_int_equal(b->boundary[2].ntab, 3);
+  assert_int_equal(b->boundary[2].u.ntab, 3);
   assert_true(!b->boundary[2].comp[0] && b->boundary[2].comp[1] && b->boundary[2].comp[2]);
 
   assert_int_equal(b->nloads, 3);
@@ -257,7 +257,7 @@ static void test_defaults(void **state)
   assert_int_equal(c.newton_max_it, 25);
   assert_true(c.newton_rtol == 1e-10 && c.newton_atol == 1e-12);
   assert_false(c.allow_nonconvergence);
-  assert_true(c.gravity[0] == 0 && c.gravity[1] == 0 && c.gravity[2] == 0);
+  assert_true(c.gravity.value[0] == 0 && c.gravity.value[1] == 0 && c.gravity.value[2] == 0);
   assert_string_equal(c.bodies[0].type, "deformable");
   assert_int_equal(c.bodies[0].refine, 0);
   assert_int_equal(c.bodies[0].order, 1);
@@ -369,7 +369,7 @@ static void test_set(void **state)
   assert_int_equal(c.output_every, 1);
   assert_true(MatParam(&c.bodies[0], "E") == 2.5e9);
   assert_true(!c.bodies[0].boundary[0].comp[0] && c.bodies[0].boundary[0].comp[1]);
-  assert_true(c.gravity[2] == -1);
+  assert_true(c.gravity.value[2] == -1);
   assert_int_equal(c.npetsc, 3);
   assert_string_equal(c.petsc_keys[0], "-ksp_type");
   assert_string_equal(c.petsc_values[0], "cg");
@@ -430,18 +430,18 @@ static void test_ramps(void **state)
   assert_int_equal(Load(file, 0, NULL, &c), 0);
   b = &c.bodies[0];
   /* displacement [0.001, null, -0.002] with "linear" from 0 to t_end = 2 */
-  assert_true(PetscAbsReal(FcCaseBoundaryValue(&b->boundary[1], 0, 1.0) - 0.0005) < tol);
-  assert_true(PetscAbsReal(FcCaseBoundaryValue(&b->boundary[1], 2, 1.0) + 0.001) < tol);
-  assert_true(PetscAbsReal(FcCaseBoundaryValue(&b->boundary[1], 2, 5.0) + 0.002) < tol);
+  assert_true(PetscAbsReal(FcDriverComponent(&b->boundary[1].u, 0, 1.0) - 0.0005) < tol);
+  assert_true(PetscAbsReal(FcDriverComponent(&b->boundary[1].u, 2, 1.0) + 0.001) < tol);
+  assert_true(PetscAbsReal(FcDriverComponent(&b->boundary[1].u, 2, 5.0) + 0.002) < tol);
   /* table [[0, null, 0, 1], [1, null, 0.5, 2], [3, null, 1, 0]] */
-  assert_true(FcCaseBoundaryValue(&b->boundary[2], 1, -1) == 0);
-  assert_true(FcCaseBoundaryValue(&b->boundary[2], 2, -1) == 1);
-  assert_true(PetscAbsReal(FcCaseBoundaryValue(&b->boundary[2], 1, 0.5) - 0.25) < tol);
-  assert_true(PetscAbsReal(FcCaseBoundaryValue(&b->boundary[2], 2, 0.5) - 1.5) < tol);
-  assert_true(PetscAbsReal(FcCaseBoundaryValue(&b->boundary[2], 1, 2) - 0.75) < tol);
-  assert_true(PetscAbsReal(FcCaseBoundaryValue(&b->boundary[2], 2, 2) - 1) < tol);
-  assert_true(FcCaseBoundaryValue(&b->boundary[2], 1, 10) == 1);
-  assert_true(FcCaseBoundaryValue(&b->boundary[2], 2, 10) == 0);
+  assert_true(FcDriverComponent(&b->boundary[2].u, 1, -1) == 0);
+  assert_true(FcDriverComponent(&b->boundary[2].u, 2, -1) == 1);
+  assert_true(PetscAbsReal(FcDriverComponent(&b->boundary[2].u, 1, 0.5) - 0.25) < tol);
+  assert_true(PetscAbsReal(FcDriverComponent(&b->boundary[2].u, 2, 0.5) - 1.5) < tol);
+  assert_true(PetscAbsReal(FcDriverComponent(&b->boundary[2].u, 1, 2) - 0.75) < tol);
+  assert_true(PetscAbsReal(FcDriverComponent(&b->boundary[2].u, 2, 2) - 1) < tol);
+  assert_true(FcDriverComponent(&b->boundary[2].u, 1, 10) == 1);
+  assert_true(FcDriverComponent(&b->boundary[2].u, 2, 10) == 0);
   /* load ramps of the file */
   assert_true(PetscAbsReal(FcRampEval(&b->loads[0].ramp, 1.5) - 1.5) < tol);
   assert_true(PetscAbsReal(FcRampEval(&b->loads[1].ramp, 1.0) - 0.5) < tol);
@@ -561,18 +561,18 @@ static void test_contact_case(void **state)
   AssertVec3(b->shape.center, 0, 0, 3);
   AssertVec3(b->shape.half_extents, 1, 2, 0.5);
   assert_int_equal(b->motion.type, FC_MOTION_KINEMATIC);
-  AssertVec3(b->motion.displacement, 0, 0, -0.5);
-  assert_int_equal(b->motion.ramp.type, FC_RAMP_LINEAR);
-  assert_true(b->motion.ramp.t0 == 0 && b->motion.ramp.t1 == 1.0);
-  assert_int_equal(b->motion.ntab, 0);
+  AssertVec3(b->motion.translation.value, 0, 0, -0.5);
+  assert_int_equal(b->motion.translation.ramp.type, FC_RAMP_LINEAR);
+  assert_true(b->motion.translation.ramp.t0 == 0 && b->motion.translation.ramp.t1 == 1.0);
+  assert_int_equal(b->motion.translation.ntab, 0);
 
   b = &c.bodies[4]; /* sphere, kinematic table */
   assert_int_equal(b->shape.type, FC_SHAPE_SPHERE);
   AssertVec3(b->shape.center, 1, 1, 1);
   assert_true(b->shape.radius == 0.25);
   assert_int_equal(b->motion.type, FC_MOTION_KINEMATIC);
-  assert_int_equal(b->motion.ntab, 3);
-  assert_true(b->motion.tab[4] == 1 && b->motion.tab[7] == -1 && b->motion.tab[9] == 1);
+  assert_int_equal(b->motion.translation.ntab, 3);
+  assert_true(b->motion.translation.tab[4] == 1 && b->motion.translation.tab[7] == -1 && b->motion.translation.tab[9] == 1);
 
   b = &c.bodies[5]; /* cylinder, axis normalized; dynamic, free joint by default */
   assert_int_equal(b->shape.type, FC_SHAPE_CYLINDER);
@@ -736,6 +736,7 @@ static void test_contact_set(void **state)
     "contacts[0].alarm=0.05",
     "bodies[2].shape.radius=0.75",
     "bodies[2].motion.joint={\"type\": \"prismatic\", \"axis\": [0, 0, 1]}",
+    "time.integrator=backward_euler", /* a dynamic body needs inertia (FcCaseCheckFilled) */
     "bodies[1].motion={\"type\": \"kinematic\", \"displacement\": [0, 0, 0.1], \"ramp\": \"linear\"}",
     "probes[0].type=active_contacts",
     "bodies[0].type=deformable",
@@ -756,7 +757,7 @@ static void test_contact_set(void **state)
   assert_int_equal(c.bodies[2].motion.joint, FC_JOINT_PRISMATIC);
   AssertVec3(c.bodies[2].motion.inertia, 0.2, 0.2, 0.2);
   assert_int_equal(c.bodies[1].motion.type, FC_MOTION_KINEMATIC);
-  assert_int_equal(c.bodies[1].motion.ramp.type, FC_RAMP_LINEAR);
+  assert_int_equal(c.bodies[1].motion.translation.ramp.type, FC_RAMP_LINEAR);
   assert_int_equal(c.probes[0].type, FC_PROBE_ACTIVE_CONTACTS);
   assert_int_equal(FcCaseDestroy(&c), 0);
 }
@@ -766,54 +767,66 @@ static void test_motion_displacement(void **state)
   char         file[PETSC_MAX_PATH_LEN];
   FcCase       c;
   PetscReal    u[3], tab[] = {0, 1, 2, 3, 2, 3, 2, 1};
-  FcCaseMotion fixed = {.type = FC_MOTION_FIXED, .displacement = {1, 1, 1}, .ramp = {.type = FC_RAMP_CONSTANT, .value = 1}};
-  FcCaseMotion dyn   = {.type = FC_MOTION_DYNAMIC, .displacement = {1, 1, 1}, .ramp = {.type = FC_RAMP_CONSTANT, .value = 1}};
-  FcCaseMotion cst   = {.type = FC_MOTION_KINEMATIC, .displacement = {1, -2, 3}, .ramp = {.type = FC_RAMP_CONSTANT, .value = 0.5}};
-  FcCaseMotion two   = {.type = FC_MOTION_KINEMATIC, .ntab = 2, .tab = tab};
+  FcDriver     zero, cst = {.dim = 3, .value = {1, -2, 3}, .ramp = {.type = FC_RAMP_CONSTANT, .value = 0.5}};
+  FcDriver     two = {.dim = 3, .ntab = 2, .tab = tab};
 
   (void)state;
-  FcCaseMotionDisplacement(&fixed, 1, u);
+  FcDriverInit(&zero, 3); /* what a motion without a prescribed translation holds */
+  u[0] = u[1] = u[2] = 1;
+  FcDriverEval(&zero, 1, u);
   AssertVec3(u, 0, 0, 0);
-  FcCaseMotionDisplacement(&dyn, 1, u);
-  AssertVec3(u, 0, 0, 0);
-  FcCaseMotionDisplacement(&cst, 7, u);
+  FcDriverEval(&cst, 7, u);
   AssertVec3(u, 0.5, -1, 1.5);
   /* rows (0; 1, 2, 3) and (2; 3, 2, 1) */
-  FcCaseMotionDisplacement(&two, -1, u);
+  FcDriverEval(&two, -1, u);
   AssertVec3(u, 1, 2, 3);
-  FcCaseMotionDisplacement(&two, 0.5, u);
+  FcDriverEval(&two, 0.5, u);
   AssertVec3(u, 1.5, 2, 2.5);
-  FcCaseMotionDisplacement(&two, 1, u);
+  FcDriverEval(&two, 1, u);
   AssertVec3(u, 2, 2, 2);
-  FcCaseMotionDisplacement(&two, 2, u);
+  FcDriverEval(&two, 2, u);
   AssertVec3(u, 3, 2, 1);
-  FcCaseMotionDisplacement(&two, 9, u);
+  FcDriverEval(&two, 9, u);
   AssertVec3(u, 3, 2, 1);
 
   TmpCase(file, sizeof file, "motion.json", contact_full);
   assert_int_equal(Load(file, 0, NULL, &c), 0);
   /* press: [0, 0, -0.5] * linear ramp from 0 to t_end = 1 */
-  FcCaseMotionDisplacement(&c.bodies[3].motion, -1, u);
+  FcDriverEval(&c.bodies[3].motion.translation, -1, u);
   AssertVec3(u, 0, 0, 0);
-  FcCaseMotionDisplacement(&c.bodies[3].motion, 0.5, u);
+  FcDriverEval(&c.bodies[3].motion.translation, 0.5, u);
   AssertVec3(u, 0, 0, -0.25);
-  FcCaseMotionDisplacement(&c.bodies[3].motion, 4, u);
+  FcDriverEval(&c.bodies[3].motion.translation, 4, u);
   AssertVec3(u, 0, 0, -0.5);
   /* ball: table [[0, 0, 0, 0], [1, 0, 0, -1], [2, 1, 0, -1]], held outside */
-  FcCaseMotionDisplacement(&c.bodies[4].motion, -1, u);
+  FcDriverEval(&c.bodies[4].motion.translation, -1, u);
   AssertVec3(u, 0, 0, 0);
-  FcCaseMotionDisplacement(&c.bodies[4].motion, 0.25, u);
+  FcDriverEval(&c.bodies[4].motion.translation, 0.25, u);
   AssertVec3(u, 0, 0, -0.25);
-  FcCaseMotionDisplacement(&c.bodies[4].motion, 1.5, u);
+  FcDriverEval(&c.bodies[4].motion.translation, 1.5, u);
   AssertVec3(u, 0.5, 0, -1);
-  FcCaseMotionDisplacement(&c.bodies[4].motion, 3, u);
+  FcDriverEval(&c.bodies[4].motion.translation, 3, u);
   AssertVec3(u, 1, 0, -1);
   /* floor (fixed) and roller (dynamic) do not have a prescribed displacement */
-  FcCaseMotionDisplacement(&c.bodies[2].motion, 0.5, u);
+  FcDriverEval(&c.bodies[2].motion.translation, 0.5, u);
   AssertVec3(u, 0, 0, 0);
-  FcCaseMotionDisplacement(&c.bodies[5].motion, 0.5, u);
+  FcDriverEval(&c.bodies[5].motion.translation, 0.5, u);
   AssertVec3(u, 0, 0, 0);
+  assert_true(FcDriverComponent(&c.bodies[3].motion.angle, 0, 0.5) == 0); /* no rotation */
   assert_int_equal(FcCaseDestroy(&c), 0);
+
+  /* rotation angles: "angle" scaled by the translation's ramp (its own copy of it: the case is
+   * freed without a double free), or a table of its own */
+  {
+    const char *sets[] = {"bodies[3].motion.rotation={\"axis\": [0, 0, 1], \"angle\": 2}", "bodies[4].motion.rotation={\"axis\": [0, 0, 2], \"table\": [[0, 0], [2, 1]]}"};
+    assert_int_equal(Load(file, 2, sets, &c), 0);
+    assert_true(PetscAbsReal(FcDriverComponent(&c.bodies[3].motion.angle, 0, 0.5) - 1) < 1e-15); /* 2 · 0.5 */
+    assert_true(FcDriverComponent(&c.bodies[3].motion.angle, 0, 4) == 2);
+    assert_true(PetscAbsReal(FcDriverComponent(&c.bodies[4].motion.angle, 0, 1) - 0.5) < 1e-15);
+    assert_true(FcDriverComponent(&c.bodies[4].motion.angle, 0, 9) == 1);
+    assert_true(c.bodies[4].motion.rot_axis[2] == 1); /* normalized */
+    assert_int_equal(FcCaseDestroy(&c), 0);
+  }
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -945,6 +958,16 @@ static const BadCase bad_cases[] = {
   {contact_base, {"bodies[2].motion.force=[0, 0]"}, "bodies[2].motion.force", "exactly 3 elements, got 2"},
   {contact_base, {"bodies[2].motion.initial_velocity=[0, \"x\", 0]"}, "bodies[2].motion.initial_velocity[1]", "expected number, got string"},
   {contact_base, {"bodies[2].motion.displacement=[0, 0, 1]"}, "bodies[2].motion.displacement", "unknown key \"displacement\" for type \"dynamic\""},
+  /* the filled case (FcCaseCheckFilled): a dynamic body against the integrator, its joint, shape
+   * and initial velocities (contact_base is quasi-static; its ball has a free joint) */
+  {contact_base, {"contacts[0].mu=0.5"}, "bodies[2].motion.type", "a dynamic rigid body with a free joint needs inertia, but time.integrator is \"quasi_static\""},
+  {contact_base, {"bodies[2].motion.joint={\"type\": \"prismatic\", \"axis\": [0, 0, 1]}"}, "bodies[2].motion.type", "a dynamic rigid body with a prismatic joint needs inertia"},
+  {contact_base, {"time.integrator=backward_euler", "bodies[2].motion={\"type\": \"dynamic\", \"mass\": 1, \"joint\": {\"type\": \"prismatic\", \"axis\": [0, 0, 2]}, \"initial_velocity\": [1, 0, 0]}"}, "bodies[2].motion.initial_velocity", "must be parallel to the prismatic joint's axis (its component normal to the axis is 1 m/s)"},
+  {contact_base, {"time.integrator=backward_euler", "bodies[2].motion={\"type\": \"dynamic\", \"mass\": 1, \"joint\": {\"type\": \"fixed\"}, \"initial_velocity\": [0, 0, 1]}"}, "bodies[2].motion.initial_velocity", "must be [0, 0, 0] with a fixed joint"},
+  {contact_base, {"time.integrator=backward_euler", "bodies[2].motion={\"type\": \"dynamic\", \"mass\": 1, \"joint\": {\"type\": \"fixed\"}, \"initial_angular_velocity\": [0, 0, 1]}"}, "bodies[2].motion.initial_angular_velocity", "must be [0, 0, 0]: only a free joint rotates"},
+  {contact_base, {"time.integrator=backward_euler", "bodies[1].motion={\"type\": \"dynamic\", \"mass\": 1, \"inertia\": [1, 1, 1]}"}, "bodies[1].shape.type", "a plane is infinite"},
+  {NULL, {"bodies[0].kinematics=global_corotational"}, "bodies[0].kinematics", "\"global_corotational\" needs a free body"},
+  {NULL, {"bodies[0].kinematics=global_corotational", "bodies[0].boundary=[]"}, "bodies[0].kinematics", "\"global_corotational\" quasi-statically needs time.newton.shift > 0"},
   /* contacts */
   {contact_base, {"contacts[0].pair=[\"block\", \"nobody\"]"}, "contacts[0].pair", "no body named \"nobody\" (bodies: \"block\", \"floor\", \"ball\")"},
   {contact_base, {"contacts[0].pair=[\"block\", \"block\"]"}, "contacts[0].pair", "the two bodies must differ, got \"block\" twice"},
