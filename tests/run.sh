@@ -10,8 +10,11 @@ set -u
 cd "$(dirname "$0")/.."
 
 # name and command of every test, one per line: "name|command"; unit tests, then integration
+# (from the sources, not from build/tests, which may hold a renamed test's old binary; a unit
+# test and an integration test of one name would share a log and a status: refused below)
 unit_list() {
-  for t in build/tests/test_*; do
+  for s in tests/unit/test_*.c; do
+    t=build/tests/$(basename "$s" .c)
     [ -x "$t" ] && echo "$(basename "$t")|$t"
   done
 }
@@ -73,6 +76,11 @@ integration_list > tests/out/.status/ilist
   cat tests/out/.status/list
   tail -n +6 tests/out/.status/ilist
 } > tests/out/.status/queue
+dup=$(cut -d'|' -f1 tests/out/.status/queue | sort | uniq -d)
+if [ -n "$dup" ]; then
+  echo "tests/run.sh: two tests named $(echo $dup) (a unit and an integration test?): they would share tests/out/<name>.log; rename one" >&2
+  exit 2
+fi
 xargs -d '\n' -P "$jobs" -n 1 sh tests/run.sh --one < tests/out/.status/queue
 cat tests/out/.status/ilist >> tests/out/.status/list
 
