@@ -157,7 +157,7 @@ static int StartWatchdog_Private(void)
   sigemptyset(&watched);
   sigaddset(&watched, SIGINT);
   sigaddset(&watched, SIGTERM);
-  if (sem_init(&wake, 0, 0) || pthread_sigmask(SIG_BLOCK, &watched, NULL) || CatchInterrupts_Private()) return -1;
+  if (pthread_sigmask(SIG_BLOCK, &watched, NULL)) return -1;
   pthread_attr_init(&at);
   pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
   rc = pthread_create(&t, &at, Watchdog_Private, NULL);
@@ -198,10 +198,18 @@ static int Initialize_Private(FcCli *a)
 int main(int argc, char **argv)
 {
   FcCli          a;
-  int            rc = FcCliParse(argc, argv, &a);
+  int            rc;
   PetscErrorCode ierr;
   PetscBool      ok = PETSC_FALSE;
 
+  /* SIGINT/SIGTERM are fcsim's from the first line: one that comes before the watchdog thread
+   * exists is kept (the flag, the semaphore) and acted on when it starts; before, the default
+   * action ended a run that was starting without a word (exit -2) */
+  if (sem_init(&wake, 0, 0) || CatchInterrupts_Private()) {
+    fprintf(stderr, "fcsim: cannot install the interrupt handler\n");
+    return FC_EXIT_RUN;
+  }
+  rc = FcCliParse(argc, argv, &a);
   if (rc) {
     FcCliFree(&a);
     return rc < 0 ? FC_EXIT_OK : rc;
