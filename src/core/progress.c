@@ -13,8 +13,10 @@ static struct {
   double      t, residual, since, phase_since, last;
   const char *phase;
   char        phase_buf[96];
-  /* the run's rate (FC_PROGRESS_RATE_AFTER) */
+  /* the run's rate (FC_PROGRESS_RATE_AFTER); the case file's name copied (the case may be
+   * destroyed while the watchdog still wakes) */
   const char *file;
+  char        file_buf[256];
   long        nsteps, first, done; /* the first step seen, the last one completed */
   double      start, done_at;      /* when the first step began, when the last one ended */
   int         rate_checked;
@@ -32,7 +34,8 @@ void FcProgressStepBegin(long step, long nsteps, double t, const char *file)
   const double now = Now_Private();
   pthread_mutex_lock(&lock);
   if (!P.file) {
-    P.file  = file;
+    snprintf(P.file_buf, sizeof P.file_buf, "%s", file ? file : "?");
+    P.file  = P.file_buf;
     P.first = step;
     P.done  = step - 1;
     P.start = P.done_at = now;

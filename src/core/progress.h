@@ -20,7 +20,7 @@
 #define FC_PROGRESS_RATE_AFTER  10.0
 #define FC_PROGRESS_WARN_SECONDS 3600.0
 
-/* step: 1-based; nsteps: the case's number of steps; file: the case file (kept by pointer) */
+/* step: 1-based; nsteps: the case's number of steps; file: the case file (its name is copied) */
 void FcProgressStepBegin(long step, long nsteps, double t, const char *file);
 void FcProgressNewton(long it, double residual);
 /* what: a static string ("contact solve (nsgs)"), or NULL when the phase ends */
