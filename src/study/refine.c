@@ -882,9 +882,9 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
   PetscCheck(n > 0 && (size_t)n < sizeof s.exe - 1, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot find the fcsim executable (/proc/self/exe): %s", strerror(errno));
   s.exe[n] = 0;
   {
-    /* The runs die with the study: FCSIM_PARENT_PID makes each ask the kernel for SIGTERM when
-     * this process ends, however it ends (src/fcsim.c); a kill -9 of the study left its runs
-     * writing into its dead temporary folder. */
+    /* The runs die with the study: FCSIM_PARENT_PID makes each one's watchdog end it as an
+     * interrupt once its parent is no longer this process, however this one ends (src/fcsim.c);
+     * a kill -9 of the study left its runs writing into its dead temporary folder. */
     const char *const *e = o->envp ? o->envp : (const char *const *)environ;
     PetscInt           n = 0, k = 0;
     while (e[n]) n++;
