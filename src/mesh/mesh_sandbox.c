@@ -448,15 +448,7 @@ static int ChildSerialize(void)
         ChildPut(ntags[t], nn * sizeof(uint64_t));
       }
     }
-    for (size_t t = 0; t < ntypes; t++) {
-      gmshFree(etags[t]);
-      gmshFree(ntags[t]);
-    }
-    gmshFree(types);
-    gmshFree(etags);
-    gmshFree(netags);
-    gmshFree(ntags);
-    gmshFree(nntags);
+    FcMeshGmshFreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
   }
   gmshFree(dimtags);
   dimtags = NULL;
