@@ -631,21 +631,24 @@ PetscErrorCode FcCaseCheckRoot(FcSchemaCtx *ctx, cJSON *root, const char *path)
 
 /* kinematics "global_corotational" (duriez2006 §6.2; src/model/body_deformable.c): the split
  * needs K Φ = 0 (a linear material, no constrained DoF) and cM > 0 (dynamics, or a quasi-static
- * Newton shift). */
+ * Newton shift). That it also needs a compliance applying the current A is the compliance's
+ * check, on its `current` capability (src/compliance/compliance.c): the case stands below the
+ * compliance strategies and does not know them. */
 static PetscErrorCode CorotCheck_Private(const FcCase *c, PetscInt i)
 {
-  const FcCaseBody *b = &c->bodies[i];
-  PetscBool         constrained = b->plane_strain;
-  char              path[256];
+  const FcCaseBody      *b           = &c->bodies[i];
+  const FcMaterialModel *model;
+  PetscBool              constrained = b->plane_strain;
+  char                   path[256];
 
   PetscFunctionBegin;
+  PetscCall(FcMaterialRegisterAll());
+  model = FcMaterialModelFind(b->material.model);
   for (PetscInt j = 0; j < b->nboundary; j++)
     for (int k = 0; k < 3; k++) constrained = (PetscBool)(constrained || b->boundary[j].comp[k]);
   FcCaseBodyPath(c, i, "kinematics", path, sizeof path);
-  FcCheckInput(!strcmp(b->material.model, "linear"), c->file, path, "\"global_corotational\" needs material model \"linear\" (a linear deformation in the co-rotated frame), not \"%s\"", b->material.model);
+  FcCheckInput(model && model->linear, c->file, path, "\"global_corotational\" needs material model \"linear\" (a linear deformation in the co-rotated frame), not \"%s\"", b->material.model);
   FcCheckInput(!constrained, c->file, path, "\"global_corotational\" needs a free body (no boundary conditions, no plane_strain): its rigid motion is the rigid part of the model");
-  /* precomputed would keep the first step's R; schur factors A_pp with no room for the split */
-  FcCheckInput(!strcmp(c->compliance_type, "exact"), c->file, path, "\"global_corotational\" needs compliance \"exact\", not \"%s\"", c->compliance_type);
   FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC || c->newton_shift > 0, c->file, path, "\"global_corotational\" quasi-statically needs time.newton.shift > 0 (the rigid part's compliance is 1/(shift A_r))");
   PetscFunctionReturn(0);
 }

@@ -38,6 +38,24 @@ struct _n_FcAABBTree {
   PetscInt64 visits; /* box tests since the last reset */
 };
 
+/* 3-vectors: u · v, w = u × v, |u| */
+static inline PetscReal FcDot3(const PetscReal u[3], const PetscReal v[3])
+{
+  return u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+}
+
+static inline void FcCross3(const PetscReal u[3], const PetscReal v[3], PetscReal w[3])
+{
+  w[0] = u[1] * v[2] - u[2] * v[1];
+  w[1] = u[2] * v[0] - u[0] * v[2];
+  w[2] = u[0] * v[1] - u[1] * v[0];
+}
+
+static inline PetscReal FcNorm3(const PetscReal u[3])
+{
+  return PetscSqrtReal(FcDot3(u, u));
+}
+
 /* Squared distance from p to the box (0 inside). */
 static inline PetscReal FcBoxDist2(const PetscReal lo[3], const PetscReal hi[3], const PetscReal p[3])
 {

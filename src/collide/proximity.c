@@ -1,136 +1,7 @@
-/* fcsim — point-triangle closest point, contactor points against a target surface, contact
- * frames, and points against analytic rigid shapes. doc/collide.md explains the rules. */
+/* fcsim — contactor points against a target surface, contact frames, and points against
+ * analytic rigid shapes (the closest point on a triangle is triangle.c). doc/collide.md explains
+ * the rules. */
 #include "collide_impl.h"
-
-static inline PetscReal Dot(const PetscReal u[3], const PetscReal v[3])
-{
-  return u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-}
-
-static inline void Cross(const PetscReal u[3], const PetscReal v[3], PetscReal w[3])
-{
-  w[0] = u[1] * v[2] - u[2] * v[1];
-  w[1] = u[2] * v[0] - u[0] * v[2];
-  w[2] = u[0] * v[1] - u[1] * v[0];
-}
-
-static inline PetscReal Norm(const PetscReal u[3])
-{
-  return PetscSqrtReal(Dot(u, u));
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* closest point on a triangle                                                                */
-
-/* Closest point of the segment x0 + t (x1 - x0), t in [0, 1]: the projection clamped to the
- * segment. Returns t; a zero-length segment gives t = 0. */
-static PetscReal ClosestOnSegment(const PetscReal p[3], const PetscReal x0[3], const PetscReal x1[3], PetscReal y[3])
-{
-  PetscReal e[3], r[3], l2, t = 0;
-
-  for (int d = 0; d < 3; d++) {
-    e[d] = x1[d] - x0[d];
-    r[d] = p[d] - x0[d];
-  }
-  l2 = Dot(e, e);
-  if (l2 > 0) t = PetscMin(1, PetscMax(0, Dot(r, e) / l2));
-  for (int d = 0; d < 3; d++) y[d] = (1 - t) * x0[d] + t * x1[d];
-  return t;
-}
-
-/* The closest of the three edges (with their end points): used for degenerate triangles and
- * as the safety net when round-off leaves a point outside every Voronoi test. Ties: the first
- * edge. */
-static FcRegion ClosestOnEdges(const PetscReal p[3], const PetscReal *x[3], PetscReal xc[3], PetscReal w[3])
-{
-  PetscReal best = PETSC_MAX_REAL;
-  FcRegion  region = FC_REGION_VERTEX0;
-
-  for (int k = 0; k < 3; k++) {
-    PetscReal y[3], t, e2 = 0;
-    t = ClosestOnSegment(p, x[k], x[(k + 1) % 3], y);
-    for (int d = 0; d < 3; d++) e2 += (p[d] - y[d]) * (p[d] - y[d]);
-    if (e2 < best) {
-      best = e2;
-      for (int d = 0; d < 3; d++) xc[d] = y[d];
-      w[0] = w[1] = w[2] = 0;
-      w[k]           = 1 - t;
-      w[(k + 1) % 3] = t;
-      region         = t == 0 ? (FcRegion)(FC_REGION_VERTEX0 + k) : (t == 1 ? (FcRegion)(FC_REGION_VERTEX0 + (k + 1) % 3) : (FcRegion)(FC_REGION_EDGE0 + k));
-    }
-  }
-  return region;
-}
-
-/* Voronoi-region method (Ericson, "Real-Time Collision Detection", §5.1.5): the closest point
- * lies in the feature — vertex, edge or face — whose Voronoi region contains p, and each
- * region is recognised from signs of dot products, so the answer is exact up to round-off
- * and needs no iteration. Written here in a cyclic form over the corners x_k with edges
- * E_k = x_{k+1} - x_k (edge k) and r_k = p - x_k:
- *   vertex k:  r_k . E_k <= 0 and r_k . (x_{k+2} - x_k) <= 0  (behind both edges leaving x_k)
- *   edge k:    r_k . E_k >= 0, r_{k+1} . E_k <= 0 (between the planes through its ends
- *              normal to it) and lambda_{k+2} <= 0 (beyond edge k seen from the face)
- *   face:      otherwise, all lambda_j > 0, weights lambda_j / sum lambda.
- * lambda_j = N . (E_{j+1} x r_{j+1}) with N = E_0 x (x_2 - x_0) is the unnormalised
- * barycentric weight of corner j for the projection of p on the plane (signed area of the
- * sub-triangle opposite x_j). That form multiplies an edge by a point offset instead of two
- * point offsets (N . (r_{j+1} x r_{j+2}), equal in exact arithmetic), so its round-off
- * is relative to the edge length rather than to the distance of p. Zero-area triangles
- * (|N| at round-off level) have no face and are treated as their three edges. */
-FcRegion FcClosestPointTriangle(const PetscReal p[3], const PetscReal a[3], const PetscReal b[3], const PetscReal c[3], PetscReal xc[3], PetscReal w[3])
-{
-  const PetscReal *x[3] = {a, b, c};
-  PetscReal        E[3][3], r[3][3], N[3], lam[3], fwd[3], bwd[3], emax2 = 0, sum;
-
-  for (int k = 0; k < 3; k++) {
-    for (int d = 0; d < 3; d++) {
-      E[k][d] = x[(k + 1) % 3][d] - x[k][d];
-      r[k][d] = p[d] - x[k][d];
-    }
-    emax2 = PetscMax(emax2, Dot(E[k], E[k]));
-  }
-  Cross(E[0], E[1], N); /* = (b - a) x (c - b) = (b - a) x (c - a) */
-  if (!(Norm(N) > 16 * PETSC_MACHINE_EPSILON * emax2)) return ClosestOnEdges(p, x, xc, w);
-
-  /* fwd[k] = r_k . E_k: how far p is past x_k along edge k; bwd[k] = r_{k+1} . E_k: past x_{k+1} */
-  for (int k = 0; k < 3; k++) {
-    fwd[k] = Dot(r[k], E[k]);
-    bwd[k] = Dot(r[(k + 1) % 3], E[k]);
-  }
-  /* vertex k: r_k . (x_{k+2} - x_k) = -r_k . E_{k+2} = -bwd[k+2] (since r_{(k+2)+1} = r_k) */
-  for (int k = 0; k < 3; k++) {
-    if (fwd[k] <= 0 && bwd[(k + 2) % 3] >= 0) {
-      for (int d = 0; d < 3; d++) xc[d] = x[k][d];
-      w[0] = w[1] = w[2] = 0;
-      w[k]               = 1;
-      return (FcRegion)(FC_REGION_VERTEX0 + k);
-    }
-  }
-  for (int j = 0; j < 3; j++) {
-    PetscReal ex[3];
-    Cross(E[(j + 1) % 3], r[(j + 1) % 3], ex);
-    lam[j] = Dot(N, ex);
-  }
-  /* edge k is opposite corner k+2 */
-  for (int k = 0; k < 3; k++) {
-    if (fwd[k] >= 0 && bwd[k] <= 0 && lam[(k + 2) % 3] <= 0) {
-      /* fwd - bwd = |E_k|^2 >= fwd >= 0, so t is in [0, 1] even in floating point */
-      PetscReal den = fwd[k] - bwd[k], t = den > 0 ? fwd[k] / den : 0;
-      w[k]           = 1 - t;
-      w[(k + 1) % 3] = t;
-      w[(k + 2) % 3] = 0;
-      for (int d = 0; d < 3; d++) xc[d] = w[k] * x[k][d] + w[(k + 1) % 3] * x[(k + 1) % 3][d];
-      return (FcRegion)(FC_REGION_EDGE0 + k);
-    }
-  }
-  /* Face. In exact arithmetic every lambda is > 0 here; a round-off sign is settled by the
-   * edges, whose answer is then within round-off of the face's. */
-  if (!(lam[0] > 0 && lam[1] > 0 && lam[2] > 0)) return ClosestOnEdges(p, x, xc, w);
-  sum = lam[0] + lam[1] + lam[2];
-  for (int j = 0; j < 3; j++) w[j] = lam[j] / sum;
-  for (int d = 0; d < 3; d++) xc[d] = w[0] * a[d] + w[1] * b[d] + w[2] * c[d];
-  return FC_REGION_FACE;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* contact frame                                                                              */
@@ -141,18 +12,18 @@ PetscErrorCode FcContactFrame(const PetscReal n[3], const PetscReal t1_prev[3], 
   PetscBool ok = PETSC_FALSE;
 
   PetscFunctionBegin;
-  s = Norm(n);
+  s = FcNorm3(n);
   PetscCheck(s > 0 && PetscIsNormalReal(s), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact normal (%g, %g, %g) has no direction", (double)n[0], (double)n[1], (double)n[2]);
   for (int d = 0; d < 3; d++) nn[d] = n[d] / s;
   if (t1_prev) {
     /* continuity: the previous tangent moved onto the new tangent plane. Below a projected
      * length of 1e-6 the direction would be dominated by the tilt of n rather than by the
      * previous t1, so the deterministic choice below is as good and better conditioned. */
-    PetscReal lp = Norm(t1_prev), an;
+    PetscReal lp = FcNorm3(t1_prev), an;
     for (int d = 0; d < 3; d++) a[d] = t1_prev[d];
-    an = Dot(a, nn);
+    an = FcDot3(a, nn);
     for (int d = 0; d < 3; d++) a[d] -= an * nn[d];
-    ok = (lp > 0 && Norm(a) > 1e-6 * lp) ? PETSC_TRUE : PETSC_FALSE;
+    ok = (lp > 0 && FcNorm3(a) > 1e-6 * lp) ? PETSC_TRUE : PETSC_FALSE;
   }
   if (!ok) {
     /* deterministic: the coordinate axis least aligned with n (lowest index on ties),
@@ -165,11 +36,11 @@ PetscErrorCode FcContactFrame(const PetscReal n[3], const PetscReal t1_prev[3], 
     a[k] += 1;
   }
   /* a second projection removes what cancellation left along n, so n . t1 is at round-off */
-  s = Dot(a, nn);
+  s = FcDot3(a, nn);
   for (int d = 0; d < 3; d++) a[d] -= s * nn[d];
-  len = Norm(a);
+  len = FcNorm3(a);
   for (int d = 0; d < 3; d++) t1[d] = a[d] / len;
-  Cross(nn, t1, t2); /* right-handed: n x t1 = t2, t1 x t2 = n */
+  FcCross3(nn, t1, t2); /* right-handed: n x t1 = t2, t1 x t2 = n */
   PetscFunctionReturn(0);
 }
 
@@ -197,13 +68,13 @@ static PetscErrorCode FillContact(FcAABBTree tree, const PetscReal X[], const Pe
   for (int k = 0; k < 3; k++) {
     PetscReal e[3];
     for (int j = 0; j < 3; j++) e[j] = X[3 * v[(k + 1) % 3] + j] - X[3 * v[k] + j];
-    h = PetscMax(h, Norm(e));
+    h = PetscMax(h, FcNorm3(e));
   }
   for (int j = 0; j < 3; j++) dp[j] = p[j] - c->xc[j];
-  d = Norm(dp);
+  d = FcNorm3(dp);
   PetscCall(FcAABBTreeFeatureNormal(tree, X, t, c->region, N));
-  if (Norm(N) == 0) PetscCall(FcAABBTreeFeatureNormal(tree, X, t, FC_REGION_FACE, N));
-  if (Norm(N) == 0) { /* every face around is degenerate: only p - xc is left */
+  if (FcNorm3(N) == 0) PetscCall(FcAABBTreeFeatureNormal(tree, X, t, FC_REGION_FACE, N));
+  if (FcNorm3(N) == 0) { /* every face around is degenerate: only p - xc is left */
     if (d > 0) {
       for (int j = 0; j < 3; j++) N[j] = dp[j] / d;
     } else {
@@ -212,10 +83,10 @@ static PetscErrorCode FillContact(FcAABBTree tree, const PetscReal X[], const Pe
     }
   }
   if (c->region == FC_REGION_FACE) {
-    c->gap = Dot(dp, N);
+    c->gap = FcDot3(dp, N);
     for (int j = 0; j < 3; j++) c->n[j] = N[j];
   } else {
-    s      = Dot(dp, N) >= 0 ? 1 : -1;
+    s      = FcDot3(dp, N) >= 0 ? 1 : -1;
     c->gap = s * d;
     if (d > PetscSqrtReal(PETSC_MACHINE_EPSILON) * h) {
       for (int j = 0; j < 3; j++) c->n[j] = s * dp[j] / d;
@@ -356,13 +227,13 @@ static void AnyPerpendicular(const PetscReal a[3], PetscReal u[3])
     if (PetscAbsReal(a[d]) < PetscAbsReal(a[k])) k = d;
   for (int d = 0; d < 3; d++) u[d] = -a[k] * a[d];
   u[k] += 1;
-  s = Norm(u);
+  s = FcNorm3(u);
   for (int d = 0; d < 3; d++) u[d] /= s;
 }
 
 PetscErrorCode FcProximityPlane(const PetscReal p[3], const PetscReal x0[3], const PetscReal normal[3], const PetscReal t1_prev[3], FcProximity *c)
 {
-  PetscReal s = Norm(normal);
+  PetscReal s = FcNorm3(normal);
 
   PetscFunctionBegin;
   PetscCheck(s > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Plane normal is zero");
@@ -386,7 +257,7 @@ PetscErrorCode FcProximitySphere(const PetscReal p[3], const PetscReal center[3]
   PetscCheck(radius > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Sphere radius %g must be > 0", (double)radius);
   InitShapeContact(c);
   for (int d = 0; d < 3; d++) v[d] = p[d] - center[d];
-  r = Norm(v);
+  r = FcNorm3(v);
   if (r > PETSC_MACHINE_EPSILON * radius) {
     for (int d = 0; d < 3; d++) c->n[d] = v[d] / r;
   } else { /* the centre: every direction is closest; +z by convention */
@@ -424,7 +295,7 @@ PetscErrorCode FcProximityBox(const PetscReal p[3], const PetscReal center[3], c
       y[j]  = PetscMin(half[j], PetscMax(-half[j], q[j]));
       dl[j] = q[j] - y[j];
     }
-    d = Norm(dl);
+    d = FcNorm3(dl);
     for (int j = 0; j < 3; j++) nl[j] = dl[j] / d;
     c->gap    = d;
     c->region = nout == 1 ? FC_REGION_FACE : (nout == 2 ? FC_REGION_EDGE0 : FC_REGION_VERTEX0);
@@ -458,7 +329,7 @@ PetscErrorCode FcProximityBox(const PetscReal p[3], const PetscReal center[3], c
  * undefined and the deterministic perpendicular of AnyPerpendicular is used. */
 PetscErrorCode FcProximityCylinder(const PetscReal p[3], const PetscReal center[3], const PetscReal axis[3], PetscReal radius, PetscReal half_length, const PetscReal t1_prev[3], FcProximity *c)
 {
-  PetscReal a[3], v[3], rv[3], u[3], s, rho, dr, ds, sg, la = Norm(axis);
+  PetscReal a[3], v[3], rv[3], u[3], s, rho, dr, ds, sg, la = FcNorm3(axis);
   PetscBool lateral;
 
   PetscFunctionBegin;
@@ -469,9 +340,9 @@ PetscErrorCode FcProximityCylinder(const PetscReal p[3], const PetscReal center[
     a[d] = axis[d] / la;
     v[d] = p[d] - center[d];
   }
-  s = Dot(v, a);
+  s = FcDot3(v, a);
   for (int d = 0; d < 3; d++) rv[d] = v[d] - s * a[d];
-  rho = Norm(rv);
+  rho = FcNorm3(rv);
   if (rho > PETSC_MACHINE_EPSILON * radius) {
     for (int d = 0; d < 3; d++) u[d] = rv[d] / rho;
   } else AnyPerpendicular(a, u);
@@ -484,7 +355,7 @@ PetscErrorCode FcProximityCylinder(const PetscReal p[3], const PetscReal center[
       c->xc[k] = center[k] + sg * half_length * a[k] + radius * u[k];
       dl[k]    = p[k] - c->xc[k];
     }
-    d = Norm(dl);
+    d = FcNorm3(dl);
     for (int k = 0; k < 3; k++) c->n[k] = dl[k] / d;
     c->gap    = d;
     c->region = FC_REGION_EDGE0;

@@ -247,7 +247,9 @@ PetscErrorCode FcMaterialCreate(const FcMaterialParams *p, FcMaterial *mat)
   PetscCall(CompleteParams_Private(model, p, &full));
   PetscCall(PetscNew(&m));
   PetscCall(PetscStrncpy(m->type, p->model, sizeof m->type));
-  m->density = full.density;
+  m->density      = full.density;
+  m->linear       = model->linear;
+  m->lagged_frame = model->lagged_frame;
   PetscCall((*model->create)(m, &full));
   PetscCheck(m->ops.energy && m->ops.stress && m->ops.tangent, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Material model %s did not set energy/stress/tangent", m->type);
   *mat = m;

@@ -75,8 +75,8 @@ struct _p_FcMaterial {
   PetscReal             E, nu, density, lambda, mu;
   PetscReal             kappa, C10, C01;
   FcVolumetricType      volumetric;                 /* decoupled models: how U(J) is integrated */
-  /* Capabilities, set by the model's create (default false), so that a body or a compliance
-   * strategy asks the material instead of testing its name: */
+  /* Capabilities, copied from the model's registry entry by FcMaterialCreate, so that a body or a
+   * compliance strategy asks the material instead of testing its name: */
   PetscBool             linear;       /* P is linear in F: K is independent of u (assembled once, f_int = K u) */
   PetscBool             lagged_frame; /* ops.frame is evaluated at the step's start u0, not at the iterate
                                        * (corotational_lagged: R̂ = R0 within a step) */
@@ -92,6 +92,10 @@ typedef struct {
   PetscErrorCode (*create)(FcMaterial mat, const FcMaterialParams *p);
   const FcParamSpec *params;
   PetscErrorCode (*check)(const FcMaterialParams *p, const char *where, const char *path);
+  /* Capabilities of every material of the model (struct _p_FcMaterial above), declared here so
+   * that the case can check them before any material exists (case_refs.c: global_corotational
+   * needs a linear one). */
+  PetscBool linear, lagged_frame;
 } FcMaterialModel;
 
 PetscErrorCode FcMaterialRegister(const char *name, const FcMaterialModel *model);

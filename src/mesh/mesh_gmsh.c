@@ -133,81 +133,12 @@ static PetscErrorCode GmshRestoreOptions(void)
   PetscFunctionReturn(0);
 }
 
-/* Check the Gmsh call just made: it failed if it returned an error or logged one (with
- * General.AbortOnError = 0, see GmshInitialize, Gmsh reports most errors only in its log).
- * A failure becomes one input error "FILE: gmsh: message"; the first logged error is the most
- * specific ("Wrong node index 9" comes before "Error loading 'FILE'"). The log is cleared so
- * that the next check sees only the next call's messages. */
-static PetscErrorCode GmshCheck(const char *file, const char *what, int ierr)
-{
-  char      **log = NULL, *last = NULL, msg[1024];
-  size_t      nlog = 0, flen = strlen(file);
-  int         ie;
-  const char *m = NULL, *generic = NULL;
-
-  PetscFunctionBegin;
-  gmshLoggerGet(&log, &nlog, &ie);
-  for (size_t i = 0; i < nlog; i++) {
-    const char *s = log[i];
-    if (strncmp(s, "Error: ", 7)) continue;
-    s += 7;
-    if (!strncmp(s, "Error loading", 13)) generic = generic ? generic : s;
-    else m = m ? m : s;
-  }
-  if (!m) m = generic;
-  if (!m && ierr) {
-    gmshLoggerGetLastError(&last, &ie);
-    m = last && last[0] ? last : "unknown error";
-  }
-  if (m) {
-    /* Gmsh often starts with "'FILE', line N: ..." while the file is already our prefix. */
-    if (m[0] == '\'' && !strncmp(m + 1, file, flen) && m[flen + 1] == '\'') {
-      m += flen + 2;
-      while (*m == ',' || *m == ' ') m++;
-    }
-    if (!strncmp(m, "Error loading", 13)) m = "cannot read the file (truncated or malformed?)";
-    snprintf(msg, sizeof msg, "%s", m);
-    /* One line, whatever Gmsh formatted, without trailing blanks. */
-    for (char *p = msg; *p; p++)
-      if (*p == '\n' || *p == '\r') *p = ' ';
-    for (size_t n = strlen(msg); n && msg[n - 1] == ' '; n--) msg[n - 1] = '\0';
-  }
-  for (size_t i = 0; i < nlog; i++) gmshFree(log[i]);
-  gmshFree(log);
-  gmshFree(last);
-  gmshLoggerStop(&ie);
-  gmshLoggerStart(&ie);
-  if (m) return FcInputError(file, NULL, "gmsh: %s%s", what, msg);
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FcMeshGmshCheck_Private(const char *file, const char *what, int ierr)
-{
-  PetscFunctionBegin;
-  PetscCall(GmshCheck(file, what, ierr));
-  PetscFunctionReturn(0);
-}
-
 /* For Gmsh queries that report failure only through ierr. */
 static PetscErrorCode GmshFailure(const char *file, const char *what)
 {
   PetscFunctionBegin;
-  PetscCall(GmshCheck(file, what, 1));
+  PetscCall(FcMeshGmshCheck_Private(file, what, 1));
   PetscFunctionReturn(0);
-}
-
-/* What gmshModelMeshGetElements allocates, per element type and as arrays. */
-static void FreeElements_Private(int *types, size_t ntypes, size_t **etags, size_t *netags, size_t **ntags, size_t *nntags)
-{
-  for (size_t t = 0; t < ntypes; t++) {
-    gmshFree(etags[t]);
-    gmshFree(ntags[t]);
-  }
-  gmshFree(types);
-  gmshFree(etags);
-  gmshFree(netags);
-  gmshFree(ntags);
-  gmshFree(nntags);
 }
 
 /* Order of the tetrahedra of the model (1 or 2), after checking that the volume mesh holds
@@ -258,7 +189,7 @@ static PetscErrorCode ScanVolumeTypes(const char *file, PetscInt *order, FcMeshF
         gmshFree(lc);
       }
     }
-    FreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
+    FcMeshGmshFreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
   }
   gmshFree(ents);
   PetscCall(rc);
@@ -296,7 +227,7 @@ static PetscErrorCode GmshOpenFile(const char *file)
   PetscFunctionBegin;
   PetscCall(GmshFreshModel());
   gmshOpen(file, &ierr);
-  PetscCall(GmshCheck(file, "", ierr));
+  PetscCall(FcMeshGmshCheck_Private(file, "", ierr));
   PetscFunctionReturn(0);
 }
 
@@ -314,9 +245,9 @@ static PetscErrorCode GmshMeshGeo(const char *file, PetscInt refine)
   gmshOptionSetNumber("Mesh.MeshSizeFactor", ldexp(factor, -(int)refine), &ierr);
   PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh: cannot set Mesh.MeshSizeFactor");
   gmshModelMeshClear(NULL, 0, &ierr);
-  PetscCall(GmshCheck(file, "", ierr));
+  PetscCall(FcMeshGmshCheck_Private(file, "", ierr));
   gmshModelMeshGenerate(3, &ierr);
-  PetscCall(GmshCheck(file, "3D meshing failed: ", ierr));
+  PetscCall(FcMeshGmshCheck_Private(file, "3D meshing failed: ", ierr));
   PetscFunctionReturn(0);
 }
 
@@ -341,7 +272,7 @@ static PetscErrorCode GeoWork(void *ctx, FcMeshFault *fault)
     PetscCall(ScanVolumeTypes(j->file, &file_order, fault));
     if (file_order != j->order) {
       gmshModelMeshSetOrder((int)j->order, &ierr);
-      PetscCall(GmshCheck(j->file, "order conversion failed: ", ierr));
+      PetscCall(FcMeshGmshCheck_Private(j->file, "order conversion failed: ", ierr));
     }
   }
   PetscFunctionReturn(0);
@@ -382,14 +313,14 @@ static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt re
     if (refine || file_order != order) PetscCall(CheckFileElements(file, file_order));
     for (PetscInt r = 0; r < refine; r++) {
       gmshModelMeshRefine(&ierr);
-      PetscCall(GmshCheck(file, "refinement failed: ", ierr));
+      PetscCall(FcMeshGmshCheck_Private(file, "refinement failed: ", ierr));
       /* Refining splits tet10 into straight tet4 through the mid-edge nodes. */
       PetscCall(ScanVolumeTypes(file, &file_order, fault));
     }
   }
   if (file_order != order) {
     gmshModelMeshSetOrder((int)order, &ierr);
-    PetscCall(GmshCheck(file, "order conversion failed: ", ierr));
+    PetscCall(FcMeshGmshCheck_Private(file, "order conversion failed: ", ierr));
   }
   PetscFunctionReturn(0);
 }
@@ -967,7 +898,7 @@ static PetscErrorCode CountTetrahedra(const char *file, PetscInt64 *ntets)
   if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
   for (size_t t = 0; t < ntypes; t++)
     if (types[t] == 4 || types[t] == 11) *ntets += (PetscInt64)netags[t];
-  FreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
+  FcMeshGmshFreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
   PetscFunctionReturn(0);
 }
 
@@ -1046,7 +977,7 @@ static PetscErrorCode ListVolumes(const char *file, PetscInt *n, char (**names)[
       if (ierr) rc = GmshFailure(file, "");
       for (size_t t = 0; t < ntypes && !rc; t++)
         if (types[t] == 4 || types[t] == 11) (*ntets)[i] += (PetscInt)netags[t];
-      if (!ierr) FreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
+      if (!ierr) FcMeshGmshFreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
     }
     gmshFree(ents);
   }

@@ -46,8 +46,10 @@ int FcMeshMshHead_Private(const char *file);
 PetscErrorCode FcMeshScriptRoot_Private(const char *file, char *root, size_t len);
 
 /* Check the Gmsh call just made (its ierr, and the errors it logged): an input error
- * "FILE: gmsh: WHAT<Gmsh's message>" if it failed (mesh_gmsh.c). */
+ * "FILE: gmsh: WHAT<Gmsh's message>" if it failed (mesh_gmshlog.c). */
 PetscErrorCode FcMeshGmshCheck_Private(const char *file, const char *what, int ierr);
+/* Free what gmshModelMeshGetElements allocated (ntypes element types; mesh_gmshlog.c). */
+void FcMeshGmshFreeElements_Private(int *types, size_t ntypes, size_t **etags, size_t *netags, size_t **ntags, size_t *nntags);
 
 /* Run `work` (which opens and meshes the .geo `file` in the current Gmsh session) in a
  * sandboxed child process and rebuild the mesh it made as the current model of this session

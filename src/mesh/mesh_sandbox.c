@@ -448,15 +448,7 @@ static int ChildSerialize(void)
         ChildPut(ntags[t], nn * sizeof(uint64_t));
       }
     }
-    for (size_t t = 0; t < ntypes; t++) {
-      gmshFree(etags[t]);
-      gmshFree(ntags[t]);
-    }
-    gmshFree(types);
-    gmshFree(etags);
-    gmshFree(netags);
-    gmshFree(ntags);
-    gmshFree(nntags);
+    FcMeshGmshFreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
   }
   gmshFree(dimtags);
   dimtags = NULL;
@@ -834,22 +826,79 @@ static void Reap(pid_t pid, PetscBool kill_it, int *status)
   while (waitpid(pid, status, 0) < 0 && errno == EINTR) {}
 }
 
-PetscErrorCode FcMeshGeoRun_Private(const char *file, const char *root, PetscErrorCode (*work)(void *, FcMeshFault *), void *ctx, FcMeshFault *fault)
+/* Every record from the child until a final one (end, error, ...) or the end of the pipe, in a
+ * list at *head (*term: the final record, NULL when none came). Returns an error code (a
+ * malformed or truncated stream, memory); an interrupt, a timeout or the pipe's end are left in
+ * rd for the caller. */
+static PetscErrorCode ReadRecords(Reader *rd, double deadline, const char *file, Rec **head, Rec **term)
 {
-  int            p[2], status = 0;
-  pid_t          pid;
-  ChildSetup     s;
-  Reader         rd;
-  Rec           *head = NULL, **tail = &head, *term = NULL;
-  PetscErrorCode rc = 0;
-  double         deadline;
+  Rec          **tail = head;
+  PetscErrorCode rc   = 0;
+
+  *head = *term = NULL;
+  while (!rc && !*term) {
+    Rec   *r = calloc(1, sizeof *r);
+    size_t got;
+    if (!r) return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory");
+    *tail = r;
+    tail  = &r->next;
+    rc    = ReadFull(rd, deadline, &r->h, sizeof r->h, &got);
+    if (rc || rd->interrupted || rd->timed_out || rd->eof) break;
+    if (r->h.kind < REC_NODES || r->h.kind > REC_EXIT || r->h.len > ((uint64_t)1 << 40)) return Malformed(file, "unknown record");
+    r->p = malloc(r->h.len + 1);
+    if (!r->p) return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory for %llu bytes of mesh from the meshing process", (unsigned long long)r->h.len);
+    rc = ReadFull(rd, deadline, r->p, r->h.len, &got);
+    if (rc || rd->interrupted || rd->timed_out) break;
+    if (rd->eof) return Malformed(file, "truncated record");
+    r->p[r->h.len] = '\0';
+    if (r->h.kind >= REC_END) *term = r;
+  }
+  return rc;
+}
+
+/* The error of a child that sent no final record, from how it ended. */
+static PetscErrorCode NoFinalRecordError(const char *file, int status)
+{
+  /* a trapped call with every signal blocked (glibc's posix_spawn, behind Gmsh's SystemCall,
+   * blocks them around its clone) ends the child by SIGSYS before the handler can report */
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) return FcInputError(file, NULL, "the script tried to start a process (or another system call the sandbox forbids); the mesh sandbox stopped it (doc/mesh.md, \"The sandbox\")");
+  if (WIFSIGNALED(status)) return FcInputError(file, NULL, "Gmsh stopped on signal %d (%s) while meshing the script", WTERMSIG(status), SignalName(WTERMSIG(status)));
+  return FcInputError(file, NULL, "the meshing process ended (status %d) before it sent the mesh", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* The error a final record other than REC_END reports (0 for REC_END); *fault from REC_ERROR. */
+static PetscErrorCode FinalRecordError(const char *file, const Rec *term, FcMeshFault *fault)
+{
+  switch (term->h.kind) {
+  case REC_ERROR: {
+    int32_t pre[2] = {0, 0};
+    if (term->h.len >= sizeof pre) memcpy(pre, term->p, sizeof pre);
+    *fault = pre[1] == FC_MESH_FAULT_NO_TETRAHEDRA ? FC_MESH_FAULT_NO_TETRAHEDRA : FC_MESH_FAULT_OTHER;
+    if (pre[0] == FC_ERR_INPUT) return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, FC_ERR_INPUT, PETSC_ERROR_INITIAL, "%s", term->h.len >= sizeof pre ? term->p + sizeof pre : "?");
+    return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, pre[0] ? pre[0] : PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "meshing %s: %s", file, term->h.len >= sizeof pre ? term->p + sizeof pre : "?");
+  }
+  case REC_SETUP:
+    return FcInputError(file, NULL, "cannot mesh the .geo script in a sandbox on this machine (%s): load a .msh file instead, or pass -fc_mesh_geo_unsandboxed to run the script without one (it may then run commands and write files; doc/mesh.md, \"The sandbox\")", term->p);
+  case REC_SYSCALL: {
+    int64_t nr = -1;
+    char    what[160];
+    if (term->h.len == sizeof nr) memcpy(&nr, term->p, sizeof nr);
+    SyscallWhat(nr, what, sizeof what);
+    return FcInputError(file, NULL, "the script tried to %s; the mesh sandbox stopped it (doc/mesh.md, \"The sandbox\")", what);
+  }
+  case REC_EXIT: return FcInputError(file, NULL, "the script ended Gmsh (Exit) before the mesh was made");
+  default: return 0;
+  }
+}
+
+/* Fork the meshing child (ChildMain: the sandbox, then work) with a pipe back; *pid, *fd: the
+ * child and the pipe's reading end. */
+static PetscErrorCode StartChild(const char *root, PetscErrorCode (*work)(void *, FcMeshFault *), void *ctx, pid_t *pid, int *fd)
+{
+  int        p[2];
+  ChildSetup s;
 
   PetscFunctionBegin;
-  *fault = FC_MESH_FAULT_OTHER;
-  if (FcMeshGeo.unsandboxed) {
-    PetscCall(work(ctx, fault));
-    PetscFunctionReturn(0);
-  }
   s.root     = root;
   s.parent   = getpid();
   s.as_limit = AddressSpaceLimit();
@@ -857,102 +906,48 @@ PetscErrorCode FcMeshGeoRun_Private(const char *file, const char *root, PetscErr
   s.fd = p[1];
   fflush(stdout);
   fflush(stderr);
-  pid = fork();
-  if (pid == 0) {
+  *pid = fork();
+  if (*pid == 0) {
     close(p[0]);
     ChildMain(&s, work, ctx);
   }
   close(p[1]);
-  if (pid < 0) {
+  if (*pid < 0) {
     close(p[0]);
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot start the meshing process: %s", strerror(errno));
   }
+  *fd = p[0];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshGeoRun_Private(const char *file, const char *root, PetscErrorCode (*work)(void *, FcMeshFault *), void *ctx, FcMeshFault *fault)
+{
+  int            status = 0;
+  pid_t          pid;
+  Reader         rd;
+  Rec           *head = NULL, *term = NULL;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  *fault = FC_MESH_FAULT_OTHER;
+  if (FcMeshGeo.unsandboxed) {
+    PetscCall(work(ctx, fault));
+    PetscFunctionReturn(0);
+  }
   memset(&rd, 0, sizeof rd);
-  rd.fd    = p[0];
-  rd.pid   = pid;
-  rd.file  = file;
-  deadline = Now() + FcMeshGeo.timeout;
-  /* Every record until a final one (end, error, ...) or the end of the pipe; the parent's model
-   * is touched only once the child has made its mesh. */
-  while (!rc && !term) {
-    Rec   *r = calloc(1, sizeof *r);
-    size_t got;
-    if (!r) {
-      rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory");
-      break;
-    }
-    *tail = r;
-    tail  = &r->next;
-    rc    = ReadFull(&rd, deadline, &r->h, sizeof r->h, &got);
-    if (rc || rd.interrupted || rd.timed_out || rd.eof) break;
-    if (r->h.kind < REC_NODES || r->h.kind > REC_EXIT || r->h.len > ((uint64_t)1 << 40)) {
-      rc = Malformed(file, "unknown record");
-      break;
-    }
-    r->p = malloc(r->h.len + 1);
-    if (!r->p) {
-      rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory for %llu bytes of mesh from the meshing process", (unsigned long long)r->h.len);
-      break;
-    }
-    rc = ReadFull(&rd, deadline, r->p, r->h.len, &got);
-    if (rc || rd.interrupted || rd.timed_out) break;
-    if (rd.eof) {
-      rc = Malformed(file, "truncated record");
-      break;
-    }
-    r->p[r->h.len] = '\0';
-    if (r->h.kind >= REC_END) term = r;
-  }
-  close(p[0]);
+  PetscCall(StartChild(root, work, ctx, &pid, &rd.fd));
+  rd.pid  = pid;
+  rd.file = file;
+  /* the parent's model is touched only once the child has made its mesh */
+  rc = ReadRecords(&rd, Now() + FcMeshGeo.timeout, file, &head, &term);
+  close(rd.fd);
   Reap(pid, PETSC_TRUE, &status);
-  if (rc) {
-    RecFree(head);
-    PetscCall(rc);
-  }
-  if (rd.interrupted) {
-    RecFree(head);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SIG, "interrupted while Gmsh meshed %s", file);
-  }
-  if (rd.timed_out) {
-    RecFree(head);
-    return FcInputError(file, NULL, "meshing the script took longer than the limit of %g s and was stopped (a loop that never ends? -fc_mesh_timeout SECONDS raises the limit; doc/mesh.md, \"The sandbox\")", FcMeshGeo.timeout);
-  }
-  if (!term) {
-    RecFree(head);
-    /* a trapped call with every signal blocked (glibc's posix_spawn, behind Gmsh's SystemCall,
-     * blocks them around its clone) ends the child by SIGSYS before the handler can report */
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) return FcInputError(file, NULL, "the script tried to start a process (or another system call the sandbox forbids); the mesh sandbox stopped it (doc/mesh.md, \"The sandbox\")");
-    if (WIFSIGNALED(status)) return FcInputError(file, NULL, "Gmsh stopped on signal %d (%s) while meshing the script", WTERMSIG(status), SignalName(WTERMSIG(status)));
-    return FcInputError(file, NULL, "the meshing process ended (status %d) before it sent the mesh", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-  }
-  switch (term->h.kind) {
-  case REC_ERROR: {
-    int32_t pre[2] = {0, 0};
-    if (term->h.len >= sizeof pre) memcpy(pre, term->p, sizeof pre);
-    *fault = pre[1] == FC_MESH_FAULT_NO_TETRAHEDRA ? FC_MESH_FAULT_NO_TETRAHEDRA : FC_MESH_FAULT_OTHER;
-    if (pre[0] == FC_ERR_INPUT) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, FC_ERR_INPUT, PETSC_ERROR_INITIAL, "%s", term->h.len >= sizeof pre ? term->p + sizeof pre : "?");
-    else rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, pre[0] ? pre[0] : PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "meshing %s: %s", file, term->h.len >= sizeof pre ? term->p + sizeof pre : "?");
-    break;
-  }
-  case REC_SETUP:
-    rc = FcInputError(file, NULL, "cannot mesh the .geo script in a sandbox on this machine (%s): load a .msh file instead, or pass -fc_mesh_geo_unsandboxed to run the script without one (it may then run commands and write files; doc/mesh.md, \"The sandbox\")", term->p);
-    break;
-  case REC_SYSCALL: {
-    int64_t nr = -1;
-    char    what[160];
-    if (term->h.len == sizeof nr) memcpy(&nr, term->p, sizeof nr);
-    SyscallWhat(nr, what, sizeof what);
-    rc = FcInputError(file, NULL, "the script tried to %s; the mesh sandbox stopped it (doc/mesh.md, \"The sandbox\")", what);
-    break;
-  }
-  case REC_EXIT:
-    rc = FcInputError(file, NULL, "the script ended Gmsh (Exit) before the mesh was made");
-    break;
-  default:
-    break;
-  }
+  if (!rc && rd.interrupted) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_SIG, PETSC_ERROR_INITIAL, "interrupted while Gmsh meshed %s", file);
+  else if (!rc && rd.timed_out) rc = FcInputError(file, NULL, "meshing the script took longer than the limit of %g s and was stopped (a loop that never ends? -fc_mesh_timeout SECONDS raises the limit; doc/mesh.md, \"The sandbox\")", FcMeshGeo.timeout);
+  else if (!rc && !term) rc = NoFinalRecordError(file, status);
+  else if (!rc) rc = FinalRecordError(file, term, fault);
   /* REC_END: rebuild the mesh in this session, in the child's order */
-  for (Rec *r = head; !rc && term->h.kind == REC_END && r != term; r = r->next) {
+  for (Rec *r = head; !rc && term && term->h.kind == REC_END && r != term; r = r->next) {
     if (r->h.kind == REC_NODES) rc = RebuildNodes(file, r);
     else if (r->h.kind == REC_ELEMS) rc = RebuildElements(file, r);
     else if (r->h.kind == REC_GROUP) rc = RebuildGroup(file, r);

@@ -95,65 +95,152 @@ static PetscErrorCode AutoChunk_Private(FcContactSolver s, FcContactSolver child
   PetscFunctionReturn(0);
 }
 
+/* The state of one solve's rounds: which child runs, its chunk, the speeds measured (decades
+ * of the common error per sweep of cost) and the best iterates' errors. */
+typedef struct {
+  PetscReal e, egs, ent, vgs, vnt, ratio, eround, tround;
+  PetscInt  chunk, nchunk, stalled;
+  PetscBool newton, tried;
+} AutoState;
+
+/* After an nsgs chunk (from error e0, cs its statistics): nsgs's speed in decades of the common
+ * error per sweep over the chunk, the cost it predicts to finish, against newton's. Costs are
+ * counted in sweeps, a Newton step as the model's `ratio` sweeps — not measured times, so that the
+ * same problem takes the same path in every run and in both storages of W (reproducible runs;
+ * test_sparse). */
+static PetscErrorCode AutoAfterNsgs_Private(FcContactSolver_Auto *au, FcContactProblem p, PetscReal r[], PetscReal tol, PetscReal e0, const FcContactSolverStats *cs, AutoState *as)
+{
+  const PetscInt  n     = 3 * p->m;
+  const PetscReal tstep = as->ratio;
+  PetscReal       tgs, tnt, e = as->e;
+
+  PetscFunctionBegin;
+  as->vgs = e < e0 ? PetscLog10Real(e0 / e) / cs->iterations : 0;
+  as->egs = e;
+  tgs     = as->vgs > 0 ? PetscLog10Real(e / tol) / as->vgs : PETSC_INFINITY;
+  /* before newton ran: one step, a probe (it either finishes — a stack from its initial r — or
+   * tells newton's real speed), predicted as 2 steps so that a problem nsgs finishes in about as
+   * much is left to it; after: its measured speed, halved for every round that stalled */
+  tnt = (as->vnt > 0 ? PetscLog10Real(e / tol) / as->vnt : (as->tried ? au->newton_steps : 2) * tstep) * (PetscReal)(1 << PetscMin(as->stalled, 20));
+  if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto nsgs   %6" PetscInt_FMT " sweeps error %.3e (%.3g decades per sweep): finish nsgs %.3g sweeps, newton %.3g sweeps\n", au->sweeps, (double)e, (double)as->vgs, (double)tgs, (double)tnt));
+  if (!(tgs > tnt)) {
+    as->chunk = PetscMin(2 * as->chunk, 200);
+    PetscFunctionReturn(0);
+  }
+  as->newton = PETSC_TRUE;
+  au->switches++;
+  as->nchunk = 1;
+  /* Newton's first round starts from the initial r (the warm start the caller gave): on
+   * rank-deficient multi-body problems its kink rule solves from there in a step or a few
+   * (stacks: 1), while from a Gauss–Seidel iterate, whose forces split a body's load
+   * arbitrarily, it needed 11-21 steps (measured, doc/contact.md "auto"); nsgs's iterate is
+   * kept and the better of the two goes on if newton stalls */
+  PetscCall(PetscArraycpy(au->rgs, r, n));
+  if (!as->tried) {
+    PetscCall(PetscArraycpy(r, au->r0, n));
+    PetscCall(FcContactProblemComputeError(p, r, &as->e));
+  }
+  as->tried  = PETSC_TRUE;
+  as->eround = as->e;
+  as->tround = 0;
+  PetscFunctionReturn(0);
+}
+
+/* After a newton chunk: its speed over the whole round (since it took over; its global phase does
+ * not lower the common error monotonically — OneObject: 5.2e-3, 4.6e-3, 5.7e-3 after 1, 3, 7
+ * steps from the initial r, then 2e-5 three steps later — so a chunk alone would misjudge it). It
+ * goes on while it is at least as fast as nsgs was, in chunks of 1, 2, 4, 8 .. newton_steps
+ * steps; when it started, after its first chunk nsgs takes over. */
+static PetscErrorCode AutoAfterNewton_Private(FcContactSolver_Auto *au, FcContactProblem p, PetscReal r[], const FcContactSolverStats *cs, AutoState *as)
+{
+  const PetscReal e = as->e;
+
+  PetscFunctionBegin;
+  as->tround += cs->iterations * as->ratio;
+  as->vnt = e < as->eround && as->eround < PETSC_INFINITY && as->tround > 0 ? PetscLog10Real(as->eround / e) / as->tround : 0;
+  as->ent = e;
+  if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto newton %6" PetscInt_FMT " steps  error %.3e (%.3g decades per sweep of cost; nsgs %.3g)\n", au->steps, (double)e, (double)as->vnt, (double)as->vgs));
+  if (au->sweeps && as->vnt >= as->vgs) {
+    as->nchunk = PetscMin(2 * as->nchunk, au->newton_steps);
+    PetscFunctionReturn(0);
+  }
+  /* crawling: nsgs takes over, from the better of its iterate and newton's */
+  as->newton = PETSC_FALSE;
+  as->stalled++;
+  au->switches++;
+  as->chunk = PetscMax(as->chunk, 20);
+  if (as->egs < as->ent && au->sweeps) {
+    PetscCall(PetscArraycpy(r, au->rgs, 3 * p->m));
+    as->e = as->egs;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The first child and, when it is nsgs, the error its first chunk's rate starts from (newton
+ * first: not needed, the children test the initial r themselves, and on the small problems newton
+ * takes first an extra W r product is a fifth of a solve). *done: r already decided the solve. */
+static PetscErrorCode AutoStart_Private(FcContactSolver s, FcContactSolver_Auto *au, FcContactProblem p, const PetscReal r[], AutoState *as, FcContactSolverStats *st, PetscBool *done)
+{
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+  as->ratio = AutoStepSweeps_Private(au, p);
+  /* "W dense" by its blocks (the fill rule, problem.h), not by its storage: the same problem must
+   * be solved alike in both storages (test_sparse) */
+  as->newton = (PetscBool)(au->first == AUTO_FIRST_NEWTON || (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && (!FcContactProblemPreferSparse(p->m, FcContactProblemCountBlocks(p)) || as->ratio <= au->first_ratio)));
+  if (as->newton) PetscFunctionReturn(0);
+  PetscCall(FcContactProblemComputeError(p, r, &as->e));
+  if (PetscIsInfOrNanReal(as->e)) {
+    st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+    *done      = PETSC_TRUE;
+  } else if (as->e <= s->params.tol) {
+    st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+    *done      = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
   FcContactSolver_Auto *au = (FcContactSolver_Auto *)s->data;
   const PetscInt        n  = 3 * p->m;
-  PetscReal             e, tol = s->params.tol, egs = PETSC_INFINITY, ent = PETSC_INFINITY, vgs = 0, vnt = 0, ratio, eround = PETSC_INFINITY, tround = 0;
-  PetscInt              chunk = 5, nchunk, stalled = 0;
-  PetscBool             newton, tried = PETSC_FALSE;
+  AutoState             as = {.e = PETSC_INFINITY, .egs = PETSC_INFINITY, .ent = PETSC_INFINITY, .eround = PETSC_INFINITY, .chunk = 5};
+  PetscBool             done;
 
   PetscFunctionBegin;
   au->sweeps = au->steps = au->switches = 0;
   au->tgs = au->tnt = 0;
   au->started = au->finished = NULL;
   st->iterations             = 0;
-  ratio                      = AutoStepSweeps_Private(au, p);
-  /* "W dense" by its blocks (the fill rule, problem.h), not by its storage: the same problem must
-   * be solved alike in both storages (test_sparse) */
-  newton                     = au->first == AUTO_FIRST_NEWTON || (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && (!FcContactProblemPreferSparse(p->m, FcContactProblemCountBlocks(p)) || ratio <= au->first_ratio));
-  e                          = PETSC_INFINITY;
-  if (!newton) { /* the error the first nsgs chunk's rate starts from (newton first: not needed, the
-                  * children test the initial r themselves, and on the small problems newton takes
-                  * first an extra W r product is a fifth of a solve) */
-    PetscCall(FcContactProblemComputeError(p, r, &e));
-    if (PetscIsInfOrNanReal(e)) {
-      st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
-      PetscFunctionReturn(0);
-    }
-    if (e <= tol) {
-      st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
-      PetscFunctionReturn(0);
-    }
-  }
+  PetscCall(AutoStart_Private(s, au, p, r, &as, st, &done));
+  if (done) PetscFunctionReturn(0);
   if (n > au->ncap) {
     PetscCall(PetscFree3(au->r0, au->rgs, au->rnt));
     PetscCall(PetscMalloc3(n, &au->r0, n, &au->rgs, n, &au->rnt));
     au->ncap = n;
   }
   PetscCall(PetscArraycpy(au->r0, r, n));
-  au->started = newton ? "newton" : "nsgs";
+  au->started = as.newton ? "newton" : "nsgs";
   /* newton first: one chunk of 3 newton_steps, judged only at its end (the common error is not
    * newton's merit function: its global phase may raise it while θ falls; OneObject-i1028-138
    * needs 17 steps); after nsgs: a probe of one step first */
-  nchunk = 3 * au->newton_steps;
+  as.nchunk = 3 * au->newton_steps;
   while (st->iterations < s->params.max_it) {
     FcContactSolverStats cs;
-    const PetscReal      e0 = e;
+    const PetscReal      e0   = as.e;
     const PetscInt       left = s->params.max_it - st->iterations;
 
-    if (!newton) {
-      PetscCall(AutoChunk_Private(s, au->gs, p, r, PetscMin(chunk, left), &cs));
+    if (!as.newton) {
+      PetscCall(AutoChunk_Private(s, au->gs, p, r, PetscMin(as.chunk, left), &cs));
       au->sweeps += cs.iterations;
       au->tgs += cs.time;
     } else {
-      PetscCall(AutoChunk_Private(s, au->nt, p, r, PetscMin(nchunk, left), &cs));
+      PetscCall(AutoChunk_Private(s, au->nt, p, r, PetscMin(as.nchunk, left), &cs));
       au->steps += cs.iterations;
       au->tnt += cs.time;
     }
     st->iterations += cs.iterations;
-    e            = cs.error;
-    au->finished = newton ? "newton" : "nsgs";
+    as.e         = cs.error;
+    au->finished = as.newton ? "newton" : "nsgs";
     if (cs.converged) {
       st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
       break;
@@ -166,62 +253,8 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
       st->reason = cs.reason;
       break;
     }
-    if (!newton) {
-      /* nsgs's speed in decades of the common error per sweep over this chunk, the cost it predicts
-       * to finish, against newton's. Costs are counted in sweeps, a Newton step as the model's
-       * `ratio` sweeps — not measured times, so that the same problem takes the same path in every
-       * run and in both storages of W (reproducible runs; test_sparse) */
-      const PetscReal tstep = ratio;
-      PetscReal       tgs, tnt;
-      vgs = e < e0 ? PetscLog10Real(e0 / e) / cs.iterations : 0;
-      egs = e;
-      tgs = vgs > 0 ? PetscLog10Real(e / tol) / vgs : PETSC_INFINITY;
-      /* before newton ran: one step, a probe (it either finishes — a stack from its initial r — or
-       * tells newton's real speed), predicted as 2 steps so that a problem nsgs finishes in about as
-       * much is left to it; after: its measured speed, halved for every round that stalled */
-      tnt = (vnt > 0 ? PetscLog10Real(e / tol) / vnt : (tried ? au->newton_steps : 2) * tstep) * (PetscReal)(1 << PetscMin(stalled, 20));
-      if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto nsgs   %6" PetscInt_FMT " sweeps error %.3e (%.3g decades per sweep): finish nsgs %.3g sweeps, newton %.3g sweeps\n", au->sweeps, (double)e, (double)vgs, (double)tgs, (double)tnt));
-      if (tgs > tnt) {
-        newton = PETSC_TRUE;
-        au->switches++;
-        nchunk = 1;
-        /* Newton's first round starts from the initial r (the warm start the caller gave): on
-         * rank-deficient multi-body problems its kink rule solves from there in a step or a few
-         * (stacks: 1), while from a Gauss–Seidel iterate, whose forces split a body's load
-         * arbitrarily, it needed 11-21 steps (measured, doc/contact.md "auto"); nsgs's iterate is
-         * kept and the better of the two goes on if newton stalls */
-        PetscCall(PetscArraycpy(au->rgs, r, n));
-        if (!tried) {
-          PetscCall(PetscArraycpy(r, au->r0, n));
-          PetscCall(FcContactProblemComputeError(p, r, &e));
-        }
-        tried  = PETSC_TRUE;
-        eround = e;
-        tround = 0;
-      } else chunk = PetscMin(2 * chunk, 200);
-    } else {
-      /* newton's speed over this chunk; it goes on while it is at least as fast (decades per second)
-       * as nsgs was, in chunks of 1, 2, 4, 8 .. newton_steps steps; when it started, after its
-       * first chunk nsgs takes over */
-      /* its speed over the whole round (since it took over): its global phase does not lower the
-       * common error monotonically (OneObject: 5.2e-3, 4.6e-3, 5.7e-3 after 1, 3, 7 steps from the
-       * initial r, then 2e-5 three steps later), so a chunk alone would misjudge it */
-      tround += cs.iterations * ratio;
-      vnt = e < eround && eround < PETSC_INFINITY && tround > 0 ? PetscLog10Real(eround / e) / tround : 0;
-      ent = e;
-      if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto newton %6" PetscInt_FMT " steps  error %.3e (%.3g decades per sweep of cost; nsgs %.3g)\n", au->steps, (double)e, (double)vnt, (double)vgs));
-      if (au->sweeps && vnt >= vgs) nchunk = PetscMin(2 * nchunk, au->newton_steps);
-      else { /* crawling: nsgs takes over, from the better of its iterate and newton's */
-        newton = PETSC_FALSE;
-        stalled++;
-        au->switches++;
-        chunk = PetscMax(chunk, 20);
-        if (egs < ent && au->sweeps) {
-          PetscCall(PetscArraycpy(r, au->rgs, n));
-          e = egs;
-        }
-      }
-    }
+    if (!as.newton) PetscCall(AutoAfterNsgs_Private(au, p, r, s->params.tol, e0, &cs, &as));
+    else PetscCall(AutoAfterNewton_Private(au, p, r, &cs, &as));
   }
   if (st->reason == FC_CONTACT_SOLVER_ITERATING) st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
   au->sweeps_all += au->sweeps;

@@ -736,11 +736,137 @@ static PetscErrorCode RhoInverse_Private(FcContactSolver_Newton *nt, FcContactPr
   PetscFunctionReturn(0);
 }
 
+/* ρ of Φ (the head comment): W⁻¹'s diagonal when asked and W is numerically SPD, else the
+ * inverse diagonal of W_aa; *ok = false when a diagonal block is not positive (a breakdown). */
+static PetscErrorCode Rho_Private(FcContactSolver_Newton *nt, FcContactProblem p, PetscBool *ok)
+{
+  PetscFunctionBegin;
+  *ok             = PETSC_TRUE;
+  nt->nrhofall[0] = 0;
+  if (nt->rho_inverse) {
+    PetscBool spd;
+    PetscCall(RhoInverse_Private(nt, p, &spd));
+    if (spd) PetscFunctionReturn(0);
+    nt->nrhofall[0] = 1;
+    PetscCall(PetscInfo(NULL, "newton: rho inverse: W is not numerically positive definite, rho from its diagonal\n"));
+  }
+  for (PetscInt a = 0; a < p->m; a++) { /* ρ: the inverse diagonal of W_aa */
+    PetscReal blk[9], wn, wt;
+    FcContactProblemGetBlock(p, a, a, blk);
+    wn = blk[0];
+    wt = 0.5 * (blk[4] + blk[8]);
+    if (!(wn > 0) || !(wt > 0)) {
+      *ok = PETSC_FALSE;
+      PetscFunctionReturn(0);
+    }
+    nt->rho[3 * a]     = 1 / wn;
+    nt->rho[3 * a + 1] = nt->rho[3 * a + 2] = 1 / wt;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ε of J + εI: reg ‖Φ‖ / max(‖r‖, ‖ρq‖), at most reg_max (the head comment); θ = ½‖Φ‖² and
+ * the number of contacts at the kink come with it. */
+static PetscReal Eps_Private(FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal *theta, PetscInt *nties)
+{
+  PetscReal sr = 0, sq = 0;
+
+  *theta = Phi_Private(p, nt->rho, PETSC_TRUE, r, nt->u, nt->phi, NULL, nties);
+  for (PetscInt i = 0; i < 3 * p->m; i++) {
+    sr += r[i] * r[i];
+    sq += PetscSqr(nt->rho[i] * p->q[i]);
+  }
+  return PetscMin(nt->reg_max, nt->reg * PetscSqrtReal(2 * *theta) / PetscMax(PetscSqrtReal(PetscMax(sr, sq)), PETSC_SMALL));
+}
+
+/* Armijo on θ along the direction in nt->dr from α = 1, halving (nonmonotone reference
+ * theta_ref); *theta_t: θ at α = 1 when first_known, evaluated otherwise. On success nt->rt is
+ * the point at the accepted *alpha. */
+static PetscErrorCode Armijo_Private(FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal theta, PetscReal theta_ref, PetscBool first_known, PetscReal *theta_t, PetscReal *alpha, PetscBool *ok)
+{
+  PetscFunctionBegin;
+  *ok    = PETSC_FALSE;
+  *alpha = 1;
+  for (PetscInt k = 0; k <= nt->ls_max_it; k++, *alpha *= 0.5) {
+    if (k || !first_known) PetscCall(Theta_Private(nt, p, r, *alpha, theta_t));
+    if (*theta_t <= theta_ref - 2 * nt->sigma * *alpha * theta) {
+      *ok = PETSC_TRUE;
+      break;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* One Newton iteration's step from r (θ, its nonmonotone reference, ε, the contacts at the kink):
+ * the direction with the kink's contacts active, and when there are such contacts also inactive,
+ * the one whose full step gives the smaller θ kept (both matrices are elements of the
+ * B-subdifferential of Φ; the head comment); Armijo along it; the safeguard (head comment): no
+ * step, or a short one (α < 1/8, a near-singular J), and the regularized direction J + εI gets its
+ * own line search, the point with the smaller θ kept. *ok: nt->rt is the next iterate. */
+static PetscErrorCode Step_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal theta, PetscReal theta_ref, PetscReal eps, PetscInt nties, PetscBool *ok, PetscReal *alpha)
+{
+  const PetscInt n       = 3 * p->m;
+  PetscReal      theta_t = 0;
+  PetscBool      solved;
+
+  PetscFunctionBegin;
+  *ok    = PETSC_FALSE;
+  *alpha = 1;
+  PetscCall(Direction_Private(s, nt, p, r, PETSC_TRUE, 0, &solved));
+  if (solved) PetscCall(Theta_Private(nt, p, r, 1.0, &theta_t));
+  if (nties) {
+    PetscReal theta_i = PETSC_MAX_REAL;
+    PetscBool solved_i;
+    PetscCall(PetscArraycpy(nt->dr2, nt->dr, n));
+    PetscCall(Direction_Private(s, nt, p, r, PETSC_FALSE, 0, &solved_i));
+    if (solved_i) PetscCall(Theta_Private(nt, p, r, 1.0, &theta_i));
+    if (solved_i && (!solved || theta_i < theta_t)) {
+      solved  = PETSC_TRUE;
+      theta_t = theta_i;
+    } else if (solved) { /* the first direction: its W Δr again for the line search */
+      PetscCall(PetscArraycpy(nt->dr, nt->dr2, n));
+      PetscCall(MultW_Private(p, nt->dr, nt->wdr));
+    }
+    nt->nties[0]++;
+  }
+  if (solved) {
+    nt->nnewton[0]++;
+    PetscCall(Armijo_Private(nt, p, r, theta, theta_ref, PETSC_TRUE, &theta_t, alpha, ok)); /* α = 1 was evaluated above */
+    if (*ok) PetscCall(Theta_Private(nt, p, r, *alpha, &theta_t));                        /* rt at the accepted α */
+  }
+  if (eps > 0 && (!*ok || *alpha < 0.125)) {
+    const PetscReal theta_best = *ok ? theta_t : theta;
+    PetscReal       alpha_r = 1, theta_r = 0;
+    PetscBool       solved_r, ok_r = PETSC_FALSE;
+    if (*ok) PetscCall(PetscArraycpy(nt->dr2, nt->rt, n)); /* the point found so far */
+    PetscCall(Direction_Private(s, nt, p, r, PETSC_TRUE, eps, &solved_r));
+    if (solved_r) PetscCall(Armijo_Private(nt, p, r, theta, theta_ref, PETSC_FALSE, &theta_r, &alpha_r, &ok_r));
+    nt->nreg[0]++;
+    if (ok_r && theta_r < theta_best) {
+      *ok    = PETSC_TRUE;
+      *alpha = alpha_r;
+    } else if (*ok) PetscCall(PetscArraycpy(nt->rt, nt->dr2, n));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The solve's counters [0] into the object's totals [1], and the solve's line of -info. */
+static PetscErrorCode Accumulate_Private(FcContactSolver_Newton *nt)
+{
+  PetscInt *c[] = {nt->nnewton, nt->nties, nt->nreg, nt->nls, nt->nfallback, nt->nrhofall, nt->nshift, nt->nswitch, nt->nhint, nt->nhinttaken};
+
+  PetscFunctionBegin;
+  PetscCall(PetscInfo(NULL, "newton: %" PetscInt_FMT " Newton steps, %" PetscInt_FMT " line-search evaluations, %" PetscInt_FMT " fallback rounds, %" PetscInt_FMT " steps with contacts at the kink, %" PetscInt_FMT " regularized retries, %" PetscInt_FMT " restarts of an own LU with a shift\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0], nt->nreg[0], nt->nshift[0]));
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) c[i][1] += c[i][0];
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
   FcContactSolver_Newton *nt = (FcContactSolver_Newton *)s->data;
   const PetscInt          m = p->m, n = 3 * m;
   PetscReal               theta, error;
+  PetscBool               rho_ok;
 
   PetscFunctionBegin;
   st->iterations = 0;
@@ -750,32 +876,16 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     PetscFunctionReturn(0);
   }
   PetscCall(Work_Private(s, nt, p));
-  nt->nrhofall[0] = 0;
-  if (nt->rho_inverse) {
-    PetscBool spd;
-    PetscCall(RhoInverse_Private(nt, p, &spd));
-    if (spd) goto rho_done;
-    nt->nrhofall[0] = 1;
-    PetscCall(PetscInfo(NULL, "newton: rho inverse: W is not numerically positive definite, rho from its diagonal\n"));
+  PetscCall(Rho_Private(nt, p, &rho_ok));
+  if (!rho_ok) {
+    st->reason = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+    PetscFunctionReturn(0);
   }
-  for (PetscInt a = 0; a < m; a++) { /* ρ: the inverse diagonal of W_aa */
-    PetscReal blk[9], wn, wt;
-    FcContactProblemGetBlock(p, a, a, blk);
-    wn = blk[0];
-    wt = 0.5 * (blk[4] + blk[8]);
-    if (!(wn > 0) || !(wt > 0)) {
-      st->reason = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
-      PetscFunctionReturn(0);
-    }
-    nt->rho[3 * a]     = 1 / wn;
-    nt->rho[3 * a + 1] = nt->rho[3 * a + 2] = 1 / wt;
-  }
-rho_done:
   nt->nhist = 0;
   for (PetscInt it = 0;; it++) {
-    PetscReal alpha = 1, theta_t = 0, eps, theta_ref;
+    PetscReal alpha, eps, theta_ref;
     PetscInt  nties;
-    PetscBool ok = PETSC_FALSE, solved;
+    PetscBool ok;
 
     PetscCall(FcContactProblemComputeVelocity(p, r, nt->u));
     PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, nt->u, &error));
@@ -792,16 +902,7 @@ rho_done:
       st->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
       break;
     }
-    /* ε of J + εI: reg ‖Φ‖ / max(‖r‖, ‖ρq‖), at most reg_max (the head comment) */
-    {
-      PetscReal sr = 0, sq = 0;
-      theta = Phi_Private(p, nt->rho, PETSC_TRUE, r, nt->u, nt->phi, NULL, &nties);
-      for (PetscInt i = 0; i < n; i++) {
-        sr += r[i] * r[i];
-        sq += PetscSqr(nt->rho[i] * p->q[i]);
-      }
-      eps = PetscMin(nt->reg_max, nt->reg * PetscSqrtReal(2 * theta) / PetscMax(PetscSqrtReal(PetscMax(sr, sq)), PETSC_SMALL));
-    }
+    eps = Eps_Private(nt, p, r, &theta, &nties);
     /* the line search's reference: θ, or with nonmonotone > 0 the largest θ of the last
      * nonmonotone + 1 iterates (Grippo, Lampariello & Lucidi, SIAM J. Numer. Anal. 23, 1986) */
     nt->hist[nt->nhist++ % 32] = theta; /* the initial iterate too: the hint step below is a step from it */
@@ -816,76 +917,12 @@ rho_done:
     }
     theta_ref = theta;
     for (PetscInt k = 1; k <= PetscMin(nt->nonmonotone, PetscMin(nt->nhist, 32) - 1); k++) theta_ref = PetscMax(theta_ref, nt->hist[(nt->nhist - 1 - k) % 32]);
-    /* The Newton direction with the contacts at the kink x_N = 0 active; when there are such
-     * contacts, also with them inactive, and the one whose full step gives the smaller θ is kept
-     * (both matrices are elements of the B-subdifferential of Φ; the head comment) */
-    PetscCall(Direction_Private(s, nt, p, r, PETSC_TRUE, 0, &solved));
-    if (solved) PetscCall(Theta_Private(nt, p, r, 1.0, &theta_t));
-    if (nties) {
-      PetscReal theta_i = PETSC_MAX_REAL;
-      PetscBool solved_i;
-      PetscCall(PetscArraycpy(nt->dr2, nt->dr, n));
-      PetscCall(Direction_Private(s, nt, p, r, PETSC_FALSE, 0, &solved_i));
-      if (solved_i) PetscCall(Theta_Private(nt, p, r, 1.0, &theta_i));
-      if (solved_i && (!solved || theta_i < theta_t)) {
-        solved  = PETSC_TRUE;
-        theta_t = theta_i;
-      } else if (solved) { /* the first direction: its W Δr again for the line search */
-        PetscCall(PetscArraycpy(nt->dr, nt->dr2, n));
-        PetscCall(MultW_Private(p, nt->dr, nt->wdr));
-      }
-      nt->nties[0]++;
-    }
-    if (solved) {
-      nt->nnewton[0]++;
-      /* Armijo on θ along Δr (α = 1 was evaluated above) */
-      for (PetscInt k = 0; k <= nt->ls_max_it; k++, alpha *= 0.5) {
-        if (k) PetscCall(Theta_Private(nt, p, r, alpha, &theta_t));
-        if (theta_t <= theta_ref - 2 * nt->sigma * alpha * theta) {
-          ok = PETSC_TRUE;
-          break;
-        }
-      }
-      if (ok) PetscCall(Theta_Private(nt, p, r, alpha, &theta_t)); /* rt at the accepted α */
-    }
-    /* The safeguard (head comment): no step, or a short one (α < 1/8, a near-singular J), and the
-     * regularized direction J + εI gets its own line search; the point with the smaller θ is kept */
-    if (eps > 0 && (!ok || alpha < 0.125)) {
-      const PetscReal theta_best = ok ? theta_t : theta;
-      PetscReal       alpha_r = 1, theta_r = 0;
-      PetscBool       solved_r, ok_r = PETSC_FALSE;
-      if (ok) PetscCall(PetscArraycpy(nt->dr2, nt->rt, n)); /* the point found so far */
-      PetscCall(Direction_Private(s, nt, p, r, PETSC_TRUE, eps, &solved_r));
-      if (solved_r) {
-        for (PetscInt k = 0; k <= nt->ls_max_it; k++, alpha_r *= 0.5) {
-          PetscCall(Theta_Private(nt, p, r, alpha_r, &theta_r));
-          if (theta_r <= theta_ref - 2 * nt->sigma * alpha_r * theta) {
-            ok_r = PETSC_TRUE;
-            break;
-          }
-        }
-      }
-      nt->nreg[0]++;
-      if (ok_r && theta_r < theta_best) {
-        ok    = PETSC_TRUE;
-        alpha = alpha_r;
-      } else if (ok) PetscCall(PetscArraycpy(nt->rt, nt->dr2, n));
-    }
+    PetscCall(Step_Private(s, nt, p, r, theta, theta_ref, eps, nties, &ok, &alpha));
     if (nt->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  newton %3" PetscInt_FMT " error %.6e theta %.6e eps %.2e ties %" PetscInt_FMT " %s alpha %g\n", it, (double)error, (double)theta, (double)eps, nties, ok ? "step" : "fallback", ok ? (double)alpha : 0.0));
     if (ok) PetscCall(PetscArraycpy(r, nt->rt, n));
     else PetscCall(Fallback_Private(s, nt, p, r)); /* singular J or no descent: a round of Gauss–Seidel, then Newton again */
   }
-  PetscCall(PetscInfo(NULL, "newton: %" PetscInt_FMT " Newton steps, %" PetscInt_FMT " line-search evaluations, %" PetscInt_FMT " fallback rounds, %" PetscInt_FMT " steps with contacts at the kink, %" PetscInt_FMT " regularized retries, %" PetscInt_FMT " restarts of an own LU with a shift\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0], nt->nreg[0], nt->nshift[0]));
-  nt->nnewton[1] += nt->nnewton[0];
-  nt->nties[1] += nt->nties[0];
-  nt->nreg[1] += nt->nreg[0];
-  nt->nls[1] += nt->nls[0];
-  nt->nfallback[1] += nt->nfallback[0];
-  nt->nrhofall[1] += nt->nrhofall[0];
-  nt->nshift[1] += nt->nshift[0];
-  nt->nswitch[1] += nt->nswitch[0];
-  nt->nhint[1] += nt->nhint[0];
-  nt->nhinttaken[1] += nt->nhinttaken[0];
+  PetscCall(Accumulate_Private(nt));
   PetscFunctionReturn(0);
 }
 

@@ -92,7 +92,6 @@ static PetscErrorCode Create_CorotationalLagged(FcMaterial mat, const FcMaterial
   PetscFunctionBegin;
   PetscCall(FcMaterialSetENu(mat, p));
   mat->data         = NULL;
-  mat->lagged_frame = PETSC_TRUE;
   mat->ops.frame    = Frame_CorotationalLagged;
   mat->ops.energy  = Energy_CorotationalLagged;
   mat->ops.stress  = Stress_CorotationalLagged;
@@ -101,4 +100,4 @@ static PetscErrorCode Create_CorotationalLagged(FcMaterial mat, const FcMaterial
   PetscFunctionReturn(0);
 }
 
-const FcMaterialModel FcMaterialCorotationalLagged = {.create = Create_CorotationalLagged, .params = Params_CorotationalLagged, .check = FcMaterialCheckENu};
+const FcMaterialModel FcMaterialCorotationalLagged = {.create = Create_CorotationalLagged, .params = Params_CorotationalLagged, .check = FcMaterialCheckENu, .lagged_frame = PETSC_TRUE};

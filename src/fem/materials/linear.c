@@ -79,7 +79,6 @@ static PetscErrorCode Create_Linear(FcMaterial mat, const FcMaterialParams *p)
   PetscCall(PetscMalloc1(81, &C));
   FcHookeModuli(mat->lambda, mat->mu, C);
   mat->data        = C;
-  mat->linear      = PETSC_TRUE;
   mat->ops.frame   = NULL;
   mat->ops.energy  = Energy_Linear;
   mat->ops.stress  = Stress_Linear;
@@ -88,4 +87,4 @@ static PetscErrorCode Create_Linear(FcMaterial mat, const FcMaterialParams *p)
   PetscFunctionReturn(0);
 }
 
-const FcMaterialModel FcMaterialLinear = {.create = Create_Linear, .params = Params_Linear, .check = FcMaterialCheckENu};
+const FcMaterialModel FcMaterialLinear = {.create = Create_Linear, .params = Params_Linear, .check = FcMaterialCheckENu, .linear = PETSC_TRUE};
