@@ -115,7 +115,10 @@ static PetscErrorCode FcErrorHandler_Private(MPI_Comm comm, int line, const char
   const char *text = NULL;
 
   if (n == FC_ERR_INPUT) {
-    if (p == PETSC_ERROR_INITIAL && mess) {
+    PetscMPIInt rank = 0;
+    /* under mpiexec every rank reads the same input and raises the same error: rank 0 prints it */
+    if (PetscInitializeCalled) (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    if (p == PETSC_ERROR_INITIAL && mess && !rank) {
       fprintf(stderr, "%s\n", mess);
       fflush(stderr);
     }

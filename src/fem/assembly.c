@@ -37,44 +37,57 @@ static PetscErrorCode LocalRange(MPI_Comm comm, PetscInt n, PetscInt *start, Pet
 }
 
 /* Read access to all of u on every rank. */
-typedef struct {
-  Vec                u, useq;
-  VecScatter         scatter;
-  const PetscScalar *a;
-} UAccess;
+typedef FcVecAll UAccess;
 
 static PetscErrorCode UAccessBegin(const FcMesh *mesh, Vec u, UAccess *ua)
 {
-  PetscInt    n;
-  PetscMPIInt size;
+  PetscInt n;
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(ua, sizeof *ua));
   PetscCall(VecGetSize(u, &n));
   PetscCheck(n == 3 * mesh->nnodes, PetscObjectComm((PetscObject)u), PETSC_ERR_ARG_SIZ, "Displacement vector of size %" PetscInt_FMT ", mesh has %" PetscInt_FMT " DoFs", n, 3 * mesh->nnodes);
-  ua->u = u;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)u), &size));
-  if (size == 1) {
-    PetscCall(VecGetArrayRead(u, &ua->a));
-  } else {
-    PetscCall(VecScatterCreateToAll(u, &ua->scatter, &ua->useq));
-    PetscCall(VecScatterBegin(ua->scatter, u, ua->useq, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(ua->scatter, u, ua->useq, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(ua->useq, &ua->a));
-  }
+  PetscCall(FcVecAllBegin(u, ua));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode UAccessEnd(UAccess *ua)
 {
   PetscFunctionBegin;
-  if (ua->useq) {
-    PetscCall(VecRestoreArrayRead(ua->useq, &ua->a));
-    PetscCall(VecScatterDestroy(&ua->scatter));
-    PetscCall(VecDestroy(&ua->useq));
+  PetscCall(FcVecAllEnd(ua));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcVecAllBegin(Vec v, FcVecAll *all)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(all, sizeof *all));
+  all->v = v;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)v), &size));
+  if (size == 1) {
+    PetscCall(VecGetArrayRead(v, &all->a));
   } else {
-    PetscCall(VecRestoreArrayRead(ua->u, &ua->a));
+    PetscCall(VecScatterCreateToAll(v, &all->scatter, &all->vall));
+    PetscCall(VecScatterBegin(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(all->vall, &all->a));
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcVecAllEnd(FcVecAll *all)
+{
+  PetscFunctionBegin;
+  if (!all->v) PetscFunctionReturn(0);
+  if (all->vall) {
+    PetscCall(VecRestoreArrayRead(all->vall, &all->a));
+    PetscCall(VecScatterDestroy(&all->scatter));
+    PetscCall(VecDestroy(&all->vall));
+  } else {
+    PetscCall(VecRestoreArrayRead(all->v, &all->a));
+  }
+  all->v = NULL;
   PetscFunctionReturn(0);
 }
 

@@ -98,5 +98,16 @@ PetscErrorCode FcAssembleTraction(const FcMesh *mesh, PetscInt nfaces, const Pet
 PetscErrorCode FcAssemblePressure(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, PetscReal p, Vec f);
 /* Per-element von Mises stress of the Cauchy stress at the centroid (array of nelems). */
 PetscErrorCode FcComputeVonMises(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *vm);
+/* Every entry of a vector in global order on every rank, for what reads a distributed vector
+ * by global index (probes, the writers of rank 0): on one rank the vector's own array (no copy,
+ * the results bit for bit as before); on several, a copy gathered by VecScatterCreateToAll
+ * (O(N) per rank and per call, as the replicated mesh: doc/mpi.md). Collective. */
+typedef struct {
+  Vec                v, vall;
+  VecScatter         scatter;
+  const PetscScalar *a;
+} FcVecAll;
+PetscErrorCode FcVecAllBegin(Vec v, FcVecAll *all);
+PetscErrorCode FcVecAllEnd(FcVecAll *all);
 
 #endif
