@@ -23,8 +23,7 @@ static PetscErrorCode MeshCheck(const FcMesh *mesh)
   PetscFunctionReturn(0);
 }
 
-/* [start, end) of this rank's share of n items (elements or faces). */
-static PetscErrorCode LocalRange(MPI_Comm comm, PetscInt n, PetscInt *start, PetscInt *end)
+PetscErrorCode FcAssemblyLocalRange(MPI_Comm comm, PetscInt n, PetscInt *start, PetscInt *end)
 {
   PetscMPIInt rank, size;
 
@@ -248,7 +247,7 @@ static PetscErrorCode AssembleInternal_Private(const FcMesh *mesh, FcMaterial ma
     PetscCall(MatZeroEntries(K));
     PetscCall(PetscMalloc2(ndof * ndof, &Ke, ndof * ndof, &Kw));
   }
-  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
+  PetscCall(FcAssemblyLocalRange(comm, mesh->nelems, &estart, &eend));
   PetscCall(UAccessBegin(mesh, u, &ua));
   if (uframe) PetscCall(UAccessBegin(mesh, uframe, &uf));
   for (PetscInt e = estart; e < eend; e++) {
@@ -314,7 +313,7 @@ PetscErrorCode FcAssembleMass(const FcMesh *mesh, PetscReal rho, Mat M)
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
   PetscCall(MatZeroEntries(M));
-  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
+  PetscCall(FcAssemblyLocalRange(comm, mesh->nelems, &estart, &eend));
   for (PetscInt e = estart; e < eend; e++) {
     ElementGather(mesh, e, NULL, Xe, NULL, idx);
     PetscCall(FcElementMass(mesh->order, Xe, rho, Me));
@@ -335,7 +334,7 @@ PetscErrorCode FcAssembleBodyForce(const FcMesh *mesh, PetscReal rho, const Pets
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
   if (rho == 0 || (g[0] == 0 && g[1] == 0 && g[2] == 0)) PetscFunctionReturn(0);
-  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
+  PetscCall(FcAssemblyLocalRange(comm, mesh->nelems, &estart, &eend));
   for (PetscInt e = estart; e < eend; e++) {
     ElementGather(mesh, e, NULL, Xe, NULL, idx);
     PetscCall(FcElementBodyForce(mesh->order, Xe, rho, g, fe));
@@ -362,7 +361,7 @@ static PetscErrorCode AssembleFaces(const FcMesh *mesh, PetscInt nfaces, const P
   PetscFunctionBegin;
   PetscCheck(npf == 3 || npf == 6, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Boundary faces with %" PetscInt_FMT " nodes", npf);
   PetscCall(FcTriQuadrature(2 * order, &q));
-  PetscCall(LocalRange(comm, nfaces, &fstart, &fend));
+  PetscCall(FcAssemblyLocalRange(comm, nfaces, &fstart, &fend));
   for (PetscInt k = fstart; k < fend; k++) {
     const PetscInt  fi = faces[k];
     const PetscInt *nodes;
@@ -426,7 +425,7 @@ PetscErrorCode FcComputeVonMises(const FcMesh *mesh, FcMaterial mat, Vec u, Pets
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
   PetscCall(PetscArrayzero(vm, mesh->nelems));
-  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
+  PetscCall(FcAssemblyLocalRange(comm, mesh->nelems, &estart, &eend));
   PetscCall(UAccessBegin(mesh, u, &ua));
   for (PetscInt e = estart; e < eend; e++) {
     ElementGather(mesh, e, &ua, Xe, ue, NULL);

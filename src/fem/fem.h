@@ -74,6 +74,9 @@ PetscBool FcElementIsStraight(PetscInt order, const PetscReal *Xe);
  * element) inserted as zeros and assembled, so MatDuplicate / MatAXPY(SAME_NONZERO_PATTERN)
  * work at once; MAT_NEW_NONZERO_ALLOCATION_ERR is set. */
 PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A);
+/* [start, end) of this rank's share of n items (elements or faces): contiguous blocks of
+ * n/size, the elements each rank integrates (recorded in run.h5 as the partition, doc/mpi.md). */
+PetscErrorCode FcAssemblyLocalRange(MPI_Comm comm, PetscInt n, PetscInt *start, PetscInt *end);
 /* f_int (may be NULL), K (may be NULL, ADD_VALUES after MatZeroEntries), energy (may be NULL).
  * fint and K are overwritten (zeroed here first), energy is the total.
  * An inadmissible state (some element with det F <= 0 at a quadrature point, for the models

@@ -83,6 +83,8 @@ typedef struct {
   FcContactStep contact;
   FcOutput      out;
   FcOutputMesh *meshes;
+  PetscInt    **partition; /* per body with a mesh: nranks × 2 (nodes owned, elements), rank 0 */
+  PetscInt     *partbuf;   /* their storage */
   char         *petsc_opts;
   PetscReal    *row;
   FcVerdict     verdict; /* when the case has a "verdict" */
@@ -277,13 +279,25 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
 {
   FcModel     *m = &rs->model;
   FcOutputSpec spec;
-  PetscInt     nmesh = 0;
+  PetscInt     nmesh = 0, *part;
+  PetscMPIInt  size;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(m->nbodies + 1, &rs->meshes));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscCalloc2(m->nbodies + 1, &rs->partition, 2 * size * (m->nbodies + 1), &rs->partbuf));
+  part = rs->partbuf;
   for (PetscInt b = 0; b < m->nbodies; b++) {
     const FcMesh *mesh = FcBodyFieldMesh(m->bodies[b]);
+    PetscInt      own[2], rstart, rend, estart, eend;
     if (!mesh) continue;
+    /* the partition, gathered to rank 0: the nodes each rank owns (u's layout), its elements */
+    PetscCall(VecGetOwnershipRange(FcBodyU(m->bodies[b]), &rstart, &rend));
+    PetscCall(FcAssemblyLocalRange(PETSC_COMM_WORLD, mesh->nelems, &estart, &eend));
+    own[0] = (rend - rstart) / 3;
+    own[1] = eend - estart;
+    PetscCallMPI(MPI_Gather(own, 2, MPIU_INT, part + 2 * size * nmesh, 2, MPIU_INT, 0, PETSC_COMM_WORLD));
+    rs->partition[nmesh] = part + 2 * size * nmesh;
     rs->meshes[nmesh].name   = FcBodyName(m->bodies[b]);
     rs->meshes[nmesh].nnodes = mesh->nnodes;
     rs->meshes[nmesh].X      = mesh->X;
@@ -308,6 +322,8 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
   spec.command_line  = o->command_line ? o->command_line : "";
   spec.nbodies       = nmesh;
   spec.meshes        = rs->meshes;
+  spec.nranks        = size;
+  spec.partition     = (const PetscInt *const *)rs->partition;
   PetscCall(ProbeColumns_Private(rs));
   spec.nprobe_cols   = rs->ncols;
   spec.probe_cols    = (const char *const *)rs->cols;
@@ -419,6 +435,7 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs, PetscBool failed)
   PetscCall(FcRunMonitorsDestroy(&rs->monitors));
   PetscCall(FcHapticDestroy(&rs->haptic));
   PetscCall(PetscFree(rs->meshes));
+  PetscCall(PetscFree2(rs->partition, rs->partbuf));
   PetscCall(PetscFree(rs->row));
   for (PetscInt j = 0; rs->cols && j < rs->ncols; j++) PetscCall(PetscFree(rs->cols[j]));
   PetscCall(PetscFree(rs->cols));
