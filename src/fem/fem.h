@@ -74,9 +74,16 @@ PetscBool FcElementIsStraight(PetscInt order, const PetscReal *Xe);
  * element) inserted as zeros and assembled, so MatDuplicate / MatAXPY(SAME_NONZERO_PATTERN)
  * work at once; MAT_NEW_NONZERO_ALLOCATION_ERR is set. */
 PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A);
-/* [start, end) of this rank's share of n items (elements or faces): contiguous blocks of
- * n/size, the elements each rank integrates (recorded in run.h5 as the partition, doc/mpi.md). */
-PetscErrorCode FcAssemblyLocalRange(MPI_Comm comm, PetscInt n, PetscInt *start, PetscInt *end);
+/* On several ranks: partition the mesh's nodes (MatPartitioning on the node graph, PT-Scotch by
+ * default, -mat_partitioning_type to choose) and number them so that each rank owns a
+ * contiguous range (mesh->part_perm, part_nown); a rank then integrates the elements whose first
+ * node it owns. A no-op on one rank. Collective; before FcAssemblyCreateMatrix. */
+PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh);
+/* Vectors of the body's layout read in the mesh's node order (FcVecAll): compose the map on u
+ * before its duplicates are made (VecDuplicate keeps it). A no-op without a partition. */
+PetscErrorCode FcAssemblyComposeNatural(const FcMesh *mesh, Vec u);
+/* The number of elements this rank integrates (u: a vector of the body's layout). */
+PetscErrorCode FcAssemblyOwnedElements(const FcMesh *mesh, Vec u, PetscInt *n);
 /* f_int (may be NULL), K (may be NULL, ADD_VALUES after MatZeroEntries), energy (may be NULL).
  * fint and K are overwritten (zeroed here first), energy is the total.
  * An inadmissible state (some element with det F <= 0 at a quadrature point, for the models

@@ -934,6 +934,14 @@ static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, Fc
   PetscCall(PetscMalloc1(n, &d->bc_entry));
   PetscCall(PetscMalloc1(n, &d->bc_comp));
   n = 0;
+  if (b->mesh.part_perm) { /* several ranks: owner[] by the distributed index, so bc_dofs increases */
+    PetscInt *o;
+    PetscCall(PetscMalloc1(b->ndof, &o));
+    for (PetscInt k = 0; k < b->mesh.nnodes; k++)
+      for (int cc = 0; cc < 3; cc++) o[3 * b->mesh.part_perm[k] + cc] = owner[3 * k + cc];
+    PetscCall(PetscFree(owner));
+    owner = o;
+  }
   for (PetscInt i = 0; i < b->ndof; i++)
     if (owner[i] >= 0) {
       b->bc_dofs[n]   = i;
@@ -1041,6 +1049,7 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   b->ndof   = 3 * b->mesh.nnodes;
   PetscCall(FcMeshVolume(&b->mesh, &b->volume));
 
+  PetscCall(FcAssemblyPartition(PETSC_COMM_WORLD, &b->mesh)); /* several ranks: the nodes' owners (doc/mpi.md) */
   PetscCall(FcAssemblyCreateMatrix(PETSC_COMM_WORLD, &b->mesh, &d->M));
   PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->K));
   PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->A));
@@ -1048,6 +1057,7 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(MatSetOption(d->A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   PetscCall(FcAssembleMass(&b->mesh, spec->material.density, d->M));
   PetscCall(MatCreateVecs(d->M, &b->u, NULL));
+  PetscCall(FcAssemblyComposeNatural(&b->mesh, b->u)); /* before the duplicates: they keep it */
   PetscCall(VecSet(b->u, 0.0));
   PetscCall(VecDuplicate(b->u, &b->v));
   PetscCall(VecSet(b->v, 0.0));

@@ -289,13 +289,12 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
   part = rs->partbuf;
   for (PetscInt b = 0; b < m->nbodies; b++) {
     const FcMesh *mesh = FcBodyFieldMesh(m->bodies[b]);
-    PetscInt      own[2], rstart, rend, estart, eend;
+    PetscInt      own[2], rstart, rend;
     if (!mesh) continue;
     /* the partition, gathered to rank 0: the nodes each rank owns (u's layout), its elements */
     PetscCall(VecGetOwnershipRange(FcBodyU(m->bodies[b]), &rstart, &rend));
-    PetscCall(FcAssemblyLocalRange(PETSC_COMM_WORLD, mesh->nelems, &estart, &eend));
     own[0] = (rend - rstart) / 3;
-    own[1] = eend - estart;
+    PetscCall(FcAssemblyOwnedElements(mesh, FcBodyU(m->bodies[b]), &own[1]));
     PetscCallMPI(MPI_Gather(own, 2, MPIU_INT, part + 2 * size * nmesh, 2, MPIU_INT, 0, PETSC_COMM_WORLD));
     rs->partition[nmesh] = part + 2 * size * nmesh;
     rs->meshes[nmesh].name   = FcBodyName(m->bodies[b]);
