@@ -12,8 +12,10 @@
  * with ADD_VALUES (off-rank rows travel through PETSc's stash at assembly), which is correct on
  * any number of ranks; on several ranks u is first gathered to every rank (VecScatterCreateToAll,
  * O(ndof) — good enough until the mesh itself is distributed). */
+#define _XOPEN_SOURCE 700 /* setenv */
 #include "fem.h"
 #include "../core/mat3.h"
+#include <stdlib.h>
 
 static PetscErrorCode MeshCheck(const FcMesh *mesh)
 {
@@ -203,6 +205,12 @@ PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh)
   PetscCall(MatPartitioningSetAdjacency(part, adj));
 #if defined(PETSC_HAVE_PTSCOTCH)
   PetscCall(MatPartitioningSetType(part, MATPARTITIONINGPTSCOTCH));
+  /* Scotch 7 partitions with threads, and the partition then depends on their timing: the same
+   * run on the same ranks gave three partitions (hence results differing in round-off) in three
+   * runs. One thread per process makes it reproducible (5 runs of 5 the same); Scotch reads
+   * SCOTCH_PTHREAD_NUMBER when it sets up its context (Scotch 7 user's guide, "Threads"). The
+   * user's own value is kept. */
+  (void)setenv("SCOTCH_PTHREAD_NUMBER", "1", 0);
 #endif
   PetscCall(MatPartitioningSetFromOptions(part));
   PetscCall(MatPartitioningApply(part, &isrank));
