@@ -449,7 +449,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   FcOutDir       od;
   RunState       rs;
   PetscInt       nfail = 0, stopped = 0, ndone = 0;
-  PetscBool      views = PETSC_FALSE, *inserted = NULL;
+  PetscBool      views = PETSC_FALSE, *inserted = NULL, stepping = PETSC_FALSE;
   FcEstimate     est;
   PetscErrorCode ierr = 0;
   PetscMPIInt    rank, size;
@@ -497,6 +497,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     if (!ierr) ierr = EstimateMeshes_Private(c, &rs, od.final, o->force, &est);
     if (!ierr) ierr = FromRank0_Private(rank ? 0 : FcOutDirCreate(&od));
   }
+  stepping = (PetscBool)!ierr;
   if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped, &ndone);
   {
     PetscErrorCode ierr2 = RunStateDestroy_Private(&rs, (PetscBool)(ierr != 0));
@@ -512,8 +513,9 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     FcOutDirAbandon(&od); /* nothing on ranks other than 0: od is empty there */
     /* On several ranks an error inside the steps may be one rank's alone (a write of rank 0):
      * the others wait in a collective call for ever. Its line is printed and the folder removed;
-     * Open MPI then ends every rank (exit 1; an input error or an interrupt is every rank's). */
-    if (size > 1 && ierr != FC_ERR_INPUT && ierr != PETSC_ERR_SIG) MPI_Abort(PETSC_COMM_WORLD, 1);
+     * Open MPI then ends every rank (exit 1). Before the steps every rank has read the same
+     * input and raised the same error; an interrupt reaches every rank. */
+    if (size > 1 && stepping && ierr != FC_ERR_INPUT && ierr != PETSC_ERR_SIG) MPI_Abort(PETSC_COMM_WORLD, 1);
     return ierr;
   }
   if (rank) PetscFunctionReturn(0); /* the folder is rank 0's */
