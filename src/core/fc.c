@@ -115,7 +115,10 @@ static PetscErrorCode FcErrorHandler_Private(MPI_Comm comm, int line, const char
   const char *text = NULL;
 
   if (n == FC_ERR_INPUT) {
-    if (p == PETSC_ERROR_INITIAL && mess) {
+    PetscMPIInt rank = 0;
+    /* under mpiexec every rank reads the same input and raises the same error: rank 0 prints it */
+    if (PetscInitializeCalled) (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    if (p == PETSC_ERROR_INITIAL && mess && !rank) {
       fprintf(stderr, "%s\n", mess);
       fflush(stderr);
     }
@@ -127,7 +130,9 @@ static PetscErrorCode FcErrorHandler_Private(MPI_Comm comm, int line, const char
   if (!mess || !mess[0]) (void)PetscErrorMessage(n, &text, NULL);
   OneLine_Private(mess && mess[0] ? mess : (text ? text : "unknown error"), msg, sizeof msg);
   if (n == PETSC_ERR_SIG) {
-    fprintf(stderr, "fcsim: %s; nothing was kept\n", msg);
+    PetscMPIInt rank = 0;
+    (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank); /* under mpiexec every rank is interrupted */
+    if (!rank) fprintf(stderr, "fcsim: %s; nothing was kept\n", msg);
     FcInterruptReported = 1;
   }
   else fprintf(stderr, "fcsim: error: %s (in %s; -fc_debug shows PETSc's traceback)\n", msg, fun ? fun : "?");

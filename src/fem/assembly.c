@@ -12,8 +12,10 @@
  * with ADD_VALUES (off-rank rows travel through PETSc's stash at assembly), which is correct on
  * any number of ranks; on several ranks u is first gathered to every rank (VecScatterCreateToAll,
  * O(ndof) — good enough until the mesh itself is distributed). */
+#define _XOPEN_SOURCE 700 /* setenv */
 #include "fem.h"
 #include "../core/mat3.h"
+#include <stdlib.h>
 
 static PetscErrorCode MeshCheck(const FcMesh *mesh)
 {
@@ -23,7 +25,9 @@ static PetscErrorCode MeshCheck(const FcMesh *mesh)
   PetscFunctionReturn(0);
 }
 
-/* [start, end) of this rank's share of n items (elements or faces). */
+static PetscErrorCode NodeElements_Private(const FcMesh *mesh, PetscInt **off_, PetscInt **eln_);
+
+/* [start, end) of this rank's share of n items (elements or faces), contiguous blocks. */
 static PetscErrorCode LocalRange(MPI_Comm comm, PetscInt n, PetscInt *start, PetscInt *end)
 {
   PetscMPIInt rank, size;
@@ -37,44 +41,223 @@ static PetscErrorCode LocalRange(MPI_Comm comm, PetscInt n, PetscInt *start, Pet
 }
 
 /* Read access to all of u on every rank. */
-typedef struct {
-  Vec                u, useq;
-  VecScatter         scatter;
-  const PetscScalar *a;
-} UAccess;
+typedef FcVecAll UAccess;
 
 static PetscErrorCode UAccessBegin(const FcMesh *mesh, Vec u, UAccess *ua)
 {
-  PetscInt    n;
-  PetscMPIInt size;
+  PetscInt n;
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(ua, sizeof *ua));
   PetscCall(VecGetSize(u, &n));
   PetscCheck(n == 3 * mesh->nnodes, PetscObjectComm((PetscObject)u), PETSC_ERR_ARG_SIZ, "Displacement vector of size %" PetscInt_FMT ", mesh has %" PetscInt_FMT " DoFs", n, 3 * mesh->nnodes);
-  ua->u = u;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)u), &size));
-  if (size == 1) {
-    PetscCall(VecGetArrayRead(u, &ua->a));
-  } else {
-    PetscCall(VecScatterCreateToAll(u, &ua->scatter, &ua->useq));
-    PetscCall(VecScatterBegin(ua->scatter, u, ua->useq, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(ua->scatter, u, ua->useq, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(ua->useq, &ua->a));
-  }
+  PetscCall(FcVecAllBegin(u, ua));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode UAccessEnd(UAccess *ua)
 {
   PetscFunctionBegin;
-  if (ua->useq) {
-    PetscCall(VecRestoreArrayRead(ua->useq, &ua->a));
-    PetscCall(VecScatterDestroy(&ua->scatter));
-    PetscCall(VecDestroy(&ua->useq));
+  PetscCall(FcVecAllEnd(ua));
+  PetscFunctionReturn(0);
+}
+
+/* The IS composed on a partitioned body's vectors: DoF k of the mesh → its distributed index. */
+#define FC_NATURAL_KEY "FcNaturalDoFs"
+
+PetscErrorCode FcVecAllBegin(Vec v, FcVecAll *all)
+{
+  PetscMPIInt size;
+  IS          natural = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(all, sizeof *all));
+  all->v = v;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)v), &size));
+  PetscCall(PetscObjectQuery((PetscObject)v, FC_NATURAL_KEY, (PetscObject *)&natural));
+  if (size == 1) {
+    PetscCall(VecGetArrayRead(v, &all->a));
+  } else if (natural) { /* a partitioned layout: entry k of the copy is the mesh's DoF k */
+    PetscInt n;
+    PetscCall(ISGetLocalSize(natural, &n));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &all->vall));
+    PetscCall(VecScatterCreate(v, natural, all->vall, NULL, &all->scatter));
+    PetscCall(VecScatterBegin(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(all->vall, &all->a));
   } else {
-    PetscCall(VecRestoreArrayRead(ua->u, &ua->a));
+    PetscCall(VecScatterCreateToAll(v, &all->scatter, &all->vall));
+    PetscCall(VecScatterBegin(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(all->vall, &all->a));
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcVecAllEnd(FcVecAll *all)
+{
+  PetscFunctionBegin;
+  if (!all->v) PetscFunctionReturn(0);
+  if (all->vall) {
+    PetscCall(VecRestoreArrayRead(all->vall, &all->a));
+    PetscCall(VecScatterDestroy(&all->scatter));
+    PetscCall(VecDestroy(&all->vall));
+  } else {
+    PetscCall(VecRestoreArrayRead(all->v, &all->a));
+  }
+  all->v = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* Node n's index in the distributed vectors and matrices (FcAssemblyPartition). */
+static inline PetscInt NodeIndex(const FcMesh *mesh, PetscInt n)
+{
+  return mesh->part_perm ? mesh->part_perm[n] : n;
+}
+
+/* The elements a rank integrates. One rank, or several without a partition: the contiguous
+ * share [estart, eend) (assembly.c's first distributed form). With a partition
+ * (FcAssemblyPartition): every element whose first node the rank owns (distributed nodes
+ * [nstart, nend)), so an element's rows are mostly the rank's own and each element is
+ * integrated by exactly one rank. */
+typedef struct {
+  PetscInt estart, eend, nstart, nend;
+} ElemShare;
+
+static PetscErrorCode ElementShare_Private(const FcMesh *mesh, MPI_Comm comm, PetscInt rstart, PetscInt rend, ElemShare *sh)
+{
+  PetscFunctionBegin;
+  sh->nstart = rstart / 3;
+  sh->nend   = rend / 3;
+  if (mesh->part_perm) {
+    sh->estart = 0;
+    sh->eend   = mesh->nelems;
+  } else PetscCall(LocalRange(comm, mesh->nelems, &sh->estart, &sh->eend));
+  PetscFunctionReturn(0);
+}
+
+static inline PetscBool ElementMine(const FcMesh *mesh, const ElemShare *sh, PetscInt e)
+{
+  PetscInt p;
+  if (!mesh->part_perm) return PETSC_TRUE;
+  p = mesh->part_perm[mesh->conn[e * mesh->npe]];
+  return (PetscBool)(p >= sh->nstart && p < sh->nend);
+}
+
+/* The node graph of the rows [nstart, nend) of the even split, without the diagonal, as the CSR
+ * arrays MatCreateMPIAdj takes (and frees). */
+static PetscErrorCode NodeGraph_Private(const FcMesh *mesh, PetscInt nstart, PetscInt nend, PetscInt **ia, PetscInt **ja)
+{
+  PetscInt *off, *eln, *marker;
+  const PetscInt npe = mesh->npe;
+
+  PetscFunctionBegin;
+  PetscCall(NodeElements_Private(mesh, &off, &eln));
+  PetscCall(PetscMalloc1(mesh->nnodes, &marker));
+  for (int pass = 0; pass < 2; pass++) { /* 0: count, 1: fill */
+    for (PetscInt n = 0; n < mesh->nnodes; n++) marker[n] = -1;
+    if (pass == 0) PetscCall(PetscCalloc1(nend - nstart + 1, ia));
+    else PetscCall(PetscMalloc1((*ia)[nend - nstart] + 1, ja));
+    for (PetscInt n = nstart; n < nend; n++) {
+      PetscInt k = 0;
+      marker[n]  = n;
+      for (PetscInt j = off[n]; j < off[n + 1]; j++)
+        for (PetscInt a = 0; a < npe; a++) {
+          const PetscInt m = mesh->conn[eln[j] * npe + a];
+          if (marker[m] == n) continue;
+          marker[m] = n;
+          if (pass) (*ja)[(*ia)[n - nstart] + k] = m;
+          k++;
+        }
+      if (pass == 0) (*ia)[n - nstart + 1] = (*ia)[n - nstart] + k;
+      else PetscCall(PetscSortInt(k, *ja + (*ia)[n - nstart]));
+    }
+  }
+  PetscCall(PetscFree(marker));
+  PetscCall(PetscFree(eln));
+  PetscCall(PetscFree(off));
+  PetscFunctionReturn(0);
+}
+
+/* A graph partition of the nodes (PT-Scotch: Debian's PETSc has no ParMETIS) gives each node a
+ * rank; ISPartitioningToNumbering numbers the nodes rank after rank, so that each rank owns a
+ * contiguous range of the distributed numbering, and the whole map is gathered to every rank
+ * (the mesh is replicated: O(nodes) per rank, doc/mpi.md). */
+PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh)
+{
+  PetscMPIInt     size, rank;
+  PetscInt        nloc = PETSC_DECIDE, N = mesh->nnodes, nstart = 0, *ia, *ja, *counts;
+  Mat             adj;
+  MatPartitioning part;
+  IS              isrank, isnum, isall;
+  const PetscInt *perm;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (size == 1) PetscFunctionReturn(0);
+  PetscCall(MeshCheck(mesh));
+  PetscCall(PetscSplitOwnership(comm, &nloc, &N));
+  PetscCallMPI(MPI_Exscan(&nloc, &nstart, 1, MPIU_INT, MPI_SUM, comm));
+  if (!rank) nstart = 0;
+  PetscCall(NodeGraph_Private(mesh, nstart, nstart + nloc, &ia, &ja));
+  PetscCall(MatCreateMPIAdj(comm, nloc, N, ia, ja, NULL, &adj)); /* adj owns ia, ja */
+  PetscCall(MatPartitioningCreate(comm, &part));
+  PetscCall(MatPartitioningSetAdjacency(part, adj));
+#if defined(PETSC_HAVE_PTSCOTCH)
+  PetscCall(MatPartitioningSetType(part, MATPARTITIONINGPTSCOTCH));
+  /* Scotch 7 partitions with threads, and the partition then depends on their timing: the same
+   * run on the same ranks gave three partitions (hence results differing in round-off) in three
+   * runs. One thread per process makes it reproducible (5 runs of 5 the same); Scotch reads
+   * SCOTCH_PTHREAD_NUMBER when it sets up its context (Scotch 7 user's guide, "Threads"). The
+   * user's own value is kept. */
+  (void)setenv("SCOTCH_PTHREAD_NUMBER", "1", 0);
+#endif
+  PetscCall(MatPartitioningSetFromOptions(part));
+  PetscCall(MatPartitioningApply(part, &isrank));
+  PetscCall(ISPartitioningToNumbering(isrank, &isnum));
+  PetscCall(PetscMalloc1(size, &counts));
+  PetscCall(ISPartitioningCount(isrank, size, counts));
+  mesh->part_nown = counts[rank];
+  PetscCall(PetscFree(counts));
+  PetscCall(ISAllGather(isnum, &isall));
+  PetscCall(PetscMalloc1(N, &mesh->part_perm));
+  PetscCall(ISGetIndices(isall, &perm));
+  PetscCall(PetscArraycpy(mesh->part_perm, perm, N));
+  PetscCall(ISRestoreIndices(isall, &perm));
+  PetscCall(ISDestroy(&isall));
+  PetscCall(ISDestroy(&isnum));
+  PetscCall(ISDestroy(&isrank));
+  PetscCall(MatPartitioningDestroy(&part));
+  PetscCall(MatDestroy(&adj));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcAssemblyComposeNatural(const FcMesh *mesh, Vec u)
+{
+  IS        is;
+  PetscInt *idx;
+
+  PetscFunctionBegin;
+  if (!mesh->part_perm) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1(3 * mesh->nnodes, &idx));
+  for (PetscInt n = 0; n < mesh->nnodes; n++)
+    for (int i = 0; i < 3; i++) idx[3 * n + i] = 3 * mesh->part_perm[n] + i;
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, 3 * mesh->nnodes, idx, PETSC_OWN_POINTER, &is));
+  PetscCall(PetscObjectCompose((PetscObject)u, FC_NATURAL_KEY, (PetscObject)is));
+  PetscCall(ISDestroy(&is));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcAssemblyOwnedElements(const FcMesh *mesh, Vec u, PetscInt *n)
+{
+  ElemShare sh;
+  PetscInt  rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
+  PetscCall(ElementShare_Private(mesh, PetscObjectComm((PetscObject)u), rstart, rend, &sh));
+  *n = 0;
+  for (PetscInt e = sh.estart; e < sh.eend; e++) *n += ElementMine(mesh, &sh, e);
   PetscFunctionReturn(0);
 }
 
@@ -87,21 +270,61 @@ static void ElementGather(const FcMesh *mesh, PetscInt e, const UAccess *ua, Pet
     for (int i = 0; i < 3; i++) {
       Xe[3 * a + i] = mesh->X[3 * nodes[a] + i];
       if (ue) ue[3 * a + i] = PetscRealPart(ua->a[3 * nodes[a] + i]);
-      if (idx) idx[3 * a + i] = 3 * nodes[a] + i;
+      if (idx) idx[3 * a + i] = 3 * NodeIndex(mesh, nodes[a]) + i;
     }
+}
+
+/* node → element table (CSR): the elements of node n are eln[off[n] .. off[n+1]). */
+static PetscErrorCode NodeElements_Private(const FcMesh *mesh, PetscInt **off_, PetscInt **eln_)
+{
+  const PetscInt N = mesh->nnodes, npe = mesh->npe;
+  PetscInt      *off, *eln, *pos;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(N + 1, &off));
+  for (PetscInt k = 0; k < mesh->nelems * npe; k++) {
+    const PetscInt n = mesh->conn[k];
+    if (n < 0 || n >= N) PetscCall(PetscFree(off));
+    PetscCheck(n >= 0 && n < N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element %" PetscInt_FMT " refers to node %" PetscInt_FMT " of %" PetscInt_FMT, k / npe, n, N);
+    off[n + 1]++;
+  }
+  for (PetscInt n = 0; n < N; n++) off[n + 1] += off[n];
+  PetscCall(PetscMalloc1(off[N], &eln));
+  PetscCall(PetscMalloc1(N, &pos));
+  PetscCall(PetscArraycpy(pos, off, N));
+  for (PetscInt e = 0; e < mesh->nelems; e++)
+    for (PetscInt a = 0; a < npe; a++) eln[pos[mesh->conn[e * npe + a]]++] = e;
+  PetscCall(PetscFree(pos));
+  *off_ = off;
+  *eln_ = eln;
+  PetscFunctionReturn(0);
+}
+
+/* The mesh nodes of the distributed nodes [nstart, nend): ip[n − nstart] (NULL: the identity). */
+static PetscErrorCode OwnedNodes_Private(const FcMesh *mesh, PetscInt nstart, PetscInt nend, PetscInt **ip)
+{
+  PetscFunctionBegin;
+  *ip = NULL;
+  if (!mesh->part_perm) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1(nend - nstart + 1, ip));
+  for (PetscInt m = 0; m < mesh->nnodes; m++)
+    if (mesh->part_perm[m] >= nstart && mesh->part_perm[m] < nend) (*ip)[mesh->part_perm[m] - nstart] = m;
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
 {
   const PetscInt N = mesh->nnodes, npe = mesh->npe;
   PetscLayout    rmap, cmap;
-  PetscInt       rstart, rend, nstart, nend, nown, *off, *eln, *marker, *dnnz, *onnz, *nbr, *rows, *cols, maxk = 0;
+  PetscInt       rstart, rend, nstart, nend, nown, *off = NULL, *eln = NULL, *ip = NULL, *marker, *dnnz, *onnz, *nbr, *rows, *cols, maxk = 0;
   PetscScalar   *zeros;
 
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
   PetscCall(MatCreate(comm, A));
-  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, 3 * N, 3 * N));
+  /* on several ranks the partition's sizes (FcAssemblyPartition), else PETSc's even split */
+  if (mesh->part_perm) PetscCall(MatSetSizes(*A, 3 * mesh->part_nown, 3 * mesh->part_nown, 3 * N, 3 * N));
+  else PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, 3 * N, 3 * N));
   PetscCall(MatSetType(*A, MATAIJ));
   /* Block size before the layout is set up, so PETSc splits the rows by whole nodes. */
   PetscCall(MatSetBlockSize(*A, 3));
@@ -113,38 +336,24 @@ PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
   nstart = rstart / 3;
   nend   = rend / 3;
   nown   = nend - nstart;
+  PetscCall(NodeElements_Private(mesh, &off, &eln));
+  PetscCall(OwnedNodes_Private(mesh, nstart, nend, &ip));
 
-  /* node → element table (CSR) */
-  PetscCall(PetscCalloc1(N + 1, &off));
-  for (PetscInt k = 0; k < mesh->nelems * npe; k++) {
-    const PetscInt n = mesh->conn[k];
-    PetscCheck(n >= 0 && n < N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element %" PetscInt_FMT " refers to node %" PetscInt_FMT " of %" PetscInt_FMT, k / npe, n, N);
-    off[n + 1]++;
-  }
-  for (PetscInt n = 0; n < N; n++) off[n + 1] += off[n];
-  PetscCall(PetscMalloc1(off[N], &eln));
-  {
-    PetscInt *pos;
-    PetscCall(PetscMalloc1(N, &pos));
-    PetscCall(PetscArraycpy(pos, off, N));
-    for (PetscInt e = 0; e < mesh->nelems; e++)
-      for (PetscInt a = 0; a < npe; a++) eln[pos[mesh->conn[e * npe + a]]++] = e;
-    PetscCall(PetscFree(pos));
-  }
-
-  /* Pass 1: count coupled nodes per owned node, split by column ownership. */
+  /* Pass 1: count coupled nodes per owned node, split by column ownership. n: the distributed
+   * index (row), nm: its mesh node; marker by mesh node. */
   PetscCall(PetscMalloc1(N, &marker));
   for (PetscInt n = 0; n < N; n++) marker[n] = -1;
   PetscCall(PetscMalloc2(3 * nown, &dnnz, 3 * nown, &onnz));
   for (PetscInt n = nstart; n < nend; n++) {
-    PetscInt cd = 0, co = 0;
-    for (PetscInt k = off[n]; k < off[n + 1]; k++) {
+    const PetscInt nm = ip ? ip[n - nstart] : n;
+    PetscInt       cd = 0, co = 0;
+    for (PetscInt k = off[nm]; k < off[nm + 1]; k++) {
       const PetscInt *nodes = mesh->conn + eln[k] * npe;
       for (PetscInt a = 0; a < npe; a++) {
-        const PetscInt m = nodes[a];
+        const PetscInt m = nodes[a], mi = NodeIndex(mesh, m);
         if (marker[m] == n) continue;
         marker[m] = n;
-        if (m >= nstart && m < nend) cd++;
+        if (mi >= nstart && mi < nend) cd++;
         else co++;
       }
     }
@@ -153,6 +362,14 @@ PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
       onnz[3 * (n - nstart) + i] = 3 * co;
     }
     maxk = PetscMax(maxk, cd + co);
+  }
+  {
+    PetscInt64 sd = 0, so = 0;
+    for (PetscInt i = 0; i < 3 * nown; i++) {
+      sd += dnnz[i];
+      so += onnz[i];
+    }
+    PetscCall(PetscInfo(*A, "fcsim: rows [%" PetscInt_FMT ", %" PetscInt_FMT "): %" PetscInt64_FMT " nonzeros in the diagonal block, %" PetscInt64_FMT " off it\n", rstart, rend, sd, so));
   }
   /* Both calls, PETSc's idiom: each is a no-op for the other matrix type. */
   PetscCall(MatSeqAIJSetPreallocation(*A, 0, dnnz));
@@ -165,14 +382,15 @@ PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
   PetscCall(PetscArrayzero(zeros, 9 * maxk));
   for (PetscInt n = 0; n < N; n++) marker[n] = -1;
   for (PetscInt n = nstart; n < nend; n++) {
-    PetscInt k = 0;
-    for (PetscInt j = off[n]; j < off[n + 1]; j++) {
+    const PetscInt nm = ip ? ip[n - nstart] : n;
+    PetscInt       k  = 0;
+    for (PetscInt j = off[nm]; j < off[nm + 1]; j++) {
       const PetscInt *nodes = mesh->conn + eln[j] * npe;
       for (PetscInt a = 0; a < npe; a++) {
         const PetscInt m = nodes[a];
         if (marker[m] == n) continue;
         marker[m] = n;
-        nbr[k++] = m;
+        nbr[k++] = NodeIndex(mesh, m);
       }
     }
     PetscCall(PetscSortInt(k, nbr));
@@ -186,6 +404,7 @@ PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
   PetscCall(PetscFree4(nbr, rows, cols, zeros));
   PetscCall(PetscFree2(dnnz, onnz));
   PetscCall(PetscFree(marker));
+  PetscCall(PetscFree(ip));
   PetscCall(PetscFree(eln));
   PetscCall(PetscFree(off));
   PetscFunctionReturn(0);
@@ -224,7 +443,8 @@ static PetscErrorCode AssembleInternal_Private(const FcMesh *mesh, FcMaterial ma
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)u);
   UAccess   ua, uf;
-  PetscInt  estart, eend, idx[3 * FC_MAX_NPE], nbad = 0, nbad_all = 0;
+  ElemShare sh;
+  PetscInt  rstart, rend, idx[3 * FC_MAX_NPE], nbad = 0, nbad_all = 0;
   PetscReal Xe[3 * FC_MAX_NPE], ue[3 * FC_MAX_NPE], ufe[3 * FC_MAX_NPE], fe[3 * FC_MAX_NPE], R[9], *Ke = NULL, *Kw = NULL, We, Wsum = 0;
   const PetscInt ndof = 3 * mesh->npe;
 
@@ -235,11 +455,13 @@ static PetscErrorCode AssembleInternal_Private(const FcMesh *mesh, FcMaterial ma
     PetscCall(MatZeroEntries(K));
     PetscCall(PetscMalloc2(ndof * ndof, &Ke, ndof * ndof, &Kw));
   }
-  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
+  PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
+  PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));
   PetscCall(UAccessBegin(mesh, u, &ua));
   if (uframe) PetscCall(UAccessBegin(mesh, uframe, &uf));
-  for (PetscInt e = estart; e < eend; e++) {
+  for (PetscInt e = sh.estart; e < sh.eend; e++) {
     PetscBool ok;
+    if (!ElementMine(mesh, &sh, e)) continue;
     ElementGather(mesh, e, &ua, Xe, ue, idx);
     PetscCall(FcElementAdmissible(mat, mesh->order, Xe, ue, &ok));
     if (!ok) { /* inverted element: the state is inadmissible (fem.h), skip it */
@@ -292,7 +514,8 @@ PetscErrorCode FcAssembleInternalLagged(const FcMesh *mesh, FcMaterial mat, Vec 
 PetscErrorCode FcAssembleMass(const FcMesh *mesh, PetscReal rho, Mat M)
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)M);
-  PetscInt       estart, eend, idx[3 * FC_MAX_NPE];
+  ElemShare      sh;
+  PetscInt       rstart, rend, idx[3 * FC_MAX_NPE];
   /* on the stack (7.2 kB for tet10): an error inside the loop (a degenerate element) then
    * leaks nothing, where a heap copy freed after the loop would be lost */
   PetscReal      Xe[3 * FC_MAX_NPE], Me[9 * FC_MAX_NPE * FC_MAX_NPE];
@@ -301,8 +524,10 @@ PetscErrorCode FcAssembleMass(const FcMesh *mesh, PetscReal rho, Mat M)
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
   PetscCall(MatZeroEntries(M));
-  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
-  for (PetscInt e = estart; e < eend; e++) {
+  PetscCall(MatGetOwnershipRange(M, &rstart, &rend));
+  PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));
+  for (PetscInt e = sh.estart; e < sh.eend; e++) {
+    if (!ElementMine(mesh, &sh, e)) continue;
     ElementGather(mesh, e, NULL, Xe, NULL, idx);
     PetscCall(FcElementMass(mesh->order, Xe, rho, Me));
     PetscCall(MatSetValues(M, ndof, idx, ndof, idx, Me, ADD_VALUES));
@@ -315,15 +540,18 @@ PetscErrorCode FcAssembleMass(const FcMesh *mesh, PetscReal rho, Mat M)
 PetscErrorCode FcAssembleBodyForce(const FcMesh *mesh, PetscReal rho, const PetscReal g[3], Vec f)
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)f);
-  PetscInt       estart, eend, idx[3 * FC_MAX_NPE];
+  ElemShare      sh;
+  PetscInt       rstart, rend, idx[3 * FC_MAX_NPE];
   PetscReal      Xe[3 * FC_MAX_NPE], fe[3 * FC_MAX_NPE];
   const PetscInt ndof = 3 * mesh->npe;
 
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
   if (rho == 0 || (g[0] == 0 && g[1] == 0 && g[2] == 0)) PetscFunctionReturn(0);
-  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
-  for (PetscInt e = estart; e < eend; e++) {
+  PetscCall(VecGetOwnershipRange(f, &rstart, &rend));
+  PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));
+  for (PetscInt e = sh.estart; e < sh.eend; e++) {
+    if (!ElementMine(mesh, &sh, e)) continue;
     ElementGather(mesh, e, NULL, Xe, NULL, idx);
     PetscCall(FcElementBodyForce(mesh->order, Xe, rho, g, fe));
     PetscCall(VecSetValues(f, ndof, idx, fe, ADD_VALUES));
@@ -358,7 +586,7 @@ static PetscErrorCode AssembleFaces(const FcMesh *mesh, PetscInt nfaces, const P
     for (PetscInt a = 0; a < npf; a++)
       for (int i = 0; i < 3; i++) {
         Xf[3 * a + i]  = mesh->X[3 * nodes[a] + i];
-        idx[3 * a + i] = 3 * nodes[a] + i;
+        idx[3 * a + i] = 3 * NodeIndex(mesh, nodes[a]) + i;
       }
     PetscCall(PetscArrayzero(fe, 3 * npf));
     for (PetscInt g = 0; g < q.n; g++) {
@@ -406,16 +634,19 @@ PetscErrorCode FcComputeVonMises(const FcMesh *mesh, FcMaterial mat, Vec u, Pets
 {
   MPI_Comm    comm = PetscObjectComm((PetscObject)u);
   UAccess     ua;
-  PetscInt    estart, eend;
+  ElemShare   sh;
+  PetscInt    rstart, rend;
   PetscMPIInt size;
   PetscReal   Xe[3 * FC_MAX_NPE], ue[3 * FC_MAX_NPE], sigma[9];
 
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
   PetscCall(PetscArrayzero(vm, mesh->nelems));
-  PetscCall(LocalRange(comm, mesh->nelems, &estart, &eend));
+  PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
+  PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));
   PetscCall(UAccessBegin(mesh, u, &ua));
-  for (PetscInt e = estart; e < eend; e++) {
+  for (PetscInt e = sh.estart; e < sh.eend; e++) {
+    if (!ElementMine(mesh, &sh, e)) continue;
     ElementGather(mesh, e, &ua, Xe, ue, NULL);
     PetscCall(FcElementCauchy(mat, mesh->order, Xe, ue, sigma));
     vm[e] = FcMat3VonMises(sigma);

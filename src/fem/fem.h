@@ -74,6 +74,16 @@ PetscBool FcElementIsStraight(PetscInt order, const PetscReal *Xe);
  * element) inserted as zeros and assembled, so MatDuplicate / MatAXPY(SAME_NONZERO_PATTERN)
  * work at once; MAT_NEW_NONZERO_ALLOCATION_ERR is set. */
 PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A);
+/* On several ranks: partition the mesh's nodes (MatPartitioning on the node graph, PT-Scotch by
+ * default, -mat_partitioning_type to choose) and number them so that each rank owns a
+ * contiguous range (mesh->part_perm, part_nown); a rank then integrates the elements whose first
+ * node it owns. A no-op on one rank. Collective; before FcAssemblyCreateMatrix. */
+PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh);
+/* Vectors of the body's layout read in the mesh's node order (FcVecAll): compose the map on u
+ * before its duplicates are made (VecDuplicate keeps it). A no-op without a partition. */
+PetscErrorCode FcAssemblyComposeNatural(const FcMesh *mesh, Vec u);
+/* The number of elements this rank integrates (u: a vector of the body's layout). */
+PetscErrorCode FcAssemblyOwnedElements(const FcMesh *mesh, Vec u, PetscInt *n);
 /* f_int (may be NULL), K (may be NULL, ADD_VALUES after MatZeroEntries), energy (may be NULL).
  * fint and K are overwritten (zeroed here first), energy is the total.
  * An inadmissible state (some element with det F <= 0 at a quadrature point, for the models
@@ -98,5 +108,16 @@ PetscErrorCode FcAssembleTraction(const FcMesh *mesh, PetscInt nfaces, const Pet
 PetscErrorCode FcAssemblePressure(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, PetscReal p, Vec f);
 /* Per-element von Mises stress of the Cauchy stress at the centroid (array of nelems). */
 PetscErrorCode FcComputeVonMises(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *vm);
+/* Every entry of a vector in global order on every rank, for what reads a distributed vector
+ * by global index (probes, the writers of rank 0): on one rank the vector's own array (no copy,
+ * the results bit for bit as before); on several, a copy gathered by VecScatterCreateToAll
+ * (O(N) per rank and per call, as the replicated mesh: doc/mpi.md). Collective. */
+typedef struct {
+  Vec                v, vall;
+  VecScatter         scatter;
+  const PetscScalar *a;
+} FcVecAll;
+PetscErrorCode FcVecAllBegin(Vec v, FcVecAll *all);
+PetscErrorCode FcVecAllEnd(FcVecAll *all);
 
 #endif

@@ -219,13 +219,14 @@ static PetscErrorCode H5WriteInt64s(hid_t loc, const char *name, int rank, const
 /* Body of H5WriteMeta/H5WriteMesh/...: the group handle is closed by the caller on every path. */
 static PetscErrorCode H5WriteMetaContents(hid_t g, const FcOutputSpec *spec, const char *file)
 {
-  const PetscInt64 fmt = FC_OUTPUT_FORMAT_VERSION;
+  const PetscInt64 fmt = FC_OUTPUT_FORMAT_VERSION, ranks = PetscMax(spec->nranks, 1);
 
   PetscFunctionBegin;
   PetscCall(H5WriteString(g, "version", PETSC_TRUE, spec->version, file));
   PetscCall(H5WriteString(g, "case_file", PETSC_TRUE, spec->case_file, file));
   PetscCall(H5WriteString(g, "command_line", PETSC_TRUE, spec->command_line, file));
   PetscCall(H5WriteScalarAttr(g, "format_version", H5T_NATIVE_INT64, H5T_STD_I64LE, &fmt, file));
+  PetscCall(H5WriteScalarAttr(g, "ranks", H5T_NATIVE_INT64, H5T_STD_I64LE, &ranks, file));
   PetscCall(H5WriteString(g, "case_json", PETSC_FALSE, spec->case_json, file));
   PetscCall(H5WriteString(g, "petsc_options", PETSC_FALSE, spec->petsc_options, file));
   PetscFunctionReturn(0);
@@ -350,6 +351,29 @@ static PetscErrorCode H5WriteOutputContents(hid_t g, const FcOutputState *s, con
   PetscFunctionReturn(0);
 }
 
+/* /bodies/<name>/mesh/partition: per rank, the nodes it owns and the elements it assembles. */
+static PetscErrorCode H5WritePartition(H5Out *o, const char *name, PetscInt nranks, const PetscInt *part)
+{
+  PetscInt64 *p;
+  hsize_t     dims[2] = {(hsize_t)nranks, 2};
+  char        path[PETSC_MAX_PATH_LEN];
+  hid_t       g;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof path, "/bodies/%s/mesh", name));
+  FcH5Check(g = H5Gopen2(o->h5, path, H5P_DEFAULT), o->h5path);
+  PetscCall(PetscMalloc1(2 * nranks, &p)); /* an error here leaves g to the file's STRONG close */
+  for (PetscInt i = 0; i < 2 * nranks; i++) p[i] = part[i];
+  {
+    PetscErrorCode ierr = H5WriteInt64s(g, "partition", 2, dims, p, o->h5path);
+    herr_t         hrc  = H5Gclose(g);
+    PetscCall(PetscFree(p));
+    PetscCall(ierr);
+    FcH5Check(hrc, o->h5path);
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode H5Open(H5Out *o, const FcOutputSpec *spec, const FcOutputState *s)
 {
   const char *h5failed = NULL;
@@ -372,6 +396,7 @@ cleanup:
   for (PetscInt b = 0; b < s->nbodies; b++) {
     PetscCall(PetscSNPrintf(path, sizeof path, "/bodies/%s/mesh", s->meshes[b].name));
     FcH5WithGroup(o, path, g, H5WriteMeshContents(g, &s->meshes[b], o->h5path));
+    if (spec->partition && spec->partition[b]) PetscCall(H5WritePartition(o, s->meshes[b].name, PetscMax(spec->nranks, 1), spec->partition[b]));
   }
   FcH5Check(H5Fflush(o->h5, H5F_SCOPE_LOCAL), o->h5path);
   PetscFunctionReturn(0);

@@ -52,6 +52,10 @@ typedef struct {
   const char *command_line;
   PetscInt    nbodies;
   const FcOutputMesh *meshes;
+  /* The MPI ranks of the run (0 is read as 1) and, per body (NULL: not recorded), nranks × 2
+   * integers: the nodes each rank owns and the elements it assembles (run.h5, doc/mpi.md). */
+  PetscInt              nranks;
+  const PetscInt *const *partition;
   /* Time series columns (probes.csv header is step,time,<probe columns...>) */
   PetscInt           nprobe_cols;
   const char *const *probe_cols;

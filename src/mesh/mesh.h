@@ -45,6 +45,10 @@ typedef struct {
   PetscInt   ngroups;
   FcMeshGroup *groups;
   FcMeshFault  fault;      /* set by FcMeshLoad, also when it fails */
+  /* On several MPI ranks (FcAssemblyPartition, src/fem): node n's index in the distributed
+   * vectors and matrices (NULL: n itself, one rank) and the nodes this rank owns */
+  PetscInt    *part_perm;
+  PetscInt     part_nown;
 } FcMesh;
 
 /* How a .geo script is meshed (doc/mesh.md, "The sandbox"): in a sandboxed child process, at

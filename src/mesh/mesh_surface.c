@@ -238,6 +238,7 @@ PetscErrorCode FcMeshDestroy(FcMesh *mesh)
   PetscCall(PetscFree(mesh->elem_id));
   PetscCall(PetscFree(mesh->bfaces));
   PetscCall(PetscFree(mesh->bface_elem));
+  PetscCall(PetscFree(mesh->part_perm));
   PetscCall(PetscMemzero(mesh, sizeof *mesh));
   PetscFunctionReturn(0);
 }

@@ -122,6 +122,19 @@ static Vec FrameSource_Private(Deformable *d)
  * limit, duriez2006 §6.3). Here the rigid part is a 6×6 solve and P removes the rigid component
  * of the solve's error. */
 
+/* The constrained DoFs this rank owns in v's layout: bc_dofs[lo..hi) (bc_dofs is increasing:
+ * SetupDirichlet_Private), local index bc_dofs[i] − *rstart. One rank: all of them, rstart 0. */
+static PetscErrorCode OwnedBC_Private(FcBody b, Vec v, PetscInt *lo, PetscInt *hi, PetscInt *rstart)
+{
+  PetscInt rend;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetOwnershipRange(v, rstart, &rend));
+  for (*lo = 0; *lo < b->nbc && b->bc_dofs[*lo] < *rstart; (*lo)++) continue;
+  for (*hi = *lo; *hi < b->nbc && b->bc_dofs[*hi] < rend; (*hi)++) continue;
+  PetscFunctionReturn(0);
+}
+
 /* v ← R_blk v (or R_blkᵀ v), node by node. */
 static PetscErrorCode CorotRotate_Private(const PetscReal R[9], PetscBool transpose, Vec v)
 {
@@ -371,6 +384,7 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
   Deformable *d = (Deformable *)b->data;
   PetscScalar *x;
   const PetscScalar *u0, *v0;
+  PetscInt     lo, hi, rstart;
 
   PetscFunctionBegin;
   /* a displacement increment is dt θ_vq times an increment of v (han2023 eq. 4) */
@@ -389,10 +403,11 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
   PetscCall(VecGetArray(d->x, &x));
   PetscCall(VecGetArrayRead(d->u0, &u0));
   PetscCall(VecGetArrayRead(d->v0, &v0));
-  for (PetscInt i = 0; i < b->nbc; i++) {
+  PetscCall(OwnedBC_Private(b, d->x, &lo, &hi, &rstart));
+  for (PetscInt i = lo; i < hi; i++) {
     /* plane strain (bc_entry -1): u_z = 0 */
     PetscReal val = d->bc_entry[i] < 0 ? 0.0 : FcDriverComponent(&b->spec->boundary[d->bc_entry[i]].u, d->bc_comp[i], s->t1);
-    PetscInt  k   = b->bc_dofs[i];
+    PetscInt  k   = b->bc_dofs[i] - rstart;
     if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) x[k] = val;
     else x[k] = FcThetaVelocity(&d->th, s->dt, u0[k], v0[k], val); /* han2023 eq. 4 solved for v */
   }
@@ -477,6 +492,35 @@ static PetscErrorCode NegativeEigenvalues_Private(Deformable *d, PetscInt *nneg)
   PetscFunctionReturn(0);
 }
 
+/* On several ranks MUMPS counts the negative pivots of the whole matrix only with ICNTL(13) = 1
+ * (the root node factored on one process, not by ScaLAPACK: the MUMPS 5 user's guide, ICNTL(13)
+ * and INFOG(12)); without it the inertia correction would silently see nothing. Set before the
+ * first factorization unless the user chose ICNTL(13); nothing on one rank (the count is exact
+ * there). */
+static PetscErrorCode InertiaOnRanks_Private(Deformable *d)
+{
+  PC            pc;
+  Mat           F;
+  MatSolverType st;
+  PetscMPIInt   size;
+  PetscBool     chol, set;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)d->ksp), &size));
+  if (size == 1) PetscFunctionReturn(0);
+  PetscCall(KSPGetPC(d->ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  if (!chol) PetscFunctionReturn(0);
+  PetscCall(PCFactorGetMatSolverType(pc, &st));
+  if (!st || strcmp(st, MATSOLVERMUMPS)) PetscFunctionReturn(0);
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_mumps_icntl_13", &set));
+  if (set) PetscFunctionReturn(0);
+  PetscCall(PCFactorSetUpMatSolverType(pc));
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(MatMumpsSetIcntl(F, 13, 1));
+  PetscFunctionReturn(0);
+}
+
 /* Form and factor A = cM M + cK K. With the inertia correction on, an A with negative
  * eigenvalues is replaced by a positive definite one, in two ways (doc/architecture.md,
  * "Indefinite Newton matrices"):
@@ -522,6 +566,7 @@ static PetscErrorCode FormMatrix_Private(FcBody b, PetscReal cM, PetscReal cK)
       else PetscCall(FcSchurUpdate(d->schur, d->A));
     } else {
       PetscCall(KSPSetOperators(d->ksp, d->A, d->A));
+      if (d->inertia && !d->A_valid) PetscCall(InertiaOnRanks_Private(d));
       PetscCall(KSPSetUp(d->ksp));
     }
     PetscCall(PetscLogEventEnd(FC_EVENT_Factor, 0, 0, 0, 0));
@@ -654,9 +699,11 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
   PetscCall(VecCopy(d->r, d->work));
   {
     PetscScalar *rf, *rw;
+    PetscInt     lo, hi, rstart;
+    PetscCall(OwnedBC_Private(b, d->rfree, &lo, &hi, &rstart));
     PetscCall(VecGetArray(d->rfree, &rf));
     PetscCall(VecGetArray(d->work, &rw));
-    for (PetscInt i = 0; i < b->nbc; i++) rf[b->bc_dofs[i]] = rw[b->bc_dofs[i]] = 0.0;
+    for (PetscInt i = lo; i < hi; i++) rf[b->bc_dofs[i] - rstart] = rw[b->bc_dofs[i] - rstart] = 0.0;
     PetscCall(VecRestoreArray(d->work, &rw));
     PetscCall(VecRestoreArray(d->rfree, &rf));
   }
@@ -887,6 +934,14 @@ static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, Fc
   PetscCall(PetscMalloc1(n, &d->bc_entry));
   PetscCall(PetscMalloc1(n, &d->bc_comp));
   n = 0;
+  if (b->mesh.part_perm) { /* several ranks: owner[] by the distributed index, so bc_dofs increases */
+    PetscInt *o;
+    PetscCall(PetscMalloc1(b->ndof, &o));
+    for (PetscInt k = 0; k < b->mesh.nnodes; k++)
+      for (int cc = 0; cc < 3; cc++) o[3 * b->mesh.part_perm[k] + cc] = owner[3 * k + cc];
+    PetscCall(PetscFree(owner));
+    owner = o;
+  }
   for (PetscInt i = 0; i < b->ndof; i++)
     if (owner[i] >= 0) {
       b->bc_dofs[n]   = i;
@@ -994,6 +1049,7 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   b->ndof   = 3 * b->mesh.nnodes;
   PetscCall(FcMeshVolume(&b->mesh, &b->volume));
 
+  PetscCall(FcAssemblyPartition(PETSC_COMM_WORLD, &b->mesh)); /* several ranks: the nodes' owners (doc/mpi.md) */
   PetscCall(FcAssemblyCreateMatrix(PETSC_COMM_WORLD, &b->mesh, &d->M));
   PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->K));
   PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->A));
@@ -1001,6 +1057,7 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(MatSetOption(d->A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   PetscCall(FcAssembleMass(&b->mesh, spec->material.density, d->M));
   PetscCall(MatCreateVecs(d->M, &b->u, NULL));
+  PetscCall(FcAssemblyComposeNatural(&b->mesh, b->u)); /* before the duplicates: they keep it */
   PetscCall(VecSet(b->u, 0.0));
   PetscCall(VecDuplicate(b->u, &b->v));
   PetscCall(VecSet(b->v, 0.0));

@@ -43,10 +43,10 @@ static PetscErrorCode AddColumn_Private(FcModel *m, const char *name, const char
  * exactly for the element's interpolation (for 6-node faces the corner weights are zero). */
 static PetscErrorCode SurfaceWeights_Private(const FcCase *c, const char *path, FcBody b, const FcMeshGroup *g, FcNodeSet *set)
 {
-  const PetscReal    ex[3] = {1, 0, 0};
-  Vec                f;
-  const PetscScalar *fa;
-  PetscReal          area;
+  const PetscReal ex[3] = {1, 0, 0};
+  Vec             f;
+  FcVecAll        fa;
+  PetscReal       area;
 
   PetscFunctionBegin;
   FcCheckInput(g->nfaces > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", g->name);
@@ -55,9 +55,9 @@ static PetscErrorCode SurfaceWeights_Private(const FcCase *c, const char *path, 
   PetscCall(VecSet(f, 0.0));
   PetscCall(FcAssembleTraction(&b->mesh, g->nfaces, g->faces, ex, f));
   PetscCall(PetscMalloc1(g->nnodes, &set->weight));
-  PetscCall(VecGetArrayRead(f, &fa));
-  for (PetscInt i = 0; i < g->nnodes; i++) set->weight[i] = fa[3 * g->nodes[i]] / area;
-  PetscCall(VecRestoreArrayRead(f, &fa));
+  PetscCall(FcVecAllBegin(f, &fa)); /* the group's nodes may be any rank's */
+  for (PetscInt i = 0; i < g->nnodes; i++) set->weight[i] = fa.a[3 * g->nodes[i]] / area;
+  PetscCall(FcVecAllEnd(&fa));
   PetscCall(VecDestroy(&f));
   PetscFunctionReturn(0);
 }
@@ -284,30 +284,32 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
     PetscInt           bi = m->probe_body[p];
     switch (pr->type) {
     case FC_PROBE_DISPLACEMENT: {
-      const PetscScalar *u;
-      const FcNodeSet   *set = &m->probe_group[p];
-      PetscReal          s[3] = {0, 0, 0};
+      FcVecAll         ua;
+      const FcNodeSet *set = &m->probe_group[p];
+      PetscReal        s[3] = {0, 0, 0};
       if (m->bodies[bi]->placed) { /* a body that moves rigidly: its translation at the end of the last step */
         for (int j = 0; j < 3; j++) s[j] = m->bodies[bi]->rigid_d1[j];
         ProbeVector_Private(pr, s, values, &k);
         break;
       }
-      PetscCall(VecGetArrayRead(m->bodies[bi]->u, &u));
+      /* on several ranks every rank gathers u and sums in the same order as one rank: the
+       * probe row is the same on every rank (the verdict reads it) */
+      PetscCall(FcVecAllBegin(m->bodies[bi]->u, &ua));
       if (m->probe_node[p] >= 0)
-        for (int j = 0; j < 3; j++) s[j] = u[3 * m->probe_node[p] + j];
+        for (int j = 0; j < 3; j++) s[j] = ua.a[3 * m->probe_node[p] + j];
       else
         for (PetscInt i = 0; i < set->nnodes; i++)
-          for (int j = 0; j < 3; j++) s[j] += set->weight[i] * u[3 * set->nodes[i] + j];
-      PetscCall(VecRestoreArrayRead(m->bodies[bi]->u, &u));
+          for (int j = 0; j < 3; j++) s[j] += set->weight[i] * ua.a[3 * set->nodes[i] + j];
+      PetscCall(FcVecAllEnd(&ua));
       ProbeVector_Private(pr, s, values, &k);
     } break;
     case FC_PROBE_REACTION: {
-      const PetscScalar *r;
-      PetscReal          s[3] = {0, 0, 0};
-      PetscCall(VecGetArrayRead(m->bodies[bi]->reaction, &r));
+      FcVecAll  r;
+      PetscReal s[3] = {0, 0, 0};
+      PetscCall(FcVecAllBegin(m->bodies[bi]->reaction, &r));
       for (PetscInt i = 0; i < m->probe_group[p].nnodes; i++)
-        for (int j = 0; j < 3; j++) s[j] += r[3 * m->probe_group[p].nodes[i] + j];
-      PetscCall(VecRestoreArrayRead(m->bodies[bi]->reaction, &r));
+        for (int j = 0; j < 3; j++) s[j] += r.a[3 * m->probe_group[p].nodes[i] + j];
+      PetscCall(FcVecAllEnd(&r));
       ProbeVector_Private(pr, s, values, &k);
     } break;
     case FC_PROBE_CONTACT_FORCE: {

@@ -21,7 +21,7 @@ static PetscErrorCode ProbesStep_Private(FcRunContext *rc, FcRunEvent *ev, void 
     PetscCall(FcBodyDeviceRow(m->bodies[b], rc->row + k));
     k += FC_DEVICE_NCOLS;
   }
-  PetscCall(FcOutputWriteProbes(rc->out, ev->step, ev->time, rc->row));
+  if (rc->out) PetscCall(FcOutputWriteProbes(rc->out, ev->step, ev->time, rc->row)); /* NULL: a rank other than 0 (run.c) */
   PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -107,27 +107,28 @@ static PetscErrorCode FieldsOpen_Private(FcRunContext *rc, FcRunEvent *ev, void 
 
 static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt step, PetscReal t, PetscReal **vm)
 {
-  FcOutputFields    *f;
-  const PetscScalar **u, **v;
-  PetscInt           k = 0;
+  FcOutputFields *f;
+  FcVecAll       *u, *v;
+  PetscInt        k = 0;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc3(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v));
+  PetscCall(PetscCalloc3(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v));
   for (PetscInt b = 0; b < m->nbodies; b++) {
     if (!FcBodyFieldMesh(m->bodies[b])) continue; /* bodies without nodal fields (rigid) */
     PetscCall(FcBodyVonMises(m->bodies[b], vm[b]));
-    PetscCall(VecGetArrayRead(FcBodyU(m->bodies[b]), &u[b]));
-    PetscCall(VecGetArrayRead(FcBodyV(m->bodies[b]), &v[b]));
-    f[k].u  = u[b];
-    f[k].v  = v[b];
+    /* in global order on every rank (one rank: the vectors' own arrays); rank 0 writes them,
+     * a first step before collective HDF5 (doc/mpi.md) */
+    PetscCall(FcVecAllBegin(FcBodyU(m->bodies[b]), &u[b]));
+    PetscCall(FcVecAllBegin(FcBodyV(m->bodies[b]), &v[b]));
+    f[k].u  = u[b].a;
+    f[k].v  = v[b].a;
     f[k].vm = vm[b];
     k++;
   }
-  PetscCall(FcOutputWriteFields(out, step, t, f));
+  if (out) PetscCall(FcOutputWriteFields(out, step, t, f));
   for (PetscInt b = 0; b < m->nbodies; b++) {
-    if (!FcBodyFieldMesh(m->bodies[b])) continue;
-    PetscCall(VecRestoreArrayRead(FcBodyU(m->bodies[b]), &u[b]));
-    PetscCall(VecRestoreArrayRead(FcBodyV(m->bodies[b]), &v[b]));
+    PetscCall(FcVecAllEnd(&u[b]));
+    PetscCall(FcVecAllEnd(&v[b]));
   }
   PetscCall(PetscFree3(f, u, v));
   PetscFunctionReturn(0);
@@ -158,7 +159,7 @@ static PetscErrorCode WriteContacts_Private(FcContactStep cs, FcOutput out, Pets
   oc.gap    = v.gap;
   oc.status = v.status;
   oc.pair   = v.pair;
-  PetscCall(FcOutputWriteContacts(out, step, t, &oc));
+  if (out) PetscCall(FcOutputWriteContacts(out, step, t, &oc));
   PetscCall(PetscFree3(n, t1, t2));
   PetscFunctionReturn(0);
 }

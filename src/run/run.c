@@ -36,11 +36,55 @@ static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, c
   PetscFunctionReturn(0);
 }
 
+/* ---- several ranks (mpiexec -n N; doc/mpi.md) ----------------------------------------------
+ * Every rank reads the case and meshes the bodies (a replicated mesh), assembles its share of the
+ * elements into the distributed matrices and vectors, and factors with MUMPS in parallel; rank 0
+ * alone checks, creates and commits the output folder and writes every file, from vectors
+ * gathered to it. A result rank 0 decides (the folder, the estimate's disk space) is broadcast,
+ * so that every rank takes the same path. */
+static PetscMPIInt RunRank_Private(void)
+{
+  PetscMPIInt rank = 0;
+  (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  return rank;
+}
+
+/* Rank 0's error code on every rank (rank 0 printed its line; the others return it silently). */
+static PetscErrorCode FromRank0_Private(PetscErrorCode ierr)
+{
+  int code = (int)ierr;
+  if (MPI_Bcast(&code, 1, MPI_INT, 0, PETSC_COMM_WORLD) != MPI_SUCCESS) return PETSC_ERR_MPI;
+  return (PetscErrorCode)code;
+}
+
+/* What runs on one rank only today, refused on several before anything is computed (one line,
+ * exit 2; every rank raises it, rank 0 prints it: src/core/fc.c). */
+static PetscErrorCode RanksCheck_Private(const FcCase *c, PetscMPIInt size, PetscBool views)
+{
+  char path[128];
+
+  PetscFunctionBegin;
+  if (size == 1) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < c->nbodies; b++) {
+    FcCaseBodyPath(c, b, "type", path, sizeof path);
+    if (strcmp(c->bodies[b].type, "deformable")) return FcInputError(c->file, path, "a %s body runs on one process only: %d were started by mpiexec (doc/mpi.md)", c->bodies[b].type, (int)size);
+    FcCaseBodyPath(c, b, "kinematics", path, sizeof path);
+    if (c->bodies[b].corotational) return FcInputError(c->file, path, "global_corotational runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
+  }
+  if (c->ncontacts) return FcInputError(c->file, "contacts", "contact runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
+  if (c->haptic.set) return FcInputError(c->file, "haptic", "the haptic loop runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
+  if (c->verdict.set) return FcInputError(c->file, "verdict", "the verdict runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
+  if (views) return FcInputError(c->file, "petsc", "the case's view options run on one process only: %d were started by mpiexec (doc/mpi.md); give them on the command line", (int)size);
+  PetscFunctionReturn(0);
+}
+
 typedef struct {
   FcModel       model;
   FcContactStep contact;
   FcOutput      out;
   FcOutputMesh *meshes;
+  PetscInt    **partition; /* per body with a mesh: nranks × 2 (nodes owned, elements), rank 0 */
+  PetscInt     *partbuf;   /* their storage */
   char         *petsc_opts;
   PetscReal    *row;
   FcVerdict     verdict; /* when the case has a "verdict" */
@@ -124,7 +168,7 @@ static PetscErrorCode StepCutback_Private(FcModel *m, FcContactStep cs, const Fc
       else if (fc) PetscCall(VecSet(fc, 0.0));
     }
     if (cs) PetscCall(FcContactStepForget(cs));
-    if (FcVerbosity > 0) fprintf(stderr, "fcsim: step %d t=%g..%g: not converged (%d Newton iterations, relative residual %.3e): retrying as 2 sub-steps\n", (int)s->step, (double)s->t0, (double)s->t1, (int)failed.newton_it, (double)failed.residual);
+    if (FcVerbosity > 0 && !RunRank_Private()) fprintf(stderr, "fcsim: step %d t=%g..%g: not converged (%d Newton iterations, relative residual %.3e): retrying as 2 sub-steps\n", (int)s->step, (double)s->t0, (double)s->t1, (int)failed.newton_it, (double)failed.residual);
     hs    = *s;
     hs.dt = 0.5 * s->dt;
     hs.t1 = s->t0 + hs.dt;
@@ -212,7 +256,8 @@ static PetscErrorCode EstimateMeshes_Private(const FcCase *c, const RunState *rs
   }
   PetscCall(FcEstimateMeshes(c, nodes, tets, npe, e));
   PetscCall(PetscFree3(nodes, tets, npe));
-  PetscCall(FcEstimateCheck(c, e, outdir, force));
+  /* rank 0's folder and machine decide (a rank without the folder would judge another disk) */
+  PetscCall(FromRank0_Private(RunRank_Private() ? 0 : FcEstimateCheck(c, e, outdir, force)));
   PetscFunctionReturn(0);
 }
 
@@ -234,13 +279,24 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
 {
   FcModel     *m = &rs->model;
   FcOutputSpec spec;
-  PetscInt     nmesh = 0;
+  PetscInt     nmesh = 0, *part;
+  PetscMPIInt  size;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(m->nbodies + 1, &rs->meshes));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscCalloc2(m->nbodies + 1, &rs->partition, 2 * size * (m->nbodies + 1), &rs->partbuf));
+  part = rs->partbuf;
   for (PetscInt b = 0; b < m->nbodies; b++) {
     const FcMesh *mesh = FcBodyFieldMesh(m->bodies[b]);
+    PetscInt      own[2], rstart, rend;
     if (!mesh) continue;
+    /* the partition, gathered to rank 0: the nodes each rank owns (u's layout), its elements */
+    PetscCall(VecGetOwnershipRange(FcBodyU(m->bodies[b]), &rstart, &rend));
+    own[0] = (rend - rstart) / 3;
+    PetscCall(FcAssemblyOwnedElements(mesh, FcBodyU(m->bodies[b]), &own[1]));
+    PetscCallMPI(MPI_Gather(own, 2, MPIU_INT, part + 2 * size * nmesh, 2, MPIU_INT, 0, PETSC_COMM_WORLD));
+    rs->partition[nmesh] = part + 2 * size * nmesh;
     rs->meshes[nmesh].name   = FcBodyName(m->bodies[b]);
     rs->meshes[nmesh].nnodes = mesh->nnodes;
     rs->meshes[nmesh].X      = mesh->X;
@@ -265,12 +321,14 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
   spec.command_line  = o->command_line ? o->command_line : "";
   spec.nbodies       = nmesh;
   spec.meshes        = rs->meshes;
+  spec.nranks        = size;
+  spec.partition     = (const PetscInt *const *)rs->partition;
   PetscCall(ProbeColumns_Private(rs));
   spec.nprobe_cols   = rs->ncols;
   spec.probe_cols    = (const char *const *)rs->cols;
   spec.nstat_cols    = FcStepNumStats;
   spec.stat_cols     = FcStepStatNames;
-  PetscCall(FcOutputOpen(&spec, &rs->out));
+  if (!RunRank_Private()) PetscCall(FcOutputOpen(&spec, &rs->out)); /* the other ranks: out NULL, nothing written */
   PetscCall(PetscMalloc1(PetscMax(rs->ncols, FcStepNumStats) + 1, &rs->row));
   PetscFunctionReturn(0);
 }
@@ -330,7 +388,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
      * (FcRun puts them in <dir>.failed-<pid>). */
     if (st.nonfinite) {
       FcStepStatsRow(&st, rs->row);
-      PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
+      if (rs->out) PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
       *stopped_at = n;
       nfail++;
       break;
@@ -343,10 +401,10 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
     st.output = to1 - to0;
     st.total += st.output;
     FcStepStatsRow(&st, rs->row);
-    PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
+    if (rs->out) PetscCall(FcOutputWriteStats(rs->out, n, s.t1, rs->row));
     done = n;
     if (!st.converged) nfail++;
-    PetscCall(StepReport_Private(c, &s, &st, to1 - to0, (PetscBool)(rs->contact != NULL)));
+    if (!RunRank_Private()) PetscCall(StepReport_Private(c, &s, &st, to1 - to0, (PetscBool)(rs->contact != NULL)));
     if (ev.last && n < c->steps) {
       if (FcVerbosity > 0) fprintf(stderr, "fcsim: collapse at t = %g s: the run stops (verdict.stop_on_collapse)\n", (double)s.t1);
       break;
@@ -359,6 +417,7 @@ static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, c
   *converged = (PetscBool)(!*stopped_at && (nfail == 0 || c->allow_nonconvergence) && !rs->haptic_failed);
   *nfailed   = nfail;
   *ndone     = done;
+  if (RunRank_Private()) PetscFunctionReturn(0); /* rank 0 speaks */
   if (nfail && *converged) fprintf(stderr, "fcsim: %d of %d steps did not converge (allowed by time.newton.allow_failure)\n", (int)nfail, (int)done);
   if (FcVerbosity > 0) fprintf(stderr, "fcsim: %d steps in %.2fs\n", (int)done, (double)(tnow - tstart));
   PetscFunctionReturn(0);
@@ -375,6 +434,7 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs, PetscBool failed)
   PetscCall(FcRunMonitorsDestroy(&rs->monitors));
   PetscCall(FcHapticDestroy(&rs->haptic));
   PetscCall(PetscFree(rs->meshes));
+  PetscCall(PetscFree2(rs->partition, rs->partbuf));
   PetscCall(PetscFree(rs->row));
   for (PetscInt j = 0; rs->cols && j < rs->ncols; j++) PetscCall(PetscFree(rs->cols[j]));
   PetscCall(PetscFree(rs->cols));
@@ -389,33 +449,41 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   FcOutDir       od;
   RunState       rs;
   PetscInt       nfail = 0, stopped = 0, ndone = 0;
-  PetscBool      views = PETSC_FALSE, *inserted = NULL;
+  PetscBool      views = PETSC_FALSE, *inserted = NULL, stepping = PETSC_FALSE;
   FcEstimate     est;
-  PetscErrorCode ierr;
+  PetscErrorCode ierr = 0;
+  PetscMPIInt    rank, size;
 
   PetscFunctionBegin;
   *converged = PETSC_FALSE;
-  /* Before anything is computed: where the results go (never over a user's data), ... */
-  PetscCall(FinalDir_Private(c, o, final, sizeof final));
-  PetscCall(FcOutDirCheck(final, o->outdir ? "command line" : c->file, o->outdir ? "-o" : "output.dir", "run", o->overwrite, &od));
-  /* ... what it will need, refused when it cannot fit (before anything is meshed) ... */
-  ierr = FcEstimateCase(c, &est);
-  if (!ierr) ierr = FcEstimateCheck(c, &est, od.final, o->force);
-  if (ierr) {
-    FcOutDirAbandon(&od); /* the target's lock */
-    return ierr;
-  }
-  /* ... and every check of the case against its meshes, before any file is written. */
-  PetscCall(PetscMemzero(&rs, sizeof rs));
+  rank       = RunRank_Private();
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscMemzero(&od, sizeof od));
   for (PetscInt i = 0; i < c->npetsc; i++) {
     PetscBool set = PETSC_FALSE;
     if (c->petsc_view[i]) PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
     views = (PetscBool)(views || (c->petsc_view[i] && !set)); /* set: the command line's view */
   }
+  PetscCall(RanksCheck_Private(c, size, views));
+  /* Before anything is computed: where the results go (never over a user's data), ... */
+  PetscCall(FcEstimateCase(c, &est));
+  if (!rank) {
+    PetscBool checked = PETSC_FALSE;
+    ierr = FinalDir_Private(c, o, final, sizeof final);
+    if (!ierr) ierr = FcOutDirCheck(final, o->outdir ? "command line" : c->file, o->outdir ? "-o" : "output.dir", "run", o->overwrite, &od);
+    checked = (PetscBool)!ierr;
+    /* ... what it will need, refused when it cannot fit (before anything is meshed) ... */
+    if (!ierr) ierr = FcEstimateCheck(c, &est, od.final, o->force);
+    if (ierr && checked) FcOutDirAbandon(&od); /* the target's lock */
+  }
+  ierr = FromRank0_Private(ierr);
+  if (ierr) return ierr;
+  /* ... and every check of the case against its meshes, before any file is written. */
+  PetscCall(PetscMemzero(&rs, sizeof rs));
   if (views) {
     /* The case's view options write into the run's folder, <tmp>/petsc/ (renamed with it), and
      * a monitor opens its file when the solvers are set up: the folder is made first. An error
-     * of the set-up removes it as any other (FcOutDirAbandon). */
+     * of the set-up removes it as any other (FcOutDirAbandon). One rank only (RanksCheck). */
     char petsc[PETSC_MAX_PATH_LEN + 80];
     PetscCall(PetscCalloc1(c->npetsc, &inserted));
     ierr = FcOutDirCreate(&od);
@@ -427,8 +495,9 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   } else {
     ierr = RunSetup_Private(c, &rs);
     if (!ierr) ierr = EstimateMeshes_Private(c, &rs, od.final, o->force, &est);
-    if (!ierr) ierr = FcOutDirCreate(&od);
+    if (!ierr) ierr = FromRank0_Private(rank ? 0 : FcOutDirCreate(&od));
   }
+  stepping = (PetscBool)!ierr;
   if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped, &ndone);
   {
     PetscErrorCode ierr2 = RunStateDestroy_Private(&rs, (PetscBool)(ierr != 0));
@@ -441,9 +510,15 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     if (!ierr) ierr = ierr2;
   }
   if (ierr) {
-    FcOutDirAbandon(&od);
+    FcOutDirAbandon(&od); /* nothing on ranks other than 0: od is empty there */
+    /* On several ranks an error inside the steps may be one rank's alone (a write of rank 0):
+     * the others wait in a collective call for ever. Its line is printed and the folder removed;
+     * Open MPI then ends every rank (exit 1). Before the steps every rank has read the same
+     * input and raised the same error; an interrupt reaches every rank. */
+    if (size > 1 && stepping && ierr != FC_ERR_INPUT && ierr != PETSC_ERR_SIG) MPI_Abort(PETSC_COMM_WORLD, 1);
     return ierr;
   }
+  if (rank) PetscFunctionReturn(0); /* the folder is rank 0's */
   if (*converged) {
     PetscCall(FcOutDirCommit(&od));
     if (FcVerbosity > 0) fprintf(stderr, "fcsim: wrote %s\n", od.final);
