@@ -150,9 +150,19 @@ def item2():
 
 
 # ---- 3. folders -o created are removed after an interrupt -------------------------------------
+def wait_for(p, path, limit=60.0):
+    """Until path exists (the run made its output folders), at most limit seconds; the run must still be going."""
+    t0 = time.time()
+    while not os.path.exists(path) and time.time() - t0 < limit and p.poll() is None:
+        time.sleep(0.02)
+    check(os.path.exists(path) and p.poll() is None, "the run made %s and is still going (after %.1f s)" % (os.path.relpath(path, tmp), time.time() - t0))
+
+
 def item3():
+    # the signal once the folders exist (a fixed delay could come before main on a loaded machine:
+    # the process then dies of the signal before it created anything, which item 1 covers)
     p = start(["run", CANT, "-q", "-o", "a/b/c/out", "--set", "time.dt=0.001"])
-    time.sleep(1.5)
+    wait_for(p, os.path.join(tmp, "a", "b", "c"))
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
     check(p.returncode == 130 and not os.path.exists(os.path.join(tmp, "a")), "SIGINT: a/b/c that -o created are removed (exit %d, a/ exists: %s)" % (p.returncode, os.path.exists(os.path.join(tmp, "a"))))
@@ -160,7 +170,7 @@ def item3():
     with open(os.path.join(tmp, "mine", "notes.txt"), "w") as f:
         f.write("mine\n")
     p = start(["run", CANT, "-q", "-o", "mine/b/out", "--set", "time.dt=0.001"])
-    time.sleep(1.5)
+    wait_for(p, os.path.join(tmp, "mine", "b"))
     p.send_signal(signal.SIGTERM)
     p.communicate(timeout=60)
     check(sorted(os.listdir(os.path.join(tmp, "mine"))) == ["notes.txt"], "SIGTERM: mine/b is removed, the user's mine/ and its file stay (%s)" % os.listdir(os.path.join(tmp, "mine")))
