@@ -20,6 +20,7 @@
 #include "refine.h"
 #include "../core/fsutil.h"
 #include "../contact/solver_spec.h"
+#include "../compliance/compliance.h"
 #include "../io/results.h"
 #include "../run/estimate.h"
 #include <errno.h>
@@ -117,6 +118,12 @@ static PetscErrorCode AxisValue_Private(Axis *a, PetscInt k, const char *opt)
     FcCheckInput(!*end && end != v && !errno && l >= 0 && l <= 8, "command line", opt, "level '%s': expected an integer in [0, 8] (the range of mesh.refine)", v);
   } else {
     for (const char *c = v; *c; c++) FcCheckInput((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_', "command line", opt, "%s '%s': expected a name of [a-z0-9_]", axis_names[a->kind], v);
+    /* a run checks its compliance type only when it starts: here before anything runs (the
+     * integrator is one of the case schema's choices, checked when the cells load) */
+    if (a->kind == AXIS_COMPLIANCE) {
+      PetscCall(FcComplianceRegisterAll());
+      PetscCall(FcComplianceCheckType("command line", v));
+    }
   }
   PetscFunctionReturn(0);
 }
