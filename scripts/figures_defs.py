@@ -238,6 +238,17 @@ def haptic(ctx):
                                                              "--title", "cases/haptic_probe.json, a stylus coupled to a recorded device log"))
 
 
+# ---- study compare: a matrix of solver variants x compliance (issue 30 item 4) ------------------
+def study_compare(ctx):
+    # tol 1e-3: lemke's 16-sided pyramid is not the Coulomb cone (its common error stays ~3e-4);
+    # -j 1: the timings compare
+    out, _ = ctx.run("study_compare", ["{fcsim}", "study", "compare", os.path.join(ROOT, "cases", "block_on_floor.json"), "--axis", "solver=nsgs,newton,lemke:k=16",
+                                       "--axis", "compliance=exact,schur", "--set", "time.t_end=0.3", "--set", "contact_solver.tol=1e-3", "--set", "contact_solver.max_error=1e-2",
+                                       "--set", "output.vtk=false", "-j", "1", "-q", "-o", "{out}"],
+                     files=["cases/block_on_floor.json", "meshes/cube.geo"], cases=[("cases/block_on_floor.json",)])
+    return plot_with(ctx, "study_compare", script("plot_study_compare.py", out, "-o", os.path.join(ctx.out, "study_compare")))
+
+
 # ---- the press at small compression against 2-D Hertz (issue 30 item 3) ------------------------
 def cylinder_hertz(ctx):
     out, _ = ctx.run("cylinder_hertz", script("cylinder_hertz.py", "--levels", "0,1,2", "-o", "{out}", "--fcsim", "{fcsim}"),
@@ -455,6 +466,7 @@ FIGURES = [
     ("table_rigid", "Table: cond W and the legs' symmetry towards the rigid limit, plain and corotational (duriez2006 Fig. 13)", table_rigid),
     ("fclib_real", "Every contact solver on the real FCLIB problems (common error, time)", fclib_real),
     ("haptic", "Haptic replay: the rendered force against time (courtecuisse §IV-B)", haptic),
+    ("study_compare", "study compare: contact solver variants x compliance on the block on the floor, cost split per run", study_compare),
 ]
 
 

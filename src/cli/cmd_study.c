@@ -111,7 +111,7 @@ const FcCliCommand FcCliCommandStudyCompare = {
   .help     = "  study compare  run a case once per cell of the cross product of the axes: solver (variants\n"
               "          as fclib compare takes them, lemke:k=16; --solvers LIST is --axis solver=LIST),\n"
               "          compliance, dt, integrator, level (mesh.refine of the deformable bodies); N runs\n"
-              "          at once (-j, default: the number of processors); DIR/compare.csv and compare.md\n"
+              "          at once (-j, default 1: timings that compare); DIR/compare.csv and compare.md\n"
               "          list per run the steps, contact iterations and error, the cost split (assembly,\n"
               "          factorization, W, detection, contact solve, output), the wall time and the probe\n"
               "          differences against the first run; see doc/study.md\n",

@@ -503,11 +503,11 @@ static PetscErrorCode Analyse_Private(Compare *C)
   PetscFunctionReturn(0);
 }
 
-/* "%.17g" for CSV ("nan" when undefined), the given format or "-" for the tables. */
+/* v in the format; undefined: "nan" for the CSV formats (%.17g, %.6e, %.0f), "-" for the tables. */
 static const char *Fmt_Private(char *buf, size_t len, const char *fmt, PetscReal v)
 {
   if (isfinite(v)) snprintf(buf, len, fmt, (double)v);
-  else snprintf(buf, len, "%s", strcmp(fmt, "%.17g") ? "-" : "nan");
+  else snprintf(buf, len, "%s", strcmp(fmt, "%.17g") && strcmp(fmt, "%.6e") && strcmp(fmt, "%.0f") ? "-" : "nan");
   return buf;
 }
 
@@ -551,13 +551,15 @@ static void WriteCSV_Private(const Compare *C, FILE *csv)
     }
     fprintf(csv, ",%s,%d,%s", cl->status, C->job[k].exit_status, Fmt_Private(b, sizeof b, "%.17g", C->job[k].started ? C->job[k].wall : NAN));
     fprintf(csv, ",%d,%d", (int)cl->steps, (int)cl->nconv);
-    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.17g", cl->mit));
-    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.17g", cl->xit));
-    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.17g", cl->mer));
-    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.17g", cl->xer));
-    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.17g", cl->mti));
+    /* the columns of the solver comparison keep the format they always had (7 digits; the
+     * scripts that read them print them as they are); the cost sums and end values: all digits */
+    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.6e", cl->mit));
+    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.0f", cl->xit));
+    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.6e", cl->mer));
+    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.6e", cl->xer));
+    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.6e", cl->mti));
     for (PetscInt j = 0; j < NCOST; j++) fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.17g", cl->cost[j]));
-    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.17g", cl->dprobe));
+    fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.6e", cl->dprobe));
     for (PetscInt c = 0; c < C->nprobe; c++) fprintf(csv, ",%s", Fmt_Private(b, sizeof b, "%.17g", cl->end[c]));
     fprintf(csv, "\n");
   }
@@ -670,7 +672,9 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
     return ierr;
   }
   PetscCall(PetscStrncpy(C.tmp, od.tmp, sizeof C.tmp));
-  C.jobs = o->jobs > 0 ? o->jobs : (PetscInt)sysconf(_SC_NPROCESSORS_ONLN);
+  /* one at a time unless -j: a comparison is of costs too, and concurrent runs share the cores
+   * (the studies that called study compare before it had -j ran their solvers one by one) */
+  C.jobs = o->jobs > 0 ? o->jobs : 1;
   C.jobs = PetscMax(1, PetscMin(C.jobs, C.ncells));
   /* an interrupt stops the runs (SIGTERM, SIGKILL after 10 s) before the watchdog may end this
    * process (src/fcsim.c) */

@@ -9,7 +9,7 @@ typedef struct {
   const char         *solvers;  /* --solvers "nsgs,lemke:k=16,...": the same as --axis solver=... */
   PetscInt            naxes;    /* --axis NAME=V1,V2,...: solver, compliance, dt, integrator, level */
   const char *const  *axes;
-  PetscInt            jobs;     /* runs at once; 0: the number of online processors */
+  PetscInt            jobs;     /* runs at once; 0: 1 (timings that compare) */
   const char         *outdir;   /* NULL: <output.dir>/<name>/compare */
   const char         *command_line;
   PetscBool           overwrite; /* --overwrite: a foreign folder at outdir may be replaced */
