@@ -187,6 +187,31 @@ rel = abs(qinf["backward_euler"] - qinf["midpoint"]) / abs(qinf["midpoint"])
 figure("Richardson limits of backward Euler and midpoint agree to %.2e" % rel)
 check(rel < 2e-4, "both schemes extrapolate to the same limit (%.2e < 2e-4)" % rel)
 
+# --- 2b. SIGINT stops the runs and leaves nothing ------------------------------------------------
+d4 = outdir("study_compare/interrupt")
+import signal
+cmd = [FCSIM, "study", "compare", FLOOR, "--axis", "dt=0.01,0.005", "-j", "2", "-o", d4, "--set", "time.t_end=1000", "--set", "output.every=1000000", "--set", "output.vtk=false"]
+pi = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+pids = []
+while len(pids) < 2:
+    line = pi.stderr.readline()
+    if not line:
+        break
+    if "started (pid" in line:
+        pids.append(int(line.split("(pid ")[1].split(",")[0]))
+time.sleep(2.0)  # both runs are in their time loops
+pi.send_signal(signal.SIGINT)
+out, errtext = pi.communicate(timeout=60)
+alive = []
+for pid in pids:
+    try:
+        os.kill(pid, 0)
+        alive.append(pid)
+    except ProcessLookupError:
+        pass
+left = [x for x in os.listdir(os.path.dirname(d4)) if x.startswith("interrupt")]
+check(pi.returncode == 130 and len(pids) == 2 and not alive and not left, "SIGINT: exit 130 (%d), both runs started and stopped (%s alive), nothing left (%s)" % (pi.returncode, alive, left))
+
 # --- 3. bad input ----------------------------------------------------------------------------------
 bad = os.path.join(OUT, "study_compare", "bad")
 
