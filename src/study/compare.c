@@ -150,7 +150,8 @@ static PetscErrorCode ParseAxis_Private(Compare *C, const char *text, const char
   for (;;) {
     char *comma = strchr(p, ',');
     if (comma) *comma = 0;
-    FcCheckInput(p[0], "command line", opt, "'%s': an empty value; give a comma-separated list, e.g. %s", text, kind == AXIS_SOLVER ? "solver=nsgs,lemke:k=16" : "dt=0.01,0.005");
+    /* --solvers LIST is shown as given (text is "solver=LIST") */
+    FcCheckInput(p[0], "command line", opt, "'%s': an empty %s; give a comma-separated list, e.g. %s", strcmp(opt, "--solvers") ? text : text + 7, kind == AXIS_SOLVER ? "solver name" : "value", kind == AXIS_SOLVER ? "nsgs,lemke:k=16" : "dt=0.01,0.005");
     FcCheckInput(a->n < FC_COMPARE_MAX_VALUES && strlen(p) < FC_NAME_LEN, "command line", opt, "'%.64s': at most %d values of fewer than %d characters", text, FC_COMPARE_MAX_VALUES, FC_NAME_LEN);
     for (PetscInt k = 0; k < a->n; k++) FcCheckInput(strcmp(a->v[k], p), "command line", opt, "%s '%s' is listed twice", buf, p);
     PetscCall(PetscStrncpy(a->v[a->n], p, FC_NAME_LEN));

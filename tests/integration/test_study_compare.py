@@ -234,6 +234,7 @@ refused(["--axis", "solver=lemke:k=abc"], ["-fc_contact_solver_lemke_k", "expect
 refused(["--axis", "solver=lemke:k"], ["--axis", "type:key=value"], "malformed variant")
 refused(["--axis", "solver=lemke::k=2"], ["--axis", "an empty part"], "empty part of a variant")
 refused(["--axis", "dt=0.01,"], ["--axis", "an empty value"], "trailing comma")
+refused(["--axis", "solver=nsgs,,lemke"], ["--axis", "an empty solver name"], "empty solver name")
 refused(["--axis", "dt=0.01,abc"], ["--axis", "dt 'abc'"], "dt not a number")
 refused(["--axis", "dt=-0.01"], ["--axis", "dt '-0.01'"], "dt negative")
 refused(["--axis", "level=9"], ["--axis", "level '9'", "[0, 8]"], "level out of range")
