@@ -151,6 +151,11 @@ with h5py.File(os.path.join(d1b, "backward_euler__0", "run.h5"), "r") as h:
 with h5py.File(os.path.join(d1b, "midpoint__1", "run.h5"), "r") as h:
     n1 = h["bodies/bar/mesh/cells"].shape[0]
 check(n1 > 4 * n0, "level 1 cells have the refined mesh (%d vs %d tetrahedra)" % (n1, n0))
+# the same study again to the same -o: its own earlier output (run folders and their <run>.log
+# beside them) is replaced, as a run's is
+pr2 = subprocess.run([FCSIM, "study", "compare", "cases/bar_dynamic.json", "--axis", "integrator=backward_euler,midpoint", "--axis", "level=0,1", "--set", "time.t_end=0.002",
+                      "--set", "output.vtk=false", "-j", "2", "-q", "-o", d1b], cwd=ROOT, capture_output=True, text=True, timeout=600)
+check(pr2.returncode == 0 and len(rows_of(os.path.join(d1b, "compare.csv"))) == 4, "a second study to the same -o replaces the first (exit %d: %s)" % (pr2.returncode, pr2.stderr.strip()))
 
 # --- 2. study refine over the time step ----------------------------------------------------------
 cube = os.path.join(OUT, "study_compare", "cube_shake.json")
