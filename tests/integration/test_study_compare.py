@@ -23,7 +23,9 @@
    extrapolation with p = 0.98 keeps an O(dt^2) remainder).
 3. Bad input: an unknown axis, solver, solver option, a bad option value, a malformed variant,
    bad dt / level / compliance / integrator values, an axis given twice, a --set of a key an
-   axis sets, too many cells: exit 2, one line, nothing written. fclib compare refuses an
+   axis sets, too many cells, an option of the case that only the run reads (its line is the
+   study's), study refine --over with an unknown value or with --bodies: exit 2, one line,
+   nothing written. fclib compare refuses an
    unknown solver option the same way (the parser is shared)."""
 import csv
 import json
@@ -254,6 +256,8 @@ refused(["-j", "0"], ["-j 0"], "-j 0")
 # what only a run finds (an option of the case's "petsc" object is read when the run starts): the
 # run's one line is the study's, and nothing is left
 refused(["--axis", "dt=0.01,0.02", "--set", "petsc.fc_contact_solver_nsgs_error_every=0", "-j", "2"], ["options: -fc_contact_solver_nsgs_error_every: must be >= 1"], "a run refuses its input")
+refused(["--levels", "0,1", "--over", "time"], ["--over", "'time'", "mesh", "dt"], "study refine --over time", cmd=("study", "refine", "cases/cantilever.json"))
+refused(["--levels", "0,1", "--over", "dt", "--bodies", "beam"], ["--bodies", "not with --over dt"], "study refine --over dt --bodies", cmd=("study", "refine", "cases/cantilever.json"))
 # fclib compare shares the parser: an unknown option is refused there too
 F = os.path.join("tests", "bad", "fclib", "baseline_local.hdf5")
 p = subprocess.run([FCSIM, "fclib", "compare", F, "--solvers", "nsgs,lemke:foo=1"], cwd=ROOT, capture_output=True, text=True, timeout=60)
