@@ -49,7 +49,7 @@ def main():
         return 2
     names = [r["run"] for r in rows]
     y = list(range(len(rows)))
-    fig, ax = plt.subplots(1, 3, figsize=(12, 0.9 + 0.32 * len(rows)), sharey=True, gridspec_kw={"width_ratios": [2.2, 1, 1]})
+    fig, ax = plt.subplots(1, 3, figsize=(13, 0.9 + 0.32 * len(rows)), sharey=True, gridspec_kw={"width_ratios": [2.2, 1, 1.2], "wspace": 0.25})
     left = [0.0] * len(rows)
     for col, label in PARTS:
         v = [max(0.0, num(r[col])) if math.isfinite(num(r[col])) else 0.0 for r in rows]
@@ -68,7 +68,7 @@ def main():
     ax[0].set_yticklabels(names)
     ax[0].invert_yaxis()
     ax[1].barh(y, [num(r["mean_contact_it"]) for r in rows], color="#1f77b4")
-    ax[1].set_xlabel("contact-solver iterations per step (mean) [-]")
+    ax[1].set_xlabel("contact-solver iterations\nper step (mean) [-]")
     ax[1].set_title("Contact solver")
     d = [num(r["max_probe_difference"]) for r in rows]
     pos = [v for v in d if math.isfinite(v) and v > 0]
@@ -78,8 +78,9 @@ def main():
         if not (math.isfinite(v) and v > 0):
             ax[2].text(floor, k, " reference" if k == 0 else (" 0" if v == 0 else " -"), va="center", fontsize=8)
     ax[2].set_xscale("log")
-    ax[2].set_xlabel("max |p - p_first| / max |p_first| [-]")
+    ax[2].set_xlabel("probe difference [-]\nmax over t of |p - p_first| / max |p_first|")
     ax[2].set_title("Probes against %s" % names[0])
+    ax[2].tick_params(axis="x", labelsize=7)
     prefix = a.out or os.path.join(a.dir, "compare")
     for w in figstyle.save(fig, prefix):
         print(w)
