@@ -262,6 +262,17 @@ def cube_materials(ctx):
     return written + write_table(ctx, "cube_materials", ["material", "test", "stiffness, first step [N/m]", "secant at 0.3 m [N/m]", "ratio", "reaction at 0.3 m [N]"], trows, note)
 
 
+# ---- study compare: a matrix of solver variants x compliance (issue 30 item 4) ------------------
+def study_compare(ctx):
+    # tol 1e-3: lemke's 16-sided pyramid is not the Coulomb cone (its common error stays ~3e-4);
+    # -j 1: the timings compare
+    out, _ = ctx.run("study_compare", ["{fcsim}", "study", "compare", os.path.join(ROOT, "cases", "block_on_floor.json"), "--axis", "solver=nsgs,newton,lemke:k=16",
+                                       "--axis", "compliance=exact,schur", "--set", "time.t_end=0.3", "--set", "contact_solver.tol=1e-3", "--set", "contact_solver.max_error=1e-2",
+                                       "--set", "output.vtk=false", "-j", "1", "-q", "-o", "{out}"],
+                     files=["cases/block_on_floor.json", "meshes/cube.geo"], cases=[("cases/block_on_floor.json",)])
+    return plot_with(ctx, "study_compare", script("plot_study_compare.py", out, "-o", os.path.join(ctx.out, "study_compare")))
+
+
 # ---- the press at small compression against 2-D Hertz (issue 30 item 3) ------------------------
 def cylinder_hertz(ctx):
     out, _ = ctx.run("cylinder_hertz", script("cylinder_hertz.py", "--levels", "0,1,2", "-o", "{out}", "--fcsim", "{fcsim}"),
@@ -480,6 +491,7 @@ FIGURES = [
     ("fclib_real", "Every contact solver on the real FCLIB problems (common error, time)", fclib_real),
     ("haptic", "Haptic replay: the rendered force against time (courtecuisse §IV-B)", haptic),
     ("cube_materials", "Cube in elongation and compression: the four materials' force against displacement (courtecuisse Fig. 3)", cube_materials),
+    ("study_compare", "study compare: contact solver variants x compliance on the block on the floor, cost split per run", study_compare),
 ]
 
 

@@ -33,7 +33,9 @@ typedef struct {
   PetscBool    accept_regularized;          /* fclib: --accept-regularized */
   double       tol;                         /* fclib: < 0 when not given */
   long         max_it;                      /* fclib: < 0 when not given */
-  const char  *levels, *bodies, *reference, *quantity; /* study refine */
+  const char  *levels, *bodies, *reference, *quantity, *over; /* study refine */
+  int          naxes;                       /* study compare: --axis NAME=V1,V2,... */
+  const char  *axes[8];
   double       scale_x, scale_y;
   long         jobs;
   FcTrajectoryOptions traj;                 /* trajectory check */

@@ -6,14 +6,26 @@
 #include <math.h>
 #include <string.h>
 
-/* --solvers, --levels, --bodies, --reference, --quantity: a string each, checked by the study */
+/* --solvers, --levels, --bodies, --reference, --quantity, --over: a string each, checked by the study */
 static int String_Private(FcCli *a, const char *name, const char *v)
 {
   if (!strcmp(name, "--solvers")) a->solvers = v;
+  else if (!strcmp(name, "--over")) a->over = v;
   else if (!strcmp(name, "--levels")) a->levels = v;
   else if (!strcmp(name, "--bodies")) a->bodies = v;
   else if (!strcmp(name, "--reference")) a->reference = v;
   else a->quantity = v;
+  return 0;
+}
+
+/* --axis NAME=V1,V2,...: repeated, checked by the study */
+static int Axis_Private(FcCli *a, const char *name, const char *v)
+{
+  if (a->naxes >= (int)(sizeof a->axes / sizeof a->axes[0])) {
+    fprintf(stderr, "fcsim: command line: %s %s: at most %d axes\n", name, v, (int)(sizeof a->axes / sizeof a->axes[0]));
+    return FC_EXIT_INPUT;
+  }
+  a->axes[a->naxes++] = v;
   return 0;
 }
 
@@ -54,7 +66,7 @@ static int CheckRefine_Private(FcCli *a)
 
 static PetscErrorCode Main_Compare(FcCli *a, PetscBool *ok)
 {
-  FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite, .force = a->force};
+  FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .naxes = a->naxes, .axes = a->axes, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite, .force = a->force, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)a->envp};
 
   PetscFunctionBegin;
   PetscCall(FcCliRegisterTypes());
@@ -63,7 +75,7 @@ static PetscErrorCode Main_Compare(FcCli *a, PetscBool *ok)
 
 static PetscErrorCode Main_Refine(FcCli *a, PetscBool *ok)
 {
-  FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .overwrite = a->overwrite, .force = a->force, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)a->envp};
+  FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .over = a->over, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .overwrite = a->overwrite, .force = a->force, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)a->envp};
 
   PetscFunctionBegin;
   PetscCall(FcCliRegisterTypes());
@@ -72,11 +84,14 @@ static PetscErrorCode Main_Refine(FcCli *a, PetscBool *ok)
 
 static const FcCliOption compare_options[] = {
   {"--solvers", "LIST", String_Private},
+  {"--axis", "NAME=LIST", Axis_Private},
+  {"-j", "N", Jobs_Private},
   {NULL, NULL, NULL},
 };
 
 static const FcCliOption refine_options[] = {
   {"--levels", "LIST", String_Private},
+  {"--over", "mesh|dt", String_Private},
   {"--bodies", "LIST", String_Private},
   {"--reference", "FILE", String_Private},
   {"--quantity", "COLUMN", String_Private},
@@ -89,12 +104,18 @@ static const FcCliOption refine_options[] = {
 const FcCliCommand FcCliCommandStudyCompare = {
   .group    = "study",
   .sub      = "compare",
-  .synopsis = "study compare CASE.json --solvers A,B,...",
+  .synopsis = "study compare CASE.json --axis solver=A,B,...",
   .file     = "CASE.json",
-  .usage    = "fcsim study compare CASE.json --solvers nsgs,lemke,... [--set PATH=VALUE]... [-o DIR [--overwrite]]\n",
-  .help     = "  study compare  run a contact case once per solver; DIR/compare.csv and compare.md list\n"
-              "          contact iterations, common error and time per step and the probe differences\n",
-  .flags    = FC_CLI_SET | FC_CLI_OUT | FC_CLI_FORCE | FC_CLI_CASE,
+  .usage    = "fcsim study compare CASE.json [--axis NAME=V1,V2,...]... [--solvers A,B,...] [-j N]\n"
+              "                           [--set PATH=VALUE]... [-o DIR [--overwrite]] [-q] [PETSc options]\n",
+  .help     = "  study compare  run a case once per cell of the cross product of the axes: solver (variants\n"
+              "          as fclib compare takes them, lemke:k=16; --solvers LIST is --axis solver=LIST),\n"
+              "          compliance, dt, integrator, level (mesh.refine of the deformable bodies); N runs\n"
+              "          at once (-j, default 1: timings that compare); DIR/compare.csv and compare.md\n"
+              "          list per run the steps, contact iterations and error, the cost split (assembly,\n"
+              "          factorization, W, detection, contact solve, output), the wall time and the probe\n"
+              "          differences against the first run; see doc/study.md\n",
+  .flags    = FC_CLI_SET | FC_CLI_OUT | FC_CLI_FORCE | FC_CLI_CASE | FC_CLI_ENV,
   .options  = compare_options,
   .main     = Main_Compare,
 };
@@ -104,11 +125,12 @@ const FcCliCommand FcCliCommandStudyRefine = {
   .sub      = "refine",
   .synopsis = "study refine CASE.json --levels 0,1,2",
   .file     = "CASE.json",
-  .usage    = "fcsim study refine CASE.json --levels 0,1,2,3 [--bodies A,B] [--reference FILE.csv]\n"
+  .usage    = "fcsim study refine CASE.json --levels 0,1,2,3 [--over mesh|dt] [--bodies A,B] [--reference FILE.csv]\n"
               "                          [--scale-x S] [--scale-y S] [--quantity COLUMN] [-j N]\n"
               "                          [--set PATH=VALUE]... [-o DIR [--overwrite]] [-q] [PETSc options]\n",
   .help     = "  study refine  run a case once per mesh refinement level (bodies[i].mesh.refine = L for\n"
-              "          every deformable body, or those of --bodies), N runs at once (-j, default: the\n"
+              "          every deformable body, or those of --bodies; --over dt: time.dt / 2^L instead),\n"
+              "          N runs at once (-j, default: the\n"
               "          number of processors); DIR/study.csv and study.md list DoFs, elements, wall\n"
               "          time, the errors against the reference curve (--reference: '#' comment lines,\n"
               "          a header X,Y naming probe columns, then x,y rows; --scale-x/-y multiply the\n"

@@ -222,6 +222,18 @@ static PetscBool ViewName_Private(const char *n)
   return EndsWith_Private(n, ".txt");
 }
 
+/* study compare: the log <cell>.log of a run, beside the run's folder <cell> (src/study/compare.c) */
+static PetscBool RunLog_Private(const char *dir, const char *name)
+{
+  char        p[PETSC_MAX_PATH_LEN + 512];
+  struct stat st;
+  size_t      n = strlen(name);
+
+  if (n <= 4 || strcmp(name + n - 4, ".log") || n - 4 >= 256) return PETSC_FALSE;
+  snprintf(p, sizeof p, "%s/%.*s", dir, (int)(n - 4), name);
+  return (PetscBool)(!lstat(p, &st) && S_ISDIR(st.st_mode));
+}
+
 /* fcsim's own earlier output: the marker, and nothing but the layout fcsim writes (nested
  * results folders of a study, each with its marker, at most `depth` levels down). `bad`
  * receives the first entry that is not fcsim's. */
@@ -253,7 +265,7 @@ static PetscBool IsOwnOutput_Private(const char *dir, int depth, char *bad, size
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
     snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
     if (lstat(p, &st)) good = PETSC_FALSE;
-    else if (S_ISREG(st.st_mode)) good = OwnFileName_Private(e->d_name);
+    else if (S_ISREG(st.st_mode)) good = (PetscBool)(OwnFileName_Private(e->d_name) || RunLog_Private(dir, e->d_name));
     else if (!S_ISDIR(st.st_mode)) good = PETSC_FALSE;
     else if (!strcmp(e->d_name, "vtk")) good = OnlyFiles_Private(p, VTKName_Private, bad, len);
     else if (!strcmp(e->d_name, "fclib")) good = OnlyFiles_Private(p, FCLIBName_Private, bad, len);

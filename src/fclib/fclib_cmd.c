@@ -11,6 +11,7 @@
 #include "fclib_cmd.h"
 #include "../core/fsutil.h"
 #include "../contact/solver.h"
+#include "../contact/solver_spec.h"
 #include "../io/fclib_io.h"
 #include <string.h>
 
@@ -227,32 +228,17 @@ typedef struct {
  * this solve only and removed afterwards, so one spec does not leak into the next. */
 static PetscErrorCode CompareSolve_Private(const char *file, FcContactProblem p, const char *spec, const FcFCLIBCompareOptions *o, CompareRow *row)
 {
-  char                 buf[FC_NAME_LEN], *type, *kv, *save = NULL, opt[2 * FC_NAME_LEN];
-  char                 keys[8][2 * FC_NAME_LEN];
-  int                  nkeys = 0;
+  FcSolverSpec         spec_;
+  const char          *type;
   FcContactSolver      s;
   FcContactSolverStats st;
   PetscErrorCode       ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(row->solver, spec, sizeof row->solver));
-  PetscCall(PetscStrncpy(buf, spec, sizeof buf));
-  type = strtok_r(buf, ":", &save);
-  FcCheckInput(type && type[0], "command line", "--solvers", "empty solver name in '%s'", spec);
-  while ((kv = strtok_r(NULL, ":", &save))) {
-    char *eq = strchr(kv, '=');
-    FcCheckInput(eq && eq != kv, "command line", "--solvers", "'%s': options are written type:key=value", spec);
-    *eq = 0;
-    /* "lemke:k=8" → -fc_contact_solver_lemke_k 8; "uzawa_global:uzawa_rho_local=true" →
-     * -fc_contact_solver_uzawa_rho_local true: both spellings are set, the type reads its own */
-    FcCheckInput(nkeys + 2 <= 8, "command line", "--solvers", "'%s': at most 4 options per solver", spec);
-    PetscCall(PetscSNPrintf(opt, sizeof opt, "-fc_contact_solver_%s_%s", type, kv));
-    PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
-    PetscCall(PetscStrncpy(keys[nkeys++], opt, sizeof keys[0]));
-    PetscCall(PetscSNPrintf(opt, sizeof opt, "-fc_contact_solver_%s", kv));
-    PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
-    PetscCall(PetscStrncpy(keys[nkeys++], opt, sizeof keys[0]));
-  }
+  PetscCall(FcSolverSpecParse(spec, "command line", "--solvers", &spec_));
+  type = spec_.type;
+  PetscCall(FcSolverSpecSetOptions(&spec_));
   PetscCall(FcContactSolverCreate(&s));
   ierr = FcContactSolverSetType(s, type);
   if (!ierr) ierr = FcContactSolverSetTolerances(s, o->tol, o->max_it);
@@ -295,7 +281,10 @@ static PetscErrorCode CompareSolve_Private(const char *file, FcContactProblem p,
       ResultTail_Private(s, &st, row->tail, sizeof row->tail);
     }
   }
-  for (int k = 0; k < nkeys; k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
+  /* the check of the options (the empty problem, before anything is printed): every key is one
+   * the type read */
+  if (!ierr && p->m == 0) ierr = FcSolverSpecCheckUsed(&spec_, spec, "command line", "--solvers", NULL);
+  PetscCall(FcSolverSpecClearOptions(&spec_));
   PetscCall(FcContactSolverDestroy(&s));
   if (ierr) return ierr;
   if (row->failed) {

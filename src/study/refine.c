@@ -18,6 +18,7 @@
 #include "../step/step.h"
 #include "../io/results.h"
 #include "../run/estimate.h"
+#include "jobs.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -117,19 +118,6 @@ static void Fmt_Private(char *buf, size_t len, const char *fmt, PetscReal v)
 {
   if (isfinite(v)) snprintf(buf, len, fmt, (double)v);
   else snprintf(buf, len, "%s", strcmp(fmt, "%.17g") ? "-" : "nan");
-}
-
-static double Now_Private(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void Sleep_Private(double s)
-{
-  struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-  (void)nanosleep(&ts, NULL);
 }
 
 /* ---------------------------------------------------------------- reference curve */
@@ -260,28 +248,15 @@ static PetscErrorCode ReferenceRead_Private(const char *file, PetscInt ncols, ch
 
 /* ---------------------------------------------------------------- run outputs */
 
-/* The last non-empty line of a log (for the notes of a failed level). */
-static void LastLine_Private(const char *path, char *out, size_t len)
-{
-  FILE *f = fopen(path, "r");
-  char  line[1024];
-  out[0] = 0;
-  if (!f) return;
-  while (fgets(line, sizeof line, f)) {
-    char *s = Trim_Private(line);
-    if (s[0]) snprintf(out, len, "%s", s);
-  }
-  fclose(f);
-}
-
 /* ---------------------------------------------------------------- the study */
 
 typedef struct {
   PetscInt   level;
   pid_t      pid;
-  PetscBool  running, started;
+  PetscBool  started;     /* copied from the level's job when the runs are over (jobs.h) */
+  char       label[24];   /* "level L", for the progress lines */
   int        exit_status; /* 0–255; 128 + signal when killed; -1 not run */
-  double     t0, wall;
+  double     wall;
   long long  nodes, elems;
   char       status[32]; /* ok, not_converged, failed, x_not_monotone, no_probes */
   char       note[600];
@@ -309,9 +284,12 @@ typedef struct {
   PetscInt   jobs;
   char       name[FC_NAME_LEN];
   char       dir[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 64];
-  char       exe[PETSC_MAX_PATH_LEN];
-  char     **envp;                        /* the runs' environment: fcsim's, + FCSIM_PARENT_PID */
-  char       parent[48];                  /* its FCSIM_PARENT_PID=<this pid> entry */
+  PetscBool  over_dt;                     /* --over dt: the levels halve time.dt (else the mesh) */
+  PetscReal  dt0;                         /* time.dt of the case (with the user's --set) */
+  PetscInt   steps0;                      /* time.steps when the case gives it, else 0 (t_end kept) */
+  FcStudyExec x;                          /* the executable and the runs' environment */
+  FcStudyJob *job;                        /* per level */
+  Level      *lv;
 } Study;
 
 static PetscErrorCode StudyDestroy_Private(Study *s, Level *lv)
@@ -324,7 +302,8 @@ static PetscErrorCode StudyDestroy_Private(Study *s, Level *lv)
   PetscCall(PetscFree(s->deform));
   PetscCall(PetscFree(s->refined));
   PetscCall(ReferenceDestroy_Private(&s->ref));
-  PetscCall(PetscFree(s->envp));
+  PetscCall(FcStudyExecDestroy(&s->x));
+  PetscCall(PetscFree(s->job));
   PetscFunctionReturn(0);
 }
 
@@ -358,6 +337,20 @@ static PetscErrorCode ParseLevels_Private(const char *spec, Study *s)
   PetscFunctionReturn(0);
 }
 
+/* The --set entries the study adds for level L (at most nrefined + 2, 64 characters each):
+ * bodies[i].mesh.refine = L per refined body, or with --over dt time.dt = dt0 / 2^L and, for a
+ * case that gives time.steps, steps0 · 2^L (the same end time; a case with t_end keeps it). */
+static void LevelSets_Private(const Study *s, PetscInt L, char (*set)[64], PetscInt *n)
+{
+  *n = 0;
+  if (s->over_dt) {
+    snprintf(set[(*n)++], 64, "time.dt=%.17g", (double)(s->dt0 / PetscPowReal(2.0, (PetscReal)L)));
+    if (s->steps0) snprintf(set[(*n)++], 64, "time.steps=%lld", (long long)s->steps0 << L);
+    return;
+  }
+  for (PetscInt k = 0; k < s->nrefined; k++) snprintf(set[(*n)++], 64, "bodies[%d].mesh.refine=%d", (int)s->refined[k], (int)L);
+}
+
 /* The case (with the user's --set) decides the refined bodies, the probe columns, the default
  * directory; --bodies, --quantity and the reference are checked against it. */
 static PetscErrorCode Validate_Private(Study *s)
@@ -373,9 +366,16 @@ static PetscErrorCode Validate_Private(Study *s)
   PetscCall(PetscCalloc1(c.nbodies + 1, &s->deform));
   for (PetscInt b = 0; b < c.nbodies; b++)
     if (!c.bodies[b].rigid) PetscCall(PetscStrallocpy(c.bodies[b].name, &s->deform[s->ndeform++]));
-  ierr = 0;
-  if (!s->ndeform) ierr = FcInputError(o->casefile, "bodies", "study refine needs a case with a deformable body (a mesh to refine)");
-  if (!ierr && o->bodies) {
+  ierr       = 0;
+  s->dt0     = c.dt;
+  s->steps0  = c.steps_given ? c.steps : 0;
+  if (s->over_dt) {
+    /* --bodies names meshes to refine: with --over dt it would be ignored. The case's time.dt,
+     * after the user's --set, is level 0's (the level's --set comes after the user's) */
+    if (o->bodies) ierr = FcInputError("command line", "--bodies", "names the bodies whose mesh is refined: not with --over dt");
+    PetscCall(PetscStrncpy(s->refined_text, "none (the time step is refined)", sizeof s->refined_text));
+  } else if (!s->ndeform) ierr = FcInputError(o->casefile, "bodies", "study refine needs a case with a deformable body (a mesh to refine)");
+  if (!ierr && !s->over_dt && o->bodies) {
     char list[4096], *tok, *save = NULL;
     PetscCall(PetscStrncpy(list, o->bodies, sizeof list));
     for (tok = strtok_r(list, ",", &save); tok && !ierr; tok = strtok_r(NULL, ",", &save)) {
@@ -394,7 +394,7 @@ static PetscErrorCode Validate_Private(Study *s)
       }
     }
     if (!ierr && !s->nrefined) ierr = FcInputError("command line", "--bodies", "'%s': expected a comma-separated list of body names", o->bodies);
-  } else if (!ierr) {
+  } else if (!ierr && !s->over_dt) {
     for (PetscInt b = 0; b < c.nbodies; b++)
       if (!c.bodies[b].rigid && (!s->nrefined || s->refined[s->nrefined - 1] != c.bodies[b].entry)) s->refined[s->nrefined++] = c.bodies[b].entry;
   }
@@ -452,17 +452,17 @@ static PetscErrorCode Validate_Private(Study *s)
     PetscCall(ReferenceRead_Private(o->reference, s->ncols, s->cols, &s->ref));
     s->have_ref = PETSC_TRUE;
   }
-  /* the highest level must load too (the schema's range of mesh.refine, the body indices) */
+  /* the highest level must load too (the schema's range of mesh.refine, the body indices, the
+   * bound of time.dt) */
   {
     const char **sets;
     char       (*set)[64];
-    PetscCall(PetscMalloc2(o->nsets + s->nrefined, &sets, s->nrefined, &set));
+    PetscInt     nset;
+    PetscCall(PetscMalloc2(o->nsets + s->nrefined + 2, &sets, s->nrefined + 2, &set));
     for (PetscInt i = 0; i < o->nsets; i++) sets[i] = o->sets[i];
-    for (PetscInt k = 0; k < s->nrefined; k++) {
-      snprintf(set[k], sizeof set[k], "bodies[%d].mesh.refine=%d", (int)s->refined[k], (int)s->lev[s->nlev - 1]);
-      sets[o->nsets + k] = set[k];
-    }
-    ierr = FcCaseLoad(o->casefile, o->nsets + s->nrefined, sets, &c);
+    LevelSets_Private(s, s->lev[s->nlev - 1], set, &nset);
+    for (PetscInt k = 0; k < nset; k++) sets[o->nsets + k] = set[k];
+    ierr = FcCaseLoad(o->casefile, o->nsets + nset, sets, &c);
     PetscCall(PetscFree2(sets, set));
     PetscCall(ierr);
     /* and fit this machine, before any level starts (each run checks itself again) */
@@ -477,31 +477,28 @@ static PetscErrorCode Validate_Private(Study *s)
   PetscFunctionReturn(0);
 }
 
-/* Start level L: `<exe> run CASE [--set user]... --set bodies[i].mesh.refine=L... -o
- * TMP/level_L -q [--force] [PETSc options]`, stdout and stderr appended to TMP/level_L.log after a
- * first line with the command. */
-static PetscErrorCode StartLevel_Private(Study *s, Level *L)
+/* Start level i: `<exe> run CASE [--set user]... --set <the level's keys>... -o TMP/level_L -q
+ * [--force] [PETSc options]`, stdout and stderr appended to TMP/level_L.log after a first line
+ * with the command. */
+static PetscErrorCode StartLevel_Private(void *ctx, PetscInt i)
 {
+  Study                      *s = (Study *)ctx;
+  Level                      *L = &s->lv[i];
   const FcStudyRefineOptions *o = s->o;
-  char                      **argv, (*set)[64], out[PETSC_MAX_PATH_LEN + 96], log[PETSC_MAX_PATH_LEN + 96];
-  PetscInt                    na = 0;
-  posix_spawn_file_actions_t  fa;
-  posix_spawnattr_t           at;
-  sigset_t                    none, dflt;
-  FILE                       *f;
-  int                         rc;
+  char                      **argv, (*set)[64], out[PETSC_MAX_PATH_LEN + 96], log[PETSC_MAX_PATH_LEN + 96], head[96];
+  PetscInt                    na = 0, nset = 0;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(9 + 2 * (o->nsets + s->nrefined) + o->npetsc, &argv, s->nrefined, &set));
-  argv[na++] = s->exe;
+  PetscCall(PetscMalloc2(9 + 2 * (o->nsets + s->nrefined + 2) + o->npetsc, &argv, s->nrefined + 2, &set));
+  argv[na++] = NULL; /* the executable (FcStudyJobStart) */
   argv[na++] = (char *)"run";
   argv[na++] = (char *)o->casefile;
-  for (PetscInt i = 0; i < o->nsets; i++) {
+  for (PetscInt k = 0; k < o->nsets; k++) {
     argv[na++] = (char *)"--set";
-    argv[na++] = (char *)o->sets[i];
+    argv[na++] = (char *)o->sets[k];
   }
-  for (PetscInt k = 0; k < s->nrefined; k++) {
-    snprintf(set[k], sizeof set[k], "bodies[%d].mesh.refine=%d", (int)s->refined[k], (int)L->level);
+  LevelSets_Private(s, L->level, set, &nset);
+  for (PetscInt k = 0; k < nset; k++) {
     argv[na++] = (char *)"--set";
     argv[na++] = set[k];
   }
@@ -511,102 +508,36 @@ static PetscErrorCode StartLevel_Private(Study *s, Level *L)
   argv[na++] = out;
   argv[na++] = (char *)"-q";
   if (o->force) argv[na++] = (char *)"--force"; /* the user insists: every level may exceed the estimate */
-  for (PetscInt i = 0; i < o->npetsc; i++) argv[na++] = (char *)o->petsc[i];
+  for (PetscInt k = 0; k < o->npetsc; k++) argv[na++] = (char *)o->petsc[k];
   argv[na] = NULL;
-  f = fopen(log, "w");
-  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s: %s", log, strerror(errno));
-  fprintf(f, "# fcsim study refine, level %d:", (int)L->level);
-  for (PetscInt i = 0; i < na; i++) fprintf(f, " %s", argv[i]);
-  fprintf(f, "\n");
-  fclose(f);
-  /* the child starts with default SIGINT/SIGTERM dispositions and no blocked signal, so it
-   * handles an interrupt as any run does (removes its temporary directory, exit 130) */
-  sigemptyset(&none);
-  sigemptyset(&dflt);
-  sigaddset(&dflt, SIGINT);
-  sigaddset(&dflt, SIGTERM);
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_APPEND, 0);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  posix_spawnattr_init(&at);
-  posix_spawnattr_setsigmask(&at, &none);
-  posix_spawnattr_setsigdefault(&at, &dflt);
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  L->t0 = Now_Private();
-  rc    = posix_spawn(&L->pid, s->exe, &fa, &at, argv, s->envp);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&at);
+  PetscCall(PetscSNPrintf(head, sizeof head, "# fcsim study refine, level %d:", (int)L->level));
+  PetscCall(FcStudyJobStart(&s->x, argv, log, head, &s->job[i]));
   PetscCall(PetscFree2(argv, set));
-  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start %s for level %d: %s", s->exe, (int)L->level, strerror(rc));
-  L->running = L->started = PETSC_TRUE;
-  if (FcVerbosity > 0) fprintf(stderr, "fcsim: study refine: level %d started (pid %d, log %s/level_%d.log)\n", (int)L->level, (int)L->pid, s->dir, (int)L->level);
   PetscFunctionReturn(0);
 }
 
-/* SIGTERM to every running level (a run treats it as SIGINT), SIGKILL after 10 s. */
-static void StopLevels_Private(Level *lv, PetscInt n)
+static const char *LevelName_Private(void *ctx, PetscInt i)
 {
-  double t0 = Now_Private();
-
-  for (PetscInt i = 0; i < n; i++)
-    if (lv[i].running) (void)kill(lv[i].pid, SIGTERM);
-  for (;;) {
-    PetscInt left = 0;
-    for (PetscInt i = 0; i < n; i++) {
-      int st;
-      if (!lv[i].running) continue;
-      if (waitpid(lv[i].pid, &st, WNOHANG) != 0) lv[i].running = PETSC_FALSE;
-      else left++;
-    }
-    if (!left) return;
-    if (Now_Private() - t0 > 10) {
-      for (PetscInt i = 0; i < n; i++) {
-        int st;
-        if (!lv[i].running) continue;
-        (void)kill(lv[i].pid, SIGKILL);
-        (void)waitpid(lv[i].pid, &st, 0);
-        lv[i].running = PETSC_FALSE;
-      }
-      return;
-    }
-    Sleep_Private(0.01);
-  }
+  Study *s = (Study *)ctx;
+  snprintf(s->lv[i].label, sizeof s->lv[i].label, "level %d", (int)s->lv[i].level);
+  return s->lv[i].label;
 }
 
-/* Finest level first (the longest run starts first), at most s->jobs at once. The children
- * are polled every 10 ms (the wall-time resolution), which also checks FcInterrupted without
- * a race with the signal. Returns early when interrupted. */
+/* Finest level first (the longest run starts first), at most s->jobs at once; returns early
+ * when interrupted. */
 static PetscErrorCode RunLevels_Private(Study *s, Level *lv)
 {
-  PetscInt next = s->nlev - 1, running = 0;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  for (;;) {
-    PetscBool any = PETSC_FALSE;
-    while (!FcInterrupted && running < s->jobs && next >= 0) {
-      PetscCall(StartLevel_Private(s, &lv[next--]));
-      running++;
-    }
-    if (FcInterrupted || !running) break;
-    for (PetscInt i = 0; i < s->nlev; i++) {
-      int   st = 0;
-      pid_t r;
-      if (!lv[i].running) continue;
-      r = waitpid(lv[i].pid, &st, WNOHANG);
-      if (r == 0 || (r < 0 && errno == EINTR)) continue;
-      lv[i].wall    = Now_Private() - lv[i].t0;
-      lv[i].running = PETSC_FALSE;
-      running--;
-      any = PETSC_TRUE;
-      if (r < 0) lv[i].exit_status = -1;
-      else if (WIFEXITED(st)) lv[i].exit_status = WEXITSTATUS(st);
-      else if (WIFSIGNALED(st)) lv[i].exit_status = 128 + WTERMSIG(st);
-      else lv[i].exit_status = -1;
-      if (FcVerbosity > 0) fprintf(stderr, "fcsim: study refine: level %d finished in %.2f s, exit status %d\n", (int)lv[i].level, lv[i].wall, lv[i].exit_status);
-    }
-    if (!any) Sleep_Private(0.01);
+  ierr = FcStudyJobsRun(s->job, s->nlev, s->jobs, PETSC_TRUE, StartLevel_Private, s, "study refine", LevelName_Private);
+  for (PetscInt i = 0; i < s->nlev; i++) {
+    lv[i].started     = s->job[i].started;
+    lv[i].exit_status = s->job[i].exit_status;
+    lv[i].wall        = s->job[i].wall;
+    lv[i].pid         = s->job[i].pid;
   }
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 
@@ -636,7 +567,7 @@ static PetscErrorCode AnalyseLevel_Private(Study *s, Level *L)
     snprintf(L->note, sizeof L->note, "some step did not converge (exit status 1, see level_%d.log)", (int)L->level);
   } else {
     PetscCall(PetscSNPrintf(path, sizeof path, "%s/level_%d.log", s->tmp, (int)L->level));
-    LastLine_Private(path, last, sizeof last);
+    FcStudyLastLine(path, last, sizeof last);
     PetscCall(PetscStrncpy(L->status, "failed", sizeof L->status));
     snprintf(L->note, sizeof L->note, "the run failed (exit status %d): %s", L->exit_status, last[0] ? last : "no message");
     PetscFunctionReturn(0);
@@ -765,19 +696,24 @@ static PetscErrorCode WriteResults_Private(Study *s, Level *lv)
     fprintf(err, "level,x_ref,y_ref,y_run,rel_error\n");
   }
   fprintf(csv, "level,dofs,elements,wall_time_s,converged,quantity,max_rel_error,rms_rel_error,order,richardson,error_order,compared,outside_range,zero_reference,exit_status,status\n");
-  fprintf(md, "# Mesh refinement study: %s\n\n", s->name);
+  fprintf(md, "# %s refinement study: %s\n\n", s->over_dt ? "Time-step" : "Mesh", s->name);
   fprintf(md, "- command: `%s`\n", o->command_line ? o->command_line : "");
   fprintf(md, "- case: `%s`", o->casefile);
   for (PetscInt i = 0; i < o->nsets; i++) fprintf(md, " `--set %s`", o->sets[i]);
-  fprintf(md, "\n- refined bodies (`bodies[i].mesh.refine` = level): %s\n", s->refined_text);
-  fprintf(md, "- each level: `fcsim run %s ... --set bodies[i].mesh.refine=L -o level_L -q`, %d at once (wall times of concurrent runs share the machine)\n", o->casefile, (int)s->jobs);
+  if (s->over_dt) {
+    fprintf(md, "\n- time step of level L: `time.dt` = %.17g / 2^L%s\n", (double)s->dt0, s->steps0 ? " and `time.steps` = steps · 2^L (the same end time)" : " (the same t_end)");
+    fprintf(md, "- each level: `fcsim run %s ... --set time.dt=DT_L%s -o level_L -q`, %d at once (wall times of concurrent runs share the machine)\n", o->casefile, s->steps0 ? " --set time.steps=N_L" : "", (int)s->jobs);
+  } else {
+    fprintf(md, "\n- refined bodies (`bodies[i].mesh.refine` = level): %s\n", s->refined_text);
+    fprintf(md, "- each level: `fcsim run %s ... --set bodies[i].mesh.refine=L -o level_L -q`, %d at once (wall times of concurrent runs share the machine)\n", o->casefile, (int)s->jobs);
+  }
   if (s->have_ref) {
     fprintf(md, "- reference: `%s`, X = `%s`, Y = `%s`, %d points; the run's X is multiplied by %g and Y by %g\n", s->ref.file, s->ref.xname, s->ref.yname, (int)s->ref.n, (double)s->sx, (double)s->sy);
     for (PetscInt i = 0; i < s->ref.ncomments; i++) fprintf(md, "  > %s\n", s->ref.comments[i]);
     fprintf(md, "- relative error at each reference point: (y_run − y_ref) / |y_ref|, y_run interpolated linearly in the run's X\n");
   }
   fprintf(md, "- quantity Q: %s\n", qtext);
-  fprintf(md, "- mesh ratio r = 2 per level; observed order p = ln(|Q_{L−1} − Q_{L−2}| / |Q_L − Q_{L−1}|) / ln r; Richardson Q = Q_L + (Q_L − Q_{L−1}) / (r^p − 1); error order ln(e_{L−1} / e_L) / ln r (Roache 1997)\n\n");
+  fprintf(md, "- %s ratio r = 2 per level; observed order p = ln(|Q_{L−1} − Q_{L−2}| / |Q_L − Q_{L−1}|) / ln r; Richardson Q = Q_L + (Q_L − Q_{L−1}) / (r^p − 1); error order ln(e_{L−1} / e_L) / ln r (Roache 1997)\n\n", s->over_dt ? "time-step" : "mesh");
   for (size_t k = 0; k < sizeof head / sizeof head[0]; k++) fprintf(md, "| %s ", head[k]);
   fprintf(md, "|\n");
   for (size_t k = 0; k < sizeof head / sizeof head[0]; k++) fprintf(md, "|---");
@@ -839,7 +775,7 @@ static PetscErrorCode Study_Private(Study *s, Level *lv, PetscBool *ok, PetscBoo
   PetscFunctionBegin;
   ierr = RunLevels_Private(s, lv);
   if (ierr || FcInterrupted) {
-    StopLevels_Private(lv, s->nlev);
+    FcStudyJobsStop(s->job, s->nlev);
     *interrupted = (PetscBool)(FcInterrupted != 0);
     PetscCall(ierr);
     PetscFunctionReturn(0);
@@ -857,9 +793,7 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
 {
   Study          s;
   Level         *lv = NULL;
-  PetscMPIInt    size;
   PetscBool      interrupted = PETSC_FALSE;
-  ssize_t        n;
   PetscErrorCode ierr;
   FcOutDir       od;
   char           kept[PETSC_MAX_PATH_LEN + 96];
@@ -868,37 +802,23 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
   *ok = PETSC_TRUE;
   PetscCall(PetscMemzero(&s, sizeof s));
   s.o = o;
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  FcCheckInput(size == 1, "command line", "study refine", "starts one fcsim process per level itself: run it as one process (without mpiexec)");
-  for (const char *const *e = o->envp; e && *e; e++)
-    FcCheckInput(strncmp(*e, "OMPI_COMM_WORLD_SIZE=", 21) && strncmp(*e, "PMI_RANK=", 9) && strncmp(*e, "PMIX_RANK=", 10), "command line", "study refine", "starts one fcsim process per level itself: run it without mpiexec");
-  PetscCall(ParseLevels_Private(o->levels, &s));
-  ierr = Validate_Private(&s);
+  /* before anything else is read: what the levels refine */
+  FcCheckInput(!o->over || !strcmp(o->over, "mesh") || !strcmp(o->over, "dt"), "command line", "--over", "'%s': expected mesh (the levels refine the meshes) or dt (they halve time.dt)", o->over);
+  s.over_dt = (PetscBool)(o->over && !strcmp(o->over, "dt"));
+  PetscCall(FcStudyExecInit("study refine", o->envp, &s.x));
+  ierr = ParseLevels_Private(o->levels, &s);
+  if (!ierr) ierr = Validate_Private(&s);
   if (ierr) {
     PetscCall(StudyDestroy_Private(&s, NULL));
     return ierr;
   }
-  n = readlink("/proc/self/exe", s.exe, sizeof s.exe - 1);
-  PetscCheck(n > 0 && (size_t)n < sizeof s.exe - 1, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot find the fcsim executable (/proc/self/exe): %s", strerror(errno));
-  s.exe[n] = 0;
-  {
-    /* The runs die with the study: FCSIM_PARENT_PID makes each one's watchdog end it as an
-     * interrupt once its parent is no longer this process, however this one ends (src/fcsim.c);
-     * a kill -9 of the study left its runs writing into its dead temporary folder. */
-    const char *const *e = o->envp ? o->envp : (const char *const *)environ;
-    PetscInt           n = 0, k = 0;
-    while (e[n]) n++;
-    PetscCall(PetscMalloc1(n + 2, &s.envp));
-    for (PetscInt i = 0; i < n; i++)
-      if (strncmp(e[i], "FCSIM_PARENT_PID=", 17)) s.envp[k++] = (char *)e[i];
-    PetscCall(PetscSNPrintf(s.parent, sizeof s.parent, "FCSIM_PARENT_PID=%d", (int)getpid()));
-    s.envp[k++] = s.parent;
-    s.envp[k]   = NULL;
-  }
   s.jobs   = o->jobs > 0 ? o->jobs : (PetscInt)sysconf(_SC_NPROCESSORS_ONLN);
   s.jobs   = PetscMax(1, PetscMin(s.jobs, s.nlev));
   PetscCall(PetscCalloc1(s.nlev, &lv));
+  PetscCall(PetscCalloc1(s.nlev, &s.job));
+  s.lv = lv;
   for (PetscInt i = 0; i < s.nlev; i++) {
+    s.job[i].exit_status = -1;
     lv[i].level       = s.lev[i];
     lv[i].exit_status = -1;
     PetscCall(PetscCalloc2(s.ref.n + 1, &lv[i].covered, s.ref.n + 1, &lv[i].yrun));

@@ -1,7 +1,7 @@
-/* fcsim — `fcsim study refine CASE --levels 0,1,2,3`: one run of a case per mesh refinement
- * level (separate fcsim processes, several at once), their probes against a reference curve,
- * the observed order of convergence and the Richardson-extrapolated value (refine.c,
- * doc/study.md). */
+/* fcsim — `fcsim study refine CASE --levels 0,1,2,3 [--over dt]`: one run of a case per mesh
+ * refinement level, or per halving of the time step (separate fcsim processes, several at
+ * once), their probes against a reference curve, the observed order of convergence and the
+ * Richardson-extrapolated value (refine.c, doc/study.md). */
 #ifndef FC_STUDY_REFINE_H
 #define FC_STUDY_REFINE_H
 #include "../case/case.h"
@@ -11,6 +11,7 @@ typedef struct {
   PetscInt           nsets;
   const char *const *sets;
   const char        *levels;    /* "0,1,2,3": distinct integers in [0, 8] (required) */
+  const char        *over;      /* "mesh" (NULL: the same) or "dt": level L halves time.dt L times */
   const char        *bodies;    /* "a,b": the bodies to refine; NULL: every deformable body */
   const char        *reference; /* CSV reference curve "X,Y"; NULL: none */
   PetscReal          scale_x;   /* multiply the run's X column before the comparison (0: 1) */

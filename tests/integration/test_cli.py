@@ -55,7 +55,7 @@ F = os.path.join("tests", "bad", "fclib", "baseline_local.hdf5")
 refusals = [
     (["fclib", "compare", F, "--solver", "nsgs"], "fcsim: command line: --solver belongs to fclib solve"),
     (["fclib", "compare", F, "--form", "global"], "fcsim: command line: --form belongs to fclib solve"),
-    (["study", "compare", "cases/block_on_floor.json", "-j", "2"], "fcsim: command line: -j belongs to study refine"),
+    (["study", "compare", "cases/block_on_floor.json", "--over", "dt"], "fcsim: command line: --over belongs to study refine"),
     (["study", "refine", "cases/block_on_floor.json", "--levels"], "fcsim: command line: --levels needs a value"),
     (["info", "cases/cantilever.json", "-o", "x"], "fcsim: command line: -o: fcsim info writes no output"),
     (["fclib", "solve", F, "--set", "a=1"], "fcsim: command line: unknown option '--set' (see fcsim --help)"),
