@@ -131,6 +131,16 @@ typedef struct {
   PetscBool mortar;      /* formulation "mortar" (lumped mortar weights, doc/contact.md) */
 } FcCaseContact;
 
+/* centry[e]: the pairs of contacts[] entry e, contacts[first .. first + n), as groups of body
+ * indices: "pair" (nb > 0): ga[x] against gb[y] at first + x nb + y; "bodies" (nb = 0): every pair
+ * (x < y) of ga but those of two rigid bodies, in that order. The contact pairs are found from
+ * their two bodies through these (src/model/contact_pairs.c), never by a search of contacts[]. */
+typedef struct {
+  PetscInt  first, n;
+  PetscInt  na, nb;
+  PetscInt *ga, *gb;
+} FcCaseContactEntry;
+
 typedef enum { FC_PROBE_DISPLACEMENT, FC_PROBE_REACTION, FC_PROBE_KINETIC_ENERGY, FC_PROBE_STRAIN_ENERGY, FC_PROBE_CONTACT_FORCE, FC_PROBE_ACTIVE_CONTACTS } FcProbeType;
 /* probes[i]: named time series. displacement: node of `body` nearest `point`, or the
  * area-weighted mean over the surface `group` (3 columns name_x, name_y, name_z); reaction: resultant of the reaction forces on `group` of `body`
@@ -226,6 +236,7 @@ typedef struct {
   PetscInt       ncontacts;   /* body pairs, every entry of contacts[] expanded (FcCaseContact.entry) */
   FcCaseContact *contacts;
   PetscInt       nentries;    /* elements of contacts[] in the case file */
+  FcCaseContactEntry *centry; /* per element of contacts[]: its pairs as groups of bodies */
   char           contact_solver_type[FC_NAME_LEN]; /* solver registry name, "nsgs" */
   PetscReal      contact_solver_tol;
   PetscInt       contact_solver_max_it;

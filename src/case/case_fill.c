@@ -564,6 +564,25 @@ static PetscErrorCode FillVerdictHaptic_Private(cJSON *root, FcCase *c)
   PetscFunctionReturn(0);
 }
 
+/* centry[e] (case.h): the groups of entry e, one PetscMalloc2 block per entry (freed together) */
+static PetscErrorCode FillContactEntry_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSON *el, const char *pi, PetscInt first, PetscInt np, FcCaseContactEntry *ce)
+{
+  PetscInt na, nb, *ga, *gb;
+
+  PetscFunctionBegin;
+  PetscCall(FcCaseContactGroups(ctx, bodies, el, pi, &na, &ga, &nb, &gb));
+  ce->first = first;
+  ce->n     = np;
+  ce->na    = na;
+  ce->nb    = nb;
+  PetscCall(PetscMalloc2(na + 1, &ce->ga, nb + 1, &ce->gb));
+  PetscCall(PetscArraycpy(ce->ga, ga, na));
+  PetscCall(PetscArraycpy(ce->gb, gb, nb));
+  PetscCall(PetscFree(ga));
+  PetscCall(PetscFree(gb));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FillContacts_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
 {
   cJSON   *el;
@@ -584,6 +603,7 @@ static PetscErrorCode FillContacts_Private(FcSchemaCtx *ctx, cJSON *root, FcCase
   }
   c->nentries = i;
   PetscCall(PetscCalloc1(c->ncontacts, &c->contacts));
+  PetscCall(PetscCalloc1(c->nentries + 1, &c->centry));
   i = 0;
   {
     PetscInt e = 0;
@@ -593,6 +613,7 @@ static PetscErrorCode FillContacts_Private(FcSchemaCtx *ctx, cJSON *root, FcCase
       char     pi[FC_PATH_LEN];
       FcSchemaPathIndex(pi, sizeof pi, "contacts", e);
       PetscCall(FcCaseContactPairs(ctx, Get_Private(root, "bodies"), el, pi, &np, &pairs));
+      PetscCall(FillContactEntry_Private(ctx, Get_Private(root, "bodies"), el, pi, i, np, &c->centry[e]));
       for (PetscInt p = 0; p < np; p++) {
         FcCaseContact *ct = &c->contacts[i++];
         ct->entry         = e;

@@ -461,6 +461,26 @@ static int PairKeyCmp_Private(const void *a, const void *b)
   return (x->entry > y->entry) - (x->entry < y->entry);
 }
 
+/* The groups of contacts[i] (already checked by FcCaseContactPairs): "pair": ga the contactors,
+ * gb the targets; "bodies": ga the group and nb = 0. Freed by the caller. Lets a contact pair be
+ * found from its two bodies without a list of every pair (src/model/contact_pairs.c). */
+PetscErrorCode FcCaseContactGroups(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, const char *pi, PetscInt *na, PetscInt **ga, PetscInt *nb, PetscInt **gb)
+{
+  cJSON *pair = Get_Private(ct, "pair"), *list = Get_Private(ct, "bodies");
+  char   sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  *nb = 0;
+  *gb = NULL;
+  FcSchemaPathKey(sub, sizeof sub, pi, pair ? "pair" : "bodies");
+  if (!pair) PetscCall(ContactGroup_Private(ctx, bodies, list, 0, (PetscInt)cJSON_GetArraySize(list), sub, na, ga));
+  else {
+    PetscCall(ContactGroup_Private(ctx, bodies, pair, 0, 1, sub, na, ga));
+    PetscCall(ContactGroup_Private(ctx, bodies, pair, 1, 1, sub, nb, gb));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* contacts[i]: every pair names two distinct existing bodies, the first (the contactor, whose
  * surface nodes are the contact points) deformable; target_surface needs a target with
  * physical groups, both_passes a deformable target; no pair of bodies is in two entries with the

@@ -88,12 +88,24 @@ static void test_name_match(void **state)
   assert_false(FcCaseNameMatch("*1", "block_10"));
 }
 
-/* candidate[p] for the pair of blocks (a, b) (1-based, either order), -1 when it is no pair */
-static int Candidate(const FcContactPair *pairs, PetscInt np, const PetscBool *cand, PetscInt a, PetscInt b)
+/* 1 when the pair of blocks (a, b) (1-based, either order) is in the list, 0 when it is not, -1
+ * when the case has no such pair; its place in the list is its index's (the list is sorted) */
+static int Candidate(const FcCase *c, const FcContactPair *pairs, PetscInt np, PetscInt a, PetscInt b)
 {
-  for (PetscInt p = 0; p < np; p++)
-    if ((pairs[p].A == a - 1 && pairs[p].B == b - 1) || (pairs[p].A == b - 1 && pairs[p].B == a - 1)) return cand[p] ? 1 : 0;
-  return -1;
+  int found = -1;
+  for (PetscInt i = 0; i < c->ncontacts; i++)
+    if ((c->contacts[i].body[0] == a - 1 && c->contacts[i].body[1] == b - 1) || (c->contacts[i].body[0] == b - 1 && c->contacts[i].body[1] == a - 1)) found = 0;
+  for (PetscInt p = 0; p < np; p++) {
+    if (p) assert_true(pairs[p].index > pairs[p - 1].index);
+    assert_int_equal(pairs[p].casepair, pairs[p].index); /* one pass per pair here */
+    assert_int_equal(pairs[p].A, c->contacts[pairs[p].index].body[0]);
+    assert_int_equal(pairs[p].B, c->contacts[pairs[p].index].body[1]);
+    if ((pairs[p].A == a - 1 && pairs[p].B == b - 1) || (pairs[p].A == b - 1 && pairs[p].B == a - 1)) {
+      assert_int_equal(found, 0);
+      found = 1;
+    }
+  }
+  return found;
 }
 
 static void test_blocks(void **state)
@@ -104,7 +116,7 @@ static void test_blocks(void **state)
   FcModel        m;
   PetscInt       np;
   FcContactPair *pairs;
-  PetscBool     *cand;
+  FcPairCatalog  cat;
   PetscReal     *X[5];
   (void)state;
 
@@ -139,35 +151,42 @@ static void test_blocks(void **state)
     assert_true(PetscAbsReal(m.bodies[k]->volume - 1) < 1e-14);
     assert_true(PetscAbsReal(m.bodies[k]->mesh.X[0] - box[6 * k]) < 1e-15); /* node 0: its own box's lo corner */
   }
-  CHK(FcContactPairsCreate(&m, &np, &pairs));
-  assert_int_equal(np, 10);
-  CHK(PetscMalloc1(np, &cand));
+  /* the passes made at t = 0: the pairs whose boxes meet, (1, 2), (3, 4) and the four with the
+   * floor, of the 10 pairs (2, 3) 0.5 m apart and (1, 3), (1, 4), (2, 4) further are not made */
+  CHK(FcContactPairsCreate(&m, &cat, &np, &pairs));
+  assert_int_equal(np, 6);
+  assert_int_equal(Candidate(&c, pairs, np, 1, 2), 1);
+  assert_int_equal(Candidate(&c, pairs, np, 3, 4), 1);
+  assert_int_equal(Candidate(&c, pairs, np, 2, 3), 0);
+  assert_int_equal(Candidate(&c, pairs, np, 1, 3), 0);
+  assert_int_equal(Candidate(&c, pairs, np, 1, 4), 0);
+  assert_int_equal(Candidate(&c, pairs, np, 2, 4), 0);
+  for (int k = 1; k <= 4; k++) assert_int_equal(Candidate(&c, pairs, np, k, 5), 1);
   for (int k = 0; k < 4; k++) {
     CHK(PetscMalloc1(3 * 8, &X[k]));
     CHK(PetscArraycpy(X[k], m.bodies[k]->mesh.X, 3 * 8));
   }
   X[4] = NULL; /* the analytic plane: unbounded */
+  CHK(FcContactPairsUpdate(&m, cat, X, &np, &pairs));
+  assert_int_equal(np, 6);
+  assert_int_equal(pairs[1].index, 3); /* (1, floor): the 4th pair in the group's order */
+  CHK(PetscMalloc1(1, &pairs[1].prev)); /* state of a pass that stays: a marker */
 
-  CHK(FcContactPairsCandidates(&m, X, np, pairs, cand));
-  assert_int_equal(Candidate(pairs, np, cand, 1, 2), 1);
-  assert_int_equal(Candidate(pairs, np, cand, 3, 4), 1);
-  assert_int_equal(Candidate(pairs, np, cand, 2, 3), 0);
-  assert_int_equal(Candidate(pairs, np, cand, 1, 3), 0);
-  assert_int_equal(Candidate(pairs, np, cand, 1, 4), 0);
-  assert_int_equal(Candidate(pairs, np, cand, 2, 4), 0);
-  for (int k = 1; k <= 4; k++) assert_int_equal(Candidate(pairs, np, cand, k, 5), 1);
-
+  /* block 2 moved 0.45 m towards block 3, block 4 10 m up: (1, 2) and (3, 4) are dropped, (2, 3)
+   * made; the floor's pairs stay, with their state */
   for (int i = 0; i < 8; i++) X[1][3 * i] += 0.45; /* block 2 to [1.45, 2.45]: 0.05 from block 3 */
   for (int i = 0; i < 8; i++) X[3][3 * i + 2] += 10;
-  CHK(FcContactPairsCandidates(&m, X, np, pairs, cand));
-  assert_int_equal(Candidate(pairs, np, cand, 1, 2), 0);
-  assert_int_equal(Candidate(pairs, np, cand, 2, 3), 1);
-  assert_int_equal(Candidate(pairs, np, cand, 3, 4), 0);
-  assert_int_equal(Candidate(pairs, np, cand, 4, 5), 1);
+  CHK(FcContactPairsUpdate(&m, cat, X, &np, &pairs));
+  assert_int_equal(np, 5);
+  assert_int_equal(Candidate(&c, pairs, np, 1, 2), 0);
+  assert_int_equal(Candidate(&c, pairs, np, 2, 3), 1);
+  assert_int_equal(Candidate(&c, pairs, np, 3, 4), 0);
+  assert_int_equal(Candidate(&c, pairs, np, 4, 5), 1);
+  assert_int_equal(pairs[0].index, 3);
+  assert_non_null(pairs[0].prev); /* kept (the list is made anew: (1, 2) was before it) */
 
   for (int k = 0; k < 4; k++) CHK(PetscFree(X[k]));
-  CHK(PetscFree(cand));
-  CHK(FcContactPairsDestroy(np, &pairs));
+  CHK(FcContactPairsDestroy(&cat, np, &pairs));
   CHK(FcModelDestroy(&m));
   CHK(FcCaseDestroy(&c));
 }
