@@ -116,21 +116,6 @@ typedef struct {
   PetscBool      from_volumes;
 } FcCaseBody;
 
-/* contacts[i]: body[0] is the contactor (deformable: its surface nodes are the contact points),
- * body[1] the target (indices into bodies[]). surface / target_surface: physical surface groups
- * ("": all boundary nodes / faces). alarm: proximity distance [m], -1 = automatic. both_passes:
- * also take the target's nodes against the contactor (deformable-deformable pairs only). */
-typedef struct {
-  PetscInt  entry;       /* the element of contacts[] this pair comes from (one entry with
-                          * "bodies" or patterns stands for many pairs; probes' "pair" is an entry) */
-  PetscInt  body[2];
-  char      surface[FC_NAME_LEN];
-  char      target_surface[FC_NAME_LEN];
-  PetscReal mu, alarm;
-  PetscBool both_passes;
-  PetscBool mortar;      /* formulation "mortar" (lumped mortar weights, doc/contact.md) */
-} FcCaseContact;
-
 /* centry[e]: the pairs of contacts[] entry e, contacts[first .. first + n), as groups of body
  * indices: "pair" (nb > 0): ga[x] against gb[y] at first + x nb + y; "bodies" (nb = 0): every pair
  * (x < y) of ga but those of two rigid bodies, in that order. The contact pairs are found from
@@ -139,7 +124,25 @@ typedef struct {
   PetscInt  first, n;
   PetscInt  na, nb;
   PetscInt *ga, *gb;
+  char      surface[FC_NAME_LEN], target_surface[FC_NAME_LEN]; /* of every pair of the entry */
 } FcCaseContactEntry;
+
+/* contacts[i]: body[0] is the contactor (deformable: its surface nodes are the contact points),
+ * body[1] the target (indices into bodies[]). surface / target_surface: physical surface groups
+ * ("": all boundary nodes / faces). alarm: proximity distance [m], -1 = automatic. both_passes:
+ * also take the target's nodes against the contactor (deformable-deformable pairs only). */
+typedef struct {
+  PetscInt  entry;       /* the element of contacts[] this pair comes from (one entry with
+                          * "bodies" or patterns stands for many pairs; probes' "pair" is an entry) */
+  PetscInt  body[2];
+  const char *surface;        /* the entry's (FcCaseContactEntry): a group of n bodies has
+                               * n(n − 1)/2 pairs, the strings are kept once */
+  const char *target_surface;
+  PetscReal mu, alarm;
+  PetscBool both_passes;
+  PetscBool mortar;      /* formulation "mortar" (lumped mortar weights, doc/contact.md) */
+} FcCaseContact;
+
 
 typedef enum { FC_PROBE_DISPLACEMENT, FC_PROBE_REACTION, FC_PROBE_KINETIC_ENERGY, FC_PROBE_STRAIN_ENERGY, FC_PROBE_CONTACT_FORCE, FC_PROBE_ACTIVE_CONTACTS } FcProbeType;
 /* probes[i]: named time series. displacement: node of `body` nearest `point`, or the

@@ -578,6 +578,8 @@ static PetscErrorCode FillContactEntry_Private(FcSchemaCtx *ctx, cJSON *bodies, 
   PetscCall(PetscMalloc2(na + 1, &ce->ga, nb + 1, &ce->gb));
   PetscCall(PetscArraycpy(ce->ga, ga, na));
   PetscCall(PetscArraycpy(ce->gb, gb, nb));
+  PetscCall(GroupKey_Private(el, "surface", ce->surface, sizeof ce->surface));
+  PetscCall(GroupKey_Private(el, "target_surface", ce->target_surface, sizeof ce->target_surface));
   PetscCall(PetscFree(ga));
   PetscCall(PetscFree(gb));
   PetscFunctionReturn(0);
@@ -619,8 +621,8 @@ static PetscErrorCode FillContacts_Private(FcSchemaCtx *ctx, cJSON *root, FcCase
         ct->entry         = e;
         ct->body[0]       = pairs[2 * p];
         ct->body[1]       = pairs[2 * p + 1];
-        PetscCall(GroupKey_Private(el, "surface", ct->surface, sizeof ct->surface));
-        PetscCall(GroupKey_Private(el, "target_surface", ct->target_surface, sizeof ct->target_surface));
+        ct->surface        = c->centry[e].surface;
+        ct->target_surface = c->centry[e].target_surface;
         ct->mu          = Num_Private(el, "mu");
         ct->alarm       = Get_Private(el, "alarm") ? Num_Private(el, "alarm") : -1;
         ct->both_passes = Bool_Private(el, "both_passes");
