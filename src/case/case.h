@@ -124,7 +124,13 @@ typedef struct {
   PetscInt  first, n;
   PetscInt  na, nb;
   PetscInt *ga, *gb;
-  char      surface[FC_NAME_LEN], target_surface[FC_NAME_LEN]; /* of every pair of the entry */
+  PetscInt *start, *ndef, *defpos; /* "bodies" (one block, start's): start[x] the pairs before
+                                    * ga[x]'s, ndef[x] the deformable bodies among ga[0 .. x),
+                                    * defpos[k] the place of the k-th deformable one */
+  /* of every pair of the entry (FcCaseContact) */
+  char      surface[FC_NAME_LEN], target_surface[FC_NAME_LEN];
+  PetscReal mu, alarm;
+  PetscBool both_passes, mortar;
 } FcCaseContactEntry;
 
 /* contacts[i]: body[0] is the contactor (deformable: its surface nodes are the contact points),
@@ -236,8 +242,7 @@ typedef struct {
   FcCaseVerdict verdict;
   FcCaseHaptic  haptic;
 
-  PetscInt       ncontacts;   /* body pairs, every entry of contacts[] expanded (FcCaseContact.entry) */
-  FcCaseContact *contacts;
+  PetscInt       ncontacts;   /* body pairs, every entry of contacts[] expanded (FcCaseContactAt) */
   PetscInt       nentries;    /* elements of contacts[] in the case file */
   FcCaseContactEntry *centry; /* per element of contacts[]: its pairs as groups of bodies */
   char           contact_solver_type[FC_NAME_LEN]; /* solver registry name, "nsgs" */
@@ -273,6 +278,12 @@ typedef struct {
  * when it is valid JSON, else taken as a string). All problems are input errors. */
 /* FcCaseLoad overwrites *c without freeing it; on any error *c is left zeroed (nothing to
  * destroy). FcCaseDestroy frees everything and zeroes *c, so calling it twice is harmless. */
+/* Pair i of the expanded contacts[] (0 <= i < ncontacts; the pairs of entry e are
+ * centry[e].first ...), computed from the entries' groups in O(log) (no list of the pairs is
+ * kept: a group of n bodies has n(n − 1)/2), and the entry of pair i. */
+FcCaseContact FcCaseContactAt(const FcCase *c, PetscInt i);
+PetscInt      FcCaseContactEntryOf(const FcCase *c, PetscInt i);
+
 PetscErrorCode FcCaseLoad(const char *file, PetscInt nsets, const char *const *sets, FcCase *c);
 PetscErrorCode FcCaseDestroy(FcCase *c);
 /* Put the case's "petsc" options into PETSc's options database; an option already set (on the

@@ -138,10 +138,10 @@ static PetscErrorCode Twins_Private(const FcContactPair *P1, FcContactPair *P2, 
  * with E its entry; an entry over several bodies stands for several pairs, then named. */
 static void ContactPath_Private(const FcCase *c, PetscInt i, const char *key, char *out, size_t len)
 {
-  const FcCaseContact *cc = &c->contacts[i];
-  PetscBool            many = (i > 0 && c->contacts[i - 1].entry == cc->entry) || (i + 1 < c->ncontacts && c->contacts[i + 1].entry == cc->entry);
-  int                  n    = snprintf(out, len, "contacts[%d].%s", (int)cc->entry, key);
-  if (many && n >= 0 && (size_t)n < len) snprintf(out + n, len - (size_t)n, " (pair '%.100s'-'%.100s')", c->bodies[cc->body[0]].name, c->bodies[cc->body[1]].name);
+  const FcCaseContact cc   = FcCaseContactAt(c, i);
+  PetscBool           many = c->centry[cc.entry].n > 1;
+  int                 n    = snprintf(out, len, "contacts[%d].%s", (int)cc.entry, key);
+  if (many && n >= 0 && (size_t)n < len) snprintf(out + n, len - (size_t)n, " (pair '%.100s'-'%.100s')", c->bodies[cc.body[0]].name, c->bodies[cc.body[1]].name);
 }
 
 /* Mortar formulation: the slave (contactor) surface triangles, the `surface` group's faces or all
@@ -195,8 +195,6 @@ struct _n_FcPairCatalog {
   PetscInt    *bpoff;    /* per entry: the index of the second pass of its first pair, -1: one pass */
   PetscInt    *pos;      /* per entry e and body b, pos[e nbodies + b]: x >= 0 its place in ga,
                           * -2 - y its place in gb, -1 not in the entry */
-  PetscInt   **start;    /* per "bodies" entry: start[x], its pairs before those of ga[x]; then
-                          * ndef[x] (at start[e] + na + 1): deformable bodies among ga[0 .. x) */
   PetscInt     nsecond;  /* second passes */
   PetscInt     nentries;
 };
@@ -240,64 +238,169 @@ static PetscErrorCode SetGet_Private(const FcModel *model, FcPairCatalog cat, co
 /* The group key of the target surface of case pair i's first pass (a mesh target), and its path. */
 static const char *TargetKey_Private(const FcModel *model, PetscInt i, char *path, size_t lpath)
 {
-  const FcCase        *c   = model->c;
-  const FcCaseContact *cc  = &c->contacts[i];
-  const char          *key = cc->target_surface;
+  const FcCase       *c   = model->c;
+  const FcCaseContact cc  = FcCaseContactAt(c, i);
+  const char         *key = cc.target_surface;
   ContactPath_Private(c, i, "target_surface", path, lpath);
-  if (model->bodies[cc->body[1]]->placed && !key[0]) {
-    key = model->bodies[cc->body[1]]->spec->shape.group;
-    FcCaseBodyPath(c, cc->body[1], "shape.group", path, lpath);
+  if (model->bodies[cc.body[1]]->placed && !key[0]) {
+    key = model->bodies[cc.body[1]]->spec->shape.group;
+    FcCaseBodyPath(c, cc.body[1], "shape.group", path, lpath);
   }
   return key;
 }
 
-/* Every pass of the case, in the order of their index (first passes, then second passes), checked
- * as it would be made: its points, its target surface, its mortar slave surface (errors name the
- * case key), and the bodies' broad-phase inflation. Nothing per pass is kept. */
+/* The first pass of a body in each role, per entry (CatalogPasses_Private): what the passes made in
+ * index order would look up first, so that the same input error comes first. */
+typedef struct {
+  PetscInt pass, sub;  /* pass index; 0 its points, 1 its target surface, 2 its mortar surface */
+  PetscInt casepair, body;
+} Event_Private;
+
+static int CmpEvent_Private(const void *a, const void *b)
+{
+  const Event_Private *x = a, *y = b;
+  if (x->pass != y->pass) return (x->pass > y->pass) - (x->pass < y->pass);
+  return (x->sub > y->sub) - (x->sub < y->sub);
+}
+
+/* Entry e's first passes per body and role: "pair" x-major, ga[x] first the contactor at (x, 0),
+ * gb[y] the target at (0, y); "bodies" (x, y) in order (case.h), a body p the contactor first at
+ * (q, p) with q its first rigid predecessor, else at (p, p + 1); the target first at (q, p) with q
+ * its first deformable predecessor, or for a rigid p at (p, its first deformable successor); second
+ * passes likewise with the roles swapped. */
+static void EntryEvents_Private(const FcCase *c, FcPairCatalog cat, PetscInt e, Event_Private *ev, PetscInt *n)
+{
+  const FcCaseContactEntry *ce = &c->centry[e];
+  const PetscInt            f  = ce->first, b2 = cat->bpoff[e];
+#define FC_EVENT(P, S, I, B) (ev[*n].pass = (P), ev[*n].sub = (S), ev[*n].casepair = (I), ev[*n].body = (B), (*n)++)
+  if (ce->nb) {
+    for (PetscInt x = 0; x < ce->na; x++) {
+      FC_EVENT(f + x * ce->nb, 0, f + x * ce->nb, ce->ga[x]);
+      if (ce->mortar) FC_EVENT(f + x * ce->nb, 2, f + x * ce->nb, ce->ga[x]);
+      if (b2 >= 0) FC_EVENT(b2 + x * ce->nb, 1, f + x * ce->nb, ce->ga[x]);
+    }
+    for (PetscInt y = 0; y < ce->nb; y++) {
+      FC_EVENT(f + y, 1, f + y, ce->gb[y]);
+      if (b2 >= 0) FC_EVENT(b2 + y, 0, f + y, ce->gb[y]);
+    }
+  } else {
+    const PetscInt *st = ce->start, *nd = ce->ndef, na = ce->na;
+    PetscInt        r = -1, d = -1; /* the first rigid, the first deformable body so far */
+    for (PetscInt p = 0; p < na; p++) {
+      const PetscBool rp = c->bodies[ce->ga[p]].rigid;
+      PetscInt        L  = -1;
+      if (!rp) { /* contactor */
+        if (r >= 0) L = st[r] + nd[p] - nd[r + 1];
+        else if (p + 1 < na) L = st[p];
+        if (L >= 0) {
+          FC_EVENT(f + L, 0, f + L, ce->ga[p]);
+          if (ce->mortar) FC_EVENT(f + L, 2, f + L, ce->ga[p]);
+        }
+      }
+      L = -1; /* target */
+      if (d >= 0) L = st[d] + p - d - 1;
+      else if (rp && nd[na] - nd[p + 1] > 0) L = st[p];
+      if (L >= 0) FC_EVENT(f + L, 1, f + L, ce->ga[p]);
+      if (b2 >= 0 && p > 0) FC_EVENT(b2 + st[0] + p - 1, 0, f + st[0] + p - 1, ce->ga[p]); /* (0, p): all deformable */
+      if (b2 >= 0 && p + 1 < na) FC_EVENT(b2 + st[p], 1, f + st[p], ce->ga[p]);
+      if (rp && r < 0) r = p;
+      if (!rp && d < 0) d = p;
+    }
+  }
+#undef FC_EVENT
+}
+
+/* The largest alarm distance of each body's passes in entry e (the broad phase's inflation): the
+ * entry's alarm, else the contactor's mean edge, per pass (case.h for who is the contactor). */
+static void EntryInflate_Private(const FcModel *model, FcPairCatalog cat, PetscInt e)
+{
+  const FcCaseContactEntry *ce = &model->c->centry[e];
+  PetscReal                *inf = cat->inflate, m = 0;
+#define FC_RAISE(b, a) (inf[b] = PetscMax(inf[b], (a)))
+  if (ce->alarm > 0) {
+    for (PetscInt x = 0; x < ce->na; x++) FC_RAISE(ce->ga[x], ce->alarm);
+    for (PetscInt y = 0; y < ce->nb; y++) FC_RAISE(ce->gb[y], ce->alarm);
+  } else if (ce->nb) { /* ga[x] the contactor (gb[y] in a second pass) of every pair it is in */
+    PetscReal mb = 0;
+    for (PetscInt x = 0; x < ce->na; x++) m = PetscMax(m, FC_MEAN_EDGE(ce->ga[x]));
+    for (PetscInt y = 0; y < ce->nb && ce->both_passes; y++) mb = PetscMax(mb, FC_MEAN_EDGE(ce->gb[y]));
+    for (PetscInt x = 0; x < ce->na; x++) FC_RAISE(ce->ga[x], PetscMax(FC_MEAN_EDGE(ce->ga[x]), mb));
+    for (PetscInt y = 0; y < ce->nb; y++) FC_RAISE(ce->gb[y], PetscMax(m, ce->both_passes ? FC_MEAN_EDGE(ce->gb[y]) : 0));
+  } else { /* (x, y): the earlier deformable body, or the deformable one of a rigid pair */
+    const PetscInt na = ce->na;
+    PetscReal      all = 0, pre = 0, suf = 0;
+    PetscBool      rigidbefore = PETSC_FALSE;
+    for (PetscInt p = 0; p < na; p++)
+      if (!model->c->bodies[ce->ga[p]].rigid) all = PetscMax(all, FC_MEAN_EDGE(ce->ga[p]));
+    for (PetscInt p = 0; p < na; p++) {
+      const PetscInt b = ce->ga[p];
+      if (model->c->bodies[b].rigid) {
+        FC_RAISE(b, all);
+        rigidbefore = PETSC_TRUE;
+        continue;
+      }
+      FC_RAISE(b, pre); /* its deformable predecessors', the contactors */
+      if (p + 1 < na || rigidbefore) FC_RAISE(b, FC_MEAN_EDGE(b));
+      if (ce->both_passes && p > 0) FC_RAISE(b, FC_MEAN_EDGE(b)); /* second passes: (q, p) */
+      pre = PetscMax(pre, FC_MEAN_EDGE(b));
+    }
+    for (PetscInt p = na - 1; p >= 0 && ce->both_passes; p--) { /* second passes (p, q): q's */
+      FC_RAISE(ce->ga[p], suf);
+      suf = PetscMax(suf, FC_MEAN_EDGE(ce->ga[p]));
+    }
+  }
+#undef FC_RAISE
+}
+
+/* Every pass of the case checked as it would be made, in the order of their index (first passes,
+ * then second passes): its points, its target surface, its mortar slave surface (errors name the
+ * case key), and the bodies' broad-phase inflation. Only each body's first pass in each role is
+ * looked at (the others share its sets): O(bodies in the groups), not O(pairs). */
 static PetscErrorCode CatalogPasses_Private(const FcModel *model, FcPairCatalog cat)
 {
-  const FcCase *c = model->c;
-  char          path[384];
-  PetscInt      s;
+  const FcCase  *c = model->c;
+  Event_Private *ev;
+  PetscInt       n = 0, cap = 0, s;
+  char           path[384];
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < c->ncontacts; i++) {
-    const FcCaseContact *cc = &c->contacts[i];
-    PetscReal            alarm;
-    ContactPath_Private(c, i, "surface", path, sizeof path);
-    PetscCall(SetGet_Private(model, cat, path, cc->body[0], cc->surface, PETSC_FALSE, &s));
-    alarm = cc->alarm > 0 ? cc->alarm : FC_MEAN_EDGE(cc->body[0]);
-    for (int k = 0; k < 2; k++) cat->inflate[cc->body[k]] = PetscMax(cat->inflate[cc->body[k]], alarm);
-    cat->target[cc->body[1]] = PETSC_TRUE;
-    if (model->bodies[cc->body[1]]->ops.nodes) {
-      const char *key = TargetKey_Private(model, i, path, sizeof path);
-      PetscCall(SetGet_Private(model, cat, path, cc->body[1], key, PETSC_TRUE, &s));
-    }
-    if (cc->mortar) { /* checked here, made with its pass */
+  for (PetscInt e = 0; e < c->nentries; e++) cap += 3 * (c->centry[e].na + c->centry[e].nb) + 2 * c->centry[e].na;
+  PetscCall(PetscMalloc1(cap + 1, &ev));
+  for (PetscInt e = 0; e < c->nentries; e++) {
+    EntryEvents_Private(c, cat, e, ev, &n);
+    EntryInflate_Private(model, cat, e);
+    for (PetscInt y = 0; y < c->centry[e].nb; y++) cat->target[c->centry[e].gb[y]] = PETSC_TRUE;
+    for (PetscInt x = 0; x < c->centry[e].na; x++)
+      if (!c->centry[e].nb || c->centry[e].both_passes) cat->target[c->centry[e].ga[x]] = PETSC_TRUE;
+  }
+  qsort(ev, (size_t)n, sizeof *ev, CmpEvent_Private);
+  for (PetscInt k = 0; k < n; k++) {
+    const FcCaseContact cc      = FcCaseContactAt(c, ev[k].casepair);
+    const PetscBool     reverse = (PetscBool)(ev[k].pass >= c->ncontacts);
+    PetscErrorCode      rc      = 0;
+    if (ev[k].sub == 0) {
+      ContactPath_Private(c, ev[k].casepair, reverse ? "target_surface" : "surface", path, sizeof path);
+      rc = SetGet_Private(model, cat, path, ev[k].body, reverse ? cc.target_surface : cc.surface, PETSC_FALSE, &s);
+    } else if (ev[k].sub == 1 && reverse) {
+      ContactPath_Private(c, ev[k].casepair, "surface", path, sizeof path);
+      rc = SetGet_Private(model, cat, path, ev[k].body, cc.surface, PETSC_TRUE, &s);
+    } else if (ev[k].sub == 1 && model->bodies[ev[k].body]->ops.nodes) {
+      const char *key = TargetKey_Private(model, ev[k].casepair, path, sizeof path);
+      rc              = SetGet_Private(model, cat, path, ev[k].body, key, PETSC_TRUE, &s);
+    } else if (ev[k].sub == 2) { /* checked here, made with its pass */
       FcContactPair T;
       PetscCall(PetscMemzero(&T, sizeof T));
-      PetscCall(SlaveSurface_Private(c, i, &model->bodies[cc->body[0]]->mesh, cc->surface, &T));
-      PetscCall(FcMortarSlaveDestroy(&T.slave));
+      rc = SlaveSurface_Private(c, ev[k].casepair, &model->bodies[ev[k].body]->mesh, cc.surface, &T);
+      if (!rc) rc = FcMortarSlaveDestroy(&T.slave);
     }
+    if (rc) PetscCall(PetscFree(ev));
+    PetscCall(rc);
   }
-  for (PetscInt i = 0; i < c->ncontacts; i++) {
-    const FcCaseContact *cc = &c->contacts[i];
-    PetscReal            alarm;
-    if (!cc->both_passes) continue;
-    cat->nsecond++;
-    ContactPath_Private(c, i, "target_surface", path, sizeof path);
-    PetscCall(SetGet_Private(model, cat, path, cc->body[1], cc->target_surface, PETSC_FALSE, &s));
-    alarm = cc->alarm > 0 ? cc->alarm : FC_MEAN_EDGE(cc->body[1]);
-    for (int k = 0; k < 2; k++) cat->inflate[cc->body[k]] = PetscMax(cat->inflate[cc->body[k]], alarm);
-    cat->target[cc->body[0]] = PETSC_TRUE;
-    ContactPath_Private(c, i, "surface", path, sizeof path);
-    PetscCall(SetGet_Private(model, cat, path, cc->body[0], cc->surface, PETSC_TRUE, &s));
-  }
+  PetscCall(PetscFree(ev));
   PetscFunctionReturn(0);
 }
 
-/* Where each body sits in each entry's groups, the first pair of each body of a "bodies" group,
- * and the index of each entry's second passes (FcCaseContactEntry, case.h). */
+/* Where each body sits in each entry's groups, and the index of each entry's second passes. */
 static PetscErrorCode CatalogEntries_Private(const FcModel *model, FcPairCatalog cat)
 {
   const FcCase  *c  = model->c;
@@ -306,31 +409,20 @@ static PetscErrorCode CatalogEntries_Private(const FcModel *model, FcPairCatalog
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(ne * nb + 1, &cat->pos));
-  PetscCall(PetscCalloc1(ne + 1, &cat->start));
   PetscCall(PetscMalloc1(ne + 1, &cat->bpoff));
   for (PetscInt k = 0; k < ne * nb; k++) cat->pos[k] = -1;
   for (PetscInt e = 0; e < ne; e++) {
-    const FcCaseContactEntry *ce = &c->centry[e];
+    const FcCaseContactEntry *ce  = &c->centry[e];
     PetscInt                 *pos = &cat->pos[e * nb];
     for (PetscInt x = 0; x < ce->na; x++) pos[ce->ga[x]] = x;
     for (PetscInt y = 0; y < ce->nb; y++) pos[ce->gb[y]] = -2 - y;
     cat->bpoff[e] = -1;
-    if (ce->n && c->contacts[ce->first].both_passes) {
+    if (ce->both_passes) {
       cat->bpoff[e] = off;
       off += ce->n;
     }
-    if (ce->nb) continue;
-    {
-      PetscInt *st, *nd;
-      PetscCall(PetscMalloc1(2 * (ce->na + 1), &cat->start[e]));
-      st = cat->start[e];
-      nd = st + ce->na + 1;
-      nd[0] = 0;
-      for (PetscInt x = 0; x < ce->na; x++) nd[x + 1] = nd[x] + !c->bodies[ce->ga[x]].rigid;
-      st[0] = 0;
-      for (PetscInt x = 0; x < ce->na; x++) st[x + 1] = st[x] + (c->bodies[ce->ga[x]].rigid ? nd[ce->na] - nd[x + 1] : ce->na - x - 1);
-    }
   }
+  cat->nsecond = off - c->ncontacts;
   PetscFunctionReturn(0);
 }
 
@@ -346,7 +438,7 @@ static PetscInt CasePair_Private(const FcCase *c, FcPairCatalog cat, PetscInt nb
     if (pb >= 0 && pa <= -2) return ce->first + pb * ce->nb + (-2 - pa);
     return -1;
   } else {
-    const PetscInt  x = PetscMin(pa, pb), y = PetscMax(pa, pb), *st = cat->start[e], *nd = st + ce->na + 1;
+    const PetscInt  x = PetscMin(pa, pb), y = PetscMax(pa, pb), *st = ce->start, *nd = ce->ndef;
     const PetscBool rx = c->bodies[ce->ga[x]].rigid;
     if (rx && c->bodies[ce->ga[y]].rigid) return -1;
     return ce->first + st[x] + (rx ? nd[y] - nd[x + 1] : y - x - 1);
@@ -378,8 +470,6 @@ PetscErrorCode FcContactPairsDestroy(FcPairCatalog *pcat, PetscInt npairs, FcCon
   PetscCall(PetscFree(cat->set));
   PetscCall(PetscFree(cat->head));
   PetscCall(PetscFree4(cat->edge, cat->inflate, cat->box0, cat->target));
-  for (PetscInt e = 0; cat->start && e < cat->nentries; e++) PetscCall(PetscFree(cat->start[e]));
-  PetscCall(PetscFree(cat->start));
   PetscCall(PetscFree(cat->pos));
   PetscCall(PetscFree(cat->bpoff));
   PetscCall(PetscFree(*pcat));
@@ -405,25 +495,25 @@ static PetscErrorCode PassMake_Private(const FcModel *model, FcPairCatalog cat, 
     P->reverse = PETSC_TRUE;
   }
   {
-    const FcCaseContact *cc = &c->contacts[i];
+    const FcCaseContact cc = FcCaseContactAt(c, i), *cp = &cc;
     P->casepair = i;
-    P->A        = cc->body[P->reverse ? 1 : 0];
-    P->B        = cc->body[P->reverse ? 0 : 1];
-    P->mu       = cc->mu;
-    P->alarm    = cc->alarm > 0 ? cc->alarm : FC_MEAN_EDGE(P->A);
+    P->A        = cp->body[P->reverse ? 1 : 0];
+    P->B        = cp->body[P->reverse ? 0 : 1];
+    P->mu       = cp->mu;
+    P->alarm    = cp->alarm > 0 ? cp->alarm : FC_MEAN_EDGE(P->A);
     ContactPath_Private(c, i, P->reverse ? "target_surface" : "surface", path, sizeof path);
-    PetscCall(SetGet_Private(model, cat, path, P->A, P->reverse ? cc->target_surface : cc->surface, PETSC_FALSE, &s));
+    PetscCall(SetGet_Private(model, cat, path, P->A, P->reverse ? cp->target_surface : cp->surface, PETSC_FALSE, &s));
     P->npoints = cat->set[s].n;
     P->points  = cat->set[s].idx;
     if (model->bodies[P->B]->ops.nodes) {
-      const char *key = P->reverse ? cc->surface : TargetKey_Private(model, i, path, sizeof path);
+      const char *key = P->reverse ? cp->surface : TargetKey_Private(model, i, path, sizeof path);
       PetscCall(SetGet_Private(model, cat, path, P->B, key, PETSC_TRUE, &s));
       P->ntri         = cat->set[s].n;
       P->tri          = cat->set[s].idx;
       P->tree         = cat->set[s].tree;
       P->target_owner = s;
     }
-    if (cc->mortar) PetscCall(SlaveSurface_Private(c, i, &model->bodies[P->A]->mesh, cc->surface, P));
+    if (cp->mortar) PetscCall(SlaveSurface_Private(c, i, &model->bodies[P->A]->mesh, cp->surface, P));
   }
   PetscFunctionReturn(0);
 }
@@ -715,7 +805,7 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
     const PetscInt       at = gat;
     {
       char path[64];
-      snprintf(path, sizeof path, "contacts[%d]", (int)c->contacts[P->casepair].entry);
+      snprintf(path, sizeof path, "contacts[%d]", (int)FcCaseContactEntryOf(c, P->casepair));
       return FcInputError(c->file, path, "bodies \"%s\" and \"%s\" overlap at t = 0: largest penetration %g m (node %d of \"%s\" at (%g, %g, %g)); the initial configuration must not overlap", A->name, B->name, (double)-worst, (int)A->mesh.node_id[at], A->name, (double)A->mesh.X[3 * at], (double)A->mesh.X[3 * at + 1], (double)A->mesh.X[3 * at + 2]);
     }
   }

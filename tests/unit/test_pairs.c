@@ -94,12 +94,12 @@ static int Candidate(const FcCase *c, const FcContactPair *pairs, PetscInt np, P
 {
   int found = -1;
   for (PetscInt i = 0; i < c->ncontacts; i++)
-    if ((c->contacts[i].body[0] == a - 1 && c->contacts[i].body[1] == b - 1) || (c->contacts[i].body[0] == b - 1 && c->contacts[i].body[1] == a - 1)) found = 0;
+    if ((FcCaseContactAt(c, i).body[0] == a - 1 && FcCaseContactAt(c, i).body[1] == b - 1) || (FcCaseContactAt(c, i).body[0] == b - 1 && FcCaseContactAt(c, i).body[1] == a - 1)) found = 0;
   for (PetscInt p = 0; p < np; p++) {
     if (p) assert_true(pairs[p].index > pairs[p - 1].index);
     assert_int_equal(pairs[p].casepair, pairs[p].index); /* one pass per pair here */
-    assert_int_equal(pairs[p].A, c->contacts[pairs[p].index].body[0]);
-    assert_int_equal(pairs[p].B, c->contacts[pairs[p].index].body[1]);
+    assert_int_equal(pairs[p].A, FcCaseContactAt(c, pairs[p].index).body[0]);
+    assert_int_equal(pairs[p].B, FcCaseContactAt(c, pairs[p].index).body[1]);
     if ((pairs[p].A == a - 1 && pairs[p].B == b - 1) || (pairs[p].A == b - 1 && pairs[p].B == a - 1)) {
       assert_int_equal(found, 0);
       found = 1;
@@ -140,9 +140,9 @@ static void test_blocks(void **state)
   assert_int_equal(c.nentries, 1);
   assert_int_equal(c.ncontacts, 10); /* 6 among the blocks, 4 with the floor (contactor: the block) */
   for (PetscInt i = 0; i < c.ncontacts; i++) {
-    assert_int_equal(c.contacts[i].entry, 0);
-    assert_true(c.contacts[i].body[0] < 4);
-    assert_true(c.contacts[i].mu == 0.5 && c.contacts[i].alarm == 0.1);
+    assert_int_equal(FcCaseContactAt(&c, i).entry, 0);
+    assert_true(FcCaseContactAt(&c, i).body[0] < 4);
+    assert_true(FcCaseContactAt(&c, i).mu == 0.5 && FcCaseContactAt(&c, i).alarm == 0.1);
   }
   CHK(FcModelCreate(&c, &m));
   for (int k = 0; k < 4; k++) {
