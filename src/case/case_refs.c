@@ -498,8 +498,11 @@ PetscErrorCode FcCaseContactGroups(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, c
   FcSchemaPathKey(sub, sizeof sub, pi, pair ? "pair" : "bodies");
   if (!pair) PetscCall(ContactGroup_Private(ctx, bodies, list, 0, (PetscInt)cJSON_GetArraySize(list), sub, na, ga));
   else {
+    PetscErrorCode rc;
     PetscCall(ContactGroup_Private(ctx, bodies, pair, 0, 1, sub, na, ga));
-    PetscCall(ContactGroup_Private(ctx, bodies, pair, 1, 1, sub, nb, gb));
+    rc = ContactGroup_Private(ctx, bodies, pair, 1, 1, sub, nb, gb);
+    if (rc) PetscCall(PetscFree(*ga));
+    PetscCall(rc);
   }
   PetscFunctionReturn(0);
 }

@@ -981,6 +981,12 @@ static const BadCase bad_cases[] = {
   {contact_base, {"contacts[0].surface=true"}, "contacts[0].surface", "expected string or integer, got boolean"},
   {contact_base, {"contacts[0].target_surface=top"}, "contacts[0].target_surface", "only allowed when the target is deformable or a rigid \"mesh\" shape, but \"floor\" is a rigid \"plane\""},
   {contact_base, {"contacts[0].both_passes=true"}, "contacts[0].both_passes", "only allowed for a pair of deformable bodies, but \"floor\" is rigid"},
+  /* groups (issue 29): the checks find the first refused pair and a pair in two entries from the
+   * groups, never from a list of the pairs; the messages are those of that pair */
+  {contact_base, {"contacts=[{\"bodies\": [\"floor\", \"block\", \"ball\"], \"both_passes\": true}]"}, "contacts[0].both_passes", "only allowed for a pair of deformable bodies, but \"floor\" is rigid"},
+  {contact_base, {"contacts=[{\"bodies\": [\"ball\", \"block\"], \"formulation\": \"mortar\"}]"}, "contacts[0].formulation", "\"mortar\" needs a target surface mesh (a deformable body or a rigid \"mesh\" shape), but \"ball\" is a rigid \"sphere\""},
+  {contact_base, {"contacts=[{\"bodies\": [\"block\", \"floor\", \"ball\"]}, {\"pair\": [\"block\", \"ball\"]}]"}, "contacts[1]", "the pair of \"block\" and \"ball\" is already in contacts[0]"},
+  {contact_base, {"contacts=[{\"bodies\": [\"floor\", \"ball\"]}]"}, "contacts[0].bodies", "these bodies make no pair (one body, or only rigid bodies)"},
   {contact_base, {"contacts[0].friction=0.3"}, "contacts[0].friction", "unknown key \"friction\" (accepted: pair, bodies, surface, target_surface, mu, alarm, both_passes, formulation)"},
   {contact_base, {"contacts={}"}, "contacts", "expected array, got object"},
   /* contact solver, compliance, output */
