@@ -59,6 +59,7 @@ for n in 300 1000 3000; do /usr/bin/python3 bench/fclib_multibody.py --layout wa
 # that compare; bench/out/arch_rate/arch_study.md (doc/performance.md)
 rm -rf bench/out/arch_rate
 /usr/bin/python3 scripts/arch_study.py --mus 1.0,0.2 --sweep '' --t-end 7 -j 1 --solvers newton,sap,nsgs -o bench/out/arch_rate
-# issue 13: set-up of many bodies (one body per volume of one mesh, every pair in contact): CPU and
-# peak memory of `fcsim info` on walls of 25 to 900 blocks, and the log-log slope (doc/performance.md)
-/usr/bin/python3 bench/setup_scaling.py --sizes 5,10,20,30
+# issues 13 and 29: set-up of many bodies (one body per volume of one mesh, every pair in contact):
+# CPU and peak memory of `fcsim info` on walls of 500 to 5000 blocks, and the log-log slope
+# (doc/performance.md)
+/usr/bin/python3 bench/setup_scaling.py --sizes 500,1000,2000,5000

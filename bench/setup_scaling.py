@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""Set-up cost of many bodies (issue 13): walls of n x n blocks (one body per physical volume of
-one generated .msh, every pair among them in contact with both passes, a rigid floor), timed
-through `fcsim info` (case load, meshes, contact pairs and their t = 0 checks, no time step).
+"""Set-up cost of many bodies (issues 13 and 29): walls of about N blocks (one body per physical
+volume of one generated .msh, every pair among them in contact with both passes, a rigid floor),
+timed through `fcsim info` (case load, meshes, contact pairs and their t = 0 checks, no time step).
 Reports the CPU time (user + system) and the peak memory of each run, and the log-log slope of
-the CPU time against the number of blocks. Usage: bench/setup_scaling.py [--sizes 5,10,20]
-[--bin bin/fcsim]. Each block is one hexahedron in 6 tetrahedra, stack bond with half-block
+the CPU time against the number of blocks. Usage: bench/setup_scaling.py [--sizes 500,1000,2000,5000]
+[--bin bin/fcsim]; bench/setup_scaling.py --write N PREFIX writes PREFIX.msh and PREFIX.json (a
+wall of about N blocks, for `fcsim run`). A wall of N blocks has rows = round(sqrt(N / 2)) courses
+of ceil(N / rows) blocks. Each block is one hexahedron in 6 tetrahedra, stack bond with half-block
 offsets on odd rows (the blocks touch along faces and edges, none overlap)."""
 import argparse, json, math, os, resource, subprocess, sys, tempfile
 
@@ -12,12 +14,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEX = [(0, 1, 3, 7), (0, 1, 5, 7), (0, 2, 3, 7), (0, 2, 6, 7), (0, 4, 5, 7), (0, 4, 6, 7)]
 
 
-def write_wall(n, path):
-    """n x n blocks 1 x 0.5 x 0.5 m as path.msh (MSH 2.2, one physical volume per block) and path.json."""
+def wall_shape(blocks):
+    """(courses, blocks per course) of a wall of at least `blocks` blocks, about twice as long as high."""
+    rows = max(1, int(round(math.sqrt(blocks / 2.0))))
+    return rows, -(-blocks // rows)
+
+
+def write_wall(n, path, cols=None):
+    """n courses of cols (default n) blocks 1 x 0.5 x 0.5 m as path.msh (MSH 2.2, one physical
+    volume per block) and path.json."""
     L, H, D = 1.0, 0.5, 0.5
     nodes, els, names = [], [], []
     for j in range(n):
-        for i in range(n):
+        for i in range(n if cols is None else cols):
             b = len(names) + 1
             names.append((b, "block_%04d" % b))
             x0, y0, base = i * L + (0.5 * L if j % 2 else 0.0), j * H, len(nodes)
@@ -50,14 +59,22 @@ def write_wall(n, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default="5,10,20")
+    ap.add_argument("--sizes", default="500,1000,2000,5000", help="numbers of blocks")
+    ap.add_argument("--write", nargs=2, metavar=("N", "PREFIX"), help="only write a wall of about N blocks as PREFIX.msh, PREFIX.json")
     ap.add_argument("--bin", default=os.environ.get("FCSIM_BIN", os.path.join(ROOT, "bin", "fcsim")))
     a = ap.parse_args()
+    if a.write:
+        r, cl = wall_shape(int(a.write[0]))
+        write_wall(r, a.write[1], cl)
+        print("%s.json: %d blocks (%d courses of %d)" % (a.write[1], r * cl, r, cl))
+        return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in [int(s) for s in a.sizes.split(",")]:
             path = os.path.join(tmp, "wall_%d" % n)
-            write_wall(n, path)
+            r, cl = wall_shape(n)
+            write_wall(r, path, cl)
+            n = r * cl
             r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             p = subprocess.run([a.bin, "info", path + ".json"], capture_output=True, text=True)
             r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -65,8 +82,8 @@ def main():
                 sys.exit("fcsim info %s.json failed: %s" % (path, p.stderr.strip()))
             cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
             # ru_maxrss of the children is the largest child so far (KiB): the sizes grow, so it is this run's
-            rows.append((n * n, n * n * (n * n - 1) // 2, cpu, r1.ru_maxrss / 1024.0))
-    print("| blocks | pairs | CPU [s] | peak memory [MB] |\n|---|---|---|---|")
+            rows.append((n, n * (n - 1) // 2, cpu, r1.ru_maxrss / 1024.0))
+    print("| blocks | pairs of the group | CPU [s] | peak memory [MB] |\n|---|---|---|---|")
     for b, np_, cpu, mb in rows:
         print("| %d | %d | %.2f | %.0f |" % (b, np_, cpu, mb))
     if len(rows) > 1:

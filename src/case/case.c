@@ -86,7 +86,11 @@ PetscErrorCode FcCaseDestroy(FcCase *c)
   PetscCall(PetscFree(c->bodies));
   PetscCall(PetscFree(c->probes));
   PetscCall(FcDriverDestroy(&c->gravity));
-  PetscCall(PetscFree(c->contacts));
+  for (PetscInt e = 0; c->centry && e < c->nentries; e++) {
+    PetscCall(PetscFree2(c->centry[e].ga, c->centry[e].gb));
+    PetscCall(PetscFree(c->centry[e].start));
+  }
+  PetscCall(PetscFree(c->centry));
   for (PetscInt i = 0; i < c->npetsc; i++) {
     PetscCall(PetscFree(c->petsc_keys[i]));
     PetscCall(PetscFree(c->petsc_values[i]));

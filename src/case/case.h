@@ -116,6 +116,23 @@ typedef struct {
   PetscBool      from_volumes;
 } FcCaseBody;
 
+/* centry[e]: the pairs of contacts[] entry e, contacts[first .. first + n), as groups of body
+ * indices: "pair" (nb > 0): ga[x] against gb[y] at first + x nb + y; "bodies" (nb = 0): every pair
+ * (x < y) of ga but those of two rigid bodies, in that order. The contact pairs are found from
+ * their two bodies through these (src/model/contact_pairs.c), never by a search of contacts[]. */
+typedef struct {
+  PetscInt  first, n;
+  PetscInt  na, nb;
+  PetscInt *ga, *gb;
+  PetscInt *start, *ndef, *defpos; /* "bodies" (one block, start's): start[x] the pairs before
+                                    * ga[x]'s, ndef[x] the deformable bodies among ga[0 .. x),
+                                    * defpos[k] the place of the k-th deformable one */
+  /* of every pair of the entry (FcCaseContact) */
+  char      surface[FC_NAME_LEN], target_surface[FC_NAME_LEN];
+  PetscReal mu, alarm;
+  PetscBool both_passes, mortar;
+} FcCaseContactEntry;
+
 /* contacts[i]: body[0] is the contactor (deformable: its surface nodes are the contact points),
  * body[1] the target (indices into bodies[]). surface / target_surface: physical surface groups
  * ("": all boundary nodes / faces). alarm: proximity distance [m], -1 = automatic. both_passes:
@@ -124,12 +141,14 @@ typedef struct {
   PetscInt  entry;       /* the element of contacts[] this pair comes from (one entry with
                           * "bodies" or patterns stands for many pairs; probes' "pair" is an entry) */
   PetscInt  body[2];
-  char      surface[FC_NAME_LEN];
-  char      target_surface[FC_NAME_LEN];
+  const char *surface;        /* the entry's (FcCaseContactEntry): a group of n bodies has
+                               * n(n − 1)/2 pairs, the strings are kept once */
+  const char *target_surface;
   PetscReal mu, alarm;
   PetscBool both_passes;
   PetscBool mortar;      /* formulation "mortar" (lumped mortar weights, doc/contact.md) */
 } FcCaseContact;
+
 
 typedef enum { FC_PROBE_DISPLACEMENT, FC_PROBE_REACTION, FC_PROBE_KINETIC_ENERGY, FC_PROBE_STRAIN_ENERGY, FC_PROBE_CONTACT_FORCE, FC_PROBE_ACTIVE_CONTACTS } FcProbeType;
 /* probes[i]: named time series. displacement: node of `body` nearest `point`, or the
@@ -223,9 +242,9 @@ typedef struct {
   FcCaseVerdict verdict;
   FcCaseHaptic  haptic;
 
-  PetscInt       ncontacts;   /* body pairs, every entry of contacts[] expanded (FcCaseContact.entry) */
-  FcCaseContact *contacts;
+  PetscInt       ncontacts;   /* body pairs, every entry of contacts[] expanded (FcCaseContactAt) */
   PetscInt       nentries;    /* elements of contacts[] in the case file */
+  FcCaseContactEntry *centry; /* per element of contacts[]: its pairs as groups of bodies */
   char           contact_solver_type[FC_NAME_LEN]; /* solver registry name, "nsgs" */
   PetscReal      contact_solver_tol;
   PetscInt       contact_solver_max_it;
@@ -259,6 +278,12 @@ typedef struct {
  * when it is valid JSON, else taken as a string). All problems are input errors. */
 /* FcCaseLoad overwrites *c without freeing it; on any error *c is left zeroed (nothing to
  * destroy). FcCaseDestroy frees everything and zeroes *c, so calling it twice is harmless. */
+/* Pair i of the expanded contacts[] (0 <= i < ncontacts; the pairs of entry e are
+ * centry[e].first ...), computed from the entries' groups in O(log) (no list of the pairs is
+ * kept: a group of n bodies has n(n − 1)/2), and the entry of pair i. */
+FcCaseContact FcCaseContactAt(const FcCase *c, PetscInt i);
+PetscInt      FcCaseContactEntryOf(const FcCase *c, PetscInt i);
+
 PetscErrorCode FcCaseLoad(const char *file, PetscInt nsets, const char *const *sets, FcCase *c);
 PetscErrorCode FcCaseDestroy(FcCase *c);
 /* Put the case's "petsc" options into PETSc's options database; an option already set (on the

@@ -564,52 +564,116 @@ static PetscErrorCode FillVerdictHaptic_Private(cJSON *root, FcCase *c)
   PetscFunctionReturn(0);
 }
 
+/* centry[e] (case.h): the groups of entry e and the parameters of its pairs; for "bodies", the
+ * first pair of each body and the places of the deformable bodies (FcCaseContactAt). The pairs are
+ * counted, never listed. */
+static PetscErrorCode FillContactEntry_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSON *el, const char *pi, const FcCase *c, PetscInt first, FcCaseContactEntry *ce)
+{
+  PetscInt na, nb, *ga, *gb;
+
+  PetscFunctionBegin;
+  PetscCall(FcCaseContactGroups(ctx, bodies, el, pi, &na, &ga, &nb, &gb));
+  ce->first = first;
+  ce->na    = na;
+  ce->nb    = nb;
+  PetscCall(PetscMalloc2(na + 1, &ce->ga, nb + 1, &ce->gb));
+  PetscCall(PetscArraycpy(ce->ga, ga, na));
+  PetscCall(PetscArraycpy(ce->gb, gb, nb));
+  PetscCall(PetscFree(ga));
+  PetscCall(PetscFree(gb));
+  PetscCall(GroupKey_Private(el, "surface", ce->surface, sizeof ce->surface));
+  PetscCall(GroupKey_Private(el, "target_surface", ce->target_surface, sizeof ce->target_surface));
+  ce->mu          = Num_Private(el, "mu");
+  ce->alarm       = Get_Private(el, "alarm") ? Num_Private(el, "alarm") : -1;
+  ce->both_passes = Bool_Private(el, "both_passes");
+  ce->mortar      = (PetscBool)!strcmp(Str_Private(el, "formulation"), "mortar");
+  if (nb) ce->n = na * nb;
+  else { /* start[x]: the pairs (x', y) with x' < x; ndef[x]: deformable bodies among ga[0 .. x) */
+    PetscInt *st, *nd, *dp, k = 0;
+    PetscCall(PetscMalloc1(3 * (na + 1), &ce->start));
+    st = ce->start;
+    nd = ce->ndef = st + na + 1;
+    dp = ce->defpos = nd + na + 1;
+    nd[0] = 0;
+    for (PetscInt x = 0; x < na; x++) {
+      nd[x + 1] = nd[x] + !c->bodies[ce->ga[x]].rigid;
+      if (!c->bodies[ce->ga[x]].rigid) dp[k++] = x;
+    }
+    st[0] = 0;
+    for (PetscInt x = 0; x < na; x++) st[x + 1] = st[x] + (c->bodies[ce->ga[x]].rigid ? nd[na] - nd[x + 1] : na - x - 1);
+    ce->n = st[na];
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FillContacts_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *c)
 {
   cJSON   *el;
-  PetscInt i;
+  PetscInt e = 0;
 
   PetscFunctionBegin;
-  /* every entry of contacts[] becomes one FcCaseContact per pair of bodies it stands for */
+  /* every entry of contacts[] stands for its pairs of bodies, found from its groups
+   * (FcCaseContactAt): a group of n bodies has n(n − 1)/2, never listed */
   c->ncontacts = 0;
-  i            = 0;
+  c->nentries  = (PetscInt)cJSON_GetArraySize(Get_Private(root, "contacts"));
+  PetscCall(PetscCalloc1(c->nentries + 1, &c->centry));
   cJSON_ArrayForEach(el, Get_Private(root, "contacts"))
   {
-    PetscInt np, *pairs;
-    char     pi[FC_PATH_LEN];
-    FcSchemaPathIndex(pi, sizeof pi, "contacts", i++);
-    PetscCall(FcCaseContactPairs(ctx, Get_Private(root, "bodies"), el, pi, &np, &pairs));
-    PetscCall(PetscFree(pairs));
-    c->ncontacts += np;
-  }
-  c->nentries = i;
-  PetscCall(PetscCalloc1(c->ncontacts, &c->contacts));
-  i = 0;
-  {
-    PetscInt e = 0;
-    cJSON_ArrayForEach(el, Get_Private(root, "contacts"))
-    {
-      PetscInt np, *pairs;
-      char     pi[FC_PATH_LEN];
-      FcSchemaPathIndex(pi, sizeof pi, "contacts", e);
-      PetscCall(FcCaseContactPairs(ctx, Get_Private(root, "bodies"), el, pi, &np, &pairs));
-      for (PetscInt p = 0; p < np; p++) {
-        FcCaseContact *ct = &c->contacts[i++];
-        ct->entry         = e;
-        ct->body[0]       = pairs[2 * p];
-        ct->body[1]       = pairs[2 * p + 1];
-        PetscCall(GroupKey_Private(el, "surface", ct->surface, sizeof ct->surface));
-        PetscCall(GroupKey_Private(el, "target_surface", ct->target_surface, sizeof ct->target_surface));
-        ct->mu          = Num_Private(el, "mu");
-        ct->alarm       = Get_Private(el, "alarm") ? Num_Private(el, "alarm") : -1;
-        ct->both_passes = Bool_Private(el, "both_passes");
-        ct->mortar      = (PetscBool)!strcmp(Str_Private(el, "formulation"), "mortar");
-      }
-      PetscCall(PetscFree(pairs));
-      e++;
-    }
+    char pi[FC_PATH_LEN];
+    FcSchemaPathIndex(pi, sizeof pi, "contacts", e);
+    PetscCall(FillContactEntry_Private(ctx, Get_Private(root, "bodies"), el, pi, c, c->ncontacts, &c->centry[e]));
+    c->ncontacts += c->centry[e].n;
+    e++;
   }
   PetscFunctionReturn(0);
+}
+
+PetscInt FcCaseContactEntryOf(const FcCase *c, PetscInt i)
+{
+  PetscInt lo = 0, hi = c->nentries - 1;
+  while (lo < hi) { /* the last entry whose first pair is at most i */
+    const PetscInt mid = (lo + hi + 1) / 2;
+    if (c->centry[mid].first <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+FcCaseContact FcCaseContactAt(const FcCase *c, PetscInt i)
+{
+  const PetscInt            e  = FcCaseContactEntryOf(c, i);
+  const FcCaseContactEntry *ce = &c->centry[e];
+  const PetscInt            k  = i - ce->first;
+  FcCaseContact             cc;
+
+  cc.entry          = e;
+  cc.surface        = ce->surface;
+  cc.target_surface = ce->target_surface;
+  cc.mu             = ce->mu;
+  cc.alarm          = ce->alarm;
+  cc.both_passes    = ce->both_passes;
+  cc.mortar         = ce->mortar;
+  if (ce->nb) {
+    cc.body[0] = ce->ga[k / ce->nb];
+    cc.body[1] = ce->gb[k % ce->nb];
+  } else {
+    PetscInt lo = 0, hi = ce->na - 1, x, r;
+    while (lo < hi) { /* x: the last with start[x] <= k (then start[x + 1] > k) */
+      const PetscInt mid = (lo + hi + 1) / 2;
+      if (ce->start[mid] <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    x = lo;
+    r = k - ce->start[x];
+    if (!c->bodies[ce->ga[x]].rigid) { /* every later body, in order */
+      cc.body[0] = ce->ga[x];
+      cc.body[1] = ce->ga[x + 1 + r];
+    } else { /* the later deformable bodies, each the contactor */
+      cc.body[0] = ce->ga[ce->defpos[ce->ndef[x + 1] + r]];
+      cc.body[1] = ce->ga[x];
+    }
+  }
+  return cc;
 }
 
 /* contact_solver, compliance, output */

@@ -380,7 +380,8 @@ static PetscErrorCode ArrayItems_Private(cJSON *arr, cJSON ***items)
 /* The body pairs of contacts[i] (`pi` its path): "pair": every body of the first group (the
  * contactors) against every body of the second, the groups disjoint; "bodies": every pair among
  * the group, the deformable body (the earlier one of two deformable bodies) the contactor, pairs
- * of two rigid bodies left out. *pairs holds 2 indices per pair (freed by the caller). */
+ * of two rigid bodies left out. *pairs holds 2 indices per pair (freed by the caller); pairs NULL:
+ * the checks and the count *np only (a group of n bodies has n(n − 1)/2 pairs). */
 PetscErrorCode FcCaseContactPairs(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, const char *pi, PetscInt *np, PetscInt **pairs)
 {
   cJSON   *pair = Get_Private(ct, "pair"), *list = Get_Private(ct, "bodies");
@@ -388,8 +389,8 @@ PetscErrorCode FcCaseContactPairs(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, co
   char     sub[FC_PATH_LEN];
 
   PetscFunctionBegin;
-  *np    = 0;
-  *pairs = NULL;
+  *np = 0;
+  if (pairs) *pairs = NULL;
   if (!pair && !list) {
     FcSchemaPathKey(sub, sizeof sub, pi, "pair");
     return FcInputError(ctx->file, sub, "required key \"pair\" is missing (or \"bodies\", for every pair among a group)");
@@ -403,15 +404,28 @@ PetscErrorCode FcCaseContactPairs(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, co
       if (rc) PetscCall(PetscFree(ga)); /* the second group is refused: the first is ours to free */
       PetscCall(rc);
     }
-    for (PetscInt x = 0; x < na; x++)
-      for (PetscInt y = 0; y < nb; y++)
-        if (ga[x] == gb[y]) {
-          const char *name = Str_Private(cJSON_GetArrayItem(bodies, (int)ga[x]), "name");
-          PetscCall(PetscFree(ga));
-          PetscCall(PetscFree(gb));
-          if (IsPattern_Private(cJSON_GetArrayItem(pair, 0)->valuestring) || IsPattern_Private(cJSON_GetArrayItem(pair, 1)->valuestring)) return FcInputError(ctx->file, sub, "body \"%s\" is in both groups (for every pair among a group, write \"bodies\": [...])", name);
-          return FcInputError(ctx->file, sub, "the two bodies must differ, got \"%s\" twice", name);
-        }
+    { /* the groups disjoint: the first body of ga (in its order) that is in gb */
+      PetscBool *ing;
+      PetscInt   both = -1;
+      PetscCall(PetscCalloc1(cJSON_GetArraySize(bodies) + 1, &ing));
+      for (PetscInt y = 0; y < nb; y++) ing[gb[y]] = PETSC_TRUE;
+      for (PetscInt x = 0; x < na && both < 0; x++)
+        if (ing[ga[x]]) both = ga[x];
+      PetscCall(PetscFree(ing));
+      if (both >= 0) {
+        const char *name = Str_Private(cJSON_GetArrayItem(bodies, (int)both), "name");
+        PetscCall(PetscFree(ga));
+        PetscCall(PetscFree(gb));
+        if (IsPattern_Private(cJSON_GetArrayItem(pair, 0)->valuestring) || IsPattern_Private(cJSON_GetArrayItem(pair, 1)->valuestring)) return FcInputError(ctx->file, sub, "body \"%s\" is in both groups (for every pair among a group, write \"bodies\": [...])", name);
+        return FcInputError(ctx->file, sub, "the two bodies must differ, got \"%s\" twice", name);
+      }
+    }
+    if (!pairs) { /* the count only */
+      *np = na * nb;
+      PetscCall(PetscFree(ga));
+      PetscCall(PetscFree(gb));
+      PetscFunctionReturn(0);
+    }
     PetscCall(PetscMalloc1(2 * na * nb + 1, pairs));
     for (PetscInt x = 0; x < na; x++)
       for (PetscInt y = 0; y < nb; y++) {
@@ -430,6 +444,15 @@ PetscErrorCode FcCaseContactPairs(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, co
     PetscCall(PetscMalloc1(na + 1, &rigid));
     for (PetscInt x = 0; x < na; x++) rigid[x] = IsRigid_Private(bv[ga[x]]);
     PetscCall(PetscFree(bv));
+    if (!pairs) { /* the count only: every pair but those of two rigid bodies */
+      PetscInt nr = 0;
+      for (PetscInt x = 0; x < na; x++) nr += rigid[x];
+      *np = na * (na - 1) / 2 - nr * (nr - 1) / 2;
+      PetscCall(PetscFree(rigid));
+      PetscCall(PetscFree(ga));
+      if (!*np) return FcInputError(ctx->file, sub, "these bodies make no pair (one body, or only rigid bodies)");
+      PetscFunctionReturn(0);
+    }
     PetscCall(PetscMalloc1(na * (na - 1) + 1, pairs));
     for (PetscInt x = 0; x < na; x++)
       for (PetscInt y = x + 1; y < na; y++) {
@@ -461,114 +484,260 @@ static int PairKeyCmp_Private(const void *a, const void *b)
   return (x->entry > y->entry) - (x->entry < y->entry);
 }
 
-/* contacts[i]: every pair names two distinct existing bodies, the first (the contactor, whose
- * surface nodes are the contact points) deformable; target_surface needs a target with
- * physical groups, both_passes a deformable target; no pair of bodies is in two entries with the
- * same surfaces. */
-static PetscErrorCode ContactsCheck_Private(FcSchemaCtx *ctx, cJSON *root)
+/* The groups of contacts[i] (already checked by FcCaseContactPairs): "pair": ga the contactors,
+ * gb the targets; "bodies": ga the group and nb = 0. Freed by the caller. Lets a contact pair be
+ * found from its two bodies without a list of every pair (src/model/contact_pairs.c). */
+PetscErrorCode FcCaseContactGroups(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, const char *pi, PetscInt *na, PetscInt **ga, PetscInt *nb, PetscInt **gb)
 {
-  cJSON     *bodies = Get_Private(root, "bodies"), *ct, *b[2], **bv;
-  PetscInt   i      = 0, nall = 0, cap = 0;
-  PetscInt64 *keys = NULL; /* per pair made so far: (min body, max body), then its entry */
-  PetscInt  *entry = NULL;
-  char       pi[FC_PATH_LEN], sub[FC_PATH_LEN];
-  const PetscInt nb = (PetscInt)cJSON_GetArraySize(bodies);
+  cJSON *pair = Get_Private(ct, "pair"), *list = Get_Private(ct, "bodies");
+  char   sub[FC_PATH_LEN];
+
+  PetscFunctionBegin;
+  *nb = 0;
+  *gb = NULL;
+  FcSchemaPathKey(sub, sizeof sub, pi, pair ? "pair" : "bodies");
+  if (!pair) PetscCall(ContactGroup_Private(ctx, bodies, list, 0, (PetscInt)cJSON_GetArraySize(list), sub, na, ga));
+  else {
+    PetscErrorCode rc;
+    PetscCall(ContactGroup_Private(ctx, bodies, pair, 0, 1, sub, na, ga));
+    rc = ContactGroup_Private(ctx, bodies, pair, 1, 1, sub, nb, gb);
+    if (rc) PetscCall(PetscFree(*ga));
+    PetscCall(rc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The check of one pair (b0 the contactor, b1 the target) of contacts[i] (`pi`, `sub` the path of
+ * its list): the contactor deformable; a rigid target only with what it allows. */
+static PetscErrorCode PairCheck_Private(FcSchemaCtx *ctx, cJSON *ct, const char *pi, char *sub, cJSON *b0, cJSON *b1)
+{
+  const char *name[2] = {Str_Private(b0, "name"), Str_Private(b1, "name")};
+
+  PetscFunctionBegin;
+  if (IsRigid_Private(b0)) {
+    if (IsRigid_Private(b1)) return FcInputError(ctx->file, sub, "\"%s\" and \"%s\" are both rigid: at least one body of a pair must be deformable", name[0], name[1]);
+    return FcInputError(ctx->file, sub, "the first body is the contactor and must be deformable, but \"%s\" is rigid (write [\"%s\", \"%s\"])", name[0], name[1], name[0]);
+  } else if (IsRigid_Private(b1)) {
+    const char *shape = Str_Private(Get_Private(b1, "shape"), "type");
+    if (Get_Private(ct, "target_surface") && strcmp(shape, "mesh")) {
+      FcSchemaPathKey(sub, FC_PATH_LEN, pi, "target_surface");
+      return FcInputError(ctx->file, sub, "only allowed when the target is deformable or a rigid \"mesh\" shape, but \"%s\" is a rigid \"%s\"", name[1], shape);
+    } else if (Bool_Private(ct, "both_passes")) {
+      FcSchemaPathKey(sub, FC_PATH_LEN, pi, "both_passes");
+      return FcInputError(ctx->file, sub, "true is only allowed for a pair of deformable bodies, but \"%s\" is rigid", name[1]);
+    } else if (!strcmp(Str_Private(ct, "formulation"), "mortar") && strcmp(shape, "mesh")) {
+      FcSchemaPathKey(sub, FC_PATH_LEN, pi, "formulation");
+      return FcInputError(ctx->file, sub, "\"mortar\" needs a target surface mesh (a deformable body or a rigid \"mesh\" shape), but \"%s\" is a rigid \"%s\"", name[1], shape);
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A rigid target PairCheck_Private refuses for contacts[] entry ct. */
+static PetscBool BadTarget_Private(cJSON *ct, cJSON *b)
+{
+  const char *shape;
+  if (!IsRigid_Private(b)) return PETSC_FALSE;
+  shape = Str_Private(Get_Private(b, "shape"), "type");
+  return (PetscBool)((Get_Private(ct, "target_surface") && strcmp(shape, "mesh")) || Bool_Private(ct, "both_passes") || (!strcmp(Str_Private(ct, "formulation"), "mortar") && strcmp(shape, "mesh")));
+}
+
+/* The first pair of contacts[i] (in the order of FcCaseContactPairs) that PairCheck_Private
+ * refuses, found from the groups in O(na + nb) rather than by a check of every pair (a group of n
+ * bodies has n(n − 1)/2): the check depends only on whether the contactor is rigid and the target
+ * refused. *c = -1 when every pair passes. */
+static PetscErrorCode FirstBadPair_Private(cJSON *ct, cJSON **bv, PetscInt na, const PetscInt *ga, PetscInt nb, const PetscInt *gb, PetscInt *c, PetscInt *t)
+{
+  PetscFunctionBegin;
+  *c = *t = -1;
+  if (nb) { /* "pair": x-major; (x, y) fails when ga[x] is rigid or gb[y] refused */
+    PetscInt x0 = -1, fy = -1;
+    for (PetscInt x = 0; x < na && x0 < 0; x++)
+      if (IsRigid_Private(bv[ga[x]])) x0 = x;
+    for (PetscInt y = 0; y < nb && fy < 0; y++)
+      if (BadTarget_Private(ct, bv[gb[y]])) fy = y;
+    if (x0 == 0 || (x0 > 0 && fy < 0)) {
+      *c = ga[x0];
+      *t = gb[0];
+    } else if (fy >= 0) {
+      *c = ga[0];
+      *t = gb[fy];
+    }
+  } else { /* "bodies": (x, y), x < y, not both rigid; the target is the rigid one, else ga[y] */
+    PetscInt *nbad, *ndef; /* the first refused (deformable) body after x, -1 */
+    PetscCall(PetscMalloc2(na + 1, &nbad, na + 1, &ndef));
+    nbad[na - 1] = ndef[na - 1] = -1;
+    for (PetscInt x = na - 2; x >= 0; x--) {
+      nbad[x] = BadTarget_Private(ct, bv[ga[x + 1]]) ? x + 1 : nbad[x + 1];
+      ndef[x] = !IsRigid_Private(bv[ga[x + 1]]) ? x + 1 : ndef[x + 1];
+    }
+    for (PetscInt x = 0; x < na - 1 && *c < 0; x++) {
+      if (!IsRigid_Private(bv[ga[x]]) && nbad[x] >= 0) {
+        *c = ga[x];
+        *t = ga[nbad[x]];
+      } else if (BadTarget_Private(ct, bv[ga[x]]) && ndef[x] >= 0) {
+        *c = ga[ndef[x]];
+        *t = ga[x];
+      }
+    }
+    PetscCall(PetscFree2(nbad, ndef));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Whether entries E and F (groups as FcCaseContactGroups gives them, `in` a scratch array of
+ * nbodies zeros) have a pair of bodies in common, in O(na + nb) per entry: a pair of "bodies" is
+ * any two of its group but two rigid ones; of "pair" one body of each group. */
+static PetscBool Shared_Private(cJSON **bv, PetscInt *in, const PetscInt *E, const PetscInt *F)
+{
+  /* E, F: {na, nb, ga..., gb...}; in[b] |= 1 (E's ga), 2 (E's gb) */
+  const PetscInt  ena = E[0], enb = E[1], fna = F[0], fnb = F[1];
+  const PetscInt *ega = E + 2, *egb = ega + ena, *fga = F + 2, *fgb = fga + fna;
+  PetscBool       hit = PETSC_FALSE;
+
+  for (PetscInt x = 0; x < ena; x++) in[ega[x]] = 1;
+  for (PetscInt y = 0; y < enb; y++) in[egb[y]] = 2;
+  if (!enb && !fnb) { /* two groups: two common bodies, not both rigid */
+    PetscInt n = 0, def = 0;
+    for (PetscInt x = 0; x < fna; x++)
+      if (in[fga[x]]) {
+        n++;
+        def += !IsRigid_Private(bv[fga[x]]);
+      }
+    hit = (PetscBool)(n >= 2 && def >= 1);
+  } else if (!enb || !fnb) { /* a group G and a pair (A, B): a ∈ A ∩ G, b ∈ B ∩ G, not both rigid */
+    const PetscInt *A = enb ? ega : fga, *B = enb ? egb : fgb, na = enb ? ena : fna, nb = enb ? enb : fnb;
+    const PetscInt *G = enb ? fga : ega, ng = enb ? fna : ena;
+    PetscBool       ar = PETSC_FALSE, ad = PETSC_FALSE, br = PETSC_FALSE, bd = PETSC_FALSE;
+    for (PetscInt x = 0; x < ena; x++) in[ega[x]] = 0;
+    for (PetscInt y = 0; y < enb; y++) in[egb[y]] = 0;
+    for (PetscInt k = 0; k < ng; k++) in[G[k]] = 1;
+    for (PetscInt x = 0; x < na; x++)
+      if (in[A[x]]) *(IsRigid_Private(bv[A[x]]) ? &ar : &ad) = PETSC_TRUE;
+    for (PetscInt y = 0; y < nb; y++)
+      if (in[B[y]]) *(IsRigid_Private(bv[B[y]]) ? &br : &bd) = PETSC_TRUE;
+    for (PetscInt k = 0; k < ng; k++) in[G[k]] = 0;
+    return (PetscBool)((ad && (br || bd)) || (ar && bd));
+  } else { /* two pairs: (a, b) in both, either way round */
+    PetscBool aa = PETSC_FALSE, bb = PETSC_FALSE, ab = PETSC_FALSE, ba = PETSC_FALSE;
+    for (PetscInt x = 0; x < fna; x++) {
+      aa = (PetscBool)(aa || in[fga[x]] == 1);
+      ba = (PetscBool)(ba || in[fga[x]] == 2);
+    }
+    for (PetscInt y = 0; y < fnb; y++) {
+      bb = (PetscBool)(bb || in[fgb[y]] == 2);
+      ab = (PetscBool)(ab || in[fgb[y]] == 1);
+    }
+    hit = (PetscBool)((aa && bb) || (ab && ba));
+  }
+  for (PetscInt x = 0; x < ena; x++) in[ega[x]] = 0;
+  for (PetscInt y = 0; y < enb; y++) in[egb[y]] = 0;
+  return hit;
+}
+
+/* The old search for a pair of bodies in two entries (same surfaces), run only when Shared_Private
+ * found one, so that the message names the same pair: every pair's key, sorted. */
+static PetscErrorCode DuplicateError_Private(FcSchemaCtx *ctx, cJSON *root)
+{
+  cJSON         *bodies = Get_Private(root, "bodies"), *ct;
+  const PetscInt nb     = (PetscInt)cJSON_GetArraySize(bodies);
+  PetscInt       i = 0, nall = 0, cap = 0;
+  PairKey_Private *pk = NULL;
+  char           pi[FC_PATH_LEN];
+  PetscErrorCode rc = 0;
 
   PetscFunctionBegin;
   cJSON_ArrayForEach(ct, Get_Private(root, "contacts"))
   {
-    cJSON      *ts = Get_Private(ct, "target_surface");
-    const char *name[2];
-    PetscInt    np, *pairs;
-
+    PetscInt np, *pairs;
     FcSchemaPathIndex(pi, sizeof pi, "contacts", i);
-    FcSchemaPathKey(sub, sizeof sub, pi, Get_Private(ct, "pair") ? "pair" : "bodies");
-    PetscCall(FcCaseContactPairs(ctx, bodies, ct, pi, &np, &pairs));
-    {
-      PetscErrorCode rc = ArrayItems_Private(bodies, &bv);
-      if (rc) PetscCall(PetscFree(pairs));
-      PetscCall(rc);
-    }
-    for (PetscInt p = 0; p < np; p++) {
-      PetscErrorCode rc = 0;
-      for (int k = 0; k < 2; k++) {
-        b[k]    = bv[pairs[2 * p + k]];
-        name[k] = Str_Private(b[k], "name");
-      }
-      if (IsRigid_Private(b[0])) {
-        if (IsRigid_Private(b[1])) rc = FcInputError(ctx->file, sub, "\"%s\" and \"%s\" are both rigid: at least one body of a pair must be deformable", name[0], name[1]);
-        else rc = FcInputError(ctx->file, sub, "the first body is the contactor and must be deformable, but \"%s\" is rigid (write [\"%s\", \"%s\"])", name[0], name[1], name[0]);
-      } else if (IsRigid_Private(b[1])) {
-        const char *shape = Str_Private(Get_Private(b[1], "shape"), "type");
-        if (ts && strcmp(shape, "mesh")) {
-          FcSchemaPathKey(sub, sizeof sub, pi, "target_surface");
-          rc = FcInputError(ctx->file, sub, "only allowed when the target is deformable or a rigid \"mesh\" shape, but \"%s\" is a rigid \"%s\"", name[1], shape);
-        } else if (Bool_Private(ct, "both_passes")) {
-          FcSchemaPathKey(sub, sizeof sub, pi, "both_passes");
-          rc = FcInputError(ctx->file, sub, "true is only allowed for a pair of deformable bodies, but \"%s\" is rigid", name[1]);
-        } else if (!strcmp(Str_Private(ct, "formulation"), "mortar") && strcmp(shape, "mesh")) {
-          FcSchemaPathKey(sub, sizeof sub, pi, "formulation");
-          rc = FcInputError(ctx->file, sub, "\"mortar\" needs a target surface mesh (a deformable body or a rigid \"mesh\" shape), but \"%s\" is a rigid \"%s\"", name[1], shape);
-        }
-      }
-      if (rc) {
-        PetscCall(PetscFree(bv));
-        PetscCall(PetscFree(pairs));
-        PetscCall(PetscFree2(keys, entry));
-        PetscCall(rc);
-      }
-    }
-    PetscCall(PetscFree(bv));
-    if (!strcmp(Str_Private(ct, "formulation"), "mortar") && Bool_Private(ct, "both_passes")) {
-      PetscCall(PetscFree(pairs));
-      PetscCall(PetscFree2(keys, entry));
-      FcSchemaPathKey(sub, sizeof sub, pi, "both_passes");
-      return FcInputError(ctx->file, sub, "not with the \"mortar\" formulation, whose weights already integrate over both surfaces");
-    }
-    /* a pair of bodies twice (with the same surfaces) would give every contact twice: W singular */
-    if (!Get_Private(ct, "surface") && !ts) {
+    if (!Get_Private(ct, "surface") && !Get_Private(ct, "target_surface")) {
+      PetscCall(FcCaseContactPairs(ctx, bodies, ct, pi, &np, &pairs));
       if (nall + np > cap) {
-        PetscInt64 *nk;
-        PetscInt   *ne;
+        PairKey_Private *n2;
         cap = PetscMax(2 * cap, nall + np);
-        PetscCall(PetscMalloc2(cap, &nk, cap, &ne));
-        if (nall) {
-          PetscCall(PetscArraycpy(nk, keys, nall));
-          PetscCall(PetscArraycpy(ne, entry, nall));
-        }
-        PetscCall(PetscFree2(keys, entry));
-        keys  = nk;
-        entry = ne;
+        PetscCall(PetscMalloc1(cap, &n2));
+        if (nall) PetscCall(PetscArraycpy(n2, pk, nall));
+        PetscCall(PetscFree(pk));
+        pk = n2;
       }
       for (PetscInt p = 0; p < np; p++) {
-        const PetscInt lo = PetscMin(pairs[2 * p], pairs[2 * p + 1]), hi = PetscMax(pairs[2 * p], pairs[2 * p + 1]);
-        keys[nall]    = (PetscInt64)lo * nb + hi;
-        entry[nall++] = i;
+        pk[nall].key     = (PetscInt64)PetscMin(pairs[2 * p], pairs[2 * p + 1]) * nb + PetscMax(pairs[2 * p], pairs[2 * p + 1]);
+        pk[nall++].entry = i;
       }
+      PetscCall(PetscFree(pairs));
     }
-    PetscCall(PetscFree(pairs));
     i++;
   }
-  if (nall > 1) {
-    PairKey_Private *pk;
-    PetscErrorCode   rc = 0;
-    PetscCall(PetscMalloc1(nall, &pk));
-    for (PetscInt p = 0; p < nall; p++) {
-      pk[p].key   = keys[p];
-      pk[p].entry = entry[p];
+  qsort(pk, (size_t)nall, sizeof *pk, PairKeyCmp_Private);
+  for (PetscInt p = 1; p < nall && !rc; p++)
+    if (pk[p].key == pk[p - 1].key) {
+      const PetscInt e0 = PetscMin(pk[p].entry, pk[p - 1].entry), e1 = PetscMax(pk[p].entry, pk[p - 1].entry);
+      const PetscInt lo = (PetscInt)(pk[p].key / nb), hi = (PetscInt)(pk[p].key % nb);
+      FcSchemaPathIndex(pi, sizeof pi, "contacts", e1);
+      rc = FcInputError(ctx->file, pi, "the pair of \"%s\" and \"%s\" is already in contacts[%" PetscInt_FMT "] (a pair listed twice gives every contact twice)", Str_Private(cJSON_GetArrayItem(bodies, (int)lo), "name"), Str_Private(cJSON_GetArrayItem(bodies, (int)hi), "name"), e0);
     }
-    qsort(pk, (size_t)nall, sizeof *pk, PairKeyCmp_Private);
-    for (PetscInt p = 1; p < nall && !rc; p++)
-      if (pk[p].key == pk[p - 1].key) {
-        const PetscInt e0 = PetscMin(pk[p].entry, pk[p - 1].entry), e1 = PetscMax(pk[p].entry, pk[p - 1].entry);
-        const PetscInt lo = (PetscInt)(pk[p].key / nb), hi = (PetscInt)(pk[p].key % nb);
-        FcSchemaPathIndex(pi, sizeof pi, "contacts", e1);
-        rc = FcInputError(ctx->file, pi, "the pair of \"%s\" and \"%s\" is already in contacts[%" PetscInt_FMT "] (a pair listed twice gives every contact twice)", Str_Private(cJSON_GetArrayItem(bodies, (int)lo), "name"), Str_Private(cJSON_GetArrayItem(bodies, (int)hi), "name"), e0);
+  PetscCall(PetscFree(pk));
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+/* contacts[i]: every pair names two distinct existing bodies, the first (the contactor, whose
+ * surface nodes are the contact points) deformable; target_surface needs a target with
+ * physical groups, both_passes a deformable target; no pair of bodies is in two entries with the
+ * same surfaces. Every check works on the entries' groups, never on a list of their pairs (a
+ * group of n bodies stands for n(n − 1)/2 pairs: issue 29); each error is the one the first
+ * refused pair, in pair order, gives. */
+static PetscErrorCode ContactsCheck_Private(FcSchemaCtx *ctx, cJSON *root)
+{
+  cJSON         *bodies = Get_Private(root, "bodies"), *ct, **bv;
+  const PetscInt nb     = (PetscInt)cJSON_GetArraySize(bodies), ne = (PetscInt)cJSON_GetArraySize(Get_Private(root, "contacts"));
+  PetscInt       i = 0, **groups, *in;
+  char           pi[FC_PATH_LEN], sub[FC_PATH_LEN];
+  PetscErrorCode rc = 0;
+  PetscBool      dup = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(ArrayItems_Private(bodies, &bv));
+  PetscCall(PetscCalloc1(ne + 1, &groups)); /* per entry without surfaces: {na, nb, ga, gb} */
+  cJSON_ArrayForEach(ct, Get_Private(root, "contacts"))
+  {
+    PetscInt np, na = 0, ngb = 0, *ga = NULL, *gb = NULL, c, t;
+    FcSchemaPathIndex(pi, sizeof pi, "contacts", i);
+    FcSchemaPathKey(sub, sizeof sub, pi, Get_Private(ct, "pair") ? "pair" : "bodies");
+    rc = FcCaseContactPairs(ctx, bodies, ct, pi, &np, NULL);
+    if (!rc) rc = FcCaseContactGroups(ctx, bodies, ct, pi, &na, &ga, &ngb, &gb);
+    if (!rc) rc = FirstBadPair_Private(ct, bv, na, ga, ngb, gb, &c, &t);
+    if (!rc && c >= 0) rc = PairCheck_Private(ctx, ct, pi, sub, bv[c], bv[t]);
+    if (!rc && !strcmp(Str_Private(ct, "formulation"), "mortar") && Bool_Private(ct, "both_passes")) {
+      FcSchemaPathKey(sub, sizeof sub, pi, "both_passes");
+      rc = FcInputError(ctx->file, sub, "not with the \"mortar\" formulation, whose weights already integrate over both surfaces");
+    }
+    if (!rc && !Get_Private(ct, "surface") && !Get_Private(ct, "target_surface")) {
+      rc = PetscMalloc1(2 + na + ngb, &groups[i]);
+      if (!rc) {
+        groups[i][0] = na;
+        groups[i][1] = ngb;
+        for (PetscInt x = 0; x < na; x++) groups[i][2 + x] = ga[x];
+        for (PetscInt y = 0; y < ngb; y++) groups[i][2 + na + y] = gb[y];
       }
-    PetscCall(PetscFree(pk));
-    PetscCall(PetscFree2(keys, entry));
-    PetscCall(rc);
-  } else PetscCall(PetscFree2(keys, entry));
+    }
+    PetscCall(PetscFree(ga));
+    PetscCall(PetscFree(gb));
+    if (rc) break;
+    i++;
+  }
+  /* a pair of bodies twice (with the same surfaces) would give every contact twice: W singular */
+  if (!rc) rc = PetscCalloc1(nb + 1, &in);
+  for (PetscInt e = 0; !rc && e < ne && !dup; e++)
+    for (PetscInt f = e + 1; groups[e] && f < ne && !dup; f++)
+      if (groups[f]) dup = Shared_Private(bv, in, groups[e], groups[f]);
+  if (!rc) PetscCall(PetscFree(in));
+  for (PetscInt e = 0; e < ne; e++) PetscCall(PetscFree(groups[e]));
+  PetscCall(PetscFree(groups));
+  PetscCall(PetscFree(bv));
+  PetscCall(rc);
+  if (dup) PetscCall(DuplicateError_Private(ctx, root));
   PetscFunctionReturn(0);
 }
 

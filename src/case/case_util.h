@@ -86,6 +86,7 @@ PetscErrorCode FcCaseCheckBodies(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckProbes(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseCheckRoot(FcSchemaCtx *, cJSON *, const char *);
 PetscErrorCode FcCaseContactPairs(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, const char *pi, PetscInt *np, PetscInt **pairs);
+PetscErrorCode FcCaseContactGroups(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, const char *pi, PetscInt *na, PetscInt **ga, PetscInt *nb, PetscInt **gb);
 /* The filled case: a body against the time integration or the compliance (global_corotational;
  * a dynamic rigid body's joint, shape and initial velocities). The model takes the case as valid. */
 PetscErrorCode FcCaseCheckFilled(const FcCase *c);

@@ -439,28 +439,29 @@ static PetscErrorCode CheckCoordinates(const char *file, const size_t *tag, cons
 /* The tetrahedra (tags and node tags) of the physical volume named `volume`, entity after
  * entity, in the arrays gmshModelMeshGetElementsByType would give for the whole model. A name
  * that is no physical volume is an input error (the case loader checks names first). */
+static PetscErrorCode GroupTable(const char *);
+
 static PetscErrorCode VolumeElements(const char *file, const char *volume, int type, size_t npe, size_t **et, size_t *net, size_t **nt, size_t *nnt)
 {
-  int           *dimtags = NULL, *ents = NULL, ierr, tag = -1;
-  size_t         ndimtags = 0, nents = 0, cap = 0;
+  int           *ents = NULL, ierr, tag = -1;
+  size_t         nents = 0, cap = 0;
   PetscErrorCode rc = 0;
 
   PetscFunctionBegin;
   *et  = NULL;
   *nt  = NULL;
   *net = *nnt = 0;
-  gmshModelGetPhysicalGroups(&dimtags, &ndimtags, 3, &ierr);
-  if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
-  for (size_t i = 0; i < ndimtags / 2 && tag < 0; i++) {
-    char *name = NULL;
-    gmshModelGetPhysicalName(3, dimtags[2 * i + 1], &name, &ierr);
-    if (!ierr && !strcmp(name, volume)) tag = dimtags[2 * i + 1];
-    gmshFree(name);
-  }
-  gmshFree(dimtags);
+  /* the group table read once per model (GroupTable): a scan of Gmsh's groups by name per body
+   * was O(n) Gmsh lookups for each of n bodies */
+  PetscCall(GroupTable(file));
+  for (PetscInt i = 0; i < kept.ngroups && tag < 0; i++)
+    if (kept.groups[i].dim == 3 && !strcmp(kept.groups[i].name, volume)) {
+      tag   = kept.groups[i].tag;
+      nents = kept.groups[i].nents;
+      PetscCall(PetscMalloc1(nents + 1, &ents));
+      for (size_t k = 0; k < nents; k++) ents[k] = kept.groups[i].ents[k];
+    }
   if (tag < 0) return FcInputError(file, NULL, "no physical volume named '%s'", volume);
-  gmshModelGetEntitiesForPhysicalGroup(3, tag, &ents, &nents, &ierr);
-  if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
   for (size_t i = 0; i < nents && !rc; i++) {
     size_t *e = NULL, ne = 0, *n = NULL, nn = 0;
     gmshModelMeshGetElementsByType(type, &e, &ne, &n, &nn, ents[i], 0, 1, &ierr);
@@ -487,7 +488,7 @@ static PetscErrorCode VolumeElements(const char *file, const char *volume, int t
     gmshFree(e);
     gmshFree(n);
   }
-  gmshFree(ents);
+  PetscCall(PetscFree(ents));
   PetscCall(rc);
   PetscFunctionReturn(0);
 }
@@ -723,17 +724,32 @@ static PetscErrorCode ReadGroup(FcMesh *mesh, ReadCtx *ctx, const GroupEntry *ge
 /* The model's physical groups restricted to the mesh. With `volume` (one body of a multi-volume
  * file) only the groups that touch it are kept (one with a node, a boundary face or an element
  * of this body): each of n bodies keeping all n volumes' groups, empty, was O(n²) memory. */
+/* Whether volume group ge shares an entity with the body's volume `vol` (NULL: not one body): the
+ * elements of its other entities cannot be the body's, so it would be read empty. */
+static PetscBool GroupMayTouch_Private(const GroupEntry *ge, const GroupEntry *vol)
+{
+  if (!vol || ge->dim != 3) return PETSC_TRUE;
+  for (size_t i = 0; i < ge->nents; i++)
+    for (size_t j = 0; j < vol->nents; j++)
+      if (ge->ents[i] == vol->ents[j]) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
 static PetscErrorCode ReadGroups(FcMesh *mesh, const char *volume, ReadCtx *ctx)
 {
-  const PetscBool one = (PetscBool)(volume && volume[0]);
-  PetscInt        k   = 0;
+  const PetscBool   one = (PetscBool)(volume && volume[0]);
+  PetscInt          k   = 0;
+  const GroupEntry *vol = NULL;
 
   PetscFunctionBegin;
   PetscCall(GroupTable(mesh->file));
+  for (PetscInt i = 0; one && i < kept.ngroups && !vol; i++)
+    if (kept.groups[i].dim == 3 && !strcmp(kept.groups[i].name, volume)) vol = &kept.groups[i];
   PetscCall(PetscCalloc1(kept.ngroups + 1, &mesh->groups));
   mesh->ngroups = 0;
   for (PetscInt i = 0; i < kept.ngroups; i++) {
     FcMeshGroup *g = &mesh->groups[k];
+    if (!GroupMayTouch_Private(&kept.groups[i], vol)) continue; /* n bodies × n volumes: O(n²) reads */
     mesh->ngroups  = k + 1; /* so that FcMeshDestroy frees this group on an error */
     PetscCall(ReadGroup(mesh, ctx, &kept.groups[i], g));
     if (one && !g->nnodes && !g->nfaces && !g->nelems) {
@@ -747,6 +763,13 @@ static PetscErrorCode ReadGroups(FcMesh *mesh, const char *volume, ReadCtx *ctx)
     k++;
   }
   mesh->ngroups = k;
+  if (one && k < kept.ngroups) { /* keep room for the groups kept only (n bodies × n groups) */
+    FcMeshGroup *kg;
+    PetscCall(PetscMalloc1(k + 1, &kg));
+    PetscCall(PetscArraycpy(kg, mesh->groups, k));
+    PetscCall(PetscFree(mesh->groups));
+    mesh->groups = kg;
+  }
   PetscFunctionReturn(0);
 }
 

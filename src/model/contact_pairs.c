@@ -71,7 +71,6 @@ static PetscErrorCode TargetSurface_Private(const FcCase *c, const char *path, c
     nf    = g->nfaces;
   }
   FcCheckInput(nf > 0, c->file, path, "the mesh %s has no boundary faces", mesh->file);
-  P->own_target = PETSC_TRUE;
   P->ntri       = nf;
   PetscCall(PetscMalloc1(3 * nf, &P->tri));
   for (PetscInt f = 0; f < nf; f++)
@@ -85,7 +84,6 @@ static PetscErrorCode TargetSurface_Private(const FcCase *c, const char *path, c
 static PetscErrorCode ContactorPoints_Private(const FcCase *c, const char *path, const FcMesh *mesh, const char *key, FcContactPair *P)
 {
   PetscFunctionBegin;
-  P->own_points = PETSC_TRUE;
   if (key[0]) {
     const FcMeshGroup *g;
     PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
@@ -140,10 +138,10 @@ static PetscErrorCode Twins_Private(const FcContactPair *P1, FcContactPair *P2, 
  * with E its entry; an entry over several bodies stands for several pairs, then named. */
 static void ContactPath_Private(const FcCase *c, PetscInt i, const char *key, char *out, size_t len)
 {
-  const FcCaseContact *cc = &c->contacts[i];
-  PetscBool            many = (i > 0 && c->contacts[i - 1].entry == cc->entry) || (i + 1 < c->ncontacts && c->contacts[i + 1].entry == cc->entry);
-  int                  n    = snprintf(out, len, "contacts[%d].%s", (int)cc->entry, key);
-  if (many && n >= 0 && (size_t)n < len) snprintf(out + n, len - (size_t)n, " (pair '%.100s'-'%.100s')", c->bodies[cc->body[0]].name, c->bodies[cc->body[1]].name);
+  const FcCaseContact cc   = FcCaseContactAt(c, i);
+  PetscBool           many = c->centry[cc.entry].n > 1;
+  int                 n    = snprintf(out, len, "contacts[%d].%s", (int)cc.entry, key);
+  if (many && n >= 0 && (size_t)n < len) snprintf(out + n, len - (size_t)n, " (pair '%.100s'-'%.100s')", c->bodies[cc.body[0]].name, c->bodies[cc.body[1]].name);
 }
 
 /* Mortar formulation: the slave (contactor) surface triangles, the `surface` group's faces or all
@@ -172,255 +170,385 @@ static PetscErrorCode SlaveSurface_Private(const FcCase *c, PetscInt i, const Fc
   PetscFunctionReturn(0);
 }
 
-/* Sharing of contactor points and target surfaces between pairs (contact_pairs.h): per body, a
- * chain of the pairs that own a set made from that body, with the case key it was made from. */
+/* The catalogue of every pass a case's contacts[] stand for (contact_pairs.h). A pass is never
+ * stored until its bodies' boxes meet: what the catalogue keeps is per body (the contactor point
+ * sets and target surfaces, shared by every pass made from the same body and group key, with
+ * their AABB trees), per entry of contacts[] (where a body sits in its groups) and the pass
+ * numbering, so that its memory is O(bodies × entries + surface sizes), not O(pairs). */
 typedef struct {
-  PetscInt   *head;     /* per body: the first owner pair, -1 */
-  PetscInt   *next;     /* per pair: the next owner pair of the same body, -1 */
-  const char **key;     /* per owner pair: the group key the set was made from */
-} Owners_Private;
+  PetscInt    body, next; /* next: the next set of the same body, -1 */
+  const char *key;        /* the group key it was made from (the case's string) */
+  PetscBool   target;
+  PetscInt    n;          /* points, or triangles */
+  PetscInt   *idx;        /* the points, or 3 corner nodes per triangle */
+  FcAABBTree  tree;       /* target: over idx */
+} Set_Private;
 
-static PetscInt OwnerFind_Private(const Owners_Private *o, PetscInt body, const char *key)
-{
-  for (PetscInt q = o->head[body]; q >= 0; q = o->next[q])
-    if (!strcmp(o->key[q], key)) return q;
-  return -1;
-}
+struct _n_FcPairCatalog {
+  PetscInt     nsets, capsets;
+  Set_Private *set;
+  PetscInt    *head;     /* per body: its first set, -1 */
+  PetscReal   *edge;     /* per body: mean boundary edge length, computed once (< 0: not yet) */
+  PetscReal   *inflate;  /* per body: the largest alarm distance of its passes (the broad phase's) */
+  PetscReal   *box0;     /* per body: its inflated box in the reference configuration (twin rule) */
+  PetscBool   *target;   /* per body: the target of some pass */
+  PetscInt    *bpoff;    /* per entry: the index of the second pass of its first pair, -1: one pass */
+  PetscInt    *pos;      /* per entry e and body b, pos[e nbodies + b]: x >= 0 its place in ga,
+                          * -2 - y its place in gb, -1 not in the entry */
+  PetscInt     nsecond;  /* second passes */
+  PetscInt     nentries;
+};
 
-static void OwnerAdd_Private(Owners_Private *o, PetscInt body, PetscInt pair, const char *key)
+/* The set of body `body` from group `key` (points; target: surface and tree), made on first use;
+ * `path` names the case key for an input error. */
+static PetscErrorCode SetGet_Private(const FcModel *model, FcPairCatalog cat, const char *path, PetscInt body, const char *key, PetscBool target, PetscInt *s)
 {
-  o->key[pair]  = key;
-  o->next[pair] = o->head[body];
-  o->head[body] = pair;
-}
-
-/* The contactor points (target: the target surface with its tree) of pair p, from body `body`'s
- * group `key`: shared with an earlier pair made from the same, else made here. */
-static PetscErrorCode Shared_Private(const FcModel *model, const char *path, PetscInt body, const char *key, PetscBool target, FcContactPair *pairs, PetscInt p, Owners_Private *o)
-{
-  const PetscInt q = OwnerFind_Private(o, body, key);
+  FcContactPair T;
+  Set_Private  *S;
 
   PetscFunctionBegin;
-  if (target) pairs[p].target_owner = q >= 0 ? q : p;
-  if (q >= 0 && target) {
-    pairs[p].ntri = pairs[q].ntri;
-    pairs[p].tri  = pairs[q].tri;
-    pairs[p].tree = pairs[q].tree;
-  } else if (q >= 0) {
-    pairs[p].npoints = pairs[q].npoints;
-    pairs[p].points  = pairs[q].points;
-  } else {
-    if (target) PetscCall(TargetSurface_Private(model->c, path, &model->bodies[body]->mesh, key, &pairs[p]));
-    else PetscCall(ContactorPoints_Private(model->c, path, &model->bodies[body]->mesh, key, &pairs[p]));
-    OwnerAdd_Private(o, body, p, key);
+  for (*s = cat->head[body]; *s >= 0; *s = cat->set[*s].next)
+    if (cat->set[*s].target == target && !strcmp(cat->set[*s].key, key)) PetscFunctionReturn(0);
+  if (cat->nsets == cat->capsets) {
+    Set_Private *ns;
+    cat->capsets = PetscMax(16, 2 * cat->capsets);
+    PetscCall(PetscCalloc1(cat->capsets, &ns));
+    if (cat->nsets) PetscCall(PetscArraycpy(ns, cat->set, cat->nsets));
+    PetscCall(PetscFree(cat->set));
+    cat->set = ns;
   }
+  PetscCall(PetscMemzero(&T, sizeof T));
+  if (target) PetscCall(TargetSurface_Private(model->c, path, &model->bodies[body]->mesh, key, &T));
+  else PetscCall(ContactorPoints_Private(model->c, path, &model->bodies[body]->mesh, key, &T));
+  *s         = cat->nsets++;
+  S          = &cat->set[*s];
+  S->body    = body;
+  S->key     = key;
+  S->target  = target;
+  S->n       = target ? T.ntri : T.npoints;
+  S->idx     = target ? T.tri : T.points;
+  S->tree    = T.tree;
+  S->next    = cat->head[body];
+  cat->head[body] = *s;
   PetscFunctionReturn(0);
 }
 
-#define FC_MEAN_EDGE(b) (edge[b] < 0 ? (edge[b] = MeanEdge_Private(&model->bodies[b]->mesh)) : edge[b])
+#define FC_MEAN_EDGE(b) (cat->edge[b] < 0 ? (cat->edge[b] = MeanEdge_Private(&model->bodies[b]->mesh)) : cat->edge[b])
 
-static PetscErrorCode PassesMake_Private(const FcModel *, PetscInt *, FcContactPair *, PetscReal *, Owners_Private *, Owners_Private *, char *, size_t);
-static PetscErrorCode ReferenceCandidates_Private(const FcModel *, PetscInt, const FcContactPair *, PetscBool[]);
-
-/* The passes of every pair (first passes, then second passes), their points and surfaces. */
-static PetscErrorCode Passes_Private(const FcModel *model, PetscInt *npairs, FcContactPair *pairs, PetscReal *edge)
+/* The group key of the target surface of case pair i's first pass (a mesh target), and its path. */
+static const char *TargetKey_Private(const FcModel *model, PetscInt i, char *path, size_t lpath)
 {
-  const FcCase  *c = model->c;
-  char           path[384];
-  Owners_Private op, ot; /* owners of contactor points, of target surfaces */
-  PetscErrorCode rc;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc3(model->nbodies, &op.head, 2 * c->ncontacts + 1, &op.next, 2 * c->ncontacts + 1, &op.key));
-  rc = PetscMalloc3(model->nbodies, &ot.head, 2 * c->ncontacts + 1, &ot.next, 2 * c->ncontacts + 1, &ot.key);
-  if (rc) PetscCall(PetscFree3(op.head, op.next, op.key));
-  PetscCall(rc);
-  for (PetscInt b = 0; b < model->nbodies; b++) op.head[b] = ot.head[b] = -1;
-  rc = PassesMake_Private(model, npairs, pairs, edge, &op, &ot, path, sizeof path);
-  PetscCall(PetscFree3(op.head, op.next, op.key));
-  PetscCall(PetscFree3(ot.head, ot.next, ot.key));
-  PetscCall(rc);
-  PetscFunctionReturn(0);
+  const FcCase       *c   = model->c;
+  const FcCaseContact cc  = FcCaseContactAt(c, i);
+  const char         *key = cc.target_surface;
+  ContactPath_Private(c, i, "target_surface", path, lpath);
+  if (model->bodies[cc.body[1]]->placed && !key[0]) {
+    key = model->bodies[cc.body[1]]->spec->shape.group;
+    FcCaseBodyPath(c, cc.body[1], "shape.group", path, lpath);
+  }
+  return key;
 }
 
-PetscErrorCode FcContactPairsCreate(const FcModel *model, PetscInt *npairs, FcContactPair **out)
-{
-  const FcCase  *c = model->c;
-  FcContactPair *pairs;
-  PetscReal     *edge; /* per body: mean boundary edge length, computed once (< 0: not yet) */
-  PetscBool     *cand = NULL;
-  PetscErrorCode rc;
+/* The first pass of a body in each role, per entry (CatalogPasses_Private): what the passes made in
+ * index order would look up first, so that the same input error comes first. */
+typedef struct {
+  PetscInt pass, sub;  /* pass index; 0 its points, 1 its target surface, 2 its mortar surface */
+  PetscInt casepair, body;
+} Event_Private;
 
-  PetscFunctionBegin;
-  *npairs = 0;
-  PetscCall(PetscCalloc1(2 * c->ncontacts + 1, &pairs)); /* room for a second pass per pair */
-  *out = pairs;
-  PetscCall(PetscMalloc1(model->nbodies, &edge));
-  for (PetscInt b = 0; b < model->nbodies; b++) edge[b] = -1;
-  rc = Passes_Private(model, npairs, pairs, edge);
-  /* The broad phase in the reference configuration: the twins of two bodies whose boxes (inflated
-   * by the alarm distance) do not meet are none, and such bodies cannot overlap at t = 0. */
-  if (!rc) rc = PetscMalloc1(*npairs + 1, &cand);
-  if (!rc) rc = ReferenceCandidates_Private(model, *npairs, pairs, cand);
-  for (PetscInt p = 0; p < *npairs && !rc; p++) {
-    FcContactPair *P = &pairs[p];
-    if (!P->reverse) continue;
-    if (cand[p]) rc = Twins_Private(&pairs[P->partner], P, &model->bodies[P->B]->mesh, &model->bodies[P->A]->mesh, FC_MEAN_EDGE(P->B), FC_MEAN_EDGE(P->A));
-    else { /* no node of the one within the alarm distance of the other: no twin */
-      rc = PetscMalloc1(model->bodies[P->A]->mesh.nnodes, &P->twin);
-      for (PetscInt b = 0; b < model->bodies[P->A]->mesh.nnodes && !rc; b++) P->twin[b] = -1;
+static int CmpEvent_Private(const void *a, const void *b)
+{
+  const Event_Private *x = a, *y = b;
+  if (x->pass != y->pass) return (x->pass > y->pass) - (x->pass < y->pass);
+  return (x->sub > y->sub) - (x->sub < y->sub);
+}
+
+/* Entry e's first passes per body and role: "pair" x-major, ga[x] first the contactor at (x, 0),
+ * gb[y] the target at (0, y); "bodies" (x, y) in order (case.h), a body p the contactor first at
+ * (q, p) with q its first rigid predecessor, else at (p, p + 1); the target first at (q, p) with q
+ * its first deformable predecessor, or for a rigid p at (p, its first deformable successor); second
+ * passes likewise with the roles swapped. */
+static void EntryEvents_Private(const FcCase *c, FcPairCatalog cat, PetscInt e, Event_Private *ev, PetscInt *n)
+{
+  const FcCaseContactEntry *ce = &c->centry[e];
+  const PetscInt            f  = ce->first, b2 = cat->bpoff[e];
+#define FC_EVENT(P, S, I, B) (ev[*n].pass = (P), ev[*n].sub = (S), ev[*n].casepair = (I), ev[*n].body = (B), (*n)++)
+  if (ce->nb) {
+    for (PetscInt x = 0; x < ce->na; x++) {
+      FC_EVENT(f + x * ce->nb, 0, f + x * ce->nb, ce->ga[x]);
+      if (ce->mortar) FC_EVENT(f + x * ce->nb, 2, f + x * ce->nb, ce->ga[x]);
+      if (b2 >= 0) FC_EVENT(b2 + x * ce->nb, 1, f + x * ce->nb, ce->ga[x]);
+    }
+    for (PetscInt y = 0; y < ce->nb; y++) {
+      FC_EVENT(f + y, 1, f + y, ce->gb[y]);
+      if (b2 >= 0) FC_EVENT(b2 + y, 0, f + y, ce->gb[y]);
+    }
+  } else {
+    const PetscInt *st = ce->start, *nd = ce->ndef, na = ce->na;
+    PetscInt        r = -1, d = -1; /* the first rigid, the first deformable body so far */
+    for (PetscInt p = 0; p < na; p++) {
+      const PetscBool rp = c->bodies[ce->ga[p]].rigid;
+      PetscInt        L  = -1;
+      if (!rp) { /* contactor */
+        if (r >= 0) L = st[r] + nd[p] - nd[r + 1];
+        else if (p + 1 < na) L = st[p];
+        if (L >= 0) {
+          FC_EVENT(f + L, 0, f + L, ce->ga[p]);
+          if (ce->mortar) FC_EVENT(f + L, 2, f + L, ce->ga[p]);
+        }
+      }
+      L = -1; /* target */
+      if (d >= 0) L = st[d] + p - d - 1;
+      else if (rp && nd[na] - nd[p + 1] > 0) L = st[p];
+      if (L >= 0) FC_EVENT(f + L, 1, f + L, ce->ga[p]);
+      if (b2 >= 0 && p > 0) FC_EVENT(b2 + st[0] + p - 1, 0, f + st[0] + p - 1, ce->ga[p]); /* (0, p): all deformable */
+      if (b2 >= 0 && p + 1 < na) FC_EVENT(b2 + st[p], 1, f + st[p], ce->ga[p]);
+      if (rp && r < 0) r = p;
+      if (!rp && d < 0) d = p;
     }
   }
-  if (!rc) rc = FcContactPairsCheckOverlap(model, *npairs, pairs, cand);
-  PetscCall(PetscFree(edge));
-  PetscCall(PetscFree(cand));
-  PetscCall(rc);
-  PetscFunctionReturn(0);
+#undef FC_EVENT
 }
 
-/* FcContactPairsCandidates in the reference configuration (rigid bodies at their t = 0 place). */
-static PetscErrorCode ReferenceCandidates_Private(const FcModel *model, PetscInt npairs, const FcContactPair *pairs, PetscBool cand[])
+/* The largest alarm distance of each body's passes in entry e (the broad phase's inflation): the
+ * entry's alarm, else the contactor's mean edge, per pass (case.h for who is the contactor). */
+static void EntryInflate_Private(const FcModel *model, FcPairCatalog cat, PetscInt e)
 {
-  PetscReal    **X0;
-  PetscErrorCode rc = 0;
+  const FcCaseContactEntry *ce = &model->c->centry[e];
+  PetscReal                *inf = cat->inflate, m = 0;
+#define FC_RAISE(b, a) (inf[b] = PetscMax(inf[b], (a)))
+  if (ce->alarm > 0) {
+    for (PetscInt x = 0; x < ce->na; x++) FC_RAISE(ce->ga[x], ce->alarm);
+    for (PetscInt y = 0; y < ce->nb; y++) FC_RAISE(ce->gb[y], ce->alarm);
+  } else if (ce->nb) { /* ga[x] the contactor (gb[y] in a second pass) of every pair it is in */
+    PetscReal mb = 0;
+    for (PetscInt x = 0; x < ce->na; x++) m = PetscMax(m, FC_MEAN_EDGE(ce->ga[x]));
+    for (PetscInt y = 0; y < ce->nb && ce->both_passes; y++) mb = PetscMax(mb, FC_MEAN_EDGE(ce->gb[y]));
+    for (PetscInt x = 0; x < ce->na; x++) FC_RAISE(ce->ga[x], PetscMax(FC_MEAN_EDGE(ce->ga[x]), mb));
+    for (PetscInt y = 0; y < ce->nb; y++) FC_RAISE(ce->gb[y], PetscMax(m, ce->both_passes ? FC_MEAN_EDGE(ce->gb[y]) : 0));
+  } else { /* (x, y): the earlier deformable body, or the deformable one of a rigid pair */
+    const PetscInt na = ce->na;
+    PetscReal      all = 0, pre = 0, suf = 0;
+    PetscBool      rigidbefore = PETSC_FALSE;
+    for (PetscInt p = 0; p < na; p++)
+      if (!model->c->bodies[ce->ga[p]].rigid) all = PetscMax(all, FC_MEAN_EDGE(ce->ga[p]));
+    for (PetscInt p = 0; p < na; p++) {
+      const PetscInt b = ce->ga[p];
+      if (model->c->bodies[b].rigid) {
+        FC_RAISE(b, all);
+        rigidbefore = PETSC_TRUE;
+        continue;
+      }
+      FC_RAISE(b, pre); /* its deformable predecessors', the contactors */
+      if (p + 1 < na || rigidbefore) FC_RAISE(b, FC_MEAN_EDGE(b));
+      if (ce->both_passes && p > 0) FC_RAISE(b, FC_MEAN_EDGE(b)); /* second passes: (q, p) */
+      pre = PetscMax(pre, FC_MEAN_EDGE(b));
+    }
+    for (PetscInt p = na - 1; p >= 0 && ce->both_passes; p--) { /* second passes (p, q): q's */
+      FC_RAISE(ce->ga[p], suf);
+      suf = PetscMax(suf, FC_MEAN_EDGE(ce->ga[p]));
+    }
+  }
+#undef FC_RAISE
+}
+
+/* Every pass of the case checked as it would be made, in the order of their index (first passes,
+ * then second passes): its points, its target surface, its mortar slave surface (errors name the
+ * case key), and the bodies' broad-phase inflation. Only each body's first pass in each role is
+ * looked at (the others share its sets): O(bodies in the groups), not O(pairs). */
+static PetscErrorCode CatalogPasses_Private(const FcModel *model, FcPairCatalog cat)
+{
+  const FcCase  *c = model->c;
+  Event_Private *ev;
+  PetscInt       n = 0, cap = 0, s;
+  char           path[384];
 
   PetscFunctionBegin;
-  PetscCall(PetscCalloc1(model->nbodies, &X0));
-  for (PetscInt b = 0; b < model->nbodies && !rc; b++) {
-    FcBody body = model->bodies[b];
-    if (!body->mesh.nnodes) continue; /* an analytic shape: unbounded box */
-    if (body->placed) { /* its mesh at its place at t = 0 */
-      rc = PetscMalloc1(3 * body->mesh.nnodes, &X0[b]);
-      if (!rc) rc = body->ops.nodes(body, X0[b]);
-    } else X0[b] = body->mesh.X;
+  for (PetscInt e = 0; e < c->nentries; e++) cap += 3 * (c->centry[e].na + c->centry[e].nb) + 2 * c->centry[e].na;
+  PetscCall(PetscMalloc1(cap + 1, &ev));
+  for (PetscInt e = 0; e < c->nentries; e++) {
+    EntryEvents_Private(c, cat, e, ev, &n);
+    EntryInflate_Private(model, cat, e);
+    for (PetscInt y = 0; y < c->centry[e].nb; y++) cat->target[c->centry[e].gb[y]] = PETSC_TRUE;
+    for (PetscInt x = 0; x < c->centry[e].na; x++)
+      if (!c->centry[e].nb || c->centry[e].both_passes) cat->target[c->centry[e].ga[x]] = PETSC_TRUE;
   }
-  if (!rc) rc = FcContactPairsCandidates(model, X0, npairs, pairs, cand);
-  for (PetscInt b = 0; b < model->nbodies; b++)
-    if (model->bodies[b]->placed) PetscCall(PetscFree(X0[b]));
-  PetscCall(PetscFree(X0));
-  PetscCall(rc);
+  qsort(ev, (size_t)n, sizeof *ev, CmpEvent_Private);
+  for (PetscInt k = 0; k < n; k++) {
+    const FcCaseContact cc      = FcCaseContactAt(c, ev[k].casepair);
+    const PetscBool     reverse = (PetscBool)(ev[k].pass >= c->ncontacts);
+    PetscErrorCode      rc      = 0;
+    if (ev[k].sub == 0) {
+      ContactPath_Private(c, ev[k].casepair, reverse ? "target_surface" : "surface", path, sizeof path);
+      rc = SetGet_Private(model, cat, path, ev[k].body, reverse ? cc.target_surface : cc.surface, PETSC_FALSE, &s);
+    } else if (ev[k].sub == 1 && reverse) {
+      ContactPath_Private(c, ev[k].casepair, "surface", path, sizeof path);
+      rc = SetGet_Private(model, cat, path, ev[k].body, cc.surface, PETSC_TRUE, &s);
+    } else if (ev[k].sub == 1 && model->bodies[ev[k].body]->ops.nodes) {
+      const char *key = TargetKey_Private(model, ev[k].casepair, path, sizeof path);
+      rc              = SetGet_Private(model, cat, path, ev[k].body, key, PETSC_TRUE, &s);
+    } else if (ev[k].sub == 2) { /* checked here, made with its pass */
+      FcContactPair T;
+      PetscCall(PetscMemzero(&T, sizeof T));
+      rc = SlaveSurface_Private(c, ev[k].casepair, &model->bodies[ev[k].body]->mesh, cc.surface, &T);
+      if (!rc) rc = FcMortarSlaveDestroy(&T.slave);
+    }
+    if (rc) PetscCall(PetscFree(ev));
+    PetscCall(rc);
+  }
+  PetscCall(PetscFree(ev));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PassesMake_Private(const FcModel *model, PetscInt *npairs, FcContactPair *pairs, PetscReal *edge, Owners_Private *op, Owners_Private *ot, char *path, size_t lpath)
+/* Where each body sits in each entry's groups, and the index of each entry's second passes. */
+static PetscErrorCode CatalogEntries_Private(const FcModel *model, FcPairCatalog cat)
+{
+  const FcCase  *c  = model->c;
+  const PetscInt nb = model->nbodies, ne = c->nentries;
+  PetscInt       off = c->ncontacts;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(ne * nb + 1, &cat->pos));
+  PetscCall(PetscMalloc1(ne + 1, &cat->bpoff));
+  for (PetscInt k = 0; k < ne * nb; k++) cat->pos[k] = -1;
+  for (PetscInt e = 0; e < ne; e++) {
+    const FcCaseContactEntry *ce  = &c->centry[e];
+    PetscInt                 *pos = &cat->pos[e * nb];
+    for (PetscInt x = 0; x < ce->na; x++) pos[ce->ga[x]] = x;
+    for (PetscInt y = 0; y < ce->nb; y++) pos[ce->gb[y]] = -2 - y;
+    cat->bpoff[e] = -1;
+    if (ce->both_passes) {
+      cat->bpoff[e] = off;
+      off += ce->n;
+    }
+  }
+  cat->nsecond = off - c->ncontacts;
+  PetscFunctionReturn(0);
+}
+
+/* The case pair of entry e between bodies a and b (either order), -1 when e has none. */
+static PetscInt CasePair_Private(const FcCase *c, FcPairCatalog cat, PetscInt nbodies, PetscInt e, PetscInt a, PetscInt b)
+{
+  const FcCaseContactEntry *ce = &c->centry[e];
+  const PetscInt            pa = cat->pos[e * nbodies + a], pb = cat->pos[e * nbodies + b];
+
+  if (pa == -1 || pb == -1) return -1;
+  if (ce->nb) { /* "pair": one in ga, the other in gb */
+    if (pa >= 0 && pb <= -2) return ce->first + pa * ce->nb + (-2 - pb);
+    if (pb >= 0 && pa <= -2) return ce->first + pb * ce->nb + (-2 - pa);
+    return -1;
+  } else {
+    const PetscInt  x = PetscMin(pa, pb), y = PetscMax(pa, pb), *st = ce->start, *nd = ce->ndef;
+    const PetscBool rx = c->bodies[ce->ga[x]].rigid;
+    if (rx && c->bodies[ce->ga[y]].rigid) return -1;
+    return ce->first + st[x] + (rx ? nd[y] - nd[x + 1] : y - x - 1);
+  }
+}
+
+/* A pass no longer a candidate: what it holds (the sets are the catalogue's). */
+static PetscErrorCode PassFree_Private(FcContactPair *P)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(P->prev));
+  PetscCall(PetscFree(P->twin));
+  if (P->mortar) PetscCall(FcMortarSlaveDestroy(&P->slave));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsDestroy(FcPairCatalog *pcat, PetscInt npairs, FcContactPair **pairs)
+{
+  FcPairCatalog cat = *pcat;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < npairs; i++) PetscCall(PassFree_Private(&(*pairs)[i]));
+  PetscCall(PetscFree(*pairs));
+  if (!cat) PetscFunctionReturn(0);
+  for (PetscInt s = 0; s < cat->nsets; s++) {
+    PetscCall(PetscFree(cat->set[s].idx));
+    if (cat->set[s].tree) PetscCall(FcAABBTreeDestroy(&cat->set[s].tree));
+  }
+  PetscCall(PetscFree(cat->set));
+  PetscCall(PetscFree(cat->head));
+  PetscCall(PetscFree4(cat->edge, cat->inflate, cat->box0, cat->target));
+  PetscCall(PetscFree(cat->pos));
+  PetscCall(PetscFree(cat->bpoff));
+  PetscCall(PetscFree(*pcat));
+  PetscFunctionReturn(0);
+}
+
+/* Pass `index` made (its points and target from the catalogue's sets; the partner and the twins of
+ * a second pass are set by the caller). */
+static PetscErrorCode PassMake_Private(const FcModel *model, FcPairCatalog cat, PetscInt index, FcContactPair *P)
 {
   const FcCase *c = model->c;
+  PetscInt      i = index, e, s;
+  char          path[384];
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < c->ncontacts; i++) {
-    const FcCaseContact *cc = &c->contacts[i];
-    const PetscInt       p  = *npairs;
-    FcContactPair       *P  = &pairs[p];
-    FcBody               B  = model->bodies[cc->body[1]];
-
-    (*npairs)++;
-    P->A        = cc->body[0];
-    P->B        = cc->body[1];
-    P->casepair = i;
-    P->partner  = -1;
-    P->mu       = cc->mu;
-    ContactPath_Private(c, i, "surface", path, lpath);
-    PetscCall(Shared_Private(model, path, P->A, cc->surface, PETSC_FALSE, pairs, p, op));
-    P->alarm = cc->alarm > 0 ? cc->alarm : FC_MEAN_EDGE(P->A);
-    if (B->ops.nodes) {
-      /* a mesh surface: the pair's target_surface, else (rigid mesh shape) the shape's group */
-      const char *key = cc->target_surface;
-      ContactPath_Private(c, i, "target_surface", path, lpath);
-      if (B->placed && !key[0]) {
-        key = B->spec->shape.group;
-        FcCaseBodyPath(c, cc->body[1], "shape.group", path, lpath);
-      }
-      PetscCall(Shared_Private(model, path, P->B, key, PETSC_TRUE, pairs, p, ot));
-    }
-    if (cc->mortar) PetscCall(SlaveSurface_Private(c, i, &model->bodies[P->A]->mesh, cc->surface, P));
+  PetscCall(PetscMemzero(P, sizeof *P));
+  P->index   = index;
+  P->partner = -1;
+  if (index >= c->ncontacts) { /* a second pass: its entry by its index */
+    for (e = 0; e < c->nentries; e++)
+      if (cat->bpoff[e] >= 0 && index < cat->bpoff[e] + c->centry[e].n) break;
+    i          = c->centry[e].first + (index - cat->bpoff[e]);
+    P->reverse = PETSC_TRUE;
   }
-  /* Two-pass (symmetric) node-to-surface contact (doc/contact.md "Two-pass contact"): a pair with
-   * both_passes gets a second internal pair with the roles swapped, appended after every first
-   * pass (so that detection sees a pair's first pass before its second, and the contact keys,
-   * internal pair index × 1e9 + node, stay unique and sorted across passes). Contactor: B's
-   * target_surface nodes (else its boundary nodes); target: A's `surface` faces (else its
-   * boundary faces). */
-  for (PetscInt i = 0; i < c->ncontacts; i++) {
-    const FcCaseContact *cc = &c->contacts[i];
-    const PetscInt       p  = *npairs;
-    FcContactPair       *P  = &pairs[p];
-
-    if (!cc->both_passes) continue;
-    (*npairs)++;
-    P->A        = cc->body[1];
-    P->B        = cc->body[0];
+  {
+    const FcCaseContact cc = FcCaseContactAt(c, i), *cp = &cc;
     P->casepair = i;
-    P->reverse  = PETSC_TRUE;
-    P->partner  = i; /* the first loop made pair i's first pass pairs[i] */
-    P->mu       = cc->mu;
-    ContactPath_Private(c, i, "target_surface", path, lpath);
-    PetscCall(Shared_Private(model, path, P->A, cc->target_surface, PETSC_FALSE, pairs, p, op));
-    P->alarm = cc->alarm > 0 ? cc->alarm : FC_MEAN_EDGE(P->A);
-    ContactPath_Private(c, i, "surface", path, lpath);
-    PetscCall(Shared_Private(model, path, P->B, cc->surface, PETSC_TRUE, pairs, p, ot));
+    P->A        = cp->body[P->reverse ? 1 : 0];
+    P->B        = cp->body[P->reverse ? 0 : 1];
+    P->mu       = cp->mu;
+    P->alarm    = cp->alarm > 0 ? cp->alarm : FC_MEAN_EDGE(P->A);
+    ContactPath_Private(c, i, P->reverse ? "target_surface" : "surface", path, sizeof path);
+    PetscCall(SetGet_Private(model, cat, path, P->A, P->reverse ? cp->target_surface : cp->surface, PETSC_FALSE, &s));
+    P->npoints = cat->set[s].n;
+    P->points  = cat->set[s].idx;
+    if (model->bodies[P->B]->ops.nodes) {
+      const char *key = P->reverse ? cp->surface : TargetKey_Private(model, i, path, sizeof path);
+      PetscCall(SetGet_Private(model, cat, path, P->B, key, PETSC_TRUE, &s));
+      P->ntri         = cat->set[s].n;
+      P->tri          = cat->set[s].idx;
+      P->tree         = cat->set[s].tree;
+      P->target_owner = s;
+    }
+    if (cp->mortar) PetscCall(SlaveSurface_Private(c, i, &model->bodies[P->A]->mesh, cp->surface, P));
   }
   PetscFunctionReturn(0);
 }
-#undef FC_MEAN_EDGE
 
-PetscErrorCode FcContactPairsDestroy(PetscInt npairs, FcContactPair **pairs)
+/* Bodies a and b's boxes meet (the broad phase's test, FcBroadPhaseSweep: touching boxes meet). */
+static PetscBool BoxesMeet_Private(const PetscReal *a, const PetscReal *b)
 {
+  for (int d = 0; d < 3; d++)
+    if (a[d] > b[3 + d] || b[d] > a[3 + d]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* The second pass P's twins (Twins_Private) when its bodies' boxes met in the reference
+ * configuration, else none (no node of one within the alarm distance of the other). The target
+ * tree is refit at the reference places for the query (the caller refits it after). */
+static PetscErrorCode PassTwins_Private(const FcModel *model, FcPairCatalog cat, const FcContactPair *P1, FcContactPair *P)
+{
+  const FcMesh *meshA = &model->bodies[P->B]->mesh, *meshB = &model->bodies[P->A]->mesh;
+
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < npairs; i++) {
-    FcContactPair *P = &(*pairs)[i];
-    if (P->own_points) PetscCall(PetscFree(P->points)); /* else another pair's (contact_pairs.h) */
-    if (P->own_target) {
-      PetscCall(PetscFree(P->tri));
-      if (P->tree) PetscCall(FcAABBTreeDestroy(&P->tree));
-    }
-    PetscCall(PetscFree(P->prev));
-    PetscCall(PetscFree(P->twin));
-    if (P->mortar) PetscCall(FcMortarSlaveDestroy(&P->slave));
+  if (BoxesMeet_Private(&cat->box0[6 * P->A], &cat->box0[6 * P->B])) {
+    PetscCall(FcAABBTreeRefit(P->tree, meshA->X, 0.0));
+    PetscCall(Twins_Private(P1, P, meshA, meshB, FC_MEAN_EDGE(P->B), FC_MEAN_EDGE(P->A)));
+  } else {
+    PetscCall(PetscMalloc1(meshB->nnodes, &P->twin));
+    for (PetscInt b = 0; b < meshB->nnodes; b++) P->twin[b] = -1;
   }
-  PetscCall(PetscFree(*pairs));
   PetscFunctionReturn(0);
 }
 
-/* The DoFs a contact can touch: contactor points, target surface nodes, every DoF of a target
- * whose points move with a point Jacobian (a rigid body: every DoF moves the shape). */
-PetscErrorCode FcContactPairsMark(const FcModel *model, PetscInt npairs, const FcContactPair *pairs, PetscBool **mark)
+/* Each body's axis-aligned box over its nodes at Xcur[b] (unbounded for NULL: an analytic shape),
+ * inflated by the largest alarm distance of its passes. */
+static void Boxes_Private(const FcModel *model, FcPairCatalog cat, PetscReal *const Xcur[], PetscReal *box)
 {
-  PetscFunctionBegin;
   for (PetscInt b = 0; b < model->nbodies; b++) {
-    mark[b] = NULL;
-    if (model->bodies[b]->ndof) PetscCall(PetscCalloc1(model->bodies[b]->ndof, &mark[b]));
-  }
-  /* one pass over the pairs (a loop over the pairs per body was O(bodies × pairs)) */
-  for (PetscInt p = 0; p < npairs; p++) {
-    const FcContactPair *P = &pairs[p];
-    FcBody               B = model->bodies[P->B];
-    if (mark[P->A])
-      for (PetscInt i = 0; i < P->npoints; i++)
-        for (int k = 0; k < 3; k++) mark[P->A][3 * P->points[i] + k] = PETSC_TRUE;
-    if (!mark[P->B]) continue;
-    if (B->ops.pointjacobian)
-      for (PetscInt i = 0; i < B->ndof; i++) mark[P->B][i] = PETSC_TRUE;
-    else
-      for (PetscInt i = 0; i < 3 * P->ntri; i++)
-        for (int k = 0; k < 3; k++) mark[P->B][3 * P->tri[i] + k] = PETSC_TRUE;
-  }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FcContactPairsCandidates(const FcModel *model, PetscReal *const Xcur[], PetscInt npairs, const FcContactPair *pairs, PetscBool candidate[])
-{
-  const PetscInt nb = model->nbodies;
-  PetscReal     *box, *inflate;
-  PetscInt       nf, *found;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc2(6 * nb, &box, nb, &inflate));
-  for (PetscInt b = 0; b < nb; b++) inflate[b] = 0;
-  for (PetscInt p = 0; p < npairs; p++) {
-    inflate[pairs[p].A] = PetscMax(inflate[pairs[p].A], pairs[p].alarm);
-    inflate[pairs[p].B] = PetscMax(inflate[pairs[p].B], pairs[p].alarm);
-  }
-  for (PetscInt b = 0; b < nb; b++) {
     PetscReal     *lo = &box[6 * b], *hi = &box[6 * b + 3];
     const PetscInt n  = model->bodies[b]->mesh.nnodes;
     for (int d = 0; d < 3; d++) {
@@ -434,31 +562,193 @@ PetscErrorCode FcContactPairsCandidates(const FcModel *model, PetscReal *const X
         hi[d] = PetscMax(hi[d], Xcur[b][3 * i + d]);
       }
     for (int d = 0; d < 3; d++) {
-      lo[d] -= inflate[b];
-      hi[d] += inflate[b];
+      lo[d] -= cat->inflate[b];
+      hi[d] += cat->inflate[b];
     }
   }
-  PetscCall(FcBroadPhaseSweep(nb, box, &nf, &found));
-  for (PetscInt p = 0; p < npairs; p++) {
-    const PetscInt key[2] = {PetscMin(pairs[p].A, pairs[p].B), PetscMax(pairs[p].A, pairs[p].B)};
-    PetscInt       lo = 0, hi = nf - 1;
-    candidate[p] = PETSC_FALSE;
-    while (lo <= hi) { /* found is sorted by (i, j) */
-      const PetscInt mid = (lo + hi) / 2, *f = &found[2 * mid];
-      if (f[0] == key[0] && f[1] == key[1]) {
-        candidate[p] = PETSC_TRUE;
-        break;
+}
+
+/* The indices of the passes of the body pairs found by the broad phase, sorted. */
+static PetscErrorCode Wanted_Private(const FcModel *model, FcPairCatalog cat, PetscInt nf, const PetscInt found[], PetscInt *nw, PetscInt **want)
+{
+  const FcCase *c = model->c;
+  PetscInt      cap = 2 * nf + 16;
+
+  PetscFunctionBegin;
+  *nw = 0;
+  PetscCall(PetscMalloc1(cap, want));
+  for (PetscInt f = 0; f < nf; f++)
+    for (PetscInt e = 0; e < c->nentries; e++) {
+      const PetscInt i = CasePair_Private(c, cat, model->nbodies, e, found[2 * f], found[2 * f + 1]);
+      if (i < 0) continue;
+      if (*nw + 2 > cap) {
+        PetscInt *nwp;
+        cap *= 2;
+        PetscCall(PetscMalloc1(cap, &nwp));
+        PetscCall(PetscArraycpy(nwp, *want, *nw));
+        PetscCall(PetscFree(*want));
+        *want = nwp;
       }
-      if (f[0] < key[0] || (f[0] == key[0] && f[1] < key[1])) lo = mid + 1;
-      else hi = mid - 1;
+      (*want)[(*nw)++] = i;
+      if (cat->bpoff[e] >= 0) (*want)[(*nw)++] = cat->bpoff[e] + (i - c->centry[e].first);
     }
-  }
-  PetscCall(PetscFree(found));
-  PetscCall(PetscFree2(box, inflate));
+  PetscCall(PetscSortInt(*nw, *want));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs, const FcContactPair *pairs, const PetscBool candidate[])
+/* The new list: the passes of `want`, those already in the old list moved over with their state. */
+static PetscErrorCode Merge_Private(const FcModel *model, FcPairCatalog cat, PetscInt nw, const PetscInt want[], PetscInt *npairs, FcContactPair **pairs)
+{
+  FcContactPair *np, *old = *pairs;
+  PetscInt       o = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(nw + 1, &np));
+  for (PetscInt w = 0; w < nw; w++) {
+    while (o < *npairs && old[o].index < want[w]) PetscCall(PassFree_Private(&old[o++]));
+    if (o < *npairs && old[o].index == want[w]) np[w] = old[o++];
+    else {
+      PetscCall(PassMake_Private(model, cat, want[w], &np[w]));
+      np[w].twin = NULL;
+    }
+  }
+  while (o < *npairs) PetscCall(PassFree_Private(&old[o++]));
+  PetscCall(PetscFree(old));
+  *pairs  = np;
+  *npairs = nw;
+  /* a second pass's partner: its first pass, a candidate with it (the same two bodies) */
+  for (PetscInt w = 0; w < nw; w++) {
+    FcContactPair *P = &np[w];
+    PetscInt       lo = 0, hi = nw - 1;
+    if (!P->reverse) continue;
+    while (lo <= hi) {
+      const PetscInt mid = (lo + hi) / 2;
+      if (np[mid].index == P->casepair) {
+        P->partner = mid;
+        break;
+      }
+      if (np[mid].index < P->casepair) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    PetscCheck(P->partner >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "second pass %" PetscInt_FMT " without its first pass", P->index);
+    if (!P->twin) PetscCall(PassTwins_Private(model, cat, &np[P->partner], P));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsUpdate(const FcModel *model, FcPairCatalog cat, PetscReal *const Xcur[], PetscInt *npairs, FcContactPair **pairs)
+{
+  PetscReal *box;
+  PetscInt   nf, *found, nw, *want;
+  PetscBool *refit;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(6 * model->nbodies, &box));
+  Boxes_Private(model, cat, Xcur, box);
+  PetscCall(FcBroadPhaseSweep(model->nbodies, box, &nf, &found));
+  PetscCall(PetscFree(box));
+  PetscCall(Wanted_Private(model, cat, nf, found, &nw, &want));
+  PetscCall(PetscFree(found));
+  PetscCall(Merge_Private(model, cat, nw, want, npairs, pairs));
+  PetscCall(PetscFree(want));
+  /* a target surface's tree is shared by the passes with that target: refit once, at the current
+   * places, before the candidates that use it search it */
+  PetscCall(PetscCalloc1(cat->nsets + 1, &refit));
+  for (PetscInt p = 0; p < *npairs; p++) {
+    const FcContactPair *P = &(*pairs)[p];
+    if (!P->tree || refit[P->target_owner]) continue;
+    PetscCall(FcAABBTreeRefit(P->tree, Xcur[P->B], 0.0));
+    refit[P->target_owner] = PETSC_TRUE;
+  }
+  PetscCall(PetscFree(refit));
+  PetscFunctionReturn(0);
+}
+
+/* The bodies' places at t = 0: mesh nodes, a rigid mesh shape at its place, NULL for an analytic
+ * shape (unbounded box). Freed with ReferenceFree_Private. */
+static PetscErrorCode Reference_Private(const FcModel *model, PetscReal ***X0)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(model->nbodies, X0));
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    FcBody body = model->bodies[b];
+    if (!body->mesh.nnodes) continue;
+    if (body->placed) {
+      PetscCall(PetscMalloc1(3 * body->mesh.nnodes, &(*X0)[b]));
+      PetscCall(body->ops.nodes(body, (*X0)[b]));
+    } else (*X0)[b] = body->mesh.X;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReferenceFree_Private(const FcModel *model, PetscReal ***X0)
+{
+  PetscFunctionBegin;
+  for (PetscInt b = 0; *X0 && b < model->nbodies; b++)
+    if (model->bodies[b]->placed) PetscCall(PetscFree((*X0)[b]));
+  PetscCall(PetscFree(*X0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsCreate(const FcModel *model, FcPairCatalog *pcat, PetscInt *npairs, FcContactPair **pairs)
+{
+  const PetscInt nb = model->nbodies;
+  FcPairCatalog  cat;
+  PetscReal    **X0 = NULL;
+  PetscErrorCode rc;
+
+  PetscFunctionBegin;
+  *npairs = 0;
+  *pairs  = NULL;
+  PetscCall(PetscCalloc1(1, pcat));
+  cat           = *pcat;
+  cat->nentries = model->c->nentries;
+  PetscCall(PetscMalloc1(nb + 1, &cat->head));
+  PetscCall(PetscMalloc4(nb + 1, &cat->edge, nb + 1, &cat->inflate, 6 * nb + 1, &cat->box0, nb + 1, &cat->target));
+  for (PetscInt b = 0; b < nb; b++) {
+    cat->head[b]    = -1;
+    cat->edge[b]    = -1;
+    cat->inflate[b] = 0;
+    cat->target[b]  = PETSC_FALSE;
+  }
+  PetscCall(CatalogEntries_Private(model, cat));
+  PetscCall(CatalogPasses_Private(model, cat));
+  /* the passes whose bodies' boxes meet in the reference configuration: the twins of two bodies
+   * whose boxes do not meet are none, and such bodies cannot overlap at t = 0 */
+  PetscCall(Reference_Private(model, &X0));
+  Boxes_Private(model, cat, X0, cat->box0);
+  rc = FcContactPairsUpdate(model, cat, X0, npairs, pairs);
+  if (!rc) rc = FcContactPairsCheckOverlap(model, *npairs, *pairs);
+  PetscCall(ReferenceFree_Private(model, &X0));
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+#undef FC_MEAN_EDGE
+
+/* The DoFs a contact can touch: contactor points, target surface nodes, every DoF of a target
+ * whose points move with a point Jacobian (a rigid body: every DoF moves the shape). The sets are
+ * those of every pass (CatalogPasses_Private made them all). */
+PetscErrorCode FcContactPairsMark(const FcModel *model, FcPairCatalog cat, PetscBool **mark)
+{
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < model->nbodies; b++) {
+    mark[b] = NULL;
+    if (model->bodies[b]->ndof) PetscCall(PetscCalloc1(model->bodies[b]->ndof, &mark[b]));
+  }
+  for (PetscInt s = 0; s < cat->nsets; s++) {
+    const Set_Private *S = &cat->set[s];
+    FcBody             B = model->bodies[S->body];
+    if (!mark[S->body] || (S->target && B->ops.pointjacobian)) continue;
+    for (PetscInt i = 0; i < (S->target ? 3 * S->n : S->n); i++)
+      for (int k = 0; k < 3; k++) mark[S->body][3 * S->idx[i] + k] = PETSC_TRUE;
+  }
+  for (PetscInt b = 0; b < model->nbodies; b++)
+    if (mark[b] && cat->target[b] && model->bodies[b]->ops.pointjacobian)
+      for (PetscInt i = 0; i < model->bodies[b]->ndof; i++) mark[b][i] = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs, const FcContactPair *pairs)
 {
   const FcCase *c = model->c;
   PetscReal     gworst = 0; /* the deepest penetration beyond its pair's tolerance, of all pairs */
@@ -471,7 +761,6 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
     PetscReal            worst = 0, *XB = NULL;
     PetscInt             at = -1;
 
-    if (candidate && !candidate[p]) continue;
     if (P->tree) {
       FcProximityOptions opt;
       FcProximity       *out = NULL;
@@ -516,7 +805,7 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
     const PetscInt       at = gat;
     {
       char path[64];
-      snprintf(path, sizeof path, "contacts[%d]", (int)c->contacts[P->casepair].entry);
+      snprintf(path, sizeof path, "contacts[%d]", (int)FcCaseContactEntryOf(c, P->casepair));
       return FcInputError(c->file, path, "bodies \"%s\" and \"%s\" overlap at t = 0: largest penetration %g m (node %d of \"%s\" at (%g, %g, %g)); the initial configuration must not overlap", A->name, B->name, (double)-worst, (int)A->mesh.node_id[at], A->name, (double)A->mesh.X[3 * at], (double)A->mesh.X[3 * at + 1], (double)A->mesh.X[3 * at + 2]);
     }
   }

@@ -315,13 +315,13 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
     case FC_PROBE_CONTACT_FORCE: {
       PetscReal f[3] = {0, 0, 0};
       for (PetscInt a = 0; cv && a < cv->m; a++)
-        if (m->c->contacts[cv->pair[a]].entry == pr->pair)
+        if (FcCaseContactEntryOf(m->c, cv->pair[a]) == pr->pair)
           for (int j = 0; j < 3; j++) f[j] += cv->r[3 * a] * cv->n[9 * a + j] + cv->r[3 * a + 1] * cv->t1[9 * a + j] + cv->r[3 * a + 2] * cv->t2[9 * a + j];
       ProbeVector_Private(pr, f, values, &k);
     } break;
     case FC_PROBE_ACTIVE_CONTACTS: {
       PetscInt n = 0;
-      for (PetscInt a = 0; cv && a < cv->m; a++) n += m->c->contacts[cv->pair[a]].entry == pr->pair && cv->status[a] != FC_CONTACT_SEPARATED;
+      for (PetscInt a = 0; cv && a < cv->m; a++) n += FcCaseContactEntryOf(m->c, cv->pair[a]) == pr->pair && cv->status[a] != FC_CONTACT_SEPARATED;
       values[k++] = (PetscReal)n;
     } break;
     case FC_PROBE_KINETIC_ENERGY:

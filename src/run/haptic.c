@@ -101,7 +101,7 @@ static PetscErrorCode ChooseTool_Private(const FcCase *c, FcModel *m, PetscInt *
     FcCheckInput(*tool >= 0, c->file, "haptic.tool", "no body named \"%s\"", c->haptic.tool);
     FcCheckInput(Candidate_Private(m->bodies[*tool]), c->file, "haptic.tool", "body \"%s\" is neither a rigid body with a prescribed motion nor a free rigid body driven through a coupling (the haptic loop moves the tool by its motion between steps)", c->haptic.tool);
     for (PetscInt i = 0; i < c->ncontacts; i++)
-      if (c->contacts[i].body[1] == *tool) n++;
+      if (FcCaseContactAt(c, i).body[1] == *tool) n++;
     FcCheckInput(n > 0, c->file, "haptic.tool", "body \"%s\" is the target of no contact pair: the haptic loop would render no force", c->haptic.tool);
     PetscFunctionReturn(0);
   }
@@ -109,7 +109,7 @@ static PetscErrorCode ChooseTool_Private(const FcCase *c, FcModel *m, PetscInt *
     PetscBool target = PETSC_FALSE;
     if (!Candidate_Private(m->bodies[b])) continue;
     for (PetscInt i = 0; i < c->ncontacts; i++)
-      if (c->contacts[i].body[1] == b) target = PETSC_TRUE;
+      if (FcCaseContactAt(c, i).body[1] == b) target = PETSC_TRUE;
     if (!target) continue;
     if (*tool >= 0) return FcInputError(c->file, "haptic.tool", "bodies \"%s\" and \"%s\" are both rigid tools in contact: name one", FcBodyName(m->bodies[*tool]), FcBodyName(m->bodies[b]));
     *tool = b;
@@ -621,7 +621,7 @@ static PetscErrorCode Freeze_Private(FcHaptic h, FcContactStep cs, const FcStepI
     PetscCall(PetscArraycpy(h->frame, v.n, 9 * h->m)); /* v.n: stride 9, n, t1, t2 */
     PetscCall(PetscArraycpy(h->xc, v.x, 3 * h->m));
     for (PetscInt a = 0; a < h->m; a++) {
-      const FcCaseContact *cc = &c->contacts[v.pair[a]];
+      const FcCaseContact ct = FcCaseContactAt(c, v.pair[a]), *cc = &ct;
       /* a prescribed body is never a contactor (contacts[i].body[0] is deformable), so a contact
        * on it is a first-pass one, whose view frame is the problem's own (contact_step.c) */
       h->target[a] = h->prescribed[cc->body[1]] || (h->coupled && cc->body[1] == h->tool) ? cc->body[1] : -1;

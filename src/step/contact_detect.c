@@ -63,7 +63,7 @@ static PetscErrorCode AddContact_Private(FcContactStep cs, PetscInt p, const FcP
     cs->xc[3 * a + k]        = c->xc[k];
   }
   cs->gap[a] = c->gap;
-  cs->key[a] = (PetscInt64)p * (PetscInt64)1000000000 + c->point;
+  cs->key[a] = (PetscInt64)cs->pairs[p].index * (PetscInt64)1000000000 + c->point; /* the pass's index, not its place in the list */
   cs->m++;
   PetscFunctionReturn(0);
 }
@@ -123,33 +123,15 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
     FcBody body = model->bodies[b];
     if (cs->Xcur[b]) PetscCall(FcBodyNodes(body, cs->Xcur[b]));
   }
-  /* broad phase: a pair whose bodies' inflated boxes do not meet has no point within its alarm
-   * distance (contact_pairs.h), so its narrow phase is skipped and its frame history dropped */
-  PetscCall(FcContactPairsCandidates(model, cs->Xcur, cs->npairs, cs->pairs, cs->candidate));
-  /* a target surface's tree is shared by the pairs with that target (contact_pairs.h): refit it
-   * once, at the current places, before the candidates that use it search it */
-  {
-    PetscBool *refit;
-    PetscCall(PetscCalloc1(cs->npairs + 1, &refit));
-    for (PetscInt p = 0; p < cs->npairs; p++) {
-      const FcContactPair *P = &cs->pairs[p];
-      if (!cs->candidate[p] || !P->tree || refit[P->target_owner]) continue;
-      PetscCall(FcAABBTreeRefit(P->tree, cs->Xcur[P->B], 0.0));
-      refit[P->target_owner] = PETSC_TRUE;
-    }
-    PetscCall(PetscFree(refit));
-  }
+  /* broad phase: the passes whose bodies' inflated boxes meet, their trees refit at the current
+   * places; a pass whose boxes do not meet has no point within its alarm distance, so it is not in
+   * the list (its frame history dropped with it: contact_pairs.h) */
+  PetscCall(FcContactPairsUpdate(model, cs->cat, cs->Xcur, &cs->npairs, &cs->pairs));
   for (PetscInt p = 0; p < cs->npairs; p++) {
     FcContactPair *P = &cs->pairs[p];
     FcBody       B = model->bodies[P->B];
     FcProximity *out = NULL;
     PetscInt     nout = 0;
-
-    if (!cs->candidate[p]) {
-      PetscCall(PetscFree(P->prev));
-      P->nprev = 0;
-      continue;
-    }
 
     if (P->tree) {
       FcProximityOptions opt;

@@ -16,6 +16,7 @@ struct _p_FcContactStep {
   FcModel          *model;
   PetscInt          npairs;
   FcContactPair    *pairs;
+  FcPairCatalog     cat;      /* every pass of the case; pairs: those whose boxes meet (contact_pairs.h) */
   FcContactSolver   solver;
   FcCompliance      compliance;
   PetscBool       **isbc;     /* per body: constrained DoF mask (NULL for bodies without DoFs) */
@@ -38,7 +39,6 @@ struct _p_FcContactStep {
   PetscInt64        wblocks;  /* blocks of W's pattern in the last correction (pairs of contacts sharing a body) */
   PetscBool        *involved; /* per body: has DoFs and is touched by the current contacts */
   FcContactJacobian H;        /* of the current contacts */
-  PetscBool        *candidate; /* per pair: its bodies' boxes meet (broad phase, every detection) */
   /* warm start: previous r and u = W r + q by key (sorted) */
   PetscInt          nprev, prevcap;
   PetscInt64       *prevkey;

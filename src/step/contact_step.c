@@ -104,11 +104,10 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
     PetscCall(PetscCalloc1(FcBodyNDof(body), &cs->isbc[b]));
     for (PetscInt i = 0; i < nbc; i++) cs->isbc[b][bc[i]] = PETSC_TRUE;
   }
-  PetscCall(FcContactPairsCreate(model, &cs->npairs, &cs->pairs));
-  PetscCall(PetscMalloc1(cs->npairs + 1, &cs->candidate));
+  PetscCall(FcContactPairsCreate(model, &cs->cat, &cs->npairs, &cs->pairs));
   PetscCall(FcComplianceCreate(model, c->compliance_type, &cs->compliance));
   PetscCall(PetscCalloc1(model->nbodies, &mark));
-  PetscCall(FcContactPairsMark(model, cs->npairs, cs->pairs, mark));
+  PetscCall(FcContactPairsMark(model, cs->cat, mark));
   PetscCall(FcComplianceSetParticipating(cs->compliance, mark));
   for (PetscInt b = 0; b < model->nbodies; b++) PetscCall(PetscFree(mark[b]));
   PetscCall(PetscFree(mark));
@@ -132,8 +131,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
 
   PetscFunctionBegin;
   if (!cs) PetscFunctionReturn(0);
-  PetscCall(FcContactPairsDestroy(cs->npairs, &cs->pairs));
-  PetscCall(PetscFree(cs->candidate));
+  PetscCall(FcContactPairsDestroy(&cs->cat, cs->npairs, &cs->pairs));
   for (PetscInt b = 0; b < cs->model->nbodies; b++) {
     PetscCall(PetscFree(cs->isbc[b]));
     PetscCall(PetscFree(cs->Xcur[b]));

@@ -611,21 +611,21 @@ static void test_contact_case(void **state)
   assert_int_equal(c.bodies[8].motion.type, FC_MOTION_FIXED);
 
   assert_int_equal(c.ncontacts, 4);
-  assert_true(c.contacts[0].body[0] == 0 && c.contacts[0].body[1] == 2);
-  assert_string_equal(c.contacts[0].surface, "bottom");
-  assert_string_equal(c.contacts[0].target_surface, "");
-  assert_true(c.contacts[0].mu == 0.3 && c.contacts[0].alarm == 0.01);
-  assert_false(c.contacts[0].both_passes);
-  assert_false(c.contacts[0].mortar); /* formulation defaults to node_to_surface */
-  assert_true(c.contacts[1].body[0] == 0 && c.contacts[1].body[1] == 1);
-  assert_string_equal(c.contacts[1].surface, "5");
-  assert_string_equal(c.contacts[1].target_surface, "top");
-  assert_true(c.contacts[1].both_passes);
-  assert_true(c.contacts[1].mu == 0 && c.contacts[1].alarm == -1); /* defaults: frictionless, automatic */
-  assert_true(c.contacts[2].body[0] == 1 && c.contacts[2].body[1] == 6);
-  assert_string_equal(c.contacts[2].surface, "");
-  assert_string_equal(c.contacts[2].target_surface, "7");
-  assert_true(c.contacts[3].body[0] == 0 && c.contacts[3].body[1] == 5);
+  assert_true(FcCaseContactAt(&c, 0).body[0] == 0 && FcCaseContactAt(&c, 0).body[1] == 2);
+  assert_string_equal(FcCaseContactAt(&c, 0).surface, "bottom");
+  assert_string_equal(FcCaseContactAt(&c, 0).target_surface, "");
+  assert_true(FcCaseContactAt(&c, 0).mu == 0.3 && FcCaseContactAt(&c, 0).alarm == 0.01);
+  assert_false(FcCaseContactAt(&c, 0).both_passes);
+  assert_false(FcCaseContactAt(&c, 0).mortar); /* formulation defaults to node_to_surface */
+  assert_true(FcCaseContactAt(&c, 1).body[0] == 0 && FcCaseContactAt(&c, 1).body[1] == 1);
+  assert_string_equal(FcCaseContactAt(&c, 1).surface, "5");
+  assert_string_equal(FcCaseContactAt(&c, 1).target_surface, "top");
+  assert_true(FcCaseContactAt(&c, 1).both_passes);
+  assert_true(FcCaseContactAt(&c, 1).mu == 0 && FcCaseContactAt(&c, 1).alarm == -1); /* defaults: frictionless, automatic */
+  assert_true(FcCaseContactAt(&c, 2).body[0] == 1 && FcCaseContactAt(&c, 2).body[1] == 6);
+  assert_string_equal(FcCaseContactAt(&c, 2).surface, "");
+  assert_string_equal(FcCaseContactAt(&c, 2).target_surface, "7");
+  assert_true(FcCaseContactAt(&c, 3).body[0] == 0 && FcCaseContactAt(&c, 3).body[1] == 5);
 
   assert_string_equal(c.contact_solver_type, "my_solver2");
   assert_true(c.contact_solver_tol == 1e-6);
@@ -680,7 +680,7 @@ static void test_contact_case(void **state)
   assert_string_equal(c.resolved_json, c2.resolved_json);
   assert_int_equal(FcCaseDestroy(&c2), 0);
   assert_int_equal(FcCaseDestroy(&c), 0);
-  assert_null(c.contacts);
+  assert_null(c.centry);
 }
 
 /* A minimal rigid floor and contact pair: every contact default. */
@@ -700,11 +700,11 @@ static void test_contact_defaults(void **state)
   assert_true(c.bodies[1].rigid);
   assert_int_equal(c.bodies[1].motion.type, FC_MOTION_FIXED);
   assert_int_equal(c.ncontacts, 1);
-  assert_true(c.contacts[0].body[0] == 0 && c.contacts[0].body[1] == 1);
-  assert_string_equal(c.contacts[0].surface, "");
-  assert_string_equal(c.contacts[0].target_surface, "");
-  assert_true(c.contacts[0].mu == 0 && c.contacts[0].alarm == -1);
-  assert_false(c.contacts[0].both_passes);
+  assert_true(FcCaseContactAt(&c, 0).body[0] == 0 && FcCaseContactAt(&c, 0).body[1] == 1);
+  assert_string_equal(FcCaseContactAt(&c, 0).surface, "");
+  assert_string_equal(FcCaseContactAt(&c, 0).target_surface, "");
+  assert_true(FcCaseContactAt(&c, 0).mu == 0 && FcCaseContactAt(&c, 0).alarm == -1);
+  assert_false(FcCaseContactAt(&c, 0).both_passes);
   assert_string_equal(c.contact_solver_type, "nsgs");
   assert_string_equal(c.compliance_type, "exact");
   assert_false(c.output_fclib);
@@ -746,8 +746,8 @@ static void test_contact_set(void **state)
   (void)state;
   TmpCase(file, sizeof file, "contact_set.json", contact_base);
   assert_int_equal(Load(file, (int)(sizeof sets / sizeof sets[0]), sets, &c), 0);
-  assert_true(c.contacts[0].mu == 0.3);
-  assert_true(c.contacts[0].alarm == 0.05);
+  assert_true(FcCaseContactAt(&c, 0).mu == 0.3);
+  assert_true(FcCaseContactAt(&c, 0).alarm == 0.05);
   assert_string_equal(c.contact_solver_type, "nsgs");
   assert_int_equal(c.contact_solver_max_it, 20);
   assert_true(c.contact_solver_tol == 1e-10); /* siblings of a created key default */
@@ -981,6 +981,12 @@ static const BadCase bad_cases[] = {
   {contact_base, {"contacts[0].surface=true"}, "contacts[0].surface", "expected string or integer, got boolean"},
   {contact_base, {"contacts[0].target_surface=top"}, "contacts[0].target_surface", "only allowed when the target is deformable or a rigid \"mesh\" shape, but \"floor\" is a rigid \"plane\""},
   {contact_base, {"contacts[0].both_passes=true"}, "contacts[0].both_passes", "only allowed for a pair of deformable bodies, but \"floor\" is rigid"},
+  /* groups (issue 29): the checks find the first refused pair and a pair in two entries from the
+   * groups, never from a list of the pairs; the messages are those of that pair */
+  {contact_base, {"contacts=[{\"bodies\": [\"floor\", \"block\", \"ball\"], \"both_passes\": true}]"}, "contacts[0].both_passes", "only allowed for a pair of deformable bodies, but \"floor\" is rigid"},
+  {contact_base, {"contacts=[{\"bodies\": [\"ball\", \"block\"], \"formulation\": \"mortar\"}]"}, "contacts[0].formulation", "\"mortar\" needs a target surface mesh (a deformable body or a rigid \"mesh\" shape), but \"ball\" is a rigid \"sphere\""},
+  {contact_base, {"contacts=[{\"bodies\": [\"block\", \"floor\", \"ball\"]}, {\"pair\": [\"block\", \"ball\"]}]"}, "contacts[1]", "the pair of \"block\" and \"ball\" is already in contacts[0]"},
+  {contact_base, {"contacts=[{\"bodies\": [\"floor\", \"ball\"]}]"}, "contacts[0].bodies", "these bodies make no pair (one body, or only rigid bodies)"},
   {contact_base, {"contacts[0].friction=0.3"}, "contacts[0].friction", "unknown key \"friction\" (accepted: pair, bodies, surface, target_surface, mu, alarm, both_passes, formulation)"},
   {contact_base, {"contacts={}"}, "contacts", "expected array, got object"},
   /* contact solver, compliance, output */

@@ -12,7 +12,12 @@
  *     candidates in the reference configuration are exactly (1, 2), (3, 4) and the four
  *     block-floor pairs (the plane is unbounded); block 2 moved 0.45 m towards block 3 (0.05 m
  *     apart, within the two alarm inflations) makes (2, 3) a candidate and (1, 2) not; block 4
- *     moved 10 m up leaves (3, 4) out.
+ *     moved 10 m up leaves (3, 4) out; the passes (issue 29) are made only for those, in index
+ *     order, and a pass that stays keeps its state;
+ *  3. a wall of 5 blocks in two courses with both passes: the passes made are exactly the pairs
+ *     whose boxes meet of the all-pairs list, at the same indices (19 of 25), with 4 twins on the
+ *     shared face of blocks 1 and 2; the pairs of a group with rigid bodies among it, computed
+ *     from the groups (FcCaseContactAt), are those of the pairs written out.
  *
  * Run it under valgrind --leak-check=full: nothing leaks. */
 #define _POSIX_C_SOURCE 200809L
@@ -88,12 +93,24 @@ static void test_name_match(void **state)
   assert_false(FcCaseNameMatch("*1", "block_10"));
 }
 
-/* candidate[p] for the pair of blocks (a, b) (1-based, either order), -1 when it is no pair */
-static int Candidate(const FcContactPair *pairs, PetscInt np, const PetscBool *cand, PetscInt a, PetscInt b)
+/* 1 when the pair of blocks (a, b) (1-based, either order) is in the list, 0 when it is not, -1
+ * when the case has no such pair; its place in the list is its index's (the list is sorted) */
+static int Candidate(const FcCase *c, const FcContactPair *pairs, PetscInt np, PetscInt a, PetscInt b)
 {
-  for (PetscInt p = 0; p < np; p++)
-    if ((pairs[p].A == a - 1 && pairs[p].B == b - 1) || (pairs[p].A == b - 1 && pairs[p].B == a - 1)) return cand[p] ? 1 : 0;
-  return -1;
+  int found = -1;
+  for (PetscInt i = 0; i < c->ncontacts; i++)
+    if ((FcCaseContactAt(c, i).body[0] == a - 1 && FcCaseContactAt(c, i).body[1] == b - 1) || (FcCaseContactAt(c, i).body[0] == b - 1 && FcCaseContactAt(c, i).body[1] == a - 1)) found = 0;
+  for (PetscInt p = 0; p < np; p++) {
+    if (p) assert_true(pairs[p].index > pairs[p - 1].index);
+    assert_int_equal(pairs[p].casepair, pairs[p].index); /* one pass per pair here */
+    assert_int_equal(pairs[p].A, FcCaseContactAt(c, pairs[p].index).body[0]);
+    assert_int_equal(pairs[p].B, FcCaseContactAt(c, pairs[p].index).body[1]);
+    if ((pairs[p].A == a - 1 && pairs[p].B == b - 1) || (pairs[p].A == b - 1 && pairs[p].B == a - 1)) {
+      assert_int_equal(found, 0);
+      found = 1;
+    }
+  }
+  return found;
 }
 
 static void test_blocks(void **state)
@@ -104,7 +121,7 @@ static void test_blocks(void **state)
   FcModel        m;
   PetscInt       np;
   FcContactPair *pairs;
-  PetscBool     *cand;
+  FcPairCatalog  cat;
   PetscReal     *X[5];
   (void)state;
 
@@ -128,9 +145,9 @@ static void test_blocks(void **state)
   assert_int_equal(c.nentries, 1);
   assert_int_equal(c.ncontacts, 10); /* 6 among the blocks, 4 with the floor (contactor: the block) */
   for (PetscInt i = 0; i < c.ncontacts; i++) {
-    assert_int_equal(c.contacts[i].entry, 0);
-    assert_true(c.contacts[i].body[0] < 4);
-    assert_true(c.contacts[i].mu == 0.5 && c.contacts[i].alarm == 0.1);
+    assert_int_equal(FcCaseContactAt(&c, i).entry, 0);
+    assert_true(FcCaseContactAt(&c, i).body[0] < 4);
+    assert_true(FcCaseContactAt(&c, i).mu == 0.5 && FcCaseContactAt(&c, i).alarm == 0.1);
   }
   CHK(FcModelCreate(&c, &m));
   for (int k = 0; k < 4; k++) {
@@ -139,36 +156,141 @@ static void test_blocks(void **state)
     assert_true(PetscAbsReal(m.bodies[k]->volume - 1) < 1e-14);
     assert_true(PetscAbsReal(m.bodies[k]->mesh.X[0] - box[6 * k]) < 1e-15); /* node 0: its own box's lo corner */
   }
-  CHK(FcContactPairsCreate(&m, &np, &pairs));
-  assert_int_equal(np, 10);
-  CHK(PetscMalloc1(np, &cand));
+  /* the passes made at t = 0: the pairs whose boxes meet, (1, 2), (3, 4) and the four with the
+   * floor, of the 10 pairs (2, 3) 0.5 m apart and (1, 3), (1, 4), (2, 4) further are not made */
+  CHK(FcContactPairsCreate(&m, &cat, &np, &pairs));
+  assert_int_equal(np, 6);
+  assert_int_equal(Candidate(&c, pairs, np, 1, 2), 1);
+  assert_int_equal(Candidate(&c, pairs, np, 3, 4), 1);
+  assert_int_equal(Candidate(&c, pairs, np, 2, 3), 0);
+  assert_int_equal(Candidate(&c, pairs, np, 1, 3), 0);
+  assert_int_equal(Candidate(&c, pairs, np, 1, 4), 0);
+  assert_int_equal(Candidate(&c, pairs, np, 2, 4), 0);
+  for (int k = 1; k <= 4; k++) assert_int_equal(Candidate(&c, pairs, np, k, 5), 1);
   for (int k = 0; k < 4; k++) {
     CHK(PetscMalloc1(3 * 8, &X[k]));
     CHK(PetscArraycpy(X[k], m.bodies[k]->mesh.X, 3 * 8));
   }
   X[4] = NULL; /* the analytic plane: unbounded */
+  CHK(FcContactPairsUpdate(&m, cat, X, &np, &pairs));
+  assert_int_equal(np, 6);
+  assert_int_equal(pairs[1].index, 3); /* (1, floor): the 4th pair in the group's order */
+  CHK(PetscMalloc1(1, &pairs[1].prev)); /* state of a pass that stays: a marker */
 
-  CHK(FcContactPairsCandidates(&m, X, np, pairs, cand));
-  assert_int_equal(Candidate(pairs, np, cand, 1, 2), 1);
-  assert_int_equal(Candidate(pairs, np, cand, 3, 4), 1);
-  assert_int_equal(Candidate(pairs, np, cand, 2, 3), 0);
-  assert_int_equal(Candidate(pairs, np, cand, 1, 3), 0);
-  assert_int_equal(Candidate(pairs, np, cand, 1, 4), 0);
-  assert_int_equal(Candidate(pairs, np, cand, 2, 4), 0);
-  for (int k = 1; k <= 4; k++) assert_int_equal(Candidate(pairs, np, cand, k, 5), 1);
-
+  /* block 2 moved 0.45 m towards block 3, block 4 10 m up: (1, 2) and (3, 4) are dropped, (2, 3)
+   * made; the floor's pairs stay, with their state */
   for (int i = 0; i < 8; i++) X[1][3 * i] += 0.45; /* block 2 to [1.45, 2.45]: 0.05 from block 3 */
   for (int i = 0; i < 8; i++) X[3][3 * i + 2] += 10;
-  CHK(FcContactPairsCandidates(&m, X, np, pairs, cand));
-  assert_int_equal(Candidate(pairs, np, cand, 1, 2), 0);
-  assert_int_equal(Candidate(pairs, np, cand, 2, 3), 1);
-  assert_int_equal(Candidate(pairs, np, cand, 3, 4), 0);
-  assert_int_equal(Candidate(pairs, np, cand, 4, 5), 1);
+  CHK(FcContactPairsUpdate(&m, cat, X, &np, &pairs));
+  assert_int_equal(np, 5);
+  assert_int_equal(Candidate(&c, pairs, np, 1, 2), 0);
+  assert_int_equal(Candidate(&c, pairs, np, 2, 3), 1);
+  assert_int_equal(Candidate(&c, pairs, np, 3, 4), 0);
+  assert_int_equal(Candidate(&c, pairs, np, 4, 5), 1);
+  assert_int_equal(pairs[0].index, 3);
+  assert_non_null(pairs[0].prev); /* kept (the list is made anew: (1, 2) was before it) */
 
   for (int k = 0; k < 4; k++) CHK(PetscFree(X[k]));
-  CHK(PetscFree(cand));
-  CHK(FcContactPairsDestroy(np, &pairs));
+  CHK(FcContactPairsDestroy(&cat, np, &pairs));
   CHK(FcModelDestroy(&m));
+  CHK(FcCaseDestroy(&c));
+}
+
+/* The old all-pairs rule, written out: pair i of the case is a candidate when its two bodies'
+ * boxes (inflated by the largest alarm of the body's pairs, here the one alarm) meet, a plane's box
+ * unbounded. */
+static PetscBool BoxesMeet(const double *box, PetscInt a, PetscInt b, PetscInt nblocks, double alarm)
+{
+  if (a >= nblocks || b >= nblocks) return PETSC_TRUE;
+  for (int d = 0; d < 3; d++)
+    if (box[6 * a + d] - alarm > box[6 * b + 3 + d] + alarm || box[6 * b + d] - alarm > box[6 * a + 3 + d] + alarm) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* A wall of two courses (3 blocks 1 x 0.5 x 0.5 below, 2 above offset by half a block) on a rigid
+ * floor, every pair of blocks in contact with both passes: of the 10 block pairs 7 touch (2 + 1
+ * along the courses, 4 across), so the passes made are 7 first and 7 second passes and the 5 with
+ * the floor: 19, each the pass the all-pairs list had at that index (BoxesMeet); the second pass
+ * of blocks 1 and 2 (one face shared, 4 coincident nodes) has 4 twins. Then the pairs of a group
+ * with rigid bodies among it (FcCaseContactAt against the pairs written out in the case's order). */
+static void test_wall(void **state)
+{
+  const double   box[5 * 6] = {0, 0, 0, 1, 0.5, 0.5, 1, 0, 0, 2, 0.5, 0.5, 2, 0, 0, 3, 0.5, 0.5, 0.5, 0.5, 0, 1.5, 1, 0.5, 1.5, 0.5, 0, 2.5, 1, 0.5};
+  char           path[PETSC_MAX_PATH_LEN];
+  FcCase         c;
+  FcModel        m;
+  PetscInt       np, k = 0, ntwins = 0;
+  FcContactPair *pairs;
+  FcPairCatalog  cat;
+  (void)state;
+
+  WriteBlocks("wall.msh", 5, box);
+  TmpPath(path, sizeof path, "wall.json");
+  FcTestWriteFile(path, "{\"name\": \"wall\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
+                        " \"bodies\": [{\"mesh\": {\"file\": \"wall.msh\", \"volumes\": \"block_*\"},\n"
+                        "              \"material\": {\"model\": \"linear\", \"E\": 1e7, \"nu\": 0.3, \"density\": 1000}},\n"
+                        "             {\"name\": \"floor\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}}],\n"
+                        " \"contacts\": [{\"bodies\": [\"block_*\"], \"mu\": 0.5, \"alarm\": 0.01, \"both_passes\": true},\n"
+                        "              {\"pair\": [\"block_*\", \"floor\"], \"mu\": 0.5, \"alarm\": 0.01}]}\n");
+  CHK(PetscMemzero(&c, sizeof c));
+  CHK(FcCaseLoad(path, 0, NULL, &c));
+  assert_int_equal(c.ncontacts, 15);
+  CHK(FcModelCreate(&c, &m));
+  CHK(FcContactPairsCreate(&m, &cat, &np, &pairs));
+  assert_int_equal(np, 19);
+  for (PetscInt i = 0; i < c.ncontacts; i++) { /* first passes: index i */
+    const FcCaseContact cc = FcCaseContactAt(&c, i);
+    if (!BoxesMeet(box, cc.body[0], cc.body[1], 5, 0.01)) continue;
+    assert_true(k < np);
+    assert_int_equal(pairs[k].index, i);
+    assert_false(pairs[k].reverse);
+    k++;
+  }
+  assert_int_equal(k, 12);
+  for (PetscInt i = 0; i < 10; i++) { /* second passes of the group's 10 pairs: index 15 + i */
+    const FcCaseContact cc = FcCaseContactAt(&c, i);
+    if (!BoxesMeet(box, cc.body[0], cc.body[1], 5, 0.01)) continue;
+    assert_int_equal(pairs[k].index, 15 + i);
+    assert_true(pairs[k].reverse);
+    assert_int_equal(pairs[k].A, cc.body[1]);
+    assert_int_equal(pairs[pairs[k].partner].index, i);
+    if (i == 0)
+      for (PetscInt b = 0; b < 8; b++) ntwins += pairs[k].twin[b] >= 0;
+    k++;
+  }
+  assert_int_equal(k, np);
+  assert_int_equal(ntwins, 4);
+  CHK(FcContactPairsDestroy(&cat, np, &pairs));
+  CHK(FcModelDestroy(&m));
+  CHK(FcCaseDestroy(&c));
+
+  /* a group with rigid bodies among it: every pair but floor-side, in the order x < y of the list,
+   * the deformable body (the earlier of two) the contactor */
+  TmpPath(path, sizeof path, "mixed.json");
+  FcTestWriteFile(path, "{\"name\": \"mixed\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
+                        " \"bodies\": [{\"mesh\": {\"file\": \"wall.msh\", \"volumes\": \"block_*\"},\n"
+                        "              \"material\": {\"model\": \"linear\", \"E\": 1e7, \"nu\": 0.3, \"density\": 1000}},\n"
+                        "             {\"name\": \"floor\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}},\n"
+                        "             {\"name\": \"side\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [-1, 0, 0], \"normal\": [1, 0, 0]}}],\n"
+                        " \"contacts\": [{\"bodies\": [\"floor\", \"block_1\", \"block_2\", \"side\", \"block_3\", \"block_4\", \"block_5\"], \"mu\": 0.5}]}\n");
+  CHK(PetscMemzero(&c, sizeof c));
+  CHK(FcCaseLoad(path, 0, NULL, &c));
+  {
+    const PetscInt list[7] = {5, 0, 1, 6, 2, 3, 4};
+    PetscInt       i = 0;
+    assert_int_equal(c.ncontacts, 21 - 1); /* 7 bodies: 21 pairs, floor-side left out */
+    for (int x = 0; x < 7; x++)
+      for (int y = x + 1; y < 7; y++) {
+        const PetscBool rx = list[x] >= 5, ry = list[y] >= 5;
+        FcCaseContact   cc;
+        if (rx && ry) continue;
+        cc = FcCaseContactAt(&c, i++);
+        assert_int_equal(cc.body[0], rx ? list[y] : list[x]);
+        assert_int_equal(cc.body[1], rx ? list[x] : list[y]);
+        assert_int_equal(cc.entry, 0);
+      }
+    assert_int_equal(i, c.ncontacts);
+  }
   CHK(FcCaseDestroy(&c));
 }
 
@@ -206,6 +328,7 @@ int main(int argc, char **argv)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_name_match),
     cmocka_unit_test(test_blocks),
+    cmocka_unit_test(test_wall),
   };
 
   return FcTestRun(&argc, &argv, "tests", tests, sizeof tests / sizeof tests[0], MakeTmpdir, RemoveTmpdir, Register, Finalize);
