@@ -61,6 +61,11 @@ struct _p_FcContactStep {
   FcContactProblem  probH;   /* fast: W_H = G A⁻¹ Gᵀ (dense 3m × 3m, world rows) */
   PetscReal        *fwork;   /* fast: 3m world forces Cᵀr, then 3m W_H Cᵀr; 9m previous frames */
   PetscInt          fcap;
+  /* the previous correction of this step, by key (sorted): normal and world force, for the
+   * statistics of the change between linearizations (lin_normal_turn, lin_force_change) */
+  PetscInt          nlast, lastcap;
+  PetscInt64       *lastkey;
+  PetscReal        *lastnf; /* 6 per contact: n, f */
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
@@ -85,5 +90,8 @@ PetscErrorCode FcContactStepOnceGaps_Private(FcContactStep cs);
  * last one, for the single correction of the bodies. */
 PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcContactStats *st);
 PetscErrorCode FcContactStepLinDestroy_Private(FcContactStep cs);
+/* lin_turn and lin_dforce against the previous correction of the step (compare), then remember
+ * this one's normals and forces (contact_linearize.c) */
+PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *st, PetscBool compare);
 
 #endif

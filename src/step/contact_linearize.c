@@ -109,6 +109,7 @@ PetscErrorCode FcContactStepLinDestroy_Private(FcContactStep cs)
   PetscFunctionBegin;
   PetscCall(PetscFree(cs->xrel0));
   PetscCall(PetscFree(cs->fwork));
+  PetscCall(PetscFree2(cs->lastkey, cs->lastnf));
   if (cs->probH) PetscCall(FcContactProblemDestroy(&cs->probH));
   PetscFunctionReturn(0);
 }
@@ -229,7 +230,7 @@ PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcC
 {
   FcModel       *model = cs->model;
   const PetscInt m     = cs->m;
-  PetscReal     *frames, *nframe, *wfree, *f, *y, *nxc, *ngap, *gap0, c = 1, t0, t1, t2;
+  PetscReal     *frames, *nframe, *wfree, *f, *y, *nxc, *ngap, *gap0, *fprev, c = 1, t0, t1, t2;
   PetscBool      monitor = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -237,7 +238,7 @@ PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcC
   if (cs->fcap < m) {
     PetscCall(PetscFree(cs->fwork));
     cs->fcap = m;
-    PetscCall(PetscMalloc1(32 * (size_t)m, &cs->fwork));
+    PetscCall(PetscMalloc1(35 * (size_t)m, &cs->fwork));
   }
   frames = cs->fwork;
   nframe = frames + 9 * m;
@@ -247,6 +248,7 @@ PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcC
   nxc    = y + 3 * m;
   ngap   = nxc + 3 * m;
   gap0   = ngap + m;
+  fprev  = gap0 + m;
   PetscCall(PetscTime(&t0));
   PetscCall(BuildWH_Private(cs, frames));
   PetscCall(PetscTime(&t1));
@@ -276,12 +278,22 @@ PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcC
     PetscCall(FcContactStepSolve_Private(cs, st));
     PetscCall(PetscTime(&t2));
     st->solve_time += t2 - t1;
+    if (k > 0) PetscCall(PetscArraycpy(fprev, f, 3 * m));
     WorldForce_Private(cs, f, y);
+    if (k == 0) PetscCall(FcContactStepLinChange_Private(cs, st, PETSC_TRUE)); /* against the previous correction */
+    else {
+      PetscReal df = 0, ff = 0;
+      for (PetscInt i = 0; i < 3 * m; i++) {
+        df += (f[i] - fprev[i]) * (f[i] - fprev[i]);
+        ff += f[i] * f[i];
+      }
+      st->lin_dforce = ff > 0 ? PetscSqrtReal(df / ff) : 0;
+    }
     PetscCall(Relinearize_Private(cs, wfree, y, c, nframe, ngap, nxc, &turn, &pen));
     st->lin_it++;
     st->lin_turn = turn;
     st->lin_pen  = pen;
-    if (monitor) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "    fast linearization %d: normals turn %.3e rad, predicted penetration %.3e, contact error %.2e%s\n", (int)k, (double)turn, (double)pen, (double)st->error, st->converged ? "" : " (solve not converged)"));
+    if (monitor) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "    fast linearization %d: normals turn %.3e rad, predicted penetration %.3e, force change %.3e, contact error %.2e%s\n", (int)k, (double)turn, (double)pen, (double)st->lin_dforce, (double)st->error, st->converged ? "" : " (solve not converged)"));
     if (st->failed || turn <= cs->lin_tol || k + 1 >= cs->lin_max_it) break;
     /* re-linearize at p_{k+1}: q_n = g(p_{k+1})/c − n·W_H f_k through FormQ's gap/c + n·w_free */
     PetscCall(PetscArraycpy(cs->frame, nframe, 9 * m));
@@ -292,7 +304,52 @@ PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcC
       cs->gap[a] = ngap[a] - c * s;
     }
   }
+  PetscCall(FcContactStepLinChange_Private(cs, st, PETSC_FALSE)); /* the next correction compares with this one's end */
   /* the gaps reported (the view) stay those of the detection at the iterate, as with recursive */
   PetscCall(PetscArraycpy(cs->gap, gap0, m));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *st, PetscBool compare)
+{
+  const PetscInt m = cs->m;
+  PetscReal      df = 0, ff = 0;
+  PetscInt       j  = 0;
+
+  PetscFunctionBegin;
+  if (!compare) goto store;
+  st->lin_turn = 0;
+  for (PetscInt a = 0; a < m; a++) { /* keys ascending in both lists: merge */
+    PetscReal fa[3], dn = 0;
+    for (int k = 0; k < 3; k++) {
+      fa[k] = 0;
+      for (int i = 0; i < 3; i++) fa[k] += cs->frame[9 * a + 3 * i + k] * cs->r[3 * a + i];
+      ff += fa[k] * fa[k];
+    }
+    while (j < cs->nlast && cs->lastkey[j] < cs->key[a]) j++;
+    if (j < cs->nlast && cs->lastkey[j] == cs->key[a]) {
+      for (int k = 0; k < 3; k++) {
+        dn += (cs->frame[9 * a + k] - cs->lastnf[6 * j + k]) * (cs->frame[9 * a + k] - cs->lastnf[6 * j + k]);
+        df += (fa[k] - cs->lastnf[6 * j + 3 + k]) * (fa[k] - cs->lastnf[6 * j + 3 + k]);
+      }
+      st->lin_turn = PetscMax(st->lin_turn, 2 * PetscAsinReal(PetscMin(1.0, 0.5 * PetscSqrtReal(dn))));
+    } else df += fa[0] * fa[0] + fa[1] * fa[1] + fa[2] * fa[2];
+  }
+  st->lin_dforce = ff > 0 ? PetscSqrtReal(df / ff) : 0;
+store:
+  if (cs->lastcap < m) {
+    PetscCall(PetscFree2(cs->lastkey, cs->lastnf));
+    cs->lastcap = m;
+    PetscCall(PetscMalloc2(m, &cs->lastkey, 6 * m, &cs->lastnf));
+  }
+  for (PetscInt a = 0; a < m; a++) {
+    cs->lastkey[a] = cs->key[a];
+    for (int k = 0; k < 3; k++) {
+      cs->lastnf[6 * a + k]     = cs->frame[9 * a + k];
+      cs->lastnf[6 * a + 3 + k] = 0;
+      for (int i = 0; i < 3; i++) cs->lastnf[6 * a + 3 + k] += cs->frame[9 * a + 3 * i + k] * cs->r[3 * a + i];
+    }
+  }
+  cs->nlast = m;
   PetscFunctionReturn(0);
 }

@@ -167,6 +167,7 @@ PetscErrorCode FcContactStepBegin(FcContactStep cs, FcContactStats *st)
 {
   PetscFunctionBegin;
   cs->ncorr = 0;
+  cs->nlast = 0;
   PetscCall(PetscMemzero(st, sizeof *st));
   st->converged = PETSC_TRUE;
   PetscFunctionReturn(0);
@@ -599,6 +600,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     st->lin_it++;
     st->lin_pen = 0;
     for (PetscInt a = 0; a < cs->m; a++) st->lin_pen = PetscMax(st->lin_pen, -cs->gap[a]);
+    PetscCall(FcContactStepLinChange_Private(cs, st, PETSC_TRUE));
   }
   PetscCall(Apply_Private(cs));
   PetscCall(ActiveSet_Private(cs, rscale, st, changed));

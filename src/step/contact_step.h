@@ -22,6 +22,9 @@ typedef struct {
   PetscInt  lin_it;              /* linearizations in the step (recursive, once: one per correction; fast: its inner ones) */
   PetscReal lin_turn;            /* fast: largest turn of a contact normal (rad) in the last correction's last re-linearization */
   PetscReal lin_pen;             /* largest penetration (−gap, m) at the last linearization point; fast: at the predicted end */
+  PetscReal lin_dforce;          /* ‖f_k − f_{k−1}‖ / ‖f_k‖ of the world contact forces between the last two linearizations:
+                                  * the step's last two corrections, by contact (1 after its first), or fast's last two
+                                  * inner ones */
   PetscReal wh_time;             /* fast: building W_H = G A⁻¹ Gᵀ, seconds (included in w_time) */
 } FcContactStats;
 

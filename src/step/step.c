@@ -7,8 +7,8 @@
 
 const char *const FcStepStatNames[] = {"newton_it", "residual", "residual_abs", "converged", "assembly_time", "factor_time", "solve_time", "output_time", "step_time",
                                        "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks", "inertia_shift", "inertia_penalty", "inertia_refactors",
-                                       "lin_iterations", "lin_normal_turn", "lin_penetration", "wh_time"};
-const PetscInt    FcStepNumStats    = 30;
+                                       "lin_iterations", "lin_normal_turn", "lin_penetration", "lin_force_change", "wh_time"};
+const PetscInt    FcStepNumStats    = 31;
 
 void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
 {
@@ -41,7 +41,8 @@ void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
   row[26] = (PetscReal)st->contact.lin_it;
   row[27] = st->contact.lin_turn;
   row[28] = st->contact.lin_pen;
-  row[29] = st->contact.wh_time;
+  row[29] = st->contact.lin_dforce;
+  row[30] = st->contact.wh_time;
 }
 
 /* First non-finite entry of x (NULL: none), as its index; -1 when all are finite. */
