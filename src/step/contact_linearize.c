@@ -294,7 +294,7 @@ PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcC
     st->lin_turn = turn;
     st->lin_pen  = pen;
     if (monitor) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "    fast linearization %d: normals turn %.3e rad, predicted penetration %.3e, force change %.3e, contact error %.2e%s\n", (int)k, (double)turn, (double)pen, (double)st->lin_dforce, (double)st->error, st->converged ? "" : " (solve not converged)"));
-    if (st->failed || turn <= cs->lin_tol || k + 1 >= cs->lin_max_it) break;
+    if (st->failed || (cs->lin_tol > 0 && turn <= cs->lin_tol) || k + 1 >= cs->lin_max_it) break; /* tol 0: always max_it */
     /* re-linearize at p_{k+1}: q_n = g(p_{k+1})/c − n·W_H f_k through FormQ's gap/c + n·w_free */
     PetscCall(PetscArraycpy(cs->frame, nframe, 9 * m));
     PetscCall(PetscArraycpy(cs->xc, nxc, 3 * m));
@@ -310,16 +310,15 @@ PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcC
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *st, PetscBool compare)
+/* lin_turn and lin_dforce of this correction against the stored previous one (keys ascending in
+ * both lists: a merge) */
+static void LinCompare_Private(FcContactStep cs, FcContactStats *st)
 {
-  const PetscInt m = cs->m;
-  PetscReal      df = 0, ff = 0;
-  PetscInt       j  = 0;
+  PetscReal df = 0, ff = 0;
+  PetscInt  j  = 0;
 
-  PetscFunctionBegin;
-  if (!compare) goto store;
   st->lin_turn = 0;
-  for (PetscInt a = 0; a < m; a++) { /* keys ascending in both lists: merge */
+  for (PetscInt a = 0; a < cs->m; a++) {
     PetscReal fa[3], dn = 0;
     for (int k = 0; k < 3; k++) {
       fa[k] = 0;
@@ -333,10 +332,17 @@ PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *
         df += (fa[k] - cs->lastnf[6 * j + 3 + k]) * (fa[k] - cs->lastnf[6 * j + 3 + k]);
       }
       st->lin_turn = PetscMax(st->lin_turn, 2 * PetscAsinReal(PetscMin(1.0, 0.5 * PetscSqrtReal(dn))));
-    } else df += fa[0] * fa[0] + fa[1] * fa[1] + fa[2] * fa[2];
+    } else df += fa[0] * fa[0] + fa[1] * fa[1] + fa[2] * fa[2]; /* a new contact: all of its force is change */
   }
   st->lin_dforce = ff > 0 ? PetscSqrtReal(df / ff) : 0;
-store:
+}
+
+PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *st, PetscBool compare)
+{
+  const PetscInt m = cs->m;
+
+  PetscFunctionBegin;
+  if (compare) LinCompare_Private(cs, st);
   if (cs->lastcap < m) {
     PetscCall(PetscFree2(cs->lastkey, cs->lastnf));
     cs->lastcap = m;
