@@ -11,7 +11,8 @@ after a settling step. Per scheme, that step runs 5 linearizations with 30 nsgs 
     since a linear body keeps its factorization) and with -fc_compliance_exact_keep false (3m
     solves with A per W, the paper's "standard" cost);
   fast (Algorithm 3): 1 Newton iteration whose correction builds W_H once and re-linearizes 5
-    times (contact_step.max_it 5, tol 0).
+    times (contact_step.max_it 5, tol 0); W_H by compliance exact (3m solves with A) and by schur
+    (the Schur complement onto the participating DoFs, han2023 §VI).
 Phases from stats.csv: build W_H (wh_time), rebuild W (w_time - wh_time, per linearization), PGS
 (contact_solve_time per linearization), correction (the rest of contact_time beside detection;
 fast: the predictions W_H C^T r, the re-linearizations and the one body correction). "Newton ite."
@@ -85,7 +86,8 @@ def phases(s, nlin):
 def main():
     os.makedirs(OUT, exist_ok=True)
     rows = []
-    for lc, h in SIZES:
+    sizes = SIZES[:int(sys.argv[1])] if len(sys.argv) > 1 else SIZES  # the first N sizes only
+    for lc, h in sizes:
         geo = os.path.join(OUT, "block_%g.geo" % lc)
         with open(geo, "w") as f:
             f.write(GEO % {"lc": lc, "h": h})
@@ -94,21 +96,23 @@ def main():
             json.dump(case(os.path.basename(geo)), f)
         rk = run(path, "rec_keep_%g" % lc, [])
         rs = run(path, "rec_solve_%g" % lc, [], ["-fc_compliance_exact_keep", "false"])
-        fa = run(path, "fast_%g" % lc, ['contact_step.linearization="fast"', "contact_step.max_it=5", "contact_step.tol=0", "time.newton.max_it=1"])
+        fast = ['contact_step.linearization="fast"', "contact_step.max_it=5", "contact_step.tol=0", "time.newton.max_it=1"]
+        fa = run(path, "fast_%g" % lc, fast)
+        fs = run(path, "fast_schur_%g" % lc, fast + ['compliance.type="schur"'])
         info = subprocess.run([os.path.join(ROOT, "bin", "fcsim"), "info", path], cwd=ROOT, capture_output=True, text=True).stdout
         ndof = next((int(w) for line in info.splitlines() if "DoF" in line for w in line.replace(",", " ").split() if w.isdigit()), 0)
-        rows.append((ndof, int(fa["contacts"]), phases(rk, 5), phases(rs, 5), phases(fa, 5)))
+        rows.append((ndof, int(fa["contacts"]), phases(rk, 5), phases(rs, 5), phases(fa, 5), phases(fs, 5)))
     print("| DoFs | contacts | scheme | build W_H [ms] | rebuild W [ms] | PGS [ms] | correction [ms] | per linearization [ms] | total [ms] |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for ndof, m, pk, ps, pf in rows:
-        for label, p in (("recursive (exact, A⁻¹ kept)", pk), ("recursive (exact, solves)", ps), ("fast", pf)):
+    for ndof, m, pk, ps, pf, pfs in rows:
+        for label, p in (("recursive (exact, A⁻¹ kept)", pk), ("recursive (exact, solves)", ps), ("fast (W_H by exact)", pf), ("fast (W_H by schur)", pfs)):
             print("| %d | %d | %s | %s | %s |" % (ndof, m, label, " | ".join("%.2f" % (1e3 * v) for v in p[:4]), " | ".join("%.2f" % (1e3 * v) for v in p[4:])))
     print()
     print("The paper (SOFA, GPU products): | DoFs | Cst. | scheme | build W_H | rebuild W | PGS | Corr. | Newton ite. | Total |")
     for d, (cst, sd, fs) in PAPER.items():
         print("| %d | %d | standard | — | %s |" % (d, cst, " | ".join("%.2f" % v for v in sd[1:])))
         print("| %d | %d | fast | %s | — | %.2f |" % (d, cst, " | ".join("%.2f" % v for v in fs[:4]), fs[5]))
-    for ndof, m, pk, ps, pf in rows:
+    for ndof, m, pk, ps, pf, pfs in rows:
         print("bench linearization %d DoFs %d contacts: per linearization recursive/fast %.2f (A^-1 kept) %.2f (solves) [paper 6.97]; total %.2f / %.2f [paper 3.20]"
               % (ndof, m, pk[4] / pf[4], ps[4] / pf[4], pk[5] / pf[5], ps[5] / pf[5]))
 

@@ -107,3 +107,16 @@ for material in ("linear", "neohookean"):
     check(res["fast"][1] <= 10 * res["recursive"][1] + 1e-9, "%s: fast's constraint error (%.1e) is recursive's (%.1e) or below (+1e-9 m)" % (material, res["fast"][1], res["recursive"][1]))
     check(dF <= max(tolF, 1e-6), "%s: recursive and fast agree in the jaws' forces within recursive's last change (%.1e <= %.1e)" % (material, dF, max(tolF, 1e-6)))
     check(res["fast"][3]["lin_normal_turn"][-1] <= 1e-6, "%s: fast's last linearization turned the normals by at most contact_step.tol" % material)
+
+# 5. W_H through the other compliance strategies (doc/contact.md "Linearization"): schur gives
+# G Â⁻¹ Gᵀ from the Schur complement onto the participating DoFs, the exact W_H to round-off
+# (doc/schur.md); precomputed the stored inverse of the first factorization, exact for this
+# linear cube. The jaws' forces must agree to round-off through the contact solves (1e-10).
+ref = fcsim("cases/grasp.json", "grasp_fast_exact", ['contact_step.linearization="fast"'])
+Fe = np.array([probes(ref)[k][-1] for k in ("left_x", "left_y", "left_z", "right_x", "right_y", "right_z")])
+for comp in ("schur", "precomputed"):
+    d = fcsim("cases/grasp.json", "grasp_fast_" + comp, ['contact_step.linearization="fast"', 'compliance.type="%s"' % comp])
+    Fc = np.array([probes(d)[k][-1] for k in ("left_x", "left_y", "left_z", "right_x", "right_y", "right_z")])
+    dF = np.abs(Fc - Fe).max() / np.abs(Fe).max()
+    figure("linearization grasp fast, W_H by compliance %s vs exact: |dF|/|F| %.1e, linearizations %d vs %d" % (comp, dF, stats(d)["lin_iterations"][-1], stats(ref)["lin_iterations"][-1]))
+    check(dF <= 1e-10, "fast with compliance %s: the exact one's forces (%.1e <= 1e-10)" % (comp, dF))
