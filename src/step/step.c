@@ -150,6 +150,8 @@ static PetscErrorCode Monitor_Private(FcModel *m, FcContactStep cs, const FcStep
   }
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "  step %d newton %d: residual %.3e (abs %.3e)%s contacts %d active %d%s contact error %.2e%s", (int)s->step, (int)it, (double)st->residual, (double)st->residual_abs, st->backtracks ? " (backtracked)" : "", (int)st->contact.contacts,
                          (int)st->contact.active, cs && !contact_stable ? " (changed)" : "", (double)st->contact.error, st->nonfinite ? " NOT FINITE" : ""));
+  /* the linearization's change since the previous correction (contact_step.linearization, issue 28) */
+  if (cs && it > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " normals turn %.1e rad force change %.1e penetration %.1e", (double)st->contact.lin_turn, (double)st->contact.lin_dforce, (double)st->contact.lin_pen));
   if (shift > 0 || pen > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " (inertia correction so far: penalty %.1e, shift %.1e)", (double)pen, (double)shift));
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "\n"));
   PetscFunctionReturn(0);
