@@ -23,6 +23,7 @@ The paper's numbers (SOFA, GPU matrix products) are printed beside. Timings only
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -100,7 +101,7 @@ def main():
         fa = run(path, "fast_%g" % lc, fast)
         fs = run(path, "fast_schur_%g" % lc, fast + ['compliance.type="schur"'])
         info = subprocess.run([os.path.join(ROOT, "bin", "fcsim"), "info", path], cwd=ROOT, capture_output=True, text=True).stdout
-        ndof = next((int(w) for line in info.splitlines() if "DoF" in line for w in line.replace(",", " ").split() if w.isdigit()), 0)
+        ndof = int(re.search(r"(\d+) DoFs", info).group(1))
         rows.append((ndof, int(fa["contacts"]), phases(rk, 5), phases(rs, 5), phases(fa, 5), phases(fs, 5)))
     print("| DoFs | contacts | scheme | build W_H [ms] | rebuild W [ms] | PGS [ms] | correction [ms] | per linearization [ms] | total [ms] |")
     print("|---|---|---|---|---|---|---|---|---|")
