@@ -17,6 +17,9 @@ OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 ./build/bench/solve_overhead
 ./build/bench/solve_overhead -type newton
 ./build/bench/solve_overhead -type auto
+# issue 28: the recursive-corrective-motion paper's Table 1 (18k-36k DoFs, ~300-480 contacts, 5
+# linearizations x 30 nsgs sweeps), recursive against fast per phase, the paper's numbers beside
+/usr/bin/python3 bench/linearization_table.py
 # Peer: Siconos fc3d NSGS (default and projection local solver) vs fcsim nsgs on the FCLIB
 # problems fcsim's cases write (plus any files given as arguments: sh bench/run.sh FILE.hdf5 ...)
 ./bin/fcsim run cases/block_on_floor.json -q -o bench/out/block_on_floor --set output.fclib=true --set output.vtk=false --set time.t_end=0.2

@@ -137,6 +137,8 @@ typedef struct {
  * body[1] the target (indices into bodies[]). surface / target_surface: physical surface groups
  * ("": all boundary nodes / faces). alarm: proximity distance [m], -1 = automatic. both_passes:
  * also take the target's nodes against the contactor (deformable-deformable pairs only). */
+typedef enum { FC_LINEARIZATION_RECURSIVE, FC_LINEARIZATION_ONCE, FC_LINEARIZATION_FAST } FcLinearization;
+
 typedef struct {
   PetscInt  entry;       /* the element of contacts[] this pair comes from (one entry with
                           * "bodies" or patterns stands for many pairs; probes' "pair" is an entry) */
@@ -254,6 +256,15 @@ typedef struct {
                                                      * FC_CONTACT_SOLVER_ACCEPT_REGULARIZED, false → 0 (off), a number → it */
   char             compliance_type[FC_NAME_LEN]; /* compliance.type: a registered compliance strategy
                                                  * (src/compliance; checked by FcComplianceCheckType) */
+  /* contact_step: how the contact constraints are linearized within a step (issue 28,
+   * recursive-corrective-motion paper Algorithms 1-3; doc/contact.md "Linearization"):
+   * once: detected and linearized at the step's first correction, reused by the later Newton
+   * iterations (gap linearized); recursive: re-detected at every Newton iteration (the default);
+   * fast: within each correction, up to contact_lin_max_it re-linearizations with W_k = C_k W_H C_kᵀ
+   * until the normals turn by at most contact_lin_tol radians. */
+  FcLinearization contact_linearization;
+  PetscInt        contact_lin_max_it;
+  PetscReal       contact_lin_tol;
   /* Which of the keys a run may ignore the case (or a --set) gave, before the defaults were
    * filled in: a run warns about an ignored option only when the user asked for it. */
   struct {

@@ -698,6 +698,13 @@ static PetscErrorCode FillSolverOutput_Private(cJSON *root, FcCase *c)
     const char *ct = Str_Private(Get_Private(root, "compliance"), "type");
     PetscCall(PetscStrncpy(c->compliance_type, ct, sizeof c->compliance_type));
   }
+  {
+    cJSON      *ls = Get_Private(root, "contact_step");
+    const char *l  = Str_Private(ls, "linearization");
+    c->contact_linearization = !strcmp(l, "once") ? FC_LINEARIZATION_ONCE : !strcmp(l, "fast") ? FC_LINEARIZATION_FAST : FC_LINEARIZATION_RECURSIVE;
+    c->contact_lin_max_it    = (PetscInt)Num_Private(ls, "max_it");
+    c->contact_lin_tol       = Num_Private(ls, "tol");
+  }
 
   PetscCall(PetscStrncpy(c->output_dir, Str_Private(out, "dir"), sizeof c->output_dir));
   c->output_every = (PetscInt)Num_Private(out, "every");

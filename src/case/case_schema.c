@@ -401,6 +401,17 @@ static const FcSchemaEntry contact_solver_keys[] = {
 };
 static const FcSchemaObject contact_solver_object = {.entries = contact_solver_keys};
 
+/* contact_step: the linearization scheme of the contact constraints within a step (case.h;
+ * doc/contact.md "Linearization"); max_it and tol bound the re-linearizations of "fast" */
+static const char *const   contact_linearizations[] = {"recursive", "once", "fast", NULL};
+static const FcSchemaEntry contact_step_keys[]      = {
+  {.key = "linearization", .types = FC_T_STRING,  .def = "\"recursive\"", .choices = contact_linearizations},
+  {.key = "max_it",        .types = FC_T_INTEGER, .def = "10",   .range = FC_RANGE_GE(1)},
+  {.key = "tol",           .types = FC_T_NUMBER,  .def = "1e-6", .range = FC_RANGE_GE(0)},
+  {.key = NULL}
+};
+static const FcSchemaObject contact_step_object = {.entries = contact_step_keys};
+
 /* compliance: the type is validated by the compliance registry (src/compliance) when the run starts */
 static const FcSchemaEntry compliance_keys[] = {
   {.key = "type", .types = FC_T_STRING, .def = "\"exact\"", .len_max = NAME_MAX_CHARS, .check = FcCaseCheckSolverName},
@@ -553,6 +564,7 @@ static const FcSchemaEntry root_keys[] = {
   {.key = "contacts",       .types = FC_T_ARRAY,  .def = "[]", .elem = &contact_elem},
   {.key = "contact_solver", .types = FC_T_OBJECT, .def = "{}", .object = &contact_solver_object},
   {.key = "compliance",     .types = FC_T_OBJECT, .def = "{}", .object = &compliance_object},
+  {.key = "contact_step",   .types = FC_T_OBJECT, .def = "{}", .object = &contact_step_object},
   {.key = "probes",      .types = FC_T_ARRAY,  .def = "[]", .elem = &probe_elem, .check = FcCaseCheckProbes},
   {.key = "output",      .types = FC_T_OBJECT, .def = "{}", .object = &output_object},
   {.key = "verdict",     .types = FC_T_OBJECT, .object = &verdict_object},

@@ -52,11 +52,46 @@ struct _p_FcContactStep {
   PetscInt          stab_cap, stab_nnzcap;
   PetscInt         *stab_ptr, *stab_dof;
   PetscReal        *stab_val;
+  /* the linearization scheme (case.h contact_linearization; contact_linearize.c) */
+  FcLinearization   lin;
+  PetscInt          lin_max_it;
+  PetscReal         lin_tol;
+  PetscReal        *xrel0;   /* once: per contact, contactor point − target point at the step's detection */
+  PetscInt          xrelcap;
+  FcContactProblem  probH;   /* fast: W_H = G A⁻¹ Gᵀ (dense 3m × 3m, world rows) */
+  PetscReal        *fwork;   /* fast: 3m world forces Cᵀr, then 3m W_H Cᵀr; 9m previous frames */
+  PetscInt          fcap;
+  /* the previous correction of this step, by key (sorted): normal and world force, for the
+   * statistics of the change between linearizations (lin_normal_turn, lin_force_change) */
+  PetscInt          nlast, lastcap;
+  PetscInt64       *lastkey;
+  PetscReal        *lastnf; /* 6 per contact: n, f */
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
  * target nodes and weights, frame, gap, xc, key). */
 PetscErrorCode FcContactStepDetect_Private(FcContactStep cs);
 PetscErrorCode FcContactStepListDestroy_Private(FcContactStep cs);
+
+/* contact_step.c's stages, shared with contact_linearize.c */
+PetscErrorCode FcContactStepJacobian_Private(FcContactStep cs);
+PetscErrorCode FcContactStepFormQ_Private(FcContactStep cs, PetscReal rscale);
+void           FcContactStepWarmStart_Private(FcContactStep cs);
+PetscErrorCode FcContactStepSolve_Private(FcContactStep cs, FcContactStats *st);
+
+/* contact_linearize.c: the schemes other than "recursive" (issue 28) */
+/* A case's pairs that the scheme cannot handle: one input-error line. */
+PetscErrorCode FcContactStepCheckLinearization_Private(FcContactStep cs);
+/* once: at the step's first correction, remember the relative positions; later, keep the
+ * contact list and frames and move each gap by the normal relative motion since then. */
+PetscErrorCode FcContactStepOnceKeep_Private(FcContactStep cs);
+PetscErrorCode FcContactStepOnceGaps_Private(FcContactStep cs);
+/* fast: W_H once, then the re-linearizations (Algorithm 3); leaves cs->H, prob, r and u of the
+ * last one, for the single correction of the bodies. */
+PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcContactStats *st);
+PetscErrorCode FcContactStepLinDestroy_Private(FcContactStep cs);
+/* lin_turn and lin_dforce against the previous correction of the step (compare), then remember
+ * this one's normals and forces (contact_linearize.c) */
+PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *st, PetscBool compare);
 
 #endif

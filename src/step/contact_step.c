@@ -105,6 +105,10 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
     for (PetscInt i = 0; i < nbc; i++) cs->isbc[b][bc[i]] = PETSC_TRUE;
   }
   PetscCall(FcContactPairsCreate(model, &cs->cat, &cs->npairs, &cs->pairs));
+  cs->lin        = c->contact_linearization;
+  cs->lin_max_it = c->contact_lin_max_it;
+  cs->lin_tol    = c->contact_lin_tol;
+  PetscCall(FcContactStepCheckLinearization_Private(cs));
   PetscCall(FcComplianceCreate(model, c->compliance_type, &cs->compliance));
   PetscCall(PetscCalloc1(model->nbodies, &mark));
   PetscCall(FcContactPairsMark(model, cs->cat, mark));
@@ -149,6 +153,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree(cs->actkey));
   PetscCall(PetscFree(cs->stab_ptr));
   PetscCall(PetscFree2(cs->stab_dof, cs->stab_val));
+  PetscCall(FcContactStepLinDestroy_Private(cs));
   PetscCall(FcComplianceDestroy(&cs->compliance));
   if (cs->prob) PetscCall(FcContactProblemDestroy(&cs->prob));
   if (cs->solver) PetscCall(FcContactSolverDestroy(&cs->solver));
@@ -160,6 +165,7 @@ PetscErrorCode FcContactStepBegin(FcContactStep cs, FcContactStats *st)
 {
   PetscFunctionBegin;
   cs->ncorr = 0;
+  cs->nlast = 0;
   PetscCall(PetscMemzero(st, sizeof *st));
   st->converged = PETSC_TRUE;
   PetscFunctionReturn(0);
@@ -237,7 +243,7 @@ static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscI
 
 /* H of the current contacts (compliance.h, FcContactJacobian): the bodies touched, the rows W
  * needs, and per touched body its entries, contact by contact. */
-static PetscErrorCode Jacobian_Private(FcContactStep cs)
+PetscErrorCode FcContactStepJacobian_Private(FcContactStep cs)
 {
   FcModel          *model = cs->model;
   const PetscInt    m     = cs->m;
@@ -299,7 +305,7 @@ static PetscErrorCode Jacobian_Private(FcContactStep cs)
 }
 
 /* q from the free increment and the state (header comment); rscale: 1 (quasi-static) or Δt. */
-static PetscErrorCode FormQ_Private(FcContactStep cs, PetscReal rscale)
+PetscErrorCode FcContactStepFormQ_Private(FcContactStep cs, PetscReal rscale)
 {
   FcModel *model = cs->model;
 
@@ -345,7 +351,7 @@ static PetscErrorCode FormQ_Private(FcContactStep cs, PetscReal rscale)
 
 /* warm start by contact identity (pair, contactor node): r, and the velocity hint u (NaN for a
  * contact new to this correction) */
-static void WarmStart_Private(FcContactStep cs)
+void FcContactStepWarmStart_Private(FcContactStep cs)
 {
   for (PetscInt a = 0; a < cs->m; a++) {
     PetscInt64 *k = BSearch64_Private(cs->key[a], cs->prevkey, cs->nprev);
@@ -357,7 +363,7 @@ static void WarmStart_Private(FcContactStep cs)
 }
 
 /* The contact solve, and u = W r + q. */
-static PetscErrorCode Solve_Private(FcContactStep cs, FcContactStats *st)
+PetscErrorCode FcContactStepSolve_Private(FcContactStep cs, FcContactStats *st)
 {
   const PetscInt       n3 = 3 * cs->m;
   FcContactSolverStats ss;
@@ -553,7 +559,11 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(FcContactStepDetect_Private(cs));
+  /* once (Algorithm 1): the step's first detection is kept; later Newton iterations only move
+   * its gaps linearly (contact_linearize.c) */
+  if (cs->lin == FC_LINEARIZATION_ONCE && cs->ncorr > 0) PetscCall(FcContactStepOnceGaps_Private(cs));
+  else PetscCall(FcContactStepDetect_Private(cs));
+  if (cs->lin == FC_LINEARIZATION_ONCE && cs->ncorr == 0) PetscCall(FcContactStepOnceKeep_Private(cs));
   cs->ncorr++;
   PetscCall(PetscTime(&t1));
   st->detect_time += t1 - t0;
@@ -571,18 +581,25 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     st->contacts = st->active = st->stick = st->slip = 0;
     PetscFunctionReturn(0);
   }
-  PetscCall(Jacobian_Private(cs));
-  /* W's storage follows its block pattern, which changes with the contacts: a new problem per
-   * correction, except a dense one of the same size (reused, as it always was) */
-  PetscCall(FcComplianceCreateProblem(cs->compliance, &cs->H, cs->wstorage, &cs->prob, &cs->wblocks));
-  PetscCall(FcComplianceDelassus(cs->compliance, &cs->H, cs->prob));
-  PetscCall(FormQ_Private(cs, rscale));
-  WarmStart_Private(cs);
-  PetscCall(PetscTime(&t2));
-  st->w_time += t2 - t1;
-  PetscCall(Solve_Private(cs, st));
-  PetscCall(PetscTime(&t3));
-  st->solve_time += t3 - t2;
+  if (cs->lin == FC_LINEARIZATION_FAST) PetscCall(FcContactStepFast_Private(cs, rscale, st)); /* times its own phases */
+  else {
+    PetscCall(FcContactStepJacobian_Private(cs));
+    /* W's storage follows its block pattern, which changes with the contacts: a new problem per
+     * correction, except a dense one of the same size (reused, as it always was) */
+    PetscCall(FcComplianceCreateProblem(cs->compliance, &cs->H, cs->wstorage, &cs->prob, &cs->wblocks));
+    PetscCall(FcComplianceDelassus(cs->compliance, &cs->H, cs->prob));
+    PetscCall(FcContactStepFormQ_Private(cs, rscale));
+    FcContactStepWarmStart_Private(cs);
+    PetscCall(PetscTime(&t2));
+    st->w_time += t2 - t1;
+    PetscCall(FcContactStepSolve_Private(cs, st));
+    PetscCall(PetscTime(&t3));
+    st->solve_time += t3 - t2;
+    st->lin_it++;
+    st->lin_pen = 0;
+    for (PetscInt a = 0; a < cs->m; a++) st->lin_pen = PetscMax(st->lin_pen, -cs->gap[a]);
+    PetscCall(FcContactStepLinChange_Private(cs, st, PETSC_TRUE));
+  }
   PetscCall(Apply_Private(cs));
   PetscCall(ActiveSet_Private(cs, rscale, st, changed));
   PetscCall(StabilizationRows_Private(cs));

@@ -18,6 +18,14 @@ typedef struct {
   const char *reason;            /* that solve's reason name (static text; NULL before any solve) */
   PetscReal  tol;                /* the tol it was judged against */
   PetscBool failed;              /* the last solve is unusable: r not finite, or rᵀWr < 0 (W indefinite) */
+  /* the linearization (contact_step.linearization, doc/contact.md): */
+  PetscInt  lin_it;              /* linearizations in the step (recursive, once: one per correction; fast: its inner ones) */
+  PetscReal lin_turn;            /* fast: largest turn of a contact normal (rad) in the last correction's last re-linearization */
+  PetscReal lin_pen;             /* largest penetration (−gap, m) at the last linearization point; fast: at the predicted end */
+  PetscReal lin_dforce;          /* ‖f_k − f_{k−1}‖ / ‖f_k‖ of the world contact forces between the last two linearizations:
+                                  * the step's last two corrections, by contact (1 after its first), or fast's last two
+                                  * inner ones */
+  PetscReal wh_time;             /* fast: building W_H = G A⁻¹ Gᵀ, seconds (included in w_time) */
 } FcContactStats;
 
 typedef struct _p_FcContactStep *FcContactStep;

@@ -6,8 +6,9 @@
 /* FcInterrupted is defined in src/core/fsutil.c (the mesh sandbox polls it too). */
 
 const char *const FcStepStatNames[] = {"newton_it", "residual", "residual_abs", "converged", "assembly_time", "factor_time", "solve_time", "output_time", "step_time",
-                                       "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks", "inertia_shift", "inertia_penalty", "inertia_refactors"};
-const PetscInt    FcStepNumStats    = 26;
+                                       "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks", "inertia_shift", "inertia_penalty", "inertia_refactors",
+                                       "lin_iterations", "lin_normal_turn", "lin_penetration", "lin_force_change", "wh_time"};
+const PetscInt    FcStepNumStats    = 31;
 
 void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
 {
@@ -37,6 +38,11 @@ void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
   row[23] = st->shift;
   row[24] = st->penalty;
   row[25] = (PetscReal)st->refactors;
+  row[26] = (PetscReal)st->contact.lin_it;
+  row[27] = st->contact.lin_turn;
+  row[28] = st->contact.lin_pen;
+  row[29] = st->contact.lin_dforce;
+  row[30] = st->contact.wh_time;
 }
 
 /* First non-finite entry of x (NULL: none), as its index; -1 when all are finite. */
@@ -144,6 +150,8 @@ static PetscErrorCode Monitor_Private(FcModel *m, FcContactStep cs, const FcStep
   }
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "  step %d newton %d: residual %.3e (abs %.3e)%s contacts %d active %d%s contact error %.2e%s", (int)s->step, (int)it, (double)st->residual, (double)st->residual_abs, st->backtracks ? " (backtracked)" : "", (int)st->contact.contacts,
                          (int)st->contact.active, cs && !contact_stable ? " (changed)" : "", (double)st->contact.error, st->nonfinite ? " NOT FINITE" : ""));
+  /* the linearization's change since the previous correction (contact_step.linearization, issue 28) */
+  if (cs && it > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " normals turn %.1e rad force change %.1e penetration %.1e", (double)st->contact.lin_turn, (double)st->contact.lin_dforce, (double)st->contact.lin_pen));
   if (shift > 0 || pen > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " (inertia correction so far: penalty %.1e, shift %.1e)", (double)pen, (double)shift));
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "\n"));
   PetscFunctionReturn(0);

@@ -135,6 +135,8 @@ c = write_rigid_mesh_case("rigid_mesh_garbage.json", shape_file=os.path.join(ROO
 cases.append(("rigid mesh unreadable", ["run", c, "-o", os.path.join(tmp, "o8")], ["rigid_mesh_garbage.json", "bodies[1].shape.file", "garbage.msh", "not a Gmsh MSH file"]))
 c = write_rigid_mesh_case("rigid_mesh_target_surface.json", target_surface="nosuch")
 cases.append(("rigid mesh unknown target_surface", ["run", c, "-o", os.path.join(tmp, "o9")], ["rigid_mesh_target_surface.json", "contacts[0].target_surface", "nosuch", "sides"]))
+c = write_rigid_mesh_case("rigid_mesh_fast.json")
+cases.append(("fast, rigid mesh target", ["run", c, "-o", os.path.join(tmp, "o9f"), "--set", "contact_step.linearization=\"fast\""], ["rigid_mesh_fast.json", "contact_step.linearization", "\"floor\"", "a mesh shape"]))
 # the contactor's surface group and a second pass (both_passes) naming an unknown group
 patch = os.path.join("cases", "contact_patch.json")
 cases.append(("unknown contactor surface", ["run", patch, "-o", os.path.join(tmp, "o10"), "--set", "contacts[0].surface=\"nosuch\""], [patch, "contacts[0].surface", "nosuch", "zmin"]))
@@ -207,6 +209,11 @@ cases += [
     # the case's "petsc" object reaches the runs of a study compare (a bad solver option in it is refused)
     ("study compare case petsc option", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs", "--set", "petsc.fc_contact_solver_nsgs_error_every=0", "-o", os.path.join(tmp, "ocmp2"), "-q"], ["options", "-fc_contact_solver_nsgs_error_every"]),
     ("study compare without contact", ["study", "compare", good, "--solvers", "nsgs"], [good, "contacts"]),
+    # contact_step (issue 28, doc/contact.md "Linearization")
+    ("contact_step max_it 0", ["info", "cases/block_on_floor.json", "--set", "contact_step.max_it=0"], ["cases/block_on_floor.json", "contact_step.max_it", ">= 1"]),
+    ("contact_step tol < 0", ["info", "cases/block_on_floor.json", "--set", "contact_step.tol=-1e-6"], ["cases/block_on_floor.json", "contact_step.tol", ">= 0"]),
+    ("contact_step unknown scheme", ["info", "cases/block_on_floor.json", "--set", "contact_step.linearization=\"newton\""], ["cases/block_on_floor.json", "contact_step.linearization", "recursive, once, fast"]),
+    ("fast, deformable target", ["run", "cases/two_blocks.json", "-o", os.path.join(tmp, "ofast"), "--set", "contact_step.linearization=\"fast\""], ["cases/two_blocks.json", "contact_step.linearization", "\"base\"", "degrees of freedom"]),
     ("unknown W storage", ["run", "cases/block_on_floor.json", "-o", os.path.join(tmp, "ows"), "-fc_contact_w_storage", "banded"], ["options", "-fc_contact_w_storage", "banded", "auto, dense, sparse"]),
     ("fclib compare bad file", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "tests/bad/fclib/empty.hdf5"], ["tests/bad/fclib/empty.hdf5"]),
     # the run's verdict (issue 13 item 3): its probe columns exist, m g H > 0; checked before anything is written

@@ -719,7 +719,12 @@ static void test_contact_defaults(void **state)
   assert_string_equal(Resolved(r, "bodies")->next->string, "contacts");
   assert_string_equal(Resolved(r, "contacts")->next->string, "contact_solver");
   assert_string_equal(Resolved(r, "contact_solver")->next->string, "compliance");
-  assert_string_equal(Resolved(r, "compliance")->next->string, "probes");
+  assert_string_equal(Resolved(r, "compliance")->next->string, "contact_step");
+  assert_string_equal(Resolved(r, "contact_step")->next->string, "probes");
+  /* contact_step's defaults: today's scheme (issue 28) */
+  assert_int_equal(c.contact_linearization, FC_LINEARIZATION_RECURSIVE);
+  assert_int_equal(c.contact_lin_max_it, 10);
+  assert_true(c.contact_lin_tol == 1e-6);
   cJSON_Delete(r);
   assert_int_equal(FcCaseDestroy(&c), 0);
 }
