@@ -351,6 +351,84 @@ static void LevelSets_Private(const Study *s, PetscInt L, char (*set)[64], Petsc
   for (PetscInt k = 0; k < s->nrefined; k++) snprintf(set[(*n)++], 64, "bodies[%d].mesh.refine=%d", (int)s->refined[k], (int)L);
 }
 
+/* The refined bodies (s->refined: entries of the file's bodies[]): those of --bodies, or every
+ * deformable one; refined_text names them for study.md; a --set of a level's key is refused. Returns
+ * an input error's code (0: none) so that the caller can free the case first. */
+static PetscErrorCode RefinedBodies_Private(Study *s, const FcCase *c)
+{
+  const FcStudyRefineOptions *o    = s->o;
+  PetscErrorCode              ierr = 0;
+
+  if (!s->over_dt && o->bodies) {
+    char list[4096], *tok, *save = NULL;
+    PetscCall(PetscStrncpy(list, o->bodies, sizeof list));
+    for (tok = strtok_r(list, ",", &save); tok && !ierr; tok = strtok_r(NULL, ",", &save)) {
+      PetscInt b = 0;
+      while (b < c->nbodies && strcmp(c->bodies[b].name, tok)) b++;
+      if (b == c->nbodies) ierr = FcInputError("command line", "--bodies", "no body named '%s' in %s", tok, o->casefile);
+      else if (c->bodies[b].rigid) ierr = FcInputError("command line", "--bodies", "body '%s' is rigid: only deformable bodies have a mesh to refine", tok);
+      else {
+        /* refined[] holds entries of the file's bodies[] (the --set key); one entry with
+         * mesh.volumes stands for several bodies, all refined together */
+        PetscBool seen = PETSC_FALSE;
+        for (PetscInt k = 0; k < s->nrefined; k++)
+          if (s->refined[k] == c->bodies[b].entry) seen = PETSC_TRUE;
+        if (seen && !c->bodies[b].from_volumes) ierr = FcInputError("command line", "--bodies", "body '%s' is listed twice", tok);
+        else if (!seen) s->refined[s->nrefined++] = c->bodies[b].entry;
+      }
+    }
+    if (!ierr && !s->nrefined) ierr = FcInputError("command line", "--bodies", "'%s': expected a comma-separated list of body names", o->bodies);
+  } else if (!s->over_dt) {
+    for (PetscInt b = 0; b < c->nbodies; b++)
+      if (!c->bodies[b].rigid && (!s->nrefined || s->refined[s->nrefined - 1] != c->bodies[b].entry)) s->refined[s->nrefined++] = c->bodies[b].entry;
+  }
+  /* the level is set by the study: a --set of the same key would be silently overridden */
+  for (PetscInt k = 0; k < s->nrefined && !ierr; k++) {
+    char     key[64];
+    size_t   l = strlen(s->refined_text);
+    PetscInt b = 0;
+    while (c->bodies[b].entry != s->refined[k]) b++; /* the entry's first body */
+    if (c->bodies[b].from_volumes) snprintf(s->refined_text + l, sizeof s->refined_text - l, "%sthe bodies of mesh.volumes \"%.100s\" (`bodies[%d]`)", k ? ", " : "", c->bodies[b].mesh_file, (int)s->refined[k]);
+    else snprintf(s->refined_text + l, sizeof s->refined_text - l, "%s%.200s (`bodies[%d]`)", k ? ", " : "", c->bodies[b].name, (int)s->refined[k]);
+    snprintf(key, sizeof key, "bodies[%d].mesh.refine=", (int)s->refined[k]);
+    for (PetscInt i = 0; i < o->nsets && !ierr; i++)
+      if (!strncmp(o->sets[i], key, strlen(key))) ierr = FcInputError("command line", "--set", "'%s': study refine sets the refinement of body '%s' itself (--levels)", o->sets[i], c->bodies[b].name);
+  }
+  return ierr;
+}
+
+/* The highest level must load too (the schema's range of mesh.refine, the body indices, the bound
+ * of time.dt), and fit this machine, before any level starts (each run checks itself again). */
+static PetscErrorCode CheckHighest_Private(Study *s)
+{
+  const FcStudyRefineOptions *o = s->o;
+  FcCase                      c;
+  PetscErrorCode              ierr;
+
+  PetscFunctionBegin;
+  {
+    const char **sets;
+    char       (*set)[64];
+    PetscInt     nset;
+    PetscCall(PetscMalloc2(o->nsets + s->nrefined + 2, &sets, s->nrefined + 2, &set));
+    for (PetscInt i = 0; i < o->nsets; i++) sets[i] = o->sets[i];
+    LevelSets_Private(s, s->lev[s->nlev - 1], set, &nset);
+    for (PetscInt k = 0; k < nset; k++) sets[o->nsets + k] = set[k];
+    ierr = FcCaseLoad(o->casefile, o->nsets + nset, sets, &c);
+    PetscCall(PetscFree2(sets, set));
+    PetscCall(ierr);
+    /* and fit this machine, before any level starts (each run checks itself again) */
+    {
+      FcEstimate est;
+      ierr = FcEstimateCase(&c, &est);
+      if (!ierr) ierr = FcEstimateCheck(&c, &est, s->dir, o->force);
+    }
+    PetscCall(FcCaseDestroy(&c));
+    PetscCall(ierr);
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The case (with the user's --set) decides the refined bodies, the probe columns, the default
  * directory; --bodies, --quantity and the reference are checked against it. */
 static PetscErrorCode Validate_Private(Study *s)
@@ -375,41 +453,7 @@ static PetscErrorCode Validate_Private(Study *s)
     if (o->bodies) ierr = FcInputError("command line", "--bodies", "names the bodies whose mesh is refined: not with --over dt");
     PetscCall(PetscStrncpy(s->refined_text, "none (the time step is refined)", sizeof s->refined_text));
   } else if (!s->ndeform) ierr = FcInputError(o->casefile, "bodies", "study refine needs a case with a deformable body (a mesh to refine)");
-  if (!ierr && !s->over_dt && o->bodies) {
-    char list[4096], *tok, *save = NULL;
-    PetscCall(PetscStrncpy(list, o->bodies, sizeof list));
-    for (tok = strtok_r(list, ",", &save); tok && !ierr; tok = strtok_r(NULL, ",", &save)) {
-      PetscInt b = 0;
-      while (b < c.nbodies && strcmp(c.bodies[b].name, tok)) b++;
-      if (b == c.nbodies) ierr = FcInputError("command line", "--bodies", "no body named '%s' in %s", tok, o->casefile);
-      else if (c.bodies[b].rigid) ierr = FcInputError("command line", "--bodies", "body '%s' is rigid: only deformable bodies have a mesh to refine", tok);
-      else {
-        /* refined[] holds entries of the file's bodies[] (the --set key); one entry with
-         * mesh.volumes stands for several bodies, all refined together */
-        PetscBool seen = PETSC_FALSE;
-        for (PetscInt k = 0; k < s->nrefined; k++)
-          if (s->refined[k] == c.bodies[b].entry) seen = PETSC_TRUE;
-        if (seen && !c.bodies[b].from_volumes) ierr = FcInputError("command line", "--bodies", "body '%s' is listed twice", tok);
-        else if (!seen) s->refined[s->nrefined++] = c.bodies[b].entry;
-      }
-    }
-    if (!ierr && !s->nrefined) ierr = FcInputError("command line", "--bodies", "'%s': expected a comma-separated list of body names", o->bodies);
-  } else if (!ierr && !s->over_dt) {
-    for (PetscInt b = 0; b < c.nbodies; b++)
-      if (!c.bodies[b].rigid && (!s->nrefined || s->refined[s->nrefined - 1] != c.bodies[b].entry)) s->refined[s->nrefined++] = c.bodies[b].entry;
-  }
-  /* the level is set by the study: a --set of the same key would be silently overridden */
-  for (PetscInt k = 0; k < s->nrefined && !ierr; k++) {
-    char     key[64];
-    size_t   l = strlen(s->refined_text);
-    PetscInt b = 0;
-    while (c.bodies[b].entry != s->refined[k]) b++; /* the entry's first body */
-    if (c.bodies[b].from_volumes) snprintf(s->refined_text + l, sizeof s->refined_text - l, "%sthe bodies of mesh.volumes \"%.100s\" (`bodies[%d]`)", k ? ", " : "", c.bodies[b].mesh_file, (int)s->refined[k]);
-    else snprintf(s->refined_text + l, sizeof s->refined_text - l, "%s%.200s (`bodies[%d]`)", k ? ", " : "", c.bodies[b].name, (int)s->refined[k]);
-    snprintf(key, sizeof key, "bodies[%d].mesh.refine=", (int)s->refined[k]);
-    for (PetscInt i = 0; i < o->nsets && !ierr; i++)
-      if (!strncmp(o->sets[i], key, strlen(key))) ierr = FcInputError("command line", "--set", "'%s': study refine sets the refinement of body '%s' itself (--levels)", o->sets[i], c.bodies[b].name);
-  }
+  if (!ierr) ierr = RefinedBodies_Private(s, &c);
   /* probe columns, named as FcModelCreate names them (src/model/model.c) */
   if (!ierr) {
     PetscCall(PetscCalloc1(3 * c.nprobes + 1, &s->cols));
@@ -452,28 +496,7 @@ static PetscErrorCode Validate_Private(Study *s)
     PetscCall(ReferenceRead_Private(o->reference, s->ncols, s->cols, &s->ref));
     s->have_ref = PETSC_TRUE;
   }
-  /* the highest level must load too (the schema's range of mesh.refine, the body indices, the
-   * bound of time.dt) */
-  {
-    const char **sets;
-    char       (*set)[64];
-    PetscInt     nset;
-    PetscCall(PetscMalloc2(o->nsets + s->nrefined + 2, &sets, s->nrefined + 2, &set));
-    for (PetscInt i = 0; i < o->nsets; i++) sets[i] = o->sets[i];
-    LevelSets_Private(s, s->lev[s->nlev - 1], set, &nset);
-    for (PetscInt k = 0; k < nset; k++) sets[o->nsets + k] = set[k];
-    ierr = FcCaseLoad(o->casefile, o->nsets + nset, sets, &c);
-    PetscCall(PetscFree2(sets, set));
-    PetscCall(ierr);
-    /* and fit this machine, before any level starts (each run checks itself again) */
-    {
-      FcEstimate est;
-      ierr = FcEstimateCase(&c, &est);
-      if (!ierr) ierr = FcEstimateCheck(&c, &est, s->dir, o->force);
-    }
-    PetscCall(FcCaseDestroy(&c));
-    PetscCall(ierr);
-  }
+  PetscCall(CheckHighest_Private(s));
   PetscFunctionReturn(0);
 }
 
