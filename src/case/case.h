@@ -235,6 +235,11 @@ typedef struct {
                                                      * FC_CONTACT_SOLVER_ACCEPT_REGULARIZED, false → 0 (off), a number → it */
   char             compliance_type[FC_NAME_LEN]; /* compliance.type: a registered compliance strategy
                                                  * (src/compliance; checked by FcComplianceCheckType) */
+  /* compliance "lagged" (courtecuisse §IV-A, src/compliance/lagged.c; only with that type):
+   * refresh every N steps (≥ 1), nodal rotation "shape_matching" | "none", Krylov "cg" | "gmres" */
+  PetscInt         compliance_refresh;
+  char             compliance_rotation[16];
+  char             compliance_krylov[16];
   /* Which of the keys a run may ignore the case (or a --set) gave, before the defaults were
    * filled in: a run warns about an ignored option only when the user asked for it. */
   struct {

@@ -633,6 +633,13 @@ static PetscErrorCode FillSolverOutput_Private(cJSON *root, FcCase *c)
   {
     const char *ct = Str_Private(Get_Private(root, "compliance"), "type");
     PetscCall(PetscStrncpy(c->compliance_type, ct, sizeof c->compliance_type));
+    const cJSON *co = Get_Private(root, "compliance"), *k; /* "lagged": defaults for absent keys */
+    k                     = cJSON_GetObjectItemCaseSensitive(co, "refresh");
+    c->compliance_refresh = k ? (PetscInt)k->valuedouble : 1;
+    k                     = cJSON_GetObjectItemCaseSensitive(co, "rotation");
+    PetscCall(PetscStrncpy(c->compliance_rotation, k ? k->valuestring : "shape_matching", sizeof c->compliance_rotation));
+    k = cJSON_GetObjectItemCaseSensitive(co, "krylov");
+    PetscCall(PetscStrncpy(c->compliance_krylov, k ? k->valuestring : "cg", sizeof c->compliance_krylov));
   }
 
   PetscCall(PetscStrncpy(c->output_dir, Str_Private(out, "dir"), sizeof c->output_dir));

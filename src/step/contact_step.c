@@ -164,6 +164,7 @@ PetscErrorCode FcContactStepBegin(FcContactStep cs, FcContactStats *st)
   cs->ncorr = 0;
   PetscCall(PetscMemzero(st, sizeof *st));
   st->converged = PETSC_TRUE;
+  PetscCall(FcComplianceBeginStep(cs->compliance, &st->compliance));
   PetscFunctionReturn(0);
 }
 
@@ -580,6 +581,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   PetscCall(FcComplianceDelassus(cs->compliance, &cs->H, cs->prob));
   PetscCall(FormQ_Private(cs, rscale));
   WarmStart_Private(cs);
+  PetscCall(FcComplianceShiftQ(cs->compliance, &cs->H, cs->r, cs->prob)); /* compliance.h */
   PetscCall(PetscTime(&t2));
   st->w_time += t2 - t1;
   PetscCall(Solve_Private(cs, st));

@@ -7,6 +7,7 @@
 
 #include "../model/model.h"
 #include "../contact/solver.h"
+#include "../compliance/compliance.h"
 
 typedef struct {
   PetscInt  contacts, active, stick, slip;
@@ -18,6 +19,7 @@ typedef struct {
   const char *reason;            /* that solve's reason name (static text; NULL before any solve) */
   PetscReal  tol;                /* the tol it was judged against */
   PetscBool failed;              /* the last solve is unusable: r not finite, or rᵀWr < 0 (W indefinite) */
+  FcComplianceStats compliance;  /* the compliance strategy's costs (compliance.h) */
 } FcContactStats;
 
 typedef struct _p_FcContactStep *FcContactStep;

@@ -6,8 +6,9 @@
 /* FcInterrupted is defined in src/core/fsutil.c (the mesh sandbox polls it too). */
 
 const char *const FcStepStatNames[] = {"newton_it", "residual", "residual_abs", "converged", "assembly_time", "factor_time", "solve_time", "output_time", "step_time",
-                                       "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks", "inertia_shift", "inertia_penalty", "inertia_refactors"};
-const PetscInt    FcStepNumStats    = 26;
+                                       "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks", "inertia_shift", "inertia_penalty", "inertia_refactors",
+                                       "krylov_it", "correction_time", "refresh_time", "refresh_lag", "refresh_taken"};
+const PetscInt    FcStepNumStats    = 31;
 
 void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
 {
@@ -37,6 +38,11 @@ void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
   row[23] = st->shift;
   row[24] = st->penalty;
   row[25] = (PetscReal)st->refactors;
+  row[26] = (PetscReal)st->contact.compliance.krylov_it; /* the compliance's costs (compliance.h) */
+  row[27] = st->contact.compliance.correct_time;
+  row[28] = st->contact.compliance.refresh_time;
+  row[29] = (PetscReal)st->contact.compliance.refresh_lag;
+  row[30] = (PetscReal)st->contact.compliance.refresh_taken;
 }
 
 /* First non-finite entry of x (NULL: none), as its index; -1 when all are finite. */
