@@ -54,7 +54,8 @@ typedef struct {
 typedef struct _p_FcCompliance *FcCompliance;
 
 /* The strategy's share of a step's cost (stats.csv, doc/output-format.md), every strategy:
- * Krylov iterations of the Newton solves (0: direct), seconds of the corrections Δx += C Hᵀ r, and
+ * Krylov iterations of the solves with A (0: direct, or converged by their first iterate), seconds
+ * of the corrections Δx += C Hᵀ r, and
  * of "lagged": the factorization it took into use in the step (seconds, whichever thread made it;
  * taken: 1), the age in steps of the factorization in use at the step's end (refresh lag). */
 typedef struct {

@@ -228,17 +228,16 @@ static PetscErrorCode PCApply_Lagged(PC pc, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
-/* stats.csv krylov_it: the iterations of the step's Newton solves, the initial guess P⁻¹ b
- * counted as the first (the monitor's call at it = 0): 1 per solve when P = A */
+/* stats.csv krylov_it: the Krylov iterations of the step's solves with A (Newton, corrections)
+ * after their first iterate P⁻¹ b: 0 when P = A (every solve converged by its start) */
 static PetscErrorCode KSPCount_Lagged(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
 {
   Lagged *L = (Lagged *)ctx;
 
   PetscFunctionBegin;
   (void)ksp;
-  (void)it;
   (void)rnorm;
-  if (L->c->stats) L->c->stats->krylov_it++;
+  if (it > 0 && L->c->stats) L->c->stats->krylov_it++;
   PetscFunctionReturn(0);
 }
 
