@@ -698,5 +698,10 @@ PetscErrorCode FcCaseCheckFilled(const FcCase *c)
     if (!b->rigid && b->corotational) PetscCall(CorotCheck_Private(c, i));
     if (b->rigid && b->motion.type == FC_MOTION_DYNAMIC) PetscCall(DynamicBodyCheck_Private(c, i));
   }
+  if (!strcmp(c->compliance_type, "lagged")) { /* src/compliance/lagged.c factors a deformable body's A */
+    PetscBool deformable = PETSC_FALSE;
+    for (PetscInt i = 0; i < c->nbodies; i++) deformable = (PetscBool)(deformable || !c->bodies[i].rigid);
+    FcCheckInput(deformable, c->file, "compliance.type", "\"lagged\" factors the Newton matrix of a deformable body, and every body here is rigid (a rigid body's compliance is exact: use \"exact\")");
+  }
   PetscFunctionReturn(0);
 }
