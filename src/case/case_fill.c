@@ -640,6 +640,9 @@ static PetscErrorCode FillSolverOutput_Private(cJSON *root, FcCase *c)
     PetscCall(PetscStrncpy(c->compliance_rotation, k ? k->valuestring : "shape_matching", sizeof c->compliance_rotation));
     k = cJSON_GetObjectItemCaseSensitive(co, "krylov");
     PetscCall(PetscStrncpy(c->compliance_krylov, k ? k->valuestring : "cg", sizeof c->compliance_krylov));
+    c->compliance_async = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(co, "async")) ? PETSC_TRUE : PETSC_FALSE;
+    k                   = cJSON_GetObjectItemCaseSensitive(co, "delay");
+    c->compliance_delay = !k ? 1 : cJSON_IsString(k) ? -1 : (PetscInt)k->valuedouble;
   }
 
   PetscCall(PetscStrncpy(c->output_dir, Str_Private(out, "dir"), sizeof c->output_dir));

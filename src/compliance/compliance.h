@@ -20,7 +20,11 @@
  *   precomputed C_b = A_b⁻¹ restricted to the participating DoFs, computed once from the first
  *               factorization of the run (duriez2006 §3; precomputed.c)
  *   schur       W_b = J_p Â_b⁻¹ J_pᵀ from the body's factorization through its Schur complement
- *               on the participating DoFs (han2023 §VI-A/B, src/model/schur.h; schur.c) */
+ *               on the participating DoFs (han2023 §VI-A/B, src/model/schur.h; schur.c)
+ *   lagged      C_b = P_b⁻¹, P_b = R F Rᵀ a factorization F of A_b made every N steps (optionally in
+ *               a thread of its own), rotated to the current nodes; the Newton solves and the
+ *               correction are Krylov solves with A_b preconditioned by P_b (courtecuisse eq. 13;
+ *               lagged.c) */
 #ifndef FC_COMPLIANCE_H
 #define FC_COMPLIANCE_H
 

@@ -36,16 +36,41 @@
  * A is constant (linear) keeps R = I, as its A does not rotate with it.
  *
  * The factorization is PETSc's PCCHOLESKY with the solver the body's own linear solver had (MUMPS,
- * or PETSc's for a small linear body), on a copy of A, in the calling thread. Costs per step in
+ * or PETSc's for a small linear body), on a copy of A, in the calling thread; with
+ * compliance.async, CHOLMOD's, in a thread that calls no PETSc (LaggedJob; doc/architecture.md),
+ * taken into use `delay` steps after its request (deterministic) or as soon as it is ready. Costs per step in
  * stats.csv (compliance.h): krylov_it, correction_time, refresh_time, refresh_lag, refresh_taken.
  * Bodies without a KSP (dynamic rigid bodies) get the exact W_b = H_b A_b⁻¹ H_bᵀ. The Newton
  * matrix's inertia correction cannot run: the shell preconditioner counts no inertia. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "compliance.h"
 #include "../core/mat3.h"
+#include <cholmod.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
 
 typedef enum { LAGGED_ROT_SHAPE_MATCHING, LAGGED_ROT_NONE } LaggedRotation;
 
 typedef struct _Lagged Lagged;
+
+/* compliance.async: one refresh in flight per body. The worker thread gets plain arrays (a copy of
+ * A's rows, which are its columns: A is symmetric) and a cholmod_common of its own, and calls
+ * nothing but CHOLMOD: PETSc, as Debian builds it, is not thread-safe, and the main thread goes on
+ * with PETSc. The main thread reads the result only after pthread_join. */
+typedef struct {
+  cholmod_common  cm;      /* the worker's; the main thread uses it only when no worker runs */
+  pthread_t       thread;
+  PetscBool       running;
+  atomic_int      done;
+  int             n, *p, *i;
+  double         *x;
+  cholmod_factor *L;       /* the result (NULL: A was not positive definite) */
+  double          seconds; /* the factorization's wall time in the worker */
+  PetscInt        step;    /* the step of the request */
+  PetscReal      *X0;      /* the nodes at the request */
+} LaggedJob;
 
 typedef struct {
   Lagged    *L;
@@ -62,11 +87,17 @@ typedef struct {
   PetscBool  rotated;      /* some R_i ≠ I */
   PetscBool  have, linear;
   PetscInt   fact_step;    /* step whose A F is */
+  /* compliance.async: F is CHOLMOD's Lc (solved in the main thread with cmain), the next one the job's */
+  cholmod_common  cmain;
+  cholmod_factor *Lc;
+  LaggedJob       job;
 } LaggedBody;
 
 struct _Lagged {
   PetscInt        refresh;
   LaggedRotation  rotation;
+  PetscBool       async;
+  PetscInt        delay;   /* async: steps from the request to the use; −1: as soon as ready */
   PetscInt        step;    /* steps begun − 1 */
   PetscBool      *request; /* per body: a refresh is due */
   LaggedBody    **lb;      /* per body (NULL: no KSP) */
@@ -150,6 +181,132 @@ static void Lag_Private(Lagged *L)
   L->c->stats->refresh_lag = lag;
 }
 
+static void *Worker_Private(void *arg)
+{
+  LaggedJob      *j = (LaggedJob *)arg;
+  cholmod_sparse  A;
+  struct timespec t0, t1;
+
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  memset(&A, 0, sizeof A);
+  A.nrow = A.ncol = (size_t)j->n;
+  A.nzmax         = (size_t)j->p[j->n];
+  A.p             = j->p;
+  A.i             = j->i;
+  A.x             = j->x;
+  A.stype         = 1; /* symmetric, its upper triangle read */
+  A.itype         = CHOLMOD_INT;
+  A.xtype         = CHOLMOD_REAL;
+  A.dtype         = CHOLMOD_DOUBLE;
+  A.sorted        = 1;
+  A.packed        = 1;
+  j->L            = cholmod_analyze(&A, &j->cm);
+  if (j->L && (!cholmod_factorize(&A, j->L, &j->cm) || j->L->minor < (size_t)j->n)) cholmod_free_factor(&j->L, &j->cm);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  j->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  atomic_store(&j->done, 1);
+  return NULL;
+}
+
+/* A's rows into the job's plain arrays, the nodes now; then the worker, in a thread (thread) or
+ * here. */
+static PetscErrorCode JobStart_Private(LaggedBody *lb, Mat A, PetscBool thread)
+{
+  LaggedJob *j = &lb->job;
+  PetscInt   n, nnz = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &n, NULL));
+  j->n = (int)n;
+  PetscCall(PetscMalloc1(n + 1, &j->p));
+  j->p[0] = 0;
+  for (PetscInt r = 0; r < n; r++) {
+    PetscInt nc;
+    PetscCall(MatGetRow(A, r, &nc, NULL, NULL));
+    nnz += nc;
+    j->p[r + 1] = (int)nnz;
+    PetscCall(MatRestoreRow(A, r, &nc, NULL, NULL));
+  }
+  PetscCall(PetscMalloc2(nnz, &j->i, nnz, &j->x));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscInt           nc;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscCall(MatGetRow(A, r, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; k++) {
+      j->i[j->p[r] + k] = (int)cols[k];
+      j->x[j->p[r] + k] = vals[k];
+    }
+    PetscCall(MatRestoreRow(A, r, &nc, &cols, &vals));
+  }
+  PetscCall(FcBodyNodes(lb->body, j->X0));
+  j->step = lb->L->step;
+  atomic_store(&j->done, 0);
+  j->L = NULL;
+  if (thread) {
+    PetscCheck(!pthread_create(&j->thread, NULL, Worker_Private, j), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start the refresh thread of compliance \"lagged\"");
+    j->running = PETSC_TRUE;
+  } else Worker_Private(j);
+  PetscFunctionReturn(0);
+}
+
+/* The job's factorization into use (after joining its thread): F, X0, its step; the rotations to
+ * the nodes now. A failed one (A not positive definite) leaves F as it was. */
+static PetscErrorCode JobTake_Private(LaggedBody *lb)
+{
+  LaggedJob *j = &lb->job;
+  Lagged    *L = lb->L;
+
+  PetscFunctionBegin;
+  if (j->running) PetscCheck(!pthread_join(j->thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join the refresh thread");
+  j->running = PETSC_FALSE;
+  PetscCall(PetscFree(j->p));
+  PetscCall(PetscFree2(j->i, j->x));
+  if (!j->L) {
+    PetscCall(PetscInfo(NULL, "Body %s: the refresh of step %d failed (CHOLMOD status %d); the factorization of step %d stays\n", FcBodyName(lb->body), (int)j->step, j->cm.status, (int)lb->fact_step));
+    PetscFunctionReturn(0);
+  }
+  if (lb->Lc) cholmod_free_factor(&lb->Lc, &lb->cmain);
+  lb->Lc = j->L;
+  j->L   = NULL;
+  PetscCall(PetscArraycpy(lb->X0, j->X0, 3 * lb->nnodes));
+  lb->have      = PETSC_TRUE;
+  lb->fact_step = j->step;
+  if (L->c->stats) {
+    L->c->stats->refresh_time += j->seconds;
+    L->c->stats->refresh_taken = 1;
+  }
+  if (L->rotation == LAGGED_ROT_SHAPE_MATCHING && !lb->linear && lb->fact_step != L->step) PetscCall(Rotations_Private(lb));
+  else {
+    for (PetscInt i = 0; i < lb->nnodes; i++) FcMat3Identity(&lb->R[9 * i]);
+    lb->rotated = PETSC_FALSE;
+  }
+  Lag_Private(L);
+  PetscFunctionReturn(0);
+}
+
+/* X = F⁻¹ B, nrhs columns of the body's ndof entries (leading dimensions ldb, ldx), by CHOLMOD's
+ * factor in use (async). */
+static PetscErrorCode CholSolve_Private(LaggedBody *lb, PetscInt nrhs, PetscScalar *B, PetscInt ldb, PetscScalar *X, PetscInt ldx)
+{
+  cholmod_dense b, *x;
+
+  PetscFunctionBegin;
+  memset(&b, 0, sizeof b);
+  b.nrow  = lb->Lc->n;
+  b.ncol  = (size_t)nrhs;
+  b.nzmax = (size_t)ldb * (size_t)nrhs;
+  b.d     = (size_t)ldb;
+  b.x     = B;
+  b.xtype = CHOLMOD_REAL;
+  b.dtype = CHOLMOD_DOUBLE;
+  x       = cholmod_solve(CHOLMOD_A, lb->Lc, &b, &lb->cmain);
+  PetscCheck(x, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD solve failed (status %d)", lb->cmain.status);
+  for (PetscInt j = 0; j < nrhs; j++) PetscCall(PetscArraycpy(&X[j * ldx], &((double *)x->x)[j * x->d], lb->Lc->n));
+  cholmod_free_dense(&x, &lb->cmain);
+  PetscFunctionReturn(0);
+}
+
 /* F = the factorization of A (a copy), X0 = the nodes now, R = I. */
 static PetscErrorCode Factor_Private(LaggedBody *lb, Mat A)
 {
@@ -158,10 +315,16 @@ static PetscErrorCode Factor_Private(LaggedBody *lb, Mat A)
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  if (!lb->Af) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &lb->Af));
-  else PetscCall(MatCopy(A, lb->Af, SAME_NONZERO_PATTERN));
-  PetscCall(KSPSetOperators(lb->fksp, lb->Af, lb->Af));
-  PetscCall(KSPSetUp(lb->fksp));
+  if (L->async) { /* the first factorization, in this thread: the same worker function, called */
+    PetscCall(JobStart_Private(lb, A, PETSC_FALSE));
+    PetscCall(JobTake_Private(lb));
+    PetscCheck(lb->Lc, PETSC_COMM_SELF, PETSC_ERR_MAT_CH_ZRPVT, "Body %s: CHOLMOD cannot factor A (not positive definite, or out of memory: status %d)", FcBodyName(lb->body), lb->job.cm.status);
+  } else {
+    if (!lb->Af) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &lb->Af));
+    else PetscCall(MatCopy(A, lb->Af, SAME_NONZERO_PATTERN));
+    PetscCall(KSPSetOperators(lb->fksp, lb->Af, lb->Af));
+    PetscCall(KSPSetUp(lb->fksp));
+  }
   PetscCall(FcBodyNodes(lb->body, lb->X0));
   for (PetscInt i = 0; i < lb->nnodes; i++) FcMat3Identity(&lb->R[9 * i]);
   lb->rotated      = PETSC_FALSE;
@@ -186,7 +349,11 @@ static PetscErrorCode PCSetUp_Lagged(PC pc)
   PetscFunctionBegin;
   PetscCall(PCShellGetContext(pc, &lb));
   PetscCall(PCGetOperators(pc, &A, NULL));
-  if (!lb->have || lb->L->request[lb->b]) PetscCall(Factor_Private(lb, A));
+  if (lb->L->async && lb->have && lb->L->request[lb->b] && !lb->job.running) { /* the refresh starts */
+    PetscCall(JobStart_Private(lb, A, PETSC_TRUE));
+    lb->L->request[lb->b] = PETSC_FALSE;
+  }
+  if (!lb->have || (!lb->L->async && lb->L->request[lb->b])) PetscCall(Factor_Private(lb, A));
   else if (lb->L->rotation == LAGGED_ROT_SHAPE_MATCHING && !lb->linear) PetscCall(Rotations_Private(lb));
   PetscFunctionReturn(0);
 }
@@ -203,11 +370,16 @@ static PetscErrorCode ApplyArray_Private(LaggedBody *lb, const PetscScalar *x, P
   PetscCall(VecGetArray(lb->w1, &w));
   PetscCall(PetscArraycpy(w, x, n));
   Rotate_Private(lb, PETSC_TRUE, w);
-  PetscCall(VecRestoreArray(lb->w1, &w));
-  PetscCall(KSPSolve(lb->fksp, lb->w1, lb->w2));
-  PetscCall(VecGetArrayRead(lb->w2, &z));
-  PetscCall(PetscArraycpy(y, z, n));
-  PetscCall(VecRestoreArrayRead(lb->w2, &z));
+  if (lb->L->async) {
+    PetscCall(CholSolve_Private(lb, 1, w, n, y, n));
+    PetscCall(VecRestoreArray(lb->w1, &w));
+  } else {
+    PetscCall(VecRestoreArray(lb->w1, &w));
+    PetscCall(KSPSolve(lb->fksp, lb->w1, lb->w2));
+    PetscCall(VecGetArrayRead(lb->w2, &z));
+    PetscCall(PetscArraycpy(y, z, n));
+    PetscCall(VecRestoreArrayRead(lb->w2, &z));
+  }
   Rotate_Private(lb, PETSC_FALSE, y);
   PetscFunctionReturn(0);
 }
@@ -270,11 +442,16 @@ static PetscErrorCode DelassusBody_Private(LaggedBody *lb, const FcContactJacobi
       for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) h[j * lda + J->dof[e]] += J->coef[e][i];
       Rotate_Private(lb, PETSC_TRUE, &h[j * lda]);
     }
-    PetscCall(MatDenseRestoreArray(B, &h));
     PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
-    PetscCall(KSPMatSolve(lb->fksp, B, X));
     PetscCall(MatDenseGetArray(X, &x));
     PetscCall(MatDenseGetLDA(X, &ldx));
+    if (lb->L->async) PetscCall(CholSolve_Private(lb, nb, h, lda, x, ldx));
+    PetscCall(MatDenseRestoreArray(B, &h));
+    if (!lb->L->async) {
+      PetscCall(MatDenseRestoreArray(X, &x));
+      PetscCall(KSPMatSolve(lb->fksp, B, X));
+      PetscCall(MatDenseGetArray(X, &x));
+    }
     for (PetscInt j = 0; j < nb; j++) Rotate_Private(lb, PETSC_FALSE, &x[j * ldx]);
     for (PetscInt a = 0; a < H->m; a++) {
       if (J->ptr[a] == J->ptr[a + 1]) continue;
@@ -380,6 +557,10 @@ static PetscErrorCode BeginStep_Lagged(FcCompliance c)
 
   PetscFunctionBegin;
   L->step++;
+  for (PetscInt b = 0; b < c->model->nbodies; b++) { /* async: a refresh due now is joined and taken */
+    LaggedJob *j = L->lb[b] ? &L->lb[b]->job : NULL;
+    if (j && j->running && (L->delay > 0 ? L->step >= j->step + L->delay : atomic_load(&j->done) != 0)) PetscCall(JobTake_Private(L->lb[b]));
+  }
   for (PetscInt b = 0; b < c->model->nbodies; b++)
     if (L->lb[b] && L->step % L->refresh == 0) L->request[b] = PETSC_TRUE;
   Lag_Private(L);
@@ -437,6 +618,11 @@ static PetscErrorCode SetUpBody_Private(Lagged *L, PetscInt b, KSP ksp)
   PetscCall(PCShellSetApply(pc, PCApply_Lagged));
   PetscCall(PCShellSetName(pc, "lagged rotated LDL^T (courtecuisse eq. 13)"));
   PetscCall(KSPMonitorSet(ksp, KSPCount_Lagged, L, NULL));
+  if (L->async) {
+    cholmod_start(&lb->cmain);
+    cholmod_start(&lb->job.cm);
+    PetscCall(PetscMalloc1(3 * lb->nnodes, &lb->job.X0));
+  }
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, FcBodyNDof(body), &lb->w1));
   PetscCall(VecDuplicate(lb->w1, &lb->w2));
   PetscFunctionReturn(0);
@@ -464,6 +650,16 @@ static PetscErrorCode Destroy_Lagged(FcCompliance c)
   for (PetscInt b = 0; b < c->model->nbodies; b++) {
     LaggedBody *lb = L->lb[b];
     if (!lb) continue;
+    if (L->async) {
+      if (lb->job.running) PetscCheck(!pthread_join(lb->job.thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join the refresh thread"); /* no thread outlives the run */
+      if (lb->job.L) cholmod_free_factor(&lb->job.L, &lb->job.cm);
+      if (lb->Lc) cholmod_free_factor(&lb->Lc, &lb->cmain);
+      cholmod_finish(&lb->cmain);
+      cholmod_finish(&lb->job.cm);
+      PetscCall(PetscFree(lb->job.p));
+      PetscCall(PetscFree2(lb->job.i, lb->job.x));
+      PetscCall(PetscFree(lb->job.X0));
+    }
     PetscCall(KSPDestroy(&lb->fksp));
     PetscCall(MatDestroy(&lb->Af));
     PetscCall(VecDestroy(&lb->w1));
@@ -491,6 +687,8 @@ PetscErrorCode FcComplianceCreate_Lagged(FcCompliance c)
   L->step         = -1;
   L->refresh      = cs->compliance_refresh > 0 ? cs->compliance_refresh : 1;
   L->rotation     = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE : LAGGED_ROT_SHAPE_MATCHING;
+  L->async        = cs->compliance_async;
+  L->delay        = cs->compliance_delay;
   c->data         = L;
   c->noinertia    = "its Newton solves are Krylov iterations preconditioned by a lagged factorization, which counts no inertia of the current A";
   c->ops.setup     = SetUp_Lagged;

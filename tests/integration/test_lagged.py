@@ -15,9 +15,16 @@ warm-start forces, so that a converged step is the exact model's.
    and q without the linearization shift) is printed for comparison: it converges to another state.
 3. With rotation "none" and no refresh, W is `precomputed`'s: one Newton iteration per step of the
    frictional press (step 1's one correction, its FCLIB problem: the same iterate in both runs, as
-   P = A there), the two W agree to 1e-12 of max|W| (round-off of two summation orders)."""
+   P = A there), the two W agree to 1e-12 of max|W| (round-off of two summation orders).
+4. compliance.async: a CHOLMOD factorization in a thread that calls no PETSc, taken into use
+   `delay` steps after its request: two replays give bit-identical probes.csv, the run is the exact
+   model's within 1e-4, the takes and the lag are in stats; "ready" takes each as soon as it is done.
+5. Bad input: `async` where no concurrency can be had (the process pinned to one CPU by taskset):
+   one line naming the file and compliance.async, exit 2 (the other bad keys: test_bad_input.py)."""
 import json
 import os
+import shutil
+import subprocess
 from fctest import ROOT, run, outdir, probes, stats, figure, check, fclib_local_wq
 
 
@@ -104,3 +111,32 @@ figure("lagged (rotation none, no refresh) vs precomputed, first correction of t
        % (Wp.shape[0] // 3, dw, np.abs(qp - ql).max() / np.abs(qp).max()))
 check(Wp.shape == Wl.shape and Wp.shape[0] > 0, "both runs wrote the same contact problem size (%d)" % Wp.shape[0])
 check(dw <= 1e-12, "W of lagged without rotation or refresh equals precomputed's to round-off (1e-12)")
+
+# 4. compliance.async (a CHOLMOD factorization in a thread of its own, taken into use `delay`
+#    steps after its request): the same case replayed twice gives bit-identical probes; the
+#    result is still the exact model's (1e-4, as in 2); the lag and the taken refreshes are in stats
+runs = []
+for k in range(2):
+    pa, sa, da = go(nl, "async_%d" % k, ["--set", "compliance.type=lagged", "--set", "compliance.refresh=1", "--set", "compliance.async=true", "--set", "compliance.delay=2"])
+    runs.append((pa, sa, open(os.path.join(da, "probes.csv"), "rb").read()))
+(pa, sa, ba), (_, _, bb) = runs
+ef = max(abs(a - b) for a, b in zip(pe["contact_z"], pa["contact_z"])) / peak
+figure("lagged async, delay 2 steps, refresh 1, neo-Hookean press: replays bit-identical: %s, contact force error %.2e of the peak, lag per step %s, refreshes taken %s, refresh time %.3f s"
+       % (ba == bb, ef, [int(v) for v in sa["refresh_lag"]], [int(v) for v in sa["refresh_taken"]], sum(sa["refresh_time"])))
+check(ba == bb, "async deterministic: two replays give bit-identical probes.csv")
+check(all(v == 1 for v in sa["converged"]) and ef <= 1e-4, "async: every step converged, the exact model's contact force within 1e-4")
+check([int(v) for v in sa["refresh_taken"]] == [1, 0, 1, 0], "async delay 2: the first factorization at step 1, the one requested then taken at step 3 (none at 2, 4)")
+check([int(v) for v in sa["refresh_lag"]] == [0, 1, 2, 3], "async delay 2: lag 0, 1, then 2 at the take (requested at step 1), 3")
+pr, sr, _ = go(nl, "async_ready", ["--set", "compliance.type=lagged", "--set", "compliance.async=true", "--set", "compliance.delay=\"ready\""])
+figure("lagged async, as soon as ready: refreshes taken at steps %s" % [i + 1 for i, v in enumerate(sr["refresh_taken"]) if v])
+check(all(v == 1 for v in sr["converged"]) and sr["refresh_taken"][0] == 1, "async ready: every step converged, the first factorization taken at step 1")
+
+# 5. async on one CPU: refused (the thread would only take the steps' time)
+if shutil.which("taskset"):
+    from fctest import FCSIM
+    p = subprocess.run(["taskset", "-c", "0", FCSIM, "info", nl, "--set", "compliance.type=\"lagged\"", "--set", "compliance.async=true"], cwd=ROOT, capture_output=True, text=True)
+    lines = p.stderr.strip().splitlines()
+    print("stderr:", p.stderr.strip())
+    check(p.returncode == 2 and len(lines) == 1 and "compliance.async" in lines[0] and nl in lines[0], "async pinned to one CPU: exit 2, one line naming the file and compliance.async")
+else:
+    figure("async on one CPU: not tested (no taskset)")
