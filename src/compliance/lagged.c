@@ -16,11 +16,12 @@
  * fcsim iterates Newton to its tolerance, and there a correction by P⁻¹ alone moves the fixed
  * point: Δx = −A⁻¹ r_free + P⁻¹ Hᵀ r = 0 leaves the residual r_free − Hᵀ r = (A P⁻¹ − I) Hᵀ r.
  * Measured on a neo-Hookean two-block press (tests/integration/test_compliance_lagged.py's case, refresh 1000):
- * Newton stalled at a relative residual of 0.05 for 25 iterations. With A⁻¹ in the correction, W
- * from P only changes the rate at which Newton finds the exact contact forces, as `precomputed`'s.
+ * Newton stalled at a relative residual of 0.05 for 25 iterations. With A⁻¹ in the correction and
+ * q linearized about the warm-start forces (ShiftQ_Lagged), W from P only changes the rate at which
+ * Newton finds the exact contact forces.
  *
  * Refresh: at the first new A of every N-th step (compliance.refresh = N, counted from the first
- * step); with N = 1 at every new A, so P = A and the Krylov solve converges in one iteration: the
+ * step); with N = 1 at every new A, so P = A and the Krylov solve converges at its first iterate: the
  * strategy is then `exact` to round-off (tests/integration/test_compliance_lagged.py). A body whose A does not
  * change (a linear material at fixed Δt) has nothing to refresh: its first factorization stays A.
  *
