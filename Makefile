@@ -17,8 +17,10 @@ DEFAULT_CASE ?= cases/cantilever.json
 
 -include $(BUILD)/config.mk
 
-CFLAGS   = -std=c11 -Wall -Wextra -Werror $(OPT) -MMD -MP $(PKG_CFLAGS)
-LDLIBS   = $(PKG_LIBS) -lgmsh -lm
+# CHOLMOD (SuiteSparse, libsuitesparse-dev: no pkg-config file): compliance "lagged" factors in a
+# thread of its own with it, where PETSc may not be called (src/compliance/lagged.c)
+CFLAGS   = -std=c11 -Wall -Wextra -Werror $(OPT) -MMD -MP $(PKG_CFLAGS) -I/usr/include/suitesparse
+LDLIBS   = $(PKG_LIBS) -lgmsh -lcholmod -lpthread -lm
 
 LIB_SRC  = $(filter-out $(EXCLUDE),$(shell find src -name '*.c' ! -name fcsim.c | sort))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/%.o)

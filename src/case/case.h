@@ -265,6 +265,13 @@ typedef struct {
   FcLinearization contact_linearization;
   PetscInt        contact_lin_max_it;
   PetscReal       contact_lin_tol;
+  /* compliance "lagged" (courtecuisse §IV-A, src/compliance/lagged.c; only with that type):
+   * refresh every N steps (≥ 1), nodal rotation "shape_matching" | "none", Krylov "cg" | "gmres" */
+  PetscInt         compliance_refresh;
+  char             compliance_rotation[16];
+  char             compliance_krylov[16];
+  PetscBool        compliance_async; /* the refresh in a thread of its own, concurrent with the steps */
+  PetscInt         compliance_delay; /* async: taken into use this many steps after its request; −1: "ready" */
   /* Which of the keys a run may ignore the case (or a --set) gave, before the defaults were
    * filled in: a run warns about an ignored option only when the user asked for it. */
   struct {

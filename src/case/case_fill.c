@@ -697,6 +697,16 @@ static PetscErrorCode FillSolverOutput_Private(cJSON *root, FcCase *c)
   {
     const char *ct = Str_Private(Get_Private(root, "compliance"), "type");
     PetscCall(PetscStrncpy(c->compliance_type, ct, sizeof c->compliance_type));
+    const cJSON *co = Get_Private(root, "compliance"), *k; /* "lagged": defaults for absent keys */
+    k                     = cJSON_GetObjectItemCaseSensitive(co, "refresh");
+    c->compliance_refresh = k ? (PetscInt)k->valuedouble : 1;
+    k                     = cJSON_GetObjectItemCaseSensitive(co, "rotation");
+    PetscCall(PetscStrncpy(c->compliance_rotation, k ? k->valuestring : "shape_matching", sizeof c->compliance_rotation));
+    k = cJSON_GetObjectItemCaseSensitive(co, "krylov");
+    PetscCall(PetscStrncpy(c->compliance_krylov, k ? k->valuestring : "cg", sizeof c->compliance_krylov));
+    c->compliance_async = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(co, "async")) ? PETSC_TRUE : PETSC_FALSE;
+    k                   = cJSON_GetObjectItemCaseSensitive(co, "delay");
+    c->compliance_delay = !k ? 1 : cJSON_IsString(k) ? -1 : (PetscInt)k->valuedouble;
   }
   {
     cJSON      *ls = Get_Private(root, "contact_step");

@@ -413,11 +413,22 @@ static const FcSchemaEntry contact_step_keys[]      = {
 static const FcSchemaObject contact_step_object = {.entries = contact_step_keys};
 
 /* compliance: the type is validated by the compliance registry (src/compliance) when the run starts */
+/* the keys of "lagged" have no default here: absent, FcCaseFill takes its defaults; given with
+ * another type, LaggedKeys_Private refuses them (an ignored key would be a silent surprise) */
+static const char *const lagged_rotations[] = {"shape_matching", "none", NULL};
+static const char *const lagged_krylovs[]   = {"cg", "gmres", NULL};
+static const char *const lagged_delays[]    = {"ready", NULL};
+static PetscErrorCode LaggedKeys_Private(FcSchemaCtx *, cJSON *, const char *);
 static const FcSchemaEntry compliance_keys[] = {
   {.key = "type", .types = FC_T_STRING, .def = "\"exact\"", .len_max = NAME_MAX_CHARS, .check = FcCaseCheckSolverName},
+  {.key = "refresh",  .types = FC_T_INTEGER, .range = FC_RANGE_GE(1)},
+  {.key = "rotation", .types = FC_T_STRING,  .choices = lagged_rotations},
+  {.key = "krylov",   .types = FC_T_STRING,  .choices = lagged_krylovs},
+  {.key = "async",    .types = FC_T_BOOL},
+  {.key = "delay",    .types = FC_T_INTEGER | FC_T_STRING, .range = FC_RANGE_GE(1), .choices = lagged_delays},
   {.key = NULL}
 };
-static const FcSchemaObject compliance_object = {.entries = compliance_keys};
+static const FcSchemaObject compliance_object = {.entries = compliance_keys, .check = LaggedKeys_Private};
 
 /* time */
 static const FcSchemaEntry newton_keys[] = {
@@ -657,6 +668,29 @@ static PetscErrorCode MotionCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const ch
     char sub[FC_PATH_LEN];
     FcSchemaPathKey(sub, sizeof sub, path, "coupling");
     return FcInputError(ctx->file, sub, "a virtual coupling drives all six DoFs of the tool: it needs \"joint\": {\"type\": \"free\"}");
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode LaggedKeys_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
+{
+  static const char *const keys[] = {"refresh", "rotation", "krylov", "async", "delay"};
+  const cJSON             *type   = cJSON_GetObjectItemCaseSensitive(obj, "type");
+  char                     kpath[256];
+
+  PetscFunctionBegin;
+  if (cJSON_IsString(type) && !strcmp(type->valuestring, "lagged")) {
+    const cJSON *as = cJSON_GetObjectItemCaseSensitive(obj, "async");
+    if (cJSON_GetObjectItemCaseSensitive(obj, "delay") && !cJSON_IsTrue(as)) {
+      FcSchemaPathKey(kpath, sizeof kpath, path, "delay");
+      return FcInputError(ctx->file, kpath, "only with \"async\": true (a synchronous refresh is taken at once)");
+    }
+    PetscFunctionReturn(0);
+  }
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    if (!cJSON_GetObjectItemCaseSensitive(obj, keys[k])) continue;
+    FcSchemaPathKey(kpath, sizeof kpath, path, keys[k]);
+    return FcInputError(ctx->file, kpath, "only with compliance type \"lagged\", not \"%s\"", cJSON_IsString(type) ? type->valuestring : "?");
   }
   PetscFunctionReturn(0);
 }

@@ -29,6 +29,7 @@ PetscErrorCode FcComplianceRegisterAll(void)
   FC_COMPLIANCE_REGISTER("exact", FcComplianceCreate_Exact);
   FC_COMPLIANCE_REGISTER("precomputed", FcComplianceCreate_Precomputed);
   FC_COMPLIANCE_REGISTER("schur", FcComplianceCreate_Schur);
+  FC_COMPLIANCE_REGISTER("lagged", FcComplianceCreate_Lagged);
   PetscFunctionReturn(0);
 }
 
@@ -223,11 +224,32 @@ PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcComplianceCorrect(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx)
+PetscErrorCode FcComplianceShiftQ(FcCompliance c, const FcContactJacobian *H, const PetscReal r0[], FcContactProblem p)
 {
   PetscFunctionBegin;
+  if (c->ops.shiftq) PetscCall(c->ops.shiftq(c, H, r0, p));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceBeginStep(FcCompliance c, FcComplianceStats *st)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(st, sizeof *st));
+  c->stats = st;
+  if (c->ops.beginstep) PetscCall(c->ops.beginstep(c));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceCorrect(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
   if (c->ops.correct) PetscCall(c->ops.correct(c, b, f, dx));
   else PetscCall(FcComplianceCorrectBySolve(c, b, f, dx));
+  PetscCall(PetscTime(&t1));
+  if (c->stats) c->stats->correct_time += t1 - t0;
   PetscFunctionReturn(0);
 }
 

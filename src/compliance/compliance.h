@@ -20,7 +20,11 @@
  *   precomputed C_b = A_b⁻¹ restricted to the participating DoFs, computed once from the first
  *               factorization of the run (duriez2006 §3; precomputed.c)
  *   schur       W_b = J_p Â_b⁻¹ J_pᵀ from the body's factorization through its Schur complement
- *               on the participating DoFs (han2023 §VI-A/B, src/model/schur.h; schur.c) */
+ *               on the participating DoFs (han2023 §VI-A/B, src/model/schur.h; schur.c)
+ *   lagged      C_b = P_b⁻¹, P_b = R F Rᵀ a factorization F of A_b made every N steps (optionally in
+ *               a thread of its own), rotated to the current nodes; the Newton solves and the
+ *               correction are Krylov solves with A_b preconditioned by P_b (courtecuisse eq. 13;
+ *               lagged.c) */
 #ifndef FC_COMPLIANCE_H
 #define FC_COMPLIANCE_H
 
@@ -53,6 +57,17 @@ typedef struct {
 
 typedef struct _p_FcCompliance *FcCompliance;
 
+/* The strategy's share of a step's cost (stats.csv, doc/output-format.md), every strategy:
+ * Krylov iterations of the solves with A (0: direct, or converged by their first iterate), seconds
+ * of the corrections Δx += C Hᵀ r, and
+ * of "lagged": the factorization it took into use in the step (seconds, whichever thread made it;
+ * taken: 1), the age in steps of the factorization in use at the step's end (refresh lag). */
+typedef struct {
+  PetscInt  krylov_it;
+  PetscReal correct_time, refresh_time;
+  PetscInt  refresh_lag, refresh_taken;
+} FcComplianceStats;
+
 struct _FcComplianceOps {
   /* After the participating DoFs are known (FcComplianceSetUp); optional. */
   PetscErrorCode (*setup)(FcCompliance);
@@ -66,6 +81,13 @@ struct _FcComplianceOps {
    * factorization (FcComplianceCorrectBySolve). */
   PetscErrorCode (*correct)(FcCompliance, PetscInt b, const PetscScalar f[], Vec dx);
   PetscErrorCode (*destroy)(FcCompliance);
+  /* At the start of every step (and sub-step of a cutback), before any solve; optional. */
+  PetscErrorCode (*beginstep)(FcCompliance);
+  /* q += Σ_b H_b (A_b⁻¹ − C_b) H_bᵀ r0, r0 the warm start of p's solve (in the contacts of H):
+   * a strategy whose C_b is not A_b⁻¹ but whose correction is, moves the linearization point of the
+   * contact problem to the state with the warm-start forces applied, so that a converged Newton
+   * step satisfies the contact law at its state (lagged.c); optional (NULL: q as formed). */
+  PetscErrorCode (*shiftq)(FcCompliance, const FcContactJacobian *H, const PetscReal r0[], FcContactProblem p);
 };
 
 struct _p_FcCompliance {
@@ -87,6 +109,7 @@ struct _p_FcCompliance {
   PetscInt              **sdof; /* sorted DoFs (NULL when ns = 0) */
   PetscInt              **sidx; /* DoF → index in sdof, or −1 (NULL when ns = 0) */
   void                   *data; /* the type's */
+  FcComplianceStats      *stats; /* the step's (FcComplianceBeginStep) */
 };
 
 PetscErrorCode FcComplianceRegister(const char *name, PetscErrorCode (*create)(FcCompliance));
@@ -119,6 +142,10 @@ PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian
  * FcComplianceCreateProblem), symmetrized: W ← ½ (W + Wᵀ) removes the round-off of the two
  * triangular solves (the same operation on each entry in both storages). */
 PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, FcContactProblem p);
+/* ops.shiftq, when the strategy has one (after q and the warm start r0 are formed). */
+PetscErrorCode FcComplianceShiftQ(FcCompliance c, const FcContactJacobian *H, const PetscReal r0[], FcContactProblem p);
+/* A step begins: st (zeroed here) receives the step's costs until the next call. */
+PetscErrorCode FcComplianceBeginStep(FcCompliance c, FcComplianceStats *st);
 /* dx_b += C_b f. */
 PetscErrorCode FcComplianceCorrect(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx);
 

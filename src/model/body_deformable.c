@@ -1126,6 +1126,13 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcBodyGetKSP(FcBody b, KSP *ksp)
+{
+  PetscFunctionBegin;
+  *ksp = b->ops.solve == Solve_Deformable ? ((Deformable *)b->data)->ksp : NULL;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm)
 {
   PetscFunctionBegin;

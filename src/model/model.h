@@ -187,6 +187,10 @@ void           FcBodyStartPoint(FcBody b, const PetscReal x[3], PetscReal x0[3])
 void           FcBodyPointJacobian(FcBody b, const PetscReal x[3], PetscReal *J);
 PetscErrorCode FcBodySetParticipating(FcBody b, PetscInt np, const PetscInt *idx);
 PetscErrorCode FcBodyGetSchur(FcBody b, FcSchur *sch);
+/* A deformable body's linear solver, whose Newton systems KSPSetOperators/KSPSetUp/KSPSolve at
+ * every new A (compliance "lagged" makes it a Krylov method with its own preconditioner); NULL for
+ * other bodies. */
+PetscErrorCode FcBodyGetKSP(FcBody b, KSP *ksp);
 /* The unknown's increment dx (free part, then + A⁻¹ Hᵀ r: the contact step adds its correction),
  * the state part of the tangential motion (rate: v_k, or u_k − u0) and incscale (a displacement
  * increment is incscale·Δx: dt θ_vq by han2023 eq. 4, or 1). NULL vectors for a body without DoFs. */

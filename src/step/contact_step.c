@@ -110,6 +110,11 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   cs->lin_tol    = c->contact_lin_tol;
   PetscCall(FcContactStepCheckLinearization_Private(cs));
   PetscCall(FcComplianceCreate(model, c->compliance_type, &cs->compliance));
+  /* fast forms each re-linearization's q itself (contact_linearize.c); a strategy that shifts q
+   * (lagged: W = H P⁻¹ Hᵀ with q corrected by H (A⁻¹ − P⁻¹) Hᵀ r0) would have its W without the
+   * shift that makes a converged step hold the contact law */
+  if (cs->lin == FC_LINEARIZATION_FAST && cs->compliance->ops.shiftq)
+    return FcInputError(c->file, "contact_step.linearization", "\"fast\" cannot use compliance \"%s\" (its W is not A's and needs a shift of q that fast's re-linearizations do not make); use \"exact\", \"schur\" or \"precomputed\", or linearization \"recursive\"", cs->compliance->type);
   PetscCall(PetscCalloc1(model->nbodies, &mark));
   PetscCall(FcContactPairsMark(model, cs->cat, mark));
   PetscCall(FcComplianceSetParticipating(cs->compliance, mark));
@@ -168,6 +173,7 @@ PetscErrorCode FcContactStepBegin(FcContactStep cs, FcContactStats *st)
   cs->nlast = 0;
   PetscCall(PetscMemzero(st, sizeof *st));
   st->converged = PETSC_TRUE;
+  PetscCall(FcComplianceBeginStep(cs->compliance, &st->compliance));
   PetscFunctionReturn(0);
 }
 
@@ -590,6 +596,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     PetscCall(FcComplianceDelassus(cs->compliance, &cs->H, cs->prob));
     PetscCall(FcContactStepFormQ_Private(cs, rscale));
     FcContactStepWarmStart_Private(cs);
+    PetscCall(FcComplianceShiftQ(cs->compliance, &cs->H, cs->r, cs->prob)); /* compliance.h */
     PetscCall(PetscTime(&t2));
     st->w_time += t2 - t1;
     PetscCall(FcContactStepSolve_Private(cs, st));

@@ -7,6 +7,7 @@
 
 #include "../model/model.h"
 #include "../contact/solver.h"
+#include "../compliance/compliance.h"
 
 typedef struct {
   PetscInt  contacts, active, stick, slip;
@@ -26,6 +27,7 @@ typedef struct {
                                   * the step's last two corrections, by contact (1 after its first), or fast's last two
                                   * inner ones */
   PetscReal wh_time;             /* fast: building W_H = G A⁻¹ Gᵀ, seconds (included in w_time) */
+  FcComplianceStats compliance;  /* the compliance strategy's costs (compliance.h) */
 } FcContactStats;
 
 typedef struct _p_FcContactStep *FcContactStep;

@@ -7,8 +7,9 @@
 
 const char *const FcStepStatNames[] = {"newton_it", "residual", "residual_abs", "converged", "assembly_time", "factor_time", "solve_time", "output_time", "step_time",
                                        "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks", "inertia_shift", "inertia_penalty", "inertia_refactors",
-                                       "lin_iterations", "lin_normal_turn", "lin_penetration", "lin_force_change", "wh_time"};
-const PetscInt    FcStepNumStats    = 31;
+                                       "lin_iterations", "lin_normal_turn", "lin_penetration", "lin_force_change", "wh_time",
+                                       "krylov_it", "correction_time", "refresh_time", "refresh_lag", "refresh_taken"};
+const PetscInt    FcStepNumStats    = 36;
 
 void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
 {
@@ -43,6 +44,11 @@ void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
   row[28] = st->contact.lin_pen;
   row[29] = st->contact.lin_dforce;
   row[30] = st->contact.wh_time;
+  row[31] = (PetscReal)st->contact.compliance.krylov_it; /* the compliance's costs (compliance.h) */
+  row[32] = st->contact.compliance.correct_time;
+  row[33] = st->contact.compliance.refresh_time;
+  row[34] = (PetscReal)st->contact.compliance.refresh_lag;
+  row[35] = (PetscReal)st->contact.compliance.refresh_taken;
 }
 
 /* First non-finite entry of x (NULL: none), as its index; -1 when all are finite. */

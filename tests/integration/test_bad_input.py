@@ -107,6 +107,13 @@ cases.append(("load on a volume group", ["run", c, "-o", os.path.join(tmp, "o4")
 cases.append(("overlap at t = 0 (run)", ["run", os.path.join("tests", "bad", "case", "overlap_t0.json"), "-o", os.path.join(tmp, "o_overlap")],
               ["overlap_t0.json", "contacts[0]", "\"block_1\" and \"block_2\"", "largest penetration 0.1 m"]))
 
+# compliance "lagged" on a case whose only body is rigid (a dynamic plate; a contact pair needs a
+# deformable body anyway)
+with open(os.path.join(tmp, "lagged_rigid.json"), "w") as f:
+    json.dump({"name": "bad", "time": {"integrator": "backward_euler", "dt": 0.1, "steps": 1}, "compliance": {"type": "lagged"},
+               "bodies": [{"name": "plate", "type": "rigid", "shape": {"type": "plane", "point": [0, 0, 1], "normal": [0, 0, -1]},
+                           "motion": {"type": "dynamic", "mass": 1.0, "joint": {"type": "prismatic", "axis": [0, 0, 1]}}}]}, f)
+
 # 3b. Rigid "mesh" shapes (doc/rigid.md): the shape's mesh and groups, named by the case.
 slab = os.path.join(ROOT, "meshes", "slab.geo")
 
@@ -187,6 +194,12 @@ cases += [
     ("fclib newton bad lu", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solver", "newton", "-fc_contact_solver_newton_lu", "cholesky"], ["options", "-fc_contact_solver_newton_lu", "cholesky"]),
     ("fclib uzawa bad rho rule", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "--solver", "uzawa_global", "-fc_contact_solver_uzawa_rho_rule", "magic"], ["-fc_contact_solver_uzawa_rho_rule", "magic"]),
     ("case accept_regularized < 0", ["info", "cases/block_on_floor.json", "--set", "contact_solver.accept_regularized=-1"], ["cases/block_on_floor.json", "contact_solver.accept_regularized"]),
+    # compliance "lagged" (src/compliance/lagged.c): its keys, and a case with nothing to factor
+    ("lagged refresh < 1", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.refresh=0"], ["cases/block_on_floor.json", "compliance.refresh", ">= 1"]),
+    ("lagged unknown rotation", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.rotation=\"polar\""], ["cases/block_on_floor.json", "compliance.rotation", "shape_matching"]),
+    ("lagged delay without async", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.delay=2"], ["cases/block_on_floor.json", "compliance.delay", "\"async\": true"]),
+    ("lagged key with exact", ["info", "cases/block_on_floor.json", "--set", "compliance.refresh=3"], ["cases/block_on_floor.json", "compliance.refresh", "only with compliance type \"lagged\""]),
+    ("lagged on rigid bodies only", ["run", os.path.join(tmp, "lagged_rigid.json"), "-o", os.path.join(tmp, "olag1")], ["lagged_rigid.json", "compliance.type", "every body here is rigid"]),
     # the Uzawa step rho of a run (talbi2008 §3.3.3): rho_factor <= 0 or rho < 0 (rho 0 means automatic)
     ("run uzawa_local rho_factor 0", ["run", "cases/hapco_bench1.json", "-o", os.path.join(tmp, "ohap1"), "--set", "contact_solver.type=\"uzawa_local\"", "-fc_contact_solver_uzawa_rho_factor", "0"], ["options", "-fc_contact_solver_uzawa_rho_factor", "> 0"]),
     ("run uzawa_global rho < 0", ["run", "cases/hapco_bench2.json", "-o", os.path.join(tmp, "ohap2"), "--set", "contact_solver.type=\"uzawa_global\"", "-fc_contact_solver_uzawa_rho", "-0.5"], ["options", "-fc_contact_solver_uzawa_rho", ">= 0"]),
@@ -213,6 +226,7 @@ cases += [
     ("contact_step max_it 0", ["info", "cases/block_on_floor.json", "--set", "contact_step.max_it=0"], ["cases/block_on_floor.json", "contact_step.max_it", ">= 1"]),
     ("contact_step tol < 0", ["info", "cases/block_on_floor.json", "--set", "contact_step.tol=-1e-6"], ["cases/block_on_floor.json", "contact_step.tol", ">= 0"]),
     ("contact_step unknown scheme", ["info", "cases/block_on_floor.json", "--set", "contact_step.linearization=\"newton\""], ["cases/block_on_floor.json", "contact_step.linearization", "recursive, once, fast"]),
+    ("fast with compliance lagged", ["run", "cases/block_on_floor.json", "-o", os.path.join(tmp, "ofastlag"), "--set", "contact_step.linearization=\"fast\"", "--set", "compliance.type=\"lagged\""], ["cases/block_on_floor.json", "contact_step.linearization", "\"lagged\""]),
     ("fast, deformable target", ["run", "cases/two_blocks.json", "-o", os.path.join(tmp, "ofast"), "--set", "contact_step.linearization=\"fast\""], ["cases/two_blocks.json", "contact_step.linearization", "\"base\"", "degrees of freedom"]),
     ("unknown W storage", ["run", "cases/block_on_floor.json", "-o", os.path.join(tmp, "ows"), "-fc_contact_w_storage", "banded"], ["options", "-fc_contact_w_storage", "banded", "auto, dense, sparse"]),
     ("fclib compare bad file", ["fclib", "compare", "tests/bad/fclib/baseline_local.hdf5", "tests/bad/fclib/empty.hdf5"], ["tests/bad/fclib/empty.hdf5"]),

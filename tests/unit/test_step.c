@@ -373,7 +373,7 @@ static void test_compliance_unknown(void **state)
   ierr = FcComplianceCheckType("case.json", "approx");
   FcTestCaptureStop(&cap, err, sizeof err);
   assert_int_equal(ierr, FC_ERR_INPUT);
-  assert_string_equal(err, "case.json: compliance.type: \"approx\" is not allowed (choices: exact, precomputed, schur)\n");
+  assert_string_equal(err, "case.json: compliance.type: \"approx\" is not allowed (choices: exact, precomputed, schur, lagged)\n");
   CHK(FcComplianceCheckType("case.json", "schur"));
 }
 

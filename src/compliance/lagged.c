@@ -1,0 +1,704 @@
+/* fcsim — compliance "lagged" (courtecuisse §IV-A, eq. 13; after Courtecuisse et al. 2010, their
+ * ref. [9]): a sparse LDLᵀ factorization F of a deformable body's Newton matrix A is made at a
+ * refresh and kept; between refreshes it is rotated by the nodal rotations R accumulated since it
+ * was made,
+ *
+ *     P = R F Rᵀ,   P⁻¹ = R F⁻¹ Rᵀ        (the paper's eq. 13, P = Rᵀ_cur L D Lᵀ R_cur, with its
+ *                                          R_cur = our Rᵀ: ours maps the refresh frame to the current one)
+ *
+ * and P serves (a) as the preconditioner of a Krylov method (CG, or GMRES) that solves the step's
+ * Newton systems A Δx = −r to the step's own tolerance, so the converged state is the exact
+ * model's whatever the lag, and (b) as the compliance of the contact problem, W_b = H_b P⁻¹ H_bᵀ
+ * (the paper's eq. 10 with P for A).
+ *
+ * The correction Δx_b += A_b⁻¹ H_bᵀ r is the body's Krylov solve, preconditioned by P (its first
+ * iterate P⁻¹ H_bᵀ r, the paper's eq. 12 with P). The paper makes one linearized solve per step;
+ * fcsim iterates Newton to its tolerance, and there a correction by P⁻¹ alone moves the fixed
+ * point: Δx = −A⁻¹ r_free + P⁻¹ Hᵀ r = 0 leaves the residual r_free − Hᵀ r = (A P⁻¹ − I) Hᵀ r.
+ * Measured on a neo-Hookean two-block press (tests/integration/test_compliance_lagged.py's case, refresh 1000):
+ * Newton stalled at a relative residual of 0.05 for 25 iterations. With A⁻¹ in the correction and
+ * q linearized about the warm-start forces (ShiftQ_Lagged), W from P only changes the rate at which
+ * Newton finds the exact contact forces.
+ *
+ * Refresh: at the first new A of every N-th step (compliance.refresh = N, counted from the first
+ * step); with N = 1 at every new A, so P = A and the Krylov solve converges at its first iterate: the
+ * strategy is then `exact` to round-off (tests/integration/test_compliance_lagged.py). A body whose A does not
+ * change (a linear material at fixed Δt) has nothing to refresh: its first factorization stays A.
+ *
+ * Rotation (compliance.rotation): "shape_matching", the paper's choice, Müller et al. 2005
+ * ("Meshless deformations based on shape matching", eq. 7): for node i and its cluster N(i), the
+ * node and the nodes it shares an element with, R_i is the rotation of the polar decomposition of
+ * Σ_{j∈N(i)} (x_j − x̄)(x⁰_j − x̄⁰)ᵀ, x the nodes now, x⁰ at the refresh. It needs no deformation
+ * gradient (the paper's MJED forms none; a tet4 gradient per element would need its own averaging
+ * to the nodes) and stays defined on any cluster that is not flat. "none": R = I, so with no
+ * refresh P is the first factorization: W is then `precomputed`'s (tested). A node with a
+ * constrained DoF keeps R_i = I: a rotation would mix its prescribed component into the free ones
+ * and the correction would move it. The rotations are recomputed at every new A only: a body whose
+ * A is constant (linear) keeps R = I, as its A does not rotate with it.
+ *
+ * The factorization is PETSc's PCCHOLESKY with the solver the body's own linear solver had (MUMPS,
+ * or PETSc's for a small linear body), on a copy of A, in the calling thread; with
+ * compliance.async, CHOLMOD's, in a thread that calls no PETSc (LaggedJob; doc/architecture.md),
+ * taken into use `delay` steps after its request (deterministic) or as soon as it is ready. Costs per step in
+ * stats.csv (compliance.h): krylov_it, correction_time, refresh_time, refresh_lag, refresh_taken.
+ * Bodies without a KSP (dynamic rigid bodies) get the exact W_b = H_b A_b⁻¹ H_bᵀ. The Newton
+ * matrix's inertia correction cannot run: the shell preconditioner counts no inertia. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "compliance.h"
+#include "../core/mat3.h"
+#include <cholmod.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+typedef enum { LAGGED_ROT_SHAPE_MATCHING, LAGGED_ROT_NONE } LaggedRotation;
+
+typedef struct _Lagged Lagged;
+
+/* compliance.async: one refresh in flight per body. The worker thread gets plain arrays (a copy of
+ * A's rows, which are its columns: A is symmetric) and a cholmod_common of its own, and calls
+ * nothing but CHOLMOD: PETSc, as Debian builds it, is not thread-safe, and the main thread goes on
+ * with PETSc. The main thread reads the result only after pthread_join. */
+typedef struct {
+  cholmod_common  cm;      /* the worker's; the main thread uses it only when no worker runs */
+  pthread_t       thread;
+  PetscBool       running;
+  atomic_int      done;
+  int             n, *p, *i;
+  double         *x;
+  cholmod_factor *L;       /* the result (NULL: A was not positive definite) */
+  double          seconds; /* the factorization's wall time in the worker */
+  PetscInt        step;    /* the step of the request */
+  PetscReal      *X0;      /* the nodes at the request */
+} LaggedJob;
+
+typedef struct {
+  Lagged    *L;
+  PetscInt   b;          /* model body index */
+  FcBody     body;
+  KSP        fksp;       /* PREONLY + CHOLESKY on Af: the factorization F */
+  Mat        Af;         /* A at the refresh */
+  Vec        w1, w2;
+  PetscInt   nnodes;
+  PetscInt  *cptr, *cnode; /* shape-matching clusters: node i's are cnode[cptr[i] .. cptr[i+1]−1] */
+  PetscBool *pinned;       /* node with a constrained DoF: R_i = I */
+  PetscReal *X0, *x;       /* nodes at the refresh, nodes now (3 nnodes) */
+  PetscReal *R;            /* 9 nnodes, row-major, refresh frame → current */
+  PetscBool  rotated;      /* some R_i ≠ I */
+  PetscBool  have, linear;
+  PetscInt   fact_step;    /* step whose A F is */
+  /* compliance.async: F is CHOLMOD's Lc (solved in the main thread with cmain), the next one the job's */
+  cholmod_common  cmain;
+  cholmod_factor *Lc;
+  LaggedJob       job;
+} LaggedBody;
+
+struct _Lagged {
+  PetscInt        refresh;
+  LaggedRotation  rotation;
+  PetscBool       async;
+  PetscInt        delay;   /* async: steps from the request to the use; −1: as soon as ready */
+  PetscInt        step;    /* steps begun − 1 */
+  PetscBool      *request; /* per body: a refresh is due */
+  LaggedBody    **lb;      /* per body (NULL: no KSP) */
+  FcCompliance    c;
+};
+
+/* The clusters N(i): i and every node of an element that contains i, ascending, unique. */
+static PetscErrorCode Clusters_Private(LaggedBody *lb, const FcMesh *mesh)
+{
+  PetscInt *cnt, *fill, n = mesh->nnodes, npe = mesh->npe, tot = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc2(n + 1, &cnt, n, &fill));
+  for (PetscInt e = 0; e < mesh->nelems; e++)
+    for (PetscInt k = 0; k < npe; k++) cnt[mesh->conn[e * npe + k]] += npe;
+  PetscCall(PetscMalloc1(n + 1, &lb->cptr));
+  lb->cptr[0] = 0;
+  for (PetscInt i = 0; i < n; i++) lb->cptr[i + 1] = lb->cptr[i] + cnt[i];
+  PetscCall(PetscMalloc1(lb->cptr[n] + 1, &lb->cnode));
+  for (PetscInt e = 0; e < mesh->nelems; e++)
+    for (PetscInt k = 0; k < npe; k++) {
+      const PetscInt i = mesh->conn[e * npe + k];
+      for (PetscInt l = 0; l < npe; l++) lb->cnode[lb->cptr[i] + fill[i]++] = mesh->conn[e * npe + l];
+    }
+  for (PetscInt i = 0; i < n; i++) { /* sort, unique, compact in place */
+    PetscInt m = fill[i];
+    PetscCall(PetscSortRemoveDupsInt(&m, &lb->cnode[lb->cptr[i]]));
+    for (PetscInt j = 0; j < m; j++) lb->cnode[tot + j] = lb->cnode[lb->cptr[i] + j];
+    lb->cptr[i] = tot;
+    tot += m;
+  }
+  lb->cptr[n] = tot;
+  PetscCall(PetscFree2(cnt, fill));
+  PetscFunctionReturn(0);
+}
+
+/* R_i by shape matching between the refresh's nodes X0 and the current ones (head comment). */
+static PetscErrorCode Rotations_Private(LaggedBody *lb)
+{
+  PetscFunctionBegin;
+  PetscCall(FcBodyNodes(lb->body, lb->x));
+  lb->rotated = PETSC_FALSE;
+  for (PetscInt i = 0; i < lb->nnodes; i++) {
+    PetscReal      *Ri = &lb->R[9 * i], pc[3] = {0, 0, 0}, qc[3] = {0, 0, 0}, Apq[9] = {0};
+    const PetscInt  j0 = lb->cptr[i], j1 = lb->cptr[i + 1];
+    FcMat3Identity(Ri);
+    if (lb->pinned[i] || j1 - j0 < 4) continue;
+    for (PetscInt j = j0; j < j1; j++)
+      for (int k = 0; k < 3; k++) {
+        pc[k] += lb->x[3 * lb->cnode[j] + k] / (j1 - j0);
+        qc[k] += lb->X0[3 * lb->cnode[j] + k] / (j1 - j0);
+      }
+    for (PetscInt j = j0; j < j1; j++)
+      for (int k = 0; k < 3; k++)
+        for (int l = 0; l < 3; l++) Apq[3 * k + l] += (lb->x[3 * lb->cnode[j] + k] - pc[k]) * (lb->X0[3 * lb->cnode[j] + l] - qc[l]);
+    if (!FcMat3Polar(Apq, Ri)) FcMat3Identity(Ri); /* a flat or inverted cluster: no rotation */
+    for (int k = 0; k < 9 && !lb->rotated; k++) lb->rotated = (PetscBool)(Ri[k] != (k % 4 == 0 ? 1.0 : 0.0));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* v ← R v (transpose: Rᵀ v), node by node, on a plain array of 3 nnodes entries. */
+static void Rotate_Private(const LaggedBody *lb, PetscBool transpose, PetscScalar *v)
+{
+  if (!lb->rotated) return;
+  for (PetscInt i = 0; i < lb->nnodes; i++) {
+    const PetscReal *Ri = &lb->R[9 * i];
+    PetscReal        y[3];
+    for (int k = 0; k < 3; k++) y[k] = transpose ? Ri[k] * v[3 * i] + Ri[3 + k] * v[3 * i + 1] + Ri[6 + k] * v[3 * i + 2] : Ri[3 * k] * v[3 * i] + Ri[3 * k + 1] * v[3 * i + 1] + Ri[3 * k + 2] * v[3 * i + 2];
+    for (int k = 0; k < 3; k++) v[3 * i + k] = y[k];
+  }
+}
+
+/* The largest age in steps of the factorizations in use (stats.csv refresh_lag). */
+static void Lag_Private(Lagged *L)
+{
+  PetscInt lag = 0;
+  if (!L->c->stats) return;
+  for (PetscInt b = 0; b < L->c->model->nbodies; b++)
+    if (L->lb[b] && L->lb[b]->have) lag = PetscMax(lag, L->step - L->lb[b]->fact_step);
+  L->c->stats->refresh_lag = lag;
+}
+
+static void *Worker_Private(void *arg)
+{
+  LaggedJob      *j = (LaggedJob *)arg;
+  cholmod_sparse  A;
+  struct timespec t0, t1;
+
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  memset(&A, 0, sizeof A);
+  A.nrow = A.ncol = (size_t)j->n;
+  A.nzmax         = (size_t)j->p[j->n];
+  A.p             = j->p;
+  A.i             = j->i;
+  A.x             = j->x;
+  A.stype         = 1; /* symmetric, its upper triangle read */
+  A.itype         = CHOLMOD_INT;
+  A.xtype         = CHOLMOD_REAL;
+  A.dtype         = CHOLMOD_DOUBLE;
+  A.sorted        = 1;
+  A.packed        = 1;
+  j->L            = cholmod_analyze(&A, &j->cm);
+  if (j->L && (!cholmod_factorize(&A, j->L, &j->cm) || j->L->minor < (size_t)j->n)) cholmod_free_factor(&j->L, &j->cm);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  j->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  atomic_store(&j->done, 1);
+  return NULL;
+}
+
+/* A's rows into the job's plain arrays, the nodes now; then the worker, in a thread (thread) or
+ * here. */
+static PetscErrorCode JobStart_Private(LaggedBody *lb, Mat A, PetscBool thread)
+{
+  LaggedJob *j = &lb->job;
+  PetscInt   n, nnz = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &n, NULL));
+  j->n = (int)n;
+  PetscCall(PetscMalloc1(n + 1, &j->p));
+  j->p[0] = 0;
+  for (PetscInt r = 0; r < n; r++) {
+    PetscInt nc;
+    PetscCall(MatGetRow(A, r, &nc, NULL, NULL));
+    nnz += nc;
+    j->p[r + 1] = (int)nnz;
+    PetscCall(MatRestoreRow(A, r, &nc, NULL, NULL));
+  }
+  PetscCall(PetscMalloc2(nnz, &j->i, nnz, &j->x));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscInt           nc;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscCall(MatGetRow(A, r, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; k++) {
+      j->i[j->p[r] + k] = (int)cols[k];
+      j->x[j->p[r] + k] = vals[k];
+    }
+    PetscCall(MatRestoreRow(A, r, &nc, &cols, &vals));
+  }
+  PetscCall(FcBodyNodes(lb->body, j->X0));
+  j->step = lb->L->step;
+  atomic_store(&j->done, 0);
+  j->L = NULL;
+  if (thread) {
+    PetscCheck(!pthread_create(&j->thread, NULL, Worker_Private, j), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start the refresh thread of compliance \"lagged\"");
+    j->running = PETSC_TRUE;
+  } else Worker_Private(j);
+  PetscFunctionReturn(0);
+}
+
+/* The job's factorization into use (after joining its thread): F, X0, its step; the rotations to
+ * the nodes now. A failed one (A not positive definite) leaves F as it was. */
+static PetscErrorCode JobTake_Private(LaggedBody *lb)
+{
+  LaggedJob *j = &lb->job;
+  Lagged    *L = lb->L;
+
+  PetscFunctionBegin;
+  if (j->running) PetscCheck(!pthread_join(j->thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join the refresh thread");
+  j->running = PETSC_FALSE;
+  PetscCall(PetscFree(j->p));
+  PetscCall(PetscFree2(j->i, j->x));
+  if (!j->L) {
+    PetscCall(PetscInfo(NULL, "Body %s: the refresh of step %d failed (CHOLMOD status %d); the factorization of step %d stays\n", FcBodyName(lb->body), (int)j->step, j->cm.status, (int)lb->fact_step));
+    PetscFunctionReturn(0);
+  }
+  if (lb->Lc) cholmod_free_factor(&lb->Lc, &lb->cmain);
+  lb->Lc = j->L;
+  j->L   = NULL;
+  PetscCall(PetscArraycpy(lb->X0, j->X0, 3 * lb->nnodes));
+  lb->have      = PETSC_TRUE;
+  lb->fact_step = j->step;
+  if (L->c->stats) {
+    L->c->stats->refresh_time += j->seconds;
+    L->c->stats->refresh_taken = 1;
+  }
+  if (L->rotation == LAGGED_ROT_SHAPE_MATCHING && !lb->linear && lb->fact_step != L->step) PetscCall(Rotations_Private(lb));
+  else {
+    for (PetscInt i = 0; i < lb->nnodes; i++) FcMat3Identity(&lb->R[9 * i]);
+    lb->rotated = PETSC_FALSE;
+  }
+  Lag_Private(L);
+  PetscFunctionReturn(0);
+}
+
+/* X = F⁻¹ B, nrhs columns of the body's ndof entries (leading dimensions ldb, ldx), by CHOLMOD's
+ * factor in use (async). */
+static PetscErrorCode CholSolve_Private(LaggedBody *lb, PetscInt nrhs, PetscScalar *B, PetscInt ldb, PetscScalar *X, PetscInt ldx)
+{
+  cholmod_dense b, *x;
+
+  PetscFunctionBegin;
+  memset(&b, 0, sizeof b);
+  b.nrow  = lb->Lc->n;
+  b.ncol  = (size_t)nrhs;
+  b.nzmax = (size_t)ldb * (size_t)nrhs;
+  b.d     = (size_t)ldb;
+  b.x     = B;
+  b.xtype = CHOLMOD_REAL;
+  b.dtype = CHOLMOD_DOUBLE;
+  x       = cholmod_solve(CHOLMOD_A, lb->Lc, &b, &lb->cmain);
+  PetscCheck(x, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD solve failed (status %d)", lb->cmain.status);
+  for (PetscInt j = 0; j < nrhs; j++) PetscCall(PetscArraycpy(&X[j * ldx], &((double *)x->x)[j * x->d], lb->Lc->n));
+  cholmod_free_dense(&x, &lb->cmain);
+  PetscFunctionReturn(0);
+}
+
+/* F = the factorization of A (a copy), X0 = the nodes now, R = I. */
+static PetscErrorCode Factor_Private(LaggedBody *lb, Mat A)
+{
+  Lagged        *L = lb->L;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  if (L->async) { /* the first factorization, in this thread: the same worker function, called */
+    PetscCall(JobStart_Private(lb, A, PETSC_FALSE));
+    PetscCall(JobTake_Private(lb));
+    PetscCheck(lb->Lc, PETSC_COMM_SELF, PETSC_ERR_MAT_CH_ZRPVT, "Body %s: CHOLMOD cannot factor A (not positive definite, or out of memory: status %d)", FcBodyName(lb->body), lb->job.cm.status);
+  } else {
+    if (!lb->Af) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &lb->Af));
+    else PetscCall(MatCopy(A, lb->Af, SAME_NONZERO_PATTERN));
+    PetscCall(KSPSetOperators(lb->fksp, lb->Af, lb->Af));
+    PetscCall(KSPSetUp(lb->fksp));
+  }
+  PetscCall(FcBodyNodes(lb->body, lb->X0));
+  for (PetscInt i = 0; i < lb->nnodes; i++) FcMat3Identity(&lb->R[9 * i]);
+  lb->rotated      = PETSC_FALSE;
+  lb->have         = PETSC_TRUE;
+  lb->fact_step    = L->step;
+  L->request[lb->b] = (PetscBool)(L->refresh == 1); /* N = 1: every new A (head comment) */
+  PetscCall(PetscTime(&t1));
+  if (L->c->stats) {
+    L->c->stats->refresh_time += t1 - t0;
+    L->c->stats->refresh_taken = 1;
+  }
+  Lag_Private(L);
+  PetscFunctionReturn(0);
+}
+
+/* The body's KSP set up a new A: refresh when due, else rotate the lagged factorization to it. */
+static PetscErrorCode PCSetUp_Lagged(PC pc)
+{
+  LaggedBody *lb;
+  Mat         A;
+
+  PetscFunctionBegin;
+  PetscCall(PCShellGetContext(pc, &lb));
+  PetscCall(PCGetOperators(pc, &A, NULL));
+  if (lb->L->async && lb->have && lb->L->request[lb->b] && !lb->job.running) { /* the refresh starts */
+    PetscCall(JobStart_Private(lb, A, PETSC_TRUE));
+    lb->L->request[lb->b] = PETSC_FALSE;
+  }
+  if (!lb->have || (!lb->L->async && lb->L->request[lb->b])) PetscCall(Factor_Private(lb, A));
+  else if (lb->L->rotation == LAGGED_ROT_SHAPE_MATCHING && !lb->linear) PetscCall(Rotations_Private(lb));
+  PetscFunctionReturn(0);
+}
+
+/* y = P⁻¹ x = R F⁻¹ Rᵀ x on plain arrays (x, y of the body's ndof entries; may alias). */
+static PetscErrorCode ApplyArray_Private(LaggedBody *lb, const PetscScalar *x, PetscScalar *y)
+{
+  PetscScalar       *w;
+  const PetscScalar *z;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(lb->w1, &n));
+  PetscCall(VecGetArray(lb->w1, &w));
+  PetscCall(PetscArraycpy(w, x, n));
+  Rotate_Private(lb, PETSC_TRUE, w);
+  if (lb->L->async) {
+    PetscCall(CholSolve_Private(lb, 1, w, n, y, n));
+    PetscCall(VecRestoreArray(lb->w1, &w));
+  } else {
+    PetscCall(VecRestoreArray(lb->w1, &w));
+    PetscCall(KSPSolve(lb->fksp, lb->w1, lb->w2));
+    PetscCall(VecGetArrayRead(lb->w2, &z));
+    PetscCall(PetscArraycpy(y, z, n));
+    PetscCall(VecRestoreArrayRead(lb->w2, &z));
+  }
+  Rotate_Private(lb, PETSC_FALSE, y);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCApply_Lagged(PC pc, Vec x, Vec y)
+{
+  LaggedBody        *lb;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscCall(PCShellGetContext(pc, &lb));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArray(y, &ya));
+  PetscCall(ApplyArray_Private(lb, xa, ya));
+  PetscCall(VecRestoreArray(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscFunctionReturn(0);
+}
+
+/* stats.csv krylov_it: the Krylov iterations of the step's solves with A (Newton, corrections)
+ * after their first iterate P⁻¹ b: 0 when P = A (every solve converged by its start) */
+static PetscErrorCode KSPCount_Lagged(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
+{
+  Lagged *L = (Lagged *)ctx;
+
+  PetscFunctionBegin;
+  (void)ksp;
+  (void)rnorm;
+  if (it > 0 && L->c->stats) L->c->stats->krylov_it++;
+  PetscFunctionReturn(0);
+}
+
+/* W += H_b P⁻¹ H_bᵀ on the kept rows and columns; on a block-sparse W only the kept columns of the
+ * contacts b touches (as FcComplianceDelassusBySolve, with P⁻¹ = R F⁻¹ Rᵀ for A_b⁻¹). */
+static PetscErrorCode DelassusBody_Private(LaggedBody *lb, const FcContactJacobian *H, FcContactProblem p)
+{
+  const FcJacobianBlock *J = &H->body[lb->b];
+  const PetscInt        *kcol = H->kcol, nd = FcBodyNDof(lb->body);
+  PetscInt               nkeep = H->nkeep, *bcols = NULL, *pos = NULL;
+
+  PetscFunctionBegin;
+  if (!p->W) {
+    PetscCall(PetscMalloc2(H->nkeep, &bcols, H->m, &pos));
+    nkeep = 0;
+    for (PetscInt k = 0; k < H->nkeep; k++)
+      if (J->ptr[H->kcol[k] / 3 + 1] > J->ptr[H->kcol[k] / 3]) bcols[nkeep++] = H->kcol[k];
+    kcol = bcols;
+  }
+  for (PetscInt c0 = 0; c0 < nkeep; c0 += FC_COMPLIANCE_BLOCK) {
+    PetscInt     nb = PetscMin(FC_COMPLIANCE_BLOCK, nkeep - c0), lda, ldx;
+    Mat          B, X;
+    PetscScalar *h, *x;
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, nd, nb, NULL, &B));
+    PetscCall(MatZeroEntries(B));
+    PetscCall(MatDenseGetArray(B, &h));
+    PetscCall(MatDenseGetLDA(B, &lda));
+    for (PetscInt j = 0; j < nb; j++) { /* column j: Rᵀ (row kcol[c0 + j] of H_b)ᵀ */
+      PetscInt a = kcol[c0 + j] / 3, i = kcol[c0 + j] % 3;
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) h[j * lda + J->dof[e]] += J->coef[e][i];
+      Rotate_Private(lb, PETSC_TRUE, &h[j * lda]);
+    }
+    PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+    PetscCall(MatDenseGetArray(X, &x));
+    PetscCall(MatDenseGetLDA(X, &ldx));
+    if (lb->L->async) PetscCall(CholSolve_Private(lb, nb, h, lda, x, ldx));
+    PetscCall(MatDenseRestoreArray(B, &h));
+    if (!lb->L->async) {
+      PetscCall(MatDenseRestoreArray(X, &x));
+      PetscCall(KSPMatSolve(lb->fksp, B, X));
+      PetscCall(MatDenseGetArray(X, &x));
+    }
+    for (PetscInt j = 0; j < nb; j++) Rotate_Private(lb, PETSC_FALSE, &x[j * ldx]);
+    for (PetscInt a = 0; a < H->m; a++) {
+      if (J->ptr[a] == J->ptr[a + 1]) continue;
+      FcComplianceRowMap(p, a, pos);
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
+        for (int i = 0; i < 3; i++) {
+          if (!H->keep[3 * a + i]) continue;
+          for (PetscInt j = 0; j < nb; j++) *FcComplianceWEntry(p, pos, a, i, kcol[c0 + j] / 3, kcol[c0 + j] % 3) += J->coef[e][i] * x[j * ldx + J->dof[e]];
+        }
+    }
+    PetscCall(MatDenseRestoreArray(X, &x));
+    PetscCall(MatDestroy(&B));
+    PetscCall(MatDestroy(&X));
+  }
+  PetscCall(PetscFree2(bcols, pos));
+  PetscFunctionReturn(0);
+}
+
+/* A body that has not solved yet (no factorization): its current operator. */
+static PetscErrorCode Ensure_Private(LaggedBody *lb)
+{
+  KSP ksp;
+  Mat A;
+
+  PetscFunctionBegin;
+  if (lb->have) PetscFunctionReturn(0);
+  PetscCall(FcBodyGetKSP(lb->body, &ksp));
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(Factor_Private(lb, A));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Delassus_Lagged(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
+{
+  Lagged *L = (Lagged *)c->data;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < H->nbodies; b++) {
+    if (!H->involved[b]) continue;
+    if (!L->lb[b]) {
+      PetscCall(FcComplianceDelassusBySolve(c, b, H, p));
+      continue;
+    }
+    PetscCall(Ensure_Private(L->lb[b]));
+    PetscCall(DelassusBody_Private(L->lb[b], H, p));
+  }
+  for (PetscInt a = 0; a < H->m; a++)
+    if (!H->keep[3 * a + 1]) { /* a frictionless contact's tangential block: W_nn I (exact.c) */
+      PetscReal     *D  = FcComplianceWEntry(p, p->W ? NULL : p->bdiag, a, 0, a, 0);
+      const PetscInt ld = p->W ? 3 * p->m : 3;
+      D[ld + 1] = D[2 * ld + 2] = D[0];
+    }
+  PetscFunctionReturn(0);
+}
+
+/* q += Σ_b H_b (A_b⁻¹ − P_b⁻¹) H_bᵀ r0 over the lagged bodies (compliance.h ops.shiftq): the
+ * problem u = W r + q, W from P, is then linearized about the state with the warm-start forces r0
+ * applied (by A⁻¹, as the corrections apply them), u = H (x_free + A⁻¹ Hᵀ r0) + g + W (r − r0).
+ * At a converged Newton step r = r0 and u is the gap at the state itself: the contact law holds
+ * there exactly, whatever P. Without it the step converges (residual and active set) with the
+ * gap error (W_A − W_P) r: measured 2.6 % on the contact force of the neo-Hookean press. */
+static PetscErrorCode ShiftQ_Lagged(FcCompliance c, const FcContactJacobian *H, const PetscReal r0[], FcContactProblem p)
+{
+  Lagged   *L   = (Lagged *)c->data;
+  PetscBool any = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < 3 * H->m && !any; i++) any = (PetscBool)(r0[i] != 0);
+  if (!any) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < H->nbodies; b++) {
+    LaggedBody            *lb = L->lb[b];
+    const FcJacobianBlock *J  = &H->body[b];
+    PetscScalar           *f, *y;
+    const PetscScalar     *z;
+    Vec                    ya;
+    PetscInt               nd;
+    if (!H->involved[b] || !lb) continue;
+    PetscCall(Ensure_Private(lb));
+    nd = FcBodyNDof(lb->body);
+    PetscCall(PetscCalloc2(nd, &f, nd, &y));
+    for (PetscInt a = 0; a < H->m; a++)
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
+        for (int i = 0; i < 3; i++) f[J->dof[e]] += J->coef[e][i] * r0[3 * a + i];
+    PetscCall(ApplyArray_Private(lb, f, y)); /* P⁻¹ f */
+    PetscCall(VecDuplicate(lb->w1, &ya));
+    PetscCall(VecSet(ya, 0.0));
+    PetscCall(FcComplianceCorrectBySolve(c, b, f, ya)); /* A⁻¹ f, the body's Krylov solve */
+    PetscCall(VecGetArrayRead(ya, &z));
+    for (PetscInt i = 0; i < nd; i++) y[i] = z[i] - y[i];
+    PetscCall(VecRestoreArrayRead(ya, &z));
+    PetscCall(VecDestroy(&ya));
+    for (PetscInt a = 0; a < H->m; a++)
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
+        for (int i = 0; i < 3; i++) p->q[3 * a + i] += J->coef[e][i] * y[J->dof[e]];
+    PetscCall(PetscFree2(f, y));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BeginStep_Lagged(FcCompliance c)
+{
+  Lagged *L = (Lagged *)c->data;
+
+  PetscFunctionBegin;
+  L->step++;
+  for (PetscInt b = 0; b < c->model->nbodies; b++) { /* async: a refresh due now is joined and taken */
+    LaggedJob *j = L->lb[b] ? &L->lb[b]->job : NULL;
+    if (j && j->running && (L->delay > 0 ? L->step >= j->step + L->delay : atomic_load(&j->done) != 0)) PetscCall(JobTake_Private(L->lb[b]));
+  }
+  for (PetscInt b = 0; b < c->model->nbodies; b++)
+    if (L->lb[b] && L->step % L->refresh == 0) L->request[b] = PETSC_TRUE;
+  Lag_Private(L);
+  PetscFunctionReturn(0);
+}
+
+/* Body b's Newton solver becomes the Krylov method preconditioned by P; F gets the factorization
+ * the body's own solver had. */
+static PetscErrorCode SetUpBody_Private(Lagged *L, PetscInt b, KSP ksp)
+{
+  const FcCase  *cs = L->c->model->c;
+  FcBody         body = L->c->model->bodies[b];
+  LaggedBody    *lb;
+  PC             pc, fpc;
+  MatSolverType  st = NULL;
+  const PetscInt *bc, nbc = FcBodyConstrained(body, &bc);
+  PetscBool      chol;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&lb));
+  L->lb[b]   = lb;
+  lb->L      = L;
+  lb->b      = b;
+  lb->body   = body;
+  lb->linear = (PetscBool)(FcBodyMaterial(body) && FcBodyMaterial(body)->linear);
+  lb->nnodes = FcBodyNDof(body) / 3;
+  PetscCall(PetscMalloc3(3 * lb->nnodes, &lb->X0, 3 * lb->nnodes, &lb->x, 9 * lb->nnodes, &lb->R));
+  PetscCall(PetscCalloc1(lb->nnodes, &lb->pinned));
+  for (PetscInt i = 0; i < nbc; i++) lb->pinned[bc[i] / 3] = PETSC_TRUE;
+  PetscCall(Clusters_Private(lb, FcBodyFieldMesh(body)));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  if (chol) PetscCall(PCFactorGetMatSolverType(pc, &st));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)ksp), &lb->fksp));
+  PetscCall(KSPSetType(lb->fksp, KSPPREONLY));
+  PetscCall(KSPGetPC(lb->fksp, &fpc));
+  PetscCall(PCSetType(fpc, PCCHOLESKY));
+  PetscCall(PCFactorSetMatSolverType(fpc, st ? st : MATSOLVERMUMPS));
+  if (st && !strcmp(st, MATSOLVERPETSC)) PetscCall(PCFactorSetMatOrderingType(fpc, MATORDERINGND));
+  PetscCall(KSPSetOptionsPrefix(lb->fksp, "fc_lagged_"));
+  PetscCall(KSPSetFromOptions(lb->fksp));
+  /* the body's Newton solves: Krylov on the true residual, to 1/100 of the step's own tolerance: a
+   * solve to the Newton rtol itself left the increment's error at the Newton test's level, and a
+   * step stalled at a relative residual of 1.16e-10 against rtol 1e-10 (async "ready", 25 iterations) */
+  if (!strcmp(cs->compliance_krylov, "gmres")) {
+    PetscCall(KSPSetType(ksp, KSPGMRES));
+    PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+  } else PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+  /* the first iterate is P⁻¹ b (Knoll's initial guess): with P = A it is the direct solve itself,
+   * the Krylov method has nothing left to do and the step is `exact`'s to round-off */
+  PetscCall(KSPSetInitialGuessKnoll(ksp, PETSC_TRUE));
+  PetscCall(KSPSetTolerances(ksp, 1e-2 * cs->newton_rtol, 1e-2 * cs->newton_atol, PETSC_DEFAULT, PetscMax(1000, FcBodyNDof(body))));
+  PetscCall(PCSetType(pc, PCSHELL));
+  PetscCall(PCShellSetContext(pc, lb));
+  PetscCall(PCShellSetSetUp(pc, PCSetUp_Lagged));
+  PetscCall(PCShellSetApply(pc, PCApply_Lagged));
+  PetscCall(PCShellSetName(pc, "lagged rotated LDL^T (courtecuisse eq. 13)"));
+  PetscCall(KSPMonitorSet(ksp, KSPCount_Lagged, L, NULL));
+  if (L->async) {
+    cholmod_start(&lb->cmain);
+    cholmod_start(&lb->job.cm);
+    PetscCall(PetscMalloc1(3 * lb->nnodes, &lb->job.X0));
+  }
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, FcBodyNDof(body), &lb->w1));
+  PetscCall(VecDuplicate(lb->w1, &lb->w2));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SetUp_Lagged(FcCompliance c)
+{
+  Lagged *L = (Lagged *)c->data;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < c->model->nbodies; b++) {
+    KSP ksp;
+    PetscCall(FcBodyGetKSP(c->model->bodies[b], &ksp));
+    if (!ksp) continue;
+    PetscCall(SetUpBody_Private(L, b, ksp)); /* a case without a deformable body: refused by FcCaseCheckFilled */
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Destroy_Lagged(FcCompliance c)
+{
+  Lagged *L = (Lagged *)c->data;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < c->model->nbodies; b++) {
+    LaggedBody *lb = L->lb[b];
+    if (!lb) continue;
+    if (L->async) {
+      if (lb->job.running) PetscCheck(!pthread_join(lb->job.thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join the refresh thread"); /* no thread outlives the run */
+      if (lb->job.L) cholmod_free_factor(&lb->job.L, &lb->job.cm);
+      if (lb->Lc) cholmod_free_factor(&lb->Lc, &lb->cmain);
+      cholmod_finish(&lb->cmain);
+      cholmod_finish(&lb->job.cm);
+      PetscCall(PetscFree(lb->job.p));
+      PetscCall(PetscFree2(lb->job.i, lb->job.x));
+      PetscCall(PetscFree(lb->job.X0));
+    }
+    PetscCall(KSPDestroy(&lb->fksp));
+    PetscCall(MatDestroy(&lb->Af));
+    PetscCall(VecDestroy(&lb->w1));
+    PetscCall(VecDestroy(&lb->w2));
+    PetscCall(PetscFree3(lb->X0, lb->x, lb->R));
+    PetscCall(PetscFree(lb->pinned));
+    PetscCall(PetscFree(lb->cptr));
+    PetscCall(PetscFree(lb->cnode));
+    PetscCall(PetscFree(lb));
+  }
+  PetscCall(PetscFree2(L->request, L->lb));
+  PetscCall(PetscFree(c->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceCreate_Lagged(FcCompliance c)
+{
+  Lagged       *L;
+  const FcCase *cs = c->model->c;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&L));
+  PetscCall(PetscCalloc2(c->model->nbodies, &L->request, c->model->nbodies, &L->lb));
+  L->c            = c;
+  L->step         = -1;
+  L->refresh      = cs->compliance_refresh > 0 ? cs->compliance_refresh : 1;
+  L->rotation     = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE : LAGGED_ROT_SHAPE_MATCHING;
+  L->async        = cs->compliance_async;
+  L->delay        = cs->compliance_delay;
+  c->data         = L;
+  c->noinertia    = "its Newton solves are Krylov iterations preconditioned by a lagged factorization, which counts no inertia of the current A";
+  c->ops.setup     = SetUp_Lagged;
+  c->ops.delassus  = Delassus_Lagged;
+  c->ops.correct   = NULL; /* A⁻¹ f by the body's Krylov solve, preconditioned by P (head comment) */
+  c->ops.beginstep = BeginStep_Lagged;
+  c->ops.shiftq    = ShiftQ_Lagged;
+  c->ops.destroy   = Destroy_Lagged;
+  PetscFunctionReturn(0);
+}
