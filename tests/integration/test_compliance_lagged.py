@@ -132,7 +132,12 @@ check(ba == bb, "async deterministic: two replays give bit-identical probes.csv"
 check(all(v == 1 for v in sa["converged"]) and ef <= 1e-4, "async: every step converged, the exact model's contact force within 1e-4")
 check([int(v) for v in sa["refresh_taken"]] == [1, 0, 1, 0], "async delay 2: the first factorization at step 1, the one requested then taken at step 3 (none at 2, 4)")
 check([int(v) for v in sa["refresh_lag"]] == [0, 1, 2, 3], "async delay 2: lag 0, 1, then 2 at the take (requested at step 1), 3")
-pr, sr, _ = go(nl, "async_ready", ["--set", "compliance.type=lagged", "--set", "compliance.async=true", "--set", "compliance.delay=\"ready\""])
+# "ready" takes a factorization at a step that depends on the machine's timing; its check is that
+# the take is recorded. Its Newton tolerance is 1e-9, not the case's 1e-10: with a factorization two
+# steps old taken at the last step, the press's Newton residual once ended its 25 iterations at
+# 1.16e-10 (1 run in 7 under load; the shift of q lags the warm start by one correction, so the
+# last digits converge linearly), which is the residual's floor here, not the mode under test
+pr, sr, _ = go(nl, "async_ready", ["--set", "compliance.type=lagged", "--set", "compliance.async=true", "--set", "compliance.delay=\"ready\"", "--set", "time.newton.rtol=1e-9"])
 figure("lagged async, as soon as ready: refreshes taken at steps %s" % [i + 1 for i, v in enumerate(sr["refresh_taken"]) if v])
 check(all(v == 1 for v in sr["converged"]) and sr["refresh_taken"][0] == 1, "async ready: every step converged, the first factorization taken at step 1")
 
