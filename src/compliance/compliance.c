@@ -253,10 +253,25 @@ PetscErrorCode FcComplianceCorrect(FcCompliance c, PetscInt b, const PetscScalar
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode SolveMulti_Private(void *ctx, FcBody body, Mat B, Mat X)
+{
+  PetscFunctionBegin;
+  (void)ctx;
+  PetscCall(FcBodySolveMulti(body, B, X));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p)
+{
+  PetscFunctionBegin;
+  PetscCall(FcComplianceDelassusByOperator(c, b, H, p, SolveMulti_Private, NULL));
+  PetscFunctionReturn(0);
+}
+
 /* The columns solved for body b: on a dense W every kept column (H->kcol: the dense path as it
  * always was), on a block-sparse W only the kept columns of the contacts b touches (the others
  * would be zero columns of H_bᵀ: nbodies × 3m solves become Σ_b 3 |contacts of b|). */
-PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p)
+PetscErrorCode FcComplianceDelassusByOperator(FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*solve)(void *, FcBody, Mat, Mat), void *ctx)
 {
   FcBody                 body = c->model->bodies[b];
   const FcJacobianBlock *J    = &H->body[b];
@@ -272,7 +287,7 @@ PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcC
     kcol = bcols;
   }
   for (PetscInt c0 = 0; c0 < nkeep; c0 += FC_COMPLIANCE_BLOCK) {
-    PetscInt           nb = PetscMin(FC_COMPLIANCE_BLOCK, nkeep - c0), lda;
+    PetscInt           nb = PetscMin(FC_COMPLIANCE_BLOCK, nkeep - c0), lda, ldx;
     Mat                B, X;
     PetscScalar       *h;
     const PetscScalar *x;
@@ -286,15 +301,16 @@ PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcC
     }
     PetscCall(MatDenseRestoreArray(B, &h));
     PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
-    PetscCall(FcBodySolveMulti(body, B, X));
+    PetscCall(solve(ctx, body, B, X));
     PetscCall(MatDenseGetArrayRead(X, &x));
+    PetscCall(MatDenseGetLDA(X, &ldx));
     for (PetscInt a = 0; a < H->m; a++) {
       if (J->ptr[a] == J->ptr[a + 1]) continue;
       FcComplianceRowMap(p, a, pos);
       for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
         for (int i = 0; i < 3; i++) {
           if (!H->keep[3 * a + i]) continue;
-          for (PetscInt j = 0; j < nb; j++) *FcComplianceWEntry(p, pos, a, i, kcol[c0 + j] / 3, kcol[c0 + j] % 3) += J->coef[e][i] * x[j * lda + J->dof[e]];
+          for (PetscInt j = 0; j < nb; j++) *FcComplianceWEntry(p, pos, a, i, kcol[c0 + j] / 3, kcol[c0 + j] % 3) += J->coef[e][i] * x[j * ldx + J->dof[e]];
         }
     }
     PetscCall(MatDenseRestoreArrayRead(X, &x));

@@ -155,6 +155,10 @@ PetscErrorCode FcComplianceCorrect(FcCompliance c, PetscInt b, const PetscScalar
  * ndof × 3m). */
 #define FC_COMPLIANCE_BLOCK 128
 PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p);
+/* The same with the body's solve given: solve(ctx, body, B, X) sets X = C_b B for a block of
+ * columns B (dense, ndof × nb; B may be changed); FcComplianceDelassusBySolve is it with A_b⁻¹ by
+ * FcBodySolveMulti, lagged with its rotated factorization (lagged.c). */
+PetscErrorCode FcComplianceDelassusByOperator(FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*solve)(void *, FcBody, Mat, Mat), void *ctx);
 /* Entry (3a + i, 3a' + j) of p's W. Dense: pos is ignored. Block-sparse: pos[a'] is the index of
  * the stored block (a, a') (FcComplianceRowMap filled it for row a). */
 static inline PetscReal *FcComplianceWEntry(FcContactProblem p, const PetscInt pos[], PetscInt a, PetscInt i, PetscInt a2, PetscInt j)

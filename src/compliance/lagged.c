@@ -414,60 +414,32 @@ static PetscErrorCode KSPCount_Lagged(KSP ksp, PetscInt it, PetscReal rnorm, voi
   PetscFunctionReturn(0);
 }
 
-/* W += H_b P⁻¹ H_bᵀ on the kept rows and columns; on a block-sparse W only the kept columns of the
- * contacts b touches (as FcComplianceDelassusBySolve, with P⁻¹ = R F⁻¹ Rᵀ for A_b⁻¹). */
-static PetscErrorCode DelassusBody_Private(LaggedBody *lb, const FcContactJacobian *H, FcContactProblem p)
+/* X = P⁻¹ B = R F⁻¹ Rᵀ B for a block of columns (FcComplianceDelassusByOperator's solve: W +=
+ * H_b P⁻¹ H_bᵀ on the kept rows and columns, on a block-sparse W only the kept columns of the
+ * contacts b touches, as FcComplianceDelassusBySolve with P⁻¹ for A_b⁻¹). B is rotated in place. */
+static PetscErrorCode SolveMulti_Lagged(void *ctx, FcBody body, Mat B, Mat X)
 {
-  const FcJacobianBlock *J = &H->body[lb->b];
-  const PetscInt        *kcol = H->kcol, nd = FcBodyNDof(lb->body);
-  PetscInt               nkeep = H->nkeep, *bcols = NULL, *pos = NULL;
+  LaggedBody  *lb = (LaggedBody *)ctx;
+  PetscInt     nb, lda, ldx;
+  PetscScalar *h, *x;
 
   PetscFunctionBegin;
-  if (!p->W) {
-    PetscCall(PetscMalloc2(H->nkeep, &bcols, H->m, &pos));
-    nkeep = 0;
-    for (PetscInt k = 0; k < H->nkeep; k++)
-      if (J->ptr[H->kcol[k] / 3 + 1] > J->ptr[H->kcol[k] / 3]) bcols[nkeep++] = H->kcol[k];
-    kcol = bcols;
-  }
-  for (PetscInt c0 = 0; c0 < nkeep; c0 += FC_COMPLIANCE_BLOCK) {
-    PetscInt     nb = PetscMin(FC_COMPLIANCE_BLOCK, nkeep - c0), lda, ldx;
-    Mat          B, X;
-    PetscScalar *h, *x;
-    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, nd, nb, NULL, &B));
-    PetscCall(MatZeroEntries(B));
-    PetscCall(MatDenseGetArray(B, &h));
-    PetscCall(MatDenseGetLDA(B, &lda));
-    for (PetscInt j = 0; j < nb; j++) { /* column j: Rᵀ (row kcol[c0 + j] of H_b)ᵀ */
-      PetscInt a = kcol[c0 + j] / 3, i = kcol[c0 + j] % 3;
-      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) h[j * lda + J->dof[e]] += J->coef[e][i];
-      Rotate_Private(lb, PETSC_TRUE, &h[j * lda]);
-    }
-    PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
-    PetscCall(MatDenseGetArray(X, &x));
-    PetscCall(MatDenseGetLDA(X, &ldx));
-    if (lb->L->async) PetscCall(CholSolve_Private(lb, nb, h, lda, x, ldx));
-    PetscCall(MatDenseRestoreArray(B, &h));
-    if (!lb->L->async) {
-      PetscCall(MatDenseRestoreArray(X, &x));
-      PetscCall(KSPMatSolve(lb->fksp, B, X));
-      PetscCall(MatDenseGetArray(X, &x));
-    }
-    for (PetscInt j = 0; j < nb; j++) Rotate_Private(lb, PETSC_FALSE, &x[j * ldx]);
-    for (PetscInt a = 0; a < H->m; a++) {
-      if (J->ptr[a] == J->ptr[a + 1]) continue;
-      FcComplianceRowMap(p, a, pos);
-      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
-        for (int i = 0; i < 3; i++) {
-          if (!H->keep[3 * a + i]) continue;
-          for (PetscInt j = 0; j < nb; j++) *FcComplianceWEntry(p, pos, a, i, kcol[c0 + j] / 3, kcol[c0 + j] % 3) += J->coef[e][i] * x[j * ldx + J->dof[e]];
-        }
-    }
+  (void)body;
+  PetscCall(MatGetSize(B, NULL, &nb));
+  PetscCall(MatDenseGetArray(B, &h));
+  PetscCall(MatDenseGetLDA(B, &lda));
+  for (PetscInt j = 0; j < nb; j++) Rotate_Private(lb, PETSC_TRUE, &h[j * lda]); /* Rᵀ (row of H_b)ᵀ */
+  PetscCall(MatDenseGetArray(X, &x));
+  PetscCall(MatDenseGetLDA(X, &ldx));
+  if (lb->L->async) PetscCall(CholSolve_Private(lb, nb, h, lda, x, ldx));
+  PetscCall(MatDenseRestoreArray(B, &h));
+  if (!lb->L->async) {
     PetscCall(MatDenseRestoreArray(X, &x));
-    PetscCall(MatDestroy(&B));
-    PetscCall(MatDestroy(&X));
+    PetscCall(KSPMatSolve(lb->fksp, B, X));
+    PetscCall(MatDenseGetArray(X, &x));
   }
-  PetscCall(PetscFree2(bcols, pos));
+  for (PetscInt j = 0; j < nb; j++) Rotate_Private(lb, PETSC_FALSE, &x[j * ldx]);
+  PetscCall(MatDenseRestoreArray(X, &x));
   PetscFunctionReturn(0);
 }
 
@@ -497,7 +469,7 @@ static PetscErrorCode Delassus_Lagged(FcCompliance c, const FcContactJacobian *H
       continue;
     }
     PetscCall(Ensure_Private(L->lb[b]));
-    PetscCall(DelassusBody_Private(L->lb[b], H, p));
+    PetscCall(FcComplianceDelassusByOperator(c, b, H, p, SolveMulti_Lagged, L->lb[b]));
   }
   for (PetscInt a = 0; a < H->m; a++)
     if (!H->keep[3 * a + 1]) { /* a frictionless contact's tangential block: W_nn I (exact.c) */

@@ -620,15 +620,7 @@ static PetscErrorCode GroupAddEntity(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g,
       }
     }
   }
-  for (size_t t = 0; t < ntypes; t++) {
-    gmshFree(etags[t]);
-    gmshFree(ntags[t]);
-  }
-  gmshFree(types);
-  gmshFree(etags);
-  gmshFree(netags);
-  gmshFree(ntags);
-  gmshFree(nntags);
+  FcMeshGmshFreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
   PetscCall(rc);
   PetscFunctionReturn(0);
 }
