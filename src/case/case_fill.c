@@ -41,6 +41,24 @@ static void Dir3_Private(const cJSON *arr, PetscReal v[3])
   for (int k = 0; k < 3; k++) v[k] /= n;
 }
 
+/* A driver's table (FcDriver: rows t, then ncol − 1 values; the schema checked its shape and that
+ * t increases) into *tab, row-major, *ntab rows. */
+static PetscErrorCode FillDriverTable_Private(const cJSON *table, int ncol, PetscInt *ntab, PetscReal **tab)
+{
+  const cJSON *row;
+  PetscInt     i = 0;
+
+  PetscFunctionBegin;
+  *ntab = (PetscInt)cJSON_GetArraySize(table);
+  PetscCall(PetscMalloc1(ncol * *ntab, tab));
+  cJSON_ArrayForEach(row, table)
+  {
+    for (int k = 0; k < ncol; k++) (*tab)[ncol * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
+    i++;
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FillRamp_Private(FcSchemaCtx *ctx, cJSON *r, const char *path, PetscReal t_end, FcRamp *ramp)
 {
   const char *type = Str_Private(r, "type");
@@ -262,7 +280,7 @@ static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const cha
     m->type     = FC_MOTION_KINEMATIC;
     cJSON *rot  = Get_Private(obj, "rotation");
     if (rot) {
-      cJSON    *table = Get_Private(rot, "table"), *center = Get_Private(rot, "center"), *row;
+      cJSON    *table = Get_Private(rot, "table"), *center = Get_Private(rot, "center");
       PetscReal n = 0;
       m->rotates = PETSC_TRUE;
       Vec3_Private(Get_Private(rot, "axis"), m->rot_axis);
@@ -272,33 +290,15 @@ static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const cha
         m->rot_has_center = PETSC_TRUE;
         Vec3_Private(center, m->rot_center);
       }
-      if (table) {
-        PetscInt i = 0;
-        m->angle.ntab = (PetscInt)cJSON_GetArraySize(table);
-        PetscCall(PetscMalloc1(2 * m->angle.ntab, &m->angle.tab));
-        cJSON_ArrayForEach(row, table)
-        {
-          for (int k = 0; k < 2; k++) m->angle.tab[2 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
-          i++;
-        }
-      } else m->angle.value[0] = Get_Private(rot, "angle")->valuedouble;
+      if (table) PetscCall(FillDriverTable_Private(table, 2, &m->angle.ntab, &m->angle.tab));
+      else m->angle.value[0] = Get_Private(rot, "angle")->valuedouble;
     }
     if (cJSON_IsArray(disp)) {
       Vec3_Private(disp, m->translation.value);
       PetscCall(FillRamp_Private(ctx, Get_Private(obj, "ramp"), sub, t_end, &m->translation.ramp));
       /* rotation.angle is scaled by the same ramp (FcCaseCheckMotion: only with this form) */
       if (m->rotates && m->angle.ntab == 0) PetscCall(FcRampDuplicate(&m->translation.ramp, &m->angle.ramp));
-    } else {
-      cJSON   *table = Get_Private(disp, "table"), *row;
-      PetscInt i     = 0;
-      m->translation.ntab = (PetscInt)cJSON_GetArraySize(table);
-      PetscCall(PetscMalloc1(4 * m->translation.ntab, &m->translation.tab));
-      cJSON_ArrayForEach(row, table)
-      {
-        for (int k = 0; k < 4; k++) m->translation.tab[4 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
-        i++;
-      }
-    }
+    } else PetscCall(FillDriverTable_Private(Get_Private(disp, "table"), 4, &m->translation.ntab, &m->translation.tab));
   } else {
     cJSON      *joint = Get_Private(obj, "joint");
     const char *jt    = Str_Private(joint, "type");
@@ -494,15 +494,7 @@ static PetscErrorCode FillTime_Private(cJSON *root, FcCase *c)
     FcDriverInit(&c->gravity, 3);
     if (cJSON_IsArray(g)) Vec3_Private(g, c->gravity.value);
     else {
-      cJSON   *table = Get_Private(g, "table"), *row;
-      PetscInt i     = 0;
-      c->gravity.ntab = (PetscInt)cJSON_GetArraySize(table);
-      PetscCall(PetscMalloc1(4 * c->gravity.ntab, &c->gravity.tab));
-      cJSON_ArrayForEach(row, table)
-      {
-        for (int k = 0; k < 4; k++) c->gravity.tab[4 * i + k] = cJSON_GetArrayItem(row, k)->valuedouble;
-        i++;
-      }
+      PetscCall(FillDriverTable_Private(Get_Private(g, "table"), 4, &c->gravity.ntab, &c->gravity.tab));
       for (int k = 0; k < 3; k++) c->gravity.value[k] = c->gravity.tab[1 + k]; /* value at the first row */
     }
   }
