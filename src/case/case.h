@@ -266,7 +266,7 @@ typedef struct {
   PetscInt        contact_lin_max_it;
   PetscReal       contact_lin_tol;
   /* compliance "lagged" (courtecuisse §IV-A, src/compliance/lagged.c; only with that type):
-   * refresh every N steps (≥ 1), nodal rotation "shape_matching" | "none", Krylov "cg" | "gmres" */
+   * refresh every N steps (≥ 1), nodal rotation "shape_matching" | "polar" | "none", Krylov "cg" | "gmres" */
   PetscInt         compliance_refresh;
   char             compliance_rotation[16];
   char             compliance_krylov[16];

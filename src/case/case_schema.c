@@ -415,7 +415,7 @@ static const FcSchemaObject contact_step_object = {.entries = contact_step_keys}
 /* compliance: the type is validated by the compliance registry (src/compliance) when the run starts */
 /* the keys of "lagged" have no default here: absent, FcCaseFill takes its defaults; given with
  * another type, LaggedKeys_Private refuses them (an ignored key would be a silent surprise) */
-static const char *const lagged_rotations[] = {"shape_matching", "none", NULL};
+static const char *const lagged_rotations[] = {"shape_matching", "polar", "none", NULL};
 static const char *const lagged_krylovs[]   = {"cg", "gmres", NULL};
 static const char *const lagged_delays[]    = {"ready", NULL};
 static PetscErrorCode LaggedKeys_Private(FcSchemaCtx *, cJSON *, const char *);

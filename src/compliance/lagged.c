@@ -31,7 +31,9 @@
  * Σ_{j∈N(i)} (x_j − x̄)(x⁰_j − x̄⁰)ᵀ, x the nodes now, x⁰ at the refresh. It needs no deformation
  * gradient (the paper's MJED forms none; a tet4 gradient per element would need its own averaging
  * to the nodes) and stays defined on any cluster that is not flat. "none": R = I, so with no
- * refresh P is the first factorization: W is then `precomputed`'s (tested). A node with a
+ * refresh P is the first factorization: W is then `precomputed`'s (tested). "polar": the polar
+ * rotation of the volume-averaged deformation gradient of the node's elements (RotationsPolar_Private,
+ * which says why it differs from shape matching). A node with a
  * constrained DoF keeps R_i = I: a rotation would mix its prescribed component into the free ones
  * and the correction would move it. The rotations are recomputed at every new A only: a body whose
  * A is constant (linear) keeps R = I, as its A does not rotate with it.
@@ -52,7 +54,7 @@
 #include <string.h>
 #include <time.h>
 
-typedef enum { LAGGED_ROT_SHAPE_MATCHING, LAGGED_ROT_NONE } LaggedRotation;
+typedef enum { LAGGED_ROT_SHAPE_MATCHING, LAGGED_ROT_NONE, LAGGED_ROT_POLAR } LaggedRotation;
 
 typedef struct _Lagged Lagged;
 
@@ -82,6 +84,8 @@ typedef struct {
   Vec        w1, w2;
   PetscInt   nnodes;
   PetscInt  *cptr, *cnode; /* shape-matching clusters: node i's are cnode[cptr[i] .. cptr[i+1]−1] */
+  const FcMesh *mesh;      /* rotation "polar": the elements whose gradients are averaged */
+  PetscReal    *Fsum;      /* rotation "polar": 10 nnodes, Σ V_e F_e (row-major) and Σ V_e per node */
   PetscBool *pinned;       /* node with a constrained DoF: R_i = I */
   PetscReal *X0, *x;       /* nodes at the refresh, nodes now (3 nnodes) */
   PetscReal *R;            /* 9 nnodes, row-major, refresh frame → current */
@@ -135,11 +139,10 @@ static PetscErrorCode Clusters_Private(LaggedBody *lb, const FcMesh *mesh)
   PetscFunctionReturn(0);
 }
 
-/* R_i by shape matching between the refresh's nodes X0 and the current ones (head comment). */
+/* R_i by shape matching between the refresh's nodes X0 and the current ones x (head comment). */
 static PetscErrorCode Rotations_Private(LaggedBody *lb)
 {
   PetscFunctionBegin;
-  PetscCall(FcBodyNodes(lb->body, lb->x));
   lb->rotated = PETSC_FALSE;
   for (PetscInt i = 0; i < lb->nnodes; i++) {
     PetscReal      *Ri = &lb->R[9 * i], pc[3] = {0, 0, 0}, qc[3] = {0, 0, 0}, Apq[9] = {0};
@@ -157,6 +160,63 @@ static PetscErrorCode Rotations_Private(LaggedBody *lb)
     if (!FcMat3Polar(Apq, Ri)) FcMat3Identity(Ri); /* a flat or inverted cluster: no rotation */
     for (int k = 0; k < 9 && !lb->rotated; k++) lb->rotated = (PetscBool)(Ri[k] != (k % 4 == 0 ? 1.0 : 0.0));
   }
+  PetscFunctionReturn(0);
+}
+
+/* R_i by polar decomposition (compliance.rotation "polar"): F_e = D_s D_m⁻¹ of each element's
+ * vertices (D_m the edges from vertex 0 at the refresh, D_s now; a tet10's straight-sided
+ * gradient), averaged over the elements of node i weighted by their volume at the refresh,
+ * F̄_i = Σ V_e F_e / Σ V_e, and R_i the rotation of F̄_i = R_i U_i. Why the average of F and not of
+ * the elements' rotations: the rotations of a nonlinear group have no linear mean, F has, and a
+ * rigid rotation Q gives F_e = Q for every element, so F̄_i = Q and R_i = Q to round-off, as shape
+ * matching. The difference to shape matching: its covariance Σ (x_j − x̄)(x⁰_j − x̄⁰)ᵀ weighs the
+ * cluster's nodes by their distance to the centroid (a node's far neighbours count most, and at a
+ * boundary node the cluster is one-sided), F̄ weighs the material around the node by its volume,
+ * the continuum's own rotation (Müller et al. 2005 §4 note the two agree for affine motion).
+ * Pinned nodes keep I; a node whose F̄ is singular or inverted keeps I, as shape matching. x: the
+ * nodes now (RotationsAny_Private). */
+static PetscErrorCode RotationsPolar_Private(LaggedBody *lb)
+{
+  const FcMesh *m = lb->mesh;
+
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(lb->Fsum, 10 * lb->nnodes));
+  for (PetscInt e = 0; e < m->nelems; e++) {
+    const PetscInt *c = &m->conn[e * m->npe];
+    PetscReal       Dm[9], Ds[9], Dmi[9], Fe[9], V;
+    for (int k = 0; k < 3; k++)
+      for (int l = 0; l < 3; l++) { /* column l: edge from vertex 0 to vertex l + 1 */
+        Dm[3 * k + l] = lb->X0[3 * c[l + 1] + k] - lb->X0[3 * c[0] + k];
+        Ds[3 * k + l] = lb->x[3 * c[l + 1] + k] - lb->x[3 * c[0] + k];
+      }
+    V = PetscAbsReal(FcMat3Inv(Dm, Dmi)) / 6.0;
+    if (V == 0) continue;
+    FcMat3Mult(Ds, Dmi, Fe);
+    for (PetscInt a = 0; a < m->npe; a++) {
+      PetscReal *S = &lb->Fsum[10 * c[a]];
+      for (int k = 0; k < 9; k++) S[k] += V * Fe[k];
+      S[9] += V;
+    }
+  }
+  lb->rotated = PETSC_FALSE;
+  for (PetscInt i = 0; i < lb->nnodes; i++) {
+    PetscReal *Ri = &lb->R[9 * i], *S = &lb->Fsum[10 * i];
+    FcMat3Identity(Ri);
+    if (lb->pinned[i] || S[9] == 0) continue;
+    for (int k = 0; k < 9; k++) S[k] /= S[9];
+    if (!FcMat3Polar(S, Ri)) FcMat3Identity(Ri);
+    for (int k = 0; k < 9 && !lb->rotated; k++) lb->rotated = (PetscBool)(Ri[k] != (k % 4 == 0 ? 1.0 : 0.0));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The rotations of compliance.rotation to the nodes now ("none": nothing to do, R = I stays). */
+static PetscErrorCode RotationsAny_Private(LaggedBody *lb)
+{
+  PetscFunctionBegin;
+  PetscCall(FcBodyNodes(lb->body, lb->x));
+  if (lb->L->rotation == LAGGED_ROT_SHAPE_MATCHING) PetscCall(Rotations_Private(lb));
+  else if (lb->L->rotation == LAGGED_ROT_POLAR) PetscCall(RotationsPolar_Private(lb));
   PetscFunctionReturn(0);
 }
 
@@ -277,7 +337,7 @@ static PetscErrorCode JobTake_Private(LaggedBody *lb)
     L->c->stats->refresh_time += j->seconds;
     L->c->stats->refresh_taken = 1;
   }
-  if (L->rotation == LAGGED_ROT_SHAPE_MATCHING && !lb->linear && lb->fact_step != L->step) PetscCall(Rotations_Private(lb));
+  if (L->rotation != LAGGED_ROT_NONE && !lb->linear && lb->fact_step != L->step) PetscCall(RotationsAny_Private(lb));
   else {
     for (PetscInt i = 0; i < lb->nnodes; i++) FcMat3Identity(&lb->R[9 * i]);
     lb->rotated = PETSC_FALSE;
@@ -355,7 +415,7 @@ static PetscErrorCode PCSetUp_Lagged(PC pc)
     lb->L->request[lb->b] = PETSC_FALSE;
   }
   if (!lb->have || (!lb->L->async && lb->L->request[lb->b])) PetscCall(Factor_Private(lb, A));
-  else if (lb->L->rotation == LAGGED_ROT_SHAPE_MATCHING && !lb->linear) PetscCall(Rotations_Private(lb));
+  else if (lb->L->rotation != LAGGED_ROT_NONE && !lb->linear) PetscCall(RotationsAny_Private(lb));
   PetscFunctionReturn(0);
 }
 
@@ -564,6 +624,8 @@ static PetscErrorCode SetUpBody_Private(Lagged *L, PetscInt b, KSP ksp)
   PetscCall(PetscCalloc1(lb->nnodes, &lb->pinned));
   for (PetscInt i = 0; i < nbc; i++) lb->pinned[bc[i] / 3] = PETSC_TRUE;
   PetscCall(Clusters_Private(lb, FcBodyFieldMesh(body)));
+  lb->mesh = FcBodyFieldMesh(body);
+  if (L->rotation == LAGGED_ROT_POLAR) PetscCall(PetscMalloc1(10 * lb->nnodes, &lb->Fsum));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
   if (chol) PetscCall(PCFactorGetMatSolverType(pc, &st));
@@ -643,6 +705,7 @@ static PetscErrorCode Destroy_Lagged(FcCompliance c)
     PetscCall(PetscFree(lb->pinned));
     PetscCall(PetscFree(lb->cptr));
     PetscCall(PetscFree(lb->cnode));
+    PetscCall(PetscFree(lb->Fsum));
     PetscCall(PetscFree(lb));
   }
   PetscCall(PetscFree2(L->request, L->lb));
@@ -661,7 +724,7 @@ PetscErrorCode FcComplianceCreate_Lagged(FcCompliance c)
   L->c            = c;
   L->step         = -1;
   L->refresh      = cs->compliance_refresh > 0 ? cs->compliance_refresh : 1;
-  L->rotation     = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE : LAGGED_ROT_SHAPE_MATCHING;
+  L->rotation     = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE : !strcmp(cs->compliance_rotation, "polar") ? LAGGED_ROT_POLAR : LAGGED_ROT_SHAPE_MATCHING;
   L->async        = cs->compliance_async;
   L->delay        = cs->compliance_delay;
   c->data         = L;
