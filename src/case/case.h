@@ -267,7 +267,8 @@ typedef struct {
   PetscReal       contact_lin_tol;
   /* compliance "lagged" (courtecuisse §IV-A, src/compliance/lagged.c; only with that type):
    * refresh every N steps (≥ 1), nodal rotation "shape_matching" | "polar" | "none", Krylov "cg" | "gmres" */
-  PetscInt         compliance_refresh;
+  PetscInt         compliance_refresh;       /* 0: none by count (refresh_drift given alone) */
+  PetscInt         compliance_refresh_drift; /* refresh after a step of more Krylov iterations; 0: off */
   char             compliance_rotation[16];
   char             compliance_krylov[16];
   PetscBool        compliance_async; /* the refresh in a thread of its own, concurrent with the steps */

@@ -690,8 +690,10 @@ static PetscErrorCode FillSolverOutput_Private(cJSON *root, FcCase *c)
     const char *ct = Str_Private(Get_Private(root, "compliance"), "type");
     PetscCall(PetscStrncpy(c->compliance_type, ct, sizeof c->compliance_type));
     const cJSON *co = Get_Private(root, "compliance"), *k; /* "lagged": defaults for absent keys */
+    k                           = cJSON_GetObjectItemCaseSensitive(co, "refresh_drift");
+    c->compliance_refresh_drift = k ? (PetscInt)k->valuedouble : 0;
     k                     = cJSON_GetObjectItemCaseSensitive(co, "refresh");
-    c->compliance_refresh = k ? (PetscInt)k->valuedouble : 1;
+    c->compliance_refresh = k ? (PetscInt)k->valuedouble : c->compliance_refresh_drift ? 0 : 1; /* drift alone: no refresh by count */
     k                     = cJSON_GetObjectItemCaseSensitive(co, "rotation");
     PetscCall(PetscStrncpy(c->compliance_rotation, k ? k->valuestring : "shape_matching", sizeof c->compliance_rotation));
     k = cJSON_GetObjectItemCaseSensitive(co, "krylov");

@@ -422,6 +422,7 @@ static PetscErrorCode LaggedKeys_Private(FcSchemaCtx *, cJSON *, const char *);
 static const FcSchemaEntry compliance_keys[] = {
   {.key = "type", .types = FC_T_STRING, .def = "\"exact\"", .len_max = NAME_MAX_CHARS, .check = FcCaseCheckSolverName},
   {.key = "refresh",  .types = FC_T_INTEGER, .range = FC_RANGE_GE(1)},
+  {.key = "refresh_drift", .types = FC_T_INTEGER, .range = FC_RANGE_GE(1)},
   {.key = "rotation", .types = FC_T_STRING,  .choices = lagged_rotations},
   {.key = "krylov",   .types = FC_T_STRING,  .choices = lagged_krylovs},
   {.key = "async",    .types = FC_T_BOOL},
@@ -674,7 +675,7 @@ static PetscErrorCode MotionCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const ch
 
 static PetscErrorCode LaggedKeys_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
 {
-  static const char *const keys[] = {"refresh", "rotation", "krylov", "async", "delay"};
+  static const char *const keys[] = {"refresh", "refresh_drift", "rotation", "krylov", "async", "delay"};
   const cJSON             *type   = cJSON_GetObjectItemCaseSensitive(obj, "type");
   char                     kpath[256];
 

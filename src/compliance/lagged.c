@@ -21,7 +21,10 @@
  * Newton finds the exact contact forces.
  *
  * Refresh: at the first new A of every N-th step (compliance.refresh = N, counted from the first
- * step); with N = 1 at every new A, so P = A and the Krylov solve converges at its first iterate: the
+ * step), and/or (compliance.refresh_drift = K) at the first new A of a step after one whose Krylov
+ * iterations exceeded K: a drift measure of P against A that costs nothing (P = A converges at its
+ * first iterate, 0 iterations; the count grows as A moves away from the rotated F — by the
+ * deformation that the rotation does not capture); with N = 1 at every new A, so P = A and the Krylov solve converges at its first iterate: the
  * strategy is then `exact` to round-off (tests/integration/test_compliance_lagged.py). A body whose A does not
  * change (a linear material at fixed Δt) has nothing to refresh: its first factorization stays A.
  *
@@ -99,7 +102,9 @@ typedef struct {
 } LaggedBody;
 
 struct _Lagged {
-  PetscInt        refresh;
+  PetscInt        refresh; /* every N-th step; 0: never by count */
+  PetscInt        drift;   /* compliance.refresh_drift: refresh after a step of more Krylov iterations (0: off) */
+  PetscInt        kit;     /* the Krylov iterations of the step so far */
   LaggedRotation  rotation;
   PetscBool       async;
   PetscInt        delay;   /* async: steps from the request to the use; −1: as soon as ready */
@@ -470,6 +475,7 @@ static PetscErrorCode KSPCount_Lagged(KSP ksp, PetscInt it, PetscReal rnorm, voi
   PetscFunctionBegin;
   (void)ksp;
   (void)rnorm;
+  if (it > 0) L->kit++;
   if (it > 0 && L->c->stats) L->c->stats->krylov_it++;
   PetscFunctionReturn(0);
 }
@@ -586,7 +592,8 @@ static PetscErrorCode ShiftQ_Lagged(FcCompliance c, const FcContactJacobian *H, 
 
 static PetscErrorCode BeginStep_Lagged(FcCompliance c)
 {
-  Lagged *L = (Lagged *)c->data;
+  Lagged   *L = (Lagged *)c->data;
+  PetscBool drift;
 
   PetscFunctionBegin;
   L->step++;
@@ -594,8 +601,12 @@ static PetscErrorCode BeginStep_Lagged(FcCompliance c)
     LaggedJob *j = L->lb[b] ? &L->lb[b]->job : NULL;
     if (j && j->running && (L->delay > 0 ? L->step >= j->step + L->delay : atomic_load(&j->done) != 0)) PetscCall(JobTake_Private(L->lb[b]));
   }
+  /* compliance.refresh_drift: the last step's Krylov iterations measure how far P has drifted from
+   * A (with P = A the solves converge at their first iterate: 0); past the threshold, refresh */
+  drift  = (PetscBool)(L->drift > 0 && L->step > 0 && L->kit > L->drift);
+  L->kit = 0;
   for (PetscInt b = 0; b < c->model->nbodies; b++)
-    if (L->lb[b] && L->step % L->refresh == 0) L->request[b] = PETSC_TRUE;
+    if (L->lb[b] && ((L->refresh > 0 && L->step % L->refresh == 0) || drift)) L->request[b] = PETSC_TRUE;
   Lag_Private(L);
   PetscFunctionReturn(0);
 }
@@ -723,7 +734,8 @@ PetscErrorCode FcComplianceCreate_Lagged(FcCompliance c)
   PetscCall(PetscCalloc2(c->model->nbodies, &L->request, c->model->nbodies, &L->lb));
   L->c            = c;
   L->step         = -1;
-  L->refresh      = cs->compliance_refresh > 0 ? cs->compliance_refresh : 1;
+  L->drift        = cs->compliance_refresh_drift;
+  L->refresh      = cs->compliance_refresh > 0 || L->drift > 0 ? cs->compliance_refresh : 1;
   L->rotation     = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE : !strcmp(cs->compliance_rotation, "polar") ? LAGGED_ROT_POLAR : LAGGED_ROT_SHAPE_MATCHING;
   L->async        = cs->compliance_async;
   L->delay        = cs->compliance_delay;

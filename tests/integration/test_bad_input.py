@@ -196,6 +196,8 @@ cases += [
     ("case accept_regularized < 0", ["info", "cases/block_on_floor.json", "--set", "contact_solver.accept_regularized=-1"], ["cases/block_on_floor.json", "contact_solver.accept_regularized"]),
     # compliance "lagged" (src/compliance/lagged.c): its keys, and a case with nothing to factor
     ("lagged refresh < 1", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.refresh=0"], ["cases/block_on_floor.json", "compliance.refresh", ">= 1"]),
+    ("lagged refresh_drift < 1", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.refresh_drift=-5"], ["cases/block_on_floor.json", "compliance.refresh_drift", ">= 1"]),
+    ("lagged refresh_drift with exact", ["info", "cases/block_on_floor.json", "--set", "compliance.refresh_drift=50"], ["cases/block_on_floor.json", "compliance.refresh_drift", "only with compliance type \"lagged\""]),
     ("lagged unknown rotation", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.rotation=\"quaternion\""], ["cases/block_on_floor.json", "compliance.rotation", "shape_matching"]),
     ("lagged delay without async", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.delay=2"], ["cases/block_on_floor.json", "compliance.delay", "\"async\": true"]),
     ("lagged key with exact", ["info", "cases/block_on_floor.json", "--set", "compliance.refresh=3"], ["cases/block_on_floor.json", "compliance.refresh", "only with compliance type \"lagged\""]),

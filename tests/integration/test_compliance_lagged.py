@@ -26,6 +26,9 @@ warm-start forces, so that a converged step is the exact model's.
    exact model's (tip displacement within 1e-8 of exact's); rotation "polar" (the polar rotation of
    the volume-averaged deformation gradient around each node) likewise (its rigid-motion and
    stretch checks: tests/unit/test_lagged_rotation.c).
+7. Drift-based refresh (compliance.refresh_drift = K): on the same cantilever, a refresh is taken
+   exactly at the steps after one of more than K Krylov iterations (stats.csv refresh_taken
+   against krylov_it), some steps passing K and some not; the run is the exact model's.
 5. Bad input: `async` where no concurrency can be had (the process pinned to one CPU by taskset):
    one line naming the file and compliance.async, exit 2 (the other bad keys: test_bad_input.py)."""
 import json
@@ -172,6 +175,20 @@ check(kr["none"] >= 3 * kr["shape_matching"], "the shape-matching rotation (eq. 
 figure("lagged never refreshed, the same cantilever, rotation polar (the polar rotation of the volume-averaged deformation gradient per node): Krylov iterations %d (%.1fx fewer than none, %.2fx shape matching's)"
        % (kr["polar"], kr["none"] / max(kr["polar"], 1), kr["polar"] / max(kr["shape_matching"], 1)))
 check(kr["none"] >= 3 * kr["polar"], "the polar rotation cuts the Krylov iterations at least 3x at large rotation, as shape matching")
+
+# 7. drift-based refresh (compliance.refresh_drift = K, no refresh by count): a step after one of
+#    more than K Krylov iterations takes a new factorization, the others keep theirs. On the
+#    cantilever with rotation none (never refreshed: 133, 321, 477, ... iterations per step) K = 200
+#    makes some steps refresh and leaves others, so both branches of the rule are checked
+pd, sd, _ = go(beam, "drift", ["--set", "compliance.type=lagged", "--set", "compliance.refresh_drift=200", "--set", "compliance.rotation=none"])
+kit, taken = [int(v) for v in sd["krylov_it"]], [int(v) for v in sd["refresh_taken"]]
+want = [1] + [int(k > 200) for k in kit[:-1]]
+err = max(abs(a - b) for k in ("tip_x", "tip_z") for a, b in zip(pe[k], pd[k])) / max(abs(v) for v in pe["tip_z"])
+figure("lagged refresh_drift 200 (rotation none), the cantilever: Krylov iterations per step %s, refreshes taken %s, lag %s, %d Krylov iterations in all (%d never refreshed), tip vs exact %.1e"
+       % (kit, taken, [int(v) for v in sd["refresh_lag"]], sum(kit), kr["none"], err))
+check(taken == want, "refresh_drift: a refresh taken exactly at the steps after one of more than 200 Krylov iterations (and the first)")
+check(0 < sum(taken[1:]) < len(taken) - 1, "refresh_drift: the threshold was passed at some steps and not at others")
+check(all(v == 1 for v in sd["converged"]) and err <= 1e-8, "refresh_drift: converged, the exact model's tip displacement")
 
 # 5. async on one CPU: refused (the thread would only take the steps' time)
 if shutil.which("taskset"):
