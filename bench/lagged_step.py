@@ -3,7 +3,7 @@
 and the contact force's distance to exact's, on the neo-Hookean two-block press of
 tests/integration/test_compliance_lagged.py (15 % press in 8 steps, single-pass frictionless) at two
 sizes of the base cube (refine 1 and 2). lagged: refresh every 4 steps, shape matching, synchronous
-and async (delay 2). Ratios of one run, never asserted (make bench).
+and async (delay 2), each also with compliance.w_cache (W from columns of F^-1 kept between refreshes). Ratios of one run, never asserted (make bench).
 
     bench/lagged_step.py [--refines 1,2]
 """
@@ -23,6 +23,8 @@ VARIANTS = [
     ("schur", ["compliance.type=schur"]),
     ("lagged sync", ["compliance.type=lagged", "compliance.refresh=4"]),
     ("lagged async", ["compliance.type=lagged", "compliance.refresh=4", "compliance.async=true", "compliance.delay=2"]),
+    ("lagged sync w_cache", ["compliance.type=lagged", "compliance.refresh=4", "compliance.w_cache=true"]),
+    ("lagged async w_cache", ["compliance.type=lagged", "compliance.refresh=4", "compliance.async=true", "compliance.delay=2", "compliance.w_cache=true"]),
 ]
 
 
@@ -66,7 +68,7 @@ def main():
                     ref = (fz, wall)
                 err = max(abs(x - y) for x, y in zip(fz, ref[0])) / max(abs(v) for v in ref[0])
                 steps = sum(float(r["step_time"]) for r in st) / len(st)
-                print("BENCH lagged refine %d %-13s step %.3f s (%.2fx exact's run), Newton %d, Krylov %d, refresh %.3f s, W %.3f s, correction %.3f s, contact force vs exact %.1e"
+                print("BENCH lagged refine %d %-20s step %.3f s (%.2fx exact's run), Newton %d, Krylov %d, refresh %.3f s, W %.3f s, correction %.3f s, contact force vs exact %.1e"
                       % (refine, name, steps, wall / ref[1], sum(int(r["newton_it"]) for r in st), sum(int(float(r["krylov_it"])) for r in st),
                          sum(float(r["refresh_time"]) for r in st), sum(float(r["w_time"]) for r in st), sum(float(r["correction_time"]) for r in st), err))
     finally:

@@ -272,6 +272,7 @@ typedef struct {
   char             compliance_rotation[16];
   char             compliance_krylov[16];
   PetscBool        compliance_async; /* the refresh in a thread of its own, concurrent with the steps */
+  PetscBool        compliance_w_cache; /* W from columns of F⁻¹ kept until the next refresh */
   PetscInt         compliance_delay; /* async: taken into use this many steps after its request; −1: "ready" */
   /* Which of the keys a run may ignore the case (or a --set) gave, before the defaults were
    * filled in: a run warns about an ignored option only when the user asked for it. */

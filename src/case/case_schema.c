@@ -426,6 +426,7 @@ static const FcSchemaEntry compliance_keys[] = {
   {.key = "rotation", .types = FC_T_STRING,  .choices = lagged_rotations},
   {.key = "krylov",   .types = FC_T_STRING,  .choices = lagged_krylovs},
   {.key = "async",    .types = FC_T_BOOL},
+  {.key = "w_cache",  .types = FC_T_BOOL},
   {.key = "delay",    .types = FC_T_INTEGER | FC_T_STRING, .range = FC_RANGE_GE(1), .choices = lagged_delays},
   {.key = NULL}
 };
@@ -675,7 +676,7 @@ static PetscErrorCode MotionCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const ch
 
 static PetscErrorCode LaggedKeys_Private(FcSchemaCtx *ctx, cJSON *obj, const char *path)
 {
-  static const char *const keys[] = {"refresh", "refresh_drift", "rotation", "krylov", "async", "delay"};
+  static const char *const keys[] = {"refresh", "refresh_drift", "rotation", "krylov", "async", "delay", "w_cache"};
   const cJSON             *type   = cJSON_GetObjectItemCaseSensitive(obj, "type");
   char                     kpath[256];
 

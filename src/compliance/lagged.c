@@ -95,6 +95,10 @@ typedef struct {
   PetscBool  rotated;      /* some R_i ≠ I */
   PetscBool  have, linear;
   PetscInt   fact_step;    /* step whose A F is */
+  /* compliance.w_cache: columns of F⁻¹ for the DoFs of the nodes contacts touched since F was made
+   * (node i's three are C[n (3 slot[i] + k)], k = 0..2; slot −1: not solved yet) */
+  PetscInt    *slot, nslot, capslot;
+  PetscScalar *C;
   /* compliance.async: F is CHOLMOD's Lc (solved in the main thread with cmain), the next one the job's */
   cholmod_common  cmain;
   cholmod_factor *Lc;
@@ -105,6 +109,7 @@ struct _Lagged {
   PetscInt        refresh; /* every N-th step; 0: never by count */
   PetscInt        drift;   /* compliance.refresh_drift: refresh after a step of more Krylov iterations (0: off) */
   PetscInt        kit;     /* the Krylov iterations of the step so far */
+  PetscBool       wcache;  /* compliance.w_cache: W from cached columns of F⁻¹ (DelassusCached_Private) */
   LaggedRotation  rotation;
   PetscBool       async;
   PetscInt        delay;   /* async: steps from the request to the use; −1: as soon as ready */
@@ -247,6 +252,14 @@ static void Lag_Private(Lagged *L)
   L->c->stats->refresh_lag = lag;
 }
 
+/* A new F: the cached columns of the old one are dropped (compliance.w_cache). */
+static void CacheReset_Private(LaggedBody *lb)
+{
+  if (!lb->slot) return;
+  for (PetscInt i = 0; i < lb->nnodes; i++) lb->slot[i] = -1;
+  lb->nslot = 0;
+}
+
 static void *Worker_Private(void *arg)
 {
   LaggedJob      *j = (LaggedJob *)arg;
@@ -338,6 +351,7 @@ static PetscErrorCode JobTake_Private(LaggedBody *lb)
   PetscCall(PetscArraycpy(lb->X0, j->X0, 3 * lb->nnodes));
   lb->have      = PETSC_TRUE;
   lb->fact_step = j->step;
+  CacheReset_Private(lb);
   if (L->c->stats) {
     L->c->stats->refresh_time += j->seconds;
     L->c->stats->refresh_taken = 1;
@@ -396,6 +410,7 @@ static PetscErrorCode Factor_Private(LaggedBody *lb, Mat A)
   lb->rotated      = PETSC_FALSE;
   lb->have         = PETSC_TRUE;
   lb->fact_step    = L->step;
+  CacheReset_Private(lb);
   L->request[lb->b] = (PetscBool)(L->refresh == 1); /* N = 1: every new A (head comment) */
   PetscCall(PetscTime(&t1));
   if (L->c->stats) {
@@ -523,6 +538,126 @@ static PetscErrorCode Ensure_Private(LaggedBody *lb)
   PetscFunctionReturn(0);
 }
 
+/* compliance.w_cache: the columns of F⁻¹ for the DoFs of every node body b's contacts touch that
+ * has none yet, solved in blocks of FC_COMPLIANCE_BLOCK (unrotated: F is the refresh's A). */
+static PetscErrorCode CacheEnsure_Private(LaggedBody *lb, const FcJacobianBlock *J, PetscInt m)
+{
+  const PetscInt n = 3 * lb->nnodes;
+  PetscInt       first = lb->nslot;
+
+  PetscFunctionBegin;
+  if (!lb->slot) {
+    PetscCall(PetscMalloc1(lb->nnodes, &lb->slot));
+    CacheReset_Private(lb);
+  }
+  for (PetscInt e = 0; e < J->ptr[m]; e++) {
+    const PetscInt i = J->dof[e] / 3;
+    if (lb->slot[i] >= 0) continue;
+    if (lb->nslot == lb->capslot) { /* grow: the columns are kept in slot order */
+      PetscScalar *C;
+      lb->capslot = PetscMax(16, 2 * lb->capslot);
+      PetscCall(PetscMalloc1((size_t)n * 3 * lb->capslot, &C));
+      if (lb->nslot) PetscCall(PetscArraycpy(C, lb->C, (size_t)n * 3 * lb->nslot));
+      PetscCall(PetscFree(lb->C));
+      lb->C = C;
+    }
+    lb->slot[i] = lb->nslot++;
+  }
+  if (first == lb->nslot) PetscFunctionReturn(0);
+  {
+    PetscInt *node;
+    PetscCall(PetscMalloc1(lb->nslot - first, &node));
+    for (PetscInt i = 0; i < lb->nnodes; i++)
+      if (lb->slot[i] >= first) node[lb->slot[i] - first] = i;
+    for (PetscInt c0 = 3 * first; c0 < 3 * lb->nslot; c0 += FC_COMPLIANCE_BLOCK) {
+      const PetscInt nb = PetscMin(FC_COMPLIANCE_BLOCK, 3 * lb->nslot - c0);
+      PetscScalar   *X  = &lb->C[(size_t)n * c0], *h;
+      Mat            B, Xm;
+      PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, nb, NULL, &B));
+      PetscCall(MatZeroEntries(B));
+      PetscCall(MatDenseGetArray(B, &h));
+      for (PetscInt j = 0; j < nb; j++) h[(size_t)j * n + 3 * node[(c0 + j) / 3 - first] + (c0 + j) % 3] = 1.0;
+      if (lb->L->async) PetscCall(CholSolve_Private(lb, nb, h, n, X, n));
+      PetscCall(MatDenseRestoreArray(B, &h));
+      if (!lb->L->async) {
+        PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, nb, X, &Xm));
+        PetscCall(KSPMatSolve(lb->fksp, B, Xm));
+        PetscCall(MatDestroy(&Xm));
+      }
+      PetscCall(MatDestroy(&B));
+    }
+    PetscCall(PetscFree(node));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* W_b = H_b P⁻¹ H_bᵀ = (Rᵀ H_bᵀ)ᵀ F⁻¹ (Rᵀ H_bᵀ) from the cached columns of F⁻¹ (compliance.w_cache):
+ * Rᵀ H_bᵀ is nonzero on the DoFs of the contacts' nodes only (R is node by node), so W_b needs F⁻¹
+ * on those DoFs, and F does not change between refreshes: the solves of a node's three columns are
+ * made once per F, and each Newton iteration's W is a gather (courtecuisse §IV-A: the compliance
+ * from the lagged factorization "rotated" instead of refactored). The same W as SolveMulti_Lagged's
+ * up to round-off (the products summed in another order); the same kept columns and W entries as
+ * FcComplianceDelassusByOperator. */
+static PetscErrorCode DelassusCached_Private(LaggedBody *lb, const FcContactJacobian *H, FcContactProblem p, PetscInt b)
+{
+  const FcJacobianBlock *J = &H->body[b];
+  const PetscInt         n = 3 * lb->nnodes;
+  PetscInt              *pos = NULL, *loc, *tn, nt = 0;
+  PetscScalar           *w, *x;
+
+  PetscFunctionBegin;
+  PetscCall(CacheEnsure_Private(lb, J, H->m));
+  PetscCall(PetscMalloc3(H->m, &pos, lb->nnodes, &loc, lb->nnodes, &tn));
+  for (PetscInt i = 0; i < lb->nnodes; i++) loc[i] = -1;
+  for (PetscInt e = 0; e < J->ptr[H->m]; e++) /* the touched nodes, in local order */
+    if (loc[J->dof[e] / 3] < 0) {
+      loc[J->dof[e] / 3] = nt;
+      tn[nt++]           = J->dof[e] / 3;
+    }
+  PetscCall(PetscCalloc2(3 * nt, &w, 3 * nt, &x));
+  for (PetscInt k = 0; k < H->nkeep; k++) {
+    const PetscInt a2 = H->kcol[k] / 3, j2 = H->kcol[k] % 3;
+    if (J->ptr[a2 + 1] == J->ptr[a2]) continue; /* a zero column of H_bᵀ (on a dense W, skipped: adds 0) */
+    PetscCall(PetscArrayzero(w, 3 * nt));
+    for (PetscInt e = J->ptr[a2]; e < J->ptr[a2 + 1]; e++) w[3 * loc[J->dof[e] / 3] + J->dof[e] % 3] += J->coef[e][j2];
+    for (PetscInt t = 0; t < nt; t++) { /* w ← Rᵀ w on the nodes the column touches */
+      const PetscReal *Ri = &lb->R[9 * tn[t]];
+      PetscReal        y[3];
+      if (!lb->rotated) break;
+      for (int r = 0; r < 3; r++) y[r] = Ri[r] * w[3 * t] + Ri[3 + r] * w[3 * t + 1] + Ri[6 + r] * w[3 * t + 2];
+      for (int r = 0; r < 3; r++) w[3 * t + r] = y[r];
+    }
+    PetscCall(PetscArrayzero(x, 3 * nt));
+    for (PetscInt e = J->ptr[a2]; e < J->ptr[a2 + 1]; e++) { /* x = F⁻¹ w on the touched DoFs: w lives on the column's nodes */
+      const PetscInt u = J->dof[e] / 3;
+      if (e > J->ptr[a2] && J->dof[e - 1] / 3 == u) continue; /* the node's three DoFs are done together */
+      for (int q = 0; q < 3; q++) {
+        const PetscScalar *col = &lb->C[(size_t)n * (3 * lb->slot[u] + q)], wq = w[3 * loc[u] + q];
+        if (wq == 0) continue;
+        for (PetscInt t = 0; t < nt; t++)
+          for (int r = 0; r < 3; r++) x[3 * t + r] += col[3 * tn[t] + r] * wq; /* F⁻¹ symmetric: column = row */
+      }
+      w[3 * loc[u]] = w[3 * loc[u] + 1] = w[3 * loc[u] + 2] = 0; /* a node listed again later is not counted twice */
+    }
+    for (PetscInt t = 0; t < nt && lb->rotated; t++) { /* x ← R x */
+      const PetscReal *Ri = &lb->R[9 * tn[t]];
+      PetscReal        y[3];
+      for (int r = 0; r < 3; r++) y[r] = Ri[3 * r] * x[3 * t] + Ri[3 * r + 1] * x[3 * t + 1] + Ri[3 * r + 2] * x[3 * t + 2];
+      for (int r = 0; r < 3; r++) x[3 * t + r] = y[r];
+    }
+    for (PetscInt a = 0; a < H->m; a++) {
+      if (J->ptr[a] == J->ptr[a + 1]) continue;
+      FcComplianceRowMap(p, a, pos);
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
+        for (int i = 0; i < 3; i++)
+          if (H->keep[3 * a + i]) *FcComplianceWEntry(p, pos, a, i, a2, j2) += J->coef[e][i] * x[3 * loc[J->dof[e] / 3] + J->dof[e] % 3];
+    }
+  }
+  PetscCall(PetscFree2(w, x));
+  PetscCall(PetscFree3(pos, loc, tn));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Delassus_Lagged(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
 {
   Lagged *L = (Lagged *)c->data;
@@ -535,7 +670,8 @@ static PetscErrorCode Delassus_Lagged(FcCompliance c, const FcContactJacobian *H
       continue;
     }
     PetscCall(Ensure_Private(L->lb[b]));
-    PetscCall(FcComplianceDelassusByOperator(c, b, H, p, SolveMulti_Lagged, L->lb[b]));
+    if (L->wcache) PetscCall(DelassusCached_Private(L->lb[b], H, p, b));
+    else PetscCall(FcComplianceDelassusByOperator(c, b, H, p, SolveMulti_Lagged, L->lb[b]));
   }
   for (PetscInt a = 0; a < H->m; a++)
     if (!H->keep[3 * a + 1]) { /* a frictionless contact's tangential block: W_nn I (exact.c) */
@@ -717,6 +853,8 @@ static PetscErrorCode Destroy_Lagged(FcCompliance c)
     PetscCall(PetscFree(lb->cptr));
     PetscCall(PetscFree(lb->cnode));
     PetscCall(PetscFree(lb->Fsum));
+    PetscCall(PetscFree(lb->slot));
+    PetscCall(PetscFree(lb->C));
     PetscCall(PetscFree(lb));
   }
   PetscCall(PetscFree2(L->request, L->lb));
@@ -738,6 +876,7 @@ PetscErrorCode FcComplianceCreate_Lagged(FcCompliance c)
   L->refresh      = cs->compliance_refresh > 0 || L->drift > 0 ? cs->compliance_refresh : 1;
   L->rotation     = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE : !strcmp(cs->compliance_rotation, "polar") ? LAGGED_ROT_POLAR : LAGGED_ROT_SHAPE_MATCHING;
   L->async        = cs->compliance_async;
+  L->wcache       = cs->compliance_w_cache;
   L->delay        = cs->compliance_delay;
   c->data         = L;
   c->noinertia    = "its Newton solves are Krylov iterations preconditioned by a lagged factorization, which counts no inertia of the current A";

@@ -198,6 +198,7 @@ cases += [
     ("lagged refresh < 1", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.refresh=0"], ["cases/block_on_floor.json", "compliance.refresh", ">= 1"]),
     ("lagged refresh_drift < 1", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.refresh_drift=-5"], ["cases/block_on_floor.json", "compliance.refresh_drift", ">= 1"]),
     ("lagged refresh_drift with exact", ["info", "cases/block_on_floor.json", "--set", "compliance.refresh_drift=50"], ["cases/block_on_floor.json", "compliance.refresh_drift", "only with compliance type \"lagged\""]),
+    ("lagged w_cache with exact", ["info", "cases/block_on_floor.json", "--set", "compliance.w_cache=true"], ["cases/block_on_floor.json", "compliance.w_cache", "only with compliance type \"lagged\""]),
     ("lagged unknown rotation", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.rotation=\"quaternion\""], ["cases/block_on_floor.json", "compliance.rotation", "shape_matching"]),
     ("lagged delay without async", ["info", "cases/block_on_floor.json", "--set", "compliance.type=\"lagged\"", "--set", "compliance.delay=2"], ["cases/block_on_floor.json", "compliance.delay", "\"async\": true"]),
     ("lagged key with exact", ["info", "cases/block_on_floor.json", "--set", "compliance.refresh=3"], ["cases/block_on_floor.json", "compliance.refresh", "only with compliance type \"lagged\""]),

@@ -29,6 +29,9 @@ warm-start forces, so that a converged step is the exact model's.
 7. Drift-based refresh (compliance.refresh_drift = K): on the same cantilever, a refresh is taken
    exactly at the steps after one of more than K Krylov iterations (stats.csv refresh_taken
    against krylov_it), some steps passing K and some not; the run is the exact model's.
+8. compliance.w_cache (W from columns of F^-1 kept between refreshes): the same W and q as the
+   solves to 1e-12 at every step of the press (one Newton iteration per step, sync and async), and
+   the converged run the exact model's.
 5. Bad input: `async` where no concurrency can be had (the process pinned to one CPU by taskset):
    one line naming the file and compliance.async, exit 2 (the other bad keys: test_bad_input.py)."""
 import json
@@ -91,6 +94,7 @@ for label, case in (("linear two blocks", "cases/two_blocks.json"), ("neo-Hookea
 
 # 2. no refresh on the neo-Hookean press
 pe, se, _ = go(nl, "nl_exact", ["--set", "compliance.type=exact"])
+pe_nl = pe
 peak = max(abs(v) for v in pe["contact_z"])
 for rot in ("none", "shape_matching"):
     pl, sl, _ = go(nl, "nl_lagged_" + rot, ["--set", "compliance.type=lagged", "--set", "compliance.refresh=1000", "--set", "compliance.rotation=" + rot])
@@ -189,6 +193,28 @@ figure("lagged refresh_drift 200 (rotation none), the cantilever: Krylov iterati
 check(taken == want, "refresh_drift: a refresh taken exactly at the steps after one of more than 200 Krylov iterations (and the first)")
 check(0 < sum(taken[1:]) < len(taken) - 1, "refresh_drift: the threshold was passed at some steps and not at others")
 check(all(v == 1 for v in sd["converged"]) and err <= 1e-8, "refresh_drift: converged, the exact model's tip displacement")
+
+# 8. compliance.w_cache: W from columns of F^-1 solved once per factorization (the DoFs of the
+#    contacts' nodes) instead of solves with H^T at every Newton iteration: the same W up to
+#    round-off. Compared on the frictionless press never refreshed, shape matching (so R != I from
+#    step 2), one Newton iteration per step so that both runs linearize at the same states (their
+#    round-off aside), sync and async: W and q of every step's FCLIB problem
+for asy in ("false", "true"):
+    Wc = {}
+    for wc in ("false", "true"):
+        _, _, d = go(nl, "wc_%s_%s" % (asy, wc), ["--set", "compliance.type=lagged", "--set", "compliance.refresh=1000", "--set", "compliance.async=" + asy,
+                                                  "--set", "compliance.w_cache=" + wc] + one)
+        Wc[wc] = [fclib_local_wq(os.path.join(d, "fclib", "step_%06d.hdf5" % k)) for k in range(1, 5)]
+    dws = [np.abs(a[0] - b[0]).max() / np.abs(a[0]).max() for a, b in zip(Wc["false"], Wc["true"])]
+    dqs = [np.abs(a[1] - b[1]).max() / np.abs(a[1]).max() for a, b in zip(Wc["false"], Wc["true"])]
+    figure("lagged w_cache vs solves, async %s, neo-Hookean press never refreshed, one Newton iteration per step: max |dW| / max|W| per step %s, |dq| / |q| %s"
+           % (asy, ", ".join("%.1e" % v for v in dws), ", ".join("%.1e" % v for v in dqs)))
+    check(all(a[0].shape == b[0].shape for a, b in zip(Wc["false"], Wc["true"])), "w_cache: the same contact problems")
+    check(max(dws) <= 1e-12 and max(dqs) <= 1e-12, "w_cache: W and q are the solves' to round-off (1e-12; the states drift apart by round-off from step 1)")
+pw, sw, _ = go(nl, "wc_full", ["--set", "compliance.type=lagged", "--set", "compliance.refresh=1000", "--set", "compliance.async=true", "--set", "compliance.w_cache=true"])
+ef = max(abs(a - b) for a, b in zip(pe_nl["contact_z"], pw["contact_z"])) / peak
+figure("lagged w_cache, async, never refreshed, neo-Hookean press to convergence: contact force error %.2e of the peak, Krylov iterations %d" % (ef, sum(sw["krylov_it"])))
+check(all(v == 1 for v in sw["converged"]) and ef <= 1e-4, "w_cache: every step converged, the exact model's contact force within 1e-4")
 
 # 5. async on one CPU: refused (the thread would only take the steps' time)
 if shutil.which("taskset"):
