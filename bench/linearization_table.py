@@ -182,15 +182,19 @@ def table(rows, paper):
 
 
 def main():
-    global FCSIM, REUSE
+    global FCSIM, REUSE, OUT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1,2,3,4", help="which of the four sizes (1: 18k ... 4: 36k DoFs)")
     ap.add_argument("--md", default=os.path.join(OUT, "table.md"), help="the Markdown table's file")
     ap.add_argument("--fcsim", default=FCSIM, help="the binary (a copy keeps a long run apart from rebuilds)")
+    ap.add_argument("--out", default=OUT, help="the runs' folder (default bench/out/linearization)")
     ap.add_argument("--reuse", action="store_true", help="read the runs already in bench/out/linearization (CPU: from cpu.txt, else nan)")
     args = ap.parse_args()
     FCSIM = os.path.abspath(args.fcsim)
     REUSE = args.reuse
+    if args.md == os.path.join(OUT, "table.md"):
+        args.md = os.path.join(args.out, "table.md")
+    OUT = os.path.abspath(args.out)
     os.makedirs(OUT, exist_ok=True)
     idx = [int(i) - 1 for i in args.sizes.split(",")]
     rows, paper = [], list(PAPER.items())
