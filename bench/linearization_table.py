@@ -2,7 +2,7 @@
 (../shared/papers/recursive-corrective-motion-fast-update.txt §7; doc/contact.md "Linearization").
 
 A soft block (linear, 2 x 2 x h m, unstructured tet4 meshes of about 18k, 24k, 30k and 36k DoFs,
-its bottom face of about 310 to 490 nodes on a rigid plane: the paper's 308 to 482 constraints)
+its bottom face of 340 to 513 nodes on a rigid plane: the paper's 308 to 482 constraints)
 under gravity, one backward-Euler step after a settling step (the factorization of the linear
 block is made in the first step and reused in the second, for every scheme alike). Per scheme
 and compliance strategy, that step runs 5 linearizations with 30 nsgs sweeps each
@@ -15,8 +15,8 @@ and compliance strategy, that step runs 5 linearizations with 30 nsgs sweeps eac
 Both with the same compliance strategy, like for like:
   exact: W (recursive, per iteration) and W_H (fast, once) by 3m solves with the block's
     factorization (MUMPS Cholesky, blocks of 128 right-hand sides). exact's kept columns
-    (A^-1 at the participating DoFs, exact.c) do not apply at these sizes: ndof x n_p is 17M to
-    55M entries, above FC_EXACT_KEEP_MAX (4.2M);
+    (A^-1 at the participating DoFs, exact.c) do not apply at these sizes: ndof x n_p is 18M to
+    56M entries, above FC_EXACT_KEEP_MAX (4.2M);
   schur: from the Schur complement onto the participating DoFs (han2023 §VI, doc/schur.md), made
     with the factorization; no solve with A per W.
 Phases from stats.csv (wall clock): build W_H (wh_time), rebuild W ((w_time - wh_time) / 5), PGS
@@ -54,7 +54,7 @@ PAPER = {
     30033: (411, (None, 45.47, 5.87, 1.47, 52.81, 264.07), (45.16, 0.98, None, 0.06, 6.91, 79.73)),
     36069: (482, (None, 64.32, 7.91, 1.87, 74.10, 370.52), (63.73, 1.29, None, 0.07, 9.27, 110.10)),
 }
-# (lc, height): about 18k, 24k, 30k, 36k DoFs with about 310, 370, 415, 480 nodes on the bottom face
+# (lc, height): 18129, 24927, 29754, 36441 DoFs with 340, 379, 428, 513 nodes on the bottom face
 SIZES = [(0.131, 3.28), (0.120, 3.65), (0.113, 3.80), (0.105, 3.59)]
 GEO = """// bench/linearization_table.py: a 2 x 2 x %(h)g m block, characteristic length %(lc)g
 lc = %(lc)g;
