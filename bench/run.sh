@@ -21,8 +21,10 @@ OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3
 ./build/bench/solve_overhead
 ./build/bench/solve_overhead -type newton
 ./build/bench/solve_overhead -type auto
-# issue 28: the recursive-corrective-motion paper's Table 1 (18k-36k DoFs, ~300-480 contacts, 5
-# linearizations x 30 nsgs sweeps), recursive against fast per phase, the paper's numbers beside
+# issue 28: the recursive-corrective-motion paper's Table 1 (18k-36k DoFs, ~340-480 contacts, 5
+# linearizations x 30 nsgs sweeps), recursive against fast per phase with compliance exact and schur,
+# the paper's numbers beside (recursive exact's 10 W of 3m solves per size dominate: 37 min for the four
+# sizes on the shared 2-core machine at load average 11-21; --sizes 1 for the smallest only)
 /usr/bin/python3 bench/linearization_table.py
 # Peer: Siconos fc3d NSGS (default and projection local solver) vs fcsim nsgs on the FCLIB
 # problems fcsim's cases write (plus any files given as arguments: sh bench/run.sh FILE.hdf5 ...)

@@ -205,7 +205,7 @@ PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
+static PetscErrorCode Delassus_Private(FcCompliance c, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*delassus)(FcCompliance, const FcContactJacobian *, FcContactProblem))
 {
   const PetscInt n3 = 3 * H->m;
 
@@ -213,7 +213,7 @@ PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, 
   PetscCheck(p->m == H->m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Problem of %" PetscInt_FMT " contacts for a Jacobian of %" PetscInt_FMT, p->m, H->m);
   if (p->W) PetscCall(PetscArrayzero(p->W, (size_t)n3 * n3));
   else PetscCall(PetscArrayzero(p->bval, 9 * (size_t)p->nb));
-  PetscCall(c->ops.delassus(c, H, p));
+  PetscCall(delassus(c, H, p));
   if (p->W) /* ½ (W + Wᵀ), as it always was */
     for (PetscInt i = 0; i < n3; i++)
       for (PetscInt j = i + 1; j < n3; j++) {
@@ -221,6 +221,20 @@ PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, 
         p->W[i * n3 + j] = p->W[j * n3 + i] = w;
       }
   else PetscCall(FcContactProblemSymmetrizeBlocks(p));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
+{
+  PetscFunctionBegin;
+  PetscCall(Delassus_Private(c, H, p, c->ops.delassus));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcComplianceDelassusEntries(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
+{
+  PetscFunctionBegin;
+  PetscCall(Delassus_Private(c, H, p, c->ops.delassusentries ? c->ops.delassusentries : c->ops.delassus));
   PetscFunctionReturn(0);
 }
 

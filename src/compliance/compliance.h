@@ -77,6 +77,10 @@ struct _FcComplianceOps {
    * (a, a') of contacts that share a body: a type adds body b's contribution only to the blocks
    * of the contacts b touches (FcComplianceBodyContacts), never forms a 3m × 3m array. */
   PetscErrorCode (*delassus)(FcCompliance, const FcContactJacobian *H, FcContactProblem p);
+  /* The same W from the entries of A_b⁻¹ at the participating DoFs where the bodies' factorization
+   * gives them without whole solves (exact.c); optional (NULL: delassus). Asked for only by the
+   * fast linearization's W_H (FcComplianceDelassusEntries). */
+  PetscErrorCode (*delassusentries)(FcCompliance, const FcContactJacobian *H, FcContactProblem p);
   /* dx += C_b f (f: the body's ndof entries of H_bᵀ r). NULL: A_b⁻¹ f with the body's current
    * factorization (FcComplianceCorrectBySolve). */
   PetscErrorCode (*correct)(FcCompliance, PetscInt b, const PetscScalar f[], Vec dx);
@@ -142,6 +146,9 @@ PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian
  * FcComplianceCreateProblem), symmetrized: W ← ½ (W + Wᵀ) removes the round-off of the two
  * triangular solves (the same operation on each entry in both storages). */
 PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, FcContactProblem p);
+/* FcComplianceDelassus through ops.delassusentries when the strategy has it (the same W to
+ * round-off; exact: by the entries of A⁻¹ at the participating DoFs, not by whole solves). */
+PetscErrorCode FcComplianceDelassusEntries(FcCompliance c, const FcContactJacobian *H, FcContactProblem p);
 /* ops.shiftq, when the strategy has one (after q and the warm start r0 are formed). */
 PetscErrorCode FcComplianceShiftQ(FcCompliance c, const FcContactJacobian *H, const PetscReal r0[], FcContactProblem p);
 /* A step begins: st (zeroed here) receives the step's costs until the next call. */

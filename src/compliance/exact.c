@@ -67,12 +67,10 @@ static PetscErrorCode UseKept_Private(FcCompliance c, PetscInt b, PetscBool *use
 /* W_{3a+i, 3a'+j} += Σ_{k,l} H_b[3a+i, k] X_b[k, l] H_b[3a'+j, l] over the entries of H_b, for
  * the pairs (a, a') of contacts body b touches, on the kept rows and columns (as the solves
  * compute them). */
-static void Gather_Private(FcCompliance c, PetscInt b, const FcContactJacobian *H, const PetscInt *gcon, PetscInt g0, PetscInt g1, FcContactProblem p, PetscInt *pos)
+static void Gather_Private(FcCompliance c, PetscInt b, const FcContactJacobian *H, const PetscInt *gcon, PetscInt g0, PetscInt g1, FcContactProblem p, PetscInt *pos, const PetscReal *X, PetscBool square)
 {
-  Exact                 *ex = (Exact *)c->data;
   const FcJacobianBlock *J  = &H->body[b];
   const PetscInt         n = c->ns[b], *sidx = c->sidx[b];
-  const PetscReal       *X  = ex->X[b];
   const PetscInt         ld = p->W ? 3 * p->m : 3;
 
   for (PetscInt ia = g0; ia < g1; ia++) {
@@ -83,7 +81,7 @@ static void Gather_Private(FcCompliance c, PetscInt b, const FcContactJacobian *
       PetscReal     *Wab = FcComplianceWEntry(p, pos, a, 0, a2, 0);
       PetscReal      w[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
       for (PetscInt k = J->ptr[a]; k < J->ptr[a + 1]; k++) {
-        const PetscReal *Xrow = X + (size_t)J->dof[k] * n;
+        const PetscReal *Xrow = X + (size_t)(square ? sidx[J->dof[k]] : J->dof[k]) * n;
         PetscReal        t[3] = {0, 0, 0}; /* Σ_l X[k, l] H[3a'+j, l] */
         for (PetscInt l = J->ptr[a2]; l < J->ptr[a2 + 1]; l++) {
           const PetscReal xv = Xrow[sidx[J->dof[l]]];
@@ -99,6 +97,17 @@ static void Gather_Private(FcCompliance c, PetscInt b, const FcContactJacobian *
       }
     }
   }
+}
+
+/* A frictionless contact's tangential block: W_nn I (head comment) */
+static void FrictionlessDiagonal_Private(const FcContactJacobian *H, FcContactProblem p)
+{
+  for (PetscInt a = 0; a < H->m; a++)
+    if (!H->keep[3 * a + 1]) { /* the diagonal block: pos[a] = bdiag[a] */
+      PetscReal *D = FcComplianceWEntry(p, p->W ? NULL : p->bdiag, a, 0, a, 0);
+      const PetscInt ld = p->W ? 3 * p->m : 3;
+      D[ld + 1] = D[2 * ld + 2] = D[0];
+    }
 }
 
 static PetscErrorCode Delassus_Exact(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
@@ -118,17 +127,51 @@ static PetscErrorCode Delassus_Exact(FcCompliance c, const FcContactJacobian *H,
       PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon));
       PetscCall(PetscMalloc1(H->m, &pos));
     }
-    Gather_Private(c, b, H, gcon, gptr[b], gptr[b + 1], p, pos);
+    Gather_Private(c, b, H, gcon, gptr[b], gptr[b + 1], p, pos, ((Exact *)c->data)->X[b], PETSC_FALSE);
   }
   PetscCall(PetscFree(pos));
   PetscCall(PetscFree(gptr));
   PetscCall(PetscFree(gcon));
-  for (PetscInt a = 0; a < H->m; a++)
-    if (!H->keep[3 * a + 1]) { /* the diagonal block: pos[a] = bdiag[a] */
-      PetscReal *D = FcComplianceWEntry(p, p->W ? NULL : p->bdiag, a, 0, a, 0);
-      const PetscInt ld = p->W ? 3 * p->m : 3;
-      D[ld + 1] = D[2 * ld + 2] = D[0];
+  FrictionlessDiagonal_Private(H, p);
+  PetscFunctionReturn(0);
+}
+
+/* W by the entries of A_b⁻¹ at the participating DoFs, Y_b = P_bᵀ A_b⁻¹ P_b (n_p × n_p), which the
+ * body's factorization gives without solving for whole columns (FcBodyInverseEntries: MUMPS
+ * ICNTL(30)); W_b = H_b Y_b H_bᵀ as with the kept columns, in n_p² memory instead of ndof × n_p.
+ * A body that cannot give them is solved as in Delassus_Exact. Asked for by the fast
+ * linearization's W_H (contact_linearize.c), whose rows are unit vectors at the contactor nodes:
+ * A⁻¹ at those DoFs is all it needs; the recursive W keeps Delassus_Exact (its results as they
+ * were). */
+static PetscErrorCode DelassusEntries_Exact(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
+{
+  PetscInt  *gptr = NULL, *gcon = NULL, *pos = NULL;
+  PetscReal *Y    = NULL;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < H->nbodies; b++) {
+    PetscBool done = PETSC_FALSE;
+    if (!H->involved[b]) continue;
+    if (c->ns[b]) {
+      PetscCall(PetscFree(Y));
+      PetscCall(PetscMalloc1((size_t)c->ns[b] * c->ns[b], &Y));
+      PetscCall(FcBodyInverseEntries(c->model->bodies[b], c->ns[b], c->sdof[b], Y, &done));
     }
+    if (!done) {
+      PetscCall(FcComplianceDelassusBySolve(c, b, H, p));
+      continue;
+    }
+    if (!gptr) {
+      PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon));
+      PetscCall(PetscMalloc1(H->m, &pos));
+    }
+    Gather_Private(c, b, H, gcon, gptr[b], gptr[b + 1], p, pos, Y, PETSC_TRUE);
+  }
+  PetscCall(PetscFree(Y));
+  PetscCall(PetscFree(pos));
+  PetscCall(PetscFree(gptr));
+  PetscCall(PetscFree(gcon));
+  FrictionlessDiagonal_Private(H, p);
   PetscFunctionReturn(0);
 }
 
@@ -157,6 +200,7 @@ PetscErrorCode FcComplianceCreate_Exact(FcCompliance c)
   c->participating = PETSC_TRUE; /* the DoFs of X_b's columns (none is solved for before X_b is kept) */
   c->current       = PETSC_TRUE; /* A_b⁻¹ by the body's solves (a co-rotated body's is never kept, head comment) */
   c->ops.delassus  = Delassus_Exact;
+  c->ops.delassusentries = DelassusEntries_Exact;
   c->ops.correct   = NULL; /* one solve (head comment: not X_b f) */
   c->ops.destroy   = Destroy_Exact;
   PetscFunctionReturn(0);

@@ -145,6 +145,14 @@ PetscErrorCode FcBodySolveMulti(FcBody b, Mat B, Mat X)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcBodyInverseEntries(FcBody b, PetscInt n, const PetscInt idx[], PetscReal out[], PetscBool *done)
+{
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+  if (b->ops.inverseentries) PetscCall(b->ops.inverseentries(b, n, idx, out, done));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcBodyUpdate(FcBody b, const FcStepInfo *s)
 {
   PetscFunctionBegin;

@@ -789,6 +789,71 @@ static PetscErrorCode SolveMulti_Deformable(FcBody b, Mat B, Mat X)
   PetscFunctionReturn(0);
 }
 
+/* Selected entries of A⁻¹ by MUMPS (ICNTL(30), the MUMPS 5.5 user's guide §3.17 "Computation
+ * of entries of the inverse"): the right-hand sides e_j are sparse and only the entries at idx of
+ * each solution are wanted, so MUMPS prunes the forward and the backward substitution to the
+ * elimination-tree paths of idx instead of solving n dense columns (MatMatSolve). Only a plain
+ * A (not the co-rotated split, not the Schur factorization) factored by MUMPS Cholesky on one
+ * rank. The pattern is n × n entries, 8 n² bytes of values (n = 1500: 18 MB). */
+static PetscErrorCode InverseEntries_Deformable(FcBody b, PetscInt n, const PetscInt idx[], PetscReal out[], PetscBool *done)
+{
+  Deformable       *d = (Deformable *)b->data;
+  PC                pc;
+  Mat               F, S;
+  MatSolverType     st;
+  PetscBool         chol;
+  PetscMPIInt       size;
+  PetscInt          nd = FcBodyNDof(b), *nnz, *cols, icntl20, icntl30;
+  PetscScalar      *zero;
+  const PetscScalar *v;
+  PetscLogDouble     t0, t1;
+
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+  if (d->corot || d->schur || !d->ksp || !n) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)d->ksp), &size));
+  PetscCall(KSPGetPC(d->ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  if (size > 1 || !chol) PetscFunctionReturn(0);
+  PetscCall(PCFactorGetMatSolverType(pc, &st));
+  if (!st || strcmp(st, MATSOLVERMUMPS)) PetscFunctionReturn(0);
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscCalloc1(nd, &nnz));
+  for (PetscInt i = 0; i < n; i++) nnz[idx[i]] = n;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nd, nd, 0, nnz, &S));
+  PetscCall(PetscFree(nnz));
+  PetscCall(PetscMalloc2(n, &cols, n, &zero));
+  for (PetscInt j = 0; j < n; j++) {
+    cols[j] = idx[j];
+    zero[j] = 0;
+  }
+  for (PetscInt i = 0; i < n; i++) PetscCall(MatSetValues(S, 1, &idx[i], n, cols, zero, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(S, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(S, MAT_FINAL_ASSEMBLY));
+  /* MatMumpsGetInverse leaves ICNTL(30) = 1 (entries of A⁻¹) and ICNTL(20) = 1 (sparse
+   * right-hand sides) set on F; the body's next solves need them as they were */
+  PetscCall(MatMumpsGetIcntl(F, 20, &icntl20));
+  PetscCall(MatMumpsGetIcntl(F, 30, &icntl30));
+  PetscCall(MatMumpsGetInverseTranspose(F, S)); /* A symmetric: (A⁻ᵀ)_{ij} = (A⁻¹)_{ij} */
+  PetscCall(MatMumpsSetIcntl(F, 20, icntl20));
+  PetscCall(MatMumpsSetIcntl(F, 30, icntl30));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt        nc;
+    const PetscInt *c;
+    PetscCall(MatGetRow(S, idx[i], &nc, &c, &v));
+    PetscCheck(nc == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "inverse entries: row %d has %d entries, not %d", (int)idx[i], (int)nc, (int)n);
+    for (PetscInt j = 0; j < n; j++) out[(size_t)i * n + j] = v[j];
+    PetscCall(MatRestoreRow(S, idx[i], &nc, &c, &v));
+  }
+  PetscCall(PetscFree2(cols, zero));
+  PetscCall(MatDestroy(&S));
+  PetscCall(PetscTime(&t1));
+  b->times.solve += t1 - t0;
+  *done = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SetParticipating_Deformable(FcBody b, PetscInt np, const PetscInt *idx)
 {
   Deformable *d = (Deformable *)b->data;
@@ -1035,6 +1100,7 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   b->ops.residual  = Residual_Deformable;
   b->ops.solve     = Solve_Deformable;
   b->ops.solvemulti = SolveMulti_Deformable;
+  b->ops.inverseentries = InverseEntries_Deformable;
   b->ops.update    = Update_Deformable;
   b->ops.setparticipating = SetParticipating_Deformable;
   b->ops.getschur         = GetSchur_Deformable;

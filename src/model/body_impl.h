@@ -18,6 +18,10 @@ struct _FcBodyOps {
   PetscErrorCode (*solve)(FcBody, const FcStepInfo *, PetscReal *dxnorm);
   /* X = A⁻¹ B for a dense B (ndof × k, zero rows on constrained DoFs): the compliance columns. */
   PetscErrorCode (*solvemulti)(FcBody, Mat B, Mat X);
+  /* out[i n + j] = (A⁻¹)_{idx[i], idx[j]} for the sorted DoFs idx (n × n, row-major) from the
+   * factorization solve and solvemulti use, without solving for whole columns; *done false (out
+   * untouched) when the body's factorization cannot give them. Optional (NULL: not done). */
+  PetscErrorCode (*inverseentries)(FcBody, PetscInt n, const PetscInt idx[], PetscReal out[], PetscBool *done);
   /* x += dx (after the contact correction has been added to dx). */
   PetscErrorCode (*update)(FcBody, const FcStepInfo *);
   /* Accept the step: u, v at t1, reactions. */

@@ -162,6 +162,9 @@ PetscErrorCode FcBodyBeginStep(FcBody b, const FcStepInfo *s);
 PetscErrorCode FcBodyResidual(FcBody b, const FcStepInfo *s, PetscReal *rnorm, PetscReal *scale);
 PetscErrorCode FcBodySolve(FcBody b, const FcStepInfo *s, PetscReal *dxnorm);
 PetscErrorCode FcBodySolveMulti(FcBody b, Mat B, Mat X);
+/* The entries of A⁻¹ at the sorted DoFs idx (n × n, row-major, the body's ops.inverseentries);
+ * *done false when the body's factorization cannot give them (then out is untouched). */
+PetscErrorCode FcBodyInverseEntries(FcBody b, PetscInt n, const PetscInt idx[], PetscReal out[], PetscBool *done);
 PetscErrorCode FcBodyUpdate(FcBody b, const FcStepInfo *s);
 PetscErrorCode FcBodyEndStep(FcBody b, const FcStepInfo *s);
 /* The step's timings, the largest inertia-correction shift and penalty, and the extra

@@ -56,6 +56,7 @@ struct _p_FcContactStep {
   FcLinearization   lin;
   PetscInt          lin_max_it;
   PetscReal         lin_tol;
+  PetscBool         wh_entries; /* fast: W_H by the entries of A⁻¹ (-fc_fast_wh_entries, contact_linearize.c) */
   PetscReal        *xrel0;   /* once: per contact, contactor point − target point at the step's detection */
   PetscInt          xrelcap;
   FcContactProblem  probH;   /* fast: W_H = G A⁻¹ Gᵀ (dense 3m × 3m, world rows) */

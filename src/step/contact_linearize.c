@@ -149,7 +149,8 @@ static PetscErrorCode BuildWH_Private(FcContactStep cs, PetscReal *frames)
   }
   cs->H.nkeep = 3 * m;
   PetscCall(FcComplianceCreateProblem(cs->compliance, &cs->H, FC_CONTACT_W_CHOOSE_DENSE, &cs->probH, NULL));
-  PetscCall(FcComplianceDelassus(cs->compliance, &cs->H, cs->probH));
+  if (cs->wh_entries) PetscCall(FcComplianceDelassusEntries(cs->compliance, &cs->H, cs->probH));
+  else PetscCall(FcComplianceDelassus(cs->compliance, &cs->H, cs->probH));
   PetscCall(PetscArraycpy(cs->frame, frames, 9 * m));
   PetscFunctionReturn(0);
 }

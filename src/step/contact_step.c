@@ -108,6 +108,8 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   cs->lin        = c->contact_linearization;
   cs->lin_max_it = c->contact_lin_max_it;
   cs->lin_tol    = c->contact_lin_tol;
+  cs->wh_entries = PETSC_TRUE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_fast_wh_entries", &cs->wh_entries, NULL));
   PetscCall(FcContactStepCheckLinearization_Private(cs));
   PetscCall(FcComplianceCreate(model, c->compliance_type, &cs->compliance));
   /* fast forms each re-linearization's q itself (contact_linearize.c); a strategy that shifts q
