@@ -56,6 +56,7 @@ static PetscErrorCode VerdictClose_Private(FcRunContext *rc, FcRunEvent *ev, voi
 
   PetscFunctionBegin;
   (void)ev;
+  if (!rc->out) PetscFunctionReturn(0); /* a rank other than 0 (run.c): rank 0 writes and speaks */
   PetscCall(FcVerdictDecide(v, &kind));
   ov.verdict            = FcVerdictName(kind);
   ov.collapse_time      = v->collapse_time;

@@ -117,6 +117,40 @@ PetscErrorCode FcContactStepRanksApply_Private(FcContactStep cs, PetscInt b, Pet
   PetscFunctionReturn(0);
 }
 
+/* -fc_contact_ranks_view: one line per correction (rank 0's stderr) with the contacts that carry
+ * force and, per rank, those whose contactor node it owns (the owner the issue's design gives a
+ * contact): shows that a contact surface is split across the ranks (tests/integration/test_mpi.py). */
+static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
+{
+  PetscInt    own = 0, act = 0, *all;
+  PetscMPIInt rank;
+  PetscBool   view = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_contact_ranks_view", &view, NULL));
+  if (!view) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  for (PetscInt a = 0; a < cs->m; a++) {
+    FcBody          A = cs->model->bodies[cs->pairs[cs->pair[a]].A];
+    const PetscInt *n2d, *d2n, k = 3 * cs->point[a];
+    PetscInt        rs, re, g;
+    if (!(cs->r[3 * a] > 0)) continue;
+    act++;
+    PetscCall(Partitioned_Private(A, &n2d, &d2n, &rs, &re));
+    g = n2d ? n2d[k] : (rank ? -1 : k); /* a body every rank holds: rank 0's */
+    own += g >= rs && g < re;
+  }
+  PetscCall(PetscMalloc1(size, &all));
+  PetscCallMPI(MPI_Gather(&own, 1, MPIU_INT, all, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
+  if (!rank) {
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "fcsim: contact ranks: %" PetscInt_FMT " contacts carry force, by the rank of their contactor node:", act));
+    for (PetscMPIInt i = 0; i < size; i++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT, all[i]));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\n"));
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats *st)
 {
   PetscMPIInt size;
@@ -138,5 +172,6 @@ PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats 
   st->failed     = (PetscBool)flags[1];
   st->iterations = flags[2];
   st->error      = err;
+  PetscCall(View_Private(cs, size));
   PetscFunctionReturn(0);
 }
