@@ -128,11 +128,13 @@ PetscErrorCode FcComplianceSetParticipating(FcCompliance c, PetscBool *const mar
     FcBody          body = model->bodies[b];
     PetscBool      *free_;
     PetscInt        n = 0;
-    const PetscInt  nd = FcBodyNDof(body), *bc, nbc = FcBodyConstrained(body, &bc);
+    const PetscInt  nd = FcBodyNDof(body), *bc, nbc = FcBodyConstrained(body, &bc), *n2d, *d2n;
+    PetscInt        rs, re;
     if (!nd || !mark[b]) continue;
     PetscCall(PetscMalloc1(nd, &free_));
     for (PetscInt i = 0; i < nd; i++) free_[i] = mark[b][i];
-    for (PetscInt i = 0; i < nbc; i++) free_[bc[i]] = PETSC_FALSE;
+    PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rs, &re)); /* several ranks: bc in the distributed numbering */
+    for (PetscInt i = 0; i < nbc; i++) free_[d2n ? d2n[bc[i]] : bc[i]] = PETSC_FALSE;
     for (PetscInt i = 0; i < nd; i++) n += free_[i];
     c->ns[b] = n;
     if (n) {
@@ -205,6 +207,57 @@ PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian
   PetscFunctionReturn(0);
 }
 
+/* Several ranks (doc/mpi.md "Contact"): a block of nb dense right-hand sides for body b's solve.
+ * A partitioned body: distributed rows (this rank's [rstart, rend) of its vectors); otherwise the
+ * sequential ndof × nb block as on one rank. *n2d: FcBodyDofMaps's (NULL: the numberings agree). */
+static PetscErrorCode BodyDense_Private(FcBody body, PetscInt nb, Mat *B, const PetscInt **n2d, PetscInt *rstart, PetscInt *rend)
+{
+  const PetscInt *d2n;
+
+  PetscFunctionBegin;
+  PetscCall(FcBodyDofMaps(body, n2d, &d2n, rstart, rend));
+  if (*n2d) PetscCall(MatCreateDense(PetscObjectComm((PetscObject)FcBodyU(body)), *rend - *rstart, PETSC_DECIDE, FcBodyNDof(body), nb, NULL, B));
+  else PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, FcBodyNDof(body), nb, NULL, B));
+  PetscFunctionReturn(0);
+}
+
+/* The local row of mesh DoF k in a block of BodyDense_Private, or −1 when another rank owns it. */
+static inline PetscInt BodyRow_Private(const PetscInt *n2d, PetscInt rstart, PetscInt rend, PetscInt k)
+{
+  const PetscInt g = n2d ? n2d[k] : k;
+  return g >= rstart && g < rend ? g - rstart : -1;
+}
+
+/* Whether this rank adds body b's share of W: a partitioned body's rows are split among the ranks
+ * (each adds its rows' share, summed by SumOverRanks_Private); a body every rank holds whole (a
+ * rigid body's few DoFs, replicated: doc/mpi.md) is added by rank 0 alone. */
+static PetscErrorCode BodyAdds_Private(FcBody body, PetscBool *adds)
+{
+  PetscMPIInt     rank;
+  const PetscInt *n2d, *d2n;
+  PetscInt        rs, re;
+
+  PetscFunctionBegin;
+  PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rs, &re));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  *adds = (PetscBool)(n2d || !rank);
+  PetscFunctionReturn(0);
+}
+
+/* W's shares of the ranks summed on every rank (MPI_Allreduce); nothing on one rank. */
+static PetscErrorCode SumOverRanks_Private(FcContactProblem p)
+{
+  PetscMPIInt size;
+  size_t      n = p->W ? 9 * (size_t)p->m * p->m : 9 * (size_t)p->nb;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) PetscFunctionReturn(0);
+  PetscCheck(n <= (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_WORLD, PETSC_ERR_SUP, "W of %" PetscInt_FMT " contacts is too large to sum over the ranks", p->m);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, p->W ? p->W : p->bval, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Delassus_Private(FcCompliance c, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*delassus)(FcCompliance, const FcContactJacobian *, FcContactProblem))
 {
   const PetscInt n3 = 3 * H->m;
@@ -214,6 +267,7 @@ static PetscErrorCode Delassus_Private(FcCompliance c, const FcContactJacobian *
   if (p->W) PetscCall(PetscArrayzero(p->W, (size_t)n3 * n3));
   else PetscCall(PetscArrayzero(p->bval, 9 * (size_t)p->nb));
   PetscCall(delassus(c, H, p));
+  PetscCall(SumOverRanks_Private(p));
   if (p->W) /* ½ (W + Wᵀ), as it always was */
     for (PetscInt i = 0; i < n3; i++)
       for (PetscInt j = i + 1; j < n3; j++) {
@@ -290,9 +344,13 @@ PetscErrorCode FcComplianceDelassusByOperator(FcCompliance c, PetscInt b, const 
   FcBody                 body = c->model->bodies[b];
   const FcJacobianBlock *J    = &H->body[b];
   const PetscInt        *kcol = H->kcol;
-  PetscInt               nkeep = H->nkeep, *bcols = NULL, *pos = NULL;
+  PetscInt               nkeep = H->nkeep, *bcols = NULL, *pos = NULL, rstart, rend;
+  const PetscInt        *n2d;
+  PetscBool              adds = PETSC_FALSE;
 
   PetscFunctionBegin;
+  PetscCall(BodyAdds_Private(body, &adds));
+  if (!adds) PetscFunctionReturn(0);
   if (!p->W) {
     PetscCall(PetscMalloc2(H->nkeep, &bcols, H->m, &pos));
     nkeep = 0;
@@ -305,13 +363,16 @@ PetscErrorCode FcComplianceDelassusByOperator(FcCompliance c, PetscInt b, const 
     Mat                B, X;
     PetscScalar       *h;
     const PetscScalar *x;
-    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, FcBodyNDof(body), nb, NULL, &B));
+    PetscCall(BodyDense_Private(body, nb, &B, &n2d, &rstart, &rend));
     PetscCall(MatZeroEntries(B));
     PetscCall(MatDenseGetArray(B, &h));
     PetscCall(MatDenseGetLDA(B, &lda));
     for (PetscInt j = 0; j < nb; j++) { /* column j: the row kcol[c0 + j] of H_b, transposed */
       PetscInt a = kcol[c0 + j] / 3, i = kcol[c0 + j] % 3;
-      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) h[j * lda + J->dof[e]] += J->coef[e][i];
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) {
+        const PetscInt row = BodyRow_Private(n2d, rstart, rend, J->dof[e]);
+        if (row >= 0) h[j * lda + row] += J->coef[e][i];
+      }
     }
     PetscCall(MatDenseRestoreArray(B, &h));
     PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
@@ -321,11 +382,14 @@ PetscErrorCode FcComplianceDelassusByOperator(FcCompliance c, PetscInt b, const 
     for (PetscInt a = 0; a < H->m; a++) {
       if (J->ptr[a] == J->ptr[a + 1]) continue;
       FcComplianceRowMap(p, a, pos);
-      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) {
+        const PetscInt row = BodyRow_Private(n2d, rstart, rend, J->dof[e]); /* this rank's rows of X only: SumOverRanks_Private */
+        if (row < 0) continue;
         for (int i = 0; i < 3; i++) {
           if (!H->keep[3 * a + i]) continue;
-          for (PetscInt j = 0; j < nb; j++) *FcComplianceWEntry(p, pos, a, i, kcol[c0 + j] / 3, kcol[c0 + j] % 3) += J->coef[e][i] * x[j * ldx + J->dof[e]];
+          for (PetscInt j = 0; j < nb; j++) *FcComplianceWEntry(p, pos, a, i, kcol[c0 + j] / 3, kcol[c0 + j] % 3) += J->coef[e][i] * x[j * ldx + row];
         }
+      }
     }
     PetscCall(MatDenseRestoreArrayRead(X, &x));
     PetscCall(MatDestroy(&B));
@@ -370,17 +434,22 @@ PetscErrorCode FcComplianceCorrectBySolve(FcCompliance c, PetscInt b, const Pets
   Mat                B, X;
   PetscScalar       *bb, *d;
   const PetscScalar *xx;
+  const PetscInt    *n2d, *d2n;
+  PetscInt           rstart, rend;
 
   PetscFunctionBegin;
-  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, FcBodyNDof(body), 1, NULL, &B));
+  PetscCall(BodyDense_Private(body, 1, &B, &n2d, &rstart, &rend));
+  PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rstart, &rend));
   PetscCall(MatDenseGetArray(B, &bb));
-  PetscCall(PetscArraycpy(bb, f, FcBodyNDof(body)));
+  if (d2n) /* several ranks: f is in the mesh's numbering on every rank, B this rank's rows */
+    for (PetscInt i = rstart; i < rend; i++) bb[i - rstart] = f[d2n[i]];
+  else PetscCall(PetscArraycpy(bb, f, FcBodyNDof(body)));
   PetscCall(MatDenseRestoreArray(B, &bb));
   PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
   PetscCall(FcBodySolveMulti(body, B, X));
   PetscCall(MatDenseGetArrayRead(X, &xx));
   PetscCall(VecGetArray(dx, &d));
-  for (PetscInt i = 0; i < FcBodyNDof(body); i++) d[i] += xx[i];
+  for (PetscInt i = 0; i < rend - rstart; i++) d[i] += xx[i];
   PetscCall(VecRestoreArray(dx, &d));
   PetscCall(MatDenseRestoreArrayRead(X, &xx));
   PetscCall(MatDestroy(&B));

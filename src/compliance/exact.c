@@ -196,6 +196,11 @@ PetscErrorCode FcComplianceCreate_Exact(FcCompliance c)
   PetscCall(PetscCalloc3(nb, &ex->state, nb, &ex->seen, nb, &ex->X));
   ex->keep = PETSC_TRUE;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_compliance_exact_keep", &ex->keep, NULL));
+  {
+    PetscMPIInt size; /* several ranks: X_b's rows would be split among them; W by solves (doc/mpi.md) */
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    if (size > 1) ex->keep = PETSC_FALSE;
+  }
   c->data          = ex;
   c->participating = PETSC_TRUE; /* the DoFs of X_b's columns (none is solved for before X_b is kept) */
   c->current       = PETSC_TRUE; /* A_b⁻¹ by the body's solves (a co-rotated body's is never kept, head comment) */

@@ -63,6 +63,7 @@ PetscErrorCode FcBodyDestroy(FcBody *b)
   PetscCall(VecDestroy(&(*b)->rate));
   PetscCall(VecDestroy(&(*b)->fcontact));
   PetscCall(PetscFree((*b)->bc_dofs));
+  PetscCall(PetscFree2((*b)->part_n2d, (*b)->part_d2n));
   PetscCall(PetscFree((*b)->stab_ptr));
   PetscCall(PetscFree2((*b)->stab_dof, (*b)->stab_val));
   PetscCall(FcMaterialDestroy(&(*b)->material));
@@ -233,6 +234,17 @@ PetscErrorCode FcBodyGetContactForce(FcBody b, PetscBool create, Vec *f)
     PetscCall(VecSet(b->fcontact, 0.0));
   }
   *f = b->fcontact;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcBodyDofMaps(FcBody b, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rstart, PetscInt *rend)
+{
+  PetscFunctionBegin;
+  *n2d = b->part_n2d;
+  *d2n = b->part_d2n;
+  *rstart = 0;
+  *rend   = b->ndof;
+  if (b->part_n2d) PetscCall(VecGetOwnershipRange(b->u, rstart, rend));
   PetscFunctionReturn(0);
 }
 

@@ -443,9 +443,16 @@ static PetscErrorCode BuildMatrix_Private(FcBody b, PetscReal cM, PetscReal cK, 
   PetscCall(MatScale(d->A, cK));
   if (cM != 0) PetscCall(MatAXPY(d->A, cM, d->M, SAME_NONZERO_PATTERN));
   if (rho > 0) { /* + ρ Σ_a h_a h_aᵀ: a row's DoFs are one node's or one face's, inside A's pattern */
-    for (PetscInt sr = 0; sr < b->nstab; sr++)
+    PetscMPIInt rank;
+    /* several ranks: every rank holds the same rows in the mesh's numbering (doc/mpi.md
+     * "Contact"); rank 0 adds them once, through PETSc's stash, in the distributed numbering */
+    PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)d->A), &rank));
+    for (PetscInt sr = 0; sr < b->nstab && !rank; sr++)
       for (PetscInt k = b->stab_ptr[sr]; k < b->stab_ptr[sr + 1]; k++)
-        for (PetscInt l = b->stab_ptr[sr]; l < b->stab_ptr[sr + 1]; l++) PetscCall(MatSetValue(d->A, b->stab_dof[k], b->stab_dof[l], rho * b->stab_val[k] * b->stab_val[l], ADD_VALUES));
+        for (PetscInt l = b->stab_ptr[sr]; l < b->stab_ptr[sr + 1]; l++) {
+          const PetscInt i = b->part_n2d ? b->part_n2d[b->stab_dof[k]] : b->stab_dof[k], j = b->part_n2d ? b->part_n2d[b->stab_dof[l]] : b->stab_dof[l];
+          PetscCall(MatSetValue(d->A, i, j, rho * b->stab_val[k] * b->stab_val[l], ADD_VALUES));
+        }
     PetscCall(MatAssemblyBegin(d->A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(d->A, MAT_FINAL_ASSEMBLY));
   }
@@ -1068,12 +1075,12 @@ static PetscErrorCode SetupLoads_Private(const FcCase *c, PetscInt index, FcBody
 /* contact detection: the mesh nodes at the current iterate, X + u */
 static PetscErrorCode Nodes_Deformable(FcBody b, PetscReal *x)
 {
-  const PetscScalar *u;
+  FcVecAll u; /* one rank: ucur's own array; several: a copy in the mesh's order (collective) */
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(b->ucur, &u));
-  for (PetscInt i = 0; i < b->ndof; i++) x[i] = b->mesh.X[i] + u[i];
-  PetscCall(VecRestoreArrayRead(b->ucur, &u));
+  PetscCall(FcVecAllBegin(b->ucur, &u));
+  for (PetscInt i = 0; i < b->ndof; i++) x[i] = b->mesh.X[i] + u.a[i];
+  PetscCall(FcVecAllEnd(&u));
   PetscFunctionReturn(0);
 }
 
@@ -1116,6 +1123,13 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(FcMeshVolume(&b->mesh, &b->volume));
 
   PetscCall(FcAssemblyPartition(PETSC_COMM_WORLD, &b->mesh)); /* several ranks: the nodes' owners (doc/mpi.md) */
+  if (b->mesh.part_perm) { /* the contact step's DoF maps (FcBodyDofMaps) */
+    PetscCall(PetscMalloc2(b->ndof, &b->part_n2d, b->ndof, &b->part_d2n));
+    for (PetscInt k = 0; k < b->ndof; k++) {
+      b->part_n2d[k]                = 3 * b->mesh.part_perm[k / 3] + k % 3;
+      b->part_d2n[b->part_n2d[k]] = k;
+    }
+  }
   PetscCall(FcAssemblyCreateMatrix(PETSC_COMM_WORLD, &b->mesh, &d->M));
   PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->K));
   PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->A));

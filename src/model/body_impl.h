@@ -103,6 +103,10 @@ struct _p_FcBody {
                                                  * at t0 and at t1 / the iterate; I unless the body rotates */
   PetscReal          rigid_c[3];                /* rigid bodies: the point the rotation is about (the centre
                                                  * of mass of a free body), reference coordinates */
+  /* Several ranks (doc/mpi.md "Contact"): a partitioned body's DoF maps, mesh DoF k → distributed
+   * index n2d[k] and back (d2n), for the contact step's replicated H (mesh numbering); NULL when
+   * the two numberings are the same (one rank, a rigid body). */
+  PetscInt          *part_n2d, *part_d2n;
   struct _FcRigidDevice *device;               /* rigid bodies driven by a device log (motion "trajectory" or a
                                                  * coupling, doc/rigid.md §2d); NULL otherwise */
   void              *data;        /* type-specific */

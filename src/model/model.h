@@ -201,6 +201,12 @@ PetscErrorCode FcBodyGetIncrement(FcBody b, Vec *dx, Vec *rate, PetscReal *incsc
 /* Hᵀ r of the last contact solve (force or impulse), which the residual adds: *f = NULL until the
  * contact step first creates it (create = PETSC_TRUE: created, zero, if missing). */
 PetscErrorCode FcBodyGetContactForce(FcBody b, PetscBool create, Vec *f);
+/* Several ranks (doc/mpi.md "Contact"): the contact step numbers a body's DoFs as its mesh does
+ * (3 node + component, the same on every rank); a partitioned body's vectors number them
+ * distributed (src/fem/assembly.c FcAssemblyPartition). n2d[k]: the distributed index of mesh DoF
+ * k, d2n its inverse, [rstart, rend) this rank's rows; n2d = d2n = NULL when the numberings are
+ * the same (one rank, a body whose vectors are sequential), rows [0, ndof). */
+PetscErrorCode FcBodyDofMaps(FcBody b, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rstart, PetscInt *rend);
 /* The normal rows h_a of H (on this body's free DoFs) of the contacts that carry force after the
  * last contact correction, CSR (row s: dof/val[ptr[s] .. ptr[s+1])), copied: the inertia
  * correction tries A + ρ Σ h_a h_aᵀ with them when A is indefinite (body_deformable.c). */

@@ -56,6 +56,7 @@ static PetscErrorCode VerdictClose_Private(FcRunContext *rc, FcRunEvent *ev, voi
 
   PetscFunctionBegin;
   (void)ev;
+  if (!rc->out) PetscFunctionReturn(0); /* a rank other than 0 (run.c): rank 0 writes and speaks */
   PetscCall(FcVerdictDecide(v, &kind));
   ov.verdict            = FcVerdictName(kind);
   ov.collapse_time      = v->collapse_time;
@@ -213,7 +214,7 @@ static PetscErrorCode FCLIBStep_Private(FcRunContext *rc, FcRunEvent *ev, void *
   if (ev->step == 0 || !rc->contact) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
   PetscCall(FcContactStepGetProblem(rc->contact, &p, &r));
-  if (p) PetscCall(FcOutputWriteProblem(rc->out, ev->step, p, r));
+  if (p && rc->out) PetscCall(FcOutputWriteProblem(rc->out, ev->step, p, r)); /* out NULL: a rank other than 0 (run.c) */
   PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

@@ -67,6 +67,8 @@ struct _p_FcContactStep {
   PetscInt          nlast, lastcap;
   PetscInt64       *lastkey;
   PetscReal        *lastnf; /* 6 per contact: n, f */
+  /* several ranks (contact_mpi.c): per partitioned body, dx and rate in the mesh's order; NULL on one rank */
+  PetscScalar     **gdx, **grate;
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
@@ -94,5 +96,17 @@ PetscErrorCode FcContactStepLinDestroy_Private(FcContactStep cs);
 /* lin_turn and lin_dforce against the previous correction of the step (compare), then remember
  * this one's normals and forces (contact_linearize.c) */
 PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *st, PetscBool compare);
+
+/* contact_mpi.c: several MPI ranks (doc/mpi.md "Contact"); each a no-op on one rank. SetUp: the
+ * constrained-DoF masks in the mesh's numbering. Gather: every partitioned body's dx and rate in
+ * the mesh's order (collective), which Read then hands for body b instead of its own arrays.
+ * Apply: Hᵀ r into this rank's rows and the correction by the distributed solve (*done: it was
+ * body b's; not for a body whose vectors are not partitioned). Share: rank 0's r, u and verdict. */
+PetscErrorCode FcContactStepRanksSetUp_Private(FcContactStep cs);
+PetscErrorCode FcContactStepRanksDestroy_Private(FcContactStep cs);
+PetscErrorCode FcContactStepRanksGather_Private(FcContactStep cs);
+void           FcContactStepRanksRead_Private(FcContactStep cs, PetscInt b, const PetscScalar **dx, const PetscScalar **rate);
+PetscErrorCode FcContactStepRanksApply_Private(FcContactStep cs, PetscInt b, PetscBool *done);
+PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats *st);
 
 #endif

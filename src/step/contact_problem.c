@@ -144,6 +144,7 @@ PetscErrorCode FcContactStepFormQ_Private(FcContactStep cs, PetscReal rscale)
   FcModel *model = cs->model;
 
   PetscFunctionBegin;
+  PetscCall(FcContactStepRanksGather_Private(cs)); /* several ranks: contact_mpi.c */
   for (PetscInt a = 0; a < cs->m; a++) {
     const FcContactPair *P = &cs->pairs[cs->pair[a]];
     FcBody               A = model->bodies[P->A], B = model->bodies[P->B];
@@ -158,8 +159,13 @@ PetscErrorCode FcContactStepFormQ_Private(FcContactStep cs, PetscReal rscale)
       PetscCall(VecGetArrayRead(dB, &dxB));
       PetscCall(VecGetArrayRead(rB, &sB));
     }
-    Relative_Private(cs, a, B, dxA, dxB, rdx);
-    Relative_Private(cs, a, B, sA, sB, rs);
+    {
+      const PetscScalar *gA = dxA, *gsA = sA, *gB = dxB, *gsB = sB; /* several ranks: the mesh-order copies */
+      FcContactStepRanksRead_Private(cs, P->A, &gA, &gsA);
+      if (FcBodyNDof(B)) FcContactStepRanksRead_Private(cs, P->B, &gB, &gsB);
+      Relative_Private(cs, a, B, gA, gB, rdx);
+      Relative_Private(cs, a, B, gsA, gsB, rs);
+    }
     if (!FcBodyNDof(B)) { /* prescribed motion: the target's material point at xc moved from x0 (t0) to xc (t1) */
       const PetscReal *xc = &cs->xc[3 * a];
       PetscReal        x0[3];

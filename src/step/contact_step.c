@@ -104,6 +104,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
     PetscCall(PetscCalloc1(FcBodyNDof(body), &cs->isbc[b]));
     for (PetscInt i = 0; i < nbc; i++) cs->isbc[b][bc[i]] = PETSC_TRUE;
   }
+  PetscCall(FcContactStepRanksSetUp_Private(cs)); /* several ranks: contact_mpi.c */
   PetscCall(FcContactPairsCreate(model, &cs->cat, &cs->npairs, &cs->pairs));
   cs->lin        = c->contact_linearization;
   cs->lin_max_it = c->contact_lin_max_it;
@@ -161,6 +162,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree(cs->stab_ptr));
   PetscCall(PetscFree2(cs->stab_dof, cs->stab_val));
   PetscCall(FcContactStepLinDestroy_Private(cs));
+  PetscCall(FcContactStepRanksDestroy_Private(cs));
   PetscCall(FcComplianceDestroy(&cs->compliance));
   if (cs->prob) PetscCall(FcContactProblemDestroy(&cs->prob));
   if (cs->solver) PetscCall(FcContactSolverDestroy(&cs->solver));
@@ -191,7 +193,10 @@ static PetscErrorCode Apply_Private(FcContactStep cs)
     PetscScalar           *f;
     const PetscScalar     *fr;
     Vec                    fc, dx;
+    PetscBool              done;
     if (!cs->involved[b]) continue;
+    PetscCall(FcContactStepRanksApply_Private(cs, b, &done)); /* several ranks: a partitioned body */
+    if (done) continue;
     PetscCall(FcBodyGetContactForce(body, PETSC_TRUE, &fc));
     PetscCall(FcBodyGetIncrement(body, &dx, NULL, NULL));
     PetscCall(VecSet(fc, 0.0));
@@ -367,6 +372,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     PetscCall(PetscTime(&t2));
     st->w_time += t2 - t1;
     PetscCall(FcContactStepSolve_Private(cs, st));
+    PetscCall(FcContactStepRanksShare_Private(cs, st)); /* several ranks: rank 0's solution */
     PetscCall(PetscTime(&t3));
     st->solve_time += t3 - t2;
     st->lin_it++;

@@ -17,6 +17,7 @@ typedef struct {
   PetscInt            npetsc;    /* PETSc options of the command line, passed on to every run */
   const char *const  *petsc;
   const char *const  *envp;      /* environment of the runs (NULL: the current one) */
+  const char         *mpiexec;   /* --mpiexec: the launcher every run starts under ("mpiexec -n 2"); NULL: none */
 } FcStudyCompareOptions;
 /* One run per cell of the cross product of the axes (separate fcsim processes, -j at once),
  * DIR/compare.csv and compare.md. *ok: every run converged. Input errors (an unknown axis, a

@@ -28,7 +28,48 @@ static void Sleep_Private(double s)
   (void)nanosleep(&ts, NULL);
 }
 
-PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, FcStudyExec *x)
+/* Whether `cmd` names an executable file: as a path when it has a '/', else in PATH (as
+ * posix_spawnp will search it). */
+static PetscBool Executable_Private(const char *cmd)
+{
+  const char *path = getenv("PATH");
+  char        buf[PETSC_MAX_PATH_LEN];
+
+  if (strchr(cmd, '/')) return (PetscBool)(access(cmd, X_OK) == 0);
+  for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+    size_t n = strcspn(p, ":");
+    if (n && n + strlen(cmd) + 2 < sizeof buf) {
+      memcpy(buf, p, n);
+      buf[n] = '/';
+      strcpy(buf + n + 1, cmd);
+      if (access(buf, X_OK) == 0) return PETSC_TRUE;
+    }
+    p += n + (p[n] == ':');
+  }
+  return PETSC_FALSE;
+}
+
+/* --mpiexec "mpiexec -n 2": its words, at blanks (no quoting: a launcher's options have none) */
+static PetscErrorCode Launcher_Private(const char *mpiexec, FcStudyExec *x)
+{
+  char          *p;
+  PetscErrorCode ierr = 0;
+
+  PetscFunctionBegin;
+  if (!mpiexec) PetscFunctionReturn(0);
+  PetscCall(PetscStrallocpy(mpiexec, &x->launchbuf));
+  for (p = strtok(x->launchbuf, " \t"); p && x->nlaunch < FC_STUDY_MAX_LAUNCH; p = strtok(NULL, " \t")) x->launch[x->nlaunch++] = p;
+  if (p) ierr = FcInputError("command line", "--mpiexec", "'%s': at most %d words", mpiexec, FC_STUDY_MAX_LAUNCH);
+  else if (!x->nlaunch) ierr = FcInputError("command line", "--mpiexec", "'%s': the launcher is empty (e.g. --mpiexec \"mpiexec -n 2\")", mpiexec);
+  else if (!Executable_Private(x->launch[0])) ierr = FcInputError("command line", "--mpiexec", "'%s': no executable '%s' (searched in PATH)", mpiexec, x->launch[0]);
+  if (ierr) { /* an input error leaves nothing behind */
+    PetscCall(PetscFree(x->launchbuf));
+    x->nlaunch = 0;
+  }
+  return ierr;
+}
+
+PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const char *mpiexec, FcStudyExec *x)
 {
   PetscMPIInt size;
   ssize_t     n;
@@ -42,6 +83,7 @@ PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, FcStud
   n = readlink("/proc/self/exe", x->exe, sizeof x->exe - 1);
   PetscCheck(n > 0 && (size_t)n < sizeof x->exe - 1, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot find the fcsim executable (/proc/self/exe): %s", strerror(errno));
   x->exe[n] = 0;
+  PetscCall(Launcher_Private(mpiexec, x));
   {
     /* The runs die with the study: FCSIM_PARENT_PID makes each one's watchdog end it as an
      * interrupt once its parent is no longer this process, however this one ends (src/fcsim.c);
@@ -53,7 +95,10 @@ PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, FcStud
     for (PetscInt i = 0; i < ne; i++)
       if (strncmp(e[i], "FCSIM_PARENT_PID=", 17)) x->envp[k++] = (char *)e[i];
     PetscCall(PetscSNPrintf(x->parent, sizeof x->parent, "FCSIM_PARENT_PID=%d", (int)getpid()));
-    x->envp[k++] = x->parent;
+    /* under a launcher a run's parent is the launcher's daemon, not this process: the watchdog's
+     * test would end it at once. The launcher forwards the study's SIGTERM (FcStudyJobsStop) to
+     * the ranks; a study killed with SIGKILL leaves the launcher and its runs (doc/study.md) */
+    if (!x->nlaunch) x->envp[k++] = x->parent;
     x->envp[k]   = NULL;
   }
   PetscFunctionReturn(0);
@@ -63,6 +108,7 @@ PetscErrorCode FcStudyExecDestroy(FcStudyExec *x)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(x->envp));
+  PetscCall(PetscFree(x->launchbuf));
   PetscFunctionReturn(0);
 }
 
@@ -72,10 +118,19 @@ PetscErrorCode FcStudyJobStart(const FcStudyExec *x, char **argv, const char *lo
   posix_spawnattr_t          at;
   sigset_t                   none, dflt;
   FILE                      *f;
-  int                        rc;
+  int                        rc, na = 0;
+  char                      *full[FC_STUDY_MAX_LAUNCH + 256];
 
   PetscFunctionBegin;
   argv[0] = (char *)x->exe;
+  /* --mpiexec: launch... exe args... (argv of the run after the launcher's words) */
+  for (int i = 0; i < x->nlaunch; i++) full[na++] = x->launch[i];
+  for (PetscInt i = 0; argv[i]; i++) {
+    PetscCheck(na < FC_STUDY_MAX_LAUNCH + 255, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "A run's command line has more than 255 words");
+    full[na++] = argv[i];
+  }
+  full[na] = NULL;
+  argv     = full;
   PetscCall(PetscStrncpy(j->log, log, sizeof j->log));
   f = fopen(log, "w");
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s: %s", log, strerror(errno));
@@ -98,10 +153,11 @@ PetscErrorCode FcStudyJobStart(const FcStudyExec *x, char **argv, const char *lo
   posix_spawnattr_setsigdefault(&at, &dflt);
   posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   j->t0 = Now_Private();
-  rc    = posix_spawn(&j->pid, x->exe, &fa, &at, argv, x->envp);
+  if (x->nlaunch) rc = posix_spawnp(&j->pid, x->launch[0], &fa, &at, argv, x->envp); /* the launcher in PATH */
+  else rc = posix_spawn(&j->pid, x->exe, &fa, &at, argv, x->envp);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
-  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start %s (log %s): %s", x->exe, log, strerror(rc));
+  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start %s (log %s): %s", argv[0], log, strerror(rc));
   j->running = j->started = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

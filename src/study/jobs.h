@@ -6,11 +6,16 @@
 #include "../core/fc.h"
 #include <sys/types.h>
 
+#define FC_STUDY_MAX_LAUNCH 32
 /* What every job of a study shares: this executable and the runs' environment. */
 typedef struct {
   char   exe[PETSC_MAX_PATH_LEN];
   char **envp;       /* fcsim's environment (as before MPI started) + FCSIM_PARENT_PID */
   char   parent[48]; /* its FCSIM_PARENT_PID=<this pid> entry */
+  /* --mpiexec: the launcher's words (launch[0] searched in PATH), every run started as
+   * launch... exe args...; nlaunch 0: none */
+  char  *launchbuf, *launch[FC_STUDY_MAX_LAUNCH];
+  int    nlaunch;
 } FcStudyExec;
 
 typedef struct {
@@ -22,8 +27,10 @@ typedef struct {
 } FcStudyJob;
 
 /* A study starts its runs itself: it must be one process (not under mpiexec). `what` names the
- * study in the message ("study refine"). envp: the environment given to fcsim (NULL: environ). */
-PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, FcStudyExec *x);
+ * study in the message ("study refine"). envp: the environment given to fcsim (NULL: environ).
+ * mpiexec: the launcher each run starts under, split at blanks ("mpiexec -n 2"; NULL: none): an
+ * empty one is an input error at --mpiexec. */
+PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const char *mpiexec, FcStudyExec *x);
 PetscErrorCode FcStudyExecDestroy(FcStudyExec *x);
 
 /* Starts `argv` (argv[0] is replaced by the executable) with stdin /dev/null, stdout and stderr

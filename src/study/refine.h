@@ -27,6 +27,7 @@ typedef struct {
   const char *const *petsc;
   const char *const *envp;      /* environment of the runs (NULL: the current one); fcsim
                                    passes its environment as it was before MPI started */
+  const char        *mpiexec;   /* --mpiexec: the launcher every run starts under ("mpiexec -n 2"); NULL: none */
 } FcStudyRefineOptions;
 
 /* Runs every level, writes DIR/study.csv, study.md, errors.csv (with a reference), the runs
