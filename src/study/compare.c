@@ -664,7 +664,7 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
   *ok = PETSC_TRUE;
   PetscCall(PetscMemzero(&C, sizeof C));
   C.o  = o;
-  ierr = FcStudyExecInit("study compare", o->envp, &C.x);
+  ierr = FcStudyExecInit("study compare", o->envp, o->mpiexec, &C.x);
   if (!ierr) ierr = Setup_Private(&C, dir, sizeof dir);
   if (!ierr) ierr = FcOutDirCheck(dir, o->outdir ? "command line" : o->casefile, o->outdir ? "-o" : "output.dir", "study compare", o->overwrite, &od);
   if (!ierr) ierr = FcOutDirCreate(&od);

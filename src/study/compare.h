@@ -10,6 +10,7 @@ typedef struct {
   PetscInt            naxes;    /* --axis NAME=V1,V2,...: solver, compliance, dt, integrator, level */
   const char *const  *axes;
   PetscInt            jobs;     /* runs at once; 0: 1 (timings that compare) */
+  const char         *mpiexec;  /* NULL, or the launcher every run starts under ("mpiexec -n 2"; jobs.h) */
   const char         *outdir;   /* NULL: <output.dir>/<name>/compare */
   const char         *command_line;
   PetscBool           overwrite; /* --overwrite: a foreign folder at outdir may be replaced */

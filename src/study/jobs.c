@@ -28,7 +28,37 @@ static void Sleep_Private(double s)
   (void)nanosleep(&ts, NULL);
 }
 
-PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, FcStudyExec *x)
+/* Splits --mpiexec's value into words (blanks separate them; no quoting: no shell runs it) and
+ * finds its first word in PATH, so that a typo is one line before any run starts. */
+static PetscErrorCode Launcher_Private(const char *what, const char *launcher, FcStudyExec *x)
+{
+  char      *w, *save = NULL;
+  PetscBool  found = PETSC_FALSE;
+  const char *path = getenv("PATH");
+
+  PetscFunctionBegin;
+  FcCheckInput(strlen(launcher) < sizeof x->launch_buf, "command line", "--mpiexec", "the launcher '%.40s...' is longer than %d characters", launcher, (int)sizeof x->launch_buf - 1);
+  PetscCall(PetscStrncpy(x->launch_buf, launcher, sizeof x->launch_buf));
+  for (w = strtok_r(x->launch_buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+    FcCheckInput(x->nlaunch < FC_STUDY_LAUNCH_MAX, "command line", "--mpiexec", "the launcher '%s' has more than %d words", launcher, FC_STUDY_LAUNCH_MAX);
+    x->launch[x->nlaunch++] = w;
+  }
+  FcCheckInput(x->nlaunch > 0, "command line", "--mpiexec", "%s: the launcher is empty (give e.g. --mpiexec \"mpiexec -n 2\")", what);
+  x->launch[x->nlaunch] = NULL;
+  if (strchr(x->launch[0], '/')) found = access(x->launch[0], X_OK) == 0 ? PETSC_TRUE : PETSC_FALSE;
+  else
+    for (const char *d = path ? path : ""; *d && !found;) {
+      const char *e = strchr(d, ':');
+      size_t      n = e ? (size_t)(e - d) : strlen(d);
+      char        f[PETSC_MAX_PATH_LEN];
+      if (n && (size_t)snprintf(f, sizeof f, "%.*s/%s", (int)n, d, x->launch[0]) < sizeof f && access(f, X_OK) == 0) found = PETSC_TRUE;
+      d += n + (e ? 1 : 0);
+    }
+  FcCheckInput(found, "command line", "--mpiexec", "the launcher '%s' is not an executable in PATH (e.g. --mpiexec \"mpiexec -n 2\"; Open MPI's is in openmpi-bin)", x->launch[0]);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const char *launcher, FcStudyExec *x)
 {
   PetscMPIInt size;
   ssize_t     n;
@@ -39,6 +69,7 @@ PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, FcStud
   FcCheckInput(size == 1, "command line", what, "starts one fcsim process per run itself: run it as one process (without mpiexec)");
   for (const char *const *e = envp; e && *e; e++)
     FcCheckInput(strncmp(*e, "OMPI_COMM_WORLD_SIZE=", 21) && strncmp(*e, "PMI_RANK=", 9) && strncmp(*e, "PMIX_RANK=", 10), "command line", what, "starts one fcsim process per run itself: run it without mpiexec");
+  if (launcher) PetscCall(Launcher_Private(what, launcher, x));
   n = readlink("/proc/self/exe", x->exe, sizeof x->exe - 1);
   PetscCheck(n > 0 && (size_t)n < sizeof x->exe - 1, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot find the fcsim executable (/proc/self/exe): %s", strerror(errno));
   x->exe[n] = 0;
@@ -73,11 +104,21 @@ PetscErrorCode FcStudyJobStart(const FcStudyExec *x, char **argv, const char *lo
   sigset_t                   none, dflt;
   FILE                      *f;
   int                        rc;
+  char                     **full = NULL;
 
   PetscFunctionBegin;
   argv[0] = (char *)x->exe;
+  if (x->nlaunch) { /* LAUNCHER... fcsim ARGS */
+    PetscInt na = 0;
+    while (argv[na]) na++;
+    PetscCall(PetscMalloc1(x->nlaunch + na + 1, &full));
+    for (int i = 0; i < x->nlaunch; i++) full[i] = x->launch[i];
+    for (PetscInt i = 0; i <= na; i++) full[x->nlaunch + i] = argv[i];
+    argv = full;
+  }
   PetscCall(PetscStrncpy(j->log, log, sizeof j->log));
   f = fopen(log, "w");
+  if (!f) PetscCall(PetscFree(full));
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s: %s", log, strerror(errno));
   fprintf(f, "%s", header);
   for (PetscInt i = 0; argv[i]; i++) fprintf(f, " %s", argv[i]);
@@ -98,10 +139,12 @@ PetscErrorCode FcStudyJobStart(const FcStudyExec *x, char **argv, const char *lo
   posix_spawnattr_setsigdefault(&at, &dflt);
   posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   j->t0 = Now_Private();
-  rc    = posix_spawn(&j->pid, x->exe, &fa, &at, argv, x->envp);
+  /* with a launcher, posix_spawnp finds it in PATH as Launcher_Private did */
+  rc    = x->nlaunch ? posix_spawnp(&j->pid, argv[0], &fa, &at, argv, x->envp) : posix_spawn(&j->pid, x->exe, &fa, &at, argv, x->envp);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
-  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start %s (log %s): %s", x->exe, log, strerror(rc));
+  PetscCall(PetscFree(full));
+  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start %s (log %s): %s", argv[0], log, strerror(rc));
   j->running = j->started = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

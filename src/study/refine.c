@@ -828,7 +828,7 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
   /* before anything else is read: what the levels refine */
   FcCheckInput(!o->over || !strcmp(o->over, "mesh") || !strcmp(o->over, "dt"), "command line", "--over", "'%s': expected mesh (the levels refine the meshes) or dt (they halve time.dt)", o->over);
   s.over_dt = (PetscBool)(o->over && !strcmp(o->over, "dt"));
-  PetscCall(FcStudyExecInit("study refine", o->envp, &s.x));
+  PetscCall(FcStudyExecInit("study refine", o->envp, o->mpiexec, &s.x));
   ierr = ParseLevels_Private(o->levels, &s);
   if (!ierr) ierr = Validate_Private(&s);
   if (ierr) {

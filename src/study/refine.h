@@ -19,6 +19,7 @@ typedef struct {
   const char        *quantity;  /* probe column of Q; NULL: Y at the last reference point, or the
                                    last probe column without a reference */
   PetscInt           jobs;      /* runs at once; 0: the number of online processors */
+  const char         *mpiexec;  /* NULL, or the launcher every run starts under ("mpiexec -n 2"; jobs.h) */
   const char        *outdir;    /* NULL: <output.dir>/<name>/refine_<YYYYmmdd-HHMMSS> */
   PetscBool          overwrite; /* --overwrite: a foreign folder at outdir may be replaced */
   PetscBool          force;     /* --force: passed on to every run (src/run/estimate.h) */
