@@ -68,6 +68,9 @@ for n in 300 1000 3000; do /usr/bin/python3 bench/fclib_multibody.py --layout wa
 # that compare; bench/out/arch_rate/arch_study.md (doc/performance.md)
 rm -rf bench/out/arch_rate
 /usr/bin/python3 scripts/arch_study.py --mus 1.0,0.2 --sweep '' --t-end 7 -j 1 --solvers newton,sap,nsgs -o bench/out/arch_rate
+# issue 29: strong scaling of a 216,843-DoF body on 1 and 2 ranks (time split, memory per rank, and the
+# projection to 8-64 ranks as a model; doc/mpi.md "Strong scaling"; about 4 min)
+/usr/bin/python3 bench/strong_scaling.py --ranks 1,2
 # issues 13 and 29: set-up of many bodies (one body per volume of one mesh, every pair in contact):
 # CPU and peak memory of `fcsim info` on walls of 500 to 5000 blocks, and the log-log slope
 # (doc/performance.md)

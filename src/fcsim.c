@@ -75,6 +75,7 @@ static char **EnvCopy_Private(void)
  * always ends fcsim within a second or two and leaves nothing behind. */
 static sigset_t watched;
 static pid_t    watch_parent; /* the study that started this run (FCSIM_PARENT_PID), or 0 */
+static int      watch_alive;  /* 1: started through a launcher (study --mpiexec): watch that the study lives */
 static sem_t    wake;
 
 static void OnInterrupt_Private(int sig)
@@ -126,8 +127,11 @@ static void *Watchdog_Private(void *arg)
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_sec += 1;
     if (!sem_timedwait(&wake, &ts)) break;
-    if (watch_parent && getppid() != watch_parent) break; /* the study died: as an interrupt */
-    if (errno == ETIMEDOUT) FcProgressReport();
+    const int err = errno;
+    /* the study died: as an interrupt. A rank started by a launcher (study --mpiexec) has the
+     * launcher as parent, which may outlive the study: it asks whether the study still exists. */
+    if (watch_parent && (watch_alive ? kill(watch_parent, 0) && errno == ESRCH : getppid() != watch_parent)) break;
+    if (err == ETIMEDOUT) FcProgressReport();
   }
   for (double t = 0; t < FcInterruptGrace; t += 0.01) {
     struct timespec ts = {0, 10000000};
@@ -229,6 +233,7 @@ int main(int argc, char **argv)
     const char *pp = getenv("FCSIM_PARENT_PID");
     if (pp) {
       watch_parent = (pid_t)strtol(pp, NULL, 10);
+      watch_alive  = getppid() != watch_parent;
       (void)unsetenv("FCSIM_PARENT_PID");
     }
   }

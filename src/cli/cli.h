@@ -38,7 +38,7 @@ typedef struct {
   const char  *axes[8];
   double       scale_x, scale_y;
   long         jobs;
-  const char  *mpiexec;                     /* study refine/compare: --mpiexec "mpiexec -n 2" */
+  const char  *mpiexec;                     /* study: --mpiexec "LAUNCHER ARGS" for every run */
   FcTrajectoryOptions traj;                 /* trajectory check */
   double       rate;
 } FcCli;

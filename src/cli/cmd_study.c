@@ -6,15 +6,15 @@
 #include <math.h>
 #include <string.h>
 
-/* --solvers, --levels, --bodies, --reference, --quantity, --over: a string each, checked by the study */
+/* --solvers, --levels, --bodies, --reference, --quantity, --over, --mpiexec: a string each, checked by the study */
 static int String_Private(FcCli *a, const char *name, const char *v)
 {
   if (!strcmp(name, "--solvers")) a->solvers = v;
   else if (!strcmp(name, "--over")) a->over = v;
+  else if (!strcmp(name, "--mpiexec")) a->mpiexec = v;
   else if (!strcmp(name, "--levels")) a->levels = v;
   else if (!strcmp(name, "--bodies")) a->bodies = v;
   else if (!strcmp(name, "--reference")) a->reference = v;
-  else if (!strcmp(name, "--mpiexec")) a->mpiexec = v;
   else a->quantity = v;
   return 0;
 }
@@ -67,7 +67,7 @@ static int CheckRefine_Private(FcCli *a)
 
 static PetscErrorCode Main_Compare(FcCli *a, PetscBool *ok)
 {
-  FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .naxes = a->naxes, .axes = a->axes, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite, .force = a->force, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)a->envp, .mpiexec = a->mpiexec};
+  FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .naxes = a->naxes, .axes = a->axes, .jobs = (PetscInt)a->jobs, .mpiexec = a->mpiexec, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite, .force = a->force, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)a->envp};
 
   PetscFunctionBegin;
   PetscCall(FcCliRegisterTypes());
@@ -76,7 +76,7 @@ static PetscErrorCode Main_Compare(FcCli *a, PetscBool *ok)
 
 static PetscErrorCode Main_Refine(FcCli *a, PetscBool *ok)
 {
-  FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .over = a->over, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .outdir = a->outdir, .overwrite = a->overwrite, .force = a->force, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)a->envp, .mpiexec = a->mpiexec};
+  FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .over = a->over, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .mpiexec = a->mpiexec, .outdir = a->outdir, .overwrite = a->overwrite, .force = a->force, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)a->envp};
 
   PetscFunctionBegin;
   PetscCall(FcCliRegisterTypes());
@@ -87,7 +87,7 @@ static const FcCliOption compare_options[] = {
   {"--solvers", "LIST", String_Private},
   {"--axis", "NAME=LIST", Axis_Private},
   {"-j", "N", Jobs_Private},
-  {"--mpiexec", "CMD", String_Private},
+  {"--mpiexec", "LAUNCHER", String_Private},
   {NULL, NULL, NULL},
 };
 
@@ -100,7 +100,7 @@ static const FcCliOption refine_options[] = {
   {"--scale-x", "S", Scale_Private},
   {"--scale-y", "S", Scale_Private},
   {"-j", "N", Jobs_Private},
-  {"--mpiexec", "CMD", String_Private},
+  {"--mpiexec", "LAUNCHER", String_Private},
   {NULL, NULL, NULL},
 };
 
@@ -109,16 +109,16 @@ const FcCliCommand FcCliCommandStudyCompare = {
   .sub      = "compare",
   .synopsis = "study compare CASE.json --axis solver=A,B,...",
   .file     = "CASE.json",
-  .usage    = "fcsim study compare CASE.json [--axis NAME=V1,V2,...]... [--solvers A,B,...] [-j N] [--mpiexec CMD]\n"
-              "                           [--set PATH=VALUE]... [-o DIR [--overwrite]] [-q] [PETSc options]\n",
+  .usage    = "fcsim study compare CASE.json [--axis NAME=V1,V2,...]... [--solvers A,B,...] [-j N]\n"
+              "                           [--mpiexec \"mpiexec -n R\"] [--set PATH=VALUE]... [-o DIR [--overwrite]] [-q] [PETSc options]\n",
   .help     = "  study compare  run a case once per cell of the cross product of the axes: solver (variants\n"
               "          as fclib compare takes them, lemke:k=16; --solvers LIST is --axis solver=LIST),\n"
               "          compliance, dt, integrator, level (mesh.refine of the deformable bodies); N runs\n"
               "          at once (-j, default 1: timings that compare); DIR/compare.csv and compare.md\n"
               "          list per run the steps, contact iterations and error, the cost split (assembly,\n"
               "          factorization, W, detection, contact solve, output), the wall time and the probe\n"
-              "          differences against the first run; --mpiexec \"mpiexec -n 2\": every run under that\n"
-              "          launcher; see doc/study.md\n",
+              "          differences against the first run; --mpiexec: every run under that launcher\n"
+              "          (split on spaces, no shell; doc/mpi.md); see doc/study.md\n",
   .flags    = FC_CLI_SET | FC_CLI_OUT | FC_CLI_FORCE | FC_CLI_CASE | FC_CLI_ENV,
   .options  = compare_options,
   .main     = Main_Compare,
@@ -130,7 +130,8 @@ const FcCliCommand FcCliCommandStudyRefine = {
   .synopsis = "study refine CASE.json --levels 0,1,2",
   .file     = "CASE.json",
   .usage    = "fcsim study refine CASE.json --levels 0,1,2,3 [--over mesh|dt] [--bodies A,B] [--reference FILE.csv]\n"
-              "                          [--scale-x S] [--scale-y S] [--quantity COLUMN] [-j N] [--mpiexec CMD]\n"
+              "                          [--scale-x S] [--scale-y S] [--quantity COLUMN] [-j N]\n"
+              "                          [--mpiexec \"mpiexec -n R\"]\n"
               "                          [--set PATH=VALUE]... [-o DIR [--overwrite]] [-q] [PETSc options]\n",
   .help     = "  study refine  run a case once per mesh refinement level (bodies[i].mesh.refine = L for\n"
               "          every deformable body, or those of --bodies; --over dt: time.dt / 2^L instead),\n"
@@ -139,8 +140,8 @@ const FcCliCommand FcCliCommandStudyRefine = {
               "          time, the errors against the reference curve (--reference: '#' comment lines,\n"
               "          a header X,Y naming probe columns, then x,y rows; --scale-x/-y multiply the\n"
               "          run's columns), the observed order and the Richardson-extrapolated quantity;\n"
-              "          DIR defaults to <output.dir>/<name>/refine_<date-time>; --mpiexec \"mpiexec -n 2\":\n"
-              "          every run under that launcher; see doc/study.md\n",
+              "          --mpiexec: every run under that launcher (split on spaces, no shell; doc/mpi.md);\n"
+              "          DIR defaults to <output.dir>/<name>/refine_<date-time>; see doc/study.md\n",
   .flags    = FC_CLI_SET | FC_CLI_OUT | FC_CLI_FORCE | FC_CLI_CASE | FC_CLI_ENV,
   .options  = refine_options,
   .check    = CheckRefine_Private,

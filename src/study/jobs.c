@@ -28,48 +28,37 @@ static void Sleep_Private(double s)
   (void)nanosleep(&ts, NULL);
 }
 
-/* Whether `cmd` names an executable file: as a path when it has a '/', else in PATH (as
- * posix_spawnp will search it). */
-static PetscBool Executable_Private(const char *cmd)
+/* Splits --mpiexec's value into words (blanks separate them; no quoting: no shell runs it) and
+ * finds its first word in PATH, so that a typo is one line before any run starts. */
+static PetscErrorCode Launcher_Private(const char *what, const char *launcher, FcStudyExec *x)
 {
+  char      *w, *save = NULL;
+  PetscBool  found = PETSC_FALSE;
   const char *path = getenv("PATH");
-  char        buf[PETSC_MAX_PATH_LEN];
-
-  if (strchr(cmd, '/')) return (PetscBool)(access(cmd, X_OK) == 0);
-  for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-    size_t n = strcspn(p, ":");
-    if (n && n + strlen(cmd) + 2 < sizeof buf) {
-      memcpy(buf, p, n);
-      buf[n] = '/';
-      strcpy(buf + n + 1, cmd);
-      if (access(buf, X_OK) == 0) return PETSC_TRUE;
-    }
-    p += n + (p[n] == ':');
-  }
-  return PETSC_FALSE;
-}
-
-/* --mpiexec "mpiexec -n 2": its words, at blanks (no quoting: a launcher's options have none) */
-static PetscErrorCode Launcher_Private(const char *mpiexec, FcStudyExec *x)
-{
-  char          *p;
-  PetscErrorCode ierr = 0;
 
   PetscFunctionBegin;
-  if (!mpiexec) PetscFunctionReturn(0);
-  PetscCall(PetscStrallocpy(mpiexec, &x->launchbuf));
-  for (p = strtok(x->launchbuf, " \t"); p && x->nlaunch < FC_STUDY_MAX_LAUNCH; p = strtok(NULL, " \t")) x->launch[x->nlaunch++] = p;
-  if (p) ierr = FcInputError("command line", "--mpiexec", "'%s': at most %d words", mpiexec, FC_STUDY_MAX_LAUNCH);
-  else if (!x->nlaunch) ierr = FcInputError("command line", "--mpiexec", "'%s': the launcher is empty (e.g. --mpiexec \"mpiexec -n 2\")", mpiexec);
-  else if (!Executable_Private(x->launch[0])) ierr = FcInputError("command line", "--mpiexec", "'%s': no executable '%s' (searched in PATH)", mpiexec, x->launch[0]);
-  if (ierr) { /* an input error leaves nothing behind */
-    PetscCall(PetscFree(x->launchbuf));
-    x->nlaunch = 0;
+  FcCheckInput(strlen(launcher) < sizeof x->launch_buf, "command line", "--mpiexec", "the launcher '%.40s...' is longer than %d characters", launcher, (int)sizeof x->launch_buf - 1);
+  PetscCall(PetscStrncpy(x->launch_buf, launcher, sizeof x->launch_buf));
+  for (w = strtok_r(x->launch_buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+    FcCheckInput(x->nlaunch < FC_STUDY_LAUNCH_MAX, "command line", "--mpiexec", "the launcher '%s' has more than %d words", launcher, FC_STUDY_LAUNCH_MAX);
+    x->launch[x->nlaunch++] = w;
   }
-  return ierr;
+  FcCheckInput(x->nlaunch > 0, "command line", "--mpiexec", "%s: the launcher is empty (give e.g. --mpiexec \"mpiexec -n 2\")", what);
+  x->launch[x->nlaunch] = NULL;
+  if (strchr(x->launch[0], '/')) found = access(x->launch[0], X_OK) == 0 ? PETSC_TRUE : PETSC_FALSE;
+  else
+    for (const char *d = path ? path : ""; *d && !found;) {
+      const char *e = strchr(d, ':');
+      size_t      n = e ? (size_t)(e - d) : strlen(d);
+      char        f[PETSC_MAX_PATH_LEN];
+      if (n && (size_t)snprintf(f, sizeof f, "%.*s/%s", (int)n, d, x->launch[0]) < sizeof f && access(f, X_OK) == 0) found = PETSC_TRUE;
+      d += n + (e ? 1 : 0);
+    }
+  FcCheckInput(found, "command line", "--mpiexec", "the launcher '%s' is not an executable in PATH (e.g. --mpiexec \"mpiexec -n 2\"; Open MPI's is in openmpi-bin)", x->launch[0]);
+  PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const char *mpiexec, FcStudyExec *x)
+PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const char *launcher, FcStudyExec *x)
 {
   PetscMPIInt size;
   ssize_t     n;
@@ -80,10 +69,10 @@ PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const 
   FcCheckInput(size == 1, "command line", what, "starts one fcsim process per run itself: run it as one process (without mpiexec)");
   for (const char *const *e = envp; e && *e; e++)
     FcCheckInput(strncmp(*e, "OMPI_COMM_WORLD_SIZE=", 21) && strncmp(*e, "PMI_RANK=", 9) && strncmp(*e, "PMIX_RANK=", 10), "command line", what, "starts one fcsim process per run itself: run it without mpiexec");
+  if (launcher) PetscCall(Launcher_Private(what, launcher, x));
   n = readlink("/proc/self/exe", x->exe, sizeof x->exe - 1);
   PetscCheck(n > 0 && (size_t)n < sizeof x->exe - 1, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot find the fcsim executable (/proc/self/exe): %s", strerror(errno));
   x->exe[n] = 0;
-  PetscCall(Launcher_Private(mpiexec, x));
   {
     /* The runs die with the study: FCSIM_PARENT_PID makes each one's watchdog end it as an
      * interrupt once its parent is no longer this process, however this one ends (src/fcsim.c);
@@ -95,10 +84,7 @@ PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const 
     for (PetscInt i = 0; i < ne; i++)
       if (strncmp(e[i], "FCSIM_PARENT_PID=", 17)) x->envp[k++] = (char *)e[i];
     PetscCall(PetscSNPrintf(x->parent, sizeof x->parent, "FCSIM_PARENT_PID=%d", (int)getpid()));
-    /* under a launcher a run's parent is the launcher's daemon, not this process: the watchdog's
-     * test would end it at once. The launcher forwards the study's SIGTERM (FcStudyJobsStop) to
-     * the ranks; a study killed with SIGKILL leaves the launcher and its runs (doc/study.md) */
-    if (!x->nlaunch) x->envp[k++] = x->parent;
+    x->envp[k++] = x->parent;
     x->envp[k]   = NULL;
   }
   PetscFunctionReturn(0);
@@ -108,7 +94,6 @@ PetscErrorCode FcStudyExecDestroy(FcStudyExec *x)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(x->envp));
-  PetscCall(PetscFree(x->launchbuf));
   PetscFunctionReturn(0);
 }
 
@@ -118,21 +103,22 @@ PetscErrorCode FcStudyJobStart(const FcStudyExec *x, char **argv, const char *lo
   posix_spawnattr_t          at;
   sigset_t                   none, dflt;
   FILE                      *f;
-  int                        rc, na = 0;
-  char                      *full[FC_STUDY_MAX_LAUNCH + 256];
+  int                        rc;
+  char                     **full = NULL;
 
   PetscFunctionBegin;
   argv[0] = (char *)x->exe;
-  /* --mpiexec: launch... exe args... (argv of the run after the launcher's words) */
-  for (int i = 0; i < x->nlaunch; i++) full[na++] = x->launch[i];
-  for (PetscInt i = 0; argv[i]; i++) {
-    PetscCheck(na < FC_STUDY_MAX_LAUNCH + 255, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "A run's command line has more than 255 words");
-    full[na++] = argv[i];
+  if (x->nlaunch) { /* LAUNCHER... fcsim ARGS */
+    PetscInt na = 0;
+    while (argv[na]) na++;
+    PetscCall(PetscMalloc1(x->nlaunch + na + 1, &full));
+    for (int i = 0; i < x->nlaunch; i++) full[i] = x->launch[i];
+    for (PetscInt i = 0; i <= na; i++) full[x->nlaunch + i] = argv[i];
+    argv = full;
   }
-  full[na] = NULL;
-  argv     = full;
   PetscCall(PetscStrncpy(j->log, log, sizeof j->log));
   f = fopen(log, "w");
+  if (!f) PetscCall(PetscFree(full));
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s: %s", log, strerror(errno));
   fprintf(f, "%s", header);
   for (PetscInt i = 0; argv[i]; i++) fprintf(f, " %s", argv[i]);
@@ -153,10 +139,11 @@ PetscErrorCode FcStudyJobStart(const FcStudyExec *x, char **argv, const char *lo
   posix_spawnattr_setsigdefault(&at, &dflt);
   posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   j->t0 = Now_Private();
-  if (x->nlaunch) rc = posix_spawnp(&j->pid, x->launch[0], &fa, &at, argv, x->envp); /* the launcher in PATH */
-  else rc = posix_spawn(&j->pid, x->exe, &fa, &at, argv, x->envp);
+  /* with a launcher, posix_spawnp finds it in PATH as Launcher_Private did */
+  rc    = x->nlaunch ? posix_spawnp(&j->pid, argv[0], &fa, &at, argv, x->envp) : posix_spawn(&j->pid, x->exe, &fa, &at, argv, x->envp);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
+  PetscCall(PetscFree(full));
   PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start %s (log %s): %s", argv[0], log, strerror(rc));
   j->running = j->started = PETSC_TRUE;
   PetscFunctionReturn(0);

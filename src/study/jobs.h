@@ -6,15 +6,14 @@
 #include "../core/fc.h"
 #include <sys/types.h>
 
-#define FC_STUDY_MAX_LAUNCH 32
-/* What every job of a study shares: this executable and the runs' environment. */
+/* What every job of a study shares: this executable, the runs' environment and the launcher. */
+#define FC_STUDY_LAUNCH_MAX 32
 typedef struct {
   char   exe[PETSC_MAX_PATH_LEN];
   char **envp;       /* fcsim's environment (as before MPI started) + FCSIM_PARENT_PID */
   char   parent[48]; /* its FCSIM_PARENT_PID=<this pid> entry */
-  /* --mpiexec: the launcher's words (launch[0] searched in PATH), every run started as
-   * launch... exe args...; nlaunch 0: none */
-  char  *launchbuf, *launch[FC_STUDY_MAX_LAUNCH];
+  char   launch_buf[1024];                /* --mpiexec's words, NUL-separated */
+  char  *launch[FC_STUDY_LAUNCH_MAX + 1]; /* the launcher's argv (launch[0] looked up in PATH), or none */
   int    nlaunch;
 } FcStudyExec;
 
@@ -28,9 +27,10 @@ typedef struct {
 
 /* A study starts its runs itself: it must be one process (not under mpiexec). `what` names the
  * study in the message ("study refine"). envp: the environment given to fcsim (NULL: environ).
- * mpiexec: the launcher each run starts under, split at blanks ("mpiexec -n 2"; NULL: none): an
- * empty one is an input error at --mpiexec. */
-PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const char *mpiexec, FcStudyExec *x);
+ * launcher: NULL, or the command every run starts under (--mpiexec "mpiexec -n 2": split on
+ * blanks, no shell; its first word must be an executable in PATH, else bad input). A run then
+ * is `LAUNCHER... fcsim run ...`; its ranks see the study die by FCSIM_PARENT_PID (src/fcsim.c). */
+PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const char *launcher, FcStudyExec *x);
 PetscErrorCode FcStudyExecDestroy(FcStudyExec *x);
 
 /* Starts `argv` (argv[0] is replaced by the executable) with stdin /dev/null, stdout and stderr

@@ -225,8 +225,9 @@ cases += [
     # the case's "petsc" object reaches the runs of a study compare (a bad solver option in it is refused)
     ("study compare case petsc option", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs", "--set", "petsc.fc_contact_solver_nsgs_error_every=0", "-o", os.path.join(tmp, "ocmp2"), "-q"], ["options", "-fc_contact_solver_nsgs_error_every"]),
     ("study compare without contact", ["study", "compare", good, "--solvers", "nsgs"], [good, "contacts"]),
-    ("study compare empty --mpiexec", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs", "--mpiexec", " "], ["--mpiexec", "empty"]),
-    ("study refine unknown launcher", ["study", "refine", good, "--levels", "0", "--mpiexec", "nosuch-mpiexec -n 2"], ["--mpiexec", "nosuch-mpiexec", "PATH"]),
+    # study --mpiexec (issue 29 item 3): an empty launcher, one that is not in PATH
+    ("study refine empty --mpiexec", ["study", "refine", good, "--levels", "0", "--mpiexec", " ", "-o", os.path.join(tmp, "ompx1")], ["--mpiexec", "empty"]),
+    ("study compare unknown --mpiexec", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs", "--mpiexec", "no-such-launcher -n 2", "-o", os.path.join(tmp, "ompx2")], ["--mpiexec", "no-such-launcher", "not an executable in PATH"]),
     # contact_step (issue 28, doc/contact.md "Linearization")
     ("contact_step max_it 0", ["info", "cases/block_on_floor.json", "--set", "contact_step.max_it=0"], ["cases/block_on_floor.json", "contact_step.max_it", ">= 1"]),
     ("contact_step tol < 0", ["info", "cases/block_on_floor.json", "--set", "contact_step.tol=-1e-6"], ["cases/block_on_floor.json", "contact_step.tol", ">= 0"]),

@@ -31,7 +31,6 @@ machine:
 - under mpiexec fcsim leaves Open MPI's start-up alone (src/core/mpienv.c prepares only a
   singleton): the runs start on an empty TMPDIR, and no fcsim-mpi-* session folder is made.
 """
-import csv
 import math
 import os
 import shutil
@@ -178,25 +177,7 @@ refused("global_corotational", ["run", BAR, "-q", "--set", 'bodies[0].kinematics
 refused("fcsim info", ["info", CANT], ["command line", "mpiexec", "fcsim info", "one process"])
 # an input error found after meshing, which every rank raises: still one line (rank 0's)
 refused("an unknown group", ["run", CANT, "-q", "--set", 'bodies[0].boundary[0].group="nosuch"'], ["cantilever.json", "bodies[0].boundary[0].group", "nosuch"])
-# item 3: a study starts each run under a launcher (--mpiexec); the runs record 2 ranks and their
-# probes equal the one-process study's runs' to the tolerance above (round-off only)
-studies = {}
-for tag, extra in (("1", []), ("2", ["--mpiexec", "mpiexec -q -n 2"])):
-    out = os.path.join(tmp, "study-" + tag)
-    p = subprocess.run([FCSIM, "study", "compare", BAR, "--axis", "level=0,1", "--set", "time.t_end=0.002", "-q", "-o", out] + extra, cwd=tmp, capture_output=True, text=True, timeout=600, env=env)
-    check(p.returncode == 0, "study compare%s: exit 0 (%d: %s)" % (" --mpiexec" if extra else "", p.returncode, p.stderr.strip()[-300:]))
-    with open(os.path.join(out, "compare.csv")) as f:
-        studies[tag] = list(csv.DictReader(f))
-    import h5py
-    with h5py.File(os.path.join(out, "1", "run.h5"), "r") as f:
-        ranks = int(f["fcsim"].attrs["ranks"])
-    check(ranks == (2 if extra else 1), "study compare%s: its runs record %d rank(s) in run.h5 (%d)" % (" --mpiexec" if extra else "", 2 if extra else 1, ranks))
-d = 0.0
-for run in ("0", "1"):
-    a, b = probes(os.path.join(tmp, "study-1", run)), probes(os.path.join(tmp, "study-2", run))
-    d = max([d] + [max(abs(x - y) for x, y in zip(a[h], b[h])) / (s or 1.0) for h, s in scales(a).items()])
-figure("study compare --mpiexec \"mpiexec -n 2\" (bar_dynamic, levels 0 and 1): runs' probes vs the one-process study's <= 1e%d" % (math.ceil(math.log10(d)) if d > 0 else -99))
-check(len(studies["2"]) == 2 and all(r["status"] == "ok" for r in studies["2"]) and d <= RTOL, "study compare --mpiexec: both runs ok, their probes the one-process study's runs' to %g of their scale (%.1e)" % (RTOL, d))
+# item 3 (a study whose runs start under a launcher): tests/integration/test_study_mpiexec.py
 left = os.listdir(tmpdir)
 check(not [x for x in left if x.startswith("fcsim-mpi-")], "under mpiexec fcsim makes no session folder of its own in TMPDIR (%s)" % left)
 shutil.rmtree(tmp, ignore_errors=True)
