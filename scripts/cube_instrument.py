@@ -12,7 +12,7 @@ Runs (RUNS below): exact; precomputed; lagged = async CHOLMOD factorization requ
 and taken 3 steps after its request (the paper's delay for 512 nodes, its Table: 3 steps), shape
 matching rotation; lagged_none = the same, not rotated; frozen / frozen_none = lagged never
 refreshed (the first step's factorization through the whole 75 degree turn), rotated or not; and
-with mu = 0.3: exact_mu, lagged_mu, frozen_mu, frozen_none_mu.
+with mu = 0.3: exact_mu, lagged_mu, frozen_mu.
 
 Per run and per step, the force on the instrument (minus the contact force on the cube) and the
 cube's rotation (the angle in the xz-plane of the segment from the node nearest (0, 0.5, 0) to the
@@ -52,7 +52,6 @@ RUNS = [
     ("exact_mu", 0.3, ["compliance.type=exact"]),
     ("lagged_mu", 0.3, LAG + ["compliance.rotation=shape_matching"]),
     ("frozen_mu", 0.3, FROZEN + ["compliance.rotation=shape_matching"]),
-    ("frozen_none_mu", 0.3, FROZEN + ["compliance.rotation=none"]),
 ]
 ROT_BIG = 60.0  # degrees: the part of the trajectory the acceptance looks at separately
 
