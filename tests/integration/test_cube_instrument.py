@@ -13,8 +13,10 @@ haptic ticks (haptic.csv, which render the step's frozen contact problem and so 
    factorization is really lagged (refresh_lag reaches 3, measured 5).
 3. Never refreshed (the first step's factorization through the whole turn): rotated by shape
    matching still within 5 % (measured 4.4e-5 steps, 3.0e-2 ticks); not rotated (rotation "none")
-   it does not: the run fails (measured: Newton stops converging at step 71, ~45 degrees, then CG
-   meets DIVERGED_INDEFINITE_MAT), exit 1. Asserted: exit 1, or an error above 5 %.
+   it does not: the run fails (measured: step 71, t = 1.42 s, the cube turned by 29 degrees, does not
+   converge in 40 Newton iterations, residual 1.6e-7 against rtol 1e-8, and the next steps diverge:
+   2.5e-5, 7.3e-3, then CG meets an indefinite A; the script stops the run at the first). Asserted: a failed step (or
+   exit 1), or an error above 5 %.
 4. mu = 0.3: lagged within 5 % of exact with the same friction (measured 1.5e-5 steps, 5.3e-3 ticks).
 5. precomputed (W from the rest configuration, a linear body's compliance): no divergence here; it
    converges to another state, the force off by 42 % (measured; 23 % at refine 2). Asserted: it
@@ -50,10 +52,10 @@ for name in ("lagged", "frozen", "lagged_mu"):
 check(int(S["lagged"]["max_refresh_lag"]) >= 3, "lagged uses factorizations >= 3 steps old (max %s)" % S["lagged"]["max_refresh_lag"])
 check(int(S["frozen"]["max_refresh_lag"]) >= 140, "frozen is never refreshed (lag %s)" % S["frozen"]["max_refresh_lag"])
 fn = S["frozen_none"]
-check(fn["status"].startswith("exit 1") or float(fn["err_steps"]) > 0.05 or float(fn["err_ticks"]) > 0.05,
+check(fn["status"].startswith(("failed: step", "exit 1")) or float(fn["err_steps"]) > 0.05 or float(fn["err_ticks"]) > 0.05,
       "the unrotated frozen factorization does not hold 5 %% through the turn (%s, errors %s / %s)" % (fn["status"], fn["err_steps"], fn["err_ticks"]))
 
 # 5. precomputed: not exact's force at this deformation, and not a silent pass
 pc = S["precomputed"]
-check(pc["status"].startswith("exit 1") or (pc["status"] == "ok" and float(pc["err_steps"]) > 0.05),
+check(pc["status"].startswith(("failed: step", "exit 1")) or (pc["status"] == "ok" and float(pc["err_steps"]) > 0.05),
       "precomputed: %s, error %s (another state, or a failed run)" % (pc["status"], pc["err_steps"]))
