@@ -15,7 +15,7 @@ haptic ticks (haptic.csv, which render the step's frozen contact problem and so 
    matching still within 5 % (measured 4.4e-5 steps, 3.0e-2 ticks); not rotated (rotation "none")
    it does not: the run fails (measured: step 71, t = 1.42 s, the cube turned by 29 degrees, does not
    converge in 40 Newton iterations, residual 1.6e-7 against rtol 1e-8, and the next steps diverge:
-   2.5e-5, 7.3e-3, then CG meets an indefinite A; the script stops the run at the first). Asserted: a failed step (or
+   2.5e-5, 7.3e-3, then CG stops with DIVERGED_INDEFINITE_MAT; the script stops the run at the first). Asserted: a failed step (or
    exit 1), or an error above 5 %.
 4. mu = 0.3: lagged within 5 % of exact with the same friction (measured 1.5e-5 steps, 5.3e-3 ticks).
 5. precomputed (W from the rest configuration, a linear body's compliance): no divergence here; it
