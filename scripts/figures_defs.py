@@ -268,17 +268,21 @@ def cube_instrument(ctx):
                      files=["scripts/cube_instrument.py", "cases/cube_instrument.json", "meshes/cube_hinge.geo", "cases/trajectories/cube_instrument_push.csv"],
                      cases=[("cases/cube_instrument.json",)])
     steps, ticks = read_rows(os.path.join(out, "steps.csv")), read_rows(os.path.join(out, "ticks.csv"))
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4))
+    fig, ax = plt.subplots(1, 2, figsize=(13, 4.5))
     for k, runs in enumerate((("exact", "precomputed", "lagged", "frozen"), ("exact_mu", "lagged_mu", "frozen_mu"))):
         for name, st in zip(runs, ("-", ":", "--", "-.")):
             rs = [r for r in steps if r["run"] == name]
             ax[k].plot([float(r["time"]) for r in rs], [float(r["f"]) / 1e3 for r in rs], st, lw=1.3, label=name)
         ts = [r for r in ticks if r["run"] == runs[1 + (k == 0)]]
-        ax[k].plot([float(r["time"]) for r in ts], [float(r["f"]) / 1e3 for r in ts], ",", color="0.4", label=runs[1 + (k == 0)] + ", 1 kHz haptic ticks")
+        # the ticks of a step interval push the tool into the step's frozen cube: the force climbs
+        # from one step's value towards the next (doc/haptic.md; a dynamic step's W is stiff)
+        ax[k].plot([float(r["time"]) for r in ts], [float(r["f"]) / 1e3 for r in ts], "-", color="0.55", lw=0.3, zorder=0,
+                   label=runs[1 + (k == 0)] + ", 1 kHz haptic ticks")
         rot = ax[k].twinx()
         rs = [r for r in steps if r["run"] == runs[0]]
         rot.plot([float(r["time"]) for r in rs], [float(r["rotation_deg"]) for r in rs], color="0.7", lw=0.8)
-        rot.set_ylabel("turn of the cube [deg] (grey)")
+        if k == 1:  # one label for both twin axes: the left one's would run into the right panel's
+            rot.set_ylabel("turn of the cube [deg] (light grey line)")
         ax[k].set_xlabel("time [s]")
         ax[k].set_ylabel("|force on the instrument| [kN]")
         ax[k].set_title("courtecuisse Fig. 4, %s" % ("frictionless" if k == 0 else "mu = 0.3"))
