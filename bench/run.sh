@@ -10,6 +10,9 @@ mkdir -p bench/out
 /usr/bin/python3 bench/lagged_step.py --refines 1,2
 # issue 27, courtecuisse Fig. 5: CHOLMOD factorization time and the delay in steps against cube size (about 3 min)
 /usr/bin/python3 bench/lagged_fig5.py
+# issue 27 item 4: the same on courtecuisse Fig. 4's cube (cases/cube_instrument.json, 75 degree turn), refine 1
+# and 2, and the 1 kHz haptic tick on the lagged W (about 5 min)
+/usr/bin/python3 bench/cube_instrument_bench.py --refines 1,2
 # han2023 Table I: the force-controlled cylinder press at dt = 0.01 s, real-time rate beside Drake's 0.06 (about 2.5 min)
 /usr/bin/python3 bench/cylinder_press_rate.py
 OPENBLAS_NUM_THREADS=1 ./build/bench/schur_bench -refine 1 -runs 3

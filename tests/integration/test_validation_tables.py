@@ -20,7 +20,7 @@ from fctest import ROOT, check, figure
 DOC = os.path.join(ROOT, "doc", "validation.md")
 FIG = os.path.join(ROOT, "doc", "figures")
 REQUIRED = ["cylinder_press", "cylinder_press_points", "cylinder_hertz", "arch_constants", "arch_geometry", "arch",
-            "table_delta", "table_cpu", "table_delassus", "table_rigid", "hapco", "cube_materials"]
+            "table_delta", "table_cpu", "table_delassus", "table_rigid", "hapco", "cube_materials", "cube_instrument"]
 MARK = re.compile(r"<!-- table:([a-z0-9_]+) -->\n(.*?)<!-- /table:\1 -->", re.S)
 
 with open(DOC) as f:
