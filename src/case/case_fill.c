@@ -699,7 +699,8 @@ static PetscErrorCode FillSolverOutput_Private(cJSON *root, FcCase *c)
     k = cJSON_GetObjectItemCaseSensitive(co, "krylov");
     PetscCall(PetscStrncpy(c->compliance_krylov, k ? k->valuestring : "cg", sizeof c->compliance_krylov));
     c->compliance_async = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(co, "async")) ? PETSC_TRUE : PETSC_FALSE;
-    c->compliance_w_cache = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(co, "w_cache")) ? PETSC_TRUE : PETSC_FALSE;
+    k                     = cJSON_GetObjectItemCaseSensitive(co, "w_cache");
+    c->compliance_w_cache = !k || cJSON_IsTrue(k) ? PETSC_TRUE : PETSC_FALSE; /* on by default: the same W, 2x faster steps (doc/case-format.md) */
     k                   = cJSON_GetObjectItemCaseSensitive(co, "delay");
     c->compliance_delay = !k ? 1 : cJSON_IsString(k) ? -1 : (PetscInt)k->valuedouble;
   }

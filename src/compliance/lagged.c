@@ -658,6 +658,25 @@ static PetscErrorCode DelassusCached_Private(LaggedBody *lb, const FcContactJaco
   PetscFunctionReturn(0);
 }
 
+/* The cache's bound (compliance.w_cache, on by default): 3 n doubles per node contacts touch. A
+ * body whose touched nodes would need more than this gets its W by solves instead (the same W to
+ * round-off), so that the default never trades a large body's memory for speed: 512 MiB is about
+ * 1,800 touched nodes of a 12k-node body, 220 of a 100k-node one. */
+#define FC_LAGGED_CACHE_BYTES ((size_t)512 << 20)
+
+static PetscBool CacheFits_Private(const LaggedBody *lb, const FcJacobianBlock *J, PetscInt m)
+{
+  PetscInt need = lb->nslot;
+
+  for (PetscInt e = 0; e < J->ptr[m]; e++) {
+    const PetscInt i = J->dof[e] / 3;
+    if (lb->slot && lb->slot[i] >= 0) continue;
+    if (e > J->ptr[0] && J->dof[e - 1] / 3 == i) continue; /* a node's DoFs listed together */
+    need++;
+  }
+  return (size_t)need * 3 * (size_t)(3 * lb->nnodes) * sizeof(PetscScalar) <= FC_LAGGED_CACHE_BYTES ? PETSC_TRUE : PETSC_FALSE;
+}
+
 static PetscErrorCode Delassus_Lagged(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
 {
   Lagged *L = (Lagged *)c->data;
@@ -670,7 +689,7 @@ static PetscErrorCode Delassus_Lagged(FcCompliance c, const FcContactJacobian *H
       continue;
     }
     PetscCall(Ensure_Private(L->lb[b]));
-    if (L->wcache) PetscCall(DelassusCached_Private(L->lb[b], H, p, b));
+    if (L->wcache && CacheFits_Private(L->lb[b], &H->body[b], H->m)) PetscCall(DelassusCached_Private(L->lb[b], H, p, b));
     else PetscCall(FcComplianceDelassusByOperator(c, b, H, p, SolveMulti_Lagged, L->lb[b]));
   }
   for (PetscInt a = 0; a < H->m; a++)
