@@ -457,7 +457,8 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
   if (!s->type[0]) PetscCall(FcContactSolverSetType(s, "nsgs"));
   PetscCall(InitialGuess_Private(s, n, r));
   if (!s->params.warm_start) s->uhint = NULL; /* a hint goes with a warm start */
-  s->uown = NULL;
+  s->uown   = NULL;
+  s->uexact = NULL;
   PetscCall(PetscMemzero(&st, sizeof st));
   st.reason       = FC_CONTACT_SOLVER_ITERATING;
   st.own_residual = (PetscReal)NAN; /* a type with its own optimality measure sets it */
@@ -491,8 +492,9 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
     PetscCall((*s->ops.solve)(s, sym ? sym : problem, r, &st));
     PetscCall(PetscTime(&t1));
     st.time = (PetscReal)(t1 - t0);
+    /* the type's u = W r + q when it formed it for r (never that of a symmetrized copy) */
+    PetscCall(Judge_Private(s, problem, r, sym ? NULL : s->uexact, PETSC_TRUE, &st));
     PetscCall(FcContactProblemDestroy(&sym));
-    PetscCall(Judge_Private(s, problem, r, NULL, PETSC_FALSE, &st));
   }
   s->uhint = NULL; /* a hint is for one solve */
   PetscCall(PetscInfo(NULL, "contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, own residual %g, %s\n", s->type, problem->m, st.iterations, (double)st.error, (double)st.own_residual, st.reason_name));

@@ -152,6 +152,11 @@ struct _p_FcContactSolver {
   const PetscReal           *uown;    /* set by a type's solve: the u its returned r was computed from, when that is
                                        * not W r + q to the precision the type resolves (sap: r = γ(v_c), v_c = q + Wλ,
                                        * doc/sap.md "Warm start"); the type's buffer, valid until the next solve; NULL: none */
+  PetscReal                 *uexact;  /* set by a type's (unfrozen) solve: u = W r + q formed by FcContactProblemComputeVelocity
+                                       * for the r it returned (nsgs: its stopping test formed it; newton: every step's), so
+                                       * that the judgement does not form the same product again (the same error bit for
+                                       * bit; never used for a symmetrized copy); the type's buffer, valid until the next
+                                       * solve (auto hands on its child's); NULL: none */
   PetscInt                   nfrozen_exact; /* frozen solves whose error needed u recomputed as the product (near tol) */
   void                      *data;    /* the type's */
   char                       opterr[256]; /* first out-of-range type option (FcContactSolverOptionsBoundedInt) */

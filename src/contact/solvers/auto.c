@@ -20,7 +20,8 @@
  *   - nsgs chunk (5 sweeps, doubled up to 200 while nsgs keeps its rate): the rate per sweep
  *     ρ = (e_end/e_start)^(1/sweeps) predicts the sweeps still needed, log(tol/e)/log ρ (∞ when
  *     ρ ≥ 1), and their time t_sweep·N. Newton's cost is predicted from its measured speed, or
- *     before it ran as 2 steps of the model's cost (a probe of one step from the initial r),
+ *     before it ran as AUTO_PROBE_SWEEPS (5) steps of the model's price (AutoStepSweeps_Private;
+ *     a probe of one step from the initial r, so that one that buys nothing costs at most 20 %),
  *     times 2 for every earlier newton round that stalled. nsgs goes on while its prediction is
  *     the smaller.
  *   - newton chunk (10 steps): it goes on while a chunk divides the common error by 10 at least
@@ -34,7 +35,12 @@
  * below, and any other -fc_contact_solver_auto_* is an input error (one line, exit 2). */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "../solver.h"
+#include "envelope.h"
 #include <string.h>
+
+/* A probe of newton (one step) is taken when nsgs's predicted remaining sweeps exceed this many
+ * steps' price: 1/(1.2 − 1), so that a probe that buys nothing costs at most 20 % (AutoAfterNsgs_Private). */
+#define AUTO_PROBE_SWEEPS 5
 
 typedef enum {
   AUTO_FIRST_MODEL,
@@ -60,7 +66,8 @@ typedef struct {
   /* all solves */
   PetscInt64      sweeps_all, steps_all, switches_all;
   PetscInt        ncap;            /* entries of the work arrays */
-  PetscReal      *r0, *rgs, *rnt;  /* the initial r, nsgs's last iterate (3m each) */
+  PetscReal      *r0, *rgs, *rnt;  /* the initial r, nsgs's last iterate, a u = W r + q (3m each) */
+  FcEnvelopeLU    env;             /* the ordering newton's envelope LU would take: its flops price a step */
 } FcContactSolver_Auto;
 
 /* Whether newton factors its matrix with its own dense LU (newton.c NewtonUseOwnLU_Private with
@@ -70,37 +77,82 @@ static PetscBool AutoNewtonOwnLU_Private(FcContactProblem p)
   return (PetscBool)(!FcContactProblemIsSparse(p) || p->m <= 32);
 }
 
-/* A Newton step's cost in sweeps, before one was measured. With newton's own dense LU, by flops:
- * the LU of J, (2/3)(3m)³ = 18 m³, and about ten products of its size (J, the line search),
- * 90 m², against a sweep's local solves (about 200 flops per contact, the quartic's and the 3×3
- * solves) and column updates (18 per stored block). On the real set this gives 1-4 for 1-9
- * contacts (measured 1-4: newton is the faster there) and 30 for OneObject's 23. With PETSc's
- * sparse LU (its fill unknown before a factorization), step_sweeps (50; measured 30 to 325 on
- * generated problems of 54 to 992 contacts). */
-static PetscReal AutoStepSweeps_Private(FcContactSolver_Auto *au, FcContactProblem p)
+/* A Newton step's cost in sweeps, before one was measured, by flops (never by measured time: the
+ * same problem takes the same path in every run). A sweep: the local solves (about 200 flops per
+ * contact, the quartic's and the 3×3 solves) and the column updates (18 per stored block).
+ *   - newton's own dense LU (a dense W or at most 32 contacts): the LU of J, (2/3)(3m)³ = 18 m³,
+ *     and about ten products of its size (J, the line search), 90 m². On the real set 1-9.7 for
+ *     1-9 contacts (newton the faster there) and 30 for OneObject's 23 (measured 15).
+ *   - the envelope LU (a block-sparse W; newton.c NewtonPath_Private): two factorizations of the
+ *     envelope's count (envelope.h; newton's first steps from a cold or a Gauss–Seidel start have
+ *     contacts at the kink x_N = 0, where it solves both directions) and ten products of J,
+ *     18·nb each: 14-163 sweeps on the generated hard set, where a step measured 21-365; the flat
+ *     50 of before made a step look 2-6 times cheaper than it was on walls and rock piles, whose
+ *     probes then cost auto 0.5-0.9 times nsgs's whole solve (doc/contact.md "auto").
+ *   - PETSc's LU (the envelope above FC_ENVELOPE_AUTO_MAX_FLOPS): the larger of that model and
+ *     step_sweeps (50).
+ * envelope false: on a block-sparse W a lower bound without the ordering (the products alone). */
+static PetscErrorCode AutoStepSweeps_Private(FcContactSolver_Auto *au, FcContactProblem p, PetscInt64 nblocks, PetscBool envelope, PetscReal *sweeps)
 {
-  const PetscReal m = (PetscReal)p->m, nb = (PetscReal)FcContactProblemCountBlocks(p);
+  const PetscReal m = (PetscReal)p->m, nb = (PetscReal)nblocks, fsweep = 200 * m + 18 * nb;
+  PetscReal       model;
 
-  if (!AutoNewtonOwnLU_Private(p)) return au->step_sweeps;
-  return PetscMax(1.0, (18 * m * m * m + 90 * m * m) / (200 * m + 18 * nb));
+  PetscFunctionBegin;
+  if (AutoNewtonOwnLU_Private(p)) {
+    *sweeps = PetscMax(1.0, (18 * m * m * m + 90 * m * m) / fsweep);
+    PetscFunctionReturn(0);
+  }
+  if (!envelope) {
+    *sweeps = PetscMax(1.0, 180 * nb / fsweep);
+    PetscFunctionReturn(0);
+  }
+  PetscCall(FcEnvelopeLUOrder(&au->env, p->m, p->bptr, p->bcol));
+  model   = PetscMax(1.0, (2 * (PetscReal)au->env.flops + 180 * nb) / fsweep);
+  *sweeps = au->env.flops <= FC_ENVELOPE_AUTO_MAX_FLOPS ? model : PetscMax(model, au->step_sweeps);
+  PetscFunctionReturn(0);
 }
 
-/* One chunk of a child: at most k iterations from r, tol the object's. */
-static PetscErrorCode AutoChunk_Private(FcContactSolver s, FcContactSolver child, FcContactProblem p, PetscReal r[], PetscInt k, FcContactSolverStats *cs)
+/* One chunk of a child: at most k iterations from r, tol the object's. The child's type solve is
+ * called directly and judged here as FcContactSolverSolve judges a solve (the common error of r
+ * against tol; the type's own reason otherwise), without the object's wrapper around it — its
+ * checks of μ and of r, made once by auto's own, and a second judgement: 0.2 µs, which on the real
+ * problems of 1-3 contacts solved in 0.6-1 µs was auto's whole difference to newton alone
+ * (bench/solve_overhead, doc/contact.md "auto"). u is the child's W r + q when it formed it
+ * (solver.h uexact), else formed here in u. */
+static PetscErrorCode AutoChunk_Private(FcContactSolver s, FcContactSolver child, FcContactProblem p, PetscReal r[], PetscInt k, PetscReal u[], FcContactSolverStats *cs)
 {
+  PetscLogDouble t0, t1;
+
   PetscFunctionBegin;
-  PetscCall(FcContactSolverSetTolerances(child, s->params.tol, k));
-  PetscCall(FcContactSolverSolve(child, p, r));
-  PetscCall(FcContactSolverGetStats(child, cs));
+  child->params.tol    = s->params.tol;
+  child->params.max_it = k;
+  child->uexact        = NULL;
+  child->uown          = NULL;
+  PetscCall(PetscMemzero(cs, sizeof *cs));
+  cs->reason       = FC_CONTACT_SOLVER_ITERATING;
+  cs->own_residual = (PetscReal)NAN;
+  PetscCall(PetscTime(&t0));
+  PetscCall((*child->ops.solve)(child, p, r, cs));
+  PetscCall(PetscTime(&t1));
+  cs->time = (PetscReal)(t1 - t0);
+  if (!child->uexact) PetscCall(FcContactProblemComputeVelocity(p, r, u));
+  PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : u, &cs->error));
+  if (PetscIsInfOrNanReal(cs->error)) cs->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
+  else if (cs->error <= s->params.tol) cs->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+  else if (cs->reason > 0) cs->reason = FC_CONTACT_SOLVER_DIVERGED_INEXACT;
+  else if (cs->reason == 0) cs->reason = FC_CONTACT_SOLVER_DIVERGED_MAX_IT;
+  cs->converged = (PetscBool)(cs->reason > 0);
   PetscFunctionReturn(0);
 }
 
 /* The state of one solve's rounds: which child runs, its chunk, the speeds measured (decades
  * of the common error per sweep of cost) and the best iterates' errors. */
 typedef struct {
-  PetscReal e, egs, ent, vgs, vnt, ratio, eround, tround;
-  PetscInt  chunk, nchunk, stalled;
-  PetscBool newton, tried;
+  PetscReal  e, egs, ent, vgs, vnt, ratio, eround, tround;
+  PetscInt   chunk, nchunk, stalled;
+  PetscBool  newton, tried;
+  PetscBool  priced; /* ratio is the step's price (else, on a block-sparse W, a lower bound of it) */
+  PetscInt64 nb;     /* W's nonzero blocks, counted once */
 } AutoState;
 
 /* After an nsgs chunk (from error e0, cs its statistics): nsgs's speed in decades of the common
@@ -110,18 +162,25 @@ typedef struct {
  * test_sparse). */
 static PetscErrorCode AutoAfterNsgs_Private(FcContactSolver_Auto *au, FcContactProblem p, PetscReal r[], PetscReal tol, PetscReal e0, const FcContactSolverStats *cs, AutoState *as)
 {
-  const PetscInt  n     = 3 * p->m;
-  const PetscReal tstep = as->ratio;
-  PetscReal       tgs, tnt, e = as->e;
+  const PetscInt n = 3 * p->m;
+  PetscReal      tgs, tnt, tstep, e = as->e;
 
   PetscFunctionBegin;
   as->vgs = e < e0 ? PetscLog10Real(e0 / e) / cs->iterations : 0;
   as->egs = e;
   tgs     = as->vgs > 0 ? PetscLog10Real(e / tol) / as->vgs : PETSC_INFINITY;
+  if (!as->priced && !(tgs <= AUTO_PROBE_SWEEPS * as->ratio)) { /* a probe is in question: its real price */
+    PetscCall(AutoStepSweeps_Private(au, p, as->nb, PETSC_TRUE, &as->ratio));
+    as->priced = PETSC_TRUE;
+  }
+  tstep = as->ratio;
   /* before newton ran: one step, a probe (it either finishes — a stack from its initial r — or
-   * tells newton's real speed), predicted as 2 steps so that a problem nsgs finishes in about as
-   * much is left to it; after: its measured speed, halved for every round that stalled */
-  tnt = (as->vnt > 0 ? PetscLog10Real(e / tol) / as->vnt : (as->tried ? au->newton_steps : 2) * tstep) * (PetscReal)(1 << PetscMin(as->stalled, 20));
+   * tells newton's real speed), taken only when nsgs still needs at least AUTO_PROBE_SWEEPS
+   * steps' worth of sweeps: a probe that does not finish then costs at most a fifth of nsgs's
+   * remaining work, the goal's margin (auto within 1.2 times the faster solver); with 2 (before)
+   * walls and rock piles that nsgs finishes in 200-1000 sweeps paid probes of 0.5-0.9 times
+   * nsgs's whole solve. After: newton's measured speed, halved for every round that stalled */
+  tnt = (as->vnt > 0 ? PetscLog10Real(e / tol) / as->vnt : (as->tried ? au->newton_steps : AUTO_PROBE_SWEEPS) * tstep) * (PetscReal)(1 << PetscMin(as->stalled, 20));
   if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto nsgs   %6" PetscInt_FMT " sweeps error %.3e (%.3g decades per sweep): finish nsgs %.3g sweeps, newton %.3g sweeps\n", au->sweeps, (double)e, (double)as->vgs, (double)tgs, (double)tnt));
   if (!(tgs > tnt)) {
     as->chunk = PetscMin(2 * as->chunk, 200);
@@ -178,17 +237,35 @@ static PetscErrorCode AutoAfterNewton_Private(FcContactSolver_Auto *au, FcContac
 
 /* The first child and, when it is nsgs, the error its first chunk's rate starts from (newton
  * first: not needed, the children test the initial r themselves, and on the small problems newton
- * takes first an extra W r product is a fifth of a solve). *done: r already decided the solve. */
+ * takes first an extra W r product is a fifth of a solve; u = q for r = 0, in au->rnt). The step's
+ * price: at once with newton's own LU (it decides the first solver) or when newton goes first; on a
+ * block-sparse W otherwise a lower bound until a probe is in question (the envelope's ordering
+ * costs 4-8 % of a 10-sweep nsgs solve of 92 contacts, which most such problems are). W's blocks
+ * are counted once (a dense W: a scan of its m² blocks, which done twice was 0.2 µs of auto's
+ * 0.25 µs fixed cost over newton's at 5 contacts, bench/solve_overhead). *done: r already decided
+ * the solve. */
 static PetscErrorCode AutoStart_Private(FcContactSolver s, FcContactSolver_Auto *au, FcContactProblem p, const PetscReal r[], AutoState *as, FcContactSolverStats *st, PetscBool *done)
 {
+  const PetscInt n = 3 * p->m;
+  PetscBool      zero = PETSC_TRUE;
+
   PetscFunctionBegin;
-  *done = PETSC_FALSE;
-  as->ratio = AutoStepSweeps_Private(au, p);
+  *done      = PETSC_FALSE;
+  as->nb     = FcContactProblemCountBlocks(p);
+  as->priced = AutoNewtonOwnLU_Private(p);
+  PetscCall(AutoStepSweeps_Private(au, p, as->nb, PETSC_FALSE, &as->ratio));
   /* "W dense" by its blocks (the fill rule, problem.h), not by its storage: the same problem must
    * be solved alike in both storages (test_sparse) */
-  as->newton = (PetscBool)(au->first == AUTO_FIRST_NEWTON || (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && (!FcContactProblemPreferSparse(p->m, FcContactProblemCountBlocks(p)) || as->ratio <= au->first_ratio)));
-  if (as->newton) PetscFunctionReturn(0);
-  PetscCall(FcContactProblemComputeError(p, r, &as->e));
+  as->newton = (PetscBool)(au->first == AUTO_FIRST_NEWTON || (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && (!FcContactProblemPreferSparse(p->m, as->nb) || as->ratio <= au->first_ratio)));
+  if (as->newton) {
+    if (!as->priced) PetscCall(AutoStepSweeps_Private(au, p, as->nb, PETSC_TRUE, &as->ratio)); /* auto_first newton on a block-sparse W */
+    as->priced = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt i = 0; i < n && zero; i++) zero = (PetscBool)(r[i] == 0);
+  if (zero) PetscCall(PetscArraycpy(au->rnt, p->q, n));
+  else PetscCall(FcContactProblemComputeVelocity(p, r, au->rnt));
+  PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, au->rnt, &as->e));
   if (PetscIsInfOrNanReal(as->e)) {
     st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
     *done      = PETSC_TRUE;
@@ -211,13 +288,13 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
   au->tgs = au->tnt = 0;
   au->started = au->finished = NULL;
   st->iterations             = 0;
-  PetscCall(AutoStart_Private(s, au, p, r, &as, st, &done));
-  if (done) PetscFunctionReturn(0);
   if (n > au->ncap) {
     PetscCall(PetscFree3(au->r0, au->rgs, au->rnt));
     PetscCall(PetscMalloc3(n, &au->r0, n, &au->rgs, n, &au->rnt));
     au->ncap = n;
   }
+  PetscCall(AutoStart_Private(s, au, p, r, &as, st, &done));
+  if (done) PetscFunctionReturn(0);
   PetscCall(PetscArraycpy(au->r0, r, n));
   au->started = as.newton ? "newton" : "nsgs";
   /* newton first: one chunk of 3 newton_steps, judged only at its end (the common error is not
@@ -230,11 +307,11 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
     const PetscInt       left = s->params.max_it - st->iterations;
 
     if (!as.newton) {
-      PetscCall(AutoChunk_Private(s, au->gs, p, r, PetscMin(as.chunk, left), &cs));
+      PetscCall(AutoChunk_Private(s, au->gs, p, r, PetscMin(as.chunk, left), au->rnt, &cs));
       au->sweeps += cs.iterations;
       au->tgs += cs.time;
     } else {
-      PetscCall(AutoChunk_Private(s, au->nt, p, r, PetscMin(as.nchunk, left), &cs));
+      PetscCall(AutoChunk_Private(s, au->nt, p, r, PetscMin(as.nchunk, left), au->rnt, &cs));
       au->steps += cs.iterations;
       au->tnt += cs.time;
     }
@@ -243,6 +320,8 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
     au->finished = as.newton ? "newton" : "nsgs";
     if (cs.converged) {
       st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
+      s->uexact  = (as.newton ? au->nt : au->gs)->uexact; /* W r + q for this r: the child's, or formed in rnt */
+      if (!s->uexact) s->uexact = au->rnt;
       break;
     }
     if (cs.reason == FC_CONTACT_SOLVER_DIVERGED_NAN || cs.reason == FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN) {
@@ -375,6 +454,7 @@ static PetscErrorCode FcContactSolverDestroy_Auto(FcContactSolver s)
   PetscCall(FcContactSolverDestroy(&au->gs));
   PetscCall(FcContactSolverDestroy(&au->nt));
   PetscCall(PetscFree3(au->r0, au->rgs, au->rnt));
+  PetscCall(FcEnvelopeLUDestroy(&au->env));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
 }
@@ -389,6 +469,7 @@ PetscErrorCode FcContactSolverCreate_Auto(FcContactSolver s)
   au->first_ratio    = 10;
   au->newton_steps   = 10;
   au->step_sweeps    = 50;
+  FcEnvelopeLUInit(&au->env);
   PetscCall(FcContactSolverCreate(&au->gs));
   PetscCall(FcContactSolverSetType(au->gs, "nsgs"));
   PetscCall(FcContactSolverSetWarmStart(au->gs, PETSC_TRUE));

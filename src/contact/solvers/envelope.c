@@ -50,11 +50,10 @@ static inline PetscInt Degree_Private(const PetscInt bptr[], PetscInt a)
   return bptr[a + 1] - bptr[a] - 1; /* the diagonal block is always stored */
 }
 
-PetscErrorCode FcEnvelopeLUSetPattern(FcEnvelopeLU *e, PetscInt m, const PetscInt bptr[], const PetscInt bcol[])
+PetscErrorCode FcEnvelopeLUOrder(FcEnvelopeLU *e, PetscInt m, const PetscInt bptr[], const PetscInt bcol[])
 {
   const PetscInt n = 3 * m;
   PetscInt      *mark, *queue, next = 0, stamp = 0;
-  size_t         nenv = 0;
   PetscLogDouble flops = 0;
 
   PetscFunctionBegin;
@@ -140,14 +139,23 @@ PetscErrorCode FcEnvelopeLUSetPattern(FcEnvelopeLU *e, PetscInt m, const PetscIn
     for (PetscInt j = s; j < i; j++) flops += 4.0 * (j - PetscMax(s, 3 * e->first[j / 3]));
     flops += 2.0 * (i - s);
   }
-  nenv = e->off[n];
+  e->nenv  = e->off[n];
+  e->flops = flops;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcEnvelopeLUSetPattern(FcEnvelopeLU *e, PetscInt m, const PetscInt bptr[], const PetscInt bcol[])
+{
+  size_t nenv;
+
+  PetscFunctionBegin;
+  PetscCall(FcEnvelopeLUOrder(e, m, bptr, bcol));
+  nenv = e->nenv;
   if (nenv > e->ecap || !e->L) {
     PetscCall(PetscFree2(e->L, e->U));
     PetscCall(PetscMalloc2(nenv, &e->L, nenv, &e->U));
     e->ecap = nenv;
   }
-  e->nenv  = nenv;
-  e->flops = flops;
   PetscFunctionReturn(0);
 }
 

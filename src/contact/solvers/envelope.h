@@ -48,6 +48,12 @@ PetscErrorCode FcEnvelopeLUDestroy(FcEnvelopeLU *e);
  * diagonal block stored, as FcContactProblem's) by reverse Cuthill–McKee and lay out the envelope
  * (allocation only when it outgrows the arrays). Sets nenv and flops. */
 PetscErrorCode FcEnvelopeLUSetPattern(FcEnvelopeLU *e, PetscInt m, const PetscInt bptr[], const PetscInt bcol[]);
+/* The ordering and the envelope's layout alone (perm, first, off, nenv, flops; L and U not
+ * allocated): what a factorization would cost, for a caller that only predicts it (auto.c). */
+PetscErrorCode FcEnvelopeLUOrder(FcEnvelopeLU *e, PetscInt m, const PetscInt bptr[], const PetscInt bcol[]);
+/* The largest factorization (flops) that newton's `lu auto` takes in the envelope; above it PETSc's
+ * LU (newton.c NewtonPath_Private). */
+#define FC_ENVELOPE_AUTO_MAX_FLOPS 1e8
 /* Zero every value (before the blocks are set). */
 void           FcEnvelopeLUZero(FcEnvelopeLU *e);
 /* Set block (a, b) (original numbering, row-major 3×3) of the matrix: b must be in a's block row of

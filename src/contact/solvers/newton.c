@@ -155,7 +155,7 @@ static const char *const NewtonLUNames[] = {"auto", "own", "petsc", "envelope"};
 /* The envelope LU's largest factorization that `auto` takes (flops, envelope.h's count): above it
  * PETSc's nested dissection may fill less than an envelope does (a 2-D or 3-D contact graph, whose
  * RCM band grows with the square or cube root of m). See NewtonPath_Private. */
-#define NEWTON_ENVELOPE_MAX_FLOPS 1e8
+#define NEWTON_ENVELOPE_MAX_FLOPS FC_ENVELOPE_AUTO_MAX_FLOPS
 /* The first shift δ of J + δI after a zero pivot in the envelope LU. J = I − D + D diag(ρ) W is
  * dimensionless with a unit diagonal scale (ρ = 1/W_aa), so δ is relative: a Levenberg–Marquardt
  * step that bounds the direction's component along a null vector of a singular J (every contact
@@ -922,6 +922,7 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     if (ok) PetscCall(PetscArraycpy(r, nt->rt, n));
     else PetscCall(Fallback_Private(s, nt, p, r)); /* singular J or no descent: a round of Gauss–Seidel, then Newton again */
   }
+  s->uexact = nt->u; /* every exit of the loop follows the product for the r returned */
   PetscCall(Accumulate_Private(nt));
   PetscFunctionReturn(0);
 }
