@@ -82,13 +82,16 @@ static PetscErrorCode Main_Refine(FcCli *a, PetscBool *ok)
   return FcStudyRefine(&o, ok);
 }
 
+// clang-format off
 static const FcCliOption compare_options[] = {
   {"--solvers", "LIST", String_Private},
   {"--axis", "NAME=LIST", Axis_Private},
   {"-j", "N", Jobs_Private},
   {NULL, NULL, NULL},
 };
+// clang-format on
 
+// clang-format off
 static const FcCliOption refine_options[] = {
   {"--levels", "LIST", String_Private},
   {"--over", "mesh|dt", String_Private},
@@ -100,6 +103,7 @@ static const FcCliOption refine_options[] = {
   {"-j", "N", Jobs_Private},
   {NULL, NULL, NULL},
 };
+// clang-format on
 
 const FcCliCommand FcCliCommandStudyCompare = {
   .group    = "study",
