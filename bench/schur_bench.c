@@ -30,6 +30,7 @@
 #include "../src/fem/fem.h"
 
 static unsigned long long rng = 0x2545F4914F6CDD1DULL;
+
 static double Uniform(double a, double b)
 {
   rng ^= rng >> 12;

@@ -30,6 +30,7 @@
 #include "../src/core/mpienv.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
+
 static double Uniform(double a, double b)
 {
   rng ^= rng >> 12;

@@ -3,7 +3,7 @@
 # Runs apt-get as root, or through sudo when not root. Prints nothing when all is present.
 set -eu
 PKGS="petsc-dev libhdf5-openmpi-dev hdf5-tools libcjson-dev libgmsh-dev gmsh libfclib-dev \
-libseccomp-dev libcmocka-dev libsuitesparse-dev libopenblas0 pkg-config python3-numpy python3-scipy python3-h5py python3-matplotlib valgrind"
+libseccomp-dev libcmocka-dev libsuitesparse-dev libopenblas0 pkg-config python3-numpy python3-scipy python3-h5py python3-matplotlib valgrind clang-format-14"
 # `deps.sh bench`: also the benchmark-only peer (Siconos numerics, never linked into fcsim)
 [ "${1:-}" = bench ] && PKGS="$PKGS libsiconos-numerics-dev"
 # `deps.sh fuzz`: also clang and its runtimes (libFuzzer, the sanitizers) for make fuzz

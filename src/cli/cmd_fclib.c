@@ -85,6 +85,7 @@ static PetscErrorCode Main_Compare(FcCli *a, PetscBool *ok)
   return FcFCLIBCompare(&o, ok);
 }
 
+// clang-format off
 static const FcCliOption solve_options[] = {
   {"--solver", "S", Solver_Private},
   {"--tol", "T", Tol_Private},
@@ -93,7 +94,9 @@ static const FcCliOption solve_options[] = {
   {"--accept-regularized", NULL, AcceptRegularized_Private},
   {NULL, NULL, NULL},
 };
+// clang-format on
 
+// clang-format off
 static const FcCliOption compare_options[] = {
   {"--solvers", "LIST", Solvers_Private},
   {"--format", "F", Format_Private},
@@ -102,6 +105,7 @@ static const FcCliOption compare_options[] = {
   {"--accept-regularized", NULL, AcceptRegularized_Private},
   {NULL, NULL, NULL},
 };
+// clang-format on
 
 const FcCliCommand FcCliCommandFCLIBSolve = {
   .group    = "fclib",

@@ -83,6 +83,7 @@ static PetscErrorCode Main_Refine(FcCli *a, PetscBool *ok)
   return FcStudyRefine(&o, ok);
 }
 
+// clang-format off
 static const FcCliOption compare_options[] = {
   {"--solvers", "LIST", String_Private},
   {"--axis", "NAME=LIST", Axis_Private},
@@ -90,7 +91,9 @@ static const FcCliOption compare_options[] = {
   {"--mpiexec", "LAUNCHER", String_Private},
   {NULL, NULL, NULL},
 };
+// clang-format on
 
+// clang-format off
 static const FcCliOption refine_options[] = {
   {"--levels", "LIST", String_Private},
   {"--over", "mesh|dt", String_Private},
@@ -103,6 +106,7 @@ static const FcCliOption refine_options[] = {
   {"--mpiexec", "LAUNCHER", String_Private},
   {NULL, NULL, NULL},
 };
+// clang-format on
 
 const FcCliCommand FcCliCommandStudyCompare = {
   .group    = "study",

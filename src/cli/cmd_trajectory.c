@@ -61,6 +61,7 @@ static PetscErrorCode Main_Check(FcCli *a, PetscBool *ok)
   return FcTrajectoryCheck(a->casefile, &a->traj, (PetscReal)a->rate);
 }
 
+// clang-format off
 static const FcCliOption options[] = {
   {"--format", "F", String_Private},
   {"--units", "U", String_Private},
@@ -72,6 +73,7 @@ static const FcCliOption options[] = {
   {"--overwrite", NULL, Refuse_Private},
   {NULL, NULL, NULL},
 };
+// clang-format on
 
 const FcCliCommand FcCliCommandTrajectoryCheck = {
   .group    = "trajectory",

@@ -14,10 +14,18 @@ typedef struct {
   PetscReal     lo, hi;
   unsigned char has_lo, has_hi, lo_open, hi_open;
 } FcRange;
+// clang-format off
 #define FC_RANGE_GT(a)    {.lo = (a), .has_lo = 1, .lo_open = 1}
+// clang-format on
+// clang-format off
 #define FC_RANGE_GE(a)    {.lo = (a), .has_lo = 1}
+// clang-format on
+// clang-format off
 #define FC_RANGE_CC(a, b) {.lo = (a), .hi = (b), .has_lo = 1, .has_hi = 1}
+// clang-format on
+// clang-format off
 #define FC_RANGE_CO(a, b) {.lo = (a), .hi = (b), .has_lo = 1, .has_hi = 1, .hi_open = 1}
+// clang-format on
 
 /* x in r (a NaN is in no bounded range). */
 static inline PetscBool FcRangeContains(const FcRange *r, PetscReal x)

@@ -127,10 +127,16 @@ extern const FcMaterialModel FcMaterialMooneyRivlin;       /* "mooney_rivlin"   
  * (FcModulusBound, FcDensityBound, material.c): a value outside is a mistake of unit. */
 extern const FcBound           FcModulusBound, FcModulusUpperBound, FcDensityBound;
 extern const char *const       FcVolumetricChoices[];
+// clang-format off
 #define FC_MATERIAL_PARAM_E       {.name = "E", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcModulusBound, .doc = "Young's modulus [Pa]"}
+// clang-format on
 /* nu = 0.5 is incompressible: λ is infinite. */
+// clang-format off
 #define FC_MATERIAL_PARAM_NU      {.name = "nu", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_CO(0, 0.5), .doc = "Poisson's ratio [-]"}
+// clang-format on
+// clang-format off
 #define FC_MATERIAL_PARAM_DENSITY {.name = "density", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcDensityBound, .doc = "mass density [kg/m^3]"}
+// clang-format on
 #define FC_MATERIAL_PARAM_VOLUMETRIC \
   {.name = "volumetric", .type = FC_PARAM_CHOICE, .def = "auto", .choices = FcVolumetricChoices, .doc = "how U(J) is integrated: at the element's mean dilatation, at every quadrature point, or auto (mean dilatation when kappa >= 10 mu)"}
 

@@ -37,9 +37,15 @@
  *     52, 1948; Dunavant 1985, degree-5 rule). */
 #include "fem.h"
 
+// clang-format off
 #define S31(a, b) {a, a, a}, {b, a, a}, {a, b, a}, {a, a, b}
+// clang-format on
+// clang-format off
 #define S22(a, b) {a, b, b}, {b, a, b}, {b, b, a}, {b, a, a}, {a, b, a}, {a, a, b}
+// clang-format on
+// clang-format off
 #define S21(a, b) {a, a}, {b, a}, {a, b}
+// clang-format on
 #define W4(w)     w, w, w, w
 #define W6(w)     w, w, w, w, w, w
 #define W3(w)     w, w, w
@@ -100,11 +106,13 @@ static const PetscReal TriW4[6]    = {W3(R4W1), W3(R4W2)};
 #define R5A2 0.47014206410511508977
 #define R5B2 0.059715871789769820459
 #define R5W2 0.066197076394253090369
+// clang-format off
 static const PetscReal TriX5[7][2] = {
   {1.0 / 3.0, 1.0 / 3.0},
   S21(R5A1, R5B1),
   S21(R5A2, R5B2)
 };
+// clang-format on
 static const PetscReal TriW5[7] = {9.0 / 80.0, W3(R5W1), W3(R5W2)};
 
 PetscErrorCode FcTetQuadrature(PetscInt degree, FcQuadrature *q)

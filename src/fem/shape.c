@@ -9,6 +9,7 @@
 #include "fem.h"
 
 /* Edges of the tet10 and tri6 elements, in Gmsh order (node 4+e, resp. 3+e, sits on edge e). */
+// clang-format off
 const int FcTetEdgeNodes[6][2] = {
   {0, 1},
   {1, 2},
@@ -17,24 +18,31 @@ const int FcTetEdgeNodes[6][2] = {
   {3, 2},
   {3, 1}
 };
+// clang-format on
+// clang-format off
 const int FcTriEdgeNodes[3][2] = {
   {0, 1},
   {1, 2},
   {2, 0}
 };
+// clang-format on
 
 /* L0 = 1 − ξ − η − ζ, L1 = ξ, L2 = η, L3 = ζ; dL[k][j] = ∂L_k/∂ξ_j. */
+// clang-format off
 static const PetscReal TetdL[4][3] = {
   {-1, -1, -1},
   {1,  0,  0 },
   {0,  1,  0 },
   {0,  0,  1 }
 };
+// clang-format on
+// clang-format off
 static const PetscReal TridL[3][2] = {
   {-1, -1},
   {1,  0 },
   {0,  1 }
 };
+// clang-format on
 
 void FcTetShape(PetscInt order, const PetscReal xi[3], PetscReal N[], PetscReal dN[])
 {
@@ -88,12 +96,14 @@ void FcTriShape(PetscInt order, const PetscReal xi[2], PetscReal N[], PetscReal 
 
 void FcTetNodes(PetscInt order, PetscReal xi[])
 {
+  // clang-format off
   static const PetscReal V[4][3] = {
     {0, 0, 0},
     {1, 0, 0},
     {0, 1, 0},
     {0, 0, 1}
   };
+  // clang-format on
   for (int a = 0; a < 4; a++)
     for (int j = 0; j < 3; j++) xi[3 * a + j] = V[a][j];
   if (order == 1) return;
@@ -103,11 +113,13 @@ void FcTetNodes(PetscInt order, PetscReal xi[])
 
 void FcTriNodes(PetscInt order, PetscReal xi[])
 {
+  // clang-format off
   static const PetscReal V[3][2] = {
     {0, 0},
     {1, 0},
     {0, 1}
   };
+  // clang-format on
   for (int a = 0; a < 3; a++)
     for (int j = 0; j < 2; j++) xi[2 * a + j] = V[a][j];
   if (order == 1) return;

@@ -1057,10 +1057,12 @@ static PetscErrorCode ReadGlobal_Private(FcH5 *h, FcGlobalProblem *global)
   ierr = ReadMatrix_Private(h, "/fclib_global/M", &Ms, &M);
   if (!ierr) ierr = ReadMatrix_Private(h, "/fclib_global/H", &Hs, &H);
   if (!ierr) { /* H first: being n x 3m, it is the matrix whose index ranges can tell */
+    // clang-format off
     FcMatRead mr[2] = {
       {.grp = "/fclib_global/H", .A = &H},
       {.grp = "/fclib_global/M", .A = &M}
     };
+    // clang-format on
     ierr = DecideTriplets_Private(h->file, 2, mr);
   }
   if (!ierr) ierr = PetscMalloc3(Ms.m, &f, Hs.n, &w, Hs.n / 3, &mu);

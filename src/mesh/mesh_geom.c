@@ -8,13 +8,16 @@
 
 /* Barycentric coordinates L0 = 1-xi-eta-zeta, L1 = xi, L2 = eta, L3 = zeta and their
  * (constant) derivatives with respect to (xi, eta, zeta). */
+// clang-format off
 static const PetscReal dL[4][3] = {
   {-1, -1, -1},
   {1,  0,  0 },
   {0,  1,  0 },
   {0,  0,  1 }
 };
+// clang-format on
 /* Corner pairs of the tet10 mid-edge nodes 4..9 (Gmsh ordering). */
+// clang-format off
 static const PetscInt TetEdge[6][2] = {
   {0, 1},
   {1, 2},
@@ -23,6 +26,7 @@ static const PetscInt TetEdge[6][2] = {
   {3, 2},
   {3, 1}
 };
+// clang-format on
 
 void FcMeshTetShapeDeriv_Private(PetscInt order, const PetscReal xi[3], PetscReal dN[])
 {
@@ -74,6 +78,7 @@ PetscErrorCode FcMeshCheckElements_Private(const FcMesh *mesh)
    * that no finite set of points bounds, but the usual folds show at these points: a mid-edge
    * node pushed past a quarter of its edge makes det J negative at the nearer corner, one
    * pushed into the element makes it negative at the edge midpoint. */
+  // clang-format off
   static const PetscReal pts[11][3] = {
     {0,    0,    0   },
     {1,    0,    0   },
@@ -87,6 +92,7 @@ PetscErrorCode FcMeshCheckElements_Private(const FcMesh *mesh)
     {0.5,  0,    0.5 },
     {0.25, 0.25, 0.25}
   };
+  // clang-format on
   static const char *const pt_name[11] = {"corner 0", "corner 1", "corner 2", "corner 3", "the midpoint of edge 0-1", "the midpoint of edge 1-2", "the midpoint of edge 2-0", "the midpoint of edge 3-0", "the midpoint of edge 3-2", "the midpoint of edge 3-1", "the centroid"};
   PetscReal                lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL};
   PetscReal diag2 = 0, tol, bad_value = 0;
@@ -145,6 +151,7 @@ PetscErrorCode FcMeshVolume(const FcMesh *mesh, PetscReal *volume)
 {
   /* Keast's 5-point rule, exact for cubics: the tet10 Jacobian determinant is a cubic
    * polynomial, so curved elements are integrated exactly. Weights sum to 1/6. */
+  // clang-format off
   static const PetscReal qx[5][3] = {
     {0.25,      0.25,      0.25     },
     {1.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0},
@@ -152,6 +159,7 @@ PetscErrorCode FcMeshVolume(const FcMesh *mesh, PetscReal *volume)
     {1.0 / 6.0, 0.5,       1.0 / 6.0},
     {1.0 / 6.0, 1.0 / 6.0, 0.5      }
   };
+  // clang-format on
   static const PetscReal qw[5] = {-2.0 / 15.0, 3.0 / 40.0, 3.0 / 40.0, 3.0 / 40.0, 3.0 / 40.0};
   PetscReal              v     = 0;
 
@@ -172,6 +180,7 @@ PetscErrorCode FcMeshFacesArea(const FcMesh *mesh, PetscInt nfaces, const PetscI
    * degree keeps curved faces accurate; flat faces are exact. */
   const PetscReal s15 = PetscSqrtReal(15.0), a1 = (6 - s15) / 21, a2 = (6 + s15) / 21;
   const PetscReal w1 = (155 - s15) / 1200, w2 = (155 + s15) / 1200;
+  // clang-format off
   const PetscReal qL[7][3] = {
     {1.0 / 3,    1.0 / 3,    1.0 / 3   },
     {a1,         a1,         1 - 2 * a1},
@@ -181,17 +190,22 @@ PetscErrorCode FcMeshFacesArea(const FcMesh *mesh, PetscInt nfaces, const PetscI
     {a2,         1 - 2 * a2, a2        },
     {1 - 2 * a2, a2,         a2        }
   };
+  // clang-format on
   const PetscReal qw[7]      = {9.0 / 40, w1, w1, w1, w2, w2, w2};
+  // clang-format off
   static const PetscReal dLt[3][2] = {
     {-1, -1},
     {1,  0 },
     {0,  1 }
   };
+  // clang-format on
+  // clang-format off
   static const PetscInt TriEdge[3][2] = {
     {0, 1},
     {1, 2},
     {2, 0}
   };
+  // clang-format on
   PetscReal A = 0;
 
   PetscFunctionBegin;

@@ -68,6 +68,7 @@ static void ModelForget(void)
  * how Gmsh reports (terminal output, errors). Options are global in Gmsh and survive
  * gmshClear, so their values at initialization (Gmsh's defaults; ours for the General ones)
  * are restored before every load: one body's script must not change the next body's mesh. */
+// clang-format off
 static const char *const session_opts[] = {
   "General.Terminal",           "General.Verbosity",      "General.AbortOnError",
   "Mesh.MeshSizeFactor",        "Mesh.MeshSizeMin",       "Mesh.MeshSizeMax",
@@ -75,6 +76,7 @@ static const char *const session_opts[] = {
   "Mesh.ElementOrder",          "Mesh.SecondOrderLinear", "Mesh.HighOrderOptimize",
   "Mesh.RecombineAll",          "Mesh.Recombine3DAll",    "Mesh.SubdivisionAlgorithm",
 };
+// clang-format on
 #define NSESSION_OPTS (sizeof session_opts / sizeof session_opts[0])
 static double session_vals[NSESSION_OPTS];
 

@@ -271,6 +271,7 @@ static const char *ChildSeccomp(void)
   /* refused outright: programs, processes, sockets, other processes, the file system's
    * structure, kernel facilities a mesher never needs (and io_uring, whose operations the
    * filter would not see) */
+  // clang-format off
   static const int trap[] = {
     SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork),
     SCMP_SYS(socket), SCMP_SYS(socketpair), SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen), SCMP_SYS(accept), SCMP_SYS(accept4),
@@ -289,6 +290,7 @@ static const char *ChildSeccomp(void)
     SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register),
     SCMP_SYS(shmget), SCMP_SYS(shmat), SCMP_SYS(msgget), SCMP_SYS(semget), SCMP_SYS(mq_open),
   };
+  // clang-format on
   const pid_t    self  = getpid();
   scmp_filter_ctx f    = seccomp_init(SCMP_ACT_ALLOW);
   int            rc    = f ? 0 : -ENOMEM;

@@ -7,12 +7,14 @@
 /* Faces opposite vertex 3, 2, 1, 0 of the Gmsh tetrahedron (reference vertices (0,0,0),
  * (1,0,0), (0,1,0), (0,0,1)); e.g. face 0 = (0,2,1) has normal (x2-x0)x(x1-x0) = -z, out of
  * the element. Mid-edge nodes: 4 = 01, 5 = 12, 6 = 20, 7 = 30, 8 = 32, 9 = 31. */
+// clang-format off
 const PetscInt FcTetFace[4][6] = {
   {0, 2, 1, 6, 5, 4},
   {0, 1, 3, 4, 9, 7},
   {0, 3, 2, 7, 8, 6},
   {1, 2, 3, 5, 8, 9}
 };
+// clang-format on
 
 static void SortTriple(PetscInt k[3])
 {

@@ -339,6 +339,7 @@ static void test_mesh_relative(void **state)
 static void test_set(void **state)
 {
   char        file[PETSC_MAX_PATH_LEN];
+  // clang-format off
   const char *sets[] = {
     "time.dt=0.05",                       /* number */
     "name=renamed",                       /* plain string (not JSON) */
@@ -354,6 +355,7 @@ static void test_set(void **state)
     "bodies[0].loads[0].ramp=linear",     /* shorthand, expanded */
     "probes[0].point[2]=2",
   };
+  // clang-format on
   FcCase c;
 
   (void)state;
@@ -732,6 +734,7 @@ static void test_contact_defaults(void **state)
 static void test_contact_set(void **state)
 {
   char        file[PETSC_MAX_PATH_LEN];
+  // clang-format off
   const char *sets[] = {
     "contacts[0].mu=0.3",
     "contact_solver.type=\"nsgs\"",
@@ -746,6 +749,7 @@ static void test_contact_set(void **state)
     "probes[0].type=active_contacts",
     "bodies[0].type=deformable",
   };
+  // clang-format on
   FcCase c;
 
   (void)state;
@@ -845,6 +849,7 @@ typedef struct {
   const char *msg;     /* expected somewhere in the message */
 } BadCase;
 
+// clang-format off
 static const BadCase bad_cases[] = {
   /* reading and parsing */
   {"-", {NULL}, NULL, "cannot read: No such file or directory"},
@@ -1045,6 +1050,7 @@ static const BadCase bad_cases[] = {
   {NULL, {"output.dir=\"out\\u2029\""}, "output.dir", "contains the control character U+2029"},
   {contact_base, {"contacts[0].pair=[\"bl\\u0085ock\", \"floor\"]"}, "contacts[0].pair", "no body named \"bl\\u0085ock\""},
 };
+// clang-format on
 
 static void test_bad_inputs(void **state)
 {
@@ -1089,18 +1095,21 @@ static PetscErrorCode CreateToy_Private(FcMaterial mat, const FcMaterialParams *
   return 0;
 }
 static const char *const toy_flavours[] = {"plain", "fancy", NULL};
+// clang-format off
 static const FcParamSpec toy_params[]   = {
   {.name = "k", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcModulusBound, .doc = "stiffness [Pa]"},
   FC_MATERIAL_PARAM_DENSITY,
   {.name = "flavour", .type = FC_PARAM_CHOICE, .def = "plain", .choices = toy_flavours, .doc = "a choice"},
   {.name = NULL}
 };
+// clang-format on
 static const FcMaterialModel toy_model = {.create = CreateToy_Private, .params = toy_params};
 
 static void test_registered_material(void **state)
 {
   char        file[PETSC_MAX_PATH_LEN], err[4096];
   const char *ok[]      = {"bodies[0].material={\"model\": \"toy\", \"k\": 5, \"density\": 900}"};
+  // clang-format off
   const char *bad[][1]  = {
     {"bodies[0].material={\"model\": \"toy\", \"k\": 5, \"density\": 900, \"E\": 1}"},
     {"bodies[0].material={\"model\": \"toy\", \"k\": 0, \"density\": 900}"},
@@ -1108,6 +1117,8 @@ static void test_registered_material(void **state)
     {"bodies[0].material={\"model\": \"toy\", \"density\": 900}"},
     {"bodies[0].material={\"model\": \"toy\", \"k\": 5, \"density\": 900, \"flavour\": \"sour\"}"},
   };
+  // clang-format on
+  // clang-format off
   const char *expect[] = {
     "bodies[0].material.E: unknown key \"E\" for model \"toy\" (accepted: model, k, density, flavour)",
     "bodies[0].material.k: must be > 0, got 0",
@@ -1115,6 +1126,7 @@ static void test_registered_material(void **state)
     "bodies[0].material.k: required key \"k\" is missing",
     "bodies[0].material.flavour: \"sour\" is not allowed (choices: plain, fancy)",
   };
+  // clang-format on
   const char *flavour = NULL;
   FcCase      c;
   cJSON      *root;
@@ -1171,6 +1183,7 @@ static void test_escape(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_full_case),
     cmocka_unit_test(test_defaults),
@@ -1186,6 +1199,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_registered_material),
     cmocka_unit_test(test_escape),
   };
+  // clang-format on
   char mesh[PETSC_MAX_PATH_LEN + 16];
   int  failures;
 

@@ -1021,10 +1021,12 @@ static void test_broadphase(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_broadphase), cmocka_unit_test(test_closest_point), cmocka_unit_test(test_tree_sphere), cmocka_unit_test(test_refit),   cmocka_unit_test(test_frame),
     cmocka_unit_test(test_valley_flat),   cmocka_unit_test(test_shapes),      cmocka_unit_test(test_scaling), cmocka_unit_test(test_edge_cases),
   };
+  // clang-format on
 
   return FcTestMain(argc, argv, tests, SmallOption, NULL);
 }

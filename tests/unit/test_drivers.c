@@ -97,11 +97,13 @@ static void test_duplicate(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_zero),
     cmocka_unit_test(test_ramped),
     cmocka_unit_test(test_tables),
     cmocka_unit_test(test_duplicate),
   };
+  // clang-format on
   return FcTestMain(argc, argv, tests, NULL, NULL);
 }

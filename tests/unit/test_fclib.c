@@ -389,11 +389,13 @@ static void FreeFclib(struct fclib_matrix *F)
 
 static void test_global(void **state)
 {
+  // clang-format off
   const int storages[3][2] = {
     {-1, -1},
     {-2, 0 },
     {0,  -2}
   };
+  // clang-format on
   double maxdev = 0, maxq = 0;
   int    nits = 0;
   char   path[512];
@@ -814,6 +816,7 @@ static void test_damaged_files(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_local_roundtrip),
     cmocka_unit_test(test_solution),
@@ -823,6 +826,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_damaged_files),
     cmocka_unit_test(test_sparse_roundtrip),
   };
+  // clang-format on
   int failures;
 
   FcMPIEnvPrepare();

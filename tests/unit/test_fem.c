@@ -731,10 +731,12 @@ static void test_inverted(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_quadrature),    cmocka_unit_test(test_shape),        cmocka_unit_test(test_registry), cmocka_unit_test(test_patch), cmocka_unit_test(test_stiffness_rigid),
     cmocka_unit_test(test_finite_differences), cmocka_unit_test(test_corotational), cmocka_unit_test(test_mass_loads), cmocka_unit_test(test_inverted),
   };
+  // clang-format on
 
   return FcTestMain(argc, argv, tests, FcMaterialRegisterAll, FcMaterialFinalizePackage);
 }

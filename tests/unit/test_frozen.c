@@ -218,11 +218,13 @@ static void test_no_allocation(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_sequence),
     cmocka_unit_test(test_invalidate),
     cmocka_unit_test(test_no_allocation),
   };
+  // clang-format on
 
   return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);
 }

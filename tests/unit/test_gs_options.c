@@ -283,10 +283,12 @@ static void test_options(void **state)
   assert_non_null(strstr(view, "nsgs: order random (seed 42), omega 1"));
   /* bad values: one input-error line naming the option (and nothing leaks: -malloc_dump) */
   {
+    // clang-format off
     const char *bad[][2] = {
       {"-fc_contact_solver_nsgs_omega", "0"},       {"-fc_contact_solver_nsgs_omega", "2"},    {"-fc_contact_solver_nsgs_omega", "-0.5"}, {"-fc_contact_solver_nsgs_omega", "nan"},
       {"-fc_contact_solver_nsgs_order", "sideways"}, {"-fc_contact_solver_nsgs_seed", "-1"},   {"-fc_contact_solver_nsgs_local", "newton"}, {"-fc_contact_solver_nsgs_local_fallback", "lemke"},
     };
+    // clang-format on
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
       FcTestSolverBadOption(s, bad[k][0], bad[k][1], err, sizeof err);
       if (k == 1 || k == 4) printf("FIGURE bad option: %s", err);

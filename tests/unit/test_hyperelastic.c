@@ -53,6 +53,7 @@ typedef struct {
 #define PW FC_VOLUMETRIC_POINTWISE
 #define MD FC_VOLUMETRIC_MEAN_DILATATION
 
+// clang-format off
 static const Config configs[] = {
   {"linear",                          "linear",        1e7, 0.3,  0,   0,     0,      0,     PW},
   {"corotational",                    "corotational",  1e7, 0.3,  0,   0,     0,      0,     PW},
@@ -66,6 +67,7 @@ static const Config configs[] = {
   {"mooney_rivlin k/mu=1500 pointw.", "mooney_rivlin", 0,   0,    0,   0.4e6, 0.1e6,  1.5e9, PW},
   {"mooney_rivlin k/mu=1500 mean_dil","mooney_rivlin", 0,   0,    0,   0.4e6, 0.1e6,  1.5e9, MD},
 };
+// clang-format on
 static const int nconfigs = (int)(sizeof configs / sizeof configs[0]);
 
 static PetscErrorCode CreateMat(const Config *c, FcMaterial *mat)
@@ -304,11 +306,13 @@ static PetscErrorCode TestClosedForms(void)
 {
   /* stvk, neohookean, mooney_rivlin in both modes (the 1500 variants included) */
   const int       which[] = {2, 3, 4, 5, 6, 7, 8, 9, 10};
+  // clang-format off
   const PetscReal stretch[3][2] = {
     {1.3, 0.9 },
     {0.7, 1.1 },
     {1.6, 0.82}
   };
+  // clang-format on
   const PetscReal shear[2] = {0.5, -1.2};
   PetscReal       worstP = 0, worstS = 0, worstObj = 0;
 
@@ -407,12 +411,14 @@ static PetscReal RelDiff(PetscInt n, const PetscReal *a, const PetscReal *b)
  * the method. Under a nonhomogeneous deformation they differ. */
 static PetscErrorCode TestMeanDilatation(void)
 {
+  // clang-format off
   const int pairs[4][2] = {
     {3, 4 },
     {5, 6 },
     {7, 8 },
     {9, 10}
   };
+  // clang-format on
   PetscReal worst_tet4 = 0, worst_hom = 0, min_inhom = PETSC_MAX_REAL, kdiff_hom = PETSC_MAX_REAL;
 
   PetscFunctionBegin;
@@ -812,10 +818,12 @@ static PetscErrorCode Nullity(PetscInt n, PetscReal *A, PetscReal tol, PetscInt 
  * assembled on free cubes of 6 and 48 tet10 (6: rigid modes only). */
 static PetscErrorCode TestZeroEnergyModes(void)
 {
+  // clang-format off
   const Config cfg[2] = {
     {"neohookean pointwise",       "neohookean", 3e6, 0.3, 0, 0, 0, 0, PW},
     {"neohookean mean_dilatation", "neohookean", 3e6, 0.3, 0, 0, 0, 0, MD}
   };
+  // clang-format on
   PetscInt  elem_null[2], cube_null[2][2];
   PetscReal conf[2];
 

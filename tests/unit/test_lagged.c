@@ -305,11 +305,13 @@ static void test_linear(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_psd),
     cmocka_unit_test(test_rigid),
     cmocka_unit_test(test_linear),
   };
+  // clang-format on
 
   return FcTestMain(argc, argv, tests, FcMaterialRegisterAll, FcMaterialFinalizePackage);
 }

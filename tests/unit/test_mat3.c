@@ -232,6 +232,7 @@ static void test_rotate_diag(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_skew),
     cmocka_unit_test(test_exp_rotation),
@@ -240,5 +241,6 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_log),
     cmocka_unit_test(test_rotate_diag),
   };
+  // clang-format on
   return FcTestMain(argc, argv, tests, NULL, NULL);
 }

@@ -477,12 +477,14 @@ static void test_sphere(void **state)
 
 static void test_nearest(void **state)
 {
+  // clang-format off
   static const PetscReal pts[4][3] = {
     {0,    0,   0   },
     {1.2,  1.1, 1.3 },
     {0.49, 1.0, -0.2},
     {0.3,  0.4, 0.6 }
   };
+  // clang-format on
   FcMesh m;
   (void)state;
   Load("meshes/cube.geo", 1, 2, &m);
@@ -688,11 +690,13 @@ static void test_timing(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cube_volume_area), cmocka_unit_test(test_boundary_orientation), cmocka_unit_test(test_tet10_ordering), cmocka_unit_test(test_groups),
     cmocka_unit_test(test_formats),          cmocka_unit_test(test_refine_msh),           cmocka_unit_test(test_order_conversion), cmocka_unit_test(test_curved_tet10), cmocka_unit_test(test_sphere),
     cmocka_unit_test(test_nearest),          cmocka_unit_test(test_script_options),       cmocka_unit_test(test_bad_meshes),     cmocka_unit_test(test_timing),
   };
+  // clang-format on
   const char *r = getenv("FCSIM_ROOT");
 
   if (r && r[0]) snprintf(root, sizeof root, "%s", r);

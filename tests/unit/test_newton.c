@@ -672,6 +672,7 @@ static void test_options(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_random),
     cmocka_unit_test(test_box_stack),
@@ -680,5 +681,6 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_envelope),
     cmocka_unit_test(test_hint),
   };
+  // clang-format on
   return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);
 }

@@ -83,12 +83,14 @@ static double contact_force(const ContactData *d, int i, int c)
 
 static void build_meshes(void)
 {
+  // clang-format off
   const PetscReal v[4][3] = {
     {3, 0, 0},
     {5, 0, 0},
     {3, 2, 0},
     {3, 0, 2}
   };
+  // clang-format on
   for (int i = 0; i < 4; i++)
     for (int c = 0; c < 3; c++) X1[3 * i + c] = v[i][c];
   for (int e = 0; e < 6; e++)
@@ -938,10 +940,12 @@ static void test_write_errors(void **state)
   FcOutputSpec   spec;
   FcOutput       out = NULL;
   PetscReal      u[30] = {0}, vm[2] = {0};
+  // clang-format off
   FcOutputFields f[NB] = {
     {u, u, vm},
     {u, u, vm}
   };
+  // clang-format on
 
   (void)state;
   build_meshes();
@@ -1001,10 +1005,12 @@ static void test_contact_errors(void **state)
   FcOutput         out = NULL;
   FcOutputMesh     named[NB];
   PetscReal        u[30] = {0}, vm[2] = {0};
+  // clang-format off
   FcOutputFields   f[NB] = {
     {u, u, vm},
     {u, u, vm}
   };
+  // clang-format on
   ContactData      d;
   FcOutputContacts bad;
 
@@ -1213,12 +1219,14 @@ static void test_cells_to_vtk(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cells_to_vtk), cmocka_unit_test(test_run_ascii),    cmocka_unit_test(test_run_binary),
     cmocka_unit_test(test_contacts_ascii), cmocka_unit_test(test_contacts_binary), cmocka_unit_test(test_contacts_partial),
     cmocka_unit_test(test_csv_only),     cmocka_unit_test(test_no_fields),     cmocka_unit_test(test_open_errors), cmocka_unit_test(test_write_errors),
     cmocka_unit_test(test_contact_errors), cmocka_unit_test(test_results_readback), cmocka_unit_test(test_haptic_output),
   };
+  // clang-format on
 
   return FcTestMain(argc, argv, tests, NULL, NULL);
 }

@@ -43,6 +43,7 @@ static void TmpPath(char *path, size_t len, const char *name)
 
 /* Kuhn's split of a hexahedron (corners 0-3 at z = lo, counter-clockwise seen from +z, 4-7 above
  * them) along its diagonal 0-6: 6 positive tetrahedra for an axis-aligned box. */
+// clang-format off
 static const int kuhn[6][4] = {
   {0, 1, 2, 6},
   {0, 2, 3, 6},
@@ -51,6 +52,7 @@ static const int kuhn[6][4] = {
   {0, 4, 5, 6},
   {0, 5, 1, 6}
 };
+// clang-format on
 
 /* MSH 2.2: box k (lo at 6k, hi at 6k + 3) is physical volume k + 1 named block_<k + 1>. */
 static void WriteBlocks(const char *name, int n, const double *box)
@@ -325,11 +327,13 @@ static PetscErrorCode Finalize(void)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_name_match),
     cmocka_unit_test(test_blocks),
     cmocka_unit_test(test_wall),
   };
+  // clang-format on
 
   return FcTestRun(&argc, &argv, "tests", tests, sizeof tests / sizeof tests[0], MakeTmpdir, RemoveTmpdir, Register, Finalize);
 }

@@ -921,6 +921,7 @@ static void test_fclib_file(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_same_as_local),
     cmocka_unit_test(test_default),
@@ -928,6 +929,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_statuses),
     cmocka_unit_test(test_fclib_file),
   };
+  // clang-format on
 
   return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);
 }

@@ -792,12 +792,14 @@ static void test_edges(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_complement),
     cmocka_unit_test(test_solve),
     cmocka_unit_test(test_delassus),
     cmocka_unit_test(test_edges),
   };
+  // clang-format on
 
   return FcTestRun(&argc, &argv, "tests", tests, sizeof tests / sizeof tests[0], SetupBody, TeardownBody, NULL, FcMeshFinalizePackage);
 }

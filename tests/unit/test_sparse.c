@@ -302,11 +302,13 @@ static void CompareStorages(FcContactSolver s, FcContactProblem pd, SolverRun *r
 static void test_solvers_sparse_dense(void **state)
 {
   /* tol and max_it as the type's own tests use them (test_contact, test_uzawa, test_lemke, test_sap) */
+  // clang-format off
   SolverRun runs[] = {
     {"nsgs", 1e-10, 5000, 0, 0, 0, 0, 0},   {"pgs", 1e-10, 5000, 0, 0, 0, 0, 0},          {"lemke", 1e-10, 1000, 0, 0, 0, 0, 0},
     {"uzawa_local", 1e-10, 5000, 0, 0, 0, 0, 0}, {"uzawa_global", 1e-10, 20000, 0, 0, 0, 0, 0}, {"sap", 1e-10, 1000, 0, 0, 0, 0, 0},
     {"newton", 1e-10, 100, 0, 0, 0, 0, 0},    {"auto", 1e-10, 10000, 0, 0, 0, 0, 0},
   };
+  // clang-format on
   const int nruns = (int)(sizeof runs / sizeof runs[0]);
   char      types[512];
   int       ntypes = 1, nprob = 0, ncontacts = 0;
@@ -555,6 +557,7 @@ static void test_global_sparse(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_storage),
     cmocka_unit_test(test_solvers_sparse_dense),
@@ -562,6 +565,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_large_sparse),
     cmocka_unit_test(test_global_sparse),
   };
+  // clang-format on
 
   return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);
 }

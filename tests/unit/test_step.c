@@ -642,6 +642,7 @@ static void test_coupling_law(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_quasi_static_bar),
     cmocka_unit_test(test_compliance_strategies),
@@ -652,6 +653,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_body_registry),
     cmocka_unit_test(test_coupling_law),
   };
+  // clang-format on
 
   return FcTestRun(&argc, &argv, "tests", tests, sizeof tests / sizeof tests[0], MakeTmpdir, RemoveTmpdir, Register, Finalize);
 }

@@ -234,7 +234,9 @@ typedef struct {
   double             sum_it, max_err, sum_inner, loops, time;
   int                max_it, nconv, nfewer, nmore;
 } Config;
+// clang-format off
 #define CFG(l, t, p, o) {.label = l, .type = t, .prefix = p, .opts = o}
+// clang-format on
 
 static void RunConfigs(Config *cfg, int ncfg, int nprob, double mu_max, double het, double tol, PetscInt max_it, double *dev)
 {
@@ -293,6 +295,7 @@ static void test_random_problems(void **state)
   const int    nprob = 40;
   const double tol   = 1e-10;
   double       dev   = 0;
+  // clang-format off
   Config       cfg[] = {
     CFG("nsgs", "nsgs", "", NULL),
     CFG("uzawa_local (defaults: rho block)", "uzawa_local", "l0_", NULL),
@@ -308,6 +311,7 @@ static void test_random_problems(void **state)
     CFG("uzawa_local rho wnn (issue 12)", "uzawa_local", "l8_", wnn),
     CFG("uzawa_global rho talbi2008", "uzawa_global", "g2_", talbi),
   };
+  // clang-format on
   const int ncfg = (int)(sizeof cfg / sizeof cfg[0]);
   (void)state;
 
@@ -334,6 +338,7 @@ static void test_random_problems(void **state)
 
   { /* contacts of different stiffness: talbi2008's single ρ against ρ_a per contact */
     const int nh   = 20;
+    // clang-format off
     Config    hc[] = {
       CFG("nsgs", "nsgs", "", NULL),
       CFG("uzawa_local rho talbi2008", "uzawa_local", "h0_", talbi),
@@ -342,6 +347,7 @@ static void test_random_problems(void **state)
       CFG("uzawa_global rho wnn", "uzawa_global", "h3_", wnn),
       CFG("uzawa_global rho talbi2008", "uzawa_global", "h4_", talbi),
     };
+    // clang-format on
     dev = 0;
     RunConfigs(hc, 6, nh, 1.0, 0.5, tol, 100000, &dev);
     PrintConfigs("stiffness spread 10^+-0.5 per contact", hc, 6, nh);

@@ -112,11 +112,13 @@ static void test_too_short(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_stands),
     cmocka_unit_test(test_undecided),
     cmocka_unit_test(test_collapses),
     cmocka_unit_test(test_too_short),
   };
+  // clang-format on
   return FcTestMain(argc, argv, tests, NULL, NULL);
 }

@@ -115,6 +115,7 @@ static PetscErrorCode Tangent_MooneyRivlin(FcMaterial mat, const PetscReal F[9],
 }
 
 /* bodies[i].material of a "mooney_rivlin" body (besides "model") */
+// clang-format off
 static const FcParamSpec Params_MooneyRivlin[] = {
   {.name = "C10",   .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcModulusBound,      .doc = "Mooney-Rivlin constant of (I1 - 3) [Pa]"},
   {.name = "C01",   .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GE(0), .bound = &FcModulusUpperBound, .doc = "Mooney-Rivlin constant of (I2 - 3) [Pa]; small-strain shear modulus 2 (C10 + C01)"},
@@ -123,6 +124,7 @@ static const FcParamSpec Params_MooneyRivlin[] = {
   FC_MATERIAL_PARAM_VOLUMETRIC,
   {.name = NULL}
 };
+// clang-format on
 
 /* κ/μ₀ at most 1e8 (FcMaterialCheckBulkShear), μ₀ = 2 (C10 + C01). */
 static PetscErrorCode Check_MooneyRivlin(const FcMaterialParams *p, const char *where, const char *path)
