@@ -40,7 +40,8 @@
 #include "../src/io/fclib_io.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
-static double             Uniform(double a, double b)
+
+static double Uniform(double a, double b)
 {
   rng ^= rng >> 12;
   rng ^= rng << 25;
@@ -84,9 +85,9 @@ static PetscErrorCode BodiesProblem(PetscInt m, PetscInt nbody, FcContactProblem
   for (PetscInt b = 0; b < nbody; b++) /* the blocks of every pair of contacts on body b */
     for (PetscInt x = cnt[b]; x < cnt[b + 1]; x++)
       for (PetscInt y = cnt[b]; y < cnt[b + 1]; y++) {
-        const PetscInt   c = list[x], d = list[y];
-        const int        ec = body[2 * c] == b ? 0 : 1, ed = body[2 * d] == b ? 0 : 1;
-        const PetscReal  sg = (ec ? -1 : 1) * (ed ? -1 : 1), *Jc = J + 36 * c + 18 * ec, *Jd = J + 36 * d + 18 * ed;
+        const PetscInt  c = list[x], d = list[y];
+        const int       ec = body[2 * c] == b ? 0 : 1, ed = body[2 * d] == b ? 0 : 1;
+        const PetscReal sg = (ec ? -1 : 1) * (ed ? -1 : 1), *Jc = J + 36 * c + 18 * ec, *Jd = J + 36 * d + 18 * ed;
         for (int i = 0; i < 3; i++)
           for (int j = 0; j < 3; j++) {
             PetscReal s = 0;
@@ -105,7 +106,8 @@ static PetscErrorCode BodiesProblem(PetscInt m, PetscInt nbody, FcContactProblem
 }
 
 /* Best time of runs solves of p from r = 0 by a solver of this type, tol, max_it; *it, *err of the last. */
-static PetscErrorCode TimeSolve(const char *type, PetscReal tol, PetscInt max_it, FcContactProblem p, PetscInt runs, PetscReal r[], double *best, PetscInt *it, PetscReal *err)
+static PetscErrorCode TimeSolve(
+  const char *type, PetscReal tol, PetscInt max_it, FcContactProblem p, PetscInt runs, PetscReal r[], double *best, PetscInt *it, PetscReal *err)
 {
   FcContactSolver      s;
   FcContactSolverStats st;
@@ -169,14 +171,16 @@ static PetscErrorCode ModeFill(void)
         PetscCall(TimeSolve("newton", 1e-10, 200, pd, runs, r, &t[4], NULL, NULL));
         PetscCall(TimeSolve("newton", 1e-10, 200, ps, runs, r, &t[5], NULL, NULL));
       }
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "FILL %" PetscInt_FMT " %" PetscInt_FMT " %.4f %.4e %.4e %.4e %.4e %.4e %.4e %" PetscInt_FMT "\n", m, nbodies[ib], fill, t[0], t[1], t[2], t[3], t[4], t[5], itd));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "FILL %" PetscInt_FMT " %" PetscInt_FMT " %.4f %.4e %.4e %.4e %.4e %.4e %.4e %" PetscInt_FMT "\n", m, nbodies[ib],
+        fill, t[0], t[1], t[2], t[3], t[4], t[5], itd));
       if (t[1] < t[0]) faster = PetscMax(faster, fill);
       else slower = PetscMin(slower, fill);
       PetscCall(PetscFree(r));
       PetscCall(FcContactProblemDestroy(&pd));
       PetscCall(FcContactProblemDestroy(&ps));
     }
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CROSSOVER %" PetscInt_FMT " sparse sweep faster up to fill %.3f, not faster from fill %.3f\n", m, faster, slower > 1 ? NAN : slower));
+    PetscCall(PetscPrintf(
+      PETSC_COMM_SELF, "CROSSOVER %" PetscInt_FMT " sparse sweep faster up to fill %.3f, not faster from fill %.3f\n", m, faster, slower > 1 ? NAN : slower));
   }
   PetscFunctionReturn(0);
 }
@@ -201,7 +205,8 @@ static PetscErrorCode ModeSAP(int argc, char **argv)
       PetscCall(FcContactProblemDestroy(&p0));
       PetscCall(PetscMalloc1(3 * ps->m, &rs));
       PetscCall(TimeSolve("sap", 1e-10, 1000, ps, 1, rs, &ts, &its, &es));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "SAP %s %" PetscInt_FMT " %.4f 0 nan %" PetscInt_FMT " %.4e nan nan %.3e\n", argv[i], ps->m, (double)ps->nb / ((double)ps->m * ps->m), its, ts, (double)es));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "SAP %s %" PetscInt_FMT " %.4f 0 nan %" PetscInt_FMT " %.4e nan nan %.3e\n", argv[i], ps->m,
+        (double)ps->nb / ((double)ps->m * ps->m), its, ts, (double)es));
       PetscCall(PetscFree(rs));
       PetscCall(FcContactProblemDestroy(&ps));
       continue;
@@ -216,7 +221,9 @@ static PetscErrorCode ModeSAP(int argc, char **argv)
       num += PetscSqr(rs[k] - rd[k]);
       den += PetscSqr(rd[k]);
     }
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "SAP %s %" PetscInt_FMT " %.4f %" PetscInt_FMT " %.4e %" PetscInt_FMT " %.4e %.2e %.3e %.3e\n", argv[i], pd->m, (double)ps->nb / ((double)ps->m * ps->m), itd, td, its, ts, pd->m > dense_max_m ? NAN : (double)PetscSqrtReal(num / PetscMax(den, PETSC_MIN_REAL)), (double)ed, (double)es));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "SAP %s %" PetscInt_FMT " %.4f %" PetscInt_FMT " %.4e %" PetscInt_FMT " %.4e %.2e %.3e %.3e\n", argv[i], pd->m,
+      (double)ps->nb / ((double)ps->m * ps->m), itd, td, its, ts, pd->m > dense_max_m ? NAN : (double)PetscSqrtReal(num / PetscMax(den, PETSC_MIN_REAL)),
+      (double)ed, (double)es));
     PetscCall(PetscFree2(rd, rs));
     PetscCall(FcContactProblemDestroy(&pd));
     PetscCall(FcContactProblemDestroy(&ps));

@@ -92,7 +92,9 @@ int main(int argc, char **argv)
     PetscCall(FcContactProblemDestroy(&p0));
     PetscCall(Run("nsgs", tol, cap, p, &sg, &tg, &fb));
     PetscCall(Run("newton", tol, nmax, p, &sn, &tn, &fb));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "ROW %s %" PetscInt_FMT " %.4f %s %" PetscInt_FMT " %.3e %.4e %" PetscInt_FMT " %.3e %.4e %" PetscInt_FMT " %s\n", argv[i], p->m, (double)FcContactProblemCountBlocks(p) / ((double)p->m * p->m), FcContactProblemIsSparse(p) ? "sparse" : "dense", sg.iterations, (double)sg.error, tg, sn.iterations, (double)sn.error, tn, fb, sn.reason_name));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "ROW %s %" PetscInt_FMT " %.4f %s %" PetscInt_FMT " %.3e %.4e %" PetscInt_FMT " %.3e %.4e %" PetscInt_FMT " %s\n",
+      argv[i], p->m, (double)FcContactProblemCountBlocks(p) / ((double)p->m * p->m), FcContactProblemIsSparse(p) ? "sparse" : "dense", sg.iterations,
+      (double)sg.error, tg, sn.iterations, (double)sn.error, tn, fb, sn.reason_name));
     PetscCall(FcContactProblemDestroy(&p));
   }
   PetscCall(PetscFinalize());

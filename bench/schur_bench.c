@@ -120,7 +120,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++) onbot[3 * gbot->nodes[i] + k] = PETSC_TRUE;
   for (PetscInt d = 0; d < n; d++)
     if (onbot[d] && !isbc[d]) face[nface++] = d;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "beam.geo refine %d order %d (A flagged %s): %d nodes, %d DoFs, %d elements; bottom face: %d triangles, %d free DoFs\n", (int)refine, (int)order, spd ? "SPD" : "symmetric", (int)mesh.nnodes, (int)n, (int)mesh.nelems, (int)gbot->nfaces, (int)nface));
+  PetscCall(
+    PetscPrintf(PETSC_COMM_SELF, "beam.geo refine %d order %d (A flagged %s): %d nodes, %d DoFs, %d elements; bottom face: %d triangles, %d free DoFs\n",
+      (int)refine, (int)order, spd ? "SPD" : "symmetric", (int)mesh.nnodes, (int)n, (int)mesh.nelems, (int)gbot->nfaces, (int)nface));
 
   /* the multi-RHS path: fcsim's default KSP, analysis once */
   PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
@@ -134,7 +136,9 @@ int main(int argc, char **argv)
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nface, face, PETSC_USE_POINTER, &isface));
   PetscCall(FcSchurCreate(A, isface, &sface));
 
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%6s %6s %6s | %10s %10s %10s | %10s %10s %10s %10s | %10s %10s %10s | %8s %8s | %9s\n", "m", "rows", "np", "mRHS fact", "mRHS W", "mRHS tot", "S/sup sym", "S/sup num", "S/sup W", "S/sup tot", "S/face num", "S/face W", "S/face tot", "ratio sup", "ratio fc", "max dW"));
+  PetscCall(
+    PetscPrintf(PETSC_COMM_SELF, "%6s %6s %6s | %10s %10s %10s | %10s %10s %10s %10s | %10s %10s %10s | %8s %8s | %9s\n", "m", "rows", "np", "mRHS fact",
+      "mRHS W", "mRHS tot", "S/sup sym", "S/sup num", "S/sup W", "S/sup tot", "S/face num", "S/face W", "S/face tot", "ratio sup", "ratio fc", "max dW"));
   for (PetscInt im = 0; im < nm; im++) {
     const PetscInt m = mlist[im], nr = 3 * m;
     ContactRows   *rows;
@@ -143,8 +147,8 @@ int main(int argc, char **argv)
     PetscBool     *insup;
     PetscCall(PetscMalloc1(m, &rows));
     for (PetscInt a = 0; a < m; a++) {
-      PetscInt  f = (PetscInt)Uniform(0, (double)gbot->nfaces), fi;
-      PetscReal w[3], ws = 0;
+      PetscInt        f = (PetscInt)Uniform(0, (double)gbot->nfaces), fi;
+      PetscReal       w[3], ws = 0;
       const PetscReal F[3][3] = {{0, 0, -1}, {1, 0, 0}, {0, 1, 0}};
       if (f >= gbot->nfaces) f = gbot->nfaces - 1;
       fi = gbot->faces[f];
@@ -255,8 +259,11 @@ int main(int argc, char **argv)
       dmax = PetscMax(dmax, PetscMax(PetscAbsReal(Ws[i] - Wm[i]), PetscAbsReal(Wf[i] - Wm[i])));
     }
     {
-      const PetscReal mf = Median(runs, tm[0]), mw = Median(runs, tm[1]), s0 = Median(runs, ts[0]), s1 = Median(runs, ts[1]), s2 = Median(runs, ts[2]), f0 = Median(runs, tf[0]), f1 = Median(runs, tf[1]);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%6d %6d %6d | %10.4f %10.4f %10.4f | %10.4f %10.4f %10.4f %10.4f | %10.4f %10.4f %10.4f | %8.2f %8.2f | %9.1e\n", (int)m, (int)nr, (int)np, (double)mf, (double)mw, (double)(mf + mw), (double)s0, (double)s1, (double)s2, (double)(s0 + s1 + s2), (double)f0, (double)f1, (double)(f0 + f1), (double)((mf + mw) / (s0 + s1 + s2)), (double)((mf + mw) / (f0 + f1)), (double)(dmax / wmax)));
+      const PetscReal mf = Median(runs, tm[0]), mw = Median(runs, tm[1]), s0 = Median(runs, ts[0]), s1 = Median(runs, ts[1]), s2 = Median(runs, ts[2]),
+                      f0 = Median(runs, tf[0]), f1 = Median(runs, tf[1]);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%6d %6d %6d | %10.4f %10.4f %10.4f | %10.4f %10.4f %10.4f %10.4f | %10.4f %10.4f %10.4f | %8.2f %8.2f | %9.1e\n",
+        (int)m, (int)nr, (int)np, (double)mf, (double)mw, (double)(mf + mw), (double)s0, (double)s1, (double)s2, (double)(s0 + s1 + s2), (double)f0, (double)f1,
+        (double)(f0 + f1), (double)((mf + mw) / (s0 + s1 + s2)), (double)((mf + mw) / (f0 + f1)), (double)(dmax / wmax)));
     }
     PetscCall(PetscFree(rows));
     PetscCall(PetscFree3(Wm, Ws, Wf));
@@ -269,8 +276,11 @@ int main(int argc, char **argv)
   {
     FcSchurInfo info;
     PetscCall(FcSchurGetInfo(sface, &info));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "face set np = %d: last update: MUMPS numeric %.4f s, Ahat copy + dense factor/inverse %.4f s\n", (int)info.np, (double)info.t_numeric, (double)info.t_complement));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "face set np = %d: Schur factor entries %lld; columns: fact = numeric factorization, W = Delassus (solves + product), sym = MUMPS analysis; ratio = multi-RHS total / Schur total\n", (int)info.np, (long long)info.factor_entries));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "face set np = %d: last update: MUMPS numeric %.4f s, Ahat copy + dense factor/inverse %.4f s\n", (int)info.np,
+      (double)info.t_numeric, (double)info.t_complement));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+      "face set np = %d: Schur factor entries %lld; columns: fact = numeric factorization, W = Delassus (solves + product), sym = MUMPS analysis; ratio = multi-RHS total / Schur total\n",
+      (int)info.np, (long long)info.factor_entries));
   }
   PetscCall(FcSchurDestroy(&sface));
   PetscCall(ISDestroy(&isface));

@@ -89,7 +89,8 @@ static FrictionContactProblem *SiconosProblem(FcContactProblem p, PetscBool sbm)
   if (!sbm) {
     double *Wd;
     if ((double)n3 * (double)n3 * sizeof(double) > 2.0 * 1073741824.0) {
-      fprintf(stderr, "siconos_peer: %d contacts: a dense W for Siconos would need %.1f GB (use -siconos_storage sbm)\n", (int)p->m, (double)n3 * (double)n3 * 8 / 1073741824.0);
+      fprintf(stderr, "siconos_peer: %d contacts: a dense W for Siconos would need %.1f GB (use -siconos_storage sbm)\n", (int)p->m,
+        (double)n3 * (double)n3 * 8 / 1073741824.0);
       return NULL;
     }
     Wd = calloc(n3 * n3, sizeof *Wd);
@@ -112,7 +113,7 @@ static FrictionContactProblem *SiconosProblem(FcContactProblem p, PetscBool sbm)
 
 int main(int argc, char **argv)
 {
-  PetscReal tol = 1e-8, ratios[4096];
+  PetscReal tol  = 1e-8, ratios[4096];
   PetscInt  runs = 7, nr = 0;
   char      storage[16] = "dense", csv[PETSC_MAX_PATH_LEN] = "", types[256] = "nsgs", tname[8][32];
   int       ntypes = 0;
@@ -133,8 +134,9 @@ int main(int argc, char **argv)
     SiconosMaxIt = (int)PetscMax(1, mi);
   }
   for (char *t = strtok(types, ","); t && ntypes < 8; t = strtok(NULL, ",")) PetscCall(PetscStrncpy(tname[ntypes++], t, sizeof tname[0]));
-  PetscCheck(!strcmp(storage, "dense") || !strcmp(storage, "sbm"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-siconos_storage: expected dense or sbm, got %s", storage);
-  sbm = !strcmp(storage, "sbm") ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(
+    !strcmp(storage, "dense") || !strcmp(storage, "sbm"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-siconos_storage: expected dense or sbm, got %s", storage);
+  sbm  = !strcmp(storage, "sbm") ? PETSC_TRUE : PETSC_FALSE;
   runs = PetscMax(1, PetscMin(runs, 64));
   if (csvset) {
     fcsv = fopen(csv, "a");
@@ -142,7 +144,8 @@ int main(int argc, char **argv)
   }
   PetscCall(FcContactSolverRegisterAll());
   printf("Siconos W storage: %s; tolerance %g on the common error; medians of %d alternating runs\n\n", storage, (double)tol, (int)runs);
-  printf("| problem | contacts | fcsim it | NSGS it | NSGS/proj it | largest error | fcsim [s] | NSGS [s] | NSGS/proj [s] | fcsim/NSGS | fcsim/(NSGS/proj) | fcsim/faster |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  printf(
+    "| problem | contacts | fcsim it | NSGS it | NSGS/proj it | largest error | fcsim [s] | NSGS [s] | NSGS/proj [s] | fcsim/NSGS | fcsim/(NSGS/proj) | fcsim/faster |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int f = 1; f < argc; f++) {
     FcContactProblem        p;
     FrictionContactProblem *sp;
@@ -220,10 +223,15 @@ int main(int argc, char **argv)
         }
       faster = PetscMin(ms[0], ms[1]);
       if (nr < 4096) ratios[nr++] = mf / faster;
-      printf("| %s%s%s | %d | %d | %d | %d | %.1e | %.3e | %.3e | %.3e | %.2f | %.2f | %.2f |\n", argv[f], ntypes > 1 ? " " : "", ntypes > 1 ? tname[ty] : "", (int)p->m, (int)st.iterations, sit[0], sit[1], (double)emax, (double)mf, (double)ms[0], (double)ms[1], (double)(mf / ms[0]), (double)(mf / ms[1]), (double)(mf / faster));
+      printf("| %s%s%s | %d | %d | %d | %d | %.1e | %.3e | %.3e | %.3e | %.2f | %.2f | %.2f |\n", argv[f], ntypes > 1 ? " " : "", ntypes > 1 ? tname[ty] : "",
+        (int)p->m, (int)st.iterations, sit[0], sit[1], (double)emax, (double)mf, (double)ms[0], (double)ms[1], (double)(mf / ms[0]), (double)(mf / ms[1]),
+        (double)(mf / faster));
       /* the last three columns: the fastest of the runs (sorted above), the uncontended cost on a
        * loaded machine, where one descheduling can make a millisecond solve take 30 ms; then the type */
-      if (fcsv) fprintf(fcsv, "%s,%d,%s,%d,%d,%d,%.3e,%.3e,%.3e,%.3e,%.3e,%.3e,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%.6e,%s\n", argv[f], (int)p->m, storage, (int)st.iterations, sit[0], sit[1], (double)ef, (double)es[0], (double)es[1], (double)tol_s[0], (double)tol_s[1], (double)tol, (double)mf, (double)ms[0], (double)ms[1], st.converged ? 1 : 0, (double)tf[0], (double)ts[0][0], (double)ts[1][0], tname[ty]);
+      if (fcsv)
+        fprintf(fcsv, "%s,%d,%s,%d,%d,%d,%.3e,%.3e,%.3e,%.3e,%.3e,%.3e,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%.6e,%s\n", argv[f], (int)p->m, storage, (int)st.iterations,
+          sit[0], sit[1], (double)ef, (double)es[0], (double)es[1], (double)tol_s[0], (double)tol_s[1], (double)tol, (double)mf, (double)ms[0], (double)ms[1],
+          st.converged ? 1 : 0, (double)tf[0], (double)ts[0][0], (double)ts[1][0], tname[ty]);
       fflush(stdout);
       PetscCall(FcContactSolverDestroy(&s));
     }

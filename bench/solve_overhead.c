@@ -85,15 +85,12 @@ static PetscErrorCode RandomProblem(PetscInt m, FcContactProblem *pp)
   PetscFunctionReturn(0);
 }
 
-typedef enum {
-  MODE_REUSE,
-  MODE_LIFE,
-  MODE_LIFE_OPTS
-} Mode;
+typedef enum { MODE_REUSE, MODE_LIFE, MODE_LIFE_OPTS } Mode;
 
 /* Median time per solve [s] of `mode` with (tol, max_it); r0: the warm start (NULL: cold). *it:
  * the iterations of the last solve. */
-static PetscErrorCode Time_Private(const char *type, FcContactProblem p, Mode mode, PetscReal tol, PetscInt max_it, const PetscReal *r0, int reps, int batches, double *tmed, PetscInt *it)
+static PetscErrorCode Time_Private(
+  const char *type, FcContactProblem p, Mode mode, PetscReal tol, PetscInt max_it, const PetscReal *r0, int reps, int batches, double *tmed, PetscInt *it)
 {
   FcContactSolver s = NULL;
   PetscReal      *r;
@@ -143,9 +140,9 @@ static PetscErrorCode Time_Private(const char *type, FcContactProblem p, Mode mo
 
 int main(int argc, char **argv)
 {
-  char     type[64] = "nsgs";
+  char     type[64]  = "nsgs";
   PetscInt mlist[16] = {1, 2, 5, 10}, nm = 16, sweeps = 101, reps = 200, batches = 51;
-  double   worst    = 0;
+  double   worst = 0;
 
   FcMPIEnvPrepare();
   PetscCall(PetscInitialize(&argc, &argv, NULL, "fcsim bench: fixed cost of a small contact solve"));
@@ -157,7 +154,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-batches", &batches, NULL));
   PetscCheck(sweeps >= 2 && reps >= 1 && batches >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-sweeps >= 2, -reps >= 1, -batches >= 1");
   PetscCall(FcContactSolverRegisterAll());
-  printf("| type | contacts | one sweep [µs] | fixed, reused object [µs] | fixed, create..destroy [µs] | fixed, with SetFromOptions [µs] |\n|---|---|---|---|---|---|\n");
+  printf(
+    "| type | contacts | one sweep [µs] | fixed, reused object [µs] | fixed, create..destroy [µs] | fixed, with SetFromOptions [µs] |\n|---|---|---|---|---|---|\n");
   for (PetscInt i = 0; i < nm; i++) {
     FcContactProblem     p;
     FcContactSolver      s;
@@ -184,13 +182,15 @@ int main(int argc, char **argv)
     PetscCall(Time_Private(type, p, MODE_REUSE, 1e-8, 1, sol, reps, batches, &tf, &itf));
     PetscCall(Time_Private(type, p, MODE_LIFE, 1e-8, 1, sol, reps, batches, &tl, &itl));
     PetscCall(Time_Private(type, p, MODE_LIFE_OPTS, 1e-8, 1, sol, reps, batches, &to, &ito));
-    PetscCheck(itf == 0 && itl == 0 && ito == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "warm-started at a solution, %s swept (%d %d %d)", type, (int)itf, (int)itl, (int)ito);
+    PetscCheck(
+      itf == 0 && itl == 0 && ito == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "warm-started at a solution, %s swept (%d %d %d)", type, (int)itf, (int)itl, (int)ito);
     worst = PetscMax(worst, PetscMax(tf, tl));
     printf("| %s | %d | %s | %.2f | %.2f | %.2f |\n", type, (int)mlist[i], sweep, 1e6 * tf, 1e6 * tl, 1e6 * to);
     PetscCall(PetscFree(sol));
     PetscCall(FcContactProblemDestroy(&p));
   }
-  printf("\nbench solve overhead: %s, largest fixed cost (reused object or create..destroy) for %d..%d contacts = %.2f µs (goal < 10)\n", type, (int)mlist[0], (int)mlist[nm - 1], 1e6 * worst);
+  printf("\nbench solve overhead: %s, largest fixed cost (reused object or create..destroy) for %d..%d contacts = %.2f µs (goal < 10)\n", type, (int)mlist[0],
+    (int)mlist[nm - 1], 1e6 * worst);
   PetscCall(FcContactSolverFinalizePackage());
   PetscCall(PetscFinalize());
   return 0;

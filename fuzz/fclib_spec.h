@@ -81,7 +81,13 @@ static hid_t FzSpecShape_Private(const char *shape, hsize_t nvalues, hsize_t *np
 static void FzSpecNumbers_Private(hid_t fid, hid_t lcpl, const char *path, char op, char *rest)
 {
   const int integer = op == 'i' || op == 'l' || op == 'u' || op == 'I';
-  hid_t     ftype   = op == 'i' ? H5T_STD_I32LE : op == 'l' ? H5T_STD_I64LE : op == 'u' ? H5T_STD_U8LE : op == 'I' ? H5T_STD_I32BE : op == 'd' ? H5T_IEEE_F64LE : op == 'f' ? H5T_IEEE_F32LE : H5T_IEEE_F64BE;
+  hid_t     ftype   = op == 'i' ? H5T_STD_I32LE
+          : op == 'l'           ? H5T_STD_I64LE
+          : op == 'u'           ? H5T_STD_U8LE
+          : op == 'I'           ? H5T_STD_I32BE
+          : op == 'd'           ? H5T_IEEE_F64LE
+          : op == 'f'           ? H5T_IEEE_F32LE
+                                : H5T_IEEE_F64BE;
   char     *shape = NULL, *save = rest, *t;
   hsize_t   nvalues = 0, npoints = 0, k = 0;
   hid_t     sid, did;
@@ -200,15 +206,10 @@ static int FzSpecBuild(const uint8_t *data, size_t size, const char *path)
     case 'I':
     case 'd':
     case 'f':
-    case 'D':
-      FzSpecNumbers_Private(fid, lcpl, p, op[0], s);
-      break;
+    case 'D': FzSpecNumbers_Private(fid, lcpl, p, op[0], s); break;
     case 's':
-    case 'v':
-      FzSpecString_Private(fid, lcpl, p, op[0], s);
-      break;
-    default:
-      break;
+    case 'v': FzSpecString_Private(fid, lcpl, p, op[0], s); break;
+    default: break;
     }
   }
   H5Pclose(lcpl);

@@ -23,10 +23,10 @@
 #include <math.h>
 
 #ifndef FCSIM_FUZZ_MESHES
-  #define FCSIM_FUZZ_MESHES "meshes"
+#define FCSIM_FUZZ_MESHES "meshes"
 #endif
 #ifndef FCSIM_FUZZ_TINY_MESH
-  #define FCSIM_FUZZ_TINY_MESH "fuzz/tiny.geo"
+#define FCSIM_FUZZ_TINY_MESH "fuzz/tiny.geo"
 #endif
 
 #define FZ_MAX_SETS 16
@@ -68,7 +68,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* Evaluate every time function of a loaded case at a few times (interpolation, ramps). */
 static void Exercise_Private(const FcCase *c)
 {
-  const PetscReal ts[] = {-1.0, 0.0, 0.5 * c->dt, c->dt, 0.5 * c->t_end, c->t_end, 2 * c->t_end + 1};
+  const PetscReal    ts[] = {-1.0, 0.0, 0.5 * c->dt, c->dt, 0.5 * c->t_end, c->t_end, 2 * c->t_end + 1};
   volatile PetscReal sink = 0;
   PetscReal          g[3], u[3];
 
@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   const uint8_t *nul  = memchr(data, 0, size);
   const size_t   jlen = nul ? (size_t)(nul - data) : size;
   const char    *sets[FZ_MAX_SETS];
-  char          *tail = NULL;
+  char          *tail  = NULL;
   PetscInt       nsets = 0;
   FcCase         c;
   PetscErrorCode ierr;
@@ -116,8 +116,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (!ierr) {
     FcCase again;
 
-    if (c.nbodies < 1 || !c.bodies || !c.resolved_json) FzFatal("FcCaseLoad succeeded with %d bodies, resolved JSON %p", (int)c.nbodies, (void *)c.resolved_json);
-    if (!(c.dt > 0) || !(c.t_end > 0) || c.steps < 1) FzFatal("FcCaseLoad succeeded with dt %g, t_end %g, steps %d", (double)c.dt, (double)c.t_end, (int)c.steps);
+    if (c.nbodies < 1 || !c.bodies || !c.resolved_json)
+      FzFatal("FcCaseLoad succeeded with %d bodies, resolved JSON %p", (int)c.nbodies, (void *)c.resolved_json);
+    if (!(c.dt > 0) || !(c.t_end > 0) || c.steps < 1)
+      FzFatal("FcCaseLoad succeeded with dt %g, t_end %g, steps %d", (double)c.dt, (double)c.t_end, (int)c.steps);
     Exercise_Private(&c);
     /* The resolved case (fcsim info, /case in run.h5) must load again, to the same case. */
     FzWriteFile(resolved_path, (const uint8_t *)c.resolved_json, strlen(c.resolved_json));

@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 static char fz_dir[PETSC_MAX_PATH_LEN]; /* this process's temporary directory */
-static int  fz_allow_run_errors;          /* FCSIM_FUZZ_ALLOW_RUN_ERRORS */
+static int  fz_allow_run_errors;        /* FCSIM_FUZZ_ALLOW_RUN_ERRORS */
 
 const char *__asan_default_options(void);
 const char *__lsan_default_suppressions(void);
@@ -43,10 +43,7 @@ const char *__lsan_default_suppressions(void);
 /* No leak check at exit: Open MPI's progress threads allocate at MPI_Init what MPI_Finalize
  * drops, in frames the fast unwinder cannot name. libFuzzer checks after each input instead
  * (reproduce a leak from a directory: fuzz/repro.sh). */
-const char *__asan_default_options(void)
-{
-  return "leak_check_at_exit=0";
-}
+const char *__asan_default_options(void) { return "leak_check_at_exit=0"; }
 
 /* LeakSanitizer: what Open MPI (and the libraries under it: PMIx, hwloc, libevent, its MCA
  * components) allocates in MPI_Init and drops is not fcsim's; __lsan_disable() around
@@ -147,7 +144,7 @@ static void FzInitialize(const char *name)
   if (!getenv("FCSIM_FUZZ_VERBOSE") || !strcmp(getenv("FCSIM_FUZZ_VERBOSE"), "0"))
     if (PetscPushErrorHandler(PetscReturnErrorHandler, NULL)) FzFatal("PetscPushErrorHandler failed");
   fz_allow_run_errors = getenv("FCSIM_FUZZ_ALLOW_RUN_ERRORS") && strcmp(getenv("FCSIM_FUZZ_ALLOW_RUN_ERRORS"), "0");
-  FcVerbosity = 0;
+  FcVerbosity         = 0;
   if (FcMaterialRegisterAll() || FcContactSolverRegisterAll()) FzFatal("registering materials and solvers failed");
 
   if (!base || !base[0]) base = getenv("TMPDIR");
@@ -164,7 +161,8 @@ static void FzCheckError(PetscErrorCode ierr, const char *what)
 
   if (!ierr || ierr == FC_ERR_INPUT || fz_allow_run_errors) return;
   (void)PetscErrorMessage(ierr, &text, &specific);
-  FzFatal("%s returned PETSc error %d (%s: %s), not an input error (FC_ERR_INPUT = %d): bad input must give one line and exit status 2", what, (int)ierr, text ? text : "?", specific ? specific : "", (int)FC_ERR_INPUT);
+  FzFatal("%s returned PETSc error %d (%s: %s), not an input error (FC_ERR_INPUT = %d): bad input must give one line and exit status 2", what, (int)ierr,
+    text ? text : "?", specific ? specific : "", (int)FC_ERR_INPUT);
 }
 
 #endif

@@ -49,7 +49,10 @@ static void CheckOpen_Private(const char *what)
 {
   ssize_t n = H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL);
 
-  if (n != 0) FzFatal("%zd HDF5 object(s) left open after %s (files %zd, datasets %zd, groups %zd, datatypes %zd, attributes %zd)", n, what, H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE), H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_DATASET), H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_GROUP), H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_DATATYPE), H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ATTR));
+  if (n != 0)
+    FzFatal("%zd HDF5 object(s) left open after %s (files %zd, datasets %zd, groups %zd, datatypes %zd, attributes %zd)", n, what,
+      H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE), H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_DATASET), H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_GROUP),
+      H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_DATATYPE), H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ATTR));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -74,13 +77,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   FzCheckError(ierr, "FcFCLIBRead");
   if (!ierr && p) CheckProblem_Private(p, "FcFCLIBRead");
   if (!ierr && !gp == !p) FzFatal("FcFCLIBRead succeeded with %s", gp ? "both a global and a local problem" : "neither a global nor a local problem");
-  if (!ierr && gp && (gp->n < 1 || gp->m < 1 || !gp->M || !gp->H)) FzFatal("FcFCLIBRead succeeded with an incomplete global problem (n %d, m %d)", (int)gp->n, (int)gp->m);
+  if (!ierr && gp && (gp->n < 1 || gp->m < 1 || !gp->M || !gp->H))
+    FzFatal("FcFCLIBRead succeeded with an incomplete global problem (n %d, m %d)", (int)gp->n, (int)gp->m);
   CheckOpen_Private("FcFCLIBRead");
   if (!ierr && gp) {
     FcGlobalMass mass;
     /* M not symmetric positive definite is a status, not an error */
     if (FcGlobalProblemComputeLocal(gp, &p, &mass)) FzFatal("FcGlobalProblemComputeLocal failed on a problem FcFCLIBRead accepted");
-    if ((mass.status == FC_GLOBAL_MASS_SPD) != (p != NULL)) FzFatal("FcGlobalProblemComputeLocal: status %d with%s a local problem", (int)mass.status, p ? "" : "out");
+    if ((mass.status == FC_GLOBAL_MASS_SPD) != (p != NULL))
+      FzFatal("FcGlobalProblemComputeLocal: status %d with%s a local problem", (int)mass.status, p ? "" : "out");
     if (p) CheckProblem_Private(p, "FcGlobalProblemComputeLocal");
   }
   if (FcGlobalProblemDestroy(&gp) || FcContactProblemDestroy(&p)) FzFatal("destroying the problems failed");

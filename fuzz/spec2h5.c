@@ -8,9 +8,9 @@
 
 int main(int argc, char **argv)
 {
-  FILE   *f;
-  char   *buf = NULL;
-  size_t  n = 0, cap = 0, got;
+  FILE  *f;
+  char  *buf = NULL;
+  size_t n = 0, cap = 0, got;
 
   if (argc != 3) {
     fprintf(stderr, "usage: spec2h5 SPEC.txt OUT.hdf5\n");

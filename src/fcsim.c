@@ -37,8 +37,8 @@ static char **EnvCopy_Private(void)
    * chose otherwise, so that concurrent runs do not oversubscribe the cores (and their wall
    * times stay comparable). */
   static const char *const single[] = {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1"};
-  size_t n = 0, k = 0;
-  char **e;
+  size_t                   n = 0, k = 0;
+  char                   **e;
   while (environ && environ[n]) n++;
   if (!(e = calloc(n + 3, sizeof *e))) return NULL;
   for (size_t i = 0; i < n; i++)
@@ -277,11 +277,11 @@ int main(int argc, char **argv)
     /* An interrupt the command did not stop at (it came during the commit or after): say what
      * is where. One it stopped at was reported by the error handler (PETSC_ERR_SIG). */
     FcInterruptReported = 1;
-    if (ierr != PETSC_ERR_SIG && FcOutDirCommitted()) fprintf(stderr, "fcsim: interrupted after the results were complete: they are in %s\n", FcOutDirCommitted());
+    if (ierr != PETSC_ERR_SIG && FcOutDirCommitted())
+      fprintf(stderr, "fcsim: interrupted after the results were complete: they are in %s\n", FcOutDirCommitted());
     else if (!ierr) fprintf(stderr, "fcsim: interrupted; nothing was kept (an earlier result in the target folder is as it was)\n");
     rc = 130;
-  }
-  else if (ierr == FC_ERR_INPUT) rc = FC_EXIT_INPUT;
+  } else if (ierr == FC_ERR_INPUT) rc = FC_EXIT_INPUT;
   else if (ierr || !ok) rc = FC_EXIT_RUN;
   else rc = FC_EXIT_OK;
   if (FcOutputHDF5Unusable()) {

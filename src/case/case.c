@@ -16,9 +16,9 @@ static PetscBool Given_Private(const cJSON *root, const char *const keys[])
 static PetscErrorCode Load_Private(const char *file, PetscInt nsets, const char *const *sets, FcCase *c, cJSON **root)
 {
   FcCaseBodyEntries be  = {0, NULL, NULL};
-  FcSchemaCtx ctx = {file, &be};
-  char       *text;
-  PetscErrorCode rc;
+  FcSchemaCtx       ctx = {file, &be};
+  char             *text;
+  PetscErrorCode    rc;
 
   PetscFunctionBegin;
   PetscCall(FcJsonReadFile(file, root));
@@ -27,13 +27,14 @@ static PetscErrorCode Load_Private(const char *file, PetscInt nsets, const char 
   for (PetscInt i = 0; i < nsets; i++) PetscCall(FcJsonApplySet(file, *root, sets[i]));
   {
     /* read before the validator inserts the defaults, after which nothing tells them apart */
-    static const char *const tol[] = {"contact_solver", "tol", NULL}, *const warm[] = {"contact_solver", "warm_start", NULL}, *const inertia[] = {"time", "newton", "inertia_correction", NULL};
+    static const char *const tol[] = {"contact_solver", "tol", NULL}, *const warm[] = {"contact_solver", "warm_start", NULL},
+                             *const inertia[] = {"time", "newton", "inertia_correction", NULL};
     static const char *const maxit[] = {"contact_solver", "max_it", NULL}, *const accept[] = {"contact_solver", "accept_regularized", NULL};
     c->given.contact_solver_max_it             = Given_Private(*root, maxit);
     c->given.contact_solver_accept_regularized = Given_Private(*root, accept);
-    c->given.contact_solver_tol        = Given_Private(*root, tol);
-    c->given.contact_solver_warm_start = Given_Private(*root, warm);
-    c->given.inertia_correction        = Given_Private(*root, inertia);
+    c->given.contact_solver_tol                = Given_Private(*root, tol);
+    c->given.contact_solver_warm_start         = Given_Private(*root, warm);
+    c->given.inertia_correction                = Given_Private(*root, inertia);
   }
   rc = FcSchemaValidateObject(&ctx, &FcCaseRootObject, *root, "");
   if (!rc) rc = FcCaseFill(&ctx, *root, c);
@@ -73,9 +74,7 @@ PetscErrorCode FcCaseDestroy(FcCase *c)
   PetscFunctionBegin;
   for (PetscInt i = 0; c->bodies && i < c->nbodies; i++) {
     FcCaseBody *b = &c->bodies[i];
-    for (PetscInt j = 0; b->boundary && j < b->nboundary; j++) {
-      PetscCall(FcDriverDestroy(&b->boundary[j].u));
-    }
+    for (PetscInt j = 0; b->boundary && j < b->nboundary; j++) { PetscCall(FcDriverDestroy(&b->boundary[j].u)); }
     for (PetscInt j = 0; b->loads && j < b->nloads; j++) PetscCall(FcRampDestroy(&b->loads[j].ramp));
     PetscCall(PetscFree(b->boundary));
     PetscCall(PetscFree(b->loads));
@@ -106,7 +105,6 @@ PetscErrorCode FcCaseDestroy(FcCase *c)
   PetscFunctionReturn(0);
 }
 
-
 /* The case's "petsc" object goes into the options database unless the command line (or an
  * earlier insertion of the same case) set the same option, so the command line wins. */
 PetscErrorCode FcCaseInsertOptions(const FcCase *c)
@@ -134,7 +132,8 @@ PetscErrorCode FcCaseInsertViewOptions(const FcCase *c, const char *dir, PetscBo
     if (set) continue; /* the command line's */
     /* type:file:format:mode (PetscOptionsGetViewer): ':' in the folder's name would end the
      * file name early */
-    FcCheckInput(!strchr(dir, ':'), c->file, "petsc", "%s: the run's folder %s contains ':', which PETSc's viewer syntax cannot name: choose another folder or drop the option", c->petsc_keys[i], dir);
+    FcCheckInput(!strchr(dir, ':'), c->file, "petsc",
+      "%s: the run's folder %s contains ':', which PETSc's viewer syntax cannot name: choose another folder or drop the option", c->petsc_keys[i], dir);
     /* append: each view adds to the file (a view per solve) instead of replacing the last */
     PetscCall(PetscSNPrintf(value, sizeof value, "ascii:%s/petsc/%s.txt:%s:append", dir, c->petsc_keys[i] + 1, c->petsc_values[i]));
     PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], value));

@@ -12,7 +12,6 @@
 #include "../fem/material.h"
 #include "../drivers/driver.h" /* FcRamp, FcDriver: the case's functions of time */
 
-
 /* bodies[i].boundary[j]: Dirichlet condition on the nodes of a physical group.
  * "fix": [bx, by, bz] booleans (value 0 on true components), or
  * "displacement": [ux|null, uy|null, uz|null] scaled by "ramp", or
@@ -31,7 +30,7 @@ typedef enum { FC_LOAD_TRACTION, FC_LOAD_PRESSURE, FC_LOAD_FORCE } FcLoadType;
 typedef struct {
   char       group[FC_NAME_LEN];
   FcLoadType type;
-  PetscReal  vec[3];   /* traction or force */
+  PetscReal  vec[3]; /* traction or force */
   PetscReal  pressure;
   FcRamp     ramp;
 } FcCaseBodyLoad;
@@ -72,48 +71,48 @@ typedef struct {
   /* kinematic rotation: about rot_center (when rot_has_center, else the body's centre) and the
    * unit rot_axis by the angle [rad] angle(t): rotation.angle·ramp(t) (the translation's ramp), or
    * the table [[t, angle], ...]; 0 without a rotation */
-  PetscBool    rotates, rot_has_center;
-  PetscReal    rot_axis[3], rot_center[3];
-  FcDriver     angle;
+  PetscBool rotates, rot_has_center;
+  PetscReal rot_axis[3], rot_center[3];
+  FcDriver  angle;
   /* A recorded device log (doc/trajectory.md) driving the body: motion "trajectory" (kinematic:
    * the body's pose is the device pose) or "dynamic" with a free joint and a "coupling" (a 6-DoF
    * spring-damper from the device pose to the body, doc/rigid.md §2d). has_device for both. */
-  PetscBool    has_device;
-  char         dev_file[PETSC_MAX_PATH_LEN]; /* resolved relative to the case file */
-  char         dev_format[32], dev_units[8]; /* dev_units "": the format's own unit */
-  PetscReal    dev_q[4], dev_translation[3], dev_scale; /* device-to-world transform */
-  PetscBool    dev_window;
-  PetscReal    dev_t0, dev_t1;
-  PetscBool    dev_has_offset;
-  PetscReal    dev_offset[3]; /* the tool point the device position drives (reference coordinates) */
+  PetscBool has_device;
+  char      dev_file[PETSC_MAX_PATH_LEN];            /* resolved relative to the case file */
+  char      dev_format[32], dev_units[8];            /* dev_units "": the format's own unit */
+  PetscReal dev_q[4], dev_translation[3], dev_scale; /* device-to-world transform */
+  PetscBool dev_window;
+  PetscReal dev_t0, dev_t1;
+  PetscBool dev_has_offset;
+  PetscReal dev_offset[3]; /* the tool point the device position drives (reference coordinates) */
   /* coupling (dynamic): stiffness K [N/m], damping B [N s/m], rotational_stiffness K_r [N m/rad],
    * rotational_damping B_r [N m s/rad]; -1: the default (body_rigid.c, doc/rigid.md §2d) */
-  PetscBool    coupled;
-  PetscReal    K, B, Kr, Br;
+  PetscBool coupled;
+  PetscReal K, B, Kr, Br;
 } FcCaseMotion;
 
 typedef struct {
-  char           name[FC_NAME_LEN];
-  char           type[32];              /* "deformable" or "rigid" */
-  char           mesh_file[PETSC_MAX_PATH_LEN]; /* resolved relative to the case file */
-  char           mesh_volume[FC_NAME_LEN]; /* mesh.volume: only this physical volume of the file ("": all) */
-  PetscInt       refine, order;
-  FcMaterialParams material;             /* model, density and the model's parameters (src/fem/material.h) */
-  PetscReal      alpha, beta;            /* Rayleigh damping C = alpha M + beta K */
-  PetscBool      plane_strain;           /* u_z = 0 at every node (han2023 §VII-A) */
-  PetscBool      corotational;           /* kinematics "global_corotational" (duriez2006 §6.2) */
-  PetscInt       nboundary;
-  FcCaseBoundary *boundary;
-  PetscInt       nloads;
-  FcCaseBodyLoad *loads;
+  char             name[FC_NAME_LEN];
+  char             type[32];                      /* "deformable" or "rigid" */
+  char             mesh_file[PETSC_MAX_PATH_LEN]; /* resolved relative to the case file */
+  char             mesh_volume[FC_NAME_LEN];      /* mesh.volume: only this physical volume of the file ("": all) */
+  PetscInt         refine, order;
+  FcMaterialParams material;     /* model, density and the model's parameters (src/fem/material.h) */
+  PetscReal        alpha, beta;  /* Rayleigh damping C = alpha M + beta K */
+  PetscBool        plane_strain; /* u_z = 0 at every node (han2023 §VII-A) */
+  PetscBool        corotational; /* kinematics "global_corotational" (duriez2006 §6.2) */
+  PetscInt         nboundary;
+  FcCaseBoundary  *boundary;
+  PetscInt         nloads;
+  FcCaseBodyLoad  *loads;
   /* rigid bodies (type "rigid"): the fields above except name and type are zero ("") */
-  PetscBool      rigid;
-  FcCaseShape    shape;
-  FcCaseMotion   motion;
+  PetscBool    rigid;
+  FcCaseShape  shape;
+  FcCaseMotion motion;
   /* where the body is written in the case file: bodies[entry]; an entry with mesh.volumes stands
    * for several bodies (from_volumes), one per matching physical volume (FcCaseBodyPath) */
-  PetscInt       entry;
-  PetscBool      from_volumes;
+  PetscInt  entry;
+  PetscBool from_volumes;
 } FcCaseBody;
 
 /* centry[e]: the pairs of contacts[] entry e, contacts[first .. first + n), as groups of body
@@ -140,19 +139,25 @@ typedef struct {
 typedef enum { FC_LINEARIZATION_RECURSIVE, FC_LINEARIZATION_ONCE, FC_LINEARIZATION_FAST } FcLinearization;
 
 typedef struct {
-  PetscInt  entry;       /* the element of contacts[] this pair comes from (one entry with
+  PetscInt    entry; /* the element of contacts[] this pair comes from (one entry with
                           * "bodies" or patterns stands for many pairs; probes' "pair" is an entry) */
-  PetscInt  body[2];
-  const char *surface;        /* the entry's (FcCaseContactEntry): a group of n bodies has
+  PetscInt    body[2];
+  const char *surface; /* the entry's (FcCaseContactEntry): a group of n bodies has
                                * n(n − 1)/2 pairs, the strings are kept once */
   const char *target_surface;
-  PetscReal mu, alarm;
-  PetscBool both_passes;
-  PetscBool mortar;      /* formulation "mortar" (lumped mortar weights, doc/contact.md) */
+  PetscReal   mu, alarm;
+  PetscBool   both_passes;
+  PetscBool   mortar; /* formulation "mortar" (lumped mortar weights, doc/contact.md) */
 } FcCaseContact;
 
-
-typedef enum { FC_PROBE_DISPLACEMENT, FC_PROBE_REACTION, FC_PROBE_KINETIC_ENERGY, FC_PROBE_STRAIN_ENERGY, FC_PROBE_CONTACT_FORCE, FC_PROBE_ACTIVE_CONTACTS } FcProbeType;
+typedef enum {
+  FC_PROBE_DISPLACEMENT,
+  FC_PROBE_REACTION,
+  FC_PROBE_KINETIC_ENERGY,
+  FC_PROBE_STRAIN_ENERGY,
+  FC_PROBE_CONTACT_FORCE,
+  FC_PROBE_ACTIVE_CONTACTS
+} FcProbeType;
 /* probes[i]: named time series. displacement: node of `body` nearest `point`, or the
  * area-weighted mean over the surface `group` (3 columns name_x, name_y, name_z); reaction: resultant of the reaction forces on `group` of `body`
  * (3 columns); kinetic_energy / strain_energy: of `body`, or of all bodies when body is "".
@@ -166,9 +171,9 @@ typedef struct {
   char        body[FC_NAME_LEN];
   char        group[FC_NAME_LEN];
   PetscReal   point[3];
-  PetscInt    pair;               /* contact_force, active_contacts: index into contacts[] */
-  PetscInt    component;          /* vector probes: 0, 1, 2 = one column x, y, z; -1 = all three */
-  PetscReal   scale;              /* multiplies the values written (1) */
+  PetscInt    pair;      /* contact_force, active_contacts: index into contacts[] */
+  PetscInt    component; /* vector probes: 0, 1, 2 = one column x, y, z; -1 = all three */
+  PetscReal   scale;     /* multiplies the values written (1) */
 } FcCaseProbe;
 
 /* verdict: the run's verdict on a structure that should stand (src/run/verdict.h), from two
@@ -178,11 +183,11 @@ typedef struct {
  * g = |gravity|); "collapses": the drop exceeds collapse_drop·rise before t_end (the time is
  * recorded; stop_on_collapse ends the run there); otherwise "undecided". */
 typedef struct {
-  PetscBool set;                 /* the case has a "verdict" */
-  char      drop[FC_NAME_LEN];   /* probe column, m (up positive) */
-  char      energy[FC_NAME_LEN]; /* probe column, J */
-  PetscReal rise;                /* H, m */
-  PetscReal after;               /* s */
+  PetscBool set;                                     /* the case has a "verdict" */
+  char      drop[FC_NAME_LEN];                       /* probe column, m (up positive) */
+  char      energy[FC_NAME_LEN];                     /* probe column, J */
+  PetscReal rise;                                    /* H, m */
+  PetscReal after;                                   /* s */
   PetscReal stand_drop, stand_energy, collapse_drop; /* fractions of H, of m g H, of H */
   PetscBool stop_on_collapse;
 } FcCaseVerdict;
@@ -196,11 +201,11 @@ typedef struct {
  * the interval's energy scale, before it is reported. */
 typedef struct {
   PetscBool set;
-  PetscReal rate;               /* Hz */
+  PetscReal rate; /* Hz */
   PetscInt  max_iterations;
   PetscBool strict;
   char      tool[FC_NAME_LEN];
-  PetscReal passivity_rtol;     /* relative */
+  PetscReal passivity_rtol; /* relative */
 } FcCaseHaptic;
 
 /* BACKWARD_EULER is the θ-method with θ = θ_vq = 1; THETA is the general θ-method (han2023
@@ -223,38 +228,38 @@ typedef struct {
    * Newton method: the residual, hence the converged solution, is unchanged). It makes A
    * nonsingular for a body held only by contact (free rigid modes) and positive definite where
    * K is indefinite but s exceeds its most negative eigenvalue relative to M. 0: plain Newton. */
-  PetscReal        newton_shift;
+  PetscReal newton_shift;
   /* time.newton.inertia_correction: when the Newton matrix A (K, or K + s M, or the dynamic
    * A = cM M + cK K) of a deformable body has negative eigenvalues — counted by the MUMPS LDLᵀ
    * factorization — it is replaced by A + ρ Σ h_a h_aᵀ (normal rows of the active contacts) or
    * else A + δ M, whichever first is positive definite (body_deformable.c FormMatrix_Private).
    * The residual is unchanged (a modified Newton step), and W = H A⁻¹ Hᵀ stays positive
    * semidefinite. Default true; ρ and δ per step: stats columns inertia_penalty, inertia_shift. */
-  PetscBool        inertia_correction;
-  PetscReal        theta, theta_vq; /* θ-method parameters (1, 1 for backward Euler) */
-  PetscInt         cutback;         /* quasi-static: a failed step is retried as 2, 4, ... sub-steps, up to 2^cutback */
+  PetscBool inertia_correction;
+  PetscReal theta, theta_vq; /* θ-method parameters (1, 1 for backward Euler) */
+  PetscInt  cutback;         /* quasi-static: a failed step is retried as 2, 4, ... sub-steps, up to 2^cutback */
   /* gravity(t) [m/s^2]: the constant vector (gravity.value), or the table [[t, gx, gy, gz], ...]
    * interpolated (gravity.value: its first row) */
-  FcDriver         gravity;
+  FcDriver gravity;
 
-  PetscInt    nbodies;
-  FcCaseBody *bodies;
-  PetscInt    nprobes;
-  FcCaseProbe *probes;
+  PetscInt      nbodies;
+  FcCaseBody   *bodies;
+  PetscInt      nprobes;
+  FcCaseProbe  *probes;
   FcCaseVerdict verdict;
   FcCaseHaptic  haptic;
 
-  PetscInt       ncontacts;   /* body pairs, every entry of contacts[] expanded (FcCaseContactAt) */
-  PetscInt       nentries;    /* elements of contacts[] in the case file */
-  FcCaseContactEntry *centry; /* per element of contacts[]: its pairs as groups of bodies */
-  char           contact_solver_type[FC_NAME_LEN]; /* solver registry name, "nsgs" */
-  PetscReal      contact_solver_tol;
-  PetscInt       contact_solver_max_it;
-  PetscBool      contact_solver_warm_start;
-  PetscReal      contact_solver_max_error; /* contact_solver.max_error; PETSC_INFINITY when absent (no bound) */
-  PetscReal      contact_solver_accept_regularized; /* contact_solver.accept_regularized: true (the default) →
+  PetscInt            ncontacts;                        /* body pairs, every entry of contacts[] expanded (FcCaseContactAt) */
+  PetscInt            nentries;                         /* elements of contacts[] in the case file */
+  FcCaseContactEntry *centry;                           /* per element of contacts[]: its pairs as groups of bodies */
+  char                contact_solver_type[FC_NAME_LEN]; /* solver registry name, "nsgs" */
+  PetscReal           contact_solver_tol;
+  PetscInt            contact_solver_max_it;
+  PetscBool           contact_solver_warm_start;
+  PetscReal           contact_solver_max_error;          /* contact_solver.max_error; PETSC_INFINITY when absent (no bound) */
+  PetscReal           contact_solver_accept_regularized; /* contact_solver.accept_regularized: true (the default) →
                                                      * FC_CONTACT_SOLVER_ACCEPT_REGULARIZED, false → 0 (off), a number → it */
-  char             compliance_type[FC_NAME_LEN]; /* compliance.type: a registered compliance strategy
+  char                compliance_type[FC_NAME_LEN];      /* compliance.type: a registered compliance strategy
                                                  * (src/compliance; checked by FcComplianceCheckType) */
   /* contact_step: how the contact constraints are linearized within a step (issue 28,
    * recursive-corrective-motion paper Algorithms 1-3; doc/contact.md "Linearization"):
@@ -267,13 +272,13 @@ typedef struct {
   PetscReal       contact_lin_tol;
   /* compliance "lagged" (courtecuisse §IV-A, src/compliance/lagged.c; only with that type):
    * refresh every N steps (≥ 1), nodal rotation "shape_matching" | "polar" | "none", Krylov "cg" | "gmres" */
-  PetscInt         compliance_refresh;       /* 0: none by count (refresh_drift given alone) */
-  PetscInt         compliance_refresh_drift; /* refresh after a step of more Krylov iterations; 0: off */
-  char             compliance_rotation[16];
-  char             compliance_krylov[16];
-  PetscBool        compliance_async; /* the refresh in a thread of its own, concurrent with the steps */
-  PetscBool        compliance_w_cache; /* W from columns of F⁻¹ kept until the next refresh */
-  PetscInt         compliance_delay; /* async: taken into use this many steps after its request; −1: "ready" */
+  PetscInt  compliance_refresh;       /* 0: none by count (refresh_drift given alone) */
+  PetscInt  compliance_refresh_drift; /* refresh after a step of more Krylov iterations; 0: off */
+  char      compliance_rotation[16];
+  char      compliance_krylov[16];
+  PetscBool compliance_async;   /* the refresh in a thread of its own, concurrent with the steps */
+  PetscBool compliance_w_cache; /* W from columns of F⁻¹ kept until the next refresh */
+  PetscInt  compliance_delay;   /* async: taken into use this many steps after its request; −1: "ready" */
   /* Which of the keys a run may ignore the case (or a --set) gave, before the defaults were
    * filled in: a run warns about an ignored option only when the user asked for it. */
   struct {
@@ -284,14 +289,14 @@ typedef struct {
   PetscInt  output_every;
   PetscBool output_hdf5, output_vtk;
   PetscBool vtk_binary;
-  PetscBool output_fclib;   /* write each step's contact problem as an FCLIB file */
+  PetscBool output_fclib; /* write each step's contact problem as an FCLIB file */
 
-  PetscInt npetsc;          /* "petsc": {"ksp_type": "cg", ...} → "-ksp_type" "cg" */
-  char   **petsc_keys;      /* with leading '-' */
-  char   **petsc_values;    /* "" for flags (JSON true); JSON false entries are dropped; a view: its format */
-  PetscBool *petsc_view;    /* a view written into the run's folder (src/case/petsc_opts.h) */
+  PetscInt   npetsc;       /* "petsc": {"ksp_type": "cg", ...} → "-ksp_type" "cg" */
+  char     **petsc_keys;   /* with leading '-' */
+  char     **petsc_values; /* "" for flags (JSON true); JSON false entries are dropped; a view: its format */
+  PetscBool *petsc_view;   /* a view written into the run's folder (src/case/petsc_opts.h) */
 
-  char *resolved_json;      /* the full resolved case (defaults filled), pretty printed */
+  char *resolved_json; /* the full resolved case (defaults filled), pretty printed */
 } FcCase;
 
 /* Load, override, validate. `sets` are "PATH=VALUE" strings from --set (VALUE parsed as JSON

@@ -11,7 +11,7 @@
 PetscErrorCode FcCaseCheckTime(FcSchemaCtx *ctx, cJSON *obj, const char *path)
 {
   cJSON *t_end = Get_Private(obj, "t_end"), *steps = Get_Private(obj, "steps");
-  double dt    = Get_Private(obj, "dt")->valuedouble, n;
+  double dt = Get_Private(obj, "dt")->valuedouble, n;
   char   sub[FC_PATH_LEN], num[64];
 
   PetscFunctionBegin;
@@ -42,7 +42,8 @@ PetscErrorCode FcCaseCheckTime(FcSchemaCtx *ctx, cJSON *obj, const char *path)
       /* q = q0 + δt (θ_vq v + (1 − θ_vq) v0) (han2023 eq. 4): with θ_vq = 0 the end-of-step
        * position does not depend on v, so neither Dirichlet conditions nor contacts act on it */
       FcSchemaPathKey(sub, sizeof sub, path, "theta_vq");
-      return FcInputError(ctx->file, sub, "theta_vq = 0 makes the end-of-step position independent of the velocity unknown (han2023 eq. 4): use theta_vq in (0, 1]");
+      return FcInputError(
+        ctx->file, sub, "theta_vq = 0 makes the end-of-step position independent of the velocity unknown (han2023 eq. 4): use theta_vq in (0, 1]");
     }
     if (strcmp(integ, "quasi_static") && Num_Private(Get_Private(obj, "newton"), "shift") > 0) {
       FcSchemaPathKey(sub, sizeof sub, path, "newton.shift");
@@ -66,7 +67,8 @@ PetscErrorCode FcCaseCheckNoControl(FcSchemaCtx *ctx, cJSON *item, const char *p
 
   PetscFunctionBegin;
   if (!cJSON_IsString(item) || (cp = FcSchemaFirstControl(item->valuestring)) < 0) PetscFunctionReturn(0);
-  return FcInputError(ctx->file, path, "\"%s\" contains the control character U+%04lX, which is not allowed here", FcSchemaEscape(shown, sizeof shown, item->valuestring), (unsigned long)cp);
+  return FcInputError(ctx->file, path, "\"%s\" contains the control character U+%04lX, which is not allowed here",
+    FcSchemaEscape(shown, sizeof shown, item->valuestring), (unsigned long)cp);
 }
 
 PetscErrorCode FcCaseCheckMeshFile(FcSchemaCtx *ctx, cJSON *item, const char *path)
@@ -126,7 +128,10 @@ PetscErrorCode FcCaseCheckMeshSize(FcSchemaCtx *ctx, cJSON *obj, const char *pat
   PetscCall(FcCaseCountTetrahedra(file, &n0));
   estimate = (double)n0 * pow(8.0, refine);
   FcSchemaPathKey(sub, sizeof sub, path, "refine");
-  if (estimate > limit) return FcInputError(ctx->file, sub, "refine %d would make about %.3g tetrahedra (%lld at refine 0 x 8^%d), more than max_elements = %.0f: lower refine, or raise %s.max_elements", refine, estimate, (long long)n0, refine, limit, path);
+  if (estimate > limit)
+    return FcInputError(ctx->file, sub,
+      "refine %d would make about %.3g tetrahedra (%lld at refine 0 x 8^%d), more than max_elements = %.0f: lower refine, or raise %s.max_elements", refine,
+      estimate, (long long)n0, refine, limit, path);
   PetscFunctionReturn(0);
 }
 
@@ -140,7 +145,7 @@ PetscErrorCode FcCaseCheckShapeSize(FcSchemaCtx *ctx, cJSON *obj, const char *pa
 /* Tables are interpolated in time: times must be strictly increasing. */
 PetscErrorCode FcCaseCheckRampTable(FcSchemaCtx *ctx, cJSON *item, const char *path)
 {
-  PetscInt i = 0;
+  PetscInt i    = 0;
   double   prev = 0;
   cJSON   *row;
   char     sub[FC_PATH_LEN], pp[FC_PATH_LEN];
@@ -164,7 +169,7 @@ PetscErrorCode FcCaseCheckRampTable(FcSchemaCtx *ctx, cJSON *item, const char *p
  * components prescribed in every row (a component cannot switch between free and fixed). */
 PetscErrorCode FcCaseCheckDisplacementTable(FcSchemaCtx *ctx, cJSON *item, const char *path)
 {
-  PetscInt i = 0;
+  PetscInt i    = 0;
   double   prev = 0;
   cJSON   *row, *first = cJSON_GetArrayItem(item, 0);
   char     sub[FC_PATH_LEN], pp[FC_PATH_LEN];
@@ -176,12 +181,14 @@ PetscErrorCode FcCaseCheckDisplacementTable(FcSchemaCtx *ctx, cJSON *item, const
     FcSchemaPathIndex(pp, sizeof pp, path, i);
     FcSchemaPathIndex(sub, sizeof sub, pp, 0);
     if (!cJSON_IsNumber(t)) return FcInputError(ctx->file, sub, "the time must be a number, got null");
-    if (i > 0 && !(t->valuedouble > prev)) return FcInputError(ctx->file, sub, "times must be strictly increasing (row %" PetscInt_FMT " after row %" PetscInt_FMT ")", i, i - 1);
+    if (i > 0 && !(t->valuedouble > prev))
+      return FcInputError(ctx->file, sub, "times must be strictly increasing (row %" PetscInt_FMT " after row %" PetscInt_FMT ")", i, i - 1);
     prev = t->valuedouble;
     for (int k = 1; k < 4; k++) {
       if (cJSON_IsNull(cJSON_GetArrayItem(row, k)) == cJSON_IsNull(cJSON_GetArrayItem(first, k))) continue;
       FcSchemaPathIndex(sub, sizeof sub, pp, k);
-      return FcInputError(ctx->file, sub, "component %c is %s here but %s in row 0: every row must prescribe the same components", "xyz"[k - 1], cJSON_IsNull(cJSON_GetArrayItem(first, k)) ? "given" : "null", cJSON_IsNull(cJSON_GetArrayItem(first, k)) ? "null" : "given");
+      return FcInputError(ctx->file, sub, "component %c is %s here but %s in row 0: every row must prescribe the same components", "xyz"[k - 1],
+        cJSON_IsNull(cJSON_GetArrayItem(first, k)) ? "given" : "null", cJSON_IsNull(cJSON_GetArrayItem(first, k)) ? "null" : "given");
     }
     i++;
   }
@@ -196,7 +203,8 @@ PetscErrorCode FcCaseCheckDisplacementTable(FcSchemaCtx *ctx, cJSON *item, const
 PetscErrorCode FcCaseCheckDisplacementObject(FcSchemaCtx *ctx, cJSON *obj, const char *path)
 {
   PetscFunctionBegin;
-  if (!Get_Private(obj, "table") == !Get_Private(obj, "series")) return FcInputError(ctx->file, path, "give exactly one of \"table\" ([[t, ux, uy, uz], ...]) and \"series\" ({\"unit\": P, \"phases\": [...]})");
+  if (!Get_Private(obj, "table") == !Get_Private(obj, "series"))
+    return FcInputError(ctx->file, path, "give exactly one of \"table\" ([[t, ux, uy, uz], ...]) and \"series\" ({\"unit\": P, \"phases\": [...]})");
   PetscFunctionReturn(0);
 }
 
@@ -229,11 +237,11 @@ PetscErrorCode FcCaseCheckSolverName(FcSchemaCtx *ctx, cJSON *item, const char *
 
   PetscFunctionBegin;
   for (const char *p = s; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) return FcInputError(ctx->file, path, "\"%s\" must match [a-z0-9_]+", FcSchemaEscape(shown, sizeof shown, s));
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+      return FcInputError(ctx->file, path, "\"%s\" must match [a-z0-9_]+", FcSchemaEscape(shown, sizeof shown, s));
   if (!s[0]) return FcInputError(ctx->file, path, "must not be empty");
   PetscFunctionReturn(0);
 }
-
 
 /* What a model's table cannot say (the bound on κ/μ): the model's own check. */
 PetscErrorCode FcCaseCheckMaterial(FcSchemaCtx *ctx, cJSON *obj, const char *path)
@@ -258,7 +266,6 @@ PetscErrorCode FcCaseCheckPetscOption(FcSchemaCtx *ctx, cJSON *item, const char 
   PetscFunctionReturn(0);
 }
 
-
 /* A transform's rotation given as a quaternion [w, x, y, z]: its norm must not vanish (it is
  * normalized when the case is filled; the trajectory loader refuses the same below 1e-6). */
 PetscErrorCode FcCaseCheckQuaternion(FcSchemaCtx *ctx, cJSON *item, const char *path)
@@ -268,14 +275,16 @@ PetscErrorCode FcCaseCheckQuaternion(FcSchemaCtx *ctx, cJSON *item, const char *
   PetscFunctionBegin;
   if (!cJSON_IsArray(item)) PetscFunctionReturn(0);
   for (int k = 0; k < 4; k++) n += PetscSqr(cJSON_GetArrayItem(item, k)->valuedouble);
-  if (!(PetscSqrtReal(n) > 1e-6)) return FcInputError(ctx->file, path, "the quaternion [w, x, y, z] has zero norm (%g): it is no rotation", (double)PetscSqrtReal(n));
+  if (!(PetscSqrtReal(n) > 1e-6))
+    return FcInputError(ctx->file, path, "the quaternion [w, x, y, z] has zero norm (%g): it is no rotation", (double)PetscSqrtReal(n));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FcCaseCheckWindow(FcSchemaCtx *ctx, cJSON *item, const char *path)
 {
   PetscFunctionBegin;
-  if (!(cJSON_GetArrayItem(item, 1)->valuedouble > cJSON_GetArrayItem(item, 0)->valuedouble)) return FcInputError(ctx->file, path, "must be [t0, t1] with t1 > t0 (seconds from the log's first sample)");
+  if (!(cJSON_GetArrayItem(item, 1)->valuedouble > cJSON_GetArrayItem(item, 0)->valuedouble))
+    return FcInputError(ctx->file, path, "must be [t0, t1] with t1 > t0 (seconds from the log's first sample)");
   PetscFunctionReturn(0);
 }
 
@@ -287,7 +296,8 @@ PetscErrorCode FcCaseCheckTrajectory(FcSchemaCtx *ctx, cJSON *obj, const char *p
   PetscFunctionBegin;
   FcSchemaPathKey(sub, sizeof sub, path, "units");
   if (!strcmp(Str_Private(obj, "format"), "ros_jointstate") && !Get_Private(obj, "units"))
-    return FcInputError(ctx->file, sub, "required key \"units\" is missing: a ros_jointstate log states no unit (\"mm\" for the Geomagic/Omni drivers, or \"m\")");
+    return FcInputError(
+      ctx->file, sub, "required key \"units\" is missing: a ros_jointstate log states no unit (\"mm\" for the Geomagic/Omni drivers, or \"m\")");
   PetscFunctionReturn(0);
 }
 
@@ -304,4 +314,3 @@ PetscErrorCode FcCaseCheckLoad(FcSchemaCtx *ctx, cJSON *obj, const char *path)
   if (n > 1) return FcInputError(ctx->file, path, "give exactly one of \"traction\", \"pressure\" and \"force\", not \"%s\" and \"%s\"", given[0], given[1]);
   PetscFunctionReturn(0);
 }
-

@@ -105,7 +105,7 @@ static PetscErrorCode FillRamp_Private(FcSchemaCtx *ctx, cJSON *r, const char *p
 static PetscErrorCode FillSeries_Private(cJSON *series, PetscReal dt, FcCaseBoundary *bc)
 {
   PetscReal unit = Num_Private(series, "unit"), x[3] = {0, 0, 0};
-  PetscInt  n    = 0, k = 0;
+  PetscInt  n = 0, k = 0;
   cJSON    *ph;
 
   PetscFunctionBegin;
@@ -140,8 +140,8 @@ static PetscErrorCode FillBoundary_Private(FcSchemaCtx *ctx, cJSON *obj, const c
     for (int k = 0; k < 3; k++) bc->comp[k] = cJSON_IsTrue(cJSON_GetArrayItem(fix, k)) ? PETSC_TRUE : PETSC_FALSE;
   } else if (cJSON_IsArray(disp)) {
     for (int k = 0; k < 3; k++) {
-      el           = cJSON_GetArrayItem(disp, k);
-      bc->comp[k]  = cJSON_IsNull(el) ? PETSC_FALSE : PETSC_TRUE;
+      el             = cJSON_GetArrayItem(disp, k);
+      bc->comp[k]    = cJSON_IsNull(el) ? PETSC_FALSE : PETSC_TRUE;
       bc->u.value[k] = cJSON_IsNull(el) ? 0 : el->valuedouble;
     }
     FcSchemaPathKey(sub, sizeof sub, path, "ramp");
@@ -156,7 +156,7 @@ static PetscErrorCode FillBoundary_Private(FcSchemaCtx *ctx, cJSON *obj, const c
     cJSON_ArrayForEach(row, table)
     {
       for (int k = 0; k < 4; k++) {
-        el                  = cJSON_GetArrayItem(row, k);
+        el                   = cJSON_GetArrayItem(row, k);
         bc->u.tab[4 * i + k] = cJSON_IsNull(el) ? 0 : el->valuedouble; /* null only where !comp */
       }
       i++;
@@ -282,7 +282,7 @@ static PetscErrorCode FillMotion_Private(FcSchemaCtx *ctx, cJSON *obj, const cha
     if (rot) {
       cJSON    *table = Get_Private(rot, "table"), *center = Get_Private(rot, "center");
       PetscReal n = 0;
-      m->rotates = PETSC_TRUE;
+      m->rotates  = PETSC_TRUE;
       Vec3_Private(Get_Private(rot, "axis"), m->rot_axis);
       for (int k = 0; k < 3; k++) n += m->rot_axis[k] * m->rot_axis[k];
       for (int k = 0; k < 3; k++) m->rot_axis[k] /= PetscSqrtReal(n);
@@ -365,8 +365,8 @@ static PetscErrorCode FillBody_Private(FcSchemaCtx *ctx, cJSON *obj, const char 
   PetscCall(FcCaseMaterialParams(mat, &b->material));
   b->plane_strain = Bool_Private(obj, "plane_strain");
   b->corotational = (PetscBool)(strcmp(Str_Private(obj, "kinematics"), "global_corotational") == 0);
-  b->alpha            = Num_Private(damp, "alpha");
-  b->beta             = Num_Private(damp, "beta");
+  b->alpha        = Num_Private(damp, "alpha");
+  b->beta         = Num_Private(damp, "beta");
 
   b->nboundary = (PetscInt)cJSON_GetArraySize(Get_Private(obj, "boundary"));
   PetscCall(PetscCalloc1(b->nboundary, &b->boundary));
@@ -474,11 +474,11 @@ static PetscErrorCode FillTime_Private(cJSON *root, FcCase *c)
     }
   }
   c->cutback = (PetscInt)Num_Private(time, "cutback");
-  c->dt         = Num_Private(time, "dt");
+  c->dt      = Num_Private(time, "dt");
   if (Get_Private(time, "steps")) {
     c->steps       = (PetscInt)Num_Private(time, "steps");
     c->steps_given = PETSC_TRUE;
-    c->t_end = c->steps * c->dt;
+    c->t_end       = c->steps * c->dt;
   } else {
     c->t_end = Num_Private(time, "t_end");
     c->steps = (PetscInt)round(c->t_end / c->dt);
@@ -515,7 +515,7 @@ static PetscErrorCode FillBodies_Private(FcSchemaCtx *ctx, cJSON *root, FcCase *
   i = 0;
   cJSON_ArrayForEach(el, Get_Private(root, "bodies"))
   {
-    FcCaseBodyEntries *be = (FcCaseBodyEntries *)ctx->user;
+    FcCaseBodyEntries *be     = (FcCaseBodyEntries *)ctx->user;
     c->bodies[i].entry        = (be && i < be->n) ? be->entry[i] : i;
     c->bodies[i].from_volumes = (be && i < be->n) ? be->expanded[i] : PETSC_FALSE;
     FcSchemaPathIndex(sub, sizeof sub, "bodies", i);
@@ -550,7 +550,7 @@ static PetscErrorCode FillVerdictHaptic_Private(cJSON *root, FcCase *c)
     c->haptic.rate           = Num_Private(el, "rate");
     c->haptic.max_iterations = (PetscInt)Num_Private(el, "max_iterations");
     c->haptic.strict         = Bool_Private(el, "strict");
-    c->haptic.passivity_rtol  = Num_Private(el, "passivity_rtol");
+    c->haptic.passivity_rtol = Num_Private(el, "passivity_rtol");
     if (Get_Private(el, "tool")) PetscCall(PetscStrncpy(c->haptic.tool, Str_Private(el, "tool"), sizeof c->haptic.tool));
   }
   PetscFunctionReturn(0);
@@ -559,7 +559,8 @@ static PetscErrorCode FillVerdictHaptic_Private(cJSON *root, FcCase *c)
 /* centry[e] (case.h): the groups of entry e and the parameters of its pairs; for "bodies", the
  * first pair of each body and the places of the deformable bodies (FcCaseContactAt). The pairs are
  * counted, never listed. */
-static PetscErrorCode FillContactEntry_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSON *el, const char *pi, const FcCase *c, PetscInt first, FcCaseContactEntry *ce)
+static PetscErrorCode FillContactEntry_Private(
+  FcSchemaCtx *ctx, cJSON *bodies, cJSON *el, const char *pi, const FcCase *c, PetscInt first, FcCaseContactEntry *ce)
 {
   PetscInt na, nb, *ga, *gb;
 
@@ -580,13 +581,12 @@ static PetscErrorCode FillContactEntry_Private(FcSchemaCtx *ctx, cJSON *bodies, 
   ce->both_passes = Bool_Private(el, "both_passes");
   ce->mortar      = (PetscBool)!strcmp(Str_Private(el, "formulation"), "mortar");
   if (nb) ce->n = na * nb;
-  else { /* start[x]: the pairs (x', y) with x' < x; ndef[x]: deformable bodies among ga[0 .. x) */
-    PetscInt *st, *nd, *dp, k = 0;
+  else { /* start[x]: the pairs (x', y) with x' < x; ndef[x]: deformable bodies among ga[0 .. x) */ PetscInt *st, *nd, *dp, k = 0;
     PetscCall(PetscMalloc1(3 * (na + 1), &ce->start));
     st = ce->start;
     nd = ce->ndef = st + na + 1;
     dp = ce->defpos = nd + na + 1;
-    nd[0] = 0;
+    nd[0]           = 0;
     for (PetscInt x = 0; x < na; x++) {
       nd[x + 1] = nd[x] + !c->bodies[ce->ga[x]].rigid;
       if (!c->bodies[ce->ga[x]].rigid) dp[k++] = x;
@@ -682,31 +682,31 @@ static PetscErrorCode FillSolverOutput_Private(cJSON *root, FcCase *c)
     c->contact_solver_warm_start = Bool_Private(cs, "warm_start");
     c->contact_solver_max_error  = Get_Private(cs, "max_error") ? Num_Private(cs, "max_error") : PETSC_INFINITY;
     {
-      const cJSON *ar = Get_Private(cs, "accept_regularized");
+      const cJSON *ar                      = Get_Private(cs, "accept_regularized");
       c->contact_solver_accept_regularized = cJSON_IsNumber(ar) ? ar->valuedouble : cJSON_IsTrue(ar) ? FC_CONTACT_SOLVER_ACCEPT_REGULARIZED : 0;
     }
   }
   {
     const char *ct = Str_Private(Get_Private(root, "compliance"), "type");
     PetscCall(PetscStrncpy(c->compliance_type, ct, sizeof c->compliance_type));
-    const cJSON *co = Get_Private(root, "compliance"), *k; /* "lagged": defaults for absent keys */
+    const cJSON *co             = Get_Private(root, "compliance"), *k; /* "lagged": defaults for absent keys */
     k                           = cJSON_GetObjectItemCaseSensitive(co, "refresh_drift");
     c->compliance_refresh_drift = k ? (PetscInt)k->valuedouble : 0;
-    k                     = cJSON_GetObjectItemCaseSensitive(co, "refresh");
-    c->compliance_refresh = k ? (PetscInt)k->valuedouble : c->compliance_refresh_drift ? 0 : 1; /* drift alone: no refresh by count */
-    k                     = cJSON_GetObjectItemCaseSensitive(co, "rotation");
+    k                           = cJSON_GetObjectItemCaseSensitive(co, "refresh");
+    c->compliance_refresh       = k ? (PetscInt)k->valuedouble : c->compliance_refresh_drift ? 0 : 1; /* drift alone: no refresh by count */
+    k                           = cJSON_GetObjectItemCaseSensitive(co, "rotation");
     PetscCall(PetscStrncpy(c->compliance_rotation, k ? k->valuestring : "shape_matching", sizeof c->compliance_rotation));
     k = cJSON_GetObjectItemCaseSensitive(co, "krylov");
     PetscCall(PetscStrncpy(c->compliance_krylov, k ? k->valuestring : "cg", sizeof c->compliance_krylov));
-    c->compliance_async = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(co, "async")) ? PETSC_TRUE : PETSC_FALSE;
+    c->compliance_async   = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(co, "async")) ? PETSC_TRUE : PETSC_FALSE;
     k                     = cJSON_GetObjectItemCaseSensitive(co, "w_cache");
     c->compliance_w_cache = !k || cJSON_IsTrue(k) ? PETSC_TRUE : PETSC_FALSE; /* on by default: the same W, 2x faster steps (doc/case-format.md) */
-    k                   = cJSON_GetObjectItemCaseSensitive(co, "delay");
-    c->compliance_delay = !k ? 1 : cJSON_IsString(k) ? -1 : (PetscInt)k->valuedouble;
+    k                     = cJSON_GetObjectItemCaseSensitive(co, "delay");
+    c->compliance_delay   = !k ? 1 : cJSON_IsString(k) ? -1 : (PetscInt)k->valuedouble;
   }
   {
-    cJSON      *ls = Get_Private(root, "contact_step");
-    const char *l  = Str_Private(ls, "linearization");
+    cJSON      *ls           = Get_Private(root, "contact_step");
+    const char *l            = Str_Private(ls, "linearization");
     c->contact_linearization = !strcmp(l, "once") ? FC_LINEARIZATION_ONCE : !strcmp(l, "fast") ? FC_LINEARIZATION_FAST : FC_LINEARIZATION_RECURSIVE;
     c->contact_lin_max_it    = (PetscInt)Num_Private(ls, "max_it");
     c->contact_lin_tol       = Num_Private(ls, "tol");

@@ -57,7 +57,6 @@ static PetscErrorCode UniqueNames_Private(FcSchemaCtx *ctx, cJSON *arr, const ch
   PetscFunctionReturn(0);
 }
 
-
 /* bodies[E].key as the case file writes it (case.h). */
 void FcCaseBodyPath(const FcCase *c, PetscInt i, const char *key, char *out, size_t len)
 {
@@ -87,10 +86,7 @@ PetscBool FcCaseNameMatch(const char *pattern, const char *name)
   return *pattern ? PETSC_FALSE : PETSC_TRUE;
 }
 
-static PetscBool IsPattern_Private(const char *s)
-{
-  return strpbrk(s, "*?") ? PETSC_TRUE : PETSC_FALSE;
-}
+static PetscBool IsPattern_Private(const char *s) { return strpbrk(s, "*?") ? PETSC_TRUE : PETSC_FALSE; }
 
 /* bodies[i].mesh.volume / volumes: the physical volumes of the mesh file are listed (once per
  * entry); `volume` must name one with tetrahedra; `volumes` must match at least one, every match
@@ -98,10 +94,10 @@ static PetscBool IsPattern_Private(const char *s)
  * the bodies the entry stands for (NULL for an entry without volumes). */
 static PetscErrorCode VolumesExpand_Private(FcSchemaCtx *ctx, cJSON *body, const char *path, cJSON **expanded)
 {
-  cJSON      *mesh = Get_Private(body, "mesh"), *vol, *vols, *name = Get_Private(body, "name");
-  char        file[PETSC_MAX_PATH_LEN], sub[FC_PATH_LEN], mp[FC_PATH_LEN], shown[256], list[1024] = "";
-  char      (*names)[FC_NAME_LEN] = NULL;
-  PetscInt    n = 0, *ntets = NULL, nmatch = 0;
+  cJSON *mesh = Get_Private(body, "mesh"), *vol, *vols, *name = Get_Private(body, "name");
+  char   file[PETSC_MAX_PATH_LEN], sub[FC_PATH_LEN], mp[FC_PATH_LEN], shown[256], list[1024] = "";
+  char(*names)[FC_NAME_LEN] = NULL;
+  PetscInt       n = 0, *ntets = NULL, nmatch = 0;
   PetscErrorCode rc = 0;
 
   PetscFunctionBegin;
@@ -141,7 +137,9 @@ static PetscErrorCode VolumesExpand_Private(FcSchemaCtx *ctx, cJSON *body, const
     PetscInt v;
     for (v = 0; v < n; v++)
       if (!strcmp(names[v], vol->valuestring)) break;
-    if (v == n) rc = FcInputError(ctx->file, sub, "no physical volume '%s' in %s (volumes: %s)", FcSchemaEscape(shown, sizeof shown, vol->valuestring), file, n ? list : "none");
+    if (v == n)
+      rc = FcInputError(
+        ctx->file, sub, "no physical volume '%s' in %s (volumes: %s)", FcSchemaEscape(shown, sizeof shown, vol->valuestring), file, n ? list : "none");
     else if (!ntets[v]) rc = FcInputError(ctx->file, sub, "physical volume '%s' of %s has no tetrahedra", names[v], file);
   } else {
     cJSON *arr = cJSON_CreateArray();
@@ -154,7 +152,8 @@ static PetscErrorCode VolumesExpand_Private(FcSchemaCtx *ctx, cJSON *body, const
         break;
       }
       if (!names[v][0] || strspn(names[v], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" NAME_CHARS) != strlen(names[v])) {
-        rc = FcInputError(ctx->file, sub, "physical volume '%s' of %s cannot name a body (body names are [A-Za-z0-9_.-]+)", FcSchemaEscape(shown, sizeof shown, names[v]), file);
+        rc = FcInputError(ctx->file, sub, "physical volume '%s' of %s cannot name a body (body names are [A-Za-z0-9_.-]+)",
+          FcSchemaEscape(shown, sizeof shown, names[v]), file);
         break;
       }
       /* the entry with its volume: name first, mesh.volumes replaced by mesh.volume */
@@ -177,7 +176,9 @@ static PetscErrorCode VolumesExpand_Private(FcSchemaCtx *ctx, cJSON *body, const
       }
       cJSON_AddItemToArray(arr, b);
     }
-    if (!rc && !nmatch) rc = FcInputError(ctx->file, sub, "the pattern \"%s\" matches no physical volume of %s (volumes: %s)", FcSchemaEscape(shown, sizeof shown, vols->valuestring), file, n ? list : "none");
+    if (!rc && !nmatch)
+      rc = FcInputError(ctx->file, sub, "the pattern \"%s\" matches no physical volume of %s (volumes: %s)",
+        FcSchemaEscape(shown, sizeof shown, vols->valuestring), file, n ? list : "none");
     if (rc) cJSON_Delete(arr);
     else *expanded = arr;
   }
@@ -192,11 +193,11 @@ static PetscErrorCode VolumesExpand_Private(FcSchemaCtx *ctx, cJSON *body, const
  * leave the head's prev link stale after an insertion at index 0). */
 PetscErrorCode FcCaseCheckBodies(FcSchemaCtx *ctx, cJSON *arr, const char *path)
 {
-  PetscInt       i = 0, ngiven = (PetscInt)cJSON_GetArraySize(arr), *count;
-  cJSON         *all = cJSON_CreateArray(), *b;
-  char           pi[FC_PATH_LEN];
-  PetscErrorCode rc = 0;
-  FcCaseBodyEntries   *be = (FcCaseBodyEntries *)ctx->user;
+  PetscInt           i = 0, ngiven = (PetscInt)cJSON_GetArraySize(arr), *count;
+  cJSON             *all = cJSON_CreateArray(), *b;
+  char               pi[FC_PATH_LEN];
+  PetscErrorCode     rc = 0;
+  FcCaseBodyEntries *be = (FcCaseBodyEntries *)ctx->user;
 
   PetscFunctionBegin;
   if (!all) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "cJSON allocation failed");
@@ -253,7 +254,8 @@ PetscErrorCode FcCaseCheckProbes(FcSchemaCtx *ctx, cJSON *arr, const char *path)
       char sub[FC_PATH_LEN];
       FcSchemaPathIndex(pi, sizeof pi, path, i);
       FcSchemaPathKey(sub, sizeof sub, pi, "name");
-      return FcInputError(ctx->file, sub, "\"%s\" is reserved (run.h5:/probes/%s holds the table's %s): choose another name", name, name, !strcmp(name, "columns") ? "column names" : name);
+      return FcInputError(ctx->file, sub, "\"%s\" is reserved (run.h5:/probes/%s holds the table's %s): choose another name", name, name,
+        !strcmp(name, "columns") ? "column names" : name);
     }
     if (!strcmp(Get_Private(p, "type")->valuestring, "displacement")) {
       PetscBool point = Get_Private(p, "point") ? PETSC_TRUE : PETSC_FALSE, group = Get_Private(p, "group") ? PETSC_TRUE : PETSC_FALSE;
@@ -296,14 +298,14 @@ static PetscErrorCode NoSuchBody_Private(FcSchemaCtx *ctx, cJSON *bodies, const 
   return FcInputError(ctx->file, path, "no body named \"%s\" (bodies: %s)", FcSchemaEscape(shown, sizeof shown, name), list);
 }
 
-
 /* The bodies a list of names or patterns stands for (indices into bodies[], in list order, each
  * pattern's matches in body order). A name that is no body, a pattern that matches none, and a
  * body given twice are input errors on `path` (the list). *idx is freed by the caller. */
-static PetscErrorCode ContactGroup_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSON *list, PetscInt first, PetscInt count, const char *path, PetscInt *n, PetscInt **idx)
+static PetscErrorCode ContactGroup_Private(
+  FcSchemaCtx *ctx, cJSON *bodies, cJSON *list, PetscInt first, PetscInt count, const char *path, PetscInt *n, PetscInt **idx)
 {
   const PetscInt nb = (PetscInt)cJSON_GetArraySize(bodies);
-  PetscInt      *by;   /* per body: the list element that gave it, or -1 */
+  PetscInt      *by; /* per body: the list element that gave it, or -1 */
   PetscInt       k = 0;
   cJSON         *it;
   char           shown[256], shown2[256], sub[FC_PATH_LEN];
@@ -332,10 +334,11 @@ static PetscErrorCode ContactGroup_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSO
         break;
       }
       if (by[bi] >= 0) {
-        rc = FcInputError(ctx->file, sub, "body \"%s\" is listed twice (also by \"%s\")", pat, FcSchemaEscape(shown, sizeof shown, cJSON_GetArrayItem(list, (int)by[bi])->valuestring));
+        rc = FcInputError(ctx->file, sub, "body \"%s\" is listed twice (also by \"%s\")", pat,
+          FcSchemaEscape(shown, sizeof shown, cJSON_GetArrayItem(list, (int)by[bi])->valuestring));
         break;
       }
-      by[bi]          = k;
+      by[bi]         = k;
       (*idx)[(*n)++] = bi;
       k++;
       continue;
@@ -345,7 +348,8 @@ static PetscErrorCode ContactGroup_Private(FcSchemaCtx *ctx, cJSON *bodies, cJSO
       if (FcCaseNameMatch(pat, Str_Private(b, "name"))) {
         nm++;
         if (by[j] >= 0) {
-          rc = FcInputError(ctx->file, sub, "body \"%s\" is listed twice (by \"%s\" and by \"%s\")", Str_Private(b, "name"), FcSchemaEscape(shown, sizeof shown, cJSON_GetArrayItem(list, (int)by[j])->valuestring), FcSchemaEscape(shown2, sizeof shown2, pat));
+          rc = FcInputError(ctx->file, sub, "body \"%s\" is listed twice (by \"%s\" and by \"%s\")", Str_Private(b, "name"),
+            FcSchemaEscape(shown, sizeof shown, cJSON_GetArrayItem(list, (int)by[j])->valuestring), FcSchemaEscape(shown2, sizeof shown2, pat));
           break;
         }
         by[j]          = k;
@@ -418,7 +422,8 @@ PetscErrorCode FcCaseContactPairs(FcSchemaCtx *ctx, cJSON *bodies, cJSON *ct, co
         const char *name = Str_Private(cJSON_GetArrayItem(bodies, (int)both), "name");
         PetscCall(PetscFree(ga));
         PetscCall(PetscFree(gb));
-        if (IsPattern_Private(cJSON_GetArrayItem(pair, 0)->valuestring) || IsPattern_Private(cJSON_GetArrayItem(pair, 1)->valuestring)) return FcInputError(ctx->file, sub, "body \"%s\" is in both groups (for every pair among a group, write \"bodies\": [...])", name);
+        if (IsPattern_Private(cJSON_GetArrayItem(pair, 0)->valuestring) || IsPattern_Private(cJSON_GetArrayItem(pair, 1)->valuestring))
+          return FcInputError(ctx->file, sub, "body \"%s\" is in both groups (for every pair among a group, write \"bodies\": [...])", name);
         return FcInputError(ctx->file, sub, "the two bodies must differ, got \"%s\" twice", name);
       }
     }
@@ -517,8 +522,10 @@ static PetscErrorCode PairCheck_Private(FcSchemaCtx *ctx, cJSON *ct, const char 
 
   PetscFunctionBegin;
   if (IsRigid_Private(b0)) {
-    if (IsRigid_Private(b1)) return FcInputError(ctx->file, sub, "\"%s\" and \"%s\" are both rigid: at least one body of a pair must be deformable", name[0], name[1]);
-    return FcInputError(ctx->file, sub, "the first body is the contactor and must be deformable, but \"%s\" is rigid (write [\"%s\", \"%s\"])", name[0], name[1], name[0]);
+    if (IsRigid_Private(b1))
+      return FcInputError(ctx->file, sub, "\"%s\" and \"%s\" are both rigid: at least one body of a pair must be deformable", name[0], name[1]);
+    return FcInputError(
+      ctx->file, sub, "the first body is the contactor and must be deformable, but \"%s\" is rigid (write [\"%s\", \"%s\"])", name[0], name[1], name[0]);
   } else if (IsRigid_Private(b1)) {
     const char *shape = Str_Private(Get_Private(b1, "shape"), "type");
     if (Get_Private(ct, "target_surface") && strcmp(shape, "mesh")) {
@@ -529,7 +536,8 @@ static PetscErrorCode PairCheck_Private(FcSchemaCtx *ctx, cJSON *ct, const char 
       return FcInputError(ctx->file, sub, "true is only allowed for a pair of deformable bodies, but \"%s\" is rigid", name[1]);
     } else if (!strcmp(Str_Private(ct, "formulation"), "mortar") && strcmp(shape, "mesh")) {
       FcSchemaPathKey(sub, FC_PATH_LEN, pi, "formulation");
-      return FcInputError(ctx->file, sub, "\"mortar\" needs a target surface mesh (a deformable body or a rigid \"mesh\" shape), but \"%s\" is a rigid \"%s\"", name[1], shape);
+      return FcInputError(
+        ctx->file, sub, "\"mortar\" needs a target surface mesh (a deformable body or a rigid \"mesh\" shape), but \"%s\" is a rigid \"%s\"", name[1], shape);
     }
   }
   PetscFunctionReturn(0);
@@ -541,7 +549,8 @@ static PetscBool BadTarget_Private(cJSON *ct, cJSON *b)
   const char *shape;
   if (!IsRigid_Private(b)) return PETSC_FALSE;
   shape = Str_Private(Get_Private(b, "shape"), "type");
-  return (PetscBool)((Get_Private(ct, "target_surface") && strcmp(shape, "mesh")) || Bool_Private(ct, "both_passes") || (!strcmp(Str_Private(ct, "formulation"), "mortar") && strcmp(shape, "mesh")));
+  return (PetscBool)((Get_Private(ct, "target_surface") && strcmp(shape, "mesh")) || Bool_Private(ct, "both_passes") ||
+    (!strcmp(Str_Private(ct, "formulation"), "mortar") && strcmp(shape, "mesh")));
 }
 
 /* The first pair of contacts[i] (in the order of FcCaseContactPairs) that PairCheck_Private
@@ -565,7 +574,7 @@ static PetscErrorCode FirstBadPair_Private(cJSON *ct, cJSON **bv, PetscInt na, c
       *c = ga[0];
       *t = gb[fy];
     }
-  } else { /* "bodies": (x, y), x < y, not both rigid; the target is the rigid one, else ga[y] */
+  } else {                 /* "bodies": (x, y), x < y, not both rigid; the target is the rigid one, else ga[y] */
     PetscInt *nbad, *ndef; /* the first refused (deformable) body after x, -1 */
     PetscCall(PetscMalloc2(na + 1, &nbad, na + 1, &ndef));
     nbad[na - 1] = ndef[na - 1] = -1;
@@ -641,12 +650,12 @@ static PetscBool Shared_Private(cJSON **bv, PetscInt *in, const PetscInt *E, con
  * found one, so that the message names the same pair: every pair's key, sorted. */
 static PetscErrorCode DuplicateError_Private(FcSchemaCtx *ctx, cJSON *root)
 {
-  cJSON         *bodies = Get_Private(root, "bodies"), *ct;
-  const PetscInt nb     = (PetscInt)cJSON_GetArraySize(bodies);
-  PetscInt       i = 0, nall = 0, cap = 0;
+  cJSON           *bodies = Get_Private(root, "bodies"), *ct;
+  const PetscInt   nb     = (PetscInt)cJSON_GetArraySize(bodies);
+  PetscInt         i = 0, nall = 0, cap = 0;
   PairKey_Private *pk = NULL;
-  char           pi[FC_PATH_LEN];
-  PetscErrorCode rc = 0;
+  char             pi[FC_PATH_LEN];
+  PetscErrorCode   rc = 0;
 
   PetscFunctionBegin;
   cJSON_ArrayForEach(ct, Get_Private(root, "contacts"))
@@ -677,7 +686,9 @@ static PetscErrorCode DuplicateError_Private(FcSchemaCtx *ctx, cJSON *root)
       const PetscInt e0 = PetscMin(pk[p].entry, pk[p - 1].entry), e1 = PetscMax(pk[p].entry, pk[p - 1].entry);
       const PetscInt lo = (PetscInt)(pk[p].key / nb), hi = (PetscInt)(pk[p].key % nb);
       FcSchemaPathIndex(pi, sizeof pi, "contacts", e1);
-      rc = FcInputError(ctx->file, pi, "the pair of \"%s\" and \"%s\" is already in contacts[%" PetscInt_FMT "] (a pair listed twice gives every contact twice)", Str_Private(cJSON_GetArrayItem(bodies, (int)lo), "name"), Str_Private(cJSON_GetArrayItem(bodies, (int)hi), "name"), e0);
+      rc = FcInputError(ctx->file, pi,
+        "the pair of \"%s\" and \"%s\" is already in contacts[%" PetscInt_FMT "] (a pair listed twice gives every contact twice)",
+        Str_Private(cJSON_GetArrayItem(bodies, (int)lo), "name"), Str_Private(cJSON_GetArrayItem(bodies, (int)hi), "name"), e0);
     }
   PetscCall(PetscFree(pk));
   PetscCall(rc);
@@ -693,10 +704,10 @@ static PetscErrorCode DuplicateError_Private(FcSchemaCtx *ctx, cJSON *root)
 static PetscErrorCode ContactsCheck_Private(FcSchemaCtx *ctx, cJSON *root)
 {
   cJSON         *bodies = Get_Private(root, "bodies"), *ct, **bv;
-  const PetscInt nb     = (PetscInt)cJSON_GetArraySize(bodies), ne = (PetscInt)cJSON_GetArraySize(Get_Private(root, "contacts"));
+  const PetscInt nb = (PetscInt)cJSON_GetArraySize(bodies), ne = (PetscInt)cJSON_GetArraySize(Get_Private(root, "contacts"));
   PetscInt       i = 0, **groups, *in;
   char           pi[FC_PATH_LEN], sub[FC_PATH_LEN];
-  PetscErrorCode rc = 0;
+  PetscErrorCode rc  = 0;
   PetscBool      dup = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -761,7 +772,9 @@ static PetscErrorCode ProbesRefCheck_Private(FcSchemaCtx *ctx, cJSON *root)
       PetscInt pair = (PetscInt)Num_Private(p, "pair");
       FcSchemaPathKey(sub, sizeof sub, pi, "pair");
       if (ncontacts == 0) return FcInputError(ctx->file, sub, "no contact pair %" PetscInt_FMT ": the case has no contacts", pair);
-      if (pair >= ncontacts) return FcInputError(ctx->file, sub, "no contact pair %" PetscInt_FMT " (contacts has %" PetscInt_FMT " element%s: indices 0 to %" PetscInt_FMT ")", pair, ncontacts, ncontacts == 1 ? "" : "s", ncontacts - 1);
+      if (pair >= ncontacts)
+        return FcInputError(ctx->file, sub, "no contact pair %" PetscInt_FMT " (contacts has %" PetscInt_FMT " element%s: indices 0 to %" PetscInt_FMT ")",
+          pair, ncontacts, ncontacts == 1 ? "" : "s", ncontacts - 1);
     } else {
       const char *body = Str_Private(p, "body");
       FcSchemaPathKey(sub, sizeof sub, pi, "body");
@@ -770,12 +783,14 @@ static PetscErrorCode ProbesRefCheck_Private(FcSchemaCtx *ctx, cJSON *root)
         continue; /* energies: all bodies */
       }
       if (!(b = FindBody_Private(bodies, body, NULL))) return NoSuchBody_Private(ctx, bodies, body, sub);
-      if (IsRigid_Private(b) && !strcmp(type, "reaction")) return FcInputError(ctx->file, sub, "body \"%s\" is rigid: a %s probe needs a deformable body", body, type);
+      if (IsRigid_Private(b) && !strcmp(type, "reaction"))
+        return FcInputError(ctx->file, sub, "body \"%s\" is rigid: a %s probe needs a deformable body", body, type);
       if (!strcmp(type, "displacement")) {
         PetscBool located = (Get_Private(p, "point") || Get_Private(p, "group")) ? PETSC_TRUE : PETSC_FALSE;
         if (IsRigid_Private(b) && located) {
           FcSchemaPathKey(sub, sizeof sub, pi, Get_Private(p, "point") ? "point" : "group");
-          return FcInputError(ctx->file, sub, "body \"%s\" is rigid: its displacement probe is the body's translation and takes no \"point\" or \"group\"", body);
+          return FcInputError(
+            ctx->file, sub, "body \"%s\" is rigid: its displacement probe is the body's translation and takes no \"point\" or \"group\"", body);
         }
         if (!IsRigid_Private(b) && !located) return FcInputError(ctx->file, pi, "a displacement probe takes exactly one of \"point\" and \"group\"");
       }
@@ -795,7 +810,6 @@ PetscErrorCode FcCaseCheckRoot(FcSchemaCtx *ctx, cJSON *root, const char *path)
   PetscFunctionReturn(0);
 }
 
-
 /* ------------------------------------------------------------------------------------------ */
 /* The filled case: what needs a body together with the time integration or the compliance.   */
 /* ------------------------------------------------------------------------------------------ */
@@ -807,7 +821,7 @@ PetscErrorCode FcCaseCheckRoot(FcSchemaCtx *ctx, cJSON *root, const char *path)
  * compliance strategies and does not know them. */
 static PetscErrorCode CorotCheck_Private(const FcCase *c, PetscInt i)
 {
-  const FcCaseBody      *b           = &c->bodies[i];
+  const FcCaseBody      *b = &c->bodies[i];
   const FcMaterialModel *model;
   PetscBool              constrained = b->plane_strain;
   char                   path[256];
@@ -818,9 +832,12 @@ static PetscErrorCode CorotCheck_Private(const FcCase *c, PetscInt i)
   for (PetscInt j = 0; j < b->nboundary; j++)
     for (int k = 0; k < 3; k++) constrained = (PetscBool)(constrained || b->boundary[j].comp[k]);
   FcCaseBodyPath(c, i, "kinematics", path, sizeof path);
-  FcCheckInput(model && model->linear, c->file, path, "\"global_corotational\" needs material model \"linear\" (a linear deformation in the co-rotated frame), not \"%s\"", b->material.model);
-  FcCheckInput(!constrained, c->file, path, "\"global_corotational\" needs a free body (no boundary conditions, no plane_strain): its rigid motion is the rigid part of the model");
-  FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC || c->newton_shift > 0, c->file, path, "\"global_corotational\" quasi-statically needs time.newton.shift > 0 (the rigid part's compliance is 1/(shift A_r))");
+  FcCheckInput(model && model->linear, c->file, path,
+    "\"global_corotational\" needs material model \"linear\" (a linear deformation in the co-rotated frame), not \"%s\"", b->material.model);
+  FcCheckInput(!constrained, c->file, path,
+    "\"global_corotational\" needs a free body (no boundary conditions, no plane_strain): its rigid motion is the rigid part of the model");
+  FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC || c->newton_shift > 0, c->file, path,
+    "\"global_corotational\" quasi-statically needs time.newton.shift > 0 (the rigid part's compliance is 1/(shift A_r))");
   PetscFunctionReturn(0);
 }
 
@@ -835,18 +852,20 @@ static PetscErrorCode DynamicBodyCheck_Private(const FcCase *c, PetscInt i)
   if (mo->joint == FC_JOINT_FREE) {
     FcCaseBodyPath(c, i, "motion.type", path, sizeof path);
     FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
-                 "a dynamic rigid body with a free joint needs inertia, but time.integrator is \"quasi_static\": use a dynamic integrator or a kinematic motion");
+      "a dynamic rigid body with a free joint needs inertia, but time.integrator is \"quasi_static\": use a dynamic integrator or a kinematic motion");
     FcCaseBodyPath(c, i, "shape.type", path, sizeof path);
-    FcCheckInput(c->bodies[i].shape.type != FC_SHAPE_PLANE, c->file, path, "a plane is infinite: it has no centre of mass to rotate about, so it cannot have a free joint (use prismatic or fixed)");
+    FcCheckInput(c->bodies[i].shape.type != FC_SHAPE_PLANE, c->file, path,
+      "a plane is infinite: it has no centre of mass to rotate about, so it cannot have a free joint (use prismatic or fixed)");
     PetscFunctionReturn(0);
   }
   FcCaseBodyPath(c, i, "motion.initial_angular_velocity", path, sizeof path);
-  FcCheckInput(mo->initial_angular_velocity[0] == 0 && mo->initial_angular_velocity[1] == 0 && mo->initial_angular_velocity[2] == 0, c->file, path, "must be [0, 0, 0]: only a free joint rotates");
+  FcCheckInput(mo->initial_angular_velocity[0] == 0 && mo->initial_angular_velocity[1] == 0 && mo->initial_angular_velocity[2] == 0, c->file, path,
+    "must be [0, 0, 0]: only a free joint rotates");
   if (mo->joint == FC_JOINT_PRISMATIC) {
     PetscReal ve = 0, voff = 0, vn = 0;
     FcCaseBodyPath(c, i, "motion.type", path, sizeof path);
     FcCheckInput(c->integrator != FC_INTEGRATOR_QUASI_STATIC, c->file, path,
-                 "a dynamic rigid body with a prismatic joint needs inertia, but time.integrator is \"quasi_static\" (only contact would balance its force): use a dynamic integrator or a kinematic motion");
+      "a dynamic rigid body with a prismatic joint needs inertia, but time.integrator is \"quasi_static\" (only contact would balance its force): use a dynamic integrator or a kinematic motion");
     /* the joint allows velocities along its (unit) axis e only */
     for (int k = 0; k < 3; k++) ve += mo->axis[k] * mo->initial_velocity[k];
     for (int k = 0; k < 3; k++) {
@@ -855,12 +874,14 @@ static PetscErrorCode DynamicBodyCheck_Private(const FcCase *c, PetscInt i)
       vn += mo->initial_velocity[k] * mo->initial_velocity[k];
     }
     FcCaseBodyPath(c, i, "motion.initial_velocity", path, sizeof path);
-    FcCheckInput(voff <= 1e-20 * vn, c->file, path, "must be parallel to the prismatic joint's axis (its component normal to the axis is %g m/s)", (double)PetscSqrtReal(voff));
+    FcCheckInput(voff <= 1e-20 * vn, c->file, path, "must be parallel to the prismatic joint's axis (its component normal to the axis is %g m/s)",
+      (double)PetscSqrtReal(voff));
     PetscFunctionReturn(0);
   }
   /* a fixed joint holds the body where it is */
   FcCaseBodyPath(c, i, "motion.initial_velocity", path, sizeof path);
-  FcCheckInput(mo->initial_velocity[0] == 0 && mo->initial_velocity[1] == 0 && mo->initial_velocity[2] == 0, c->file, path, "must be [0, 0, 0] with a fixed joint");
+  FcCheckInput(
+    mo->initial_velocity[0] == 0 && mo->initial_velocity[1] == 0 && mo->initial_velocity[2] == 0, c->file, path, "must be [0, 0, 0] with a fixed joint");
   PetscFunctionReturn(0);
 }
 
@@ -875,15 +896,18 @@ PetscErrorCode FcCaseCheckFilled(const FcCase *c)
   if (!strcmp(c->compliance_type, "lagged")) { /* src/compliance/lagged.c factors a deformable body's A */
     PetscBool deformable = PETSC_FALSE;
     for (PetscInt i = 0; i < c->nbodies; i++) deformable = (PetscBool)(deformable || !c->bodies[i].rigid);
-    FcCheckInput(deformable, c->file, "compliance.type", "\"lagged\" factors the Newton matrix of a deformable body, and every body here is rigid (a rigid body's compliance is exact: use \"exact\")");
+    FcCheckInput(deformable, c->file, "compliance.type",
+      "\"lagged\" factors the Newton matrix of a deformable body, and every body here is rigid (a rigid body's compliance is exact: use \"exact\")");
     if (c->compliance_async) { /* a thread that factors while the steps go on needs a CPU of its own and the whole A */
       PetscMPIInt size;
       cpu_set_t   set;
       int         ncpu = 0;
       PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-      FcCheckInput(size == 1, c->file, "compliance.async", "the concurrent refresh factors the whole A in a thread of one process, not on %d MPI ranks: set it false", (int)size);
+      FcCheckInput(size == 1, c->file, "compliance.async",
+        "the concurrent refresh factors the whole A in a thread of one process, not on %d MPI ranks: set it false", (int)size);
       if (!sched_getaffinity(0, sizeof set, &set)) ncpu = CPU_COUNT(&set);
-      FcCheckInput(ncpu >= 2, c->file, "compliance.async", "the concurrent refresh needs a second CPU, and this process may run on %d (sched_getaffinity): set it false", ncpu);
+      FcCheckInput(ncpu >= 2, c->file, "compliance.async",
+        "the concurrent refresh needs a second CPU, and this process may run on %d (sched_getaffinity): set it false", ncpu);
     }
   }
   PetscFunctionReturn(0);

@@ -22,7 +22,7 @@ static const FcSchemaEntry number_null_elem = {.types = FC_T_NUMBER | FC_T_NULL}
 // clang-format on
 
 /* ramp */
-static const FcSchemaEntry ramp_type_entry      = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
+static const FcSchemaEntry ramp_type_entry = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
 // clang-format off
 static const FcSchemaEntry ramp_constant_keys[] = {
   {.key = "value", .types = FC_T_NUMBER, .def = "1"},
@@ -37,7 +37,7 @@ static const FcSchemaEntry ramp_linear_keys[] = {
   {.key = NULL}
 };
 // clang-format on
-static const FcSchemaEntry ramp_row_elem     = {.types = FC_T_ARRAY, .len_min = 2, .len_max = 2, .elem = &number_elem};
+static const FcSchemaEntry ramp_row_elem = {.types = FC_T_ARRAY, .len_min = 2, .len_max = 2, .elem = &number_elem};
 // clang-format off
 static const FcSchemaEntry ramp_table_keys[] = {
   {.key = "table", .types = FC_T_ARRAY, .required = PETSC_TRUE, .len_min = 2, .elem = &ramp_row_elem, .check = FcCaseCheckRampTable},
@@ -52,7 +52,7 @@ static const FcSchemaVariant ramp_variants[] = {
   {NULL,       NULL              }
 };
 // clang-format on
-static const FcSchemaObject ramp_object   = {.discriminator = &ramp_type_entry, .variants = ramp_variants};
+static const FcSchemaObject ramp_object      = {.discriminator = &ramp_type_entry, .variants = ramp_variants};
 static const char *const    ramp_shorthand[] = {"constant", "linear", NULL};
 // clang-format off
 #define RAMP_ENTRY(default_) {.key = "ramp", .types = FC_T_STRING | FC_T_OBJECT, .def = default_, .choices = ramp_shorthand, .object = &ramp_object, .expand = "type"}
@@ -78,10 +78,10 @@ static const FcSchemaObject mesh_object = {.entries = mesh_keys, .check = FcCase
  * parameters (src/fem/materials/NAME.c: E, nu, density, ...; src/core/param.h) gives the other
  * keys, their types, ranges, bounds and defaults: FcCaseMaterialSchema turns each row into a
  * schema row, before every load (so a model registered in code is a case key too). */
-static const FcSchemaEntry material_model_entry = {.key = "model", .types = FC_T_STRING, .required = PETSC_TRUE};
-static FcSchemaEntry       material_keys[FC_REGISTRY_MAX][FC_MATERIAL_MAX_PARAMS + 1];
-static char                material_defs[FC_REGISTRY_MAX][FC_MATERIAL_MAX_PARAMS][64]; /* defaults as JSON text */
-static FcSchemaVariant     material_variants[FC_REGISTRY_MAX + 1];
+static const FcSchemaEntry  material_model_entry = {.key = "model", .types = FC_T_STRING, .required = PETSC_TRUE};
+static FcSchemaEntry        material_keys[FC_REGISTRY_MAX][FC_MATERIAL_MAX_PARAMS + 1];
+static char                 material_defs[FC_REGISTRY_MAX][FC_MATERIAL_MAX_PARAMS][64]; /* defaults as JSON text */
+static FcSchemaVariant      material_variants[FC_REGISTRY_MAX + 1];
 static const FcSchemaObject material_object = {.discriminator = &material_model_entry, .variants = material_variants, .check = FcCaseCheckMaterial};
 
 PetscErrorCode FcCaseMaterialSchema(void)
@@ -117,7 +117,7 @@ PetscErrorCode FcCaseMaterialSchema(void)
         }
       }
     }
-    material_keys[i][k].key     = NULL;
+    material_keys[i][k].key      = NULL;
     material_variants[i].name    = name;
     material_variants[i].entries = material_keys[i];
   }
@@ -137,10 +137,10 @@ static const FcSchemaEntry damping_keys[] = {
 static const FcSchemaObject damping_object = {.entries = damping_keys};
 
 /* bodies[i].boundary[j] */
-static const FcSchemaEntry disp_row_elem     = {.types = FC_T_ARRAY, .len_min = 4, .len_max = 4, .elem = &number_null_elem};
+static const FcSchemaEntry disp_row_elem = {.types = FC_T_ARRAY, .len_min = 4, .len_max = 4, .elem = &number_null_elem};
 /* "series": phases of equal increments of `unit` metres along an axis, one increment per time
  * step (talbi2008 Fig. 5: 5P down, 20P along x, ...); read as the table it stands for. */
-static const char *const   series_directions[] = {"+x", "-x", "+y", "-y", "+z", "-z", NULL};
+static const char *const series_directions[] = {"+x", "-x", "+y", "-y", "+z", "-z", NULL};
 // clang-format off
 static const FcSchemaEntry series_phase_keys[] = {
   {.key = "direction",  .types = FC_T_STRING,  .required = PETSC_TRUE, .choices = series_directions},
@@ -157,7 +157,7 @@ static const FcSchemaEntry  series_keys[]       = {
   {.key = NULL}
 };
 // clang-format on
-static const FcSchemaObject series_object     = {.entries = series_keys};
+static const FcSchemaObject series_object = {.entries = series_keys};
 // clang-format off
 static const FcSchemaEntry  disp_table_keys[] = {
   {.key = "table",  .types = FC_T_ARRAY,  .len_min = 2, .elem = &disp_row_elem, .check = FcCaseCheckDisplacementTable},
@@ -177,7 +177,7 @@ static const FcSchemaEntry  boundary_keys[]   = {
 // clang-format on
 /* What BoundaryCheck_Private and KinematicCheck_Private insert for a displacement array
  * without a ramp. */
-static const FcSchemaEntry ramp_constant_default = RAMP_ENTRY("\"constant\"");
+static const FcSchemaEntry  ramp_constant_default = RAMP_ENTRY("\"constant\"");
 static const FcSchemaObject boundary_object       = {.entries = boundary_keys, .check = BoundaryCheck_Private};
 static const FcSchemaEntry  boundary_elem         = {.types = FC_T_OBJECT, .object = &boundary_object};
 
@@ -206,7 +206,7 @@ static const FcSchemaEntry positive_elem     = {.types = FC_T_NUMBER, .range = F
 static const FcSchemaEntry non_negative_elem = {.types = FC_T_NUMBER, .range = FC_RANGE_GE(0)};
 
 /* bodies[i].shape (rigid bodies): the keys depend on the type */
-static const FcSchemaEntry shape_type_entry  = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
+static const FcSchemaEntry shape_type_entry = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
 // clang-format off
 static const FcSchemaEntry shape_plane_keys[] = {
   VEC3_ENTRY("point", PETSC_TRUE, NULL),
@@ -260,19 +260,17 @@ static const FcSchemaVariant shape_variants[] = {
 static const FcSchemaObject shape_object = {.discriminator = &shape_type_entry, .variants = shape_variants, .check = FcCaseCheckShapeSize};
 
 /* bodies[i].motion (rigid bodies): the keys depend on the type */
-static const FcSchemaEntry motion_type_entry  = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
-static const FcSchemaEntry motion_fixed_keys[] = {
-  {.key = NULL}
-};
+static const FcSchemaEntry motion_type_entry   = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
+static const FcSchemaEntry motion_fixed_keys[] = {{.key = NULL}};
 /* kinematic: a boundary displacement without nulls (the body translates as a whole) */
-static const FcSchemaEntry kin_row_elem     = {.types = FC_T_ARRAY, .len_min = 4, .len_max = 4, .elem = &number_elem};
+static const FcSchemaEntry kin_row_elem = {.types = FC_T_ARRAY, .len_min = 4, .len_max = 4, .elem = &number_elem};
 // clang-format off
 static const FcSchemaEntry kin_table_keys[] = {
   {.key = "table", .types = FC_T_ARRAY, .required = PETSC_TRUE, .len_min = 2, .elem = &kin_row_elem, .check = FcCaseCheckRampTable},
   {.key = NULL}
 };
 // clang-format on
-static const FcSchemaObject kin_table_object       = {.entries = kin_table_keys};
+static const FcSchemaObject kin_table_object = {.entries = kin_table_keys};
 /* kinematic rotation about `center` (default: the body's centre, doc/rigid.md) and the unit
  * `axis`, by `angle` [rad] times the motion's ramp, or by the angle interpolated in `table`
  * rows [t, angle] */
@@ -286,7 +284,7 @@ static const FcSchemaEntry kin_rotation_keys[] = {
   {.key = NULL}
 };
 // clang-format on
-static const FcSchemaObject kin_rotation_object     = {.entries = kin_rotation_keys};
+static const FcSchemaObject kin_rotation_object = {.entries = kin_rotation_keys};
 // clang-format off
 static const FcSchemaEntry  motion_kinematic_keys[] = {
   {.key = "displacement", .types = FC_T_ARRAY | FC_T_OBJECT, .required = PETSC_TRUE, .len_min = 3, .len_max = 3, .elem = &number_elem, .object = &kin_table_object},
@@ -298,8 +296,8 @@ static const FcSchemaEntry  motion_kinematic_keys[] = {
 /* A recorded device log driving a rigid body (doc/trajectory.md, doc/rigid.md §2d): the keys of
  * motion "trajectory" and of a dynamic motion's "coupling". The transform's rotation is a
  * quaternion [w, x, y, z] (normalized; zero norm refused) or {"axis", "angle" [rad]}. */
-static const char *const   trajectory_formats[] = {"fcsim", "openhaptics", "ros_pose", "ros_jointstate", NULL};
-static const char *const   trajectory_units[]   = {"m", "mm", NULL};
+static const char *const trajectory_formats[] = {"fcsim", "openhaptics", "ros_pose", "ros_jointstate", NULL};
+static const char *const trajectory_units[]   = {"m", "mm", NULL};
 // clang-format off
 static const FcSchemaEntry traj_rotation_keys[] = {
   DIR3_ENTRY("axis"),
@@ -318,12 +316,14 @@ static const FcSchemaEntry  traj_transform_keys[] = {
 // clang-format on
 static const FcSchemaObject traj_transform_object = {.entries = traj_transform_keys};
 #define TRAJECTORY_ENTRIES \
-  {.key = "file",      .types = FC_T_STRING, .required = PETSC_TRUE, .len_min = 1, .len_max = PATH_MAX_CHARS, .check = FcCaseCheckMeshFile}, \
-  {.key = "format",    .types = FC_T_STRING, .required = PETSC_TRUE, .choices = trajectory_formats}, \
-  {.key = "units",     .types = FC_T_STRING, .choices = trajectory_units}, \
-  {.key = "transform", .types = FC_T_OBJECT, .def = "{}", .object = &traj_transform_object}, \
-  {.key = "window",    .types = FC_T_ARRAY, .len_min = 2, .len_max = 2, .elem = &non_negative_elem, .check = FcCaseCheckWindow}, \
-  {.key = "offset",    .types = FC_T_ARRAY, .len_min = 3, .len_max = 3, .elem = &number_elem}
+  {.key = "file", .types = FC_T_STRING, .required = PETSC_TRUE, .len_min = 1, .len_max = PATH_MAX_CHARS, .check = FcCaseCheckMeshFile}, \
+    {.key = "format", .types = FC_T_STRING, .required = PETSC_TRUE, .choices = trajectory_formats}, \
+    {.key = "units", .types = FC_T_STRING, .choices = trajectory_units}, \
+    {.key = "transform", .types = FC_T_OBJECT, .def = "{}", .object = &traj_transform_object}, \
+    {.key = "window", .types = FC_T_ARRAY, .len_min = 2, .len_max = 2, .elem = &non_negative_elem, .check = FcCaseCheckWindow}, \
+  { \
+    .key = "offset", .types = FC_T_ARRAY, .len_min = 3, .len_max = 3, .elem = &number_elem \
+  }
 // clang-format off
 static const FcSchemaEntry motion_trajectory_keys[] = {
   TRAJECTORY_ENTRIES,
@@ -343,10 +343,8 @@ static const FcSchemaEntry coupling_keys[] = {
 // clang-format on
 static const FcSchemaObject coupling_object = {.entries = coupling_keys, .check = FcCaseCheckTrajectory};
 /* dynamic: joint */
-static const FcSchemaEntry joint_type_entry  = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
-static const FcSchemaEntry joint_empty_keys[] = {
-  {.key = NULL}
-};
+static const FcSchemaEntry joint_type_entry   = {.key = "type", .types = FC_T_STRING, .required = PETSC_TRUE};
+static const FcSchemaEntry joint_empty_keys[] = {{.key = NULL}};
 // clang-format off
 static const FcSchemaEntry joint_prismatic_keys[] = {
   DIR3_ENTRY("axis"),
@@ -377,7 +375,8 @@ static const FcSchemaEntry motion_dynamic_keys[] = {
   {.key = NULL}
 };
 // clang-format on
-static const FcSchemaEntry inertia_default = {.key = "inertia", .types = FC_T_ARRAY, .def = "[0, 0, 0]", .len_min = 3, .len_max = 3, .elem = &non_negative_elem};
+static const FcSchemaEntry inertia_default = {
+  .key = "inertia", .types = FC_T_ARRAY, .def = "[0, 0, 0]", .len_min = 3, .len_max = 3, .elem = &non_negative_elem};
 /* Variants have no check hook of their own: MotionCheck_Private runs the kinematic and dynamic
  * checks. */
 // clang-format off
@@ -392,7 +391,7 @@ static const FcSchemaVariant motion_variants[] = {
 static const FcSchemaObject motion_object = {.discriminator = &motion_type_entry, .variants = motion_variants, .check = MotionCheck_Private};
 
 /* bodies[i]: the keys depend on the type (default "deformable"); name is common to all */
-static const FcSchemaEntry body_type_entry   = {.key = "type", .types = FC_T_STRING, .def = "\"deformable\""};
+static const FcSchemaEntry body_type_entry = {.key = "type", .types = FC_T_STRING, .def = "\"deformable\""};
 /* name: required, but for an entry with mesh.volumes, whose bodies are named after the volumes
  * (checked by FcCaseCheckBodies) */
 // clang-format off
@@ -405,7 +404,7 @@ static const FcSchemaEntry body_common_keys[] = {
  * a rigid motion (centre of mass, rotation) plus a linear deformation in the co-rotated frame,
  * whose compliance W = Σ H C Hᵀ + J A⁻¹ Jᵀ splits the rigid part off (src/model/body_deformable.c;
  * the conditions it needs, a free linear body, are checked when the body is built). */
-static const char *const   body_kinematics[] = {"plain", "global_corotational", NULL};
+static const char *const body_kinematics[] = {"plain", "global_corotational", NULL};
 // clang-format off
 static const FcSchemaEntry body_deformable_keys[] = {
   {.key = "mesh",     .types = FC_T_OBJECT, .required = PETSC_TRUE, .object = &mesh_object},
@@ -437,7 +436,7 @@ static const FcSchemaEntry  body_elem   = {.types = FC_T_OBJECT, .object = &body
 
 /* contacts[i]: the cross references (names, contactor deformable, ...) are checked by
  * FcCaseCheckRoot. alarm absent: automatic. */
-static const FcSchemaEntry contact_name_elem = {.types = FC_T_STRING, .len_min = 1, .len_max = NAME_MAX_CHARS};
+static const FcSchemaEntry contact_name_elem      = {.types = FC_T_STRING, .len_min = 1, .len_max = NAME_MAX_CHARS};
 static const char *const   contact_formulations[] = {"node_to_surface", "mortar", NULL};
 /* pair: two names or patterns (every body of the first group against every body of the second);
  * bodies: names or patterns (every pair among them); exactly one of the two (ContactsCheck_Private) */
@@ -479,7 +478,7 @@ static const FcSchemaObject contact_solver_object = {.entries = contact_solver_k
 
 /* contact_step: the linearization scheme of the contact constraints within a step (case.h;
  * doc/contact.md "Linearization"); max_it and tol bound the re-linearizations of "fast" */
-static const char *const   contact_linearizations[] = {"recursive", "once", "fast", NULL};
+static const char *const contact_linearizations[] = {"recursive", "once", "fast", NULL};
 // clang-format off
 static const FcSchemaEntry contact_step_keys[]      = {
   {.key = "linearization", .types = FC_T_STRING,  .def = "\"recursive\"", .choices = contact_linearizations},
@@ -496,7 +495,7 @@ static const FcSchemaObject contact_step_object = {.entries = contact_step_keys}
 static const char *const lagged_rotations[] = {"shape_matching", "polar", "none", NULL};
 static const char *const lagged_krylovs[]   = {"cg", "gmres", NULL};
 static const char *const lagged_delays[]    = {"ready", NULL};
-static PetscErrorCode LaggedKeys_Private(FcSchemaCtx *, cJSON *, const char *);
+static PetscErrorCode    LaggedKeys_Private(FcSchemaCtx *, cJSON *, const char *);
 // clang-format off
 static const FcSchemaEntry compliance_keys[] = {
   {.key = "type", .types = FC_T_STRING, .def = "\"exact\"", .len_max = NAME_MAX_CHARS, .check = FcCaseCheckSolverName},
@@ -655,7 +654,7 @@ static const FcSchemaEntry haptic_keys[] = {
 static const FcSchemaObject haptic_object = {.entries = haptic_keys};
 
 /* output */
-static const char *const   vtk_formats[] = {"binary", "ascii", NULL};
+static const char *const vtk_formats[] = {"binary", "ascii", NULL};
 // clang-format off
 static const FcSchemaEntry output_keys[] = {
   {.key = "dir",        .types = FC_T_STRING,  .def = "\"results\"", .len_min = 1, .len_max = PATH_MAX_CHARS, .check = FcCaseCheckNoControl},
@@ -668,8 +667,6 @@ static const FcSchemaEntry output_keys[] = {
 };
 // clang-format on
 static const FcSchemaObject output_object = {.entries = output_keys};
-
-
 
 static const FcSchemaEntry  petsc_value  = {.types = FC_T_STRING | FC_T_NUMBER | FC_T_BOOL, .check = FcCaseCheckPetscOption};
 static const FcSchemaObject petsc_object = {.map_value = &petsc_value, .map_charset = "_"};
@@ -734,11 +731,13 @@ static PetscErrorCode KinematicCheck_Private(FcSchemaCtx *ctx, cJSON *obj, const
     if (rot) {
       cJSON *angle = Get_Private(rot, "angle"), *table = Get_Private(rot, "table");
       FcSchemaPathKey(sub, sizeof sub, path, "rotation");
-      if (!angle == !table) return FcInputError(ctx->file, sub, "give exactly one of \"angle\" (scaled by the motion's ramp) and \"table\" ([[t, angle], ...])");
+      if (!angle == !table)
+        return FcInputError(ctx->file, sub, "give exactly one of \"angle\" (scaled by the motion's ramp) and \"table\" ([[t, angle], ...])");
       if (angle && !cJSON_IsArray(disp)) {
         char s2[FC_PATH_LEN];
         FcSchemaPathKey(s2, sizeof s2, sub, "angle");
-        return FcInputError(ctx->file, s2, "is scaled by the motion's ramp, which only the \"displacement\": [ux, uy, uz] form has: give the rotation as a \"table\"");
+        return FcInputError(
+          ctx->file, s2, "is scaled by the motion's ramp, which only the \"displacement\": [ux, uy, uz] form has: give the rotation as a \"table\"");
       }
     }
   }

@@ -23,30 +23,15 @@
 #define PROBE_CHARS "_"
 
 /* Members of a validated tree: every key read exists (required or defaulted). */
-static inline cJSON *Get_Private(const cJSON *obj, const char *key)
-{
-  return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
+static inline cJSON *Get_Private(const cJSON *obj, const char *key) { return cJSON_GetObjectItemCaseSensitive(obj, key); }
 
-static inline double Num_Private(const cJSON *obj, const char *key)
-{
-  return Get_Private(obj, key)->valuedouble;
-}
+static inline double Num_Private(const cJSON *obj, const char *key) { return Get_Private(obj, key)->valuedouble; }
 
-static inline const char *Str_Private(const cJSON *obj, const char *key)
-{
-  return Get_Private(obj, key)->valuestring;
-}
+static inline const char *Str_Private(const cJSON *obj, const char *key) { return Get_Private(obj, key)->valuestring; }
 
-static inline PetscBool Bool_Private(const cJSON *obj, const char *key)
-{
-  return cJSON_IsTrue(Get_Private(obj, key)) ? PETSC_TRUE : PETSC_FALSE;
-}
+static inline PetscBool Bool_Private(const cJSON *obj, const char *key) { return cJSON_IsTrue(Get_Private(obj, key)) ? PETSC_TRUE : PETSC_FALSE; }
 
-static inline PetscBool IsRigid_Private(const cJSON *body)
-{
-  return strcmp(Str_Private(body, "type"), "rigid") ? PETSC_FALSE : PETSC_TRUE;
-}
+static inline PetscBool IsRigid_Private(const cJSON *body) { return strcmp(Str_Private(body, "type"), "rigid") ? PETSC_FALSE : PETSC_TRUE; }
 
 /* The entry of the file's bodies[] each body comes from (mesh.volumes expands one entry into
  * several bodies), filled by FcCaseCheckBodies, read by FcCaseFill. */
@@ -98,7 +83,7 @@ PetscErrorCode FcCaseFill(FcSchemaCtx *ctx, cJSON *root, FcCase *c);
  * directory. */
 PetscErrorCode FcCaseMeshFileResolve(FcSchemaCtx *ctx, const char *file, const char *path, char *out, size_t len);
 /* max|v_k| * sqrt(sum (v_k/max)^2): no overflow for any finite components. */
-PetscReal      FcCaseNorm3(const PetscReal v[3]);
+PetscReal FcCaseNorm3(const PetscReal v[3]);
 /* The parameter values of a validated material object, as the material model reads them. */
 PetscErrorCode FcCaseMaterialParams(const cJSON *mat, FcMaterialParams *p);
 

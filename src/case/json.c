@@ -18,10 +18,7 @@ static void *JsonMalloc_Private(size_t n)
   return p;
 }
 
-static void JsonFree_Private(void *p)
-{
-  (void)PetscFree(p);
-}
+static void JsonFree_Private(void *p) { (void)PetscFree(p); }
 
 void FcJsonHooksPush(void)
 {
@@ -31,10 +28,7 @@ void FcJsonHooksPush(void)
   cJSON_InitHooks(&hooks);
 }
 
-void FcJsonHooksPop(void)
-{
-  cJSON_InitHooks(NULL);
-}
+void FcJsonHooksPop(void) { cJSON_InitHooks(NULL); }
 
 /* Whole file into a NUL-terminated PetscMalloc'd buffer. Only a regular file is read
  * (FcInputFileOpen: a FIFO or a device would block or never end); the buffer grows as the
@@ -79,9 +73,9 @@ static PetscErrorCode ReadAll_Private(const char *file, char **buf, size_t *n)
 static const char *KeyErrorFix_Private(const char *buf, const char *at)
 {
   char        stack[CJSON_NESTING_LIMIT + 1];
-  int         depth = 0;
+  int         depth     = 0;
   PetscBool   in_string = PETSC_FALSE;
-  char        last = 0; /* last structural or value character outside strings */
+  char        last      = 0; /* last structural or value character outside strings */
   const char *p;
 
   if (at <= buf) return at;
@@ -179,7 +173,7 @@ static const cJSON *NthString_Private(const cJSON *item, PetscInt *k, PetscBool 
  * the JSON path of the string (text is what parsed into root, whose path is `path`). */
 static PetscErrorCode CheckNul_Private(const char *file, const char *text, const cJSON *root, const char *path, const char *prefix)
 {
-  PetscInt     k = NulStringIndex_Private(text);
+  PetscInt     k   = NulStringIndex_Private(text);
   PetscBool    key = PETSC_FALSE;
   const cJSON *s;
   char         where[FC_PATH_LEN], shown[128];
@@ -189,8 +183,11 @@ static PetscErrorCode CheckNul_Private(const char *file, const char *text, const
   snprintf(where, sizeof where, "%s", path);
   s = NthString_Private(root, &k, &key, where, sizeof where);
   PetscCheck(s, PETSC_COMM_SELF, PETSC_ERR_PLIB, "String with \\u0000 not found in the parsed tree");
-  if (key) return FcInputError(file, where, "%sthe member name \"%s\\u0000...\" contains the character U+0000 (\\u0000), which is not allowed", prefix, FcSchemaEscape(shown, sizeof shown, s->string));
-  return FcInputError(file, where, "%sthe string \"%s\\u0000...\" contains the character U+0000 (\\u0000), which is not allowed", prefix, FcSchemaEscape(shown, sizeof shown, s->valuestring));
+  if (key)
+    return FcInputError(file, where, "%sthe member name \"%s\\u0000...\" contains the character U+0000 (\\u0000), which is not allowed", prefix,
+      FcSchemaEscape(shown, sizeof shown, s->string));
+  return FcInputError(file, where, "%sthe string \"%s\\u0000...\" contains the character U+0000 (\\u0000), which is not allowed", prefix,
+    FcSchemaEscape(shown, sizeof shown, s->valuestring));
 }
 
 PetscErrorCode FcJsonReadFile(const char *file, cJSON **root)
@@ -279,7 +276,8 @@ static PetscErrorCode ParsePath_Private(const char *file, const char *path, cons
       steps[n].index  = v;
     } else {
       size_t l = strcspn(p, ".[]");
-      if (!l) return FcInputError(file, shown, "--set: malformed PATH: expected a key at \"%s\" (syntax: key(.key|[index])*)", FcSchemaEscape(rest, sizeof rest, p));
+      if (!l)
+        return FcInputError(file, shown, "--set: malformed PATH: expected a key at \"%s\" (syntax: key(.key|[index])*)", FcSchemaEscape(rest, sizeof rest, p));
       if (l >= sizeof steps[n].key) return FcInputError(file, shown, "--set: key too long");
       memcpy(steps[n].key, p, l);
       steps[n].key[l] = 0;
@@ -300,7 +298,7 @@ static PetscErrorCode ParsePath_Private(const char *file, const char *path, cons
  * created unless the whole path can be resolved, so a failing --set leaves no debris. */
 static PetscErrorCode Walk_Private(const char *file, const char *path, cJSON *root, const SetStep *steps, PetscInt n, cJSON **parent)
 {
-  cJSON *cur = root, *next;
+  cJSON *cur                = root, *next;
   char   where[FC_PATH_LEN] = "", sub[FC_PATH_LEN], ekey[256];
   size_t l;
 
@@ -310,7 +308,9 @@ static PetscErrorCode Walk_Private(const char *file, const char *path, cJSON *ro
   for (PetscInt i = 0; i < n; i++) {
     const char *what = where[0] ? where : "the root";
     if (steps[i].key[0]) {
-      if (!cJSON_IsObject(cur)) return FcInputError(file, path, "--set: cannot set key \"%s\": %s is %s %s, not an object", FcSchemaEscape(ekey, sizeof ekey, steps[i].key), what, cJSON_IsArray(cur) ? "an" : "a", FcSchemaTypeName(cur));
+      if (!cJSON_IsObject(cur))
+        return FcInputError(file, path, "--set: cannot set key \"%s\": %s is %s %s, not an object", FcSchemaEscape(ekey, sizeof ekey, steps[i].key), what,
+          cJSON_IsArray(cur) ? "an" : "a", FcSchemaTypeName(cur));
       next = cJSON_GetObjectItemCaseSensitive(cur, steps[i].key);
       FcSchemaPathKey(sub, sizeof sub, where, steps[i].key);
       memcpy(where, sub, sizeof where);
@@ -321,11 +321,14 @@ static PetscErrorCode Walk_Private(const char *file, const char *path, cJSON *ro
       }
     } else {
       PetscInt size;
-      if (!cJSON_IsArray(cur)) return FcInputError(file, path, "--set: cannot index %s: it is %s %s, not an array", what, cJSON_IsObject(cur) ? "an" : "a", FcSchemaTypeName(cur));
+      if (!cJSON_IsArray(cur))
+        return FcInputError(file, path, "--set: cannot index %s: it is %s %s, not an array", what, cJSON_IsObject(cur) ? "an" : "a", FcSchemaTypeName(cur));
       size = (PetscInt)cJSON_GetArraySize(cur);
-      if (steps[i].index >= size) return FcInputError(file, path, "--set: index %" PetscInt_FMT " is past the end of %s (%" PetscInt_FMT " element%s)", steps[i].index, what, size, size == 1 ? "" : "s");
+      if (steps[i].index >= size)
+        return FcInputError(
+          file, path, "--set: index %" PetscInt_FMT " is past the end of %s (%" PetscInt_FMT " element%s)", steps[i].index, what, size, size == 1 ? "" : "s");
       next = cJSON_GetArrayItem(cur, (int)steps[i].index);
-      l = strlen(where);
+      l    = strlen(where);
       snprintf(where + l, sizeof where - l, "[%" PetscInt_FMT "]", steps[i].index);
     }
     if (i < n - 1) cur = next;
@@ -335,9 +338,7 @@ static PetscErrorCode Walk_Private(const char *file, const char *path, cJSON *ro
   for (PetscInt i = 0; i < n - 1; i++) {
     if (steps[i].key[0]) {
       next = cJSON_GetObjectItemCaseSensitive(cur, steps[i].key);
-      if (!next) {
-        PetscCheck((next = cJSON_AddObjectToObject(cur, steps[i].key)), PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory building the JSON tree");
-      }
+      if (!next) { PetscCheck((next = cJSON_AddObjectToObject(cur, steps[i].key)), PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory building the JSON tree"); }
     } else next = cJSON_GetArrayItem(cur, (int)steps[i].index);
     cur = next;
   }
@@ -348,10 +349,10 @@ static PetscErrorCode Walk_Private(const char *file, const char *path, cJSON *ro
 /* text: the VALUE as given when it parsed as JSON, else NULL. */
 static PetscErrorCode ApplyValue_Private(const char *file, const char *path, const char *text, cJSON *root, cJSON *value)
 {
-  SetStep  steps[FC_SET_MAX_STEPS];
-  PetscInt n = 0;
-  cJSON   *parent = NULL;
-  char     shown[FC_PATH_LEN];
+  SetStep        steps[FC_SET_MAX_STEPS];
+  PetscInt       n      = 0;
+  cJSON         *parent = NULL;
+  char           shown[FC_PATH_LEN];
   const SetStep *last;
 
   PetscFunctionBegin;

@@ -8,35 +8,36 @@
 static const struct {
   const char *prefix, *why;
 } named[] = {
-  {"fc_mesh_geo_unsandboxed",   "is a safety switch that only the command line may turn off"},
+  {"fc_mesh_geo_unsandboxed", "is a safety switch that only the command line may turn off"},
   {"fc_mesh_skip_script_check", "is a safety switch that only the command line may turn off"},
-  {"fc_mesh_timeout",           "is read from the command line only (-fc_mesh_timeout SECONDS): a case sets no limit of the sandbox"},
-  {"options_file",              "reads another file (its options)"},
-  {"options_string",            "inserts other options"},
-  {"prefix_push",               "renames the options that follow"},
-  {"start_in_debugger",         "starts a program (a debugger)"},
-  {"on_error_attach_debugger",  "starts a program (a debugger)"},
-  {"stop_for_debugger",         "waits for a debugger"},
-  {"debugger",                  "starts a program (a debugger)"},
-  {"display",                   "opens a window on an X display"},
-  {"log",                       "writes a log (to a file or the terminal)"},
-  {"history",                   "writes a file (the options history)"},
-  {"info",                      "writes PETSc's information messages (to a file or the terminal)"},
-  {"malloc",                    "sets up PETSc's memory debugging and its reports"},
-  {"memory_view",               "writes a memory report"},
-  {"objects_dump",              "writes a report of the objects left"},
-  {"options_view",              "writes the options"},
-  {"options_left",              "writes the unused options"},
-  {"options_monitor",           "writes every option set"},
-  {"viewer",                    "sets up PETSc's viewers (file names, formats)"},
-  {"draw",                      "opens a drawing window"},
-  {"saws",                      "starts a web server (SAWs)"},
-  {"python",                    "loads Python code"},
-  {"on_error",                  "changes what happens on an error"},
+  {"fc_mesh_timeout", "is read from the command line only (-fc_mesh_timeout SECONDS): a case sets no limit of the sandbox"},
+  {"options_file", "reads another file (its options)"},
+  {"options_string", "inserts other options"},
+  {"prefix_push", "renames the options that follow"},
+  {"start_in_debugger", "starts a program (a debugger)"},
+  {"on_error_attach_debugger", "starts a program (a debugger)"},
+  {"stop_for_debugger", "waits for a debugger"},
+  {"debugger", "starts a program (a debugger)"},
+  {"display", "opens a window on an X display"},
+  {"log", "writes a log (to a file or the terminal)"},
+  {"history", "writes a file (the options history)"},
+  {"info", "writes PETSc's information messages (to a file or the terminal)"},
+  {"malloc", "sets up PETSc's memory debugging and its reports"},
+  {"memory_view", "writes a memory report"},
+  {"objects_dump", "writes a report of the objects left"},
+  {"options_view", "writes the options"},
+  {"options_left", "writes the unused options"},
+  {"options_monitor", "writes every option set"},
+  {"viewer", "sets up PETSc's viewers (file names, formats)"},
+  {"draw", "opens a drawing window"},
+  {"saws", "starts a web server (SAWs)"},
+  {"python", "loads Python code"},
+  {"on_error", "changes what happens on an error"},
 };
 
 /* Name parts that name a file, a drawing or a channel, wherever they stand in an option. */
-static const char *const dest_tokens[] = {"file", "filename", "files", "dir", "dirname", "template", "dump", "save", "load", "trajectory", "draw", "lg", "plot", "binary", "hdf5", "vtk", "matlab", "mathematica", "socket", "saws", "glvis", "python", "debugger", "exodusii", "adios"};
+static const char *const dest_tokens[] = {"file", "filename", "files", "dir", "dirname", "template", "dump", "save", "load", "trajectory", "draw", "lg", "plot",
+  "binary", "hdf5", "vtk", "matlab", "mathematica", "socket", "saws", "glvis", "python", "debugger", "exodusii", "adios"};
 
 static const char *const families[] = {"ksp", "pc", "mat", "snes", "ts", "tao"};
 
@@ -95,7 +96,7 @@ PetscErrorCode FcCasePetscOptionCheck(const char *file, const char *path, const 
 {
   char        k[256];
   const char *tail = NULL, *v = cJSON_IsString(item) ? item->valuestring : NULL;
-  size_t      n    = strlen(item->string);
+  size_t      n = strlen(item->string);
 
   PetscFunctionBegin;
   *view     = PETSC_FALSE;
@@ -107,7 +108,9 @@ PetscErrorCode FcCasePetscOptionCheck(const char *file, const char *path, const 
   for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
     size_t m = strlen(named[i].prefix);
     if (!strncmp(k, named[i].prefix, m) && (k[m] == 0 || k[m] == '_'))
-      return FcInputError(file, path, "-%s %s: a case file may only configure solvers (ksp_, pc_, mat_, snes_, ts_, tao_ and fcsim's fc_ options); give it on the command line", k, named[i].why);
+      return FcInputError(file, path,
+        "-%s %s: a case file may only configure solvers (ksp_, pc_, mat_, snes_, ts_, tao_ and fcsim's fc_ options); give it on the command line", k,
+        named[i].why);
   }
   if (!strncmp(k, "fc_", 3)) {
     /* fcsim's own options; an inner solver's (fc_contact_solver_sap_ksp_view) from its family on */
@@ -117,12 +120,19 @@ PetscErrorCode FcCasePetscOptionCheck(const char *file, const char *path, const 
     const char *p = k;
     size_t      m;
     while (!Family_Private(p) && (m = Prefix_Private(p))) p += m;
-    if (!Family_Private(p)) return FcInputError(file, path, "-%s is not a solver option: a case file may only configure solvers (ksp_, pc_, mat_, snes_, ts_, tao_ options, possibly after sub_, mg_levels_, fieldsplit_<name>_ prefixes, and fcsim's fc_ options); give it on the command line", k);
+    if (!Family_Private(p))
+      return FcInputError(file, path,
+        "-%s is not a solver option: a case file may only configure solvers (ksp_, pc_, mat_, snes_, ts_, tao_ options, possibly after sub_, mg_levels_, fieldsplit_<name>_ prefixes, and fcsim's fc_ options); give it on the command line",
+        k);
     tail = p;
   }
   for (size_t i = 0; i < sizeof dest_tokens / sizeof dest_tokens[0]; i++)
-    if (HasToken_Private(k, dest_tokens[i])) return FcInputError(file, path, "-%s names a file, a drawing or a channel (\"%s\"): a case file may not read or write anything outside the run's folder; give it on the command line", k, dest_tokens[i]);
-  if (tail && (HasToken_Private(tail, "view") || HasToken_Private(tail, "monitor") || strstr(tail, "converged_reason") || strstr(tail, "converged_rate")) && !HasToken_Private(tail, "cancel") && !HasToken_Private(tail, "pause")) {
+    if (HasToken_Private(k, dest_tokens[i]))
+      return FcInputError(file, path,
+        "-%s names a file, a drawing or a channel (\"%s\"): a case file may not read or write anything outside the run's folder; give it on the command line",
+        k, dest_tokens[i]);
+  if (tail && (HasToken_Private(tail, "view") || HasToken_Private(tail, "monitor") || strstr(tail, "converged_reason") || strstr(tail, "converged_rate")) &&
+    !HasToken_Private(tail, "cancel") && !HasToken_Private(tail, "pause")) {
     /* a viewer: PETSc's value is type[:file[:format[:mode]]]; only the default (ascii) with no
      * file and perhaps a format, which fcsim points at the run's folder */
     const char *fmt = NULL;
@@ -134,12 +144,17 @@ PetscErrorCode FcCasePetscOptionCheck(const char *file, const char *path, const 
     if (!fmt) {
       char shown[128];
       snprintf(shown, sizeof shown, "%s", v ? v : cJSON_IsNumber(item) ? "a number" : "?");
-      return FcInputError(file, path, "-%s \"%s\" names a destination: in a case file a view goes into the run's own folder (<run>/petsc/%s.txt); give true, \"ascii\" or \"ascii::FORMAT\", or give other destinations on the command line", k, shown, k);
+      return FcInputError(file, path,
+        "-%s \"%s\" names a destination: in a case file a view goes into the run's own folder (<run>/petsc/%s.txt); give true, \"ascii\" or \"ascii::FORMAT\", or give other destinations on the command line",
+        k, shown, k);
     }
     PetscCall(PetscStrncpy(format, fmt, len));
     *view = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
-  if (v && PathLike_Private(v)) return FcInputError(file, path, "-%s \"%s\": a value with ':' or a leading '/', '~', \"./\" or \"../\" names a file or a viewer, which a case file may not; give it on the command line", k, v);
+  if (v && PathLike_Private(v))
+    return FcInputError(file, path,
+      "-%s \"%s\": a value with ':' or a leading '/', '~', \"./\" or \"../\" names a file or a viewer, which a case file may not; give it on the command line",
+      k, v);
   PetscFunctionReturn(0);
 }

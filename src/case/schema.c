@@ -19,10 +19,7 @@ void FcSchemaPathKey(char *out, size_t len, const char *parent, const char *key)
   if (l + 1 < len) FcSchemaEscape(out + l, len - l, key);
 }
 
-void FcSchemaPathIndex(char *out, size_t len, const char *parent, PetscInt i)
-{
-  snprintf(out, len, "%s[%" PetscInt_FMT "]", parent ? parent : "", i);
-}
+void FcSchemaPathIndex(char *out, size_t len, const char *parent, PetscInt i) { snprintf(out, len, "%s[%" PetscInt_FMT "]", parent ? parent : "", i); }
 
 const char *FcSchemaTypeName(const cJSON *item)
 {
@@ -48,16 +45,16 @@ static int Utf8Decode_Private(const unsigned char *s, unsigned *cp)
     return 1;
   }
   if (c >= 0xc2 && c <= 0xdf) {
-    n   = 2;
-    c  &= 0x1f;
+    n = 2;
+    c &= 0x1f;
     min = 0x80;
   } else if (c >= 0xe0 && c <= 0xef) {
-    n   = 3;
-    c  &= 0x0f;
+    n = 3;
+    c &= 0x0f;
     min = 0x800;
   } else if (c >= 0xf0 && c <= 0xf4) {
-    n   = 4;
-    c  &= 0x07;
+    n = 4;
+    c &= 0x07;
     min = 0x10000;
   } else return 0;
   for (int k = 1; k < n; k++) { /* a NUL is not a continuation byte: no read past the end */
@@ -69,10 +66,7 @@ static int Utf8Decode_Private(const unsigned char *s, unsigned *cp)
   return n;
 }
 
-static PetscBool IsControl_Private(unsigned cp)
-{
-  return (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029) ? PETSC_TRUE : PETSC_FALSE;
-}
+static PetscBool IsControl_Private(unsigned cp) { return (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029) ? PETSC_TRUE : PETSC_FALSE; }
 
 long FcSchemaFirstControl(const char *s)
 {
@@ -159,13 +153,13 @@ static void TypeMaskName_Private(unsigned types, char *out, size_t len)
     unsigned    t;
     const char *name;
   } names[] = {
-    {FC_T_OBJECT,  "object" },
-    {FC_T_ARRAY,   "array"  },
-    {FC_T_STRING,  "string" },
-    {FC_T_NUMBER,  "number" },
+    {FC_T_OBJECT, "object"},
+    {FC_T_ARRAY, "array"},
+    {FC_T_STRING, "string"},
+    {FC_T_NUMBER, "number"},
     {FC_T_INTEGER, "integer"},
-    {FC_T_BOOL,    "boolean"},
-    {FC_T_NULL,    "null"   },
+    {FC_T_BOOL, "boolean"},
+    {FC_T_NULL, "null"},
   };
   const char *list[8];
   int         n = 0;
@@ -181,10 +175,7 @@ static void TypeMaskName_Private(unsigned types, char *out, size_t len)
   }
 }
 
-static PetscBool IsIntegral_Private(double x)
-{
-  return (x == floor(x) && fabs(x) <= (double)PETSC_MAX_INT) ? PETSC_TRUE : PETSC_FALSE;
-}
+static PetscBool IsIntegral_Private(double x) { return (x == floor(x) && fabs(x) <= (double)PETSC_MAX_INT) ? PETSC_TRUE : PETSC_FALSE; }
 
 static PetscBool TypeAccepted_Private(unsigned types, const cJSON *item)
 {
@@ -287,9 +278,13 @@ static PetscErrorCode CheckString_Private(FcSchemaCtx *ctx, const FcSchemaEntry 
     JoinList_Private(e->choices, list, sizeof list);
     return FcInputError(ctx->file, path, "\"%s\" is not allowed (choices: %s)", FcSchemaEscape(es, sizeof es, s), list);
   }
-  if (e->charset && !Charset_Private(s, e->charset)) return FcInputError(ctx->file, path, "\"%s\" must match [A-Za-z0-9%s]+", FcSchemaEscape(es, sizeof es, s), e->charset);
-  if (e->len_min > 0 && n < e->len_min) return e->len_min == 1 ? FcInputError(ctx->file, path, "must not be empty") : FcInputError(ctx->file, path, "must have at least %" PetscInt_FMT " characters", e->len_min);
-  if (e->len_max > 0 && n > e->len_max) return FcInputError(ctx->file, path, "must have at most %" PetscInt_FMT " characters, got %" PetscInt_FMT, e->len_max, n);
+  if (e->charset && !Charset_Private(s, e->charset))
+    return FcInputError(ctx->file, path, "\"%s\" must match [A-Za-z0-9%s]+", FcSchemaEscape(es, sizeof es, s), e->charset);
+  if (e->len_min > 0 && n < e->len_min)
+    return e->len_min == 1 ? FcInputError(ctx->file, path, "must not be empty")
+                           : FcInputError(ctx->file, path, "must have at least %" PetscInt_FMT " characters", e->len_min);
+  if (e->len_max > 0 && n > e->len_max)
+    return FcInputError(ctx->file, path, "must have at most %" PetscInt_FMT " characters, got %" PetscInt_FMT, e->len_max, n);
   PetscFunctionReturn(0);
 }
 
@@ -300,8 +295,10 @@ static PetscErrorCode CheckArray_Private(FcSchemaCtx *ctx, const FcSchemaEntry *
   char     sub[FC_PATH_LEN];
 
   PetscFunctionBegin;
-  if (e->len_min > 0 && e->len_min == e->len_max && n != e->len_min) return FcInputError(ctx->file, path, "must have exactly %" PetscInt_FMT " elements, got %" PetscInt_FMT, e->len_min, n);
-  if (e->len_min > 0 && n < e->len_min) return FcInputError(ctx->file, path, "must have at least %" PetscInt_FMT " element%s, got %" PetscInt_FMT, e->len_min, e->len_min == 1 ? "" : "s", n);
+  if (e->len_min > 0 && e->len_min == e->len_max && n != e->len_min)
+    return FcInputError(ctx->file, path, "must have exactly %" PetscInt_FMT " elements, got %" PetscInt_FMT, e->len_min, n);
+  if (e->len_min > 0 && n < e->len_min)
+    return FcInputError(ctx->file, path, "must have at least %" PetscInt_FMT " element%s, got %" PetscInt_FMT, e->len_min, e->len_min == 1 ? "" : "s", n);
   if (e->len_max > 0 && n > e->len_max) return FcInputError(ctx->file, path, "must have at most %" PetscInt_FMT " elements, got %" PetscInt_FMT, e->len_max, n);
   if (!e->elem) PetscFunctionReturn(0);
   cJSON_ArrayForEach(el, item)
@@ -394,7 +391,8 @@ static void AppendKeys_Private(char *list, size_t len, const FcSchemaEntry *entr
   }
 }
 
-static PetscErrorCode UnknownKey_Private(FcSchemaCtx *ctx, const FcSchemaEntry *common, const FcSchemaEntry *disc, const FcSchemaVariant *var, const FcSchemaEntry *entries, const char *key, const char *path)
+static PetscErrorCode UnknownKey_Private(FcSchemaCtx *ctx, const FcSchemaEntry *common, const FcSchemaEntry *disc, const FcSchemaVariant *var,
+  const FcSchemaEntry *entries, const char *key, const char *path)
 {
   char list[1024] = "", ekey[256];
 
@@ -420,7 +418,8 @@ static PetscErrorCode ValidateMap_Private(FcSchemaCtx *ctx, const FcSchemaObject
   cJSON_ArrayForEach(m, obj)
   {
     FcSchemaPathKey(sub, sizeof sub, path, m->string);
-    if (o->map_charset && !Charset_Private(m->string, o->map_charset)) return FcInputError(ctx->file, sub, "key \"%s\" must match [A-Za-z0-9%s]+", FcSchemaEscape(ekey, sizeof ekey, m->string), o->map_charset);
+    if (o->map_charset && !Charset_Private(m->string, o->map_charset))
+      return FcInputError(ctx->file, sub, "key \"%s\" must match [A-Za-z0-9%s]+", FcSchemaEscape(ekey, sizeof ekey, m->string), o->map_charset);
     PetscCall(FcSchemaValidate(ctx, o->map_value, m, sub));
   }
   PetscFunctionReturn(0);
@@ -429,7 +428,7 @@ static PetscErrorCode ValidateMap_Private(FcSchemaCtx *ctx, const FcSchemaObject
 PetscErrorCode FcSchemaValidateObject(FcSchemaCtx *ctx, const FcSchemaObject *o, cJSON *obj, const char *path)
 {
   const FcSchemaEntry   *entries = o->entries, *disc = o->discriminator, *common = disc ? o->common : NULL, *e;
-  const FcSchemaVariant *var     = NULL;
+  const FcSchemaVariant *var = NULL;
   cJSON                 *m;
   char                   sub[FC_PATH_LEN], list[512], ev[256];
 
@@ -466,7 +465,8 @@ PetscErrorCode FcSchemaValidateObject(FcSchemaCtx *ctx, const FcSchemaObject *o,
   {
     if (disc && !strcmp(m->string, disc->key)) continue;
     FcSchemaPathKey(sub, sizeof sub, path, m->string);
-    if (!(e = FindEntry_Private(common, m->string)) && !(e = FindEntry_Private(entries, m->string))) return UnknownKey_Private(ctx, common, disc, var, entries, m->string, sub);
+    if (!(e = FindEntry_Private(common, m->string)) && !(e = FindEntry_Private(entries, m->string)))
+      return UnknownKey_Private(ctx, common, disc, var, entries, m->string, sub);
     PetscCall(FcSchemaValidate(ctx, e, m, sub));
   }
   for (int pass = 0; pass < 2; pass++) {

@@ -30,26 +30,33 @@ static const struct {
   unsigned    flags; /* 0: every command */
   const char *text;
 } common_help[] = {
-  {FC_CLI_SET, "  --set PATH=VALUE   override a case value by JSON path, e.g. --set bodies[0].material.E=2e6\n"
-               "                     --set time.dt=0.01 (VALUE is JSON, or a plain string)\n"},
-  {FC_CLI_OUT, "  -o OUTDIR          output directory; fcsim replaces only a folder it wrote itself (or an\n"
-               "                     empty one), never a file, and keeps a failed run in OUTDIR.failed-<pid>\n"
-               "  --overwrite        with -o: also replace a folder fcsim did not write (never a file)\n"},
-  {FC_CLI_FCLIB, "  --accept-regularized  fclib: a regularized solver's answer (sap) whose common error is above\n"
-                 "                     --tol counts as converged up to 1e-2 (-fc_contact_solver_accept_regularized E)\n"},
-  {FC_CLI_FORCE, "  --force            run (or show) a case whose size estimate exceeds this machine: memory,\n"
-                 "                     free disk space of the output folder, or 30 days at the least\n"},
-  {0, "  -q                 no progress lines\n"
-      "  -v                 more detail: for FCLIB files, one line per matrix saying how it is stored\n"
-      "                     (compressed columns or rows, or triplets and which convention was detected)\n"
-      "  -fc_debug          PETSc's traceback with every error (otherwise one line)\n"},
-  {FC_CLI_CASE, "  -fc_mesh_timeout S  a .geo script is meshed in a sandboxed process, stopped after S seconds\n"
-                "                     (default 300; doc/mesh.md, \"The sandbox\")\n"
-                "  -fc_mesh_geo_unsandboxed  run .geo scripts inside fcsim, without the sandbox (only where\n"
-                "                     none can be set up: a script may then run commands and write files)\n"},
-  {0, "  PETSc options      passed to PETSc (they override the case's \"petsc\" object), e.g.\n"
-      "                     -ksp_type cg -pc_type gamg, -log_view, -options_left; options with a\n"
-      "                     value go after CASE.json\n"},
+  {FC_CLI_SET,
+    "  --set PATH=VALUE   override a case value by JSON path, e.g. --set bodies[0].material.E=2e6\n"
+    "                     --set time.dt=0.01 (VALUE is JSON, or a plain string)\n"},
+  {FC_CLI_OUT,
+    "  -o OUTDIR          output directory; fcsim replaces only a folder it wrote itself (or an\n"
+    "                     empty one), never a file, and keeps a failed run in OUTDIR.failed-<pid>\n"
+    "  --overwrite        with -o: also replace a folder fcsim did not write (never a file)\n"},
+  {FC_CLI_FCLIB,
+    "  --accept-regularized  fclib: a regularized solver's answer (sap) whose common error is above\n"
+    "                     --tol counts as converged up to 1e-2 (-fc_contact_solver_accept_regularized E)\n"},
+  {FC_CLI_FORCE,
+    "  --force            run (or show) a case whose size estimate exceeds this machine: memory,\n"
+    "                     free disk space of the output folder, or 30 days at the least\n"},
+  {0,
+    "  -q                 no progress lines\n"
+    "  -v                 more detail: for FCLIB files, one line per matrix saying how it is stored\n"
+    "                     (compressed columns or rows, or triplets and which convention was detected)\n"
+    "  -fc_debug          PETSc's traceback with every error (otherwise one line)\n"},
+  {FC_CLI_CASE,
+    "  -fc_mesh_timeout S  a .geo script is meshed in a sandboxed process, stopped after S seconds\n"
+    "                     (default 300; doc/mesh.md, \"The sandbox\")\n"
+    "  -fc_mesh_geo_unsandboxed  run .geo scripts inside fcsim, without the sandbox (only where\n"
+    "                     none can be set up: a script may then run commands and write files)\n"},
+  {0,
+    "  PETSc options      passed to PETSc (they override the case's \"petsc\" object), e.g.\n"
+    "                     -ksp_type cg -pc_type gamg, -log_view, -options_left; options with a\n"
+    "                     value go after CASE.json\n"},
 };
 static const char exit_help[] = "exit status: 0 success, 1 run failed, 2 bad input, 130 interrupted\n";
 
@@ -92,7 +99,7 @@ static const FcCliCommand *Select_Private(int argc, char **argv, int *first, int
 {
   const char *group = argv[1];
   PetscBool   known = PETSC_FALSE, subs = PETSC_FALSE;
-  *rc               = FC_EXIT_INPUT;
+  *rc = FC_EXIT_INPUT;
   for (size_t k = 0; k < NCOMMANDS; k++)
     if (!strcmp(commands[k]->group, group)) {
       known = PETSC_TRUE;
@@ -136,8 +143,8 @@ static const FcCliOption *FindOption_Private(const FcCliCommand *cmd, const char
 /* The command's own option at argv[*i], or a sibling's (refused). 1: neither. */
 static int TakeOwn_Private(const FcCliCommand *cmd, int argc, char **argv, int *i, FcCli *a)
 {
-  const char        *s = argv[*i];
-  const FcCliOption *o = FindOption_Private(cmd, s);
+  const char         *s     = argv[*i];
+  const FcCliOption  *o     = FindOption_Private(cmd, s);
   const FcCliCommand *owner = cmd;
   /* --set=PATH=VALUE is --set too (a command that declares --set refuses both spellings) */
   if (!strncmp(s, "--set=", 6) && (o = FindOption_Private(cmd, "--set"))) return o->take(a, "--set", o->arg ? s + 6 : NULL);
@@ -314,10 +321,7 @@ int FcCliParse(int argc, char **argv, FcCli *a)
   return 0;
 }
 
-PetscBool FcCliNeedsEnvironment(const FcCli *a)
-{
-  return a->command && (a->command->flags & FC_CLI_ENV) ? PETSC_TRUE : PETSC_FALSE;
-}
+PetscBool FcCliNeedsEnvironment(const FcCli *a) { return a->command && (a->command->flags & FC_CLI_ENV) ? PETSC_TRUE : PETSC_FALSE; }
 
 void FcCliFree(FcCli *a)
 {
@@ -351,7 +355,9 @@ PetscErrorCode FcCliExecute(FcCli *a, PetscBool *ok)
     PetscMPIInt size;
     PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
     if (size > 1 && (strcmp(a->command->group, "run") || a->command->sub))
-      return FcInputError("command line", "mpiexec", "fcsim %s%s%s runs as one process, and %d were started: only `fcsim run` runs on several (doc/mpi.md); run it without mpiexec", a->command->group, a->command->sub ? " " : "", a->command->sub ? a->command->sub : "", (int)size);
+      return FcInputError("command line", "mpiexec",
+        "fcsim %s%s%s runs as one process, and %d were started: only `fcsim run` runs on several (doc/mpi.md); run it without mpiexec", a->command->group,
+        a->command->sub ? " " : "", a->command->sub ? a->command->sub : "", (int)size);
   }
   return a->command->main(a, ok);
 }

@@ -69,7 +69,13 @@ static int AcceptRegularized_Private(FcCli *a, const char *name, const char *v)
 
 static PetscErrorCode Main_Solve(FcCli *a, PetscBool *ok)
 {
-  FcFCLIBSolveOptions o = {.file = a->casefile, .solver = a->solver, .tol = a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, .max_it = a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, .out = a->outdir, .overwrite = a->overwrite, .accept_regularized = a->accept_regularized};
+  FcFCLIBSolveOptions o = {.file = a->casefile,
+    .solver                      = a->solver,
+    .tol                         = a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT,
+    .max_it                      = a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT,
+    .out                         = a->outdir,
+    .overwrite                   = a->overwrite,
+    .accept_regularized          = a->accept_regularized};
 
   PetscFunctionBegin;
   PetscCall(FcCliRegisterTypes());
@@ -78,7 +84,8 @@ static PetscErrorCode Main_Solve(FcCli *a, PetscBool *ok)
 
 static PetscErrorCode Main_Compare(FcCli *a, PetscBool *ok)
 {
-  FcFCLIBCompareOptions o = {a->nfiles, a->files, a->solvers, a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT, a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, a->format, a->accept_regularized};
+  FcFCLIBCompareOptions o = {a->nfiles, a->files, a->solvers, a->tol > 0 ? (PetscReal)a->tol : PETSC_DEFAULT,
+    a->max_it > 0 ? (PetscInt)a->max_it : PETSC_DEFAULT, a->format, a->accept_regularized};
 
   PetscFunctionBegin;
   PetscCall(FcCliRegisterTypes());

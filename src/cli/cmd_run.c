@@ -25,15 +25,9 @@ static PetscErrorCode RunOrInfo_Private(FcCli *a, PetscBool info, PetscBool *ok)
   return ierr;
 }
 
-static PetscErrorCode Main_Run(FcCli *a, PetscBool *ok)
-{
-  return RunOrInfo_Private(a, PETSC_FALSE, ok);
-}
+static PetscErrorCode Main_Run(FcCli *a, PetscBool *ok) { return RunOrInfo_Private(a, PETSC_FALSE, ok); }
 
-static PetscErrorCode Main_Info(FcCli *a, PetscBool *ok)
-{
-  return RunOrInfo_Private(a, PETSC_TRUE, ok);
-}
+static PetscErrorCode Main_Info(FcCli *a, PetscBool *ok) { return RunOrInfo_Private(a, PETSC_TRUE, ok); }
 
 const FcCliCommand FcCliCommandRun = {
   .group = "run",

@@ -67,7 +67,21 @@ static int CheckRefine_Private(FcCli *a)
 
 static PetscErrorCode Main_Compare(FcCli *a, PetscBool *ok)
 {
-  FcStudyCompareOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .solvers = a->solvers, .naxes = a->naxes, .axes = a->axes, .jobs = (PetscInt)a->jobs, .mpiexec = a->mpiexec, .outdir = a->outdir, .command_line = a->cmdline, .overwrite = a->overwrite, .force = a->force, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)a->envp};
+  FcStudyCompareOptions o = {.casefile = a->casefile,
+    .nsets                             = a->nsets,
+    .sets                              = a->sets,
+    .solvers                           = a->solvers,
+    .naxes                             = a->naxes,
+    .axes                              = a->axes,
+    .jobs                              = (PetscInt)a->jobs,
+    .mpiexec                           = a->mpiexec,
+    .outdir                            = a->outdir,
+    .command_line                      = a->cmdline,
+    .overwrite                         = a->overwrite,
+    .force                             = a->force,
+    .npetsc                            = a->pargc - 1,
+    .petsc                             = (const char *const *)a->pargv + 1,
+    .envp                              = (const char *const *)a->envp};
 
   PetscFunctionBegin;
   PetscCall(FcCliRegisterTypes());
@@ -76,7 +90,25 @@ static PetscErrorCode Main_Compare(FcCli *a, PetscBool *ok)
 
 static PetscErrorCode Main_Refine(FcCli *a, PetscBool *ok)
 {
-  FcStudyRefineOptions o = {.casefile = a->casefile, .nsets = a->nsets, .sets = a->sets, .levels = a->levels, .over = a->over, .bodies = a->bodies, .reference = a->reference, .scale_x = (PetscReal)a->scale_x, .scale_y = (PetscReal)a->scale_y, .quantity = a->quantity, .jobs = (PetscInt)a->jobs, .mpiexec = a->mpiexec, .outdir = a->outdir, .overwrite = a->overwrite, .force = a->force, .command_line = a->cmdline, .npetsc = a->pargc - 1, .petsc = (const char *const *)a->pargv + 1, .envp = (const char *const *)a->envp};
+  FcStudyRefineOptions o = {.casefile = a->casefile,
+    .nsets                            = a->nsets,
+    .sets                             = a->sets,
+    .levels                           = a->levels,
+    .over                             = a->over,
+    .bodies                           = a->bodies,
+    .reference                        = a->reference,
+    .scale_x                          = (PetscReal)a->scale_x,
+    .scale_y                          = (PetscReal)a->scale_y,
+    .quantity                         = a->quantity,
+    .jobs                             = (PetscInt)a->jobs,
+    .mpiexec                          = a->mpiexec,
+    .outdir                           = a->outdir,
+    .overwrite                        = a->overwrite,
+    .force                            = a->force,
+    .command_line                     = a->cmdline,
+    .npetsc                           = a->pargc - 1,
+    .petsc                            = (const char *const *)a->pargv + 1,
+    .envp                             = (const char *const *)a->envp};
 
   PetscFunctionBegin;
   PetscCall(FcCliRegisterTypes());

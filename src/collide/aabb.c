@@ -145,8 +145,8 @@ static PetscErrorCode BuildTopology(FcAABBTree tree)
   nv = 0;
   for (PetscInt i = 0; i < n3; i++) {
     if (i == 0 || s[i].a != s[i - 1].a) tree->vert_off[nv++] = i;
-    tree->vert_inc[i]         = s[i].v;
-    tree->tri_vert[s[i].v]    = nv - 1;
+    tree->vert_inc[i]      = s[i].v;
+    tree->tri_vert[s[i].v] = nv - 1;
   }
   tree->vert_off[nv] = n3;
   tree->nvert        = nv;
@@ -205,7 +205,8 @@ PetscErrorCode FcAABBTreeCreate(PetscInt ntri, PetscInt stride, const PetscInt t
     }
     t->nnode = 1; /* the root; Build allocates children in pairs after it */
     PetscCall(Build(t, cent, perm, ntri, 0, 0));
-    PetscCheck(t->nnode == 2 * ntri - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "AABB tree has %" PetscInt_FMT " nodes, expected %" PetscInt_FMT, t->nnode, 2 * ntri - 1);
+    PetscCheck(
+      t->nnode == 2 * ntri - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "AABB tree has %" PetscInt_FMT " nodes, expected %" PetscInt_FMT, t->nnode, 2 * ntri - 1);
     PetscCall(PetscFree(cent));
     PetscCall(PetscFree(perm));
   }
@@ -342,10 +343,11 @@ PetscErrorCode FcAABBTreeQueryBall(FcAABBTree tree, const PetscReal p[3], PetscR
 /* Branch and bound (a BVH traversal, Ericson ch. 6, with a shrinking query radius): descend into the nearer
  * child first so the running best distance drops early, and skip every box farther than it.
  * A box is re-tested when popped because the best may have dropped since it was pushed. */
-PetscErrorCode FcAABBTreeClosest_Private(FcAABBTree tree, const PetscReal X[], const PetscReal p[3], PetscReal d2max, const PetscBool mask[], PetscInt *tri, PetscReal *d2)
+PetscErrorCode FcAABBTreeClosest_Private(
+  FcAABBTree tree, const PetscReal X[], const PetscReal p[3], PetscReal d2max, const PetscBool mask[], PetscInt *tri, PetscReal *d2)
 {
   PetscInt *stack = tree->stack, sp = 0, bt = -1;
-  PetscReal best  = d2max;
+  PetscReal best = d2max;
 
   PetscFunctionBegin;
   if (tree->nnode > 0) {
@@ -356,8 +358,8 @@ PetscErrorCode FcAABBTreeClosest_Private(FcAABBTree tree, const PetscReal X[], c
     const FcAABBNode *nd = &tree->node[stack[--sp]];
     if (FcBoxDist2(nd->lo, nd->hi, p) > best) continue;
     if (nd->child < 0) {
-      const PetscInt  t = -1 - nd->child, *c = tree->tri + 3 * t;
-      PetscReal       xc[3], w[3], e2 = 0;
+      const PetscInt t = -1 - nd->child, *c = tree->tri + 3 * t;
+      PetscReal      xc[3], w[3], e2 = 0;
       if (mask && !mask[t]) continue;
       (void)FcClosestPointTriangle(p, X + 3 * c[0], X + 3 * c[1], X + 3 * c[2], xc, w);
       for (int d = 0; d < 3; d++) e2 += (p[d] - xc[d]) * (p[d] - xc[d]);

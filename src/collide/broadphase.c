@@ -27,10 +27,7 @@ static int CmpPair_Private(const void *a, const void *b)
 
 /* Mid point of [lo, hi] for the axis choice; 0 for an unbounded side (it overlaps every box on
  * that axis whatever its place). */
-static PetscReal Centre_Private(PetscReal lo, PetscReal hi)
-{
-  return PetscIsInfOrNanReal(lo) || PetscIsInfOrNanReal(hi) ? 0 : 0.5 * (lo + hi);
-}
+static PetscReal Centre_Private(PetscReal lo, PetscReal hi) { return PetscIsInfOrNanReal(lo) || PetscIsInfOrNanReal(hi) ? 0 : 0.5 * (lo + hi); }
 
 PetscErrorCode FcBroadPhaseSweep(PetscInt n, const PetscReal box[], PetscInt *npairs, PetscInt **pairs)
 {
@@ -62,13 +59,13 @@ PetscErrorCode FcBroadPhaseSweep(PetscInt n, const PetscReal box[], PetscInt *np
   }
   qsort(key, (size_t)n, sizeof *key, CmpKey_Private);
   for (PetscInt k = 0; k < n; k++) {
-    const PetscInt   i = key[k].i;
-    const PetscReal *a = &box[6 * i];
+    const PetscInt   i    = key[k].i;
+    const PetscReal *a    = &box[6 * i];
     PetscInt         keep = 0;
     /* close the intervals that end before this one starts; test the others on all axes */
     for (PetscInt o = 0; o < nopen; o++) {
-      const PetscInt   j = open[o];
-      const PetscReal *b = &box[6 * j];
+      const PetscInt   j   = open[o];
+      const PetscReal *b   = &box[6 * j];
       PetscBool        hit = PETSC_TRUE;
       if (b[3 + axis] < a[axis]) continue;
       open[keep++] = j;

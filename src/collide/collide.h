@@ -47,8 +47,8 @@ typedef struct {
   PetscReal gap;      /* signed distance; < 0 when the point is behind the target surface */
   PetscReal n[3];     /* contact normal, from the target towards the contactor, unit */
   PetscReal t1[3], t2[3];
-  PetscReal xc[3];    /* closest point on the target */
-  FcRegion  region;   /* feature holding xc */
+  PetscReal xc[3];  /* closest point on the target */
+  FcRegion  region; /* feature holding xc */
 } FcProximity;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -123,7 +123,8 @@ typedef struct {
  * vertex, then the lowest index (doc/collide.md explains why a point does not flip).
  * *out (PetscMalloc'ed, NULL when *nout = 0; free with PetscFree) lists the points that found
  * a triangle, in the order of `points`, each with a frame continued from opt->prev. */
-PetscErrorCode FcProximityFind(FcAABBTree tree, const PetscReal X[], PetscInt npoints, const PetscInt points[], const PetscReal Xc[], const FcProximityOptions *opt, PetscInt *nout, FcProximity **out);
+PetscErrorCode FcProximityFind(FcAABBTree tree, const PetscReal X[], PetscInt npoints, const PetscInt points[], const PetscReal Xc[],
+  const FcProximityOptions *opt, PetscInt *nout, FcProximity **out);
 
 /* Tangent vectors completing the unit normal direction of n (normalized here; n != 0):
  * t1 = t1_prev projected on the plane orthogonal to n and normalized, so friction directions
@@ -142,9 +143,11 @@ PetscErrorCode FcProximityPlane(const PetscReal p[3], const PetscReal x0[3], con
 PetscErrorCode FcProximitySphere(const PetscReal p[3], const PetscReal center[3], PetscReal radius, const PetscReal t1_prev[3], FcProximity *c);
 /* Solid box: center, rotation R (row-major, its columns are the box axes in world
  * coordinates), half extents along those axes. */
-PetscErrorCode FcProximityBox(const PetscReal p[3], const PetscReal center[3], const PetscReal R[9], const PetscReal half[3], const PetscReal t1_prev[3], FcProximity *c);
+PetscErrorCode FcProximityBox(
+  const PetscReal p[3], const PetscReal center[3], const PetscReal R[9], const PetscReal half[3], const PetscReal t1_prev[3], FcProximity *c);
 /* Solid capped cylinder: center, axis (need not be unit), radius, half length along the axis. */
-PetscErrorCode FcProximityCylinder(const PetscReal p[3], const PetscReal center[3], const PetscReal axis[3], PetscReal radius, PetscReal half_length, const PetscReal t1_prev[3], FcProximity *c);
+PetscErrorCode FcProximityCylinder(const PetscReal p[3], const PetscReal center[3], const PetscReal axis[3], PetscReal radius, PetscReal half_length,
+  const PetscReal t1_prev[3], FcProximity *c);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Broad phase (broadphase.c): which of n axis-aligned boxes overlap, by sort and sweep on one  */

@@ -39,10 +39,7 @@ struct _n_FcAABBTree {
 };
 
 /* 3-vectors: u · v, w = u × v, |u| */
-static inline PetscReal FcDot3(const PetscReal u[3], const PetscReal v[3])
-{
-  return u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-}
+static inline PetscReal FcDot3(const PetscReal u[3], const PetscReal v[3]) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
 
 static inline void FcCross3(const PetscReal u[3], const PetscReal v[3], PetscReal w[3])
 {
@@ -51,10 +48,7 @@ static inline void FcCross3(const PetscReal u[3], const PetscReal v[3], PetscRea
   w[2] = u[0] * v[1] - u[1] * v[0];
 }
 
-static inline PetscReal FcNorm3(const PetscReal u[3])
-{
-  return PetscSqrtReal(FcDot3(u, u));
-}
+static inline PetscReal FcNorm3(const PetscReal u[3]) { return PetscSqrtReal(FcDot3(u, u)); }
 
 /* Squared distance from p to the box (0 inside). */
 static inline PetscReal FcBoxDist2(const PetscReal lo[3], const PetscReal hi[3], const PetscReal p[3])
@@ -84,7 +78,8 @@ static inline void FcTriCross(const PetscReal X[], const PetscInt c[3], PetscRea
 
 /* Closest triangle among those allowed by mask (NULL: all) with squared distance <= d2max;
  * ties: lowest index; *tri = -1 when none. */
-PetscErrorCode FcAABBTreeClosest_Private(FcAABBTree tree, const PetscReal X[], const PetscReal p[3], PetscReal d2max, const PetscBool mask[], PetscInt *tri, PetscReal *d2);
+PetscErrorCode FcAABBTreeClosest_Private(
+  FcAABBTree tree, const PetscReal X[], const PetscReal p[3], PetscReal d2max, const PetscBool mask[], PetscInt *tri, PetscReal *d2);
 /* Triangles allowed by mask whose box is within distance d of p, sorted; list owned by the tree. */
 PetscErrorCode FcAABBTreeQueryBall_Private(FcAABBTree tree, const PetscReal p[3], PetscReal d, const PetscBool mask[], PetscInt *n, const PetscInt *list[]);
 

@@ -20,7 +20,7 @@ PetscErrorCode FcMortarSlaveCreate(PetscInt nnodes, PetscInt nf, const PetscInt 
   for (PetscInt n = 0; n <= nnodes; n++) cnt[n] = 0;
   for (PetscInt f = 0; f < nf; f++)
     for (int k = 0; k < 3; k++) {
-      PetscInt n = S->sf[3 * f + k];
+      PetscInt n                       = S->sf[3 * f + k];
       S->n2f[S->n2f_ptr[n] + cnt[n]++] = f;
     }
   PetscCall(PetscFree(cnt));
@@ -40,9 +40,9 @@ PetscErrorCode FcMortarSlaveDestroy(FcMortarSlave *S)
 static void Bary2_Private(const PetscReal a[2], const PetscReal b[2], const PetscReal c[2], const PetscReal y[2], PetscReal w[3])
 {
   const PetscReal d = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]);
-  w[1] = ((y[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (y[1] - a[1])) / d;
-  w[2] = ((b[0] - a[0]) * (y[1] - a[1]) - (y[0] - a[0]) * (b[1] - a[1])) / d;
-  w[0] = 1 - w[1] - w[2];
+  w[1]              = ((y[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (y[1] - a[1])) / d;
+  w[2]              = ((b[0] - a[0]) * (y[1] - a[1]) - (y[0] - a[0]) * (b[1] - a[1])) / d;
+  w[0]              = 1 - w[1] - w[2];
 }
 
 /* Sutherland–Hodgman: the polygon (n points, 2D) clipped by the half-plane to the left of the
@@ -61,8 +61,8 @@ static PetscInt ClipEdge_Private(PetscInt n, const PetscReal (*in)[2], const Pet
     }
     if ((su >= 0) != (sv >= 0)) {
       const PetscReal t = su / (su - sv);
-      out[m][0] = u[0] + t * (v[0] - u[0]);
-      out[m][1] = u[1] + t * (v[1] - u[1]);
+      out[m][0]         = u[0] + t * (v[0] - u[0]);
+      out[m][1]         = u[1] + t * (v[1] - u[1]);
       m++;
     }
   }
@@ -72,7 +72,8 @@ static PetscInt ClipEdge_Private(PetscInt n, const PetscReal (*in)[2], const Pet
 /* The plane frame of slave triangle T: its centroid, unit normal nrm = t1 × t2 (t1 along its
  * first edge), its vertices in that frame (counter-clockwise) and its circumradius about the
  * centroid. False for a degenerate triangle. */
-static PetscBool SlaveFrame_Private(const PetscInt T[3], const PetscReal Xs[], PetscReal ctr[3], PetscReal nrm[3], PetscReal t1[3], PetscReal t2[3], PetscReal tri2[3][2], PetscReal *rad)
+static PetscBool SlaveFrame_Private(
+  const PetscInt T[3], const PetscReal Xs[], PetscReal ctr[3], PetscReal nrm[3], PetscReal t1[3], PetscReal t2[3], PetscReal tri2[3][2], PetscReal *rad)
 {
   const PetscReal *x0 = &Xs[3 * T[0]], *x1 = &Xs[3 * T[1]], *x2 = &Xs[3 * T[2]];
   PetscReal        e1[3], e2[3], len, nn;
@@ -128,17 +129,18 @@ static PetscBool MasterFacing_Private(const PetscInt Mt[3], const PetscReal Xm[]
   for (int v = 0; v < 3; v++) {
     const PetscReal *y  = &Xm[3 * Mt[v]];
     PetscReal        dv = (y[0] - ctr[0]) * nrm[0] + (y[1] - ctr[1]) * nrm[1] + (y[2] - ctr[2]) * nrm[2];
-    dmin = PetscMin(dmin, dv);
-    dmax = PetscMax(dmax, dv);
+    dmin                = PetscMin(dmin, dv);
+    dmax                = PetscMax(dmax, dv);
   }
-  return (PetscBool)!(dmin > 2 * alarm || dmax < -2 * alarm);
+  return (PetscBool) !(dmin > 2 * alarm || dmax < -2 * alarm);
 }
 
 /* The segment of slave triangle T (vertices tri2 in its frame, the slave node its vertex la) and
  * master triangle Mt (vertices m2 in T's frame): the overlap polygon poly (np vertices) fanned into
  * triangles, each integrated by its edge midpoints (weight area/3, exact for the quadratic
  * products of linear shape functions): D += ∫ N_s, w[j] += ∫ N_s N_m,j over the master nodes. */
-static PetscErrorCode SegmentWeights_Private(const PetscReal tri2[3][2], PetscInt la, const PetscReal m2[3][2], const PetscInt Mt[3], const PetscReal poly[][2], PetscInt np, PetscInt maxt, PetscReal *D, PetscInt *nt, PetscInt nodes[], PetscReal w[])
+static PetscErrorCode SegmentWeights_Private(const PetscReal tri2[3][2], PetscInt la, const PetscReal m2[3][2], const PetscInt Mt[3], const PetscReal poly[][2],
+  PetscInt np, PetscInt maxt, PetscReal *D, PetscInt *nt, PetscInt nodes[], PetscReal w[])
 {
   PetscFunctionBegin;
   for (PetscInt f = 1; f + 1 < np; f++) { /* fan triangles of the clipped polygon */
@@ -154,7 +156,8 @@ static PetscErrorCode SegmentWeights_Private(const PetscReal tri2[3][2], PetscIn
         PetscInt slot = 0;
         while (slot < *nt && nodes[slot] != Mt[j]) slot++;
         if (slot == *nt) {
-          PetscCheck(*nt < maxt, PETSC_COMM_SELF, PETSC_ERR_SUP, "mortar: more than %d master nodes overlap the support of one slave node; the master mesh is much finer than the slave one", (int)maxt);
+          PetscCheck(*nt < maxt, PETSC_COMM_SELF, PETSC_ERR_SUP,
+            "mortar: more than %d master nodes overlap the support of one slave node; the master mesh is much finer than the slave one", (int)maxt);
           nodes[(*nt)++] = Mt[j];
           w[slot]        = 0;
         }
@@ -167,12 +170,13 @@ static PetscErrorCode SegmentWeights_Private(const PetscReal tri2[3][2], PetscIn
 
 /* Lumped mortar weights of slave node `node` (mortar.h: Puso & Laursen 2004 eq. 18–20, D lumped;
  * Popp et al. 2009 §3, segment-based integration). */
-PetscErrorCode FcMortarWeights(const FcMortarSlave *S, const PetscReal Xs[], FcAABBTree tree, const PetscInt mtri[], const PetscReal Xm[], PetscReal alarm, PetscInt node, PetscInt maxt, PetscInt *nt, PetscInt nodes[], PetscReal w[], PetscReal nout[3])
+PetscErrorCode FcMortarWeights(const FcMortarSlave *S, const PetscReal Xs[], FcAABBTree tree, const PetscInt mtri[], const PetscReal Xm[], PetscReal alarm,
+  PetscInt node, PetscInt maxt, PetscInt *nt, PetscInt nodes[], PetscReal w[], PetscReal nout[3])
 {
   PetscReal D = 0;
 
   PetscFunctionBegin;
-  *nt = 0;
+  *nt     = 0;
   nout[0] = nout[1] = nout[2] = 0;
   for (PetscInt e = S->n2f_ptr[node]; e < S->n2f_ptr[node + 1]; e++) {
     const PetscInt *T = &S->sf[3 * S->n2f[e]];
@@ -204,7 +208,8 @@ PetscErrorCode FcMortarWeights(const FcMortarSlave *S, const PetscReal Xs[], FcA
         cur = 1 - cur;
       }
       Dt = D;
-      PetscCall(SegmentWeights_Private((const PetscReal(*)[2])tri2, la, (const PetscReal(*)[2])m2, Mt, (const PetscReal(*)[2])poly[cur], np, maxt, &D, nt, nodes, w));
+      PetscCall(
+        SegmentWeights_Private((const PetscReal(*)[2])tri2, la, (const PetscReal(*)[2])m2, Mt, (const PetscReal(*)[2])poly[cur], np, maxt, &D, nt, nodes, w));
       for (int k = 0; k < 3; k++) nout[k] += (D - Dt) * nrm[k];
     }
   }
@@ -217,4 +222,3 @@ PetscErrorCode FcMortarWeights(const FcMortarSlave *S, const PetscReal Xs[], FcA
   else *nt = 0;
   PetscFunctionReturn(0);
 }
-

@@ -36,6 +36,7 @@ PetscErrorCode FcMortarSlaveDestroy(FcMortarSlave *S);
  * by their share of D (only triangles that overlap the master count: not the sides of a body
  * whose whole boundary is the slave surface). *nt = 0 when nothing overlaps. */
 /* At most maxt master nodes (an error beyond). */
-PetscErrorCode FcMortarWeights(const FcMortarSlave *S, const PetscReal Xs[], FcAABBTree tree, const PetscInt mtri[], const PetscReal Xm[], PetscReal alarm, PetscInt node, PetscInt maxt, PetscInt *nt, PetscInt nodes[], PetscReal w[], PetscReal nout[3]);
+PetscErrorCode FcMortarWeights(const FcMortarSlave *S, const PetscReal Xs[], FcAABBTree tree, const PetscInt mtri[], const PetscReal Xm[], PetscReal alarm,
+  PetscInt node, PetscInt maxt, PetscInt *nt, PetscInt nodes[], PetscReal w[], PetscReal nout[3]);
 
 #endif

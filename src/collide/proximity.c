@@ -13,7 +13,8 @@ PetscErrorCode FcContactFrame(const PetscReal n[3], const PetscReal t1_prev[3], 
 
   PetscFunctionBegin;
   s = FcNorm3(n);
-  PetscCheck(s > 0 && PetscIsNormalReal(s), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact normal (%g, %g, %g) has no direction", (double)n[0], (double)n[1], (double)n[2]);
+  PetscCheck(s > 0 && PetscIsNormalReal(s), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact normal (%g, %g, %g) has no direction", (double)n[0],
+    (double)n[1], (double)n[2]);
   for (int d = 0; d < 3; d++) nn[d] = n[d] / s;
   if (t1_prev) {
     /* continuity: the previous tangent moved onto the new tangent plane. Below a projected
@@ -116,7 +117,8 @@ static PetscReal TriDist(FcAABBTree tree, const PetscReal X[], const PetscReal p
  * Two triangles sharing an edge on which p projects give the same closest point, hence the same
  * gap, normal and nodal weights, so the choice between them (rule 3) changes only the label;
  * it is made deterministic so the label does not flicker with round-off either. */
-PetscErrorCode FcProximityFind(FcAABBTree tree, const PetscReal X[], PetscInt npoints, const PetscInt points[], const PetscReal Xc[], const FcProximityOptions *opt, PetscInt *nout, FcProximity **out)
+PetscErrorCode FcProximityFind(FcAABBTree tree, const PetscReal X[], PetscInt npoints, const PetscInt points[], const PetscReal Xc[],
+  const FcProximityOptions *opt, PetscInt *nout, FcProximity **out)
 {
   PetscBool   *mask = NULL;
   PetscInt    *key = NULL, *pos = NULL, nprev = 0, m = 0;
@@ -137,7 +139,8 @@ PetscErrorCode FcProximityFind(FcAABBTree tree, const PetscReal X[], PetscInt np
     PetscCall(PetscCalloc1(tree->ntri, &mask));
     for (PetscInt j = 0; j < opt->nallowed; j++) {
       PetscInt t = opt->allowed[j];
-      PetscCheck(t >= 0 && t < tree->ntri, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Allowed triangle %" PetscInt_FMT " not in [0, %" PetscInt_FMT ")", t, tree->ntri);
+      PetscCheck(
+        t >= 0 && t < tree->ntri, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Allowed triangle %" PetscInt_FMT " not in [0, %" PetscInt_FMT ")", t, tree->ntri);
       mask[t] = PETSC_TRUE;
     }
   }
@@ -155,8 +158,8 @@ PetscErrorCode FcProximityFind(FcAABBTree tree, const PetscReal X[], PetscInt np
 
   PetscCall(PetscMalloc1(npoints, &res));
   for (PetscInt i = 0; i < npoints; i++) {
-    const PetscInt     q = points ? points[i] : i;
-    const PetscReal   *p = Xc + 3 * q;
+    const PetscInt     q  = points ? points[i] : i;
+    const PetscReal   *p  = Xc + 3 * q;
     const FcProximity *pr = NULL;
     PetscInt           bt, chosen = -1, loc = -1;
     PetscReal          d2, dmin, tol, reach = alarm;
@@ -275,7 +278,8 @@ PetscErrorCode FcProximitySphere(const PetscReal p[3], const PetscReal center[3]
  * box and n the direction from it (a face, edge or corner by the number of clamped
  * coordinates); inside or on the surface, the nearest face (largest |q_j| - half_j, lowest j
  * on ties) with its outward normal. */
-PetscErrorCode FcProximityBox(const PetscReal p[3], const PetscReal center[3], const PetscReal R[9], const PetscReal half[3], const PetscReal t1_prev[3], FcProximity *c)
+PetscErrorCode FcProximityBox(
+  const PetscReal p[3], const PetscReal center[3], const PetscReal R[9], const PetscReal half[3], const PetscReal t1_prev[3], FcProximity *c)
 {
   PetscReal q[3], y[3], nl[3] = {0, 0, 0}, o[3];
   int       nout = 0;
@@ -327,14 +331,16 @@ PetscErrorCode FcProximityBox(const PetscReal p[3], const PetscReal center[3], c
  * and ds = |s| - H are the signed distances to the lateral surface and to the cap planes;
  * outside both, the closest point is on the rim circle. On the axis the radial direction is
  * undefined and the deterministic perpendicular of AnyPerpendicular is used. */
-PetscErrorCode FcProximityCylinder(const PetscReal p[3], const PetscReal center[3], const PetscReal axis[3], PetscReal radius, PetscReal half_length, const PetscReal t1_prev[3], FcProximity *c)
+PetscErrorCode FcProximityCylinder(
+  const PetscReal p[3], const PetscReal center[3], const PetscReal axis[3], PetscReal radius, PetscReal half_length, const PetscReal t1_prev[3], FcProximity *c)
 {
   PetscReal a[3], v[3], rv[3], u[3], s, rho, dr, ds, sg, la = FcNorm3(axis);
   PetscBool lateral;
 
   PetscFunctionBegin;
   PetscCheck(la > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cylinder axis is zero");
-  PetscCheck(radius > 0 && half_length >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cylinder radius %g must be > 0 and half length %g >= 0", (double)radius, (double)half_length);
+  PetscCheck(radius > 0 && half_length >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cylinder radius %g must be > 0 and half length %g >= 0",
+    (double)radius, (double)half_length);
   InitShapeContact(c);
   for (int d = 0; d < 3; d++) {
     a[d] = axis[d] / la;

@@ -27,7 +27,7 @@ static PetscReal ClosestOnSegment(const PetscReal p[3], const PetscReal x0[3], c
  * edge. */
 static FcRegion ClosestOnEdges(const PetscReal p[3], const PetscReal *x[3], PetscReal xc[3], PetscReal w[3])
 {
-  PetscReal best = PETSC_MAX_REAL;
+  PetscReal best   = PETSC_MAX_REAL;
   FcRegion  region = FC_REGION_VERTEX0;
 
   for (int k = 0; k < 3; k++) {
@@ -38,9 +38,9 @@ static FcRegion ClosestOnEdges(const PetscReal p[3], const PetscReal *x[3], Pets
       best = e2;
       for (int d = 0; d < 3; d++) xc[d] = y[d];
       w[0] = w[1] = w[2] = 0;
-      w[k]           = 1 - t;
-      w[(k + 1) % 3] = t;
-      region         = t == 0 ? (FcRegion)(FC_REGION_VERTEX0 + k) : (t == 1 ? (FcRegion)(FC_REGION_VERTEX0 + (k + 1) % 3) : (FcRegion)(FC_REGION_EDGE0 + k));
+      w[k]               = 1 - t;
+      w[(k + 1) % 3]     = t;
+      region = t == 0 ? (FcRegion)(FC_REGION_VERTEX0 + k) : (t == 1 ? (FcRegion)(FC_REGION_VERTEX0 + (k + 1) % 3) : (FcRegion)(FC_REGION_EDGE0 + k));
     }
   }
   return region;
@@ -115,4 +115,3 @@ FcRegion FcClosestPointTriangle(const PetscReal p[3], const PetscReal a[3], cons
   for (int d = 0; d < 3; d++) xc[d] = w[0] * a[d] + w[1] * b[d] + w[2] * c[d];
   return FC_REGION_FACE;
 }
-

@@ -41,10 +41,7 @@ PetscErrorCode FcComplianceFinalizePackage(void)
   PetscFunctionReturn(0);
 }
 
-void FcComplianceTypes(char *buf, size_t len)
-{
-  FcRegistryList(&ComplianceRegistry, buf, len);
-}
+void FcComplianceTypes(char *buf, size_t len) { FcRegistryList(&ComplianceRegistry, buf, len); }
 
 PetscErrorCode FcComplianceCheckType(const char *file, const char *type)
 {
@@ -72,7 +69,8 @@ static PetscErrorCode CheckBodies_Private(FcCompliance c)
   for (PetscInt i = 0; i < cs->nbodies && !c->current; i++) {
     if (!cs->bodies[i].corotational) continue;
     FcCaseBodyPath(cs, i, "kinematics", path, sizeof path);
-    return FcInputError(cs->file, path, "\"global_corotational\" needs a compliance that applies the current A through the body's solves (exact), not \"%s\"", c->type);
+    return FcInputError(
+      cs->file, path, "\"global_corotational\" needs a compliance that applies the current A through the body's solves (exact), not \"%s\"", c->type);
   }
   PetscFunctionReturn(0);
 }
@@ -125,11 +123,11 @@ PetscErrorCode FcComplianceSetParticipating(FcCompliance c, PetscBool *const mar
   PetscFunctionBegin;
   if (!c->participating) PetscFunctionReturn(0);
   for (PetscInt b = 0; b < model->nbodies; b++) {
-    FcBody          body = model->bodies[b];
-    PetscBool      *free_;
-    PetscInt        n = 0;
-    const PetscInt  nd = FcBodyNDof(body), *bc, nbc = FcBodyConstrained(body, &bc), *n2d, *d2n;
-    PetscInt        rs, re;
+    FcBody         body = model->bodies[b];
+    PetscBool     *free_;
+    PetscInt       n  = 0;
+    const PetscInt nd = FcBodyNDof(body), *bc, nbc = FcBodyConstrained(body, &bc), *n2d, *d2n;
+    PetscInt       rs, re;
     if (!nd || !mark[b]) continue;
     PetscCall(PetscMalloc1(nd, &free_));
     for (PetscInt i = 0; i < nd; i++) free_[i] = mark[b][i];
@@ -171,7 +169,7 @@ PetscErrorCode FcComplianceBodyContacts(const FcContactJacobian *H, PetscInt **g
     if (H->involved[b])
       for (PetscInt a = 0; a < H->m; a++) n += H->body[b].ptr[a + 1] > H->body[b].ptr[a];
   PetscCall(PetscMalloc1(n + 1, gcon));
-  n           = 0;
+  n          = 0;
   (*gptr)[0] = 0;
   for (PetscInt b = 0; b < H->nbodies; b++) {
     if (H->involved[b])
@@ -258,7 +256,8 @@ static PetscErrorCode SumOverRanks_Private(FcContactProblem p)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Delassus_Private(FcCompliance c, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*delassus)(FcCompliance, const FcContactJacobian *, FcContactProblem))
+static PetscErrorCode Delassus_Private(
+  FcCompliance c, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*delassus)(FcCompliance, const FcContactJacobian *, FcContactProblem))
 {
   const PetscInt n3 = 3 * H->m;
 
@@ -271,7 +270,7 @@ static PetscErrorCode Delassus_Private(FcCompliance c, const FcContactJacobian *
   if (p->W) /* ½ (W + Wᵀ), as it always was */
     for (PetscInt i = 0; i < n3; i++)
       for (PetscInt j = i + 1; j < n3; j++) {
-        PetscReal w = 0.5 * (p->W[i * n3 + j] + p->W[j * n3 + i]);
+        PetscReal w      = 0.5 * (p->W[i * n3 + j] + p->W[j * n3 + i]);
         p->W[i * n3 + j] = p->W[j * n3 + i] = w;
       }
   else PetscCall(FcContactProblemSymmetrizeBlocks(p));
@@ -339,11 +338,12 @@ PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcC
 /* The columns solved for body b: on a dense W every kept column (H->kcol: the dense path as it
  * always was), on a block-sparse W only the kept columns of the contacts b touches (the others
  * would be zero columns of H_bᵀ: nbodies × 3m solves become Σ_b 3 |contacts of b|). */
-PetscErrorCode FcComplianceDelassusByOperator(FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*solve)(void *, FcBody, Mat, Mat), void *ctx)
+PetscErrorCode FcComplianceDelassusByOperator(
+  FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*solve)(void *, FcBody, Mat, Mat), void *ctx)
 {
-  FcBody                 body = c->model->bodies[b];
-  const FcJacobianBlock *J    = &H->body[b];
-  const PetscInt        *kcol = H->kcol;
+  FcBody                 body  = c->model->bodies[b];
+  const FcJacobianBlock *J     = &H->body[b];
+  const PetscInt        *kcol  = H->kcol;
   PetscInt               nkeep = H->nkeep, *bcols = NULL, *pos = NULL, rstart, rend;
   const PetscInt        *n2d;
   PetscBool              adds = PETSC_FALSE;

@@ -36,10 +36,10 @@
  * row block of contact a are e = ptr[a] .. ptr[a+1]: DoF dof[e] with the coefficients coef[e][i]
  * of the three rows (zero on constrained DoFs are not listed). */
 typedef struct {
-  PetscInt   *ptr;      /* m + 1 */
-  PetscInt   *dof;
+  PetscInt *ptr; /* m + 1 */
+  PetscInt *dof;
   PetscReal (*coef)[3];
-  PetscInt    mcap, ecap;
+  PetscInt mcap, ecap;
 } FcJacobianBlock;
 
 typedef struct {
@@ -50,7 +50,7 @@ typedef struct {
   /* The rows (and columns) of W the problem needs: every row of a frictional contact, the normal
    * one of a frictionless contact (μ = 0: r_t = 0, so its tangential rows enter neither the
    * solution nor the common error). kcol lists them ascending. A strategy may compute more. */
-  const PetscBool *keep;     /* 3m */
+  const PetscBool *keep; /* 3m */
   const PetscInt  *kcol;
   PetscInt         nkeep;
 } FcContactJacobian;
@@ -99,21 +99,21 @@ struct _p_FcCompliance {
   struct _FcComplianceOps ops;
   FcModel                *model;
   /* set by a type's create function */
-  PetscBool               participating; /* uses the participating DoFs below */
-  const char             *noinertia;     /* why the Newton matrix's inertia correction cannot run with this
+  PetscBool   participating; /* uses the participating DoFs below */
+  const char *noinertia;     /* why the Newton matrix's inertia correction cannot run with this
                                           * strategy (a warning names it), or NULL */
-  PetscBool               current;       /* needs-the-current-A capability: C_b is A_b⁻¹ of the current Newton
+  PetscBool   current;       /* needs-the-current-A capability: C_b is A_b⁻¹ of the current Newton
                                           * iterate applied through the body's own solves (ops.solve,
                                           * ops.solvemulti), so a body whose solve is more than a factorization
                                           * (the co-rotated split, kinematics "global_corotational") gets it;
                                           * FcComplianceCreate refuses such a body with a strategy without it */
   /* the participating DoFs (han2023 §VI-A): per body, the DoFs a contact can touch minus the
    * constrained ones; fixed for the run */
-  PetscInt               *ns;   /* count */
-  PetscInt              **sdof; /* sorted DoFs (NULL when ns = 0) */
-  PetscInt              **sidx; /* DoF → index in sdof, or −1 (NULL when ns = 0) */
-  void                   *data; /* the type's */
-  FcComplianceStats      *stats; /* the step's (FcComplianceBeginStep) */
+  PetscInt          *ns;    /* count */
+  PetscInt         **sdof;  /* sorted DoFs (NULL when ns = 0) */
+  PetscInt         **sidx;  /* DoF → index in sdof, or −1 (NULL when ns = 0) */
+  void              *data;  /* the type's */
+  FcComplianceStats *stats; /* the step's (FcComplianceBeginStep) */
 };
 
 PetscErrorCode FcComplianceRegister(const char *name, PetscErrorCode (*create)(FcCompliance));
@@ -165,7 +165,8 @@ PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcC
 /* The same with the body's solve given: solve(ctx, body, B, X) sets X = C_b B for a block of
  * columns B (dense, ndof × nb; B may be changed); FcComplianceDelassusBySolve is it with A_b⁻¹ by
  * FcBodySolveMulti, lagged with its rotated factorization (lagged.c). */
-PetscErrorCode FcComplianceDelassusByOperator(FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*solve)(void *, FcBody, Mat, Mat), void *ctx);
+PetscErrorCode FcComplianceDelassusByOperator(
+  FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*solve)(void *, FcBody, Mat, Mat), void *ctx);
 /* Entry (3a + i, 3a' + j) of p's W. Dense: pos is ignored. Block-sparse: pos[a'] is the index of
  * the stored block (a, a') (FcComplianceRowMap filled it for row a). */
 static inline PetscReal *FcComplianceWEntry(FcContactProblem p, const PetscInt pos[], PetscInt a, PetscInt i, PetscInt a2, PetscInt j)

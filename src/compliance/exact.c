@@ -27,10 +27,10 @@
 #define FC_EXACT_KEEP_MAX (1 << 22) /* entries of X_b (32 MB) */
 
 typedef struct {
-  PetscBool    keep;  /* -fc_compliance_exact_keep */
-  PetscInt64  *state; /* per body: the factorization X_b was computed from (0: no X_b) */
-  PetscInt64  *seen;  /* per body: the factorization of the previous correction that involved it */
-  PetscReal  **X;     /* per body: ndof × n_p, row-major: X[i n_p + j] = (A⁻¹ e_{sdof[j]})_i */
+  PetscBool   keep;  /* -fc_compliance_exact_keep */
+  PetscInt64 *state; /* per body: the factorization X_b was computed from (0: no X_b) */
+  PetscInt64 *seen;  /* per body: the factorization of the previous correction that involved it */
+  PetscReal **X;     /* per body: ndof × n_p, row-major: X[i n_p + j] = (A⁻¹ e_{sdof[j]})_i */
 } Exact;
 
 /* X_b from the body's current factorization, in column blocks of FC_COMPLIANCE_BLOCK. */
@@ -51,9 +51,9 @@ static PetscErrorCode Keep_Private(FcCompliance c, PetscInt b)
  * a second time (head comment). */
 static PetscErrorCode UseKept_Private(FcCompliance c, PetscInt b, PetscBool *use)
 {
-  Exact         *ex   = (Exact *)c->data;
-  FcBody         body = c->model->bodies[b];
-  const PetscInt64 s  = FcBodyOpState(body);
+  Exact           *ex   = (Exact *)c->data;
+  FcBody           body = c->model->bodies[b];
+  const PetscInt64 s    = FcBodyOpState(body);
 
   PetscFunctionBegin;
   *use = PETSC_FALSE;
@@ -67,9 +67,10 @@ static PetscErrorCode UseKept_Private(FcCompliance c, PetscInt b, PetscBool *use
 /* W_{3a+i, 3a'+j} += Σ_{k,l} H_b[3a+i, k] X_b[k, l] H_b[3a'+j, l] over the entries of H_b, for
  * the pairs (a, a') of contacts body b touches, on the kept rows and columns (as the solves
  * compute them). */
-static void Gather_Private(FcCompliance c, PetscInt b, const FcContactJacobian *H, const PetscInt *gcon, PetscInt g0, PetscInt g1, FcContactProblem p, PetscInt *pos, const PetscReal *X, PetscBool square)
+static void Gather_Private(FcCompliance c, PetscInt b, const FcContactJacobian *H, const PetscInt *gcon, PetscInt g0, PetscInt g1, FcContactProblem p,
+  PetscInt *pos, const PetscReal *X, PetscBool square)
 {
-  const FcJacobianBlock *J  = &H->body[b];
+  const FcJacobianBlock *J = &H->body[b];
   const PetscInt         n = c->ns[b], *sidx = c->sidx[b];
   const PetscInt         ld = p->W ? 3 * p->m : 3;
 
@@ -77,8 +78,8 @@ static void Gather_Private(FcCompliance c, PetscInt b, const FcContactJacobian *
     const PetscInt a = gcon[ia];
     FcComplianceRowMap(p, a, pos);
     for (PetscInt ia2 = g0; ia2 < g1; ia2++) {
-      const PetscInt a2  = gcon[ia2];
-      PetscReal     *Wab = FcComplianceWEntry(p, pos, a, 0, a2, 0);
+      const PetscInt a2   = gcon[ia2];
+      PetscReal     *Wab  = FcComplianceWEntry(p, pos, a, 0, a2, 0);
       PetscReal      w[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
       for (PetscInt k = J->ptr[a]; k < J->ptr[a + 1]; k++) {
         const PetscReal *Xrow = X + (size_t)(square ? sidx[J->dof[k]] : J->dof[k]) * n;
@@ -104,7 +105,7 @@ static void FrictionlessDiagonal_Private(const FcContactJacobian *H, FcContactPr
 {
   for (PetscInt a = 0; a < H->m; a++)
     if (!H->keep[3 * a + 1]) { /* the diagonal block: pos[a] = bdiag[a] */
-      PetscReal *D = FcComplianceWEntry(p, p->W ? NULL : p->bdiag, a, 0, a, 0);
+      PetscReal     *D  = FcComplianceWEntry(p, p->W ? NULL : p->bdiag, a, 0, a, 0);
       const PetscInt ld = p->W ? 3 * p->m : 3;
       D[ld + 1] = D[2 * ld + 2] = D[0];
     }
@@ -146,7 +147,7 @@ static PetscErrorCode Delassus_Exact(FcCompliance c, const FcContactJacobian *H,
 static PetscErrorCode DelassusEntries_Exact(FcCompliance c, const FcContactJacobian *H, FcContactProblem p)
 {
   PetscInt  *gptr = NULL, *gcon = NULL, *pos = NULL;
-  PetscReal *Y    = NULL;
+  PetscReal *Y = NULL;
 
   PetscFunctionBegin;
   for (PetscInt b = 0; b < H->nbodies; b++) {
@@ -201,12 +202,12 @@ PetscErrorCode FcComplianceCreate_Exact(FcCompliance c)
     PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
     if (size > 1) ex->keep = PETSC_FALSE;
   }
-  c->data          = ex;
-  c->participating = PETSC_TRUE; /* the DoFs of X_b's columns (none is solved for before X_b is kept) */
-  c->current       = PETSC_TRUE; /* A_b⁻¹ by the body's solves (a co-rotated body's is never kept, head comment) */
-  c->ops.delassus  = Delassus_Exact;
+  c->data                = ex;
+  c->participating       = PETSC_TRUE; /* the DoFs of X_b's columns (none is solved for before X_b is kept) */
+  c->current             = PETSC_TRUE; /* A_b⁻¹ by the body's solves (a co-rotated body's is never kept, head comment) */
+  c->ops.delassus        = Delassus_Exact;
   c->ops.delassusentries = DelassusEntries_Exact;
-  c->ops.correct   = NULL; /* one solve (head comment: not X_b f) */
-  c->ops.destroy   = Destroy_Exact;
+  c->ops.correct         = NULL; /* one solve (head comment: not X_b f) */
+  c->ops.destroy         = Destroy_Exact;
   PetscFunctionReturn(0);
 }

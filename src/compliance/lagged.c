@@ -66,7 +66,7 @@ typedef struct _Lagged Lagged;
  * nothing but CHOLMOD: PETSc, as Debian builds it, is not thread-safe, and the main thread goes on
  * with PETSc. The main thread reads the result only after pthread_join. */
 typedef struct {
-  cholmod_common  cm;      /* the worker's; the main thread uses it only when no worker runs */
+  cholmod_common  cm; /* the worker's; the main thread uses it only when no worker runs */
   pthread_t       thread;
   PetscBool       running;
   atomic_int      done;
@@ -79,22 +79,22 @@ typedef struct {
 } LaggedJob;
 
 typedef struct {
-  Lagged    *L;
-  PetscInt   b;          /* model body index */
-  FcBody     body;
-  KSP        fksp;       /* PREONLY + CHOLESKY on Af: the factorization F */
-  Mat        Af;         /* A at the refresh */
-  Vec        w1, w2;
-  PetscInt   nnodes;
-  PetscInt  *cptr, *cnode; /* shape-matching clusters: node i's are cnode[cptr[i] .. cptr[i+1]−1] */
-  const FcMesh *mesh;      /* rotation "polar": the elements whose gradients are averaged */
-  PetscReal    *Fsum;      /* rotation "polar": 10 nnodes, Σ V_e F_e (row-major) and Σ V_e per node */
-  PetscBool *pinned;       /* node with a constrained DoF: R_i = I */
-  PetscReal *X0, *x;       /* nodes at the refresh, nodes now (3 nnodes) */
-  PetscReal *R;            /* 9 nnodes, row-major, refresh frame → current */
-  PetscBool  rotated;      /* some R_i ≠ I */
-  PetscBool  have, linear;
-  PetscInt   fact_step;    /* step whose A F is */
+  Lagged       *L;
+  PetscInt      b; /* model body index */
+  FcBody        body;
+  KSP           fksp; /* PREONLY + CHOLESKY on Af: the factorization F */
+  Mat           Af;   /* A at the refresh */
+  Vec           w1, w2;
+  PetscInt      nnodes;
+  PetscInt     *cptr, *cnode; /* shape-matching clusters: node i's are cnode[cptr[i] .. cptr[i+1]−1] */
+  const FcMesh *mesh;         /* rotation "polar": the elements whose gradients are averaged */
+  PetscReal    *Fsum;         /* rotation "polar": 10 nnodes, Σ V_e F_e (row-major) and Σ V_e per node */
+  PetscBool    *pinned;       /* node with a constrained DoF: R_i = I */
+  PetscReal    *X0, *x;       /* nodes at the refresh, nodes now (3 nnodes) */
+  PetscReal    *R;            /* 9 nnodes, row-major, refresh frame → current */
+  PetscBool     rotated;      /* some R_i ≠ I */
+  PetscBool     have, linear;
+  PetscInt      fact_step; /* step whose A F is */
   /* compliance.w_cache: columns of F⁻¹ for the DoFs of the nodes contacts touched since F was made
    * (node i's three are C[n (3 slot[i] + k)], k = 0..2; slot −1: not solved yet) */
   PetscInt    *slot, nslot, capslot;
@@ -106,17 +106,17 @@ typedef struct {
 } LaggedBody;
 
 struct _Lagged {
-  PetscInt        refresh; /* every N-th step; 0: never by count */
-  PetscInt        drift;   /* compliance.refresh_drift: refresh after a step of more Krylov iterations (0: off) */
-  PetscInt        kit;     /* the Krylov iterations of the step so far */
-  PetscBool       wcache;  /* compliance.w_cache: W from cached columns of F⁻¹ (DelassusCached_Private) */
-  LaggedRotation  rotation;
-  PetscBool       async;
-  PetscInt        delay;   /* async: steps from the request to the use; −1: as soon as ready */
-  PetscInt        step;    /* steps begun − 1 */
-  PetscBool      *request; /* per body: a refresh is due */
-  LaggedBody    **lb;      /* per body (NULL: no KSP) */
-  FcCompliance    c;
+  PetscInt       refresh; /* every N-th step; 0: never by count */
+  PetscInt       drift;   /* compliance.refresh_drift: refresh after a step of more Krylov iterations (0: off) */
+  PetscInt       kit;     /* the Krylov iterations of the step so far */
+  PetscBool      wcache;  /* compliance.w_cache: W from cached columns of F⁻¹ (DelassusCached_Private) */
+  LaggedRotation rotation;
+  PetscBool      async;
+  PetscInt       delay;   /* async: steps from the request to the use; −1: as soon as ready */
+  PetscInt       step;    /* steps begun − 1 */
+  PetscBool     *request; /* per body: a refresh is due */
+  LaggedBody   **lb;      /* per body (NULL: no KSP) */
+  FcCompliance   c;
 };
 
 /* The clusters N(i): i and every node of an element that contains i, ascending, unique. */
@@ -155,8 +155,8 @@ static PetscErrorCode Rotations_Private(LaggedBody *lb)
   PetscFunctionBegin;
   lb->rotated = PETSC_FALSE;
   for (PetscInt i = 0; i < lb->nnodes; i++) {
-    PetscReal      *Ri = &lb->R[9 * i], pc[3] = {0, 0, 0}, qc[3] = {0, 0, 0}, Apq[9] = {0};
-    const PetscInt  j0 = lb->cptr[i], j1 = lb->cptr[i + 1];
+    PetscReal     *Ri = &lb->R[9 * i], pc[3] = {0, 0, 0}, qc[3] = {0, 0, 0}, Apq[9] = {0};
+    const PetscInt j0 = lb->cptr[i], j1 = lb->cptr[i + 1];
     FcMat3Identity(Ri);
     if (lb->pinned[i] || j1 - j0 < 4) continue;
     for (PetscInt j = j0; j < j1; j++)
@@ -237,7 +237,9 @@ static void Rotate_Private(const LaggedBody *lb, PetscBool transpose, PetscScala
   for (PetscInt i = 0; i < lb->nnodes; i++) {
     const PetscReal *Ri = &lb->R[9 * i];
     PetscReal        y[3];
-    for (int k = 0; k < 3; k++) y[k] = transpose ? Ri[k] * v[3 * i] + Ri[3 + k] * v[3 * i + 1] + Ri[6 + k] * v[3 * i + 2] : Ri[3 * k] * v[3 * i] + Ri[3 * k + 1] * v[3 * i + 1] + Ri[3 * k + 2] * v[3 * i + 2];
+    for (int k = 0; k < 3; k++)
+      y[k] = transpose ? Ri[k] * v[3 * i] + Ri[3 + k] * v[3 * i + 1] + Ri[6 + k] * v[3 * i + 2]
+                       : Ri[3 * k] * v[3 * i] + Ri[3 * k + 1] * v[3 * i + 1] + Ri[3 * k + 2] * v[3 * i + 2];
     for (int k = 0; k < 3; k++) v[3 * i + k] = y[k];
   }
 }
@@ -323,7 +325,8 @@ static PetscErrorCode JobStart_Private(LaggedBody *lb, Mat A, PetscBool thread)
   atomic_store(&j->done, 0);
   j->L = NULL;
   if (thread) {
-    PetscCheck(!pthread_create(&j->thread, NULL, Worker_Private, j), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start the refresh thread of compliance \"lagged\"");
+    PetscCheck(
+      !pthread_create(&j->thread, NULL, Worker_Private, j), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start the refresh thread of compliance \"lagged\"");
     j->running = PETSC_TRUE;
   } else Worker_Private(j);
   PetscFunctionReturn(0);
@@ -342,7 +345,8 @@ static PetscErrorCode JobTake_Private(LaggedBody *lb)
   PetscCall(PetscFree(j->p));
   PetscCall(PetscFree2(j->i, j->x));
   if (!j->L) {
-    PetscCall(PetscInfo(NULL, "Body %s: the refresh of step %d failed (CHOLMOD status %d); the factorization of step %d stays\n", FcBodyName(lb->body), (int)j->step, j->cm.status, (int)lb->fact_step));
+    PetscCall(PetscInfo(NULL, "Body %s: the refresh of step %d failed (CHOLMOD status %d); the factorization of step %d stays\n", FcBodyName(lb->body),
+      (int)j->step, j->cm.status, (int)lb->fact_step));
     PetscFunctionReturn(0);
   }
   if (lb->Lc) cholmod_free_factor(&lb->Lc, &lb->cmain);
@@ -398,7 +402,8 @@ static PetscErrorCode Factor_Private(LaggedBody *lb, Mat A)
   if (L->async) { /* the first factorization, in this thread: the same worker function, called */
     PetscCall(JobStart_Private(lb, A, PETSC_FALSE));
     PetscCall(JobTake_Private(lb));
-    PetscCheck(lb->Lc, PETSC_COMM_SELF, PETSC_ERR_MAT_CH_ZRPVT, "Body %s: CHOLMOD cannot factor A (not positive definite, or out of memory: status %d)", FcBodyName(lb->body), lb->job.cm.status);
+    PetscCheck(lb->Lc, PETSC_COMM_SELF, PETSC_ERR_MAT_CH_ZRPVT, "Body %s: CHOLMOD cannot factor A (not positive definite, or out of memory: status %d)",
+      FcBodyName(lb->body), lb->job.cm.status);
   } else {
     if (!lb->Af) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &lb->Af));
     else PetscCall(MatCopy(A, lb->Af, SAME_NONZERO_PATTERN));
@@ -407,9 +412,9 @@ static PetscErrorCode Factor_Private(LaggedBody *lb, Mat A)
   }
   PetscCall(FcBodyNodes(lb->body, lb->X0));
   for (PetscInt i = 0; i < lb->nnodes; i++) FcMat3Identity(&lb->R[9 * i]);
-  lb->rotated      = PETSC_FALSE;
-  lb->have         = PETSC_TRUE;
-  lb->fact_step    = L->step;
+  lb->rotated   = PETSC_FALSE;
+  lb->have      = PETSC_TRUE;
+  lb->fact_step = L->step;
   CacheReset_Private(lb);
   L->request[lb->b] = (PetscBool)(L->refresh == 1); /* N = 1: every new A (head comment) */
   PetscCall(PetscTime(&t1));
@@ -542,7 +547,7 @@ static PetscErrorCode Ensure_Private(LaggedBody *lb)
  * has none yet, solved in blocks of FC_COMPLIANCE_BLOCK (unrotated: F is the refresh's A). */
 static PetscErrorCode CacheEnsure_Private(LaggedBody *lb, const FcJacobianBlock *J, PetscInt m)
 {
-  const PetscInt n = 3 * lb->nnodes;
+  const PetscInt n     = 3 * lb->nnodes;
   PetscInt       first = lb->nslot;
 
   PetscFunctionBegin;
@@ -600,8 +605,8 @@ static PetscErrorCode CacheEnsure_Private(LaggedBody *lb, const FcJacobianBlock 
  * FcComplianceDelassusByOperator. */
 static PetscErrorCode DelassusCached_Private(LaggedBody *lb, const FcContactJacobian *H, FcContactProblem p, PetscInt b)
 {
-  const FcJacobianBlock *J = &H->body[b];
-  const PetscInt         n = 3 * lb->nnodes;
+  const FcJacobianBlock *J   = &H->body[b];
+  const PetscInt         n   = 3 * lb->nnodes;
   PetscInt              *pos = NULL, *loc, *tn, nt = 0;
   PetscScalar           *w, *x;
 
@@ -770,13 +775,13 @@ static PetscErrorCode BeginStep_Lagged(FcCompliance c)
  * the body's own solver had. */
 static PetscErrorCode SetUpBody_Private(Lagged *L, PetscInt b, KSP ksp)
 {
-  const FcCase  *cs = L->c->model->c;
-  FcBody         body = L->c->model->bodies[b];
-  LaggedBody    *lb;
-  PC             pc, fpc;
-  MatSolverType  st = NULL;
+  const FcCase   *cs   = L->c->model->c;
+  FcBody          body = L->c->model->bodies[b];
+  LaggedBody     *lb;
+  PC              pc, fpc;
+  MatSolverType   st = NULL;
   const PetscInt *bc, nbc = FcBodyConstrained(body, &bc);
-  PetscBool      chol;
+  PetscBool       chol;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&lb));
@@ -854,7 +859,8 @@ static PetscErrorCode Destroy_Lagged(FcCompliance c)
     LaggedBody *lb = L->lb[b];
     if (!lb) continue;
     if (L->async) {
-      if (lb->job.running) PetscCheck(!pthread_join(lb->job.thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join the refresh thread"); /* no thread outlives the run */
+      if (lb->job.running)
+        PetscCheck(!pthread_join(lb->job.thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join the refresh thread"); /* no thread outlives the run */
       if (lb->job.L) cholmod_free_factor(&lb->job.L, &lb->job.cm);
       if (lb->Lc) cholmod_free_factor(&lb->Lc, &lb->cmain);
       cholmod_finish(&lb->cmain);
@@ -889,16 +895,18 @@ PetscErrorCode FcComplianceCreate_Lagged(FcCompliance c)
   PetscFunctionBegin;
   PetscCall(PetscNew(&L));
   PetscCall(PetscCalloc2(c->model->nbodies, &L->request, c->model->nbodies, &L->lb));
-  L->c            = c;
-  L->step         = -1;
-  L->drift        = cs->compliance_refresh_drift;
-  L->refresh      = cs->compliance_refresh > 0 || L->drift > 0 ? cs->compliance_refresh : 1;
-  L->rotation     = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE : !strcmp(cs->compliance_rotation, "polar") ? LAGGED_ROT_POLAR : LAGGED_ROT_SHAPE_MATCHING;
-  L->async        = cs->compliance_async;
-  L->wcache       = cs->compliance_w_cache;
-  L->delay        = cs->compliance_delay;
-  c->data         = L;
-  c->noinertia    = "its Newton solves are Krylov iterations preconditioned by a lagged factorization, which counts no inertia of the current A";
+  L->c             = c;
+  L->step          = -1;
+  L->drift         = cs->compliance_refresh_drift;
+  L->refresh       = cs->compliance_refresh > 0 || L->drift > 0 ? cs->compliance_refresh : 1;
+  L->rotation      = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE
+         : !strcmp(cs->compliance_rotation, "polar")          ? LAGGED_ROT_POLAR
+                                                              : LAGGED_ROT_SHAPE_MATCHING;
+  L->async         = cs->compliance_async;
+  L->wcache        = cs->compliance_w_cache;
+  L->delay         = cs->compliance_delay;
+  c->data          = L;
+  c->noinertia     = "its Newton solves are Krylov iterations preconditioned by a lagged factorization, which counts no inertia of the current A";
   c->ops.setup     = SetUp_Lagged;
   c->ops.delassus  = Delassus_Lagged;
   c->ops.correct   = NULL; /* A⁻¹ f by the body's Krylov solve, preconditioned by P (head comment) */

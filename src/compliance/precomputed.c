@@ -49,7 +49,7 @@ static PetscErrorCode Delassus_Precomputed(FcCompliance c, const FcContactJacobi
       const PetscInt a = gcon[ia];
       FcComplianceRowMap(p, a, pos);
       for (PetscInt ia2 = gptr[b]; ia2 < gptr[b + 1]; ia2++) {
-        const PetscInt a2 = gcon[ia2];
+        const PetscInt a2  = gcon[ia2];
         PetscReal     *Wab = FcComplianceWEntry(p, pos, a, 0, a2, 0);
         const PetscInt ld  = p->W ? 3 * p->m : 3;
         for (PetscInt k = J->ptr[a]; k < J->ptr[a + 1]; k++) {
@@ -77,7 +77,9 @@ static PetscErrorCode SetUp_Precomputed(FcCompliance c)
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody body = model->bodies[b];
     if (FcBodyMaterial(body) && !FcBodyMaterial(body)->linear)
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fcsim: warning: %s: compliance \"precomputed\" uses the first factorization of body %s, whose material (%s) is not linear: W is then an approximation\n", model->c->file, FcBodyName(body), FcBodyMaterial(body)->type));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+        "fcsim: warning: %s: compliance \"precomputed\" uses the first factorization of body %s, whose material (%s) is not linear: W is then an approximation\n",
+        model->c->file, FcBodyName(body), FcBodyMaterial(body)->type));
   }
   PetscFunctionReturn(0);
 }

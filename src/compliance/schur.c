@@ -14,10 +14,10 @@
  * contacts (no 3m × 3m array). */
 static PetscErrorCode AddBody_Private(FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p)
 {
-  FcBody                 body = c->model->bodies[b];
-  const FcJacobianBlock *J    = &H->body[b];
+  FcBody                 body   = c->model->bodies[b];
+  const FcJacobianBlock *J      = &H->body[b];
   const PetscInt         nnzmax = 3 * J->ptr[H->m] + 1;
-  FcSchur                sch  = NULL;
+  FcSchur                sch    = NULL;
   PetscInt              *rowptr, *cols, *con, *pos = NULL, nnz = 0, nc = 0, n3;
   PetscReal             *vals, *Wb;
 
@@ -34,7 +34,8 @@ static PetscErrorCode AddBody_Private(FcCompliance c, PetscInt b, const FcContac
     for (int i = 0; i < 3; i++) {
       const PetscInt a = con[ia];
       for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) {
-        PetscCheck(c->sidx[b][J->dof[e]] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "contact DoF %" PetscInt_FMT " of body %s is not participating", J->dof[e], FcBodyName(body));
+        PetscCheck(c->sidx[b][J->dof[e]] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "contact DoF %" PetscInt_FMT " of body %s is not participating", J->dof[e],
+          FcBodyName(body));
         cols[nnz]   = c->sidx[b][J->dof[e]];
         vals[nnz++] = J->coef[e][i];
       }
@@ -78,8 +79,7 @@ static PetscErrorCode SetUp_Schur(FcCompliance c)
   FcModel *model = c->model;
 
   PetscFunctionBegin;
-  for (PetscInt b = 0; b < model->nbodies; b++)
-    PetscCall(FcBodySetParticipating(model->bodies[b], c->ns[b], c->sdof[b]));
+  for (PetscInt b = 0; b < model->nbodies; b++) PetscCall(FcBodySetParticipating(model->bodies[b], c->ns[b], c->sdof[b]));
   PetscFunctionReturn(0);
 }
 

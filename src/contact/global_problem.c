@@ -6,7 +6,8 @@ PetscErrorCode FcGlobalProblemCreate(PetscInt n, PetscInt m, FcGlobalProblem *gp
   FcGlobalProblem g;
 
   PetscFunctionBegin;
-  PetscCheck(n >= 1 && m >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A global problem needs n >= 1 velocities and m >= 1 contacts (got n = %" PetscInt_FMT ", m = %" PetscInt_FMT ")", n, m);
+  PetscCheck(n >= 1 && m >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+    "A global problem needs n >= 1 velocities and m >= 1 contacts (got n = %" PetscInt_FMT ", m = %" PetscInt_FMT ")", n, m);
   PetscCall(PetscNew(&g));
   g->n = n;
   g->m = m;
@@ -162,7 +163,8 @@ PetscErrorCode FcGlobalProblemComputeLocal(FcGlobalProblem gp, FcContactProblem 
 /* W = Hᵀ M⁻¹ H and q = Hᵀ M⁻¹ f + w into p, by one solve per column of H and one for f with the
  * Cholesky factor F of the permuted M (rp), or with Flu, the LU of M as stated (M symmetric only
  * to round-off); H by columns (hp, hi, hx). */
-static PetscErrorCode FormLocal_Private(FcGlobalProblem gp, Mat F, Mat Flu, IS rp, const PetscInt *hp, const PetscInt *hi, const PetscReal *hx, FcContactProblem p)
+static PetscErrorCode FormLocal_Private(
+  FcGlobalProblem gp, Mat F, Mat Flu, IS rp, const PetscInt *hp, const PetscInt *hi, const PetscReal *hx, FcContactProblem p)
 {
   const PetscInt   nd = gp->n, n = 3 * gp->m, m = gp->m;
   const PetscInt  *perm;
@@ -230,31 +232,31 @@ static PetscErrorCode FormLocal_Private(FcGlobalProblem gp, Mat F, Mat Flu, IS r
 
 PetscErrorCode FcGlobalProblemComputeLocalStorage(FcGlobalProblem gp, FcContactWChoice choice, FcContactProblem *local, FcGlobalMass *mass)
 {
-  const PetscInt     nd = gp->n, n = 3 * gp->m, m = gp->m;
-  Mat                Mp, S, F, Mt, Flu = NULL;
-  IS                 rp, cp, id;
-  MatFactorInfo      finfo;
-  MatFactorError     ferr;
-  PetscInt           nneg = 0, nzero = 0, npos = 0, *hp, *hi, ng, *gptr, *gcon, *bptr = NULL, *bcol = NULL;
-  PetscInt64         nblocks;
-  PetscReal         *hx, maxabs;
-  PetscBool          sym;
-  FcContactProblem   p;
+  const PetscInt   nd = gp->n, n = 3 * gp->m, m = gp->m;
+  Mat              Mp, S, F, Mt, Flu = NULL;
+  IS               rp, cp, id;
+  MatFactorInfo    finfo;
+  MatFactorError   ferr;
+  PetscInt         nneg = 0, nzero = 0, npos = 0, *hp, *hi, ng, *gptr, *gcon, *bptr = NULL, *bcol = NULL;
+  PetscInt64       nblocks;
+  PetscReal       *hx, maxabs;
+  PetscBool        sym;
+  FcContactProblem p;
 
   PetscFunctionBegin;
   PetscCheck(gp && local && mass, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
   PetscCheck(gp->M && gp->H, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The global problem has no M or H");
-  *local        = NULL;
-  mass->status  = FC_GLOBAL_MASS_SPD;
-  mass->nneg    = 0;
-  mass->nzero   = 0;
-  mass->asym    = 0;
+  *local       = NULL;
+  mass->status = FC_GLOBAL_MASS_SPD;
+  mass->nneg   = 0;
+  mass->nzero  = 0;
+  mass->asym   = 0;
   PetscCall(FcMatMaxAbs(gp->M, &maxabs));
   PetscCall(MatIsSymmetric(gp->M, FC_GLOBAL_MASS_SYM_TOL * maxabs, &sym));
   /* Ms: the matrix whose Cholesky inertia decides definiteness, M or its symmetric part */
   PetscCall(MatDuplicate(gp->M, MAT_COPY_VALUES, &Mt));
   if (!sym) { /* measure the asymmetry: max|M − Mᵀ| / max|M| (the one rule, problem.h) */
-    Mat T;
+    Mat       T;
     PetscReal d;
     PetscCall(MatTranspose(gp->M, MAT_INITIAL_MATRIX, &T));
     PetscCall(MatAXPY(Mt, -1.0, T, DIFFERENT_NONZERO_PATTERN));

@@ -22,14 +22,14 @@ typedef struct _n_FcGlobalProblem *FcGlobalProblem;
  * non-symmetric or singular: FcGlobalProblemComputeLocal says so, a solver of the global form may
  * work on a symmetrized, regularized copy (FcSAPGlobalSetUp). */
 struct _n_FcGlobalProblem {
-  PetscInt   n;                    /* generalized velocities */
-  PetscInt   m;                    /* contacts */
-  Mat        M;                    /* n × n */
-  Mat        H;                    /* n × 3m, column 3a + i: row i (n, t1, t2) of contact a */
-  Vec        f;                    /* n */
-  Vec        w;                    /* 3m */
-  PetscReal *mu;                   /* m, μ_a ≥ 0 */
-  char       source[FC_NAME_LEN];  /* the file, for messages ("global problem" by default) */
+  PetscInt   n;                   /* generalized velocities */
+  PetscInt   m;                   /* contacts */
+  Mat        M;                   /* n × n */
+  Mat        H;                   /* n × 3m, column 3a + i: row i (n, t1, t2) of contact a */
+  Vec        f;                   /* n */
+  Vec        w;                   /* 3m */
+  PetscReal *mu;                  /* m, μ_a ≥ 0 */
+  char       source[FC_NAME_LEN]; /* the file, for messages ("global problem" by default) */
 };
 
 /* f, w (zeroed) and mu (zeroed) allocated; M, H NULL. n ≥ 1, m ≥ 1. */

@@ -34,7 +34,9 @@ PetscErrorCode FcContactProblemCreateSparse(PetscInt m, const PetscInt ptr[], co
   PetscCheck(m >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Number of contacts %" PetscInt_FMT " must be >= 0", m);
   PetscCheck(ptr || !m, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null block row pointers for %" PetscInt_FMT " contacts", m);
   PetscCheck(!m || ptr[0] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Block row pointers must start at 0 (got %" PetscInt_FMT ")", ptr[0]);
-  for (PetscInt a = 0; a < m; a++) PetscCheck(ptr[a + 1] >= ptr[a], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Block row pointers decrease at block row %" PetscInt_FMT " (%" PetscInt_FMT " then %" PetscInt_FMT ")", a, ptr[a], ptr[a + 1]);
+  for (PetscInt a = 0; a < m; a++)
+    PetscCheck(ptr[a + 1] >= ptr[a], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+      "Block row pointers decrease at block row %" PetscInt_FMT " (%" PetscInt_FMT " then %" PetscInt_FMT ")", a, ptr[a], ptr[a + 1]);
   ngiven = m ? ptr[m] : 0;
   PetscCheck(col || !ngiven, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null block columns for %" PetscInt64_FMT " blocks", ngiven);
   /* Row a of the temporary pattern: its given blocks, the transposes of the blocks (b, a) given
@@ -45,7 +47,8 @@ PetscErrorCode FcContactProblemCreateSparse(PetscInt m, const PetscInt ptr[], co
       const PetscInt b = col[k];
       if (b < 0 || b >= m) {
         PetscCall(PetscFree2(cnt, tptr));
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Block (%" PetscInt_FMT ", %" PetscInt_FMT ") is outside the %" PetscInt_FMT " x %" PetscInt_FMT " blocks of W", a, b, m, m);
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+          "Block (%" PetscInt_FMT ", %" PetscInt_FMT ") is outside the %" PetscInt_FMT " x %" PetscInt_FMT " blocks of W", a, b, m, m);
       }
       cnt[a]++;
       if (b != a) cnt[b]++;
@@ -62,7 +65,7 @@ PetscErrorCode FcContactProblemCreateSparse(PetscInt m, const PetscInt ptr[], co
   for (PetscInt a = 0; a < m; a++) {
     for (PetscInt k = ptr[a]; k < ptr[a + 1]; k++) {
       const PetscInt b = col[k];
-      tcol[fill[a]++] = b;
+      tcol[fill[a]++]  = b;
       if (b != a) tcol[fill[b]++] = a;
     }
     tcol[fill[a]++] = a;
@@ -72,7 +75,7 @@ PetscErrorCode FcContactProblemCreateSparse(PetscInt m, const PetscInt ptr[], co
     const PetscInt len = ptr[a + 1] - ptr[a];
     if (len > 1) {
       PetscInt *cp;
-      PetscBool dup = PETSC_FALSE;
+      PetscBool dup    = PETSC_FALSE;
       PetscInt  dupcol = -1;
       PetscCall(PetscMalloc1((size_t)len, &cp));
       PetscCall(PetscArraycpy(cp, col + ptr[a], len));
@@ -178,9 +181,7 @@ PetscInt64 FcContactProblemCountBlocks(FcContactProblem p)
 
   if (!p->W) return p->nb;
   for (PetscInt a = 0; a < p->m; a++)
-    for (PetscInt b = 0; b < p->m; b++) {
-      nb += BlockNonzero_Private(p, a, b);
-    }
+    for (PetscInt b = 0; b < p->m; b++) { nb += BlockNonzero_Private(p, a, b); }
   return nb;
 }
 
@@ -197,8 +198,8 @@ PetscBool FcContactProblemPreferSparse(PetscInt m, PetscInt64 nblocks)
 
 PetscErrorCode FcContactProblemConvert(FcContactProblem p, FcContactWStorage storage, FcContactProblem *out)
 {
-  const PetscInt m = p->m;
-  const size_t   n = 3 * (size_t)m;
+  const PetscInt   m = p->m;
+  const size_t     n = 3 * (size_t)m;
   FcContactProblem o;
 
   PetscFunctionBegin;
@@ -206,7 +207,10 @@ PetscErrorCode FcContactProblemConvert(FcContactProblem p, FcContactWStorage sto
   *out = NULL;
   if (storage == FC_CONTACT_W_DENSE) {
     const double bytes = 9.0 * (double)m * (double)m * sizeof(PetscReal);
-    PetscCheck(bytes <= FC_CONTACT_DENSE_MAX_BYTES, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " contacts: a dense W would need %.1f GB (limit %.0f GB); use a solver that reads the block-sparse W (nsgs, pgs, uzawa_local, uzawa_global)", m, bytes / 1073741824.0, FC_CONTACT_DENSE_MAX_BYTES / 1073741824.0);
+    PetscCheck(bytes <= FC_CONTACT_DENSE_MAX_BYTES, PETSC_COMM_SELF, PETSC_ERR_SUP,
+      "%" PetscInt_FMT
+      " contacts: a dense W would need %.1f GB (limit %.0f GB); use a solver that reads the block-sparse W (nsgs, pgs, uzawa_local, uzawa_global)",
+      m, bytes / 1073741824.0, FC_CONTACT_DENSE_MAX_BYTES / 1073741824.0);
     PetscCall(FcContactProblemCreate(m, &o));
     if (p->W) PetscCall(PetscArraycpy(o->W, p->W, n * n));
     else
@@ -223,9 +227,7 @@ PetscErrorCode FcContactProblemConvert(FcContactProblem p, FcContactWStorage sto
     PetscCall(PetscMalloc1((size_t)m + 1, &ptr));
     ptr[0] = 0;
     for (PetscInt a = 0; a < m; a++) {
-      for (PetscInt b = 0; b < m; b++) {
-        nnz += BlockNonzero_Private(p, a, b);
-      }
+      for (PetscInt b = 0; b < m; b++) { nnz += BlockNonzero_Private(p, a, b); }
       ptr[a + 1] = nnz;
     }
     PetscCall(PetscMalloc1((size_t)nnz + 1, &col));
@@ -333,7 +335,7 @@ PetscReal FcContactLocalError2(PetscReal mu, const PetscReal r[3], const PetscRe
 
 PetscErrorCode FcContactProblemComputeErrorWithVelocity(FcContactProblem p, const PetscReal r[], const PetscReal u[], PetscReal *error)
 {
-  const PetscInt m = p->m;
+  const PetscInt m  = p->m;
   PetscReal      e2 = 0, q2 = 0, r2 = 0, u2 = 0, scale;
 
   PetscFunctionBegin;
@@ -345,7 +347,7 @@ PetscErrorCode FcContactProblemComputeErrorWithVelocity(FcContactProblem p, cons
   }
   /* Siconos' normalisation: relative to the largest of the data and the solution, so the
    * error is scale-free, and absolute when all of them vanish (the trivial problem). */
-  scale = PetscSqrtReal(PetscMax(q2, PetscMax(r2, u2)));
+  scale  = PetscSqrtReal(PetscMax(q2, PetscMax(r2, u2)));
   *error = PetscSqrtReal(e2);
   if (scale >= DBL_EPSILON) *error /= scale;
   PetscFunctionReturn(0);
@@ -397,7 +399,7 @@ void FcContactProblemAsymmetry(FcContactProblem p, PetscReal *asym, PetscReal *w
         for (int i = 0; i < 3; i++)
           for (int j = 0; j < 3; j++) {
             const PetscReal d = PetscAbsReal(B[3 * i + j] - T[3 * j + i]);
-            *wmax = PetscMax(*wmax, PetscAbsReal(B[3 * i + j]));
+            *wmax             = PetscMax(*wmax, PetscAbsReal(B[3 * i + j]));
             if (d > *asym) {
               *asym = d;
               *row  = 3 * a + i;
@@ -410,7 +412,7 @@ void FcContactProblemAsymmetry(FcContactProblem p, PetscReal *asym, PetscReal *w
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < n; j++) {
       const PetscReal d = PetscAbsReal(p->W[i * n + j] - p->W[j * n + i]);
-      *wmax = PetscMax(*wmax, PetscAbsReal(p->W[i * n + j]));
+      *wmax             = PetscMax(*wmax, PetscAbsReal(p->W[i * n + j]));
       if (d > *asym) {
         *asym = d;
         *row  = (PetscInt)i;
@@ -468,7 +470,8 @@ static PetscErrorCode GroupsOfContacts_Private(PetscInt m, PetscInt ngroups, con
   PetscCall(PetscCalloc1((size_t)m + 1, cptr));
   for (PetscInt g = 0; g < ngroups; g++)
     for (PetscInt e = gptr[g]; e < gptr[g + 1]; e++) {
-      PetscCheck(gcon[e] >= 0 && gcon[e] < m, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact %" PetscInt_FMT " of group %" PetscInt_FMT " is outside 0..%" PetscInt_FMT, gcon[e], g, m - 1);
+      PetscCheck(gcon[e] >= 0 && gcon[e] < m, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+        "Contact %" PetscInt_FMT " of group %" PetscInt_FMT " is outside 0..%" PetscInt_FMT, gcon[e], g, m - 1);
       (*cptr)[gcon[e] + 1]++;
     }
   for (PetscInt a = 0; a < m; a++) (*cptr)[a + 1] += (*cptr)[a];
@@ -481,7 +484,8 @@ static PetscErrorCode GroupsOfContacts_Private(PetscInt m, PetscInt ngroups, con
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcContactBlockPatternFromGroups(PetscInt m, PetscInt ngroups, const PetscInt gptr[], const PetscInt gcon[], PetscInt **ptr, PetscInt **col, PetscInt64 *nblocks)
+PetscErrorCode FcContactBlockPatternFromGroups(
+  PetscInt m, PetscInt ngroups, const PetscInt gptr[], const PetscInt gcon[], PetscInt **ptr, PetscInt **col, PetscInt64 *nblocks)
 {
   PetscInt  *cptr, *cgrp, *mark;
   PetscInt64 nb = 0;
@@ -499,7 +503,7 @@ PetscErrorCode FcContactBlockPatternFromGroups(PetscInt m, PetscInt ngroups, con
     if (pass) (*ptr)[0] = 0;
     for (PetscInt a = 0; a < m; a++) {
       const PetscInt64 k0 = k;
-      mark[a] = a; /* every diagonal block (FcContactProblemCreateSparse adds it anyway) */
+      mark[a]             = a; /* every diagonal block (FcContactProblemCreateSparse adds it anyway) */
       if (pass) (*col)[k] = a;
       k++;
       for (PetscInt e = cptr[a]; e < cptr[a + 1]; e++) {
@@ -569,7 +573,7 @@ PetscErrorCode FcContactProblemSymmetrizeBlocks(FcContactProblem p)
       if (p->bcol[k] < a) continue;
       for (int i = 0; i < 3; i++)
         for (int j = (p->bcol[k] == a ? i + 1 : 0); j < 3; j++) {
-          PetscReal w = 0.5 * (B[3 * i + j] + T[3 * j + i]);
+          PetscReal w  = 0.5 * (B[3 * i + j] + T[3 * j + i]);
           B[3 * i + j] = T[3 * j + i] = w;
         }
     }

@@ -66,10 +66,7 @@ struct _n_FcContactProblem {
   PetscReal *bval;  /* 9 nb: the blocks, each row-major */
 };
 
-typedef enum {
-  FC_CONTACT_W_DENSE,
-  FC_CONTACT_W_SPARSE
-} FcContactWStorage;
+typedef enum { FC_CONTACT_W_DENSE, FC_CONTACT_W_SPARSE } FcContactWStorage;
 
 /* Largest dense W FcContactProblemConvert forms from a block-sparse one (bytes): the FCLIB
  * reader's limit for a dense W (16 GB, src/io/fclib_io.c). */
@@ -101,19 +98,16 @@ PetscErrorCode FcContactProblemConvert(FcContactProblem problem, FcContactWStora
 /* FcContactProblemConvert to the storage FcContactProblemPreferSparse chooses for its blocks. */
 PetscErrorCode FcContactProblemConvertAuto(FcContactProblem problem, FcContactProblem *out);
 /* The rule: sparse when nblocks < FC_CONTACT_SPARSE_MAX_FILL · m². */
-PetscBool      FcContactProblemPreferSparse(PetscInt m, PetscInt64 nblocks);
+PetscBool FcContactProblemPreferSparse(PetscInt m, PetscInt64 nblocks);
 /* Blocks with a nonzero entry (dense) or stored blocks (sparse). */
-PetscInt64     FcContactProblemCountBlocks(FcContactProblem problem);
+PetscInt64 FcContactProblemCountBlocks(FcContactProblem problem);
 /* Bytes of W's storage (dense: 9m² doubles; sparse: values, indices and pointers). */
-PetscInt64     FcContactProblemStorageBytes(FcContactProblem problem);
-static inline PetscBool FcContactProblemIsSparse(FcContactProblem problem)
-{
-  return (PetscBool)(problem->W == NULL);
-}
+PetscInt64              FcContactProblemStorageBytes(FcContactProblem problem);
+static inline PetscBool FcContactProblemIsSparse(FcContactProblem problem) { return (PetscBool)(problem->W == NULL); }
 /* Index k of the stored block (a, b) of a block-sparse W (its values bval + 9k), or −1. */
-PetscInt       FcContactProblemFindBlock(FcContactProblem problem, PetscInt a, PetscInt b);
+PetscInt FcContactProblemFindBlock(FcContactProblem problem, PetscInt a, PetscInt b);
 /* Copy block (a, b) of W into blk (row-major 3×3), zero when not stored; O(1) for a = b. */
-void           FcContactProblemGetBlock(FcContactProblem problem, PetscInt a, PetscInt b, PetscReal blk[9]);
+void FcContactProblemGetBlock(FcContactProblem problem, PetscInt a, PetscInt b, PetscReal blk[9]);
 /* u = W r + q (3m entries). */
 PetscErrorCode FcContactProblemComputeVelocity(FcContactProblem problem, const PetscReal r[], PetscReal u[]);
 
@@ -154,16 +148,13 @@ void FcContactProblemAddColumn(FcContactProblem problem, PetscBool symmetric, Pe
  * blocks. With ptr and col non-NULL also the pattern as block CSR (m + 1 pointers, columns
  * sorted, no duplicate; the caller frees both with PetscFree), ready for
  * FcContactProblemCreateSparse. Cost O(Σ_k |contacts of k|²), the blocks themselves. */
-PetscErrorCode FcContactBlockPatternFromGroups(PetscInt m, PetscInt ngroups, const PetscInt gptr[], const PetscInt gcon[], PetscInt **ptr, PetscInt **col, PetscInt64 *nblocks);
+PetscErrorCode FcContactBlockPatternFromGroups(
+  PetscInt m, PetscInt ngroups, const PetscInt gptr[], const PetscInt gcon[], PetscInt **ptr, PetscInt **col, PetscInt64 *nblocks);
 /* How a producer of W stores it: auto by FcContactProblemPreferSparse on its pattern's blocks, or
  * forced (option -fc_contact_w_storage auto|dense|sparse, doc/contact.md "Storage of W"). */
-typedef enum {
-  FC_CONTACT_W_CHOOSE_AUTO,
-  FC_CONTACT_W_CHOOSE_DENSE,
-  FC_CONTACT_W_CHOOSE_SPARSE
-} FcContactWChoice;
+typedef enum { FC_CONTACT_W_CHOOSE_AUTO, FC_CONTACT_W_CHOOSE_DENSE, FC_CONTACT_W_CHOOSE_SPARSE } FcContactWChoice;
 /* The choice for a pattern of nblocks blocks of m contacts: PETSC_TRUE for block-sparse. */
-PetscBool      FcContactWChooseSparse(FcContactWChoice choice, PetscInt m, PetscInt64 nblocks);
+PetscBool FcContactWChooseSparse(FcContactWChoice choice, PetscInt m, PetscInt64 nblocks);
 /* -fc_contact_w_storage from the options database (auto when unset); another value is one
  * input-error line naming the option (exit 2). */
 PetscErrorCode FcContactWChoiceFromOptions(FcContactWChoice *choice);
@@ -188,7 +179,7 @@ PetscErrorCode FcContactProblemSymmetrize(FcContactProblem p);
  * shows as an error above tol; what it changes on the shared set is measured in doc/contact.md §6. */
 #define FC_CONTACT_ASYM_ROUNDOFF 1e-3
 
-void      FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3]);
+void FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3]);
 /* ‖e_a‖² of one contact (the summand of the common error). */
 PetscReal FcContactLocalError2(PetscReal mu, const PetscReal r[3], const PetscReal u[3]);
 

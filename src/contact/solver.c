@@ -33,14 +33,14 @@ PetscErrorCode FcContactSolverRegisterAll(void)
   PetscFunctionBegin;
   if (SolverRegisterAllCalled) PetscFunctionReturn(0);
   SolverRegisterAllCalled = PETSC_TRUE;
-  FC_CONTACT_SOLVER_REGISTER("nsgs", FcContactSolverCreate_NSGS);                 /* solvers/nsgs.c */
-  FC_CONTACT_SOLVER_REGISTER("lemke", FcContactSolverCreate_Lemke);               /* solvers/lemke.c */
-  FC_CONTACT_SOLVER_REGISTER("pgs", FcContactSolverCreate_PGS);                   /* solvers/pgs.c */
-  FC_CONTACT_SOLVER_REGISTER("uzawa_local", FcContactSolverCreate_UzawaLocal);    /* solvers/uzawa.c */
-  FC_CONTACT_SOLVER_REGISTER("uzawa_global", FcContactSolverCreate_UzawaGlobal);  /* solvers/uzawa.c */
-  FC_CONTACT_SOLVER_REGISTER("sap", FcContactSolverCreate_SAP);                   /* solvers/sap/, doc/sap.md */
-  FC_CONTACT_SOLVER_REGISTER("newton", FcContactSolverCreate_Newton);             /* solvers/newton.c */
-  FC_CONTACT_SOLVER_REGISTER("auto", FcContactSolverCreate_Auto);                 /* solvers/auto.c */
+  FC_CONTACT_SOLVER_REGISTER("nsgs", FcContactSolverCreate_NSGS);                /* solvers/nsgs.c */
+  FC_CONTACT_SOLVER_REGISTER("lemke", FcContactSolverCreate_Lemke);              /* solvers/lemke.c */
+  FC_CONTACT_SOLVER_REGISTER("pgs", FcContactSolverCreate_PGS);                  /* solvers/pgs.c */
+  FC_CONTACT_SOLVER_REGISTER("uzawa_local", FcContactSolverCreate_UzawaLocal);   /* solvers/uzawa.c */
+  FC_CONTACT_SOLVER_REGISTER("uzawa_global", FcContactSolverCreate_UzawaGlobal); /* solvers/uzawa.c */
+  FC_CONTACT_SOLVER_REGISTER("sap", FcContactSolverCreate_SAP);                  /* solvers/sap/, doc/sap.md */
+  FC_CONTACT_SOLVER_REGISTER("newton", FcContactSolverCreate_Newton);            /* solvers/newton.c */
+  FC_CONTACT_SOLVER_REGISTER("auto", FcContactSolverCreate_Auto);                /* solvers/auto.c */
   PetscFunctionReturn(0);
 }
 
@@ -66,34 +66,21 @@ PetscErrorCode FcContactSolverCheckType(const char *type)
   return ierr;
 }
 
-void FcContactSolverTypes(char *buf, size_t len)
-{
-  FcRegistryList(&SolverRegistry, buf, len);
-}
+void FcContactSolverTypes(char *buf, size_t len) { FcRegistryList(&SolverRegistry, buf, len); }
 
 const char *FcContactSolverReasonName(FcContactSolverReason reason)
 {
   switch (reason) {
-  case FC_CONTACT_SOLVER_CONVERGED_TOL:
-    return "CONVERGED_TOL";
-  case FC_CONTACT_SOLVER_CONVERGED_REGULARIZED:
-    return "CONVERGED_REGULARIZED";
-  case FC_CONTACT_SOLVER_ITERATING:
-    return "ITERATING";
-  case FC_CONTACT_SOLVER_DIVERGED_MAX_IT:
-    return "DIVERGED_MAX_IT";
-  case FC_CONTACT_SOLVER_DIVERGED_NAN:
-    return "DIVERGED_NAN";
-  case FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN:
-    return "DIVERGED_BREAKDOWN";
-  case FC_CONTACT_SOLVER_DIVERGED_INEXACT:
-    return "DIVERGED_INEXACT";
-  case FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH:
-    return "DIVERGED_LINE_SEARCH";
-  case FC_CONTACT_SOLVER_DIVERGED_MAX_ERROR:
-    return "DIVERGED_MAX_ERROR";
-  case FC_CONTACT_SOLVER_DIVERGED_REGULARIZED:
-    return "DIVERGED_REGULARIZED";
+  case FC_CONTACT_SOLVER_CONVERGED_TOL: return "CONVERGED_TOL";
+  case FC_CONTACT_SOLVER_CONVERGED_REGULARIZED: return "CONVERGED_REGULARIZED";
+  case FC_CONTACT_SOLVER_ITERATING: return "ITERATING";
+  case FC_CONTACT_SOLVER_DIVERGED_MAX_IT: return "DIVERGED_MAX_IT";
+  case FC_CONTACT_SOLVER_DIVERGED_NAN: return "DIVERGED_NAN";
+  case FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN: return "DIVERGED_BREAKDOWN";
+  case FC_CONTACT_SOLVER_DIVERGED_INEXACT: return "DIVERGED_INEXACT";
+  case FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH: return "DIVERGED_LINE_SEARCH";
+  case FC_CONTACT_SOLVER_DIVERGED_MAX_ERROR: return "DIVERGED_MAX_ERROR";
+  case FC_CONTACT_SOLVER_DIVERGED_REGULARIZED: return "DIVERGED_REGULARIZED";
   }
   return "UNKNOWN";
 }
@@ -215,7 +202,8 @@ PetscErrorCode FcContactSolverSetAcceptRegularized(FcContactSolver s, PetscReal 
 {
   PetscFunctionBegin;
   if (bound == (PetscReal)PETSC_DEFAULT) PetscFunctionReturn(0);
-  FcCheckInput(bound >= 0 && !PetscIsNanReal(bound), "contact solver", "accept_regularized", "must be >= 0 (got %g)", (double)bound); /* infinity: any common error */
+  FcCheckInput(
+    bound >= 0 && !PetscIsNanReal(bound), "contact solver", "accept_regularized", "must be >= 0 (got %g)", (double)bound); /* infinity: any common error */
   s->params.accept_regularized = bound;
   PetscFunctionReturn(0);
 }
@@ -245,7 +233,8 @@ PetscErrorCode FcContactSolverGetSummary(FcContactSolver s, char *buf, size_t le
 const char *FcContactSolverIgnoredReason(FcContactSolver s, const char *param)
 {
   if (!s || !param) return NULL;
-  if (!strcmp(param, "accept_regularized") && !s->regularized) return "it is not a regularized solver: its answer converges only when its common error is <= tol, doc/contact.md";
+  if (!strcmp(param, "accept_regularized") && !s->regularized)
+    return "it is not a regularized solver: its answer converges only when its common error is <= tol, doc/contact.md";
   /* a type whose answer does not depend on the r passed in says so (lemke: doc/contact.md, "lemke") */
   if (!strcmp(param, "warm_start") && s->noguess) return s->noguess;
   return NULL;
@@ -262,7 +251,7 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
 {
   char      prefix[FC_NAME_LEN], type[FC_NAME_LEN], list[1024], opt[FC_NAME_LEN + 32];
   PetscBool set, tol_set, max_it_set, max_error_set, accept_set, known = PETSC_FALSE;
-  PetscReal tol    = s->params.tol, max_error = s->params.max_error, accept = s->params.accept_regularized;
+  PetscReal tol = s->params.tol, max_error = s->params.max_error, accept = s->params.accept_regularized;
   PetscInt  max_it = s->params.max_it;
 
   PetscFunctionBegin;
@@ -273,7 +262,8 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
    * bookkeeping allocated). The type is set first, in a block of its own, so that the type's
    * options below belong to the new type. */
   PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Contact solver", "FcContactSolver");
-  PetscCall(PetscOptionsString("-type", "Contact solver type (registered types: see FcContactSolverTypes)", "FcContactSolverSetType", type, type, sizeof type, &set));
+  PetscCall(
+    PetscOptionsString("-type", "Contact solver type (registered types: see FcContactSolverTypes)", "FcContactSolverSetType", type, type, sizeof type, &set));
   PetscOptionsEnd();
   known = FcRegistryFind(&SolverRegistry, type) ? PETSC_TRUE : PETSC_FALSE;
   snprintf(opt, sizeof opt, "-%stype", prefix);
@@ -291,9 +281,12 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
   /* a count that is no integer, or past PetscInt, is one input-error line, never a wrapped value */
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-max_it", "Maximum number of iterations (nsgs: sweeps over all contacts)", &max_it, 0));
   PetscCall(PetscOptionsHasName(NULL, prefix, "-max_it", &max_it_set));
-  PetscCall(PetscOptionsBool("-warm_start", "Start from the r given to FcContactSolverSolve (else from r = 0)", "FcContactSolverSetWarmStart", s->params.warm_start, &s->params.warm_start, NULL));
-  PetscCall(PetscOptionsReal("-max_error", "A converged solve whose common error is above this is DIVERGED_MAX_ERROR (default: no bound)", "FcContactSolverSetMaxError", max_error, &max_error, &max_error_set));
-  PetscCall(PetscOptionsReal("-accept_regularized", "A regularized type's answer above tol converges up to this common error (0: off)", "FcContactSolverSetAcceptRegularized", accept, &accept, &accept_set));
+  PetscCall(PetscOptionsBool("-warm_start", "Start from the r given to FcContactSolverSolve (else from r = 0)", "FcContactSolverSetWarmStart",
+    s->params.warm_start, &s->params.warm_start, NULL));
+  PetscCall(PetscOptionsReal("-max_error", "A converged solve whose common error is above this is DIVERGED_MAX_ERROR (default: no bound)",
+    "FcContactSolverSetMaxError", max_error, &max_error, &max_error_set));
+  PetscCall(PetscOptionsReal("-accept_regularized", "A regularized type's answer above tol converges up to this common error (0: off)",
+    "FcContactSolverSetAcceptRegularized", accept, &accept, &accept_set));
   if (s->ops.setfromoptions) PetscCall((*s->ops.setfromoptions)(s, PetscOptionsObject));
   PetscOptionsEnd();
   if (s->opterr[0]) return FcInputError("options", s->optname, "%s", s->opterr);
@@ -316,7 +309,8 @@ PetscErrorCode FcContactSolverSetFromOptions(FcContactSolver s)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcContactSolverOptionsBoundedInt(FcContactSolver s, PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscInt *value, PetscInt lb)
+PetscErrorCode FcContactSolverOptionsBoundedInt(
+  FcContactSolver s, PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscInt *value, PetscInt lb)
 {
   PetscInt  v = *value;
   PetscBool set;
@@ -338,7 +332,8 @@ PetscErrorCode FcContactSolverOptionsBoundedInt(FcContactSolver s, PetscOptionIt
       for (const char *c = str; *c; c++) printable = (PetscBool)(printable && isprint((unsigned char)*c));
       if (!s->opterr[0]) {
         snprintf(s->optname, sizeof s->optname, "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1);
-        if (end != str && !*end) snprintf(s->opterr, sizeof s->opterr, "must be an integer in [%" PetscInt_FMT ", %" PetscInt_FMT "] (got '%s')", lb, PETSC_MAX_INT, str);
+        if (end != str && !*end)
+          snprintf(s->opterr, sizeof s->opterr, "must be an integer in [%" PetscInt_FMT ", %" PetscInt_FMT "] (got '%s')", lb, PETSC_MAX_INT, str);
         else snprintf(s->opterr, sizeof s->opterr, "expected an integer (got '%s')", printable ? str : "?");
       }
       PetscFunctionReturn(0);
@@ -453,7 +448,9 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
   PetscFunctionBegin;
   PetscCheck(s && problem, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver or problem");
   PetscCheck(r || !n, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null r for a problem with %" PetscInt_FMT " contacts", problem->m);
-  for (PetscInt a = 0; a < problem->m; a++) PetscCheck(problem->mu[a] >= 0 && !PetscIsInfOrNanReal(problem->mu[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact %" PetscInt_FMT ": friction coefficient %g must be finite and >= 0", a, (double)problem->mu[a]);
+  for (PetscInt a = 0; a < problem->m; a++)
+    PetscCheck(problem->mu[a] >= 0 && !PetscIsInfOrNanReal(problem->mu[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+      "Contact %" PetscInt_FMT ": friction coefficient %g must be finite and >= 0", a, (double)problem->mu[a]);
   if (!s->type[0]) PetscCall(FcContactSolverSetType(s, "nsgs"));
   PetscCall(InitialGuess_Private(s, n, r));
   if (!s->params.warm_start) s->uhint = NULL; /* a hint goes with a warm start */
@@ -485,7 +482,8 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
         PetscCall(FcContactProblemConvert(problem, FcContactProblemIsSparse(problem) ? FC_CONTACT_W_SPARSE : FC_CONTACT_W_DENSE, &sym));
         PetscCall(FcContactProblemSymmetrize(sym));
         st.asymmetry = asym / wmax;
-        PetscCall(PetscInfo(NULL, "contact solver %s: W symmetric to %g of max|W| only: the type solves (W + W^T)/2, the error is W's\n", s->type, (double)st.asymmetry));
+        PetscCall(PetscInfo(
+          NULL, "contact solver %s: W symmetric to %g of max|W| only: the type solves (W + W^T)/2, the error is W's\n", s->type, (double)st.asymmetry));
       }
     }
     PetscCall(PetscTime(&t0));
@@ -497,7 +495,8 @@ PetscErrorCode FcContactSolverSolve(FcContactSolver s, FcContactProblem problem,
     PetscCall(FcContactProblemDestroy(&sym));
   }
   s->uhint = NULL; /* a hint is for one solve */
-  PetscCall(PetscInfo(NULL, "contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, own residual %g, %s\n", s->type, problem->m, st.iterations, (double)st.error, (double)st.own_residual, st.reason_name));
+  PetscCall(PetscInfo(NULL, "contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, own residual %g, %s\n", s->type, problem->m,
+    st.iterations, (double)st.error, (double)st.own_residual, st.reason_name));
   PetscFunctionReturn(0);
 }
 
@@ -526,8 +525,11 @@ PetscErrorCode FcContactSolverSolveGlobal(FcContactSolver s, FcGlobalProblem gp,
   PetscFunctionBegin;
   PetscCheck(s && gp && local && r, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null argument");
   PetscCheck(s->ops.solveglobal, PETSC_COMM_SELF, PETSC_ERR_SUP, "Contact solver type %s has no global form", s->type[0] ? s->type : "(not set)");
-  PetscCheck(!*local || (*local)->m == gp->m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The local reformulation has %" PetscInt_FMT " contacts, the global problem %" PetscInt_FMT, (*local)->m, gp->m);
-  for (PetscInt a = 0; a < gp->m; a++) PetscCheck(gp->mu[a] >= 0 && !PetscIsInfOrNanReal(gp->mu[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact %" PetscInt_FMT ": friction coefficient %g must be finite and >= 0", a, (double)gp->mu[a]);
+  PetscCheck(!*local || (*local)->m == gp->m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+    "The local reformulation has %" PetscInt_FMT " contacts, the global problem %" PetscInt_FMT, (*local)->m, gp->m);
+  for (PetscInt a = 0; a < gp->m; a++)
+    PetscCheck(gp->mu[a] >= 0 && !PetscIsInfOrNanReal(gp->mu[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+      "Contact %" PetscInt_FMT ": friction coefficient %g must be finite and >= 0", a, (double)gp->mu[a]);
   PetscCall(InitialGuess_Private(s, 3 * gp->m, r));
   PetscCall(PetscMemzero(&st, sizeof st));
   st.reason       = FC_CONTACT_SOLVER_ITERATING;
@@ -535,7 +537,9 @@ PetscErrorCode FcContactSolverSolveGlobal(FcContactSolver s, FcGlobalProblem gp,
   PetscCall((*s->ops.solveglobal)(s, gp, r, v, local, &st));
   PetscCheck(*local, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Contact solver type %s did not form the local reformulation", s->type);
   PetscCall(Judge_Private(s, *local, r, NULL, PETSC_FALSE, &st));
-  PetscCall(PetscInfo(NULL, "contact solver %s, global form: %" PetscInt_FMT " velocities, %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, own residual %g, %s\n", s->type, gp->n, gp->m, st.iterations, (double)st.error, (double)st.own_residual, st.reason_name));
+  PetscCall(PetscInfo(NULL,
+    "contact solver %s, global form: %" PetscInt_FMT " velocities, %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, error %g, own residual %g, %s\n",
+    s->type, gp->n, gp->m, st.iterations, (double)st.error, (double)st.own_residual, st.reason_name));
   PetscFunctionReturn(0);
 }
 
@@ -557,18 +561,25 @@ PetscErrorCode FcContactSolverView(FcContactSolver s, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "FcContactSolver: type %s\n", s->type[0] ? s->type : "(not set)"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   if (s->regularized) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "regularized: solves a regularized problem by its own optimality test; its answer converges when the common error is <= tol %g", (double)s->params.tol));
-    if (s->params.accept_regularized > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", or accepted up to %g (accept_regularized)", (double)s->params.accept_regularized));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+      "regularized: solves a regularized problem by its own optimality test; its answer converges when the common error is <= tol %g", (double)s->params.tol));
+    if (s->params.accept_regularized > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, ", or accepted up to %g (accept_regularized)", (double)s->params.accept_regularized));
     PetscCall(PetscViewerASCIIPrintf(viewer, "; max_it %" PetscInt_FMT ", warm_start %s\n", s->params.max_it, s->params.warm_start ? "true" : "false"));
-  }
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "tol %g (common error), max_it %" PetscInt_FMT ", warm_start %s\n", (double)s->params.tol, s->params.max_it, s->params.warm_start ? "true" : "false"));
-  if (s->params.max_error < PETSC_INFINITY) PetscCall(PetscViewerASCIIPrintf(viewer, "max_error %g: a converged solve with a larger common error is DIVERGED_MAX_ERROR\n", (double)s->params.max_error));
+  } else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "tol %g (common error), max_it %" PetscInt_FMT ", warm_start %s\n", (double)s->params.tol, s->params.max_it,
+      s->params.warm_start ? "true" : "false"));
+  if (s->params.max_error < PETSC_INFINITY)
+    PetscCall(
+      PetscViewerASCIIPrintf(viewer, "max_error %g: a converged solve with a larger common error is DIVERGED_MAX_ERROR\n", (double)s->params.max_error));
   if (s->ops.view) PetscCall((*s->ops.view)(s, viewer));
   if (s->nsolves) {
     if (PetscIsInfOrNanReal(s->stats.own_residual))
-      PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %s, %" PetscInt_FMT " iterations, error %g, %g s\n", s->stats.reason_name, s->stats.iterations, (double)s->stats.error, (double)s->stats.time));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %s, %" PetscInt_FMT " iterations, error %g, %g s\n", s->stats.reason_name, s->stats.iterations,
+        (double)s->stats.error, (double)s->stats.time));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %s, %" PetscInt_FMT " iterations, own residual %g, common error %g, %g s\n", s->stats.reason_name, s->stats.iterations, (double)s->stats.own_residual, (double)s->stats.error, (double)s->stats.time));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %s, %" PetscInt_FMT " iterations, own residual %g, common error %g, %g s\n", s->stats.reason_name,
+        s->stats.iterations, (double)s->stats.own_residual, (double)s->stats.error, (double)s->stats.time));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);

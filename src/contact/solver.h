@@ -50,16 +50,16 @@ const char *FcContactSolverReasonName(FcContactSolverReason reason);
 
 /* Parameters common to every type. Defaults in FcContactSolverCreate (listed here). */
 typedef struct {
-  PetscReal tol;        /* 1e-10: stop when the common error (dimensionless, relative) is <= tol */
-  PetscInt  max_it;     /* 1000: maximum iterations (the type defines one: a sweep over all contacts for nsgs) */
-  PetscBool warm_start; /* true: start from the r passed to Solve (e.g. the previous step); false: from r = 0 */
-  PetscReal max_error;  /* PETSC_INFINITY (none): a converged solve whose common error is above it is DIVERGED_MAX_ERROR */
+  PetscReal tol;                /* 1e-10: stop when the common error (dimensionless, relative) is <= tol */
+  PetscInt  max_it;             /* 1000: maximum iterations (the type defines one: a sweep over all contacts for nsgs) */
+  PetscBool warm_start;         /* true: start from the r passed to Solve (e.g. the previous step); false: from r = 0 */
+  PetscReal max_error;          /* PETSC_INFINITY (none): a converged solve whose common error is above it is DIVERGED_MAX_ERROR */
   PetscReal accept_regularized; /* 0 (off, the object's default): a regularized type's answer converges only when its common
                                  * error is <= tol, like every type's (else DIVERGED_REGULARIZED). > 0: the user accepts a
                                  * regularized answer whose common error is above tol up to this bound (CONVERGED_REGULARIZED).
                                  * FC_CONTACT_SOLVER_ACCEPT_REGULARIZED is the bound of `--accept-regularized` and the default of
                                  * a case (contact_solver.accept_regularized: true); doc/contact.md §4 */
-  PetscBool max_it_set; /* max_it was given (SetTolerances, -max_it): a type's own default (newton, auto) does not replace it */
+  PetscBool max_it_set;         /* max_it was given (SetTolerances, -max_it): a type's own default (newton, auto) does not replace it */
 } FcContactSolverParams;
 
 /* The bound on the common error of a regularized answer that `--accept-regularized` and a case's
@@ -87,7 +87,7 @@ typedef struct {
                                        * still that of W as given); 0 when W was used as given */
   PetscBool             converged;    /* reason > 0: error <= tol, or for a regularized type its own test passed; and error <= max_error */
   FcContactSolverReason reason;
-  const char           *reason_name;  /* FcContactSolverReasonName(reason), static storage */
+  const char           *reason_name; /* FcContactSolverReasonName(reason), static storage */
 } FcContactSolverStats;
 
 /* ---- implementation side: what a type sees (PETSc keeps this in a private header) ---- */
@@ -126,40 +126,40 @@ struct _FcContactSolverOps {
 };
 
 struct _p_FcContactSolver {
-  char                       type[FC_NAME_LEN]; /* "" until a type is set */
+  char type[FC_NAME_LEN]; /* "" until a type is set */
   /* Set by a type's create function (reset with the type): the type solves a REGULARIZED
    * problem (sap: Castro et al. 2022), whose solution is not a zero of the common error, so the
    * common error does not go to tol. Then converged = the type's own optimality test passed
    * (reason CONVERGED_REGULARIZED); the common error is still computed and reported as error,
    * and the type's residual as own_residual. Default false: converged = common error <= tol. */
-  PetscBool                  regularized;
+  PetscBool regularized;
   /* Set by a type's create function: the type needs W = Wᵀ (sap: its convex cost has gradient W r
    * only then). FcContactSolverSolve hands such a type (W + Wᵀ)/2 when W is not symmetric but
    * within FC_CONTACT_ASYM_ROUNDOFF (a producer's round-off, problem.h), and judges the answer on W
    * as given; beyond that bound the type sees W as given (and refuses it). */
-  PetscBool                  needs_symmetric;
+  PetscBool needs_symmetric;
   /* Set by a type's create function: why the type ignores the initial guess r (warm_start), as
    * text for a warning (FcContactSolverIgnoredReason), or NULL when it uses it (lemke: Lemke's
    * method starts from its own basis). */
   const char                *noguess;
-  char                      *prefix;            /* extra options prefix before "fc_contact_solver_" (NULL: none) */
+  char                      *prefix; /* extra options prefix before "fc_contact_solver_" (NULL: none) */
   struct _FcContactSolverOps ops;
   FcContactSolverParams      params;
   FcContactSolverStats       stats;
-  PetscInt                   nsolves; /* solves since creation */
-  FcContactProblem           frozen;  /* FcContactSolverFreeze's problem, or NULL */
-  const PetscReal           *uhint;   /* FcContactSolverSetVelocityHint's u for the next solve, or NULL */
-  const PetscReal           *uown;    /* set by a type's solve: the u its returned r was computed from, when that is
+  PetscInt                   nsolves;       /* solves since creation */
+  FcContactProblem           frozen;        /* FcContactSolverFreeze's problem, or NULL */
+  const PetscReal           *uhint;         /* FcContactSolverSetVelocityHint's u for the next solve, or NULL */
+  const PetscReal           *uown;          /* set by a type's solve: the u its returned r was computed from, when that is
                                        * not W r + q to the precision the type resolves (sap: r = γ(v_c), v_c = q + Wλ,
                                        * doc/sap.md "Warm start"); the type's buffer, valid until the next solve; NULL: none */
-  PetscReal                 *uexact;  /* set by a type's (unfrozen) solve: u = W r + q formed by FcContactProblemComputeVelocity
+  PetscReal                 *uexact;        /* set by a type's (unfrozen) solve: u = W r + q formed by FcContactProblemComputeVelocity
                                        * for the r it returned (nsgs: its stopping test formed it; newton: every step's), so
                                        * that the judgement does not form the same product again (the same error bit for
                                        * bit; never used for a symmetrized copy); the type's buffer, valid until the next
                                        * solve (auto hands on its child's); NULL: none */
   PetscInt                   nfrozen_exact; /* frozen solves whose error needed u recomputed as the product (near tol) */
-  void                      *data;    /* the type's */
-  char                       opterr[256]; /* first out-of-range type option (FcContactSolverOptionsBoundedInt) */
+  void                      *data;          /* the type's */
+  char                       opterr[256];   /* first out-of-range type option (FcContactSolverOptionsBoundedInt) */
   char                       optname[FC_NAME_LEN + 32];
 };
 
@@ -167,7 +167,8 @@ struct _p_FcContactSolver {
  * inside the options block (a traceback, exit 1): it is recorded, the old value kept, and
  * FcContactSolverSetFromOptions raises it after the block as one input-error line naming the
  * option (exit 2), like every other bad input. */
-PetscErrorCode FcContactSolverOptionsBoundedInt(FcContactSolver s, PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscInt *value, PetscInt lb);
+PetscErrorCode FcContactSolverOptionsBoundedInt(
+  FcContactSolver s, PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscInt *value, PetscInt lb);
 
 /* Registry. */
 PetscErrorCode FcContactSolverRegister(const char *name, PetscErrorCode (*create)(FcContactSolver));
@@ -211,7 +212,7 @@ PetscErrorCode FcContactSolverGetSummary(FcContactSolver solver, char *buf, size
  * r; a type that is not regularized ignores accept_regularized. (Every type uses tol: a regularized
  * type's answer is judged against it too.) A caller warns only about what
  * the user asked for (fcsim: warning: WHERE: KEY: ignored by TYPE (WHY)). */
-const char *FcContactSolverIgnoredReason(FcContactSolver solver, const char *param);
+const char    *FcContactSolverIgnoredReason(FcContactSolver solver, const char *param);
 PetscErrorCode FcContactSolverGetParams(FcContactSolver solver, FcContactSolverParams *params);
 /* An optional hint for the next Solve (only; Solve forgets it): u (3m entries, the caller's
  * buffer, read during that Solve) is the contact velocity u = W r + q the solution is expected
@@ -263,6 +264,5 @@ PetscErrorCode FcContactSolverSolveGlobal(FcContactSolver solver, FcGlobalProble
  * of FcContactSolverRegisterAll (solver.c), whose macro declares its create function. A type's own
  * interface beyond the ops table, where it has one, is in its header (solvers/lemke.h, uzawa.h,
  * sap/sap.h). */
-
 
 #endif

@@ -9,14 +9,15 @@
 
 PetscErrorCode FcSolverSpecParse(const char *spec, const char *where, const char *what, FcSolverSpec *s)
 {
-  char  buf[4 * FC_NAME_LEN], *tok, *save = NULL;
+  char buf[4 * FC_NAME_LEN], *tok, *save = NULL;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(s, sizeof *s));
   FcCheckInput(strlen(spec) < sizeof buf, where, what, "'%.64s...': too long", spec);
   PetscCall(PetscStrncpy(buf, spec, sizeof buf));
   /* strtok would skip an empty part: "lemke::k=2" and ":k=2" are refused as written */
-  FcCheckInput(spec[0] && spec[0] != ':' && !strstr(spec, "::") && spec[strlen(spec) - 1] != ':', where, what, "'%s': an empty part; a solver is written type[:key=value]..., e.g. lemke:k=16", spec);
+  FcCheckInput(spec[0] && spec[0] != ':' && !strstr(spec, "::") && spec[strlen(spec) - 1] != ':', where, what,
+    "'%s': an empty part; a solver is written type[:key=value]..., e.g. lemke:k=16", spec);
   tok = strtok_r(buf, ":", &save);
   FcCheckInput(strlen(tok) < FC_NAME_LEN, where, what, "'%s': solver name too long", spec);
   PetscCall(PetscStrncpy(s->type, tok, sizeof s->type));
@@ -27,7 +28,9 @@ PetscErrorCode FcSolverSpecParse(const char *spec, const char *where, const char
     FcCheckInput(s->nkeys < FC_SOLVER_SPEC_MAX_KEYS, where, what, "'%s': at most %d options per solver", spec, FC_SOLVER_SPEC_MAX_KEYS);
     FcCheckInput(strlen(tok) < FC_NAME_LEN && strlen(eq + 1) < FC_NAME_LEN, where, what, "'%s': option '%s' too long", spec, tok);
     for (PetscInt k = 0; k < s->nkeys; k++) FcCheckInput(strcmp(s->key[k], tok), where, what, "'%s': option '%s' given twice", spec, tok);
-    for (const char *c = tok; *c; c++) FcCheckInput((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_', where, what, "'%s': option name '%s' is not a word of [a-z0-9_]", spec, tok);
+    for (const char *c = tok; *c; c++)
+      FcCheckInput(
+        (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_', where, what, "'%s': option name '%s' is not a word of [a-z0-9_]", spec, tok);
     PetscCall(PetscStrncpy(s->key[s->nkeys], tok, FC_NAME_LEN));
     PetscCall(PetscStrncpy(s->value[s->nkeys], eq + 1, FC_NAME_LEN));
     /* "lemke:k=8" → -fc_contact_solver_lemke_k 8; "uzawa_global:uzawa_rho_local=true" →
@@ -61,7 +64,8 @@ PetscErrorCode FcSolverSpecCheckUsed(const FcSolverSpec *s, const char *spec, co
   for (PetscInt k = 0; k < s->nkeys; k++) {
     PetscBool used[2];
     for (int w = 0; w < 2; w++) PetscCall(PetscOptionsUsed(NULL, s->option[k][w] + 1, &used[w])); /* the name without its dash */
-    FcCheckInput(used[0] || used[1], where, what, "'%s': %s has no option '%s' (neither %s nor %s is read; see doc/contact.md for the options of each solver)", spec, s->type, s->key[k], s->option[k][0], s->option[k][1]);
+    FcCheckInput(used[0] || used[1], where, what, "'%s': %s has no option '%s' (neither %s nor %s is read; see doc/contact.md for the options of each solver)",
+      spec, s->type, s->key[k], s->option[k][0], s->option[k][1]);
     if (which) which[k] = used[0] ? 0 : 1;
   }
   PetscFunctionReturn(0);

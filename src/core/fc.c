@@ -66,7 +66,7 @@ static PetscBool BadOptionValue_Private(const char *fun, const char *mess)
     {"PetscOptionsStringToBool", "Unknown logical value: ", NULL, "true or false"},
   };
   char        value[256] = "", name[256] = "", raw[1024], line[2048];
-  char       *all        = NULL;
+  char       *all = NULL;
   const char *v, *e;
   size_t      k;
 
@@ -109,7 +109,8 @@ static PetscBool BadOptionValue_Private(const char *fun, const char *mess)
  *  - anything else, a failure of the run: "fcsim: error: <message> (in <function>)" and how to
  *    see more. PETSc's traceback (with its configure options) only with -fc_debug; with
  *    -on_error_abort PETSc's own handler stays in place (FcPushErrorHandler). */
-static PetscErrorCode FcErrorHandler_Private(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+static PetscErrorCode FcErrorHandler_Private(
+  MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   char        msg[4096];
   const char *text = NULL;
@@ -134,8 +135,7 @@ static PetscErrorCode FcErrorHandler_Private(MPI_Comm comm, int line, const char
     (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank); /* under mpiexec every rank is interrupted */
     if (!rank) fprintf(stderr, "fcsim: %s; nothing was kept\n", msg);
     FcInterruptReported = 1;
-  }
-  else fprintf(stderr, "fcsim: error: %s (in %s; -fc_debug shows PETSc's traceback)\n", msg, fun ? fun : "?");
+  } else fprintf(stderr, "fcsim: error: %s (in %s; -fc_debug shows PETSc's traceback)\n", msg, fun ? fun : "?");
   fflush(stderr);
   return n;
 }
@@ -169,7 +169,4 @@ PetscErrorCode FcPathResolve(const char *relative_to, const char *path, char *ou
   PetscFunctionReturn(0);
 }
 
-PetscBool FcFileReadable(const char *path)
-{
-  return access(path, R_OK) == 0 ? PETSC_TRUE : PETSC_FALSE;
-}
+PetscBool FcFileReadable(const char *path) { return access(path, R_OK) == 0 ? PETSC_TRUE : PETSC_FALSE; }

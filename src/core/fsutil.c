@@ -23,10 +23,7 @@ static int RemoveEntry_Private(const char *path, const struct stat *sb, int flag
 }
 
 /* FTW_PHYS: a symbolic link inside the tree is removed, never followed. */
-void FcRemoveTree(const char *path)
-{
-  (void)nftw(path, RemoveEntry_Private, 16, FTW_DEPTH | FTW_PHYS);
-}
+void FcRemoveTree(const char *path) { (void)nftw(path, RemoveEntry_Private, 16, FTW_DEPTH | FTW_PHYS); }
 
 /* mkdir -p; `top` (when not NULL, `len` bytes) receives the outermost folder it created, "" if
  * none: what an abandoned command must remove again, and nothing more. */
@@ -57,21 +54,15 @@ PetscErrorCode FcMakeDirs(const char *path)
   PetscFunctionReturn(0);
 }
 
-double FcInterruptGrace = 1.5;
-volatile int FcInterrupted = 0;
+double       FcInterruptGrace = 1.5;
+volatile int FcInterrupted    = 0;
 
 /* ---- What an interrupt must clean up, read by the watchdog thread (src/fcsim.c). ----
  * PARTIAL: a temporary results folder (removed); TRASH: an earlier output moved aside by a
  * commit (removed); MADE: folders -o created (removed from `path` up to `top` while empty);
  * LOCK: a destination's lock file (removed). The commit's renames hold the same mutex, so that
  * the watchdog sees either the state before a commit or the state after it, never between. */
-typedef enum {
-  REG_FREE,
-  REG_PARTIAL,
-  REG_TRASH,
-  REG_MADE,
-  REG_LOCK
-} RegKind;
+typedef enum { REG_FREE, REG_PARTIAL, REG_TRASH, REG_MADE, REG_LOCK } RegKind;
 
 #define FC_MAX_REGISTERED 32
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -140,11 +131,8 @@ const char *FcOutDirAbandonAllForSignal(void)
       if (rename(path, moved) == 0) FcRemoveTree(moved);
       else FcRemoveTree(path);
       break;
-    case REG_LOCK:
-      (void)unlink(path);
-      break;
-    default:
-      break;
+    case REG_LOCK: (void)unlink(path); break;
+    default: break;
     }
   }
   for (int i = FC_MAX_REGISTERED - 1; i >= 0; i--)
@@ -167,8 +155,9 @@ static void Printable_Private(const char *in, char *out, size_t len)
 /* The names fcsim writes in a results folder (doc/output-format.md, "Where a run writes"). */
 static PetscBool OwnFileName_Private(const char *name)
 {
-  static const char *const files[] = {FC_OUTDIR_MARKER, "run.h5", "run.xdmf", "probes.csv", "stats.csv", "haptic.csv", "compare.csv", "compare.md", "study.csv", "study.md", "errors.csv"};
-  size_t                   n       = strlen(name);
+  static const char *const files[] = {
+    FC_OUTDIR_MARKER, "run.h5", "run.xdmf", "probes.csv", "stats.csv", "haptic.csv", "compare.csv", "compare.md", "study.csv", "study.md", "errors.csv"};
+  size_t n = strlen(name);
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     if (!strcmp(name, files[i])) return PETSC_TRUE;
   /* study refine: level_<L>.log */
@@ -206,21 +195,12 @@ static PetscBool OnlyFiles_Private(const char *dir, PetscBool (*ok)(const char *
   return good;
 }
 
-static PetscBool VTKName_Private(const char *n)
-{
-  return (PetscBool)(EndsWith_Private(n, ".vtk") || EndsWith_Private(n, ".vtk.series"));
-}
+static PetscBool VTKName_Private(const char *n) { return (PetscBool)(EndsWith_Private(n, ".vtk") || EndsWith_Private(n, ".vtk.series")); }
 
-static PetscBool FCLIBName_Private(const char *n)
-{
-  return (PetscBool)(!strncmp(n, "step_", 5) && EndsWith_Private(n, ".hdf5"));
-}
+static PetscBool FCLIBName_Private(const char *n) { return (PetscBool)(!strncmp(n, "step_", 5) && EndsWith_Private(n, ".hdf5")); }
 
 /* petsc/<option>.txt: the views a case asks for (src/case/petsc_opts.h) */
-static PetscBool ViewName_Private(const char *n)
-{
-  return EndsWith_Private(n, ".txt");
-}
+static PetscBool ViewName_Private(const char *n) { return EndsWith_Private(n, ".txt"); }
 
 /* study compare: the log <cell>.log of a run, beside the run's folder <cell> (src/study/compare.c) */
 static PetscBool RunLog_Private(const char *dir, const char *name)
@@ -335,10 +315,7 @@ static PetscErrorCode CheckCreatable_Private(const char *path, const char *where
   PetscFunctionReturn(0);
 }
 
-const char *FcOutDirCommitted(void)
-{
-  return committed[0] ? committed : NULL;
-}
+const char *FcOutDirCommitted(void) { return committed[0] ? committed : NULL; }
 
 /* FINAL's folder and name (FINAL is normalised: no trailing '/', not "/"). */
 static void Split_Private(const char *final, char *parent, size_t plen, const char **base)
@@ -386,16 +363,18 @@ static PetscErrorCode Lock_Private(FcOutDir *od, const char *where, const char *
     if (flock(fd, LOCK_EX | LOCK_NB)) {
       n = read(fd, holder, sizeof holder - 1);
       close(fd);
-      holder[n > 0 ? n : 0] = 0;
+      holder[n > 0 ? n : 0]         = 0;
       holder[strcspn(holder, "\n")] = 0;
-      return FcInputError(where, what, "%s is being written by another fcsim command (pid %s): wait until it ends, or name another folder", shown, holder[0] ? holder : "unknown");
+      return FcInputError(where, what, "%s is being written by another fcsim command (pid %s): wait until it ends, or name another folder", shown,
+        holder[0] ? holder : "unknown");
     }
     if (fstat(fd, &a) || lstat(od->lock, &b) || a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
       close(fd);
       continue;
     }
     n = snprintf(holder, sizeof holder, "%d\n", (int)getpid());
-    if (ftruncate(fd, 0) || write(fd, holder, (size_t)n) != n) { /* the pid is only for messages */ }
+    if (ftruncate(fd, 0) || write(fd, holder, (size_t)n) != n) { /* the pid is only for messages */
+    }
     od->lockfd = fd;
     od->locked = PETSC_TRUE;
     if (!locks_owner) {
@@ -468,7 +447,7 @@ static PetscErrorCode CheckTarget_Private(const char *path, const char *where, c
   PetscCall(PetscSNPrintf(od->tmp, sizeof od->tmp, "%s.partial-%d", od->final, (int)getpid()));
 
   if (lstat(od->final, &st)) {
-    char parent[PETSC_MAX_PATH_LEN];
+    char        parent[PETSC_MAX_PATH_LEN];
     const char *b;
     FcCheckInput(errno == ENOENT, where, what, "cannot use %s: %s", shown, strerror(errno));
     PetscCall(CheckCreatable_Private(od->final, where, what, shown));
@@ -483,14 +462,16 @@ static PetscErrorCode CheckTarget_Private(const char *path, const char *where, c
   if (!IsEmptyDir_Private(od->final) && !IsOwnOutput_Private(od->final, 2, bad, sizeof bad)) {
     char rf[PETSC_MAX_PATH_LEN], rc[PETSC_MAX_PATH_LEN], pb[sizeof bad];
     Printable_Private(bad, pb, sizeof pb);
-    FcCheckInput(od->overwrite, where, what, "%s exists and is not fcsim's output (%s): fcsim replaces only its own results; name a new folder, or pass --overwrite to replace it", shown, pb);
+    FcCheckInput(od->overwrite, where, what,
+      "%s exists and is not fcsim's output (%s): fcsim replaces only its own results; name a new folder, or pass --overwrite to replace it", shown, pb);
     /* even with --overwrite: never the folder we work in, or one that holds it */
     FcCheckInput(realpath(od->final, rf) && getcwd(rc, sizeof rc), where, what, "cannot resolve %s: %s", shown, strerror(errno));
     FcCheckInput(!Contains_Private(rf, rc), where, what, "%s holds the current working folder: fcsim does not replace it, even with --overwrite", shown);
     {
       const char *home = getenv("HOME");
       char        rh[PETSC_MAX_PATH_LEN];
-      FcCheckInput(!(home && realpath(home, rh) && Contains_Private(rf, rh)), where, what, "%s holds the home folder: fcsim does not replace it, even with --overwrite", shown);
+      FcCheckInput(!(home && realpath(home, rh) && Contains_Private(rf, rh)), where, what,
+        "%s holds the home folder: fcsim does not replace it, even with --overwrite", shown);
     }
   }
   od->replace = PETSC_TRUE;
@@ -545,7 +526,8 @@ static PetscErrorCode Create_Private(FcOutDir *od)
   PetscCall(PetscSNPrintf(marker, sizeof marker, "%s/%s", od->tmp, FC_OUTDIR_MARKER));
   f = fopen(marker, "w");
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s: %s", marker, strerror(errno));
-  bad = fprintf(f, "fcsim output\nkind: %s\nversion: %s\nThis folder was written by fcsim; fcsim may replace it with a later result.\n", od->kind, FcVersion()) < 0;
+  bad = fprintf(
+          f, "fcsim output\nkind: %s\nversion: %s\nThis folder was written by fcsim; fcsim may replace it with a later result.\n", od->kind, FcVersion()) < 0;
   bad = (fclose(f) != 0) || bad;
   PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s: %s", marker, strerror(errno));
   PetscFunctionReturn(0);
@@ -583,8 +565,10 @@ PetscErrorCode FcOutDirCommit(FcOutDir *od)
   if (lstat(od->final, &st) == 0) {
     /* checked before the run; checked again, as the user may have used the name meanwhile */
     if (!(S_ISDIR(st.st_mode) && (od->overwrite || IsEmptyDir_Private(od->final) || IsOwnOutput_Private(od->final, 2, bad, sizeof bad))))
-      snprintf(why, sizeof why, "%s changed during the run and is no longer fcsim's output: it was left as it is; the complete output is in %s", od->final, od->tmp);
-    else if (renameat2(AT_FDCWD, od->tmp, AT_FDCWD, od->final, RENAME_EXCHANGE) == 0) snprintf(trash, sizeof trash, "%s", od->tmp); /* one atomic step: the earlier output now has the temporary name */
+      snprintf(
+        why, sizeof why, "%s changed during the run and is no longer fcsim's output: it was left as it is; the complete output is in %s", od->final, od->tmp);
+    else if (renameat2(AT_FDCWD, od->tmp, AT_FDCWD, od->final, RENAME_EXCHANGE) == 0)
+      snprintf(trash, sizeof trash, "%s", od->tmp); /* one atomic step: the earlier output now has the temporary name */
     else {
       /* a file system without RENAME_EXCHANGE: two renames, the first undone if the second fails */
       snprintf(old, sizeof old, "%s.old-%d", od->final, (int)getpid());

@@ -15,14 +15,14 @@
 #define FC_OUTDIR_MARKER "fcsim-output.txt"
 
 typedef struct {
-  char      final[PETSC_MAX_PATH_LEN];    /* normalised target: no trailing '/' */
-  char      tmp[PETSC_MAX_PATH_LEN + 64]; /* FINAL.partial-<pid>, while the command runs */
-  char      kind[32];                     /* "run", "study compare", ...: written in the marker */
-  PetscBool replace;                      /* something is at FINAL and may be replaced */
-  PetscBool overwrite;                    /* --overwrite: a foreign folder may be replaced */
-  PetscBool created;                      /* tmp exists */
-  char      lock[PETSC_MAX_PATH_LEN + 64];   /* FINAL's lock file, PARENT/.BASE.fcsim-lock */
-  PetscBool locked;                       /* lock is flock'ed by this process (lockfd) */
+  char      final[PETSC_MAX_PATH_LEN];     /* normalised target: no trailing '/' */
+  char      tmp[PETSC_MAX_PATH_LEN + 64];  /* FINAL.partial-<pid>, while the command runs */
+  char      kind[32];                      /* "run", "study compare", ...: written in the marker */
+  PetscBool replace;                       /* something is at FINAL and may be replaced */
+  PetscBool overwrite;                     /* --overwrite: a foreign folder may be replaced */
+  PetscBool created;                       /* tmp exists */
+  char      lock[PETSC_MAX_PATH_LEN + 64]; /* FINAL's lock file, PARENT/.BASE.fcsim-lock */
+  PetscBool locked;                        /* lock is flock'ed by this process (lockfd) */
   int       lockfd;
   char      made[PETSC_MAX_PATH_LEN];     /* FINAL's folder, when this command created it ... */
   char      made_top[PETSC_MAX_PATH_LEN]; /* ... and the outermost folder it created ("" none) */

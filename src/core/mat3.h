@@ -20,9 +20,9 @@ PetscBool FcMat3Polar(const PetscReal F[9], PetscReal R[9]);
 PetscReal FcMat3VonMises(const PetscReal s[9]);
 
 /* Rotations (SO(3)). A rotation vector φ is the axis times the angle |φ|. */
-void FcMat3Skew(const PetscReal w[3], PetscReal S[9]);                          /* S = [w]×: S v = w × v */
-void FcMat3Exp(const PetscReal phi[3], PetscReal R[9]);                         /* R = exp([φ]×) */
-void FcMat3Log(const PetscReal R[9], PetscReal phi[3]);                         /* φ of R, |φ| < π */
+void FcMat3Skew(const PetscReal w[3], PetscReal S[9]);                             /* S = [w]×: S v = w × v */
+void FcMat3Exp(const PetscReal phi[3], PetscReal R[9]);                            /* R = exp([φ]×) */
+void FcMat3Log(const PetscReal R[9], PetscReal phi[3]);                            /* φ of R, |φ| < π */
 void FcMat3RotateDiag(const PetscReal R[9], const PetscReal d[3], PetscReal A[9]); /* A = R diag(d) Rᵀ */
 /* Unit quaternions q = (w, x, y, z) and rotation matrices (row-major). */
 void FcMat3FromQuat(const PetscReal q[4], PetscReal R[9]); /* R(q) */

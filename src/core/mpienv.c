@@ -1,6 +1,6 @@
 /* fcsim — the environment Open MPI starts in, for a plain fcsim process (see mpienv.h). */
-#define _XOPEN_SOURCE 700 /* mkdtemp, nftw, setenv, kill */
-#define _DEFAULT_SOURCE   /* flock, dirfd */
+#define _XOPEN_SOURCE   700 /* mkdtemp, nftw, setenv, kill */
+#define _DEFAULT_SOURCE     /* flock, dirfd */
 #include "mpienv.h"
 #include "fsutil.h"
 #include <dirent.h>
@@ -19,8 +19,8 @@
 #define LOCK   ".lock"
 
 static char private_dir[4096]; /* this process's session folder; "" when none */
-static int  lock_fd = -1;       /* flock'ed for the process's lifetime: a dead owner's is free */
-static int  owner_pid;          /* the folder belongs to this pid (a forked child must not remove it) */
+static int  lock_fd = -1;      /* flock'ed for the process's lifetime: a dead owner's is free */
+static int  owner_pid;         /* the folder belongs to this pid (a forked child must not remove it) */
 
 /* Variables a launcher sets in the processes it starts (mpiexec/orted, PMI, PMIx: Slurm's srun
  * --mpi=pmix included). With any of them the process is not a singleton: nothing is changed. */
@@ -66,10 +66,7 @@ static void RemoveStale_Private(const char *base)
 }
 
 /* setenv without overriding the user's value; remembers nothing (the names are fixed). */
-static void Default_Private(const char *name, const char *value)
-{
-  (void)setenv(name, value, 0);
-}
+static void Default_Private(const char *name, const char *value) { (void)setenv(name, value, 0); }
 
 void FcMPIEnvPrepare(void)
 {

@@ -47,14 +47,14 @@ typedef enum {
 } FcParamType;
 
 typedef struct {
-  const char        *name;     /* key of the input object; NULL ends a table */
+  const char        *name; /* key of the input object; NULL ends a table */
   FcParamType        type;
   PetscBool          required;
-  const char        *def;      /* default when absent (a choice, or a number as text); NULL: none */
-  FcRange            range;    /* FC_PARAM_REAL */
-  const FcBound     *bound;    /* FC_PARAM_REAL: physical bounds, NULL: none */
-  const char *const *choices;  /* FC_PARAM_CHOICE: NULL-terminated */
-  const char        *doc;      /* one line, with the unit */
+  const char        *def;     /* default when absent (a choice, or a number as text); NULL: none */
+  FcRange            range;   /* FC_PARAM_REAL */
+  const FcBound     *bound;   /* FC_PARAM_REAL: physical bounds, NULL: none */
+  const char *const *choices; /* FC_PARAM_CHOICE: NULL-terminated */
+  const char        *doc;     /* one line, with the unit */
 } FcParamSpec;
 
 #endif

@@ -40,7 +40,7 @@ void FcProgressStepBegin(long step, long nsteps, double t, const char *file)
     P.done  = step - 1;
     P.start = P.done_at = now;
   }
-  P.nsteps = nsteps;
+  P.nsteps   = nsteps;
   P.active   = 1;
   P.step     = step;
   P.t        = t;
@@ -99,7 +99,8 @@ static int RateWarning_Private(double now, char *line, size_t len)
   if (completed < 1 || spent <= 0 || P.nsteps <= P.done) return 0; /* a step that never ends: the progress lines say so */
   const double more = (double)(P.nsteps - P.done) * spent / (double)completed;
   if (more < FC_PROGRESS_WARN_SECONDS) return 0;
-  return snprintf(line, len, "fcsim: warning: %s: %ld of %ld steps in the first %.0f s: at that rate the run needs about %s more", P.file, P.done, P.nsteps, now - P.start, Duration_Private(more, d, sizeof d));
+  return snprintf(line, len, "fcsim: warning: %s: %ld of %ld steps in the first %.0f s: at that rate the run needs about %s more", P.file, P.done, P.nsteps,
+    now - P.start, Duration_Private(more, d, sizeof d));
 }
 
 void FcProgressReport(void)

@@ -17,7 +17,7 @@
  *   fcsim: warning: cases/x.json: 2500 of 1e+09 steps in the first 10 s: at that rate the run needs about 46.3 days more
  * The size estimate at the start (src/run/estimate.c) is a lower bound made to refuse the
  * impossible; this is the measured rate, which is what a user weighs. */
-#define FC_PROGRESS_RATE_AFTER  10.0
+#define FC_PROGRESS_RATE_AFTER   10.0
 #define FC_PROGRESS_WARN_SECONDS 3600.0
 
 /* step: 1-based; nsteps: the case's number of steps; file: the case file (its name is copied) */

@@ -38,7 +38,4 @@ void FcRegistryList(const FcRegistry *r, char *buf, size_t len)
   }
 }
 
-void FcRegistryClear(FcRegistry *r)
-{
-  r->n = 0;
-}
+void FcRegistryClear(FcRegistry *r) { r->n = 0; }

@@ -19,12 +19,9 @@ static PetscReal Interp_Private(PetscInt n, const PetscReal *x, const PetscReal 
 PetscReal FcRampEval(const FcRamp *r, PetscReal t)
 {
   switch (r->type) {
-  case FC_RAMP_CONSTANT:
-    return r->value;
-  case FC_RAMP_LINEAR:
-    return PetscMin(PetscMax((t - r->t0) / (r->t1 - r->t0), 0.0), 1.0);
-  case FC_RAMP_TABLE:
-    return Interp_Private(r->n, r->t, r->s, 1, t);
+  case FC_RAMP_CONSTANT: return r->value;
+  case FC_RAMP_LINEAR: return PetscMin(PetscMax((t - r->t0) / (r->t1 - r->t0), 0.0), 1.0);
+  case FC_RAMP_TABLE: return Interp_Private(r->n, r->t, r->s, 1, t);
   }
   return 0;
 }
@@ -32,7 +29,7 @@ PetscReal FcRampEval(const FcRamp *r, PetscReal t)
 PetscErrorCode FcRampDuplicate(const FcRamp *r, FcRamp *copy)
 {
   PetscFunctionBegin;
-  *copy = *r;
+  *copy   = *r;
   copy->t = copy->s = NULL;
   if (r->type == FC_RAMP_TABLE && r->n > 0) {
     PetscCall(PetscMalloc2(r->n, &copy->t, r->n, &copy->s));
@@ -50,10 +47,7 @@ PetscErrorCode FcRampDestroy(FcRamp *r)
   PetscFunctionReturn(0);
 }
 
-void FcDriverInit(FcDriver *d, PetscInt dim)
-{
-  *d = (FcDriver){.dim = dim, .ramp = {.type = FC_RAMP_CONSTANT, .value = 1}};
-}
+void FcDriverInit(FcDriver *d, PetscInt dim) { *d = (FcDriver){.dim = dim, .ramp = {.type = FC_RAMP_CONSTANT, .value = 1}}; }
 
 PetscReal FcDriverComponent(const FcDriver *d, PetscInt k, PetscReal t)
 {

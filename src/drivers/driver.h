@@ -20,7 +20,7 @@ typedef struct {
   PetscInt   n;      /* table size */
   PetscReal *t, *s;  /* table */
 } FcRamp;
-PetscReal      FcRampEval(const FcRamp *r, PetscReal t);
+PetscReal FcRampEval(const FcRamp *r, PetscReal t);
 /* A copy that owns its own table (a driver that shares another's ramp). */
 PetscErrorCode FcRampDuplicate(const FcRamp *r, FcRamp *copy);
 PetscErrorCode FcRampDestroy(FcRamp *r);
@@ -35,9 +35,9 @@ typedef struct {
   PetscInt   ntab;
   PetscReal *tab; /* ntab rows of 1 + dim numbers */
 } FcDriver;
-void           FcDriverInit(FcDriver *d, PetscInt dim);
+void FcDriverInit(FcDriver *d, PetscInt dim);
 /* Component k of v(t). */
-PetscReal      FcDriverComponent(const FcDriver *d, PetscInt k, PetscReal t);
+PetscReal FcDriverComponent(const FcDriver *d, PetscInt k, PetscReal t);
 /* v(t), dim components. */
 void           FcDriverEval(const FcDriver *d, PetscReal t, PetscReal v[]);
 PetscErrorCode FcDriverDestroy(FcDriver *d);

@@ -64,7 +64,8 @@ PetscErrorCode FcTrajectoryEvaluate(const FcTrajectory *tr, PetscReal t, PetscRe
   PetscFunctionBegin;
   PetscCheck(tr->n >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "trajectory %s: not loaded", tr->file);
   tend = tr->t[tr->n - 1];
-  PetscCheck(t >= 0 && t <= tend * (1 + 1e-12), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory %s: time %g s outside [0, %g] s", tr->file, (double)t, (double)tend);
+  PetscCheck(t >= 0 && t <= tend * (1 + 1e-12), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory %s: time %g s outside [0, %g] s", tr->file, (double)t,
+    (double)tend);
   PetscCheck(!(q || w) || tr->q, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "trajectory %s: the log has no orientation", tr->file);
   i = Interval_Private(tr, t);
   h = tr->t[i + 1] - tr->t[i];
@@ -76,9 +77,9 @@ PetscErrorCode FcTrajectoryEvaluate(const FcTrajectory *tr, PetscReal t, PetscRe
     for (int c = 0; c < 3; c++) v[c] = (tr->p[3 * (i + 1) + c] - tr->p[3 * i + c]) / h;
   if (w) {
     /* q_{i+1} = dq q_i with dq = exp(h ω / 2) in the world frame: ω = 2 log(dq) / h. */
-    PetscReal qi[4], dq[4], sn, ang;
+    PetscReal        qi[4], dq[4], sn, ang;
     const PetscReal *a = tr->q + 4 * i;
-    qi[0] = a[0];
+    qi[0]              = a[0];
     for (int c = 1; c < 4; c++) qi[c] = -a[c];
     FcQuaternionMult(tr->q + 4 * (i + 1), qi, dq);
     if (dq[0] < 0)
@@ -97,7 +98,8 @@ PetscErrorCode FcTrajectoryResample(const FcTrajectory *tr, PetscReal rate, FcTr
   PetscReal tend = tr->t[tr->n - 1];
 
   PetscFunctionBegin;
-  PetscCheck(rate > 0 && PetscIsNormalReal(rate), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory resampling: the rate must be a positive number, not %g", (double)rate);
+  PetscCheck(rate > 0 && PetscIsNormalReal(rate), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+    "trajectory resampling: the rate must be a positive number, not %g", (double)rate);
   PetscCall(PetscMemzero(out, sizeof *out));
   /* t_k = k / rate (not a running sum: no drift); the tolerance keeps the last sample when
    * t_end * rate is an integer up to rounding. */
@@ -105,8 +107,8 @@ PetscErrorCode FcTrajectoryResample(const FcTrajectory *tr, PetscReal rate, FcTr
   PetscCheck(m >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory %s: %g s is shorter than one step at %g Hz", tr->file, (double)tend, (double)rate);
   PetscCall(PetscMemcpy(out, tr, sizeof *out));
   out->t = out->p = out->q = NULL;
-  out->buttons               = NULL;
-  out->n                     = m;
+  out->buttons             = NULL;
+  out->n                   = m;
   out->nduplicates = out->ndropouts = 0;
   out->median_dt = out->max_dt = 1 / rate;
   PetscCall(PetscMalloc2(m, &out->t, 3 * m, &out->p));
@@ -135,4 +137,3 @@ PetscErrorCode FcTrajectoryDestroy(FcTrajectory *tr)
   tr->n = 0;
   PetscFunctionReturn(0);
 }
-

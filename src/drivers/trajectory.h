@@ -10,12 +10,12 @@
 typedef struct {
   char       file[PETSC_MAX_PATH_LEN];
   char       format[32], device[128], frame[128];
-  PetscInt   n;           /* samples */
-  PetscReal *t;           /* n, s, t[0] = 0 */
-  PetscReal *p;           /* 3n, m, world */
-  PetscReal *q;           /* 4n, (w, x, y, z) world, signs continuous; NULL without orientation */
-  PetscInt  *buttons;     /* n; NULL without buttons */
-  PetscReal  t_offset;    /* log time of t = 0, s from the log's first sample */
+  PetscInt   n;        /* samples */
+  PetscReal *t;        /* n, s, t[0] = 0 */
+  PetscReal *p;        /* 3n, m, world */
+  PetscReal *q;        /* 4n, (w, x, y, z) world, signs continuous; NULL without orientation */
+  PetscInt  *buttons;  /* n; NULL without buttons */
+  PetscReal  t_offset; /* log time of t = 0, s from the log's first sample */
   PetscReal  median_dt, max_dt;
   PetscInt   nrows;       /* data rows read */
   PetscInt   nduplicates; /* repeated samples dropped */

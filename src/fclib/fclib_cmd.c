@@ -15,11 +15,7 @@
 #include "../io/fclib_io.h"
 #include <string.h>
 
-typedef enum {
-  FC_FCLIB_FORM_AUTO,
-  FC_FCLIB_FORM_LOCAL,
-  FC_FCLIB_FORM_GLOBAL
-} FcFCLIBForm;
+typedef enum { FC_FCLIB_FORM_AUTO, FC_FCLIB_FORM_LOCAL, FC_FCLIB_FORM_GLOBAL } FcFCLIBForm;
 
 /* -fc_fclib_form local|global (auto when absent). */
 static PetscErrorCode GetForm_Private(FcFCLIBForm *form)
@@ -52,10 +48,14 @@ static void ResultTail_Private(FcContactSolver s, const FcContactSolverStats *st
   (void)FcContactSolverGetParams(s, &par);
   (void)FcContactSolverIsRegularized(s, &reg);
   (void)FcContactSolverGetSummary(s, sum, sizeof sum);
-  if (reg && (st->reason == FC_CONTACT_SOLVER_CONVERGED_TOL || st->reason == FC_CONTACT_SOLVER_CONVERGED_REGULARIZED || st->reason == FC_CONTACT_SOLVER_DIVERGED_REGULARIZED)) {
+  if (reg &&
+    (st->reason == FC_CONTACT_SOLVER_CONVERGED_TOL || st->reason == FC_CONTACT_SOLVER_CONVERGED_REGULARIZED ||
+      st->reason == FC_CONTACT_SOLVER_DIVERGED_REGULARIZED)) {
     if (st->reason == FC_CONTACT_SOLVER_CONVERGED_TOL) k = (size_t)snprintf(buf, len, " (tol %g met", (double)par.tol);
-    else if (st->reason == FC_CONTACT_SOLVER_CONVERGED_REGULARIZED) k = (size_t)snprintf(buf, len, " (tol %g not met, accepted up to %g (accept_regularized)", (double)par.tol, (double)par.accept_regularized);
-    else if (par.accept_regularized > 0) k = (size_t)snprintf(buf, len, " (tol %g not met, nor the accepted %g", (double)par.tol, (double)par.accept_regularized);
+    else if (st->reason == FC_CONTACT_SOLVER_CONVERGED_REGULARIZED)
+      k = (size_t)snprintf(buf, len, " (tol %g not met, accepted up to %g (accept_regularized)", (double)par.tol, (double)par.accept_regularized);
+    else if (par.accept_regularized > 0)
+      k = (size_t)snprintf(buf, len, " (tol %g not met, nor the accepted %g", (double)par.tol, (double)par.accept_regularized);
     else k = (size_t)snprintf(buf, len, " (tol %g not met; --accept-regularized accepts up to %g", (double)par.tol, FC_CONTACT_SOLVER_ACCEPT_REGULARIZED);
     if (k < len && sum[0]) k += (size_t)snprintf(buf + k, len - k, "; %s", sum);
     if (k < len) snprintf(buf + k, len - k, ")");
@@ -66,7 +66,9 @@ static void ResultTail_Private(FcContactSolver s, const FcContactSolverStats *st
 static PetscErrorCode CheckAccept_Private(PetscBool accept, PetscBool regularized, const char *types)
 {
   PetscFunctionBegin;
-  if (accept && !regularized) return FcInputError("command line", "--accept-regularized", "%s: not a regularized solver (only sap is; the others converge when their common error is <= --tol)", types);
+  if (accept && !regularized)
+    return FcInputError(
+      "command line", "--accept-regularized", "%s: not a regularized solver (only sap is; the others converge when their common error is <= --tol)", types);
   PetscFunctionReturn(0);
 }
 
@@ -92,7 +94,11 @@ static PetscErrorCode CheckSymmetric_Private(const char *file, FcContactSolver s
   if (!needs || FcContactProblemIsSymmetric(p)) PetscFunctionReturn(0);
   PetscCall(FcContactSolverGetType(s, &type));
   FcContactProblemAsymmetry(p, &asym, &wmax, &i, &j);
-  if (asym > FC_CONTACT_ASYM_ROUNDOFF * wmax) return FcInputError(file, "/fclib_local/W", "not symmetric: |W_ij - W_ji| = %.3g at (i, j) = (%" PetscInt_FMT ", %" PetscInt_FMT "), %.2g of max|W| = %.3g, beyond the %g of a producer's round-off (solver %s needs W = W^T)", (double)asym, i, j, (double)(asym / wmax), (double)wmax, FC_CONTACT_ASYM_ROUNDOFF, type);
+  if (asym > FC_CONTACT_ASYM_ROUNDOFF * wmax)
+    return FcInputError(file, "/fclib_local/W",
+      "not symmetric: |W_ij - W_ji| = %.3g at (i, j) = (%" PetscInt_FMT ", %" PetscInt_FMT
+      "), %.2g of max|W| = %.3g, beyond the %g of a producer's round-off (solver %s needs W = W^T)",
+      (double)asym, i, j, (double)(asym / wmax), (double)wmax, FC_CONTACT_ASYM_ROUNDOFF, type);
   *asym_rel = wmax > 0 ? asym / wmax : 0;
   PetscFunctionReturn(0);
 }
@@ -100,13 +106,17 @@ static PetscErrorCode CheckSymmetric_Private(const char *file, FcContactSolver s
 static PetscErrorCode WarnSymmetrized_Private(const char *file, const char *type, PetscReal asym)
 {
   PetscFunctionBegin;
-  if (asym > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "%s: /fclib_local/W: warning: symmetric only to %.2g of max|W| (within the %g of a producer's round-off): %s solves (W + W^T)/2; the common error is that of W as the file states it\n", file, (double)asym, FC_CONTACT_ASYM_ROUNDOFF, type));
+  if (asym > 0)
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr,
+      "%s: /fclib_local/W: warning: symmetric only to %.2g of max|W| (within the %g of a producer's round-off): %s solves (W + W^T)/2; the common error is that of W as the file states it\n",
+      file, (double)asym, FC_CONTACT_ASYM_ROUNDOFF, type));
   PetscFunctionReturn(0);
 }
 
 /* The global form of the solver's type on gp. *p: the local reformulation for the common error,
  * or NULL when M is not symmetric positive definite (the type then forms it with the M it used). */
-static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcContactSolver s, FcGlobalProblem gp, FcContactProblem *p, PetscReal **r, FcContactSolverStats *st)
+static PetscErrorCode SolveGlobal_Private(
+  const FcFCLIBSolveOptions *o, FcContactSolver s, FcGlobalProblem gp, FcContactProblem *p, PetscReal **r, FcContactSolverStats *st)
 {
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(3 * gp->m, r));
@@ -115,26 +125,27 @@ static PetscErrorCode SolveGlobal_Private(const FcFCLIBSolveOptions *o, FcContac
   {
     char tail[512];
     ResultTail_Private(s, st, tail, sizeof tail);
-    printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)%s\n", o->file, (int)gp->m, (int)st->iterations, (double)st->error, (double)st->own_residual, (double)st->time, st->reason_name, (int)gp->n, (double)st->time_setup, tail);
+    printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s (global form: n %d, setup %.3e s)%s\n", o->file, (int)gp->m,
+      (int)st->iterations, (double)st->error, (double)st->own_residual, (double)st->time, st->reason_name, (int)gp->n, (double)st->time_setup, tail);
   }
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
 {
-  FcContactProblem     p  = NULL;
-  FcGlobalProblem      gp = NULL;
-  FcContactSolver      s  = NULL;
-  FcContactSolverStats st;
+  FcContactProblem      p  = NULL;
+  FcGlobalProblem       gp = NULL;
+  FcContactSolver       s  = NULL;
+  FcContactSolverStats  st;
   FcContactSolverParams par;
-  FcGlobalMass         mass;
-  char                 tname[FC_NAME_LEN];
-  PetscReal           *r = NULL, asym = 0;
-  PetscInt             m;
-  FcFCLIBForm          form;
-  const char          *type;
-  PetscBool            global = PETSC_FALSE, reg = PETSC_FALSE;
-  PetscErrorCode       ierr;
+  FcGlobalMass          mass;
+  char                  tname[FC_NAME_LEN];
+  PetscReal            *r = NULL, asym = 0;
+  PetscInt              m;
+  FcFCLIBForm           form;
+  const char           *type;
+  PetscBool             global = PETSC_FALSE, reg = PETSC_FALSE;
+  PetscErrorCode        ierr;
 
   PetscFunctionBegin;
   *converged = PETSC_FALSE;
@@ -154,7 +165,8 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   if (!ierr) ierr = CheckAccept_Private(o->accept_regularized, reg, type);
   if (!ierr) ierr = FcContactSolverHasGlobal(s, &global);
   /* the message names sap, today's only type with a global form (the tests compare it) */
-  if (!ierr && form == FC_FCLIB_FORM_GLOBAL && !global) ierr = FcInputError("command line", "-fc_fclib_form", "global: only the sap solver has a global form (solver %s)", type);
+  if (!ierr && form == FC_FCLIB_FORM_GLOBAL && !global)
+    ierr = FcInputError("command line", "-fc_fclib_form", "global: only the sap solver has a global form (solver %s)", type);
   if (!ierr) {
     if (global && form != FC_FCLIB_FORM_LOCAL) {
       ierr = FcFCLIBRead(o->file, &p, &gp); /* gp NULL: a local file */
@@ -164,7 +176,10 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
        * round-off gives the reformulation as stated (the type symmetrizes its own copy and warns);
        * beyond that, M is refused for every solver */
       if (!ierr && gp) ierr = FcGlobalProblemComputeLocal(gp, &p, &mass);
-      if (!ierr && gp && mass.status == FC_GLOBAL_MASS_NOT_SYMMETRIC) ierr = FcInputError(o->file, "/fclib_global/M", "not symmetric: max |M_ij - M_ji| = %.3g of max|M|, beyond the %g of a producer's round-off (FCLIB's M is symmetric positive definite)", (double)mass.asym, FC_CONTACT_ASYM_ROUNDOFF);
+      if (!ierr && gp && mass.status == FC_GLOBAL_MASS_NOT_SYMMETRIC)
+        ierr = FcInputError(o->file, "/fclib_global/M",
+          "not symmetric: max |M_ij - M_ji| = %.3g of max|M|, beyond the %g of a producer's round-off (FCLIB's M is symmetric positive definite)",
+          (double)mass.asym, FC_CONTACT_ASYM_ROUNDOFF);
     } else ierr = FcFCLIBReadProblem(o->file, &p);
   }
   if (!ierr && !gp) ierr = CheckSymmetric_Private(o->file, s, p, &asym);
@@ -193,8 +208,12 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
     PetscCall(FcContactSolverGetStats(s, &st));
     ResultTail_Private(s, &st, tail, sizeof tail);
     /* a regularized type (sap) converges by its own optimality test: show that residual too */
-    if (!PetscIsInfOrNanReal(st.own_residual)) printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s%s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.own_residual, (double)st.time, st.reason_name, tail);
-    else printf("%s: contacts %d iterations %d error %.6e time %.6e s %s%s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.time, st.reason_name, tail);
+    if (!PetscIsInfOrNanReal(st.own_residual))
+      printf("%s: contacts %d iterations %d error %.6e own_residual %.6e time %.6e s %s%s\n", o->file, (int)m, (int)st.iterations, (double)st.error,
+        (double)st.own_residual, (double)st.time, st.reason_name, tail);
+    else
+      printf("%s: contacts %d iterations %d error %.6e time %.6e s %s%s\n", o->file, (int)m, (int)st.iterations, (double)st.error, (double)st.time,
+        st.reason_name, tail);
     PetscCall(FcContactSolverGetParams(s, &par));
     PetscCall(FcContactSolverDestroy(&s));
   }
@@ -206,21 +225,23 @@ PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged)
   /* once the command has succeeded, so that a failure is still one line on stderr */
   PetscCall(WarnSymmetrized_Private(o->file, tname, asym));
   /* the result line is on stdout; a failure (exit 1) also says so on stderr, in one line */
-  if (!*converged) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: fclib solve: %s: %s did not converge: common error %.3e, tol %g, after %d iterations (%s)\n", o->file, tname, (double)st.error, (double)par.tol, (int)st.iterations, st.reason_name));
+  if (!*converged)
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: fclib solve: %s: %s did not converge: common error %.3e, tol %g, after %d iterations (%s)\n",
+      o->file, tname, (double)st.error, (double)par.tol, (int)st.iterations, st.reason_name));
   PetscCall(PetscFree(r));
   PetscCall(FcContactProblemDestroy(&p));
   PetscFunctionReturn(0);
 }
 
 typedef struct {
-  char      solver[FC_NAME_LEN]; /* as given, e.g. "lemke:k=8" */
-  PetscInt  m, iterations;
-  PetscReal error, time, own_residual; /* own_residual: NaN unless the type is regularized (sap) */
-  PetscBool converged;
-  PetscReal *r;
-  PetscErrorCode failed; /* the type refused this problem (e.g. lemke's size limit) */
-  const char    *reason; /* the reason's name (static) */
-  PetscReal      asym;   /* a type that needs W = Wᵀ solved (W + Wᵀ)/2 of this relative asymmetry (0: W as given) */
+  char           solver[FC_NAME_LEN]; /* as given, e.g. "lemke:k=8" */
+  PetscInt       m, iterations;
+  PetscReal      error, time, own_residual; /* own_residual: NaN unless the type is regularized (sap) */
+  PetscBool      converged;
+  PetscReal     *r;
+  PetscErrorCode failed;    /* the type refused this problem (e.g. lemke's size limit) */
+  const char    *reason;    /* the reason's name (static) */
+  PetscReal      asym;      /* a type that needs W = Wᵀ solved (W + Wᵀ)/2 of this relative asymmetry (0: W as given) */
   char           tail[512]; /* ResultTail_Private: tol met or not, regularization, who did the work */
 } CompareRow;
 
@@ -259,7 +280,9 @@ static PetscErrorCode CompareSolve_Private(const char *file, FcContactProblem p,
       FcContactProblemAsymmetry(p, &asym, &wmax, &i, &j);
       row->asym = wmax > 0 ? asym / wmax : 0;
       if (asym > FC_CONTACT_ASYM_ROUNDOFF * wmax) {
-        fprintf(stderr, "fcsim: fclib compare: %s refused the problem (%s: /fclib_local/W: not symmetric: %.2g of max|W|, beyond the %g of a producer's round-off)\n", spec, file, (double)row->asym, FC_CONTACT_ASYM_ROUNDOFF);
+        fprintf(stderr,
+          "fcsim: fclib compare: %s refused the problem (%s: /fclib_local/W: not symmetric: %.2g of max|W|, beyond the %g of a producer's round-off)\n", spec,
+          file, (double)row->asym, FC_CONTACT_ASYM_ROUNDOFF);
         row->failed = FC_ERR_INPUT;
         row->asym   = 0;
       }
@@ -288,19 +311,19 @@ static PetscErrorCode CompareSolve_Private(const char *file, FcContactProblem p,
   PetscCall(FcContactSolverDestroy(&s));
   if (ierr) return ierr;
   if (row->failed) {
-    row->iterations = 0;
-    row->error      = PETSC_INFINITY;
-    row->time       = 0;
-    row->converged  = PETSC_FALSE;
+    row->iterations   = 0;
+    row->error        = PETSC_INFINITY;
+    row->time         = 0;
+    row->converged    = PETSC_FALSE;
     row->own_residual = (PetscReal)NAN;
     row->reason       = "REFUSED";
     PetscFunctionReturn(0);
   }
-  row->reason     = st.reason_name;
-  row->iterations = st.iterations;
-  row->error      = st.error;
-  row->time       = st.time;
-  row->converged  = st.converged;
+  row->reason       = st.reason_name;
+  row->iterations   = st.iterations;
+  row->error        = st.error;
+  row->time         = st.time;
+  row->converged    = st.converged;
   row->own_residual = st.own_residual;
   PetscFunctionReturn(0);
 }
@@ -308,15 +331,16 @@ static PetscErrorCode CompareSolve_Private(const char *file, FcContactProblem p,
 PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
 {
   char        list[4096], *tok, *save = NULL;
-  const char *fmt = o->format ? o->format : "table";
+  const char *fmt      = o->format ? o->format : "table";
   PetscInt    nsolvers = 0, nfailed = 0, nsolves = 0, nsym = 0;
-  PetscReal   amax = 0;
+  PetscReal   amax   = 0;
   PetscBool   anyreg = PETSC_FALSE;
   char        specs[32][FC_NAME_LEN];
 
   PetscFunctionBegin;
   *ok = PETSC_FALSE;
-  FcCheckInput(!strcmp(fmt, "table") || !strcmp(fmt, "csv") || !strcmp(fmt, "markdown"), "command line", "--format", "'%s': expected table, csv or markdown", fmt);
+  FcCheckInput(
+    !strcmp(fmt, "table") || !strcmp(fmt, "csv") || !strcmp(fmt, "markdown"), "command line", "--format", "'%s': expected table, csv or markdown", fmt);
   PetscCall(FcContactSolverRegisterAll());
   PetscCall(PetscStrncpy(list, o->solvers ? o->solvers : "nsgs", sizeof list));
   for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -358,12 +382,13 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
     PetscCall(FcContactProblemDestroy(&e));
   }
   if (!strcmp(fmt, "csv")) printf("problem,solver,contacts,iterations,error,time,converged,delta_percent,own_residual,reason,note\n");
-  else if (!strcmp(fmt, "markdown")) printf("| problem | solver | contacts | iterations | common error | time [s] | converged | δ%% |\n|---|---|---|---|---|---|---|---|\n");
+  else if (!strcmp(fmt, "markdown"))
+    printf("| problem | solver | contacts | iterations | common error | time [s] | converged | δ%% |\n|---|---|---|---|---|---|---|---|\n");
   else printf("%-40s %-16s %8s %10s %12s %12s %9s %10s\n", "problem", "solver", "contacts", "iterations", "error", "time[s]", "converged", "delta%");
   for (PetscInt f = 0; f < o->nfiles; f++) {
     FcContactProblem p;
     CompareRow      *rows;
-    PetscInt         ref = -1;
+    PetscInt         ref  = -1;
     PetscErrorCode   ierr = 0;
 
     PetscCall(FcFCLIBReadProblem(o->files[f], &p));
@@ -403,10 +428,14 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
           for (const char *c = rows[k].tail[0] ? rows[k].tail + 2 : ""; *c && nl + 2 < sizeof note; c++) note[nl++] = *c == '"' ? '\'' : *c;
           if (nl && note[nl - 1] == ')') nl--;
           note[nl] = 0;
-          printf("%s,%s,%d,%d,%.6e,%.6e,%d,%.6e,%.6e,%s,\"%s\"\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, (int)rows[k].converged, (double)d, (double)rows[k].own_residual, rows[k].reason, note);
-        }
-        else if (!strcmp(fmt, "markdown")) printf("| %s | %s | %d | %d | %.3e | %.3e | %s | %.3g |\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
-        else printf("%-40s %-16s %8d %10d %12.4e %12.4e %9s %10.3g\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
+          printf("%s,%s,%d,%d,%.6e,%.6e,%d,%.6e,%.6e,%s,\"%s\"\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error,
+            (double)rows[k].time, (int)rows[k].converged, (double)d, (double)rows[k].own_residual, rows[k].reason, note);
+        } else if (!strcmp(fmt, "markdown"))
+          printf("| %s | %s | %d | %d | %.3e | %.3e | %s | %.3g |\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations,
+            (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
+        else
+          printf("%-40s %-16s %8d %10d %12.4e %12.4e %9s %10.3g\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error,
+            (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
       }
     }
     for (PetscInt k = 0; k < nsolvers; k++) PetscCall(PetscFree(rows[k].r));
@@ -417,11 +446,16 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
   /* one warning line for the whole table: the problems whose W a type that needs symmetry solved
    * symmetrized (CheckSymmetric_Private, solver.c); the error is still W's */
   {
-    if (nsym) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: fclib compare: %d problem(s) have a W symmetric only to round-off (up to %.2g of max|W|, within %g): the solvers that need W = W^T solved (W + W^T)/2 there; every common error is that of W as the file states it\n", (int)nsym, (double)amax, FC_CONTACT_ASYM_ROUNDOFF));
+    if (nsym)
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr,
+        "fcsim: warning: fclib compare: %d problem(s) have a W symmetric only to round-off (up to %.2g of max|W|, within %g): the solvers that need W = W^T solved (W + W^T)/2 there; every common error is that of W as the file states it\n",
+        (int)nsym, (double)amax, FC_CONTACT_ASYM_ROUNDOFF));
   }
   /* the table is complete either way; a solver that failed makes the command fail, so a script
    * comparing solvers cannot mistake a failed solve for a result */
-  if (nfailed) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: fclib compare: %d of %d solves did not converge (column converged)\n", (int)nfailed, (int)nsolves));
+  if (nfailed)
+    PetscCall(
+      PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: fclib compare: %d of %d solves did not converge (column converged)\n", (int)nfailed, (int)nsolves));
   *ok = nfailed ? PETSC_FALSE : PETSC_TRUE;
   PetscFunctionReturn(0);
 }

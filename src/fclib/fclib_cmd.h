@@ -4,12 +4,12 @@
 #include "../core/fc.h"
 
 typedef struct {
-  const char *file;    /* FCLIB HDF5 file (local or global problem) */
-  const char *solver;  /* contact solver type, default "nsgs" */
-  PetscReal   tol;     /* PETSC_DEFAULT: the solver's default */
-  PetscInt    max_it;  /* PETSC_DEFAULT: the solver's default */
-  const char *out;     /* solution file (FCLIB /solution layout) or NULL */
-  PetscBool   overwrite; /* --overwrite: an existing regular file at out may be replaced */
+  const char *file;               /* FCLIB HDF5 file (local or global problem) */
+  const char *solver;             /* contact solver type, default "nsgs" */
+  PetscReal   tol;                /* PETSC_DEFAULT: the solver's default */
+  PetscInt    max_it;             /* PETSC_DEFAULT: the solver's default */
+  const char *out;                /* solution file (FCLIB /solution layout) or NULL */
+  PetscBool   overwrite;          /* --overwrite: an existing regular file at out may be replaced */
   PetscBool   accept_regularized; /* --accept-regularized: a regularized solver's answer above tol converges up to
                                    * FC_CONTACT_SOLVER_ACCEPT_REGULARIZED (solver.h); with another solver an input error */
 } FcFCLIBSolveOptions;
@@ -20,7 +20,6 @@ typedef struct {
  * tol for every solver (a regularized one's above tol only with accept_regularized),
  * -fc_contact_solver_max_error included (the global form of sap too). */
 PetscErrorCode FcFCLIBSolve(const FcFCLIBSolveOptions *o, PetscBool *converged);
-
 
 /* `fcsim fclib compare FILE... [--solvers nsgs,lemke:k=8,...] [--tol T] [--max-it N]
  * [--format table|csv|markdown]`: a row per (problem, solver) with contacts, iterations,
@@ -33,7 +32,7 @@ typedef struct {
   const char        *solvers; /* comma-separated, default "nsgs" */
   PetscReal          tol;
   PetscInt           max_it;
-  const char        *format;  /* "table" (default), "csv", "markdown" */
+  const char        *format;             /* "table" (default), "csv", "markdown" */
   PetscBool          accept_regularized; /* --accept-regularized, for the regularized solvers of the list (none: input error) */
 } FcFCLIBCompareOptions;
 /* *ok: false when a requested solver did not converge on a problem (its status, max_error

@@ -21,7 +21,8 @@ static PetscErrorCode MeshCheck(const FcMesh *mesh)
 {
   PetscFunctionBegin;
   PetscCheck(mesh->order == 1 || mesh->order == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh order %" PetscInt_FMT " not supported", mesh->order);
-  PetscCheck(mesh->npe == (mesh->order == 1 ? 4 : 10), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mesh of order %" PetscInt_FMT " with %" PetscInt_FMT " nodes per element", mesh->order, mesh->npe);
+  PetscCheck(mesh->npe == (mesh->order == 1 ? 4 : 10), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+    "Mesh of order %" PetscInt_FMT " with %" PetscInt_FMT " nodes per element", mesh->order, mesh->npe);
   PetscFunctionReturn(0);
 }
 
@@ -49,7 +50,8 @@ static PetscErrorCode UAccessBegin(const FcMesh *mesh, Vec u, UAccess *ua)
 
   PetscFunctionBegin;
   PetscCall(VecGetSize(u, &n));
-  PetscCheck(n == 3 * mesh->nnodes, PetscObjectComm((PetscObject)u), PETSC_ERR_ARG_SIZ, "Displacement vector of size %" PetscInt_FMT ", mesh has %" PetscInt_FMT " DoFs", n, 3 * mesh->nnodes);
+  PetscCheck(n == 3 * mesh->nnodes, PetscObjectComm((PetscObject)u), PETSC_ERR_ARG_SIZ,
+    "Displacement vector of size %" PetscInt_FMT ", mesh has %" PetscInt_FMT " DoFs", n, 3 * mesh->nnodes);
   PetscCall(FcVecAllBegin(u, ua));
   PetscFunctionReturn(0);
 }
@@ -109,10 +111,7 @@ PetscErrorCode FcVecAllEnd(FcVecAll *all)
 }
 
 /* Node n's index in the distributed vectors and matrices (FcAssemblyPartition). */
-static inline PetscInt NodeIndex(const FcMesh *mesh, PetscInt n)
-{
-  return mesh->part_perm ? mesh->part_perm[n] : n;
-}
+static inline PetscInt NodeIndex(const FcMesh *mesh, PetscInt n) { return mesh->part_perm ? mesh->part_perm[n] : n; }
 
 /* The elements a rank integrates. One rank, or several without a partition: the contiguous
  * share [estart, eend) (assembly.c's first distributed form). With a partition
@@ -147,7 +146,7 @@ static inline PetscBool ElementMine(const FcMesh *mesh, const ElemShare *sh, Pet
  * arrays MatCreateMPIAdj takes (and frees). */
 static PetscErrorCode NodeGraph_Private(const FcMesh *mesh, PetscInt nstart, PetscInt nend, PetscInt **ia, PetscInt **ja)
 {
-  PetscInt *off, *eln, *marker;
+  PetscInt      *off, *eln, *marker;
   const PetscInt npe = mesh->npe;
 
   PetscFunctionBegin;
@@ -285,7 +284,8 @@ static PetscErrorCode NodeElements_Private(const FcMesh *mesh, PetscInt **off_, 
   for (PetscInt k = 0; k < mesh->nelems * npe; k++) {
     const PetscInt n = mesh->conn[k];
     if (n < 0 || n >= N) PetscCall(PetscFree(off));
-    PetscCheck(n >= 0 && n < N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element %" PetscInt_FMT " refers to node %" PetscInt_FMT " of %" PetscInt_FMT, k / npe, n, N);
+    PetscCheck(n >= 0 && n < N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element %" PetscInt_FMT " refers to node %" PetscInt_FMT " of %" PetscInt_FMT,
+      k / npe, n, N);
     off[n + 1]++;
   }
   for (PetscInt n = 0; n < N; n++) off[n + 1] += off[n];
@@ -369,7 +369,9 @@ PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
       sd += dnnz[i];
       so += onnz[i];
     }
-    PetscCall(PetscInfo(*A, "fcsim: rows [%" PetscInt_FMT ", %" PetscInt_FMT "): %" PetscInt64_FMT " nonzeros in the diagonal block, %" PetscInt64_FMT " off it\n", rstart, rend, sd, so));
+    PetscCall(
+      PetscInfo(*A, "fcsim: rows [%" PetscInt_FMT ", %" PetscInt_FMT "): %" PetscInt64_FMT " nonzeros in the diagonal block, %" PetscInt64_FMT " off it\n",
+        rstart, rend, sd, so));
   }
   /* Both calls, PETSc's idiom: each is a no-op for the other matrix type. */
   PetscCall(MatSeqAIJSetPreallocation(*A, 0, dnnz));
@@ -390,7 +392,7 @@ PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
         const PetscInt m = nodes[a];
         if (marker[m] == n) continue;
         marker[m] = n;
-        nbr[k++] = NodeIndex(mesh, m);
+        nbr[k++]  = NodeIndex(mesh, m);
       }
     }
     PetscCall(PetscSortInt(k, nbr));
@@ -441,11 +443,11 @@ static PetscErrorCode AddElementMatrix_Private(Mat A, PetscInt npe, const PetscI
  * rotation of the element's deformation gradient at the start of the step), else from u. */
 static PetscErrorCode AssembleInternal_Private(const FcMesh *mesh, FcMaterial mat, Vec u, Vec uframe, PetscReal *energy, Vec fint, Mat K)
 {
-  MPI_Comm  comm = PetscObjectComm((PetscObject)u);
-  UAccess   ua, uf;
-  ElemShare sh;
-  PetscInt  rstart, rend, idx[3 * FC_MAX_NPE], nbad = 0, nbad_all = 0;
-  PetscReal Xe[3 * FC_MAX_NPE], ue[3 * FC_MAX_NPE], ufe[3 * FC_MAX_NPE], fe[3 * FC_MAX_NPE], R[9], *Ke = NULL, *Kw = NULL, We, Wsum = 0;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)u);
+  UAccess        ua, uf;
+  ElemShare      sh;
+  PetscInt       rstart, rend, idx[3 * FC_MAX_NPE], nbad = 0, nbad_all = 0;
+  PetscReal      Xe[3 * FC_MAX_NPE], ue[3 * FC_MAX_NPE], ufe[3 * FC_MAX_NPE], fe[3 * FC_MAX_NPE], R[9], *Ke = NULL, *Kw = NULL, We, Wsum = 0;
   const PetscInt ndof = 3 * mesh->npe;
 
   PetscFunctionBegin;
@@ -513,9 +515,9 @@ PetscErrorCode FcAssembleInternalLagged(const FcMesh *mesh, FcMaterial mat, Vec 
 
 PetscErrorCode FcAssembleMass(const FcMesh *mesh, PetscReal rho, Mat M)
 {
-  MPI_Comm       comm = PetscObjectComm((PetscObject)M);
-  ElemShare      sh;
-  PetscInt       rstart, rend, idx[3 * FC_MAX_NPE];
+  MPI_Comm  comm = PetscObjectComm((PetscObject)M);
+  ElemShare sh;
+  PetscInt  rstart, rend, idx[3 * FC_MAX_NPE];
   /* on the stack (7.2 kB for tet10): an error inside the loop (a degenerate element) then
    * leaks nothing, where a heap copy freed after the loop would be lost */
   PetscReal      Xe[3 * FC_MAX_NPE], Me[9 * FC_MAX_NPE * FC_MAX_NPE];
@@ -569,7 +571,7 @@ PetscErrorCode FcAssembleBodyForce(const FcMesh *mesh, PetscReal rho, const Pets
 static PetscErrorCode AssembleFaces(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, PetscBool pressure, const PetscReal t[3], PetscReal p, Vec f)
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)f);
-  const PetscInt npf  = mesh->npf, order = npf == 3 ? 1 : 2;
+  const PetscInt npf = mesh->npf, order = npf == 3 ? 1 : 2;
   FcQuadrature   q;
   PetscInt       fstart, fend, idx[18];
   PetscReal      Xf[18], fe[18], N[6], dN[12];
@@ -581,7 +583,8 @@ static PetscErrorCode AssembleFaces(const FcMesh *mesh, PetscInt nfaces, const P
   for (PetscInt k = fstart; k < fend; k++) {
     const PetscInt  fi = faces[k];
     const PetscInt *nodes;
-    PetscCheck(fi >= 0 && fi < mesh->nbfaces, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Boundary face %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", fi, mesh->nbfaces);
+    PetscCheck(fi >= 0 && fi < mesh->nbfaces, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Boundary face %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")",
+      fi, mesh->nbfaces);
     nodes = mesh->bfaces + fi * npf;
     for (PetscInt a = 0; a < npf; a++)
       for (int i = 0; i < 3; i++) {

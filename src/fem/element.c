@@ -52,7 +52,8 @@ static PetscErrorCode ElementNpe(PetscInt order, PetscInt *npe)
 /* Shape functions, their X-derivatives dNdX[3a+J] and det J at ξ. An element with det J <= 0
  * at a point it is evaluated at is inverted (or degenerate) in the reference configuration:
  * the mesh reader rejects those as input errors, so meeting one here is a program error. */
-static PetscErrorCode ElementGeometry(PetscInt order, PetscInt npe, const PetscReal *Xe, const PetscReal xi[3], PetscReal N[], PetscReal dNdX[], PetscReal *detJ)
+static PetscErrorCode ElementGeometry(
+  PetscInt order, PetscInt npe, const PetscReal *Xe, const PetscReal xi[3], PetscReal N[], PetscReal dNdX[], PetscReal *detJ)
 {
   PetscReal dN[3 * FC_MAX_NPE], J[9] = {0}, Ji[9];
 
@@ -62,7 +63,8 @@ static PetscErrorCode ElementGeometry(PetscInt order, PetscInt npe, const PetscR
     for (int r = 0; r < 3; r++)
       for (int j = 0; j < 3; j++) J[3 * r + j] += Xe[3 * a + r] * dN[3 * a + j];
   *detJ = FcMat3Inv(J, Ji);
-  PetscCheck(*detJ > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Element inverted or degenerate in the reference configuration: det J = %g at xi = (%g, %g, %g)", (double)*detJ, (double)xi[0], (double)xi[1], (double)xi[2]);
+  PetscCheck(*detJ > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Element inverted or degenerate in the reference configuration: det J = %g at xi = (%g, %g, %g)",
+    (double)*detJ, (double)xi[0], (double)xi[1], (double)xi[2]);
   /* ∂N_a/∂X_J = Σ_j ∂N_a/∂ξ_j (J⁻¹)_jJ */
   for (PetscInt a = 0; a < npe; a++)
     for (int K = 0; K < 3; K++) dNdX[3 * a + K] = dN[3 * a] * Ji[K] + dN[3 * a + 1] * Ji[3 + K] + dN[3 * a + 2] * Ji[6 + K];
@@ -129,22 +131,22 @@ PetscErrorCode FcElementFrame(FcMaterial mat, PetscInt order, const PetscReal *X
   PetscFunctionReturn(0);
 }
 
-static PetscBool MeanDilatation(FcMaterial mat)
-{
-  return (PetscBool)(mat->ops.volumetric && mat->volumetric == FC_VOLUMETRIC_MEAN_DILATATION);
-}
+static PetscBool MeanDilatation(FcMaterial mat) { return (PetscBool)(mat->ops.volumetric && mat->volumetric == FC_VOLUMETRIC_MEAN_DILATATION); }
 
 /* det F <= 0 (or not finite) where the volumetric term needs F⁻¹: the same error as the
  * decoupled material kernel (materials/mooney_rivlin.c). */
 static PetscErrorCode CheckDetF(FcMaterial mat, PetscReal J)
 {
   PetscFunctionBegin;
-  PetscCheck(J > 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Material %s: det F = %g <= 0 in an element (inverted in the current configuration); the Newton iterate is not admissible: reduce the load or time increment", mat->type, (double)J);
+  PetscCheck(J > 0, PETSC_COMM_SELF, PETSC_ERR_FP,
+    "Material %s: det F = %g <= 0 in an element (inverted in the current configuration); the Newton iterate is not admissible: reduce the load or time increment",
+    mat->type, (double)J);
   PetscFunctionReturn(0);
 }
 
 /* Element volume V and deformed volume v = ∫ det F dV with the stiffness rule q. */
-static PetscErrorCode ElementDilatation(FcMaterial mat, PetscInt order, PetscInt npe, const PetscReal *Xe, const PetscReal *ue, const FcQuadrature *q, PetscReal *V, PetscReal *v)
+static PetscErrorCode ElementDilatation(
+  FcMaterial mat, PetscInt order, PetscInt npe, const PetscReal *Xe, const PetscReal *ue, const FcQuadrature *q, PetscReal *V, PetscReal *v)
 {
   PetscReal N[FC_MAX_NPE], dNdX[3 * FC_MAX_NPE], detJ, F[9], J;
 
@@ -185,7 +187,8 @@ PetscErrorCode FcElementAdmissible(FcMaterial mat, PetscInt order, const PetscRe
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcElementInternalFrame(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, const PetscReal *Rin, PetscReal *We, PetscReal *fe, PetscReal *Ke)
+PetscErrorCode FcElementInternalFrame(
+  FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, const PetscReal *Rin, PetscReal *We, PetscReal *fe, PetscReal *Ke)
 {
   PetscInt        npe = 0, ndof;
   FcQuadrature    q;
@@ -246,7 +249,8 @@ PetscErrorCode FcElementInternalFrame(FcMaterial mat, PetscInt order, const Pets
       PetscCall((*mat->ops.tangent)(mat, F, R, A));
       for (PetscInt a = 0; a < npe; a++)
         for (int i = 0; i < 3; i++)
-          for (int kL = 0; kL < 9; kL++) BA[a][i][kL] = dNdX[3 * a] * A[(3 * i) * 9 + kL] + dNdX[3 * a + 1] * A[(3 * i + 1) * 9 + kL] + dNdX[3 * a + 2] * A[(3 * i + 2) * 9 + kL];
+          for (int kL = 0; kL < 9; kL++)
+            BA[a][i][kL] = dNdX[3 * a] * A[(3 * i) * 9 + kL] + dNdX[3 * a + 1] * A[(3 * i + 1) * 9 + kL] + dNdX[3 * a + 2] * A[(3 * i + 2) * 9 + kL];
       for (PetscInt a = 0; a < npe; a++)
         for (int i = 0; i < 3; i++) {
           PetscReal *row = Ke + (3 * a + i) * ndof;

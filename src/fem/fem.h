@@ -17,13 +17,13 @@ void FcTetShape(PetscInt order, const PetscReal xi[3], PetscReal N[], PetscReal 
 void FcTriShape(PetscInt order, const PetscReal xi[2], PetscReal N[], PetscReal dN[]);
 /* Reference coordinates of the element nodes (npe*3, resp. npf*2), and the corner nodes of
  * the edge carrying each mid-edge node (tet10 node 4+e, tri6 node 3+e). */
-void FcTetNodes(PetscInt order, PetscReal xi[]);
-void FcTriNodes(PetscInt order, PetscReal xi[]);
+void             FcTetNodes(PetscInt order, PetscReal xi[]);
+void             FcTriNodes(PetscInt order, PetscReal xi[]);
 extern const int FcTetEdgeNodes[6][2];
 extern const int FcTriEdgeNodes[3][2];
 
 typedef struct {
-  PetscInt        n;
+  PetscInt         n;
   const PetscReal *xi; /* n*3 (tet) or n*2 (tri) reference coordinates */
   const PetscReal *w;  /* weights; sum = 1/6 (tet) or 1/2 (tri) */
 } FcQuadrature;
@@ -52,7 +52,8 @@ PetscErrorCode FcElementMass(PetscInt order, const PetscReal *Xe, PetscReal rho,
 PetscErrorCode FcElementCauchy(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscReal sigma[9]);
 /* FcElementInternal with a given element frame R (NULL: computed by FcElementFrame). With R
  * fixed, fe is the exact derivative of We and Ke that of fe (finite-difference checks). */
-PetscErrorCode FcElementInternalFrame(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, const PetscReal *R, PetscReal *We, PetscReal *fe, PetscReal *Ke);
+PetscErrorCode FcElementInternalFrame(
+  FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, const PetscReal *R, PetscReal *We, PetscReal *fe, PetscReal *Ke);
 /* Element frame: mat->ops.frame of F at the centroid, identity for models without a frame. */
 PetscErrorCode FcElementFrame(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscReal R[9]);
 /* Deformation gradient F = I + ∇_X u at reference point xi (NULL: centroid); ue may be NULL. */

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static FcRegistry             MaterialRegistry          = {.what = "material"};
+static FcRegistry             MaterialRegistry = {.what = "material"};
 static const FcMaterialModel *MaterialModels[FC_REGISTRY_MAX]; /* by registry position */
 static PetscBool              MaterialRegisterAllCalled = PETSC_FALSE;
 
-const FcBound FcModulusBound      = {"elastic moduli of solids: soft gels have about 10 Pa, diamond 1.2e12 Pa", "Pa", 0.1, 1e14};
-const FcBound FcModulusUpperBound = {"elastic moduli of solids: soft gels have about 10 Pa, diamond 1.2e12 Pa", "Pa", -1, 1e14};
-const FcBound FcDensityBound      = {"densities of solids: aerogels have about 0.2 kg/m^3, osmium 2.26e4 kg/m^3", "kg/m^3", 1e-3, 1e6};
+const FcBound     FcModulusBound        = {"elastic moduli of solids: soft gels have about 10 Pa, diamond 1.2e12 Pa", "Pa", 0.1, 1e14};
+const FcBound     FcModulusUpperBound   = {"elastic moduli of solids: soft gels have about 10 Pa, diamond 1.2e12 Pa", "Pa", -1, 1e14};
+const FcBound     FcDensityBound        = {"densities of solids: aerogels have about 0.2 kg/m^3, osmium 2.26e4 kg/m^3", "kg/m^3", 1e-3, 1e6};
 const char *const FcVolumetricChoices[] = {"auto", "mean_dilatation", "pointwise", NULL};
 
 /* ------------------------------------------------------------------------------------------ */
@@ -75,10 +75,7 @@ PetscErrorCode FcMaterialParamsSetChoice(FcMaterialParams *p, const char *name, 
   PetscFunctionReturn(0);
 }
 
-PetscBool FcMaterialParamsHas(const FcMaterialParams *p, const char *name)
-{
-  return (PetscBool)(!strcmp(name, "density") || ParamIndex_Private(p, name) >= 0);
-}
+PetscBool FcMaterialParamsHas(const FcMaterialParams *p, const char *name) { return (PetscBool)(!strcmp(name, "density") || ParamIndex_Private(p, name) >= 0); }
 
 PetscErrorCode FcMaterialParamsGetReal(const FcMaterialParams *p, const char *name, PetscReal *value)
 {
@@ -143,10 +140,7 @@ PetscErrorCode FcMaterialFinalizePackage(void)
   PetscFunctionReturn(0);
 }
 
-void FcMaterialTypes(char *buf, size_t len)
-{
-  FcRegistryList(&MaterialRegistry, buf, len);
-}
+void FcMaterialTypes(char *buf, size_t len) { FcRegistryList(&MaterialRegistry, buf, len); }
 
 PetscErrorCode FcMaterialModelGet(PetscInt i, const char **name, const FcMaterialModel **model)
 {
@@ -319,7 +313,9 @@ PetscErrorCode FcMaterialCheckBulkShear(const char *where, const char *path, con
   PetscFunctionBegin;
   if (kappa <= 1e8 * mu) PetscFunctionReturn(0);
   snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", key);
-  return FcInputError(where, sub, "the bulk modulus would be %.3g times the shear modulus (at most 1e8%s): the shear response would be lost to rounding; nearly incompressible rubber has 1e3 to 1e4", (double)(kappa / mu), hint);
+  return FcInputError(where, sub,
+    "the bulk modulus would be %.3g times the shear modulus (at most 1e8%s): the shear response would be lost to rounding; nearly incompressible rubber has 1e3 to 1e4",
+    (double)(kappa / mu), hint);
 }
 
 PetscErrorCode FcMaterialCheckENu(const FcMaterialParams *p, const char *where, const char *path)

@@ -72,15 +72,15 @@ struct _p_FcMaterial {
   struct _FcMaterialOps ops;
   /* Set by the model's create: E, ν and the Lamé parameters λ, μ (FcMaterialSetIsotropic; for
    * mooney_rivlin those of its small-strain limit), the bulk modulus κ, Mooney–Rivlin's C10, C01. */
-  PetscReal             E, nu, density, lambda, mu;
-  PetscReal             kappa, C10, C01;
-  FcVolumetricType      volumetric;                 /* decoupled models: how U(J) is integrated */
+  PetscReal        E, nu, density, lambda, mu;
+  PetscReal        kappa, C10, C01;
+  FcVolumetricType volumetric; /* decoupled models: how U(J) is integrated */
   /* Capabilities, copied from the model's registry entry by FcMaterialCreate, so that a body or a
    * compliance strategy asks the material instead of testing its name: */
-  PetscBool             linear;       /* P is linear in F: K is independent of u (assembled once, f_int = K u) */
-  PetscBool             lagged_frame; /* ops.frame is evaluated at the step's start u0, not at the iterate
+  PetscBool linear;       /* P is linear in F: K is independent of u (assembled once, f_int = K u) */
+  PetscBool lagged_frame; /* ops.frame is evaluated at the step's start u0, not at the iterate
                                        * (corotational_lagged: R̂ = R0 within a step) */
-  void                 *data;
+  void     *data;
 };
 
 /* What a model registers. create fills mat->ops (and optionally mat->data, which
@@ -125,8 +125,8 @@ extern const FcMaterialModel FcMaterialMooneyRivlin;       /* "mooney_rivlin"   
 
 /* Rows shared by the models' tables. Moduli and densities have the physical bounds of solids
  * (FcModulusBound, FcDensityBound, material.c): a value outside is a mistake of unit. */
-extern const FcBound           FcModulusBound, FcModulusUpperBound, FcDensityBound;
-extern const char *const       FcVolumetricChoices[];
+extern const FcBound     FcModulusBound, FcModulusUpperBound, FcDensityBound;
+extern const char *const FcVolumetricChoices[];
 // clang-format off
 #define FC_MATERIAL_PARAM_E       {.name = "E", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcModulusBound, .doc = "Young's modulus [Pa]"}
 // clang-format on
@@ -138,7 +138,10 @@ extern const char *const       FcVolumetricChoices[];
 #define FC_MATERIAL_PARAM_DENSITY {.name = "density", .type = FC_PARAM_REAL, .required = PETSC_TRUE, .range = FC_RANGE_GT(0), .bound = &FcDensityBound, .doc = "mass density [kg/m^3]"}
 // clang-format on
 #define FC_MATERIAL_PARAM_VOLUMETRIC \
-  {.name = "volumetric", .type = FC_PARAM_CHOICE, .def = "auto", .choices = FcVolumetricChoices, .doc = "how U(J) is integrated: at the element's mean dilatation, at every quadrature point, or auto (mean dilatation when kappa >= 10 mu)"}
+  { \
+    .name = "volumetric", .type = FC_PARAM_CHOICE, .def = "auto", .choices = FcVolumetricChoices, \
+    .doc = "how U(J) is integrated: at the element's mean dilatation, at every quadrature point, or auto (mean dilatation when kappa >= 10 mu)" \
+  }
 
 /* For the models given by Young's modulus and Poisson's ratio: sets E, ν, the Lamé parameters
  * λ = Eν / ((1+ν)(1−2ν)), μ = E / (2(1+ν)) and the bulk modulus κ = E / (3(1−2ν)). */

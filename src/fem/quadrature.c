@@ -46,15 +46,13 @@
 // clang-format off
 #define S21(a, b) {a, a}, {b, a}, {a, b}
 // clang-format on
-#define W4(w)     w, w, w, w
-#define W6(w)     w, w, w, w, w, w
-#define W3(w)     w, w, w
+#define W4(w) w, w, w, w
+#define W6(w) w, w, w, w, w, w
+#define W3(w) w, w, w
 
 /* ---- tetrahedron ---- */
-static const PetscReal TetX1[1][3] = {
-  {0.25, 0.25, 0.25}
-};
-static const PetscReal TetW1[1] = {1.0 / 6.0};
+static const PetscReal TetX1[1][3] = {{0.25, 0.25, 0.25}};
+static const PetscReal TetW1[1]    = {1.0 / 6.0};
 
 #define T2A 0.138196601125010515180
 #define T2B 0.585410196624968454461
@@ -83,10 +81,8 @@ static const PetscReal TetX5[14][3] = {S31(T5A1, T5B1), S31(T5A2, T5B2), S22(T5A
 static const PetscReal TetW5[14]    = {W4(T5W1), W4(T5W2), W6(T5W3)};
 
 /* ---- triangle ---- */
-static const PetscReal TriX1[1][2] = {
-  {1.0 / 3.0, 1.0 / 3.0}
-};
-static const PetscReal TriW1[1] = {0.5};
+static const PetscReal TriX1[1][2] = {{1.0 / 3.0, 1.0 / 3.0}};
+static const PetscReal TriW1[1]    = {0.5};
 
 static const PetscReal TriX2[3][2] = {S21(1.0 / 6.0, 2.0 / 3.0)};
 static const PetscReal TriW2[3]    = {W3(1.0 / 6.0)};

@@ -70,8 +70,8 @@ static PetscBool CSVWant(const FcOutputSpec *spec)
  * its way up already (one line only). */
 static PetscErrorCode CSVDestroy(void **ctx, PetscBool report)
 {
-  CSVOut   *o = (CSVOut *)*ctx;
-  PetscBool failed = PETSC_FALSE;
+  CSVOut   *o                       = (CSVOut *)*ctx;
+  PetscBool failed                  = PETSC_FALSE;
   char      dir[PETSC_MAX_PATH_LEN] = "";
 
   PetscFunctionBegin;

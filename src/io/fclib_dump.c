@@ -12,10 +12,7 @@ typedef struct {
   char meaning[160];
 } FCLIBOut;
 
-static PetscBool FCLIBWant(const FcOutputSpec *spec)
-{
-  return spec->fclib;
-}
+static PetscBool FCLIBWant(const FcOutputSpec *spec) { return spec->fclib; }
 
 static PetscErrorCode FCLIBOpen(const FcOutputSpec *spec, const FcOutputState *s, void **ctx)
 {

@@ -135,14 +135,10 @@ static PetscBool DsetInfo_Private(hid_t fid, const char *path, FcDsetInfo *di)
 static const char *ClassName_Private(H5T_class_t c)
 {
   switch (c) {
-  case H5T_INTEGER:
-    return "integer";
-  case H5T_FLOAT:
-    return "floating-point";
-  case H5T_STRING:
-    return "string";
-  default:
-    return "non-numeric";
+  case H5T_INTEGER: return "integer";
+  case H5T_FLOAT: return "floating-point";
+  case H5T_STRING: return "string";
+  default: return "non-numeric";
   }
 }
 
@@ -178,7 +174,8 @@ static PetscErrorCode ReadInt_Private(FcH5 *h, const char *path, int *val)
 
   PetscFunctionBegin;
   PetscCall(RequireDataset_Private(h, path, &di));
-  if (di.cls != H5T_INTEGER || di.npoints != 1) return FcInputError(h->file, path, "expected one integer, found %lld %s value(s)", di.npoints, ClassName_Private(di.cls));
+  if (di.cls != H5T_INTEGER || di.npoints != 1)
+    return FcInputError(h->file, path, "expected one integer, found %lld %s value(s)", di.npoints, ClassName_Private(di.cls));
   did = H5Dopen2(h->fid, path, H5P_DEFAULT);
   st  = did < 0 ? -1 : H5Dread(did, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, val);
   if (did >= 0) H5Dclose(did);
@@ -193,7 +190,8 @@ static PetscErrorCode RequireNumbers_Private(FcH5 *h, const char *path, PetscBoo
   PetscFunctionBegin;
   PetscCall(RequireDataset_Private(h, path, &di));
   if (integer && di.cls != H5T_INTEGER) return FcInputError(h->file, path, "expected integers (%s), found %s values", what, ClassName_Private(di.cls));
-  if (!integer && di.cls != H5T_FLOAT && di.cls != H5T_INTEGER) return FcInputError(h->file, path, "expected numbers (%s), found %s values", what, ClassName_Private(di.cls));
+  if (!integer && di.cls != H5T_FLOAT && di.cls != H5T_INTEGER)
+    return FcInputError(h->file, path, "expected numbers (%s), found %s values", what, ClassName_Private(di.cls));
   if (di.npoints != n) return FcInputError(h->file, path, "has %lld entries, expected %lld (%s)", di.npoints, n, what);
   PetscFunctionReturn(0);
 }
@@ -288,7 +286,8 @@ static PetscErrorCode RequireLength_Private(FcH5 *h, const char *path, PetscBool
   PetscFunctionBegin;
   PetscCall(RequireDataset_Private(h, path, &di));
   if (integer && di.cls != H5T_INTEGER) return FcInputError(h->file, path, "expected integers (%s), found %s values", what, ClassName_Private(di.cls));
-  if (!integer && di.cls != H5T_FLOAT && di.cls != H5T_INTEGER) return FcInputError(h->file, path, "expected numbers (%s), found %s values", what, ClassName_Private(di.cls));
+  if (!integer && di.cls != H5T_FLOAT && di.cls != H5T_INTEGER)
+    return FcInputError(h->file, path, "expected numbers (%s), found %s values", what, ClassName_Private(di.cls));
   if (di.npoints > hi) return FcInputError(h->file, path, "has %lld entries, expected at most nzmax = %lld (%s)", di.npoints, hi, what);
   if (di.npoints < lo) return FcInputError(h->file, path, "has %lld entries, expected at least nz = %lld (%s)", di.npoints, lo, what);
   *len = di.npoints;
@@ -438,10 +437,7 @@ static PetscErrorCode ValidateGlobal_Private(FcH5 *h, FcMatShape *Mp, FcMatShape
   PetscFunctionReturn(0);
 }
 
-typedef enum {
-  FC_FCLIB_LOCAL,
-  FC_FCLIB_GLOBAL
-} FcFCLIBKind;
+typedef enum { FC_FCLIB_LOCAL, FC_FCLIB_GLOBAL } FcFCLIBKind;
 
 /* The file as a whole: readable, HDF5, and which problem it holds. */
 static PetscErrorCode ProbeFile_Private(const char *path, FcH5 *h, FcFCLIBKind *kind)
@@ -493,10 +489,7 @@ static void QuietBegin_Private(FcH5Quiet *q)
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
-static void QuietEnd_Private(FcH5Quiet *q)
-{
-  H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
-}
+static void QuietEnd_Private(FcH5Quiet *q) { H5Eset_auto2(H5E_DEFAULT, q->func, q->data); }
 
 /* HDF5 1.10 leaks internal free-list blocks when it parses damaged metadata, with every id
  * closed (nothing a caller can release), and its shutdown then prints "HDF5: infinite loop
@@ -507,10 +500,7 @@ static void QuietEnd_Private(FcH5Quiet *q)
  * first, and turns error printing off. (Without MPI, HDF5 shuts down from atexit(), which also
  * runs handlers last-in first-out.) Set up at the first read, since even a read that succeeds
  * may have stepped over damaged links on its way. */
-static void QuietShutdown_Private(void)
-{
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
+static void QuietShutdown_Private(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
 static int QuietShutdownMPI_Private(MPI_Comm comm, int keyval, void *attr, void *extra)
 {
@@ -555,9 +545,9 @@ static void CloseFile_Private(FcH5 *h)
  * column exactly when it is at or after the column's first entry (pointers checked nondecreasing). */
 static PetscErrorCode CheckCompressedDuplicates_Private(const char *file, const char *grp, const struct fclib_matrix *A)
 {
-  const int  nout = A->nz == -1 ? A->n : A->m, nin = A->nz == -1 ? A->m : A->n;
-  int       *last, dk = -1, dprev = -1, dout = -1;
-  char       path[256];
+  const int nout = A->nz == -1 ? A->n : A->m, nin = A->nz == -1 ? A->m : A->n;
+  int      *last, dk = -1, dprev = -1, dout = -1;
+  char      path[256];
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1((size_t)nin + 1, &last));
@@ -574,7 +564,10 @@ static PetscErrorCode CheckCompressedDuplicates_Private(const char *file, const 
     }
   PetscCall(PetscFree(last));
   snprintf(path, sizeof path, "%s/i", grp);
-  FcCheckInput(dk < 0, file, path, "%s index %d given twice in %s %d (entries %d and %d): a compressed %s lists each %s once (only triplets may repeat an entry, and are summed)", A->nz == -1 ? "row" : "column", dk >= 0 ? A->i[dk] : 0, A->nz == -1 ? "column" : "row", dout, dprev, dk, A->nz == -1 ? "column" : "row", A->nz == -1 ? "row" : "column");
+  FcCheckInput(dk < 0, file, path,
+    "%s index %d given twice in %s %d (entries %d and %d): a compressed %s lists each %s once (only triplets may repeat an entry, and are summed)",
+    A->nz == -1 ? "row" : "column", dk >= 0 ? A->i[dk] : 0, A->nz == -1 ? "column" : "row", dout, dprev, dk, A->nz == -1 ? "column" : "row",
+    A->nz == -1 ? "row" : "column");
   PetscFunctionReturn(0);
 }
 
@@ -584,10 +577,12 @@ static PetscErrorCode CheckMatrixValues_Private(const char *file, const char *gr
 
   PetscFunctionBegin;
   if (A->nz < 0) { /* compressed: nz == -1 columns, -2 rows */
-    const int  nout = A->nz == -1 ? A->n : A->m, nin = A->nz == -1 ? A->m : A->n;
-    const char *in  = A->nz == -1 ? "row" : "column";
+    const int   nout = A->nz == -1 ? A->n : A->m, nin = A->nz == -1 ? A->m : A->n;
+    const char *in = A->nz == -1 ? "row" : "column";
     snprintf(path, sizeof path, "%s/p", grp);
-    for (int j = 0; j < nout; j++) FcCheckInput(A->p[j] >= 0 && A->p[j] <= A->p[j + 1] && A->p[j + 1] <= A->nzmax, file, path, "pointers must be nondecreasing within [0, nzmax = %d] (p[%d] = %d, p[%d] = %d)", A->nzmax, j, A->p[j], j + 1, A->p[j + 1]);
+    for (int j = 0; j < nout; j++)
+      FcCheckInput(A->p[j] >= 0 && A->p[j] <= A->p[j + 1] && A->p[j + 1] <= A->nzmax, file, path,
+        "pointers must be nondecreasing within [0, nzmax = %d] (p[%d] = %d, p[%d] = %d)", A->nzmax, j, A->p[j], j + 1, A->p[j + 1]);
     snprintf(path, sizeof path, "%s/i", grp);
     FcCheckInput(A->p[nout] <= s->li, file, path, "has %lld entries, fewer than the p[%d] = %d that the pointers address", s->li, nout, A->p[nout]);
     snprintf(path, sizeof path, "%s/x", grp);
@@ -680,9 +675,9 @@ typedef struct {
   const char          *grp; /* "/fclib_global/H" */
   struct fclib_matrix *A;
   FcTripletFit         fit;
-  int                  conv;  /* FC_TRIPLET_FCLIB or FC_TRIPLET_CSPARSE, once decided */
-  PetscReal            asym;  /* square, both readings fit: max |a_ij - a_ji| / max |a_ij| */
-  const char          *by;    /* the matrix whose ranges revealed conv, or NULL */
+  int                  conv; /* FC_TRIPLET_FCLIB or FC_TRIPLET_CSPARSE, once decided */
+  PetscReal            asym; /* square, both readings fit: max |a_ij - a_ji| / max |a_ij| */
+  const char          *by;   /* the matrix whose ranges revealed conv, or NULL */
 } FcMatRead;
 
 typedef struct {
@@ -720,7 +715,7 @@ static PetscErrorCode TripletAsymmetry_Private(const struct fclib_matrix *A, Pet
   for (int k = 0; k < nu; k++) {
     const FcTripletEntry  t = {(e[k].key % n) * n + e[k].key / n, 0};
     const FcTripletEntry *f = bsearch(&t, e, (size_t)nu, sizeof *e, CompareTripletEntry_Private);
-    d = PetscMax(d, PetscAbsReal(e[k].v - (f ? f->v : 0.0)));
+    d                       = PetscMax(d, PetscAbsReal(e[k].v - (f ? f->v : 0.0)));
   }
   *asym = amax > 0 ? d / amax : 0;
   PetscCall(PetscFree(e));
@@ -736,7 +731,7 @@ static PetscErrorCode TripletAsymmetry_Private(const struct fclib_matrix *A, Pet
  * NaN is reported as such rather than as an asymmetry). Fitting neither is an input error. */
 static PetscErrorCode TripletFit_Private(const char *file, FcMatRead *mr)
 {
-  const struct fclib_matrix *A = mr->A;
+  const struct fclib_matrix *A    = mr->A;
   int                        badF = -1, badC = -1; /* first triplet out of range in each reading */
   char                       path[256];
 
@@ -753,7 +748,9 @@ static PetscErrorCode TripletFit_Private(const char *file, FcMatRead *mr)
       snprintf(path, sizeof path, "%s/%s", mr->grp, inp ? "p" : "i");
       return FcInputError(file, path, "index %d out of range [0, %d) in either triplet convention (triplet %d)", inp ? A->p[badF] : A->i[badF], A->m, badF);
     }
-    return FcInputError(file, mr->grp, "triplet indices fit neither convention in %d x %d: FCLIB's (p rows, i columns) has (p, i)[%d] = (%d, %d), CSparse's (i rows, p columns) has (i, p)[%d] = (%d, %d)", A->m, A->n, badF, A->p[badF], A->i[badF], badC, A->i[badC], A->p[badC]);
+    return FcInputError(file, mr->grp,
+      "triplet indices fit neither convention in %d x %d: FCLIB's (p rows, i columns) has (p, i)[%d] = (%d, %d), CSparse's (i rows, p columns) has (i, p)[%d] = (%d, %d)",
+      A->m, A->n, badF, A->p[badF], A->i[badF], badC, A->i[badC], A->p[badC]);
   }
   mr->asym = 0;
   if (badF < 0 && badC >= 0) mr->fit = FC_TRIPLET_FCLIB;
@@ -776,22 +773,21 @@ static PetscErrorCode MatrixVerbose_Private(const char *file, const FcMatRead *m
   if (FcVerbosity < 2) PetscFunctionReturn(0);
   if (A->nz == -1 || A->nz == -2) {
     const int np = A->nz == -1 ? A->n : A->m;
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s: %s: compressed %s (nz %d: p %d %s pointers, i %s indices), %d entries of nzmax %d\n", file, mr->grp, A->nz == -1 ? "columns" : "rows", A->nz, np + 1, A->nz == -1 ? "column" : "row", A->nz == -1 ? "row" : "column", A->p[np] - A->p[0], A->nzmax));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s: %s: compressed %s (nz %d: p %d %s pointers, i %s indices), %d entries of nzmax %d\n", file, mr->grp,
+      A->nz == -1 ? "columns" : "rows", A->nz, np + 1, A->nz == -1 ? "column" : "row", A->nz == -1 ? "row" : "column", A->p[np] - A->p[0], A->nzmax));
     PetscFunctionReturn(0);
   }
   switch (mr->fit) {
   case FC_TRIPLET_FCLIB:
-  case FC_TRIPLET_CSPARSE:
-    snprintf(why, sizeof why, "the only reading whose indices fit %d x %d", A->m, A->n);
-    break;
+  case FC_TRIPLET_CSPARSE: snprintf(why, sizeof why, "the only reading whose indices fit %d x %d", A->m, A->n); break;
   case FC_TRIPLET_SYMMETRIC:
-    snprintf(why, sizeof why, "symmetric: both conventions read the same matrix, asymmetry %.1e of max|a|%s%s%s", (double)mr->asym, mr->by ? "; as " : "", mr->by ? mr->by : "", mr->by ? " revealed" : "");
+    snprintf(why, sizeof why, "symmetric: both conventions read the same matrix, asymmetry %.1e of max|a|%s%s%s", (double)mr->asym, mr->by ? "; as " : "",
+      mr->by ? mr->by : "", mr->by ? " revealed" : "");
     break;
-  case FC_TRIPLET_UNDECIDED:
-    snprintf(why, sizeof why, "as %s revealed", mr->by);
-    break;
+  case FC_TRIPLET_UNDECIDED: snprintf(why, sizeof why, "as %s revealed", mr->by); break;
   }
-  PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s: %s: triplet, %s (%s), nz %d of nzmax %d\n", file, mr->grp, mr->fit == FC_TRIPLET_SYMMETRIC && !mr->by ? "either convention" : FcTripletConvName[mr->conv], why, A->nz, A->nzmax));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s: %s: triplet, %s (%s), nz %d of nzmax %d\n", file, mr->grp,
+    mr->fit == FC_TRIPLET_SYMMETRIC && !mr->by ? "either convention" : FcTripletConvName[mr->conv], why, A->nz, A->nzmax));
   PetscFunctionReturn(0);
 }
 
@@ -821,8 +817,14 @@ static PetscErrorCode DecideTriplets_Private(const char *file, int nm, FcMatRead
       mr[k].conv = (int)rev->fit;
       mr[k].by   = rev->grp;
     } else if (mr[k].fit == FC_TRIPLET_SYMMETRIC) mr[k].conv = FC_TRIPLET_FCLIB; /* either: the same matrix */
-    else if (A->m == A->n) return FcInputError(file, mr[k].grp, "triplet convention cannot be decided (square, not symmetric: asymmetry %.1e of max|a|, so FCLIB's reading (p rows, i columns) and CSparse's (i rows, p columns) are transposes, and no other matrix of the file tells which)", (double)mr[k].asym);
-    else return FcInputError(file, mr[k].grp, "triplet convention cannot be decided (every index fits %d x %d in both FCLIB's reading (p rows, i columns) and CSparse's (i rows, p columns), and no other matrix of the file tells which)", A->m, A->n);
+    else if (A->m == A->n)
+      return FcInputError(file, mr[k].grp,
+        "triplet convention cannot be decided (square, not symmetric: asymmetry %.1e of max|a|, so FCLIB's reading (p rows, i columns) and CSparse's (i rows, p columns) are transposes, and no other matrix of the file tells which)",
+        (double)mr[k].asym);
+    else
+      return FcInputError(file, mr[k].grp,
+        "triplet convention cannot be decided (every index fits %d x %d in both FCLIB's reading (p rows, i columns) and CSparse's (i rows, p columns), and no other matrix of the file tells which)",
+        A->m, A->n);
     if (mr[k].conv == FC_TRIPLET_CSPARSE) {
       int *t = A->p;
       A->p   = A->i;
@@ -881,7 +883,7 @@ static PetscErrorCode BlockPattern_Private(const struct fclib_matrix *A, PetscIn
 static PetscErrorCode LocalToProblem_Private(const char *file, struct fclib_local *L, const FcMatShape *Ws, FcContactProblem *problem)
 {
   const int        n = L->W->m, m = n / 3;
-  FcContactProblem p = NULL;
+  FcContactProblem p   = NULL;
   PetscInt        *ptr = NULL, *col = NULL, nb = 0;
   PetscBool        sparse;
   PetscErrorCode   ierr = 0;
@@ -909,7 +911,9 @@ static PetscErrorCode LocalToProblem_Private(const char *file, struct fclib_loca
   for (int a = 0; a < m; a++) p->mu[a] = L->mu[a];
   if (FcVerbosity >= 2) {
     const double fill = (double)nb / ((double)m * (double)m);
-    ierr = PetscFPrintf(PETSC_COMM_SELF, stderr, "%s: /fclib_local/W: stored %s: %" PetscInt_FMT " nonzero 3x3 blocks of %d x %d (fill %.3g %%, %s 75 %%), %.3g MB\n", file, sparse ? "block-sparse" : "dense", nb, m, m, 100.0 * fill, sparse ? "below" : "not below", (double)FcContactProblemStorageBytes(p) / 1e6);
+    ierr              = PetscFPrintf(PETSC_COMM_SELF, stderr,
+                   "%s: /fclib_local/W: stored %s: %" PetscInt_FMT " nonzero 3x3 blocks of %d x %d (fill %.3g %%, %s 75 %%), %.3g MB\n", file,
+      sparse ? "block-sparse" : "dense", nb, m, m, 100.0 * fill, sparse ? "below" : "not below", (double)FcContactProblemStorageBytes(p) / 1e6);
     if (ierr) {
       PetscCall(FcContactProblemDestroy(&p));
       PetscCall(ierr);
@@ -1122,14 +1126,15 @@ static PetscErrorCode MassError_Private(const char *file, const FcGlobalMass *ma
 {
   PetscFunctionBegin;
   switch (mass->status) {
-  case FC_GLOBAL_MASS_SPD:
-    break;
+  case FC_GLOBAL_MASS_SPD: break;
   case FC_GLOBAL_MASS_NOT_SYMMETRIC:
-    return FcInputError(file, "/fclib_global/M", "not symmetric: max |M_ij - M_ji| = %.3g of max|M|, beyond the %g of a producer's round-off (FCLIB's M is symmetric positive definite)", (double)mass->asym, FC_CONTACT_ASYM_ROUNDOFF);
-  case FC_GLOBAL_MASS_SINGULAR:
-    return FcInputError(file, "/fclib_global/M", "singular (zero pivot in its Cholesky factorization)");
+    return FcInputError(file, "/fclib_global/M",
+      "not symmetric: max |M_ij - M_ji| = %.3g of max|M|, beyond the %g of a producer's round-off (FCLIB's M is symmetric positive definite)",
+      (double)mass->asym, FC_CONTACT_ASYM_ROUNDOFF);
+  case FC_GLOBAL_MASS_SINGULAR: return FcInputError(file, "/fclib_global/M", "singular (zero pivot in its Cholesky factorization)");
   case FC_GLOBAL_MASS_NOT_SPD:
-    return FcInputError(file, "/fclib_global/M", "not positive definite (%" PetscInt_FMT " negative, %" PetscInt_FMT " zero eigenvalues)", mass->nneg, mass->nzero);
+    return FcInputError(
+      file, "/fclib_global/M", "not positive definite (%" PetscInt_FMT " negative, %" PetscInt_FMT " zero eigenvalues)", mass->nneg, mass->nzero);
   }
   PetscFunctionReturn(0);
 }
@@ -1138,7 +1143,9 @@ PetscErrorCode FcFCLIBWarnMassAsymmetry(const char *file, const FcGlobalMass *ma
 {
   PetscFunctionBegin;
   if (mass->status == FC_GLOBAL_MASS_SPD && mass->asym > FC_GLOBAL_MASS_SYM_TOL)
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "%s: /fclib_global/M: warning: symmetric only to %.2g of max|M| (within the %g of a producer's round-off): the local form W = H^T M^-1 H uses M as the file states it (LU factorization), not symmetrized\n", file, (double)mass->asym, FC_CONTACT_ASYM_ROUNDOFF));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR,
+      "%s: /fclib_global/M: warning: symmetric only to %.2g of max|M| (within the %g of a producer's round-off): the local form W = H^T M^-1 H uses M as the file states it (LU factorization), not symmetrized\n",
+      file, (double)mass->asym, FC_CONTACT_ASYM_ROUNDOFF));
   PetscFunctionReturn(0);
 }
 
@@ -1171,9 +1178,9 @@ PetscErrorCode FcFCLIBReadProblem(const char *path, FcContactProblem *problem)
  * increasing a (bcol sorted): the rows of each column come out increasing, as from the dense W. */
 static PetscErrorCode WToCSC_Private(FcContactProblem p, struct fclib_matrix *A)
 {
-  const PetscInt n = 3 * p->m;
+  const PetscInt n   = 3 * p->m;
   PetscInt64     nnz = 0;
-  PetscInt       k = 0;
+  PetscInt       k   = 0;
 
   PetscFunctionBegin;
   if (p->W) {
@@ -1181,7 +1188,8 @@ static PetscErrorCode WToCSC_Private(FcContactProblem p, struct fclib_matrix *A)
   } else {
     for (PetscInt i = 0; i < 9 * p->nb; i++) nnz += p->bval[i] != 0;
   }
-  PetscCheck(nnz <= PETSC_MAX_INT && nnz <= 2147483647, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "W has %" PetscInt64_FMT " nonzero entries, beyond FCLIB's int indices", nnz);
+  PetscCheck(nnz <= PETSC_MAX_INT && nnz <= 2147483647, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+    "W has %" PetscInt64_FMT " nonzero entries, beyond FCLIB's int indices", nnz);
   PetscCall(PetscMalloc3(n + 1, &A->p, PetscMax(nnz, 1), &A->i, PetscMax(nnz, 1), &A->x));
   for (PetscInt c = 0; c < n; c++) {
     A->p[c] = (int)k;
@@ -1229,10 +1237,7 @@ static PetscErrorCode WToCSC_Private(FcContactProblem p, struct fclib_matrix *A)
  * does, fcsim gets the child's status and the serial HDF5's own error stack, and turns them into
  * one line. *reason is "" on success, else the system's message from that stack (or what the
  * child's status says). The child never calls MPI or PETSc, and dies with fcsim. */
-static void ChildExit_Private(void)
-{
-  _exit(3); /* before every other exit handler (atexit runs the last registered first) */
-}
+static void ChildExit_Private(void) { _exit(3); /* before every other exit handler (atexit runs the last registered first) */ }
 
 static PetscErrorCode WriteInChild_Private(struct fclib_local *L, struct fclib_solution *sol, const char *tmp, char *reason, size_t len)
 {
@@ -1270,8 +1275,7 @@ static PetscErrorCode WriteInChild_Private(struct fclib_local *L, struct fclib_s
     k = read(fd[0], text + n, n + 1 < sizeof text ? sizeof text - 1 - n : 0);
     if (k < 0 && errno == EINTR) continue;
     if (k > 0) n += (size_t)k;
-    else if (k == 0 && n + 1 >= sizeof text) { /* full: drain the rest */
-      char sink[4096];
+    else if (k == 0 && n + 1 >= sizeof text) { /* full: drain the rest */ char sink[4096];
       while ((k = read(fd[0], sink, sizeof sink)) > 0 || (k < 0 && errno == EINTR)) continue;
       break;
     } else break;
@@ -1297,16 +1301,16 @@ static PetscErrorCode WriteInChild_Private(struct fclib_local *L, struct fclib_s
  * the end, so that a failed write never leaves a file that looks complete. */
 static PetscErrorCode WriteFile_Private(const char *path, FcContactProblem p, const FcFCLIBInfo *info, const PetscReal r[], const PetscReal u[])
 {
-  char                tmp[PETSC_MAX_PATH_LEN + 32];
-  FILE               *fp;
-  struct fclib_matrix W;
-  struct fclib_local  L;
-  struct fclib_info   pinfo;
+  char                  tmp[PETSC_MAX_PATH_LEN + 32];
+  FILE                 *fp;
+  struct fclib_matrix   W;
+  struct fclib_local    L;
+  struct fclib_info     pinfo;
   struct fclib_solution sol;
-  PetscReal          *uw = NULL;
-  FcH5Quiet           q;
-  char                reason[256];
-  PetscErrorCode      ierr;
+  PetscReal            *uw = NULL;
+  FcH5Quiet             q;
+  char                  reason[256];
+  PetscErrorCode        ierr;
 
   PetscFunctionBegin;
   PetscCheck(p->m >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FCLIB cannot store a problem without contacts");

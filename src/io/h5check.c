@@ -12,8 +12,8 @@ typedef struct {
 
 #define Refuse_Private(v, p, ...) \
   do { \
-    snprintf((v)->path, sizeof (v)->path, "%s", p); \
-    snprintf((v)->msg, sizeof (v)->msg, __VA_ARGS__); \
+    snprintf((v)->path, sizeof(v)->path, "%s", p); \
+    snprintf((v)->msg, sizeof(v)->msg, __VA_ARGS__); \
   } while (0)
 
 /* A name or a path from the file, as it may be echoed in one line: control characters become
@@ -31,14 +31,14 @@ static const char *Shown_Private(const char *in, char *out, size_t len)
  * (v->path, v->msg say why). */
 static PetscBool Dataset_Private(hid_t g, const char *name, const char *path, Visit_Private *v)
 {
-  hid_t          did, dcpl = -1, tid = -1, sid = -1;
-  int            next;
-  H5D_layout_t   layout = H5D_LAYOUT_ERROR;
-  hssize_t       np     = -1;
-  size_t         esize  = 0;
-  double         declared, stored;
-  char           a[512], b[512], sa[256], sb[256];
-  PetscBool      refused = PETSC_FALSE;
+  hid_t        did, dcpl = -1, tid = -1, sid = -1;
+  int          next;
+  H5D_layout_t layout = H5D_LAYOUT_ERROR;
+  hssize_t     np     = -1;
+  size_t       esize  = 0;
+  double       declared, stored;
+  char         a[512], b[512], sa[256], sb[256];
+  PetscBool    refused = PETSC_FALSE;
 
   /* opening a dataset reads its header only: neither an external raw file nor a virtual
    * dataset's source files are opened before the data is read */
@@ -57,15 +57,17 @@ static PetscBool Dataset_Private(hid_t g, const char *name, const char *path, Vi
         if (H5Pget_virtual_dsetname(dcpl, 0, b, sizeof b) < 0) b[0] = 0;
       }
       refused = PETSC_TRUE;
-      Refuse_Private(v, path, "a virtual dataset (its data is mapped from %s in the file %s): fcsim reads only data stored in the file itself", b[0] ? Shown_Private(b, sb, sizeof sb) : "a dataset", a[0] ? Shown_Private(a, sa, sizeof sa) : "another file");
+      Refuse_Private(v, path, "a virtual dataset (its data is mapped from %s in the file %s): fcsim reads only data stored in the file itself",
+        b[0] ? Shown_Private(b, sb, sizeof sb) : "a dataset", a[0] ? Shown_Private(a, sa, sizeof sa) : "another file");
     } else if (next != 0) {
       off_t   off  = 0;
       hsize_t size = 0;
       a[0]         = 0;
       if (next < 0 || H5Pget_external(dcpl, 0, sizeof a, a, &off, &size) < 0) a[0] = 0;
       a[sizeof a - 1] = 0;
-      refused = PETSC_TRUE;
-      Refuse_Private(v, path, "its data is stored outside the file (HDF5 external storage in %s): fcsim reads only data stored in the file itself", a[0] ? Shown_Private(a, sa, sizeof sa) : "another file");
+      refused         = PETSC_TRUE;
+      Refuse_Private(v, path, "its data is stored outside the file (HDF5 external storage in %s): fcsim reads only data stored in the file itself",
+        a[0] ? Shown_Private(a, sa, sizeof sa) : "another file");
     }
   } else {
     refused = PETSC_TRUE;
@@ -90,7 +92,9 @@ static PetscBool Dataset_Private(hid_t g, const char *name, const char *path, Vi
       Refuse_Private(v, path, "its data claims %.0f bytes of storage, more than the whole file (%.0f bytes): the file is damaged", stored, v->filesize);
     } else if (declared > FC_H5_MAX_RATIO * stored + FC_H5_SLACK) {
       refused = PETSC_TRUE;
-      Refuse_Private(v, path, "declares %lld elements (%.3g bytes) stored in %.0f bytes of the file: a ratio above %.0f, deflate's largest, is not real data (a compression bomb?)", (long long)np, declared, stored, FC_H5_MAX_RATIO);
+      Refuse_Private(v, path,
+        "declares %lld elements (%.3g bytes) stored in %.0f bytes of the file: a ratio above %.0f, deflate's largest, is not real data (a compression bomb?)",
+        (long long)np, declared, stored, FC_H5_MAX_RATIO);
     }
   }
   if (sid >= 0) H5Sclose(sid);
@@ -113,7 +117,9 @@ static herr_t Link_Private(hid_t g, const char *name, const H5L_info_t *info, vo
     unsigned    flags = 0;
     size_t      n     = info->u.val_size;
     a[0]              = 0;
-    if (n <= sizeof a && H5Lget_val(g, name, a, sizeof a, H5P_DEFAULT) >= 0 && H5Lunpack_elink_val(a, n, &flags, &efile, &eobj) >= 0) Refuse_Private(v, sp, "an external link to %s in the file %s: fcsim reads only what the file itself holds", Shown_Private(eobj, sb, sizeof sb), Shown_Private(efile, sa, sizeof sa));
+    if (n <= sizeof a && H5Lget_val(g, name, a, sizeof a, H5P_DEFAULT) >= 0 && H5Lunpack_elink_val(a, n, &flags, &efile, &eobj) >= 0)
+      Refuse_Private(v, sp, "an external link to %s in the file %s: fcsim reads only what the file itself holds", Shown_Private(eobj, sb, sizeof sb),
+        Shown_Private(efile, sa, sizeof sa));
     else Refuse_Private(v, sp, "an external link to another file: fcsim reads only what the file itself holds");
     return -1;
   }
@@ -143,7 +149,8 @@ static void Check_Private(hid_t fid, PetscInt64 filesize, Visit_Private *v)
   st = H5Lvisit(fid, H5_INDEX_NAME, H5_ITER_NATIVE, Link_Private, v);
   if (v->msg[0]) return;
   if (st < 0) Refuse_Private(v, "", "its groups cannot be listed: the file is damaged");
-  else if (mem > 0 && v->declared > mem) Refuse_Private(v, "", "its datasets declare %.3g GB, more than this machine's memory (%.3g GB)", v->declared / 1e9, mem / 1e9);
+  else if (mem > 0 && v->declared > mem)
+    Refuse_Private(v, "", "its datasets declare %.3g GB, more than this machine's memory (%.3g GB)", v->declared / 1e9, mem / 1e9);
 }
 
 PetscErrorCode FcH5CheckFile(hid_t fid, const char *file, PetscInt64 filesize)

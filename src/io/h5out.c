@@ -7,7 +7,7 @@
 #include <hdf5.h>
 #include <string.h>
 #if !defined(PETSC_USE_REAL_DOUBLE)
-  #error "fcsim output writes float64 data: PetscReal must be double"
+#error "fcsim output writes float64 data: PetscReal must be double"
 #endif
 
 /* HDF5 calls return a negative id or status on failure. HDF5's own error-stack printing is
@@ -59,10 +59,7 @@ static herr_t H5ReasonWalk(unsigned n, const H5E_error2_t *err, void *ctx)
  * finalizing HDF5 (src/fcsim.c asks FcOutputHDF5Unusable). */
 static PetscBool h5unusable = PETSC_FALSE;
 
-PetscBool FcOutputHDF5Unusable(void)
-{
-  return h5unusable;
-}
+PetscBool FcOutputHDF5Unusable(void) { return h5unusable; }
 
 static const char *H5Reason(void)
 {
@@ -82,9 +79,9 @@ typedef struct {
 } FcTable;
 
 typedef struct {
-  char            h5path[PETSC_MAX_PATH_LEN];
-  hid_t           h5;
-  FcTable         probes, stats;
+  char    h5path[PETSC_MAX_PATH_LEN];
+  hid_t   h5;
+  FcTable probes, stats;
   /* FcOutputSetVerdict: the verdict, written at close as /verdict */
   PetscBool       has_verdict;
   FcOutputVerdict verdict;
@@ -119,7 +116,8 @@ cleanup:
 }
 
 /* An n-dimensional dataset written in one go (contiguous; data may be NULL when empty). */
-static PetscErrorCode H5WriteArray(hid_t loc, const char *name, hid_t memtype, hid_t filetype, int rank, const hsize_t dims[], const void *data, const char *file)
+static PetscErrorCode H5WriteArray(
+  hid_t loc, const char *name, hid_t memtype, hid_t filetype, int rank, const hsize_t dims[], const void *data, const char *file)
 {
   const char *h5failed = NULL;
   hid_t       space = H5I_INVALID_HID, dset = H5I_INVALID_HID;
@@ -146,7 +144,7 @@ static PetscErrorCode H5WriteStrings(hid_t loc, const char *name, PetscBool attr
 {
   const char *h5failed = NULL;
   hid_t       type = H5I_INVALID_HID, space = H5I_INVALID_HID, obj = H5I_INVALID_HID;
-  hsize_t     dim  = (hsize_t)(n < 0 ? 0 : n);
+  hsize_t     dim = (hsize_t)(n < 0 ? 0 : n);
 
   PetscFunctionBegin;
   FcH5Try(type = H5Tcopy(H5T_C_S1));
@@ -321,8 +319,8 @@ static PetscErrorCode H5WriteContactsContents(hid_t g, const FcOutputContacts *c
 
 static PetscErrorCode H5WriteTableContents(hid_t g, const FcTable *t, const char *file)
 {
-  PetscReal     *col = NULL;
-  hsize_t        dim = (hsize_t)t->nrows;
+  PetscReal     *col  = NULL;
+  hsize_t        dim  = (hsize_t)t->nrows;
   PetscErrorCode ierr = 0;
 
   PetscFunctionBegin;
@@ -406,23 +404,12 @@ static void XMLPutString(FILE *fp, const char *s)
 {
   for (const char *c = s; *c; c++) {
     switch (*c) {
-    case '&':
-      fputs("&amp;", fp);
-      break;
-    case '<':
-      fputs("&lt;", fp);
-      break;
-    case '>':
-      fputs("&gt;", fp);
-      break;
-    case '"':
-      fputs("&quot;", fp);
-      break;
-    case '\'':
-      fputs("&apos;", fp);
-      break;
-    default:
-      fputc(*c, fp);
+    case '&': fputs("&amp;", fp); break;
+    case '<': fputs("&lt;", fp); break;
+    case '>': fputs("&gt;", fp); break;
+    case '"': fputs("&quot;", fp); break;
+    case '\'': fputs("&apos;", fp); break;
+    default: fputc(*c, fp);
     }
   }
 }
@@ -469,12 +456,12 @@ static void XDMFContacts(FILE *fp, const FcOutputState *s)
     const char *name, *type;
     PetscBool   vector, isint;
   } attrs[] = {
-    {"force",   "Vector", PETSC_TRUE,  PETSC_FALSE},
-    {"normal",  "Vector", PETSC_TRUE,  PETSC_FALSE},
-    {"r_local", "Vector", PETSC_TRUE,  PETSC_FALSE},
-    {"gap",     "Scalar", PETSC_FALSE, PETSC_FALSE},
-    {"status",  "Scalar", PETSC_FALSE, PETSC_TRUE },
-    {"pair",    "Scalar", PETSC_FALSE, PETSC_TRUE },
+    {"force", "Vector", PETSC_TRUE, PETSC_FALSE},
+    {"normal", "Vector", PETSC_TRUE, PETSC_FALSE},
+    {"r_local", "Vector", PETSC_TRUE, PETSC_FALSE},
+    {"gap", "Scalar", PETSC_FALSE, PETSC_FALSE},
+    {"status", "Scalar", PETSC_FALSE, PETSC_TRUE},
+    {"pair", "Scalar", PETSC_FALSE, PETSC_TRUE},
   };
 
   if (!s->ncon) return;
@@ -588,8 +575,15 @@ static PetscErrorCode H5WriteVerdictContents(hid_t g, const FcOutputVerdict *v, 
     const char *name;
     PetscReal   value;
   } num[] = {
-    {"collapse_time", v->collapse_time}, {"rise", v->rise}, {"mgh", v->mgh}, {"after", v->after}, {"t_last", v->t_last},
-    {"drop_last", v->drop_last}, {"max_drop", v->max_drop}, {"max_abs_drop_after", v->max_abs_drop_after}, {"max_energy_after", v->max_energy_after},
+    {"collapse_time", v->collapse_time},
+    {"rise", v->rise},
+    {"mgh", v->mgh},
+    {"after", v->after},
+    {"t_last", v->t_last},
+    {"drop_last", v->drop_last},
+    {"max_drop", v->max_drop},
+    {"max_abs_drop_after", v->max_abs_drop_after},
+    {"max_energy_after", v->max_energy_after},
   };
 
   PetscFunctionBegin;
@@ -625,10 +619,7 @@ static PetscErrorCode H5WriteHapticContents(hid_t g, const FcHapticOutput *o, co
 
 /* ------------------------------------------------------------------------ the writer */
 
-static PetscBool H5Want(const FcOutputSpec *spec)
-{
-  return spec->hdf5;
-}
+static PetscBool H5Want(const FcOutputSpec *spec) { return spec->hdf5; }
 
 static PetscErrorCode H5TableInit(FcTable *t, PetscInt ncols, const char *const *cols)
 {
@@ -652,7 +643,7 @@ static PetscErrorCode H5TableFree(FcTable *t)
 
 static PetscErrorCode H5DestroyOut(void **ctx, PetscBool report)
 {
-  H5Out *o = (H5Out *)*ctx;
+  H5Out *o    = (H5Out *)*ctx;
   herr_t h5rc = 0;
   char   h5path[PETSC_MAX_PATH_LEN];
 

@@ -9,14 +9,14 @@
 
 typedef struct {
   PetscInt           ncols;
-  const char *const *cols;      /* column names (CSV header, HDF5 dataset names) */
+  const char *const *cols; /* column names (CSV header, HDF5 dataset names) */
   PetscInt           nrows;
   const PetscReal   *values;    /* nrows × ncols, row-major */
   const PetscReal   *wall_time; /* nrows: wall time of each tick, s (run.h5 only: it is not reproducible) */
   PetscInt           nattrs;
   const char *const *attr_names; /* scalar attributes of /haptic */
   const PetscReal   *attr_values;
-  const char        *solver;     /* attribute "solver": the contact solver's type */
+  const char        *solver; /* attribute "solver": the contact solver's type */
 } FcHapticOutput;
 
 #endif

@@ -56,7 +56,9 @@ static PetscErrorCode CheckName(const char *what, const char *name)
   PetscCheck(name && name[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Output: empty %s name", what);
   PetscCheck(strcmp(name, ".") && strcmp(name, ".."), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Output: invalid %s name \"%s\"", what, name);
   PetscCheck(strlen(name) < FC_NAME_LEN, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Output: %s name longer than %d characters", what, FC_NAME_LEN - 1);
-  for (const char *c = name; *c; c++) PetscCheck(*c != '/' && (unsigned char)*c >= 0x20 && *c != 0x7f, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Output: %s name \"%s\" contains '/' or a control character", what, name);
+  for (const char *c = name; *c; c++)
+    PetscCheck(*c != '/' && (unsigned char)*c >= 0x20 && *c != 0x7f, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+      "Output: %s name \"%s\" contains '/' or a control character", what, name);
   PetscFunctionReturn(0);
 }
 
@@ -104,7 +106,7 @@ PetscErrorCode FcOutputGrowInt64(PetscInt oldcap, PetscInt newcap, PetscInt64 **
  * writers are freed without reporting. */
 static PetscErrorCode FcOutputDestroy_Private(FcOutput *out, PetscBool report)
 {
-  FcOutput       o = *out;
+  FcOutput       o    = *out;
   PetscErrorCode ierr = 0;
 
   PetscFunctionBegin;
@@ -129,10 +131,7 @@ static PetscErrorCode FcOutputDestroy_Private(FcOutput *out, PetscBool report)
   PetscFunctionReturn(0);
 }
 
-static int StrPtrCmp(const void *a, const void *b)
-{
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
+static int StrPtrCmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 static PetscErrorCode CheckSpec(const FcOutputSpec *spec)
 {
@@ -143,11 +142,15 @@ static PetscErrorCode CheckSpec(const FcOutputSpec *spec)
     const FcOutputMesh *m = &spec->meshes[b];
 
     PetscCall(CheckName("body", m->name));
-    for (PetscInt c = 0; c < b; c++) PetscCheck(strcmp(m->name, spec->meshes[c].name), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Output: duplicate body name \"%s\"", m->name);
-    PetscCheck(m->npe == 4 || m->npe == 10, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Output: body %s: unsupported nodes per element %" PetscInt_FMT " (4 or 10)", m->name, m->npe);
+    for (PetscInt c = 0; c < b; c++)
+      PetscCheck(strcmp(m->name, spec->meshes[c].name), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Output: duplicate body name \"%s\"", m->name);
+    PetscCheck(m->npe == 4 || m->npe == 10, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+      "Output: body %s: unsupported nodes per element %" PetscInt_FMT " (4 or 10)", m->name, m->npe);
     PetscCheck(m->nnodes > 0 && m->nelems > 0 && m->X && m->conn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Output: body %s: empty mesh", m->name);
     /* A bad index would produce files that look fine but crash or mislead viewers. */
-    for (PetscInt i = 0; i < m->nelems * m->npe; i++) PetscCheck(m->conn[i] >= 0 && m->conn[i] < m->nnodes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Output: body %s: node index %" PetscInt_FMT " out of range", m->name, m->conn[i]);
+    for (PetscInt i = 0; i < m->nelems * m->npe; i++)
+      PetscCheck(m->conn[i] >= 0 && m->conn[i] < m->nnodes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+        "Output: body %s: node index %" PetscInt_FMT " out of range", m->name, m->conn[i]);
   }
   PetscCheck(spec->nprobe_cols >= 0 && (spec->probe_cols || !spec->nprobe_cols), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Output: no probe columns");
   PetscCheck(spec->nstat_cols >= 0 && (spec->stat_cols || !spec->nstat_cols), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Output: no stat columns");
@@ -160,7 +163,8 @@ static PetscErrorCode CheckSpec(const FcOutputSpec *spec)
 
     for (PetscInt c = 0; c < n; c++) {
       PetscCall(CheckName(what, cols[c]));
-      PetscCheck(strcmp(cols[c], "step") && strcmp(cols[c], "time") && strcmp(cols[c], "columns"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Output: %s name \"%s\" is reserved", what, cols[c]);
+      PetscCheck(strcmp(cols[c], "step") && strcmp(cols[c], "time") && strcmp(cols[c], "columns"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+        "Output: %s name \"%s\" is reserved", what, cols[c]);
     }
     /* duplicates by sorting, O(n log n): a case may have a million probe columns */
     PetscCall(PetscMalloc1(n + 1, &sorted));
@@ -212,7 +216,8 @@ static PetscErrorCode FcOutputOpen_Private(const FcOutputSpec *spec, FcOutput o)
   PetscFunctionBegin;
   PetscCheck(strlen(spec->dir) < sizeof o->s.dir, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Output directory name too long: %s", spec->dir);
   PetscCall(PetscStrncpy(o->s.dir, spec->dir, sizeof o->s.dir));
-  PetscCheck(stat(o->s.dir, &st) == 0 && S_ISDIR(st.st_mode), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Output directory %s does not exist or is not a directory", o->s.dir);
+  PetscCheck(stat(o->s.dir, &st) == 0 && S_ISDIR(st.st_mode), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Output directory %s does not exist or is not a directory",
+    o->s.dir);
   PetscCall(CopyMeshes_Private(spec, &o->s));
   for (PetscInt w = 0; w < FC_NWRITERS; w++) {
     const FcWriterType *t = FcWriters[w];
@@ -266,7 +271,9 @@ PetscErrorCode FcOutputWriteFields(FcOutput o, PetscInt step, PetscReal time, co
   PetscCheck(fields || !s->nbodies, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputWriteFields: NULL fields");
   /* The time goes into JSON (.vtk.series) and XML, where NaN/Inf are not numbers. */
   PetscCheck(!PetscIsInfOrNanReal(time), PETSC_COMM_SELF, PETSC_ERR_FP, "FcOutputWriteFields: time is not finite");
-  for (PetscInt b = 0; b < s->nbodies; b++) PetscCheck(fields[b].u && fields[b].v && fields[b].vm, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputWriteFields: body %s: NULL field array", s->meshes[b].name);
+  for (PetscInt b = 0; b < s->nbodies; b++)
+    PetscCheck(
+      fields[b].u && fields[b].v && fields[b].vm, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputWriteFields: body %s: NULL field array", s->meshes[b].name);
   if (s->nout == o->outcap) {
     PetscInt cap = PetscMax(16, 2 * o->outcap);
     PetscCall(FcOutputGrowInt64(o->outcap, cap, &s->outstep));
@@ -288,18 +295,26 @@ static PetscErrorCode CheckContacts(FcOutput o, PetscInt step, PetscReal time, c
   PetscFunctionBegin;
   PetscCheck(o && c, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputWriteContacts: NULL argument");
   PetscCheck(c->m >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcOutputWriteContacts: negative number of contacts %" PetscInt_FMT, c->m);
-  PetscCheck(!c->m || (c->x && c->normal && c->t1 && c->t2 && c->r && c->gap && c->status && c->pair), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputWriteContacts: NULL contact array");
+  PetscCheck(!c->m || (c->x && c->normal && c->t1 && c->t2 && c->r && c->gap && c->status && c->pair), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
+    "FcOutputWriteContacts: NULL contact array");
   /* Contacts belong to the output step just written: same k as the fields, hence same time. */
   PetscCheck(o->s.nout > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "FcOutputWriteContacts: no output step yet (call FcOutputWriteFields first)");
   k = o->s.nout - 1;
-  PetscCheck(step == o->s.outstep[k] && time == o->s.outtime[k], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FcOutputWriteContacts: step %" PetscInt_FMT " time %g is not the last output step (step %" PetscInt64_FMT " time %g)", step, (double)time, o->s.outstep[k], (double)o->s.outtime[k]);
-  PetscCheck(!o->s.ncon || o->s.conk[o->s.ncon - 1] < k, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "FcOutputWriteContacts: contacts of output step %" PetscInt_FMT " already written", k);
+  PetscCheck(step == o->s.outstep[k] && time == o->s.outtime[k], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+    "FcOutputWriteContacts: step %" PetscInt_FMT " time %g is not the last output step (step %" PetscInt64_FMT " time %g)", step, (double)time, o->s.outstep[k],
+    (double)o->s.outtime[k]);
+  PetscCheck(!o->s.ncon || o->s.conk[o->s.ncon - 1] < k, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+    "FcOutputWriteContacts: contacts of output step %" PetscInt_FMT " already written", k);
   /* vtk/contacts_<k>.vtk, contacts.vtk.series and the XDMF grid "contacts" would collide. */
   if (o->names_contacts)
-    for (PetscInt b = 0; b < o->s.nbodies; b++) PetscCheck(strcmp(o->s.meshes[b].name, "contacts"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FcOutputWriteContacts: a body is named \"contacts\", the name of the contact output");
+    for (PetscInt b = 0; b < o->s.nbodies; b++)
+      PetscCheck(strcmp(o->s.meshes[b].name, "contacts"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+        "FcOutputWriteContacts: a body is named \"contacts\", the name of the contact output");
   for (PetscInt i = 0; i < c->m; i++) {
-    PetscCheck(c->status[i] >= FC_CONTACT_SEPARATED && c->status[i] <= FC_CONTACT_SLIP, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcOutputWriteContacts: contact %" PetscInt_FMT ": status %" PetscInt_FMT " (0 separated, 1 stick, 2 slip)", i, c->status[i]);
-    PetscCheck(c->pair[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcOutputWriteContacts: contact %" PetscInt_FMT ": negative pair index %" PetscInt_FMT, i, c->pair[i]);
+    PetscCheck(c->status[i] >= FC_CONTACT_SEPARATED && c->status[i] <= FC_CONTACT_SLIP, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+      "FcOutputWriteContacts: contact %" PetscInt_FMT ": status %" PetscInt_FMT " (0 separated, 1 stick, 2 slip)", i, c->status[i]);
+    PetscCheck(c->pair[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+      "FcOutputWriteContacts: contact %" PetscInt_FMT ": negative pair index %" PetscInt_FMT, i, c->pair[i]);
   }
   PetscFunctionReturn(0);
 }

@@ -13,18 +13,18 @@
 #include "haptic_out.h"
 
 typedef struct {
-  const char      *name;     /* body name */
+  const char      *name; /* body name */
   PetscInt         nnodes;
-  const PetscReal *X;        /* 3*nnodes reference coordinates */
+  const PetscReal *X;           /* 3*nnodes reference coordinates */
   PetscInt         nelems, npe; /* 4 (tet4) or 10 (tet10, Gmsh ordering) */
   const PetscInt  *conn;
 } FcOutputMesh;
 
 /* Per-body fields of one output step. */
 typedef struct {
-  const PetscReal *u;   /* 3*nnodes displacement */
-  const PetscReal *v;   /* 3*nnodes velocity */
-  const PetscReal *vm;  /* nelems von Mises stress (Cauchy, element centroid) */
+  const PetscReal *u;  /* 3*nnodes displacement */
+  const PetscReal *v;  /* 3*nnodes velocity */
+  const PetscReal *vm; /* nelems von Mises stress (Cauchy, element centroid) */
 } FcOutputFields;
 
 /* Contacts of one output step, in the contact problem's local frames. */
@@ -40,21 +40,21 @@ typedef struct {
 } FcOutputContacts;
 
 typedef struct {
-  const char *dir;            /* output directory (exists) */
-  PetscBool   hdf5, vtk, vtk_binary;
-  PetscBool   fclib;          /* fclib/step_<k>.hdf5: the contact problem of every step (FcOutputWriteProblem) */
-  const char *case_name;      /* the FCLIB files' title */
-  const char *fclib_meaning;  /* what u and r are, in the FCLIB files' description */
-  const char *case_json;      /* resolved case */
-  const char *case_file;
-  const char *version;
-  const char *petsc_options;  /* PetscOptionsView-like "key value" text */
-  const char *command_line;
-  PetscInt    nbodies;
+  const char         *dir; /* output directory (exists) */
+  PetscBool           hdf5, vtk, vtk_binary;
+  PetscBool           fclib;         /* fclib/step_<k>.hdf5: the contact problem of every step (FcOutputWriteProblem) */
+  const char         *case_name;     /* the FCLIB files' title */
+  const char         *fclib_meaning; /* what u and r are, in the FCLIB files' description */
+  const char         *case_json;     /* resolved case */
+  const char         *case_file;
+  const char         *version;
+  const char         *petsc_options; /* PetscOptionsView-like "key value" text */
+  const char         *command_line;
+  PetscInt            nbodies;
   const FcOutputMesh *meshes;
   /* The MPI ranks of the run (0 is read as 1) and, per body (NULL: not recorded), nranks × 2
    * integers: the nodes each rank owns and the elements it assembles (run.h5, doc/mpi.md). */
-  PetscInt              nranks;
+  PetscInt               nranks;
   const PetscInt *const *partition;
   /* Time series columns (probes.csv header is step,time,<probe columns...>) */
   PetscInt           nprobe_cols;
@@ -97,12 +97,12 @@ PetscErrorCode FcOutputWriteHaptic(FcOutput out, const FcHapticOutput *h);
 /* The run's verdict (src/run/verdict.h), written at close as the attributes of run.h5:/verdict
  * (doc/output-format.md). */
 typedef struct {
-  const char *verdict;            /* "stands", "collapses" or "undecided" */
-  PetscReal   collapse_time;      /* s; -1: no collapse */
-  PetscReal   rise, mgh, after;   /* H (m), m g H (J), the time after which "stands" is judged (s) */
-  PetscReal   t_last;             /* time of the last row judged, s */
+  const char *verdict;                                 /* "stands", "collapses" or "undecided" */
+  PetscReal   collapse_time;                           /* s; -1: no collapse */
+  PetscReal   rise, mgh, after;                        /* H (m), m g H (J), the time after which "stands" is judged (s) */
+  PetscReal   t_last;                                  /* time of the last row judged, s */
   PetscReal   drop_last, max_drop, max_abs_drop_after; /* m */
-  PetscReal   max_energy_after;   /* J */
+  PetscReal   max_energy_after;                        /* J */
 } FcOutputVerdict;
 /* Record the verdict (copied) to be written at close; at most once, before FcOutputClose. */
 PetscErrorCode FcOutputSetVerdict(FcOutput out, const FcOutputVerdict *v);

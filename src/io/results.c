@@ -18,7 +18,7 @@ PetscInt FcCSVSplit(char *line, char **field, PetscInt max)
   for (;;) {
     if (n == max) return max + 1;
     if (*p == '"') {
-      char *w = ++p;
+      char *w    = ++p;
       field[n++] = w;
       while (*p) {
         if (*p == '"' && p[1] == '"') {
@@ -182,4 +182,3 @@ void FcResultsMeshCounts(const char *rundir, PetscInt nb, char *const *names, lo
     *elems += e;
   }
 }
-

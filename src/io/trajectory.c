@@ -36,13 +36,15 @@ void FcTrajectoryTransformIdentity(FcTrajectoryTransform *T)
   T->scale = 1;
 }
 
-PetscErrorCode FcTrajectoryTransformFromAxisAngle(const PetscReal axis[3], PetscReal angle, const PetscReal translation[3], PetscReal scale, FcTrajectoryTransform *T)
+PetscErrorCode FcTrajectoryTransformFromAxisAngle(
+  const PetscReal axis[3], PetscReal angle, const PetscReal translation[3], PetscReal scale, FcTrajectoryTransform *T)
 {
   PetscReal n = PetscSqrtReal(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
 
   PetscFunctionBegin;
   PetscCheck(n > 0 && PetscIsNormalReal(n), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory transform: the rotation axis has zero or non-finite length");
-  PetscCheck(scale > 0 && PetscIsNormalReal(scale), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory transform: the scale must be a positive number, not %g", (double)scale);
+  PetscCheck(scale > 0 && PetscIsNormalReal(scale), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+    "trajectory transform: the scale must be a positive number, not %g", (double)scale);
   T->q[0] = PetscCosReal(angle / 2);
   for (int k = 0; k < 3; k++) T->q[k + 1] = PetscSinReal(angle / 2) * axis[k] / n;
   for (int k = 0; k < 3; k++) T->translation[k] = translation ? translation[k] : 0;
@@ -52,12 +54,7 @@ PetscErrorCode FcTrajectoryTransformFromAxisAngle(const PetscReal axis[3], Petsc
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
-typedef enum {
-  FMT_FCSIM,
-  FMT_OPENHAPTICS,
-  FMT_ROS_POSE,
-  FMT_ROS_JOINTSTATE
-} Format;
+typedef enum { FMT_FCSIM, FMT_OPENHAPTICS, FMT_ROS_POSE, FMT_ROS_JOINTSTATE } Format;
 
 static const char *const format_names[] = {"fcsim", "openhaptics", "ros_pose", "ros_jointstate"};
 
@@ -71,12 +68,12 @@ typedef struct {
 typedef struct {
   const char *file;
   Format      fmt;
-  int         ncol;               /* header fields */
+  int         ncol;                                  /* header fields */
   int         t, stamp, pos[3], quat[4], T, buttons; /* column indices, -1 absent; T: first of T0..T15 */
-  int        *name_col, *pos_col; /* ros_jointstate: field.nameK, field.positionK */
+  int        *name_col, *pos_col;                    /* ros_jointstate: field.nameK, field.positionK */
   int         njoint;
-  long long   stamp0;             /* ROS: first time stamp (ns) */
-  PetscReal   t0;                 /* other formats: first time (s) */
+  long long   stamp0; /* ROS: first time stamp (ns) */
+  PetscReal   t0;     /* other formats: first time (s) */
   PetscBool   have_t0;
 } Reader;
 
@@ -149,18 +146,21 @@ static PetscErrorCode Header_Private(Reader *r, char **h, int n, long line, Pets
     for (int k = 0; k < 4; k++) nq += (r->quat[k] = Find_Private(h, n, fc_q[k])) >= 0;
     r->buttons = Find_Private(h, n, "buttons");
     FcCheckInput(nq == 0 || nq == 4, r->file, NULL, "line %ld: the header names %d of the 4 quaternion columns qw,qx,qy,qz (all or none)", line, nq);
-    FcCheckInput(r->t >= 0 && r->pos[0] >= 0 && r->pos[1] >= 0 && r->pos[2] >= 0, r->file, NULL, "line %ld: the header must name t,px,py,pz (fcsim format: t,px,py,pz[,qw,qx,qy,qz][,buttons])", line);
+    FcCheckInput(r->t >= 0 && r->pos[0] >= 0 && r->pos[1] >= 0 && r->pos[2] >= 0, r->file, NULL,
+      "line %ld: the header must name t,px,py,pz (fcsim format: t,px,py,pz[,qw,qx,qy,qz][,buttons])", line);
     break;
   case FMT_OPENHAPTICS:
     r->t = Find_Private(h, n, "time");
     for (int k = 0; k < 3; k++) r->pos[k] = Find_Private(h, n, oh_pos[k]);
     r->T       = Find_Private(h, n, "T0");
     r->buttons = Find_Private(h, n, "buttons");
-    FcCheckInput(r->t >= 0 && r->pos[0] >= 0 && r->pos[1] >= 0 && r->pos[2] >= 0 && r->T >= 0, r->file, NULL, "line %ld: the header must name time,pos_x,pos_y,pos_z,T0..T15 (openhaptics format)", line);
+    FcCheckInput(r->t >= 0 && r->pos[0] >= 0 && r->pos[1] >= 0 && r->pos[2] >= 0 && r->T >= 0, r->file, NULL,
+      "line %ld: the header must name time,pos_x,pos_y,pos_z,T0..T15 (openhaptics format)", line);
     for (int k = 1; k < 16; k++) {
       char name[8];
       snprintf(name, sizeof name, "T%d", k);
-      FcCheckInput(r->T + k < n && !strcmp(h[r->T + k], name), r->file, NULL, "line %ld: the transform columns must be T0..T15 in order (HD_CURRENT_TRANSFORM, column-major): %s missing after T0", line, name);
+      FcCheckInput(r->T + k < n && !strcmp(h[r->T + k], name), r->file, NULL,
+        "line %ld: the transform columns must be T0..T15 in order (HD_CURRENT_TRANSFORM, column-major): %s missing after T0", line, name);
     }
     used += 15;
     break;
@@ -172,7 +172,8 @@ static PetscErrorCode Header_Private(Reader *r, char **h, int n, long line, Pets
     if (r->fmt == FMT_ROS_POSE) {
       for (int k = 0; k < 3; k++) r->pos[k] = Find_Private(h, n, rp_pos[k]);
       for (int k = 0; k < 4; k++) nq += (r->quat[k] = Find_Private(h, n, rp_q[k])) >= 0;
-      FcCheckInput(r->pos[0] >= 0 && r->pos[1] >= 0 && r->pos[2] >= 0 && nq == 4, r->file, NULL, "line %ld: the header must name field.pose.position.x..z and field.pose.orientation.x..w (geometry_msgs/PoseStamped)", line);
+      FcCheckInput(r->pos[0] >= 0 && r->pos[1] >= 0 && r->pos[2] >= 0 && nq == 4, r->file, NULL,
+        "line %ld: the header must name field.pose.position.x..z and field.pose.orientation.x..w (geometry_msgs/PoseStamped)", line);
     } else {
       PetscCall(PetscMalloc2(n, &r->name_col, n, &r->pos_col));
       for (int k = 0;; k++) {
@@ -187,7 +188,9 @@ static PetscErrorCode Header_Private(Reader *r, char **h, int n, long line, Pets
         r->pos_col[k]  = b;
         r->njoint++;
       }
-      FcCheckInput(r->njoint >= 3, r->file, NULL, "line %ld: the header names %d field.nameK/field.positionK pairs; the end-effector pose needs the joints x, y, z (sensor_msgs/JointState)", line, r->njoint);
+      FcCheckInput(r->njoint >= 3, r->file, NULL,
+        "line %ld: the header names %d field.nameK/field.positionK pairs; the end-effector pose needs the joints x, y, z (sensor_msgs/JointState)", line,
+        r->njoint);
       used += 2 * r->njoint;
     }
     break;
@@ -229,7 +232,7 @@ static PetscErrorCode Row_Private(Reader *r, char **f, int n, long line, Raw *s)
     /* %time and field.header.stamp are integer nanoseconds; the difference to the first stamp is
      * taken in integers, so that epoch times (~1.7e18 ns) lose nothing in the conversion. */
     long long ns = 0;
-    int       c = r->stamp >= 0 ? r->stamp : r->t;
+    int       c  = r->stamp >= 0 ? r->stamp : r->t;
     PetscCall(Stamp_Private(r, line, c == r->stamp ? "field.header.stamp" : "%time", f[c], &ns));
     if (!r->have_t0) {
       r->stamp0  = ns;
@@ -251,16 +254,19 @@ static PetscErrorCode Row_Private(Reader *r, char **f, int n, long line, Raw *s)
       int j;
       for (j = 0; j < r->njoint; j++)
         if (!strcmp(f[r->name_col[j]], xyz[k])) break;
-      FcCheckInput(j < r->njoint, r->file, NULL, "line %ld: no joint named %s among field.name0..%d (the end-effector position is the joints x, y, z)", line, xyz[k], r->njoint - 1);
+      FcCheckInput(j < r->njoint, r->file, NULL, "line %ld: no joint named %s among field.name0..%d (the end-effector position is the joints x, y, z)", line,
+        xyz[k], r->njoint - 1);
       PetscCall(Number_Private(r, line, xyz[k], f[r->pos_col[j]], &s->p[k]));
     }
   } else {
-    static const char *const names[3][3] = {{"px", "py", "pz"}, {"pos_x", "pos_y", "pos_z"}, {"field.pose.position.x", "field.pose.position.y", "field.pose.position.z"}};
+    static const char *const names[3][3] = {
+      {"px", "py", "pz"}, {"pos_x", "pos_y", "pos_z"}, {"field.pose.position.x", "field.pose.position.y", "field.pose.position.z"}};
     for (int k = 0; k < 3; k++) PetscCall(Number_Private(r, line, names[r->fmt][k], f[r->pos[k]], &s->p[k]));
   }
   if (r->quat[0] >= 0) {
-    static const char *const qn[2][4] = {{"qw", "qx", "qy", "qz"}, {"field.pose.orientation.w", "field.pose.orientation.x", "field.pose.orientation.y", "field.pose.orientation.z"}};
-    PetscReal                nq   = 0;
+    static const char *const qn[2][4] = {
+      {"qw", "qx", "qy", "qz"}, {"field.pose.orientation.w", "field.pose.orientation.x", "field.pose.orientation.y", "field.pose.orientation.z"}};
+    PetscReal nq = 0;
     for (int k = 0; k < 4; k++) {
       PetscCall(Number_Private(r, line, qn[r->fmt == FMT_ROS_POSE][k], f[r->quat[k]], &s->q[k]));
       nq += s->q[k] * s->q[k];
@@ -301,7 +307,8 @@ static PetscErrorCode Row_Private(Reader *r, char **f, int n, long line, Raw *s)
       }
     {
       PetscReal det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) + R[2] * (R[3] * R[7] - R[4] * R[6]);
-      FcCheckInput(e <= 1e-6 && det > 0, r->file, NULL, "line %ld: T0..T15: the upper-left 3x3 block of the transform is not a rotation (|R^T R - I| = %g, det %g)", line, (double)e, (double)det);
+      FcCheckInput(e <= 1e-6 && det > 0, r->file, NULL,
+        "line %ld: T0..T15: the upper-left 3x3 block of the transform is not a rotation (|R^T R - I| = %g, det %g)", line, (double)e, (double)det);
     }
     FcMat3ToQuat(R, s->q);
   }
@@ -310,7 +317,8 @@ static PetscErrorCode Row_Private(Reader *r, char **f, int n, long line, Raw *s)
     long  b;
     errno = 0;
     b     = strtol(f[r->buttons], &end, 10);
-    FcCheckInput(f[r->buttons][0] && !*end && !errno && b >= 0 && b <= PETSC_MAX_INT, r->file, NULL, "line %ld: column buttons: '%s' is not a non-negative integer bitmask", line, f[r->buttons]);
+    FcCheckInput(f[r->buttons][0] && !*end && !errno && b >= 0 && b <= PETSC_MAX_INT, r->file, NULL,
+      "line %ld: column buttons: '%s' is not a non-negative integer bitmask", line, f[r->buttons]);
     s->buttons = (PetscInt)b;
   }
   PetscFunctionReturn(0);
@@ -339,16 +347,17 @@ static int CompareReal_Private(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static PetscErrorCode ReadRaw_Private(const char *file, FILE *fp, Reader *r, FcTrajectory *tr, Raw **raw, PetscInt *nraw, char *units, size_t ulen, PetscBool *has_units, long *last_line)
+static PetscErrorCode ReadRaw_Private(
+  const char *file, FILE *fp, Reader *r, FcTrajectory *tr, Raw **raw, PetscInt *nraw, char *units, size_t ulen, PetscBool *has_units, long *last_line)
 {
-  char    *line = NULL, **f = NULL;
-  size_t   cap  = 0;
-  int      fcap = 0, n;
-  long     ln   = 0;
-  PetscInt nr = 0, rcap = 0;
-  PetscBool header = PETSC_FALSE, found;
-  Raw     *rs = NULL;
-  PetscErrorCode ierr = 0;
+  char          *line = NULL, **f = NULL;
+  size_t         cap  = 0;
+  int            fcap = 0, n;
+  long           ln   = 0;
+  PetscInt       nr = 0, rcap = 0;
+  PetscBool      header = PETSC_FALSE, found;
+  Raw           *rs     = NULL;
+  PetscErrorCode ierr   = 0;
 
   PetscFunctionBegin;
   while (!ierr && getline(&line, &cap, fp) >= 0) {
@@ -403,7 +412,8 @@ static PetscErrorCode ReadRaw_Private(const char *file, FILE *fp, Reader *r, FcT
 
 /* Units: each format has its own, and a units argument that contradicts them is refused. The rows
  * were read with unit 0: millimetres are scaled now. */
-static PetscErrorCode Units_Private(const char *file, const FcTrajectoryOptions *o, const Reader *r, const char *units, PetscBool has_units, Raw *raw, PetscInt nraw)
+static PetscErrorCode Units_Private(
+  const char *file, const FcTrajectoryOptions *o, const Reader *r, const char *units, PetscBool has_units, Raw *raw, PetscInt nraw)
 {
   const char    *u    = NULL;
   PetscErrorCode ierr = 0;
@@ -421,11 +431,14 @@ static PetscErrorCode Units_Private(const char *file, const FcTrajectoryOptions 
     u = "m"; /* geometry_msgs are SI (ROS REP 103) */
     break;
   case FMT_ROS_JOINTSTATE:
-    if (!o->units) ierr = FcInputError(file, NULL, "line 1: missing units: a JointState end-effector pose has no stated unit (the Omni drivers write mm); give units m or mm");
+    if (!o->units)
+      ierr = FcInputError(
+        file, NULL, "line 1: missing units: a JointState end-effector pose has no stated unit (the Omni drivers write mm); give units m or mm");
     u = o->units;
     break;
   }
-  if (!ierr && o->units && strcmp(o->units, u)) ierr = FcInputError(file, NULL, "line 1: units %s given, but the %s format is in %s", o->units, format_names[r->fmt], u);
+  if (!ierr && o->units && strcmp(o->units, u))
+    ierr = FcInputError(file, NULL, "line 1: units %s given, but the %s format is in %s", o->units, format_names[r->fmt], u);
   if (ierr) return ierr;
   if (!strcmp(u, "mm"))
     for (PetscInt i = 0; i < nraw; i++)
@@ -443,12 +456,16 @@ static PetscErrorCode Increasing_Private(const char *file, const Reader *r, Raw 
   for (PetscInt i = 0; i < nraw && !ierr; i++) {
     if (*m > 0) {
       Raw *a = &raw[*m - 1], *b = &raw[i];
-      if (b->t < a->t) ierr = FcInputError(file, NULL, "line %ld: time %.10g s goes back (line %ld has %.10g s): the time column must increase", b->line, (double)(b->t + r->t0), a->line, (double)(a->t + r->t0));
+      if (b->t < a->t)
+        ierr = FcInputError(file, NULL, "line %ld: time %.10g s goes back (line %ld has %.10g s): the time column must increase", b->line,
+          (double)(b->t + r->t0), a->line, (double)(a->t + r->t0));
       else if (b->t == a->t) {
         PetscBool same = (PetscBool)(b->buttons == a->buttons);
         for (int c = 0; c < 3; c++) same = (PetscBool)(same && b->p[c] == a->p[c]);
         for (int c = 0; c < 4; c++) same = (PetscBool)(same && b->q[c] == a->q[c]);
-        if (!same) ierr = FcInputError(file, NULL, "line %ld: time %.10g s repeated from line %ld with a different pose: the time column must increase", b->line, (double)(b->t + r->t0), a->line);
+        if (!same)
+          ierr = FcInputError(file, NULL, "line %ld: time %.10g s repeated from line %ld with a different pose: the time column must increase", b->line,
+            (double)(b->t + r->t0), a->line);
         tr->nduplicates++;
         continue;
       }
@@ -468,11 +485,14 @@ static PetscErrorCode Window_Private(const char *file, const FcTrajectoryOptions
     raw[j++] = raw[i];
   }
   if (j < 2)
-    return o->window ? FcInputError(file, NULL, "line %ld: %d sample(s) in the time window [%g, %g] s (the log spans [0, %.17g] s): at least 2 are needed", raw[*m - 1].line, (int)j, (double)o->t_begin, (double)o->t_end, (double)raw[*m - 1].t)
+    return o->window ? FcInputError(file, NULL, "line %ld: %d sample(s) in the time window [%g, %g] s (the log spans [0, %.17g] s): at least 2 are needed",
+                         raw[*m - 1].line, (int)j, (double)o->t_begin, (double)o->t_end, (double)raw[*m - 1].t)
                      : FcInputError(file, NULL, "line %ld: one sample: a trajectory needs at least 2", raw[*m - 1].line);
   *m = j;
   if (o->t_required > 0 && raw[j - 1].t - raw[0].t < o->t_required)
-    return FcInputError(file, NULL, "line %ld: the log ends %.17g s after its first %ssample, before the required end %g s (the case's t_end): the motion after it is unknown", raw[j - 1].line, (double)(raw[j - 1].t - raw[0].t), o->window ? "kept " : "", (double)o->t_required);
+    return FcInputError(file, NULL,
+      "line %ld: the log ends %.17g s after its first %ssample, before the required end %g s (the case's t_end): the motion after it is unknown",
+      raw[j - 1].line, (double)(raw[j - 1].t - raw[0].t), o->window ? "kept " : "", (double)o->t_required);
   return 0;
 }
 
@@ -551,14 +571,14 @@ PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, 
 {
   Reader                r;
   FILE                 *fp;
-  Raw                  *raw = NULL;
+  Raw                  *raw  = NULL;
   PetscInt              nraw = 0, m = 0;
   char                  units[64] = "";
   PetscBool             has_units = PETSC_FALSE;
   long                  last_line = 0;
   FcTrajectoryTransform T;
   PetscErrorCode        ierr = 0;
-  const PetscReal       k = o->dropout_factor > 0 ? o->dropout_factor : 5;
+  const PetscReal       k    = o->dropout_factor > 0 ? o->dropout_factor : 5;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(tr, sizeof *tr));
@@ -584,8 +604,10 @@ PetscErrorCode FcTrajectoryLoad(const char *file, const FcTrajectoryOptions *o, 
   {
     PetscReal nq = PetscSqrtReal(T.q[0] * T.q[0] + T.q[1] * T.q[1] + T.q[2] * T.q[2] + T.q[3] * T.q[3]);
     if (!(PetscAbsReal(nq - 1) <= 1e-9 && T.scale > 0 && PetscIsNormalReal(T.scale))) free(raw);
-    PetscCheck(PetscAbsReal(nq - 1) <= 1e-9, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory transform: the rotation quaternion has norm %g, not 1", (double)nq);
-    PetscCheck(T.scale > 0 && PetscIsNormalReal(T.scale), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory transform: the scale must be a positive number, not %g", (double)T.scale);
+    PetscCheck(
+      PetscAbsReal(nq - 1) <= 1e-9, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "trajectory transform: the rotation quaternion has norm %g, not 1", (double)nq);
+    PetscCheck(T.scale > 0 && PetscIsNormalReal(T.scale), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+      "trajectory transform: the scale must be a positive number, not %g", (double)T.scale);
   }
   ierr = Convert_Private(&r, &T, raw, m, tr);
   free(raw);
@@ -616,16 +638,21 @@ PetscErrorCode FcTrajectoryCheck(const char *file, const FcTrajectoryOptions *o,
 
   PetscFunctionBegin;
   PetscCall(FcTrajectoryLoad(file, o, &tr));
-  printf("# %s: format %s, %d rows, %d samples over %.9g s (from %.9g s of the log), median step %.6g s, longest %.6g s\n", file, tr.format, (int)tr.nrows, (int)tr.n, (double)tr.t[tr.n - 1], (double)tr.t_offset, (double)tr.median_dt, (double)tr.max_dt);
-  printf("# orientation %s, buttons %s, %d repeated samples dropped, %d columns ignored\n", tr.q ? "yes" : "no", tr.buttons ? "yes" : "no", (int)tr.nduplicates, (int)tr.nignored);
-  if (tr.ndropouts) printf("# warning: %d dropouts (steps longer than %g x the median step, the longest %.6g s) bridged linearly\n", (int)tr.ndropouts, (double)(o->dropout_factor > 0 ? o->dropout_factor : 5), (double)tr.max_dt);
+  printf("# %s: format %s, %d rows, %d samples over %.9g s (from %.9g s of the log), median step %.6g s, longest %.6g s\n", file, tr.format, (int)tr.nrows,
+    (int)tr.n, (double)tr.t[tr.n - 1], (double)tr.t_offset, (double)tr.median_dt, (double)tr.max_dt);
+  printf("# orientation %s, buttons %s, %d repeated samples dropped, %d columns ignored\n", tr.q ? "yes" : "no", tr.buttons ? "yes" : "no", (int)tr.nduplicates,
+    (int)tr.nignored);
+  if (tr.ndropouts)
+    printf("# warning: %d dropouts (steps longer than %g x the median step, the longest %.6g s) bridged linearly\n", (int)tr.ndropouts,
+      (double)(o->dropout_factor > 0 ? o->dropout_factor : 5), (double)tr.max_dt);
   if (rate > 0) {
     /* the resampled log is held whole (t, p, q, buttons: 9 numbers a sample): refuse a rate the
      * memory, or PetscInt, cannot hold, before allocating */
     const double tend = (double)tr.t[tr.n - 1], n = tend * (double)rate + 1, mem = FcPhysicalMemory();
     if (!(n <= (double)PETSC_MAX_INT) || (mem > 0 && 72 * n > mem)) {
       PetscCall(FcTrajectoryDestroy(&tr));
-      return FcInputError("command line", "--rate", "%g Hz over the log's %.9g s is %.3g samples (%.3g GB), more than %s: lower the rate", (double)rate, tend, n, 72 * n / 1e9, n > (double)PETSC_MAX_INT ? "fcsim's index range" : "this machine's memory");
+      return FcInputError("command line", "--rate", "%g Hz over the log's %.9g s is %.3g samples (%.3g GB), more than %s: lower the rate", (double)rate, tend,
+        n, 72 * n / 1e9, n > (double)PETSC_MAX_INT ? "fcsim's index range" : "this machine's memory");
     }
     PetscCall(FcTrajectoryResample(&tr, rate, &rs));
     PetscCall(FcTrajectoryWrite(&rs, stdout));

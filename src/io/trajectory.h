@@ -36,15 +36,16 @@ typedef struct {
   PetscReal scale;
 } FcTrajectoryTransform;
 
-void           FcTrajectoryTransformIdentity(FcTrajectoryTransform *T);
+void FcTrajectoryTransformIdentity(FcTrajectoryTransform *T);
 /* Rotation by `angle` (rad) about `axis` (any non-zero length); scale > 0. */
-PetscErrorCode FcTrajectoryTransformFromAxisAngle(const PetscReal axis[3], PetscReal angle, const PetscReal translation[3], PetscReal scale, FcTrajectoryTransform *T);
+PetscErrorCode FcTrajectoryTransformFromAxisAngle(
+  const PetscReal axis[3], PetscReal angle, const PetscReal translation[3], PetscReal scale, FcTrajectoryTransform *T);
 
 typedef struct {
-  const char                  *format;         /* fcsim | openhaptics | ros_pose | ros_jointstate */
-  const char                  *units;          /* m | mm; NULL: the format's own (none for ros_jointstate) */
-  const FcTrajectoryTransform *transform;      /* NULL: identity */
-  PetscBool                    window;         /* keep t_begin <= t <= t_end only (t from the first sample) */
+  const char                  *format;    /* fcsim | openhaptics | ros_pose | ros_jointstate */
+  const char                  *units;     /* m | mm; NULL: the format's own (none for ros_jointstate) */
+  const FcTrajectoryTransform *transform; /* NULL: identity */
+  PetscBool                    window;    /* keep t_begin <= t <= t_end only (t from the first sample) */
   PetscReal                    t_begin, t_end;
   PetscReal                    t_required;     /* > 0: the kept log must last at least this long (a case's t_end) */
   PetscReal                    dropout_factor; /* k: a step > k * median step is a dropout; 0: 5 */

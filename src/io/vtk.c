@@ -11,7 +11,7 @@
 #include <string.h>
 
 #if !defined(PETSC_USE_REAL_DOUBLE)
-  #error "fcsim output writes float64 data: PetscReal must be double"
+#error "fcsim output writes float64 data: PetscReal must be double"
 #endif
 
 #define VTK_TETRA           10
@@ -159,11 +159,14 @@ PetscErrorCode FcVTKWriteBody(const char *path, PetscBool binary, const FcOutput
 
   PetscFunctionBegin;
   PetscCheck(path && mesh && f, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcVTKWriteBody: NULL argument");
-  PetscCheck(mesh->npe == 4 || mesh->npe == 10, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: unsupported nodes per element %" PetscInt_FMT " (4 or 10)", path, mesh->npe);
+  PetscCheck(mesh->npe == 4 || mesh->npe == 10, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: unsupported nodes per element %" PetscInt_FMT " (4 or 10)",
+    path, mesh->npe);
   PetscCheck(mesh->nnodes >= 0 && mesh->nelems >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: negative mesh size", path);
-  PetscCheck((mesh->X || !mesh->nnodes) && (mesh->conn || !mesh->nelems) && (f->u || !mesh->nnodes) && (f->v || !mesh->nnodes) && (f->vm || !mesh->nelems), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "%s: NULL mesh or field array", path);
+  PetscCheck((mesh->X || !mesh->nnodes) && (mesh->conn || !mesh->nelems) && (f->u || !mesh->nnodes) && (f->v || !mesh->nnodes) && (f->vm || !mesh->nelems),
+    PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "%s: NULL mesh or field array", path);
   /* Legacy VTK stores indices and the CELLS size as 32-bit ints. */
-  PetscCheck((PetscInt64)mesh->nelems * (mesh->npe + 1) <= INT32_MAX && (PetscInt64)mesh->nnodes <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: mesh too large for legacy VTK (32-bit indices)", path);
+  PetscCheck((PetscInt64)mesh->nelems * (mesh->npe + 1) <= INT32_MAX && (PetscInt64)mesh->nnodes <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+    "%s: mesh too large for legacy VTK (32-bit indices)", path);
 
   PetscCall(PetscNew(&s));
   PetscCall(PetscMalloc1((size_t)mesh->nelems * (size_t)mesh->npe, &cells));
@@ -237,10 +240,14 @@ PetscErrorCode FcVTKWriteContacts(const char *path, PetscBool binary, const FcOu
   PetscFunctionBegin;
   PetscCheck(path && c, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcVTKWriteContacts: NULL argument");
   PetscCheck(c->m >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: negative number of contacts", path);
-  PetscCheck(!c->m || (c->x && c->normal && c->t1 && c->t2 && c->r && c->gap && c->status && c->pair), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "%s: NULL contact array", path);
+  PetscCheck(!c->m || (c->x && c->normal && c->t1 && c->t2 && c->r && c->gap && c->status && c->pair), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
+    "%s: NULL contact array", path);
   /* Legacy VTK stores indices, the VERTICES size and int scalars as 32-bit ints. */
   PetscCheck(2 * (PetscInt64)c->m <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: too many contacts for legacy VTK (32-bit indices)", path);
-  for (PetscInt i = 0; i < c->m; i++) PetscCheck((PetscInt64)c->status[i] >= INT32_MIN && (PetscInt64)c->status[i] <= INT32_MAX && (PetscInt64)c->pair[i] >= INT32_MIN && (PetscInt64)c->pair[i] <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: contact %" PetscInt_FMT ": status or pair does not fit a 32-bit int", path, i);
+  for (PetscInt i = 0; i < c->m; i++)
+    PetscCheck((PetscInt64)c->status[i] >= INT32_MIN && (PetscInt64)c->status[i] <= INT32_MAX && (PetscInt64)c->pair[i] >= INT32_MIN &&
+        (PetscInt64)c->pair[i] <= INT32_MAX,
+      PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: contact %" PetscInt_FMT ": status or pair does not fit a 32-bit int", path, i);
 
   PetscCall(PetscNew(&s));
   s->binary = binary;
@@ -323,10 +330,7 @@ typedef struct {
   PetscBool binary;
 } VTKOut;
 
-static PetscBool VTKWant(const FcOutputSpec *spec)
-{
-  return spec->vtk;
-}
+static PetscBool VTKWant(const FcOutputSpec *spec) { return spec->vtk; }
 
 static PetscErrorCode VTKOpen(const FcOutputSpec *spec, const FcOutputState *s, void **ctx)
 {
@@ -336,7 +340,8 @@ static PetscErrorCode VTKOpen(const FcOutputSpec *spec, const FcOutputState *s, 
 
   PetscFunctionBegin;
   PetscCall(FcOutputPathJoin(vtkdir, sizeof vtkdir, s->dir, "vtk"));
-  PetscCheck(mkdir(vtkdir, 0777) == 0 || (errno == EEXIST && stat(vtkdir, &st) == 0 && S_ISDIR(st.st_mode)), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory %s: %s", vtkdir, strerror(errno));
+  PetscCheck(mkdir(vtkdir, 0777) == 0 || (errno == EEXIST && stat(vtkdir, &st) == 0 && S_ISDIR(st.st_mode)), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN,
+    "Cannot create directory %s: %s", vtkdir, strerror(errno));
   PetscCall(PetscNew(&o));
   o->binary = spec->vtk_binary;
   *ctx      = o;

@@ -19,9 +19,9 @@ typedef struct {
   PetscInt      nout;   /* output steps written so far (fields) */
   PetscInt64   *outstep;
   PetscReal    *outtime;
-  PetscInt      ncon;   /* contact outputs so far, one per FcOutputWriteContacts */
-  PetscInt     *conk;   /* output step index k of each */
-  PetscInt     *conm;   /* number of contacts of each */
+  PetscInt      ncon; /* contact outputs so far, one per FcOutputWriteContacts */
+  PetscInt     *conk; /* output step index k of each */
+  PetscInt     *conm; /* number of contacts of each */
 } FcOutputState;
 
 typedef enum { FC_OUTPUT_PROBES, FC_OUTPUT_STATS } FcOutputTable;

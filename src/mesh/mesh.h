@@ -11,12 +11,12 @@ typedef struct {
   char      name[FC_NAME_LEN]; /* physical name, "" when unnamed */
   PetscInt  dim, tag;          /* dim 2: surface, 3: volume (0, 1: nodes only) */
   PetscInt  nnodes;
-  PetscInt *nodes;  /* 0-based mesh node indices, sorted, unique (all nodes incl. mid-edge) */
+  PetscInt *nodes; /* 0-based mesh node indices, sorted, unique (all nodes incl. mid-edge) */
   PetscInt  nfaces;
-  PetscInt *faces;  /* dim 2: indices into FcMesh.bfaces of the boundary faces in the group,
+  PetscInt *faces; /* dim 2: indices into FcMesh.bfaces of the boundary faces in the group,
                        sorted (triangles not on the boundary contribute nodes only) */
   PetscInt  nelems;
-  PetscInt *elems;  /* dim 3: element indices in the group, sorted */
+  PetscInt *elems; /* dim 3: element indices in the group, sorted */
 } FcMeshGroup;
 
 /* Why FcMeshLoad refused a file, for a caller that adds advice of its own to the loader's message
@@ -28,27 +28,27 @@ typedef enum {
 } FcMeshFault;
 
 typedef struct {
-  char       file[PETSC_MAX_PATH_LEN];
-  PetscInt   order;        /* 1: tet4, 2: tet10 */
-  PetscInt   nnodes;
-  PetscReal *X;            /* reference coordinates, 3*nnodes */
-  PetscInt  *node_id;      /* Gmsh node tag of each node (nodes are numbered in increasing tag
+  char         file[PETSC_MAX_PATH_LEN];
+  PetscInt     order; /* 1: tet4, 2: tet10 */
+  PetscInt     nnodes;
+  PetscReal   *X;            /* reference coordinates, 3*nnodes */
+  PetscInt    *node_id;      /* Gmsh node tag of each node (nodes are numbered in increasing tag
                               order; only those the tetrahedra use are kept) */
-  PetscInt   nelems, npe;  /* npe = 4 or 10 */
-  PetscInt  *conn;         /* nelems*npe, Gmsh node ordering (tet10 edges 01,12,20,30,32,31) */
-  PetscInt  *elem_id;      /* Gmsh element tag of each element, for messages (the file's tag
+  PetscInt     nelems, npe;  /* npe = 4 or 10 */
+  PetscInt    *conn;         /* nelems*npe, Gmsh node ordering (tet10 edges 01,12,20,30,32,31) */
+  PetscInt    *elem_id;      /* Gmsh element tag of each element, for messages (the file's tag
                               unless refine or an order change made Gmsh renumber) */
-  PetscInt   nbfaces, npf; /* boundary faces of the volume mesh; npf = 3 or 6 */
-  PetscInt  *bfaces;       /* nbfaces*npf; corners ordered so (x1-x0)x(x2-x0) points outward;
+  PetscInt     nbfaces, npf; /* boundary faces of the volume mesh; npf = 3 or 6 */
+  PetscInt    *bfaces;       /* nbfaces*npf; corners ordered so (x1-x0)x(x2-x0) points outward;
                               6-node faces: corners 0,1,2 then mid-edges 01,12,20 */
-  PetscInt  *bface_elem;   /* element that owns each boundary face */
-  PetscInt   ngroups;
+  PetscInt    *bface_elem;   /* element that owns each boundary face */
+  PetscInt     ngroups;
   FcMeshGroup *groups;
-  FcMeshFault  fault;      /* set by FcMeshLoad, also when it fails */
+  FcMeshFault  fault; /* set by FcMeshLoad, also when it fails */
   /* On several MPI ranks (FcAssemblyPartition, src/fem): node n's index in the distributed
    * vectors and matrices (NULL: n itself, one rank) and the nodes this rank owns */
-  PetscInt    *part_perm;
-  PetscInt     part_nown;
+  PetscInt *part_perm;
+  PetscInt  part_nown;
 } FcMesh;
 
 /* How a .geo script is meshed (doc/mesh.md, "The sandbox"): in a sandboxed child process, at

@@ -63,7 +63,7 @@ PetscReal FcMeshTetDetJ_Private(const FcMesh *mesh, PetscInt e, const PetscReal 
 /* Signed volume of the straight tetrahedron on the element's 4 corners. */
 static PetscReal CornerVolume(const FcMesh *mesh, PetscInt e)
 {
-  const PetscInt *c = mesh->conn + e * mesh->npe;
+  const PetscInt  *c  = mesh->conn + e * mesh->npe;
   const PetscReal *x0 = mesh->X + 3 * c[0];
   PetscReal        A[9];
 
@@ -93,11 +93,12 @@ PetscErrorCode FcMeshCheckElements_Private(const FcMesh *mesh)
     {0.25, 0.25, 0.25}
   };
   // clang-format on
-  static const char *const pt_name[11] = {"corner 0", "corner 1", "corner 2", "corner 3", "the midpoint of edge 0-1", "the midpoint of edge 1-2", "the midpoint of edge 2-0", "the midpoint of edge 3-0", "the midpoint of edge 3-2", "the midpoint of edge 3-1", "the centroid"};
+  static const char *const pt_name[11] = {"corner 0", "corner 1", "corner 2", "corner 3", "the midpoint of edge 0-1", "the midpoint of edge 1-2",
+    "the midpoint of edge 2-0", "the midpoint of edge 3-0", "the midpoint of edge 3-2", "the midpoint of edge 3-1", "the centroid"};
   PetscReal                lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL};
-  PetscReal diag2 = 0, tol, bad_value = 0;
-  PetscInt  ninverted = 0, nzero = 0, first = -1, bad_point = -1;
-  PetscBool first_zero = PETSC_FALSE;
+  PetscReal                diag2 = 0, tol, bad_value = 0;
+  PetscInt                 ninverted = 0, nzero = 0, first = -1, bad_point = -1;
+  PetscBool                first_zero = PETSC_FALSE;
 
   PetscFunctionBegin;
   for (PetscInt n = 0; n < mesh->nnodes; n++)
@@ -140,9 +141,14 @@ PetscErrorCode FcMeshCheckElements_Private(const FcMesh *mesh)
     char more[128] = "";
 
     if (nzero + ninverted > 1) snprintf(more, sizeof more, " (%" PetscInt_FMT " inverted and %" PetscInt_FMT " zero-volume elements in all)", ninverted, nzero);
-    if (first_zero) return FcInputError(mesh->file, NULL, "zero-volume element %" PetscInt_FMT ": |corner volume| %g <= %g = 1e-12 x (bounding-box diagonal)^3%s", mesh->elem_id[first], (double)PetscAbsReal(bad_value), (double)tol, more);
-    if (bad_point < 0) return FcInputError(mesh->file, NULL, "inverted element %" PetscInt_FMT ": signed corner volume %g < 0 (nodes in the wrong order)%s", mesh->elem_id[first], (double)bad_value, more);
-    return FcInputError(mesh->file, NULL, "inverted element %" PetscInt_FMT ": Jacobian determinant %g <= 0 at %s (a mid-edge node folds the element)%s", mesh->elem_id[first], (double)bad_value, pt_name[bad_point], more);
+    if (first_zero)
+      return FcInputError(mesh->file, NULL, "zero-volume element %" PetscInt_FMT ": |corner volume| %g <= %g = 1e-12 x (bounding-box diagonal)^3%s",
+        mesh->elem_id[first], (double)PetscAbsReal(bad_value), (double)tol, more);
+    if (bad_point < 0)
+      return FcInputError(mesh->file, NULL, "inverted element %" PetscInt_FMT ": signed corner volume %g < 0 (nodes in the wrong order)%s",
+        mesh->elem_id[first], (double)bad_value, more);
+    return FcInputError(mesh->file, NULL, "inverted element %" PetscInt_FMT ": Jacobian determinant %g <= 0 at %s (a mid-edge node folds the element)%s",
+      mesh->elem_id[first], (double)bad_value, pt_name[bad_point], more);
   }
   PetscFunctionReturn(0);
 }
@@ -191,7 +197,7 @@ PetscErrorCode FcMeshFacesArea(const FcMesh *mesh, PetscInt nfaces, const PetscI
     {1 - 2 * a2, a2,         a2        }
   };
   // clang-format on
-  const PetscReal qw[7]      = {9.0 / 40, w1, w1, w1, w2, w2, w2};
+  const PetscReal qw[7] = {9.0 / 40, w1, w1, w1, w2, w2, w2};
   // clang-format off
   static const PetscReal dLt[3][2] = {
     {-1, -1},
@@ -212,7 +218,8 @@ PetscErrorCode FcMeshFacesArea(const FcMesh *mesh, PetscInt nfaces, const PetscI
   for (PetscInt k = 0; k < nfaces; k++) {
     const PetscInt *f = mesh->bfaces + faces[k] * mesh->npf;
 
-    PetscCheck(faces[k] >= 0 && faces[k] < mesh->nbfaces, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Face %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", faces[k], mesh->nbfaces);
+    PetscCheck(faces[k] >= 0 && faces[k] < mesh->nbfaces, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+      "Face %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", faces[k], mesh->nbfaces);
     if (mesh->npf == 3) {
       PetscReal u[3], w[3], n[3];
       for (PetscInt i = 0; i < 3; i++) {

@@ -154,39 +154,41 @@ static PetscErrorCode GmshFailure(const char *file, const char *what)
  * with the size of the list (one barycentre per element) before anything else is read. */
 static PetscErrorCode ScanVolumeTypes(const char *file, PetscInt *order, FcMeshFault *fault)
 {
-  int    *ents = NULL, ierr;
-  size_t  nents = 0;
-  PetscInt found = 0; /* bit 0: tet4, bit 1: tet10 */
-  PetscErrorCode rc = 0;
+  int           *ents  = NULL, ierr;
+  size_t         nents = 0;
+  PetscInt       found = 0; /* bit 0: tet4, bit 1: tet10 */
+  PetscErrorCode rc    = 0;
 
   PetscFunctionBegin;
   gmshModelGetEntities(&ents, &nents, 3, &ierr);
   if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
   for (size_t i = 0; i < nents / 2 && !rc; i++) {
-    const int tag = ents[2 * i + 1];
-    int      *types = NULL;
+    const int tag    = ents[2 * i + 1];
+    int      *types  = NULL;
     size_t    ntypes = 0, **etags = NULL, *netags = NULL, nnetags = 0, **ntags = NULL, *nntags = NULL, nnntags = 0;
 
     gmshModelMeshGetElements(&types, &ntypes, &etags, &netags, &nnetags, &ntags, &nntags, &nnntags, 3, tag, &ierr);
     if (ierr) rc = GmshFailure(file, "");
     for (size_t t = 0; t < ntypes && !rc; t++) {
       if (types[t] == 4 || types[t] == 11) {
-        double *bary = NULL;
+        double *bary  = NULL;
         size_t  nbary = 0;
 
         found |= types[t] == 4 ? 1 : 2;
         gmshModelMeshGetBarycenters(types[t], tag, 1, 1, &bary, &nbary, 0, 1, &ierr);
         gmshFree(bary);
         if (ierr) rc = GmshFailure(file, "");
-        else if (nbary / 3 != netags[t]) rc = FcInputError(file, NULL, "mixed element orders: volume %d has both 4-node and 10-node tetrahedra (save the mesh with one order)", tag);
+        else if (nbary / 3 != netags[t])
+          rc = FcInputError(file, NULL, "mixed element orders: volume %d has both 4-node and 10-node tetrahedra (save the mesh with one order)", tag);
       } else {
-        char  *name = NULL;
-        int    dim, ord, nn, np;
+        char   *name = NULL;
+        int     dim, ord, nn, np;
         double *lc  = NULL;
         size_t  nlc = 0;
 
         gmshModelMeshGetElementProperties(types[t], &name, &dim, &ord, &nn, &lc, &nlc, &np, &ierr);
-        rc = FcInputError(file, NULL, "unsupported volume elements: %s (Gmsh type %d) in volume %d; fcsim needs 4- or 10-node tetrahedra", ierr ? "?" : name, types[t], tag);
+        rc = FcInputError(
+          file, NULL, "unsupported volume elements: %s (Gmsh type %d) in volume %d; fcsim needs 4- or 10-node tetrahedra", ierr ? "?" : name, types[t], tag);
         gmshFree(name);
         gmshFree(lc);
       }
@@ -198,14 +200,15 @@ static PetscErrorCode ScanVolumeTypes(const char *file, PetscInt *order, FcMeshF
   if (found == 3) return FcInputError(file, NULL, "mixed element orders: the mesh has both 4-node and 10-node tetrahedra (save the mesh with one order)");
   if (!found) {
     *fault = FC_MESH_FAULT_NO_TETRAHEDRA;
-    return FcInputError(file, NULL, "no tetrahedra in the mesh (a file saved by Gmsh with physical groups keeps only their elements: define a Physical Volume, or set Mesh.SaveAll = 1)");
+    return FcInputError(file, NULL,
+      "no tetrahedra in the mesh (a file saved by Gmsh with physical groups keeps only their elements: define a Physical Volume, or set Mesh.SaveAll = 1)");
   }
   *order = found == 1 ? 1 : 2;
   PetscFunctionReturn(0);
 }
 
 typedef struct ReadCtx_ ReadCtx;
-static PetscErrorCode CheckFileElements(const char *file, PetscInt file_order);
+static PetscErrorCode   CheckFileElements(const char *file, PetscInt file_order);
 
 /* A fresh, empty Gmsh model (options restored to the session's). */
 static PetscErrorCode GmshFreshModel(void)
@@ -330,7 +333,7 @@ static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt re
 /* Gmsh node tag -> position in the gmshModelMeshGetNodes list. Tags are usually dense
  * (1..n), then a direct table is O(n); sparse tags fall back to a sorted copy. */
 typedef struct {
-  size_t tag;
+  size_t   tag;
   PetscInt pos;
 } TagPos;
 
@@ -381,15 +384,9 @@ static PetscInt NodeMapFind(const NodeMap *map, size_t tag)
 }
 
 /* Position of the k-th node in increasing tag order (-1 for a gap in a dense table). */
-static PetscInt NodeMapPosInTagOrder(const NodeMap *map, size_t k)
-{
-  return map->dense ? map->dense[k] : map->sorted[k].pos;
-}
+static PetscInt NodeMapPosInTagOrder(const NodeMap *map, size_t k) { return map->dense ? map->dense[k] : map->sorted[k].pos; }
 
-static size_t NodeMapTagOrderSize(const NodeMap *map)
-{
-  return map->dense ? map->maxtag + 1 : map->n;
-}
+static size_t NodeMapTagOrderSize(const NodeMap *map) { return map->dense ? map->maxtag + 1 : map->n; }
 
 static PetscErrorCode NodeMapDestroy(NodeMap *map)
 {
@@ -402,7 +399,7 @@ static PetscErrorCode NodeMapDestroy(NodeMap *map)
 /* What reading the tetrahedra leaves for building the groups. */
 struct ReadCtx_ {
   NodeMap    map;
-  PetscInt  *index;    /* position in the Gmsh node list -> mesh node index, -1 if unused */
+  PetscInt  *index;               /* position in the Gmsh node list -> mesh node index, -1 if unused */
   PetscInt  *id_sorted, *id_elem; /* element tags sorted, with their element indices */
   FcFaceHash faces;
 };
@@ -468,7 +465,9 @@ static PetscErrorCode VolumeElements(const char *file, const char *volume, int t
     size_t *e = NULL, ne = 0, *n = NULL, nn = 0;
     gmshModelMeshGetElementsByType(type, &e, &ne, &n, &nn, ents[i], 0, 1, &ierr);
     if (ierr) rc = GmshFailure(file, "");
-    else if (nn != ne * npe) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "gmsh returned %zu node tags for %zu elements of type %d", nn, ne, type);
+    else if (nn != ne * npe)
+      rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL,
+        "gmsh returned %zu node tags for %zu elements of type %d", nn, ne, type);
     if (!rc && *net + ne > cap) {
       size_t *a = NULL, *b = NULL;
       cap = PetscMax(2 * cap, *net + ne);
@@ -504,7 +503,7 @@ static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, const char *volum
   double        *coord = NULL, *pc = NULL;
   int            ierr;
   PetscInt       nused = 0;
-  PetscErrorCode rc = 0;
+  PetscErrorCode rc    = 0;
 
   PetscFunctionBegin;
   mesh->order = order;
@@ -517,13 +516,17 @@ static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, const char *volum
     /* Safe now that ScanVolumeTypes has ruled out mixed orders; all volumes, in order. */
     if (volume && volume[0]) rc = VolumeElements(mesh->file, volume, type, (size_t)mesh->npe, &et, &net, &nt, &nnt);
     else gmshModelMeshGetElementsByType(type, &et, &net, &nt, &nnt, -1, 0, 1, &ierr);
-    if (rc) ;
+    if (rc)
+      ;
     else if (volume && volume[0] && !net) rc = FcInputError(mesh->file, NULL, "physical volume '%s' has no tetrahedra", volume);
     else if (ierr) rc = GmshFailure(mesh->file, "");
-    else if (nnt != net * (size_t)mesh->npe) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "gmsh returned %zu node tags for %zu elements of type %d", nnt, net, type);
+    else if (nnt != net * (size_t)mesh->npe)
+      rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL,
+        "gmsh returned %zu node tags for %zu elements of type %d", nnt, net, type);
   }
   /* Gmsh tags and counts are size_t; PetscInt is 32-bit in this build. */
-  if (!rc && (nntag >= (size_t)PETSC_MAX_INT || net >= (size_t)PETSC_MAX_INT / 10)) rc = FcInputError(mesh->file, NULL, "mesh too large for 32-bit indices (%zu nodes, %zu elements)", nntag, net);
+  if (!rc && (nntag >= (size_t)PETSC_MAX_INT || net >= (size_t)PETSC_MAX_INT / 10))
+    rc = FcInputError(mesh->file, NULL, "mesh too large for 32-bit indices (%zu nodes, %zu elements)", nntag, net);
   if (!rc) rc = NodeMapCreate(ntag, nntag, &ctx->map);
   if (!rc) rc = PetscMalloc1(nntag, &ctx->index);
   if (!rc) rc = PetscMalloc1(net * mesh->npe, &mesh->conn);
@@ -544,14 +547,14 @@ static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, const char *volum
    * classify them differently); surface-only and unused nodes are dropped. */
   if (!rc) {
     const size_t nk = NodeMapTagOrderSize(&ctx->map);
-    for (size_t i = 0; i < nntag; i++) ctx->index[i] = -1;                                 /* unused */
+    for (size_t i = 0; i < nntag; i++) ctx->index[i] = -1;                                  /* unused */
     for (PetscInt k = 0; k < mesh->nelems * mesh->npe; k++) ctx->index[mesh->conn[k]] = -2; /* used */
     for (size_t k = 0; k < nk; k++) {
       const PetscInt pos = NodeMapPosInTagOrder(&ctx->map, k);
       if (pos >= 0 && ctx->index[pos] == -2) ctx->index[pos] = nused++;
     }
     mesh->nnodes = nused;
-    rc = PetscMalloc1(3 * nused, &mesh->X);
+    rc           = PetscMalloc1(3 * nused, &mesh->X);
     if (!rc) rc = PetscMalloc1(nused, &mesh->node_id);
   }
   for (size_t i = 0; i < nntag && !rc; i++) {
@@ -593,7 +596,7 @@ static PetscErrorCode Push(PetscInt **a, PetscInt *n, PetscInt *cap, PetscInt v)
 /* Nodes (and, for triangles, boundary faces) of the elements of dimension dim on one entity. */
 static PetscErrorCode GroupAddEntity(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g, int dim, int ent, PetscInt *ncap, PetscInt *fcap)
 {
-  int           *types = NULL, ierr;
+  int           *types  = NULL, ierr;
   size_t         ntypes = 0, **etags = NULL, *netags = NULL, nnetags = 0, **ntags = NULL, *nntags = NULL, nnntags = 0;
   PetscErrorCode rc = 0;
 
@@ -601,7 +604,7 @@ static PetscErrorCode GroupAddEntity(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g,
   gmshModelMeshGetElements(&types, &ntypes, &etags, &netags, &nnetags, &ntags, &nntags, &nnntags, dim, ent, &ierr);
   if (ierr) PetscFunctionReturn(GmshFailure(mesh->file, ""));
   for (size_t t = 0; t < ntypes && !rc; t++) {
-    const size_t   npe = netags[t] ? nntags[t] / netags[t] : 0;
+    const size_t npe = netags[t] ? nntags[t] / netags[t] : 0;
     /* Triangles (3- or 6-node) are matched to boundary faces by their corners. */
     const PetscBool tri = (types[t] == 2 || types[t] == 9) && dim == 2;
 
@@ -664,25 +667,28 @@ static PetscErrorCode GroupAddVolume(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g,
 /* The table of the current model's physical groups (kept.groups), read once per model. */
 static PetscErrorCode GroupTable(const char *file)
 {
-  int           *dimtags = NULL, ierr;
+  int           *dimtags  = NULL, ierr;
   size_t         ndimtags = 0;
-  PetscErrorCode rc = 0;
+  PetscErrorCode rc       = 0;
 
   PetscFunctionBegin;
   if (kept.ngroups >= 0) PetscFunctionReturn(0);
   gmshModelGetPhysicalGroups(&dimtags, &ndimtags, -1, &ierr);
   if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
   kept.groups = calloc(ndimtags / 2 + 1, sizeof *kept.groups);
-  if (!kept.groups) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory for %zu physical groups", ndimtags / 2);
+  if (!kept.groups)
+    rc = PetscError(
+      PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory for %zu physical groups", ndimtags / 2);
   else kept.ngroups = 0;
   for (size_t i = 0; i < ndimtags / 2 && !rc; i++) {
-    GroupEntry *g = &kept.groups[kept.ngroups++];
+    GroupEntry *g    = &kept.groups[kept.ngroups++];
     char       *name = NULL;
-    g->dim = dimtags[2 * i];
-    g->tag = dimtags[2 * i + 1];
+    g->dim           = dimtags[2 * i];
+    g->tag           = dimtags[2 * i + 1];
     gmshModelGetPhysicalName(g->dim, g->tag, &name, &ierr);
     if (ierr) rc = GmshFailure(file, "");
-    else if (strlen(name) >= sizeof g->name) rc = FcInputError(file, NULL, "physical group name too long (%zu characters, at most %zu): %.40s...", strlen(name), sizeof g->name - 1, name);
+    else if (strlen(name) >= sizeof g->name)
+      rc = FcInputError(file, NULL, "physical group name too long (%zu characters, at most %zu): %.40s...", strlen(name), sizeof g->name - 1, name);
     else snprintf(g->name, sizeof g->name, "%s", name);
     gmshFree(name);
     if (!rc) gmshModelGetEntitiesForPhysicalGroup(g->dim, g->tag, &g->ents, &g->nents, &ierr);
@@ -744,7 +750,7 @@ static PetscErrorCode ReadGroups(FcMesh *mesh, const char *volume, ReadCtx *ctx)
   for (PetscInt i = 0; i < kept.ngroups; i++) {
     FcMeshGroup *g = &mesh->groups[k];
     if (!GroupMayTouch_Private(&kept.groups[i], vol)) continue; /* n bodies × n volumes: O(n²) reads */
-    mesh->ngroups  = k + 1; /* so that FcMeshDestroy frees this group on an error */
+    mesh->ngroups = k + 1;                                      /* so that FcMeshDestroy frees this group on an error */
     PetscCall(ReadGroup(mesh, ctx, &kept.groups[i], g));
     if (one && !g->nnodes && !g->nfaces && !g->nelems) {
       PetscCall(PetscFree(g->nodes));
@@ -822,7 +828,12 @@ static PetscErrorCode CheckBeforeGmsh(const char *file, PetscBool *geo)
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return FcInputError(file, NULL, "not a regular file (a mesh must be a .msh or .geo file, not a %s)", S_ISDIR(st.st_mode) ? "folder" : S_ISFIFO(st.st_mode) ? "FIFO" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+    return FcInputError(file, NULL, "not a regular file (a mesh must be a .msh or .geo file, not a %s)",
+      S_ISDIR(st.st_mode)                            ? "folder"
+        : S_ISFIFO(st.st_mode)                       ? "FIFO"
+        : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device"
+        : S_ISSOCK(st.st_mode)                       ? "socket"
+                                                     : "special file");
   }
   close(fd);
   if (msh) {
@@ -872,7 +883,8 @@ PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt orde
   if (strlen(file) >= sizeof mesh->file) return FcInputError(file, NULL, "mesh file name too long");
   snprintf(mesh->file, sizeof mesh->file, "%s", file);
   if (order != 1 && order != 2) return FcInputError(file, NULL, "element order %" PetscInt_FMT " not supported (1: 4-node, 2: 10-node tetrahedra)", order);
-  if (refine < 0 || refine > 10) return FcInputError(file, NULL, "refine %" PetscInt_FMT " out of range [0, 10] (each level multiplies the element count by about 8)", refine);
+  if (refine < 0 || refine > 10)
+    return FcInputError(file, NULL, "refine %" PetscInt_FMT " out of range [0, 10] (each level multiplies the element count by about 8)", refine);
   /* another volume of the model kept by the previous load (file header comment) */
   reuse = (PetscBool)(volume && volume[0] && kept.valid && !strcmp(kept.file, file) && kept.refine == refine && kept.order == order);
   if (!reuse) PetscCall(CheckBeforeGmsh(file, &geo));
@@ -906,7 +918,7 @@ PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt orde
  * type, unlike gmshModelMeshGetElementsByType on a mixed-order volume, see ScanVolumeTypes). */
 static PetscErrorCode CountTetrahedra(const char *file, PetscInt64 *ntets)
 {
-  int   *types = NULL, ierr;
+  int   *types  = NULL, ierr;
   size_t ntypes = 0, **etags = NULL, *netags = NULL, nnetags = 0, **ntags = NULL, *nntags = NULL, nnntags = 0;
 
   PetscFunctionBegin;
@@ -922,10 +934,10 @@ static PetscErrorCode CountTetrahedra(const char *file, PetscInt64 *ntets)
 /* What Inspect asks of the file: the tetrahedra of every volume (ntets set), or the physical
  * volumes with their tetrahedra (ListVolumes). */
 typedef struct {
-  PetscInt64 *ntets;                                  /* CountTetrahedra */
-  PetscInt   *n;                                      /* ListVolumes */
-  char      (**names)[FC_NAME_LEN];
-  PetscInt  **vtets;
+  PetscInt64 *ntets; /* CountTetrahedra */
+  PetscInt   *n;     /* ListVolumes */
+  char (**names)[FC_NAME_LEN];
+  PetscInt **vtets;
 } Inspect_Private;
 
 static PetscErrorCode ListVolumes(const char *, PetscInt *, char (**)[FC_NAME_LEN], PetscInt **);
@@ -967,9 +979,9 @@ PetscErrorCode FcMeshCountTetrahedra(const char *file, PetscInt64 *ntets)
 /* Names and tetrahedron counts of the physical volumes of the opened model. */
 static PetscErrorCode ListVolumes(const char *file, PetscInt *n, char (**names)[FC_NAME_LEN], PetscInt **ntets)
 {
-  int           *dimtags = NULL, ierr;
+  int           *dimtags  = NULL, ierr;
   size_t         ndimtags = 0;
-  PetscErrorCode rc = 0;
+  PetscErrorCode rc       = 0;
 
   PetscFunctionBegin;
   gmshModelGetPhysicalGroups(&dimtags, &ndimtags, 3, &ierr);
@@ -977,18 +989,19 @@ static PetscErrorCode ListVolumes(const char *file, PetscInt *n, char (**names)[
   *n = (PetscInt)(ndimtags / 2);
   rc = PetscCalloc2(*n + 1, names, *n + 1, ntets);
   for (PetscInt i = 0; i < *n && !rc; i++) {
-    char  *name = NULL;
-    int   *ents = NULL;
+    char  *name  = NULL;
+    int   *ents  = NULL;
     size_t nents = 0;
     gmshModelGetPhysicalName(3, dimtags[2 * i + 1], &name, &ierr);
     if (ierr) rc = GmshFailure(file, "");
-    else if (strlen(name) >= FC_NAME_LEN) rc = FcInputError(file, NULL, "physical group name too long (%zu characters, at most %d): %.40s...", strlen(name), FC_NAME_LEN - 1, name);
+    else if (strlen(name) >= FC_NAME_LEN)
+      rc = FcInputError(file, NULL, "physical group name too long (%zu characters, at most %d): %.40s...", strlen(name), FC_NAME_LEN - 1, name);
     else snprintf((*names)[i], FC_NAME_LEN, "%s", name);
     gmshFree(name);
     if (!rc) gmshModelGetEntitiesForPhysicalGroup(3, dimtags[2 * i + 1], &ents, &nents, &ierr);
     if (!rc && ierr) rc = GmshFailure(file, "");
     for (size_t k = 0; k < nents && !rc; k++) {
-      int   *types = NULL;
+      int   *types  = NULL;
       size_t ntypes = 0, **etags = NULL, *netags = NULL, nnetags = 0, **ntags = NULL, *nntags = NULL, nnntags = 0;
       gmshModelMeshGetElements(&types, &ntypes, &etags, &netags, &nnetags, &ntags, &nntags, &nnntags, 3, ents[k], &ierr);
       if (ierr) rc = GmshFailure(file, "");

@@ -89,10 +89,7 @@ static int Integers(const char *s, long long *v, int max)
   }
 }
 
-static PetscBool IsMarker(const char *s, const char *marker)
-{
-  return !strcmp(s, marker) ? PETSC_TRUE : PETSC_FALSE;
-}
+static PetscBool IsMarker(const char *s, const char *marker) { return !strcmp(s, marker) ? PETSC_TRUE : PETSC_FALSE; }
 
 /* MSH 2.2: "$Nodes", count line, count lines, "$EndNodes" (the same for elements). */
 static PetscErrorCode CheckSection22(LineReader *r, const char *section, const char *what)
@@ -148,7 +145,8 @@ static PetscErrorCode CheckSection41(LineReader *r, const char *section, const c
     if (nv != 4 || v[0] < 0 || v[0] > 3 || v[3] < 0) {
       if (b == 0) PetscFunctionReturn(0); /* a malformed section: Gmsh says so */
       snprintf(at, sizeof at, "line %ld", block_line);
-      return FcInputError(r->file, at, "the entity block declares %ld %s, but more lines follow: line %ld (\"%.40s\") is not the header of the next block", block_size, what, r->line, s);
+      return FcInputError(r->file, at, "the entity block declares %ld %s, but more lines follow: line %ld (\"%.40s\") is not the header of the next block",
+        block_size, what, r->line, s);
     }
     block_line = r->line;
     block_size = (long)v[3];
@@ -170,7 +168,9 @@ static PetscErrorCode CheckSection41(LineReader *r, const char *section, const c
     while ((s = NextLine(r)) && s[0] != '$');
     if (!s || !IsMarker(s, end)) PetscFunctionReturn(0);
     snprintf(at, sizeof at, "line %ld", nblocks ? block_line : header_line);
-    if (nblocks) return FcInputError(r->file, at, "the last entity block of %s declares %ld %s, but %ld more lines follow up to %s (line %ld)", section, block_size, what, extra, end, r->line);
+    if (nblocks)
+      return FcInputError(r->file, at, "the last entity block of %s declares %ld %s, but %ld more lines follow up to %s (line %ld)", section, block_size, what,
+        extra, end, r->line);
     return FcInputError(r->file, at, "%s declares no entity blocks, but %ld lines follow up to %s (line %ld)", section, extra, end, r->line);
   }
   if (sum != total) {
@@ -197,7 +197,9 @@ static PetscErrorCode CheckPhysicalNames(LineReader *r)
   if (!(s = NextLine(r)) || Integers(s, &n, 1) != 1) PetscFunctionReturn(0); /* Gmsh says so */
   snprintf(at, sizeof at, "line %ld", r->line);
   if (n < 0) return FcInputError(r->file, at, "$PhysicalNames declares %lld names", n);
-  if (n > MSH_MAX_PHYSICAL_NAMES) return FcInputError(r->file, at, "$PhysicalNames declares %lld names, more than the %d fcsim reads (Gmsh's time to read them grows as their square)", n, MSH_MAX_PHYSICAL_NAMES);
+  if (n > MSH_MAX_PHYSICAL_NAMES)
+    return FcInputError(r->file, at, "$PhysicalNames declares %lld names, more than the %d fcsim reads (Gmsh's time to read them grows as their square)", n,
+      MSH_MAX_PHYSICAL_NAMES);
   {
     const long count_line = r->line;
     long long  m          = 0;
@@ -220,8 +222,8 @@ PetscErrorCode FcMeshCheckMshCounts_Private(const char *file)
   LineReader     r;
   const char    *s;
   char           version[16] = "";
-  int            type = -1, v2, v41;
-  PetscErrorCode rc = 0;
+  int            type        = -1, v2, v41;
+  PetscErrorCode rc          = 0;
 
   PetscFunctionBegin;
   r.file = file;

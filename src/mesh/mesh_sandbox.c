@@ -88,10 +88,10 @@ typedef struct {
 /* ---------------------------------------------------------------------------------------- */
 /* Child: writing records. Everything here is async-signal-safe where the SIGSYS handler and
  * the atexit handler use it (write(2) only). */
-static int     child_fd = -1;
-static char    child_buf[1 << 16];
-static size_t  child_nbuf;
-static int     child_serializing; /* records under way: a trap now is not the script's */
+static int    child_fd = -1;
+static char   child_buf[1 << 16];
+static size_t child_nbuf;
+static int    child_serializing; /* records under way: a trap now is not the script's */
 
 static void WriteAllOrDie(const void *p, size_t n)
 {
@@ -164,7 +164,8 @@ static void ChildOnExit(void)
 static char           child_msg[4096];
 static PetscErrorCode child_code;
 
-static PetscErrorCode ChildErrorHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+static PetscErrorCode ChildErrorHandler(
+  MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   (void)comm;
   (void)line;
@@ -182,16 +183,16 @@ static PetscErrorCode ChildErrorHandler(MPI_Comm comm, int line, const char *fun
 /* Child: the sandbox. Each step returns NULL or the reason it failed. */
 
 /* Landlock (not in every C library's headers: the kernel ABI, include/uapi/linux/landlock.h). */
-#define FC_LL_FS_EXECUTE     (1ULL << 0)
-#define FC_LL_FS_WRITE_FILE  (1ULL << 1)
-#define FC_LL_FS_READ_FILE   (1ULL << 2)
-#define FC_LL_FS_READ_DIR    (1ULL << 3)
-#define FC_LL_FS_ALL_V1      ((1ULL << 13) - 1) /* EXECUTE .. MAKE_SYM */
-#define FC_LL_FS_REFER       (1ULL << 13)        /* ABI 2 */
-#define FC_LL_FS_TRUNCATE    (1ULL << 14)        /* ABI 3 */
-#define FC_LL_FS_IOCTL_DEV   (1ULL << 15)        /* ABI 5 */
-#define FC_LL_NET_ALL        3ULL                /* ABI 4: bind, connect TCP */
-#define FC_LL_SCOPE_ALL      3ULL                /* ABI 6: abstract UNIX sockets, signals */
+#define FC_LL_FS_EXECUTE    (1ULL << 0)
+#define FC_LL_FS_WRITE_FILE (1ULL << 1)
+#define FC_LL_FS_READ_FILE  (1ULL << 2)
+#define FC_LL_FS_READ_DIR   (1ULL << 3)
+#define FC_LL_FS_ALL_V1     ((1ULL << 13) - 1) /* EXECUTE .. MAKE_SYM */
+#define FC_LL_FS_REFER      (1ULL << 13)       /* ABI 2 */
+#define FC_LL_FS_TRUNCATE   (1ULL << 14)       /* ABI 3 */
+#define FC_LL_FS_IOCTL_DEV  (1ULL << 15)       /* ABI 5 */
+#define FC_LL_NET_ALL       3ULL               /* ABI 4: bind, connect TCP */
+#define FC_LL_SCOPE_ALL     3ULL               /* ABI 6: abstract UNIX sockets, signals */
 
 typedef struct {
   uint64_t handled_access_fs, handled_access_net, scoped;
@@ -227,12 +228,12 @@ static const char *ChildLandlock(const char *root, int *applied)
   /* Gmsh and OpenCASCADE may read resource files (/usr/share), glibc and OpenMP the CPU list
    * (/sys/devices/system/cpu, /proc/self): nothing there is the user's. */
   static const char *const system_ro[] = {"/usr", "/etc/ld.so.cache", "/proc/self", "/sys/devices/system/cpu", "/dev/null", "/dev/urandom"};
-  const int           abi = LandlockABI();
-  LandlockRulesetAttr attr;
-  size_t              size = sizeof attr.handled_access_fs;
-  const uint64_t      ro   = FC_LL_FS_READ_FILE | FC_LL_FS_READ_DIR;
-  const char         *err  = NULL;
-  int                 rs;
+  const int                abi         = LandlockABI();
+  LandlockRulesetAttr      attr;
+  size_t                   size = sizeof attr.handled_access_fs;
+  const uint64_t           ro   = FC_LL_FS_READ_FILE | FC_LL_FS_READ_DIR;
+  const char              *err  = NULL;
+  int                      rs;
 
   *applied = 0;
   if (abi <= 0) return NULL;
@@ -291,10 +292,10 @@ static const char *ChildSeccomp(void)
     SCMP_SYS(shmget), SCMP_SYS(shmat), SCMP_SYS(msgget), SCMP_SYS(semget), SCMP_SYS(mq_open),
   };
   // clang-format on
-  const pid_t    self  = getpid();
+  const pid_t     self = getpid();
   scmp_filter_ctx f    = seccomp_init(SCMP_ACT_ALLOW);
-  int            rc    = f ? 0 : -ENOMEM;
-  const char    *what  = "seccomp_init";
+  int             rc   = f ? 0 : -ENOMEM;
+  const char     *what = "seccomp_init";
 
   for (size_t i = 0; !rc && i < sizeof trap / sizeof trap[0]; i++)
     if (trap[i] >= 0) rc = seccomp_rule_add(f, SCMP_ACT_TRAP, trap[i], 0), what = "seccomp_rule_add";
@@ -392,7 +393,7 @@ static void ChildSendError(PetscErrorCode code, FcMeshFault fault, const char *m
 
 static int ChildSerialize(void)
 {
-  int   *dimtags = NULL, ierr;
+  int   *dimtags  = NULL, ierr;
   size_t ndimtags = 0;
 
   child_serializing = 1;
@@ -422,8 +423,8 @@ static int ChildSerialize(void)
     gmshFree(coord);
   }
   for (size_t i = 0; i < ndimtags / 2; i++) {
-    int32_t  dt[2] = {dimtags[2 * i], dimtags[2 * i + 1]};
-    int     *types = NULL;
+    int32_t  dt[2]  = {dimtags[2 * i], dimtags[2 * i + 1]};
+    int     *types  = NULL;
     size_t   ntypes = 0, **etags = NULL, *netags = NULL, nnetags = 0, **ntags = NULL, *nntags = NULL, nnntags = 0;
     uint64_t len = 2 * sizeof(int32_t) + 2 * sizeof(uint32_t);
     uint32_t nt[2];
@@ -642,18 +643,15 @@ static void Get(Cur *c, void *dst, size_t n)
   else memset(dst, 0, n);
 }
 
-static PetscErrorCode Malformed(const char *file, const char *what)
-{
-  return FcInputError(file, NULL, "the meshing process sent a malformed mesh (%s)", what);
-}
+static PetscErrorCode Malformed(const char *file, const char *what) { return FcInputError(file, NULL, "the meshing process sent a malformed mesh (%s)", what); }
 
 static PetscErrorCode RebuildNodes(const char *file, const Rec *r)
 {
-  Cur          c = {r->p, r->h.len, PETSC_FALSE};
-  int32_t      dt[2];
-  uint64_t     n;
-  const void  *tags, *x;
-  int          ierr;
+  Cur         c = {r->p, r->h.len, PETSC_FALSE};
+  int32_t     dt[2];
+  uint64_t    n;
+  const void *tags, *x;
+  int         ierr;
 
   PetscFunctionBegin;
   Get(&c, dt, sizeof dt);
@@ -669,13 +667,13 @@ static PetscErrorCode RebuildNodes(const char *file, const Rec *r)
 
 static PetscErrorCode RebuildElements(const char *file, const Rec *r)
 {
-  Cur             c = {r->p, r->h.len, PETSC_FALSE};
-  int32_t         dt[2];
-  uint32_t        nt[2];
-  int            *types = NULL, ierr = 0;
-  const size_t  **et = NULL, **nd = NULL;
-  size_t         *ne = NULL, *nn = NULL, ntypes;
-  PetscErrorCode  rc = 0;
+  Cur            c = {r->p, r->h.len, PETSC_FALSE};
+  int32_t        dt[2];
+  uint32_t       nt[2];
+  int           *types = NULL, ierr = 0;
+  const size_t **et = NULL, **nd = NULL;
+  size_t        *ne = NULL, *nn = NULL, ntypes;
+  PetscErrorCode rc = 0;
 
   PetscFunctionBegin;
   Get(&c, dt, sizeof dt);
@@ -687,7 +685,8 @@ static PetscErrorCode RebuildElements(const char *file, const Rec *r)
   nd     = calloc(ntypes + 1, sizeof *nd);
   ne     = calloc(ntypes + 1, sizeof *ne);
   nn     = calloc(ntypes + 1, sizeof *nn);
-  if (!types || !et || !nd || !ne || !nn) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory");
+  if (!types || !et || !nd || !ne || !nn)
+    rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory");
   for (size_t t = 0; t < ntypes && !rc && !c.bad; t++) {
     int32_t  ty[2];
     uint64_t v[2];
@@ -772,13 +771,27 @@ static void SyscallWhat(int64_t nr, char *out, size_t len)
     int         nr;
     const char *what;
   } known[] = {
-    {SCMP_SYS(execve), "run a program"}, {SCMP_SYS(execveat), "run a program"},
-    {SCMP_SYS(fork), "start a process"}, {SCMP_SYS(vfork), "start a process"}, {SCMP_SYS(clone), "start a process"},
-    {SCMP_SYS(socket), "open a socket"}, {SCMP_SYS(socketpair), "open a socket"}, {SCMP_SYS(connect), "connect a socket"},
-    {SCMP_SYS(open), "open a file for writing"}, {SCMP_SYS(openat), "open a file for writing"}, {SCMP_SYS(creat), "create a file"},
-    {SCMP_SYS(mkdir), "create a folder"}, {SCMP_SYS(mkdirat), "create a folder"}, {SCMP_SYS(unlink), "remove a file"}, {SCMP_SYS(unlinkat), "remove a file"},
-    {SCMP_SYS(rename), "rename a file"}, {SCMP_SYS(renameat), "rename a file"}, {SCMP_SYS(renameat2), "rename a file"},
-    {SCMP_SYS(kill), "signal another process"}, {SCMP_SYS(tgkill), "signal another process"}, {SCMP_SYS(ptrace), "trace another process"},
+    {SCMP_SYS(execve), "run a program"},
+    {SCMP_SYS(execveat), "run a program"},
+    {SCMP_SYS(fork), "start a process"},
+    {SCMP_SYS(vfork), "start a process"},
+    {SCMP_SYS(clone), "start a process"},
+    {SCMP_SYS(socket), "open a socket"},
+    {SCMP_SYS(socketpair), "open a socket"},
+    {SCMP_SYS(connect), "connect a socket"},
+    {SCMP_SYS(open), "open a file for writing"},
+    {SCMP_SYS(openat), "open a file for writing"},
+    {SCMP_SYS(creat), "create a file"},
+    {SCMP_SYS(mkdir), "create a folder"},
+    {SCMP_SYS(mkdirat), "create a folder"},
+    {SCMP_SYS(unlink), "remove a file"},
+    {SCMP_SYS(unlinkat), "remove a file"},
+    {SCMP_SYS(rename), "rename a file"},
+    {SCMP_SYS(renameat), "rename a file"},
+    {SCMP_SYS(renameat2), "rename a file"},
+    {SCMP_SYS(kill), "signal another process"},
+    {SCMP_SYS(tgkill), "signal another process"},
+    {SCMP_SYS(ptrace), "trace another process"},
   };
   const char *what = "make a system call a mesher never needs";
   char       *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)nr);
@@ -810,7 +823,7 @@ static const char *SignalName(int sig)
 static rlim_t AddressSpaceLimit(void)
 {
   long          page = sysconf(_SC_PAGESIZE), phys = sysconf(_SC_PHYS_PAGES);
-  unsigned long vm   = 0;
+  unsigned long vm = 0;
   FILE         *f;
 
   if (page <= 0 || phys <= 0) return 0;
@@ -848,7 +861,9 @@ static PetscErrorCode ReadRecords(Reader *rd, double deadline, const char *file,
     if (rc || rd->interrupted || rd->timed_out || rd->eof) break;
     if (r->h.kind < REC_NODES || r->h.kind > REC_EXIT || r->h.len > ((uint64_t)1 << 40)) return Malformed(file, "unknown record");
     r->p = malloc(r->h.len + 1);
-    if (!r->p) return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory for %llu bytes of mesh from the meshing process", (unsigned long long)r->h.len);
+    if (!r->p)
+      return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL,
+        "out of memory for %llu bytes of mesh from the meshing process", (unsigned long long)r->h.len);
     rc = ReadFull(rd, deadline, r->p, r->h.len, &got);
     if (rc || rd->interrupted || rd->timed_out) break;
     if (rd->eof) return Malformed(file, "truncated record");
@@ -863,8 +878,11 @@ static PetscErrorCode NoFinalRecordError(const char *file, int status)
 {
   /* a trapped call with every signal blocked (glibc's posix_spawn, behind Gmsh's SystemCall,
    * blocks them around its clone) ends the child by SIGSYS before the handler can report */
-  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) return FcInputError(file, NULL, "the script tried to start a process (or another system call the sandbox forbids); the mesh sandbox stopped it (doc/mesh.md, \"The sandbox\")");
-  if (WIFSIGNALED(status)) return FcInputError(file, NULL, "Gmsh stopped on signal %d (%s) while meshing the script", WTERMSIG(status), SignalName(WTERMSIG(status)));
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+    return FcInputError(file, NULL,
+      "the script tried to start a process (or another system call the sandbox forbids); the mesh sandbox stopped it (doc/mesh.md, \"The sandbox\")");
+  if (WIFSIGNALED(status))
+    return FcInputError(file, NULL, "Gmsh stopped on signal %d (%s) while meshing the script", WTERMSIG(status), SignalName(WTERMSIG(status)));
   return FcInputError(file, NULL, "the meshing process ended (status %d) before it sent the mesh", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
@@ -876,11 +894,16 @@ static PetscErrorCode FinalRecordError(const char *file, const Rec *term, FcMesh
     int32_t pre[2] = {0, 0};
     if (term->h.len >= sizeof pre) memcpy(pre, term->p, sizeof pre);
     *fault = pre[1] == FC_MESH_FAULT_NO_TETRAHEDRA ? FC_MESH_FAULT_NO_TETRAHEDRA : FC_MESH_FAULT_OTHER;
-    if (pre[0] == FC_ERR_INPUT) return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, FC_ERR_INPUT, PETSC_ERROR_INITIAL, "%s", term->h.len >= sizeof pre ? term->p + sizeof pre : "?");
-    return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, pre[0] ? pre[0] : PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "meshing %s: %s", file, term->h.len >= sizeof pre ? term->p + sizeof pre : "?");
+    if (pre[0] == FC_ERR_INPUT)
+      return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, FC_ERR_INPUT, PETSC_ERROR_INITIAL, "%s",
+        term->h.len >= sizeof pre ? term->p + sizeof pre : "?");
+    return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, pre[0] ? pre[0] : PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "meshing %s: %s", file,
+      term->h.len >= sizeof pre ? term->p + sizeof pre : "?");
   }
   case REC_SETUP:
-    return FcInputError(file, NULL, "cannot mesh the .geo script in a sandbox on this machine (%s): load a .msh file instead, or pass -fc_mesh_geo_unsandboxed to run the script without one (it may then run commands and write files; doc/mesh.md, \"The sandbox\")", term->p);
+    return FcInputError(file, NULL,
+      "cannot mesh the .geo script in a sandbox on this machine (%s): load a .msh file instead, or pass -fc_mesh_geo_unsandboxed to run the script without one (it may then run commands and write files; doc/mesh.md, \"The sandbox\")",
+      term->p);
   case REC_SYSCALL: {
     int64_t nr = -1;
     char    what[160];
@@ -944,8 +967,12 @@ PetscErrorCode FcMeshGeoRun_Private(const char *file, const char *root, PetscErr
   rc = ReadRecords(&rd, Now() + FcMeshGeo.timeout, file, &head, &term);
   close(rd.fd);
   Reap(pid, PETSC_TRUE, &status);
-  if (!rc && rd.interrupted) rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_SIG, PETSC_ERROR_INITIAL, "interrupted while Gmsh meshed %s", file);
-  else if (!rc && rd.timed_out) rc = FcInputError(file, NULL, "meshing the script took longer than the limit of %g s and was stopped (a loop that never ends? -fc_mesh_timeout SECONDS raises the limit; doc/mesh.md, \"The sandbox\")", FcMeshGeo.timeout);
+  if (!rc && rd.interrupted)
+    rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_SIG, PETSC_ERROR_INITIAL, "interrupted while Gmsh meshed %s", file);
+  else if (!rc && rd.timed_out)
+    rc = FcInputError(file, NULL,
+      "meshing the script took longer than the limit of %g s and was stopped (a loop that never ends? -fc_mesh_timeout SECONDS raises the limit; doc/mesh.md, \"The sandbox\")",
+      FcMeshGeo.timeout);
   else if (!rc && !term) rc = NoFinalRecordError(file, status);
   else if (!rc) rc = FinalRecordError(file, term, fault);
   /* REC_END: rebuild the mesh in this session, in the child's order */

@@ -30,12 +30,7 @@
 /* Include chains deeper than this are refused (Gmsh itself recurses without a limit). */
 #define SCRIPT_MAX_DEPTH 16
 
-typedef enum {
-  TOK_NAME,
-  TOK_STRING,
-  TOK_NUMBER,
-  TOK_PUNCT
-} TokType;
+typedef enum { TOK_NAME, TOK_STRING, TOK_NUMBER, TOK_PUNCT } TokType;
 
 typedef struct {
   TokType     type;
@@ -45,11 +40,11 @@ typedef struct {
 } Tok;
 
 typedef struct {
-  const char *top;                     /* the mesh file as given: every message starts with it */
+  const char *top;                      /* the mesh file as given: every message starts with it */
   char        root[PETSC_MAX_PATH_LEN]; /* real path of the folder it is named in: every file
                                           read must be below it */
   size_t      rootlen;
-  char      **done;                     /* real paths of the scripts checked so far */
+  char      **done; /* real paths of the scripts checked so far */
   PetscInt    ndone, capdone;
   const char *chain[SCRIPT_MAX_DEPTH + 1]; /* real paths of the scripts being checked (nesting) */
   int         depth;
@@ -94,11 +89,11 @@ static const struct {
   ReadKind    kind;
   PetscBool   paren; /* NAME("file") rather than NAME "file"; */
 } read_commands[] = {
-  {"Include",              READ_SCRIPT, PETSC_FALSE},
-  {"Merge",                READ_MERGE,  PETSC_FALSE},
-  {"MergeWithBoundingBox", READ_MERGE,  PETSC_FALSE},
-  {"ShapeFromFile",        READ_DATA,   PETSC_TRUE },
-  {"ListFromFile",         READ_DATA,   PETSC_TRUE },
+  {"Include", READ_SCRIPT, PETSC_FALSE},
+  {"Merge", READ_MERGE, PETSC_FALSE},
+  {"MergeWithBoundingBox", READ_MERGE, PETSC_FALSE},
+  {"ShapeFromFile", READ_DATA, PETSC_TRUE},
+  {"ListFromFile", READ_DATA, PETSC_TRUE},
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -114,19 +109,11 @@ static const struct {
  * what it reads as a string or a comment is one for Gmsh too. */
 #define GMSH_STRING_MAX 1023
 
-static PetscBool IsNameStart(char c)
-{
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+static PetscBool IsNameStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
-static PetscBool IsDigit(char c)
-{
-  return c >= '0' && c <= '9';
-}
+static PetscBool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-typedef enum {
-  TOK_COMMENT = TOK_PUNCT + 1
-} TokExtra;
+typedef enum { TOK_COMMENT = TOK_PUNCT + 1 } TokExtra;
 
 typedef struct {
   const char *p, *end;
@@ -139,7 +126,7 @@ typedef struct {
 static PetscBool LexNext(Lex *lx, Tok *t)
 {
   static const char *const two[] = {"::", "||", "&&", "++", "--", "==", "!=", "<=", ">=", ">>", "<<", "+=", "-=", "*=", "/="};
-  const char *p = lx->p, *end = lx->end;
+  const char              *p = lx->p, *end = lx->end;
 
   while (p < end) {
     const char c = *p;
@@ -246,11 +233,11 @@ static const char *SkipWord(const char *s, size_t n)
  * take 2.9 GB as a list of tokens). */
 #define LOOK 4
 typedef struct {
-  Lex       lx;
-  Tok       q[LOOK]; /* q[0]: the current token, q[1..nq-1]: the next ones */
-  int       nq;
-  PetscBool blocks;   /* the script has If, For or Macro blocks (SkipWord) */
-  int       bad_line; /* a comment holding a SkipWord: its line */
+  Lex         lx;
+  Tok         q[LOOK]; /* q[0]: the current token, q[1..nq-1]: the next ones */
+  int         nq;
+  PetscBool   blocks;   /* the script has If, For or Macro blocks (SkipWord) */
+  int         bad_line; /* a comment holding a SkipWord: its line */
   const char *bad_word;
 } Stream;
 
@@ -278,20 +265,14 @@ static void StreamAdvance(Stream *st)
   StreamFill(st);
 }
 
-static const Tok *Peek(const Stream *st, int k)
-{
-  return k < st->nq ? &st->q[k] : NULL;
-}
+static const Tok *Peek(const Stream *st, int k) { return k < st->nq ? &st->q[k] : NULL; }
 
 static PetscBool TokIs(const Tok *t, TokType type, const char *s)
 {
   return t && t->type == type && strlen(s) == t->len && !strncmp(t->s, s, t->len) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-static PetscBool Is(const Stream *st, int k, TokType type, const char *s)
-{
-  return TokIs(Peek(st, k), type, s);
-}
+static PetscBool Is(const Stream *st, int k, TokType type, const char *s) { return TokIs(Peek(st, k), type, s); }
 
 /* The whole file, mapped read-only (no copy: page cache, not fcsim's memory). Only regular
  * files: a FIFO or a device (/dev/zero) behind a script's name would never end. */
@@ -329,7 +310,6 @@ static void Where(const ScanCtx *ctx, const Script *sc, int line, char *out, siz
   if (ctx->depth == 0) snprintf(out, len, "line %d", line);
   else snprintf(out, len, "%s, line %d", sc->name, line);
 }
-
 
 static PetscErrorCode Refuse(const ScanCtx *ctx, const Script *sc, int line, const char *what, const char *why)
 {
@@ -381,7 +361,9 @@ static PetscErrorCode CheckRead(ScanCtx *ctx, const Script *sc, const Tok *at, c
   }
   inside = (ctx->rootlen == 1 || (!strncmp(real, ctx->root, ctx->rootlen) && real[ctx->rootlen] == '/')) ? PETSC_TRUE : PETSC_FALSE;
   if (!inside) {
-    if (strcmp(path, real)) snprintf(why, sizeof why, "reads %s (that is, %s), outside the mesh file's folder %s: a case must bring every file its meshes read", path, real, ctx->root);
+    if (strcmp(path, real))
+      snprintf(
+        why, sizeof why, "reads %s (that is, %s), outside the mesh file's folder %s: a case must bring every file its meshes read", path, real, ctx->root);
     else snprintf(why, sizeof why, "reads %s, outside the mesh file's folder %s: a case must bring every file its meshes read", path, ctx->root);
     free(real);
     return Refuse(ctx, sc, at->line, what, why);
@@ -395,7 +377,8 @@ static PetscErrorCode CheckRead(ScanCtx *ctx, const Script *sc, const Tok *at, c
     PetscErrorCode rc = 0;
     for (int d = 0; d <= ctx->depth && !rc; d++)
       if (!strcmp(ctx->chain[d], real)) {
-        snprintf(why, sizeof why, "reads %s, which is being read already (it includes itself, directly or through other files): Gmsh would read it forever", path);
+        snprintf(
+          why, sizeof why, "reads %s, which is being read already (it includes itself, directly or through other files): Gmsh would read it forever", path);
         rc = Refuse(ctx, sc, at->line, what, why);
       }
     if (!rc && ctx->depth + 1 > SCRIPT_MAX_DEPTH) {
@@ -439,7 +422,8 @@ static PetscErrorCode Precheck(const ScanCtx *ctx, const Script *sc, const char 
       snprintf(why, sizeof why, "has %zu characters, and Gmsh cuts a string after %d and reads the rest of it as commands", t.len, GMSH_STRING_MAX);
       return Refuse(ctx, sc, t.line, "A string of more than 1023 characters", why);
     }
-    if (t.type == TOK_NAME && (TokIs(&t, TOK_NAME, "If") || TokIs(&t, TOK_NAME, "For") || TokIs(&t, TOK_NAME, "Macro") || TokIs(&t, TOK_NAME, "Function"))) *blocks = PETSC_TRUE;
+    if (t.type == TOK_NAME && (TokIs(&t, TOK_NAME, "If") || TokIs(&t, TOK_NAME, "For") || TokIs(&t, TOK_NAME, "Macro") || TokIs(&t, TOK_NAME, "Function")))
+      *blocks = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
 }
@@ -461,13 +445,13 @@ static PetscErrorCode CheckTokens(ScanCtx *ctx, const Script *sc, const char *te
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&st, sizeof st));
-  st.lx.p     = text;
-  st.lx.end   = text + n;
-  st.lx.line  = 1;
-  st.blocks   = blocks;
+  st.lx.p    = text;
+  st.lx.end  = text + n;
+  st.lx.line = 1;
+  st.blocks  = blocks;
   StreamFill(&st);
   for (; st.nq; StreamAdvance(&st)) {
-    const Tok *t = &st.q[0];
+    const Tok *t          = &st.q[0];
     PetscBool  was_member = member;
 
     if (st.bad_line) {
@@ -480,7 +464,8 @@ static PetscErrorCode CheckTokens(ScanCtx *ctx, const Script *sc, const char *te
       const char *w = blocks ? SkipWord(t->s, t->len) : NULL;
       if (w) {
         char why[200];
-        snprintf(why, sizeof why, "holds the word %s, where Gmsh's scan of a skipped If, For or Macro block (which does not know strings) stops and reads the rest as commands", w);
+        snprintf(why, sizeof why,
+          "holds the word %s, where Gmsh's scan of a skipped If, For or Macro block (which does not know strings) stops and reads the rest as commands", w);
         PetscCall(Refuse(ctx, sc, t->line, "A string", why));
       }
       continue;
@@ -503,7 +488,10 @@ static PetscErrorCode CheckTokens(ScanCtx *ctx, const Script *sc, const char *te
           if (Is(&st, 1, TOK_PUNCT, ".") && Peek(&st, 2) && Peek(&st, 2)->type == TOK_NAME && IsAssignment(Peek(&st, 3))) {
             const Tok *o = Peek(&st, 2);
             snprintf(what, sizeof what, "%s.%.*s = ...", general[ngeneral].name, (int)PetscMin(o->len, 64), o->s);
-            PetscCall(Refuse(ctx, sc, general[ngeneral].line, what, general[ngeneral].name[0] == 'G' ? "sets a Gmsh General option, and those (terminal, verbosity, error handling, file names, editor commands) are fcsim's" : "sets a Gmsh Solver option (programs Gmsh would launch)"));
+            PetscCall(Refuse(ctx, sc, general[ngeneral].line, what,
+              general[ngeneral].name[0] == 'G'
+                ? "sets a Gmsh General option, and those (terminal, verbosity, error handling, file names, editor commands) are fcsim's"
+                : "sets a Gmsh Solver option (programs Gmsh would launch)"));
           }
         }
       }
@@ -540,7 +528,9 @@ static PetscErrorCode CheckTokens(ScanCtx *ctx, const Script *sc, const char *te
         const Tok *o = Peek(&st, 2);
         char       w2[256];
         snprintf(w2, sizeof w2, "%.16s.%.*s = ...", what, (int)PetscMin(o->len, 64), o->s);
-        PetscCall(Refuse(ctx, sc, t->line, w2, what[0] == 'G' ? "sets a Gmsh General option, and those (terminal, verbosity, error handling, file names, editor commands) are fcsim's" : "sets a Gmsh Solver option (programs Gmsh would launch)"));
+        PetscCall(Refuse(ctx, sc, t->line, w2,
+          what[0] == 'G' ? "sets a Gmsh General option, and those (terminal, verbosity, error handling, file names, editor commands) are fcsim's"
+                         : "sets a Gmsh Solver option (programs Gmsh would launch)"));
       }
     } else {
       for (size_t k = 0; k < NELEMS(read_commands); k++) {
@@ -550,9 +540,11 @@ static PetscErrorCode CheckTokens(ScanCtx *ctx, const Script *sc, const char *te
         if (strcmp(what, read_commands[k].name)) continue;
         /* the file name must be a plain string literal: fcsim cannot evaluate an expression */
         str = Peek(&st, si);
-        if (!str || str->type != TOK_STRING || (read_commands[k].paren ? !Is(&st, 1, TOK_PUNCT, "(") || !Is(&st, si + 1, TOK_PUNCT, ")") : !Is(&st, si + 1, TOK_PUNCT, ";"))) {
+        if (!str || str->type != TOK_STRING ||
+          (read_commands[k].paren ? !Is(&st, 1, TOK_PUNCT, "(") || !Is(&st, si + 1, TOK_PUNCT, ")") : !Is(&st, si + 1, TOK_PUNCT, ";"))) {
           char why[384];
-          snprintf(why, sizeof why, "is not of the form %s%s\"file\"%s with a plain string literal: fcsim must know which file it reads before Gmsh runs", what, read_commands[k].paren ? "(" : " ", read_commands[k].paren ? ")" : ";");
+          snprintf(why, sizeof why, "is not of the form %s%s\"file\"%s with a plain string literal: fcsim must know which file it reads before Gmsh runs", what,
+            read_commands[k].paren ? "(" : " ", read_commands[k].paren ? ")" : ";");
           PetscCall(Refuse(ctx, sc, t->line, what, why));
         }
         lit = *str;
@@ -609,7 +601,7 @@ static PetscErrorCode ScanNested(ScanCtx *ctx, const char *name, const char *rea
 
 PetscErrorCode FcMeshScriptRoot_Private(const char *file, char *root, size_t len)
 {
-  char  dir[PETSC_MAX_PATH_LEN], *rootreal, *slash;
+  char dir[PETSC_MAX_PATH_LEN], *rootreal, *slash;
 
   PetscFunctionBegin;
   if (strlen(file) >= sizeof dir) return FcInputError(file, NULL, "mesh file name too long");

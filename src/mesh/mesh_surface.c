@@ -19,9 +19,21 @@ const PetscInt FcTetFace[4][6] = {
 static void SortTriple(PetscInt k[3])
 {
   PetscInt t;
-  if (k[0] > k[1]) { t = k[0]; k[0] = k[1]; k[1] = t; }
-  if (k[1] > k[2]) { t = k[1]; k[1] = k[2]; k[2] = t; }
-  if (k[0] > k[1]) { t = k[0]; k[0] = k[1]; k[1] = t; }
+  if (k[0] > k[1]) {
+    t    = k[0];
+    k[0] = k[1];
+    k[1] = t;
+  }
+  if (k[1] > k[2]) {
+    t    = k[1];
+    k[1] = k[2];
+    k[2] = t;
+  }
+  if (k[0] > k[1]) {
+    t    = k[0];
+    k[0] = k[1];
+    k[1] = t;
+  }
 }
 
 static void FaceKey(const FcMesh *mesh, PetscInt owner, PetscInt k[3])
@@ -65,7 +77,7 @@ static size_t Probe(const FcMesh *mesh, const FcFaceHash *hash, const PetscInt k
 
 PetscErrorCode FcMeshBuildBoundary_Private(FcMesh *mesh, FcFaceHash *hash)
 {
-  const PetscInt nf = 4 * mesh->nelems;
+  const PetscInt nf   = 4 * mesh->nelems;
   size_t         size = 16;
   PetscInt       nb   = 0;
 
@@ -95,8 +107,10 @@ PetscErrorCode FcMeshBuildBoundary_Private(FcMesh *mesh, FcFaceHash *hash)
     } else if (++hash->slots[i].count == 3) {
       const PetscInt other = hash->slots[i].owner / 4;
       PetscCall(FcFaceHashDestroy(hash));
-      return FcInputError(mesh->file, NULL, "elements %" PetscInt_FMT " and %" PetscInt_FMT " share a face (nodes %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT ") with at least one other element: duplicated or overlapping elements",
-                          mesh->elem_id[other], mesh->elem_id[f / 4], mesh->node_id[k[0]], mesh->node_id[k[1]], mesh->node_id[k[2]]);
+      return FcInputError(mesh->file, NULL,
+        "elements %" PetscInt_FMT " and %" PetscInt_FMT " share a face (nodes %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT
+        ") with at least one other element: duplicated or overlapping elements",
+        mesh->elem_id[other], mesh->elem_id[f / 4], mesh->node_id[k[0]], mesh->node_id[k[1]], mesh->node_id[k[2]]);
     } else nb--; /* a shared face is not on the boundary */
   }
 
@@ -119,7 +133,7 @@ PetscErrorCode FcMeshBuildBoundary_Private(FcMesh *mesh, FcFaceHash *hash)
       const PetscInt  e = f / 4, lf = f % 4;
       const PetscInt *c = mesh->conn + e * mesh->npe;
       for (PetscInt j = 0; j < mesh->npf; j++) mesh->bfaces[nb * mesh->npf + j] = c[FcTetFace[lf][j]];
-      mesh->bface_elem[nb]  = e;
+      mesh->bface_elem[nb] = e;
       hash->slots[i].bface = nb++;
     }
   }
@@ -193,7 +207,7 @@ PetscErrorCode FcMeshFindGroup(const FcMesh *mesh, const char *key, PetscInt dim
     GroupLabel(&mesh->groups[m[0]], a, sizeof a);
     GroupLabel(&mesh->groups[m[1]], b, sizeof b);
     return FcInputError(mesh->file, NULL, "group \"%s\" is ambiguous: it matches %s and %s%s", key, a, b,
-                        dim < 0 ? " (Gmsh numbers groups per dimension; use a unique name)" : " (several groups share that name)");
+      dim < 0 ? " (Gmsh numbers groups per dimension; use a unique name)" : " (several groups share that name)");
   }
   if (nmatch) *g = &mesh->groups[m[0]];
   PetscFunctionReturn(0);

@@ -117,9 +117,9 @@ PetscErrorCode FcBodyBeginStep(FcBody b, const FcStepInfo *s)
 {
   PetscFunctionBegin;
   b->times.assembly = b->times.factor = b->times.solve = 0;
-  b->shift     = 0;
-  b->penalty   = 0;
-  b->refactors = 0;
+  b->shift                                             = 0;
+  b->penalty                                           = 0;
+  b->refactors                                         = 0;
   PetscCall(b->ops.beginstep(b, s));
   PetscFunctionReturn(0);
 }
@@ -193,15 +193,9 @@ PetscErrorCode FcBodyProximity(FcBody b, const PetscReal p[3], const PetscReal t
   PetscFunctionReturn(0);
 }
 
-void FcBodyStartPoint(FcBody b, const PetscReal x[3], PetscReal x0[3])
-{
-  b->ops.startpoint(b, x, x0);
-}
+void FcBodyStartPoint(FcBody b, const PetscReal x[3], PetscReal x0[3]) { b->ops.startpoint(b, x, x0); }
 
-void FcBodyPointJacobian(FcBody b, const PetscReal x[3], PetscReal *J)
-{
-  b->ops.pointjacobian(b, x, J);
-}
+void FcBodyPointJacobian(FcBody b, const PetscReal x[3], PetscReal *J) { b->ops.pointjacobian(b, x, J); }
 
 PetscErrorCode FcBodySetParticipating(FcBody b, PetscInt np, const PetscInt *idx)
 {
@@ -240,8 +234,8 @@ PetscErrorCode FcBodyGetContactForce(FcBody b, PetscBool create, Vec *f)
 PetscErrorCode FcBodyDofMaps(FcBody b, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rstart, PetscInt *rend)
 {
   PetscFunctionBegin;
-  *n2d = b->part_n2d;
-  *d2n = b->part_d2n;
+  *n2d    = b->part_n2d;
+  *d2n    = b->part_d2n;
   *rstart = 0;
   *rend   = b->ndof;
   if (b->part_n2d) PetscCall(VecGetOwnershipRange(b->u, rstart, rend));

@@ -36,35 +36,35 @@ PetscLogEvent FC_EVENT_Assembly, FC_EVENT_Factor, FC_EVENT_Solve, FC_EVENT_Outpu
 PetscLogStage FC_STAGE_Setup, FC_STAGE_Steps;
 
 typedef struct {
-  Mat        M, K, A;
-  KSP        ksp;
-  Vec        x, dx, r, rfree, fint, fext, work, u0, v0;
-  Vec        uth, vth, vq;   /* q^θ, v^θ and θ_vq v + (1 − θ_vq) v0 (θ-method, han2023 eq. 1) */
-  Vec        fbody[3];       /* ∫ ρ N e_k dV: body force per unit gravity component k */
+  Mat           M, K, A;
+  KSP           ksp;
+  Vec           x, dx, r, rfree, fint, fext, work, u0, v0;
+  Vec           uth, vth, vq; /* q^θ, v^θ and θ_vq v + (1 − θ_vq) v0 (θ-method, han2023 eq. 1) */
+  Vec           fbody[3];     /* ∫ ρ N e_k dV: body force per unit gravity component k */
   const FcCase *c;
-  PetscInt   nloads;
-  Vec       *fload;          /* unit-ramp load vectors, one per loads[] entry */
-  PetscBool  linear;         /* K independent of u: assembled once, f_int = K u */
-  PetscBool  lagged;         /* element frames from u0, the step start (corotational_lagged) */
-  FcTheta    th;             /* θ-method parameters (1, 1 for backward Euler) */
-  PetscBool  K_assembled;
-  PetscBool  A_valid;        /* A holds cM M + cK K for the values below and the current K */
-  PetscReal  A_cM, A_cK;
-  PetscInt  *bc_entry, *bc_comp; /* per constrained DoF: boundary[] entry (-1: plane strain) and component */
-  PetscReal  last_scale;
-  PetscReal  cM, cK;         /* A = cM M + cK K for the current integrator and dt */
-  IS         schur_is;       /* compliance "schur": participating DoFs (NULL: plain factorization) */
-  FcSchur    schur;          /* A factored through its Schur complement onto schur_is */
-  PetscBool  inertia;        /* inertia correction on (time.newton.inertia_correction, MUMPS LDLᵀ) */
-  PetscReal  shift_last;     /* last inertia-correcting shift δ (relative), 0: none yet */
-  PetscReal  rho_last;       /* last contact-constraint penalty ρ that made A definite (relative), 0: none yet */
+  PetscInt      nloads;
+  Vec          *fload;  /* unit-ramp load vectors, one per loads[] entry */
+  PetscBool     linear; /* K independent of u: assembled once, f_int = K u */
+  PetscBool     lagged; /* element frames from u0, the step start (corotational_lagged) */
+  FcTheta       th;     /* θ-method parameters (1, 1 for backward Euler) */
+  PetscBool     K_assembled;
+  PetscBool     A_valid; /* A holds cM M + cK K for the values below and the current K */
+  PetscReal     A_cM, A_cK;
+  PetscInt     *bc_entry, *bc_comp; /* per constrained DoF: boundary[] entry (-1: plane strain) and component */
+  PetscReal     last_scale;
+  PetscReal     cM, cK;     /* A = cM M + cK K for the current integrator and dt */
+  IS            schur_is;   /* compliance "schur": participating DoFs (NULL: plain factorization) */
+  FcSchur       schur;      /* A factored through its Schur complement onto schur_is */
+  PetscBool     inertia;    /* inertia correction on (time.newton.inertia_correction, MUMPS LDLᵀ) */
+  PetscReal     shift_last; /* last inertia-correcting shift δ (relative), 0: none yet */
+  PetscReal     rho_last;   /* last contact-constraint penalty ρ that made A definite (relative), 0: none yet */
   /* kinematics "global_corotational" (duriez2006 §6.2; Corot* below): rigid modes Φ of the
    * reference configuration about its centre of mass X_G (3 translations, 3 rotations), MΦ,
    * A_r⁻¹ = (Φᵀ M Φ)⁻¹ (the total mass and the inertia tensor about X_G), the co-rotated frame's
    * rotation R (world from reference, row-major) at the step start, scratch. */
-  PetscBool  corot;
-  Vec        phi[6], mphi[6], cwork, e0;
-  PetscReal  Arinv[36], XG[3], R[9];
+  PetscBool corot;
+  Vec       phi[6], mphi[6], cwork, e0;
+  PetscReal Arinv[36], XG[3], R[9];
 } Deformable;
 
 /* q(x): quasi-static q = x; dynamics q = q0 + dt (θ_vq v + (1 − θ_vq) v0) (han2023 eq. 4, the
@@ -80,10 +80,7 @@ static PetscErrorCode ModelUAtX_Private(FcBody b, const FcStepInfo *s, Vec u)
 }
 
 /* Frame source of the internal force: u0 for lagged frames, else the displacement itself. */
-static Vec FrameSource_Private(Deformable *d)
-{
-  return d->lagged ? d->u0 : NULL;
-}
+static Vec FrameSource_Private(Deformable *d) { return d->lagged ? d->u0 : NULL; }
 
 /* ---- kinematics "global_corotational" (duriez2006 §6.2, eq. 28–30) -------------------------
  *
@@ -146,7 +143,8 @@ static PetscErrorCode CorotRotate_Private(const PetscReal R[9], PetscBool transp
   PetscCall(VecGetArray(v, &a));
   for (PetscInt i = 0; i < n; i += 3) {
     PetscReal y[3] = {a[i], a[i + 1], a[i + 2]};
-    for (int r = 0; r < 3; r++) a[i + r] = transpose ? R[r] * y[0] + R[3 + r] * y[1] + R[6 + r] * y[2] : R[3 * r] * y[0] + R[3 * r + 1] * y[1] + R[3 * r + 2] * y[2];
+    for (int r = 0; r < 3; r++)
+      a[i + r] = transpose ? R[r] * y[0] + R[3 + r] * y[1] + R[6 + r] * y[2] : R[3 * r] * y[0] + R[3 * r + 1] * y[1] + R[3 * r + 2] * y[2];
   }
   PetscCall(VecRestoreArray(v, &a));
   PetscFunctionReturn(0);
@@ -219,13 +217,12 @@ static PetscErrorCode CorotSetUp_Private(FcBody b)
     for (PetscInt i = 0; i < b->mesh.nnodes; i++) {
       const PetscReal *X    = &b->mesh.X[3 * i];
       PetscReal        r[3] = {X[0] - d->XG[0], X[1] - d->XG[1], X[2] - d->XG[2]}, e[3] = {0, 0, 0};
-      e[k % 3]              = 1;
+      e[k % 3] = 1;
       if (k < 3)
         for (int c = 0; c < 3; c++) p[3 * i + c] = e[c];
-      else { /* e × (X − X_G) */
-        p[3 * i]     = e[1] * r[2] - e[2] * r[1];
-        p[3 * i + 1] = e[2] * r[0] - e[0] * r[2];
-        p[3 * i + 2] = e[0] * r[1] - e[1] * r[0];
+      else { /* e × (X − X_G) */ p[3 * i] = e[1] * r[2] - e[2] * r[1];
+        p[3 * i + 1]                      = e[2] * r[0] - e[0] * r[2];
+        p[3 * i + 2]                      = e[0] * r[1] - e[1] * r[0];
       }
     }
     PetscCall(VecRestoreArray(d->phi[k], &p));
@@ -381,10 +378,10 @@ static PetscErrorCode CorotPost_Private(Deformable *d, const PetscScalar xi[6], 
 
 static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
 {
-  Deformable *d = (Deformable *)b->data;
-  PetscScalar *x;
+  Deformable        *d = (Deformable *)b->data;
+  PetscScalar       *x;
   const PetscScalar *u0, *v0;
-  PetscInt     lo, hi, rstart;
+  PetscInt           lo, hi, rstart;
 
   PetscFunctionBegin;
   /* a displacement increment is dt θ_vq times an increment of v (han2023 eq. 4) */
@@ -392,7 +389,7 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
   PetscCall(VecCopy(b->u, d->u0));
   PetscCall(VecCopy(b->v, d->v0));
   if (d->lagged && d->th.theta != 0.0) d->A_valid = PETSC_FALSE; /* new frames, new K */
-  if (d->corot) { /* R of the co-rotated frame, frozen in the step */
+  if (d->corot) {                                                /* R of the co-rotated frame, frozen in the step */
     PetscReal Rold[9];
     for (int k = 0; k < 9; k++) Rold[k] = d->R[k];
     PetscCall(CorotFrame_Private(b));
@@ -434,7 +431,7 @@ static PetscErrorCode ExternalForce_Private(FcBody b, PetscReal t)
 /* A = cM M + cK K with the constrained rows/columns replaced by a scaled identity (not factored). */
 static PetscErrorCode BuildMatrix_Private(FcBody b, PetscReal cM, PetscReal cK, PetscReal rho)
 {
-  Deformable *d = (Deformable *)b->data;
+  Deformable *d    = (Deformable *)b->data;
   PetscReal   diag = 1.0;
   Vec         dg;
 
@@ -473,9 +470,9 @@ static PetscErrorCode BuildMatrix_Private(FcBody b, PetscReal cM, PetscReal cK, 
  * -mat_mumps_icntl_13 1). */
 static PetscErrorCode NegativeEigenvalues_Private(Deformable *d, PetscInt *nneg)
 {
-  PC        pc;
-  Mat       F;
-  PetscBool chol;
+  PC            pc;
+  Mat           F;
+  PetscBool     chol;
   MatSolverType st;
 
   PetscFunctionBegin;
@@ -600,7 +597,9 @@ static PetscErrorCode FormMatrix_Private(FcBody b, PetscReal cM, PetscReal cK)
       continue;
     }
     rho = 0; /* 2: A + δM */
-    PetscCheck(tries < FC_IC_MAX_TRIES, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Body %s: the Newton matrix stays indefinite (%d negative eigenvalues) after %d inertia-correcting shifts, the last %g x diag(A)/diag(M)", b->name, (int)nneg, (int)tries, (double)delta);
+    PetscCheck(tries < FC_IC_MAX_TRIES, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
+      "Body %s: the Newton matrix stays indefinite (%d negative eigenvalues) after %d inertia-correcting shifts, the last %g x diag(A)/diag(M)", b->name,
+      (int)nneg, (int)tries, (double)delta);
     /* Algorithm IC: first δ = max(δ_min, δ_last/3), or δ_0 when no shift was needed before,
      * then δ ← 8δ (100δ while no shift has ever worked). δ is relative to the ratio of the mean
      * diagonals of A and M, so it does not depend on the units, the mesh or the material. */
@@ -624,13 +623,13 @@ static PetscErrorCode FormMatrix_Private(FcBody b, PetscReal cM, PetscReal cK)
 
 static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscReal *rnorm, PetscReal *scale)
 {
-  Deformable *d = (Deformable *)b->data;
-  PetscReal   t0, t1, nint, next, cM, cK;
+  Deformable     *d = (Deformable *)b->data;
+  PetscReal       t0, t1, nint, next, cM, cK;
   const PetscBool qs = (PetscBool)(s->integrator == FC_INTEGRATOR_QUASI_STATIC);
   /* θ-method intermediate quantities (han2023 eq. 1); θ = 1 (quasi-static, backward Euler)
    * evaluates everything at t1 with the very vectors used before the θ-method existed. */
   const PetscReal theta = qs ? 1.0 : d->th.theta;
-  Vec         u = b->ucur, uth = u, vth = d->x;
+  Vec             u = b->ucur, uth = u, vth = d->x;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
@@ -753,7 +752,8 @@ static PetscErrorCode Solve_Deformable(FcBody b, const FcStepInfo *s, PetscReal 
   b->times.solve += t1 - t0;
   if (!d->schur) {
     PetscCall(KSPGetConvergedReason(d->ksp, &reason));
-    PetscCheck(reason >= 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Body %s: linear solve failed (%s); is the body constrained against rigid motion?", b->name, KSPConvergedReasons[reason]);
+    PetscCheck(reason >= 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Body %s: linear solve failed (%s); is the body constrained against rigid motion?",
+      b->name, KSPConvergedReasons[reason]);
   }
   PetscCall(VecNorm(d->dx, NORM_2, dxnorm));
   PetscFunctionReturn(0);
@@ -804,14 +804,14 @@ static PetscErrorCode SolveMulti_Deformable(FcBody b, Mat B, Mat X)
  * rank. The pattern is n × n entries, 8 n² bytes of values (n = 1500: 18 MB). */
 static PetscErrorCode InverseEntries_Deformable(FcBody b, PetscInt n, const PetscInt idx[], PetscReal out[], PetscBool *done)
 {
-  Deformable       *d = (Deformable *)b->data;
-  PC                pc;
-  Mat               F, S;
-  MatSolverType     st;
-  PetscBool         chol;
-  PetscMPIInt       size;
-  PetscInt          nd = FcBodyNDof(b), *nnz, *cols, icntl20, icntl30;
-  PetscScalar      *zero;
+  Deformable        *d = (Deformable *)b->data;
+  PC                 pc;
+  Mat                F, S;
+  MatSolverType      st;
+  PetscBool          chol;
+  PetscMPIInt        size;
+  PetscInt           nd = FcBodyNDof(b), *nnz, *cols, icntl20, icntl30;
+  PetscScalar       *zero;
   const PetscScalar *v;
   PetscLogDouble     t0, t1;
 
@@ -979,7 +979,7 @@ static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, Fc
   PetscCall(PetscMalloc1(b->ndof, &owner));
   for (PetscInt i = 0; i < b->ndof; i++) owner[i] = -1;
   for (PetscInt j = 0; j < spec->nboundary; j++) {
-    const FcMeshGroup *g;
+    const FcMeshGroup    *g;
     const FcCaseBoundary *bc = &spec->boundary[j];
     PetscCall(FcMeshFindGroup(&b->mesh, bc->group, -1, &g));
     if (!g) {
@@ -1046,7 +1046,7 @@ static PetscErrorCode SetupLoads_Private(const FcCase *c, PetscInt index, FcBody
   if (d->nloads) PetscCall(VecDuplicateVecs(b->u, d->nloads, &d->fload));
   for (PetscInt l = 0; l < spec->nloads; l++) {
     const FcCaseBodyLoad *ld = &spec->loads[l];
-    const FcMeshGroup *g;
+    const FcMeshGroup    *g;
     PetscCall(VecSet(d->fload[l], 0.0));
     PetscCall(FcMeshFindGroup(&b->mesh, ld->group, 2, &g));
     {
@@ -1097,23 +1097,23 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(PetscNew(&b));
   *body = b;
   PetscCall(PetscNew(&d));
-  b->data = d;
-  b->spec = spec;
+  b->data       = d;
+  b->spec       = spec;
   b->meshfields = PETSC_TRUE; /* u, v, reaction per mesh node: writers and probes read them */
-  d->c    = c;
+  d->c          = c;
   FcThetaFromCase(c, &d->th);
   PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));
-  b->ops.beginstep = BeginStep_Deformable;
-  b->ops.residual  = Residual_Deformable;
-  b->ops.solve     = Solve_Deformable;
-  b->ops.solvemulti = SolveMulti_Deformable;
-  b->ops.inverseentries = InverseEntries_Deformable;
-  b->ops.update    = Update_Deformable;
+  b->ops.beginstep        = BeginStep_Deformable;
+  b->ops.residual         = Residual_Deformable;
+  b->ops.solve            = Solve_Deformable;
+  b->ops.solvemulti       = SolveMulti_Deformable;
+  b->ops.inverseentries   = InverseEntries_Deformable;
+  b->ops.update           = Update_Deformable;
   b->ops.setparticipating = SetParticipating_Deformable;
   b->ops.getschur         = GetSchur_Deformable;
   b->ops.nodes            = Nodes_Deformable;
-  b->ops.endstep   = EndStep_Deformable;
-  b->ops.destroy   = Destroy_Deformable;
+  b->ops.endstep          = EndStep_Deformable;
+  b->ops.destroy          = Destroy_Deformable;
 
   PetscCall(FcMeshLoadVolume(spec->mesh_file, spec->refine, spec->order, spec->mesh_volume, &b->mesh));
   PetscCall(FcMaterialCreate(&spec->material, &b->material));
@@ -1123,10 +1123,10 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(FcMeshVolume(&b->mesh, &b->volume));
 
   PetscCall(FcAssemblyPartition(PETSC_COMM_WORLD, &b->mesh)); /* several ranks: the nodes' owners (doc/mpi.md) */
-  if (b->mesh.part_perm) { /* the contact step's DoF maps (FcBodyDofMaps) */
+  if (b->mesh.part_perm) {                                    /* the contact step's DoF maps (FcBodyDofMaps) */
     PetscCall(PetscMalloc2(b->ndof, &b->part_n2d, b->ndof, &b->part_d2n));
     for (PetscInt k = 0; k < b->ndof; k++) {
-      b->part_n2d[k]                = 3 * b->mesh.part_perm[k / 3] + k % 3;
+      b->part_n2d[k]              = 3 * b->mesh.part_perm[k / 3] + k % 3;
       b->part_d2n[b->part_n2d[k]] = k;
     }
   }
@@ -1177,9 +1177,9 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   d->corot = spec->corotational;
   if (d->corot) {
     PetscCall(CorotSetUp_Private(b));
-    d->inertia                = PETSC_FALSE; /* A = cM M + cK K is positive definite (linear, cM > 0) */
-    b->ops.setparticipating   = NULL;
-    b->ops.getschur           = NULL;
+    d->inertia              = PETSC_FALSE; /* A = cM M + cK K is positive definite (linear, cM > 0) */
+    b->ops.setparticipating = NULL;
+    b->ops.getschur         = NULL;
   }
 
   /* Default linear solver: sparse direct Cholesky (LDLᵀ) by MUMPS — symmetric storage, the

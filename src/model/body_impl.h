@@ -49,13 +49,13 @@ struct _FcBodyOps {
 };
 
 struct _p_FcBody {
-  char               name[FC_NAME_LEN];
-  const FcCaseBody  *spec;
-  struct _FcBodyOps  ops;
-  FcMesh             mesh;
-  FcMaterial         material;
-  PetscReal          volume, mass;
-  PetscInt           ndof;
+  char              name[FC_NAME_LEN];
+  const FcCaseBody *spec;
+  struct _FcBodyOps ops;
+  FcMesh            mesh;
+  FcMaterial        material;
+  PetscReal         volume, mass;
+  PetscInt          ndof;
   /* Rigid body (src/model/body_rigid.c): an analytic shape, or a mesh shape (mesh: the
    * tetrahedral mesh whose boundary is the shape; no material, no field). ndof = 0 for a
    * prescribed motion (fixed, kinematic, or a dynamic body with a fixed joint), else the joint's
@@ -64,52 +64,52 @@ struct _p_FcBody {
    * What a body is asked is said by what it has, never by its kind: placed, its points move
    * rigidly with the rigid_* place below (FcBodyGetPlace; set by the rigid body); meshfields, the
    * mesh's nodes carry u, v, reaction (FcBodyFieldMesh; set by the deformable body). */
-  PetscBool          placed, meshfields;
-  PetscBool          rigid;       /* the kind: read only by the two-pass input check of contact_pairs.c,
+  PetscBool   placed, meshfields;
+  PetscBool   rigid;    /* the kind: read only by the two-pass input check of contact_pairs.c,
                                    * which moves to the case (issue 26 knot 1); no operation branches on it */
-  Vec                u, v;        /* state at the end of the last accepted step */
-  Vec                reaction;    /* support reactions (all DoFs; zero off the constraints) */
-  PetscReal          strain_energy, kinetic_energy;
-  PetscInt           nbc;         /* constrained DoFs (sorted, unique) */
-  PetscInt          *bc_dofs;
-  FcBodyTimes        times;
+  Vec         u, v;     /* state at the end of the last accepted step */
+  Vec         reaction; /* support reactions (all DoFs; zero off the constraints) */
+  PetscReal   strain_energy, kinetic_energy;
+  PetscInt    nbc; /* constrained DoFs (sorted, unique) */
+  PetscInt   *bc_dofs;
+  FcBodyTimes times;
   /* Version of the operator solve and solvemulti apply (A⁻¹): a deformable body without the
    * co-rotated split counts its factorizations of A (1, 2, ...), so a compliance may keep what it
    * derived from A⁻¹ while this stays the same (src/compliance/exact.c); 0: not tracked, the
    * operator may change at any call (rigid bodies, the co-rotated split: R enters the solves). */
-  PetscInt64         opstate;
+  PetscInt64 opstate;
   /* Inertia correction of the Newton matrix in the step (body_deformable.c FormMatrix_Private):
    * the largest shift δ used (relative to diag(A)/diag(M); 0: none) and the extra
    * factorizations it took. Reset by the step. */
-  PetscReal          shift;
-  PetscInt           refactors;
-  PetscReal          penalty;     /* largest ρ of the step (relative to the mean diagonal of A; 0: none) */
+  PetscReal shift;
+  PetscInt  refactors;
+  PetscReal penalty; /* largest ρ of the step (relative to the mean diagonal of A; 0: none) */
   /* Rows for that correction, copied in by the contact step (FcBodySetContactRows): the normal rows
    * h_a of H (restricted to this body's free DoFs) of the contacts active in the last contact
    * correction, CSR: row s has stab_dof/stab_val[stab_ptr[s] .. stab_ptr[s+1]). */
-  PetscInt           nstab, stab_nnz, stab_cap, stab_nnzcap;
-  PetscInt          *stab_ptr, *stab_dof;
-  PetscReal         *stab_val;
+  PetscInt   nstab, stab_nnz, stab_cap, stab_nnzcap;
+  PetscInt  *stab_ptr, *stab_dof;
+  PetscReal *stab_val;
   /* Contact coupling (src/step/contact_step.c). The unknown x is v (dynamics) or u (quasi-static);
    * a displacement increment is incscale·Δx (dt θ_vq by han2023 eq. 4, or 1). */
-  Vec                ucur;        /* displacement at the current Newton iterate */
-  Vec                dx;          /* increment of x: free part, then + A⁻¹ Hᵀ r */
-  Vec                rate;        /* state part of the tangential motion: v_k, or u_k − u0 */
-  Vec                fcontact;    /* Hᵀ r of the last contact solve (force or impulse), in the residual */
-  PetscReal          incscale;
-  PetscReal          rigid_d0[3], rigid_d1[3]; /* rigid bodies: translation at t0 and at t1 (dynamic: at the
+  Vec       ucur;     /* displacement at the current Newton iterate */
+  Vec       dx;       /* increment of x: free part, then + A⁻¹ Hᵀ r */
+  Vec       rate;     /* state part of the tangential motion: v_k, or u_k − u0 */
+  Vec       fcontact; /* Hᵀ r of the last contact solve (force or impulse), in the residual */
+  PetscReal incscale;
+  PetscReal rigid_d0[3], rigid_d1[3]; /* rigid bodies: translation at t0 and at t1 (dynamic: at the
                                                  * current Newton iterate; detection reads d1) */
-  PetscReal          rigid_R0[9], rigid_R1[9]; /* rigid bodies: rotation (row-major, world from reference)
+  PetscReal rigid_R0[9], rigid_R1[9]; /* rigid bodies: rotation (row-major, world from reference)
                                                  * at t0 and at t1 / the iterate; I unless the body rotates */
-  PetscReal          rigid_c[3];                /* rigid bodies: the point the rotation is about (the centre
+  PetscReal rigid_c[3];               /* rigid bodies: the point the rotation is about (the centre
                                                  * of mass of a free body), reference coordinates */
   /* Several ranks (doc/mpi.md "Contact"): a partitioned body's DoF maps, mesh DoF k → distributed
    * index n2d[k] and back (d2n), for the contact step's replicated H (mesh numbering); NULL when
    * the two numberings are the same (one rank, a rigid body). */
-  PetscInt          *part_n2d, *part_d2n;
-  struct _FcRigidDevice *device;               /* rigid bodies driven by a device log (motion "trajectory" or a
+  PetscInt              *part_n2d, *part_d2n;
+  struct _FcRigidDevice *device; /* rigid bodies driven by a device log (motion "trajectory" or a
                                                  * coupling, doc/rigid.md §2d); NULL otherwise */
-  void              *data;        /* type-specific */
+  void                  *data;   /* type-specific */
 };
 
 /* Current (R1, d1) or step-start (R0, d0) place of the reference point X of a rigid body:

@@ -40,13 +40,14 @@ struct _FcRigidDevice {
   FcTrajectory tr;
   PetscBool    coupled;
   PetscReal    Xo[3];
-  PetscReal    K, B, Kr, Br;                 /* coupling (N/m, N s/m, N m/rad, N m s/rad) */
-  PetscReal    ptgt1[3], Rdev1[9];           /* target of the centre of mass and rotation at t1 */
-  PetscReal    vdev[3], wdev[3];             /* their velocities over the step, from the positions */
-  PetscReal    row[FC_DEVICE_NCOLS];         /* the record of the last step (FcBodyDeviceRow) */
+  PetscReal    K, B, Kr, Br;         /* coupling (N/m, N s/m, N m/rad, N m s/rad) */
+  PetscReal    ptgt1[3], Rdev1[9];   /* target of the centre of mass and rotation at t1 */
+  PetscReal    vdev[3], wdev[3];     /* their velocities over the step, from the positions */
+  PetscReal    row[FC_DEVICE_NCOLS]; /* the record of the last step (FcBodyDeviceRow) */
 };
 
-const char *const FcDeviceColumns[FC_DEVICE_NCOLS] = {"dev_px", "dev_py", "dev_pz", "dev_qw", "dev_qx", "dev_qy", "dev_qz", "tool_px", "tool_py", "tool_pz", "tool_qw", "tool_qx", "tool_qy", "tool_qz", "dev_fx", "dev_fy", "dev_fz", "dev_tx", "dev_ty", "dev_tz"};
+const char *const FcDeviceColumns[FC_DEVICE_NCOLS] = {"dev_px", "dev_py", "dev_pz", "dev_qw", "dev_qx", "dev_qy", "dev_qz", "tool_px", "tool_py", "tool_pz",
+  "tool_qw", "tool_qx", "tool_qy", "tool_qz", "dev_fx", "dev_fy", "dev_fz", "dev_tx", "dev_ty", "dev_tz"};
 
 /* The quaternion of R (FcMat3ToQuat), of the sign of ref (q · ref >= 0). */
 static void MatToQuat_Private(const PetscReal R[9], const PetscReal ref[4], PetscReal q[4])
@@ -65,7 +66,7 @@ static PetscErrorCode DevicePose_Private(FcBody b, PetscReal t, PetscReal p[3], 
   const FcTrajectory *tr = &b->device->tr;
 
   PetscFunctionBegin;
-  t = PetscMin(PetscMax(t, 0.0), tr->t[tr->n - 1]);
+  t    = PetscMin(PetscMax(t, 0.0), tr->t[tr->n - 1]);
   q[0] = 1;
   q[1] = q[2] = q[3] = 0;
   PetscCall(FcTrajectoryEvaluate(tr, t, p, tr->q ? q : NULL, NULL, NULL, NULL));
@@ -120,15 +121,15 @@ static PetscErrorCode DeviceDestroy_Private(FcBody b)
 /* A dynamic rigid body (prismatic or free joint). */
 typedef struct {
   const FcCase *c;
-  PetscReal     axis[3];          /* e (prismatic) */
-  PetscReal     Jb[3];            /* free: principal moments of inertia (body axes = world axes at t = 0) */
-  PetscReal     Jw[9], Jwinv[9];  /* free: R0 diag(Jb) R0ᵀ and its inverse, for the step */
-  FcTheta       th;               /* θ-method parameters (1, 1 for backward Euler) */
+  PetscReal     axis[3];         /* e (prismatic) */
+  PetscReal     Jb[3];           /* free: principal moments of inertia (body axes = world axes at t = 0) */
+  PetscReal     Jw[9], Jwinv[9]; /* free: R0 diag(Jb) R0ᵀ and its inverse, for the step */
+  FcTheta       th;              /* θ-method parameters (1, 1 for backward Euler) */
   Vec           x, dx, rfree, u0, v0;
   PetscErrorCode (*kinematics)(FcBody, const FcStepInfo *); /* positions at the iterate x */
   /* free joint with a coupling: the translational and rotational tangents of the coupling,
    * dt B + dt² θ_vq K and dt B_r + dt² θ_vq K_r, added to A (0 without a coupling) */
-  PetscReal     ct, cr;
+  PetscReal ct, cr;
 } Rigid;
 
 /* Prescribed translation at t: the case's, or that of a kinematic device replay (the tool point
@@ -275,12 +276,12 @@ static PetscErrorCode BeginStep_RigidDynamic(FcBody b, const FcStepInfo *s)
  * kept for the free increment; convergence is judged on the full one. */
 static PetscErrorCode Residual_RigidDynamic(FcBody b, const FcStepInfo *s, PetscReal *rnorm, PetscReal *scale)
 {
-  Rigid             *r    = (Rigid *)b->data;
+  Rigid              *r   = (Rigid *)b->data;
   const FcCaseMotion *mo  = &b->spec->motion;
-  const PetscReal    tth  = FcThetaTime(&r->th, s->t0, s->t1);
-  PetscReal          g[3], F = 0, inert, ramp = FcRampEval(&mo->force_ramp, tth);
-  const PetscScalar *x, *v0, *fc = NULL;
-  PetscScalar       *rf;
+  const PetscReal     tth = FcThetaTime(&r->th, s->t0, s->t1);
+  PetscReal           g[3], F = 0, inert, ramp = FcRampEval(&mo->force_ramp, tth);
+  const PetscScalar  *x, *v0, *fc = NULL;
+  PetscScalar        *rf;
 
   PetscFunctionBegin;
   PetscCall(Kinematics_Private(b, s));
@@ -532,7 +533,8 @@ static void Coupling_Private(FcBody b, const PetscScalar *x, PetscReal F[3], Pet
   FcRigidCouplingForce(&cp, b->rigid_c, dv->ptgt1, dv->Rdev1, dv->vdev, dv->wdev, b->rigid_d1, b->rigid_R1, x, F, T);
 }
 
-void FcRigidCouplingForce(const FcRigidCoupling *cp, const PetscReal c[3], const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3], const PetscReal wdev[3], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal F[3], PetscReal T[3])
+void FcRigidCouplingForce(const FcRigidCoupling *cp, const PetscReal c[3], const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3],
+  const PetscReal wdev[3], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal F[3], PetscReal T[3])
 {
   PetscReal dR[9], phi[3];
 
@@ -604,8 +606,8 @@ static PetscErrorCode Residual_RigidFree(FcBody b, const FcStepInfo *s, PetscRea
  * (the Newton iteration converges on the residual, which is exact). */
 static void ApplyAinv_Private(FcBody b, const PetscScalar *z, PetscScalar *y)
 {
-  Rigid *r = (Rigid *)b->data;
-  PetscReal  a[3];
+  Rigid    *r = (Rigid *)b->data;
+  PetscReal a[3];
   for (int k = 0; k < 3; k++) a[k] = z[3 + k];
   for (int k = 0; k < 3; k++) y[k] = z[k] / (b->mass + r->ct);
   for (int i = 0; i < 3; i++) y[3 + i] = r->Jwinv[3 * i] * a[0] + r->Jwinv[3 * i + 1] * a[1] + r->Jwinv[3 * i + 2] * a[2];
@@ -704,7 +706,7 @@ static PetscErrorCode CreateFree_Private(const FcCase *c, FcBody b)
   r->th          = th;
   r->kinematics  = KinematicsFree_Private;
   b->ops.destroy = Destroy_RigidDynamic; /* both joints */
-  b->mass = mo->mass;
+  b->mass        = mo->mass;
   PetscCall(CreateStateVecs_Private(b, 6, &r->x, &r->dx, &r->rfree, &r->u0, &r->v0));
   PetscCall(VecGetArray(b->v, &v));
   for (int k = 0; k < 3; k++) {
@@ -714,7 +716,7 @@ static PetscErrorCode CreateFree_Private(const FcCase *c, FcBody b)
   PetscCall(VecRestoreArray(b->v, &v));
   if (b->device) {
     /* a coupled tool starts at the device's pose of t = 0: d = p_tgt(0) − c, R = R_dev(0) */
-    PetscReal p[3], q[4], R[9], pt[3], phi[3], zero[3] = {0, 0, 0};
+    PetscReal    p[3], q[4], R[9], pt[3], phi[3], zero[3] = {0, 0, 0};
     PetscScalar *u;
     PetscCall(DevicePose_Private(b, 0.0, p, q, R));
     Target_Private(b, p, R, pt);
@@ -743,7 +745,8 @@ PetscErrorCode FcBodyGetCoupling(FcBody b, FcRigidCoupling *cp)
   Rigid *r;
 
   PetscFunctionBegin;
-  PetscCheck(b->placed && b->device && b->device->coupled && b->ndof == 6, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s is not a free rigid body driven through a coupling", b->name);
+  PetscCheck(b->placed && b->device && b->device->coupled && b->ndof == 6, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+    "body %s is not a free rigid body driven through a coupling", b->name);
   r        = (Rigid *)b->data;
   cp->mass = b->mass;
   for (int k = 0; k < 3; k++) cp->Jb[k] = r->Jb[k];
@@ -774,7 +777,8 @@ typedef struct {
   char msg[4096];
 } MeshCatch;
 
-static PetscErrorCode MeshCatchHandler_Private(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+static PetscErrorCode MeshCatchHandler_Private(
+  MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   MeshCatch *mc = (MeshCatch *)ctx;
   if (n == FC_ERR_INPUT) {
@@ -804,7 +808,10 @@ static PetscErrorCode LoadMesh_Private(const FcCase *c, PetscInt index, FcBody b
   PetscCall(PetscPopErrorHandler());
   /* a triangle-only mesh has no inside: the solid's volume mesh defines the outward orientation
    * of its boundary faces, hence the sign of the gap (doc/rigid.md) */
-  if (ierr == FC_ERR_INPUT) return FcInputError(c->file, path, "%s%s", mc.msg, b->mesh.fault == FC_MESH_FAULT_NO_TETRAHEDRA ? "; a rigid \"mesh\" shape is the boundary of a tetrahedral volume mesh (surface-only meshes are not read)" : "");
+  if (ierr == FC_ERR_INPUT)
+    return FcInputError(c->file, path, "%s%s", mc.msg,
+      b->mesh.fault == FC_MESH_FAULT_NO_TETRAHEDRA ? "; a rigid \"mesh\" shape is the boundary of a tetrahedral volume mesh (surface-only meshes are not read)"
+                                                   : "");
   PetscCall(ierr);
   if (sh->group[0]) {
     const FcMeshGroup *g;
@@ -834,10 +841,10 @@ static PetscErrorCode Centre_Private(FcBody b)
   else if (sh->type != FC_SHAPE_MESH)
     for (int k = 0; k < 3; k++) b->rigid_c[k] = sh->center[k];
   else {
-    const FcMesh *m = &b->mesh;
+    const FcMesh *m  = &b->mesh;
     PetscReal     vt = 0, xs[3] = {0, 0, 0};
     for (PetscInt e = 0; e < m->nelems; e++) {
-      const PetscInt  *n = &m->conn[e * m->npe];
+      const PetscInt  *n  = &m->conn[e * m->npe];
       const PetscReal *x0 = &m->X[3 * n[0]], *x1 = &m->X[3 * n[1]], *x2 = &m->X[3 * n[2]], *x3 = &m->X[3 * n[3]];
       PetscReal        a[3], bb[3], cc[3], v;
       for (int k = 0; k < 3; k++) {
@@ -897,10 +904,10 @@ static PetscErrorCode DeviceCreate_Private(const FcCase *c, PetscInt index, FcBo
   for (int k = 0; k < 3; k++) dv->Xo[k] = mo->dev_has_offset ? mo->dev_offset[k] : b->rigid_c[k];
   if (mo->coupled) {
     const PetscReal Jmax = PetscMax(mo->inertia[0], PetscMax(mo->inertia[1], mo->inertia[2]));
-    dv->K  = mo->K > 0 ? mo->K : 1000.0;
-    dv->Kr = mo->Kr > 0 ? mo->Kr : dv->K * Jmax / mo->mass;
-    dv->B  = mo->B >= 0 ? mo->B : 2 * PetscSqrtReal(dv->K * mo->mass);
-    dv->Br = mo->Br >= 0 ? mo->Br : 2 * PetscSqrtReal(dv->Kr * Jmax);
+    dv->K                = mo->K > 0 ? mo->K : 1000.0;
+    dv->Kr               = mo->Kr > 0 ? mo->Kr : dv->K * Jmax / mo->mass;
+    dv->B                = mo->B >= 0 ? mo->B : 2 * PetscSqrtReal(dv->K * mo->mass);
+    dv->Br               = mo->Br >= 0 ? mo->Br : 2 * PetscSqrtReal(dv->Kr * Jmax);
   }
   PetscFunctionReturn(0);
 }
@@ -912,8 +919,8 @@ static PetscErrorCode CreateRigid_Private(const FcCase *c, PetscInt index, FcBod
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&b));
-  *body   = b;
-  b->spec = spec;
+  *body     = b;
+  b->spec   = spec;
   b->rigid  = PETSC_TRUE;
   b->placed = PETSC_TRUE;
   PetscCall(PetscStrncpy(b->name, spec->name, sizeof b->name));

@@ -71,7 +71,7 @@ static PetscErrorCode TargetSurface_Private(const FcCase *c, const char *path, c
     nf    = g->nfaces;
   }
   FcCheckInput(nf > 0, c->file, path, "the mesh %s has no boundary faces", mesh->file);
-  P->ntri       = nf;
+  P->ntri = nf;
   PetscCall(PetscMalloc1(3 * nf, &P->tri));
   for (PetscInt f = 0; f < nf; f++)
     for (int k = 0; k < 3; k++) P->tri[3 * f + k] = mesh->bfaces[(faces ? faces[f] : f) * mesh->npf + k];
@@ -141,7 +141,8 @@ static void ContactPath_Private(const FcCase *c, PetscInt i, const char *key, ch
   const FcCaseContact cc   = FcCaseContactAt(c, i);
   PetscBool           many = c->centry[cc.entry].n > 1;
   int                 n    = snprintf(out, len, "contacts[%d].%s", (int)cc.entry, key);
-  if (many && n >= 0 && (size_t)n < len) snprintf(out + n, len - (size_t)n, " (pair '%.100s'-'%.100s')", c->bodies[cc.body[0]].name, c->bodies[cc.body[1]].name);
+  if (many && n >= 0 && (size_t)n < len)
+    snprintf(out + n, len - (size_t)n, " (pair '%.100s'-'%.100s')", c->bodies[cc.body[0]].name, c->bodies[cc.body[1]].name);
 }
 
 /* Mortar formulation: the slave (contactor) surface triangles, the `surface` group's faces or all
@@ -179,23 +180,23 @@ typedef struct {
   PetscInt    body, next; /* next: the next set of the same body, -1 */
   const char *key;        /* the group key it was made from (the case's string) */
   PetscBool   target;
-  PetscInt    n;          /* points, or triangles */
-  PetscInt   *idx;        /* the points, or 3 corner nodes per triangle */
-  FcAABBTree  tree;       /* target: over idx */
+  PetscInt    n;    /* points, or triangles */
+  PetscInt   *idx;  /* the points, or 3 corner nodes per triangle */
+  FcAABBTree  tree; /* target: over idx */
 } Set_Private;
 
 struct _n_FcPairCatalog {
   PetscInt     nsets, capsets;
   Set_Private *set;
-  PetscInt    *head;     /* per body: its first set, -1 */
-  PetscReal   *edge;     /* per body: mean boundary edge length, computed once (< 0: not yet) */
-  PetscReal   *inflate;  /* per body: the largest alarm distance of its passes (the broad phase's) */
-  PetscReal   *box0;     /* per body: its inflated box in the reference configuration (twin rule) */
-  PetscBool   *target;   /* per body: the target of some pass */
-  PetscInt    *bpoff;    /* per entry: the index of the second pass of its first pair, -1: one pass */
-  PetscInt    *pos;      /* per entry e and body b, pos[e nbodies + b]: x >= 0 its place in ga,
+  PetscInt    *head;    /* per body: its first set, -1 */
+  PetscReal   *edge;    /* per body: mean boundary edge length, computed once (< 0: not yet) */
+  PetscReal   *inflate; /* per body: the largest alarm distance of its passes (the broad phase's) */
+  PetscReal   *box0;    /* per body: its inflated box in the reference configuration (twin rule) */
+  PetscBool   *target;  /* per body: the target of some pass */
+  PetscInt    *bpoff;   /* per entry: the index of the second pass of its first pair, -1: one pass */
+  PetscInt    *pos;     /* per entry e and body b, pos[e nbodies + b]: x >= 0 its place in ga,
                           * -2 - y its place in gb, -1 not in the entry */
-  PetscInt     nsecond;  /* second passes */
+  PetscInt     nsecond; /* second passes */
   PetscInt     nentries;
 };
 
@@ -220,15 +221,15 @@ static PetscErrorCode SetGet_Private(const FcModel *model, FcPairCatalog cat, co
   PetscCall(PetscMemzero(&T, sizeof T));
   if (target) PetscCall(TargetSurface_Private(model->c, path, &model->bodies[body]->mesh, key, &T));
   else PetscCall(ContactorPoints_Private(model->c, path, &model->bodies[body]->mesh, key, &T));
-  *s         = cat->nsets++;
-  S          = &cat->set[*s];
-  S->body    = body;
-  S->key     = key;
-  S->target  = target;
-  S->n       = target ? T.ntri : T.npoints;
-  S->idx     = target ? T.tri : T.points;
-  S->tree    = T.tree;
-  S->next    = cat->head[body];
+  *s              = cat->nsets++;
+  S               = &cat->set[*s];
+  S->body         = body;
+  S->key          = key;
+  S->target       = target;
+  S->n            = target ? T.ntri : T.npoints;
+  S->idx          = target ? T.tri : T.points;
+  S->tree         = T.tree;
+  S->next         = cat->head[body];
   cat->head[body] = *s;
   PetscFunctionReturn(0);
 }
@@ -252,7 +253,7 @@ static const char *TargetKey_Private(const FcModel *model, PetscInt i, char *pat
 /* The first pass of a body in each role, per entry (CatalogPasses_Private): what the passes made in
  * index order would look up first, so that the same input error comes first. */
 typedef struct {
-  PetscInt pass, sub;  /* pass index; 0 its points, 1 its target surface, 2 its mortar surface */
+  PetscInt pass, sub; /* pass index; 0 its points, 1 its target surface, 2 its mortar surface */
   PetscInt casepair, body;
 } Event_Private;
 
@@ -271,7 +272,7 @@ static int CmpEvent_Private(const void *a, const void *b)
 static void EntryEvents_Private(const FcCase *c, FcPairCatalog cat, PetscInt e, Event_Private *ev, PetscInt *n)
 {
   const FcCaseContactEntry *ce = &c->centry[e];
-  const PetscInt            f  = ce->first, b2 = cat->bpoff[e];
+  const PetscInt            f = ce->first, b2 = cat->bpoff[e];
 #define FC_EVENT(P, S, I, B) (ev[*n].pass = (P), ev[*n].sub = (S), ev[*n].casepair = (I), ev[*n].body = (B), (*n)++)
   if (ce->nb) {
     for (PetscInt x = 0; x < ce->na; x++) {
@@ -314,7 +315,7 @@ static void EntryEvents_Private(const FcCase *c, FcPairCatalog cat, PetscInt e, 
  * entry's alarm, else the contactor's mean edge, per pass (case.h for who is the contactor). */
 static void EntryInflate_Private(const FcModel *model, FcPairCatalog cat, PetscInt e)
 {
-  const FcCaseContactEntry *ce = &model->c->centry[e];
+  const FcCaseContactEntry *ce  = &model->c->centry[e];
   PetscReal                *inf = cat->inflate, m = 0;
 #define FC_RAISE(b, a) (inf[b] = PetscMax(inf[b], (a)))
   if (ce->alarm > 0) {
@@ -327,7 +328,7 @@ static void EntryInflate_Private(const FcModel *model, FcPairCatalog cat, PetscI
     for (PetscInt x = 0; x < ce->na; x++) FC_RAISE(ce->ga[x], PetscMax(FC_MEAN_EDGE(ce->ga[x]), mb));
     for (PetscInt y = 0; y < ce->nb; y++) FC_RAISE(ce->gb[y], PetscMax(m, ce->both_passes ? FC_MEAN_EDGE(ce->gb[y]) : 0));
   } else { /* (x, y): the earlier deformable body, or the deformable one of a rigid pair */
-    const PetscInt na = ce->na;
+    const PetscInt na  = ce->na;
     PetscReal      all = 0, pre = 0, suf = 0;
     PetscBool      rigidbefore = PETSC_FALSE;
     for (PetscInt p = 0; p < na; p++)
@@ -550,7 +551,7 @@ static void Boxes_Private(const FcModel *model, FcPairCatalog cat, PetscReal *co
 {
   for (PetscInt b = 0; b < model->nbodies; b++) {
     PetscReal     *lo = &box[6 * b], *hi = &box[6 * b + 3];
-    const PetscInt n  = model->bodies[b]->mesh.nnodes;
+    const PetscInt n = model->bodies[b]->mesh.nnodes;
     for (int d = 0; d < 3; d++) {
       lo[d] = Xcur[b] ? PETSC_MAX_REAL : PETSC_MIN_REAL;
       hi[d] = Xcur[b] ? PETSC_MIN_REAL : PETSC_MAX_REAL;
@@ -571,7 +572,7 @@ static void Boxes_Private(const FcModel *model, FcPairCatalog cat, PetscReal *co
 /* The indices of the passes of the body pairs found by the broad phase, sorted. */
 static PetscErrorCode Wanted_Private(const FcModel *model, FcPairCatalog cat, PetscInt nf, const PetscInt found[], PetscInt *nw, PetscInt **want)
 {
-  const FcCase *c = model->c;
+  const FcCase *c   = model->c;
   PetscInt      cap = 2 * nf + 16;
 
   PetscFunctionBegin;
@@ -618,7 +619,7 @@ static PetscErrorCode Merge_Private(const FcModel *model, FcPairCatalog cat, Pet
   *npairs = nw;
   /* a second pass's partner: its first pass, a candidate with it (the same two bodies) */
   for (PetscInt w = 0; w < nw; w++) {
-    FcContactPair *P = &np[w];
+    FcContactPair *P  = &np[w];
     PetscInt       lo = 0, hi = nw - 1;
     if (!P->reverse) continue;
     while (lo <= hi) {
@@ -750,7 +751,7 @@ PetscErrorCode FcContactPairsMark(const FcModel *model, FcPairCatalog cat, Petsc
 
 PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs, const FcContactPair *pairs)
 {
-  const FcCase *c = model->c;
+  const FcCase *c      = model->c;
   PetscReal     gworst = 0; /* the deepest penetration beyond its pair's tolerance, of all pairs */
   PetscInt      gp = -1, gat = -1;
 
@@ -763,7 +764,7 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
 
     if (P->tree) {
       FcProximityOptions opt;
-      FcProximity       *out = NULL;
+      FcProximity       *out  = NULL;
       PetscInt           nout = 0;
       PetscCall(PetscMemzero(&opt, sizeof opt));
       opt.alarm = P->alarm;
@@ -802,11 +803,14 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
     const FcContactPair *P = &pairs[gp];
     FcBody               A = model->bodies[P->A], B = model->bodies[P->B];
     const PetscReal      worst = gworst;
-    const PetscInt       at = gat;
+    const PetscInt       at    = gat;
     {
       char path[64];
       snprintf(path, sizeof path, "contacts[%d]", (int)FcCaseContactEntryOf(c, P->casepair));
-      return FcInputError(c->file, path, "bodies \"%s\" and \"%s\" overlap at t = 0: largest penetration %g m (node %d of \"%s\" at (%g, %g, %g)); the initial configuration must not overlap", A->name, B->name, (double)-worst, (int)A->mesh.node_id[at], A->name, (double)A->mesh.X[3 * at], (double)A->mesh.X[3 * at + 1], (double)A->mesh.X[3 * at + 2]);
+      return FcInputError(c->file, path,
+        "bodies \"%s\" and \"%s\" overlap at t = 0: largest penetration %g m (node %d of \"%s\" at (%g, %g, %g)); the initial configuration must not overlap",
+        A->name, B->name, (double)-worst, (int)A->mesh.node_id[at], A->name, (double)A->mesh.X[3 * at], (double)A->mesh.X[3 * at + 1],
+        (double)A->mesh.X[3 * at + 2]);
     }
   }
   PetscFunctionReturn(0);

@@ -18,29 +18,29 @@
 typedef struct _n_FcPairCatalog *FcPairCatalog;
 
 typedef struct {
-  PetscInt      index;     /* the pass's index: case pair i's first pass is i, the second passes
+  PetscInt      index;    /* the pass's index: case pair i's first pass is i, the second passes
                             * follow every first pass in case pair order; the contact keys are
                             * index × 1e9 + node, so they do not depend on which passes are made */
-  PetscInt      A, B;      /* contactor (deformable) and target body indices */
-  PetscInt      casepair;  /* index of the case's contact pair (contacts[]) this pass belongs to */
-  PetscBool     reverse;   /* second pass of a both_passes pair: A = contacts[i].body[1], B = body[0] */
-  PetscInt      partner;   /* reverse pass: its first pass's place in the list (-1 otherwise) */
-  PetscInt     *twin;      /* reverse pass, per node of its contactor mesh: the first-pass contactor
+  PetscInt      A, B;     /* contactor (deformable) and target body indices */
+  PetscInt      casepair; /* index of the case's contact pair (contacts[]) this pass belongs to */
+  PetscBool     reverse;  /* second pass of a both_passes pair: A = contacts[i].body[1], B = body[0] */
+  PetscInt      partner;  /* reverse pass: its first pass's place in the list (-1 otherwise) */
+  PetscInt     *twin;     /* reverse pass, per node of its contactor mesh: the first-pass contactor
                             * node at the same reference position, or -1 (duplicate rule) */
   PetscInt      npoints;
-  PetscInt     *points;    /* contactor node indices (the catalogue's) */
+  PetscInt     *points; /* contactor node indices (the catalogue's) */
   PetscInt      ntri;
-  PetscInt     *tri;       /* target with a mesh (deformable, or rigid "mesh" shape): corner node triples */
-  FcAABBTree    tree;      /* over tri (the catalogue's); NULL for an analytic rigid shape */
+  PetscInt     *tri;          /* target with a mesh (deformable, or rigid "mesh" shape): corner node triples */
+  FcAABBTree    tree;         /* over tri (the catalogue's); NULL for an analytic rigid shape */
   PetscInt      target_owner; /* the catalogue's set of tri and tree (shared by the passes with
                                * that target surface: refit once per update) */
   PetscReal     mu, alarm;
-  PetscBool     mortar;    /* formulation "mortar": slave is the contactor surface */
+  PetscBool     mortar; /* formulation "mortar": slave is the contactor surface */
   FcMortarSlave slave;
   /* detection state, kept by the contact step: the last detection (sorted by point) for frame
    * continuity and hysteresis; dropped with the pass */
-  PetscInt      nprev;
-  FcProximity  *prev;
+  PetscInt     nprev;
+  FcProximity *prev;
 } FcContactPair;
 
 /* The catalogue of model->c's passes, every pass checked as it would be made (input errors name

@@ -173,20 +173,24 @@ static PetscErrorCode ProbeNear_Private(const FcCase *c, PetscInt p, FcBody b, c
     for (int d = 0; d < 3; d++) dist += (gap[d] / gmax) * (gap[d] / gmax);
   dist = gmax * PetscSqrtReal(dist);
   snprintf(path, sizeof path, "probes[%d].point", (int)p);
-  FcCheckInput(dist <= PetscSqrtReal(diag2), c->file, path, "[%g, %g, %g] is %.3g m from the bounding box of body \"%s\" ([%g, %g, %g] to [%g, %g, %g]), farther than the box's diagonal %.3g m: the point follows no place of the body (a unit or sign slip?)", (double)x[0], (double)x[1], (double)x[2], (double)dist, b->name, (double)bmin[0], (double)bmin[1], (double)bmin[2], (double)bmax[0], (double)bmax[1], (double)bmax[2], (double)PetscSqrtReal(diag2));
+  FcCheckInput(dist <= PetscSqrtReal(diag2), c->file, path,
+    "[%g, %g, %g] is %.3g m from the bounding box of body \"%s\" ([%g, %g, %g] to [%g, %g, %g]), farther than the box's diagonal %.3g m: the point follows no place of the body (a unit or sign slip?)",
+    (double)x[0], (double)x[1], (double)x[2], (double)dist, b->name, (double)bmin[0], (double)bmin[1], (double)bmin[2], (double)bmax[0], (double)bmax[1],
+    (double)bmax[2], (double)PetscSqrtReal(diag2));
   PetscFunctionReturn(0);
 }
 
 /* The nearest node of every point probe of body bi (one tree for all of them). */
 static PetscErrorCode ProbeNodes_Private(const FcCase *c, FcModel *m, PetscInt bi)
 {
-  const FcMesh    *mesh = &m->bodies[bi]->mesh;
-  NodeTree_Private t    = {mesh->X, NULL, NULL, mesh->nnodes};
+  const FcMesh    *mesh    = &m->bodies[bi]->mesh;
+  NodeTree_Private t       = {mesh->X, NULL, NULL, mesh->nnodes};
   PetscReal        bmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bmax[3] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL};
   PetscBool        any = PETSC_FALSE;
 
   PetscFunctionBegin;
-  for (PetscInt p = 0; p < c->nprobes; p++) any = (PetscBool)(any || (m->probe_body[p] == bi && c->probes[p].type == FC_PROBE_DISPLACEMENT && !c->probes[p].group[0]));
+  for (PetscInt p = 0; p < c->nprobes; p++)
+    any = (PetscBool)(any || (m->probe_body[p] == bi && c->probes[p].type == FC_PROBE_DISPLACEMENT && !c->probes[p].group[0]));
   if (!any || !t.n) PetscFunctionReturn(0);
   for (PetscInt k = 0; k < t.n; k++)
     for (int d = 0; d < 3; d++) {
@@ -194,7 +198,8 @@ static PetscErrorCode ProbeNodes_Private(const FcCase *c, FcModel *m, PetscInt b
       bmax[d] = PetscMax(bmax[d], t.X[3 * k + d]);
     }
   for (PetscInt p = 0; p < c->nprobes; p++)
-    if (m->probe_body[p] == bi && c->probes[p].type == FC_PROBE_DISPLACEMENT && !c->probes[p].group[0]) PetscCall(ProbeNear_Private(c, p, m->bodies[bi], bmin, bmax));
+    if (m->probe_body[p] == bi && c->probes[p].type == FC_PROBE_DISPLACEMENT && !c->probes[p].group[0])
+      PetscCall(ProbeNear_Private(c, p, m->bodies[bi], bmin, bmax));
   PetscCall(PetscMalloc2(t.n, &t.idx, t.n, &t.axis));
   for (PetscInt k = 0; k < t.n; k++) t.idx[k] = k;
   NodeTreeBuild_Private(&t, 0, t.n);
@@ -240,7 +245,8 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
       if (!g) {
         char list[1024];
         FcMeshGroupList(&m->bodies[bi]->mesh, list, sizeof list);
-        return FcInputError(c->file, path, "no physical %sgroup '%s' in %s (available: %s)", pr->type == FC_PROBE_DISPLACEMENT ? "surface " : "", pr->group, m->bodies[bi]->mesh.file, list);
+        return FcInputError(c->file, path, "no physical %sgroup '%s' in %s (available: %s)", pr->type == FC_PROBE_DISPLACEMENT ? "surface " : "", pr->group,
+          m->bodies[bi]->mesh.file, list);
       }
       m->probe_group[p].nnodes = g->nnodes;
       m->probe_group[p].nodes  = g->nodes;
@@ -285,7 +291,7 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
     switch (pr->type) {
     case FC_PROBE_DISPLACEMENT: {
       FcVecAll         ua;
-      const FcNodeSet *set = &m->probe_group[p];
+      const FcNodeSet *set  = &m->probe_group[p];
       PetscReal        s[3] = {0, 0, 0};
       if (m->bodies[bi]->placed) { /* a body that moves rigidly: its translation at the end of the last step */
         for (int j = 0; j < 3; j++) s[j] = m->bodies[bi]->rigid_d1[j];

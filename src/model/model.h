@@ -42,9 +42,9 @@ typedef struct _p_FcBody *FcBody;
 #define FC_RIGID_MAX_DOF 6 /* a free rigid body: 3 translations and 3 rotations */
 
 typedef struct {
-  PetscInt   nnodes;   /* nodes of a probe's group (owned by the mesh) */
+  PetscInt   nnodes; /* nodes of a probe's group (owned by the mesh) */
   PetscInt  *nodes;
-  PetscReal *weight;   /* displacement probes on a group: ∫N_a dA / A per node (owned) */
+  PetscReal *weight; /* displacement probes on a group: ∫N_a dA / A per node (owned) */
 } FcNodeSet;
 
 typedef struct {
@@ -52,11 +52,11 @@ typedef struct {
   PetscInt      nbodies;
   FcBody       *bodies;
   /* probes: resolved to bodies, nodes and groups */
-  PetscInt      nprobe_cols;
-  char        **probe_cols;
-  PetscInt     *probe_node;   /* displacement probes: node index, else -1 */
-  PetscInt     *probe_body;   /* body index, -1 = all bodies */
-  FcNodeSet    *probe_group;  /* reaction probes */
+  PetscInt   nprobe_cols;
+  char     **probe_cols;
+  PetscInt  *probe_node;  /* displacement probes: node index, else -1 */
+  PetscInt  *probe_body;  /* body index, -1 = all bodies */
+  FcNodeSet *probe_group; /* reaction probes */
 } FcModel;
 
 /* The current contacts as plain data (filled by the contact step): contact point x (3m), frame
@@ -96,7 +96,7 @@ PetscErrorCode FcBodyDestroy(FcBody *b);
  * on the tool and minus its torque (about the centre of mass); zero for a kinematic replay. */
 #define FC_DEVICE_NCOLS 20
 extern const char *const FcDeviceColumns[FC_DEVICE_NCOLS];
-PetscErrorCode FcBodyDeviceRow(FcBody b, PetscReal *row);
+PetscErrorCode           FcBodyDeviceRow(FcBody b, PetscReal *row);
 /* The pose at time t of a rigid body whose motion is prescribed (fixed, kinematic, or a kinematic
  * device replay): its points X are at c + d + R (X − c), c from FcBodyGetPlace (doc/rigid.md §2b), the
  * same d and R the body's steps use. An error for a body with DoFs. */
@@ -122,26 +122,26 @@ PetscErrorCode FcBodyCouplingTarget(FcBody b, PetscReal t, PetscReal ptgt[3], Pe
 const char       *FcBodyName(FcBody b);
 const FcCaseBody *FcBodySpec(FcBody b);
 /* DoFs: 0 for a body whose motion is prescribed (it enters the contact problem through q only) */
-PetscInt          FcBodyNDof(FcBody b);
-PetscReal         FcBodyMass(FcBody b);
-PetscReal         FcBodyVolume(FcBody b);
-FcMaterial        FcBodyMaterial(FcBody b); /* NULL: a body without a material (rigid) */
+PetscInt   FcBodyNDof(FcBody b);
+PetscReal  FcBodyMass(FcBody b);
+PetscReal  FcBodyVolume(FcBody b);
+FcMaterial FcBodyMaterial(FcBody b); /* NULL: a body without a material (rigid) */
 /* Version of the operator that solve and solvemulti apply (A⁻¹; 0: not tracked): a compliance may
  * keep what it derived from A⁻¹ while this stays the same (src/compliance/exact.c). */
-PetscInt64        FcBodyOpState(FcBody b);
+PetscInt64 FcBodyOpState(FcBody b);
 /* Constrained DoFs (sorted, unique): their number, and the list in *dofs. */
-PetscInt          FcBodyConstrained(FcBody b, const PetscInt **dofs);
+PetscInt FcBodyConstrained(FcBody b, const PetscInt **dofs);
 /* The output mesh: the mesh whose nodes carry the body's fields (u, v, reaction: 3 per node) for
  * writers, probes and the size estimate; NULL for a body without nodal fields (rigid). */
-const FcMesh     *FcBodyFieldMesh(FcBody b);
+const FcMesh *FcBodyFieldMesh(FcBody b);
 /* State at the end of the last accepted step (ndof long; reaction: NULL without nodal fields),
  * and its energies. The vectors are the body's: a caller may save and restore them (a cut back
  * step, src/run/run.c) but not replace them. */
-Vec               FcBodyU(FcBody b);
-Vec               FcBodyV(FcBody b);
-Vec               FcBodyReaction(FcBody b);
-PetscReal         FcBodyStrainEnergy(FcBody b);
-PetscReal         FcBodyKineticEnergy(FcBody b);
+Vec       FcBodyU(FcBody b);
+Vec       FcBodyV(FcBody b);
+Vec       FcBodyReaction(FcBody b);
+PetscReal FcBodyStrainEnergy(FcBody b);
+PetscReal FcBodyKineticEnergy(FcBody b);
 
 /* The place of a body whose points move rigidly (rigid bodies, doc/rigid.md §2b): a reference
  * point X is at c + d + R (X − c), at the step's start (d0, R0) and at t1 (d1, R1; dynamic: at
@@ -153,7 +153,7 @@ typedef struct {
 PetscErrorCode FcBodyGetPlace(FcBody b, FcBodyPlace *p, PetscBool *has);
 /* Whether the body records a device log (doc/rigid.md §2d): then FcBodyDeviceRow gives its
  * FC_DEVICE_NCOLS columns per step. */
-PetscBool      FcBodyHasDevice(FcBody b);
+PetscBool FcBodyHasDevice(FcBody b);
 
 /* ---- What one step asks of a body (the ops of body_impl.h; src/step/step.c) ---- */
 /* Predictor (x = x0, prescribed values at t1); resets the step's timings and inertia-correction
@@ -216,7 +216,8 @@ PetscErrorCode FcBodySetContactRows(FcBody b, PetscInt nrow, const PetscInt *ptr
  * and orientation), the one used by the rigid body's steps and by the haptic loop's ticks:
  *   F = K (p_tgt − (c + d)) + B (v_dev − v),   τ = K_r log(R_dev Rᵀ) + B_r (ω_dev − ω),
  * for the tool's centre c, translation d, rotation R and velocity V = (v, ω). */
-void FcRigidCouplingForce(const FcRigidCoupling *cp, const PetscReal c[3], const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3], const PetscReal wdev[3], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal F[3], PetscReal T[3]);
+void FcRigidCouplingForce(const FcRigidCoupling *cp, const PetscReal c[3], const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3],
+  const PetscReal wdev[3], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal F[3], PetscReal T[3]);
 
 /* Von Mises stress per element of the current state (array of mesh.nelems). */
 PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);

@@ -44,8 +44,7 @@ static PetscErrorCode Proximity_RigidShape(FcBody b, const PetscReal p[3], const
     Rotate_Private(b->rigid_R1, sh->axis, dir);
     PetscCall(FcProximityCylinder(p, x0, dir, sh->radius, sh->half_length, t1_prev, c));
     break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "rigid shape type %d", (int)sh->type);
+  default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "rigid shape type %d", (int)sh->type);
   }
   PetscFunctionReturn(0);
 }

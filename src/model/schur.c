@@ -21,9 +21,9 @@
 
 struct _n_FcSchur {
   PetscInt      n, np;
-  PetscInt     *idx;   /* participating DoFs, Â's order */
-  PetscInt     *pos;   /* pos[dof] = k when dof = idx[k], else -1 */
-  IS            isp;   /* idx as an IS (MatFactorSetSchurIS) */
+  PetscInt     *idx; /* participating DoFs, Â's order */
+  PetscInt     *pos; /* pos[dof] = k when dof = idx[k], else -1 */
+  IS            isp; /* idx as an IS (MatFactorSetSchurIS) */
   MatFactorType ftype;
   Mat           F;     /* MUMPS factor with the Schur indices (NULL when np = n) */
   Mat           Ahat;  /* dense copy of Â, np × np */
@@ -56,9 +56,9 @@ static PetscErrorCode DenseBlock_Private(FcSchur s, Mat A, Mat *D)
 /* Numeric factorization, then Â (copied) and its dense factorization; the analysis is done. */
 static PetscErrorCode Numeric_Private(FcSchur s, Mat A)
 {
-  MatFactorInfo   finfo;
-  MatFactorError  err;
-  PetscReal       t0, t1, t2;
+  MatFactorInfo  finfo;
+  MatFactorError err;
+  PetscReal      t0, t1, t2;
 
   PetscFunctionBegin;
   PetscCall(MatFactorInfoInitialize(&finfo));
@@ -83,7 +83,10 @@ static PetscErrorCode Numeric_Private(FcSchur s, Mat A)
   if (s->ftype == MAT_FACTOR_CHOLESKY) PetscCall(MatCholeskyFactorNumeric(s->F, A, &finfo));
   else PetscCall(MatLUFactorNumeric(s->F, A, &finfo));
   PetscCall(MatFactorGetError(s->F, &err));
-  PetscCheck(err == MAT_FACTOR_NOERROR, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "FcSchur: the MUMPS factorization of the %" PetscInt_FMT " x %" PetscInt_FMT " Newton matrix failed (MatFactorError %d): the matrix is singular or MUMPS ran out of memory", s->n, s->n, (int)err);
+  PetscCheck(err == MAT_FACTOR_NOERROR, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT,
+    "FcSchur: the MUMPS factorization of the %" PetscInt_FMT " x %" PetscInt_FMT
+    " Newton matrix failed (MatFactorError %d): the matrix is singular or MUMPS ran out of memory",
+    s->n, s->n, (int)err);
   {
     PetscInt e;
     PetscCall(MatMumpsGetInfog(s->F, 29, &e));
@@ -115,7 +118,8 @@ static PetscErrorCode ComplementApply_Private(FcSchur s, Mat B, Mat Y)
     PetscCall(MatFactorGetSchurComplement(s->F, &S, &st));
     if (st == MAT_FACTOR_SCHUR_FACTORED) PetscCall(MatMatSolve(S, B, Y));
     else {
-      PetscCheck(st == MAT_FACTOR_SCHUR_INVERTED, PETSC_COMM_SELF, PETSC_ERR_PLIB, "FcSchur: the Schur complement is neither factored nor inverted (status %d)", (int)st);
+      PetscCheck(st == MAT_FACTOR_SCHUR_INVERTED, PETSC_COMM_SELF, PETSC_ERR_PLIB, "FcSchur: the Schur complement is neither factored nor inverted (status %d)",
+        (int)st);
       PetscCall(MatProductCreateWithMat(S, B, NULL, Y));
       PetscCall(MatProductSetType(Y, MATPRODUCT_AB));
       PetscCall(MatProductSetFromOptions(Y));
@@ -139,7 +143,8 @@ PetscErrorCode FcSchurCreate(Mat A, IS participating, FcSchur *sout)
   PetscFunctionBegin;
   *sout = NULL;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "FcSchur: Schur complements of MUMPS factors are sequential in PETSc (one process per body matrix)");
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+    "FcSchur: Schur complements of MUMPS factors are sequential in PETSc (one process per body matrix)");
   PetscCall(MatGetSize(A, &m, &nloc));
   PetscCheck(m == nloc, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "FcSchur: the matrix is %" PetscInt_FMT " x %" PetscInt_FMT ", not square", m, nloc);
   PetscCall(PetscNew(&s));
@@ -154,7 +159,8 @@ PetscErrorCode FcSchurCreate(Mat A, IS participating, FcSchur *sout)
     if (d < 0 || d >= s->n || s->pos[d] >= 0) {
       PetscCall(ISRestoreIndices(participating, &ix));
       PetscCall(FcSchurDestroy(&s));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcSchur: participating DoF %" PetscInt_FMT " (entry %" PetscInt_FMT ") is %s", d, k, d < 0 || d >= m ? "out of range" : "repeated");
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcSchur: participating DoF %" PetscInt_FMT " (entry %" PetscInt_FMT ") is %s", d, k,
+        d < 0 || d >= m ? "out of range" : "repeated");
     }
     s->idx[k] = d;
     s->pos[d] = k;
@@ -358,9 +364,9 @@ PetscErrorCode FcSchurRecoverInterior(FcSchur s, Vec b, Vec xp_full, Vec x)
  * (2 nnz nrows). */
 PetscErrorCode FcSchurDelassusCSR(FcSchur s, PetscInt nrows, const PetscInt *rowptr, const PetscInt *cols, const PetscReal *vals, PetscReal *W)
 {
-  const PetscInt     np = s->np;
-  PetscScalar       *U;
-  Mat                Um, S = NULL;
+  const PetscInt       np = s->np;
+  PetscScalar         *U;
+  Mat                  Um, S = NULL;
   MatFactorSchurStatus st = MAT_FACTOR_SCHUR_FACTORED;
 
   PetscFunctionBegin;
@@ -369,7 +375,9 @@ PetscErrorCode FcSchurDelassusCSR(FcSchur s, PetscInt nrows, const PetscInt *row
     PetscCall(PetscArrayzero(W, nrows * nrows)); /* J has no non-zero column: J A⁻¹ Jᵀ = 0 */
     PetscFunctionReturn(0);
   }
-  for (PetscInt q = 0; q < rowptr[nrows]; q++) PetscCheck(cols[q] >= 0 && cols[q] < np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcSchurDelassus: column %" PetscInt_FMT " is not a participating index (np = %" PetscInt_FMT ")", cols[q], np);
+  for (PetscInt q = 0; q < rowptr[nrows]; q++)
+    PetscCheck(cols[q] >= 0 && cols[q] < np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+      "FcSchurDelassus: column %" PetscInt_FMT " is not a participating index (np = %" PetscInt_FMT ")", cols[q], np);
   PetscCall(PetscCalloc1(np * nrows, &U));
   if (s->F) {
     PetscCall(MatFactorGetSchurComplement(s->F, &S, &st));
@@ -402,7 +410,7 @@ PetscErrorCode FcSchurDelassusCSR(FcSchur s, PetscInt nrows, const PetscInt *row
     PetscCall(MatFactorRestoreSchurComplement(s->F, &S, st));
     PetscCall(PetscLogFlops(2.0 * rowptr[nrows] * np));
   } else {
-    Mat Jt;
+    Mat          Jt;
     PetscScalar *ja;
     PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, np, nrows, NULL, &Jt));
     PetscCall(MatDenseGetArrayWrite(Jt, &ja));

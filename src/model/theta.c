@@ -8,25 +8,13 @@ void FcThetaFromCase(const FcCase *c, FcTheta *th)
   th->theta_vq = c->integrator == FC_INTEGRATOR_THETA ? c->theta_vq : 1.0;
 }
 
-PetscReal FcThetaTime(const FcTheta *th, PetscReal t0, PetscReal t1)
-{
-  return th->theta == 1.0 ? t1 : th->theta * t1 + (1.0 - th->theta) * t0;
-}
+PetscReal FcThetaTime(const FcTheta *th, PetscReal t0, PetscReal t1) { return th->theta == 1.0 ? t1 : th->theta * t1 + (1.0 - th->theta) * t0; }
 
-PetscReal FcThetaIncrementScale(const FcTheta *th, PetscReal dt)
-{
-  return dt * th->theta_vq;
-}
+PetscReal FcThetaIncrementScale(const FcTheta *th, PetscReal dt) { return dt * th->theta_vq; }
 
-PetscReal FcThetaDisplacement(const FcTheta *th, PetscReal dt, PetscReal v0, PetscReal v)
-{
-  return dt * (th->theta_vq * v + (1.0 - th->theta_vq) * v0);
-}
+PetscReal FcThetaDisplacement(const FcTheta *th, PetscReal dt, PetscReal v0, PetscReal v) { return dt * (th->theta_vq * v + (1.0 - th->theta_vq) * v0); }
 
-PetscReal FcThetaPosition(const FcTheta *th, PetscReal dt, PetscReal q0, PetscReal v0, PetscReal v)
-{
-  return q0 + FcThetaDisplacement(th, dt, v0, v);
-}
+PetscReal FcThetaPosition(const FcTheta *th, PetscReal dt, PetscReal q0, PetscReal v0, PetscReal v) { return q0 + FcThetaDisplacement(th, dt, v0, v); }
 
 PetscReal FcThetaVelocity(const FcTheta *th, PetscReal dt, PetscReal q0, PetscReal v0, PetscReal q)
 {

@@ -95,14 +95,14 @@ static void Finish_Private(const FcCase *c, FcEstimate *e)
      * wall time kept to the end (doubling), written to haptic.csv and run.h5; at least 1 µs a
      * tick (a contact solve) */
     const double ticks = c->haptic.rate * c->dt * (double)c->steps;
-    e->mem_haptic = 2 * 8 * ticks * 19;
-    e->out_haptic = ticks * 18 * (FC_EST_CSV_BYTES + (c->output_hdf5 ? 8 : 0));
+    e->mem_haptic      = 2 * 8 * ticks * 19;
+    e->out_haptic      = ticks * 18 * (FC_EST_CSV_BYTES + (c->output_hdf5 ? 8 : 0));
     e->mem_rows += e->mem_haptic;
     e->out_rows += e->out_haptic;
     e->seconds += ticks * 1e-6;
   }
-  e->memory   = FC_EST_BASE_BYTES + e->mem_bodies + e->mem_rows;
-  e->output   = e->out_fields + e->out_rows;
+  e->memory = FC_EST_BASE_BYTES + e->mem_bodies + e->mem_rows;
+  e->output = e->out_fields + e->out_rows;
   e->seconds += (double)c->steps * FC_EST_STEP_SECONDS;
 }
 
@@ -181,7 +181,9 @@ static const char *Duration_Private(double s, char *buf, size_t len)
 void FcEstimateFormat(const FcEstimate *e, char *buf, size_t len)
 {
   char m[32], o[32], t[32];
-  snprintf(buf, len, "estimate: %.3g tetrahedra, %.3g DoFs%s; memory >= %s, output >= %s, time >= %s", e->tets, e->dofs, e->partial ? " (a .geo at refine 0 counted once meshed)" : "", Bytes_Private(e->memory, m, sizeof m), Bytes_Private(e->output, o, sizeof o), Duration_Private(e->seconds, t, sizeof t));
+  snprintf(buf, len, "estimate: %.3g tetrahedra, %.3g DoFs%s; memory >= %s, output >= %s, time >= %s", e->tets, e->dofs,
+    e->partial ? " (a .geo at refine 0 counted once meshed)" : "", Bytes_Private(e->memory, m, sizeof m), Bytes_Private(e->output, o, sizeof o),
+    Duration_Private(e->seconds, t, sizeof t));
 }
 
 /* A run that fits but surely lasts hours or writes terabytes: one line, from the last estimate
@@ -216,19 +218,25 @@ PetscErrorCode FcEstimateCheck(const FcCase *c, const FcEstimate *e, const char 
     else FcCaseBodyPath(c, e->body, c->bodies[e->body].refine > 0 ? "mesh.refine" : "mesh.file", key, sizeof key);
     if (e->partial && !e->tets) snprintf(b2, sizeof b2, "counted once meshed");
     else Bytes_Private(e->mem_bodies, b2, sizeof b2);
-    return FcInputError(c->file, key, "the run needs at least %s of memory (estimate: %s; meshes, matrices and Cholesky factors %s, per-step rows kept for run.h5 %s), more than this machine's %s: reduce it, or pass --force to run anyway", Bytes_Private(e->memory, b1, sizeof b1), what, b2,
-                        Bytes_Private(e->mem_rows, b3, sizeof b3), Bytes_Private(phys, b4, sizeof b4));
+    return FcInputError(c->file, key,
+      "the run needs at least %s of memory (estimate: %s; meshes, matrices and Cholesky factors %s, per-step rows kept for run.h5 %s), more than this machine's %s: reduce it, or pass --force to run anyway",
+      Bytes_Private(e->memory, b1, sizeof b1), what, b2, Bytes_Private(e->mem_rows, b3, sizeof b3), Bytes_Private(phys, b4, sizeof b4));
   }
   if (outdir) {
     const double free = FcFreeSpace(outdir);
     if (free >= 0 && e->output > free) {
       snprintf(key, sizeof key, "%s", e->out_fields > e->out_rows ? "output.every" : e->out_haptic > e->out_rows - e->out_haptic ? "haptic.rate" : tkey);
-      return FcInputError(c->file, key, "the run writes at least %s (estimate: %s; fields every %" PetscInt_FMT " steps %s, per-step rows %s), more than the %s free where %s goes: reduce it, or pass --force to run anyway", Bytes_Private(e->output, b1, sizeof b1), what, c->output_every,
-                          Bytes_Private(e->out_fields, b2, sizeof b2), Bytes_Private(e->out_rows, b3, sizeof b3), Bytes_Private(free, b4, sizeof b4), outdir);
+      return FcInputError(c->file, key,
+        "the run writes at least %s (estimate: %s; fields every %" PetscInt_FMT
+        " steps %s, per-step rows %s), more than the %s free where %s goes: reduce it, or pass --force to run anyway",
+        Bytes_Private(e->output, b1, sizeof b1), what, c->output_every, Bytes_Private(e->out_fields, b2, sizeof b2), Bytes_Private(e->out_rows, b3, sizeof b3),
+        Bytes_Private(free, b4, sizeof b4), outdir);
     }
   }
   if (days > FC_ESTIMATE_MAX_DAYS)
-    return FcInputError(c->file, tkey, "the run needs at least %s (estimate: %s, at least %.3g s per step), more than fcsim's bound of %g days: reduce it, or pass --force to run anyway", Duration_Private(e->seconds, b1, sizeof b1), what, e->seconds / PetscMax((double)c->steps, 1.0), FC_ESTIMATE_MAX_DAYS);
+    return FcInputError(c->file, tkey,
+      "the run needs at least %s (estimate: %s, at least %.3g s per step), more than fcsim's bound of %g days: reduce it, or pass --force to run anyway",
+      Duration_Private(e->seconds, b1, sizeof b1), what, e->seconds / PetscMax((double)c->steps, 1.0), FC_ESTIMATE_MAX_DAYS);
   PetscCall(Warn_Private(c, e));
   PetscFunctionReturn(0);
 }

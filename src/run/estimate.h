@@ -26,17 +26,17 @@
 #define FC_ESTIMATE_WARN_BYTES   1e12
 
 typedef struct {
-  double tets, nodes, dofs; /* deformable bodies (estimated: tets from the files, nodes from tets) */
-  double memory;            /* bytes, lower estimate */
-  double output;            /* bytes written, lower estimate */
-  double seconds;           /* lower bound of the time */
-  PetscBool partial;        /* some body could not be estimated before meshing (a .geo at refine 0) */
-  PetscBool meshed;         /* from the loaded meshes (FcEstimateMeshes): the last estimate */
+  double    tets, nodes, dofs; /* deformable bodies (estimated: tets from the files, nodes from tets) */
+  double    memory;            /* bytes, lower estimate */
+  double    output;            /* bytes written, lower estimate */
+  double    seconds;           /* lower bound of the time */
+  PetscBool partial;           /* some body could not be estimated before meshing (a .geo at refine 0) */
+  PetscBool meshed;            /* from the loaded meshes (FcEstimateMeshes): the last estimate */
   /* what drives them, for the key a refusal names */
-  double    mem_bodies, mem_rows;   /* the bodies' share of memory; the per-step rows kept */
-  double    mem_haptic, out_haptic; /* the haptic loop's rows kept, written (part of the rows) */
-  double    out_fields, out_rows;   /* fields every output.every steps; rows every step */
-  PetscInt  body;                   /* the body that needs the most memory (-1: none) */
+  double   mem_bodies, mem_rows;   /* the bodies' share of memory; the per-step rows kept */
+  double   mem_haptic, out_haptic; /* the haptic loop's rows kept, written (part of the rows) */
+  double   out_fields, out_rows;   /* fields every output.every steps; rows every step */
+  PetscInt body;                   /* the body that needs the most memory (-1: none) */
 } FcEstimate;
 
 /* Before meshing: from the case and the counts of its mesh files. */

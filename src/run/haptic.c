@@ -6,45 +6,66 @@
 #include <string.h>
 
 /* the columns of haptic.csv and run.h5:/haptic (doc/output-format.md) */
-enum { C_TICK, C_STEP, C_TIME, C_FX, C_FY, C_FZ, C_TX, C_TY, C_TZ, C_PX, C_PY, C_PZ, C_CONTACTS, C_ACTIVE, C_ITERATIONS, C_ERROR, C_EXHAUSTED, C_ENERGY, NCOLS };
-static const char *const cols[NCOLS] = {"tick", "step", "time", "fx", "fy", "fz", "tx", "ty", "tz", "px", "py", "pz", "contacts", "active", "iterations", "error", "exhausted", "energy"};
+enum {
+  C_TICK,
+  C_STEP,
+  C_TIME,
+  C_FX,
+  C_FY,
+  C_FZ,
+  C_TX,
+  C_TY,
+  C_TZ,
+  C_PX,
+  C_PY,
+  C_PZ,
+  C_CONTACTS,
+  C_ACTIVE,
+  C_ITERATIONS,
+  C_ERROR,
+  C_EXHAUSTED,
+  C_ENERGY,
+  NCOLS
+};
+static const char *const cols[NCOLS] = {
+  "tick", "step", "time", "fx", "fy", "fz", "tx", "ty", "tz", "px", "py", "pz", "contacts", "active", "iterations", "error", "exhausted", "energy"};
 
 struct _p_FcHaptic {
-  const FcCase    *c;
-  FcModel         *model;
-  PetscInt         tool;     /* body index */
-  PetscInt         J;        /* ticks per step, rate·dt */
-  FcContactSolver  solver;
+  const FcCase   *c;
+  FcModel        *model;
+  PetscInt        tool; /* body index */
+  PetscInt        J;    /* ticks per step, rate·dt */
+  FcContactSolver solver;
   /* the frozen problem of the last step */
   PetscInt         step;
-  PetscReal        tn;       /* its time */
+  PetscReal        tn;           /* its time */
   PetscReal        cinc, rscale; /* c and Δ of haptic.h */
-  FcContactProblem prob;     /* a copy: q is shifted in place each tick */
+  FcContactProblem prob;         /* a copy: q is shifted in place each tick */
   PetscInt         m, cap;
   PetscReal       *q0, *r, *rstep, *u, *frame, *xc, *delta;
-  PetscInt        *target;   /* per contact: the target body when it has a prescribed motion, else −1 */
+  PetscInt        *target;            /* per contact: the target body when it has a prescribed motion, else −1 */
   PetscReal       *dn, *Rn, *dk, *Rk; /* per body: pose at t_n and at the tick (prescribed bodies only) */
   PetscBool       *prescribed;
-  PetscReal       *ctr;      /* per body: the centre c of its rigid place (FcBodyGetPlace; constant) */
+  PetscReal       *ctr; /* per body: the centre c of its rigid place (FcBodyGetPlace; constant) */
   /* the previous tick, for the trapezoidal work */
-  PetscReal        Fprev[3], Tprev[3], pprev[3], Rprev[9];
+  PetscReal Fprev[3], Tprev[3], pprev[3], Rprev[9];
   /* a tool driven through the virtual coupling (haptic.h, doc/haptic.md §3b) */
-  PetscBool        coupled;
-  FcRigidCoupling  cp;
-  PetscReal        hk;           /* the haptic step h = dt/J */
-  PetscReal       *G;            /* per tool contact: G_a = F_a J_c(x_a), 3 × 6 row-major (frame rows × (v, ω)) */
-  PetscReal        aht, Ahr[9];  /* A_h: m + h (B + h K), and (J_w(R_n) + h (B_r + h K_r) I)⁻¹ */
-  PetscReal        Vt[6];        /* the tool's (v, ω) at the last tick (its pose: dk, Rk of the tool) */
-  PetscReal        ptprev[3], Rdprev[9]; /* the device's target at the last tick */
-  PetscReal        Wdev, Wext;   /* work of the device on the coupling, and of gravity and the applied force, in the interval */
-  PetscReal        dp[3], Rp[9], Vp[6]; /* the tool's state at the previous step, for the replay check */
-  PetscInt         nreplay;      /* steps replayed by one tick of h = dt (doc/haptic.md §3b) */
-  PetscReal        rep_dv, rep_dw, rep_df, rep_f; /* their largest |Δv| [m/s], |Δω| [rad/s], |ΔF| [N]; the largest contact force [N] */
+  PetscBool       coupled;
+  FcRigidCoupling cp;
+  PetscReal       hk;                            /* the haptic step h = dt/J */
+  PetscReal      *G;                             /* per tool contact: G_a = F_a J_c(x_a), 3 × 6 row-major (frame rows × (v, ω)) */
+  PetscReal       aht, Ahr[9];                   /* A_h: m + h (B + h K), and (J_w(R_n) + h (B_r + h K_r) I)⁻¹ */
+  PetscReal       Vt[6];                         /* the tool's (v, ω) at the last tick (its pose: dk, Rk of the tool) */
+  PetscReal       ptprev[3], Rdprev[9];          /* the device's target at the last tick */
+  PetscReal       Wdev, Wext;                    /* work of the device on the coupling, and of gravity and the applied force, in the interval */
+  PetscReal       dp[3], Rp[9], Vp[6];           /* the tool's state at the previous step, for the replay check */
+  PetscInt        nreplay;                       /* steps replayed by one tick of h = dt (doc/haptic.md §3b) */
+  PetscReal       rep_dv, rep_dw, rep_df, rep_f; /* their largest |Δv| [m/s], |Δω| [rad/s], |ΔF| [N]; the largest contact force [N] */
   /* outputs */
-  PetscInt         nrows, rowcap;
-  PetscReal       *rows, *wall;
-  PetscInt         nexhausted, nintervals, ngenerating;
-  PetscReal        first_exhausted, max_generated, first_generating; /* time of the first tick / interval start */
+  PetscInt   nrows, rowcap;
+  PetscReal *rows, *wall;
+  PetscInt   nexhausted, nintervals, ngenerating;
+  PetscReal  first_exhausted, max_generated, first_generating; /* time of the first tick / interval start */
 };
 
 PetscErrorCode FcHapticPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], PetscReal R[9])
@@ -55,7 +76,7 @@ PetscErrorCode FcHapticPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], Pet
   PetscCheck(FcBodyNDof(b) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %s has no prescribed pose (it has %d DoFs)", FcBodyName(b), (int)FcBodyNDof(b));
   switch (mo->type) {
   case FC_MOTION_KINEMATIC:
-  case FC_MOTION_TRAJECTORY: /* a kinematic device replay (src/io/trajectory.c, doc/trajectory.md) */
+  case FC_MOTION_TRAJECTORY:                     /* a kinematic device replay (src/io/trajectory.c, doc/trajectory.md) */
     PetscCall(FcBodyPrescribedPose(b, t, d, R)); /* the pose the body's own steps use */
     break;
   case FC_MOTION_FIXED:
@@ -65,7 +86,8 @@ PetscErrorCode FcHapticPrescribedPose(FcBody b, PetscReal t, PetscReal d[3], Pet
     break;
   default:
     /* a new prescribed motion must say where it puts the body, never be taken for a fixed one */
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "body %s: no prescribed pose for motion type %d (add it to FcHapticPrescribedPose, src/run/haptic.c)", FcBodyName(b), (int)mo->type);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "body %s: no prescribed pose for motion type %d (add it to FcHapticPrescribedPose, src/run/haptic.c)",
+      FcBodyName(b), (int)mo->type);
   }
   PetscFunctionReturn(0);
 }
@@ -84,10 +106,7 @@ static PetscBool Coupled_Private(FcBody b)
   return (PetscBool)(FcBodyNDof(b) == 6 && mo->type == FC_MOTION_DYNAMIC && mo->coupled);
 }
 
-static PetscBool Candidate_Private(FcBody b)
-{
-  return (PetscBool)(MovesPrescribed_Private(b) || Coupled_Private(b));
-}
+static PetscBool Candidate_Private(FcBody b) { return (PetscBool)(MovesPrescribed_Private(b) || Coupled_Private(b)); }
 
 static PetscErrorCode ChooseTool_Private(const FcCase *c, FcModel *m, PetscInt *tool)
 {
@@ -99,7 +118,9 @@ static PetscErrorCode ChooseTool_Private(const FcCase *c, FcModel *m, PetscInt *
     for (PetscInt b = 0; b < m->nbodies; b++)
       if (!strcmp(FcBodyName(m->bodies[b]), c->haptic.tool)) *tool = b;
     FcCheckInput(*tool >= 0, c->file, "haptic.tool", "no body named \"%s\"", c->haptic.tool);
-    FcCheckInput(Candidate_Private(m->bodies[*tool]), c->file, "haptic.tool", "body \"%s\" is neither a rigid body with a prescribed motion nor a free rigid body driven through a coupling (the haptic loop moves the tool by its motion between steps)", c->haptic.tool);
+    FcCheckInput(Candidate_Private(m->bodies[*tool]), c->file, "haptic.tool",
+      "body \"%s\" is neither a rigid body with a prescribed motion nor a free rigid body driven through a coupling (the haptic loop moves the tool by its motion between steps)",
+      c->haptic.tool);
     for (PetscInt i = 0; i < c->ncontacts; i++)
       if (FcCaseContactAt(c, i).body[1] == *tool) n++;
     FcCheckInput(n > 0, c->file, "haptic.tool", "body \"%s\" is the target of no contact pair: the haptic loop would render no force", c->haptic.tool);
@@ -111,10 +132,13 @@ static PetscErrorCode ChooseTool_Private(const FcCase *c, FcModel *m, PetscInt *
     for (PetscInt i = 0; i < c->ncontacts; i++)
       if (FcCaseContactAt(c, i).body[1] == b) target = PETSC_TRUE;
     if (!target) continue;
-    if (*tool >= 0) return FcInputError(c->file, "haptic.tool", "bodies \"%s\" and \"%s\" are both rigid tools in contact: name one", FcBodyName(m->bodies[*tool]), FcBodyName(m->bodies[b]));
+    if (*tool >= 0)
+      return FcInputError(
+        c->file, "haptic.tool", "bodies \"%s\" and \"%s\" are both rigid tools in contact: name one", FcBodyName(m->bodies[*tool]), FcBodyName(m->bodies[b]));
     *tool = b;
   }
-  FcCheckInput(*tool >= 0, c->file, "haptic", "no rigid tool in contact: the haptic loop needs a rigid body with a prescribed motion, or a free one driven through a coupling, that is the target of a contact pair");
+  FcCheckInput(*tool >= 0, c->file, "haptic",
+    "no rigid tool in contact: the haptic loop needs a rigid body with a prescribed motion, or a free one driven through a coupling, that is the target of a contact pair");
   PetscFunctionReturn(0);
 }
 
@@ -125,14 +149,18 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
 
   PetscFunctionBegin;
   *out = NULL;
-  FcCheckInput(J >= 1 - 1e-9, c->file, "haptic.rate", "%g Hz is below the simulation rate 1/time.dt = %g Hz: the haptic loop runs between steps, at least once per step", (double)c->haptic.rate, (double)(1 / c->dt));
-  FcCheckInput(PetscAbsReal(J - PetscFloorReal(J + 0.5)) <= 1e-9 * J, c->file, "haptic.rate", "%g Hz times time.dt = %g s is %.6g ticks per step, not an integer: the last tick of a step must fall on the next step", (double)c->haptic.rate, (double)c->dt, (double)J);
+  FcCheckInput(J >= 1 - 1e-9, c->file, "haptic.rate",
+    "%g Hz is below the simulation rate 1/time.dt = %g Hz: the haptic loop runs between steps, at least once per step", (double)c->haptic.rate,
+    (double)(1 / c->dt));
+  FcCheckInput(PetscAbsReal(J - PetscFloorReal(J + 0.5)) <= 1e-9 * J, c->file, "haptic.rate",
+    "%g Hz times time.dt = %g s is %.6g ticks per step, not an integer: the last tick of a step must fall on the next step", (double)c->haptic.rate,
+    (double)c->dt, (double)J);
   PetscCall(PetscNew(&h));
-  h->c      = c;
-  h->model  = m;
-  h->J      = (PetscInt)PetscFloorReal(J + 0.5);
-  h->step   = -1;
-  h->first_exhausted = -1;
+  h->c                = c;
+  h->model            = m;
+  h->J                = (PetscInt)PetscFloorReal(J + 0.5);
+  h->step             = -1;
+  h->first_exhausted  = -1;
   h->first_generating = -1;
   {
     PetscErrorCode ierr = ChooseTool_Private(c, m, &h->tool);
@@ -151,7 +179,9 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
     if (th.theta != 1 || th.theta_vq != 1) {
       const char *name = FcBodyName(m->bodies[h->tool]);
       PetscCall(PetscFree(h));
-      return FcInputError(c->file, "time.integrator", "the haptic loop drives the coupled tool \"%s\" by backward Euler between steps: it needs time.integrator \"backward_euler\" (or a kinematic tool)", name);
+      return FcInputError(c->file, "time.integrator",
+        "the haptic loop drives the coupled tool \"%s\" by backward Euler between steps: it needs time.integrator \"backward_euler\" (or a kinematic tool)",
+        name);
     }
     PetscCall(FcBodyGetCoupling(m->bodies[h->tool], &h->cp));
     {
@@ -193,8 +223,14 @@ PetscErrorCode FcHapticCreate(const FcCase *c, FcModel *m, FcHaptic *out)
    * θ-method's M + θΔt(θ_vq Δt + β) K, so a tool displacement between steps meets the block's
    * inertia over Δt too, a stiffer response than the block's (doc/haptic.md §3: 13 % above the
    * next step's force on haptic_sphere with backward Euler). Said once, not hidden. */
-  if (c->integrator != FC_INTEGRATOR_QUASI_STATIC && h->coupled) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: haptic: the loop re-solves a dynamic step's frozen problem, whose inertia over time.dt stiffens the block (doc/haptic.md §3); the coupled tool's bound against the FEM at the haptic rate is measured on the probe case only (doc/haptic.md §5)\n", c->file));
-  else if (c->integrator != FC_INTEGRATOR_QUASI_STATIC) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: haptic: the loop re-solves a dynamic step's frozen problem, whose inertia over time.dt stiffens the rendered force (doc/haptic.md §3); only quasi-static cases are validated\n", c->file));
+  if (c->integrator != FC_INTEGRATOR_QUASI_STATIC && h->coupled)
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr,
+      "fcsim: warning: %s: haptic: the loop re-solves a dynamic step's frozen problem, whose inertia over time.dt stiffens the block (doc/haptic.md §3); the coupled tool's bound against the FEM at the haptic rate is measured on the probe case only (doc/haptic.md §5)\n",
+      c->file));
+  else if (c->integrator != FC_INTEGRATOR_QUASI_STATIC)
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr,
+      "fcsim: warning: %s: haptic: the loop re-solves a dynamic step's frozen problem, whose inertia over time.dt stiffens the rendered force (doc/haptic.md §3); only quasi-static cases are validated\n",
+      c->file));
   PetscFunctionReturn(0);
 }
 
@@ -235,8 +271,8 @@ static PetscErrorCode Stored_Private(FcHaptic h, PetscReal *V)
 static void ToolForce_Private(FcHaptic h, PetscReal F[3], PetscReal T[3], PetscInt *active)
 {
   const PetscReal *dtool = &h->dn[3 * h->tool];
-  const PetscReal *ctr = &h->ctr[3 * h->tool];
-  *active = 0;
+  const PetscReal *ctr   = &h->ctr[3 * h->tool];
+  *active                = 0;
   for (int k = 0; k < 3; k++) F[k] = T[k] = 0;
   for (PetscInt a = 0; a < h->m; a++) {
     const PetscReal *n = &h->frame[9 * a], *r = &h->r[3 * a];
@@ -302,7 +338,8 @@ static void ToolImpulse_Private(FcHaptic h, const PetscReal *r, PetscReal z[6])
 
 /* The device's target at t and its velocities over (t − h, t], from the positions (as the steps
  * take them, never the log's velocities) */
-static PetscErrorCode DeviceTarget_Private(FcHaptic h, PetscReal t, const PetscReal ptprev[3], const PetscReal Rdprev[9], PetscReal ptgt[3], PetscReal Rdev[9], PetscReal vdev[3], PetscReal wdev[3])
+static PetscErrorCode DeviceTarget_Private(
+  FcHaptic h, PetscReal t, const PetscReal ptprev[3], const PetscReal Rdprev[9], PetscReal ptgt[3], PetscReal Rdev[9], PetscReal vdev[3], PetscReal wdev[3])
 {
   PetscReal dR[9];
 
@@ -319,7 +356,8 @@ static PetscErrorCode DeviceTarget_Private(FcHaptic h, PetscReal t, const PetscR
 
 /* Stored energies at the tool's state (d, R, V) and the device target: kinetic ½ m|v|² + ½ ωᵀ J_w ω
  * and the coupling spring's ½ K |p_tgt − c − d|² + ½ K_r |log(R_dev Rᵀ)|² */
-static void ToolEnergy_Private(FcHaptic h, const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal *KE, PetscReal *Vs)
+static void ToolEnergy_Private(
+  FcHaptic h, const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal d[3], const PetscReal R[9], const PetscReal V[6], PetscReal *KE, PetscReal *Vs)
 {
   const FcRigidCoupling *cp = &h->cp;
   const PetscReal       *c  = &h->ctr[3 * h->tool];
@@ -356,7 +394,8 @@ static PetscErrorCode BlockStored_Private(FcHaptic h, PetscReal *V)
 /* Freeze the coupled tool with the step's problem (Freeze_Private has copied it): its state at t_n
  * (the step's: the FEM is authoritative, the loop's tool is never fed back), G, A_dt and A_h, the
  * tool-free term q_A and W_tick (doc/haptic.md §3b). */
-static PetscErrorCode FreeMotion_Private(FcHaptic, PetscReal, const PetscReal[3], const PetscReal[9], const PetscReal[3], const PetscReal[3], PetscReal[6], PetscReal[3]);
+static PetscErrorCode FreeMotion_Private(
+  FcHaptic, PetscReal, const PetscReal[3], const PetscReal[9], const PetscReal[3], const PetscReal[3], PetscReal[6], PetscReal[3]);
 
 /* The consistency check of the tick's algebra: one tick of h = dt from the tool's state at
  * t_{n−1} (dp, Rp, Vp), with the device's target at t_n, on the step's own problem (then
@@ -364,7 +403,8 @@ static PetscErrorCode FreeMotion_Private(FcHaptic, PetscReal, const PetscReal[3]
  * step's, up to the linearization of the rotation between two Newton iterates and the solver's
  * tolerance. The largest differences are kept (run.h5:/haptic attributes replay_*). h->prob
  * holds W_step and h->q0 the tool-free q_A when this runs. */
-static PetscErrorCode Replay_Private(FcHaptic h, const FcStepInfo *s, PetscReal atd, const PetscReal Ard[9], const PetscReal dp[3], const PetscReal Rp[9], const PetscReal Vp[6])
+static PetscErrorCode Replay_Private(
+  FcHaptic h, const FcStepInfo *s, PetscReal atd, const PetscReal Ard[9], const PetscReal dp[3], const PetscReal Rp[9], const PetscReal Vp[6])
 {
   FcBody             tb = h->model->bodies[h->tool];
   const PetscInt     t  = h->tool;
@@ -395,7 +435,7 @@ static PetscErrorCode Replay_Private(FcHaptic h, const FcStepInfo *s, PetscReal 
       for (int j = 0; j < 3; j++) dl[i] += D[3 * i + j] * rel[j];
     }
     for (int i = 0; i < 3; i++) {
-      const PetscReal *e = &h->frame[9 * a + 3 * i];
+      const PetscReal *e  = &h->frame[9 * a + 3 * i];
       PetscReal        gv = 0;
       for (int k = 0; k < 6; k++) gv += h->G[18 * a + 6 * i + k] * Vf[k];
       h->prob->q[3 * a + i] -= (e[0] * dl[0] + e[1] * dl[1] + e[2] * dl[2] + dt * gv) / (i ? h->rscale : h->cinc);
@@ -454,7 +494,7 @@ static PetscErrorCode FreezeCoupled_Private(FcHaptic h, const FcStepInfo *s)
   PetscCall(VecRestoreArrayRead(FcBodyV(tb), &v));
   /* A_dt as the step used it (BeginStep_RigidFree: J_w at the step's start R_{n−1}, still in
    * rigid_R0), A_h at the haptic step with J_w at R_n, frozen for the interval */
-  atd    = cp->mass + dt * (cp->B + dt * cp->K);
+  atd = cp->mass + dt * (cp->B + dt * cp->K);
   RotInv_Private(pl.R0, cp->Jb, dt * (cp->Br + dt * cp->Kr), Ard);
   h->aht = cp->mass + hk * (cp->B + hk * cp->K);
   RotInv_Private(pl.R1, cp->Jb, hk * (cp->Br + hk * cp->Kr), h->Ahr);
@@ -536,7 +576,8 @@ ticks:
  *     d = d0 + h v,  R = exp(h ω) R0,  F_c, τ_c the coupling at t (implicit),
  * J_w = R0 diag(J) R0ᵀ; Newton with the steps' tangent diag(m + h B + h² K, J_w + (h B_r + h² K_r) I),
  * exact in one iteration for the translation. *Fx: F + m g at t. */
-static PetscErrorCode FreeMotion_Private(FcHaptic h, PetscReal t, const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3], const PetscReal wdev[3], PetscReal V[6], PetscReal Fx[3])
+static PetscErrorCode FreeMotion_Private(
+  FcHaptic h, PetscReal t, const PetscReal ptgt[3], const PetscReal Rdev[9], const PetscReal vdev[3], const PetscReal wdev[3], PetscReal V[6], PetscReal Fx[3])
 {
   FcBody                 tb = h->model->bodies[h->tool];
   const FcCaseMotion    *mo = &FcBodySpec(tb)->motion;
@@ -633,7 +674,7 @@ static PetscErrorCode Freeze_Private(FcHaptic h, FcContactStep cs, const FcStepI
     if (h->prescribed[b]) PetscCall(FcHapticPrescribedPose(model->bodies[b], h->tn, &h->dn[3 * b], &h->Rn[9 * b]));
   if (h->coupled) {
     PetscCall(FreezeCoupled_Private(h, s)); /* its replay check solves on W_step, then W becomes W_tick */
-    if (h->m) { /* the frozen set-up (diagonal blocks, carried u) must be W_tick's */
+    if (h->m) {                             /* the frozen set-up (diagonal blocks, carried u) must be W_tick's */
       PetscCall(FcContactSolverFreeze(h->solver, NULL));
       PetscCall(FcContactSolverFreeze(h->solver, h->prob));
     }
@@ -679,7 +720,7 @@ static PetscErrorCode TickSolve_Private(FcHaptic h, const PetscReal Vf[6], FcCon
       for (int j = 0; j < 3; j++) dl[i] += D[3 * i + j] * rel[j];
     }
     for (int i = 0; i < 3; i++) {
-      const PetscReal *e = &h->frame[9 * a + 3 * i];
+      const PetscReal *e    = &h->frame[9 * a + 3 * i];
       h->prob->q[3 * a + i] = h->q0[3 * a + i] - (e[0] * dl[0] + e[1] * dl[1] + e[2] * dl[2]) / (i ? h->rscale : h->cinc);
       /* the coupled tool's pose is the last tick's (δ above), and it moves on by h V over this
        * one: V = V_free − (h/Δ) A_h⁻¹ Gᵀ r, whose r-part is in W_tick */
@@ -714,7 +755,7 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
   FcContactSolverStats st;
   PetscReal            row[NCOLS], F[3], T[3], p[3], dR[9], dth[3], t0, t1;
   PetscReal            ptgt[3], Rdev[9], vdev[3], wdev[3], Vf[6], Fx[3];
-  PetscInt             active = 0;
+  PetscInt             active    = 0;
   PetscBool            exhausted = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -731,8 +772,8 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
   if (h->coupled) {
     /* the contact impulse on the tool over the tick, −(h/Δ) Gᵀ r, then its pose; the device
      * renders minus the coupling's force on the tool (courtecuisse §IV-B, duriez2006 §7) */
-    PetscReal  z[6], y[6], Fc[3], Tc[3], phi[3], E3[9], Rnew[9], Wext = 0, *d = &h->dk[3 * tool], *R = &h->Rk[9 * tool];
-    const PetscReal s = h->hk / h->rscale;
+    PetscReal       z[6], y[6], Fc[3], Tc[3], phi[3], E3[9], Rnew[9], Wext = 0, *d = &h->dk[3 * tool], *R = &h->Rk[9 * tool];
+    const PetscReal s  = h->hk / h->rscale;
     const FcTheta   be = {1.0, 1.0};
     ToolImpulse_Private(h, h->r, z);
     ApplyInv_Private(h->aht, h->Ahr, z, y);
@@ -758,9 +799,9 @@ static PetscErrorCode Tick_Private(FcHaptic h, PetscReal t, PetscReal *E, PetscR
     h->Wdev += *E;
     h->Wext += Wext;
     for (int k = 0; k < 3; k++) {
-      p[k] = ctr[k] + d[k];
-      F[k] = 0.0 - Fc[k]; /* the row: force and torque on the device (no "-0") */
-      T[k] = 0.0 - Tc[k];
+      p[k]         = ctr[k] + d[k];
+      F[k]         = 0.0 - Fc[k]; /* the row: force and torque on the device (no "-0") */
+      T[k]         = 0.0 - Tc[k];
       h->ptprev[k] = ptgt[k];
     }
     PetscCall(PetscArraycpy(h->Rdprev, Rdev, 9));
@@ -861,35 +902,36 @@ PetscErrorCode FcHapticAfterStep(FcHaptic h, FcContactStep cs, const FcStepInfo 
 
 PetscErrorCode FcHapticFinish(FcHaptic h, FcOutput out, PetscInt *nexhausted)
 {
-  const FcCase     *c = h->c;
-  const char       *type;
-  static const char *const names[] = {"rate", "ticks_per_step", "ticks", "max_iterations", "exhausted", "first_exhausted_time", "intervals", "generating_intervals", "max_generated_energy", "first_generating_time", "passivity_rtol", "strict", "tool_body"};
+  const FcCase            *c = h->c;
+  const char              *type;
+  static const char *const names[]  = {"rate", "ticks_per_step", "ticks", "max_iterations", "exhausted", "first_exhausted_time", "intervals",
+     "generating_intervals", "max_generated_energy", "first_generating_time", "passivity_rtol", "strict", "tool_body"};
   static const char *const cnames[] = {"coupled_tool", "replay_steps", "replay_max_dv", "replay_max_dw", "replay_max_df", "replay_max_force"};
-  PetscReal         values[19];
-  FcHapticOutput    o;
+  PetscReal                values[19];
+  FcHapticOutput           o;
 
   PetscFunctionBegin;
   PetscCall(FcContactSolverGetType(h->solver, &type));
-  values[0]  = c->haptic.rate;
-  values[1]  = (PetscReal)h->J;
-  values[2]  = (PetscReal)h->nrows;
-  values[3]  = (PetscReal)c->haptic.max_iterations;
-  values[4]  = (PetscReal)h->nexhausted;
-  values[5]  = h->first_exhausted;
-  values[6]  = (PetscReal)h->nintervals;
-  values[7]  = (PetscReal)h->ngenerating;
-  values[8]  = h->max_generated;
-  values[9]  = h->first_generating;
-  values[10] = c->haptic.passivity_rtol;
-  values[11] = c->haptic.strict ? 1.0 : 0.0;
-  values[12] = (PetscReal)h->tool;
-  o.ncols       = NCOLS;
-  o.cols        = cols;
-  o.nrows       = h->nrows;
-  o.values      = h->rows;
-  o.wall_time   = h->wall;
-  o.nattrs      = 13;
-  o.attr_names  = names;
+  values[0]    = c->haptic.rate;
+  values[1]    = (PetscReal)h->J;
+  values[2]    = (PetscReal)h->nrows;
+  values[3]    = (PetscReal)c->haptic.max_iterations;
+  values[4]    = (PetscReal)h->nexhausted;
+  values[5]    = h->first_exhausted;
+  values[6]    = (PetscReal)h->nintervals;
+  values[7]    = (PetscReal)h->ngenerating;
+  values[8]    = h->max_generated;
+  values[9]    = h->first_generating;
+  values[10]   = c->haptic.passivity_rtol;
+  values[11]   = c->haptic.strict ? 1.0 : 0.0;
+  values[12]   = (PetscReal)h->tool;
+  o.ncols      = NCOLS;
+  o.cols       = cols;
+  o.nrows      = h->nrows;
+  o.values     = h->rows;
+  o.wall_time  = h->wall;
+  o.nattrs     = 13;
+  o.attr_names = names;
   if (h->coupled) {
     /* the coupled tool's attributes follow the 13 above */
     static const char *allnames[19];
@@ -907,14 +949,19 @@ PetscErrorCode FcHapticFinish(FcHaptic h, FcOutput out, PetscInt *nexhausted)
   o.attr_values = values;
   o.solver      = type;
   PetscCall(FcOutputWriteHaptic(out, &o));
-  printf("haptic: %d ticks at %g Hz on %s (%s, budget %d iterations): %d exhausted their budget", (int)h->nrows, (double)c->haptic.rate, FcBodyName(h->model->bodies[h->tool]), type, (int)c->haptic.max_iterations, (int)h->nexhausted);
+  printf("haptic: %d ticks at %g Hz on %s (%s, budget %d iterations): %d exhausted their budget", (int)h->nrows, (double)c->haptic.rate,
+    FcBodyName(h->model->bodies[h->tool]), type, (int)c->haptic.max_iterations, (int)h->nexhausted);
   if (h->nexhausted) printf(" (first at t = %.9g s)", (double)h->first_exhausted);
   printf("; passivity: %d of %d step intervals generate energy", (int)h->ngenerating, (int)h->nintervals);
   if (h->ngenerating) printf(" (max %.6g J, the first from t = %.9g s)", (double)h->max_generated, (double)h->first_generating);
-  if (h->coupled) printf("; coupled tool: %d steps replayed by one tick of dt, max |dv| %.3g m/s, |dw| %.3g rad/s, |dF| %.3g N (contact force up to %.3g N)", (int)h->nreplay, (double)h->rep_dv, (double)h->rep_dw, (double)h->rep_df, (double)h->rep_f);
+  if (h->coupled)
+    printf("; coupled tool: %d steps replayed by one tick of dt, max |dv| %.3g m/s, |dw| %.3g rad/s, |dF| %.3g N (contact force up to %.3g N)", (int)h->nreplay,
+      (double)h->rep_dv, (double)h->rep_dw, (double)h->rep_df, (double)h->rep_f);
   printf("\n");
   fflush(stdout);
-  if (h->nexhausted) fprintf(stderr, "fcsim: warning: haptic: %d of %d ticks exhausted their budget of %d iterations (haptic.max_iterations)%s\n", (int)h->nexhausted, (int)h->nrows, (int)c->haptic.max_iterations, c->haptic.strict ? ": the run fails (haptic.strict)" : "");
+  if (h->nexhausted)
+    fprintf(stderr, "fcsim: warning: haptic: %d of %d ticks exhausted their budget of %d iterations (haptic.max_iterations)%s\n", (int)h->nexhausted,
+      (int)h->nrows, (int)c->haptic.max_iterations, c->haptic.strict ? ": the run fails (haptic.strict)" : "");
   *nexhausted = h->nexhausted;
   PetscFunctionReturn(0);
 }

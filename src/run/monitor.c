@@ -1,7 +1,8 @@
 /* fcsim — the run's list of monitors (monitor.h). */
 #include "monitor.h"
 
-PetscErrorCode FcRunMonitorSet(FcRunMonitors *l, const char *name, FcRunMonitorFn open, FcRunMonitorFn step, FcRunMonitorFn close, PetscErrorCode (*destroy)(void **), void *ctx)
+PetscErrorCode FcRunMonitorSet(
+  FcRunMonitors *l, const char *name, FcRunMonitorFn open, FcRunMonitorFn step, FcRunMonitorFn close, PetscErrorCode (*destroy)(void **), void *ctx)
 {
   PetscFunctionBegin;
   if (l->n == FC_RUN_MAX_MONITORS) {

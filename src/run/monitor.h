@@ -26,7 +26,7 @@ typedef struct {
   FcOutput      out;     /* the run's writers */
   PetscInt      ncols;   /* probe columns: the model's, then FC_DEVICE_NCOLS per body driven by a device */
   char        **cols;
-  PetscReal    *row;     /* the step's probe row (the probes monitor fills it) */
+  PetscReal    *row; /* the step's probe row (the probes monitor fills it) */
 } FcRunContext;
 
 /* One call of the monitors. */
@@ -47,13 +47,14 @@ typedef struct {
     const char    *name;
     FcRunMonitorFn open, step, close;
     PetscErrorCode (*destroy)(void **ctx);
-    void          *ctx;
+    void *ctx;
   } m[FC_RUN_MAX_MONITORS];
 } FcRunMonitors;
 
 /* Add a monitor at the end of the list (any callback may be NULL). The list owns ctx from here
  * on: destroy (if any) frees it in FcRunMonitorsDestroy, also when this call fails. */
-PetscErrorCode FcRunMonitorSet(FcRunMonitors *l, const char *name, FcRunMonitorFn open, FcRunMonitorFn step, FcRunMonitorFn close, PetscErrorCode (*destroy)(void **), void *ctx);
+PetscErrorCode FcRunMonitorSet(
+  FcRunMonitors *l, const char *name, FcRunMonitorFn open, FcRunMonitorFn step, FcRunMonitorFn close, PetscErrorCode (*destroy)(void **), void *ctx);
 /* Call every monitor's open, step or close, in the list's order. */
 PetscErrorCode FcRunMonitorsOpen(FcRunMonitors *l, FcRunContext *rc, FcRunEvent *ev);
 PetscErrorCode FcRunMonitorsStep(FcRunMonitors *l, FcRunContext *rc, FcRunEvent *ev);

@@ -70,10 +70,12 @@ static PetscErrorCode VerdictClose_Private(FcRunContext *rc, FcRunEvent *ev, voi
   ov.max_energy_after   = v->max_energy_after;
   PetscCall(FcOutputSetVerdict(rc->out, &ov));
   if (kind == FC_VERDICT_COLLAPSES)
-    printf("verdict: collapses at t = %.6g s (%s drops %.4g m > %g of the rise %.4g m)\n", (double)v->collapse_time, c->verdict.drop, (double)(c->verdict.collapse_drop * v->rise), (double)c->verdict.collapse_drop, (double)v->rise);
+    printf("verdict: collapses at t = %.6g s (%s drops %.4g m > %g of the rise %.4g m)\n", (double)v->collapse_time, c->verdict.drop,
+      (double)(c->verdict.collapse_drop * v->rise), (double)c->verdict.collapse_drop, (double)v->rise);
   else
-    printf("verdict: %s (t = %.6g s; after %g s: max |drop| %.4g m = %.3g of the rise, max kinetic energy %.4g J = %.3g m g H; drop at the end %.6g m)\n", ov.verdict, (double)v->t_last, (double)v->after, (double)v->max_abs_drop_after, (double)(v->max_abs_drop_after / v->rise),
-           (double)v->max_energy_after, (double)(v->max_energy_after / v->mgh), (double)v->drop_last);
+    printf("verdict: %s (t = %.6g s; after %g s: max |drop| %.4g m = %.3g of the rise, max kinetic energy %.4g J = %.3g m g H; drop at the end %.6g m)\n",
+      ov.verdict, (double)v->t_last, (double)v->after, (double)v->max_abs_drop_after, (double)(v->max_abs_drop_after / v->rise), (double)v->max_energy_after,
+      (double)(v->max_energy_after / v->mgh), (double)v->drop_last);
   fflush(stdout);
   PetscFunctionReturn(0);
 }

@@ -18,9 +18,9 @@
 
 static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, char *dir, size_t len)
 {
-  char       stamp[64];
-  time_t     now = time(NULL);
-  struct tm  tmv;
+  char        stamp[64];
+  time_t      now = time(NULL);
+  struct tm   tmv;
   struct stat st;
 
   PetscFunctionBegin;
@@ -70,16 +70,24 @@ static PetscErrorCode RanksCheck_Private(const FcCase *c, PetscMPIInt size, Pets
     /* a rigid body is replicated (its few DoFs: every rank computes the same, doc/mpi.md); one
      * driven by a device log is not tried on several ranks yet */
     FcCaseBodyPath(c, b, "motion.type", path, sizeof path);
-    if (c->bodies[b].rigid && (mt == FC_MOTION_TRAJECTORY || c->bodies[b].motion.has_device)) return FcInputError(c->file, path, "a rigid body driven by a device log runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
+    if (c->bodies[b].rigid && (mt == FC_MOTION_TRAJECTORY || c->bodies[b].motion.has_device))
+      return FcInputError(c->file, path, "a rigid body driven by a device log runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
     FcCaseBodyPath(c, b, "kinematics", path, sizeof path);
-    if (c->bodies[b].corotational) return FcInputError(c->file, path, "global_corotational runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
+    if (c->bodies[b].corotational)
+      return FcInputError(c->file, path, "global_corotational runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
   }
   /* contact (doc/mpi.md "Contact"): W by the distributed solves of "exact" and the recursive
    * linearization; the other strategies keep per-body dense blocks or factorizations of one rank */
-  if (c->ncontacts && strcmp(c->compliance_type, "exact")) return FcInputError(c->file, "compliance.type", "\"%s\" runs on one process only: %d were started by mpiexec; use \"exact\" (doc/mpi.md)", c->compliance_type, (int)size);
-  if (c->ncontacts && c->contact_linearization != FC_LINEARIZATION_RECURSIVE) return FcInputError(c->file, "contact_step.linearization", "\"%s\" runs on one process only: %d were started by mpiexec; use \"recursive\" (doc/mpi.md)", c->contact_linearization == FC_LINEARIZATION_ONCE ? "once" : "fast", (int)size);
+  if (c->ncontacts && strcmp(c->compliance_type, "exact"))
+    return FcInputError(
+      c->file, "compliance.type", "\"%s\" runs on one process only: %d were started by mpiexec; use \"exact\" (doc/mpi.md)", c->compliance_type, (int)size);
+  if (c->ncontacts && c->contact_linearization != FC_LINEARIZATION_RECURSIVE)
+    return FcInputError(c->file, "contact_step.linearization", "\"%s\" runs on one process only: %d were started by mpiexec; use \"recursive\" (doc/mpi.md)",
+      c->contact_linearization == FC_LINEARIZATION_ONCE ? "once" : "fast", (int)size);
   if (c->haptic.set) return FcInputError(c->file, "haptic", "the haptic loop runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
-  if (views) return FcInputError(c->file, "petsc", "the case's view options run on one process only: %d were started by mpiexec (doc/mpi.md); give them on the command line", (int)size);
+  if (views)
+    return FcInputError(
+      c->file, "petsc", "the case's view options run on one process only: %d were started by mpiexec (doc/mpi.md); give them on the command line", (int)size);
   PetscFunctionReturn(0);
 }
 
@@ -95,9 +103,9 @@ typedef struct {
   FcVerdict     verdict; /* when the case has a "verdict" */
   PetscInt      ncols;   /* probe columns: the model's, then FC_DEVICE_NCOLS per body driven by a device */
   char        **cols;
-  FcHaptic      haptic;  /* when the case has a "haptic" section */
+  FcHaptic      haptic;        /* when the case has a "haptic" section */
   PetscBool     haptic_failed; /* haptic.strict and a tick exhausted its budget */
-  FcRunMonitors monitors; /* the consumers of every step (monitors.h) */
+  FcRunMonitors monitors;      /* the consumers of every step (monitors.h) */
 } RunState;
 
 /* The probe columns of the run: the model's, then "<body>_<FcDeviceColumns[k]>" for every rigid
@@ -173,7 +181,9 @@ static PetscErrorCode StepCutback_Private(FcModel *m, FcContactStep cs, const Fc
       else if (fc) PetscCall(VecSet(fc, 0.0));
     }
     if (cs) PetscCall(FcContactStepForget(cs));
-    if (FcVerbosity > 0 && !RunRank_Private()) fprintf(stderr, "fcsim: step %d t=%g..%g: not converged (%d Newton iterations, relative residual %.3e): retrying as 2 sub-steps\n", (int)s->step, (double)s->t0, (double)s->t1, (int)failed.newton_it, (double)failed.residual);
+    if (FcVerbosity > 0 && !RunRank_Private())
+      fprintf(stderr, "fcsim: step %d t=%g..%g: not converged (%d Newton iterations, relative residual %.3e): retrying as 2 sub-steps\n", (int)s->step,
+        (double)s->t0, (double)s->t1, (int)failed.newton_it, (double)failed.residual);
     hs    = *s;
     hs.dt = 0.5 * s->dt;
     hs.t1 = s->t0 + hs.dt;
@@ -184,15 +194,15 @@ static PetscErrorCode StepCutback_Private(FcModel *m, FcContactStep cs, const Fc
       PetscCall(StepCutback_Private(m, cs, &hs, depth - 1, &h[1]));
     } else h[1] = h[0];
     /* the state is the last sub-step's; the work is everyone's */
-    *st = h[1];
-    st->converged = (PetscBool)(h[0].converged && h[1].converged);
-    st->nonfinite = h[0].converged ? h[1].nonfinite : h[0].nonfinite;
-    st->substeps  = h[0].substeps + (h[0].converged ? h[1].substeps : 0);
-    st->newton_it = failed.newton_it + h[0].newton_it + (h[0].converged ? h[1].newton_it : 0);
-    st->assembly  = failed.assembly + h[0].assembly + (h[0].converged ? h[1].assembly : 0);
-    st->factor    = failed.factor + h[0].factor + (h[0].converged ? h[1].factor : 0);
-    st->solve     = failed.solve + h[0].solve + (h[0].converged ? h[1].solve : 0);
-    st->total     = failed.total + h[0].total + (h[0].converged ? h[1].total : 0);
+    *st                    = h[1];
+    st->converged          = (PetscBool)(h[0].converged && h[1].converged);
+    st->nonfinite          = h[0].converged ? h[1].nonfinite : h[0].nonfinite;
+    st->substeps           = h[0].substeps + (h[0].converged ? h[1].substeps : 0);
+    st->newton_it          = failed.newton_it + h[0].newton_it + (h[0].converged ? h[1].newton_it : 0);
+    st->assembly           = failed.assembly + h[0].assembly + (h[0].converged ? h[1].assembly : 0);
+    st->factor             = failed.factor + h[0].factor + (h[0].converged ? h[1].factor : 0);
+    st->solve              = failed.solve + h[0].solve + (h[0].converged ? h[1].solve : 0);
+    st->total              = failed.total + h[0].total + (h[0].converged ? h[1].total : 0);
     st->shift              = PetscMax(failed.shift, PetscMax(h[0].shift, h[0].converged ? h[1].shift : 0));
     st->penalty            = PetscMax(failed.penalty, PetscMax(h[0].penalty, h[0].converged ? h[1].penalty : 0));
     st->refactors          = failed.refactors + h[0].refactors + (h[0].converged ? h[1].refactors : 0);
@@ -212,16 +222,20 @@ static PetscErrorCode StepCutback_Private(FcModel *m, FcContactStep cs, const Fc
 /* The verdict's probe columns exist, and m g H > 0 (m: the bodies with a state). */
 static PetscErrorCode VerdictSetup_Private(const FcCase *c, RunState *rs)
 {
-  const FcModel *m = &rs->model;
-  PetscInt       col[2] = {-1, -1};
+  const FcModel *m       = &rs->model;
+  PetscInt       col[2]  = {-1, -1};
   const char    *want[2] = {c->verdict.drop, c->verdict.energy}, *key[2] = {"verdict.drop", "verdict.energy"};
-  PetscReal      mass = 0, g = PetscSqrtReal(c->gravity.value[0] * c->gravity.value[0] + c->gravity.value[1] * c->gravity.value[1] + c->gravity.value[2] * c->gravity.value[2]);
+  PetscReal      mass = 0,
+            g         = PetscSqrtReal(
+                      c->gravity.value[0] * c->gravity.value[0] + c->gravity.value[1] * c->gravity.value[1] + c->gravity.value[2] * c->gravity.value[2]);
 
   PetscFunctionBegin;
   for (int k = 0; k < 2; k++) {
     for (PetscInt j = 0; j < m->nprobe_cols; j++)
       if (!strcmp(m->probe_cols[j], want[k])) col[k] = j;
-    if (col[k] < 0) return FcInputError(c->file, key[k], "no probe column \"%s\" (the columns are the probes' names, with _x, _y, _z for a vector probe without \"component\")", want[k]);
+    if (col[k] < 0)
+      return FcInputError(
+        c->file, key[k], "no probe column \"%s\" (the columns are the probes' names, with _x, _y, _z for a vector probe without \"component\")", want[k]);
   }
   for (PetscInt b = 0; b < m->nbodies; b++)
     if (FcBodyNDof(m->bodies[b])) mass += FcBodyMass(m->bodies[b]);
@@ -301,7 +315,7 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
     own[0] = (rend - rstart) / 3;
     PetscCall(FcAssemblyOwnedElements(mesh, FcBodyU(m->bodies[b]), &own[1]));
     PetscCallMPI(MPI_Gather(own, 2, MPIU_INT, part + 2 * size * nmesh, 2, MPIU_INT, 0, PETSC_COMM_WORLD));
-    rs->partition[nmesh] = part + 2 * size * nmesh;
+    rs->partition[nmesh]     = part + 2 * size * nmesh;
     rs->meshes[nmesh].name   = FcBodyName(m->bodies[b]);
     rs->meshes[nmesh].nnodes = mesh->nnodes;
     rs->meshes[nmesh].X      = mesh->X;
@@ -318,7 +332,8 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
   spec.vtk_binary    = c->vtk_binary;
   spec.fclib         = c->output_fclib;
   spec.case_name     = c->name;
-  spec.fclib_meaning = c->integrator == FC_INTEGRATOR_QUASI_STATIC ? "quasi-static: u = displacement, r = force" : "dynamics (theta-method): u = velocity, r = impulse";
+  spec.fclib_meaning = c->integrator == FC_INTEGRATOR_QUASI_STATIC ? "quasi-static: u = displacement, r = force"
+                                                                   : "dynamics (theta-method): u = velocity, r = impulse";
   spec.case_json     = c->resolved_json;
   spec.case_file     = c->file;
   spec.version       = FcVersion();
@@ -329,10 +344,10 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
   spec.nranks        = size;
   spec.partition     = (const PetscInt *const *)rs->partition;
   PetscCall(ProbeColumns_Private(rs));
-  spec.nprobe_cols   = rs->ncols;
-  spec.probe_cols    = (const char *const *)rs->cols;
-  spec.nstat_cols    = FcStepNumStats;
-  spec.stat_cols     = FcStepStatNames;
+  spec.nprobe_cols = rs->ncols;
+  spec.probe_cols  = (const char *const *)rs->cols;
+  spec.nstat_cols  = FcStepNumStats;
+  spec.stat_cols   = FcStepStatNames;
   if (!RunRank_Private()) PetscCall(FcOutputOpen(&spec, &rs->out)); /* the other ranks: out NULL, nothing written */
   PetscCall(PetscMalloc1(PetscMax(rs->ncols, FcStepNumStats) + 1, &rs->row));
   PetscFunctionReturn(0);
@@ -344,13 +359,19 @@ static PetscErrorCode StepReport_Private(const FcCase *c, const FcStepInfo *s, c
   PetscFunctionBegin;
   if (!st->converged && FcVerbosity > 0) { /* with -q the run's summary line (FcRun) is the only one */
     char why[160] = "";
-    if (!st->contact.converged) snprintf(why, sizeof why, ", a contact solve did not converge: %s, common error %.2e, tol %g", st->contact.reason ? st->contact.reason : "?", (double)st->contact.error, (double)st->contact.tol);
-    fprintf(stderr, "fcsim: warning: step %d t=%g: not converged in %d Newton iterations (relative residual %.3e%s)\n", (int)s->step, (double)s->t1, (int)st->newton_it, (double)st->residual, why);
+    if (!st->contact.converged)
+      snprintf(why, sizeof why, ", a contact solve did not converge: %s, common error %.2e, tol %g", st->contact.reason ? st->contact.reason : "?",
+        (double)st->contact.error, (double)st->contact.tol);
+    fprintf(stderr, "fcsim: warning: step %d t=%g: not converged in %d Newton iterations (relative residual %.3e%s)\n", (int)s->step, (double)s->t1,
+      (int)st->newton_it, (double)st->residual, why);
   }
   if (FcVerbosity > 0) {
-    fprintf(stderr, "step %d/%d t=%.6g newton=%d res=%.3e %s asm=%.3fs fact=%.3fs solve=%.3fs out=%.3fs", (int)s->step, (int)c->steps, (double)s->t1, (int)st->newton_it, (double)st->residual, st->converged ? "ok" : "NOT-CONVERGED", (double)st->assembly, (double)st->factor, (double)st->solve, (double)tout);
+    fprintf(stderr, "step %d/%d t=%.6g newton=%d res=%.3e %s asm=%.3fs fact=%.3fs solve=%.3fs out=%.3fs", (int)s->step, (int)c->steps, (double)s->t1,
+      (int)st->newton_it, (double)st->residual, st->converged ? "ok" : "NOT-CONVERGED", (double)st->assembly, (double)st->factor, (double)st->solve,
+      (double)tout);
     if (contact)
-      fprintf(stderr, " contacts=%d active=%d stick=%d slip=%d contact_it=%d contact_err=%.2e", (int)st->contact.contacts, (int)st->contact.active, (int)st->contact.stick, (int)st->contact.slip, (int)st->contact.iterations, (double)st->contact.error);
+      fprintf(stderr, " contacts=%d active=%d stick=%d slip=%d contact_it=%d contact_err=%.2e", (int)st->contact.contacts, (int)st->contact.active,
+        (int)st->contact.stick, (int)st->contact.slip, (int)st->contact.iterations, (double)st->contact.error);
     fprintf(stderr, "\n");
   }
   PetscFunctionReturn(0);
@@ -358,10 +379,11 @@ static PetscErrorCode StepReport_Private(const FcCase *c, const FcStepInfo *s, c
 
 /* *stopped_at: the step that became inadmissible, where the run stopped (its outputs up to the
  * step before are complete and closed); 0 when it ran to the end. */
-static PetscErrorCode RunSteps_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged, PetscInt *nfailed, PetscInt *stopped_at, PetscInt *ndone)
+static PetscErrorCode RunSteps_Private(
+  const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs, PetscBool *converged, PetscInt *nfailed, PetscInt *stopped_at, PetscInt *ndone)
 {
   FcRunContext rc;
-  FcRunEvent   ev = {0, 0.0, NULL, PETSC_FALSE};
+  FcRunEvent   ev    = {0, 0.0, NULL, PETSC_FALSE};
   PetscInt     nfail = 0, done = 0;
   PetscReal    tstart, tnow;
 
@@ -474,7 +496,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   PetscCall(FcEstimateCase(c, &est));
   if (!rank) {
     PetscBool checked = PETSC_FALSE;
-    ierr = FinalDir_Private(c, o, final, sizeof final);
+    ierr              = FinalDir_Private(c, o, final, sizeof final);
     if (!ierr) ierr = FcOutDirCheck(final, o->outdir ? "command line" : c->file, o->outdir ? "-o" : "output.dir", "run", o->overwrite, &od);
     checked = (PetscBool)!ierr;
     /* ... what it will need, refused when it cannot fit (before anything is meshed) ... */
@@ -536,12 +558,17 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     PetscCall(PetscStrncpy(kept, od.final, sizeof kept));
   } else PetscCall(FcOutDirKeepFailed(&od, kept, sizeof kept));
   if (stopped)
-    fprintf(stderr, "fcsim: step %d (t = %g): a Newton iterate became inadmissible (an element inverted, det F <= 0, a non-finite value, or an indefinite Delassus operator)%s; the run stopped: reduce time.dt%s; its outputs up to step %d are in %s%s\n", (int)stopped, (double)(stopped * c->dt),
-            c->integrator == FC_INTEGRATOR_QUASI_STATIC && c->cutback ? " even after the step cutback" : "", c->integrator == FC_INTEGRATOR_QUASI_STATIC ? " or raise time.cutback" : "", (int)stopped - 1, kept, o->nested ? "" : " (the target was not touched)");
+    fprintf(stderr,
+      "fcsim: step %d (t = %g): a Newton iterate became inadmissible (an element inverted, det F <= 0, a non-finite value, or an indefinite Delassus operator)%s; the run stopped: reduce time.dt%s; its outputs up to step %d are in %s%s\n",
+      (int)stopped, (double)(stopped * c->dt), c->integrator == FC_INTEGRATOR_QUASI_STATIC && c->cutback ? " even after the step cutback" : "",
+      c->integrator == FC_INTEGRATOR_QUASI_STATIC ? " or raise time.cutback" : "", (int)stopped - 1, kept, o->nested ? "" : " (the target was not touched)");
   else if (rs.haptic_failed && !nfail)
-    fprintf(stderr, "fcsim: the run failed: a haptic tick exhausted its iteration budget (haptic.strict); its outputs are in %s%s; see haptic.csv\n", kept, o->nested ? "" : " (the target was not touched)");
+    fprintf(stderr, "fcsim: the run failed: a haptic tick exhausted its iteration budget (haptic.strict); its outputs are in %s%s; see haptic.csv\n", kept,
+      o->nested ? "" : " (the target was not touched)");
   else
-    fprintf(stderr, "fcsim: the run failed: %d of %d steps did not converge; its outputs are in %s%s; see stats.csv, or allow it with time.newton.allow_failure\n", (int)nfail, (int)ndone, kept, o->nested ? "" : " (the target was not touched)");
+    fprintf(stderr,
+      "fcsim: the run failed: %d of %d steps did not converge; its outputs are in %s%s; see stats.csv, or allow it with time.newton.allow_failure\n",
+      (int)nfail, (int)ndone, kept, o->nested ? "" : " (the target was not touched)");
   PetscFunctionReturn(0);
 }
 
@@ -566,14 +593,15 @@ PetscErrorCode FcInfo(const FcCase *c, PetscBool force)
   }
   printf("%s\n", c->resolved_json);
   for (PetscInt b = 0; b < rs.model.nbodies; b++) {
-    const FcBody body = rs.model.bodies[b];
+    const FcBody  body = rs.model.bodies[b];
     const FcMesh *mesh = FcBodyFieldMesh(body);
     if (!mesh) {
       printf("body %s: %s\n", c->bodies[b].name, c->bodies[b].type);
       continue;
     }
-    printf("body %s: mesh %s refine %d order %d: %d nodes, %d elements (tet%d), %d DoFs, %d surface triangles, volume %.9g m^3, mass %.9g kg\n", c->bodies[b].name, c->bodies[b].mesh_file, (int)c->bodies[b].refine, (int)c->bodies[b].order, (int)mesh->nnodes, (int)mesh->nelems,
-           (int)mesh->npe, 3 * (int)mesh->nnodes, (int)mesh->nbfaces, (double)FcBodyVolume(body), (double)(FcBodyVolume(body) * c->bodies[b].material.density));
+    printf("body %s: mesh %s refine %d order %d: %d nodes, %d elements (tet%d), %d DoFs, %d surface triangles, volume %.9g m^3, mass %.9g kg\n",
+      c->bodies[b].name, c->bodies[b].mesh_file, (int)c->bodies[b].refine, (int)c->bodies[b].order, (int)mesh->nnodes, (int)mesh->nelems, (int)mesh->npe,
+      3 * (int)mesh->nnodes, (int)mesh->nbfaces, (double)FcBodyVolume(body), (double)(FcBodyVolume(body) * c->bodies[b].material.density));
   }
   FcEstimateFormat(&est, line, sizeof line);
   printf("%s\n", line);

@@ -6,11 +6,11 @@
 #include "../case/case.h"
 
 typedef struct {
-  const char *outdir;       /* -o; NULL → <output.dir>/<name>/<run id> */
+  const char *outdir; /* -o; NULL → <output.dir>/<name>/<run id> */
   const char *command_line;
-  PetscBool   overwrite;    /* --overwrite: a foreign folder at outdir may be replaced */
-  PetscBool   nested;       /* inside a study's temporary folder: a failed run keeps its name */
-  PetscBool   force;        /* --force: run even what the size estimate refuses (estimate.h) */
+  PetscBool   overwrite; /* --overwrite: a foreign folder at outdir may be replaced */
+  PetscBool   nested;    /* inside a study's temporary folder: a failed run keeps its name */
+  PetscBool   force;     /* --force: run even what the size estimate refuses (estimate.h) */
 } FcRunOptions;
 
 /* The output folder is checked before anything is computed and every check of the case against

@@ -4,18 +4,19 @@
 PetscErrorCode FcVerdictInit(const FcCaseVerdict *cv, PetscInt idrop, PetscInt ienergy, PetscReal mgh, FcVerdict *v)
 {
   PetscFunctionBegin;
-  PetscCheck(cv->rise > 0 && mgh > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcVerdictInit: rise %g and m g H %g must be positive", (double)cv->rise, (double)mgh);
+  PetscCheck(
+    cv->rise > 0 && mgh > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FcVerdictInit: rise %g and m g H %g must be positive", (double)cv->rise, (double)mgh);
   PetscCall(PetscMemzero(v, sizeof *v));
-  v->rise               = cv->rise;
-  v->after              = cv->after;
-  v->stand_drop         = cv->stand_drop;
-  v->stand_energy       = cv->stand_energy;
-  v->collapse_drop      = cv->collapse_drop;
-  v->mgh                = mgh;
-  v->idrop              = idrop;
-  v->ienergy            = ienergy;
-  v->collapse_time      = -1.0;
-  v->max_drop           = PETSC_NINFINITY;
+  v->rise          = cv->rise;
+  v->after         = cv->after;
+  v->stand_drop    = cv->stand_drop;
+  v->stand_energy  = cv->stand_energy;
+  v->collapse_drop = cv->collapse_drop;
+  v->mgh           = mgh;
+  v->idrop         = idrop;
+  v->ienergy       = ienergy;
+  v->collapse_time = -1.0;
+  v->max_drop      = PETSC_NINFINITY;
   PetscFunctionReturn(0);
 }
 

@@ -23,16 +23,16 @@ typedef enum { FC_VERDICT_UNDECIDED = 0, FC_VERDICT_STANDS = 1, FC_VERDICT_COLLA
 typedef struct {
   /* criteria */
   PetscReal rise, after, stand_drop, stand_energy, collapse_drop;
-  PetscReal mgh;               /* m g H, J */
-  PetscInt  idrop, ienergy;    /* probe column indices */
+  PetscReal mgh;            /* m g H, J */
+  PetscInt  idrop, ienergy; /* probe column indices */
   /* state after the rows seen so far */
-  PetscInt  nrows, nafter;     /* rows, rows with t > after */
+  PetscInt  nrows, nafter; /* rows, rows with t > after */
   PetscReal t_last;
-  PetscReal drop_last;         /* d at the last row, m */
-  PetscReal max_drop;          /* max d over the run, m */
-  PetscReal max_abs_drop_after;/* max |d| over t > after, m */
-  PetscReal max_energy_after;  /* max kinetic energy over t > after, J */
-  PetscReal collapse_time;     /* first t with d > collapse_drop·H; < 0: none */
+  PetscReal drop_last;          /* d at the last row, m */
+  PetscReal max_drop;           /* max d over the run, m */
+  PetscReal max_abs_drop_after; /* max |d| over t > after, m */
+  PetscReal max_energy_after;   /* max kinetic energy over t > after, J */
+  PetscReal collapse_time;      /* first t with d > collapse_drop·H; < 0: none */
 } FcVerdict;
 
 /* Criteria from the case; idrop, ienergy: the columns' indices; mgh = m g H (> 0). */

@@ -57,10 +57,10 @@ static PetscErrorCode AddContact_Private(FcContactStep cs, PetscInt p, const FcP
   for (int k = 0; k < 3; k++) {
     cs->tnodes[FC_CONTACT_MAXT * a + k] = c->nodes[k];
     cs->tw[FC_CONTACT_MAXT * a + k]     = c->bary[k];
-    cs->frame[9 * a + k]     = c->n[k];
-    cs->frame[9 * a + 3 + k] = c->t1[k];
-    cs->frame[9 * a + 6 + k] = c->t2[k];
-    cs->xc[3 * a + k]        = c->xc[k];
+    cs->frame[9 * a + k]                = c->n[k];
+    cs->frame[9 * a + 3 + k]            = c->t1[k];
+    cs->frame[9 * a + 6 + k]            = c->t2[k];
+    cs->xc[3 * a + k]                   = c->xc[k];
   }
   cs->gap[a] = c->gap;
   cs->key[a] = (PetscInt64)cs->pairs[p].index * (PetscInt64)1000000000 + c->point; /* the pass's index, not its place in the list */
@@ -128,10 +128,10 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
    * the list (its frame history dropped with it: contact_pairs.h) */
   PetscCall(FcContactPairsUpdate(model, cs->cat, cs->Xcur, &cs->npairs, &cs->pairs));
   for (PetscInt p = 0; p < cs->npairs; p++) {
-    FcContactPair *P = &cs->pairs[p];
-    FcBody       B = model->bodies[P->B];
-    FcProximity *out = NULL;
-    PetscInt     nout = 0;
+    FcContactPair *P    = &cs->pairs[p];
+    FcBody         B    = model->bodies[P->B];
+    FcProximity   *out  = NULL;
+    PetscInt       nout = 0;
 
     if (P->tree) {
       FcProximityOptions opt;
@@ -164,7 +164,8 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
         const PetscInt a = cs->m - 1;
         PetscInt       nt;
         PetscReal      xh[3] = {0, 0, 0}, g = 0, ns[3];
-        PetscCall(FcMortarWeights(&P->slave, cs->Xcur[P->A], P->tree, P->tri, cs->Xcur[P->B], P->alarm, out[i].point, FC_CONTACT_MAXT, &nt, &cs->tnodes[FC_CONTACT_MAXT * a], &cs->tw[FC_CONTACT_MAXT * a], ns));
+        PetscCall(FcMortarWeights(&P->slave, cs->Xcur[P->A], P->tree, P->tri, cs->Xcur[P->B], P->alarm, out[i].point, FC_CONTACT_MAXT, &nt,
+          &cs->tnodes[FC_CONTACT_MAXT * a], &cs->tw[FC_CONTACT_MAXT * a], ns));
         if (!nt) { /* no master surface over the node's support */
           cs->m--;
           continue;

@@ -13,26 +13,26 @@
 #define FC_CONTACT_MAXDOF (3 + 3 * FC_CONTACT_MAXT) /* ≥ 3 + FC_RIGID_MAX_DOF */
 
 struct _p_FcContactStep {
-  FcModel          *model;
-  PetscInt          npairs;
-  FcContactPair    *pairs;
-  FcPairCatalog     cat;      /* every pass of the case; pairs: those whose boxes meet (contact_pairs.h) */
-  FcContactSolver   solver;
-  FcCompliance      compliance;
-  PetscBool       **isbc;     /* per body: constrained DoF mask (NULL for bodies without DoFs) */
-  PetscReal       **Xcur;     /* per body with a mesh: current coordinates of its nodes (ops.nodes) */
+  FcModel        *model;
+  PetscInt        npairs;
+  FcContactPair  *pairs;
+  FcPairCatalog   cat; /* every pass of the case; pairs: those whose boxes meet (contact_pairs.h) */
+  FcContactSolver solver;
+  FcCompliance    compliance;
+  PetscBool     **isbc; /* per body: constrained DoF mask (NULL for bodies without DoFs) */
+  PetscReal     **Xcur; /* per body with a mesh: current coordinates of its nodes (ops.nodes) */
   /* current contacts (contact_detect.c) */
-  PetscInt          m, cap;
-  PetscInt         *pair, *point, *tnodes, *nt, *status; /* tnodes, tw: FC_CONTACT_MAXT per contact, nt used;
+  PetscInt    m, cap;
+  PetscInt   *pair, *point, *tnodes, *nt, *status; /* tnodes, tw: FC_CONTACT_MAXT per contact, nt used;
                                                           * status: FcContactStatus */
-  PetscReal        *tw, *frame, *gap, *xc, *r, *u, *rforce;
-  PetscReal        *uhint; /* the previous correction's u by key, NaN for a new contact: the solver's velocity hint */
-  PetscInt64       *key;
+  PetscReal  *tw, *frame, *gap, *xc, *r, *u, *rforce;
+  PetscReal  *uhint; /* the previous correction's u by key, NaN for a new contact: the solver's velocity hint */
+  PetscInt64 *key;
   /* the view (FcContactStepGetView): case pair index, frame and force of every contact expressed
    * for the pair's first body, contacts[i].body[0] (reverse-pass contacts flipped) */
   PetscInt         *vpair;
   PetscReal        *vframe, *vr;
-  PetscBool        *keep;     /* per row of W: needed (compliance.h, FcContactJacobian) */
+  PetscBool        *keep; /* per row of W: needed (compliance.h, FcContactJacobian) */
   PetscInt         *kcol;
   FcContactProblem  prob;
   FcContactWChoice  wstorage; /* -fc_contact_w_storage: dense, sparse, or auto by fill (doc/contact.md) */
@@ -40,35 +40,35 @@ struct _p_FcContactStep {
   PetscBool        *involved; /* per body: has DoFs and is touched by the current contacts */
   FcContactJacobian H;        /* of the current contacts */
   /* warm start: previous r and u = W r + q by key (sorted) */
-  PetscInt          nprev, prevcap;
-  PetscInt64       *prevkey;
-  PetscReal        *prevr, *prevu;
-  PetscInt          ncorr; /* corrections since FcContactStepBegin (this time step's Newton iterations) */
+  PetscInt    nprev, prevcap;
+  PetscInt64 *prevkey;
+  PetscReal  *prevr, *prevu;
+  PetscInt    ncorr; /* corrections since FcContactStepBegin (this time step's Newton iterations) */
   /* active set of the previous correction (sorted keys) */
-  PetscInt          nact, actcap;
-  PetscInt64       *actkey;
-  PetscBool         first;
+  PetscInt    nact, actcap;
+  PetscInt64 *actkey;
+  PetscBool   first;
   /* scratch of the normal rows of H handed to each body (StabilizationRows_Private, CSR) */
-  PetscInt          stab_cap, stab_nnzcap;
-  PetscInt         *stab_ptr, *stab_dof;
-  PetscReal        *stab_val;
+  PetscInt   stab_cap, stab_nnzcap;
+  PetscInt  *stab_ptr, *stab_dof;
+  PetscReal *stab_val;
   /* the linearization scheme (case.h contact_linearization; contact_linearize.c) */
-  FcLinearization   lin;
-  PetscInt          lin_max_it;
-  PetscReal         lin_tol;
-  PetscBool         wh_entries; /* fast: W_H by the entries of A⁻¹ (-fc_fast_wh_entries, contact_linearize.c) */
-  PetscReal        *xrel0;   /* once: per contact, contactor point − target point at the step's detection */
-  PetscInt          xrelcap;
-  FcContactProblem  probH;   /* fast: W_H = G A⁻¹ Gᵀ (dense 3m × 3m, world rows) */
-  PetscReal        *fwork;   /* fast: 3m world forces Cᵀr, then 3m W_H Cᵀr; 9m previous frames */
-  PetscInt          fcap;
+  FcLinearization  lin;
+  PetscInt         lin_max_it;
+  PetscReal        lin_tol;
+  PetscBool        wh_entries; /* fast: W_H by the entries of A⁻¹ (-fc_fast_wh_entries, contact_linearize.c) */
+  PetscReal       *xrel0;      /* once: per contact, contactor point − target point at the step's detection */
+  PetscInt         xrelcap;
+  FcContactProblem probH; /* fast: W_H = G A⁻¹ Gᵀ (dense 3m × 3m, world rows) */
+  PetscReal       *fwork; /* fast: 3m world forces Cᵀr, then 3m W_H Cᵀr; 9m previous frames */
+  PetscInt         fcap;
   /* the previous correction of this step, by key (sorted): normal and world force, for the
    * statistics of the change between linearizations (lin_normal_turn, lin_force_change) */
-  PetscInt          nlast, lastcap;
-  PetscInt64       *lastkey;
-  PetscReal        *lastnf; /* 6 per contact: n, f */
+  PetscInt    nlast, lastcap;
+  PetscInt64 *lastkey;
+  PetscReal  *lastnf; /* 6 per contact: n, f */
   /* several ranks (contact_mpi.c): per partitioned body, dx and rate in the mesh's order; NULL on one rank */
-  PetscScalar     **gdx, **grate;
+  PetscScalar **gdx, **grate;
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,

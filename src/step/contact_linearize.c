@@ -45,16 +45,25 @@ static PetscErrorCode CheckPass_Private(FcContactStep cs, PetscInt casepair, Pet
   FcModel          *model = cs->model;
   const char       *file  = model->c->file;
   FcBody            A = model->bodies[a], B = model->bodies[b];
-  const FcCaseBody *cb    = &model->c->bodies[b];
-  const PetscBool   mesh  = (PetscBool)(cb->rigid && cb->shape.type == FC_SHAPE_MESH);
+  const FcCaseBody *cb   = &model->c->bodies[b];
+  const PetscBool   mesh = (PetscBool)(cb->rigid && cb->shape.type == FC_SHAPE_MESH);
 
   PetscFunctionBegin;
   if (cs->lin == FC_LINEARIZATION_ONCE && FcBodyHasPointJacobian(B))
-    return FcInputError(file, "contact_step.linearization", "\"once\" cannot keep the contacts on \"%s\" (contact pair %d with \"%s\"): a rigid body with degrees of freedom as a target moves its material points with its joint coordinates; use \"recursive\"", FcBodyName(B), (int)casepair, FcBodyName(A));
+    return FcInputError(file, "contact_step.linearization",
+      "\"once\" cannot keep the contacts on \"%s\" (contact pair %d with \"%s\"): a rigid body with degrees of freedom as a target moves its material points with its joint coordinates; use \"recursive\"",
+      FcBodyName(B), (int)casepair, FcBodyName(A));
   if (cs->lin == FC_LINEARIZATION_FAST && (FcBodyNDof(B) || mesh || mortar))
-    return FcInputError(file, "contact_step.linearization", "\"fast\" needs analytic rigid shapes with prescribed motion as targets (the re-linearization moves only the contactor point); \"%s\" (contact pair %d with \"%s\") is %s; use \"recursive\" or \"once\"", FcBodyName(B), (int)casepair, FcBodyName(A), FcBodyNDof(B) ? "a body with degrees of freedom" : mortar ? "a mortar target" : "a mesh shape");
+    return FcInputError(file, "contact_step.linearization",
+      "\"fast\" needs analytic rigid shapes with prescribed motion as targets (the re-linearization moves only the contactor point); \"%s\" (contact pair %d with \"%s\") is %s; use \"recursive\" or \"once\"",
+      FcBodyName(B), (int)casepair, FcBodyName(A),
+      FcBodyNDof(B) ? "a body with degrees of freedom"
+        : mortar    ? "a mortar target"
+                    : "a mesh shape");
   if (cs->lin == FC_LINEARIZATION_FAST && FcBodyHasPointJacobian(A))
-    return FcInputError(file, "contact_step.linearization", "\"fast\" needs deformable contactors; \"%s\" (contact pair %d) is a rigid body with degrees of freedom; use \"recursive\" or \"once\"", FcBodyName(A), (int)casepair);
+    return FcInputError(file, "contact_step.linearization",
+      "\"fast\" needs deformable contactors; \"%s\" (contact pair %d) is a rigid body with degrees of freedom; use \"recursive\" or \"once\"", FcBodyName(A),
+      (int)casepair);
   PetscFunctionReturn(0);
 }
 
@@ -203,7 +212,8 @@ static void WorldForce_Private(FcContactStep cs, PetscReal *f, PetscReal *y)
 /* The re-linearization at the predicted contactor points x = X + c (w_free + y) (eq. 31): new
  * frames (t1 continued), gaps and target points from the analytic target; *turn the largest angle
  * between old and new normals, *pen the largest predicted penetration. */
-static PetscErrorCode Relinearize_Private(FcContactStep cs, const PetscReal *wfree, const PetscReal *y, PetscReal c, PetscReal *nframe, PetscReal *ngap, PetscReal *nxc, PetscReal *turn, PetscReal *pen)
+static PetscErrorCode Relinearize_Private(FcContactStep cs, const PetscReal *wfree, const PetscReal *y, PetscReal c, PetscReal *nframe, PetscReal *ngap,
+  PetscReal *nxc, PetscReal *turn, PetscReal *pen)
 {
   FcModel *model = cs->model;
 
@@ -229,7 +239,7 @@ static PetscErrorCode Relinearize_Private(FcContactStep cs, const PetscReal *wfr
     /* the angle between unit normals, 2 asin(|n' − n|/2): exact to round-off at small angles,
      * where acos(n'·n) loses half the digits */
     *turn = PetscMax(*turn, 2 * PetscAsinReal(PetscMin(1.0, 0.5 * PetscSqrtReal(dn))));
-    *pen    = PetscMax(*pen, -pr.gap);
+    *pen  = PetscMax(*pen, -pr.gap);
   }
   PetscFunctionReturn(0);
 }
@@ -312,7 +322,10 @@ PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcC
     st->lin_it++;
     st->lin_turn = turn;
     st->lin_pen  = pen;
-    if (monitor) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "    fast linearization %d: normals turn %.3e rad, predicted penetration %.3e, force change %.3e, contact error %.2e%s\n", (int)k, (double)turn, (double)pen, (double)st->lin_dforce, (double)st->error, st->converged ? "" : " (solve not converged)"));
+    if (monitor)
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr,
+        "    fast linearization %d: normals turn %.3e rad, predicted penetration %.3e, force change %.3e, contact error %.2e%s\n", (int)k, (double)turn,
+        (double)pen, (double)st->lin_dforce, (double)st->error, st->converged ? "" : " (solve not converged)"));
     if (st->failed || (cs->lin_tol > 0 && turn <= cs->lin_tol) || k + 1 >= cs->lin_max_it) break; /* tol 0: always max_it */
     /* re-linearize at p_{k+1}: q_n = g(p_{k+1})/c − n·W_H f_k through FormQ's gap/c + n·w_free */
     PetscCall(PetscArraycpy(cs->frame, nframe, 9 * m));
@@ -334,7 +347,7 @@ PetscErrorCode FcContactStepFast_Private(FcContactStep cs, PetscReal rscale, FcC
 static void LinCompare_Private(FcContactStep cs, FcContactStats *st)
 {
   PetscReal df = 0, ff = 0;
-  PetscInt  j  = 0;
+  PetscInt  j = 0;
 
   st->lin_turn = 0;
   for (PetscInt a = 0; a < cs->m; a++) {

@@ -79,9 +79,9 @@ static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscI
  * needs, and per touched body its entries, contact by contact. */
 PetscErrorCode FcContactStepJacobian_Private(FcContactStep cs)
 {
-  FcModel          *model = cs->model;
-  const PetscInt    m     = cs->m;
-  FcContactJacobian *H    = &cs->H;
+  FcModel           *model = cs->model;
+  const PetscInt     m     = cs->m;
+  FcContactJacobian *H     = &cs->H;
 
   PetscFunctionBegin;
   /* bodies with DoFs (deformable, dynamic rigid) touched by this correction's contacts */
@@ -117,8 +117,8 @@ PetscErrorCode FcContactStepJacobian_Private(FcContactStep cs)
       PetscReal coef[FC_CONTACT_MAXDOF][3];
       nd = Entries_Private(cs, a, b, dofs, coef);
       if (J->ptr[a] + nd > J->ecap) { /* grow, keeping the entries so far */
-        PetscInt   cap = PetscMax(2 * J->ecap, J->ptr[a] + nd + 3 * m);
-        PetscInt  *d;
+        PetscInt  cap = PetscMax(2 * J->ecap, J->ptr[a] + nd + 3 * m);
+        PetscInt *d;
         PetscReal(*cf)[3];
         PetscCall(PetscMalloc2(cap, &d, cap, &cf));
         PetscCall(PetscArraycpy(d, J->dof, J->ptr[a]));
@@ -198,7 +198,8 @@ void FcContactStepWarmStart_Private(FcContactStep cs)
     for (int i = 0; i < 3; i++) cs->r[3 * a + i] = k ? cs->prevr[3 * (k - cs->prevkey) + i] : 0.0;
     for (int i = 0; i < 3; i++) cs->uhint[3 * a + i] = k ? cs->prevu[3 * (k - cs->prevkey) + i] : (PetscReal)NAN;
     /* a failed (cut back) attempt may leave non-finite impulses: never warm start from them */
-    if (PetscIsInfOrNanReal(cs->r[3 * a]) || PetscIsInfOrNanReal(cs->r[3 * a + 1]) || PetscIsInfOrNanReal(cs->r[3 * a + 2])) cs->r[3 * a] = cs->r[3 * a + 1] = cs->r[3 * a + 2] = 0.0;
+    if (PetscIsInfOrNanReal(cs->r[3 * a]) || PetscIsInfOrNanReal(cs->r[3 * a + 1]) || PetscIsInfOrNanReal(cs->r[3 * a + 2]))
+      cs->r[3 * a] = cs->r[3 * a + 1] = cs->r[3 * a + 2] = 0.0;
   }
 }
 
@@ -245,4 +246,3 @@ PetscErrorCode FcContactStepSolve_Private(FcContactStep cs, FcContactStats *st)
   if (st->failed) st->converged = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
-

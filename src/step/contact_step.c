@@ -54,25 +54,36 @@ static PetscErrorCode WarnIgnored_Private(const FcCase *c, FcContactSolver solve
   PetscCall(FcContactSolverGetParams(solver, &par));
   if ((why = FcContactSolverIgnoredReason(solver, "accept_regularized"))) {
     /* its default (true) asks for nothing a type that is not regularized would do otherwise */
-    if (c->given.contact_solver_accept_regularized && c->contact_solver_accept_regularized > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: contact_solver.accept_regularized: ignored by %s (%s)\n", c->file, type, why));
+    if (c->given.contact_solver_accept_regularized && c->contact_solver_accept_regularized > 0)
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: contact_solver.accept_regularized: ignored by %s (%s)\n", c->file, type, why));
     PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_solver_accept_regularized", &set));
-    if (set) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: options: -fc_contact_solver_accept_regularized: ignored by %s (%s)\n", type, why));
+    if (set)
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: options: -fc_contact_solver_accept_regularized: ignored by %s (%s)\n", type, why));
   }
   if (par.warm_start && (why = FcContactSolverIgnoredReason(solver, "warm_start"))) {
-    if (c->given.contact_solver_warm_start && c->contact_solver_warm_start) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: contact_solver.warm_start: ignored by %s (%s)\n", c->file, type, why));
+    if (c->given.contact_solver_warm_start && c->contact_solver_warm_start)
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: contact_solver.warm_start: ignored by %s (%s)\n", c->file, type, why));
     PetscCall(PetscOptionsHasName(NULL, NULL, "-fc_contact_solver_warm_start", &set));
     if (set) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: options: -fc_contact_solver_warm_start: ignored by %s (%s)\n", type, why));
   }
   if (c->given.inertia_correction && c->inertia_correction) {
     /* the correction needs the inertia of A, which only MUMPS' LDLᵀ of the body's own
      * factorization reports (body_deformable.c NegativeEigenvalues_Private) */
-    if (compliance->noinertia) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: time.newton.inertia_correction: ignored with compliance \"%s\" (%s)\n", c->file, compliance->type, compliance->noinertia));
+    if (compliance->noinertia)
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: time.newton.inertia_correction: ignored with compliance \"%s\" (%s)\n", c->file,
+        compliance->type, compliance->noinertia));
     else {
       PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", v, sizeof v, &set));
-      if (set && strcmp(v, "cholesky")) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: time.newton.inertia_correction: ignored with -pc_type %s (only MUMPS' Cholesky factorization, the default, counts the negative eigenvalues, doc/architecture.md)\n", c->file, v));
+      if (set && strcmp(v, "cholesky"))
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr,
+          "fcsim: warning: %s: time.newton.inertia_correction: ignored with -pc_type %s (only MUMPS' Cholesky factorization, the default, counts the negative eigenvalues, doc/architecture.md)\n",
+          c->file, v));
       else {
         PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_factor_mat_solver_type", v, sizeof v, &set));
-        if (set && strcmp(v, "mumps")) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "fcsim: warning: %s: time.newton.inertia_correction: ignored with -pc_factor_mat_solver_type %s (only MUMPS' Cholesky factorization, the default, counts the negative eigenvalues, doc/architecture.md)\n", c->file, v));
+        if (set && strcmp(v, "mumps"))
+          PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr,
+            "fcsim: warning: %s: time.newton.inertia_correction: ignored with -pc_factor_mat_solver_type %s (only MUMPS' Cholesky factorization, the default, counts the negative eigenvalues, doc/architecture.md)\n",
+            c->file, v));
       }
     }
   }
@@ -117,7 +128,9 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
    * (lagged: W = H P⁻¹ Hᵀ with q corrected by H (A⁻¹ − P⁻¹) Hᵀ r0) would have its W without the
    * shift that makes a converged step hold the contact law */
   if (cs->lin == FC_LINEARIZATION_FAST && cs->compliance->ops.shiftq)
-    return FcInputError(c->file, "contact_step.linearization", "\"fast\" cannot use compliance \"%s\" (its W is not A's and needs a shift of q that fast's re-linearizations do not make); use \"exact\", \"schur\" or \"precomputed\", or linearization \"recursive\"", cs->compliance->type);
+    return FcInputError(c->file, "contact_step.linearization",
+      "\"fast\" cannot use compliance \"%s\" (its W is not A's and needs a shift of q that fast's re-linearizations do not make); use \"exact\", \"schur\" or \"precomputed\", or linearization \"recursive\"",
+      cs->compliance->type);
   PetscCall(PetscCalloc1(model->nbodies, &mark));
   PetscCall(FcContactPairsMark(model, cs->cat, mark));
   PetscCall(FcComplianceSetParticipating(cs->compliance, mark));
@@ -413,8 +426,8 @@ PetscErrorCode FcContactStepGetView(FcContactStep cs, FcContactView *v)
   PetscFunctionBegin;
   for (PetscInt a = 0; a < cs->m; a++) {
     const FcContactPair *P = &cs->pairs[cs->pair[a]];
-    const int   s = P->reverse ? -1 : 1;
-    cs->vpair[a]  = P->casepair;
+    const int            s = P->reverse ? -1 : 1;
+    cs->vpair[a]           = P->casepair;
     for (int k = 0; k < 3; k++) {
       cs->vframe[9 * a + k]     = s * cs->frame[9 * a + k];
       cs->vframe[9 * a + 3 + k] = cs->frame[9 * a + 3 + k];

@@ -5,22 +5,22 @@
 
 /* FcInterrupted is defined in src/core/fsutil.c (the mesh sandbox polls it too). */
 
-const char *const FcStepStatNames[] = {"newton_it", "residual", "residual_abs", "converged", "assembly_time", "factor_time", "solve_time", "output_time", "step_time",
-                                       "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time", "contact_solve_time", "contact_time", "substeps", "backtracks", "inertia_shift", "inertia_penalty", "inertia_refactors",
-                                       "lin_iterations", "lin_normal_turn", "lin_penetration", "lin_force_change", "wh_time",
-                                       "krylov_it", "correction_time", "refresh_time", "refresh_lag", "refresh_taken"};
+const char *const FcStepStatNames[] = {"newton_it", "residual", "residual_abs", "converged", "assembly_time", "factor_time", "solve_time", "output_time",
+  "step_time", "contacts", "active", "stick", "slip", "contact_solves", "contact_it", "contact_error", "contact_converged", "detect_time", "w_time",
+  "contact_solve_time", "contact_time", "substeps", "backtracks", "inertia_shift", "inertia_penalty", "inertia_refactors", "lin_iterations", "lin_normal_turn",
+  "lin_penetration", "lin_force_change", "wh_time", "krylov_it", "correction_time", "refresh_time", "refresh_lag", "refresh_taken"};
 const PetscInt    FcStepNumStats    = 36;
 
 void FcStepStatsRow(const FcStepStats *st, PetscReal *row)
 {
-  row[0] = (PetscReal)st->newton_it;
-  row[1] = st->residual;
-  row[2] = st->residual_abs;
-  row[3] = st->converged ? 1.0 : 0.0;
-  row[4] = st->assembly;
-  row[5] = st->factor;
-  row[6] = st->solve;
-  row[7] = st->output;
+  row[0]  = (PetscReal)st->newton_it;
+  row[1]  = st->residual;
+  row[2]  = st->residual_abs;
+  row[3]  = st->converged ? 1.0 : 0.0;
+  row[4]  = st->assembly;
+  row[5]  = st->factor;
+  row[6]  = st->solve;
+  row[7]  = st->output;
   row[8]  = st->total;
   row[9]  = (PetscReal)st->contact.contacts;
   row[10] = (PetscReal)st->contact.active;
@@ -113,7 +113,8 @@ static PetscErrorCode NonFiniteResult_Private(FcModel *m, FcContactStep cs, cons
     }
     if (PetscIsInfOrNanReal(FcBodyStrainEnergy(B)) || PetscIsInfOrNanReal(FcBodyKineticEnergy(B))) {
       const PetscBool se = PetscIsInfOrNanReal(FcBodyStrainEnergy(B));
-      snprintf(what, len, "the %s energy of body \"%s\" is %g", se ? "strain" : "kinetic", FcBodyName(B), (double)(se ? FcBodyStrainEnergy(B) : FcBodyKineticEnergy(B)));
+      snprintf(what, len, "the %s energy of body \"%s\" is %g", se ? "strain" : "kinetic", FcBodyName(B),
+        (double)(se ? FcBodyStrainEnergy(B) : FcBodyKineticEnergy(B)));
       PetscFunctionReturn(0);
     }
   }
@@ -154,11 +155,15 @@ static PetscErrorCode Monitor_Private(FcModel *m, FcContactStep cs, const FcStep
     shift = PetscMax(shift, bs.shift);
     pen   = PetscMax(pen, bs.penalty);
   }
-  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "  step %d newton %d: residual %.3e (abs %.3e)%s contacts %d active %d%s contact error %.2e%s", (int)s->step, (int)it, (double)st->residual, (double)st->residual_abs, st->backtracks ? " (backtracked)" : "", (int)st->contact.contacts,
-                         (int)st->contact.active, cs && !contact_stable ? " (changed)" : "", (double)st->contact.error, st->nonfinite ? " NOT FINITE" : ""));
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "  step %d newton %d: residual %.3e (abs %.3e)%s contacts %d active %d%s contact error %.2e%s", (int)s->step,
+    (int)it, (double)st->residual, (double)st->residual_abs, st->backtracks ? " (backtracked)" : "", (int)st->contact.contacts, (int)st->contact.active,
+    cs && !contact_stable ? " (changed)" : "", (double)st->contact.error, st->nonfinite ? " NOT FINITE" : ""));
   /* the linearization's change since the previous correction (contact_step.linearization, issue 28) */
-  if (cs && it > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " normals turn %.1e rad force change %.1e penetration %.1e", (double)st->contact.lin_turn, (double)st->contact.lin_dforce, (double)st->contact.lin_pen));
-  if (shift > 0 || pen > 0) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " (inertia correction so far: penalty %.1e, shift %.1e)", (double)pen, (double)shift));
+  if (cs && it > 0)
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " normals turn %.1e rad force change %.1e penetration %.1e", (double)st->contact.lin_turn,
+      (double)st->contact.lin_dforce, (double)st->contact.lin_pen));
+  if (shift > 0 || pen > 0)
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, " (inertia correction so far: penalty %.1e, shift %.1e)", (double)pen, (double)shift));
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "\n"));
   PetscFunctionReturn(0);
 }
@@ -174,7 +179,7 @@ static PetscErrorCode EndStep_Private(FcModel *m, const FcStepInfo *s, FcStepSta
     st->assembly += bs.times.assembly;
     st->factor += bs.times.factor;
     st->solve += bs.times.solve;
-    st->shift = PetscMax(st->shift, bs.shift);
+    st->shift   = PetscMax(st->shift, bs.shift);
     st->penalty = PetscMax(st->penalty, bs.penalty);
     st->refactors += bs.refactors;
   }
@@ -209,7 +214,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     PetscBool all = PETSC_TRUE;
     for (PetscInt nback = 0;; nback++) {
       PetscBool finite = PETSC_TRUE;
-      all          = PETSC_TRUE;
+      all              = PETSC_TRUE;
       st->residual = st->residual_abs = 0;
       for (PetscInt b = 0; b < m->nbodies && finite; b++) {
         PetscReal rn, scale, ref;
@@ -231,7 +236,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
          * it back (time.cutback) or stop */
         st->nonfinite = PETSC_TRUE;
         st->residual = st->residual_abs = PETSC_INFINITY;
-        all = PETSC_FALSE;
+        all                             = PETSC_FALSE;
         break;
       }
       /* Backtracking on admissibility: x ← x − ½Δx, halfway back to the previous (admissible)
@@ -295,7 +300,10 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     char what[FC_NAME_LEN + 128];
     PetscCall(NonFiniteResult_Private(m, cs, st, what, sizeof what));
     if (what[0] && !st->converged) st->nonfinite = PETSC_TRUE;
-    else PetscCheck(!what[0], PETSC_COMM_SELF, PETSC_ERR_FP, "Step %d (t = %g): the result is not finite: %s; the case's magnitudes (materials, loads, prescribed or initial motions, time step) exceed double precision", (int)s->step, (double)s->t1, what);
+    else
+      PetscCheck(!what[0], PETSC_COMM_SELF, PETSC_ERR_FP,
+        "Step %d (t = %g): the result is not finite: %s; the case's magnitudes (materials, loads, prescribed or initial motions, time step) exceed double precision",
+        (int)s->step, (double)s->t1, what);
   }
   PetscFunctionReturn(0);
 }

@@ -33,21 +33,14 @@
 #define FC_COMPARE_MAX_CELLS  64
 #define FC_COMPARE_SET_LEN    (2 * FC_NAME_LEN)
 
-typedef enum {
-  AXIS_SOLVER,
-  AXIS_COMPLIANCE,
-  AXIS_DT,
-  AXIS_INTEGRATOR,
-  AXIS_LEVEL,
-  AXIS_COUNT
-} AxisKind;
+typedef enum { AXIS_SOLVER, AXIS_COMPLIANCE, AXIS_DT, AXIS_INTEGRATOR, AXIS_LEVEL, AXIS_COUNT } AxisKind;
 static const char *const axis_names[AXIS_COUNT] = {"solver", "compliance", "dt", "integrator", "level"};
 
 typedef struct {
   AxisKind     kind;
   PetscInt     n;
   char         v[FC_COMPARE_MAX_VALUES][FC_NAME_LEN];
-  FcSolverSpec spec[FC_COMPARE_MAX_VALUES];   /* solver: the parsed variants */
+  FcSolverSpec spec[FC_COMPARE_MAX_VALUES];                           /* solver: the parsed variants */
   PetscInt     which[FC_COMPARE_MAX_VALUES][FC_SOLVER_SPEC_MAX_KEYS]; /* the spelling each key is read under */
 } Axis;
 
@@ -56,30 +49,30 @@ static const char *const cost_cols[] = {"assembly_time", "factor_time", "w_time"
 #define NCOST ((PetscInt)(sizeof cost_cols / sizeof cost_cols[0]))
 
 typedef struct {
-  PetscInt  idx[AXIS_COUNT];    /* the value of each axis */
-  char      name[FC_NAME_LEN];  /* its folder: the values joined by "__" */
-  char      status[32];         /* ok, not_converged, failed */
-  char      note[600];
-  PetscInt  steps, nconv;
-  PetscReal mit, xit, mer, xer, mti, cost[NCOST], dprobe;
-  PetscReal *end;               /* the probe columns at the last row */
+  PetscInt   idx[AXIS_COUNT];   /* the value of each axis */
+  char       name[FC_NAME_LEN]; /* its folder: the values joined by "__" */
+  char       status[32];        /* ok, not_converged, failed */
+  char       note[600];
+  PetscInt   steps, nconv;
+  PetscReal  mit, xit, mer, xer, mti, cost[NCOST], dprobe;
+  PetscReal *end; /* the probe columns at the last row */
 } Cell;
 
 typedef struct {
   const FcStudyCompareOptions *o;
-  PetscInt    naxes;
-  Axis       *ax;
-  PetscInt    ncells;
-  Cell       *cell;
-  FcStudyJob *job;
-  PetscInt    nentry, entry[64]; /* the file's bodies[] entries of deformable bodies (level) */
-  PetscReal   t_end;
-  PetscBool   steps_given;
-  PetscInt    jobs;
-  PetscInt    nprobe;            /* probe columns (cell 0's header, after step and time) */
-  char      **probe;
-  char        tmp[PETSC_MAX_PATH_LEN + 64];
-  FcStudyExec x;
+  PetscInt                     naxes;
+  Axis                        *ax;
+  PetscInt                     ncells;
+  Cell                        *cell;
+  FcStudyJob                  *job;
+  PetscInt                     nentry, entry[64]; /* the file's bodies[] entries of deformable bodies (level) */
+  PetscReal                    t_end;
+  PetscBool                    steps_given;
+  PetscInt                     jobs;
+  PetscInt                     nprobe; /* probe columns (cell 0's header, after step and time) */
+  char                       **probe;
+  char                         tmp[PETSC_MAX_PATH_LEN + 64];
+  FcStudyExec                  x;
 } Compare;
 
 static PetscErrorCode CompareDestroy_Private(Compare *C)
@@ -115,9 +108,12 @@ static PetscErrorCode AxisValue_Private(Axis *a, PetscInt k, const char *opt)
     long  l;
     errno = 0;
     l     = strtol(v, &end, 10);
-    FcCheckInput(!*end && end != v && !errno && l >= 0 && l <= 8, "command line", opt, "level '%s': expected an integer in [0, 8] (the range of mesh.refine)", v);
+    FcCheckInput(
+      !*end && end != v && !errno && l >= 0 && l <= 8, "command line", opt, "level '%s': expected an integer in [0, 8] (the range of mesh.refine)", v);
   } else {
-    for (const char *c = v; *c; c++) FcCheckInput((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_', "command line", opt, "%s '%s': expected a name of [a-z0-9_]", axis_names[a->kind], v);
+    for (const char *c = v; *c; c++)
+      FcCheckInput((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_', "command line", opt, "%s '%s': expected a name of [a-z0-9_]",
+        axis_names[a->kind], v);
     /* a run checks its compliance type only when it starts: here before anything runs (the
      * integrator is one of the case schema's choices, checked when the cells load) */
     if (a->kind == AXIS_COMPLIANCE) {
@@ -131,9 +127,9 @@ static PetscErrorCode AxisValue_Private(Axis *a, PetscInt k, const char *opt)
 /* "NAME=V1,V2,...": a known axis, given once, 1 to FC_COMPARE_MAX_VALUES distinct values. */
 static PetscErrorCode ParseAxis_Private(Compare *C, const char *text, const char *opt)
 {
-  char        buf[4096], *eq, *p;
-  Axis       *a = &C->ax[C->naxes];
-  PetscInt    kind;
+  char     buf[4096], *eq, *p;
+  Axis    *a = &C->ax[C->naxes];
+  PetscInt kind;
 
   PetscFunctionBegin;
   FcCheckInput(strlen(text) < sizeof buf, "command line", opt, "'%.64s...': too long", text);
@@ -143,7 +139,8 @@ static PetscErrorCode ParseAxis_Private(Compare *C, const char *text, const char
   *eq = 0;
   for (kind = 0; kind < AXIS_COUNT && strcmp(axis_names[kind], buf); kind++) {}
   FcCheckInput(kind < AXIS_COUNT, "command line", opt, "'%s': unknown axis (expected solver, compliance, dt, integrator or level)", buf);
-  for (PetscInt i = 0; i < C->naxes; i++) FcCheckInput(C->ax[i].kind != (AxisKind)kind, "command line", opt, "axis '%s' is given twice (--solvers is the axis solver)", buf);
+  for (PetscInt i = 0; i < C->naxes; i++)
+    FcCheckInput(C->ax[i].kind != (AxisKind)kind, "command line", opt, "axis '%s' is given twice (--solvers is the axis solver)", buf);
   a->kind = (AxisKind)kind;
   a->n    = 0;
   p       = eq + 1;
@@ -151,8 +148,10 @@ static PetscErrorCode ParseAxis_Private(Compare *C, const char *text, const char
     char *comma = strchr(p, ',');
     if (comma) *comma = 0;
     /* --solvers LIST is shown as given (text is "solver=LIST") */
-    FcCheckInput(p[0], "command line", opt, "'%s': an empty %s; give a comma-separated list, e.g. %s", strcmp(opt, "--solvers") ? text : text + 7, kind == AXIS_SOLVER ? "solver name" : "value", kind == AXIS_SOLVER ? "nsgs,lemke:k=16" : "dt=0.01,0.005");
-    FcCheckInput(a->n < FC_COMPARE_MAX_VALUES && strlen(p) < FC_NAME_LEN, "command line", opt, "'%.64s': at most %d values of fewer than %d characters", text, FC_COMPARE_MAX_VALUES, FC_NAME_LEN);
+    FcCheckInput(p[0], "command line", opt, "'%s': an empty %s; give a comma-separated list, e.g. %s", strcmp(opt, "--solvers") ? text : text + 7,
+      kind == AXIS_SOLVER ? "solver name" : "value", kind == AXIS_SOLVER ? "nsgs,lemke:k=16" : "dt=0.01,0.005");
+    FcCheckInput(a->n < FC_COMPARE_MAX_VALUES && strlen(p) < FC_NAME_LEN, "command line", opt, "'%.64s': at most %d values of fewer than %d characters", text,
+      FC_COMPARE_MAX_VALUES, FC_NAME_LEN);
     for (PetscInt k = 0; k < a->n; k++) FcCheckInput(strcmp(a->v[k], p), "command line", opt, "%s '%s' is listed twice", buf, p);
     PetscCall(PetscStrncpy(a->v[a->n], p, FC_NAME_LEN));
     PetscCall(AxisValue_Private(a, a->n, opt));
@@ -205,7 +204,8 @@ static PetscErrorCode CheckSets_Private(const Compare *C)
     const char *keys[] = {"contact_solver.type=", "compliance.type=", "time.dt=", "time.integrator=", NULL};
     const char *k2     = C->ax[i].kind == AXIS_DT && C->steps_given ? "time.steps=" : NULL;
     for (PetscInt s = 0; s < o->nsets; s++) {
-      PetscBool clash = (PetscBool)(C->ax[i].kind < AXIS_LEVEL && keys[C->ax[i].kind] && !strncmp(o->sets[s], keys[C->ax[i].kind], strlen(keys[C->ax[i].kind])));
+      PetscBool clash = (PetscBool)(C->ax[i].kind < AXIS_LEVEL && keys[C->ax[i].kind] &&
+        !strncmp(o->sets[s], keys[C->ax[i].kind], strlen(keys[C->ax[i].kind])));
       if (k2 && !strncmp(o->sets[s], k2, strlen(k2))) clash = PETSC_TRUE;
       for (PetscInt e = 0; C->ax[i].kind == AXIS_LEVEL && e < C->nentry; e++) {
         char key[64];
@@ -224,10 +224,10 @@ static PetscErrorCode CheckCells_Private(Compare *C, const char *dir)
 {
   const FcStudyCompareOptions *o = C->o;
   const char                 **sets;
-  char                       (*set)[FC_COMPARE_SET_LEN];
-  const char                  *opt[2 * FC_SOLVER_SPEC_MAX_KEYS];
-  PetscInt                     nset, nopt;
-  PetscErrorCode               ierr = 0;
+  char(*set)[FC_COMPARE_SET_LEN];
+  const char    *opt[2 * FC_SOLVER_SPEC_MAX_KEYS];
+  PetscInt       nset, nopt;
+  PetscErrorCode ierr = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(o->nsets + C->naxes + 64, &sets, C->naxes + 64, &set));
@@ -298,7 +298,8 @@ static PetscErrorCode Setup_Private(Compare *C, char *dir, size_t dirlen)
       cl->idx[i] = r % C->ax[i].n;
       r /= C->ax[i].n;
     }
-    for (PetscInt i = 0; i < C->naxes; i++) l += (size_t)snprintf(cl->name + l, l < sizeof cl->name ? sizeof cl->name - l : 0, "%s%s", i ? "__" : "", C->ax[i].v[cl->idx[i]]);
+    for (PetscInt i = 0; i < C->naxes; i++)
+      l += (size_t)snprintf(cl->name + l, l < sizeof cl->name ? sizeof cl->name - l : 0, "%s%s", i ? "__" : "", C->ax[i].v[cl->idx[i]]);
     FcCheckInput(l < sizeof cl->name, "command line", "--axis", "the values of a cell make a folder name longer than %d characters", FC_NAME_LEN - 1);
     C->job[k].exit_status = -1;
   }
@@ -312,9 +313,9 @@ static PetscErrorCode StartCell_Private(void *ctx, PetscInt k)
 {
   Compare                     *C = (Compare *)ctx;
   const FcStudyCompareOptions *o = C->o;
-  char                       **argv, (*set)[FC_COMPARE_SET_LEN], out[PETSC_MAX_PATH_LEN + 2 * FC_NAME_LEN], log[PETSC_MAX_PATH_LEN + 2 * FC_NAME_LEN], head[FC_NAME_LEN + 64];
-  const char                  *opt[2 * FC_SOLVER_SPEC_MAX_KEYS];
-  PetscInt                     na = 0, nset, nopt;
+  char      **argv, (*set)[FC_COMPARE_SET_LEN], out[PETSC_MAX_PATH_LEN + 2 * FC_NAME_LEN], log[PETSC_MAX_PATH_LEN + 2 * FC_NAME_LEN], head[FC_NAME_LEN + 64];
+  const char *opt[2 * FC_SOLVER_SPEC_MAX_KEYS];
+  PetscInt    na = 0, nset, nopt;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(10 + 2 * (o->nsets + C->naxes + 64) + o->npetsc + 2 * FC_SOLVER_SPEC_MAX_KEYS, &argv, C->naxes + 64, &set));
@@ -345,10 +346,7 @@ static PetscErrorCode StartCell_Private(void *ctx, PetscInt k)
   PetscFunctionReturn(0);
 }
 
-static const char *CellName_Private(void *ctx, PetscInt k)
-{
-  return ((Compare *)ctx)->cell[k].name;
-}
+static const char *CellName_Private(void *ctx, PetscInt k) { return ((Compare *)ctx)->cell[k].name; }
 
 /* max over the steps of |p − p_ref| at the reference's times (the cell's column interpolated
  * linearly in time, FcRefineInterpolate), divided by the scale of the column: its max |value|
@@ -357,8 +355,8 @@ static const char *CellName_Private(void *ctx, PetscInt k)
  * the cell shares no time with the reference. */
 static PetscReal ProbeDifference_Private(const FcResultsTable *ref, const FcResultsTable *t)
 {
-  PetscReal  dmax = 0, *x, *y;
-  PetscInt   ct = FcResultsTableColumn(t, "time"), cr = FcResultsTableColumn(ref, "time"), ncmp = 0;
+  PetscReal dmax = 0, *x, *y;
+  PetscInt  ct = FcResultsTableColumn(t, "time"), cr = FcResultsTableColumn(ref, "time"), ncmp = 0;
 
   if (ct < 0 || cr < 0 || !t->nrows || !ref->nrows) return NAN;
   x = (PetscReal *)malloc(sizeof(PetscReal) * (size_t)t->nrows * 2);
@@ -392,7 +390,8 @@ static PetscReal ProbeDifference_Private(const FcResultsTable *ref, const FcResu
 /* The statistics of one cell from its stats.csv (missing columns: NaN). */
 static void CellStats_Private(Cell *cl, const FcResultsTable *t)
 {
-  PetscInt cit = FcResultsTableColumn(t, "contact_it"), cer = FcResultsTableColumn(t, "contact_error"), cti = FcResultsTableColumn(t, "contact_time"), cco = FcResultsTableColumn(t, "converged");
+  PetscInt cit = FcResultsTableColumn(t, "contact_it"), cer = FcResultsTableColumn(t, "contact_error"), cti = FcResultsTableColumn(t, "contact_time"),
+           cco = FcResultsTableColumn(t, "converged");
 
   cl->steps = t->nrows;
   cl->nconv = 0;
@@ -580,10 +579,14 @@ static void WriteTable_Private(const Compare *C, FILE *md)
     for (PetscInt v = 0; v < C->ax[i].n; v++) fprintf(md, "%s `%s`", v ? "," : "", C->ax[i].v[v]);
   }
   fprintf(md, "\n- %d runs, %d at once (wall times of concurrent runs share the machine: -j 1 for timings that compare)\n", (int)C->ncells, (int)C->jobs);
-  fprintf(md, "- times in s, sums over the steps (stats.csv); probe difference: max over the probe columns and the first run's times of |p − p_first| / max |p_first|, the run's probes interpolated linearly in time\n\n");
-  fprintf(md, "| run | status | steps (converged) | contact it/step | max common error | wall | assembly | factor | W | detect | contact solve | output | step | probe diff vs %s |\n", C->cell[0].name);
+  fprintf(md,
+    "- times in s, sums over the steps (stats.csv); probe difference: max over the probe columns and the first run's times of |p − p_first| / max |p_first|, the run's probes interpolated linearly in time\n\n");
+  fprintf(md,
+    "| run | status | steps (converged) | contact it/step | max common error | wall | assembly | factor | W | detect | contact solve | output | step | probe diff vs %s |\n",
+    C->cell[0].name);
   fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  printf("%-28s %-13s %7s %8s %10s %8s %8s %8s %8s %8s %8s %8s %8s %10s\n", "run", "status", "steps", "cit/step", "max_error", "wall[s]", "assembly", "factor", "W", "detect", "c_solve", "output", "step", "probe_diff");
+  printf("%-28s %-13s %7s %8s %10s %8s %8s %8s %8s %8s %8s %8s %8s %10s\n", "run", "status", "steps", "cit/step", "max_error", "wall[s]", "assembly", "factor",
+    "W", "detect", "c_solve", "output", "step", "probe_diff");
   for (PetscInt k = 0; k < C->ncells; k++) {
     const Cell *cl = &C->cell[k];
     Fmt_Private(b[0], sizeof b[0], "%.1f", cl->mit);
@@ -688,7 +691,8 @@ PetscErrorCode FcStudyCompare(const FcStudyCompareOptions *o, PetscBool *ok)
   } else {
     /* a run that failed is part of the comparison, but a failed study replaces nothing */
     ierr = FcOutDirKeepFailed(&od, kept, sizeof kept);
-    if (!ierr) fprintf(stderr, "fcsim: study compare: a run failed or did not converge (see compare.md); the study is in %s (%s was not touched)\n", kept, od.final);
+    if (!ierr)
+      fprintf(stderr, "fcsim: study compare: a run failed or did not converge (see compare.md); the study is in %s (%s was not touched)\n", kept, od.final);
   }
   PetscCall(CompareDestroy_Private(&C));
   PetscCall(ierr);

@@ -32,12 +32,13 @@ static void Sleep_Private(double s)
  * finds its first word in PATH, so that a typo is one line before any run starts. */
 static PetscErrorCode Launcher_Private(const char *what, const char *launcher, FcStudyExec *x)
 {
-  char      *w, *save = NULL;
-  PetscBool  found = PETSC_FALSE;
-  const char *path = getenv("PATH");
+  char       *w, *save = NULL;
+  PetscBool   found = PETSC_FALSE;
+  const char *path  = getenv("PATH");
 
   PetscFunctionBegin;
-  FcCheckInput(strlen(launcher) < sizeof x->launch_buf, "command line", "--mpiexec", "the launcher '%.40s...' is longer than %d characters", launcher, (int)sizeof x->launch_buf - 1);
+  FcCheckInput(strlen(launcher) < sizeof x->launch_buf, "command line", "--mpiexec", "the launcher '%.40s...' is longer than %d characters", launcher,
+    (int)sizeof x->launch_buf - 1);
   PetscCall(PetscStrncpy(x->launch_buf, launcher, sizeof x->launch_buf));
   for (w = strtok_r(x->launch_buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
     FcCheckInput(x->nlaunch < FC_STUDY_LAUNCH_MAX, "command line", "--mpiexec", "the launcher '%s' has more than %d words", launcher, FC_STUDY_LAUNCH_MAX);
@@ -54,7 +55,8 @@ static PetscErrorCode Launcher_Private(const char *what, const char *launcher, F
       if (n && (size_t)snprintf(f, sizeof f, "%.*s/%s", (int)n, d, x->launch[0]) < sizeof f && access(f, X_OK) == 0) found = PETSC_TRUE;
       d += n + (e ? 1 : 0);
     }
-  FcCheckInput(found, "command line", "--mpiexec", "the launcher '%s' is not an executable in PATH (e.g. --mpiexec \"mpiexec -n 2\"; Open MPI's is in openmpi-bin)", x->launch[0]);
+  FcCheckInput(found, "command line", "--mpiexec",
+    "the launcher '%s' is not an executable in PATH (e.g. --mpiexec \"mpiexec -n 2\"; Open MPI's is in openmpi-bin)", x->launch[0]);
   PetscFunctionReturn(0);
 }
 
@@ -68,7 +70,8 @@ PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const 
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   FcCheckInput(size == 1, "command line", what, "starts one fcsim process per run itself: run it as one process (without mpiexec)");
   for (const char *const *e = envp; e && *e; e++)
-    FcCheckInput(strncmp(*e, "OMPI_COMM_WORLD_SIZE=", 21) && strncmp(*e, "PMI_RANK=", 9) && strncmp(*e, "PMIX_RANK=", 10), "command line", what, "starts one fcsim process per run itself: run it without mpiexec");
+    FcCheckInput(strncmp(*e, "OMPI_COMM_WORLD_SIZE=", 21) && strncmp(*e, "PMI_RANK=", 9) && strncmp(*e, "PMIX_RANK=", 10), "command line", what,
+      "starts one fcsim process per run itself: run it without mpiexec");
   if (launcher) PetscCall(Launcher_Private(what, launcher, x));
   n = readlink("/proc/self/exe", x->exe, sizeof x->exe - 1);
   PetscCheck(n > 0 && (size_t)n < sizeof x->exe - 1, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot find the fcsim executable (/proc/self/exe): %s", strerror(errno));
@@ -77,7 +80,7 @@ PetscErrorCode FcStudyExecInit(const char *what, const char *const *envp, const 
     /* The runs die with the study: FCSIM_PARENT_PID makes each one's watchdog end it as an
      * interrupt once its parent is no longer this process, however this one ends (src/fcsim.c);
      * a kill -9 of the study left its runs writing into its dead temporary folder. */
-    const char *const *e = envp ? envp : (const char *const *)environ;
+    const char *const *e  = envp ? envp : (const char *const *)environ;
     PetscInt           ne = 0, k = 0;
     while (e[ne]) ne++;
     PetscCall(PetscMalloc1(ne + 2, &x->envp));
@@ -140,7 +143,7 @@ PetscErrorCode FcStudyJobStart(const FcStudyExec *x, char **argv, const char *lo
   posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   j->t0 = Now_Private();
   /* with a launcher, posix_spawnp finds it in PATH as Launcher_Private did */
-  rc    = x->nlaunch ? posix_spawnp(&j->pid, argv[0], &fa, &at, argv, x->envp) : posix_spawn(&j->pid, x->exe, &fa, &at, argv, x->envp);
+  rc = x->nlaunch ? posix_spawnp(&j->pid, argv[0], &fa, &at, argv, x->envp) : posix_spawn(&j->pid, x->exe, &fa, &at, argv, x->envp);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
   PetscCall(PetscFree(full));
@@ -180,7 +183,8 @@ void FcStudyJobsStop(FcStudyJob *job, PetscInt n)
 
 /* The children are polled every 10 ms, which also checks FcInterrupted without a race with the
  * signal. */
-PetscErrorCode FcStudyJobsRun(FcStudyJob *job, PetscInt n, PetscInt jobs, PetscBool reverse, PetscErrorCode (*start)(void *, PetscInt), void *ctx, const char *what, const char *(*name)(void *, PetscInt))
+PetscErrorCode FcStudyJobsRun(FcStudyJob *job, PetscInt n, PetscInt jobs, PetscBool reverse, PetscErrorCode (*start)(void *, PetscInt), void *ctx,
+  const char *what, const char *(*name)(void *, PetscInt))
 {
   PetscInt started = 0, running = 0;
 

@@ -10,8 +10,8 @@
 #define FC_STUDY_LAUNCH_MAX 32
 typedef struct {
   char   exe[PETSC_MAX_PATH_LEN];
-  char **envp;       /* fcsim's environment (as before MPI started) + FCSIM_PARENT_PID */
-  char   parent[48]; /* its FCSIM_PARENT_PID=<this pid> entry */
+  char **envp;                            /* fcsim's environment (as before MPI started) + FCSIM_PARENT_PID */
+  char   parent[48];                      /* its FCSIM_PARENT_PID=<this pid> entry */
   char   launch_buf[1024];                /* --mpiexec's words, NUL-separated */
   char  *launch[FC_STUDY_LAUNCH_MAX + 1]; /* the launcher's argv (launch[0] looked up in PATH), or none */
   int    nlaunch;
@@ -20,8 +20,8 @@ typedef struct {
 typedef struct {
   pid_t     pid;
   PetscBool running, started;
-  int       exit_status; /* 0–255; 128 + signal when killed; -1 not run */
-  double    t0, wall;    /* start (monotonic clock) and wall time, s */
+  int       exit_status;                   /* 0–255; 128 + signal when killed; -1 not run */
+  double    t0, wall;                      /* start (monotonic clock) and wall time, s */
   char      log[PETSC_MAX_PATH_LEN + 512]; /* its log file */
 } FcStudyJob;
 
@@ -41,7 +41,8 @@ PetscErrorCode FcStudyJobStart(const FcStudyExec *x, char **argv, const char *lo
  * 0 up to n−1 (start must call FcStudyJobStart on job[i]). Polls every 10 ms (the wall-time
  * resolution); returns early when FcInterrupted is set (then call FcStudyJobsStop). `what`
  * and name(ctx, i) label the -v progress lines. */
-PetscErrorCode FcStudyJobsRun(FcStudyJob *job, PetscInt n, PetscInt jobs, PetscBool reverse, PetscErrorCode (*start)(void *, PetscInt), void *ctx, const char *what, const char *(*name)(void *, PetscInt));
+PetscErrorCode FcStudyJobsRun(FcStudyJob *job, PetscInt n, PetscInt jobs, PetscBool reverse, PetscErrorCode (*start)(void *, PetscInt), void *ctx,
+  const char *what, const char *(*name)(void *, PetscInt));
 
 /* SIGTERM to every running job (a run treats it as SIGINT), SIGKILL after 10 s. */
 void FcStudyJobsStop(FcStudyJob *job, PetscInt n);

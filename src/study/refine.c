@@ -220,7 +220,7 @@ static PetscErrorCode ReferenceRead_Private(const char *file, PetscInt ncols, ch
 {
   FILE    *f;
   char    *buf = NULL, msg[1024] = "", where[64];
-  size_t   cap = 0;
+  size_t   cap  = 0;
   PetscInt line = 0;
 
   PetscFunctionBegin;
@@ -269,27 +269,27 @@ typedef struct {
 
 typedef struct {
   const FcStudyRefineOptions *o;
-  PetscInt   nlev, lev[FC_REFINE_MAX_LEVEL + 1];
-  PetscInt   nbodies, nrefined, *refined; /* case bodies; the refined entries of the file's bodies[] */
-  char       refined_text[1024];          /* "beam (bodies[0]), ..." for study.md */
-  PetscInt   ndeform;
-  char     **deform;                      /* names of the deformable bodies (mesh counts) */
-  PetscInt   ncols;
-  char     **cols;                        /* probe columns of the case */
-  PetscBool  have_ref;
-  Reference  ref;
-  char       quantity[FC_NAME_LEN];       /* "": Y at the last common reference point */
-  PetscInt   kq;                          /* that reference point, -1: none */
-  PetscReal  sx, sy;
-  PetscInt   jobs;
-  char       name[FC_NAME_LEN];
-  char       dir[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 64];
-  PetscBool  over_dt;                     /* --over dt: the levels halve time.dt (else the mesh) */
-  PetscReal  dt0;                         /* time.dt of the case (with the user's --set) */
-  PetscInt   steps0;                      /* time.steps when the case gives it, else 0 (t_end kept) */
-  FcStudyExec x;                          /* the executable and the runs' environment */
-  FcStudyJob *job;                        /* per level */
-  Level      *lv;
+  PetscInt                    nlev, lev[FC_REFINE_MAX_LEVEL + 1];
+  PetscInt                    nbodies, nrefined, *refined; /* case bodies; the refined entries of the file's bodies[] */
+  char                        refined_text[1024];          /* "beam (bodies[0]), ..." for study.md */
+  PetscInt                    ndeform;
+  char                      **deform; /* names of the deformable bodies (mesh counts) */
+  PetscInt                    ncols;
+  char                      **cols; /* probe columns of the case */
+  PetscBool                   have_ref;
+  Reference                   ref;
+  char                        quantity[FC_NAME_LEN]; /* "": Y at the last common reference point */
+  PetscInt                    kq;                    /* that reference point, -1: none */
+  PetscReal                   sx, sy;
+  PetscInt                    jobs;
+  char                        name[FC_NAME_LEN];
+  char                        dir[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 64];
+  PetscBool                   over_dt; /* --over dt: the levels halve time.dt (else the mesh) */
+  PetscReal                   dt0;     /* time.dt of the case (with the user's --set) */
+  PetscInt                    steps0;  /* time.steps when the case gives it, else 0 (t_end kept) */
+  FcStudyExec                 x;       /* the executable and the runs' environment */
+  FcStudyJob                 *job;     /* per level */
+  Level                      *lv;
 } Study;
 
 static PetscErrorCode StudyDestroy_Private(Study *s, Level *lv)
@@ -321,7 +321,8 @@ static PetscErrorCode ParseLevels_Private(const char *spec, Study *s)
     FcCheckInput(*p >= '0' && *p <= '9', "command line", "--levels", "'%s': expected a comma-separated list of integers in [0, %d]", spec, FC_REFINE_MAX_LEVEL);
     errno = 0;
     v     = strtol(p, &end, 10);
-    FcCheckInput(!errno && v <= FC_REFINE_MAX_LEVEL, "command line", "--levels", "'%s': level %.20s out of range [0, %d] (the range of mesh.refine)", spec, p, FC_REFINE_MAX_LEVEL);
+    FcCheckInput(!errno && v <= FC_REFINE_MAX_LEVEL, "command line", "--levels", "'%s': level %.20s out of range [0, %d] (the range of mesh.refine)", spec, p,
+      FC_REFINE_MAX_LEVEL);
     for (PetscInt k = 0; k < s->nlev; k++) FcCheckInput(s->lev[k] != v, "command line", "--levels", "'%s': level %ld is listed twice", spec, v);
     s->lev[s->nlev++] = (PetscInt)v;
     if (!*end) break;
@@ -388,11 +389,14 @@ static PetscErrorCode RefinedBodies_Private(Study *s, const FcCase *c)
     size_t   l = strlen(s->refined_text);
     PetscInt b = 0;
     while (c->bodies[b].entry != s->refined[k]) b++; /* the entry's first body */
-    if (c->bodies[b].from_volumes) snprintf(s->refined_text + l, sizeof s->refined_text - l, "%sthe bodies of mesh.volumes \"%.100s\" (`bodies[%d]`)", k ? ", " : "", c->bodies[b].mesh_file, (int)s->refined[k]);
+    if (c->bodies[b].from_volumes)
+      snprintf(s->refined_text + l, sizeof s->refined_text - l, "%sthe bodies of mesh.volumes \"%.100s\" (`bodies[%d]`)", k ? ", " : "", c->bodies[b].mesh_file,
+        (int)s->refined[k]);
     else snprintf(s->refined_text + l, sizeof s->refined_text - l, "%s%.200s (`bodies[%d]`)", k ? ", " : "", c->bodies[b].name, (int)s->refined[k]);
     snprintf(key, sizeof key, "bodies[%d].mesh.refine=", (int)s->refined[k]);
     for (PetscInt i = 0; i < o->nsets && !ierr; i++)
-      if (!strncmp(o->sets[i], key, strlen(key))) ierr = FcInputError("command line", "--set", "'%s': study refine sets the refinement of body '%s' itself (--levels)", o->sets[i], c->bodies[b].name);
+      if (!strncmp(o->sets[i], key, strlen(key)))
+        ierr = FcInputError("command line", "--set", "'%s': study refine sets the refinement of body '%s' itself (--levels)", o->sets[i], c->bodies[b].name);
   }
   return ierr;
 }
@@ -408,8 +412,8 @@ static PetscErrorCode CheckHighest_Private(Study *s)
   PetscFunctionBegin;
   {
     const char **sets;
-    char       (*set)[64];
-    PetscInt     nset;
+    char(*set)[64];
+    PetscInt nset;
     PetscCall(PetscMalloc2(o->nsets + s->nrefined + 2, &sets, s->nrefined + 2, &set));
     for (PetscInt i = 0; i < o->nsets; i++) sets[i] = o->sets[i];
     LevelSets_Private(s, s->lev[s->nlev - 1], set, &nset);
@@ -444,9 +448,9 @@ static PetscErrorCode Validate_Private(Study *s)
   PetscCall(PetscCalloc1(c.nbodies + 1, &s->deform));
   for (PetscInt b = 0; b < c.nbodies; b++)
     if (!c.bodies[b].rigid) PetscCall(PetscStrallocpy(c.bodies[b].name, &s->deform[s->ndeform++]));
-  ierr       = 0;
-  s->dt0     = c.dt;
-  s->steps0  = c.steps_given ? c.steps : 0;
+  ierr      = 0;
+  s->dt0    = c.dt;
+  s->steps0 = c.steps_given ? c.steps : 0;
   if (s->over_dt) {
     /* --bodies names meshes to refine: with --over dt it would be ignored. The case's time.dt,
      * after the user's --set, is level 0's (the level's --set comes after the user's) */
@@ -460,7 +464,8 @@ static PetscErrorCode Validate_Private(Study *s)
     for (PetscInt p = 0; p < c.nprobes; p++) {
       const FcCaseProbe *pr = &c.probes[p];
       char               buf[FC_NAME_LEN + 4];
-      if ((pr->type == FC_PROBE_DISPLACEMENT || pr->type == FC_PROBE_REACTION || pr->type == FC_PROBE_CONTACT_FORCE) && pr->component < 0) { /* one column with a component */
+      if ((pr->type == FC_PROBE_DISPLACEMENT || pr->type == FC_PROBE_REACTION || pr->type == FC_PROBE_CONTACT_FORCE) &&
+        pr->component < 0) { /* one column with a component */
         for (int k = 0; k < 3; k++) {
           snprintf(buf, sizeof buf, "%s_%c", pr->name, "xyz"[k]);
           PetscCall(PetscStrallocpy(buf, &s->cols[s->ncols++]));
@@ -486,10 +491,12 @@ static PetscErrorCode Validate_Private(Study *s)
   PetscCall(FcCaseDestroy(&c));
   PetscCall(ierr);
   if (o->quantity) {
-    FcCheckInput(FindName_Private(s->ncols, s->cols, o->quantity) >= 0, "command line", "--quantity", "'%s' is not a probe column of %s", o->quantity, o->casefile);
+    FcCheckInput(
+      FindName_Private(s->ncols, s->cols, o->quantity) >= 0, "command line", "--quantity", "'%s' is not a probe column of %s", o->quantity, o->casefile);
     PetscCall(PetscStrncpy(s->quantity, o->quantity, sizeof s->quantity));
   } else if (!o->reference) PetscCall(PetscStrncpy(s->quantity, s->cols[s->ncols - 1], sizeof s->quantity));
-  FcCheckInput(o->reference || (!o->scale_x && !o->scale_y), "command line", o->scale_x ? "--scale-x" : "--scale-y", "scales the run's columns for the comparison with --reference: give a reference file");
+  FcCheckInput(o->reference || (!o->scale_x && !o->scale_y), "command line", o->scale_x ? "--scale-x" : "--scale-y",
+    "scales the run's columns for the comparison with --reference: give a reference file");
   s->sx = o->scale_x ? o->scale_x : 1;
   s->sy = o->scale_y ? o->scale_y : 1;
   if (o->reference) {
@@ -568,9 +575,9 @@ static PetscErrorCode RunLevels_Private(Study *s, Level *lv)
  * last reference point), they are computed afterwards. */
 static PetscErrorCode AnalyseLevel_Private(Study *s, Level *L)
 {
-  char        run[PETSC_MAX_PATH_LEN + 96], path[PETSC_MAX_PATH_LEN + 128], last[400];
-  struct stat st;
-  PetscBool   exists, found;
+  char           run[PETSC_MAX_PATH_LEN + 96], path[PETSC_MAX_PATH_LEN + 128], last[400];
+  struct stat    st;
+  PetscBool      exists, found;
   FcResultsTable t;
 
   PetscFunctionBegin;
@@ -666,7 +673,7 @@ static PetscErrorCode Compare_Private(Study *s, Level *lv)
           L->nzero++;
           continue;
         }
-        e = (L->yrun[k] - s->ref.y[k]) / PetscAbsReal(s->ref.y[k]);
+        e  = (L->yrun[k] - s->ref.y[k]) / PetscAbsReal(s->ref.y[k]);
         mx = PetscMax(mx, PetscAbsReal(e));
         sum += e * e;
         L->ncmp++;
@@ -682,7 +689,8 @@ static PetscErrorCode Compare_Private(Study *s, Level *lv)
     Level *L = &lv[i];
     if (strcmp(L->status, "ok")) continue;
     /* order of the max error between consecutive levels: e ∝ h^p ⇒ p = ln(e_prev / e) / ln r */
-    if (i >= 1 && !strcmp(lv[i - 1].status, "ok") && lv[i - 1].emax > 0 && L->emax > 0) L->perr = log(lv[i - 1].emax / L->emax) / (log(2.0) * (PetscReal)(L->level - lv[i - 1].level));
+    if (i >= 1 && !strcmp(lv[i - 1].status, "ok") && lv[i - 1].emax > 0 && L->emax > 0)
+      L->perr = log(lv[i - 1].emax / L->emax) / (log(2.0) * (PetscReal)(L->level - lv[i - 1].level));
     if (i >= 2 && !strcmp(lv[i - 1].status, "ok") && !strcmp(lv[i - 2].status, "ok") && L->level - lv[i - 1].level == lv[i - 1].level - lv[i - 2].level) {
       PetscReal r = PetscPowReal(2.0, (PetscReal)(L->level - lv[i - 1].level));
       if (FcRefineOrder(lv[i - 2].q, lv[i - 1].q, L->q, r, &L->p)) {
@@ -696,7 +704,9 @@ static PetscErrorCode Compare_Private(Study *s, Level *lv)
 static void QuantityText_Private(const Study *s, char *buf, size_t len)
 {
   if (s->quantity[0]) snprintf(buf, len, "%s at the last row of probes.csv", s->quantity);
-  else if (s->kq >= 0) snprintf(buf, len, "%s%s at %s = %.10g (the last reference point every level covers)", s->sy != 1 ? "scaled " : "", s->ref.yname, s->ref.xname, (double)s->ref.x[s->kq]);
+  else if (s->kq >= 0)
+    snprintf(buf, len, "%s%s at %s = %.10g (the last reference point every level covers)", s->sy != 1 ? "scaled " : "", s->ref.yname, s->ref.xname,
+      (double)s->ref.x[s->kq]);
   else snprintf(buf, len, "%s at the last reference point every level covers: none", s->ref.yname);
 }
 
@@ -705,7 +715,8 @@ static PetscErrorCode WriteResults_Private(Study *s, Level *lv)
   const FcStudyRefineOptions *o = s->o;
   char                        path[PETSC_MAX_PATH_LEN + 96], qtext[1024];
   FILE                       *csv, *md, *err = NULL;
-  const char                 *head[] = {"level", "DoFs", "elements", "wall [s]", "converged", "Q", "max rel. error", "RMS rel. error", "order p", "Richardson Q", "error order", "status"};
+  const char                 *head[] = {
+                    "level", "DoFs", "elements", "wall [s]", "converged", "Q", "max rel. error", "RMS rel. error", "order p", "Richardson Q", "error order", "status"};
 
   PetscFunctionBegin;
   QuantityText_Private(s, qtext, sizeof qtext);
@@ -718,30 +729,38 @@ static PetscErrorCode WriteResults_Private(Study *s, Level *lv)
     PetscCheck(err = fopen(path, "w"), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s: %s", path, strerror(errno));
     fprintf(err, "level,x_ref,y_ref,y_run,rel_error\n");
   }
-  fprintf(csv, "level,dofs,elements,wall_time_s,converged,quantity,max_rel_error,rms_rel_error,order,richardson,error_order,compared,outside_range,zero_reference,exit_status,status\n");
+  fprintf(csv,
+    "level,dofs,elements,wall_time_s,converged,quantity,max_rel_error,rms_rel_error,order,richardson,error_order,compared,outside_range,zero_reference,exit_status,status\n");
   fprintf(md, "# %s refinement study: %s\n\n", s->over_dt ? "Time-step" : "Mesh", s->name);
   fprintf(md, "- command: `%s`\n", o->command_line ? o->command_line : "");
   fprintf(md, "- case: `%s`", o->casefile);
   for (PetscInt i = 0; i < o->nsets; i++) fprintf(md, " `--set %s`", o->sets[i]);
   if (s->over_dt) {
-    fprintf(md, "\n- time step of level L: `time.dt` = %.17g / 2^L%s\n", (double)s->dt0, s->steps0 ? " and `time.steps` = steps · 2^L (the same end time)" : " (the same t_end)");
-    fprintf(md, "- each level: `fcsim run %s ... --set time.dt=DT_L%s -o level_L -q`, %d at once (wall times of concurrent runs share the machine)\n", o->casefile, s->steps0 ? " --set time.steps=N_L" : "", (int)s->jobs);
+    fprintf(md, "\n- time step of level L: `time.dt` = %.17g / 2^L%s\n", (double)s->dt0,
+      s->steps0 ? " and `time.steps` = steps · 2^L (the same end time)" : " (the same t_end)");
+    fprintf(md, "- each level: `fcsim run %s ... --set time.dt=DT_L%s -o level_L -q`, %d at once (wall times of concurrent runs share the machine)\n",
+      o->casefile, s->steps0 ? " --set time.steps=N_L" : "", (int)s->jobs);
   } else {
     fprintf(md, "\n- refined bodies (`bodies[i].mesh.refine` = level): %s\n", s->refined_text);
-    fprintf(md, "- each level: `fcsim run %s ... --set bodies[i].mesh.refine=L -o level_L -q`, %d at once (wall times of concurrent runs share the machine)\n", o->casefile, (int)s->jobs);
+    fprintf(md, "- each level: `fcsim run %s ... --set bodies[i].mesh.refine=L -o level_L -q`, %d at once (wall times of concurrent runs share the machine)\n",
+      o->casefile, (int)s->jobs);
   }
   if (s->have_ref) {
-    fprintf(md, "- reference: `%s`, X = `%s`, Y = `%s`, %d points; the run's X is multiplied by %g and Y by %g\n", s->ref.file, s->ref.xname, s->ref.yname, (int)s->ref.n, (double)s->sx, (double)s->sy);
+    fprintf(md, "- reference: `%s`, X = `%s`, Y = `%s`, %d points; the run's X is multiplied by %g and Y by %g\n", s->ref.file, s->ref.xname, s->ref.yname,
+      (int)s->ref.n, (double)s->sx, (double)s->sy);
     for (PetscInt i = 0; i < s->ref.ncomments; i++) fprintf(md, "  > %s\n", s->ref.comments[i]);
     fprintf(md, "- relative error at each reference point: (y_run − y_ref) / |y_ref|, y_run interpolated linearly in the run's X\n");
   }
   fprintf(md, "- quantity Q: %s\n", qtext);
-  fprintf(md, "- %s ratio r = 2 per level; observed order p = ln(|Q_{L−1} − Q_{L−2}| / |Q_L − Q_{L−1}|) / ln r; Richardson Q = Q_L + (Q_L − Q_{L−1}) / (r^p − 1); error order ln(e_{L−1} / e_L) / ln r (Roache 1997)\n\n", s->over_dt ? "time-step" : "mesh");
+  fprintf(md,
+    "- %s ratio r = 2 per level; observed order p = ln(|Q_{L−1} − Q_{L−2}| / |Q_L − Q_{L−1}|) / ln r; Richardson Q = Q_L + (Q_L − Q_{L−1}) / (r^p − 1); error order ln(e_{L−1} / e_L) / ln r (Roache 1997)\n\n",
+    s->over_dt ? "time-step" : "mesh");
   for (size_t k = 0; k < sizeof head / sizeof head[0]; k++) fprintf(md, "| %s ", head[k]);
   fprintf(md, "|\n");
   for (size_t k = 0; k < sizeof head / sizeof head[0]; k++) fprintf(md, "|---");
   fprintf(md, "|\n");
-  printf("%5s %10s %10s %9s %4s %18s %12s %12s %7s %18s %7s  %s\n", "level", "DoFs", "elements", "wall[s]", "conv", "Q", "max_rel_err", "rms_rel_err", "order", "Richardson", "err_ord", "status");
+  printf("%5s %10s %10s %9s %4s %18s %12s %12s %7s %18s %7s  %s\n", "level", "DoFs", "elements", "wall[s]", "conv", "Q", "max_rel_err", "rms_rel_err", "order",
+    "Richardson", "err_ord", "status");
   for (PetscInt i = 0; i < s->nlev; i++) {
     Level    *L = &lv[i];
     char      c[10][64];
@@ -755,8 +774,10 @@ static PetscErrorCode WriteResults_Private(Study *s, Level *lv)
     Fmt_Private(c[6], sizeof c[6], "%.3f", L->p);
     Fmt_Private(c[7], sizeof c[7], "%.10g", L->qinf);
     Fmt_Private(c[8], sizeof c[8], "%.3f", L->perr);
-    fprintf(md, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", (int)L->level, c[0], c[1], c[2], conv ? "yes" : "no", c[3], c[4], c[5], c[6], c[7], c[8], L->status);
-    printf("%5d %10s %10s %9s %4s %18s %12s %12s %7s %18s %7s  %s\n", (int)L->level, c[0], c[1], c[2], conv ? "yes" : "no", c[3], c[4], c[5], c[6], c[7], c[8], L->status);
+    fprintf(md, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", (int)L->level, c[0], c[1], c[2], conv ? "yes" : "no", c[3], c[4], c[5], c[6],
+      c[7], c[8], L->status);
+    printf("%5d %10s %10s %9s %4s %18s %12s %12s %7s %18s %7s  %s\n", (int)L->level, c[0], c[1], c[2], conv ? "yes" : "no", c[3], c[4], c[5], c[6], c[7], c[8],
+      L->status);
     Fmt_Private(c[0], sizeof c[0], "%.17g", L->nodes >= 0 ? 3.0 * (PetscReal)L->nodes : NAN);
     Fmt_Private(c[1], sizeof c[1], "%.17g", L->elems >= 0 ? (PetscReal)L->elems : NAN);
     Fmt_Private(c[2], sizeof c[2], "%.17g", L->exit_status >= 0 ? L->wall : NAN);
@@ -766,10 +787,13 @@ static PetscErrorCode WriteResults_Private(Study *s, Level *lv)
     Fmt_Private(c[6], sizeof c[6], "%.17g", L->p);
     Fmt_Private(c[7], sizeof c[7], "%.17g", L->qinf);
     Fmt_Private(c[8], sizeof c[8], "%.17g", L->perr);
-    fprintf(csv, "%d,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d,%s\n", (int)L->level, c[0], c[1], c[2], (int)conv, c[3], c[4], c[5], c[6], c[7], c[8], (int)L->ncmp, (int)L->nout, (int)L->nzero, L->exit_status, L->status);
+    fprintf(csv, "%d,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d,%s\n", (int)L->level, c[0], c[1], c[2], (int)conv, c[3], c[4], c[5], c[6], c[7], c[8],
+      (int)L->ncmp, (int)L->nout, (int)L->nzero, L->exit_status, L->status);
     if (err && L->have_curve)
       for (PetscInt k = 0; k < s->ref.n; k++)
-        if (L->covered[k] && s->ref.y[k] != 0) fprintf(err, "%d,%.17g,%.17g,%.17g,%.17g\n", (int)L->level, (double)s->ref.x[k], (double)s->ref.y[k], (double)L->yrun[k], (double)((L->yrun[k] - s->ref.y[k]) / PetscAbsReal(s->ref.y[k])));
+        if (L->covered[k] && s->ref.y[k] != 0)
+          fprintf(err, "%d,%.17g,%.17g,%.17g,%.17g\n", (int)L->level, (double)s->ref.x[k], (double)s->ref.y[k], (double)L->yrun[k],
+            (double)((L->yrun[k] - s->ref.y[k]) / PetscAbsReal(s->ref.y[k])));
   }
   fprintf(md, "\nDoFs: 3 × nodes of the deformable bodies (constrained DoFs included). ");
   if (s->have_ref) fprintf(md, "Reference points outside a run's X range, and points with y_ref = 0, are skipped (study.csv: outside_range, zero_reference).");
@@ -778,7 +802,9 @@ static PetscErrorCode WriteResults_Private(Study *s, Level *lv)
     if (lv[i].note[0] || lv[i].nout) {
       fprintf(md, "\n- level %d: ", (int)lv[i].level);
       if (lv[i].note[0]) fprintf(md, "%s", lv[i].note);
-      if (lv[i].nout) fprintf(md, "%s%d reference point%s outside the run's range of %s", lv[i].note[0] ? "; " : "", (int)lv[i].nout, lv[i].nout == 1 ? "" : "s", s->ref.xname);
+      if (lv[i].nout)
+        fprintf(
+          md, "%s%d reference point%s outside the run's range of %s", lv[i].note[0] ? "; " : "", (int)lv[i].nout, lv[i].nout == 1 ? "" : "s", s->ref.xname);
       fprintf(md, "\n");
     }
   printf("Q: %s\n", qtext);
@@ -815,7 +841,7 @@ static PetscErrorCode Study_Private(Study *s, Level *lv, PetscBool *ok, PetscBoo
 PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
 {
   Study          s;
-  Level         *lv = NULL;
+  Level         *lv          = NULL;
   PetscBool      interrupted = PETSC_FALSE;
   PetscErrorCode ierr;
   FcOutDir       od;
@@ -826,7 +852,8 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
   PetscCall(PetscMemzero(&s, sizeof s));
   s.o = o;
   /* before anything else is read: what the levels refine */
-  FcCheckInput(!o->over || !strcmp(o->over, "mesh") || !strcmp(o->over, "dt"), "command line", "--over", "'%s': expected mesh (the levels refine the meshes) or dt (they halve time.dt)", o->over);
+  FcCheckInput(!o->over || !strcmp(o->over, "mesh") || !strcmp(o->over, "dt"), "command line", "--over",
+    "'%s': expected mesh (the levels refine the meshes) or dt (they halve time.dt)", o->over);
   s.over_dt = (PetscBool)(o->over && !strcmp(o->over, "dt"));
   PetscCall(FcStudyExecInit("study refine", o->envp, o->mpiexec, &s.x));
   ierr = ParseLevels_Private(o->levels, &s);
@@ -835,15 +862,15 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
     PetscCall(StudyDestroy_Private(&s, NULL));
     return ierr;
   }
-  s.jobs   = o->jobs > 0 ? o->jobs : (PetscInt)sysconf(_SC_NPROCESSORS_ONLN);
-  s.jobs   = PetscMax(1, PetscMin(s.jobs, s.nlev));
+  s.jobs = o->jobs > 0 ? o->jobs : (PetscInt)sysconf(_SC_NPROCESSORS_ONLN);
+  s.jobs = PetscMax(1, PetscMin(s.jobs, s.nlev));
   PetscCall(PetscCalloc1(s.nlev, &lv));
   PetscCall(PetscCalloc1(s.nlev, &s.job));
   s.lv = lv;
   for (PetscInt i = 0; i < s.nlev; i++) {
     s.job[i].exit_status = -1;
-    lv[i].level       = s.lev[i];
-    lv[i].exit_status = -1;
+    lv[i].level          = s.lev[i];
+    lv[i].exit_status    = -1;
     PetscCall(PetscCalloc2(s.ref.n + 1, &lv[i].covered, s.ref.n + 1, &lv[i].yrun));
   }
   ierr = FcOutDirCheck(s.dir, o->outdir ? "command line" : o->casefile, o->outdir ? "-o" : "output.dir", "study refine", o->overwrite, &od);
@@ -858,7 +885,7 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
   /* an interrupt stops the levels (SIGTERM, SIGKILL after 10 s) before the watchdog may end
    * this process (src/fcsim.c) */
   FcInterruptGrace = 12.0;
-  ierr = Study_Private(&s, lv, ok, &interrupted);
+  ierr             = Study_Private(&s, lv, ok, &interrupted);
   if (ierr || interrupted) FcOutDirAbandon(&od);
   else if (*ok) {
     ierr = FcOutDirCommit(&od);
@@ -866,7 +893,8 @@ PetscErrorCode FcStudyRefine(const FcStudyRefineOptions *o, PetscBool *ok)
   } else {
     /* a level that failed is part of the study, but a failed study replaces nothing */
     ierr = FcOutDirKeepFailed(&od, kept, sizeof kept);
-    if (!ierr) fprintf(stderr, "fcsim: study refine: a level failed or did not converge (see study.md); the study is in %s (%s was not touched)\n", kept, s.dir);
+    if (!ierr)
+      fprintf(stderr, "fcsim: study refine: a level failed or did not converge (see study.md); the study is in %s (%s was not touched)\n", kept, s.dir);
   }
   PetscCall(StudyDestroy_Private(&s, lv));
   PetscCall(PetscFree(lv));

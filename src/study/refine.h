@@ -23,11 +23,11 @@ typedef struct {
   PetscBool          overwrite; /* --overwrite: a foreign folder at outdir may be replaced */
   PetscBool          force;     /* --force: passed on to every run (src/run/estimate.h) */
   const char        *command_line;
-  PetscInt           npetsc;    /* PETSc options of the command line, passed on to every run */
+  PetscInt           npetsc; /* PETSc options of the command line, passed on to every run */
   const char *const *petsc;
-  const char *const *envp;      /* environment of the runs (NULL: the current one); fcsim
+  const char *const *envp;    /* environment of the runs (NULL: the current one); fcsim
                                    passes its environment as it was before MPI started */
-  const char        *mpiexec;   /* --mpiexec: the launcher every run starts under ("mpiexec -n 2"); NULL: none */
+  const char        *mpiexec; /* --mpiexec: the launcher every run starts under ("mpiexec -n 2"); NULL: none */
 } FcStudyRefineOptions;
 
 /* Runs every level, writes DIR/study.csv, study.md, errors.csv (with a reference), the runs

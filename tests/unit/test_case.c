@@ -50,7 +50,7 @@ static PetscErrorCode LoadCaptured(const char *file, int nsets, const char *cons
 
 static PetscErrorCode Load(const char *file, int nsets, const char *const *sets, FcCase *c)
 {
-  char err[4096];
+  char           err[4096];
   PetscErrorCode ierr = LoadCaptured(file, nsets, sets, c, err, sizeof err);
   if (ierr) print_error("unexpected error %d loading %s: %s", (int)ierr, file, err);
   return ierr;
@@ -68,7 +68,7 @@ static PetscReal MatParam(const FcCaseBody *b, const char *name)
 /* A value of the resolved JSON by a dotted path of member names ("time.newton.max_it"). */
 static const cJSON *Resolved(const cJSON *root, const char *path)
 {
-  char  buf[256], *tok, *save = NULL;
+  char         buf[256], *tok, *save = NULL;
   const cJSON *cur = root;
 
   snprintf(buf, sizeof buf, "%s", path);
@@ -243,9 +243,9 @@ static void test_full_case(void **state)
 
 static void test_defaults(void **state)
 {
-  char         file[PETSC_MAX_PATH_LEN], again[PETSC_MAX_PATH_LEN];
-  FcCase       c, c2;
-  cJSON       *r;
+  char   file[PETSC_MAX_PATH_LEN], again[PETSC_MAX_PATH_LEN];
+  FcCase c, c2;
+  cJSON *r;
 
   (void)state;
   TmpCase(file, sizeof file, "base.json", base_case);
@@ -321,9 +321,9 @@ static void test_defaults(void **state)
 /* Mesh files are resolved relative to the case file, not to the working directory. */
 static void test_mesh_relative(void **state)
 {
-  char   dir[128], file[PETSC_MAX_PATH_LEN], expect[PETSC_MAX_PATH_LEN];
+  char        dir[128], file[PETSC_MAX_PATH_LEN], expect[PETSC_MAX_PATH_LEN];
   const char *sets[] = {"bodies[0].mesh.file=../mesh.geo"};
-  FcCase c;
+  FcCase      c;
 
   (void)state;
   snprintf(dir, sizeof dir, "%s/sub", tmpdir);
@@ -338,7 +338,7 @@ static void test_mesh_relative(void **state)
 
 static void test_set(void **state)
 {
-  char        file[PETSC_MAX_PATH_LEN];
+  char file[PETSC_MAX_PATH_LEN];
   // clang-format off
   const char *sets[] = {
     "time.dt=0.05",                       /* number */
@@ -412,7 +412,7 @@ static void test_ramps(void **state)
   FcCase      c;
   FcCaseBody *b;
   PetscReal   t[] = {0, 1, 2}, s[] = {0, 2, 1};
-  FcRamp      cst = {.type = FC_RAMP_CONSTANT, .value = 3}, lin = {.type = FC_RAMP_LINEAR, .t0 = 1, .t1 = 3}, tab = {.type = FC_RAMP_TABLE, .n = 3, .t = t, .s = s};
+  FcRamp cst = {.type = FC_RAMP_CONSTANT, .value = 3}, lin = {.type = FC_RAMP_LINEAR, .t0 = 1, .t1 = 3}, tab = {.type = FC_RAMP_TABLE, .n = 3, .t = t, .s = s};
   const double tol = 1e-14;
 
   (void)state;
@@ -422,7 +422,7 @@ static void test_ramps(void **state)
   assert_true(PetscAbsReal(FcRampEval(&lin, 1.5) - 0.25) < tol);
   assert_true(PetscAbsReal(FcRampEval(&lin, 2) - 0.5) < tol);
   assert_true(FcRampEval(&lin, 3) == 1 && FcRampEval(&lin, 10) == 1);
-  assert_true(FcRampEval(&tab, -1) == 0);   /* held before the table */
+  assert_true(FcRampEval(&tab, -1) == 0); /* held before the table */
   assert_true(PetscAbsReal(FcRampEval(&tab, 0.25) - 0.5) < tol);
   assert_true(FcRampEval(&tab, 1) == 2);
   assert_true(PetscAbsReal(FcRampEval(&tab, 1.5) - 1.5) < tol);
@@ -516,7 +516,8 @@ static const char contact_full[] =
 static void AssertVec3(const PetscReal v[3], double x, double y, double z)
 {
   const double tol = 1e-14;
-  if (PetscAbsReal(v[0] - x) > tol || PetscAbsReal(v[1] - y) > tol || PetscAbsReal(v[2] - z) > tol) fail_msg("got [%.17g, %.17g, %.17g], expected [%g, %g, %g]", (double)v[0], (double)v[1], (double)v[2], x, y, z);
+  if (PetscAbsReal(v[0] - x) > tol || PetscAbsReal(v[1] - y) > tol || PetscAbsReal(v[2] - z) > tol)
+    fail_msg("got [%.17g, %.17g, %.17g], expected [%g, %g, %g]", (double)v[0], (double)v[1], (double)v[2], x, y, z);
 }
 
 static void test_contact_case(void **state)
@@ -688,13 +689,13 @@ static void test_contact_case(void **state)
 /* A minimal rigid floor and contact pair: every contact default. */
 static void test_contact_defaults(void **state)
 {
-  char             file[PETSC_MAX_PATH_LEN];
+  char              file[PETSC_MAX_PATH_LEN];
   static const char text[] = "{\"name\": \"d\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
                              " \"bodies\": [" BODY_JSON ", {\"name\": \"floor\", \"type\": \"rigid\",\n"
                              "   \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1]}}],\n"
                              " \"contacts\": [{\"pair\": [\"block\", \"floor\"]}]}\n";
-  FcCase           c;
-  cJSON           *r;
+  FcCase            c;
+  cJSON            *r;
 
   (void)state;
   TmpCase(file, sizeof file, "contact_defaults.json", text);
@@ -733,7 +734,7 @@ static void test_contact_defaults(void **state)
 
 static void test_contact_set(void **state)
 {
-  char        file[PETSC_MAX_PATH_LEN];
+  char file[PETSC_MAX_PATH_LEN];
   // clang-format off
   const char *sets[] = {
     "contacts[0].mu=0.3",
@@ -773,11 +774,11 @@ static void test_contact_set(void **state)
 
 static void test_motion_displacement(void **state)
 {
-  char         file[PETSC_MAX_PATH_LEN];
-  FcCase       c;
-  PetscReal    u[3], tab[] = {0, 1, 2, 3, 2, 3, 2, 1};
-  FcDriver     zero, cst = {.dim = 3, .value = {1, -2, 3}, .ramp = {.type = FC_RAMP_CONSTANT, .value = 0.5}};
-  FcDriver     two = {.dim = 3, .ntab = 2, .tab = tab};
+  char      file[PETSC_MAX_PATH_LEN];
+  FcCase    c;
+  PetscReal u[3], tab[] = {0, 1, 2, 3, 2, 3, 2, 1};
+  FcDriver  zero, cst   = {.dim = 3, .value = {1, -2, 3}, .ramp = {.type = FC_RAMP_CONSTANT, .value = 0.5}};
+  FcDriver  two = {.dim = 3, .ntab = 2, .tab = tab};
 
   (void)state;
   FcDriverInit(&zero, 3); /* what a motion without a prescribed translation holds */
@@ -827,7 +828,8 @@ static void test_motion_displacement(void **state)
   /* rotation angles: "angle" scaled by the translation's ramp (its own copy of it: the case is
    * freed without a double free), or a table of its own */
   {
-    const char *sets[] = {"bodies[3].motion.rotation={\"axis\": [0, 0, 1], \"angle\": 2}", "bodies[4].motion.rotation={\"axis\": [0, 0, 2], \"table\": [[0, 0], [2, 1]]}"};
+    const char *sets[] = {
+      "bodies[3].motion.rotation={\"axis\": [0, 0, 1], \"angle\": 2}", "bodies[4].motion.rotation={\"axis\": [0, 0, 2], \"table\": [[0, 0], [2, 1]]}"};
     assert_int_equal(Load(file, 2, sets, &c), 0);
     assert_true(PetscAbsReal(FcDriverComponent(&c.bodies[3].motion.angle, 0, 0.5) - 1) < 1e-15); /* 2 · 0.5 */
     assert_true(FcDriverComponent(&c.bodies[3].motion.angle, 0, 4) == 2);
@@ -1076,7 +1078,8 @@ static void test_bad_inputs(void **state)
     nl = strchr(err, '\n');
     if (getenv("FC_TEST_SHOW")) fprintf(stdout, "%s", err);
     if (ierr != FC_ERR_INPUT || !nl || nl[1] || strncmp(err, prefix, strlen(prefix)) || !strstr(err, bc->msg) || c.bodies || c.resolved_json) {
-      print_error("bad case %d (%s%s): error %d, stderr [%s], expected prefix [%s] and [%s]\n", (int)i, bc->sets[0] ? "--set " : "", bc->sets[0] ? bc->sets[0] : "file", (int)ierr, err, prefix, bc->msg);
+      print_error("bad case %d (%s%s): error %d, stderr [%s], expected prefix [%s] and [%s]\n", (int)i, bc->sets[0] ? "--set " : "",
+        bc->sets[0] ? bc->sets[0] : "file", (int)ierr, err, prefix, bc->msg);
       nbad++;
     }
   }
@@ -1108,7 +1111,7 @@ static const FcMaterialModel toy_model = {.create = CreateToy_Private, .params =
 static void test_registered_material(void **state)
 {
   char        file[PETSC_MAX_PATH_LEN], err[4096];
-  const char *ok[]      = {"bodies[0].material={\"model\": \"toy\", \"k\": 5, \"density\": 900}"};
+  const char *ok[] = {"bodies[0].material={\"model\": \"toy\", \"k\": 5, \"density\": 900}"};
   // clang-format off
   const char *bad[][1]  = {
     {"bodies[0].material={\"model\": \"toy\", \"k\": 5, \"density\": 900, \"E\": 1}"},

@@ -29,15 +29,9 @@ static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
 /* Uniform in [-1, 1): xorshift64* (testutil.h), so the test does not depend on the C library's
  * rand(). */
-static PetscReal Rand(void)
-{
-  return FcTestXorshift(&rng_state);
-}
+static PetscReal Rand(void) { return FcTestXorshift(&rng_state); }
 
-static PetscReal Dot(const PetscReal u[3], const PetscReal v[3])
-{
-  return u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-}
+static PetscReal Dot(const PetscReal u[3], const PetscReal v[3]) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
 
 static void Cross(const PetscReal u[3], const PetscReal v[3], PetscReal w[3])
 {
@@ -53,10 +47,7 @@ static PetscReal Dist(const PetscReal u[3], const PetscReal v[3])
   return PetscSqrtReal(s);
 }
 
-static PetscReal Norm(const PetscReal u[3])
-{
-  return PetscSqrtReal(Dot(u, u));
-}
+static PetscReal Norm(const PetscReal u[3]) { return PetscSqrtReal(Dot(u, u)); }
 
 static void RandomUnit(PetscReal n[3])
 {
@@ -123,7 +114,7 @@ static PetscErrorCode BuildSphere(PetscInt nlat, PetscInt nlon, PetscReal jitter
     X[3 * v + 1] = r * PetscSinReal(th) * PetscSinReal(ph);
     X[3 * v + 2] = r * PetscCosReal(th);
   }
-#define IDX(i, j) (1 + ((i) - 1) * nlon + ((j) % nlon))
+#define IDX(i, j) (1 + ((i)-1) * nlon + ((j) % nlon))
   for (PetscInt j = 0; j < nlon; j++) {
     T[3 * k] = 0, T[3 * k + 1] = IDX(1, j), T[3 * k + 2] = IDX(1, j + 1), k++;
     T[3 * k] = n - 1, T[3 * k + 1] = IDX(nlat - 1, j + 1), T[3 * k + 2] = IDX(nlat - 1, j), k++;
@@ -248,8 +239,12 @@ static PetscErrorCode TestClosestPoint(void)
     max_excess = PetscMax(max_excess, d - dmin);
     max_res    = PetscMax(max_res, dmin - d);
   }
-  printf("FIGURE closest point on triangle: %" PetscInt_FMT " points (%" PetscInt_FMT " sliver/degenerate triangles), regions face/edge/vertex %" PetscInt_FMT "/%" PetscInt_FMT "/%" PetscInt_FMT "\n", npts, nsliver, count[0], count[1], count[2]);
-  printf("FIGURE closest point: max(d - min sampled d) = %.3e (<= 1e-12), max optimality (p-xc).(x_k-xc) = %.3e, max |sum w - 1| = %.3e, min w = %.3e, max |sum w x - xc| = %.3e, max sampling slack = %.3e\n", (double)max_excess, (double)max_opt, (double)max_sum, (double)min_w, (double)max_rep, (double)max_res);
+  printf("FIGURE closest point on triangle: %" PetscInt_FMT " points (%" PetscInt_FMT " sliver/degenerate triangles), regions face/edge/vertex %" PetscInt_FMT
+         "/%" PetscInt_FMT "/%" PetscInt_FMT "\n",
+    npts, nsliver, count[0], count[1], count[2]);
+  printf(
+    "FIGURE closest point: max(d - min sampled d) = %.3e (<= 1e-12), max optimality (p-xc).(x_k-xc) = %.3e, max |sum w - 1| = %.3e, min w = %.3e, max |sum w x - xc| = %.3e, max sampling slack = %.3e\n",
+    (double)max_excess, (double)max_opt, (double)max_sum, (double)min_w, (double)max_rep, (double)max_res);
   assert_true(max_excess <= 1e-12);
   assert_true(max_opt <= 1e-12);
   assert_true(max_sum <= 1e-14);
@@ -269,7 +264,8 @@ static void test_closest_point(void **state)
 /* tree against brute force on a sphere                                                       */
 
 /* Compare tree answers with brute force for npts points; returns the number of mismatches. */
-static PetscErrorCode CompareClosest(FcAABBTree tree, PetscInt nt, const PetscInt *T, const PetscReal *X, PetscInt npts, const PetscReal *P, PetscInt *mismatch, PetscReal *maxdiff)
+static PetscErrorCode CompareClosest(
+  FcAABBTree tree, PetscInt nt, const PetscInt *T, const PetscReal *X, PetscInt npts, const PetscReal *P, PetscInt *mismatch, PetscReal *maxdiff)
 {
   PetscFunctionBegin;
   *mismatch = 0;
@@ -288,12 +284,12 @@ static PetscErrorCode CompareClosest(FcAABBTree tree, PetscInt nt, const PetscIn
 
 static PetscErrorCode TestTreeSphere(void)
 {
-  const PetscInt  nlat = small ? 20 : 50, nlon = small ? 22 : 52, npts = small ? 300 : 2000;
-  const PetscReal rball = 0.1, alarm = 0.3;
-  PetscInt        nv, nt, *T, mismatch, ball_miss = 0, ball_extra = 0, nfound, sign_err = 0, not_found = 0, nreg[3] = {0, 0, 0}, depth, nnodes, ninside = 0;
-  PetscReal      *X, *P, maxdiff, max_gap = 0, max_rec = 0;
-  FcAABBTree      tree;
-  FcProximity    *res;
+  const PetscInt     nlat = small ? 20 : 50, nlon = small ? 22 : 52, npts = small ? 300 : 2000;
+  const PetscReal    rball = 0.1, alarm = 0.3;
+  PetscInt           nv, nt, *T, mismatch, ball_miss = 0, ball_extra = 0, nfound, sign_err = 0, not_found = 0, nreg[3] = {0, 0, 0}, depth, nnodes, ninside = 0;
+  PetscReal         *X, *P, maxdiff, max_gap = 0, max_rec = 0;
+  FcAABBTree         tree;
+  FcProximity       *res;
   FcProximityOptions opt;
 
   PetscFunctionBegin;
@@ -357,8 +353,13 @@ static PetscErrorCode TestTreeSphere(void)
       } else if (bd <= alarm) not_found++;
     }
   }
-  printf("FIGURE aabb vs brute force: sphere %" PetscInt_FMT " triangles (tree depth %" PetscInt_FMT "), %" PetscInt_FMT " points: closest mismatches %" PetscInt_FMT ", max |d - d_bf| = %.3e; ball r=%g: %" PetscInt_FMT " missed, %" PetscInt_FMT " extra\n", nt, depth, npts, mismatch, (double)maxdiff, (double)rball, ball_miss, ball_extra);
-  printf("FIGURE proximity on sphere: alarm %g: %" PetscInt_FMT " found (%" PetscInt_FMT " inside), %" PetscInt_FMT " missed, max ||gap| - d_bf| = %.3e, max |xc + gap n - p| = %.3e, gap sign vs winding number: %" PetscInt_FMT " errors, regions face/edge/vertex %" PetscInt_FMT "/%" PetscInt_FMT "/%" PetscInt_FMT "\n", (double)alarm, nfound, ninside, not_found, (double)max_gap, (double)max_rec, sign_err, nreg[0], nreg[1], nreg[2]);
+  printf("FIGURE aabb vs brute force: sphere %" PetscInt_FMT " triangles (tree depth %" PetscInt_FMT "), %" PetscInt_FMT
+         " points: closest mismatches %" PetscInt_FMT ", max |d - d_bf| = %.3e; ball r=%g: %" PetscInt_FMT " missed, %" PetscInt_FMT " extra\n",
+    nt, depth, npts, mismatch, (double)maxdiff, (double)rball, ball_miss, ball_extra);
+  printf("FIGURE proximity on sphere: alarm %g: %" PetscInt_FMT " found (%" PetscInt_FMT " inside), %" PetscInt_FMT
+         " missed, max ||gap| - d_bf| = %.3e, max |xc + gap n - p| = %.3e, gap sign vs winding number: %" PetscInt_FMT
+         " errors, regions face/edge/vertex %" PetscInt_FMT "/%" PetscInt_FMT "/%" PetscInt_FMT "\n",
+    (double)alarm, nfound, ninside, not_found, (double)max_gap, (double)max_rec, sign_err, nreg[0], nreg[1], nreg[2]);
   assert_int_equal(mismatch, 0);
   assert_int_equal(ball_miss, 0);
   assert_int_equal(ball_extra, 0);
@@ -386,7 +387,8 @@ static void test_tree_sphere(void **state)
 
 /* Same contacts (point, triangle, region, gap, normal) from two trees; returns the largest
  * difference of gaps and counts differing labels. */
-static PetscErrorCode CompareFind(FcAABBTree a, FcAABBTree b, const PetscReal *X, PetscInt npts, const PetscReal *P, PetscReal alarm, PetscInt *ndiff, PetscReal *gdiff, PetscInt *nfound)
+static PetscErrorCode CompareFind(
+  FcAABBTree a, FcAABBTree b, const PetscReal *X, PetscInt npts, const PetscReal *P, PetscReal alarm, PetscInt *ndiff, PetscReal *gdiff, PetscInt *nfound)
 {
   FcProximityOptions opt;
   FcProximity       *ra, *rb;
@@ -441,8 +443,12 @@ static PetscErrorCode TestRefit(void)
   PetscCall(FcAABBTreeCreate(nt, 3, T, X3, &c));
   PetscCall(CompareClosest(a, nt, T, X3, npts, P, &mm3, &md3));
   PetscCall(CompareFind(a, c, X3, npts, P, alarm, &nd2, &gd2, &nf2));
-  printf("FIGURE refit after rigid motion vs rebuild: %" PetscInt_FMT " points, %" PetscInt_FMT " contacts: %" PetscInt_FMT " differ, max |diff gap, n| = %.3e; closest vs brute force: %" PetscInt_FMT " mismatches (max |d - d_bf| = %.3e)\n", npts, nf1, nd1, (double)gd1, mm, (double)md);
-  printf("FIGURE fattened by %g, nodes moved < fattening, no refit, vs rebuild: %" PetscInt_FMT " contacts: %" PetscInt_FMT " differ, max |diff| = %.3e; closest vs brute force: %" PetscInt_FMT " mismatches\n", (double)fat, nf2, nd2, (double)gd2, mm3);
+  printf("FIGURE refit after rigid motion vs rebuild: %" PetscInt_FMT " points, %" PetscInt_FMT " contacts: %" PetscInt_FMT
+         " differ, max |diff gap, n| = %.3e; closest vs brute force: %" PetscInt_FMT " mismatches (max |d - d_bf| = %.3e)\n",
+    npts, nf1, nd1, (double)gd1, mm, (double)md);
+  printf("FIGURE fattened by %g, nodes moved < fattening, no refit, vs rebuild: %" PetscInt_FMT " contacts: %" PetscInt_FMT
+         " differ, max |diff| = %.3e; closest vs brute force: %" PetscInt_FMT " mismatches\n",
+    (double)fat, nf2, nd2, (double)gd2, mm3);
   assert_int_equal(mm, 0);
   assert_int_equal(nd1, 0);
   assert_true(gd1 <= 1e-14);
@@ -471,11 +477,11 @@ static void test_refit(void **state)
 static PetscReal FrameError(const PetscReal n[3], const PetscReal t1[3], const PetscReal t2[3])
 {
   PetscReal e = 0, c[3];
-  e = PetscMax(e, PetscAbsReal(Dot(t1, t1) - 1));
-  e = PetscMax(e, PetscAbsReal(Dot(t2, t2) - 1));
-  e = PetscMax(e, PetscAbsReal(Dot(n, t1)));
-  e = PetscMax(e, PetscAbsReal(Dot(n, t2)));
-  e = PetscMax(e, PetscAbsReal(Dot(t1, t2)));
+  e           = PetscMax(e, PetscAbsReal(Dot(t1, t1) - 1));
+  e           = PetscMax(e, PetscAbsReal(Dot(t2, t2) - 1));
+  e           = PetscMax(e, PetscAbsReal(Dot(n, t1)));
+  e           = PetscMax(e, PetscAbsReal(Dot(n, t2)));
+  e           = PetscMax(e, PetscAbsReal(Dot(t1, t2)));
   Cross(t1, t2, c); /* right-handed: t1 x t2 = n */
   e = PetscMax(e, Dist(c, n));
   return e;
@@ -483,7 +489,7 @@ static PetscReal FrameError(const PetscReal n[3], const PetscReal t1[3], const P
 
 static PetscErrorCode TestFrame(void)
 {
-  const PetscInt nf = small ? 1000 : 10000;
+  const PetscInt nf   = small ? 1000 : 10000;
   PetscReal      emax = 0, ratio[3] = {0, 0, 0}, th[3] = {1e-2, 1e-4, 1e-6}, walk_max = 0, walk_fb = 0, walk_err = 0;
   PetscReal      n[3], t1[3], t2[3], prev[3];
 
@@ -506,7 +512,7 @@ static PetscErrorCode TestFrame(void)
     PetscCall(FcContactFrame(n, prev, t1, t2));
     emax = PetscMax(emax, FrameError(n, t1, t2));
     PetscCall(FcContactFrame(n, n, t1, t2)); /* t1_prev parallel to n: deterministic fallback */
-    emax = PetscMax(emax, FrameError(n, t1, t2));
+    emax    = PetscMax(emax, FrameError(n, t1, t2));
     prev[0] = prev[1] = prev[2] = 0;
     PetscCall(FcContactFrame(n, prev, t1, t2));
     emax = PetscMax(emax, FrameError(n, t1, t2));
@@ -539,7 +545,7 @@ static PetscErrorCode TestFrame(void)
     PetscReal ax[3] = {1, -2, 0.5}, s = Norm(ax), c1[3], c2[3];
     for (int d = 0; d < 3; d++) ax[d] /= s;
     n[0] = 2, n[1] = 1, n[2] = 0.3;
-    s    = Dot(n, ax);
+    s = Dot(n, ax);
     for (int d = 0; d < 3; d++) n[d] -= s * ax[d];
     s = Norm(n);
     for (int d = 0; d < 3; d++) n[d] /= s;
@@ -559,7 +565,9 @@ static PetscErrorCode TestFrame(void)
     }
   }
   printf("FIGURE frame: max orthonormality/right-handedness error %.3e over %" PetscInt_FMT " normals x 4 variants\n", (double)emax, nf);
-  printf("FIGURE frame continuity: max |dt1|/angle = %.3f (angle 1e-2), %.3f (1e-4), %.3f (1e-6); 3000 steps of 1e-3 rad: max step |dt1| = %.2e continued, %.2e deterministic only (error %.1e)\n", (double)ratio[0], (double)ratio[1], (double)ratio[2], (double)walk_max, (double)walk_fb, (double)walk_err);
+  printf(
+    "FIGURE frame continuity: max |dt1|/angle = %.3f (angle 1e-2), %.3f (1e-4), %.3f (1e-6); 3000 steps of 1e-3 rad: max step |dt1| = %.2e continued, %.2e deterministic only (error %.1e)\n",
+    (double)ratio[0], (double)ratio[1], (double)ratio[2], (double)walk_max, (double)walk_fb, (double)walk_err);
   assert_true(emax <= 1e-14);
   for (int k = 0; k < 3; k++) assert_true(ratio[k] <= 1.01);
   assert_true(walk_max <= 1.01e-3);
@@ -603,7 +611,9 @@ static PetscErrorCode TestValley(void)
   opt.prev       = r0;
   opt.hysteresis = 0.05;
   PetscCall(FcProximityFind(tree, X, 1, NULL, P, &opt, &n2, &r2));
-  printf("FIGURE valley: point crossing the bisector: triangle %" PetscInt_FMT " -> %" PetscInt_FMT " without hysteresis, %" PetscInt_FMT " with hysteresis 0.05 (gap %.4f vs best %.4f); t1 moved by %.2e\n", r0[0].tri, r1[0].tri, r2[0].tri, (double)r2[0].gap, (double)r1[0].gap, (double)Dist(r2[0].t1, tprev));
+  printf("FIGURE valley: point crossing the bisector: triangle %" PetscInt_FMT " -> %" PetscInt_FMT " without hysteresis, %" PetscInt_FMT
+         " with hysteresis 0.05 (gap %.4f vs best %.4f); t1 moved by %.2e\n",
+    r0[0].tri, r1[0].tri, r2[0].tri, (double)r2[0].gap, (double)r1[0].gap, (double)Dist(r2[0].t1, tprev));
   assert_true(r1[0].tri != r0[0].tri);
   assert_int_equal(r2[0].tri, r0[0].tri);
   assert_true(Dist(r2[0].t1, tprev) < 1e-14); /* same face, same normal: t1 kept exactly */
@@ -619,11 +629,11 @@ static PetscErrorCode TestValley(void)
  * alarm. */
 static PetscErrorCode TestFlat(void)
 {
-  PetscReal   X[27];
-  PetscInt    T[8 * 6], k = 0, nout, allowed[4] = {0, 1, 2, 3};
-  PetscReal   P[5 * 3] = {0.3, 0.2, 0.1, 0.7, 0.6, -0.05, 0.25, 0.25, 0.2, 0.5, 0.5, 0.0, 1.6, 0.5, 0.0};
-  FcAABBTree  tree;
-  FcProximity *r;
+  PetscReal          X[27];
+  PetscInt           T[8 * 6], k = 0, nout, allowed[4] = {0, 1, 2, 3};
+  PetscReal          P[5 * 3] = {0.3, 0.2, 0.1, 0.7, 0.6, -0.05, 0.25, 0.25, 0.2, 0.5, 0.5, 0.0, 1.6, 0.5, 0.0};
+  FcAABBTree         tree;
+  FcProximity       *r;
   FcProximityOptions opt;
 
   PetscFunctionBegin;
@@ -683,10 +693,10 @@ static PetscErrorCode TestFlat(void)
     PetscCall(FcProximityFind(tree, X, 2, NULL, P + 9, &opt, &nprev, &prev));
     assert_int_equal(nprev, 2);
     prev[0].point = 3, prev[1].point = 4; /* as if found for points 3 and 4 of P */
-    opt.alarm     = 0.5;
-    opt.nprev     = nprev;
-    opt.prev      = prev;
-    opt.keep      = PETSC_INFINITY;
+    opt.alarm = 0.5;
+    opt.nprev = nprev;
+    opt.prev  = prev;
+    opt.keep  = PETSC_INFINITY;
     PetscCall(FcProximityFind(tree, X, 5, NULL, P, &opt, &nk, &rk));
     assert_int_equal(nk, 5);
     assert_true(rk[4].point == 4 && PetscAbsReal(rk[4].gap - 0.6) < 1e-15);
@@ -708,7 +718,8 @@ static PetscErrorCode TestFlat(void)
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     assert_int_not_equal(FcProximityFind(tree, X, 5, NULL, P, &opt, &nk, &rk), 0);
     PetscCall(PetscPopErrorHandler());
-    printf("FIGURE flat square: a previous contact 0.6 away (alarm 0.5) kept with keep = inf (gap %.3f), dropped with keep 0.55 or when not in prev\n", (double)gkeep);
+    printf("FIGURE flat square: a previous contact 0.6 away (alarm 0.5) kept with keep = inf (gap %.3f), dropped with keep 0.55 or when not in prev\n",
+      (double)gkeep);
   }
   PetscCall(FcAABBTreeDestroy(&tree));
   PetscFunctionReturn(0);
@@ -807,7 +818,9 @@ static PetscErrorCode TestShapes(void)
   /* on the axis: the radial direction is undefined, the answer is still a frame */
   PetscCall(FcProximityCylinder(ctr, ctr, ax, rad, hl, NULL, &c));
   assert_true(PetscAbsReal(c.gap + rad) < 1e-15 && FrameError(c.n, c.t1, c.t2) < 1e-14);
-  printf("FIGURE analytic shapes: %" PetscInt_FMT " points vs %" PetscInt_FMT " surface samples: max error (|gap| - sampled distance, |xc + gap n - p|, frame) sphere %.2e, box %.2e, cylinder %.2e\n", np, ns, (double)emax[0], (double)emax[1], (double)emax[2]);
+  printf("FIGURE analytic shapes: %" PetscInt_FMT " points vs %" PetscInt_FMT
+         " surface samples: max error (|gap| - sampled distance, |xc + gap n - p|, frame) sphere %.2e, box %.2e, cylinder %.2e\n",
+    np, ns, (double)emax[0], (double)emax[1], (double)emax[2]);
   for (int k = 0; k < 3; k++) assert_true(emax[k] <= 1e-14);
   PetscCall(PetscFree(Y));
   PetscFunctionReturn(0);
@@ -822,23 +835,20 @@ static void test_shapes(void **state)
 /* ------------------------------------------------------------------------------------------ */
 /* growth of the query work                                                                   */
 
-static PetscReal Height(PetscReal x, PetscReal y)
-{
-  return 0.1 * PetscSinReal(2 * PETSC_PI * x) * PetscSinReal(2 * PETSC_PI * y);
-}
+static PetscReal Height(PetscReal x, PetscReal y) { return 0.1 * PetscSinReal(2 * PETSC_PI * x) * PetscSinReal(2 * PETSC_PI * y); }
 
 /* n points against n triangles of a wavy height field, alarm = 2 h: the work per query is the
  * number of tree nodes whose box is tested. With a balanced tree and a constant number of
  * triangles within the alarm it grows like log n. */
 static PetscErrorCode ScalingOne(PetscInt mgrid, PetscInt *ntri, PetscReal *vpq, PetscReal tim[3], PetscInt *nfound)
 {
-  const PetscInt  nv = (mgrid + 1) * (mgrid + 1), nt = 2 * mgrid * mgrid;
-  const PetscReal h = 1.0 / mgrid, alarm = 2 * h;
-  PetscReal      *X, *P, t0, t1, t2, t3;
-  PetscInt       *T, k = 0, nout;
-  PetscInt64      visits;
-  FcAABBTree      tree;
-  FcProximity    *res;
+  const PetscInt     nv = (mgrid + 1) * (mgrid + 1), nt = 2 * mgrid * mgrid;
+  const PetscReal    h = 1.0 / mgrid, alarm = 2 * h;
+  PetscReal         *X, *P, t0, t1, t2, t3;
+  PetscInt          *T, k = 0, nout;
+  PetscInt64         visits;
+  FcAABBTree         tree;
+  FcProximity       *res;
   FcProximityOptions opt;
 
   PetscFunctionBegin;
@@ -902,9 +912,12 @@ static PetscErrorCode TestScaling(void)
   PetscFunctionBegin;
   for (int k = 0; k < 3; k++) {
     PetscCall(ScalingOne(mg[k], &nt[k], &vpq[k], tim[k], &nf[k]));
-    printf("FIGURE scaling: n = %" PetscInt_FMT " points vs %" PetscInt_FMT " triangles: build %.3f s, refit %.4f s, find %.3f s (%" PetscInt_FMT " contacts), %.1f node visits per query\n", nt[k], nt[k], (double)tim[k][0], (double)tim[k][1], (double)tim[k][2], nf[k], (double)vpq[k]);
+    printf("FIGURE scaling: n = %" PetscInt_FMT " points vs %" PetscInt_FMT " triangles: build %.3f s, refit %.4f s, find %.3f s (%" PetscInt_FMT
+           " contacts), %.1f node visits per query\n",
+      nt[k], nt[k], (double)tim[k][0], (double)tim[k][1], (double)tim[k][2], nf[k], (double)vpq[k]);
   }
-  printf("FIGURE scaling: visits per query ratio n x16: %.3f (< 4 asserted; log-like growth %.3f, quadratic would be 16)\n", (double)(vpq[2] / vpq[0]), (double)(PetscLogReal((PetscReal)nt[2]) / PetscLogReal((PetscReal)nt[0])));
+  printf("FIGURE scaling: visits per query ratio n x16: %.3f (< 4 asserted; log-like growth %.3f, quadratic would be 16)\n", (double)(vpq[2] / vpq[0]),
+    (double)(PetscLogReal((PetscReal)nt[2]) / PetscLogReal((PetscReal)nt[0])));
   assert_true(vpq[2] / vpq[0] < 4);
   PetscFunctionReturn(0);
 }
@@ -978,10 +991,10 @@ static PetscErrorCode SmallOption(void)
 static void test_broadphase(void **state)
 {
   (void)state;
-  const PetscReal inf = PETSC_MAX_REAL;
-  PetscReal box[5 * 6] = {0, 0, 0, 1, 1, 1, 1, 0, 0, 2, 1, 1, 2.5, 0, 0, 3.5, 1, 1, 3.25, 0.5, 0.5, 4.25, 1.5, 1.5, -inf, -inf, -inf, inf, 0, inf};
-  const PetscInt expect[][2] = {{0, 1}, {0, 4}, {1, 4}, {2, 3}, {2, 4}};
-  PetscInt np, *pairs;
+  const PetscReal inf         = PETSC_MAX_REAL;
+  PetscReal       box[5 * 6]  = {0, 0, 0, 1, 1, 1, 1, 0, 0, 2, 1, 1, 2.5, 0, 0, 3.5, 1, 1, 3.25, 0.5, 0.5, 4.25, 1.5, 1.5, -inf, -inf, -inf, inf, 0, inf};
+  const PetscInt  expect[][2] = {{0, 1}, {0, 4}, {1, 4}, {2, 3}, {2, 4}};
+  PetscInt        np, *pairs;
   assert_int_equal(FcBroadPhaseSweep(5, box, &np, &pairs), 0);
   assert_int_equal(np, 5);
   for (int k = 0; k < 5; k++) {
@@ -996,7 +1009,7 @@ static void test_broadphase(void **state)
     unsigned         seed = 12345;
     for (int i = 0; i < n; i++)
       for (int d = 0; d < 3; d++) {
-        seed            = seed * 1103515245u + 12345u;
+        seed             = seed * 1103515245u + 12345u;
         b[6 * i + d]     = (seed >> 8) % 1000 / 100.0;
         b[6 * i + 3 + d] = b[6 * i + d] + 0.5 + (seed >> 20) % 10 / 10.0;
       }

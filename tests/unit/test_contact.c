@@ -23,10 +23,7 @@
 
 /* ---- this test's random sequence (splitmix64, tests/unit/testutil.h) ---- */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-static double   Uniform(double a, double b)
-{
-  return FcTestUniform(&rng_state, a, b);
-}
+static double   Uniform(double a, double b) { return FcTestUniform(&rng_state, a, b); }
 
 /* ---- independent cone geometry: the projection built from angles in the (n, ‖t‖) half-plane ----
  * K_μ is the wedge of half-angle α = atan μ around n; its polar cone is the wedge of angles
@@ -67,8 +64,8 @@ static void AngularProject(double mu, const double x[3], int polar, double p[3])
 /* The common error written out again from its definition, with the angular projection. */
 static double ReferenceError(FcContactProblem p, const double *r)
 {
-  const int n  = 3 * (int)p->m;
-  double   *u  = malloc(sizeof(double) * (size_t)(n ? n : 1)), e2 = 0, q2 = 0, r2 = 0, u2 = 0, scale;
+  const int n = 3 * (int)p->m;
+  double   *u = malloc(sizeof(double) * (size_t)(n ? n : 1)), e2 = 0, q2 = 0, r2 = 0, u2 = 0, scale;
   for (int i = 0; i < n; i++) {
     u[i] = p->q[i];
     for (int j = 0; j < n; j++) u[i] += p->W[(size_t)i * n + j] * r[j];
@@ -102,7 +99,7 @@ static void RandomProblem(int m, int symmetrize, FcContactProblem *prob)
 /* ---- 1. cone projection ---- */
 static void test_cone_projection(void **state)
 {
-  const double mus[] = {0.0, 1e-8, 0.1, 0.5, 1.0, 2.0, 1e3};
+  const double mus[]   = {0.0, 1e-8, 0.1, 0.5, 1.0, 2.0, 1e3};
   double       max_ref = 0, max_moreau = 0, max_orth = 0, max_idem = 0, max_out = 0;
   int          npts = 0, ninside = 0, npolar = 0, nboundary = 0;
   (void)state;
@@ -114,7 +111,7 @@ static void test_cone_projection(void **state)
       for (int i = 0; i < 3; i++) x[i] = scale * Uniform(-1, 1);
       if (k % 10 == 0) x[1] = x[2] = 0; /* on the axis */
       if (k % 10 == 1) {                /* exactly on the boundary generator */
-        x[0] = fabs(x[0]);
+        x[0]     = fabs(x[0]);
         double t = hypot(x[1], x[2]);
         if (t > 0) {
           x[1] *= mu * x[0] / t;
@@ -151,7 +148,9 @@ static void test_cone_projection(void **state)
       npts++;
     }
   }
-  printf("FIGURE cone projection: %d points (%d inside, %d polar, %d boundary), mu in {0..1e3}: max |P - angular| %.1e, Moreau |x - P_K - P_K°| %.1e, <P_K,P_K°> %.1e, idempotence %.1e, outside K %.1e (relative to |x|)\n", npts, ninside, npolar, nboundary, max_ref, max_moreau, max_orth, max_idem, max_out);
+  printf(
+    "FIGURE cone projection: %d points (%d inside, %d polar, %d boundary), mu in {0..1e3}: max |P - angular| %.1e, Moreau |x - P_K - P_K°| %.1e, <P_K,P_K°> %.1e, idempotence %.1e, outside K %.1e (relative to |x|)\n",
+    npts, ninside, npolar, nboundary, max_ref, max_moreau, max_orth, max_idem, max_out);
   assert_true(ninside > 1000 && npolar > 1000 && nboundary > 1000);
   assert_true(max_ref <= 1e-13);
   assert_true(max_moreau <= 1e-13);
@@ -191,7 +190,7 @@ static void test_single_contact(void **state)
 {
   FcContactSolver s;
   double          r[3], u[3], dev_sep = 0, dev_stick = 0, dev_slip = 0, dev_slip_c = 0, dev_mu0 = 0, max_err = 0;
-  const double    Wc[9] = {2.0, 0.3, -0.2, 0.3, 1.5, 0.4, -0.2, 0.4, 1.0};
+  const double    Wc[9]  = {2.0, 0.3, -0.2, 0.3, 1.5, 0.4, -0.2, 0.4, 1.0};
   int             nstick = 0, nslip = 0, nsep = 0;
   (void)state;
 
@@ -201,8 +200,8 @@ static void test_single_contact(void **state)
 
   { /* separation: q_N > 0 → r = 0 exactly, u = q */
     const double q[3] = {0.5, 0.3, -0.2};
-    max_err = fmax(max_err, SolveOne(s, Wc, q, 0.5, r, u));
-    dev_sep = fmax(fabs(r[0]), fmax(fabs(r[1]), fabs(r[2])));
+    max_err           = fmax(max_err, SolveOne(s, Wc, q, 0.5, r, u));
+    dev_sep           = fmax(fabs(r[0]), fmax(fabs(r[1]), fabs(r[2])));
     assert_true(r[0] == 0 && r[1] == 0 && r[2] == 0);
   }
   { /* stick: r = −W⁻¹q inside the cone, u = 0 */
@@ -225,8 +224,8 @@ static void test_single_contact(void **state)
     FcTestSolve3(Wc, q, x);
     assert_true(hypot(x[1], x[2]) > mu * -x[0]); /* not a stick case */
     max_err = fmax(max_err, SolveOne(s, Wc, q, mu, r, u));
-    rt = hypot(r[1], r[2]);
-    ut = hypot(u[1], u[2]);
+    rt      = hypot(r[1], r[2]);
+    ut      = hypot(u[1], u[2]);
     assert_true(r[0] > 0 && ut > 0);
     d = fmax(d, fabs(rt - mu * r[0]) / r[0]);
     d = fmax(d, fabs(u[0]) / hypot(q[0], hypot(q[1], q[2])));
@@ -235,12 +234,14 @@ static void test_single_contact(void **state)
   }
   { /* μ = 0: r_T = 0, u_N = 0 */
     const double q[3] = {-0.8, 0.6, 0.9};
-    max_err = fmax(max_err, SolveOne(s, Wc, q, 0.0, r, u));
-    dev_mu0 = fmax(fabs(r[1]), fabs(r[2]));
-    dev_mu0 = fmax(dev_mu0, fabs(r[0] - 0.8 / Wc[0]) / (0.8 / Wc[0]));
-    dev_mu0 = fmax(dev_mu0, fabs(u[0]));
+    max_err           = fmax(max_err, SolveOne(s, Wc, q, 0.0, r, u));
+    dev_mu0           = fmax(fabs(r[1]), fabs(r[2]));
+    dev_mu0           = fmax(dev_mu0, fabs(r[0] - 0.8 / Wc[0]) / (0.8 / Wc[0]));
+    dev_mu0           = fmax(dev_mu0, fabs(u[0]));
   }
-  printf("FIGURE single contact closed forms: deviation separation %.1e, stick %.1e, slip (isotropic) %.1e, slip (coupled: cone, u_N, direction) %.1e, mu=0 %.1e; max common error %.1e\n", dev_sep, dev_stick, dev_slip, dev_slip_c, dev_mu0, max_err);
+  printf(
+    "FIGURE single contact closed forms: deviation separation %.1e, stick %.1e, slip (isotropic) %.1e, slip (coupled: cone, u_N, direction) %.1e, mu=0 %.1e; max common error %.1e\n",
+    dev_sep, dev_stick, dev_slip, dev_slip_c, dev_mu0, max_err);
   assert_true(dev_stick <= 1e-12 && dev_slip <= 1e-12 && dev_slip_c <= 1e-12 && dev_mu0 <= 1e-12);
 
   /* Many random single contacts: one sweep must solve each one to rounding. */
@@ -256,7 +257,8 @@ static void test_single_contact(void **state)
     e       = SolveOne(s, W, q, mu, r, u);
     max_err = fmax(max_err, e);
   }
-  printf("FIGURE single contact random: 2000 contacts (%d separation, %d stick, %d slip/frictionless), one sweep each, max common error %.1e\n", nsep, nstick, nslip, max_err);
+  printf("FIGURE single contact random: 2000 contacts (%d separation, %d stick, %d slip/frictionless), one sweep each, max common error %.1e\n", nsep, nstick,
+    nslip, max_err);
   assert_true(max_err <= 1e-13);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 }
@@ -266,7 +268,7 @@ static void test_random_problems(void **state)
 {
   FcContactSolver      s;
   FcContactSolverStats st;
-  const int            nprob = 40;
+  const int            nprob   = 40;
   double               max_err = 0, sum_it = 0, max_stat_dev = 0, max_ref_dev = 0, max_time = 0;
   int                  max_it = 0, max_warm = 0, ncontacts = 0;
   (void)state;
@@ -298,8 +300,8 @@ static void test_random_problems(void **state)
     max_stat_dev = fmax(max_stat_dev, fabs(st.error - err) / fmax(err, DBL_MIN));
     /* Both are normalised residuals of O(1) quantities: they agree to rounding of those (the
      * residual is ~1e-11 here, so a relative comparison would only measure that rounding). */
-    max_ref_dev  = fmax(max_ref_dev, fabs(ref - err));
-    max_err      = fmax(max_err, st.error);
+    max_ref_dev = fmax(max_ref_dev, fabs(ref - err));
+    max_err     = fmax(max_err, st.error);
     sum_it += st.iterations;
     max_it   = st.iterations > max_it ? (int)st.iterations : max_it;
     max_time = fmax(max_time, st.time);
@@ -312,8 +314,12 @@ static void test_random_problems(void **state)
     free(r);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE nsgs random problems: %d problems (m = 1..20, %d contacts, mu in [0,1]), max common error %.3e, mean iterations %.1f, max iterations %d, max time %.2e s\n", nprob, ncontacts, max_err, sum_it / nprob, max_it, max_time);
-  printf("FIGURE nsgs statistics: |stats.error - common error(r)| / error max %.1e; independent reimplementation of the error (angular projection): max |difference| %.1e; warm start from the solution: max %d sweeps\n", max_stat_dev, max_ref_dev, max_warm);
+  printf(
+    "FIGURE nsgs random problems: %d problems (m = 1..20, %d contacts, mu in [0,1]), max common error %.3e, mean iterations %.1f, max iterations %d, max time %.2e s\n",
+    nprob, ncontacts, max_err, sum_it / nprob, max_it, max_time);
+  printf(
+    "FIGURE nsgs statistics: |stats.error - common error(r)| / error max %.1e; independent reimplementation of the error (angular projection): max |difference| %.1e; warm start from the solution: max %d sweeps\n",
+    max_stat_dev, max_ref_dev, max_warm);
   assert_true(max_stat_dev <= 1e-14);
   assert_true(max_ref_dev <= 1e-14);
   assert_true(max_warm <= 1);
@@ -325,8 +331,11 @@ static void test_random_problems(void **state)
     fputs(view, stdout);
     all = strstr(view, "(all solves): ");
     assert_non_null(all);
-    assert_int_equal(sscanf(all, "(all solves): %ld separation, %ld stick or frictionless, %ld slip (%ld through the quartic), %ld fallback", &nsep, &nstick, &nslip, &nquartic, &nfallback), 5);
-    printf("FIGURE nsgs local solves over all random problems: %ld separation, %ld stick or frictionless, %ld slip (%ld through the quartic), %ld fallback\n", nsep, nstick, nslip, nquartic, nfallback);
+    assert_int_equal(sscanf(all, "(all solves): %ld separation, %ld stick or frictionless, %ld slip (%ld through the quartic), %ld fallback", &nsep, &nstick,
+                       &nslip, &nquartic, &nfallback),
+      5);
+    printf("FIGURE nsgs local solves over all random problems: %ld separation, %ld stick or frictionless, %ld slip (%ld through the quartic), %ld fallback\n",
+      nsep, nstick, nslip, nquartic, nfallback);
     assert_true(nslip > 0 && nstick > 0 && nsep > 0);
     assert_int_equal(nfallback, 0);
   }
@@ -455,7 +464,12 @@ static void test_unknown_type(void **state)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_cone_projection), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_random_problems), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options), cmocka_unit_test(test_unknown_type),
+    cmocka_unit_test(test_cone_projection),
+    cmocka_unit_test(test_single_contact),
+    cmocka_unit_test(test_random_problems),
+    cmocka_unit_test(test_statuses),
+    cmocka_unit_test(test_options),
+    cmocka_unit_test(test_unknown_type),
   };
 
   return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);

@@ -58,7 +58,7 @@ static void test_ramped(void **state)
 
 static void test_tables(void **state)
 {
-  PetscReal angle[] = {0, 0, 2, 1, 4, -1};                   /* (t, angle) */
+  PetscReal angle[] = {0, 0, 2, 1, 4, -1};                  /* (t, angle) */
   PetscReal xyz[]   = {1, 0, 0, 0, 2, 1, 2, 3, 4, 1, 2, 3}; /* (t, x, y, z) */
   FcDriver  a = {.dim = 1, .ntab = 3, .tab = angle}, p = {.dim = 3, .ntab = 3, .tab = xyz};
   PetscReal v[3];

@@ -28,16 +28,10 @@ static char tmpdir[256];
 
 /* ---- this test's random sequence (splitmix64, tests/unit/testutil.h) ---- */
 static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
-static double   Uniform(double a, double b)
-{
-  return FcTestUniform(&rng_state, a, b);
-}
+static double   Uniform(double a, double b) { return FcTestUniform(&rng_state, a, b); }
 
 /* No HDF5 file, group or dataset may stay open after a read, successful or not. */
-static void AssertNoOpenHDF5(void)
-{
-  assert_int_equal(H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL), 0);
-}
+static void AssertNoOpenHDF5(void) { assert_int_equal(H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL), 0); }
 
 /* Random local problem with exact zeros in W (whole coupling blocks, and some single entries). */
 static void RandomProblem(int m, FcContactProblem *prob)
@@ -85,8 +79,8 @@ static void test_local_roundtrip(void **state)
 
   snprintf(path, sizeof path, "%s/local.hdf5", tmpdir);
   for (int k = 0; k < 12; k++) {
-    const int          m = 1 + 3 * k;
-    FcContactProblem   p, r;
+    const int           m = 1 + 3 * k;
+    FcContactProblem    p, r;
     struct fclib_local *L;
     RandomProblem(m, &p);
     for (int i = 0; i < 9 * m * m; i++) zeros += p->W[i] == 0;
@@ -117,7 +111,8 @@ static void test_local_roundtrip(void **state)
     assert_int_equal(FcContactProblemDestroy(&p), 0);
     assert_int_equal(FcContactProblemDestroy(&r), 0);
   }
-  printf("FIGURE fclib local round trip: 12 problems (m = 1..34), %.0f%% exact zeros dropped from W, max |difference| after write+read %.1e\n", 100.0 * zeros / total, maxdiff);
+  printf("FIGURE fclib local round trip: 12 problems (m = 1..34), %.0f%% exact zeros dropped from W, max |difference| after write+read %.1e\n",
+    100.0 * zeros / total, maxdiff);
   assert_true(maxdiff <= 1e-15);
   unlink(path);
 }
@@ -126,10 +121,7 @@ static void test_local_roundtrip(void **state)
 
 /* Its own random sequence, so that the problems of the other tests stay those of before. */
 static uint64_t srng_state = 0x9e3779b97f4a7c15ULL;
-static double   SUniform(double a, double b)
-{
-  return FcTestUniform(&srng_state, a, b);
-}
+static double   SUniform(double a, double b) { return FcTestUniform(&srng_state, a, b); }
 
 /* A block-sparse problem of m contacts, each coupled to the contacts a ± 1 .. a ± k/2 (mod m) and
  * to one at random, with values that make W NOT symmetric (so that the writer's use of the
@@ -174,18 +166,18 @@ static void test_sparse_roundtrip(void **state)
 {
   const int sizes[4] = {20, 200, 2000, 10000};
   char      path[512];
-  long      nblocks = 0;
+  long      nblocks     = 0;
   double    maxasym_sym = 0, minasym_ns = INFINITY;
   (void)state;
 
   snprintf(path, sizeof path, "%s/sparse.hdf5", tmpdir);
   for (int t = 0; t < 8; t++) {
-    const int          m = sizes[t % 4];
-    const PetscBool    sym = t < 4 ? PETSC_TRUE : PETSC_FALSE;
-    FcContactProblem   p, r;
-    PetscReal          asym, wmax;
-    PetscInt           ai, aj;
-    long               nnz = 0;
+    const int           m   = sizes[t % 4];
+    const PetscBool     sym = t < 4 ? PETSC_TRUE : PETSC_FALSE;
+    FcContactProblem    p, r;
+    PetscReal           asym, wmax;
+    PetscInt            ai, aj;
+    long                nnz = 0;
     struct fclib_local *L;
     SparseProblem(m, 6, sym, &p);
     assert_true(FcContactProblemPreferSparse(m, p->nb));
@@ -231,7 +223,9 @@ static void test_sparse_roundtrip(void **state)
     assert_false(FcContactProblemIsSparse(p));
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE fclib sparse round trip: 8 block-sparse problems (m = 20..10000, %ld blocks, 4 with W not symmetric) written as CSC and read back block-sparse with the same pattern and bitwise equal W, q, mu; asymmetry found 0 when symmetric, >= %.2g of max|W| otherwise\n", nblocks, minasym_ns);
+  printf(
+    "FIGURE fclib sparse round trip: 8 block-sparse problems (m = 20..10000, %ld blocks, 4 with W not symmetric) written as CSC and read back block-sparse with the same pattern and bitwise equal W, q, mu; asymmetry found 0 when symmetric, >= %.2g of max|W| otherwise\n",
+    nblocks, minasym_ns);
   assert_true(maxasym_sym == 0);
   assert_true(minasym_ns > 0);
   unlink(path);
@@ -272,8 +266,8 @@ static void test_solution(void **state)
   /* libfclib's own merit function on the file (the same natural map, normalised by 1 + sqrt‖q‖):
    * on the solution, and on a far-from-solution r where both are O(1) and must agree to rounding */
   {
-    struct fclib_local    *L = fclib_read_local(path);
-    struct fclib_solution *S = fclib_read_solution(path), S0;
+    struct fclib_local    *L  = fclib_read_local(path);
+    struct fclib_solution *S  = fclib_read_solution(path), S0;
     double                *r0 = malloc(sizeof(double) * 3 * m), *u0 = malloc(sizeof(double) * 3 * m), err0, scale0 = 0, q2 = 0, r2 = 0, u2 = 0;
     assert_non_null(L);
     assert_non_null(S);
@@ -297,7 +291,9 @@ static void test_solution(void **state)
     free(r0);
     free(u0);
   }
-  printf("FIGURE fclib solution: m = %d, nsgs error %.2e in %d iterations; r, u read back max |difference| %.1e; common error of the file %.2e; libfclib merit %.2e; common error vs libfclib's natural map on a random r: relative difference %.1e\n", m, st.error, (int)st.iterations, d, err, merit, dmerit);
+  printf(
+    "FIGURE fclib solution: m = %d, nsgs error %.2e in %d iterations; r, u read back max |difference| %.1e; common error of the file %.2e; libfclib merit %.2e; common error vs libfclib's natural map on a random r: relative difference %.1e\n",
+    m, st.error, (int)st.iterations, d, err, merit, dmerit);
   assert_true(d == 0);
   assert_true(err <= 1e-10);
   assert_true(merit <= 1e-9);
@@ -425,7 +421,7 @@ static void test_global(void **state)
       }
     }
     for (int e = 0; e < nd / 2; e++) {
-      const int a = (int)Uniform(0, nd), b = (int)Uniform(0, nd);
+      const int    a = (int)Uniform(0, nd), b = (int)Uniform(0, nd);
       const double k = Uniform(0.1, 0.5);
       if (a == b) continue;
       M[a * nd + b] -= k;
@@ -510,7 +506,9 @@ static void test_global(void **state)
     assert_int_equal(FcContactProblemDestroy(&p), 0);
     AssertNoOpenHDF5();
   }
-  printf("FIGURE fclib global: 3 problems (M SPD sparse 60-80 DoFs in CSC/CSR, H in CSC/triplets/CSR), max |W - H^T M^-1 H| / max|W| %.1e, max q deviation %.1e; nsgs on them: %d iterations in all\n", maxdev, maxq, nits);
+  printf(
+    "FIGURE fclib global: 3 problems (M SPD sparse 60-80 DoFs in CSC/CSR, H in CSC/triplets/CSR), max |W - H^T M^-1 H| / max|W| %.1e, max q deviation %.1e; nsgs on them: %d iterations in all\n",
+    maxdev, maxq, nits);
   assert_true(maxdev <= 1e-10);
   assert_true(maxq <= 1e-10);
 }
@@ -605,7 +603,7 @@ static double MaxDiffMat(Mat B, int m, int n, const double *A)
  * and the file is refused. With -v, one line per matrix. */
 static void test_conventions(void **state)
 {
-  const int nd = 8, m = 2, n = 3 * m;
+  const int nd = 8, m = 2, n   = 3 * m;
   double    M[64], H[48], dmax = 0, asym = 0;
   char      path[512], msg[4096];
   int       nread = 0;
@@ -634,8 +632,12 @@ static void test_conventions(void **state)
     dmax = fmax(dmax, fmax(MaxDiffMat(gp->M, nd, nd, M), MaxDiffMat(gp->H, nd, n, H)));
     printf("  %s", msg);
     assert_int_equal(FcTestCountLines(msg), 2);
-    assert_non_null(strstr(msg, csparse ? "/fclib_global/H: triplet, CSparse convention (i rows, p columns) (the only reading whose indices fit 8 x 6)" : "/fclib_global/H: triplet, FCLIB convention (p rows, i columns) (the only reading whose indices fit 8 x 6)"));
-    assert_non_null(strstr(msg, csparse ? "/fclib_global/M: triplet, CSparse convention (i rows, p columns) (as /fclib_global/H revealed)" : "/fclib_global/M: triplet, FCLIB convention (p rows, i columns) (as /fclib_global/H revealed)"));
+    assert_non_null(strstr(msg,
+      csparse ? "/fclib_global/H: triplet, CSparse convention (i rows, p columns) (the only reading whose indices fit 8 x 6)"
+              : "/fclib_global/H: triplet, FCLIB convention (p rows, i columns) (the only reading whose indices fit 8 x 6)"));
+    assert_non_null(strstr(msg,
+      csparse ? "/fclib_global/M: triplet, CSparse convention (i rows, p columns) (as /fclib_global/H revealed)"
+              : "/fclib_global/M: triplet, FCLIB convention (p rows, i columns) (as /fclib_global/H revealed)"));
     assert_int_equal(FcGlobalProblemDestroy(&gp), 0);
     AssertNoOpenHDF5();
     nread++;
@@ -656,7 +658,9 @@ static void test_conventions(void **state)
     AssertNoOpenHDF5();
   }
   unlink(path);
-  printf("FIGURE fclib conventions: a non-symmetric M (max |M - M^T| = %.2f) in triplets read in both conventions, H revealing which: max |read - written| over M and H %.1e in %d files; with H compressed, refused as undecidable\n", asym, dmax, nread);
+  printf(
+    "FIGURE fclib conventions: a non-symmetric M (max |M - M^T| = %.2f) in triplets read in both conventions, H revealing which: max |read - written| over M and H %.1e in %d files; with H compressed, refused as undecidable\n",
+    asym, dmax, nread);
   assert_true(dmax == 0); /* the doubles of the file, placed: no arithmetic */
 }
 
@@ -670,10 +674,10 @@ static void test_bad_files(void **state)
 
   assert_non_null(man);
   while (fgets(line, sizeof line, man)) {
-    char             *bar, path[1200], msg[4096];
-    FcContactProblem  p = NULL;
-    FcTestCapture     c;
-    PetscErrorCode    ierr;
+    char            *bar, path[1200], msg[4096];
+    FcContactProblem p = NULL;
+    FcTestCapture    c;
+    PetscErrorCode   ierr;
     line[strcspn(line, "\n")] = 0;
     if (!line[0] || line[0] == '#') continue;
     bar = strchr(line, '|');
@@ -683,7 +687,8 @@ static void test_bad_files(void **state)
     FcTestCaptureStart(&c);
     ierr = FcFCLIBReadProblem(path, &p);
     FcTestCaptureStop(&c, msg, sizeof msg);
-    if (ierr != FC_ERR_INPUT || FcTestCountLines(msg) != 1 || !strstr(msg, path) || !strstr(msg, bar + 1)) printf("%s: error %d, expected '%s', got:\n%s", path, (int)ierr, bar + 1, msg);
+    if (ierr != FC_ERR_INPUT || FcTestCountLines(msg) != 1 || !strstr(msg, path) || !strstr(msg, bar + 1))
+      printf("%s: error %d, expected '%s', got:\n%s", path, (int)ierr, bar + 1, msg);
     assert_int_equal(ierr, FC_ERR_INPUT);
     assert_null(p);
     assert_int_equal(FcTestCountLines(msg), 1);
@@ -725,7 +730,9 @@ static void test_bad_files(void **state)
     assert_int_equal(FcContactProblemDestroy(&p), 0);
     AssertNoOpenHDF5();
   }
-  printf("FIGURE fclib bad input: %d malformed or missing files, each FC_ERR_INPUT with one stderr line naming the file and the dataset, no HDF5 object left open\n", nfiles);
+  printf(
+    "FIGURE fclib bad input: %d malformed or missing files, each FC_ERR_INPUT with one stderr line naming the file and the dataset, no HDF5 object left open\n",
+    nfiles);
 }
 
 /* The bytes of a file, NULL if it cannot be read. */
@@ -785,7 +792,8 @@ static void test_damaged_files(void **state)
       ierr = f < 2 ? FcFCLIBReadProblem(path, &p) : FcFCLIBReadSolution(path, 2, r, u);
       FcTestCaptureStop(&c, msg, sizeof msg);
       if (ierr) {
-        if (ierr != FC_ERR_INPUT || FcTestCountLines(msg) != 1 || !strstr(msg, path) || strstr(msg, "HDF5-DIAG") || strstr(msg, "#000")) printf("%s byte %ld: error %d, stderr:\n%s", srcs[f], off, (int)ierr, msg);
+        if (ierr != FC_ERR_INPUT || FcTestCountLines(msg) != 1 || !strstr(msg, path) || strstr(msg, "HDF5-DIAG") || strstr(msg, "#000"))
+          printf("%s byte %ld: error %d, stderr:\n%s", srcs[f], off, (int)ierr, msg);
         FcTestAssertInputError(ierr, msg, path);
         assert_null(strstr(msg, "HDF5-DIAG"));
         assert_null(p);
@@ -811,7 +819,9 @@ static void test_damaged_files(void **state)
   }
   unlink(path);
   unlink(sol);
-  printf("FIGURE fclib damaged files: %d one-bit flips (every byte of the local and global baselines, every 4th of a solution file): %d input errors of one line, %d read whole and finite, no HDF5 object left open\n", nflips, nerr, nok);
+  printf(
+    "FIGURE fclib damaged files: %d one-bit flips (every byte of the local and global baselines, every 4th of a solution file): %d input errors of one line, %d read whole and finite, no HDF5 object left open\n",
+    nflips, nerr, nok);
 }
 
 int main(int argc, char **argv)

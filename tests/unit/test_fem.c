@@ -27,10 +27,7 @@ static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
 /* Uniform in [-1, 1): xorshift64* (testutil.h), so the test does not depend on the C library's
  * rand(); FcTestXorshiftCtx with &rng_state draws from the same sequence. */
-static PetscReal Rand(void)
-{
-  return FcTestXorshift(&rng_state);
-}
+static PetscReal Rand(void) { return FcTestXorshift(&rng_state); }
 
 static PetscReal Fact(int n)
 {
@@ -53,9 +50,9 @@ static PetscErrorCode TestQuadrature(void)
 {
   PetscFunctionBegin;
   for (PetscInt deg = 1; deg <= 5; deg++) {
-    FcQuadrature    q;
-    const PetscInt  D    = FcTetQuadratureDegree(deg);
-    PetscReal       emax = 0, enext = 0, wsum = 0, wmin = PETSC_MAX_REAL, lmin = PETSC_MAX_REAL;
+    FcQuadrature   q;
+    const PetscInt D    = FcTetQuadratureDegree(deg);
+    PetscReal      emax = 0, enext = 0, wsum = 0, wmin = PETSC_MAX_REAL, lmin = PETSC_MAX_REAL;
     PetscCall(FcTetQuadrature(deg, &q));
     assert_true(D >= deg && q.n <= FC_MAX_QP);
     for (PetscInt g = 0; g < q.n; g++) {
@@ -69,21 +66,23 @@ static PetscErrorCode TestQuadrature(void)
         for (int c = 0; a + b + c <= D + 1; c++) {
           const PetscReal exact = Fact(a) * Fact(b) * Fact(c) / Fact(a + b + c + 3);
           PetscReal       Q     = 0, err;
-          for (PetscInt g = 0; g < q.n; g++) Q += q.w[g] * PetscPowRealInt(q.xi[3 * g], a) * PetscPowRealInt(q.xi[3 * g + 1], b) * PetscPowRealInt(q.xi[3 * g + 2], c);
+          for (PetscInt g = 0; g < q.n; g++)
+            Q += q.w[g] * PetscPowRealInt(q.xi[3 * g], a) * PetscPowRealInt(q.xi[3 * g + 1], b) * PetscPowRealInt(q.xi[3 * g + 2], c);
           err = PetscAbsReal(Q - exact) / exact;
           if (a + b + c <= D) emax = PetscMax(emax, err);
           else enext = PetscMax(enext, err);
         }
-    printf("tet quadrature degree %d (%2d points): max relative error %.1e up to degree %d, %.1e at degree %d; min weight %.3e, min barycentric %.3f\n", (int)deg, (int)q.n, (double)emax, (int)D, (double)enext, (int)D + 1, (double)wmin, (double)lmin);
+    printf("tet quadrature degree %d (%2d points): max relative error %.1e up to degree %d, %.1e at degree %d; min weight %.3e, min barycentric %.3f\n",
+      (int)deg, (int)q.n, (double)emax, (int)D, (double)enext, (int)D + 1, (double)wmin, (double)lmin);
     assert_true(emax <= 1e-14);
     assert_true(enext > 1e-6); /* the stated degree is the real one */
     assert_true(PetscAbsReal(wsum - 1.0 / 6.0) <= 1e-15);
     assert_true(wmin > 0 && lmin > 0);
   }
   for (PetscInt deg = 1; deg <= 5; deg++) {
-    FcQuadrature    q;
-    const PetscInt  D    = FcTriQuadratureDegree(deg);
-    PetscReal       emax = 0, enext = 0, wmin = PETSC_MAX_REAL, lmin = PETSC_MAX_REAL;
+    FcQuadrature   q;
+    const PetscInt D    = FcTriQuadratureDegree(deg);
+    PetscReal      emax = 0, enext = 0, wmin = PETSC_MAX_REAL, lmin = PETSC_MAX_REAL;
     PetscCall(FcTriQuadrature(deg, &q));
     assert_true(D >= deg);
     for (PetscInt g = 0; g < q.n; g++) {
@@ -100,7 +99,8 @@ static PetscErrorCode TestQuadrature(void)
         if (a + b <= D) emax = PetscMax(emax, err);
         else enext = PetscMax(enext, err);
       }
-    printf("tri quadrature degree %d (%d points): max relative error %.1e up to degree %d, %.1e at degree %d; min weight %.3e\n", (int)deg, (int)q.n, (double)emax, (int)D, (double)enext, (int)D + 1, (double)wmin);
+    printf("tri quadrature degree %d (%d points): max relative error %.1e up to degree %d, %.1e at degree %d; min weight %.3e\n", (int)deg, (int)q.n,
+      (double)emax, (int)D, (double)enext, (int)D + 1, (double)wmin);
     assert_true(emax <= 1e-14);
     assert_true(enext > 1e-6);
     assert_true(wmin > 0 && lmin > 0);
@@ -150,7 +150,8 @@ static PetscErrorCode TestShape(void)
         for (PetscInt a = 0; a < npe; a++) efd = PetscMax(efd, PetscAbsReal((Np[a] - Nm[a]) / 2e-3 - dN[3 * a + j]));
       }
     }
-    printf("shape %s: Kronecker %.1e, partition of unity %.1e, sum of derivatives %.1e, derivative vs finite difference %.1e\n", order == 1 ? "tet4" : "tet10", (double)ekr, (double)epu, (double)eds, (double)efd);
+    printf("shape %s: Kronecker %.1e, partition of unity %.1e, sum of derivatives %.1e, derivative vs finite difference %.1e\n", order == 1 ? "tet4" : "tet10",
+      (double)ekr, (double)epu, (double)eds, (double)efd);
     assert_true(ekr <= 1e-15 && epu <= 1e-14 && eds <= 1e-14 && efd <= 1e-10);
     /* triangle */
     epu = ekr = eds = efd = 0;
@@ -177,7 +178,8 @@ static PetscErrorCode TestShape(void)
         for (PetscInt a = 0; a < npf; a++) efd = PetscMax(efd, PetscAbsReal((Np[a] - Nm[a]) / 2e-3 - dN[2 * a + j]));
       }
     }
-    printf("shape %s: Kronecker %.1e, partition of unity %.1e, sum of derivatives %.1e, derivative vs finite difference %.1e\n", order == 1 ? "tri3" : "tri6", (double)ekr, (double)epu, (double)eds, (double)efd);
+    printf("shape %s: Kronecker %.1e, partition of unity %.1e, sum of derivatives %.1e, derivative vs finite difference %.1e\n", order == 1 ? "tri3" : "tri6",
+      (double)ekr, (double)epu, (double)eds, (double)efd);
     assert_true(ekr <= 1e-15 && epu <= 1e-14 && eds <= 1e-14 && efd <= 1e-10);
   }
   PetscFunctionReturn(0);
@@ -211,19 +213,19 @@ static PetscErrorCode PredictedNnz(const FcMesh *mesh, PetscInt *nnz)
 
 static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
 {
-  const PetscReal L = 2.0, E = 2.1e11, nu = 0.3;
-  const PetscInt  n = order == 1 ? 4 : 3;
-  FcMesh          mesh;
-  FcMaterial      mat;
-  Mat             K, Kii;
-  Vec             u, ub, r, bi, xi, fint, Ku;
-  IS              isI;
-  KSP             ksp;
-  PC              pc;
-  MatInfo         info;
-  PetscInt        nI = 0, *idxI, nnz_pred = -1, N;
-  PetscReal       eps[9], c[3], umax = 0, err = 0, serr = 0, cerr = 0, vmerr = 0, smax, res, fmax, kuerr, energy, uKu, *vm;
-  PetscScalar    *ua;
+  const PetscReal    L = 2.0, E = 2.1e11, nu = 0.3;
+  const PetscInt     n = order == 1 ? 4 : 3;
+  FcMesh             mesh;
+  FcMaterial         mat;
+  Mat                K, Kii;
+  Vec                u, ub, r, bi, xi, fint, Ku;
+  IS                 isI;
+  KSP                ksp;
+  PC                 pc;
+  MatInfo            info;
+  PetscInt           nI = 0, *idxI, nnz_pred = -1, N;
+  PetscReal          eps[9], c[3], umax = 0, err = 0, serr = 0, cerr = 0, vmerr = 0, smax, res, fmax, kuerr, energy, uKu, *vm;
+  PetscScalar       *ua;
   const PetscScalar *xa;
 
   PetscFunctionBegin;
@@ -240,7 +242,8 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
   PetscCall(FcAssembleInternal(&mesh, mat, u, NULL, NULL, K));
   PetscCall(PredictedNnz(&mesh, &nnz_pred));
   PetscCall(MatGetInfo(K, MAT_LOCAL, &info));
-  printf("assembled K %s: %d nodes, nnz %.0f (predicted %d), allocated %.0f, mallocs %.0f\n", FcTestElemName(order, curved), (int)N, info.nz_used, (int)nnz_pred, info.nz_allocated, info.mallocs);
+  printf("assembled K %s: %d nodes, nnz %.0f (predicted %d), allocated %.0f, mallocs %.0f\n", FcTestElemName(order, curved), (int)N, info.nz_used,
+    (int)nnz_pred, info.nz_allocated, info.mallocs);
   assert_true((PetscInt)info.nz_used == nnz_pred && (PetscInt)info.nz_allocated == nnz_pred && info.mallocs == 0);
 
   /* boundary values u = ε X + c, interior unknown */
@@ -274,9 +277,9 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
   PetscCall(VecGetArrayRead(xi, &xa));
   for (PetscInt k = 0; k < nI; k++) {
     const PetscInt   a = idxI[k] / 3, i = idxI[k] % 3;
-    const PetscReal *x = mesh.X + 3 * a;
+    const PetscReal *x  = mesh.X + 3 * a;
     const PetscReal  ue = eps[3 * i] * x[0] + eps[3 * i + 1] * x[1] + eps[3 * i + 2] * x[2] + c[i];
-    err                = PetscMax(err, PetscAbsReal(PetscRealPart(xa[k]) - ue));
+    err                 = PetscMax(err, PetscAbsReal(PetscRealPart(xa[k]) - ue));
   }
   PetscCall(VecRestoreArrayRead(xi, &xa));
   err /= umax;
@@ -321,7 +324,8 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
     PetscCall(VecRestoreArrayRead(u, &xa));
     PetscCall(PetscFree(vm));
   }
-  printf("patch test %s: element stress vs C:sym(eps) max relative error %.1e, Cauchy sym(P F^T)/J %.1e, von Mises %.1e\n", FcTestElemName(order, curved), (double)serr, (double)cerr, (double)vmerr);
+  printf("patch test %s: element stress vs C:sym(eps) max relative error %.1e, Cauchy sym(P F^T)/J %.1e, von Mises %.1e\n", FcTestElemName(order, curved),
+    (double)serr, (double)cerr, (double)vmerr);
   assert_true(serr <= 1e-10 && cerr <= 1e-10 && vmerr <= 1e-10);
 
   /* f_int(u) vanishes at interior nodes; for `linear` f_int = K u and energy = ½ uᵀ K u */
@@ -339,7 +343,8 @@ static PetscErrorCode PatchTest(PetscInt order, PetscBool curved)
     PetscCall(VecNorm(fi, NORM_INFINITY, &res));
     PetscCall(VecRestoreSubVector(fint, isI, &fi));
   }
-  printf("patch test %s: interior residual |f_int|/max|f_int| %.1e, |K u - f_int| %.1e, energy vs u.Ku/2 %.1e\n", FcTestElemName(order, curved), (double)(res / fmax), (double)(kuerr / fmax), (double)PetscAbsReal(energy - 0.5 * uKu) / energy);
+  printf("patch test %s: interior residual |f_int|/max|f_int| %.1e, |K u - f_int| %.1e, energy vs u.Ku/2 %.1e\n", FcTestElemName(order, curved),
+    (double)(res / fmax), (double)(kuerr / fmax), (double)PetscAbsReal(energy - 0.5 * uKu) / energy);
   assert_true(res <= 1e-10 * fmax && kuerr <= 1e-12 * fmax && PetscAbsReal(energy - 0.5 * uKu) <= 1e-12 * energy);
 
   PetscCall(VecRestoreSubVector(r, isI, &bi));
@@ -410,7 +415,8 @@ static PetscErrorCode TestStiffnessRigid(void)
         }
         rmax = PetscMax(rmax, PetscSqrtReal(kn) / (knorm * PetscSqrtReal(rn)));
       }
-      printf("Ke %s %s (quadrature degree %d): asymmetry %.1e (relative), rigid modes |Ke r|/(|Ke||r|) %.1e\n", models[m], FcTestElemName(order, curved), (int)FcElementStiffnessDegree(order, Xe), (double)asym, (double)rmax);
+      printf("Ke %s %s (quadrature degree %d): asymmetry %.1e (relative), rigid modes |Ke r|/(|Ke||r|) %.1e\n", models[m], FcTestElemName(order, curved),
+        (int)FcElementStiffnessDegree(order, Xe), (double)asym, (double)rmax);
       assert_true(asym <= 1e-12 && rmax <= 1e-10);
       assert_int_equal(FcElementStiffnessDegree(order, Xe), order == 1 ? 1 : (curved ? 3 : 2));
       PetscCall(FcMaterialDestroy(&mat));
@@ -470,7 +476,8 @@ static PetscErrorCode TestFiniteDifferences(void)
         efWfree = PetscMax(efWfree, PetscAbsReal((Wp - Wm) / (2 * h) - fe[d]) / fmax);
         for (PetscInt i = 0; i < nd; i++) eKffree = PetscMax(eKffree, PetscAbsReal((fp[i] - fm[i]) / (2 * h) - Ke[i * nd + d]) / kmax);
       }
-      printf("finite differences %s %s (R fixed): fe vs dW/du %.1e, Ke vs dfe/du %.1e; with R varying: %.1e, %.1e\n", models[m], FcTestElemName(order, curved), (double)efW, (double)eKf, (double)efWfree, (double)eKffree);
+      printf("finite differences %s %s (R fixed): fe vs dW/du %.1e, Ke vs dfe/du %.1e; with R varying: %.1e, %.1e\n", models[m], FcTestElemName(order, curved),
+        (double)efW, (double)eKf, (double)efWfree, (double)eKffree);
       assert_true(efW <= 1e-6 && eKf <= 1e-6);
       if (m == 0 || order == 1) assert_true(efWfree <= 1e-6); /* tet4: ∂W/∂R = 0, see corotational.c */
       if (m == 1) assert_true(eKffree > 1e-4);                /* the omitted rotation terms are real */
@@ -513,7 +520,9 @@ static PetscErrorCode TestCorotational(void)
     PetscCall(FcElementCauchy(lin, order, Xe, ue, sl));
     PetscCall(FcElementInternal(cor, order, Xe, ue, NULL, fc, NULL));
     PetscCall(FcElementInternal(lin, order, Xe, ue, NULL, fl, NULL));
-    printf("rigid 90 deg rotation %s: corotational max|sigma|/E %.1e, max|fe|/(E V^(2/3)) %.1e; linear max|sigma|/E %.2f, max|fe|/(E V^(2/3)) %.2f\n", FcTestElemName(order, curved), (double)(FcTestMaxAbs(9, sc) / E), (double)(FcTestMaxAbs(nd, fc) / scale), (double)(FcTestMaxAbs(9, sl) / E), (double)(FcTestMaxAbs(nd, fl) / scale));
+    printf("rigid 90 deg rotation %s: corotational max|sigma|/E %.1e, max|fe|/(E V^(2/3)) %.1e; linear max|sigma|/E %.2f, max|fe|/(E V^(2/3)) %.2f\n",
+      FcTestElemName(order, curved), (double)(FcTestMaxAbs(9, sc) / E), (double)(FcTestMaxAbs(nd, fc) / scale), (double)(FcTestMaxAbs(9, sl) / E),
+      (double)(FcTestMaxAbs(nd, fl) / scale));
     assert_true(FcTestMaxAbs(9, sc) <= 1e-10 * E && FcTestMaxAbs(nd, fc) <= 1e-10 * scale);
     assert_true(FcTestMaxAbs(9, sl) > 0.1 * E);
 
@@ -544,14 +553,14 @@ static void test_corotational(void **state)
 
 static PetscErrorCode TestMassLoads(PetscInt order, PetscBool curved)
 {
-  const PetscReal L = 2.0, rho = 7800, V = L * L * L, A = L * L, p = 3.5e5;
-  const PetscReal g[3] = {0.3, -1.2, -9.81}, t[3] = {1e5, -2e5, 3e5};
-  FcMesh          mesh;
-  Mat             M;
-  Vec             ex, Mex, f;
-  PetscReal       mx, mall, res[3], vol = 0, ebf = 0, etr = 0, epr = 0, epx = 0;
-  PetscInt        nx = 0, *fx;
-  PetscScalar    *a;
+  const PetscReal    L = 2.0, rho = 7800, V = L * L * L, A = L * L, p = 3.5e5;
+  const PetscReal    g[3] = {0.3, -1.2, -9.81}, t[3] = {1e5, -2e5, 3e5};
+  FcMesh             mesh;
+  Mat                M;
+  Vec                ex, Mex, f;
+  PetscReal          mx, mall, res[3], vol = 0, ebf = 0, etr = 0, epr = 0, epx = 0;
+  PetscInt           nx = 0, *fx;
+  PetscScalar       *a;
   const PetscScalar *fa;
 
   PetscFunctionBegin;
@@ -574,7 +583,8 @@ static PetscErrorCode TestMassLoads(PetscInt order, PetscBool curved)
     PetscCall(FcElementVolume(order, Xe, &ve));
     vol += ve;
   }
-  printf("mass %s: sum over x-DoFs %.1e relative to rho V, over all DoFs vs 3 rho V %.1e, element volumes vs V %.1e\n", FcTestElemName(order, curved), (double)(PetscAbsReal(mx - rho * V) / (rho * V)), (double)(PetscAbsReal(mall - 3 * rho * V) / (3 * rho * V)), (double)(PetscAbsReal(vol - V) / V));
+  printf("mass %s: sum over x-DoFs %.1e relative to rho V, over all DoFs vs 3 rho V %.1e, element volumes vs V %.1e\n", FcTestElemName(order, curved),
+    (double)(PetscAbsReal(mx - rho * V) / (rho * V)), (double)(PetscAbsReal(mall - 3 * rho * V) / (3 * rho * V)), (double)(PetscAbsReal(vol - V) / V));
   assert_true(PetscAbsReal(mx - rho * V) <= 1e-12 * rho * V && PetscAbsReal(mall - 3 * rho * V) <= 1e-12 * 3 * rho * V && PetscAbsReal(vol - V) <= 1e-12 * V);
 
   /* body force resultant = ρ g V */
@@ -620,7 +630,9 @@ static PetscErrorCode TestMassLoads(PetscInt order, PetscBool curved)
   for (PetscInt i = 0; i < 3 * mesh.nnodes; i++) res[i % 3] += PetscRealPart(fa[i]);
   PetscCall(VecRestoreArrayRead(f, &fa));
   epr = FcTestMaxAbs(3, res) / (p * 6 * A);
-  printf("loads %s: body force resultant vs rho g V %.1e, traction resultant vs t A %.1e (%d faces), pressure on x=L vs -p A e_x %.1e, pressure on the closed surface |resultant|/(p area) %.1e (%d faces)\n", FcTestElemName(order, curved), (double)ebf, (double)etr, (int)nx, (double)epx, (double)epr, (int)mesh.nbfaces);
+  printf(
+    "loads %s: body force resultant vs rho g V %.1e, traction resultant vs t A %.1e (%d faces), pressure on x=L vs -p A e_x %.1e, pressure on the closed surface |resultant|/(p area) %.1e (%d faces)\n",
+    FcTestElemName(order, curved), (double)ebf, (double)etr, (int)nx, (double)epx, (double)epr, (int)mesh.nbfaces);
   assert_true(ebf <= 1e-12 && etr <= 1e-12 && epx <= 1e-12 && epr <= 1e-12);
   assert_true(mesh.nbfaces == 12 * 2 * 2 && nx == 2 * 2 * 2);
 
@@ -646,7 +658,7 @@ static void test_mass_loads(void **state)
 
 static PetscErrorCode TestRegistry(void)
 {
-  char           types[256];
+  char             types[256];
   FcMaterial       mat = NULL;
   FcMaterialParams p;
   PetscErrorCode   ierr;
@@ -699,16 +711,16 @@ static PetscErrorCode TestInverted(void)
     FcTestOneElement(order, PETSC_FALSE, 1.0, Xe, FcTestXorshiftCtx, &rng_state);
     /* swap vertices 1 and 2 (and, for tet10, the mid-edge nodes to match): inverted */
     for (int d = 0; d < 3; d++) {
-      tmp           = Xe[3 + d];
-      Xe[3 + d]     = Xe[6 + d];
-      Xe[6 + d]     = tmp;
+      tmp       = Xe[3 + d];
+      Xe[3 + d] = Xe[6 + d];
+      Xe[6 + d] = tmp;
       if (order == 2) { /* edges 01 ↔ 02 and 31 ↔ 32 swap roles */
-        tmp            = Xe[3 * 4 + d];
-        Xe[3 * 4 + d]  = Xe[3 * 6 + d];
-        Xe[3 * 6 + d]  = tmp;
-        tmp            = Xe[3 * 9 + d];
-        Xe[3 * 9 + d]  = Xe[3 * 8 + d];
-        Xe[3 * 8 + d]  = tmp;
+        tmp           = Xe[3 * 4 + d];
+        Xe[3 * 4 + d] = Xe[3 * 6 + d];
+        Xe[3 * 6 + d] = tmp;
+        tmp           = Xe[3 * 9 + d];
+        Xe[3 * 9 + d] = Xe[3 * 8 + d];
+        Xe[3 * 8 + d] = tmp;
       }
     }
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -716,7 +728,8 @@ static PetscErrorCode TestInverted(void)
     ierr2 = FcElementMass(order, Xe, 1000, Me);
     ierr3 = FcElementInternal(mat, 3, Xe, NULL, NULL, NULL, Ke);
     PetscCall(PetscPopErrorHandler());
-    printf("inverted reference %s: FcElementInternal error %d, FcElementMass error %d (not the input error %d); order 3: error %d\n", order == 1 ? "tet4" : "tet10", (int)ierr1, (int)ierr2, (int)FC_ERR_INPUT, (int)ierr3);
+    printf("inverted reference %s: FcElementInternal error %d, FcElementMass error %d (not the input error %d); order 3: error %d\n",
+      order == 1 ? "tet4" : "tet10", (int)ierr1, (int)ierr2, (int)FC_ERR_INPUT, (int)ierr3);
     assert_true(ierr1 != 0 && ierr1 != FC_ERR_INPUT && ierr2 != 0 && ierr2 != FC_ERR_INPUT && ierr3 != 0);
   }
   PetscCall(FcMaterialDestroy(&mat));

@@ -82,7 +82,8 @@ static void Sequence(FcTestWForm form, PetscBool sparse, PetscInt budget, uint64
     nconv += sta.converged;
     maxr = fmax(maxr, MaxAbsDiff(n, ra, rb, &scale) / fmax(scale, 1e-300));
   }
-  printf("FIGURE frozen %s W, budget %d: %d solves (%d converged), |reported - recomputed error| max %.2e, r vs unfrozen max %.2e relative\n", sparse ? "sparse" : "dense", (int)budget, nsolves, nconv, maxerr, maxr);
+  printf("FIGURE frozen %s W, budget %d: %d solves (%d converged), |reported - recomputed error| max %.2e, r vs unfrozen max %.2e relative\n",
+    sparse ? "sparse" : "dense", (int)budget, nsolves, nconv, maxerr, maxr);
   assert_true(maxerr <= 1e-12);
   assert_true(maxr <= 1e-9);
   CHK(FcContactSolverFreeze(sa, NULL));
@@ -170,7 +171,7 @@ static void test_invalidate(void **state)
 }
 
 /* ---- 3. no allocation per frozen solve ---- */
-static long Nalloc;
+static long           Nalloc;
 static PetscErrorCode CountMalloc(size_t sz, PetscBool clear, int line, const char fn[], const char file[], void **res)
 {
   (void)line;

@@ -60,10 +60,10 @@ static FcContactSolverStats Solve(FcContactSolver s, FcContactProblem p, double 
  * problems up to ~1e3). */
 static void test_same_solution(void **state)
 {
-  const int    nprob = 16;
-  const double tol   = 1e-12;
-  uint64_t     rng   = 0x6a09e667f3bcc908ULL;
-  double       maxdev[2] = {0, 0};
+  const int    nprob      = 16;
+  const double tol        = 1e-12;
+  uint64_t     rng        = 0x6a09e667f3bcc908ULL;
+  double       maxdev[2]  = {0, 0};
   int          nsolves[2] = {0, 0}, maxit[2][4][5];
   (void)state;
 
@@ -87,7 +87,7 @@ static void test_same_solution(void **state)
     for (int o = 0; o < 4; o++)
       for (int w = 0; w < 5; w++) {
         char        oname[64], wname[64];
-        const char *omega = w < 4 ? Omegas[w] : "1.9";
+        const char *omega  = w < 4 ? Omegas[w] : "1.9";
         const char *opts[] = {oname, Orders[o], wname, omega, NULL};
         if (w == 4 && !pgs) continue; /* ω = 1.9: projected SOR's range, pgs only */
         snprintf(oname, sizeof oname, "%s_order", pgs ? "pgs" : "nsgs");
@@ -95,9 +95,11 @@ static void test_same_solution(void **state)
         for (int sp = 0; sp < 2; sp++) {
           FcContactSolver      s  = Make(pgs ? "pgs" : "nsgs", tol, 100000, opts);
           FcContactSolverStats st = Solve(s, sp ? ps : p, r);
-          if (!st.converged) printf("%s order %s omega %s (%s W), problem %d: %s, error %g\n", pgs ? "pgs" : "nsgs", Orders[o], omega, sp ? "sparse" : "dense", k, st.reason_name, st.error);
+          if (!st.converged)
+            printf("%s order %s omega %s (%s W), problem %d: %s, error %g\n", pgs ? "pgs" : "nsgs", Orders[o], omega, sp ? "sparse" : "dense", k,
+              st.reason_name, st.error);
           assert_true(st.converged);
-          maxdev[pgs]   = fmax(maxdev[pgs], FcTestRelDist(3 * m, r, r0));
+          maxdev[pgs]      = fmax(maxdev[pgs], FcTestRelDist(3 * m, r, r0));
           maxit[pgs][o][w] = PetscMax(maxit[pgs][o][w], (int)st.iterations);
           nsolves[pgs]++;
           CHK(FcContactSolverDestroy(&s));
@@ -120,8 +122,12 @@ static void test_same_solution(void **state)
     CHK(FcContactProblemDestroy(&p));
     CHK(FcContactProblemDestroy(&ps));
   }
-  printf("FIGURE nsgs, 8 random problems (m = 2..16, mu < 0.3), 4 orders x omega {0.8, 1, 1.2, 1.5} x dense/sparse W + local fixed_point + fallback none: %d solves converged to %.0e, max |r - r_gs|/|r_gs| %.1e\n", nsolves[0], tol, maxdev[0]);
-  printf("FIGURE pgs, 8 random frictionless problems (m = 3..17), 4 orders x omega {0.8, 1, 1.2, 1.5, 1.9} x dense/sparse W: %d solves converged to %.0e, max |r - r_gs|/|r_gs| %.1e\n", nsolves[1], tol, maxdev[1]);
+  printf(
+    "FIGURE nsgs, 8 random problems (m = 2..16, mu < 0.3), 4 orders x omega {0.8, 1, 1.2, 1.5} x dense/sparse W + local fixed_point + fallback none: %d solves converged to %.0e, max |r - r_gs|/|r_gs| %.1e\n",
+    nsolves[0], tol, maxdev[0]);
+  printf(
+    "FIGURE pgs, 8 random frictionless problems (m = 3..17), 4 orders x omega {0.8, 1, 1.2, 1.5, 1.9} x dense/sparse W: %d solves converged to %.0e, max |r - r_gs|/|r_gs| %.1e\n",
+    nsolves[1], tol, maxdev[1]);
   for (int t = 0; t < 2; t++)
     for (int o = 0; o < 4; o++) {
       printf("FIGURE %s order %-9s max sweeps for omega 0.8 / 1 / 1.2 / 1.5%s:", t ? "pgs " : "nsgs", Orders[o], t ? " / 1.9" : "");
@@ -140,7 +146,7 @@ static void test_single_contact(void **state)
 {
   const double W[9] = {2, 0.1, 0, 0.1, 1.5, 0.2, 0, 0.2, 1.2}, Wi[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   const double qs[3] = {-1, 0.05, -0.02}, qsl[3] = {-1, 3, -4}, mu = 0.5;
-  double       r[3], ref[3], dev = 0;
+  double       r[3], ref[3], dev                                   = 0;
   int          its[4];
   (void)state;
 
@@ -150,8 +156,8 @@ static void test_single_contact(void **state)
   for (int w = 0; w < 4; w++) {
     const char *const    opts[] = {"nsgs_omega", Omegas[w], NULL};
     FcContactSolver      s      = Make("nsgs", 1e-14, 1000, opts);
-    FcContactProblem     p      = FcTestOneContact(W, qs, mu), pl = FcTestOneContact(Wi, qsl, mu);
-    FcContactSolverStats st     = Solve(s, p, r);
+    FcContactProblem     p = FcTestOneContact(W, qs, mu), pl = FcTestOneContact(Wi, qsl, mu);
+    FcContactSolverStats st = Solve(s, p, r);
     assert_true(st.converged);
     dev    = fmax(dev, FcTestRelDist(3, r, ref));
     its[w] = (int)st.iterations;
@@ -159,13 +165,14 @@ static void test_single_contact(void **state)
     assert_true(st.converged);
     {
       const double sl[3] = {1, -mu * 0.6, mu * 0.8};
-      dev = fmax(dev, FcTestRelDist(3, r, sl));
+      dev                = fmax(dev, FcTestRelDist(3, r, sl));
     }
     CHK(FcContactSolverDestroy(&s));
     CHK(FcContactProblemDestroy(&p));
     CHK(FcContactProblemDestroy(&pl));
   }
-  printf("FIGURE nsgs single contact, omega 0.8 / 1 / 1.2 / 1.5: stick in %d / %d / %d / %d sweeps, max deviation from the closed forms (stick, slip) %.1e\n", its[0], its[1], its[2], its[3], dev);
+  printf("FIGURE nsgs single contact, omega 0.8 / 1 / 1.2 / 1.5: stick in %d / %d / %d / %d sweeps, max deviation from the closed forms (stick, slip) %.1e\n",
+    its[0], its[1], its[2], its[3], dev);
   assert_int_equal(its[1], 1);
   assert_true(dev <= 1e-12);
 }
@@ -200,7 +207,8 @@ static void test_random_order(void **state)
   assert_int_equal(sa.iterations, sb.iterations);
   assert_memory_equal(r1, r2, sizeof r1);
   for (int i = 0; i < 3 * m; i++) same = same && r1[i] == r3[i];
-  printf("FIGURE nsgs random order on m = %d (mu < 1): seed 7 %d sweeps (twice, identical r), seed 8 %d sweeps, r %s\n", m, (int)sa.iterations, (int)sc.iterations, same ? "identical" : "different in the last digits (another order)");
+  printf("FIGURE nsgs random order on m = %d (mu < 1): seed 7 %d sweeps (twice, identical r), seed 8 %d sweeps, r %s\n", m, (int)sa.iterations,
+    (int)sc.iterations, same ? "identical" : "different in the last digits (another order)");
   assert_false(same);
   CHK(FcContactSolverDestroy(&a));
   CHK(FcContactSolverDestroy(&b));
@@ -242,7 +250,9 @@ static void test_wall(void **state)
     if (k) dev = fmax(dev, FcTestRelDist(3 * (int)p->m, r, r0));
     CHK(FcContactSolverDestroy(&s));
   }
-  for (int o = 0; o < 4; o++) printf("FIGURE wall of 96 contacts (mass ratio 100, mu in [0.3, 1]), nsgs order %-9s sweeps to 1e-8 for omega 0.8 / 1 / 1.2 / 1.5: %d / %d / %d / %d\n", Orders[o], sweeps[o][0], sweeps[o][1], sweeps[o][2], sweeps[o][3]);
+  for (int o = 0; o < 4; o++)
+    printf("FIGURE wall of 96 contacts (mass ratio 100, mu in [0.3, 1]), nsgs order %-9s sweeps to 1e-8 for omega 0.8 / 1 / 1.2 / 1.5: %d / %d / %d / %d\n",
+      Orders[o], sweeps[o][0], sweeps[o][1], sweeps[o][2], sweeps[o][3]);
   printf("FIGURE wall: max |r - r_gs|/|r_gs| over the variants %.1e (W rank-deficient: r need not be unique)\n", dev);
   free(r);
   free(r0);
@@ -257,7 +267,7 @@ static void test_options(void **state)
   static const char *const opts[] = {"nsgs_order", "symmetric", "nsgs_omega", "1.25", "nsgs_local", "fixed_point", "nsgs_local_fallback", "none", NULL};
   static const char *const rnd[]  = {"nsgs_order", "random", "nsgs_seed", "42", NULL};
   static const char *const popt[] = {"pgs_order", "reversed", "pgs_omega", "1.5", NULL};
-  const double             W[9]   = {2, 0.1, 0, 0.1, 1.5, 0.2, 0, 0.2, 1.2}, q[3] = {-1, 3, -4};
+  const double             W[9] = {2, 0.1, 0, 0.1, 1.5, 0.2, 0, 0.2, 1.2}, q[3] = {-1, 3, -4};
   FcContactSolver          s;
   FcContactProblem         p = FcTestOneContact(W, q, 0.5);
   double                   r[3];
@@ -308,7 +318,11 @@ static void test_options(void **state)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_same_solution), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_random_order), cmocka_unit_test(test_wall), cmocka_unit_test(test_options),
+    cmocka_unit_test(test_same_solution),
+    cmocka_unit_test(test_single_contact),
+    cmocka_unit_test(test_random_order),
+    cmocka_unit_test(test_wall),
+    cmocka_unit_test(test_options),
   };
 
   return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);

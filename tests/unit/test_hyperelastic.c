@@ -37,10 +37,7 @@
 
 static uint64_t rng = 0x5DEECE66Dull;
 
-static PetscReal Rand(void)
-{
-  return FcTestUniform(&rng, -1.0, 1.0);
-}
+static PetscReal Rand(void) { return FcTestUniform(&rng, -1.0, 1.0); }
 
 /* A material configuration of the tests. E, nu for the E/ν models; for neohookean with mu > 0,
  * E and ν are computed from (μ, κ); mooney_rivlin uses C10, C01, kappa. */
@@ -77,7 +74,8 @@ static PetscErrorCode CreateMat(const Config *c, FcMaterial *mat)
   PetscFunctionBegin;
   PetscCall(FcMaterialParamsInit(&p, c->model));
   PetscCall(FcMaterialParamsSetReal(&p, "density", 1000));
-  if (!strcmp(c->model, "neohookean") || !strcmp(c->model, "mooney_rivlin")) PetscCall(FcMaterialParamsSetChoice(&p, "volumetric", c->vol == MD ? "mean_dilatation" : "pointwise"));
+  if (!strcmp(c->model, "neohookean") || !strcmp(c->model, "mooney_rivlin"))
+    PetscCall(FcMaterialParamsSetChoice(&p, "volumetric", c->vol == MD ? "mean_dilatation" : "pointwise"));
   if (c->C10 > 0) {
     PetscCall(FcMaterialParamsSetReal(&p, "C10", c->C10));
     PetscCall(FcMaterialParamsSetReal(&p, "C01", c->C01));
@@ -128,7 +126,8 @@ static void RandomF(PetscBool near, PetscReal F[9])
 static void Homogeneous(PetscInt npe, const PetscReal *Xe, const PetscReal F[9], PetscReal *ue)
 {
   for (PetscInt a = 0; a < npe; a++)
-    for (int i = 0; i < 3; i++) ue[3 * a + i] = (F[3 * i] - (i == 0)) * Xe[3 * a] + (F[3 * i + 1] - (i == 1)) * Xe[3 * a + 1] + (F[3 * i + 2] - (i == 2)) * Xe[3 * a + 2];
+    for (int i = 0; i < 3; i++)
+      ue[3 * a + i] = (F[3 * i] - (i == 0)) * Xe[3 * a] + (F[3 * i + 1] - (i == 1)) * Xe[3 * a + 1] + (F[3 * i + 2] - (i == 2)) * Xe[3 * a + 2];
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -136,7 +135,7 @@ static void Homogeneous(PetscInt npe, const PetscReal *Xe, const PetscReal F[9],
 
 static PetscErrorCode TestMaterialFD(void)
 {
-  const PetscReal h     = 1e-6; /* F entries are O(1): truncation h² ~ 1e-12, rounding ε/h ~ 1e-10 */
+  const PetscReal h      = 1e-6; /* F entries are O(1): truncation h² ~ 1e-12, rounding ε/h ~ 1e-10 */
   PetscReal       worstP = 0, worstA = 0, asym = 0;
 
   PetscFunctionBegin;
@@ -174,7 +173,8 @@ static PetscErrorCode TestMaterialFD(void)
     worstA = PetscMax(worstA, eA);
     PetscCall(FcMaterialDestroy(&mat));
   }
-  printf("FIGURE material finite differences, all models and modes: worst relative |P - dW/dF| %.1e, |A - dP/dF| %.1e; A major-symmetric to %.1e\n", (double)worstP, (double)worstA, (double)asym);
+  printf("FIGURE material finite differences, all models and modes: worst relative |P - dW/dF| %.1e, |A - dP/dF| %.1e; A major-symmetric to %.1e\n",
+    (double)worstP, (double)worstA, (double)asym);
   assert_true(asym <= 1e-13);
   PetscFunctionReturn(0);
 }
@@ -190,7 +190,7 @@ static void test_material_fd(void **state)
 
 static PetscErrorCode TestElementFD(void)
 {
-  const PetscReal L = 0.2;
+  const PetscReal L      = 0.2;
   PetscReal       worstf = 0, worstK = 0, worstsym = 0;
 
   PetscFunctionBegin;
@@ -222,16 +222,19 @@ static PetscErrorCode TestElementFD(void)
       }
       for (PetscInt i = 0; i < nd; i++)
         for (PetscInt j = 0; j < nd; j++) sym = PetscMax(sym, PetscAbsReal(Ke[i * nd + j] - Ke[j * nd + i]) / kmax);
-      printf("element FD %-34s %-12s: fe vs dWe/due %.1e, Ke vs dfe/due %.1e, |Ke - Ke^T| %.1e\n", configs[c].label, FcTestElemName(order, curved), (double)ef, (double)eK, (double)sym);
+      printf("element FD %-34s %-12s: fe vs dWe/due %.1e, Ke vs dfe/due %.1e, |Ke - Ke^T| %.1e\n", configs[c].label, FcTestElemName(order, curved), (double)ef,
+        (double)eK, (double)sym);
       assert_true(ef <= 1e-6 && eK <= 1e-6);
       if (strcmp(configs[c].model, "corotational")) assert_true(sym <= 1e-13); /* corotational: see test_fem */
-      worstf   = PetscMax(worstf, ef);
-      worstK   = PetscMax(worstK, eK);
+      worstf = PetscMax(worstf, ef);
+      worstK = PetscMax(worstK, eK);
       if (strcmp(configs[c].model, "corotational")) worstsym = PetscMax(worstsym, sym);
     }
     PetscCall(FcMaterialDestroy(&mat));
   }
-  printf("FIGURE element finite differences (tet4, tet10, curved tet10; all models and modes): worst |fe - dWe/due| %.1e, |Ke - dfe/due| %.1e; Ke symmetric to %.1e\n", (double)worstf, (double)worstK, (double)worstsym);
+  printf(
+    "FIGURE element finite differences (tet4, tet10, curved tet10; all models and modes): worst |fe - dWe/due| %.1e, |Ke - dfe/due| %.1e; Ke symmetric to %.1e\n",
+    (double)worstf, (double)worstK, (double)worstsym);
   PetscFunctionReturn(0);
 }
 
@@ -290,22 +293,22 @@ static void ShearClosedForm(FcMaterial mat, PetscReal g, PetscReal s[9])
   if (!strcmp(mat->type, "stvk")) {
     const PetscReal la = mat->lambda, mu = mat->mu, S11 = 0.5 * la * g * g, S22 = 0.5 * la * g * g + mu * g * g, S12 = mu * g;
     s[1] = s[3] = S12 + g * S22;
-    s[0] = S11 + 2 * g * S12 + g * g * S22;
-    s[4] = S22;
-    s[8] = S11;
+    s[0]        = S11 + 2 * g * S12 + g * g * S22;
+    s[4]        = S22;
+    s[8]        = S11;
   } else {
     const PetscReal c10 = !strcmp(mat->type, "neohookean") ? 0.5 * mat->mu : mat->C10, c01 = !strcmp(mat->type, "neohookean") ? 0.0 : mat->C01;
     s[1] = s[3] = 2 * (c10 + c01) * g;
-    s[8] = -2.0 / 3.0 * (c10 - c01) * g * g;
-    s[0] = s[8] + 2 * c10 * g * g;
-    s[4] = s[8] - 2 * c01 * g * g;
+    s[8]        = -2.0 / 3.0 * (c10 - c01) * g * g;
+    s[0]        = s[8] + 2 * c10 * g * g;
+    s[4]        = s[8] - 2 * c01 * g * g;
   }
 }
 
 static PetscErrorCode TestClosedForms(void)
 {
   /* stvk, neohookean, mooney_rivlin in both modes (the 1500 variants included) */
-  const int       which[] = {2, 3, 4, 5, 6, 7, 8, 9, 10};
+  const int which[] = {2, 3, 4, 5, 6, 7, 8, 9, 10};
   // clang-format off
   const PetscReal stretch[3][2] = {
     {1.3, 0.9 },
@@ -354,8 +357,8 @@ static PetscErrorCode TestClosedForms(void)
       }
       /* single elements under x = F X: the Cauchy stress of FcElementCauchy, both modes */
       for (int k = 0; k < 3; k++) {
-        const PetscInt  order = k == 0 ? 1 : 2, npe = order == 1 ? 4 : 10;
-        PetscReal       Xe[30], ue[30], sig[9], d[9];
+        const PetscInt order = k == 0 ? 1 : 2, npe = order == 1 ? 4 : 10;
+        PetscReal      Xe[30], ue[30], sig[9], d[9];
         FcTestOneElement(order, (PetscBool)(k == 2), 0.1, Xe, FcTestUniformCtx, &rng);
         Homogeneous(npe, Xe, F, ue);
         PetscCall(FcElementCauchy(mat, order, Xe, ue, sig));
@@ -377,14 +380,18 @@ static PetscErrorCode TestClosedForms(void)
         eO = PetscMax(eO, PetscMax(FcTestMaxAbs(9, d) / FcTestMaxAbs(9, PG), PetscAbsReal(W1 - W2) / PetscAbsReal(W1)));
       }
     }
-    printf("closed forms %-34s: material P (uniaxial l = 1.3, 0.7, 1.6; shear g = 0.5, -1.2) %.1e%s, element Cauchy (tet4, tet10, curved tet10) %.1e, objectivity %.1e\n", cfg->label, (double)eP, cfg->vol == PW ? "" : " (isochoric P only, n/a)", (double)eS, (double)eO);
+    printf(
+      "closed forms %-34s: material P (uniaxial l = 1.3, 0.7, 1.6; shear g = 0.5, -1.2) %.1e%s, element Cauchy (tet4, tet10, curved tet10) %.1e, objectivity %.1e\n",
+      cfg->label, (double)eP, cfg->vol == PW ? "" : " (isochoric P only, n/a)", (double)eS, (double)eO);
     assert_true(eP <= 1e-8 && eS <= 1e-8 && eO <= 1e-12);
     worstP   = PetscMax(worstP, eP);
     worstS   = PetscMax(worstS, eS);
     worstObj = PetscMax(worstObj, eO);
     PetscCall(FcMaterialDestroy(&mat));
   }
-  printf("FIGURE closed forms (uniaxial, simple shear; stvk, neohookean, mooney_rivlin): worst relative error of P %.1e, of the single-element Cauchy stress %.1e (both volumetric modes); objectivity |P(QF) - QP(F)|, |W(QF) - W(F)| %.1e\n", (double)worstP, (double)worstS, (double)worstObj);
+  printf(
+    "FIGURE closed forms (uniaxial, simple shear; stvk, neohookean, mooney_rivlin): worst relative error of P %.1e, of the single-element Cauchy stress %.1e (both volumetric modes); objectivity |P(QF) - QP(F)|, |W(QF) - W(F)| %.1e\n",
+    (double)worstP, (double)worstS, (double)worstObj);
   PetscFunctionReturn(0);
 }
 
@@ -447,7 +454,8 @@ static PetscErrorCode TestMeanDilatation(void)
       df = RelDiff(nd, f1, f2);
       dK = RelDiff(nd * nd, K1, K2);
       ds = RelDiff(9, s1, s2);
-      printf("mean dilatation vs pointwise %-24s %-12s homogeneous%s: We %.1e, fe %.1e, sigma %.1e, Ke %.1e\n", configs[pairs[p][0]].model, FcTestElemName(order, curved), order == 1 ? " + random" : "", (double)dW, (double)df, (double)ds, (double)dK);
+      printf("mean dilatation vs pointwise %-24s %-12s homogeneous%s: We %.1e, fe %.1e, sigma %.1e, Ke %.1e\n", configs[pairs[p][0]].model,
+        FcTestElemName(order, curved), order == 1 ? " + random" : "", (double)dW, (double)df, (double)ds, (double)dK);
       if (order == 1) {
         assert_true(dW <= 1e-12 && df <= 1e-12 && dK <= 1e-12 && ds <= 1e-12);
         worst_tet4 = PetscMax(worst_tet4, PetscMax(PetscMax(dW, df), PetscMax(dK, ds)));
@@ -464,7 +472,8 @@ static PetscErrorCode TestMeanDilatation(void)
         PetscCall(FcElementInternal(md, order, Xe, ue, &W2, f2, NULL));
         dW = PetscAbsReal(W1 - W2) / PetscAbsReal(W1);
         df = RelDiff(nd, f1, f2);
-        printf("mean dilatation vs pointwise %-24s %-12s nonhomogeneous: We %.1e, fe %.1e\n", configs[pairs[p][0]].model, FcTestElemName(order, curved), (double)dW, (double)df);
+        printf("mean dilatation vs pointwise %-24s %-12s nonhomogeneous: We %.1e, fe %.1e\n", configs[pairs[p][0]].model, FcTestElemName(order, curved),
+          (double)dW, (double)df);
         assert_true(df >= 1e-3);
         min_inhom = PetscMin(min_inhom, df);
       }
@@ -472,7 +481,9 @@ static PetscErrorCode TestMeanDilatation(void)
     PetscCall(FcMaterialDestroy(&pw));
     PetscCall(FcMaterialDestroy(&md));
   }
-  printf("FIGURE mean dilatation vs pointwise: tet4 (We, fe, Ke, sigma) max rel. difference %.1e; tet10 homogeneous (We, fe, sigma) %.1e (Ke differs by >= %.1e, by design); tet10 nonhomogeneous fe differs by >= %.1e\n", (double)worst_tet4, (double)worst_hom, (double)kdiff_hom, (double)min_inhom);
+  printf(
+    "FIGURE mean dilatation vs pointwise: tet4 (We, fe, Ke, sigma) max rel. difference %.1e; tet10 homogeneous (We, fe, sigma) %.1e (Ke differs by >= %.1e, by design); tet10 nonhomogeneous fe differs by >= %.1e\n",
+    (double)worst_tet4, (double)worst_hom, (double)kdiff_hom, (double)min_inhom);
   PetscFunctionReturn(0);
 }
 
@@ -487,7 +498,7 @@ static void test_mean_dilatation(void **state)
 
 static PetscErrorCode TestInverted(void)
 {
-  const PetscReal Finv[9] = {-0.9, 0.1, 0, 0.05, 1.1, 0, 0, 0.2, 1.0}; /* det < 0 */
+  const PetscReal Finv[9]  = {-0.9, 0.1, 0, 0.05, 1.1, 0, 0, 0.2, 1.0}; /* det < 0 */
   const PetscReal Fzero[9] = {1, 0, 0, 0, 1, 0, 0, 0, 0};               /* det = 0 */
   PetscReal       Fnan[9]  = {1, 0, 0, 0, 1, 0, 0, 0, 1}, R[9], W, P[9], A[81], Xe[12], ue[12], fe[12], sig[9];
   int             nerr = 0, ntried = 0;
@@ -568,7 +579,8 @@ static void Exact(const PetscReal X[3], PetscReal delta, PetscReal u[3], PetscRe
   const PetscReal cx = PetscCosReal(pi * X[0]), cy = PetscCosReal(pi * X[1]), cz = PetscCosReal(pi * X[2]), p2 = pi * pi;
   const PetscReal uc[3] = {pi * sx * cy * sz, -pi * cx * sy * sz, 0}, gp[3] = {pi * cx * sy * sz, pi * sx * cy * sz, pi * sx * sy * cz};
   const PetscReal Gc[9] = {p2 * cx * cy * sz, -p2 * sx * sy * sz, p2 * sx * cy * cz, p2 * sx * sy * sz, -p2 * cx * cy * sz, -p2 * cx * sy * cz, 0, 0, 0};
-  const PetscReal Hp[9] = {-p2 * sx * sy * sz, p2 * cx * cy * sz, p2 * cx * sy * cz, p2 * cx * cy * sz, -p2 * sx * sy * sz, p2 * sx * cy * cz, p2 * cx * sy * cz, p2 * sx * cy * cz, -p2 * sx * sy * sz};
+  const PetscReal Hp[9] = {-p2 * sx * sy * sz, p2 * cx * cy * sz, p2 * cx * sy * cz, p2 * cx * cy * sz, -p2 * sx * sy * sz, p2 * sx * cy * cz,
+    p2 * cx * sy * cz, p2 * sx * cy * cz, -p2 * sx * sy * sz};
   for (int i = 0; i < 3; i++) {
     if (u) u[i] = uc[i] + delta * gp[i];
     if (ucurl) ucurl[i] = uc[i];
@@ -579,7 +591,8 @@ static void Exact(const PetscReal X[3], PetscReal delta, PetscReal u[3], PetscRe
 }
 
 /* Element quantities at a reference point: N, ∂N/∂X, det J and X(ξ). */
-static void PointGeometry(PetscInt order, PetscInt npe, const PetscReal *Xe, const PetscReal xi[3], PetscReal N[], PetscReal dNdX[], PetscReal *detJ, PetscReal X[3])
+static void PointGeometry(
+  PetscInt order, PetscInt npe, const PetscReal *Xe, const PetscReal xi[3], PetscReal N[], PetscReal dNdX[], PetscReal *detJ, PetscReal X[3])
 {
   PetscReal dN[30], J[9] = {0}, Ji[9];
   FcTetShape(order, xi, N, dN);
@@ -599,17 +612,17 @@ static void PointGeometry(PetscInt order, PetscInt npe, const PetscReal *Xe, con
  * boundary, and return the relative L2 and H1-seminorm errors (degree-5 quadrature). */
 static PetscErrorCode SolveManufactured(FcMaterial mat, PetscInt n, PetscInt order, PetscReal *eL2, PetscReal *eH1, PetscInt *ndof)
 {
-  const PetscReal mu = mat->mu, kappa = mat->kappa, lambda = kappa - 2.0 * mu / 3.0, delta = mu / (3.0 * PETSC_PI * PETSC_PI * kappa);
-  FcMesh          mesh;
-  Mat             K;
-  Vec             u, f, x;
-  KSP             ksp;
-  PC              pc;
-  FcQuadrature    q;
-  PetscInt       *rows, nbc = 0;
-  PetscScalar    *xa;
+  const PetscReal    mu = mat->mu, kappa = mat->kappa, lambda = kappa - 2.0 * mu / 3.0, delta = mu / (3.0 * PETSC_PI * PETSC_PI * kappa);
+  FcMesh             mesh;
+  Mat                K;
+  Vec                u, f, x;
+  KSP                ksp;
+  PC                 pc;
+  FcQuadrature       q;
+  PetscInt          *rows, nbc = 0;
+  PetscScalar       *xa;
   const PetscScalar *ua;
-  PetscReal       e2 = 0, n2 = 0, g2 = 0, gn2 = 0;
+  PetscReal          e2 = 0, n2 = 0, g2 = 0, gn2 = 0;
 
   PetscFunctionBegin;
   PetscCall(BuildCube(n, order, &mesh));
@@ -716,9 +729,9 @@ static PetscErrorCode SolveManufactured(FcMaterial mat, PetscInt n, PetscInt ord
  * (4 volume constraints per element) and tet4 do not. Measured with -hyper_nmax 8 in doc/fem.md. */
 static PetscErrorCode TestLocking(void)
 {
-  const PetscInt  ns[5] = {2, 3, 4, 6, 8};
+  const PetscInt  ns[5]     = {2, 3, 4, 6, 8};
   const PetscReal kappas[3] = {13e6 / 6, 1.5e9, 1.5e13}; /* μ = 1e6 */
-  const char     *names[3] = {"tet4", "tet10 pointwise", "tet10 mean dilatation"};
+  const char     *names[3]  = {"tet4", "tet10 pointwise", "tet10 mean dilatation"};
   PetscInt        nmax = 4, nn = 0;
   PetscReal       eL2[3][3][5], eH1[3][3][5], rate[3][3];
 
@@ -734,13 +747,18 @@ static PetscErrorCode TestLocking(void)
         PetscCall(SolveManufactured(mat, ns[k], m == 0 ? 1 : 2, &eL2[m][c][k], &eH1[m][c][k], &ndof));
         PetscCall(FcMaterialDestroy(&mat));
       }
-      printf("locking study n = %d (%5d DoFs) %-22s relative L2 / H1-seminorm errors: kappa/mu = 13/6 %.3e / %.3e, 1500 %.3e / %.3e, 1.5e7 %.3e / %.3e\n", (int)ns[k], (int)ndof, names[m], (double)eL2[m][0][k], (double)eH1[m][0][k], (double)eL2[m][1][k], (double)eH1[m][1][k], (double)eL2[m][2][k], (double)eH1[m][2][k]);
+      printf("locking study n = %d (%5d DoFs) %-22s relative L2 / H1-seminorm errors: kappa/mu = 13/6 %.3e / %.3e, 1500 %.3e / %.3e, 1.5e7 %.3e / %.3e\n",
+        (int)ns[k], (int)ndof, names[m], (double)eL2[m][0][k], (double)eH1[m][0][k], (double)eL2[m][1][k], (double)eH1[m][1][k], (double)eL2[m][2][k],
+        (double)eH1[m][2][k]);
     }
   PetscCheck(nn >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-hyper_nmax must be at least 3");
   for (int m = 0; m < 3; m++) {
     const int f = (int)nn - 1;
     for (int c = 0; c < 3; c++) rate[m][c] = PetscLogReal(eL2[m][c][f - 1] / eL2[m][c][f]) / PetscLogReal((PetscReal)ns[f] / ns[f - 1]);
-    printf("FIGURE locking (unit cube, L2 error on n = %d; rate from n = %d) %-22s kappa/mu = 13/6: %.2e (rate %.2f), 1500: %.2e (rate %.2f), 1.5e7: %.2e (rate %.2f)\n", (int)ns[f], (int)ns[f - 1], names[m], (double)eL2[m][0][f], (double)rate[m][0], (double)eL2[m][1][f], (double)rate[m][1], (double)eL2[m][2][f], (double)rate[m][2]);
+    printf(
+      "FIGURE locking (unit cube, L2 error on n = %d; rate from n = %d) %-22s kappa/mu = 13/6: %.2e (rate %.2f), 1500: %.2e (rate %.2f), 1.5e7: %.2e (rate %.2f)\n",
+      (int)ns[f], (int)ns[f - 1], names[m], (double)eL2[m][0][f], (double)rate[m][0], (double)eL2[m][1][f], (double)rate[m][1], (double)eL2[m][2][f],
+      (double)rate[m][2]);
   }
   {
     const int f = (int)nn - 1;
@@ -850,7 +868,7 @@ static PetscErrorCode TestZeroEnergyModes(void)
       for (int j = 0; j < 30; j++) Ku[i] += Ke[30 * i + j] * u[j];
       un = PetscMax(un, PetscAbsReal(u[i]));
     }
-    conf[m]      = FcTestMaxAbs(30, Ku) / (FcTestMaxAbs(900, Ke) * un);
+    conf[m] = FcTestMaxAbs(30, Ku) / (FcTestMaxAbs(900, Ke) * un);
     PetscCall(Nullity(30, Ke, 1e-10, &elem_null[m]));
     for (int k = 0; k < 2; k++) {
       FcMesh     mesh;
@@ -873,10 +891,14 @@ static PetscErrorCode TestZeroEnergyModes(void)
       PetscCall(PetscFree(K));
       PetscCall(FcTestCubeMeshFree(&mesh));
     }
-    printf("zero-energy modes at u = 0, %s: one tet10 %d (rigid: 6), |Ke u|/(|Ke||u|) for a special conformal u %.1e; free cube of 6 tet10 %d, of 48 tet10 %d\n", cfg[m].label, (int)elem_null[m], (double)conf[m], (int)cube_null[m][0], (int)cube_null[m][1]);
+    printf(
+      "zero-energy modes at u = 0, %s: one tet10 %d (rigid: 6), |Ke u|/(|Ke||u|) for a special conformal u %.1e; free cube of 6 tet10 %d, of 48 tet10 %d\n",
+      cfg[m].label, (int)elem_null[m], (double)conf[m], (int)cube_null[m][0], (int)cube_null[m][1]);
     PetscCall(FcMaterialDestroy(&mat));
   }
-  printf("FIGURE zero-energy modes (tet10, nullity of K at u = 0): one element pointwise %d, mean dilatation %d (3 special conformal modes, |Ke u| %.1e); assembled free cubes of 6 and 48 elements, mean dilatation: %d, %d\n", (int)elem_null[0], (int)elem_null[1], (double)conf[1], (int)cube_null[1][0], (int)cube_null[1][1]);
+  printf(
+    "FIGURE zero-energy modes (tet10, nullity of K at u = 0): one element pointwise %d, mean dilatation %d (3 special conformal modes, |Ke u| %.1e); assembled free cubes of 6 and 48 elements, mean dilatation: %d, %d\n",
+    (int)elem_null[0], (int)elem_null[1], (double)conf[1], (int)cube_null[1][0], (int)cube_null[1][1]);
   assert_true(elem_null[0] == 6 && elem_null[1] == 9);
   assert_true(conf[1] <= 1e-13 && conf[0] >= 1e-3);
   /* one cube cell (6 Kuhn tetrahedra around the diagonal): their centroids, the permutations of
@@ -895,7 +917,13 @@ static void test_zero_energy_modes(void **state)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_material_fd), cmocka_unit_test(test_element_fd), cmocka_unit_test(test_closed_forms), cmocka_unit_test(test_mean_dilatation), cmocka_unit_test(test_inverted), cmocka_unit_test(test_zero_energy_modes), cmocka_unit_test(test_locking),
+    cmocka_unit_test(test_material_fd),
+    cmocka_unit_test(test_element_fd),
+    cmocka_unit_test(test_closed_forms),
+    cmocka_unit_test(test_mean_dilatation),
+    cmocka_unit_test(test_inverted),
+    cmocka_unit_test(test_zero_energy_modes),
+    cmocka_unit_test(test_locking),
   };
 
   return FcTestMain(argc, argv, tests, FcMaterialRegisterAll, FcMaterialFinalizePackage);

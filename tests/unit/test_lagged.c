@@ -105,12 +105,12 @@ static PetscErrorCode DenseEigenvalues(Mat K, PetscReal *w, PetscReal *asym, Pet
 
 static PetscErrorCode TestPSD(PetscInt order)
 {
-  FcMesh     mesh;
-  FcMaterial mat;
-  Mat        K;
-  Vec        u0, u;
-  PetscReal *w, asym, imag, worst = 0, knorm = 0;
-  PetscInt   n;
+  FcMesh          mesh;
+  FcMaterial      mat;
+  Mat             K;
+  Vec             u0, u;
+  PetscReal      *w, asym, imag, worst = 0, knorm = 0;
+  PetscInt        n;
   const PetscReal axis[3] = {0.48, 0.6, 0.64}, c[3] = {0.1, -0.2, 0.3};
 
   PetscFunctionBegin;
@@ -134,7 +134,7 @@ static PetscErrorCode TestPSD(PetscInt order)
     worst = PetscMin(worst, rel);
     /* translations: K 1_i = 0 */
     {
-      Vec      t, Kt;
+      Vec       t, Kt;
       PetscReal nt;
       PetscCall(VecDuplicate(u, &t));
       PetscCall(VecDuplicate(u, &Kt));
@@ -148,7 +148,7 @@ static PetscErrorCode TestPSD(PetscInt order)
     }
     printf("FIGURE lagged K tet%d rotation %.1f rad: eigenvalues [%.3e, %.3e], min/|K| = %.2e, "
            "asymmetry/|K| = %.1e, |K 1|/|K| = %.1e\n",
-           order == 1 ? 4 : 10, 0.8 * trial, (double)w[0], (double)w[n - 1], (double)rel, (double)(asym / knorm), (double)t0);
+      order == 1 ? 4 : 10, 0.8 * trial, (double)w[0], (double)w[n - 1], (double)rel, (double)(asym / knorm), (double)t0);
     assert_true(asym <= 1e-14 * knorm);
     assert_true(imag <= 1e-12 * knorm);
     assert_true(rel >= -1e-12);
@@ -166,11 +166,11 @@ static PetscErrorCode TestPSD(PetscInt order)
 
 static PetscErrorCode TestRigid(PetscInt order)
 {
-  FcMesh     mesh;
-  FcMaterial mat, lin;
-  Mat        K;
-  Vec        u0, u, f;
-  PetscReal  Q[9], Qs[9], QQ[9], fr, fnr, flin, fphi[2], phi = 1e-3;
+  FcMesh          mesh;
+  FcMaterial      mat, lin;
+  Mat             K;
+  Vec             u0, u, f;
+  PetscReal       Q[9], Qs[9], QQ[9], fr, fnr, flin, fphi[2], phi = 1e-3;
   const PetscReal axis[3] = {0.0, 0.6, 0.8}, axis2[3] = {1, 0, 0}, c[3] = {0.3, 0.1, -0.2}, zero[3] = {0, 0, 0};
 
   PetscFunctionBegin;
@@ -211,7 +211,7 @@ static PetscErrorCode TestRigid(PetscInt order)
   }
   printf("FIGURE lagged tet%d, rigid step start (1.1 rad): |f| / |f_nonrigid| = %.2e (bound 1e-12); "
          "linear model: %.2e; rotation phi = %.0e rad within the step: |f| ratio 2phi/phi = %.6f (second order: 4)\n",
-         order == 1 ? 4 : 10, (double)(fr / fnr), (double)(flin / fnr), (double)phi, (double)(fphi[1] / fphi[0]));
+    order == 1 ? 4 : 10, (double)(fr / fnr), (double)(flin / fnr), (double)phi, (double)(fphi[1] / fphi[0]));
   assert_true(fr <= 1e-12 * fnr);
   assert_true(flin >= 1.0 * fnr);
   assert_true(PetscAbsReal(fphi[1] / fphi[0] - 4.0) <= 1e-3);
@@ -227,11 +227,11 @@ static PetscErrorCode TestRigid(PetscInt order)
 
 static PetscErrorCode TestLinear(PetscInt order)
 {
-  FcMesh     mesh;
-  FcMaterial mat;
-  Mat        K;
-  Vec        u0, ua, ub, fa, fb, du, Kdu;
-  PetscReal  Q[9], Wa, Wb, fdu, duKdu, nfb, ferr, werr;
+  FcMesh          mesh;
+  FcMaterial      mat;
+  Mat             K;
+  Vec             u0, ua, ub, fa, fb, du, Kdu;
+  PetscReal       Q[9], Wa, Wb, fdu, duKdu, nfb, ferr, werr;
   const PetscReal axis[3] = {0.6, 0.0, 0.8}, c[3] = {0, 0, 0};
 
   PetscFunctionBegin;
@@ -266,7 +266,7 @@ static PetscErrorCode TestLinear(PetscInt order)
   werr = PetscAbsReal(Wb - Wa - fdu - 0.5 * duKdu) / PetscMax(PetscAbsReal(Wa), PetscAbsReal(Wb));
   printf("FIGURE lagged tet%d linear within a step: |f(ub) - f(ua) - K du| / |f(ub)| = %.2e, "
          "energy quadratic to %.2e (bounds 1e-12)\n",
-         order == 1 ? 4 : 10, (double)ferr, (double)werr);
+    order == 1 ? 4 : 10, (double)ferr, (double)werr);
   assert_true(ferr <= 1e-12);
   assert_true(werr <= 1e-12);
   PetscCall(VecDestroy(&u0));

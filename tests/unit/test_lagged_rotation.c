@@ -89,8 +89,9 @@ static void run(PetscInt order)
   wsm = Worst(&lb, Q, &psm);
   CHK(RotationsPolar_Private(&lb));
   wpo = Worst(&lb, Q, &ppo);
-  printf("FIGURE lagged rotation, tet%d cube (%d nodes), rigid motion by 70 deg: max |R_i - Q| shape matching %.1e, polar %.1e; pinned node |R - I| %.0e, %.0e\n", order == 1 ? 4 : 10,
-         (int)lb.nnodes, (double)wsm, (double)wpo, (double)psm, (double)ppo);
+  printf(
+    "FIGURE lagged rotation, tet%d cube (%d nodes), rigid motion by 70 deg: max |R_i - Q| shape matching %.1e, polar %.1e; pinned node |R - I| %.0e, %.0e\n",
+    order == 1 ? 4 : 10, (int)lb.nnodes, (double)wsm, (double)wpo, (double)psm, (double)ppo);
   assert_true(wsm <= 1e-13 && wpo <= 1e-13);
   assert_true(psm == 0 && ppo == 0);
   /* 2. rotated homogeneous stretch: U = V diag(d) Vᵀ, x = Q U X0 */
@@ -102,8 +103,9 @@ static void run(PetscInt order)
   wsm = Worst(&lb, Q, &psm);
   CHK(RotationsPolar_Private(&lb));
   wpo = Worst(&lb, Q, &ppo);
-  printf("FIGURE lagged rotation, tet%d cube, the same rotation of a homogeneous stretch (1.3, 0.8, 1.1 in a skew frame): max |R_i - Q| shape matching %.1e, polar %.1e\n",
-         order == 1 ? 4 : 10, (double)wsm, (double)wpo);
+  printf(
+    "FIGURE lagged rotation, tet%d cube, the same rotation of a homogeneous stretch (1.3, 0.8, 1.1 in a skew frame): max |R_i - Q| shape matching %.1e, polar %.1e\n",
+    order == 1 ? 4 : 10, (double)wsm, (double)wpo);
   assert_true(wpo <= 1e-13);
   CHK(BodyFree(&lb));
   CHK(FcTestCubeMeshFree(&mesh));
@@ -123,9 +125,11 @@ static void test_tet10(void **state)
 
 int main(int argc, char **argv)
 {
+  // clang-format off
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_tet4),
     cmocka_unit_test(test_tet10),
   };
+  // clang-format on
   return FcTestMain(argc, argv, tests, NULL, NULL);
 }

@@ -24,10 +24,7 @@
 #include "../../src/contact/solvers/lemke.h"
 
 static uint64_t rng_state = 0x243f6a8885a308d3ULL;
-static double   Uniform(double a, double b)
-{
-  return FcTestUniform(&rng_state, a, b);
-}
+static double   Uniform(double a, double b) { return FcTestUniform(&rng_state, a, b); }
 
 /* ---- LCP checks ---- */
 
@@ -38,7 +35,7 @@ typedef struct {
 /* w = M z + q and the three figures, all dimensionless: w scales like q, z like q/‖M‖. */
 static LCPCheck CheckLCP(int n, const double *M, const double *q, const double *z)
 {
-  LCPCheck c = {0, 0, 0};
+  LCPCheck c  = {0, 0, 0};
   double   nq = 0, nM = 0, wmin = 0, zmin = 0, comp = 0;
   for (int i = 0; i < n; i++) {
     double w = q[i], rs = 0;
@@ -103,7 +100,7 @@ static void RunLCP(LCPFamily *f, int n, const double *M, const double *q)
   assert_int_equal(FcLCPLemkeSolve(n, M, q, z, 100 * n + 10, &piv, &st), 0);
   if (st == FC_LCP_RAY) f->nray++;
   if (st == FC_LCP_MAX_PIVOTS) f->nmaxpiv++;
-  c = CheckLCP(n, M, q, z);
+  c           = CheckLCP(n, M, q, z);
   f->max.comp = fmax(f->max.comp, c.comp);
   f->max.wneg = fmax(f->max.wneg, c.wneg);
   f->max.zneg = fmax(f->max.zneg, c.zneg);
@@ -115,7 +112,9 @@ static void RunLCP(LCPFamily *f, int n, const double *M, const double *q)
 
 static void ReportLCP(const LCPFamily *f)
 {
-  printf("FIGURE lemke LCP %s: %d problems (n <= %d), %d ray, %d pivot limit, mean pivots %.1f; max sum|w_i z_i| |M|/|q|^2 %.1e, max -min(w)/|q| %.1e, max -min(z) |M|/|q| %.1e\n", f->name, f->count, f->maxn, f->nray, f->nmaxpiv, f->pivots / f->count, f->max.comp, f->max.wneg, f->max.zneg);
+  printf(
+    "FIGURE lemke LCP %s: %d problems (n <= %d), %d ray, %d pivot limit, mean pivots %.1f; max sum|w_i z_i| |M|/|q|^2 %.1e, max -min(w)/|q| %.1e, max -min(z) |M|/|q| %.1e\n",
+    f->name, f->count, f->maxn, f->nray, f->nmaxpiv, f->pivots / f->count, f->max.comp, f->max.wneg, f->max.zneg);
   assert_int_equal(f->nray, 0);
   assert_int_equal(f->nmaxpiv, 0);
   assert_true(f->max.comp <= 1e-12);
@@ -127,7 +126,8 @@ static void ReportLCP(const LCPFamily *f)
 static void test_lcp_random(void **state)
 {
   LCPFamily pd = {.name = "PSD M = B^T B (B square: definite)"}, psd = {.name = "PSD M = B^T B (B (n/2)xn: singular, q = w* - M z* feasible)"};
-  LCPFamily pm = {.name = "P-matrix (non-symmetric, diagonally dominant)"}, dg = {.name = "degenerate integer (P-matrix and singular PSD, q in {-1,0,1} / ties)"};
+  LCPFamily pm = {.name = "P-matrix (non-symmetric, diagonally dominant)"},
+            dg = {.name = "degenerate integer (P-matrix and singular PSD, q in {-1,0,1} / ties)"};
   (void)state;
 
   for (int t = 0; t < 20; t++) {
@@ -253,7 +253,9 @@ static void test_lcp_cycling(void **state)
   assert_int_equal(lex.pivots, 7); /* as in exact arithmetic */
   c = CheckLCP(5, M, q, z);
   assert_true(c.comp <= 1e-14 && c.wneg <= 1e-14 && c.zneg == 0);
-  printf("FIGURE lemke degenerate PSD LCP (n = 5, integer, ties): smallest-index rule %s after %d pivots (cycling), lexicographic %s in %d pivots; sum|w_i z_i| |M|/|q|^2 %.1e, -min(w)/|q| %.1e\n", FcLCPStatusName(first.status), (int)first.pivots, FcLCPStatusName(lex.status), (int)lex.pivots, c.comp, c.wneg);
+  printf(
+    "FIGURE lemke degenerate PSD LCP (n = 5, integer, ties): smallest-index rule %s after %d pivots (cycling), lexicographic %s in %d pivots; sum|w_i z_i| |M|/|q|^2 %.1e, -min(w)/|q| %.1e\n",
+    FcLCPStatusName(first.status), (int)first.pivots, FcLCPStatusName(lex.status), (int)lex.pivots, c.comp, c.wneg);
 }
 
 /* ---- contact problems ---- */
@@ -261,10 +263,7 @@ static void test_lcp_cycling(void **state)
 /* W = J A⁻¹ Jᵀ with A = BᵀB + nI (n×n, n ≥ 3m+2) and J (3m×n) random, computed as XᵀX with
  * X = L⁻¹ Jᵀ (FcTestRandomDelassus, form GRAM): a Delassus operator of a random body, positive
  * definite. q, μ left to the caller. */
-static void RandomDelassus(int m, FcContactProblem *prob)
-{
-  FcTestRandomDelassus(&rng_state, m, FC_TEST_W_GRAM, prob);
-}
+static void RandomDelassus(int m, FcContactProblem *prob) { FcTestRandomDelassus(&rng_state, m, FC_TEST_W_GRAM, prob); }
 
 /* q_a = (U(qn_lo, qn_hi), g cos θ, g sin θ) with θ ∈ [0, 2π), g ∈ [g_lo, g_hi): tangential parts of
  * every direction; μ_a ∈ [mu_lo, mu_hi). */
@@ -305,7 +304,8 @@ static FcContactSolverStats SolveChecked(FcContactSolver s, FcContactProblem p, 
   if (err <= par.tol) assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_TOL);
   else assert_true(st.reason < 0);
   for (int a = 0; a < p->m; a++) {
-    if (!(hypot(r[3 * a + 1], r[3 * a + 2]) <= p->mu[a] * r[3 * a] * (1 + 1e-12) + 1e-300)) printf("cone a=%d mu %g r %.17g %.17g %.17g\n", a, p->mu[a], r[3*a], r[3*a+1], r[3*a+2]);
+    if (!(hypot(r[3 * a + 1], r[3 * a + 2]) <= p->mu[a] * r[3 * a] * (1 + 1e-12) + 1e-300))
+      printf("cone a=%d mu %g r %.17g %.17g %.17g\n", a, p->mu[a], r[3 * a], r[3 * a + 1], r[3 * a + 2]);
     assert_true(hypot(r[3 * a + 1], r[3 * a + 2]) <= p->mu[a] * r[3 * a] * (1 + 1e-12) + 1e-300);
   }
   return st;
@@ -328,20 +328,22 @@ static void test_single_contact(void **state)
   memcpy(p->W, Wi, sizeof Wi);
 
   /* slip along the edge d_k = (1, 0): the cone solution r = (1/2, μ/2, 0) is a pyramid edge */
-  p->q[0] = -1;
-  p->q[1] = -2;
-  p->q[2] = 0;
-  st      = SolveChecked(s, p, r, NULL);
+  p->q[0]  = -1;
+  p->q[1]  = -2;
+  p->q[2]  = 0;
+  st       = SolveChecked(s, p, r, NULL);
   dev_edge = fmax(fabs(r[0] - 0.5), fmax(fabs(r[1] - 0.5 * mu), fabs(r[2]))) / 0.5;
   assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_TOL);
   assert_true(dev_edge <= 1e-14);
 
   /* slip towards the middle of a face (angle π/8 between d_8 and d_1): β split evenly, the
    * force is the face midpoint, ‖r_T‖ = μ r_n cos(π/8), direction π/8; not a cone solution */
-  p->q[1] = -2 * cos(PETSC_PI / 8);
-  p->q[2] = -2 * sin(PETSC_PI / 8);
-  st      = SolveChecked(s, p, r, NULL);
-  dev_face = fmax(fabs(r[0] - 0.5), fmax(fabs(r[1] - 0.5 * mu * cos(PETSC_PI / 8) * cos(PETSC_PI / 8)), fabs(r[2] - 0.5 * mu * cos(PETSC_PI / 8) * sin(PETSC_PI / 8)))) / 0.5;
+  p->q[1]  = -2 * cos(PETSC_PI / 8);
+  p->q[2]  = -2 * sin(PETSC_PI / 8);
+  st       = SolveChecked(s, p, r, NULL);
+  dev_face = fmax(fabs(r[0] - 0.5),
+               fmax(fabs(r[1] - 0.5 * mu * cos(PETSC_PI / 8) * cos(PETSC_PI / 8)), fabs(r[2] - 0.5 * mu * cos(PETSC_PI / 8) * sin(PETSC_PI / 8)))) /
+    0.5;
   err_face = st.error;
   assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_INEXACT);
   assert_string_equal(st.reason_name, "DIVERGED_INEXACT");
@@ -364,7 +366,9 @@ static void test_single_contact(void **state)
   st      = SolveChecked(s, p, r, NULL);
   assert_true(r[0] == 0 && r[1] == 0 && r[2] == 0);
   assert_int_equal(st.reason, FC_CONTACT_SOLVER_CONVERGED_TOL);
-  printf("FIGURE lemke one contact (k = 8): slip along an edge |r - exact|/r_n %.1e (CONVERGED_TOL); slip towards a face middle |r - (r_n, mu r_n cos(pi/8) e(pi/8))|/r_n %.1e, common error %.3e (DIVERGED_INEXACT); stick |r - r*|/|r*| %.1e (CONVERGED_TOL); separation r = 0 (%d pivots: lambda >= max_j -d_j.q_T)\n", dev_edge, dev_face, err_face, dev_stick, (int)st.iterations);
+  printf(
+    "FIGURE lemke one contact (k = 8): slip along an edge |r - exact|/r_n %.1e (CONVERGED_TOL); slip towards a face middle |r - (r_n, mu r_n cos(pi/8) e(pi/8))|/r_n %.1e, common error %.3e (DIVERGED_INEXACT); stick |r - r*|/|r*| %.1e (CONVERGED_TOL); separation r = 0 (%d pivots: lambda >= max_j -d_j.q_T)\n",
+    dev_edge, dev_face, err_face, dev_stick, (int)st.iterations);
   assert_int_equal(FcContactProblemDestroy(&p), 0);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 }
@@ -440,7 +444,9 @@ static void test_construction(void **state)
     free(r2);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE lemke construction: %d problems (k = 3/5/8, m = 1..6, mu in [0, 0.8], %d sliding contacts, %d frictionless ones reduced to r_n by the type), eq. 24 rebuilt in full as [[H^T W H, E], [U - E^T, 0]] in another ordering and solved by FcLCPLemke: max |r_type - H x|/|H x| %.1e\n", nprob, nslide, nfree, max_dev);
+  printf(
+    "FIGURE lemke construction: %d problems (k = 3/5/8, m = 1..6, mu in [0, 0.8], %d sliding contacts, %d frictionless ones reduced to r_n by the type), eq. 24 rebuilt in full as [[H^T W H, E], [U - E^T, 0]] in another ordering and solved by FcLCPLemke: max |r_type - H x|/|H x| %.1e\n",
+    nprob, nslide, nfree, max_dev);
   assert_true(max_dev <= 1e-10);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 }
@@ -449,12 +455,12 @@ static void test_construction(void **state)
 static void test_frictionless(void **state)
 {
   FcContactSolver s, ref;
-  const int       nprob = 12;
+  const int       nprob   = 12;
   double          max_dev = 0, max_err = 0, stat_dev = 0, sum_piv = 0;
   int             ncontacts = 0, nactive = 0;
   (void)state;
 
-  s = FcTestMakeSolver("lemke", NULL, 1e-10, PETSC_DEFAULT, NULL);
+  s   = FcTestMakeSolver("lemke", NULL, 1e-10, PETSC_DEFAULT, NULL);
   ref = FcTestMakeSolver("nsgs", NULL, 1e-13, 100000, NULL);
   for (int t = 0; t < nprob; t++) {
     const int            m = 1 + t;
@@ -481,7 +487,9 @@ static void test_frictionless(void **state)
     free(rr);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE lemke frictionless (mu = 0, k = 4/8/12): %d problems, %d contacts (%d active), max |r - r_nsgs|/|r_nsgs| %.1e, max common error %.1e (all CONVERGED_TOL), mean pivots %.1f, |stats.error - error(r)| max %.1e\n", nprob, ncontacts, nactive, max_dev, max_err, sum_piv / nprob, stat_dev);
+  printf(
+    "FIGURE lemke frictionless (mu = 0, k = 4/8/12): %d problems, %d contacts (%d active), max |r - r_nsgs|/|r_nsgs| %.1e, max common error %.1e (all CONVERGED_TOL), mean pivots %.1f, |stats.error - error(r)| max %.1e\n",
+    nprob, ncontacts, nactive, max_dev, max_err, sum_piv / nprob, stat_dev);
   assert_true(max_dev < 1e-6);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
   assert_int_equal(FcContactSolverDestroy(&ref), 0);
@@ -495,15 +503,15 @@ typedef struct {
 
 static void DeltaTable(const DeltaSet *set, int *kbest)
 {
-  const int         ks[4] = {4, 8, 16, 32};
-  FcContactProblem *P     = malloc(sizeof(FcContactProblem) * set->nprob);
-  double          **R     = malloc(sizeof(double *) * set->nprob);
+  const int         ks[4]   = {4, 8, 16, 32};
+  FcContactProblem *P       = malloc(sizeof(FcContactProblem) * set->nprob);
+  double          **R       = malloc(sizeof(double *) * set->nprob);
   double            mean[4] = {0}, stat_dev = 0;
   int               ncontacts = 0, nslide = 0, nstick = 0, nsep = 0;
   FcContactSolver   s, ref;
 
   ref = FcTestMakeSolver("nsgs", NULL, 1e-13, 100000, NULL);
-  s = FcTestMakeSolver("lemke", NULL, 1e-10, PETSC_DEFAULT, NULL);
+  s   = FcTestMakeSolver("lemke", NULL, 1e-10, PETSC_DEFAULT, NULL);
   /* problems and their cone solutions */
   for (int t = 0; t < set->nprob; t++) {
     const int            m = 2 + t % 7;
@@ -527,7 +535,9 @@ static void DeltaTable(const DeltaSet *set, int *kbest)
     }
     ncontacts += m;
   }
-  printf("FIGURE lemke delta%% table, mu in [%g, %g]: %d problems (m = 2..8, %d contacts: %d sliding, %d sticking, %d separated in the nsgs solution, nsgs to 1e-13)\n", set->mumin, set->mumax, set->nprob, ncontacts, nslide, nstick, nsep);
+  printf(
+    "FIGURE lemke delta%% table, mu in [%g, %g]: %d problems (m = 2..8, %d contacts: %d sliding, %d sticking, %d separated in the nsgs solution, nsgs to 1e-13)\n",
+    set->mumin, set->mumax, set->nprob, ncontacts, nslide, nstick, nsep);
   assert_true(nslide > ncontacts / 2);
   printf("FIGURE   k | LCP size (mean) | delta%% mean | delta%% max | pivots mean | common error mean | reasons\n");
   *kbest = 0;
@@ -536,8 +546,8 @@ static void DeltaTable(const DeltaSet *set, int *kbest)
     int    nconv = 0, ninexact = 0, nother = 0;
     SetK(s, ks[ik]);
     for (int t = 0; t < set->nprob; t++) {
-      const int            m = (int)P[t]->m;
-      double              *r = malloc(sizeof(double) * 3 * m), d;
+      const int            m  = (int)P[t]->m;
+      double              *r  = malloc(sizeof(double) * 3 * m), d;
       FcContactSolverStats st = SolveChecked(s, P[t], r, &stat_dev);
       d                       = 100 * FcTestDist(3 * m, r, R[t]) / FcTestNorm(3 * m, R[t]);
       mean[ik] += d / set->nprob;
@@ -554,11 +564,13 @@ static void DeltaTable(const DeltaSet *set, int *kbest)
       }
       free(r);
     }
-    printf("FIGURE  %2d | %15.1f | %11.3f | %10.3f | %11.1f | %17.3e | %d CONVERGED_TOL, %d DIVERGED_INEXACT, %d other\n", ks[ik], sum_n / set->nprob, mean[ik], dmax, sum_piv / set->nprob, sum_err / set->nprob, nconv, ninexact, nother);
+    printf("FIGURE  %2d | %15.1f | %11.3f | %10.3f | %11.1f | %17.3e | %d CONVERGED_TOL, %d DIVERGED_INEXACT, %d other\n", ks[ik], sum_n / set->nprob, mean[ik],
+      dmax, sum_piv / set->nprob, sum_err / set->nprob, nconv, ninexact, nother);
     assert_int_equal(nother, 0); /* every LCP solved (no ray, no pivot limit) */
     if (!*kbest && mean[ik] < 5) *kbest = ks[ik];
   }
-  printf("FIGURE lemke delta%%, mu in [%g, %g]: smallest k with mean delta < 5%%: %d (duriez2006 §5.2: 16); |stats.error - error(r)| max %.1e\n", set->mumin, set->mumax, *kbest, stat_dev);
+  printf("FIGURE lemke delta%%, mu in [%g, %g]: smallest k with mean delta < 5%%: %d (duriez2006 §5.2: 16); |stats.error - error(r)| max %.1e\n", set->mumin,
+    set->mumax, *kbest, stat_dev);
   for (int ik = 1; ik < 4; ik++) assert_true(mean[ik] < mean[ik - 1]);
   assert_true(stat_dev == 0);
   for (int t = 0; t < set->nprob; t++) {
@@ -606,7 +618,7 @@ typedef struct {
 
 static void BoxRows(const double p[3], const double c[3], double sign, double J[3][6])
 {
-  const double rr[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]};
+  const double rr[3]   = {p[0] - c[0], p[1] - c[1], p[2] - c[2]};
   const double d[3][3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}};
   for (int i = 0; i < 3; i++) {
     J[i][0] = sign * d[i][0];
@@ -625,7 +637,7 @@ static void BoxProblem(int layout, int nb, int dup, FcContactProblem *prob)
 {
   TestBox        B[8];
   TestBoxContact C[64];
-  int            m = 0;
+  int            m     = 0;
   const double   hh[3] = {0.5, 0.4, 0.25}, g = 9.81, dt = 0.01;
 
   assert_true(nb <= 8);
@@ -691,7 +703,7 @@ static void BoxProblem(int layout, int nb, int dup, FcContactProblem *prob)
     for (int be = 0; be < m; be++) /* W_αβ = Σ_{bodies of both} J_α,b M_b⁻¹ J_β,bᵀ */
       for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
-          const int    ba[2] = {C[al].a, C[al].b}, bb[2] = {C[be].a, C[be].b};
+          const int ba[2] = {C[al].a, C[al].b}, bb[2] = {C[be].a, C[be].b};
           const double(*Ja[2])[6] = {C[al].ja, C[al].jb}, (*Jb[2])[6] = {C[be].ja, C[be].jb};
           double s = 0;
           for (int x = 0; x < 2; x++)
@@ -707,7 +719,7 @@ static void BoxProblem(int layout, int nb, int dup, FcContactProblem *prob)
  * ‖q‖∞ and ‖q‖∞ ‖r‖∞. */
 static void SignoriniCheck(FcContactProblem p, const double *r, double *uneg, double *comp)
 {
-  const int m = p->m;
+  const int m  = p->m;
   double    qn = 0, rn = 0;
   *uneg = *comp = 0;
   for (int i = 0; i < 3 * m; i++) {
@@ -764,11 +776,17 @@ static void test_multibody(void **state)
     assert_int_equal(PetscFree(r), 0);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE lemke rank-deficient boxes: %d problems (stacks of 3 boxes, pyramids of 3, stacks with duplicated ground contacts; %d contacts, mu in [0.1, 1]), all LCPs solved; Signorini -min(u_n)/|q| %.1e, max |r_n u_n|/(|q||r|) %.1e\n", nprob, msum, unegmax, compmax);
+  printf(
+    "FIGURE lemke rank-deficient boxes: %d problems (stacks of 3 boxes, pyramids of 3, stacks with duplicated ground contacts; %d contacts, mu in [0.1, 1]), all LCPs solved; Signorini -min(u_n)/|q| %.1e, max |r_n u_n|/(|q||r|) %.1e\n",
+    nprob, msum, unegmax, compmax);
   printf("FIGURE   k | common error mean | max       | mean x k | mean x k^2 | pivots mean\n");
-  for (int ik = 0; ik < 4; ik++) printf("FIGURE  %2d | %.3e         | %.3e | %.3f    | %.2f      | %.1f\n", ks[ik], mean[ik], emax[ik], mean[ik] * ks[ik], mean[ik] * ks[ik] * ks[ik], (double)piv[ik] / nprob);
+  for (int ik = 0; ik < 4; ik++)
+    printf("FIGURE  %2d | %.3e         | %.3e | %.3f    | %.2f      | %.1f\n", ks[ik], mean[ik], emax[ik], mean[ik] * ks[ik], mean[ik] * ks[ik] * ks[ik],
+      (double)piv[ik] / nprob);
   order = log(mean[0] / mean[3]) / log(8.0);
-  printf("FIGURE lemke rank-deficient boxes: observed order of the common error in k (4 -> 32) %.2f (theory 1: the direction of a sliding friction force, pi/k)\n", order);
+  printf(
+    "FIGURE lemke rank-deficient boxes: observed order of the common error in k (4 -> 32) %.2f (theory 1: the direction of a sliding friction force, pi/k)\n",
+    order);
   assert_true(unegmax <= 1e-12 && compmax <= 1e-12);
   for (int ik = 1; ik < 4; ik++) assert_true(mean[ik] < mean[ik - 1]);
   assert_true(order >= 0.5 && order <= 1.5);
@@ -855,7 +873,8 @@ static void test_statuses(void **state)
      * u = q = (−1, 0, 0) violates Signorini, error |P(−ρ u_n) − 0| / (1 + |q|) > 0) */
     assert_false(st.converged);
     assert_true(isfinite(st.error) && st.error > 0.1);
-    printf("FIGURE lemke ray (W_nn = -1, q_n = -1: no solution): %s after %d pivots, common error %.3g, converged %d\n", FcContactSolverReasonName(st.reason), (int)st.iterations, st.error, (int)st.converged);
+    printf("FIGURE lemke ray (W_nn = -1, q_n = -1: no solution): %s after %d pivots, common error %.3g, converged %d\n", FcContactSolverReasonName(st.reason),
+      (int)st.iterations, st.error, (int)st.converged);
     assert_int_equal(FcContactProblemDestroy(&b), 0);
   }
 
@@ -894,7 +913,7 @@ static void test_options_view(void **state)
   RandomDelassus(m, &p);
   PolarQ(p, -1, 0.3, 0, 2, 0.2, 0.6);
   st = SolveChecked(s, p, r, NULL);
-  n = FcTestMakeSolver("nsgs", NULL, 1e-10, 100000, NULL);
+  n  = FcTestMakeSolver("nsgs", NULL, 1e-10, 100000, NULL);
   assert_int_equal(FcContactSolverSolve(n, p, r), 0);
   assert_int_equal(FcContactSolverGetStats(n, &stn), 0);
 
@@ -908,7 +927,9 @@ static void test_options_view(void **state)
   assert_int_equal(piv, st.iterations);
   assert_int_equal(sscanf(strstr(view, "contacts: "), "contacts: %ld separated, %ld sticking, %ld sliding", &nsep, &nstick, &nslide), 3);
   assert_int_equal(nsep + nstick + nslide, m);
-  printf("FIGURE lemke m = 40, k = 6 (LCP 320): %ld pivots, %.3f s, common error %.2e (%s), contacts %ld separated / %ld sticking / %ld sliding; nsgs on the same problem: %d sweeps, %.4f s\n", piv, st.time, st.error, st.reason_name, nsep, nstick, nslide, (int)stn.iterations, stn.time);
+  printf(
+    "FIGURE lemke m = 40, k = 6 (LCP 320): %ld pivots, %.3f s, common error %.2e (%s), contacts %ld separated / %ld sticking / %ld sliding; nsgs on the same problem: %d sweeps, %.4f s\n",
+    piv, st.time, st.error, st.reason_name, nsep, nstick, nslide, (int)stn.iterations, stn.time);
   free(r);
   assert_int_equal(FcContactProblemDestroy(&p), 0);
   assert_int_equal(FcContactSolverDestroy(&n), 0);
@@ -926,7 +947,16 @@ static PetscErrorCode RegisterTypes(void)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_lcp_random), cmocka_unit_test(test_lcp_ray), cmocka_unit_test(test_lcp_cycling), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_construction), cmocka_unit_test(test_frictionless), cmocka_unit_test(test_frictional_delta), cmocka_unit_test(test_multibody), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options_view),
+    cmocka_unit_test(test_lcp_random),
+    cmocka_unit_test(test_lcp_ray),
+    cmocka_unit_test(test_lcp_cycling),
+    cmocka_unit_test(test_single_contact),
+    cmocka_unit_test(test_construction),
+    cmocka_unit_test(test_frictionless),
+    cmocka_unit_test(test_frictional_delta),
+    cmocka_unit_test(test_multibody),
+    cmocka_unit_test(test_statuses),
+    cmocka_unit_test(test_options_view),
   };
 
   return FcTestMain(argc, argv, tests, RegisterTypes, NULL);

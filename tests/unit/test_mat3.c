@@ -73,10 +73,7 @@ static PetscReal OrthogonalityError(const PetscReal R[9])
 
 /* An angle: uniform in [0, 3] for half the samples, else 10^U(−12, −3) (the series branch and
  * its neighbourhood). */
-static PetscReal RandomAngle(int i)
-{
-  return i % 2 ? 3.0 * FcTestUniform(&seed, 0, 1) : PetscPowReal(10.0, FcTestUniform(&seed, -12, -3));
-}
+static PetscReal RandomAngle(int i) { return i % 2 ? 3.0 * FcTestUniform(&seed, 0, 1) : PetscPowReal(10.0, FcTestUniform(&seed, -12, -3)); }
 
 static void test_skew(void **state)
 {
@@ -118,7 +115,8 @@ static void test_exp_rotation(void **state)
     for (int r = 0; r < 3; r++)
       for (int c = 0; c < 3; c++) worst_inv = PetscMax(worst_inv, PetscAbsReal(Rm[3 * r + c] - R[3 * c + r]));
   }
-  printf("FIGURE mat3: exp of a rotation vector: max |R^T R - I| %.1e, max |det R - 1| %.1e, max |exp(-phi) - exp(phi)^T| %.1e\n", (double)worst_orth, (double)worst_det, (double)worst_inv);
+  printf("FIGURE mat3: exp of a rotation vector: max |R^T R - I| %.1e, max |det R - 1| %.1e, max |exp(-phi) - exp(phi)^T| %.1e\n", (double)worst_orth,
+    (double)worst_det, (double)worst_inv);
   assert_true(worst_orth <= 2e-15);
   assert_true(worst_det <= 2e-15);
   assert_true(worst_inv <= 1e-15);
@@ -166,7 +164,7 @@ static void test_exp_group(void **state)
 
   (void)state;
   for (int i = 0; i < NSAMPLES; i++) {
-    PetscReal a[3], ps[3], pt[3], pst[3], Rs[9], Rt[9], Rst[9], P[9];
+    PetscReal       a[3], ps[3], pt[3], pst[3], Rs[9], Rt[9], Rst[9], P[9];
     const PetscReal s = FcTestUniform(&seed, -1.5, 1.5), t = FcTestUniform(&seed, -1.5, 1.5);
     RandomAxis(a);
     for (int k = 0; k < 3; k++) {

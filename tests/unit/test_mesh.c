@@ -111,7 +111,8 @@ static void test_cube_volume_area(void **state)
       Load("meshes/cube.geo", refine, order, &m);
       v = Volume(&m);
       a = BoundaryArea(&m);
-      printf("  cube.geo order %d refine %d: %5d nodes %5d elements %4d boundary faces, volume-1 = %+.1e, area-6 = %+.1e\n", (int)order, (int)refine, (int)m.nnodes, (int)m.nelems, (int)m.nbfaces, (double)(v - 1), (double)(a - 6));
+      printf("  cube.geo order %d refine %d: %5d nodes %5d elements %4d boundary faces, volume-1 = %+.1e, area-6 = %+.1e\n", (int)order, (int)refine,
+        (int)m.nnodes, (int)m.nelems, (int)m.nbfaces, (double)(v - 1), (double)(a - 6));
       assert_int_equal(m.order, order);
       assert_int_equal(m.npe, order == 1 ? 4 : 10);
       assert_int_equal(m.npf, order == 1 ? 3 : 6);
@@ -165,7 +166,8 @@ static void test_boundary_orientation(void **state)
       assert_true(PetscMin(cen[0], PetscMin(cen[1], cen[2])) < 1e-14);
       if (m.npf == 6)
         for (PetscInt k = 0; k < 3; k++)
-          for (PetscInt i = 0; i < 3; i++) worst_mid = PetscMax(worst_mid, PetscAbsReal(m.X[3 * q[3 + k] + i] - 0.5 * (m.X[3 * q[k] + i] + m.X[3 * q[(k + 1) % 3] + i])));
+          for (PetscInt i = 0; i < 3; i++)
+            worst_mid = PetscMax(worst_mid, PetscAbsReal(m.X[3 * q[3 + k] + i] - 0.5 * (m.X[3 * q[k] + i] + m.X[3 * q[(k + 1) % 3] + i])));
     }
     assert_true(worst_mid < 1e-12); /* Gmsh places them through the geometry: ~1e-14 */
     CHK(FcMeshDestroy(&m));
@@ -204,9 +206,9 @@ static void test_groups(void **state)
     assert_int_equal(m.ngroups, 7);
     nfaces = 0;
     for (PetscInt k = 0; k < 6; k++) {
-      const PetscInt axis = k / 2;
+      const PetscInt  axis = k / 2;
       const PetscReal side = k % 2;
-      char tag[8];
+      char            tag[8];
 
       CHK(FcMeshFindGroup(&m, names[k], 2, &g));
       assert_non_null(g);
@@ -229,7 +231,8 @@ static void test_groups(void **state)
       }
       for (PetscInt i = 1; i < g->nnodes; i++) assert_true(g->nodes[i - 1] < g->nodes[i]);
       for (PetscInt i = 1; i < g->nfaces; i++) assert_true(g->faces[i - 1] < g->faces[i]);
-      if (order == 1 && k == 1) printf("  cube.geo refine 1: xmax by name and by tag \"2\": %d faces, %d nodes, area %.15f\n", (int)g->nfaces, (int)g->nnodes, (double)a);
+      if (order == 1 && k == 1)
+        printf("  cube.geo refine 1: xmax by name and by tag \"2\": %d faces, %d nodes, area %.15f\n", (int)g->nfaces, (int)g->nnodes, (double)a);
     }
     /* The six sides cover the boundary exactly once. */
     assert_int_equal(nfaces, m.nbfaces);
@@ -248,7 +251,8 @@ static void test_groups(void **state)
     assert_null(g);
     FcMeshGroupList(&m, list, sizeof list);
     if (order == 1) printf("  groups: %s\n", list);
-    assert_string_equal(list, "xmin (dim 2, tag 1), xmax (dim 2, tag 2), ymin (dim 2, tag 3), ymax (dim 2, tag 4), zmin (dim 2, tag 5), zmax (dim 2, tag 6), cube (dim 3, tag 7)");
+    assert_string_equal(list,
+      "xmin (dim 2, tag 1), xmax (dim 2, tag 2), ymin (dim 2, tag 3), ymax (dim 2, tag 4), zmin (dim 2, tag 5), zmax (dim 2, tag 6), cube (dim 3, tag 7)");
     FcMeshGroupList(&m, list, 30);
     assert_int_equal(strlen(list), 29);
     assert_string_equal(list + 26, "...");
@@ -303,12 +307,14 @@ static void test_formats(void **state)
       assert_int_equal(m.groups[k].nfaces, ref.groups[k].nfaces);
       assert_int_equal(m.groups[k].nnodes, ref.groups[k].nnodes);
     }
-    printf("  %-28s %d nodes %d elements %d groups, volume-1 = %+.1e, max |dX| vs msh 2.2 = %.1e\n", files[i], (int)m.nnodes, (int)m.nelems, (int)m.ngroups, (double)(Volume(&m) - 1), (double)dx);
+    printf("  %-28s %d nodes %d elements %d groups, volume-1 = %+.1e, max |dX| vs msh 2.2 = %.1e\n", files[i], (int)m.nnodes, (int)m.nelems, (int)m.ngroups,
+      (double)(Volume(&m) - 1), (double)dx);
     assert_true(dx < 1e-15);
     assert_true(PetscAbsReal(Volume(&m) - 1) <= 1e-12);
     CHK(FcMeshDestroy(&m));
   }
-  printf("FIGURE mesh: msh 2.2 ASCII, msh 4.1 ASCII, msh 4.1 binary and .geo load identically: %d nodes, %d elements, %d boundary faces, %d groups\n", (int)ref.nnodes, (int)ref.nelems, (int)ref.nbfaces, (int)ref.ngroups);
+  printf("FIGURE mesh: msh 2.2 ASCII, msh 4.1 ASCII, msh 4.1 binary and .geo load identically: %d nodes, %d elements, %d boundary faces, %d groups\n",
+    (int)ref.nnodes, (int)ref.nelems, (int)ref.nbfaces, (int)ref.ngroups);
   CHK(FcMeshDestroy(&ref));
 }
 
@@ -346,7 +352,8 @@ static void test_refine_msh(void **state)
     assert_int_equal(m1.npe, 10);
     assert_true(PetscAbsReal(Volume(&m1) - 1) <= 1e-12);
     assert_true(MidEdgeDeviation(&m1) < 1e-12);
-    printf("FIGURE mesh: .msh refine 0/1/2: %d -> %d -> %d elements (x8 per level); tet10 file: %d -> %d\n", (int)counts[0], (int)counts[1], (int)counts[2], (int)m0.nelems, (int)m1.nelems);
+    printf("FIGURE mesh: .msh refine 0/1/2: %d -> %d -> %d elements (x8 per level); tet10 file: %d -> %d\n", (int)counts[0], (int)counts[1], (int)counts[2],
+      (int)m0.nelems, (int)m1.nelems);
     CHK(FcMeshDestroy(&m0));
     CHK(FcMeshDestroy(&m1));
   }
@@ -449,7 +456,8 @@ static void test_sphere(void **state)
   TmpGeo(geo, sizeof geo, "sphere");
   fp = fopen(geo, "w");
   assert_non_null(fp);
-  fprintf(fp, "SetFactory(\"OpenCASCADE\");\nSphere(1) = {0, 0, 0, 1};\nMesh.MeshSizeMax = 0.4;\nPhysical Surface(\"skin\") = {1};\nPhysical Volume(\"ball\") = {1};\n");
+  fprintf(fp,
+    "SetFactory(\"OpenCASCADE\");\nSphere(1) = {0, 0, 0, 1};\nMesh.MeshSizeMax = 0.4;\nPhysical Surface(\"skin\") = {1};\nPhysical Volume(\"ball\") = {1};\n");
   fclose(fp);
   for (PetscInt order = 1; order <= 2; order++)
     for (PetscInt r = 0; r <= 1; r++) {
@@ -466,7 +474,8 @@ static void test_sphere(void **state)
       CHK(FcMeshDestroy(&m));
     }
   unlink(geo);
-  printf("FIGURE mesh: unit sphere .geo, relative volume/area errors: tet4 %.1e/%.1e -> %.1e/%.1e, tet10 %.1e/%.1e -> %.1e/%.1e (refine 0 -> 1)\n", (double)ev[0][0], (double)es[0][0], (double)ev[0][1], (double)es[0][1], (double)ev[1][0], (double)es[1][0], (double)ev[1][1], (double)es[1][1]);
+  printf("FIGURE mesh: unit sphere .geo, relative volume/area errors: tet4 %.1e/%.1e -> %.1e/%.1e, tet10 %.1e/%.1e -> %.1e/%.1e (refine 0 -> 1)\n",
+    (double)ev[0][0], (double)es[0][0], (double)ev[0][1], (double)es[0][1], (double)ev[1][0], (double)es[1][0], (double)ev[1][1], (double)es[1][1]);
   for (int o = 0; o < 2; o++) {
     assert_true(ev[o][1] < ev[o][0]);
     assert_true(es[o][1] < es[o][0]);
@@ -489,7 +498,7 @@ static void test_nearest(void **state)
   (void)state;
   Load("meshes/cube.geo", 1, 2, &m);
   for (int k = 0; k < 4; k++) {
-    const PetscInt n = FcMeshNearestNode(&m, pts[k]);
+    const PetscInt n    = FcMeshNearestNode(&m, pts[k]);
     PetscReal      best = PETSC_MAX_REAL, d = 0;
     assert_true(n >= 0 && n < m.nnodes);
     for (PetscInt j = 0; j < m.nnodes; j++) {
@@ -499,7 +508,9 @@ static void test_nearest(void **state)
     }
     for (PetscInt i = 0; i < 3; i++) d += (m.X[3 * n + i] - pts[k][i]) * (m.X[3 * n + i] - pts[k][i]);
     assert_true(d == best);
-    if (k < 3) printf("  nearest node to (%g, %g, %g): %d at (%g, %g, %g)\n", (double)pts[k][0], (double)pts[k][1], (double)pts[k][2], (int)n, (double)m.X[3 * n], (double)m.X[3 * n + 1], (double)m.X[3 * n + 2]);
+    if (k < 3)
+      printf("  nearest node to (%g, %g, %g): %d at (%g, %g, %g)\n", (double)pts[k][0], (double)pts[k][1], (double)pts[k][2], (int)n, (double)m.X[3 * n],
+        (double)m.X[3 * n + 1], (double)m.X[3 * n + 2]);
   }
   {
     const PetscReal corner[3] = {1, 1, 1};
@@ -515,10 +526,10 @@ static void test_nearest(void **state)
  * the requested size, and dim 0/1 physical groups come with their nodes. */
 static void test_script_options(void **state)
 {
-  char        dir[64], geo[96], cube[96], src[PETSC_MAX_PATH_LEN], buf[4096];
-  FcMesh      a, b, c, c0;
-  FILE       *fp, *in;
-  size_t      n;
+  char   dir[64], geo[96], cube[96], src[PETSC_MAX_PATH_LEN], buf[4096];
+  FcMesh a, b, c, c0;
+  FILE  *fp, *in;
+  size_t n;
   (void)state;
 
   /* A scratch folder holding the script and a copy of cube.geo: a script may include files of
@@ -555,7 +566,8 @@ static void test_script_options(void **state)
   }
   Load("meshes/cube.geo", 1, 1, &b);
   Load("meshes/cube.geo", 0, 1, &c);
-  printf("  script with MeshSizeFactor 0.5 at refine 0: %d elements; cube.geo refine 1: %d; cube.geo refine 0 after it: %d\n", (int)a.nelems, (int)b.nelems, (int)c.nelems);
+  printf("  script with MeshSizeFactor 0.5 at refine 0: %d elements; cube.geo refine 1: %d; cube.geo refine 0 after it: %d\n", (int)a.nelems, (int)b.nelems,
+    (int)c.nelems);
   assert_int_equal(a.order, 1);
   assert_int_equal(a.nelems, b.nelems);
   {
@@ -623,7 +635,7 @@ static void test_bad_meshes(void **state)
   fp = fopen(manifest, "r");
   assert_non_null(fp);
   while (fgets(line, sizeof line, fp)) {
-    char *bar = strchr(line, '|'), file[PETSC_MAX_PATH_LEN], rel[PETSC_MAX_PATH_LEN];
+    char *bar                   = strchr(line, '|'), file[PETSC_MAX_PATH_LEN], rel[PETSC_MAX_PATH_LEN];
     line[strcspn(line, "\r\n")] = '\0';
     if (!line[0]) continue;
     assert_non_null(bar);
@@ -643,8 +655,8 @@ static void test_bad_meshes(void **state)
 
   /* A .geo with a syntax error, then a good file: Gmsh's parser must not stay locked. */
   {
-    char        geo[64];
-    FcMesh      m;
+    char   geo[64];
+    FcMesh m;
     TmpGeo(geo, sizeof geo, "bad");
     fp = fopen(geo, "w");
     assert_non_null(fp);
@@ -683,7 +695,8 @@ static void test_timing(void **state)
   Load("meshes/cube.geo", 3, 2, &m);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   v = Volume(&m);
-  printf("FIGURE mesh: cube.geo refine 3 order 2: %d nodes, %d elements, %d boundary faces loaded in %.3f s (Gmsh meshing included), volume-1 = %+.1e\n", (int)m.nnodes, (int)m.nelems, (int)m.nbfaces, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), (double)(v - 1));
+  printf("FIGURE mesh: cube.geo refine 3 order 2: %d nodes, %d elements, %d boundary faces loaded in %.3f s (Gmsh meshing included), volume-1 = %+.1e\n",
+    (int)m.nnodes, (int)m.nelems, (int)m.nbfaces, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), (double)(v - 1));
   assert_true(PetscAbsReal(v - 1) <= 1e-11);
   CHK(FcMeshDestroy(&m));
 }

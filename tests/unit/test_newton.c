@@ -81,8 +81,9 @@ static void test_random(void **state)
     free(rg);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE newton random problems: %d problems (m = 1..24, mu in [0, 1), 4 forms of W), converged %d, max common error %.2e, Newton steps mean %.1f max %d; |r - r_nsgs| / |r_nsgs| max %.1e on the %d problems with a unique solution\n", (int)nprob, (int)nconv, (double)emax, (double)steps / nprob,
-         (int)maxsteps, (double)dmax, (int)ncmp);
+  printf(
+    "FIGURE newton random problems: %d problems (m = 1..24, mu in [0, 1), 4 forms of W), converged %d, max common error %.2e, Newton steps mean %.1f max %d; |r - r_nsgs| / |r_nsgs| max %.1e on the %d problems with a unique solution\n",
+    (int)nprob, (int)nconv, (double)emax, (double)steps / nprob, (int)maxsteps, (double)dmax, (int)ncmp);
   assert_int_equal(nconv, nprob);
   assert_true(emax <= 1e-10);
   /* nsgs at 1e-12 and newton at 1e-10 on a unique solution: the r agree to the conditioning of W
@@ -117,9 +118,9 @@ static FcContactProblem BoxStack(int N, double mu, double h, double ratio, doubl
   }
   for (int i = 0; i < N; i++)
     for (int c = 0; c < 4; c++) {
-      const int    a    = 4 * i + c;
-      const double x[3] = {(c & 1 ? 0.5 : -0.5) * L, (c & 2 ? 0.5 : -0.5) * L, i * L}; /* on the interface z = i L */
-      const double F[3][3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}};                       /* n, t1, t2 */
+      const int    a       = 4 * i + c;
+      const double x[3]    = {(c & 1 ? 0.5 : -0.5) * L, (c & 2 ? 0.5 : -0.5) * L, i * L}; /* on the interface z = i L */
+      const double F[3][3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}};                           /* n, t1, t2 */
       for (int side = 0; side < 2; side++) {
         const int    b = side ? i - 1 : i; /* side 0: the body above (+), 1: below (−) */
         const double s = side ? -1.0 : 1.0, cz = (b + 0.5) * L, rx[3] = {x[0], x[1], x[2] - cz};
@@ -174,7 +175,7 @@ static void test_box_stack(void **state)
       for (int km = 0; km < 2; km++)
         for (int sparse = 0; sparse < 2; sparse++) {
           const int            N = sizes[t], m = 4 * N;
-          double               weight, rn0 = 0;
+          double               weight, rn0     = 0;
           FcContactProblem     pd = BoxStack(N, mus[km], h, ratios[kr], &weight), p;
           FcContactSolver      nt = FcTestMakeSolver("newton", NULL, 1e-10, 100, NULL);
           FcContactSolver      gs = FcTestMakeSolver("nsgs", NULL, 1e-10, 10000, NULL);
@@ -194,8 +195,10 @@ static void test_box_stack(void **state)
           assert_non_null(fb);
           for (int c = 0; c < 4; c++) rn0 += r[3 * c]; /* the ground's four contacts */
           if (t == 1 && kr == 0 && km == 1 && !sparse) {
-            printf("FIGURE newton box stack N = %d (%d contacts, W rank %d of %d, masses 1/%g kg, mu %g): newton %s in %d steps, error %.2e, ground impulse / (weight h) - 1 = %.1e; nsgs %s after %d sweeps, error %.2e\n", N, m, 6 * N, 3 * m, ratios[kr], mus[km], st.reason_name, (int)st.iterations, (double)st.error,
-                   rn0 / (weight * h) - 1, sg.reason_name, (int)sg.iterations, (double)sg.error);
+            printf(
+              "FIGURE newton box stack N = %d (%d contacts, W rank %d of %d, masses 1/%g kg, mu %g): newton %s in %d steps, error %.2e, ground impulse / (weight h) - 1 = %.1e; nsgs %s after %d sweeps, error %.2e\n",
+              N, m, 6 * N, 3 * m, ratios[kr], mus[km], st.reason_name, (int)st.iterations, (double)st.error, rn0 / (weight * h) - 1, sg.reason_name,
+              (int)sg.iterations, (double)sg.error);
             printf("    %s", view);
           }
           nprob++;
@@ -213,8 +216,9 @@ static void test_box_stack(void **state)
           if (sparse) assert_int_equal(FcContactProblemDestroy(&p), 0);
           assert_int_equal(FcContactProblemDestroy(&pd), 0);
         }
-  printf("FIGURE newton box stacks (N = 5, 10, 20; mass ratio 100, 1e4; mu 0.3, 1; W dense and sparse): %d problems, nsgs after 10000 sweeps above 1e-6 on %d (smallest error %.1e); newton converged to 1e-10 on %d (largest error %.1e), at most %d steps, %d fallback rounds; |ground impulse / (weight h) - 1| / (mass ratio / 100) at most %.1e\n", nprob, nstall, gs_min,
-         nconv, nt_max, steps_max, fb_max, eq_max);
+  printf(
+    "FIGURE newton box stacks (N = 5, 10, 20; mass ratio 100, 1e4; mu 0.3, 1; W dense and sparse): %d problems, nsgs after 10000 sweeps above 1e-6 on %d (smallest error %.1e); newton converged to 1e-10 on %d (largest error %.1e), at most %d steps, %d fallback rounds; |ground impulse / (weight h) - 1| / (mass ratio / 100) at most %.1e\n",
+    nprob, nstall, gs_min, nconv, nt_max, steps_max, fb_max, eq_max);
   assert_int_equal(nstall, nprob); /* the premise: Gauss–Seidel stalls on these */
   assert_int_equal(nconv, nprob);
   assert_int_equal(fb_max, 0);
@@ -236,16 +240,16 @@ static void test_box_stack(void **state)
  * the load is vertical, so r_T = 0 and the normal impulses are positive). */
 static void test_near_rigid(void **state)
 {
-  const int        m = 4, n = 12;
-  const double     mass = 4.68, g = 9.81, h = 0.2, sc = 1e-9, ca[4] = {1, 1.5, 2, 2.5};
-  const double     Ix = mass * (0.30 * 0.30 + 0.03 * 0.03) / 12, Iy = mass * (0.40 * 0.40 + 0.03 * 0.03) / 12, Iz = mass * (0.40 * 0.40 + 0.30 * 0.30) / 12;
-  const double     Minv[6] = {1 / mass, 1 / mass, 1 / mass, 1 / Ix, 1 / Iy, 1 / Iz};
-  double           J[12][6] = {{0}}, A[12][13], rd[12], rn = 0, dist = 0, nrm = 0;
-  FcContactProblem p;
+  const int            m = 4, n = 12;
+  const double         mass = 4.68, g = 9.81, h = 0.2, sc = 1e-9, ca[4] = {1, 1.5, 2, 2.5};
+  const double         Ix = mass * (0.30 * 0.30 + 0.03 * 0.03) / 12, Iy = mass * (0.40 * 0.40 + 0.03 * 0.03) / 12, Iz = mass * (0.40 * 0.40 + 0.30 * 0.30) / 12;
+  const double         Minv[6]  = {1 / mass, 1 / mass, 1 / mass, 1 / Ix, 1 / Iy, 1 / Iz};
+  double               J[12][6] = {{0}}, A[12][13], rd[12], rn = 0, dist = 0, nrm = 0;
+  FcContactProblem     p;
   const char *const    rho_inv[] = {"newton_rho", "inverse", NULL};
   FcContactSolver      inv = FcTestMakeSolver("newton", "inv_", 1e-10, 100, rho_inv), dg = FcTestMakeSolver("newton", NULL, 1e-10, 100, NULL);
   FcContactSolverStats si, sd;
-  PetscReal        ri[12] = {0}, rg[12] = {0};
+  PetscReal            ri[12] = {0}, rg[12] = {0};
   (void)state;
 
   for (int a = 0; a < m; a++) {
@@ -303,8 +307,10 @@ static void test_near_rigid(void **state)
   }
   dist = sqrt(dist / nrm);
   for (int a = 0; a < m; a++) rn += ri[3 * a];
-  printf("FIGURE newton near-rigid slab (W_e = 1e-9 of the rigid part): rho inverse %s in %d steps, error %.1e, r_N %.6f %.6f %.6f %.6f (x 1/h), |r - (-W^-1 q)|/|r| %.1e, sum r_N/(m g h) - 1 = %.1e; rho diag %s in %d steps, error %.1e, r_N %.6f %.6f %.6f %.6f\n", si.reason_name, (int)si.iterations, (double)si.error, ri[0] / h, ri[3] / h, ri[6] / h,
-         ri[9] / h, dist, rn / (mass * g * h) - 1, sd.reason_name, (int)sd.iterations, (double)sd.error, rg[0] / h, rg[3] / h, rg[6] / h, rg[9] / h);
+  printf(
+    "FIGURE newton near-rigid slab (W_e = 1e-9 of the rigid part): rho inverse %s in %d steps, error %.1e, r_N %.6f %.6f %.6f %.6f (x 1/h), |r - (-W^-1 q)|/|r| %.1e, sum r_N/(m g h) - 1 = %.1e; rho diag %s in %d steps, error %.1e, r_N %.6f %.6f %.6f %.6f\n",
+    si.reason_name, (int)si.iterations, (double)si.error, ri[0] / h, ri[3] / h, ri[6] / h, ri[9] / h, dist, rn / (mass * g * h) - 1, sd.reason_name,
+    (int)sd.iterations, (double)sd.error, rg[0] / h, rg[3] / h, rg[6] / h, rg[9] / h);
   assert_true(si.converged && si.error <= 1e-10);
   assert_true(rd[0] > 0 && rd[3] > 0 && rd[6] > 0 && rd[9] > 0); /* the premise: every foot pressed */
   /* cond(W) ≈ 0.5/1e-9: a backward-stable direct solve and a converged Newton both sit within
@@ -343,7 +349,7 @@ static void test_near_rigid(void **state)
  * and the dense matrix (row-major, 3m × 3m). */
 static void RandomBlockMatrix(uint64_t *rs, int m, int extra, int ncomp, PetscInt **bptr, PetscInt **bcol, double **bval, double **A)
 {
-  const int n = 3 * m;
+  const int n     = 3 * m;
   int      *order = malloc(m * sizeof *order), *adj = calloc((size_t)m * m, sizeof *adj), nb = 0;
 
   for (int a = 0; a < m; a++) order[a] = a;
@@ -360,10 +366,10 @@ static void RandomBlockMatrix(uint64_t *rs, int m, int extra, int ncomp, PetscIn
     adj[a * m + b] = adj[b * m + a] = 1;
   }
   for (int k = 0; k < m * m; k++) nb += adj[k];
-  *bptr = malloc((m + 1) * sizeof **bptr);
-  *bcol = malloc(nb * sizeof **bcol);
-  *bval = malloc(9 * (size_t)nb * sizeof **bval);
-  *A    = calloc((size_t)n * n, sizeof **A);
+  *bptr      = malloc((m + 1) * sizeof **bptr);
+  *bcol      = malloc(nb * sizeof **bcol);
+  *bval      = malloc(9 * (size_t)nb * sizeof **bval);
+  *A         = calloc((size_t)n * n, sizeof **A);
   (*bptr)[0] = 0;
   for (int a = 0, k = 0; a < m; a++) {
     for (int b = 0; b < m; b++) {
@@ -388,7 +394,7 @@ static void RandomBlockMatrix(uint64_t *rs, int m, int extra, int ncomp, PetscIn
 
 static void test_envelope(void **state)
 {
-  uint64_t rs = 0xe47e10bULL;
+  uint64_t rs     = 0xe47e10bULL;
   double   resmax = 0;
   int      nsolve = 0;
   (void)state;
@@ -436,7 +442,8 @@ static void test_envelope(void **state)
   }
   /* a backward-stable elimination's residual is a few ε |A| |x| (no pivoting is needed with a
    * dominant diagonal: the growth factor is at most 2) */
-  printf("FIGURE envelope LU: %d solves of random block patterns (m = 1..61, 1-4 components, long-range blocks): max |Ax - b| / (|A| |x|) %.1e\n", nsolve, resmax);
+  printf(
+    "FIGURE envelope LU: %d solves of random block patterns (m = 1..61, 1-4 components, long-range blocks): max |Ax - b| / (|A| |x|) %.1e\n", nsolve, resmax);
   assert_true(resmax <= 1e-14);
 
   /* 2. RCM recovers a shuffled chain's band: every block row starts at most one block to the left,
@@ -451,7 +458,8 @@ static void test_envelope(void **state)
     FcEnvelopeLUInit(&e);
     CHK(FcEnvelopeLUSetPattern(&e, m, bptr, bcol));
     for (int k = 0; k < m; k++) assert_true(e.first[k] >= k - 1);
-    printf("FIGURE envelope LU: a shuffled chain of %d blocks in %d piece(s): envelope %d entries (block tridiagonal: %d)\n", m, ncomp, (int)e.nenv, 3 * ncomp + 12 * (m - ncomp));
+    printf("FIGURE envelope LU: a shuffled chain of %d blocks in %d piece(s): envelope %d entries (block tridiagonal: %d)\n", m, ncomp, (int)e.nenv,
+      3 * ncomp + 12 * (m - ncomp));
     assert_int_equal((int)e.nenv, 3 * ncomp + 12 * (m - ncomp));
     CHK(FcEnvelopeLUDestroy(&e));
     free(bptr);
@@ -501,7 +509,8 @@ static void test_envelope(void **state)
       CHK(FcContactSolverGetStats(nt, &st));
       FcTestSolverView(nt, view, sizeof view);
       for (int c = 0; c < 4; c++) rn0 += r[3 * c];
-      printf("FIGURE envelope LU: newton on a block-sparse stack of %d contacts, lu %s: %s in %d steps, error %.1e, ground impulse / (weight h) - 1 = %.1e\n", 4 * N, opts[1], st.reason_name, (int)st.iterations, (double)st.error, rn0 / (weight * 1e-2) - 1);
+      printf("FIGURE envelope LU: newton on a block-sparse stack of %d contacts, lu %s: %s in %d steps, error %.1e, ground impulse / (weight h) - 1 = %.1e\n",
+        4 * N, opts[1], st.reason_name, (int)st.iterations, (double)st.error, rn0 / (weight * 1e-2) - 1);
       assert_true(st.converged && st.error <= 1e-10);
       if (!lu) {
         assert_non_null(strstr(view, "the envelope LU 1 (1 of them went on with PETSc's at a zero pivot)"));
@@ -543,13 +552,12 @@ static void KnownProblem(uint64_t *rs, int m, double pslip, FcContactProblem *pr
     (*prob)->mu[a] = mu;
     for (int i = 0; i < 3; i++) r[i] = u[i] = 0;
     if (c < 0.25) u[0] = FcTestUniform(rs, 0.1, 1); /* separated */
-    else if (c < 0.25 + pslip) {                    /* sliding along (cos th, sin th) */
-      const double v = FcTestUniform(rs, 0.1, 1);
-      u[1] = v * cos(th);
-      u[2] = v * sin(th);
-      r[0] = rn;
-      r[1] = -mu * rn * cos(th);
-      r[2] = -mu * rn * sin(th);
+    else if (c < 0.25 + pslip) { /* sliding along (cos th, sin th) */ const double v = FcTestUniform(rs, 0.1, 1);
+      u[1]                                                                           = v * cos(th);
+      u[2]                                                                           = v * sin(th);
+      r[0]                                                                           = rn;
+      r[1]                                                                           = -mu * rn * cos(th);
+      r[2]                                                                           = -mu * rn * sin(th);
     } else { /* sticking */
       r[0] = rn;
       r[1] = 0.9 * mu * rn * cos(th);
@@ -562,9 +570,9 @@ static void KnownProblem(uint64_t *rs, int m, double pslip, FcContactProblem *pr
 
 static void test_hint(void **state)
 {
-  const int       nprob = 24;
-  const double    sc = 0.5;
-  FcContactSolver nt = FcTestMakeSolver("newton", NULL, 1e-10, 200, NULL);
+  const int       nprob     = 24;
+  const double    sc        = 0.5;
+  FcContactSolver nt        = FcTestMakeSolver("newton", NULL, 1e-10, 200, NULL);
   int             nplain[2] = {0, 0}, nhint[2] = {0, 0}, njunk = 0, worst[2] = {0, 0}, ntaken = 0, ntried = 0, taken, tried;
   double          dmax[2] = {0, 0}, djunk = 0;
   uint64_t        rs = 0x41e7ULL;
@@ -575,7 +583,8 @@ static void test_hint(void **state)
       const int            m = 4 + k, n = 3 * m;
       FcContactProblem     p;
       FcContactSolverStats st;
-      double              *r0 = malloc(n * sizeof *r0), *u0 = malloc(n * sizeof *u0), *r1 = malloc(n * sizeof *r1), *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb), *rc = malloc(n * sizeof *rc), *junk = malloc(n * sizeof *junk), *wr = malloc(n * sizeof *wr);
+      double              *r0 = malloc(n * sizeof *r0), *u0 = malloc(n * sizeof *u0), *r1 = malloc(n * sizeof *r1), *ra = malloc(n * sizeof *ra),
+             *rb = malloc(n * sizeof *rb), *rc = malloc(n * sizeof *rc), *junk = malloc(n * sizeof *junk), *wr = malloc(n * sizeof *wr);
       KnownProblem(&rs, m, fam ? 0.35 : 0.0, &p, r0, u0);
       /* the next problem: q' = q + s W r0, solved by r1 = (1 − s) r0 at the same velocity u0 (every
        * contact in the state it had, a sliding one along the same direction) */
@@ -600,8 +609,8 @@ static void test_hint(void **state)
       ntaken = taken;
       ntried = tried;
       nhint[fam] += (int)st.iterations;
-      worst[fam]  = PetscMax(worst[fam], (int)st.iterations);
-      dmax[fam]   = fmax(dmax[fam], FcTestRelDist(n, rb, r1));
+      worst[fam] = PetscMax(worst[fam], (int)st.iterations);
+      dmax[fam]  = fmax(dmax[fam], FcTestRelDist(n, rb, r1));
       /* a junk hint (and contacts without one, NaN) costs steps, never the answer */
       for (int i = 0; i < n; i++) junk[i] = (i % 7 == 3) ? NAN : 1e3 * FcTestUniform(&rs, -1, 1) * FcTestNorm(n, p->q);
       memcpy(rc, r0, n * sizeof *rc);
@@ -634,8 +643,10 @@ static void test_hint(void **state)
       free(wr);
       CHK(FcContactProblemDestroy(&p));
     }
-  printf("FIGURE newton velocity hint (%d random problems of 4..%d contacts per family, mu 0.5, known solution r0 near the cone's edge; q' = q + %g W r0, solution (1 - %g) r0): stick and separated: Newton steps from r0 %.2f mean, with the hint u0 %.2f (max %d), |r_hint - r1|/|r1| max %.1e; a third sliding too: %.2f, with the hint %.2f (max %d), %.1e; junk hints %.2f, %.1e\n", nprob, 3 + nprob, sc, sc,
-         (double)nplain[0] / nprob, (double)nhint[0] / nprob, worst[0], dmax[0], (double)nplain[1] / nprob, (double)nhint[1] / nprob, worst[1], dmax[1], (double)njunk / (2 * nprob), djunk);
+  printf(
+    "FIGURE newton velocity hint (%d random problems of 4..%d contacts per family, mu 0.5, known solution r0 near the cone's edge; q' = q + %g W r0, solution (1 - %g) r0): stick and separated: Newton steps from r0 %.2f mean, with the hint u0 %.2f (max %d), |r_hint - r1|/|r1| max %.1e; a third sliding too: %.2f, with the hint %.2f (max %d), %.1e; junk hints %.2f, %.1e\n",
+    nprob, 3 + nprob, sc, sc, (double)nplain[0] / nprob, (double)nhint[0] / nprob, worst[0], dmax[0], (double)nplain[1] / nprob, (double)nhint[1] / nprob,
+    worst[1], dmax[1], (double)njunk / (2 * nprob), djunk);
   /* where every contact sticks or separates, Φ is affine on the hint's pieces: the hint step is the
    * answer, to the rounding of one solve with J (cond ≤ 1e3 here) */
   assert_int_equal(worst[0], 1);

@@ -32,7 +32,7 @@ static const char *body_names[NB] = {"block", "tip\"&<x>'"};
 static const char *probe_cols[]   = {"tip_ux", "load, N"};
 static const char *stat_cols[]    = {"newton_its", "contact_nodes", "gap_min"};
 
-static PetscReal X0[5 * 3] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
+static PetscReal X0[5 * 3]    = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
 static PetscInt  conn0[2 * 4] = {0, 1, 2, 3, 1, 2, 3, 4};
 static PetscReal X1[10 * 3];
 static PetscInt  conn1[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
@@ -65,12 +65,12 @@ static void contact_data(int k, ContactData *d)
       d->t1[3 * i + c] = t1[c];
       d->r[3 * i + c]  = c == 0 ? 100.0 / (i + k + 3) : (c == 1 ? -1.0 : 1.0) * (i + 1) / 9.0;
     }
-    d->t2[3 * i + 0]        = n[1] * t1[2] - n[2] * t1[1];
-    d->t2[3 * i + 1]        = n[2] * t1[0] - n[0] * t1[2];
-    d->t2[3 * i + 2]        = n[0] * t1[1] - n[1] * t1[0];
-    d->gap[i]               = -1e-5 * (i + 1) / 3.0 + 1e-6 * k;
-    d->status[i]            = (i + k) % 3;
-    d->pair[i]              = (i + 1) % 2;
+    d->t2[3 * i + 0] = n[1] * t1[2] - n[2] * t1[1];
+    d->t2[3 * i + 1] = n[2] * t1[0] - n[0] * t1[2];
+    d->t2[3 * i + 2] = n[0] * t1[1] - n[1] * t1[0];
+    d->gap[i]        = -1e-5 * (i + 1) / 3.0 + 1e-6 * k;
+    d->status[i]     = (i + k) % 3;
+    d->pair[i]       = (i + 1) % 2;
   }
   d->c = (FcOutputContacts){ncontacts[k], d->x, d->n, d->t1, d->t2, d->r, d->gap, d->status, d->pair};
 }
@@ -100,26 +100,11 @@ static void build_meshes(void)
 }
 
 /* Field values with full 53-bit mantissas, so any loss of precision shows. kind 0: u, 1: v. */
-static PetscReal fval(int b, int k, int i, int c, int kind)
-{
-  return kind * 10.0 + b + 1e-3 * (k + 1) * (i + 1) + c / 3.0;
-}
-static PetscReal vmval(int b, int k, int e)
-{
-  return 1e6 * (b + 1) * (e + 1) * (k + 1) / 7.0;
-}
-static PetscReal step_time(int s)
-{
-  return 0.1 * s;
-}
-static PetscReal probe_val(int s, int c)
-{
-  return s / 3.0 + c;
-}
-static PetscReal stat_val(int s, int c)
-{
-  return c == 2 ? -1e-4 * s / 7.0 : (PetscReal)(s + c);
-}
+static PetscReal fval(int b, int k, int i, int c, int kind) { return kind * 10.0 + b + 1e-3 * (k + 1) * (i + 1) + c / 3.0; }
+static PetscReal vmval(int b, int k, int e) { return 1e6 * (b + 1) * (e + 1) * (k + 1) / 7.0; }
+static PetscReal step_time(int s) { return 0.1 * s; }
+static PetscReal probe_val(int s, int c) { return s / 3.0 + c; }
+static PetscReal stat_val(int s, int c) { return c == 2 ? -1e-4 * s / 7.0 : (PetscReal)(s + c); }
 
 static FcOutputSpec base_spec(const char *dir)
 {
@@ -200,10 +185,7 @@ static void write_run_ex(const FcOutputSpec *spec, PetscBool contacts)
   assert_null(out);
 }
 
-static void write_run(const FcOutputSpec *spec)
-{
-  write_run_ex(spec, PETSC_FALSE);
-}
+static void write_run(const FcOutputSpec *spec) { write_run_ex(spec, PETSC_FALSE); }
 
 /* ------------------------------------------------------------------ run.h5 read-back */
 
@@ -292,8 +274,8 @@ static void check_h5_contacts(hid_t f, PetscBool contacts)
     return;
   }
   for (int k = 0; k < NOUT; k++) {
-    ContactData d;
-    hsize_t     m = (hsize_t)ncontacts[k];
+    ContactData        d;
+    hsize_t            m     = (hsize_t)ncontacts[k];
     static const char *vec[] = {"x", "normal", "t1", "t2", "r_local"};
 
     contact_data(k, &d);
@@ -457,14 +439,17 @@ static void check_csv(const char *dir)
   snprintf(path, sizeof path, "%s/probes.csv", dir);
   s   = slurp(path);
   len = snprintf(expect, sizeof expect, "step,time,tip_ux,\"load, N\"\n");
-  for (int st = 0; st < NSTEPS; st++) len += snprintf(expect + len, sizeof expect - (size_t)len, "%d,%.17g,%.17g,%.17g\n", st, step_time(st), probe_val(st, 0), probe_val(st, 1));
+  for (int st = 0; st < NSTEPS; st++)
+    len += snprintf(expect + len, sizeof expect - (size_t)len, "%d,%.17g,%.17g,%.17g\n", st, step_time(st), probe_val(st, 0), probe_val(st, 1));
   assert_string_equal(s, expect);
   free(s);
 
   snprintf(path, sizeof path, "%s/stats.csv", dir);
   s   = slurp(path);
   len = snprintf(expect, sizeof expect, "step,time,newton_its,contact_nodes,gap_min\n");
-  for (int st = 0; st < NSTEPS; st++) len += snprintf(expect + len, sizeof expect - (size_t)len, "%d,%.17g,%.17g,%.17g,%.17g\n", st, step_time(st), stat_val(st, 0), stat_val(st, 1), stat_val(st, 2));
+  for (int st = 0; st < NSTEPS; st++)
+    len += snprintf(
+      expect + len, sizeof expect - (size_t)len, "%d,%.17g,%.17g,%.17g,%.17g\n", st, step_time(st), stat_val(st, 0), stat_val(st, 1), stat_val(st, 2));
   assert_string_equal(s, expect);
   free(s);
 }
@@ -492,14 +477,17 @@ static void check_vtk_files(const char *dir, PetscBool binary)
     char expect[4096];
     int  n = 0;
 
-    n += snprintf(expect + n, sizeof expect - (size_t)n, "# vtk DataFile Version 3.0\nfcsim time=%.17g body=block\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 5 double\n", step_time(2));
+    n += snprintf(expect + n, sizeof expect - (size_t)n,
+      "# vtk DataFile Version 3.0\nfcsim time=%.17g body=block\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 5 double\n", step_time(2));
     for (int i = 0; i < 5; i++) n += snprintf(expect + n, sizeof expect - (size_t)n, "%.17g %.17g %.17g\n", X0[3 * i], X0[3 * i + 1], X0[3 * i + 2]);
     n += snprintf(expect + n, sizeof expect - (size_t)n, "CELLS 2 10\n4 0 1 2 3\n4 1 2 3 4\nCELL_TYPES 2\n10\n10\nPOINT_DATA 5\nVECTORS displacement double\n");
     for (int kind = 0; kind < 2; kind++) {
       if (kind) n += snprintf(expect + n, sizeof expect - (size_t)n, "VECTORS velocity double\n");
-      for (int i = 0; i < 5; i++) n += snprintf(expect + n, sizeof expect - (size_t)n, "%.17g %.17g %.17g\n", fval(0, 1, i, 0, kind), fval(0, 1, i, 1, kind), fval(0, 1, i, 2, kind));
+      for (int i = 0; i < 5; i++)
+        n += snprintf(expect + n, sizeof expect - (size_t)n, "%.17g %.17g %.17g\n", fval(0, 1, i, 0, kind), fval(0, 1, i, 1, kind), fval(0, 1, i, 2, kind));
     }
-    n += snprintf(expect + n, sizeof expect - (size_t)n, "CELL_DATA 2\nSCALARS von_mises double 1\nLOOKUP_TABLE default\n%.17g\n%.17g\n", vmval(0, 1, 0), vmval(0, 1, 1));
+    n += snprintf(
+      expect + n, sizeof expect - (size_t)n, "CELL_DATA 2\nSCALARS von_mises double 1\nLOOKUP_TABLE default\n%.17g\n%.17g\n", vmval(0, 1, 0), vmval(0, 1, 1));
     snprintf(path, sizeof path, "%s/vtk/block_000001.vtk", dir);
     s = slurp(path);
     assert_string_equal(s, expect);
@@ -590,7 +578,9 @@ static void check_contact_vtk_files(const char *dir, PetscBool binary, PetscBool
   /* The series lists every output step, the one without contacts too. */
   s = slurp(path);
   n += snprintf(expect + n, sizeof expect - (size_t)n, "{\n  \"file-series-version\": \"1.0\",\n  \"files\": [\n");
-  for (int k = 0; k < NOUT; k++) n += snprintf(expect + n, sizeof expect - (size_t)n, "    {\"name\": \"contacts_%06d.vtk\", \"time\": %.17g}%s\n", k, step_time(2 * k), k < NOUT - 1 ? "," : "");
+  for (int k = 0; k < NOUT; k++)
+    n += snprintf(
+      expect + n, sizeof expect - (size_t)n, "    {\"name\": \"contacts_%06d.vtk\", \"time\": %.17g}%s\n", k, step_time(2 * k), k < NOUT - 1 ? "," : "");
   snprintf(expect + n, sizeof expect - (size_t)n, "  ]\n}\n");
   assert_string_equal(s, expect);
   free(s);
@@ -603,7 +593,8 @@ static void check_contact_vtk_files(const char *dir, PetscBool binary, PetscBool
     int         m = (int)ncontacts[k];
 
     contact_data(k, &d);
-    buf_printf(&b, "# vtk DataFile Version 3.0\nfcsim time=%.17g contacts\n%s\nDATASET POLYDATA\nPOINTS %d double\n", step_time(2 * k), binary ? "BINARY" : "ASCII", m);
+    buf_printf(
+      &b, "# vtk DataFile Version 3.0\nfcsim time=%.17g contacts\n%s\nDATASET POLYDATA\nPOINTS %d double\n", step_time(2 * k), binary ? "BINARY" : "ASCII", m);
     for (int i = 0; i < m; i++) buf_reals(&b, 3, &d.x[3 * i]);
     buf_end_block(&b);
     buf_printf(&b, "VERTICES %d %d\n", m, 2 * m);
@@ -662,8 +653,9 @@ static void check_xdmf_contacts(const char *dir, PetscBool contacts)
     assert_non_null(strstr(s, "<Grid Name=\"contacts_000001\""));
     assert_non_null(strstr(s, "<Grid Name=\"contacts_000002\""));
     assert_non_null(strstr(s, "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"0\" NodesPerElement=\"1\"/>\n"));
-    assert_non_null(strstr(s, "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"3\" NodesPerElement=\"1\">\n"
-                              "          <DataItem Dimensions=\"3\" NumberType=\"Int\" Precision=\"8\" Format=\"XML\">0 1 2</DataItem>\n"));
+    assert_non_null(strstr(s,
+      "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"3\" NodesPerElement=\"1\">\n"
+      "          <DataItem Dimensions=\"3\" NumberType=\"Int\" Precision=\"8\" Format=\"XML\">0 1 2</DataItem>\n"));
     assert_non_null(strstr(s, "<DataItem Dimensions=\"0 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">run.h5:/contacts/000001/x</DataItem>"));
     assert_non_null(strstr(s, ">run.h5:/contacts/000002/force</DataItem>"));
   }
@@ -824,7 +816,7 @@ static void test_no_fields(void **state)
 {
   char         dir[64];
   FcOutputSpec spec;
-  FcOutput     out = NULL;
+  FcOutput     out    = NULL;
   PetscReal    row[2] = {1, 2};
   PetscInt     nout   = -1;
 
@@ -855,12 +847,12 @@ static void expect_open_fails(const FcOutputSpec *spec)
 
 static void test_open_errors(void **state)
 {
-  char           dir[64], path[PETSC_MAX_PATH_LEN + 64];
-  FcOutputSpec   spec;
-  FcOutputMesh   bad[NB];
-  const char    *dup_cols[]      = {"a", "a"};
-  const char    *reserved_cols[] = {"time"};
-  FILE          *fp;
+  char         dir[64], path[PETSC_MAX_PATH_LEN + 64];
+  FcOutputSpec spec;
+  FcOutputMesh bad[NB];
+  const char  *dup_cols[]      = {"a", "a"};
+  const char  *reserved_cols[] = {"time"};
+  FILE        *fp;
 
   (void)state;
   build_meshes();
@@ -923,9 +915,9 @@ static void test_open_errors(void **state)
   spec            = base_spec(dir);
   spec.probe_cols = dup_cols;
   expect_open_fails(&spec);
-  spec             = base_spec(dir);
-  spec.nstat_cols  = 1;
-  spec.stat_cols   = reserved_cols;
+  spec            = base_spec(dir);
+  spec.nstat_cols = 1;
+  spec.stat_cols  = reserved_cols;
   expect_open_fails(&spec);
 
   assert_int_equal(PetscPopErrorHandler(), 0);
@@ -936,10 +928,10 @@ static void test_open_errors(void **state)
  * (and reports that the VTK series could not be written). */
 static void test_write_errors(void **state)
 {
-  char           dir[64], path[PETSC_MAX_PATH_LEN + 64];
-  FcOutputSpec   spec;
-  FcOutput       out = NULL;
-  PetscReal      u[30] = {0}, vm[2] = {0};
+  char         dir[64], path[PETSC_MAX_PATH_LEN + 64];
+  FcOutputSpec spec;
+  FcOutput     out   = NULL;
+  PetscReal    u[30] = {0}, vm[2] = {0};
   // clang-format off
   FcOutputFields f[NB] = {
     {u, u, vm},
@@ -986,8 +978,8 @@ static void test_contacts_partial(void **state)
   FcTestRemoveTree(dir);
 
   make_tmpdir(dir, sizeof dir);
-  spec      = base_spec(dir);
-  spec.vtk  = PETSC_FALSE;
+  spec     = base_spec(dir);
+  spec.vtk = PETSC_FALSE;
   write_run_ex(&spec, PETSC_TRUE);
   check_h5(dir, PETSC_TRUE);
   check_xdmf_contacts(dir, PETSC_TRUE);
@@ -1000,11 +992,11 @@ static void test_contacts_partial(void **state)
 /* Misuse of FcOutputWriteContacts is refused (and leaves the output usable). */
 static void test_contact_errors(void **state)
 {
-  char             dir[64];
-  FcOutputSpec     spec;
-  FcOutput         out = NULL;
-  FcOutputMesh     named[NB];
-  PetscReal        u[30] = {0}, vm[2] = {0};
+  char         dir[64];
+  FcOutputSpec spec;
+  FcOutput     out = NULL;
+  FcOutputMesh named[NB];
+  PetscReal    u[30] = {0}, vm[2] = {0};
   // clang-format off
   FcOutputFields   f[NB] = {
     {u, u, vm},
@@ -1152,7 +1144,7 @@ static void test_haptic_output(void **state)
 {
   char              dir[64], path[PETSC_MAX_PATH_LEN + 64], line[256];
   FcOutputSpec      spec;
-  FcOutput          out = NULL;
+  FcOutput          out      = NULL;
   const char *const cols[]   = {"t", "fx"};
   const char *const attrs[]  = {"rate", "ticks"};
   const PetscReal   values[] = {0.001, 1.0 / 3.0, 0.002, -2.5e-7};

@@ -75,7 +75,9 @@ static void WriteBlocks(const char *name, int n, const double *box)
   }
   fprintf(f, "$EndNodes\n$Elements\n%d\n", 6 * n);
   for (int k = 0; k < n; k++)
-    for (int t = 0; t < 6; t++) fprintf(f, "%d 4 2 %d %d %d %d %d %d\n", 6 * k + t + 1, k + 1, k + 1, 8 * k + kuhn[t][0] + 1, 8 * k + kuhn[t][1] + 1, 8 * k + kuhn[t][2] + 1, 8 * k + kuhn[t][3] + 1);
+    for (int t = 0; t < 6; t++)
+      fprintf(f, "%d 4 2 %d %d %d %d %d %d\n", 6 * k + t + 1, k + 1, k + 1, 8 * k + kuhn[t][0] + 1, 8 * k + kuhn[t][1] + 1, 8 * k + kuhn[t][2] + 1,
+        8 * k + kuhn[t][3] + 1);
   fprintf(f, "$EndElements\n");
   fclose(f);
 }
@@ -101,7 +103,9 @@ static int Candidate(const FcCase *c, const FcContactPair *pairs, PetscInt np, P
 {
   int found = -1;
   for (PetscInt i = 0; i < c->ncontacts; i++)
-    if ((FcCaseContactAt(c, i).body[0] == a - 1 && FcCaseContactAt(c, i).body[1] == b - 1) || (FcCaseContactAt(c, i).body[0] == b - 1 && FcCaseContactAt(c, i).body[1] == a - 1)) found = 0;
+    if ((FcCaseContactAt(c, i).body[0] == a - 1 && FcCaseContactAt(c, i).body[1] == b - 1) ||
+      (FcCaseContactAt(c, i).body[0] == b - 1 && FcCaseContactAt(c, i).body[1] == a - 1))
+      found = 0;
   for (PetscInt p = 0; p < np; p++) {
     if (p) assert_true(pairs[p].index > pairs[p - 1].index);
     assert_int_equal(pairs[p].casepair, pairs[p].index); /* one pass per pair here */
@@ -117,7 +121,7 @@ static int Candidate(const FcCase *c, const FcContactPair *pairs, PetscInt np, P
 
 static void test_blocks(void **state)
 {
-  const double box[4 * 6] = {0, 0, 0, 1, 1, 1, 1, 0, 0, 2, 1, 1, 2.5, 0, 0, 3.5, 1, 1, 3.5, 0, 0, 4.5, 1, 1};
+  const double   box[4 * 6] = {0, 0, 0, 1, 1, 1, 1, 0, 0, 2, 1, 1, 2.5, 0, 0, 3.5, 1, 1, 3.5, 0, 0, 4.5, 1, 1};
   char           path[PETSC_MAX_PATH_LEN];
   FcCase         c;
   FcModel        m;
@@ -129,11 +133,12 @@ static void test_blocks(void **state)
 
   WriteBlocks("blocks.msh", 4, box);
   TmpPath(path, sizeof path, "blocks.json");
-  FcTestWriteFile(path, "{\"name\": \"blocks\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
-                        " \"bodies\": [{\"mesh\": {\"file\": \"blocks.msh\", \"volumes\": \"block_*\"},\n"
-                        "              \"material\": {\"model\": \"linear\", \"E\": 1e7, \"nu\": 0.3, \"density\": 1000}},\n"
-                        "             {\"name\": \"floor\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1]}}],\n"
-                        " \"contacts\": [{\"bodies\": [\"block_*\", \"floor\"], \"mu\": 0.5, \"alarm\": 0.1}]}\n");
+  FcTestWriteFile(path,
+    "{\"name\": \"blocks\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
+    " \"bodies\": [{\"mesh\": {\"file\": \"blocks.msh\", \"volumes\": \"block_*\"},\n"
+    "              \"material\": {\"model\": \"linear\", \"E\": 1e7, \"nu\": 0.3, \"density\": 1000}},\n"
+    "             {\"name\": \"floor\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1]}}],\n"
+    " \"contacts\": [{\"bodies\": [\"block_*\", \"floor\"], \"mu\": 0.5, \"alarm\": 0.1}]}\n");
   CHK(PetscMemzero(&c, sizeof c));
   CHK(FcCaseLoad(path, 0, NULL, &c));
   assert_int_equal(c.nbodies, 5);
@@ -176,7 +181,7 @@ static void test_blocks(void **state)
   X[4] = NULL; /* the analytic plane: unbounded */
   CHK(FcContactPairsUpdate(&m, cat, X, &np, &pairs));
   assert_int_equal(np, 6);
-  assert_int_equal(pairs[1].index, 3); /* (1, floor): the 4th pair in the group's order */
+  assert_int_equal(pairs[1].index, 3);  /* (1, floor): the 4th pair in the group's order */
   CHK(PetscMalloc1(1, &pairs[1].prev)); /* state of a pass that stays: a marker */
 
   /* block 2 moved 0.45 m towards block 3, block 4 10 m up: (1, 2) and (3, 4) are dropped, (2, 3)
@@ -228,12 +233,13 @@ static void test_wall(void **state)
 
   WriteBlocks("wall.msh", 5, box);
   TmpPath(path, sizeof path, "wall.json");
-  FcTestWriteFile(path, "{\"name\": \"wall\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
-                        " \"bodies\": [{\"mesh\": {\"file\": \"wall.msh\", \"volumes\": \"block_*\"},\n"
-                        "              \"material\": {\"model\": \"linear\", \"E\": 1e7, \"nu\": 0.3, \"density\": 1000}},\n"
-                        "             {\"name\": \"floor\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}}],\n"
-                        " \"contacts\": [{\"bodies\": [\"block_*\"], \"mu\": 0.5, \"alarm\": 0.01, \"both_passes\": true},\n"
-                        "              {\"pair\": [\"block_*\", \"floor\"], \"mu\": 0.5, \"alarm\": 0.01}]}\n");
+  FcTestWriteFile(path,
+    "{\"name\": \"wall\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
+    " \"bodies\": [{\"mesh\": {\"file\": \"wall.msh\", \"volumes\": \"block_*\"},\n"
+    "              \"material\": {\"model\": \"linear\", \"E\": 1e7, \"nu\": 0.3, \"density\": 1000}},\n"
+    "             {\"name\": \"floor\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}}],\n"
+    " \"contacts\": [{\"bodies\": [\"block_*\"], \"mu\": 0.5, \"alarm\": 0.01, \"both_passes\": true},\n"
+    "              {\"pair\": [\"block_*\", \"floor\"], \"mu\": 0.5, \"alarm\": 0.01}]}\n");
   CHK(PetscMemzero(&c, sizeof c));
   CHK(FcCaseLoad(path, 0, NULL, &c));
   assert_int_equal(c.ncontacts, 15);
@@ -269,17 +275,18 @@ static void test_wall(void **state)
   /* a group with rigid bodies among it: every pair but floor-side, in the order x < y of the list,
    * the deformable body (the earlier of two) the contactor */
   TmpPath(path, sizeof path, "mixed.json");
-  FcTestWriteFile(path, "{\"name\": \"mixed\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
-                        " \"bodies\": [{\"mesh\": {\"file\": \"wall.msh\", \"volumes\": \"block_*\"},\n"
-                        "              \"material\": {\"model\": \"linear\", \"E\": 1e7, \"nu\": 0.3, \"density\": 1000}},\n"
-                        "             {\"name\": \"floor\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}},\n"
-                        "             {\"name\": \"side\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [-1, 0, 0], \"normal\": [1, 0, 0]}}],\n"
-                        " \"contacts\": [{\"bodies\": [\"floor\", \"block_1\", \"block_2\", \"side\", \"block_3\", \"block_4\", \"block_5\"], \"mu\": 0.5}]}\n");
+  FcTestWriteFile(path,
+    "{\"name\": \"mixed\", \"time\": {\"dt\": 1, \"steps\": 1},\n"
+    " \"bodies\": [{\"mesh\": {\"file\": \"wall.msh\", \"volumes\": \"block_*\"},\n"
+    "              \"material\": {\"model\": \"linear\", \"E\": 1e7, \"nu\": 0.3, \"density\": 1000}},\n"
+    "             {\"name\": \"floor\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}},\n"
+    "             {\"name\": \"side\", \"type\": \"rigid\", \"shape\": {\"type\": \"plane\", \"point\": [-1, 0, 0], \"normal\": [1, 0, 0]}}],\n"
+    " \"contacts\": [{\"bodies\": [\"floor\", \"block_1\", \"block_2\", \"side\", \"block_3\", \"block_4\", \"block_5\"], \"mu\": 0.5}]}\n");
   CHK(PetscMemzero(&c, sizeof c));
   CHK(FcCaseLoad(path, 0, NULL, &c));
   {
     const PetscInt list[7] = {5, 0, 1, 6, 2, 3, 4};
-    PetscInt       i = 0;
+    PetscInt       i       = 0;
     assert_int_equal(c.ncontacts, 21 - 1); /* 7 bodies: 21 pairs, floor-side left out */
     for (int x = 0; x < 7; x++)
       for (int y = x + 1; y < 7; y++) {

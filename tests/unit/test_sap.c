@@ -39,20 +39,14 @@
 #include "../../src/contact/solvers/sap/sap_impl.h"
 
 static uint64_t rng_state = 0x5ab5eed0c0ffee11ULL;
-static double   Uniform(double a, double b)
-{
-  return FcTestUniform(&rng_state, a, b);
-}
+static double   Uniform(double a, double b) { return FcTestUniform(&rng_state, a, b); }
 
 #define NPROB 24 /* random problems per family */
 
 /* ---- random problems: W = J A⁻¹ Jᵀ, A = BᵀB + nI SPD (n×n, n = 3m + 2..7), J (3m×n) random,
  * W symmetrized exactly (the Delassus operator is symmetric; the stepper symmetrizes it too).
  * q ∈ [−1,1]^{3m}, μ ∈ [0, mu_max]: FcTestRandomProblem (testutil.h), as test_uzawa.c. ---- */
-static void RandomProblem(int m, double mu_max, FcContactProblem *prob)
-{
-  FcTestRandomProblem(&rng_state, m, FC_TEST_W_LOWER, mu_max, 0, prob);
-}
+static void RandomProblem(int m, double mu_max, FcContactProblem *prob) { FcTestRandomProblem(&rng_state, m, FC_TEST_W_LOWER, mu_max, 0, prob); }
 
 /* ---- solver set-up: options go through the options database under a prefix ---- */
 /* opts: NULL-terminated pairs {"sap_sigma", "1e-5", ...} (names after fc_contact_solver_). */
@@ -162,18 +156,18 @@ static double MinEig(int n, double *A)
 /* ---- 1. random problems: own convergence, monotone cost, the regularized problem solved ---- */
 static void test_random_problems(void **state)
 {
-  FcContactSolver s   = MakeSAP(1.0, 1e-3, 1e-6); /* the defaults, set explicitly */
+  FcContactSolver s      = MakeSAP(1.0, 1e-3, 1e-6); /* the defaults, set explicitly */
   double          it_sum = 0, ls_sum = 0, err_sum = 0, err_max = 0, conv_max = 0, own_max = 0, reg_ratio_max = 0, time = 0;
   int             it_max = 0, nconv = 0, nmono = 0, nstick = 0, nslide = 0, nsep = 0;
   (void)state;
 
   for (int k = 0; k < NPROB; k++) {
-    const int              m = 1 + k % 20;
-    FcContactProblem       p;
-    double                *r = malloc(sizeof(double) * 3 * m), Wf = 0, reg_abs, bound;
-    FcContactSolverStats   st;
-    FcSAPInfo info;
-    int                    mono = 1;
+    const int            m = 1 + k % 20;
+    FcContactProblem     p;
+    double              *r = malloc(sizeof(double) * 3 * m), Wf = 0, reg_abs, bound;
+    FcContactSolverStats st;
+    FcSAPInfo            info;
+    int                  mono = 1;
 
     RandomProblem(m, 1.0, &p);
     st = Solve(s, p, r);
@@ -193,7 +187,7 @@ static void test_random_problems(void **state)
     assert_true(info.gradient[st.iterations] <= 1e-14 + 1e-6 * info.scale[st.iterations]);
     if (info.scale[st.iterations] > 0) assert_true(fabs(st.own_residual - info.gradient[st.iterations] / info.scale[st.iterations]) <= 1e-12 * st.own_residual);
     else assert_true(st.own_residual == info.gradient[st.iterations]); /* every contact separated: 0 */
-    assert_false(info.cost_criterion); /* at ε_r = 1e-6 the gradient test is met first */
+    assert_false(info.cost_criterion);                                 /* at ε_r = 1e-6 the gradient test is met first */
     own_max = fmax(own_max, st.own_residual);
     /* monotone cost: the exact line search never raises ℓ (f(α*) ≤ f(0), f convex with f'(0) < 0),
      * so a rise can only be the rounding of ℓ's two evaluations; 64 ε|ℓ| allows it (ℓ ≥ 0; the
@@ -224,8 +218,12 @@ static void test_random_problems(void **state)
     free(r);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE sap random problems (m = 1..20, mu in [0,1], defaults beta 1, sigma 1e-3, eps_r 1e-6): converged %d/%d, monotone cost %d/%d, Newton iterations mean %.1f max %d, line-search iterations mean %.1f per solve, own residual max %.2e, time %.2f ms (all)\n", nconv, NPROB, nmono, NPROB, it_sum / NPROB, it_max, ls_sum / NPROB, own_max, 1e3 * time);
-  printf("FIGURE sap random problems: regularized natural map / its bound from the stopping test max %.2e; contacts at the solution: %d stiction, %d sliding, %d no contact; common error mean %.2e max %.2e; convex-approximation residual max %.2e\n", reg_ratio_max, nstick, nslide, nsep, err_sum / NPROB, err_max, conv_max);
+  printf(
+    "FIGURE sap random problems (m = 1..20, mu in [0,1], defaults beta 1, sigma 1e-3, eps_r 1e-6): converged %d/%d, monotone cost %d/%d, Newton iterations mean %.1f max %d, line-search iterations mean %.1f per solve, own residual max %.2e, time %.2f ms (all)\n",
+    nconv, NPROB, nmono, NPROB, it_sum / NPROB, it_max, ls_sum / NPROB, own_max, 1e3 * time);
+  printf(
+    "FIGURE sap random problems: regularized natural map / its bound from the stopping test max %.2e; contacts at the solution: %d stiction, %d sliding, %d no contact; common error mean %.2e max %.2e; convex-approximation residual max %.2e\n",
+    reg_ratio_max, nstick, nslide, nsep, err_sum / NPROB, err_max, conv_max);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 }
 
@@ -260,8 +258,8 @@ static void StickProblem(int m, FcContactProblem *prob)
 static void test_regularization(void **state)
 {
   /* (β, σ): R/w = max(β²/(4π²), σ) = 2.5e-2, 2.5e-4, 1e-5; then σ alone at β = 0.01 */
-  const Reg reg[]  = {{1.0, 1e-3}, {0.1, 1e-4}, {0.01, 1e-5}, {0.01, 1e-3}};
-  const int nreg   = 4;
+  const Reg reg[]      = {{1.0, 1e-3}, {0.1, 1e-4}, {0.01, 1e-5}, {0.01, 1e-3}};
+  const int nreg       = 4;
   double    e_stick[4] = {0}, e_fric[4] = {0}, c_fric[4] = {0}, e_mu0[4] = {0}, it_stick[4] = {0}, it_fric[4] = {0};
   double    worst_stick = 0, worst_sigma = 0, worst_conv = 0, worst_mu0 = 0, dev_ratio_max = 0, dev_rel_max = 0, dev_rel_sum = 0;
   int       nsliding = 0;
@@ -274,11 +272,12 @@ static void test_regularization(void **state)
     StickProblem(m, &ps);
     RandomProblem(m, 1.0, &pf);
     for (int j = 0; j < nreg; j++) {
-      FcContactSolver        s = MakeSAP(reg[j].beta, reg[j].sigma, 1e-10);
-      FcContactSolverStats   st;
-      FcSAPInfo info;
+      FcContactSolver      s = MakeSAP(reg[j].beta, reg[j].sigma, 1e-10);
+      FcContactSolverStats st;
+      FcSAPInfo            info;
       st = Solve(s, ps, r);
-      if (!st.converged) printf("stick problem %d (beta %g, sigma %g): %s after %d iterations\n", k, reg[j].beta, reg[j].sigma, st.reason_name, (int)st.iterations);
+      if (!st.converged)
+        printf("stick problem %d (beta %g, sigma %g): %s after %d iterations\n", k, reg[j].beta, reg[j].sigma, st.reason_name, (int)st.iterations);
       assert_true(st.converged);
       es[j] = st.error;
       e_stick[j] += st.error / NPROB;
@@ -312,8 +311,13 @@ static void test_regularization(void **state)
     assert_int_equal(FcContactProblemDestroy(&pf), 0);
   }
   for (int j = 0; j < nreg; j++)
-    printf("FIGURE sap regularization beta %-5g sigma %-6g (R/w = %.2e): stick problems common error mean %.3e (%.1f it); frictional problems common error mean %.3e, convex-approximation residual mean %.3e (%.1f it)\n", reg[j].beta, reg[j].sigma, fmax(reg[j].beta * reg[j].beta / (4 * PETSC_PI * PETSC_PI), reg[j].sigma), e_stick[j], it_stick[j], e_fric[j], c_fric[j], it_fric[j]);
-  printf("FIGURE sap regularization: worst ratio per step (expected 1/100, 1/25): stick common error %.3g, convex residual %.3g; sigma 1e-3 -> 1e-5 at beta 0.01: %.3g; frictional problems with a sliding contact: %d/%d\n", worst_stick, worst_conv, worst_sigma, nsliding, NPROB);
+    printf(
+      "FIGURE sap regularization beta %-5g sigma %-6g (R/w = %.2e): stick problems common error mean %.3e (%.1f it); frictional problems common error mean %.3e, convex-approximation residual mean %.3e (%.1f it)\n",
+      reg[j].beta, reg[j].sigma, fmax(reg[j].beta * reg[j].beta / (4 * PETSC_PI * PETSC_PI), reg[j].sigma), e_stick[j], it_stick[j], e_fric[j], c_fric[j],
+      it_fric[j]);
+  printf(
+    "FIGURE sap regularization: worst ratio per step (expected 1/100, 1/25): stick common error %.3g, convex residual %.3g; sigma 1e-3 -> 1e-5 at beta 0.01: %.3g; frictional problems with a sliding contact: %d/%d\n",
+    worst_stick, worst_conv, worst_sigma, nsliding, NPROB);
   /* Sliding problems: the common error does NOT follow (the convex approximation's u_N = μ‖u_T‖ at
    * a sliding contact is not Coulomb's u_N = 0): its mean stays within 2× while R shrinks 2500×,
    * and at the smallest R it is > 100× the convex residual. */
@@ -326,14 +330,14 @@ static void test_regularization(void **state)
    * (z − z*)ᵀ(M + R)(z − z*) ≤ −(z − z*)ᵀ R z* gives ‖z − z*‖ ≤ ‖R z*‖ / λ_min(W_NN + R_N):
    * that bound (per problem, with SAP's own R) plus the solver tolerances is asserted. */
   {
-    FcContactSolver ns = MakeSolver("nsgs", "n_", NULL);
+    FcContactSolver ns      = MakeSolver("nsgs", "n_", NULL);
     const double    betas[] = {1.0, 0.3, 0.1, 0.03};
     int             nactive = 0, ncontacts = 0;
     assert_int_equal(FcContactSolverSetTolerances(ns, 1e-14, 100000), 0);
     for (int k = 0; k < NPROB; k++) {
-      const int              m = 1 + k % 20;
-      FcContactProblem       p;
-      double                *r = malloc(sizeof(double) * 3 * m), *rn = malloc(sizeof(double) * 3 * m), *M = malloc(sizeof(double) * m * m), e[4], Rz = 0, dz = 0, lmin, bound;
+      const int        m = 1 + k % 20;
+      FcContactProblem p;
+      double *r = malloc(sizeof(double) * 3 * m), *rn = malloc(sizeof(double) * 3 * m), *M = malloc(sizeof(double) * m * m), e[4], Rz = 0, dz = 0, lmin, bound;
       FcSAPInfo info;
       RandomProblem(m, 0.0, &p);
       assert_true(Solve(ns, p, rn).converged);
@@ -372,8 +376,12 @@ static void test_regularization(void **state)
       free(M);
       assert_int_equal(FcContactProblemDestroy(&p), 0);
     }
-    printf("FIGURE sap frictionless (%d problems, %d/%d contacts pressed): common error mean beta 1: %.3e, 0.3: %.3e, 0.1: %.3e, 0.03: %.3e (worst ratio per step %.3g, theory (0.3)^2 = 0.09)\n", NPROB, nactive, ncontacts, e_mu0[0], e_mu0[1], e_mu0[2], e_mu0[3], worst_mu0);
-    printf("FIGURE sap frictionless vs nsgs (beta 1): |r_sap - r_nsgs|/|r_nsgs| mean %.3e max %.3e; |r_sap - r_nsgs| / (|R_N r*| / lambda_min(W_NN + R_N)) max %.3f (<= 1 asserted)\n", dev_rel_sum, dev_rel_max, dev_ratio_max);
+    printf(
+      "FIGURE sap frictionless (%d problems, %d/%d contacts pressed): common error mean beta 1: %.3e, 0.3: %.3e, 0.1: %.3e, 0.03: %.3e (worst ratio per step %.3g, theory (0.3)^2 = 0.09)\n",
+      NPROB, nactive, ncontacts, e_mu0[0], e_mu0[1], e_mu0[2], e_mu0[3], worst_mu0);
+    printf(
+      "FIGURE sap frictionless vs nsgs (beta 1): |r_sap - r_nsgs|/|r_nsgs| mean %.3e max %.3e; |r_sap - r_nsgs| / (|R_N r*| / lambda_min(W_NN + R_N)) max %.3f (<= 1 asserted)\n",
+      dev_rel_sum, dev_rel_max, dev_ratio_max);
     assert_int_equal(FcContactSolverDestroy(&ns), 0);
   }
 }
@@ -396,14 +404,11 @@ static FcContactSolverStats SolveOne(FcContactSolver s, const double W[9], const
   return st;
 }
 
-static double Dev3(const double r[3], const double ex[3])
-{
-  return FcTestRelDist(3, r, ex);
-}
+static double Dev3(const double r[3], const double ex[3]) { return FcTestRelDist(3, r, ex); }
 
 static void test_single_contact(void **state)
 {
-  FcContactSolver      s      = MakeSAP(1.0, 1e-3, 1e-12);
+  FcContactSolver      s       = MakeSAP(1.0, 1e-3, 1e-12);
   const double         Wiso[9] = {2.0, 0, 0, 0, 0.5, 0, 0, 0, 0.5}, Wc[9] = {2.0, 0.3, -0.2, 0.3, 1.5, 0.4, -0.2, 0.4, 1.0};
   double               r[3], ex[3], Rn, Rt, dev[6] = {0};
   int                  its[6];
@@ -490,7 +495,9 @@ static void test_single_contact(void **state)
     dev[5] = Dev3(r, ex);
     its[5] = (int)st.iterations;
   }
-  printf("FIGURE sap single contact (beta 1, sigma 1e-3, eps_r 1e-12), |r - closed form|/|closed form|: separation 0 (%d it), stick isotropic %.1e (%d it), stick coupled %.1e (%d it), slip %.1e (%d it), q_N > 0 pressed %.1e (%d it), mu = 0 %.1e (%d it)\n", its[0], dev[1], its[1], dev[2], its[2], dev[3], its[3], dev[4], its[4], dev[5], its[5]);
+  printf(
+    "FIGURE sap single contact (beta 1, sigma 1e-3, eps_r 1e-12), |r - closed form|/|closed form|: separation 0 (%d it), stick isotropic %.1e (%d it), stick coupled %.1e (%d it), slip %.1e (%d it), q_N > 0 pressed %.1e (%d it), mu = 0 %.1e (%d it)\n",
+    its[0], dev[1], its[1], dev[2], its[2], dev[3], its[3], dev[4], its[4], dev[5], its[5]);
   /* Newton converges quadratically to ε_r = 1e-12 on the gradient; the error in γ is at most
    * cond(I + GW) ≲ 1 + ‖W‖/R_t ~ 1e3 times that: 1e-9 */
   for (int j = 1; j < 6; j++) assert_true(dev[j] <= 1e-9);
@@ -500,7 +507,7 @@ static void test_single_contact(void **state)
 /* ---- 4. warm start from the solution ---- */
 static void test_warm_start(void **state)
 {
-  FcContactSolver s = MakeSAP(1.0, 1e-3, 1e-6);
+  FcContactSolver s  = MakeSAP(1.0, 1e-3, 1e-6);
   int             n0 = 0, n1 = 0, cold = 0;
   double          dmax = 0;
   (void)state;
@@ -526,7 +533,8 @@ static void test_warm_start(void **state)
     free(r0);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE sap warm start from its own solution: %d problems with 0 iterations, %d with 1 (cold: %.1f mean); |r_warm - r_cold|/|r_cold| max %.1e\n", n0, n1, (double)cold / NPROB, dmax);
+  printf("FIGURE sap warm start from its own solution: %d problems with 0 iterations, %d with 1 (cold: %.1f mean); |r_warm - r_cold|/|r_cold| max %.1e\n", n0,
+    n1, (double)cold / NPROB, dmax);
   /* both answers satisfy the stopping test at ε_r = 1e-6 on the gradient; γ moves by at most
    * ~ (1 + ‖W‖/R_t) ε_r ~ 1e-3 relative */
   assert_true(dmax <= 1e-3);
@@ -540,17 +548,18 @@ static void test_warm_start(void **state)
  * far start, while linearizing γ at u0 keeps every contact's region. ---- */
 static void test_velocity_hint(void **state)
 {
-  FcContactSolver s = MakeSAP(0.01, 1e-7, 1e-6);
+  FcContactSolver s      = MakeSAP(0.01, 1e-7, 1e-6);
   int             nplain = 0, nhint = 0, nbad = 0, worst_hint = 0;
   double          dmax = 0, dbad = 0, proj = 0;
   (void)state;
   for (int k = 0; k < NPROB; k++) {
-    const int            m = 5 + k, n = 3 * m;
-    FcContactProblem     p;
-    double              *r0 = malloc(sizeof(double) * n), *u0 = malloc(sizeof(double) * n), *ra = malloc(sizeof(double) * n), *rb = malloc(sizeof(double) * n), *rc = malloc(sizeof(double) * n), *junk = malloc(sizeof(double) * n);
-    const double          *u;
-    FcContactSolverStats   st;
-    FcSAPInfo info;
+    const int        m = 5 + k, n = 3 * m;
+    FcContactProblem p;
+    double          *r0 = malloc(sizeof(double) * n), *u0 = malloc(sizeof(double) * n), *ra = malloc(sizeof(double) * n), *rb = malloc(sizeof(double) * n),
+           *rc = malloc(sizeof(double) * n), *junk = malloc(sizeof(double) * n);
+    const double        *u;
+    FcContactSolverStats st;
+    FcSAPInfo            info;
     RandomProblem(m, 1.0, &p);
     assert_int_equal(FcContactSolverSetWarmStart(s, PETSC_FALSE), 0);
     st = Solve(s, p, r0);
@@ -584,7 +593,7 @@ static void test_velocity_hint(void **state)
     assert_true(info.hinted); /* a descent direction: kept */
     nhint += (int)st.iterations;
     worst_hint = st.iterations > worst_hint ? (int)st.iterations : worst_hint;
-    dmax = fmax(dmax, FcTestRelDist(n, rb, ra));
+    dmax       = fmax(dmax, FcTestRelDist(n, rb, ra));
     /* a hint far from the solution (and one with unknown contacts, NaN) costs iterations, never the
      * answer: the hinted step is kept only when it is a descent direction of the convex cost */
     for (int i = 0; i < n; i++) junk[i] = (i % 7 == 3) ? NAN : 1e3 * Uniform(-1, 1) * FcTestNorm(n, p->q);
@@ -615,7 +624,9 @@ static void test_velocity_hint(void **state)
     free(junk);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE sap velocity hint (beta 0.01, sigma 1e-7, %d random problems, q moved by 1e-6): Newton iterations from r0 %.1f mean, with the hint u0 %.1f mean (max %d), with a junk hint %.1f; |r_hint - r|/|r| max %.1e, junk %.1e; |P(-R^-1 u0) - r0|/|r0| max %.1e\n", NPROB, (double)nplain / NPROB, (double)nhint / NPROB, worst_hint, (double)nbad / NPROB, dmax, dbad, proj);
+  printf(
+    "FIGURE sap velocity hint (beta 0.01, sigma 1e-7, %d random problems, q moved by 1e-6): Newton iterations from r0 %.1f mean, with the hint u0 %.1f mean (max %d), with a junk hint %.1f; |r_hint - r|/|r| max %.1e, junk %.1e; |P(-R^-1 u0) - r0|/|r0| max %.1e\n",
+    NPROB, (double)nplain / NPROB, (double)nhint / NPROB, worst_hint, (double)nbad / NPROB, dmax, dbad, proj);
   /* the two projection formulas round differently where γ is a small difference of large y
    * (a sliding contact: ‖y_t‖ = ‖u_t‖/R_t ≫ ‖γ‖), by ~ε_mach ‖y‖/‖r‖: 1.5e-10 measured */
   assert_true(proj <= 1e-8);
@@ -637,12 +648,12 @@ static void test_singular(void **state)
   int    nconv = 0;
   (void)state;
   for (int k = 0; k < 8; k++) {
-    const int              m = 2 + k, m2 = m + 1, n = 3 * m, n2 = 3 * m2;
-    FcContactProblem       p, p2;
-    FcContactSolver        s = MakeSAP(1.0, 1e-3, 1e-10);
-    FcContactSolverStats   st;
-    FcSAPInfo info;
-    double                *r = malloc(sizeof(double) * n2), *v = malloc(sizeof(double) * n), G[3], y[3], Rn, Rt, split, fix = 0, sc;
+    const int            m = 2 + k, m2 = m + 1, n = 3 * m, n2 = 3 * m2;
+    FcContactProblem     p, p2;
+    FcContactSolver      s = MakeSAP(1.0, 1e-3, 1e-10);
+    FcContactSolverStats st;
+    FcSAPInfo            info;
+    double              *r = malloc(sizeof(double) * n2), *v = malloc(sizeof(double) * n), G[3], y[3], Rn, Rt, split, fix = 0, sc;
     RandomProblem(m, k % 2 ? 0.0 : 1.0, &p);
     assert_int_equal(FcContactProblemCreate(m2, &p2), 0);
     for (int i = 0; i < n2; i++) {
@@ -663,14 +674,14 @@ static void test_singular(void **state)
      * Γ = P_F^{R/2}(−(R/2)⁻¹ v_0), v = q + W Γ (P_F^R is invariant under R → R/2 and homogeneous) */
     for (int i = 0; i < 3; i++) r[i] += r[n + i];
     assert_int_equal(FcContactProblemComputeVelocity(p, r, v), 0);
-    Rn = info.R[0] / 2;
-    Rt = info.R[1] / 2;
+    Rn   = info.R[0] / 2;
+    Rt   = info.R[1] / 2;
     y[0] = -v[0] / Rn;
     y[1] = -v[1] / Rt;
     y[2] = -v[2] / Rt;
     ProjectR(p->mu[0], Rn, Rt, y, G);
-    sc  = fmax(FcTestNorm(3, r), 1e-300);
-    fix = FcTestRelDist(3, G, r) * FcTestNorm(3, r) / sc;
+    sc        = fmax(FcTestNorm(3, r), 1e-300);
+    fix       = FcTestRelDist(3, G, r) * FcTestNorm(3, r) / sc;
     worst_fix = fmax(worst_fix, fix);
     assert_true(split <= 1e-6);
     assert_true(fix <= 1e-6);
@@ -680,7 +691,9 @@ static void test_singular(void **state)
     assert_int_equal(FcContactProblemDestroy(&p), 0);
     assert_int_equal(FcContactProblemDestroy(&p2), 0);
   }
-  printf("FIGURE sap singular W (8 problems, contact 0 duplicated): converged %d/8, copies' split |g0 - g0'|/|g0| max %.1e, total impulse vs the reduced problem's fixed point (R_0/2) max %.1e\n", nconv, worst_split, worst_fix);
+  printf(
+    "FIGURE sap singular W (8 problems, contact 0 duplicated): converged %d/8, copies' split |g0 - g0'|/|g0| max %.1e, total impulse vs the reduced problem's fixed point (R_0/2) max %.1e\n",
+    nconv, worst_split, worst_fix);
 }
 
 /* ---- 6. statuses and options ---- */
@@ -688,13 +701,13 @@ static void test_statuses(void **state)
 {
   FcContactProblem     p;
   FcContactSolverStats st;
-  double              *r = malloc(sizeof(double) * 60);
+  double              *r   = malloc(sizeof(double) * 60);
   int                  nls = 0, nrounding = 0, ncost = 0;
   double               own_cost = 0;
   (void)state;
 
   { /* max_it: a problem needing several Newton steps, max_it 1 */
-    FcContactSolver s = MakeSAP(1.0, 1e-3, 1e-6);
+    FcContactSolver s     = MakeSAP(1.0, 1e-3, 1e-6);
     int             found = 0;
     assert_int_equal(FcContactSolverSetTolerances(s, PETSC_DEFAULT, 1), 0);
     for (int k = 0; k < 20 && !found; k++) {
@@ -783,9 +796,9 @@ static void test_statuses(void **state)
     assert_int_equal(FcContactSolverDestroy(&s), 0);
   }
   { /* ε_r = ε_a = 0 with the cost criterion: converged on it, own residual at round-off */
-    const char            *opts[] = {"sap_rtol", "0", "sap_atol", "0", NULL};
-    FcContactSolver        s      = MakeSolver("sap", "t_", opts);
-    FcSAPInfo info;
+    const char     *opts[] = {"sap_rtol", "0", "sap_atol", "0", NULL};
+    FcContactSolver s      = MakeSolver("sap", "t_", opts);
+    FcSAPInfo       info;
     for (int k = 0; k < 5; k++) {
       RandomProblem(5 + k, 1.0, &p);
       st = Solve(s, p, r);
@@ -799,7 +812,9 @@ static void test_statuses(void **state)
     }
     assert_int_equal(FcContactSolverDestroy(&s), 0);
   }
-  printf("FIGURE sap statuses: ls_max_it 1 -> DIVERGED_LINE_SEARCH on %d/20 problems; eps_r = eps_a = 0 -> stopped (rounding or max_it) on %d/5, with the cost criterion -> converged on it %d/5 (own residual max %.1e)\n", nls, nrounding, ncost, own_cost);
+  printf(
+    "FIGURE sap statuses: ls_max_it 1 -> DIVERGED_LINE_SEARCH on %d/20 problems; eps_r = eps_a = 0 -> stopped (rounding or max_it) on %d/5, with the cost criterion -> converged on it %d/5 (own residual max %.1e)\n",
+    nls, nrounding, ncost, own_cost);
   free(r);
 }
 
@@ -907,14 +922,14 @@ static void test_line_search(void **state)
    * search: Newton kept inside the bracket, but without the rule that bisects when a Newton step
    * did not halve |f'|, used up all 100 evaluations on this line (measured); with it, 10. */
   {
-    double       smu[1] = {0.86170825415850927}, sR[3] = {0.48012004878996878, 0.0058281197948585979, 0.0058281197948585979};
-    double       svc[3] = {0.04529187988486072, 0.45675435373080542, -0.4990356922063639};
-    double       sdvc[3] = {-0.95605579707769062, -0.6017240497637999, 0.77041491412945562};
-    FcSAPLine    sl;
-    double       lo = 0, hi = top;
+    double    smu[1] = {0.86170825415850927}, sR[3] = {0.48012004878996878, 0.0058281197948585979, 0.0058281197948585979};
+    double    svc[3]  = {0.04529187988486072, 0.45675435373080542, -0.4990356922063639};
+    double    sdvc[3] = {-0.95605579707769062, -0.6017240497637999, 0.77041491412945562};
+    FcSAPLine sl;
+    double    lo = 0, hi = top;
     memset(&sl, 0, sizeof sl);
     sl.m = 1, sl.mu = smu, sl.R = sR, sl.vc = svc, sl.dvc = sdvc;
-    sl.a1  = -2.0608721101424972, sl.a2 = 0.69460422069079653;
+    sl.a1 = -2.0608721101424972, sl.a2 = 0.69460422069079653;
     sl.df0 = LineSlope(&sl, 0);
     for (int j = 0; j < 100; j++) { /* the test's own bisection: the root α* ≈ 0.7016 */
       const double mid = 0.5 * (lo + hi);
@@ -973,16 +988,17 @@ static void test_line_search(void **state)
     int       nroot = 0, ntop = 0, itmax = 0, nmono = 0;
     double    itsum = 0, gworst = 0, dworst = 0;
     for (int k = 0; k < NLINE; k++) {
-      const int m = 1 + k % 12;
-      double   *lmu = malloc(sizeof(double) * m), *lR = malloc(sizeof(double) * 3 * m), *lvc = malloc(sizeof(double) * 3 * m), *ldvc = malloc(sizeof(double) * 3 * m);
-      double    g0, gprev = -INFINITY, gscale = 0;
-      int       mono = 1;
+      const int m   = 1 + k % 12;
+      double   *lmu = malloc(sizeof(double) * m), *lR = malloc(sizeof(double) * 3 * m), *lvc = malloc(sizeof(double) * 3 * m),
+             *ldvc = malloc(sizeof(double) * 3 * m);
+      double g0, gprev = -INFINITY, gscale = 0;
+      int    mono = 1;
       memset(&ln, 0, sizeof ln);
       for (int a = 0; a < m; a++) {
         const double dscale = k % 4 == 3 ? 0.01 : 1; /* one line in 4 barely moves v_c: f' < 0 throughout */
-        lmu[a]         = Uniform(0, 1.2);
-        lR[3 * a]      = pow(10, Uniform(-3, 0));
-        lR[3 * a + 1]  = lR[3 * a + 2] = lR[3 * a] * pow(10, Uniform(-4, 0));
+        lmu[a]              = Uniform(0, 1.2);
+        lR[3 * a]           = pow(10, Uniform(-3, 0));
+        lR[3 * a + 1] = lR[3 * a + 2] = lR[3 * a] * pow(10, Uniform(-4, 0));
         for (int i = 0; i < 3; i++) {
           lvc[3 * a + i]  = Uniform(-1, 1);
           ldvc[3 * a + i] = dscale * Uniform(-1, 1);
@@ -990,8 +1006,8 @@ static void test_line_search(void **state)
       }
       ln.m = m, ln.mu = lmu, ln.R = lR, ln.vc = lvc, ln.dvc = ldvc;
       ln.a0 = 0, ln.a1 = 0, ln.a2 = k % 4 == 3 ? 0 : Uniform(0, 2);
-      g0     = LineSlope(&ln, 0);            /* −Σ dv_cᵀγ(v_c) */
-      ln.a1  = -Uniform(0.01, 3) - g0;       /* f'(0) = a1 + g0 < 0 */
+      g0     = LineSlope(&ln, 0);      /* −Σ dv_cᵀγ(v_c) */
+      ln.a1  = -Uniform(0.01, 3) - g0; /* f'(0) = a1 + g0 < 0 */
       ln.df0 = LineSlope(&ln, 0);
       ln.a0  = -LineEval(&ln, 0, NULL) + 1; /* f(0) = 1 */
       for (int j = 0; j <= 200; j++) {
@@ -1029,21 +1045,25 @@ static void test_line_search(void **state)
       free(lvc);
       free(ldvc);
     }
-    printf("FIGURE sap line search, %d random lines (m = 1..12): f' nondecreasing on %d/%d; root inside [0, %g] on %d, f' < 0 throughout (step %g) on %d; evaluations of f' mean %.1f max %d; at the root |f'(alpha)|/|f'(0)| max %.1e, |alpha - alpha_ref|/%g max %.1e\n", NLINE, nmono, NLINE, top, nroot, top, ntop, itsum / NLINE, itmax, gworst, top, dworst);
+    printf(
+      "FIGURE sap line search, %d random lines (m = 1..12): f' nondecreasing on %d/%d; root inside [0, %g] on %d, f' < 0 throughout (step %g) on %d; evaluations of f' mean %.1f max %d; at the root |f'(alpha)|/|f'(0)| max %.1e, |alpha - alpha_ref|/%g max %.1e\n",
+      NLINE, nmono, NLINE, top, nroot, top, ntop, itsum / NLINE, itmax, gworst, top, dworst);
   }
-  printf("FIGURE sap line search, fixed lines: quadratic 2 evaluations (alpha = 1) or 3 (one Newton step), f' < 0 throughout 1, kink of f' (Newton out of the bracket) %d, S-shaped f' (Newton cycles without the halving rule) %d, slope at rounding level 1 (without the cost criterion %d)\n", its_kink, its_scurve, its_guardless);
+  printf(
+    "FIGURE sap line search, fixed lines: quadratic 2 evaluations (alpha = 1) or 3 (one Newton step), f' < 0 throughout 1, kink of f' (Newton out of the bracket) %d, S-shaped f' (Newton cycles without the halving rule) %d, slope at rounding level 1 (without the cost criterion %d)\n",
+    its_kink, its_scurve, its_guardless);
 }
 
 static void test_options(void **state)
 {
-  FcContactSolver        s;
-  FcSAPInfo info;
-  FcContactProblem       p;
-  FcContactSolverStats   st;
-  FcTestCapture          c;
-  char                   out[16384];
-  double                *r = calloc(30, sizeof(double)); /* the warm start (default true) reads it */
-  PetscErrorCode         ierr;
+  FcContactSolver      s;
+  FcSAPInfo            info;
+  FcContactProblem     p;
+  FcContactSolverStats st;
+  FcTestCapture        c;
+  char                 out[16384];
+  double              *r = calloc(30, sizeof(double)); /* the warm start (default true) reads it */
+  PetscErrorCode       ierr;
   (void)state;
 
   /* "sap:sigma=1e-4:beta=0.5" in fclib compare sets -fc_contact_solver_sap_sigma (and the
@@ -1092,10 +1112,9 @@ static void test_options(void **state)
   assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_accept_regularized"), 0);
   /* bad values: one input-error line naming the option */
   {
-    const char *bad[][2] = {{"-fc_contact_solver_sap_beta", "0"}, {"-fc_contact_solver_sap_sigma", "-1"}, {"-fc_contact_solver_sap_rtol", "-1e-3"}, {"-fc_contact_solver_sap_atol", "nan"}};
-    for (int k = 0; k < 4; k++) {
-      FcTestSolverBadOption(s, bad[k][0], bad[k][1], out, sizeof out);
-    }
+    const char *bad[][2] = {{"-fc_contact_solver_sap_beta", "0"}, {"-fc_contact_solver_sap_sigma", "-1"}, {"-fc_contact_solver_sap_rtol", "-1e-3"},
+      {"-fc_contact_solver_sap_atol", "nan"}};
+    for (int k = 0; k < 4; k++) { FcTestSolverBadOption(s, bad[k][0], bad[k][1], out, sizeof out); }
   }
   assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_type"), 0);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
@@ -1128,7 +1147,7 @@ static void test_options(void **state)
  * deficient, masses 1 to 100); and an indefinite W (the one difference, below). */
 static void BodiesProblemSAP(int m, int nbody, FcContactProblem *prob)
 {
-  const int        n = 3 * m;
+  const int        n    = 3 * m;
   int             *body = malloc(sizeof(int) * 2 * (size_t)m);
   double          *J = malloc(sizeof(double) * 36 * (size_t)m), *minv = malloc(sizeof(double) * 6 * (size_t)nbody);
   FcContactProblem p;
@@ -1169,9 +1188,9 @@ static void BodiesProblemSAP(int m, int nbody, FcContactProblem *prob)
  * [1, 100] kg, I = m/6; q = H v_free with v_free = g h (free fall over one step), μ = 0.5. */
 static void BoxColumns(int ncol, int nbox, FcContactProblem *prob)
 {
-  const int    N = ncol * nbox, m = 4 * N, n = 3 * m, ndof = 6 * N;
-  const double h = 1e-2, g = 9.81;
-  double      *H = calloc((size_t)n * ndof, sizeof *H), *Minv = calloc((size_t)ndof, sizeof *Minv), *vf = calloc((size_t)ndof, sizeof *vf);
+  const int        N = ncol * nbox, m = 4 * N, n = 3 * m, ndof = 6 * N;
+  const double     h = 1e-2, g = 9.81;
+  double          *H = calloc((size_t)n * ndof, sizeof *H), *Minv = calloc((size_t)ndof, sizeof *Minv), *vf = calloc((size_t)ndof, sizeof *vf);
   FcContactProblem p;
 
   for (int b = 0; b < N; b++) {
@@ -1251,7 +1270,9 @@ static void test_sparse_storage(void **state)
     assert_int_equal(FcContactProblemDestroy(&pd), 0);
     assert_int_equal(FcContactProblemDestroy(&ps), 0);
   }
-  printf("FIGURE sap sparse W: %d problems (%d contacts, fill down to %.3f; 10 random on shared bodies, 4 columns of stacked boxes), converged %d in both storages, same reason and iterations on %d; |r_sparse - r_dense| / |r_dense| max %.1e, |error difference| max %.1e\n", nprob, ncontacts, fillmin, nconv, nsame, dmax, emax);
+  printf(
+    "FIGURE sap sparse W: %d problems (%d contacts, fill down to %.3f; 10 random on shared bodies, 4 columns of stacked boxes), converged %d in both storages, same reason and iterations on %d; |r_sparse - r_dense| / |r_dense| max %.1e, |error difference| max %.1e\n",
+    nprob, ncontacts, fillmin, nconv, nsame, dmax, emax);
   assert_int_equal(nconv, nprob);
   assert_int_equal(nsame, nprob);
   assert_true(dmax <= 1e-10);
@@ -1291,9 +1312,9 @@ static void test_sparse_storage(void **state)
      * changes, as the masonry arch's does when it slides): the sparse factor's KSP is reset for
      * the new size (KSPSetOperators refused it before), and each answer is a fresh solver's to
      * rounding (the same S, factored anew: 1e-12). */
-    const char      *opts[] = {"sap_rtol", "1e-8", "sap_sparse_factor", "true", NULL};
-    FcContactSolver  s      = MakeSolver("sap", "t_", opts);
-    const int        ms[2]  = {32, 20};
+    const char     *opts[] = {"sap_rtol", "1e-8", "sap_sparse_factor", "true", NULL};
+    FcContactSolver s      = MakeSolver("sap", "t_", opts);
+    const int       ms[2]  = {32, 20};
     for (int t = 0; t < 2; t++) {
       FcContactProblem     pd, ps;
       FcContactSolver      f = MakeSolver("sap", "t_", opts);
@@ -1357,7 +1378,9 @@ static void test_regularized_judgement(void **state)
   st = Solve(s, p, r);
   assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_MAX_ERROR);
   assert_int_equal(FcContactSolverSetMaxError(s, PETSC_INFINITY), 0);
-  printf("FIGURE sap judgement: common error %.3e; tol 1e-10 DIVERGED_REGULARIZED, tol 2e CONVERGED_TOL, accept 2e CONVERGED_REGULARIZED, accept e/2 DIVERGED_REGULARIZED\n", e);
+  printf(
+    "FIGURE sap judgement: common error %.3e; tol 1e-10 DIVERGED_REGULARIZED, tol 2e CONVERGED_TOL, accept 2e CONVERGED_REGULARIZED, accept e/2 DIVERGED_REGULARIZED\n",
+    e);
 
   /* the symmetry rule: W + a skew part of 1e-5 max|W| (the Rover files' level) */
   assert_int_equal(FcContactProblemConvert(p, FC_CONTACT_W_DENSE, &pa), 0);
@@ -1378,7 +1401,8 @@ static void test_regularized_judgement(void **state)
       d2 += (r[i] - r2[i]) * (r[i] - r2[i]);
       n2 += r2[i] * r2[i];
     }
-    printf("FIGURE sap, W with a skew part of 1e-5 max|W|: solved (W + W^T)/2 (asymmetry %.2e), common error on W as given %.3e, |r - r(W_sym)|/|r| = %.1e\n", st.asymmetry, st.error, sqrt(d2 / n2));
+    printf("FIGURE sap, W with a skew part of 1e-5 max|W|: solved (W + W^T)/2 (asymmetry %.2e), common error on W as given %.3e, |r - r(W_sym)|/|r| = %.1e\n",
+      st.asymmetry, st.error, sqrt(d2 / n2));
     assert_true(sqrt(d2 / n2) < 1e-3);
   }
   /* beyond the round-off bound: refused */
@@ -1394,7 +1418,17 @@ static void test_regularized_judgement(void **state)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_random_problems), cmocka_unit_test(test_regularization), cmocka_unit_test(test_single_contact), cmocka_unit_test(test_warm_start), cmocka_unit_test(test_velocity_hint), cmocka_unit_test(test_singular), cmocka_unit_test(test_statuses), cmocka_unit_test(test_options), cmocka_unit_test(test_line_search), cmocka_unit_test(test_sparse_storage), cmocka_unit_test(test_regularized_judgement),
+    cmocka_unit_test(test_random_problems),
+    cmocka_unit_test(test_regularization),
+    cmocka_unit_test(test_single_contact),
+    cmocka_unit_test(test_warm_start),
+    cmocka_unit_test(test_velocity_hint),
+    cmocka_unit_test(test_singular),
+    cmocka_unit_test(test_statuses),
+    cmocka_unit_test(test_options),
+    cmocka_unit_test(test_line_search),
+    cmocka_unit_test(test_sparse_storage),
+    cmocka_unit_test(test_regularized_judgement),
   };
 
   return FcTestMain(argc, argv, tests, FcContactSolverRegisterAll, NULL);

@@ -42,10 +42,7 @@
 #include "../../src/fclib/fclib_cmd.h"
 
 static uint64_t rng_state = 0x6c0ba15a9e11d0ffULL;
-static double   Uniform(double a, double b)
-{
-  return FcTestUniform(&rng_state, a, b);
-}
+static double   Uniform(double a, double b) { return FcTestUniform(&rng_state, a, b); }
 
 #define NPROB 16 /* random problems per test */
 
@@ -70,13 +67,13 @@ static void DenseFree(Dense *d)
 static void RandomDense(int n, int m, double mu_max, Dense *d)
 {
   double *s = malloc(sizeof(double) * n);
-  d->n  = n;
-  d->m  = m;
-  d->M  = calloc((size_t)n * n, sizeof(double));
-  d->H  = calloc((size_t)n * 3 * m, sizeof(double));
-  d->f  = malloc(sizeof(double) * n);
-  d->w  = malloc(sizeof(double) * 3 * m);
-  d->mu = malloc(sizeof(double) * m);
+  d->n      = n;
+  d->m      = m;
+  d->M      = calloc((size_t)n * n, sizeof(double));
+  d->H      = calloc((size_t)n * 3 * m, sizeof(double));
+  d->f      = malloc(sizeof(double) * n);
+  d->w      = malloc(sizeof(double) * 3 * m);
+  d->mu     = malloc(sizeof(double) * m);
   for (int i = 0; i < n; i++)
     for (int t = 0; t < 2; t++) {
       int          j = (int)Uniform(0, n);
@@ -173,10 +170,7 @@ static FcContactProblem DenseLocal(const Dense *d)
 }
 
 /* ‖x − y‖ / ‖y‖ (or ‖x − y‖ when y = 0) */
-static double Dist(int n, const double *x, const double *y)
-{
-  return FcTestNorm(n, y) > 0 ? FcTestDist(n, x, y) / FcTestNorm(n, y) : FcTestDist(n, x, y);
-}
+static double Dist(int n, const double *x, const double *y) { return FcTestNorm(n, y) > 0 ? FcTestDist(n, x, y) / FcTestNorm(n, y) : FcTestDist(n, x, y); }
 
 /* Natural map of the regularized convex problem F ∋ r ⊥ (W + R) r + q ∈ F* (absolute). */
 static double RegularizedResidual(FcContactProblem p, const double *R, const double *r)
@@ -248,15 +242,15 @@ static void test_same_as_local(void **state)
   assert_int_equal(FcContactSolverSetFromOptions(ls), 0);
   ClearOptions(lopts);
   for (int k = 0; k < NPROB; k++) {
-    int                    n, m;
-    Dense                  d;
-    FcGlobalProblem        gp;
-    FcContactProblem       p, pg;
-    FcSAPGlobal            gs, xs;
-    FcSAPInfo        gi, xi;
-    FcContactSolverStats   st;
-    FcSAPInfo li;
-    double                *rl, *rg, *rx;
+    int                  n, m;
+    Dense                d;
+    FcGlobalProblem      gp;
+    FcContactProblem     p, pg;
+    FcSAPGlobal          gs, xs;
+    FcSAPInfo            gi, xi;
+    FcContactSolverStats st;
+    FcSAPInfo            li;
+    double              *rl, *rg, *rx;
 
     Sizes(k, &n, &m);
     nsing += n < 3 * m;
@@ -317,7 +311,9 @@ static void test_same_as_local(void **state)
     free(rx);
   }
   assert_int_equal(FcContactSolverDestroy(&ls), 0);
-  printf("FIGURE sap global = local (%d problems, m = 1..12, %d with 3m > n, eps_r 1e-10): same R: max |r_g - r_l|/|r_l| %.1e, same iteration count %d/%d; -fc_sap_global_delassus exact: max |R_g - R_l|/R_l %.1e, |r_g - r_l|/|r_l| %.1e; W, q of ComputeLocal vs dense %.1e; time local %.1f ms, global %.1f ms (all, with setup)\n", NPROB, nsing, dmax, same_it, NPROB, rxmax, dxmax, wlmax, 1e3 * tl, 1e3 * tg);
+  printf(
+    "FIGURE sap global = local (%d problems, m = 1..12, %d with 3m > n, eps_r 1e-10): same R: max |r_g - r_l|/|r_l| %.1e, same iteration count %d/%d; -fc_sap_global_delassus exact: max |R_g - R_l|/R_l %.1e, |r_g - r_l|/|r_l| %.1e; W, q of ComputeLocal vs dense %.1e; time local %.1f ms, global %.1f ms (all, with setup)\n",
+    NPROB, nsing, dmax, same_it, NPROB, rxmax, dxmax, wlmax, 1e3 * tl, 1e3 * tg);
 }
 
 /* ---- 2. the default (Jacobi) regularization: monotone cost, own convergence ---- */
@@ -334,7 +330,7 @@ static void test_default(void **state)
     FcGlobalProblem  gp;
     FcContactProblem p;
     FcSAPGlobal      gs, xs;
-    FcSAPInfo  gi, xi;
+    FcSAPInfo        gi, xi;
     double          *rg, *rx, Wf = 0, res, bound;
 
     Sizes(k, &n, &m);
@@ -388,8 +384,11 @@ static void test_default(void **state)
     free(rg);
     free(rx);
   }
-  printf("FIGURE sap global defaults (%d problems, Jacobi w_a): converged by its own test %d/%d, monotone cost %d/%d, Newton iterations mean %.1f max %d, own residual max %.1e, regularized natural map / its bound max %.2f\n", NPROB, nconv, NPROB, nmono, NPROB, it_sum / NPROB, it_max, own_max, bound_max);
-  printf("FIGURE sap global Jacobi vs exact Delassus scale: w_diag/w_exact in [%.2f, %.2f]; |r_diag - r_exact|/|r_exact| mean %.1e max %.1e\n", wr_min, wr_max, dr_sum / NPROB, dr_max);
+  printf(
+    "FIGURE sap global defaults (%d problems, Jacobi w_a): converged by its own test %d/%d, monotone cost %d/%d, Newton iterations mean %.1f max %d, own residual max %.1e, regularized natural map / its bound max %.2f\n",
+    NPROB, nconv, NPROB, nmono, NPROB, it_sum / NPROB, it_max, own_max, bound_max);
+  printf("FIGURE sap global Jacobi vs exact Delassus scale: w_diag/w_exact in [%.2f, %.2f]; |r_diag - r_exact|/|r_exact| mean %.1e max %.1e\n", wr_min, wr_max,
+    dr_sum / NPROB, dr_max);
 }
 
 /* ---- 3. M not symmetric, singular, indefinite; options ---- */
@@ -398,7 +397,7 @@ static void test_bad_mass(void **state)
   Dense           d;
   FcGlobalProblem gp, gq;
   FcSAPGlobal     s, t;
-  FcSAPInfo info, tinfo;
+  FcSAPInfo       info, tinfo;
   FcTestCapture   c;
   char            out[8192];
   double         *r0, *r1, asym;
@@ -437,7 +436,8 @@ static void test_bad_mass(void **state)
   assert_true(info.converged && info.symmetrized && !info.regularized);
   asym = info.asymmetry;
   assert_true(Dist(3 * m, r1, r0) <= 1e-12); /* the same matrix up to the rounding of ½(a + b) */
-  printf("FIGURE sap global non-symmetric M (max |M - M^T|/max|M| = %.2f): one warning line, converged (%s, %d it), |r - r_sym|/|r_sym| = %.1e\n", asym, info.reason_name, (int)info.newton_iterations, Dist(3 * m, r1, r0));
+  printf("FIGURE sap global non-symmetric M (max |M - M^T|/max|M| = %.2f): one warning line, converged (%s, %d it), |r - r_sym|/|r_sym| = %.1e\n", asym,
+    info.reason_name, (int)info.newton_iterations, Dist(3 * m, r1, r0));
   assert_int_equal(FcSAPGlobalDestroy(&s), 0);
   assert_int_equal(FcGlobalProblemDestroy(&gq), 0);
   assert_int_equal(FcGlobalProblemDestroy(&gp), 0);
@@ -470,7 +470,9 @@ static void test_bad_mass(void **state)
     assert_int_equal(FcTestCountLines(out), 0);
     assert_int_equal(FcSAPGlobalGetInfo(t, &tinfo), 0);
     assert_true(tinfo.converged && !tinfo.regularized);
-    printf("FIGURE sap global singular M (zero row/column, eps 1e-10): one warning line, converged (%d it, own residual %.1e), shift %.2e; |r - r(M + shift I)|/|r| = %.1e\n", (int)info.newton_iterations, info.own_residual, info.shift, Dist(3 * m, r0, r1));
+    printf(
+      "FIGURE sap global singular M (zero row/column, eps 1e-10): one warning line, converged (%d it, own residual %.1e), shift %.2e; |r - r(M + shift I)|/|r| = %.1e\n",
+      (int)info.newton_iterations, info.own_residual, info.shift, Dist(3 * m, r0, r1));
     assert_true(Dist(3 * m, r0, r1) <= 1e-8);
     assert_int_equal(FcSAPGlobalDestroy(&t), 0);
     assert_int_equal(FcGlobalProblemDestroy(&gq), 0);
@@ -495,7 +497,7 @@ static void test_bad_mass(void **state)
   /* M indefinite: one negative diagonal entry; ε mean|diag| cannot fix it → one input-error line */
   RandomDense(n, m, 0.8, &d);
   d.M[3 * n + 3] = -d.M[3 * n + 3];
-  gp = MakeGlobal(&d);
+  gp             = MakeGlobal(&d);
   assert_int_equal(FcSAPGlobalCreate(&s), 0);
   FcTestCaptureStart(&c);
   ierr = FcSAPGlobalSetUp(s, gp);
@@ -507,7 +509,8 @@ static void test_bad_mass(void **state)
 
   /* bad option values: one line naming the option */
   {
-    const char *bad[][2] = {{"-fc_sap_global_reg", "-1"}, {"-fc_sap_global_reg", "inf"}, {"-fc_contact_solver_sap_beta", "0"}, {"-fc_contact_solver_sap_rtol", "nan"}};
+    const char *bad[][2] = {
+      {"-fc_sap_global_reg", "-1"}, {"-fc_sap_global_reg", "inf"}, {"-fc_contact_solver_sap_beta", "0"}, {"-fc_contact_solver_sap_rtol", "nan"}};
     for (int k = 0; k < 4; k++) {
       assert_int_equal(PetscOptionsSetValue(NULL, bad[k][0], bad[k][1]), 0);
       assert_int_equal(FcSAPGlobalCreate(&s), 0);
@@ -529,7 +532,7 @@ static void test_statuses(void **state)
   Dense           d;
   FcGlobalProblem gp;
   FcSAPGlobal     s;
-  FcSAPInfo info;
+  FcSAPInfo       info;
   double         *r;
   const int       n = 15, m = 3;
   (void)state;
@@ -593,12 +596,12 @@ static void ToCSC(int nr, int nc, const double *A, struct fclib_matrix *B)
         B->x[k++] = A[i * nc + j];
       }
   }
-  B->p[nc]  = k;
-  B->nzmax  = nnz;
-  B->m      = nr;
-  B->n      = nc;
-  B->nz     = -1;
-  B->info   = NULL;
+  B->p[nc] = k;
+  B->nzmax = nnz;
+  B->m     = nr;
+  B->n     = nc;
+  B->nz    = -1;
+  B->info  = NULL;
 }
 
 /* dense row-major → fclib compressed rows (nz = −2) or triplets (nz = number of entries) */
@@ -659,7 +662,8 @@ static void WriteGlobal(const char *path, const Dense *d, int format)
 }
 
 /* `fcsim fclib solve FILE --solver T [-o OUT]`: *ierr, its stdout in out, its stderr in err. */
-static void RunSolve(const char *file, const char *solver, const char *sol, PetscErrorCode *ierr, PetscBool *conv, char *out, size_t olen, char *err, size_t elen)
+static void RunSolve(
+  const char *file, const char *solver, const char *sol, PetscErrorCode *ierr, PetscBool *conv, char *out, size_t olen, char *err, size_t elen)
 {
   FcFCLIBSolveOptions o = {.file = file, .solver = solver, .tol = PETSC_DEFAULT, .max_it = PETSC_DEFAULT, .out = sol};
   FcTestCapture       c, e;
@@ -694,7 +698,7 @@ static void test_fclib_file(void **state)
   FcGlobalProblem  gp;
   FcContactProblem p, pg;
   FcSAPGlobal      s;
-  FcSAPInfo  info;
+  FcSAPInfo        info;
   FcGlobalMass     mass;
   double          *r, *rl, *rg;
   int              fd;
@@ -850,7 +854,8 @@ static void test_fclib_file(void **state)
     assert_int_equal(FcContactProblemComputeError(pb, rg, &err_file), 0);
     assert_non_null(strstr(o, " error "));
     err_sap = atof(strstr(o, " error ") + 7);
-    printf("FIGURE sap global, M symmetric to %.1e: printed error %.6e, common error of r on the file's problem (LU reformulation) %.6e\n", (double)mass.asym, err_sap, err_file);
+    printf("FIGURE sap global, M symmetric to %.1e: printed error %.6e, common error of r on the file's problem (LU reformulation) %.6e\n", (double)mass.asym,
+      err_sap, err_file);
     assert_true(fabs(err_sap - err_file) <= 1e-6 * err_file); /* the printed error is the file's problem's */
     free(rg);
     unlink(sol);

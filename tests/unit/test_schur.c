@@ -37,10 +37,7 @@
 #include "../../src/fem/fem.h"
 
 static uint64_t rng_state = 0x5c4e11c0a1e5eedULL;
-static double   Uniform(double a, double b)
-{
-  return FcTestUniform(&rng_state, a, b);
-}
+static double   Uniform(double a, double b) { return FcTestUniform(&rng_state, a, b); }
 
 /* The body: mesh, K and M (Dirichlet applied), constrained flags, free surface DoFs. */
 typedef struct {
@@ -49,7 +46,7 @@ typedef struct {
   PetscInt   n;
   PetscBool *isbc;
   PetscInt   nsurf;
-  PetscInt  *surf;    /* free DoFs of boundary nodes, ascending */
+  PetscInt  *surf; /* free DoFs of boundary nodes, ascending */
 } Body;
 
 static Body body;
@@ -110,7 +107,7 @@ static int SetupBody(void **state)
   CHK(PetscMalloc1(3 * g->nnodes, &bc));
   for (PetscInt i = 0; i < g->nnodes; i++)
     for (int k = 0; k < 3; k++) {
-      bc[nbc++]                          = 3 * g->nodes[i] + k;
+      bc[nbc++]                      = 3 * g->nodes[i] + k;
       body.isbc[3 * g->nodes[i] + k] = PETSC_TRUE;
     }
   CHK(ApplyDirichlet(body.K, nbc, bc));
@@ -121,7 +118,8 @@ static int SetupBody(void **state)
   body.nsurf = 0;
   for (PetscInt d = 0; d < body.n; d++)
     if (onb[d / 3] && !body.isbc[d]) body.surf[body.nsurf++] = d;
-  printf("  body: cube.geo refine 1 tet4, %d nodes, %d DoFs, %d constrained, %d free surface DoFs\n", (int)body.mesh.nnodes, (int)body.n, (int)nbc, (int)body.nsurf);
+  printf(
+    "  body: cube.geo refine 1 tet4, %d nodes, %d DoFs, %d constrained, %d free surface DoFs\n", (int)body.mesh.nnodes, (int)body.n, (int)nbc, (int)body.nsurf);
   CHK(PetscFree(onb));
   CHK(PetscFree(bc));
   CHK(VecDestroy(&u));
@@ -256,11 +254,11 @@ static void RandomVec(Vec v)
 
 static void test_complement(void **state)
 {
-  PetscInt          *idx, np;
-  PetscReal         *Sref, *Sm, err[2], t[2];
-  IS                 is;
-  const char        *name[2] = {"Cholesky (LDLt)", "LU"};
-  PetscLogDouble     t0;
+  PetscInt      *idx, np;
+  PetscReal     *Sref, *Sm, err[2], t[2];
+  IS             is;
+  const char    *name[2] = {"Cholesky (LDLt)", "LU"};
+  PetscLogDouble t0;
 
   (void)state;
   CHK(PetscMalloc1(body.nsurf, &idx));
@@ -294,11 +292,15 @@ static void test_complement(void **state)
       for (PetscInt j = 0; j < np; j++) Sm[i * np + j] = a[i + j * np];
     CHK(MatDenseRestoreArrayRead(Ahat, &a));
     err[f] = RelErr(np * np, Sm, Sref);
-    printf("  %s: np = %d, max|Ahat - Ahat_ref| / max|Ahat_ref| = %.2e, create %.4f s (symbolic %.4f, numeric %.4f, Ahat copy + dense factor %.4f), %lld factor entries\n", name[f], (int)np, (double)err[f], (double)t[f], (double)info.t_symbolic, (double)info.t_numeric, (double)info.t_complement, (long long)info.factor_entries);
+    printf(
+      "  %s: np = %d, max|Ahat - Ahat_ref| / max|Ahat_ref| = %.2e, create %.4f s (symbolic %.4f, numeric %.4f, Ahat copy + dense factor %.4f), %lld factor entries\n",
+      name[f], (int)np, (double)err[f], (double)t[f], (double)info.t_symbolic, (double)info.t_numeric, (double)info.t_complement,
+      (long long)info.factor_entries);
     CHK(FcSchurDestroy(&s));
   }
   CHK(MatSetOption(body.K, MAT_SYMMETRIC, PETSC_TRUE));
-  printf("FIGURE schur: Ahat = A_pp - A_pn A_nn^-1 A_np vs dense elimination, n = %d, np = %d: rel err %.1e (Cholesky), %.1e (LU) (tol 1e-10)\n", (int)body.n, (int)np, (double)err[0], (double)err[1]);
+  printf("FIGURE schur: Ahat = A_pp - A_pn A_nn^-1 A_np vs dense elimination, n = %d, np = %d: rel err %.1e (Cholesky), %.1e (LU) (tol 1e-10)\n", (int)body.n,
+    (int)np, (double)err[0], (double)err[1]);
   assert_true(err[0] <= 1e-10);
   assert_true(err[1] <= 1e-10);
   CHK(ISDestroy(&is));
@@ -311,15 +313,15 @@ static void test_complement(void **state)
 
 static void test_solve(void **state)
 {
-  PetscInt       *idx, np;
-  IS              is;
-  FcSchur         s;
-  KSP             ksp;
-  Vec             b, x, xref, xp, xr;
-  Mat             B, X, Xref, A2, Ahat, Ahat2;
-  PetscReal       e_solve, e_mat, e_cpl, e_rec, e_res, e_upd, e_upd2, tk, ts;
-  PetscLogDouble  t0;
-  const PetscInt  k = 7;
+  PetscInt      *idx, np;
+  IS             is;
+  FcSchur        s;
+  KSP            ksp;
+  Vec            b, x, xref, xp, xr;
+  Mat            B, X, Xref, A2, Ahat, Ahat2;
+  PetscReal      e_solve, e_mat, e_cpl, e_rec, e_res, e_upd, e_upd2, tk, ts;
+  PetscLogDouble t0;
+  const PetscInt k = 7;
 
   (void)state;
   CHK(PetscMalloc1(body.nsurf, &idx));
@@ -337,7 +339,7 @@ static void test_solve(void **state)
   tk = Elapsed(t0);
   PetscTime(&t0);
   CHK(FcSchurSolve(s, b, x));
-  ts = Elapsed(t0);
+  ts      = Elapsed(t0);
   e_solve = VecRelErr(x, xref);
   /* several right-hand sides at once */
   CHK(MatCreateSeqDense(PETSC_COMM_SELF, body.n, k, NULL, &B));
@@ -445,9 +447,12 @@ static void test_solve(void **state)
   CHK(FcSchurSolve(s, b, x));
   CHK(VecScale(x, 2.0));
   e_upd2 = VecRelErr(x, xref);
-  printf("FIGURE schur: A^-1 b through the Schur complement vs full-DoF KSP+MUMPS, n = %d, np = %d: rel err %.1e (1 rhs), %.1e (%d rhs) (tol 1e-8); solve %.2e s vs %.2e s\n", (int)body.n, (int)np, (double)e_solve, (double)e_mat, (int)k, (double)ts, (double)tk);
+  printf(
+    "FIGURE schur: A^-1 b through the Schur complement vs full-DoF KSP+MUMPS, n = %d, np = %d: rel err %.1e (1 rhs), %.1e (%d rhs) (tol 1e-8); solve %.2e s vs %.2e s\n",
+    (int)body.n, (int)np, (double)e_solve, (double)e_mat, (int)k, (double)ts, (double)tk);
   printf("FIGURE schur: Ahat^-1 B (dense factor of Ahat): max|Ahat Y - B| / max|B| = %.1e (tol 1e-10)\n", (double)e_cpl);
-  printf("FIGURE schur: eq. 15 recovery: exact x_p -> rel err %.1e (tol 1e-8); arbitrary x_p -> n-row residual / (|A||x|+|b|) %.1e (tol 1e-12)\n", (double)e_rec, (double)e_res);
+  printf("FIGURE schur: eq. 15 recovery: exact x_p -> rel err %.1e (tol 1e-8); arbitrary x_p -> n-row residual / (|A||x|+|b|) %.1e (tol 1e-12)\n",
+    (double)e_rec, (double)e_res);
   printf("FIGURE schur: update with 2A (numeric only): Ahat rel err %.1e, solution rel err %.1e (tol 1e-12)\n", (double)e_upd, (double)e_upd2);
   assert_true(e_solve <= 1e-8);
   assert_true(e_mat <= 1e-8);
@@ -484,7 +489,7 @@ static void RandomJacobian(PetscInt m, PetscReal *J)
   for (PetscInt i = 0; i < 3 * m * n; i++) J[i] = 0;
   for (PetscInt a = 0; a < m; a++) {
     PetscInt  f = (PetscInt)Uniform(0, (double)body.mesh.nbfaces), nfree = 0;
-    PetscReal w[3], ws = 0, F[3][3], len;
+    PetscReal w[3], ws                                                   = 0, F[3][3], len;
     if (f >= body.mesh.nbfaces) f = body.mesh.nbfaces - 1;
     for (int v = 0; v < 3; v++) nfree += !body.isbc[3 * body.mesh.bfaces[f * body.mesh.npf + v]];
     if (!nfree) {
@@ -553,7 +558,8 @@ static PetscReal ReferenceDelassus(KSP ksp, PetscInt nr, const PetscReal *J, Pet
 /* W through FcSchur for participating set idx (J restricted to its columns); then, with Â in
  * whatever form the Delassus computation left it (factored or inverted), a full solve against
  * the reference and Y = Â⁻¹ B: *esolve = max(|x − x_ref| / |x_ref|, max|Â Y − B| / max|B|). */
-static PetscReal SchurDelassus(Mat A, KSP ksp, PetscInt np, const PetscInt *idx, PetscInt nr, const PetscReal *J, PetscReal *W, PetscReal *tcreate, PetscBool *inverted, PetscReal *esolve, PetscReal *eupdate)
+static PetscReal SchurDelassus(Mat A, KSP ksp, PetscInt np, const PetscInt *idx, PetscInt nr, const PetscReal *J, PetscReal *W, PetscReal *tcreate,
+  PetscBool *inverted, PetscReal *esolve, PetscReal *eupdate)
 {
   IS             is;
   FcSchur        s;
@@ -656,13 +662,19 @@ static void test_delassus(void **state)
     CHK(MatSetOption(body.Adyn, MAT_SYMMETRIC, PETSC_TRUE));
     tsup  = SchurDelassus(body.Adyn, ksp, np, idx, nr, J, W, &tc_sup, &inv_sup, &es_sup, &eu_sup);
     e_sup = RelErr(nr * nr, W, Wref);
-    printf("  A %s, support of J: np = %d, W rel err %.2e (Schur create %.4f s + W %.4f s, Ahat %s; reference factor + %d solves %.4f s); then a solve: rel err %.2e\n", kind, (int)np, (double)e_sup, (double)tc_sup, (double)tsup, inv_sup ? "inverted" : "factored", (int)nr, (double)tref, (double)es_sup);
+    printf(
+      "  A %s, support of J: np = %d, W rel err %.2e (Schur create %.4f s + W %.4f s, Ahat %s; reference factor + %d solves %.4f s); then a solve: rel err %.2e\n",
+      kind, (int)np, (double)e_sup, (double)tc_sup, (double)tsup, inv_sup ? "inverted" : "factored", (int)nr, (double)tref, (double)es_sup);
     /* participating = every free surface DoF (a fixed candidate set; J_p has zero columns) */
     tcand  = SchurDelassus(body.Adyn, ksp, body.nsurf, body.surf, nr, J, W, &tc_cand, &inv_cand, &es_cand, &eu_cand);
     e_cand = RelErr(nr * nr, W, Wref);
-    printf("  A %s, candidate set (all free surface DoFs): np = %d, W rel err %.2e (Schur create %.4f s + W %.4f s, Ahat %s); then a solve: rel err %.2e\n", kind, (int)body.nsurf, (double)e_cand, (double)tc_cand, (double)tcand, inv_cand ? "inverted" : "factored", (double)es_cand);
-    printf("FIGURE schur: W = J_p Ahat^-1 J_p^T vs J A^-1 J^T (full solves), A = M + dt^2 K flagged %s, n = %d, %d contacts: rel err %.1e (np = %d, support of J: Ahat inverted in place, nrows %d > np/3), %.1e (np = %d, all surface DoFs: triangular solves, nrows <= np/3) (tol 1e-10); a full solve and Ahat^-1 B afterwards: rel err %.1e, %.1e (tol 1e-8)\n", kind, (int)n, (int)m, (double)e_sup, (int)np, (int)nr, (double)e_cand, (int)body.nsurf, (double)es_sup, (double)es_cand);
-    printf("FIGURE schur: W after FcSchurUpdate with 2A (A %s; from inverted / factored Ahat): |2 W2 - W| / |W| = %.1e, %.1e (tol 1e-12)\n", kind, (double)eu_sup, (double)eu_cand);
+    printf("  A %s, candidate set (all free surface DoFs): np = %d, W rel err %.2e (Schur create %.4f s + W %.4f s, Ahat %s); then a solve: rel err %.2e\n",
+      kind, (int)body.nsurf, (double)e_cand, (double)tc_cand, (double)tcand, inv_cand ? "inverted" : "factored", (double)es_cand);
+    printf(
+      "FIGURE schur: W = J_p Ahat^-1 J_p^T vs J A^-1 J^T (full solves), A = M + dt^2 K flagged %s, n = %d, %d contacts: rel err %.1e (np = %d, support of J: Ahat inverted in place, nrows %d > np/3), %.1e (np = %d, all surface DoFs: triangular solves, nrows <= np/3) (tol 1e-10); a full solve and Ahat^-1 B afterwards: rel err %.1e, %.1e (tol 1e-8)\n",
+      kind, (int)n, (int)m, (double)e_sup, (int)np, (int)nr, (double)e_cand, (int)body.nsurf, (double)es_sup, (double)es_cand);
+    printf("FIGURE schur: W after FcSchurUpdate with 2A (A %s; from inverted / factored Ahat): |2 W2 - W| / |W| = %.1e, %.1e (tol 1e-12)\n", kind,
+      (double)eu_sup, (double)eu_cand);
     assert_true(eu_sup <= 1e-12);
     assert_true(eu_cand <= 1e-12);
     /* the two ways of forming Â⁻¹ J_pᵀ are both exercised: 3·90 > 171 and 3·90 < 306 */
@@ -757,7 +769,9 @@ static void test_edges(void **state)
   e_allW = RelErr(nr * nr, W, Wref);
   CHK(FcSchurDestroy(&s));
   CHK(ISDestroy(&is));
-  printf("FIGURE schur: edge cases: np = 0: solve rel err %.1e, recovery %.1e, W = 0 exactly; np = n = %d: Ahat = A (rel err %.1e), solve %.1e, recovery %.1e, W %.1e (tol 1e-8 / 1e-10)\n", (double)e_empty, (double)e_emptyrec, (int)n, (double)e_allA, (double)e_all, (double)e_allrec, (double)e_allW);
+  printf(
+    "FIGURE schur: edge cases: np = 0: solve rel err %.1e, recovery %.1e, W = 0 exactly; np = n = %d: Ahat = A (rel err %.1e), solve %.1e, recovery %.1e, W %.1e (tol 1e-8 / 1e-10)\n",
+    (double)e_empty, (double)e_emptyrec, (int)n, (double)e_allA, (double)e_all, (double)e_allrec, (double)e_allW);
   assert_true(e_empty <= 1e-8);
   assert_true(e_emptyrec <= 1e-8);
   assert_true(e_allA == 0);

@@ -32,10 +32,7 @@
 #include "../../src/contact/solvers/sap/sap.h"
 
 static uint64_t rng_state = 0x5eed5a75e0001ULL;
-static double   Uniform(double a, double b)
-{
-  return FcTestUniform(&rng_state, a, b);
-}
+static double   Uniform(double a, double b) { return FcTestUniform(&rng_state, a, b); }
 
 /* ---- block-sparse random problems ---- */
 
@@ -44,7 +41,7 @@ static double   Uniform(double a, double b)
  * block-sparse with a scattered pattern; exact zeros outside the groups. Returned dense. */
 static void GroupProblem(int ngroups, int gmax, int symmetrize, FcContactProblem *prob)
 {
-  FcContactProblem *g = malloc(sizeof(*g) * (size_t)ngroups);
+  FcContactProblem *g    = malloc(sizeof(*g) * (size_t)ngroups);
   int              *size = malloc(sizeof(int) * (size_t)ngroups), m = 0, *perm, off = 0;
   FcContactProblem  p;
   size_t            n;
@@ -97,11 +94,11 @@ static void GroupProblem(int ngroups, int gmax, int symmetrize, FcContactProblem
  * 3m > 6 nbody). q ∈ [−1, 1]^{3m}, μ ∈ [0, mu_max]. Built sparse directly (never dense). */
 static void BodiesProblem(int m, int nbody, double compliance, double mu_max, FcContactProblem *prob)
 {
-  int              *body = malloc(sizeof(int) * 2 * (size_t)m), *cnt = calloc((size_t)nbody + 1, sizeof(int)), *list, *fill;
-  double           *J = malloc(sizeof(double) * 36 * (size_t)m), *minv = malloc(sizeof(double) * 6 * (size_t)nbody);
-  PetscInt         *ptr = malloc(sizeof(PetscInt) * ((size_t)m + 1)), *col, ncol = 0;
-  int              *mark = malloc(sizeof(int) * (size_t)m);
-  FcContactProblem  p;
+  int             *body = malloc(sizeof(int) * 2 * (size_t)m), *cnt = calloc((size_t)nbody + 1, sizeof(int)), *list, *fill;
+  double          *J = malloc(sizeof(double) * 36 * (size_t)m), *minv = malloc(sizeof(double) * 6 * (size_t)nbody);
+  PetscInt        *ptr = malloc(sizeof(PetscInt) * ((size_t)m + 1)), *col, ncol = 0;
+  int             *mark = malloc(sizeof(int) * (size_t)m);
+  FcContactProblem p;
 
   for (int c = 0; c < m; c++) {
     body[2 * c]     = c % nbody;
@@ -137,12 +134,12 @@ static void BodiesProblem(int m, int nbody, double compliance, double mu_max, Fc
   CHK(FcContactProblemCreateSparse(m, ptr, col, &p));
   for (int c = 0; c < m; c++) {
     for (int e = 0; e < 2; e++) {
-      const int     b  = body[2 * c + e];
-      const double  sa = e ? -1 : 1, *Ja = J + 36 * c + 18 * e;
+      const int    b  = body[2 * c + e];
+      const double sa = e ? -1 : 1, *Ja = J + 36 * c + 18 * e;
       for (int k = cnt[b]; k < cnt[b + 1]; k++) {
-        const int     d  = list[k];
-        const int     ed = body[2 * d] == b ? 0 : 1;
-        const double  sb = ed ? -1 : 1, *Jb = J + 36 * d + 18 * ed;
+        const int      d  = list[k];
+        const int      ed = body[2 * d] == b ? 0 : 1;
+        const double   sb = ed ? -1 : 1, *Jb = J + 36 * d + 18 * ed;
         const PetscInt kb = FcContactProblemFindBlock(p, c, d);
         assert_true(kb >= 0);
         for (int i = 0; i < 3; i++)
@@ -259,7 +256,8 @@ static void test_storage(void **state)
   assert_int_equal(ierr, PETSC_ERR_ARG_WRONG);
   assert_null(p);
   CHK(PetscPopErrorHandler());
-  printf("FIGURE sparse storage: pattern made symmetric with its diagonal (3 given blocks -> 8 stored), dense <-> sparse exact, u = W r + q and u += W_:,a d identical in both forms\n");
+  printf(
+    "FIGURE sparse storage: pattern made symmetric with its diagonal (3 given blocks -> 8 stored), dense <-> sparse exact, u = W r + q and u += W_:,a d identical in both forms\n");
 }
 
 /* ---- 2. every solver, dense and sparse W ---- */
@@ -343,7 +341,9 @@ static void test_solvers_sparse_dense(void **state)
     CHK(FcContactProblemDestroy(&p));
   }
   for (int t = 0; t < nruns; t++) {
-    printf("FIGURE sparse vs dense W, %s: %d problems (%d contacts), %d converged, same iterations on %d; max |r_sparse - r_dense| / |r_dense| %.1e, max |error difference| %.1e\n", runs[t].type, runs[t].nsolves, ncontacts, runs[t].nconv, runs[t].nsame_it, runs[t].max_rdev, runs[t].max_edev);
+    printf(
+      "FIGURE sparse vs dense W, %s: %d problems (%d contacts), %d converged, same iterations on %d; max |r_sparse - r_dense| / |r_dense| %.1e, max |error difference| %.1e\n",
+      runs[t].type, runs[t].nsolves, ncontacts, runs[t].nconv, runs[t].nsame_it, runs[t].max_rdev, runs[t].max_edev);
     /* Both forms do the same floating-point operations in the same order, except additions of
      * exact-zero products skipped by the sparse form (which change no sum): r agrees to rounding,
      * and in fact exactly; 1e-14 leaves room for a compiler reassociating one form's loop. newton
@@ -376,7 +376,8 @@ static void test_auto_storage(void **state)
   GroupProblem(12, 4, 1, &g); /* ≤ 4 per group, ~30 contacts: fill ≤ 4/m */
   CHK(FcContactProblemConvertAuto(g, &ga));
   assert_true(FcContactProblemIsSparse(ga));
-  printf("FIGURE sparse automatic storage: fill 1 (m = 12) -> dense; fill %.3f (m = %d) -> sparse (rule: sparse below %.2f)\n", (double)ga->nb / ((double)ga->m * ga->m), (int)ga->m, FC_CONTACT_SPARSE_MAX_FILL);
+  printf("FIGURE sparse automatic storage: fill 1 (m = 12) -> dense; fill %.3f (m = %d) -> sparse (rule: sparse below %.2f)\n",
+    (double)ga->nb / ((double)ga->m * ga->m), (int)ga->m, FC_CONTACT_SPARSE_MAX_FILL);
   assert_true(FcContactProblemPreferSparse(100, 7499));
   assert_false(FcContactProblemPreferSparse(100, 7500));
   CHK(FcContactProblemDestroy(&ga));
@@ -402,7 +403,9 @@ static void test_large_sparse(void **state)
   s        = FcTestMakeSolver("nsgs", NULL, 1e-10, 2000, NULL);
   CHK(FcContactSolverSolve(s, p, r));
   CHK(FcContactSolverGetStats(s, &st));
-  printf("FIGURE sparse 10000 contacts: %.1f coupled contacts per contact (%d blocks), W storage %.1f MB (dense: %.1f GB); nsgs %s in %d sweeps, common error %.2e\n", coupled, (int)p->nb, mb, dense_gb, st.reason_name, (int)st.iterations, st.error);
+  printf(
+    "FIGURE sparse 10000 contacts: %.1f coupled contacts per contact (%d blocks), W storage %.1f MB (dense: %.1f GB); nsgs %s in %d sweeps, common error %.2e\n",
+    coupled, (int)p->nb, mb, dense_gb, st.reason_name, (int)st.iterations, st.error);
   assert_true(coupled >= 18 && coupled <= 24);
   assert_true(mb < 100);
   assert_true(st.converged);
@@ -418,16 +421,16 @@ static void test_large_sparse(void **state)
  * fixed ground); H random on those DoFs. Contacts couple iff they share a body. */
 static void test_global_sparse(void **state)
 {
-  const int        nbody = 40, m = 120, n = 6 * nbody;
-  FcGlobalProblem  gp;
-  FcContactProblem ps, pd, psd;
-  FcGlobalMass     mass;
-  int             *body = malloc(sizeof(int) * 2 * (size_t)m);
-  PetscInt         nnzM[6 * 40], *nnzH = calloc((size_t)n, sizeof(PetscInt));
-  PetscInt64       predicted = 0;
-  double           dw = 0, wn = 0, dq = 0, off = 0, dr = 0, rn = 0;
-  double          *rs = calloc(3 * (size_t)m, sizeof(double)), *rd = calloc(3 * (size_t)m, sizeof(double));
-  FcContactSolver  s;
+  const int            nbody = 40, m = 120, n = 6 * nbody;
+  FcGlobalProblem      gp;
+  FcContactProblem     ps, pd, psd;
+  FcGlobalMass         mass;
+  int                 *body = malloc(sizeof(int) * 2 * (size_t)m);
+  PetscInt             nnzM[6 * 40], *nnzH = calloc((size_t)n, sizeof(PetscInt));
+  PetscInt64           predicted = 0;
+  double               dw = 0, wn = 0, dq = 0, off = 0, dr = 0, rn = 0;
+  double              *rs = calloc(3 * (size_t)m, sizeof(double)), *rd = calloc(3 * (size_t)m, sizeof(double));
+  FcContactSolver      s;
   FcContactSolverStats sts, std_;
   (void)state;
 
@@ -493,8 +496,8 @@ static void test_global_sparse(void **state)
       for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
           const size_t k = (size_t)(3 * a + i) * 3 * m + 3 * b + j;
-          dw = fmax(dw, fabs(psd->W[k] - pd->W[k]));
-          wn = fmax(wn, fabs(pd->W[k]));
+          dw             = fmax(dw, fabs(psd->W[k] - pd->W[k]));
+          wn             = fmax(wn, fabs(pd->W[k]));
           if (!stored) off = fmax(off, fabs(pd->W[k]));
         }
     }
@@ -508,8 +511,10 @@ static void test_global_sparse(void **state)
     dr = fmax(dr, fabs(rs[i] - rd[i]));
     rn = fmax(rn, fabs(rd[i]));
   }
-  printf("FIGURE sparse global reformulation: %d bodies (M block-diagonal), %d contacts: W = H^T M^-1 H with %d blocks (predicted from the bodies' contacts %lld, fill %.3f); max |W_sparse - W_dense| %.1e (max |W| %.2f), dense W outside the pattern max %.1e, q %.1e; nsgs %s / %s in %d / %d sweeps, max |r_s - r_d| / max |r_d| %.1e\n",
-         nbody, m, (int)ps->nb, (long long)predicted, (double)ps->nb / ((double)m * m), dw, wn, off, dq, sts.reason_name, std_.reason_name, (int)sts.iterations, (int)std_.iterations, dr / rn);
+  printf(
+    "FIGURE sparse global reformulation: %d bodies (M block-diagonal), %d contacts: W = H^T M^-1 H with %d blocks (predicted from the bodies' contacts %lld, fill %.3f); max |W_sparse - W_dense| %.1e (max |W| %.2f), dense W outside the pattern max %.1e, q %.1e; nsgs %s / %s in %d / %d sweeps, max |r_s - r_d| / max |r_d| %.1e\n",
+    nbody, m, (int)ps->nb, (long long)predicted, (double)ps->nb / ((double)m * m), dw, wn, off, dq, sts.reason_name, std_.reason_name, (int)sts.iterations,
+    (int)std_.iterations, dr / rn);
   /* The same solves and the same sums per entry in both storages: identical bits; outside the
    * pattern M⁻¹ h_j vanishes on the other bodies' DoFs, so the dense entries are exact zeros. */
   assert_true(dw == 0 && dq == 0 && off == 0);
@@ -537,7 +542,9 @@ static void test_global_sparse(void **state)
       dwd = fmax(dwd, fabs(gd->W[k] - pd->W[k]));
     }
     for (int i = 0; i < 3 * m; i++) dqs = fmax(dqs, fabs(gs->q[i] - gd->q[i]));
-    printf("FIGURE sparse global reformulation, sap's (M~ = M): %d blocks; max |W_sparse - W_dense| / max |W| %.1e, q %.1e; its dense W vs the Cholesky one above %.1e\n", (int)gs->nb, dws / wn, dqs, dwd / wn);
+    printf(
+      "FIGURE sparse global reformulation, sap's (M~ = M): %d blocks; max |W_sparse - W_dense| / max |W| %.1e, q %.1e; its dense W vs the Cholesky one above %.1e\n",
+      (int)gs->nb, dws / wn, dqs, dwd / wn);
     /* two factorizations and two summation orders of the same products: round-off of a solve
      * with M's condition (blocks B Bᵀ + I, B entries in ±0.5: cond ≲ 10) */
     assert_true(dws <= 1e-13 * wn && dqs == 0 && dwd <= 1e-13 * wn);

@@ -130,15 +130,15 @@ static void test_quasi_static_bar(void **state)
 
   WriteBox("bar.msh", 2, size); /* 2 × 2 × 2 cells: 27 nodes, 48 tetrahedra; one node inside */
   snprintf(json, sizeof json,
-           "{ \"name\": \"bar\",\n"
-           "  \"time\": { \"integrator\": \"quasi_static\", \"dt\": 1, \"steps\": 1 },\n"
-           "  \"bodies\": [ { \"name\": \"bar\", \"mesh\": { \"file\": \"bar.msh\" },\n"
-           "    \"material\": { \"model\": \"linear\", \"E\": %.17g, \"nu\": %.17g, \"density\": 7800 },\n"
-           "    \"boundary\": [ { \"group\": \"xmin\", \"fix\": [true, false, false] },\n"
-           "                    { \"group\": \"ymin\", \"fix\": [false, true, false] },\n"
-           "                    { \"group\": \"zmin\", \"fix\": [false, false, true] },\n"
-           "                    { \"group\": \"xmax\", \"displacement\": [%.17g, null, null] } ] } ] }\n",
-           (double)E, (double)nu, (double)delta);
+    "{ \"name\": \"bar\",\n"
+    "  \"time\": { \"integrator\": \"quasi_static\", \"dt\": 1, \"steps\": 1 },\n"
+    "  \"bodies\": [ { \"name\": \"bar\", \"mesh\": { \"file\": \"bar.msh\" },\n"
+    "    \"material\": { \"model\": \"linear\", \"E\": %.17g, \"nu\": %.17g, \"density\": 7800 },\n"
+    "    \"boundary\": [ { \"group\": \"xmin\", \"fix\": [true, false, false] },\n"
+    "                    { \"group\": \"ymin\", \"fix\": [false, true, false] },\n"
+    "                    { \"group\": \"zmin\", \"fix\": [false, false, true] },\n"
+    "                    { \"group\": \"xmax\", \"displacement\": [%.17g, null, null] } ] } ] }\n",
+    (double)E, (double)nu, (double)delta);
   ModelCreate("bar.json", json, &md);
   assert_int_equal(md.m.nbodies, 1);
   b = md.m.bodies[0];
@@ -158,8 +158,10 @@ static void test_quasi_static_bar(void **state)
     for (int i = 0; i < 3; i++) uerr = PetscMax(uerr, PetscAbsReal(u[3 * k + i] - ex[i]));
   }
   CHK(VecRestoreArrayRead(b->u, &u));
-  printf("FIGURE step quasi-static linear bar (L %g, a %g, E %g, nu %g, delta %g; %d tets): converged in %d Newton solve(s), residual %.1e; reaction on xmax %.10e N vs E A delta/L = %.10e N (rel. error %.1e), on xmin -F to %.1e F; rollers %.1e F; |u - u_uniaxial| / delta %.1e\n",
-         (double)L, (double)a, (double)E, (double)nu, (double)delta, (int)b->mesh.nelems, (int)st.newton_it, (double)st.residual, (double)Fmax, (double)F, (double)(PetscAbsReal(Fmax - F) / F), (double)(PetscAbsReal(Fmin + F) / F), (double)(lateral / F), (double)(uerr / delta));
+  printf(
+    "FIGURE step quasi-static linear bar (L %g, a %g, E %g, nu %g, delta %g; %d tets): converged in %d Newton solve(s), residual %.1e; reaction on xmax %.10e N vs E A delta/L = %.10e N (rel. error %.1e), on xmin -F to %.1e F; rollers %.1e F; |u - u_uniaxial| / delta %.1e\n",
+    (double)L, (double)a, (double)E, (double)nu, (double)delta, (int)b->mesh.nelems, (int)st.newton_it, (double)st.residual, (double)Fmax, (double)F,
+    (double)(PetscAbsReal(Fmax - F) / F), (double)(PetscAbsReal(Fmin + F) / F), (double)(lateral / F), (double)(uerr / delta));
   /* The uniaxial field is linear in X, inside the tet4 space: the discrete solution is the exact
    * one and only round-off separates them (K entries ~E a, condition number of this small K
    * ~1e3: ~1e-13 relative). 1e-10 leaves room and still fails on any wrong factor (ν, A, L). */
@@ -184,12 +186,12 @@ static void test_dynamic_free_fall(void **state)
 
   WriteBox("cube.msh", 1, size); /* one cell: 8 nodes, 6 tetrahedra */
   snprintf(json, sizeof json,
-           "{ \"name\": \"fall\",\n"
-           "  \"time\": { \"integrator\": \"backward_euler\", \"dt\": %.17g, \"steps\": 1 },\n"
-           "  \"gravity\": [%.17g, %.17g, %.17g],\n"
-           "  \"bodies\": [ { \"name\": \"cube\", \"mesh\": { \"file\": \"cube.msh\" },\n"
-           "    \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": %.17g } } ] }\n",
-           (double)dt, (double)g[0], (double)g[1], (double)g[2], (double)rho);
+    "{ \"name\": \"fall\",\n"
+    "  \"time\": { \"integrator\": \"backward_euler\", \"dt\": %.17g, \"steps\": 1 },\n"
+    "  \"gravity\": [%.17g, %.17g, %.17g],\n"
+    "  \"bodies\": [ { \"name\": \"cube\", \"mesh\": { \"file\": \"cube.msh\" },\n"
+    "    \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": %.17g } } ] }\n",
+    (double)dt, (double)g[0], (double)g[1], (double)g[2], (double)rho);
   ModelCreate("fall.json", json, &md);
   b = md.m.bodies[0];
   FirstStep(&md, &st);
@@ -209,8 +211,10 @@ static void test_dynamic_free_fall(void **state)
   CHK(VecRestoreArrayRead(b->u, &u));
   for (int i = 0; i < 3; i++) g2 += g[i] * g[i];
   ke = 0.5 * rho * L * L * L * g2 * dt * dt;
-  printf("FIGURE step backward Euler free fall (g = (%g, %g, %g), dt %g; %d tets): converged in %d Newton solve(s); max |v - g dt| / |g dt| %.1e, max |u - g dt^2| / |g dt^2| %.1e, kinetic energy vs m |g dt|^2 / 2 %.1e\n", (double)g[0], (double)g[1], (double)g[2], (double)dt, (int)b->mesh.nelems,
-         (int)st.newton_it, (double)(verr / (PetscSqrtReal(g2) * dt)), (double)(uerr / (PetscSqrtReal(g2) * dt * dt)), (double)(PetscAbsReal(b->kinetic_energy - ke) / ke));
+  printf(
+    "FIGURE step backward Euler free fall (g = (%g, %g, %g), dt %g; %d tets): converged in %d Newton solve(s); max |v - g dt| / |g dt| %.1e, max |u - g dt^2| / |g dt^2| %.1e, kinetic energy vs m |g dt|^2 / 2 %.1e\n",
+    (double)g[0], (double)g[1], (double)g[2], (double)dt, (int)b->mesh.nelems, (int)st.newton_it, (double)(verr / (PetscSqrtReal(g2) * dt)),
+    (double)(uerr / (PetscSqrtReal(g2) * dt * dt)), (double)(PetscAbsReal(b->kinetic_energy - ke) / ke));
   /* Exact in exact arithmetic; what is left is the round-off of K·1 (~1e-16 |K| |u|, times
    * Δt²/M ~ 1e-2 here) and of one well-conditioned solve (cond A ~ 1 + Δt² λ_max(K, M) ~ 1):
    * ~1e-15 relative. */
@@ -241,17 +245,17 @@ static void test_contact_rest(void **state)
    * s⁻², far below the lowest elastic ω² of the cube (~(π c / 2L)² ~ 2.5e3 s⁻², c = √(E/ρ)), a
    * modified Newton method contracting by ~s/ω² per iteration to the same solution. */
   snprintf(json, sizeof json,
-           "{ \"name\": \"rest\",\n"
-           "  \"time\": { \"integrator\": \"quasi_static\", \"dt\": 1, \"steps\": 1,\n"
-           "            \"newton\": { \"shift\": 10, \"max_it\": 50 } },\n"
-           "  \"gravity\": [0, 0, %.17g],\n"
-           "  \"bodies\": [ { \"name\": \"block\", \"mesh\": { \"file\": \"block.msh\" },\n"
-           "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": %.17g } },\n"
-           "                { \"name\": \"floor\", \"type\": \"rigid\",\n"
-           "                  \"shape\": { \"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1] } } ],\n"
-           "  \"contacts\": [ { \"pair\": [\"block\", \"floor\"], \"surface\": \"zmin\", \"mu\": %.17g } ],\n"
-           "  \"contact_solver\": { \"type\": \"nsgs\", \"tol\": 1e-16, \"max_it\": 100000 } }\n",
-           (double)-gz, (double)rho, (double)mu);
+    "{ \"name\": \"rest\",\n"
+    "  \"time\": { \"integrator\": \"quasi_static\", \"dt\": 1, \"steps\": 1,\n"
+    "            \"newton\": { \"shift\": 10, \"max_it\": 50 } },\n"
+    "  \"gravity\": [0, 0, %.17g],\n"
+    "  \"bodies\": [ { \"name\": \"block\", \"mesh\": { \"file\": \"block.msh\" },\n"
+    "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": %.17g } },\n"
+    "                { \"name\": \"floor\", \"type\": \"rigid\",\n"
+    "                  \"shape\": { \"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1] } } ],\n"
+    "  \"contacts\": [ { \"pair\": [\"block\", \"floor\"], \"surface\": \"zmin\", \"mu\": %.17g } ],\n"
+    "  \"contact_solver\": { \"type\": \"nsgs\", \"tol\": 1e-16, \"max_it\": 100000 } }\n",
+    (double)-gz, (double)rho, (double)mu);
   ModelCreate("rest.json", json, &md);
   assert_non_null(md.cs);
   b = md.m.bodies[0];
@@ -273,8 +277,10 @@ static void test_contact_rest(void **state)
   CHK(VecGetArrayRead(b->u, &u));
   for (PetscInt i = 0; i < bottom->nnodes; i++) gapmin = PetscMin(gapmin, b->mesh.X[3 * bottom->nodes[i] + 2] + u[3 * bottom->nodes[i] + 2]);
   CHK(VecRestoreArrayRead(b->u, &u));
-  printf("FIGURE step contact: cube on a rigid plane (m g = %g N, mu %g, %d tets, Newton shift 10): converged in %d Newton solves (%d contact solves, %d nsgs sweeps), %d contacts, %d sticking; normal force %.10e N, |F_z - m g| / m g %.1e, |F_t| / m g %.1e; min r_n %.3e N, max(|r_t| - mu r_n) %.1e N; min gap %.1e m\n",
-         (double)W, (double)mu, (int)b->mesh.nelems, (int)st.newton_it, (int)st.contact.solves, (int)st.contact.iterations, (int)cv.m, (int)nstick, (double)f[2], (double)(PetscAbsReal(f[2] - W) / W), (double)(PetscSqrtReal(f[0] * f[0] + f[1] * f[1]) / W), (double)rnmin, (double)cone, (double)gapmin);
+  printf(
+    "FIGURE step contact: cube on a rigid plane (m g = %g N, mu %g, %d tets, Newton shift 10): converged in %d Newton solves (%d contact solves, %d nsgs sweeps), %d contacts, %d sticking; normal force %.10e N, |F_z - m g| / m g %.1e, |F_t| / m g %.1e; min r_n %.3e N, max(|r_t| - mu r_n) %.1e N; min gap %.1e m\n",
+    (double)W, (double)mu, (int)b->mesh.nelems, (int)st.newton_it, (int)st.contact.solves, (int)st.contact.iterations, (int)cv.m, (int)nstick, (double)f[2],
+    (double)(PetscAbsReal(f[2] - W) / W), (double)(PetscSqrtReal(f[0] * f[0] + f[1] * f[1]) / W), (double)rnmin, (double)cone, (double)gapmin);
   /* Equilibrium of the converged step: Σ(f_int − f_ext − Hᵀr) is the residual, ≤ rtol (1e-10,
    * the default) times the force scale ~m g, and Σ f_int = K·u summed = 0 to round-off (rigid
    * translations are in the null space of K): the contact forces carry the weight to ~1e-10. */
@@ -296,27 +302,27 @@ static void test_contact_rest(void **state)
 static void RestCase(char *json, size_t len, const char *compliance)
 {
   snprintf(json, len,
-           "{ \"name\": \"rest_%s\",\n"
-           "  \"time\": { \"integrator\": \"quasi_static\", \"dt\": 1, \"steps\": 1,\n"
-           "            \"newton\": { \"shift\": 10, \"max_it\": 50 } },\n"
-           "  \"gravity\": [0, 0, -9.81],\n"
-           "  \"bodies\": [ { \"name\": \"block\", \"mesh\": { \"file\": \"block.msh\" },\n"
-           "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": 1000 } },\n"
-           "                { \"name\": \"floor\", \"type\": \"rigid\",\n"
-           "                  \"shape\": { \"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1] } } ],\n"
-           "  \"contacts\": [ { \"pair\": [\"block\", \"floor\"], \"surface\": \"zmin\", \"mu\": 0.5 } ],\n"
-           "  \"contact_solver\": { \"type\": \"nsgs\", \"tol\": 1e-16, \"max_it\": 100000 },\n"
-           "  \"compliance\": { \"type\": \"%s\" } }\n",
-           compliance, compliance);
+    "{ \"name\": \"rest_%s\",\n"
+    "  \"time\": { \"integrator\": \"quasi_static\", \"dt\": 1, \"steps\": 1,\n"
+    "            \"newton\": { \"shift\": 10, \"max_it\": 50 } },\n"
+    "  \"gravity\": [0, 0, -9.81],\n"
+    "  \"bodies\": [ { \"name\": \"block\", \"mesh\": { \"file\": \"block.msh\" },\n"
+    "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": 1000 } },\n"
+    "                { \"name\": \"floor\", \"type\": \"rigid\",\n"
+    "                  \"shape\": { \"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1] } } ],\n"
+    "  \"contacts\": [ { \"pair\": [\"block\", \"floor\"], \"surface\": \"zmin\", \"mu\": 0.5 } ],\n"
+    "  \"contact_solver\": { \"type\": \"nsgs\", \"tol\": 1e-16, \"max_it\": 100000 },\n"
+    "  \"compliance\": { \"type\": \"%s\" } }\n",
+    compliance, compliance);
 }
 
 static void test_compliance_strategies(void **state)
 {
-  const char      *types[3] = {"exact", "precomputed", "schur"};
-  const PetscReal  size[3]  = {1, 1, 1};
-  PetscReal       *W0 = NULL, *r0 = NULL, wmax = 0, rmax = 0, dw[3] = {0, 0, 0}, dr[3] = {0, 0, 0};
-  PetscInt         m0 = 0;
-  char             json[4096], name[64];
+  const char     *types[3] = {"exact", "precomputed", "schur"};
+  const PetscReal size[3]  = {1, 1, 1};
+  PetscReal      *W0 = NULL, *r0 = NULL, wmax = 0, rmax = 0, dw[3] = {0, 0, 0}, dr[3] = {0, 0, 0};
+  PetscInt        m0 = 0;
+  char            json[4096], name[64];
   (void)state;
 
   WriteBox("block.msh", 2, size);
@@ -347,8 +353,9 @@ static void test_compliance_strategies(void **state)
     }
     ModelDestroy(&md);
   }
-  printf("FIGURE step compliance strategies on the resting cube (%d contacts): max |W - W_exact| / max |W_exact|: precomputed %.1e, schur %.1e; max |r - r_exact| / max |r_exact|: precomputed %.1e, schur %.1e\n", (int)m0, (double)(dw[1] / wmax),
-         (double)(dw[2] / wmax), (double)(dr[1] / rmax), (double)(dr[2] / rmax));
+  printf(
+    "FIGURE step compliance strategies on the resting cube (%d contacts): max |W - W_exact| / max |W_exact|: precomputed %.1e, schur %.1e; max |r - r_exact| / max |r_exact|: precomputed %.1e, schur %.1e\n",
+    (int)m0, (double)(dw[1] / wmax), (double)(dw[2] / wmax), (double)(dr[1] / rmax), (double)(dr[2] / rmax));
   /* The same A = K + s M is factored every iteration (a linear body), so the three strategies
    * compute one W: precomputed from the first factorization's columns, schur through the Schur
    * complement (one more elimination order), both differing from exact by the round-off of a
@@ -416,23 +423,23 @@ static void WriteBoxAt(const char *name, PetscInt n, const PetscReal size[3], co
 static void StackCase(char *json, size_t len, const char *name, const char *compliance)
 {
   snprintf(json, len,
-           "{ \"name\": \"%s\",\n"
-           "  \"time\": { \"integrator\": \"backward_euler\", \"dt\": 0.01, \"steps\": 1 },\n"
-           "  \"gravity\": [0, 0, -9.81],\n"
-           "  \"bodies\": [ { \"name\": \"A\", \"mesh\": { \"file\": \"A.msh\" },\n"
-           "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": 1000 } },\n"
-           "                { \"name\": \"B\", \"mesh\": { \"file\": \"B.msh\" },\n"
-           "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": 1000 } },\n"
-           "                { \"name\": \"C\", \"mesh\": { \"file\": \"C.msh\" },\n"
-           "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": 1000 } },\n"
-           "                { \"name\": \"floor\", \"type\": \"rigid\",\n"
-           "                  \"shape\": { \"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1] } } ],\n"
-           "  \"contacts\": [ { \"pair\": [\"A\", \"floor\"], \"surface\": \"zmin\", \"mu\": 0.5, \"alarm\": 0.05 },\n"
-           "                { \"pair\": [\"B\", \"A\"], \"surface\": \"zmin\", \"target_surface\": \"zmax\", \"mu\": 0.3, \"alarm\": 0.05 },\n"
-           "                { \"pair\": [\"C\", \"floor\"], \"surface\": \"zmin\", \"mu\": 0.5, \"alarm\": 0.05 } ],\n"
-           "  \"contact_solver\": { \"type\": \"nsgs\", \"tol\": 1e-15, \"max_it\": 100000 },\n"
-           "  \"compliance\": { \"type\": \"%s\" } }\n",
-           name, compliance);
+    "{ \"name\": \"%s\",\n"
+    "  \"time\": { \"integrator\": \"backward_euler\", \"dt\": 0.01, \"steps\": 1 },\n"
+    "  \"gravity\": [0, 0, -9.81],\n"
+    "  \"bodies\": [ { \"name\": \"A\", \"mesh\": { \"file\": \"A.msh\" },\n"
+    "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": 1000 } },\n"
+    "                { \"name\": \"B\", \"mesh\": { \"file\": \"B.msh\" },\n"
+    "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": 1000 } },\n"
+    "                { \"name\": \"C\", \"mesh\": { \"file\": \"C.msh\" },\n"
+    "                  \"material\": { \"model\": \"linear\", \"E\": 1e6, \"nu\": 0.3, \"density\": 1000 } },\n"
+    "                { \"name\": \"floor\", \"type\": \"rigid\",\n"
+    "                  \"shape\": { \"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 1] } } ],\n"
+    "  \"contacts\": [ { \"pair\": [\"A\", \"floor\"], \"surface\": \"zmin\", \"mu\": 0.5, \"alarm\": 0.05 },\n"
+    "                { \"pair\": [\"B\", \"A\"], \"surface\": \"zmin\", \"target_surface\": \"zmax\", \"mu\": 0.3, \"alarm\": 0.05 },\n"
+    "                { \"pair\": [\"C\", \"floor\"], \"surface\": \"zmin\", \"mu\": 0.5, \"alarm\": 0.05 } ],\n"
+    "  \"contact_solver\": { \"type\": \"nsgs\", \"tol\": 1e-15, \"max_it\": 100000 },\n"
+    "  \"compliance\": { \"type\": \"%s\" } }\n",
+    name, compliance);
 }
 
 static void test_sparse_delassus(void **state)
@@ -441,7 +448,7 @@ static void test_sparse_delassus(void **state)
   const PetscReal unit[3] = {1, 1, 1}, half[3] = {0.5, 0.5, 0.5}, o0[3] = {0, 0, 0}, oB[3] = {0.25, 0.25, 1}, oC[3] = {2, 0, 0};
   PetscReal       dW[3] = {0, 0, 0}, dr[3] = {0, 0, 0}, offpat[3] = {0, 0, 0};
   PetscInt64      predicted = 0, nbs[3] = {0, 0, 0};
-  PetscInt        m0 = 0;
+  PetscInt        m0     = 0;
   PetscBool      *shares = NULL;
   char            json[8192], name[64];
   (void)state;
@@ -468,15 +475,15 @@ static void test_sparse_delassus(void **state)
       nb[s] = md.cs->wblocks;
       assert_true(FcContactProblemIsSparse(md.cs->prob) == (s == 0));
       if (!s) assert_int_equal(md.cs->prob->nb, md.cs->wblocks); /* stored = pattern (diagonal included) */
-      if (!s && !t) { /* the prediction from the contacts' bodies: a, b couple iff they share a body */
+      if (!s && !t) {                                            /* the prediction from the contacts' bodies: a, b couple iff they share a body */
         PetscInt *bodyof;
         m0 = md.cs->m;
         CHK(PetscMalloc1(2 * m0, &bodyof));
         CHK(PetscMalloc1(m0 * m0, &shares));
         for (PetscInt a = 0; a < m0; a++) {
           const FcContactPair *pp = &md.cs->pairs[md.cs->pair[a]];
-          bodyof[2 * a]     = pp->A;
-          bodyof[2 * a + 1] = md.m.bodies[pp->B]->ndof ? pp->B : -1; /* the floor has no DoFs */
+          bodyof[2 * a]           = pp->A;
+          bodyof[2 * a + 1]       = md.m.bodies[pp->B]->ndof ? pp->B : -1; /* the floor has no DoFs */
         }
         for (PetscInt a = 0; a < m0; a++)
           for (PetscInt b = 0; b < m0; b++) {
@@ -517,8 +524,10 @@ static void test_sparse_delassus(void **state)
       CHK(PetscFree(R[s]));
     }
   }
-  printf("FIGURE step sparse W: 3 cubes (A and C on a floor, B on A), %d contacts: %lld blocks predicted from the bodies' contacts, %lld stored (fill %.3f: block-sparse by the rule); sparse vs -fc_contact_w_storage dense: max |W_s - W_d| / max |W_d| exact %.1e, precomputed %.1e, schur %.1e; max |r_s - r_d| / max |r_d| %.1e, %.1e, %.1e\n",
-         (int)m0, (long long)predicted, (long long)nbs[0], (double)predicted / (double)(m0 * m0), (double)dW[0], (double)dW[1], (double)dW[2], (double)dr[0], (double)dr[1], (double)dr[2]);
+  printf(
+    "FIGURE step sparse W: 3 cubes (A and C on a floor, B on A), %d contacts: %lld blocks predicted from the bodies' contacts, %lld stored (fill %.3f: block-sparse by the rule); sparse vs -fc_contact_w_storage dense: max |W_s - W_d| / max |W_d| exact %.1e, precomputed %.1e, schur %.1e; max |r_s - r_d| / max |r_d| %.1e, %.1e, %.1e\n",
+    (int)m0, (long long)predicted, (long long)nbs[0], (double)predicted / (double)(m0 * m0), (double)dW[0], (double)dW[1], (double)dW[2], (double)dr[0],
+    (double)dr[1], (double)dr[2]);
   /* 27 contacts, 9 per pair: A's group is A–floor and B–A (18), B's is B–A, C's C–floor, so
    * 18² + 9² = 405 blocks of 729: sparse by the fill rule (0.56 < 0.75) */
   assert_int_equal(m0, 27);
@@ -575,7 +584,7 @@ static PetscErrorCode CreateStub_Test(const FcCase *c, PetscInt index, FcBody *b
   PetscFunctionBegin;
   PetscCall(PetscNew(body));
   (*body)->spec = &c->bodies[index];
-  PetscCall(PetscStrncpy((*body)->name, c->bodies[index].name, sizeof (*body)->name));
+  PetscCall(PetscStrncpy((*body)->name, c->bodies[index].name, sizeof(*body)->name));
   stub_created++;
   PetscFunctionReturn(0);
 }
@@ -584,7 +593,7 @@ static void test_body_registry(void **state)
 {
   FcCase         c;
   FcCaseBody     bodies[2];
-  FcBody         b = NULL;
+  FcBody         b         = NULL;
   char           err[4096] = "";
   PetscErrorCode ierr;
   FcTestCapture  cap;
@@ -619,7 +628,7 @@ static void test_body_registry(void **state)
 
 static void test_coupling_law(void **state)
 {
-  const FcRigidCoupling cp = {.mass = 1, .Jb = {1, 1, 1}, .K = 1000, .B = 20, .Kr = 3, .Br = 0.5};
+  const FcRigidCoupling cp   = {.mass = 1, .Jb = {1, 1, 1}, .K = 1000, .B = 20, .Kr = 3, .Br = 0.5};
   const PetscReal       c[3] = {0.1, 0.2, 0.3}, d[3] = {0.01, -0.02, 0.005}, ptgt[3] = {0.15, 0.17, 0.31};
   const PetscReal       vdev[3] = {1, 2, 3}, wdev[3] = {0.5, -1, 2}, V[6] = {0.5, 1, -1, 0.25, 0.5, 1};
   const PetscReal       Id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, th = 0.3;

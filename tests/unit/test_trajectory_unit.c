@@ -100,14 +100,14 @@ static void test_units_and_frames(void **state)
   char                  path[64];
   FcTrajectory          tr;
   FcTrajectoryTransform T;
-  FcTrajectoryOptions   o        = {.format = "ros_jointstate", .units = "mm"};
-  const PetscReal       z[3]     = {0, 0, 1}, tr3[3] = {1, 2, 3}, h = PetscSqrtReal(2) / 2;
+  FcTrajectoryOptions   o    = {.format = "ros_jointstate", .units = "mm"};
+  const PetscReal       z[3] = {0, 0, 1}, tr3[3] = {1, 2, 3}, h = PetscSqrtReal(2) / 2;
   PetscReal             p[3], q[4];
   (void)state;
   TempLog(path, sizeof path,
-          "%time,field.header.seq,field.header.stamp,field.header.frame_id,field.name0,field.name1,field.name2,field.position0,field.position1,field.position2\n"
-          "1700000000000000000,0,1700000000000000000,,x,y,z,12.5,0,-3\n"
-          "1700000000000000123,1,1700000000010000000,,z,x,y,7,1,0\n");
+    "%time,field.header.seq,field.header.stamp,field.header.frame_id,field.name0,field.name1,field.name2,field.position0,field.position1,field.position2\n"
+    "1700000000000000000,0,1700000000000000000,,x,y,z,12.5,0,-3\n"
+    "1700000000000000123,1,1700000000010000000,,z,x,y,7,1,0\n");
   CHK(FcTrajectoryLoad(path, &o, &tr));
   assert_true(tr.p[0] == 0.0125 && tr.p[1] == 0 && tr.p[2] == -0.003);
   /* the second row lists the joints as z, x, y: names, not positions in the row, decide */
@@ -130,9 +130,9 @@ static void test_units_and_frames(void **state)
   /* HD_CURRENT_TRANSFORM, column-major: 90 degrees about x maps y to z: R = [1 0 0; 0 0 -1; 0 1 0],
    * so T5 = R(1,1) = 0, T6 = R(2,1) = 1, T9 = R(1,2) = -1, T10 = R(2,2) = 0; translation 3 mm */
   TempLog(path, sizeof path,
-          "time,pos_x,pos_y,pos_z,T0,T1,T2,T3,T4,T5,T6,T7,T8,T9,T10,T11,T12,T13,T14,T15\n"
-          "4.0,3,0,0,1,0,0,0,0,0,1,0,0,-1,0,0,3,0,0,1\n"
-          "4.001,3,0,0,1,0,0,0,0,0,1,0,0,-1,0,0,3,0,0,1\n");
+    "time,pos_x,pos_y,pos_z,T0,T1,T2,T3,T4,T5,T6,T7,T8,T9,T10,T11,T12,T13,T14,T15\n"
+    "4.0,3,0,0,1,0,0,0,0,0,1,0,0,-1,0,0,3,0,0,1\n"
+    "4.001,3,0,0,1,0,0,0,0,0,1,0,0,-1,0,0,3,0,0,1\n");
   o.format    = "openhaptics";
   o.transform = NULL;
   CHK(FcTrajectoryLoad(path, &o, &tr));
@@ -183,7 +183,7 @@ static void test_imperfections(void **state)
   CHK(FcTrajectoryLoad(path, &opt, &tr));
   assert_int_equal(tr.nrows, 43);
   assert_int_equal(tr.nduplicates, 1);
-  assert_int_equal(tr.n, 42);   /* the repeated position at a new time is kept */
+  assert_int_equal(tr.n, 42); /* the repeated position at a new time is kept */
   assert_int_equal(tr.nignored, 3);
   assert_int_equal(tr.ndropouts, 1);
   assert_true(PetscAbsReal(tr.median_dt - 0.01) <= 1e-15 && PetscAbsReal(tr.max_dt - 0.1) <= 1e-15);
@@ -235,7 +235,11 @@ static void test_input_errors(void **state)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_formats_agree), cmocka_unit_test(test_units_and_frames), cmocka_unit_test(test_slerp), cmocka_unit_test(test_imperfections), cmocka_unit_test(test_input_errors),
+    cmocka_unit_test(test_formats_agree),
+    cmocka_unit_test(test_units_and_frames),
+    cmocka_unit_test(test_slerp),
+    cmocka_unit_test(test_imperfections),
+    cmocka_unit_test(test_input_errors),
   };
   return FcTestMain(argc, argv, tests, NULL, NULL);
 }

@@ -31,10 +31,7 @@
 #include "../../src/io/fclib_io.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
-static double   Uniform(double a, double b)
-{
-  return FcTestUniform(&rng_state, a, b);
-}
+static double   Uniform(double a, double b) { return FcTestUniform(&rng_state, a, b); }
 
 /* ---- the common error written out again, with talbi2008's form of the projection ----
  * Proj_K(x) = x (stick), 0 (no contact), x − (‖x_T‖ − μ x_N)/(1 + μ²) (x_T/‖x_T‖ − μ n) (sliding). */
@@ -194,7 +191,9 @@ static void test_single_contact(void **state)
         dev_slip_c = fmax(dev_slip_c, fabs(u[0]) / hypot(q[0], hypot(q[1], q[2])));
         for (int i = 1; i < 3; i++) dev_slip_c = fmax(dev_slip_c, fabs(u[i] / ut + r[i] / rt));
       }
-      printf("FIGURE %s single contact (tol %.0e): deviation separation %.1e (%d it), stick %.1e (%d it), slip isotropic %.1e (%d it), slip coupled (cone, u_N, direction) %.1e, mu=0 %.1e (%d it); max common error %.1e\n", types[t], tol, dev_sep, it_sep, dev_stick, it_stick, dev_slip, it_slip, dev_slip_c, dev_mu0, it_mu0, max_err);
+      printf(
+        "FIGURE %s single contact (tol %.0e): deviation separation %.1e (%d it), stick %.1e (%d it), slip isotropic %.1e (%d it), slip coupled (cone, u_N, direction) %.1e, mu=0 %.1e (%d it); max common error %.1e\n",
+        types[t], tol, dev_sep, it_sep, dev_stick, it_stick, dev_slip, it_slip, dev_slip_c, dev_mu0, it_mu0, max_err);
       assert_true(dev_stick <= 1e-11 && dev_slip <= 1e-11 && dev_slip_c <= 1e-11);
     } else {
       printf("FIGURE pgs single contact (tol %.0e): deviation separation %.1e (%d it), mu=0 %.1e (%d it)\n", tol, dev_sep, it_sep, dev_mu0, it_mu0);
@@ -221,7 +220,8 @@ static void test_single_contact(void **state)
         maxe  = fmax(maxe, st.error);
         maxit = st.iterations > maxit ? (int)st.iterations : maxit;
       }
-      printf("FIGURE %s 300 random single contacts (%s): all converged, max common error %.1e, max iterations %d\n", types[t], pgs ? "mu = 0" : "mu in [0,1]", maxe, maxit);
+      printf("FIGURE %s 300 random single contacts (%s): all converged, max common error %.1e, max iterations %d\n", types[t], pgs ? "mu = 0" : "mu in [0,1]",
+        maxe, maxit);
     }
     assert_int_equal(FcContactSolverDestroy(&s), 0);
   }
@@ -246,12 +246,14 @@ static void RunConfigs(Config *cfg, int ncfg, int nprob, double mu_max, double h
   for (int k = 0; k < nprob; k++) {
     const int        m = 1 + k % 20;
     FcContactProblem p;
-    double          *r = malloc(sizeof(double) * 3 * m);
+    double          *r      = malloc(sizeof(double) * 3 * m);
     int              it_ref = 0;
-    RandomProblem(m, mu_max, het, k % 2, &p); /* odd k: exactly symmetric W; even k: J (A⁻¹Jᵀ) as computed, asymmetric by rounding (the strided column update) */
+    RandomProblem(
+      m, mu_max, het, k % 2, &p); /* odd k: exactly symmetric W; even k: J (A⁻¹Jᵀ) as computed, asymmetric by rounding (the strided column update) */
     for (int c = 0; c < ncfg; c++) {
       FcContactSolverStats st = Solve(s[c], p, r, dev);
-      if (!st.converged) printf("%s: problem %d (m = %d): %s after %d iterations, error %g\n", cfg[c].label, k, m, st.reason_name, (int)st.iterations, st.error);
+      if (!st.converged)
+        printf("%s: problem %d (m = %d): %s after %d iterations, error %g\n", cfg[c].label, k, m, st.reason_name, (int)st.iterations, st.error);
       cfg[c].nconv += st.converged ? 1 : 0;
       cfg[c].sum_it += st.iterations;
       cfg[c].max_it  = st.iterations > cfg[c].max_it ? (int)st.iterations : cfg[c].max_it;
@@ -278,7 +280,8 @@ static void RunConfigs(Config *cfg, int ncfg, int nprob, double mu_max, double h
 static void PrintConfigs(const char *what, const Config *cfg, int ncfg, int nprob)
 {
   for (int c = 0; c < ncfg; c++) {
-    printf("FIGURE %s: %-34s converged %d/%d, sweeps mean %6.1f max %5d, max common error %.2e", what, cfg[c].label, cfg[c].nconv, nprob, cfg[c].sum_it / nprob, cfg[c].max_it, cfg[c].max_err);
+    printf("FIGURE %s: %-34s converged %d/%d, sweeps mean %6.1f max %5d, max common error %.2e", what, cfg[c].label, cfg[c].nconv, nprob, cfg[c].sum_it / nprob,
+      cfg[c].max_it, cfg[c].max_err);
     if (c) printf(", fewer/more sweeps than nsgs on %d/%d problems", cfg[c].nfewer, cfg[c].nmore);
     if (cfg[c].loops > 0) printf(", inner steps %.2f per contact and sweep", cfg[c].sum_inner / cfg[c].loops);
     printf(", time %.2f ms (all problems)", 1e3 * cfg[c].time);
@@ -290,11 +293,13 @@ static void test_random_problems(void **state)
 {
   static const char *const wnn[]   = {"uzawa_rho_rule", "wnn", NULL};
   static const char *const talbi[] = {"uzawa_rho_rule", "talbi2008", NULL};
-  static const char *const zero[]      = {"uzawa_inner_zero_start", "true", NULL};
-  static const char *const in2[] = {"uzawa_inner_tol", "1e-2", NULL}, *const in4[] = {"uzawa_inner_tol", "1e-4", NULL}, *const in6[] = {"uzawa_inner_tol", "1e-6", NULL}, *const in8[] = {"uzawa_inner_tol", "1e-8", NULL}, *const in10[] = {"uzawa_inner_tol", "1e-10", NULL};
-  const int    nprob = 40;
-  const double tol   = 1e-10;
-  double       dev   = 0;
+  static const char *const zero[]  = {"uzawa_inner_zero_start", "true", NULL};
+  static const char *const in2[] = {"uzawa_inner_tol", "1e-2", NULL}, *const in4[] = {"uzawa_inner_tol", "1e-4", NULL},
+                           *const in6[] = {"uzawa_inner_tol", "1e-6", NULL}, *const in8[] = {"uzawa_inner_tol", "1e-8", NULL},
+                           *const in10[] = {"uzawa_inner_tol", "1e-10", NULL};
+  const int                       nprob  = 40;
+  const double                    tol    = 1e-10;
+  double                          dev    = 0;
   // clang-format off
   Config       cfg[] = {
     CFG("nsgs", "nsgs", "", NULL),
@@ -320,7 +325,9 @@ static void test_random_problems(void **state)
    * run at. max_it 100000: uzawa_global converges linearly (hundreds of sweeps here). */
   RunConfigs(cfg, ncfg, nprob, 1.0, 0, tol, 100000, &dev);
   PrintConfigs("random mu in [0,1]", cfg, ncfg, nprob);
-  printf("FIGURE random problems: %d problems (m = 1..20, W = J A^-1 J^T, mu in [0,1]), tol %.0e; every reported error == common error of r (exact), independent reimplementation max |difference| %.1e\n", nprob, tol, dev);
+  printf(
+    "FIGURE random problems: %d problems (m = 1..20, W = J A^-1 J^T, mu in [0,1]), tol %.0e; every reported error == common error of r (exact), independent reimplementation max |difference| %.1e\n",
+    nprob, tol, dev);
   for (int c = 0; c < ncfg; c++) {
     assert_int_equal(cfg[c].nconv, nprob);
     assert_true(cfg[c].max_err <= tol && tol <= 1e-8);
@@ -337,7 +344,7 @@ static void test_random_problems(void **state)
   assert_true(cfg[1].sum_it < cfg[9].sum_it / 5);
 
   { /* contacts of different stiffness: talbi2008's single ρ against ρ_a per contact */
-    const int nh   = 20;
+    const int nh = 20;
     // clang-format off
     Config    hc[] = {
       CFG("nsgs", "nsgs", "", NULL),
@@ -362,9 +369,9 @@ static void test_random_problems(void **state)
 /* ---- 3. frictionless problems: pgs, uzawa_local, uzawa_global agree with nsgs ---- */
 static void test_frictionless(void **state)
 {
-  const char *types[] = {"nsgs", "pgs", "uzawa_local", "uzawa_global"};
-  const int   nprob   = 24;
-  const double tol    = 1e-10;
+  const char     *types[] = {"nsgs", "pgs", "uzawa_local", "uzawa_global"};
+  const int       nprob   = 24;
+  const double    tol     = 1e-10;
   FcContactSolver s[4];
   double          maxdev[4] = {0}, maxerr[4] = {0}, sumit[4] = {0}, edev = 0;
   int             maxit[4] = {0}, nactive = 0, ncontacts = 0;
@@ -391,8 +398,11 @@ static void test_frictionless(void **state)
     for (int t = 0; t < 4; t++) free(r[t]);
     assert_int_equal(FcContactProblemDestroy(&p), 0);
   }
-  printf("FIGURE frictionless: %d problems (%d contacts, %d active at the solution), tol %.0e: |r - r_nsgs|/|r_nsgs| max pgs %.1e, uzawa_local %.1e, uzawa_global %.1e\n", nprob, ncontacts, nactive, tol, maxdev[1], maxdev[2], maxdev[3]);
-  for (int t = 0; t < 4; t++) printf("FIGURE frictionless: %-12s sweeps mean %6.1f max %5d, max common error %.2e\n", types[t], sumit[t] / nprob, maxit[t], maxerr[t]);
+  printf(
+    "FIGURE frictionless: %d problems (%d contacts, %d active at the solution), tol %.0e: |r - r_nsgs|/|r_nsgs| max pgs %.1e, uzawa_local %.1e, uzawa_global %.1e\n",
+    nprob, ncontacts, nactive, tol, maxdev[1], maxdev[2], maxdev[3]);
+  for (int t = 0; t < 4; t++)
+    printf("FIGURE frictionless: %-12s sweeps mean %6.1f max %5d, max common error %.2e\n", types[t], sumit[t] / nprob, maxit[t], maxerr[t]);
   assert_true(nactive > 0 && nactive < ncontacts);
   for (int t = 1; t < 4; t++) {
     assert_true(maxdev[t] < 1e-6);
@@ -435,9 +445,11 @@ static void test_pgs_friction(void **state)
   FcTestSolverView(pgs, view, sizeof view);
   assert_non_null(strstr(view, "treated as frictionless: "));
   assert_int_equal(sscanf(strstr(view, "treated as frictionless: "), "treated as frictionless: %ld", &nmu_view), 1);
-  printf("FIGURE pgs on a frictional problem (m = %d, %ld contacts with mu > 0): reason %s, reported error %.2e (= common error with the problem's mu %.2e), frictionless error of r %.1e, |r - r_nsgs(mu=0)|/|r| %.1e, %d sweeps\n", m, nmu, st.reason_name, st.error, err, err0, dev, (int)st.iterations);
+  printf(
+    "FIGURE pgs on a frictional problem (m = %d, %ld contacts with mu > 0): reason %s, reported error %.2e (= common error with the problem's mu %.2e), frictionless error of r %.1e, |r - r_nsgs(mu=0)|/|r| %.1e, %d sweeps\n",
+    m, nmu, st.reason_name, st.error, err, err0, dev, (int)st.iterations);
   assert_true(st.error == err);
-  assert_true(err > 1e-3);                     /* the frictionless solution violates Coulomb here */
+  assert_true(err > 1e-3);                                         /* the frictionless solution violates Coulomb here */
   assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_INEXACT); /* never CONVERGED_TOL */
   assert_false(st.converged);
   assert_true(err0 <= 1e-10); /* but it is the solution of the frictionless problem */
@@ -445,8 +457,8 @@ static void test_pgs_friction(void **state)
   assert_int_equal(nmu_view, nmu);
 
   { /* a frictional problem whose frictionless solution is also its solution: stick with r_T = 0 */
-    const double W[9] = {2.0, 0, 0, 0, 1.0, 0.2, 0, 0.2, 1.0}, q[3] = {-1.0, 0, 0};
-    double       rr[3] = {0, 0, 0};
+    const double     W[9] = {2.0, 0, 0, 0, 1.0, 0.2, 0, 0.2, 1.0}, q[3] = {-1.0, 0, 0};
+    double           rr[3] = {0, 0, 0};
     FcContactProblem p1;
     assert_int_equal(FcContactProblemCreate(1, &p1), 0);
     memcpy(p1->W, W, sizeof W);
@@ -471,12 +483,13 @@ static void test_pgs_friction(void **state)
 /* ---- 5. statuses and talbi2008's own stopping tests ---- */
 static void test_statuses(void **state)
 {
-  static const char *const eps3[] = {"uzawa_rel_tol", "1e-3", NULL}, *const eps1[] = {"uzawa_outer_tol", "1e-3", NULL}, *const rho[] = {"uzawa_rho", "0.2", NULL};
-  const char      *types[] = {"pgs", "uzawa_local", "uzawa_global"};
-  FcContactProblem p, z;
-  const int        m = 20;
-  double          *r = malloc(sizeof(double) * 3 * m), err;
-  char             view[4096];
+  static const char *const eps3[] = {"uzawa_rel_tol", "1e-3", NULL}, *const eps1[] = {"uzawa_outer_tol", "1e-3", NULL},
+                           *const rho[]   = {"uzawa_rho", "0.2", NULL};
+  const char                     *types[] = {"pgs", "uzawa_local", "uzawa_global"};
+  FcContactProblem                p, z;
+  const int                       m = 20;
+  double                         *r = malloc(sizeof(double) * 3 * m), err;
+  char                            view[4096];
   (void)state;
 
   RandomProblem(m, 1.0, 0, 1, &p);
@@ -489,7 +502,9 @@ static void test_statuses(void **state)
     assert_non_null(strstr(view, "stopped on rel_tol"));
     assert_non_null(strstr(view, "rel_tol 0.001"));
     sl = Solve(l, p, r, NULL);
-    printf("FIGURE talbi2008 stopping tests on m = %d: uzawa_global rel_tol (eps3) 1e-3 -> %s after %d sweeps, common error %.2e; uzawa_local outer_tol (eps1) 1e-3 -> %s after %d sweeps, common error %.2e (tol 1e-10)\n", m, sg.reason_name, (int)sg.iterations, sg.error, sl.reason_name, (int)sl.iterations, sl.error);
+    printf(
+      "FIGURE talbi2008 stopping tests on m = %d: uzawa_global rel_tol (eps3) 1e-3 -> %s after %d sweeps, common error %.2e; uzawa_local outer_tol (eps1) 1e-3 -> %s after %d sweeps, common error %.2e (tol 1e-10)\n",
+      m, sg.reason_name, (int)sg.iterations, sg.error, sl.reason_name, (int)sl.iterations, sl.error);
     assert_int_equal(sg.reason, FC_CONTACT_SOLVER_DIVERGED_INEXACT);
     assert_true(sg.error > 1e-10 && !sg.converged);
     assert_true(sl.reason == FC_CONTACT_SOLVER_DIVERGED_INEXACT || sl.reason == FC_CONTACT_SOLVER_CONVERGED_TOL);
@@ -524,7 +539,7 @@ static void test_statuses(void **state)
     p->q[4] = 0.1;
     /* a contact with W_nn = 0: no Signorini step (pgs), no automatic ρ (Uzawa) */
     {
-      const double w = p->W[3 * 3 * m + 3];
+      const double w      = p->W[3 * 3 * m + 3];
       p->W[3 * 3 * m + 3] = 0;
       st                  = Solve(s, p, r, NULL);
       assert_int_equal(st.reason, FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN);
@@ -606,17 +621,21 @@ static void test_multibody_stall(void **state)
   assert_int_equal(FcContactSolverDestroy(&s), 0);
   {
     static const char *const talbi[] = {"uzawa_rho_local", "false", NULL};
-    s            = MakeSolver("uzawa_local", "t_", 1e-8, 150, talbi);
-    st           = Solve(s, p, r, NULL);
-    capped_talbi = ViewCapped(s);
-    printf("FIGURE uzawa_local on the wall of 96 contacts (mass ratio 1e6), talbi2008 rho (0.3/max W_nn): %s after %d sweeps, common error %.1e, %ld inner loops stopped at inner_max_it\n", st.reason_name, (int)st.iterations, st.error, capped_talbi);
+    s                                = MakeSolver("uzawa_local", "t_", 1e-8, 150, talbi);
+    st                               = Solve(s, p, r, NULL);
+    capped_talbi                     = ViewCapped(s);
+    printf(
+      "FIGURE uzawa_local on the wall of 96 contacts (mass ratio 1e6), talbi2008 rho (0.3/max W_nn): %s after %d sweeps, common error %.1e, %ld inner loops stopped at inner_max_it\n",
+      st.reason_name, (int)st.iterations, st.error, capped_talbi);
     assert_true(capped_talbi > 0);
     assert_int_equal(FcContactSolverDestroy(&s), 0);
   }
-  s  = MakeSolver("uzawa_local", "", 1e-8, 1000, NULL);
-  st = Solve(s, p, r, NULL);
+  s      = MakeSolver("uzawa_local", "", 1e-8, 1000, NULL);
+  st     = Solve(s, p, r, NULL);
   capped = ViewCapped(s);
-  printf("FIGURE uzawa_local on the wall of 96 contacts (mass ratio 1e6), defaults (rho_a = 1/lambda_max(W_aa)): %s after %d sweeps (nsgs: %d), common error %.1e, %ld inner loops stopped at inner_max_it\n", st.reason_name, (int)st.iterations, (int)sn.iterations, st.error, capped);
+  printf(
+    "FIGURE uzawa_local on the wall of 96 contacts (mass ratio 1e6), defaults (rho_a = 1/lambda_max(W_aa)): %s after %d sweeps (nsgs: %d), common error %.1e, %ld inner loops stopped at inner_max_it\n",
+    st.reason_name, (int)st.iterations, (int)sn.iterations, st.error, capped);
   assert_true(st.converged && st.error <= 1e-8);
   assert_int_equal(capped, 0);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
@@ -667,15 +686,17 @@ static void test_options(void **state)
   /* talbi2008 §3.3.3, -uzawa_rho_local false (= -uzawa_rho_rule talbi2008): ρ = 0.3 · min_a 1/W_aa,nn for every contact */
   {
     static const char *const talbi[] = {"uzawa_rho_local", "false", NULL};
-    s  = MakeSolver("uzawa_local", "t_", 1e-10, 10000, talbi);
-    st = Solve(s, p, r, NULL);
+    s                                = MakeSolver("uzawa_local", "t_", 1e-10, 10000, talbi);
+    st                               = Solve(s, p, r, NULL);
     assert_true(st.converged);
     FcTestSolverView(s, view, sizeof view);
     assert_non_null(strstr(view, "rho automatic, 0.3 x min_a 1/W_aa,nn (rule talbi2008)"));
     assert_int_equal(sscanf(strstr(view, "rho in ["), "rho in [%lf, %lf]", &lo, &hi), 2);
     assert_true(fabs(lo - 0.3 / wmax) <= 1e-5 * lo && fabs(hi - lo) <= 1e-5 * lo);
     assert_int_equal(FcContactSolverUzawaGetInnerIterations(s, &last, NULL), 0);
-    printf("FIGURE uzawa_local talbi2008 rho on m = %d (stiffness spread 10^+-0.5): rho = 0.3/max W_nn = %.4g for every contact, %d sweeps, %d inner steps (%.1f per contact and sweep)\n", m, lo, (int)st.iterations, (int)last, (double)last / (double)(m * st.iterations));
+    printf(
+      "FIGURE uzawa_local talbi2008 rho on m = %d (stiffness spread 10^+-0.5): rho = 0.3/max W_nn = %.4g for every contact, %d sweeps, %d inner steps (%.1f per contact and sweep)\n",
+      m, lo, (int)st.iterations, (int)last, (double)last / (double)(m * st.iterations));
     assert_int_equal(FcContactSolverDestroy(&s), 0);
   }
   /* defaults: ρ_a = 1 / λ_max(W_aa) per contact (rule block) */
@@ -697,7 +718,9 @@ static void test_options(void **state)
   st = Solve(s, p, r, NULL);
   assert_int_equal(FcContactSolverUzawaGetInnerIterations(s, NULL, &total2), 0);
   assert_int_equal(total2, 2 * total);
-  printf("FIGURE uzawa_local defaults on m = %d (stiffness spread 10^+-0.5): rho_a = 1/lambda_max(W_aa) in [%.4g, %.4g], %d sweeps, %d inner steps (%.1f per contact and sweep)\n", m, lo, hi, (int)st.iterations, (int)last, (double)last / (double)loops_view);
+  printf(
+    "FIGURE uzawa_local defaults on m = %d (stiffness spread 10^+-0.5): rho_a = 1/lambda_max(W_aa) in [%.4g, %.4g], %d sweeps, %d inner steps (%.1f per contact and sweep)\n",
+    m, lo, hi, (int)st.iterations, (int)last, (double)last / (double)loops_view);
   assert_int_equal(FcContactSolverDestroy(&s), 0);
 
   /* every option, through the options database */
@@ -718,7 +741,8 @@ static void test_options(void **state)
   assert_non_null(strstr(view, "inner_tol 1e-09, inner_max_it 77, inner loops start from 0, outer_tol 1e-07"));
   assert_int_equal(sscanf(strstr(view, "rho in ["), "rho in [%lf, %lf]", &lo, &hi), 2);
   assert_true(fabs(lo - 0.25 / wmax) <= 1e-5 * lo && fabs(hi - 0.25 / wmin) <= 1e-5 * hi);
-  printf("FIGURE uzawa_local with rho_local: rho_a = 0.25/W_aa,nn in [%.4g, %.4g]; outer_tol (eps1) 1e-7 stopped it: %s after %d sweeps, common error %.1e\n", lo, hi, st.reason_name, (int)st.iterations, st.error);
+  printf("FIGURE uzawa_local with rho_local: rho_a = 0.25/W_aa,nn in [%.4g, %.4g]; outer_tol (eps1) 1e-7 stopped it: %s after %d sweeps, common error %.1e\n",
+    lo, hi, st.reason_name, (int)st.iterations, st.error);
   assert_true(st.reason == FC_CONTACT_SOLVER_DIVERGED_INEXACT || st.reason == FC_CONTACT_SOLVER_CONVERGED_TOL);
   if (st.reason == FC_CONTACT_SOLVER_DIVERGED_INEXACT) assert_non_null(strstr(view, "stopped on outer_tol"));
   assert_int_equal(PetscOptionsClearValue(NULL, "-fc_contact_solver_uzawa_rho_local"), 0);
@@ -744,7 +768,8 @@ static void test_options(void **state)
   assert_int_equal(ierr, PETSC_ERR_ARG_WRONG);
   /* bad values: one input-error line naming the option (and nothing leaks: -malloc_dump) */
   {
-    const char *bad[][2] = {{"-fc_contact_solver_uzawa_rho", "-1"}, {"-fc_contact_solver_uzawa_rel_tol", "-1e-3"}, {"-fc_contact_solver_uzawa_rho_factor", "0"}};
+    const char *bad[][2] = {
+      {"-fc_contact_solver_uzawa_rho", "-1"}, {"-fc_contact_solver_uzawa_rel_tol", "-1e-3"}, {"-fc_contact_solver_uzawa_rho_factor", "0"}};
     for (int k = 0; k < 3; k++) {
       FcTestSolverBadOption(s, bad[k][0], bad[k][1], err, sizeof err);
       if (k == 0) printf("FIGURE bad option: %s", err);
@@ -780,7 +805,13 @@ static PetscErrorCode RegisterTypes(void)
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_single_contact), cmocka_unit_test(test_random_problems), cmocka_unit_test(test_frictionless), cmocka_unit_test(test_pgs_friction), cmocka_unit_test(test_statuses), cmocka_unit_test(test_multibody_stall), cmocka_unit_test(test_options),
+    cmocka_unit_test(test_single_contact),
+    cmocka_unit_test(test_random_problems),
+    cmocka_unit_test(test_frictionless),
+    cmocka_unit_test(test_pgs_friction),
+    cmocka_unit_test(test_statuses),
+    cmocka_unit_test(test_multibody_stall),
+    cmocka_unit_test(test_options),
   };
 
   return FcTestMain(argc, argv, tests, RegisterTypes, NULL);

@@ -23,14 +23,15 @@
 #include "../../src/run/verdict.h"
 #include "testutil.h"
 
-static const FcCaseVerdict spec = {.set = PETSC_TRUE, .drop = "d", .energy = "e", .rise = 10.0, .after = 5.0, .stand_drop = 0.01, .stand_energy = 1e-6, .collapse_drop = 0.1};
+static const FcCaseVerdict spec = {
+  .set = PETSC_TRUE, .drop = "d", .energy = "e", .rise = 10.0, .after = 5.0, .stand_drop = 0.01, .stand_energy = 1e-6, .collapse_drop = 0.1};
 
 static void Settling(FcVerdict *v, PetscReal t_end, PetscReal t_bad, PetscReal e_bad, PetscReal d_bad)
 {
   for (int k = 0; k <= (int)round(t_end / 0.1); k++) {
     PetscReal t = 0.1 * k, row[2];
-    row[0] = -0.05 * (1 - exp(-t));
-    row[1] = t <= 5.0 ? 1e9 : 1e-1; /* 1e3 m g H before, 1e-7 m g H after */
+    row[0]      = -0.05 * (1 - exp(-t));
+    row[1]      = t <= 5.0 ? 1e9 : 1e-1; /* 1e3 m g H before, 1e-7 m g H after */
     if (fabs(t - t_bad) < 1e-9) {
       if (e_bad > 0) row[1] = e_bad;
       if (d_bad != 0) row[0] = -d_bad;

@@ -46,7 +46,8 @@
  * options; NULL: none), the cmocka group `name` with its fixtures (NULL: none), the handler
  * popped (so that -malloc_dump reports only real leaks), fini() (package finalizers; NULL: none),
  * PetscFinalize. Returns the number of failed tests, or 1 when PETSc, init or fini fails. */
-static inline int FcTestRun(int *argc, char ***argv, const char *name, const struct CMUnitTest *tests, size_t ntests, CMFixtureFunction setup, CMFixtureFunction teardown, PetscErrorCode (*init)(void), PetscErrorCode (*fini)(void))
+static inline int FcTestRun(int *argc, char ***argv, const char *name, const struct CMUnitTest *tests, size_t ntests, CMFixtureFunction setup,
+  CMFixtureFunction teardown, PetscErrorCode (*init)(void), PetscErrorCode (*fini)(void))
 {
   int fails;
 
@@ -88,15 +89,9 @@ static inline PetscReal FcTestXorshift(uint64_t *state)
 }
 
 /* The two generators as callbacks rnd(ctx) in [-1, 1), ctx the uint64_t state. */
-static inline PetscReal FcTestUniformCtx(void *ctx)
-{
-  return FcTestUniform((uint64_t *)ctx, -1.0, 1.0);
-}
+static inline PetscReal FcTestUniformCtx(void *ctx) { return FcTestUniform((uint64_t *)ctx, -1.0, 1.0); }
 
-static inline PetscReal FcTestXorshiftCtx(void *ctx)
-{
-  return FcTestXorshift((uint64_t *)ctx);
-}
+static inline PetscReal FcTestXorshiftCtx(void *ctx) { return FcTestXorshift((uint64_t *)ctx); }
 
 /* ---- capture of stdout or stderr -------------------------------------------------------- */
 
@@ -123,10 +118,7 @@ static inline void FcTestCaptureFd(FcTestCapture *c, int fd)
 }
 
 /* stderr (what an input error prints) */
-static inline void FcTestCaptureStart(FcTestCapture *c)
-{
-  FcTestCaptureFd(c, STDERR_FILENO);
-}
+static inline void FcTestCaptureStart(FcTestCapture *c) { FcTestCaptureFd(c, STDERR_FILENO); }
 
 /* Restore the descriptor and return what was written (NUL-terminated, at most len - 1 bytes). */
 static inline void FcTestCaptureStop(FcTestCapture *c, char *buf, size_t len)
@@ -309,9 +301,10 @@ typedef enum {
  * caller. */
 static inline void FcTestRandomDelassus(uint64_t *rng, int m, FcTestWForm form, FcContactProblem *prob)
 {
-  const int        n3 = 3 * m, n = n3 + 2 + (int)FcTestUniform(rng, 0, 6);
-  const PetscBool  gram = (PetscBool)(form == FC_TEST_W_GRAM), lower = (PetscBool)(gram || form == FC_TEST_W_LOWER);
-  double          *B = malloc(sizeof(double) * n * n), *A = malloc(sizeof(double) * n * n), *J = malloc(sizeof(double) * n3 * n), *X = malloc(sizeof(double) * n * n3), *col = malloc(sizeof(double) * n);
+  const int       n3 = 3 * m, n = n3 + 2 + (int)FcTestUniform(rng, 0, 6);
+  const PetscBool gram = (PetscBool)(form == FC_TEST_W_GRAM), lower = (PetscBool)(gram || form == FC_TEST_W_LOWER);
+  double *B = malloc(sizeof(double) * n * n), *A = malloc(sizeof(double) * n * n), *J = malloc(sizeof(double) * n3 * n), *X = malloc(sizeof(double) * n * n3),
+         *col = malloc(sizeof(double) * n);
   FcContactProblem p;
 
   for (int i = 0; i < n * n; i++) B[i] = FcTestUniform(rng, -1, 1);
@@ -355,7 +348,7 @@ static inline void FcTestRandomDelassus(uint64_t *rng, int m, FcTestWForm form, 
  * W_ab, q_a → d_a q_a: contacts of different stiffness. */
 static inline void FcTestRandomProblem(uint64_t *rng, int m, FcTestWForm form, double mu_max, double het, FcContactProblem *prob)
 {
-  const int        n3 = 3 * m;
+  const int        n3    = 3 * m;
   const PetscBool  lower = (PetscBool)(form == FC_TEST_W_LOWER);
   double          *d     = malloc(sizeof(double) * (m ? m : 1));
   FcContactProblem p;
@@ -451,14 +444,7 @@ static inline void FcTestSolverView(FcContactSolver s, char *buf, size_t len)
 
 /* Gmsh's tet10 mid-edge nodes 4..9 sit on the edges (0,1), (1,2), (2,0), (3,0), (3,2), (3,1):
  * written out here, independently of src/fem (FcTetEdgeNodes), for the tests that check it. */
-static const int FcTestGmshTetEdges[6][2] = {
-  {0, 1},
-  {1, 2},
-  {2, 0},
-  {3, 0},
-  {3, 2},
-  {3, 1}
-};
+static const int FcTestGmshTetEdges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {3, 0}, {3, 2}, {3, 1}};
 
 /* Cube [0, L]^3 of n^3 cells, each split into the 6 Kuhn tetrahedra around its main diagonal
  * (conforming across cells, positively oriented). Interior vertices are moved by pv·h·rnd() per
@@ -467,7 +453,8 @@ static const int FcTestGmshTetEdges[6][2] = {
  * elements). Boundary faces (all corners on one plane of the cube) are oriented outward, with
  * tri6 mid-edge nodes; elem_id[e] = e + 1. rnd may be NULL when pv = pm = 0. Free it with
  * FcTestCubeMeshFree (or FcMeshDestroy). */
-static inline PetscErrorCode FcTestCubeMesh(PetscInt n, PetscInt order, PetscReal L, PetscReal pv, PetscReal pm, PetscReal (*rnd)(void *), void *ctx, FcMesh *mesh)
+static inline PetscErrorCode FcTestCubeMesh(
+  PetscInt n, PetscInt order, PetscReal L, PetscReal pv, PetscReal pm, PetscReal (*rnd)(void *), void *ctx, FcMesh *mesh)
 {
   const PetscInt  nv = (n + 1) * (n + 1) * (n + 1), ncell = n * n * n, nel = 6 * ncell, npe = order == 1 ? 4 : 10, npf = order == 1 ? 3 : 6;
   const PetscReal h = L / n, tol = 1e-12 * L;
@@ -565,7 +552,7 @@ static inline PetscErrorCode FcTestCubeMesh(PetscInt n, PetscInt order, PetscRea
       PetscInt *v = mesh->bfaces + 6 * f;
       for (int k = 0; k < 3; k++) {
         const PetscInt p = v[FcTriEdgeNodes[k][0]], q = v[FcTriEdgeNodes[k][1]];
-        v[3 + k]         = edge[PetscMin(p, q) * nv + PetscMax(p, q)];
+        v[3 + k] = edge[PetscMin(p, q) * nv + PetscMax(p, q)];
       }
     }
     PetscCall(PetscFree(edge));
@@ -608,14 +595,18 @@ static inline PetscErrorCode FcTestCubeMeshWriteMsh(const FcMesh *mesh, PetscRea
   fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n7\n");
   for (int k = 0; k < 6; k++) fprintf(f, "2 %d \"%s\"\n", k + 1, plane[k]);
   fprintf(f, "3 7 \"body\"\n$EndPhysicalNames\n$Nodes\n%d\n", (int)mesh->nnodes);
-  for (PetscInt i = 0; i < mesh->nnodes; i++) fprintf(f, "%d %.17g %.17g %.17g\n", (int)i + 1, (double)(mesh->X[3 * i] / L * size[0]), (double)(mesh->X[3 * i + 1] / L * size[1]), (double)(mesh->X[3 * i + 2] / L * size[2]));
+  for (PetscInt i = 0; i < mesh->nnodes; i++)
+    fprintf(f, "%d %.17g %.17g %.17g\n", (int)i + 1, (double)(mesh->X[3 * i] / L * size[0]), (double)(mesh->X[3 * i + 1] / L * size[1]),
+      (double)(mesh->X[3 * i + 2] / L * size[2]));
   fprintf(f, "$EndNodes\n$Elements\n%d\n", (int)(mesh->nbfaces + mesh->nelems));
   for (PetscInt b = 0; b < mesh->nbfaces; b++) {
-    const PetscInt *v = mesh->bfaces + 3 * b;
+    const PetscInt *v   = mesh->bfaces + 3 * b;
     int             tag = 0;
     for (int d = 0; d < 3 && !tag; d++)
       for (int s = 0; s < 2 && !tag; s++)
-        if (PetscAbsReal(mesh->X[3 * v[0] + d] - s * L) < tol && PetscAbsReal(mesh->X[3 * v[1] + d] - s * L) < tol && PetscAbsReal(mesh->X[3 * v[2] + d] - s * L) < tol) tag = 2 * d + s + 1;
+        if (PetscAbsReal(mesh->X[3 * v[0] + d] - s * L) < tol && PetscAbsReal(mesh->X[3 * v[1] + d] - s * L) < tol &&
+          PetscAbsReal(mesh->X[3 * v[2] + d] - s * L) < tol)
+          tag = 2 * d + s + 1;
     fprintf(f, "%d 2 2 %d %d %d %d %d\n", (int)b + 1, tag, tag, (int)v[0] + 1, (int)v[1] + 1, (int)v[2] + 1);
   }
   for (PetscInt e = 0; e < mesh->nelems; e++) {
@@ -631,23 +622,16 @@ static inline PetscErrorCode FcTestCubeMeshWriteMsh(const FcMesh *mesh, PetscRea
  * nodes moved by 0.04·L·rnd(ctx) per component). */
 static inline void FcTestOneElement(PetscInt order, PetscBool curved, PetscReal L, PetscReal Xe[], PetscReal (*rnd)(void *), void *ctx)
 {
-  const PetscReal V[4][3] = {
-    {0.10,  -0.05, 0.02 },
-    {1.05,  0.10,  -0.03},
-    {0.05,  0.95,  0.10 },
-    {-0.02, 0.08,  1.10 }
-  };
+  const PetscReal V[4][3] = {{0.10, -0.05, 0.02}, {1.05, 0.10, -0.03}, {0.05, 0.95, 0.10}, {-0.02, 0.08, 1.10}};
   for (int a = 0; a < 4; a++)
     for (int d = 0; d < 3; d++) Xe[3 * a + d] = L * V[a][d];
   if (order == 1) return;
   for (int e = 0; e < 6; e++)
-    for (int d = 0; d < 3; d++) Xe[3 * (4 + e) + d] = 0.5 * (Xe[3 * FcTetEdgeNodes[e][0] + d] + Xe[3 * FcTetEdgeNodes[e][1] + d]) + (curved ? 0.04 * L * rnd(ctx) : 0.0);
+    for (int d = 0; d < 3; d++)
+      Xe[3 * (4 + e) + d] = 0.5 * (Xe[3 * FcTetEdgeNodes[e][0] + d] + Xe[3 * FcTetEdgeNodes[e][1] + d]) + (curved ? 0.04 * L * rnd(ctx) : 0.0);
 }
 
-static inline const char *FcTestElemName(PetscInt order, PetscBool curved)
-{
-  return order == 1 ? "tet4" : (curved ? "tet10 curved" : "tet10");
-}
+static inline const char *FcTestElemName(PetscInt order, PetscBool curved) { return order == 1 ? "tet4" : (curved ? "tet10 curved" : "tet10"); }
 
 /* A material of the registry (FcMaterialRegisterAll) with E, nu and density set (defaults for
  * the rest). */

@@ -42,40 +42,33 @@
  * steps' price: 1/(1.2 − 1), so that a probe that buys nothing costs at most 20 % (AutoAfterNsgs_Private). */
 #define AUTO_PROBE_SWEEPS 5
 
-typedef enum {
-  AUTO_FIRST_MODEL,
-  AUTO_FIRST_NSGS,
-  AUTO_FIRST_NEWTON
-} AutoFirst;
+typedef enum { AUTO_FIRST_MODEL, AUTO_FIRST_NSGS, AUTO_FIRST_NEWTON } AutoFirst;
 static const char *const AutoFirstNames[] = {"model", "nsgs", "newton"};
 
 /* auto's options (after -fc_contact_solver_auto_): the only ones accepted */
 static const char *const AutoOptions[] = {"first", "first_newton_ratio", "newton_steps", "newton_step_sweeps", "monitor", NULL};
 
 typedef struct {
-  FcContactSolver gs, nt;          /* the children: nsgs and newton */
-  AutoFirst       first;           /* model (default), nsgs or newton */
-  PetscReal       first_ratio;     /* model: newton first when a step is predicted to cost at most this many sweeps (5) */
-  PetscInt        newton_steps;    /* Newton steps a finish is predicted to take (10) */
-  PetscReal       step_sweeps;     /* a Newton step's cost in sweeps before one was measured (50) */
+  FcContactSolver gs, nt;       /* the children: nsgs and newton */
+  AutoFirst       first;        /* model (default), nsgs or newton */
+  PetscReal       first_ratio;  /* model: newton first when a step is predicted to cost at most this many sweeps (5) */
+  PetscInt        newton_steps; /* Newton steps a finish is predicted to take (10) */
+  PetscReal       step_sweeps;  /* a Newton step's cost in sweeps before one was measured (50) */
   PetscBool       monitor;
   /* last solve */
-  PetscInt        sweeps, steps, switches;
-  PetscReal       tgs, tnt;
-  const char     *started, *finished; /* "nsgs" / "newton" */
+  PetscInt    sweeps, steps, switches;
+  PetscReal   tgs, tnt;
+  const char *started, *finished; /* "nsgs" / "newton" */
   /* all solves */
-  PetscInt64      sweeps_all, steps_all, switches_all;
-  PetscInt        ncap;            /* entries of the work arrays */
-  PetscReal      *r0, *rgs, *rnt;  /* the initial r, nsgs's last iterate, a u = W r + q (3m each) */
-  FcEnvelopeLU    env;             /* the ordering newton's envelope LU would take: its flops price a step */
+  PetscInt64   sweeps_all, steps_all, switches_all;
+  PetscInt     ncap;           /* entries of the work arrays */
+  PetscReal   *r0, *rgs, *rnt; /* the initial r, nsgs's last iterate, a u = W r + q (3m each) */
+  FcEnvelopeLU env;            /* the ordering newton's envelope LU would take: its flops price a step */
 } FcContactSolver_Auto;
 
 /* Whether newton factors its matrix with its own dense LU (newton.c NewtonUseOwnLU_Private with
  * its default `auto`): a dense W, or at most 32 contacts. */
-static PetscBool AutoNewtonOwnLU_Private(FcContactProblem p)
-{
-  return (PetscBool)(!FcContactProblemIsSparse(p) || p->m <= 32);
-}
+static PetscBool AutoNewtonOwnLU_Private(FcContactProblem p) { return (PetscBool)(!FcContactProblemIsSparse(p) || p->m <= 32); }
 
 /* A Newton step's cost in sweeps, before one was measured, by flops (never by measured time: the
  * same problem takes the same path in every run). A sweep: the local solves (about 200 flops per
@@ -119,7 +112,8 @@ static PetscErrorCode AutoStepSweeps_Private(FcContactSolver_Auto *au, FcContact
  * problems of 1-3 contacts solved in 0.6-1 µs was auto's whole difference to newton alone
  * (bench/solve_overhead, doc/contact.md "auto"). u is the child's W r + q when it formed it
  * (solver.h uexact), else formed here in u. */
-static PetscErrorCode AutoChunk_Private(FcContactSolver s, FcContactSolver child, FcContactProblem p, PetscReal r[], PetscInt k, PetscReal u[], FcContactSolverStats *cs)
+static PetscErrorCode AutoChunk_Private(
+  FcContactSolver s, FcContactSolver child, FcContactProblem p, PetscReal r[], PetscInt k, PetscReal u[], FcContactSolverStats *cs)
 {
   PetscLogDouble t0, t1;
 
@@ -160,7 +154,8 @@ typedef struct {
  * counted in sweeps, a Newton step as the model's `ratio` sweeps — not measured times, so that the
  * same problem takes the same path in every run and in both storages of W (reproducible runs;
  * test_sparse). */
-static PetscErrorCode AutoAfterNsgs_Private(FcContactSolver_Auto *au, FcContactProblem p, PetscReal r[], PetscReal tol, PetscReal e0, const FcContactSolverStats *cs, AutoState *as)
+static PetscErrorCode AutoAfterNsgs_Private(
+  FcContactSolver_Auto *au, FcContactProblem p, PetscReal r[], PetscReal tol, PetscReal e0, const FcContactSolverStats *cs, AutoState *as)
 {
   const PetscInt n = 3 * p->m;
   PetscReal      tgs, tnt, tstep, e = as->e;
@@ -180,8 +175,12 @@ static PetscErrorCode AutoAfterNsgs_Private(FcContactSolver_Auto *au, FcContactP
    * remaining work, the goal's margin (auto within 1.2 times the faster solver); with 2 (before)
    * walls and rock piles that nsgs finishes in 200-1000 sweeps paid probes of 0.5-0.9 times
    * nsgs's whole solve. After: newton's measured speed, halved for every round that stalled */
-  tnt = (as->vnt > 0 ? PetscLog10Real(e / tol) / as->vnt : (as->tried ? au->newton_steps : AUTO_PROBE_SWEEPS) * tstep) * (PetscReal)(1 << PetscMin(as->stalled, 20));
-  if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto nsgs   %6" PetscInt_FMT " sweeps error %.3e (%.3g decades per sweep): finish nsgs %.3g sweeps, newton %.3g sweeps\n", au->sweeps, (double)e, (double)as->vgs, (double)tgs, (double)tnt));
+  tnt = (as->vnt > 0 ? PetscLog10Real(e / tol) / as->vnt : (as->tried ? au->newton_steps : AUTO_PROBE_SWEEPS) * tstep) *
+    (PetscReal)(1 << PetscMin(as->stalled, 20));
+  if (au->monitor)
+    PetscCall(
+      PetscPrintf(PETSC_COMM_SELF, "  auto nsgs   %6" PetscInt_FMT " sweeps error %.3e (%.3g decades per sweep): finish nsgs %.3g sweeps, newton %.3g sweeps\n",
+        au->sweeps, (double)e, (double)as->vgs, (double)tgs, (double)tnt));
   if (!(tgs > tnt)) {
     as->chunk = PetscMin(2 * as->chunk, 200);
     PetscFunctionReturn(0);
@@ -218,7 +217,9 @@ static PetscErrorCode AutoAfterNewton_Private(FcContactSolver_Auto *au, FcContac
   as->tround += cs->iterations * as->ratio;
   as->vnt = e < as->eround && as->eround < PETSC_INFINITY && as->tround > 0 ? PetscLog10Real(as->eround / e) / as->tround : 0;
   as->ent = e;
-  if (au->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto newton %6" PetscInt_FMT " steps  error %.3e (%.3g decades per sweep of cost; nsgs %.3g)\n", au->steps, (double)e, (double)as->vnt, (double)as->vgs));
+  if (au->monitor)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto newton %6" PetscInt_FMT " steps  error %.3e (%.3g decades per sweep of cost; nsgs %.3g)\n", au->steps,
+      (double)e, (double)as->vnt, (double)as->vgs));
   if (au->sweeps && as->vnt >= as->vgs) {
     as->nchunk = PetscMin(2 * as->nchunk, au->newton_steps);
     PetscFunctionReturn(0);
@@ -244,9 +245,10 @@ static PetscErrorCode AutoAfterNewton_Private(FcContactSolver_Auto *au, FcContac
  * are counted once (a dense W: a scan of its m² blocks, which done twice was 0.2 µs of auto's
  * 0.25 µs fixed cost over newton's at 5 contacts, bench/solve_overhead). *done: r already decided
  * the solve. */
-static PetscErrorCode AutoStart_Private(FcContactSolver s, FcContactSolver_Auto *au, FcContactProblem p, const PetscReal r[], AutoState *as, FcContactSolverStats *st, PetscBool *done)
+static PetscErrorCode AutoStart_Private(
+  FcContactSolver s, FcContactSolver_Auto *au, FcContactProblem p, const PetscReal r[], AutoState *as, FcContactSolverStats *st, PetscBool *done)
 {
-  const PetscInt n = 3 * p->m;
+  const PetscInt n    = 3 * p->m;
   PetscBool      zero = PETSC_TRUE;
 
   PetscFunctionBegin;
@@ -256,7 +258,8 @@ static PetscErrorCode AutoStart_Private(FcContactSolver s, FcContactSolver_Auto 
   PetscCall(AutoStepSweeps_Private(au, p, as->nb, PETSC_FALSE, &as->ratio));
   /* "W dense" by its blocks (the fill rule, problem.h), not by its storage: the same problem must
    * be solved alike in both storages (test_sparse) */
-  as->newton = (PetscBool)(au->first == AUTO_FIRST_NEWTON || (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && (!FcContactProblemPreferSparse(p->m, as->nb) || as->ratio <= au->first_ratio)));
+  as->newton = (PetscBool)(au->first == AUTO_FIRST_NEWTON ||
+    (au->first == AUTO_FIRST_MODEL && AutoNewtonOwnLU_Private(p) && (!FcContactProblemPreferSparse(p->m, as->nb) || as->ratio <= au->first_ratio)));
   if (as->newton) {
     if (!as->priced) PetscCall(AutoStepSweeps_Private(au, p, as->nb, PETSC_TRUE, &as->ratio)); /* auto_first newton on a block-sparse W */
     as->priced = PETSC_TRUE;
@@ -339,7 +342,9 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
   au->sweeps_all += au->sweeps;
   au->steps_all += au->steps;
   au->switches_all += au->switches;
-  PetscCall(PetscInfo(NULL, "auto: %" PetscInt_FMT " nsgs sweeps (%g s), %" PetscInt_FMT " newton steps (%g s), %" PetscInt_FMT " switches, started with %s, finished by %s\n", au->sweeps, (double)au->tgs, au->steps, (double)au->tnt, au->switches, au->started ? au->started : "-", au->finished ? au->finished : "-"));
+  PetscCall(PetscInfo(NULL,
+    "auto: %" PetscInt_FMT " nsgs sweeps (%g s), %" PetscInt_FMT " newton steps (%g s), %" PetscInt_FMT " switches, started with %s, finished by %s\n",
+    au->sweeps, (double)au->tgs, au->steps, (double)au->tnt, au->switches, au->started ? au->started : "-", au->finished ? au->finished : "-"));
   PetscFunctionReturn(0);
 }
 
@@ -350,7 +355,8 @@ static PetscErrorCode FcContactSolverSummary_Auto(FcContactSolver s, char *buf, 
   PetscFunctionBegin;
   if (!au->started) snprintf(buf, len, "auto: no iteration (the initial r met tol)");
   else
-    snprintf(buf, len, "auto: nsgs %d sweeps %.3g s, newton %d steps %.3g s, %d switches, started with %s, finished by %s", (int)au->sweeps, (double)au->tgs, (int)au->steps, (double)au->tnt, (int)au->switches, au->started, au->finished ? au->finished : "-");
+    snprintf(buf, len, "auto: nsgs %d sweeps %.3g s, newton %d steps %.3g s, %d switches, started with %s, finished by %s", (int)au->sweeps, (double)au->tgs,
+      (int)au->steps, (double)au->tnt, (int)au->switches, au->started, au->finished ? au->finished : "-");
   PetscFunctionReturn(0);
 }
 
@@ -389,7 +395,8 @@ static PetscErrorCode FcContactSolverSetFromOptions_Auto(FcContactSolver s, Pets
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "auto: nsgs and newton, switching when progress stalls");
-  PetscCall(PetscOptionsString("-auto_first", "The first solver: model (newton on small dense problems, else nsgs), nsgs or newton", "", AutoFirstNames[au->first], val, sizeof val, &set));
+  PetscCall(PetscOptionsString("-auto_first", "The first solver: model (newton on small dense problems, else nsgs), nsgs or newton", "",
+    AutoFirstNames[au->first], val, sizeof val, &set));
   if (set) {
     PetscInt k;
     for (k = 0; k < 3 && strcmp(val, AutoFirstNames[k]); k++) {}
@@ -401,13 +408,15 @@ static PetscErrorCode FcContactSolverSetFromOptions_Auto(FcContactSolver s, Pets
   }
   {
     PetscReal fr = au->first_ratio;
-    PetscCall(PetscOptionsReal("-auto_first_newton_ratio", "model: newton first when a Newton step is predicted to cost at most this many sweeps", "", fr, &fr, &set));
+    PetscCall(
+      PetscOptionsReal("-auto_first_newton_ratio", "model: newton first when a Newton step is predicted to cost at most this many sweeps", "", fr, &fr, &set));
     if (set && !(fr >= 0 && !PetscIsInfOrNanReal(fr)) && !s->opterr[0]) {
       snprintf(s->optname, sizeof s->optname, "-%sauto_first_newton_ratio", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
       snprintf(s->opterr, sizeof s->opterr, "must be finite and >= 0 (got %g)", (double)fr);
     } else au->first_ratio = fr;
   }
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-auto_newton_steps", "Newton steps per chunk, and the steps a finish by newton is predicted to take", &au->newton_steps, 1));
+  PetscCall(FcContactSolverOptionsBoundedInt(
+    s, PetscOptionsObject, "-auto_newton_steps", "Newton steps per chunk, and the steps a finish by newton is predicted to take", &au->newton_steps, 1));
   PetscCall(PetscOptionsReal("-auto_newton_step_sweeps", "A Newton step's cost in nsgs sweeps, before one was measured", "", ss, &ss, &set));
   if (set && !(ss > 0 && !PetscIsInfOrNanReal(ss)) && !s->opterr[0]) {
     snprintf(s->optname, sizeof s->optname, "-%sauto_newton_step_sweeps", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "");
@@ -438,10 +447,15 @@ static PetscErrorCode FcContactSolverView_Auto(FcContactSolver s, PetscViewer vi
   char                  sum[256];
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "auto: first %s (model: newton first when a step is predicted to cost at most %g sweeps), newton chunks of %" PetscInt_FMT " steps, a step with PETSc's sparse LU predicted as %g sweeps before one is measured\n", AutoFirstNames[au->first], (double)au->first_ratio, au->newton_steps, (double)au->step_sweeps));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+    "auto: first %s (model: newton first when a step is predicted to cost at most %g sweeps), newton chunks of %" PetscInt_FMT
+    " steps, a step with PETSc's sparse LU predicted as %g sweeps before one is measured\n",
+    AutoFirstNames[au->first], (double)au->first_ratio, au->newton_steps, (double)au->step_sweeps));
   if (s->nsolves) {
     PetscCall(FcContactSolverSummary_Auto(s, sum, sizeof sum));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%s (last solve); %" PetscInt64_FMT " sweeps, %" PetscInt64_FMT " steps, %" PetscInt64_FMT " switches (all solves)\n", sum, au->sweeps_all, au->steps_all, au->switches_all));
+    PetscCall(
+      PetscViewerASCIIPrintf(viewer, "%s (last solve); %" PetscInt64_FMT " sweeps, %" PetscInt64_FMT " steps, %" PetscInt64_FMT " switches (all solves)\n", sum,
+        au->sweeps_all, au->steps_all, au->switches_all));
   }
   PetscFunctionReturn(0);
 }
@@ -465,10 +479,10 @@ PetscErrorCode FcContactSolverCreate_Auto(FcContactSolver s)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&au));
-  au->first          = AUTO_FIRST_MODEL;
-  au->first_ratio    = 10;
-  au->newton_steps   = 10;
-  au->step_sweeps    = 50;
+  au->first        = AUTO_FIRST_MODEL;
+  au->first_ratio  = 10;
+  au->newton_steps = 10;
+  au->step_sweeps  = 50;
   FcEnvelopeLUInit(&au->env);
   PetscCall(FcContactSolverCreate(&au->gs));
   PetscCall(FcContactSolverSetType(au->gs, "nsgs"));

@@ -1,10 +1,7 @@
 /* fcsim — LU in an envelope, reverse Cuthill–McKee order (envelope.h). */
 #include "envelope.h"
 
-void FcEnvelopeLUInit(FcEnvelopeLU *e)
-{
-  PetscMemzero(e, sizeof *e);
-}
+void FcEnvelopeLUInit(FcEnvelopeLU *e) { PetscMemzero(e, sizeof *e); }
 
 PetscErrorCode FcEnvelopeLUDestroy(FcEnvelopeLU *e)
 {
@@ -19,7 +16,8 @@ PetscErrorCode FcEnvelopeLUDestroy(FcEnvelopeLU *e)
 /* Breadth-first level structure from root over the blocks not yet numbered (iperm < 0): the
  * queue in level order (*nq blocks), the first of the last level at *last; returns the number of
  * levels. mark[] == stamp flags the blocks queued by this search. */
-static PetscInt Levels_Private(const PetscInt bptr[], const PetscInt bcol[], const PetscInt iperm[], PetscInt root, PetscInt mark[], PetscInt stamp, PetscInt queue[], PetscInt *nq, PetscInt *last)
+static PetscInt Levels_Private(const PetscInt bptr[], const PetscInt bcol[], const PetscInt iperm[], PetscInt root, PetscInt mark[], PetscInt stamp,
+  PetscInt queue[], PetscInt *nq, PetscInt *last)
 {
   PetscInt head = 0, tail = 0, nlev = 0;
 
@@ -28,14 +26,14 @@ static PetscInt Levels_Private(const PetscInt bptr[], const PetscInt bcol[], con
   *last         = 0;
   while (head < tail) {
     const PetscInt end = tail;
-    *last = head;
+    *last              = head;
     nlev++;
     for (; head < end; head++) {
       const PetscInt a = queue[head];
       for (PetscInt k = bptr[a]; k < bptr[a + 1]; k++) {
         const PetscInt b = bcol[k];
         if (iperm[b] < 0 && mark[b] != stamp) {
-          mark[b]         = stamp;
+          mark[b]       = stamp;
           queue[tail++] = b;
         }
       }
@@ -45,10 +43,7 @@ static PetscInt Levels_Private(const PetscInt bptr[], const PetscInt bcol[], con
   return nlev;
 }
 
-static inline PetscInt Degree_Private(const PetscInt bptr[], PetscInt a)
-{
-  return bptr[a + 1] - bptr[a] - 1; /* the diagonal block is always stored */
-}
+static inline PetscInt Degree_Private(const PetscInt bptr[], PetscInt a) { return bptr[a + 1] - bptr[a] - 1; /* the diagonal block is always stored */ }
 
 PetscErrorCode FcEnvelopeLUOrder(FcEnvelopeLU *e, PetscInt m, const PetscInt bptr[], const PetscInt bcol[])
 {
@@ -96,15 +91,15 @@ PetscErrorCode FcEnvelopeLUOrder(FcEnvelopeLU *e, PetscInt m, const PetscInt bpt
       last = last2;
     }
     { /* number the component from root; queue holds the numbered blocks in order */
-      PetscInt head = pos;
-      e->perm[pos]    = root;
+      PetscInt head  = pos;
+      e->perm[pos]   = root;
       e->iperm[root] = pos++;
       for (; head < pos; head++) {
         const PetscInt a = e->perm[head], p0 = pos;
         for (PetscInt k = bptr[a]; k < bptr[a + 1]; k++) {
           const PetscInt b = bcol[k];
           if (e->iperm[b] >= 0) continue;
-          e->iperm[b] = pos;
+          e->iperm[b]    = pos;
           e->perm[pos++] = b;
         }
         for (PetscInt i = p0 + 1; i < pos; i++) { /* insertion sort of the new ones by degree (a handful) */
@@ -118,7 +113,7 @@ PetscErrorCode FcEnvelopeLUOrder(FcEnvelopeLU *e, PetscInt m, const PetscInt bpt
     }
   }
   for (PetscInt k = 0; k < m / 2; k++) { /* reverse (George 1971): the envelope shrinks, never grows */
-    const PetscInt t = e->perm[k];
+    const PetscInt t   = e->perm[k];
     e->perm[k]         = e->perm[m - 1 - k];
     e->perm[m - 1 - k] = t;
   }
@@ -201,7 +196,7 @@ void FcEnvelopeLUFactor(FcEnvelopeLU *e, PetscReal zeropivot, PetscBool *ok)
   for (PetscInt i = 0; i < e->n; i++) {
     const PetscInt si = 3 * e->first[i / 3];
     PetscReal     *Li = e->L + e->off[i] - si, *Ui = e->U + e->off[i] - si; /* Li[j] = l_ij, Ui[j] = u_ji, j in [si, i) */
-    for (PetscInt j = si; j < i; j++) { /* column i of U: u_ji = a_ji − Σ_{k<j} l_jk u_ki */
+    for (PetscInt j = si; j < i; j++) {                                     /* column i of U: u_ji = a_ji − Σ_{k<j} l_jk u_ki */
       const PetscInt   sj = 3 * e->first[j / 3], k0 = PetscMax(si, sj);
       const PetscReal *Lj = e->L + e->off[j] - sj;
       Ui[j] -= Dot_Private(Lj + k0, Ui + k0, j - k0);
@@ -209,7 +204,7 @@ void FcEnvelopeLUFactor(FcEnvelopeLU *e, PetscReal zeropivot, PetscBool *ok)
     for (PetscInt j = si; j < i; j++) { /* row i of L: l_ij = (a_ij − Σ_{k<j} l_ik u_kj) / u_jj */
       const PetscInt   sj = 3 * e->first[j / 3], k0 = PetscMax(si, sj);
       const PetscReal *Uj = e->U + e->off[j] - sj;
-      Li[j] = (Li[j] - Dot_Private(Li + k0, Uj + k0, j - k0)) / e->d[j];
+      Li[j]               = (Li[j] - Dot_Private(Li + k0, Uj + k0, j - k0)) / e->d[j];
     }
     e->d[i] -= Dot_Private(Li + si, Ui + si, i - si);
     if (!(PetscAbsReal(e->d[i]) > zeropivot * e->rowsum[i])) { /* also a NaN */

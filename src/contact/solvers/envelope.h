@@ -26,20 +26,20 @@
 #include "../../core/fc.h"
 
 typedef struct {
-  PetscInt   m, n;      /* blocks of the pattern set, rows (3m) */
-  PetscInt   mcap;      /* blocks the index arrays hold */
-  size_t     ecap;      /* entries L and U hold */
-  PetscInt  *perm;      /* m: perm[k] = the block at position k (RCM) */
-  PetscInt  *iperm;     /* m: iperm[a] = the position of block a */
-  PetscInt  *first;     /* m: first block column of block row k's envelope (positions) */
-  size_t    *off;       /* n + 1: row i's segment of L (and column i's of U) is L[off[i] .. off[i+1]) */
-  PetscReal *L, *U;     /* envelopes: L unit lower by rows, U upper by columns (diagonal in d) */
-  PetscReal *d;         /* n: the diagonal of U (the matrix's diagonal before Factor) */
-  PetscReal *rowsum;    /* n: Σ_j |a_ij| of row i as given (the pivot test) */
-  PetscReal *x;         /* n: work of Solve */
-  PetscInt  *iw;        /* 4m: work of the ordering */
-  size_t     nenv;      /* entries of the envelope (L's; U's are as many) */
-  PetscLogDouble flops; /* of one Factor (the envelope's dot products) */
+  PetscInt       m, n;   /* blocks of the pattern set, rows (3m) */
+  PetscInt       mcap;   /* blocks the index arrays hold */
+  size_t         ecap;   /* entries L and U hold */
+  PetscInt      *perm;   /* m: perm[k] = the block at position k (RCM) */
+  PetscInt      *iperm;  /* m: iperm[a] = the position of block a */
+  PetscInt      *first;  /* m: first block column of block row k's envelope (positions) */
+  size_t        *off;    /* n + 1: row i's segment of L (and column i's of U) is L[off[i] .. off[i+1]) */
+  PetscReal     *L, *U;  /* envelopes: L unit lower by rows, U upper by columns (diagonal in d) */
+  PetscReal     *d;      /* n: the diagonal of U (the matrix's diagonal before Factor) */
+  PetscReal     *rowsum; /* n: Σ_j |a_ij| of row i as given (the pivot test) */
+  PetscReal     *x;      /* n: work of Solve */
+  PetscInt      *iw;     /* 4m: work of the ordering */
+  size_t         nenv;   /* entries of the envelope (L's; U's are as many) */
+  PetscLogDouble flops;  /* of one Factor (the envelope's dot products) */
 } FcEnvelopeLU;
 
 void           FcEnvelopeLUInit(FcEnvelopeLU *e);
@@ -55,14 +55,14 @@ PetscErrorCode FcEnvelopeLUOrder(FcEnvelopeLU *e, PetscInt m, const PetscInt bpt
  * LU (newton.c NewtonPath_Private). */
 #define FC_ENVELOPE_AUTO_MAX_FLOPS 1e8
 /* Zero every value (before the blocks are set). */
-void           FcEnvelopeLUZero(FcEnvelopeLU *e);
+void FcEnvelopeLUZero(FcEnvelopeLU *e);
 /* Set block (a, b) (original numbering, row-major 3×3) of the matrix: b must be in a's block row of
  * the pattern set (or a itself). */
-void           FcEnvelopeLUSetBlock(FcEnvelopeLU *e, PetscInt a, PetscInt b, const PetscReal blk[9]);
+void FcEnvelopeLUSetBlock(FcEnvelopeLU *e, PetscInt a, PetscInt b, const PetscReal blk[9]);
 /* Factor in place, Crout order; *ok false at the first "zero" pivot (|u_ii| ≤ zeropivot · rowsum_i or
  * u_ii = 0), with the values then undefined (the caller sets the matrix again). */
-void           FcEnvelopeLUFactor(FcEnvelopeLU *e, PetscReal zeropivot, PetscBool *ok);
+void FcEnvelopeLUFactor(FcEnvelopeLU *e, PetscReal zeropivot, PetscBool *ok);
 /* b ← (LU)⁻¹ b, b in the original numbering (3m entries). */
-void           FcEnvelopeLUSolve(FcEnvelopeLU *e, PetscReal b[]);
+void FcEnvelopeLUSolve(FcEnvelopeLU *e, PetscReal b[]);
 
 #endif

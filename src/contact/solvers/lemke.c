@@ -89,16 +89,11 @@
 const char *FcLCPStatusName(FcLCPStatus status)
 {
   switch (status) {
-  case FC_LCP_SOLVED:
-    return "SOLVED";
-  case FC_LCP_RAY:
-    return "RAY";
-  case FC_LCP_MAX_PIVOTS:
-    return "MAX_PIVOTS";
-  case FC_LCP_SINGULAR:
-    return "SINGULAR";
-  case FC_LCP_INACCURATE:
-    return "INACCURATE";
+  case FC_LCP_SOLVED: return "SOLVED";
+  case FC_LCP_RAY: return "RAY";
+  case FC_LCP_MAX_PIVOTS: return "MAX_PIVOTS";
+  case FC_LCP_SINGULAR: return "SINGULAR";
+  case FC_LCP_INACCURATE: return "INACCURATE";
   }
   return "UNKNOWN";
 }
@@ -126,15 +121,15 @@ typedef struct {
   PetscInt        *cand;   /* rows still tied in the lexicographic test */
   PetscInt        *aidx;
   PetscInt         annz;
-  PetscReal        anorm;  /* ‖a‖∞ */
+  PetscReal        anorm; /* ‖a‖∞ */
   PetscInt         nrefactor;
 } Lemke;
 
-#define LEMKE_TIE        (64 * PETSC_MACHINE_EPSILON)
-#define LEMKE_Z0_TIE     1e-11
-#define LEMKE_PIVOT_TOL  1e-11 /* relative accuracy of B⁻¹ assumed by the noise floor of y (LemkeColumn_Private) */
-#define LEMKE_DRIFT_TOL  1e-10 /* relative residual of B y = a or B x = q that triggers a refactorization */
-#define LEMKE_FEAS_TOL   1e-9  /* a basic value below −this ‖x_B‖∞ after the final refactorization: inaccurate */
+#define LEMKE_TIE       (64 * PETSC_MACHINE_EPSILON)
+#define LEMKE_Z0_TIE    1e-11
+#define LEMKE_PIVOT_TOL 1e-11 /* relative accuracy of B⁻¹ assumed by the noise floor of y (LemkeColumn_Private) */
+#define LEMKE_DRIFT_TOL 1e-10 /* relative residual of B y = a or B x = q that triggers a refactorization */
+#define LEMKE_FEAS_TOL  1e-9  /* a basic value below −this ‖x_B‖∞ after the final refactorization: inaccurate */
 
 /* The entering column a_var (e_j for w_j, −M[:, j] for z_j, −e for z0) as its nonzeros. */
 static void LemkeGather_Private(Lemke *L, PetscInt var)
@@ -201,7 +196,7 @@ static PetscReal LemkeResidual_Private(Lemke *L, const PetscReal *rhs, const Pet
 {
   const PetscInt n     = L->n;
   PetscReal      scale = 0, rmax = 0, *zv = L->zval;
-  PetscInt       nz    = 0, *zj = L->zcol;
+  PetscInt       nz = 0, *zj = L->zcol;
 
   for (PetscInt i = 0; i < n; i++) {
     res[i] = rhs[i];
@@ -236,7 +231,7 @@ static PetscReal LemkeResidual_Private(Lemke *L, const PetscReal *rhs, const Pet
  * B y = a and B x_B = q, both in one pass over the rows of M. */
 static void LemkeDrift_Private(Lemke *L, PetscReal *ey, PetscReal *ex)
 {
-  const PetscInt n = L->n;
+  const PetscInt n  = L->n;
   PetscReal     *ry = L->col, *rx = L->work, sy = L->anorm, sx = 0, my = 0, mx = 0;
   PetscReal     *zy = L->zval, *zx = L->work + n;
   PetscInt       nz = 0, *zj = L->zcol;
@@ -383,7 +378,7 @@ static void LemkePivot_Private(Lemke *L, PetscInt r, PetscInt entering)
   const PetscReal inv = 1.0 / L->y[r];
   PetscReal      *Br  = L->Binv + (size_t)r * n;
 
-  PetscReal       rn  = 0;
+  PetscReal rn = 0;
 
   L->x[r] *= inv;
   for (PetscInt k = 0; k < n; k++) {
@@ -411,9 +406,9 @@ static void LemkePivot_Private(Lemke *L, PetscInt r, PetscInt entering)
  * the residual decreases. */
 static void LemkeRefine_Private(Lemke *L)
 {
-  const PetscInt n = L->n;
+  const PetscInt n   = L->n;
   PetscReal     *res = L->col, *xn = L->work, *res2 = L->work + n;
-  PetscReal      nr  = LemkeResidual_Private(L, L->q, L->x, res);
+  PetscReal      nr = LemkeResidual_Private(L, L->q, L->x, res);
 
   for (int it = 0; it < 3 && nr > 0; it++) {
     PetscReal nr2;
@@ -495,7 +490,7 @@ static PetscErrorCode LemkeDestroy_Private(Lemke *L)
  * drift of the updates, refined; *st becomes SINGULAR or INACCURATE when it is no solution. */
 static PetscErrorCode LemkeFinal_Private(Lemke *L, FcLCPStatus *st, FcLCPLemkeInfo *info)
 {
-  const PetscInt n = L->n;
+  const PetscInt n    = L->n;
   PetscReal      xmax = 0, xmin = 0;
   PetscBool      ok;
 
@@ -537,15 +532,16 @@ PetscErrorCode FcLCPLemkeSolveInfo(PetscInt n, const PetscReal *M, const PetscRe
   Lemke       L;
   PetscInt    npiv = 0, entering, r = -1, prev;
   PetscReal   qmin = 0, qscale = 0;
-  FcLCPStatus st   = FC_LCP_SOLVED;
-  PetscBool   ok   = PETSC_TRUE;
+  FcLCPStatus st = FC_LCP_SOLVED;
+  PetscBool   ok = PETSC_TRUE;
 
   PetscFunctionBegin;
   PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "LCP size %" PetscInt_FMT " < 0", n);
   PetscCheck(maxpivots >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "maxpivots %" PetscInt_FMT " < 0", maxpivots);
   PetscCheck(!n || (M && q && z), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null M, q or z");
   PetscCheck(info, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null info");
-  for (size_t i = 0; i < (size_t)n * (size_t)n; i++) PetscCheck(!PetscIsInfOrNanReal(M[i]), PETSC_COMM_SELF, PETSC_ERR_FP, "LCP matrix entry %zu is not finite", i);
+  for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
+    PetscCheck(!PetscIsInfOrNanReal(M[i]), PETSC_COMM_SELF, PETSC_ERR_FP, "LCP matrix entry %zu is not finite", i);
   for (PetscInt i = 0; i < n; i++) {
     PetscCheck(!PetscIsInfOrNanReal(q[i]), PETSC_COMM_SELF, PETSC_ERR_FP, "LCP vector entry %" PetscInt_FMT " is not finite", i);
     qmin   = PetscMin(qmin, q[i]);
@@ -644,9 +640,9 @@ PetscErrorCode FcLCPLemkeSolveInfo(PetscInt n, const PetscReal *M, const PetscRe
     if (v >= n && v < 2 * n) z[v - n] = L.x[i];
     if (v == 2 * n) info->z0 = L.x[i];
   }
-  info->pivots     = npiv;
-  info->refactors  = L.nrefactor;
-  info->status     = st;
+  info->pivots    = npiv;
+  info->refactors = L.nrefactor;
+  info->status    = st;
   PetscCall(LemkeDestroy_Private(&L));
   PetscFunctionReturn(0);
 }
@@ -661,7 +657,6 @@ PetscErrorCode FcLCPLemke(PetscInt n, const PetscReal *M, const PetscReal *q, Pe
   PetscFunctionReturn(0);
 }
 
-
 /* ---------------------------------------------------------------------------------------------
  * 2. The contact-solver type */
 
@@ -671,11 +666,11 @@ typedef struct {
   PetscInt max_size;   /* 3000: largest LCP (N unknowns: k+2 per frictional, 1 per frictionless contact) Solve accepts */
   PetscInt max_pivots; /* -1: automatic, max(max_it, 10 N) */
   /* last solve */
-  PetscInt    size, limit, pivots;
-  FcLCPStatus status;
-  PetscInt    nsep, nstick, nslide; /* contacts by state in the LCP solution */
-  PetscInt64  wblocks;              /* stored blocks of a block-sparse W (−1: W was dense) */
-  FcLCPLemkeInfo info;              /* what Lemke's method measured */
+  PetscInt       size, limit, pivots;
+  FcLCPStatus    status;
+  PetscInt       nsep, nstick, nslide; /* contacts by state in the LCP solution */
+  PetscInt64     wblocks;              /* stored blocks of a block-sparse W (−1: W was dense) */
+  FcLCPLemkeInfo info;                 /* what Lemke's method measured */
 } FcContactSolver_Lemke;
 
 /* M and q̄ of the pyramid LCP (duriez2006 eq. 24, block (a, b) as in the header comment), row-major
@@ -708,7 +703,7 @@ static void LemkeBuildLCP_Private(FcContactProblem p, PetscInt k, const PetscInt
       for (PetscInt i = 0; i < k; i++) {
         PetscReal      *Mi = M + (size_t)(ra + 1 + i) * N + cb;
         const PetscReal t1 = c[i] * Wab[1][1] + s[i] * Wab[2][1], t2 = c[i] * Wab[1][2] + s[i] * Wab[2][2];
-        Mi[0]              = c[i] * Wab[1][0] + s[i] * Wab[2][0];
+        Mi[0] = c[i] * Wab[1][0] + s[i] * Wab[2][0];
         if (fb)
           for (PetscInt j = 0; j < k; j++) Mi[1 + j] = t1 * c[j] + t2 * s[j];
       }
@@ -739,16 +734,20 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
   lk->size = lk->limit = lk->pivots = 0;
   lk->status                        = FC_LCP_SOLVED;
   lk->nsep = lk->nstick = lk->nslide = 0;
-  lk->wblocks = FcContactProblemIsSparse(p) ? p->nb : -1;
-  if (lk->wblocks >= 0) PetscCall(PetscInfo(NULL, "lemke: W is block-sparse (%" PetscInt_FMT " blocks of %" PetscInt_FMT "^2): the LCP matrix is formed dense from its blocks\n", p->nb, m));
+  lk->wblocks                        = FcContactProblemIsSparse(p) ? p->nb : -1;
+  if (lk->wblocks >= 0)
+    PetscCall(PetscInfo(
+      NULL, "lemke: W is block-sparse (%" PetscInt_FMT " blocks of %" PetscInt_FMT "^2): the LCP matrix is formed dense from its blocks\n", p->nb, m));
   if (m == 0) {
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
     PetscFunctionReturn(0);
   }
   for (PetscInt a = 0; a < m; a++) N64 += p->mu[a] > 0 ? nb : 1;
   PetscCheck(N64 <= lk->max_size, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "lemke: %" PetscInt_FMT " contacts with a %" PetscInt_FMT "-sided pyramid make an LCP of %" PetscInt64_FMT " unknowns (k+2 per frictional contact, 1 per frictionless one), above the limit of %" PetscInt_FMT " (a dense LCP needs 3 N^2 doubles, %.3g MB here, and O(N^3) work); raise the limit with -fc_contact_solver_lemke_max_size, lower -fc_contact_solver_lemke_k, or use another solver type",
-             m, k, N64, lk->max_size, 3.0 * (double)N64 * (double)N64 * sizeof(PetscReal) / 1048576.0);
+    "lemke: %" PetscInt_FMT " contacts with a %" PetscInt_FMT "-sided pyramid make an LCP of %" PetscInt64_FMT
+    " unknowns (k+2 per frictional contact, 1 per frictionless one), above the limit of %" PetscInt_FMT
+    " (a dense LCP needs 3 N^2 doubles, %.3g MB here, and O(N^3) work); raise the limit with -fc_contact_solver_lemke_max_size, lower -fc_contact_solver_lemke_k, or use another solver type",
+    m, k, N64, lk->max_size, 3.0 * (double)N64 * (double)N64 * sizeof(PetscReal) / 1048576.0);
   N         = (PetscInt)N64;
   lk->size  = N;
   lk->limit = lk->max_pivots >= 0 ? lk->max_pivots : PetscMax(s->params.max_it, 10 * N);
@@ -777,14 +776,16 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
     lk->pivots     = pivots;
     lk->status     = status;
     st->iterations = pivots;
-    st->reason     = status == FC_LCP_SOLVED ? FC_CONTACT_SOLVER_CONVERGED_TOL : status == FC_LCP_MAX_PIVOTS ? FC_CONTACT_SOLVER_DIVERGED_MAX_IT : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
+    st->reason     = status == FC_LCP_SOLVED ? FC_CONTACT_SOLVER_CONVERGED_TOL
+          : status == FC_LCP_MAX_PIVOTS      ? FC_CONTACT_SOLVER_DIVERGED_MAX_IT
+                                             : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
     /* r_a = (r_n, Σ_j β_j d_j). Σ_j β_j ≤ μ r_n holds to rounding; where rounding exceeds it, β
      * is scaled onto the pyramid so that r lies in it (hence in the cone) in floating point. */
     for (PetscInt a = 0; a < m; a++) {
       PetscReal *za = z + off[a], t1 = 0, t2 = 0, sb = 0;
-      za[0] = PetscMax(za[0], 0); /* only a run stopped early may leave negatives (its last basis) */
+      za[0] = PetscMax(za[0], 0);     /* only a run stopped early may leave negatives (its last basis) */
       if (off[a + 1] - off[a] == 1) { /* frictionless: r = (r_n, 0, 0) */
-        r[3 * a] = za[0];
+        r[3 * a]     = za[0];
         r[3 * a + 1] = r[3 * a + 2] = 0;
         if (!(za[0] > 0)) lk->nsep++;
         else lk->nslide++;
@@ -807,7 +808,9 @@ static PetscErrorCode FcContactSolverSolve_Lemke(FcContactSolver s, FcContactPro
       else if (za[k + 1] > 0) lk->nslide++;
       else lk->nstick++;
     }
-    if (status != FC_LCP_SOLVED) PetscCall(PetscInfo(NULL, "lemke: LCP of size %" PetscInt_FMT " ended by %s after %" PetscInt_FMT " pivots (z0 %g)\n", N, FcLCPStatusName(status), pivots, (double)lk->info.z0));
+    if (status != FC_LCP_SOLVED)
+      PetscCall(PetscInfo(NULL, "lemke: LCP of size %" PetscInt_FMT " ended by %s after %" PetscInt_FMT " pivots (z0 %g)\n", N, FcLCPStatusName(status), pivots,
+        (double)lk->info.z0));
   }
   PetscCall(PetscFree5(qb, z, c, sn, off));
   PetscCall(PetscFree(M));
@@ -820,9 +823,12 @@ static PetscErrorCode FcContactSolverSetFromOptions_Lemke(FcContactSolver s, Pet
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "lemke: k-sided friction pyramids, one LCP solved by Lemke's method");
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_k", "Sides of the pyramid replacing the friction cone (k+2 LCP unknowns per frictional contact)", &lk->k, 3));
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_size", "Largest LCP (N unknowns: k+2 per frictional, 1 per frictionless contact) a solve accepts; dense: 3 N^2 doubles, O(N^3) work", &lk->max_size, 1));
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_pivots", "Pivot limit (-1: max(max_it, 10 N), N the LCP size)", &lk->max_pivots, -1));
+  PetscCall(FcContactSolverOptionsBoundedInt(
+    s, PetscOptionsObject, "-lemke_k", "Sides of the pyramid replacing the friction cone (k+2 LCP unknowns per frictional contact)", &lk->k, 3));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_size",
+    "Largest LCP (N unknowns: k+2 per frictional, 1 per frictionless contact) a solve accepts; dense: 3 N^2 doubles, O(N^3) work", &lk->max_size, 1));
+  PetscCall(
+    FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-lemke_max_pivots", "Pivot limit (-1: max(max_it, 10 N), N the LCP size)", &lk->max_pivots, -1));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -832,11 +838,22 @@ static PetscErrorCode FcContactSolverView_Lemke(FcContactSolver s, PetscViewer v
   FcContactSolver_Lemke *lk = (FcContactSolver_Lemke *)s->data;
 
   PetscFunctionBegin;
-  if (lk->max_pivots >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots %" PetscInt_FMT "\n", lk->k, lk->max_size, lk->max_pivots));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots automatic (max(max_it, 10 N))\n", lk->k, lk->max_size));
+  if (lk->max_pivots >= 0)
+    PetscCall(
+      PetscViewerASCIIPrintf(viewer, "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots %" PetscInt_FMT "\n",
+        lk->k, lk->max_size, lk->max_pivots));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+      "lemke: k %" PetscInt_FMT " (pyramid sides), max_size %" PetscInt_FMT " (LCP unknowns), max_pivots automatic (max(max_it, 10 N))\n", lk->k,
+      lk->max_size));
   if (s->nsolves && lk->size)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: last LCP: %" PetscInt_FMT " unknowns, %" PetscInt_FMT " pivots (limit %" PetscInt_FMT "), %s; B^-1 recomputed %" PetscInt_FMT " times, largest drift %.2g; contacts: %" PetscInt_FMT " separated, %" PetscInt_FMT " sticking, %" PetscInt_FMT " sliding\n", lk->size, lk->pivots, lk->limit, FcLCPStatusName(lk->status), lk->info.refactors, (double)lk->info.drift, lk->nsep, lk->nstick, lk->nslide));
-  if (s->nsolves && lk->wblocks >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "lemke: last W block-sparse (%" PetscInt64_FMT " stored 3x3 blocks): its blocks were copied into the dense LCP matrix (N^2 doubles)\n", lk->wblocks));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+      "lemke: last LCP: %" PetscInt_FMT " unknowns, %" PetscInt_FMT " pivots (limit %" PetscInt_FMT "), %s; B^-1 recomputed %" PetscInt_FMT
+      " times, largest drift %.2g; contacts: %" PetscInt_FMT " separated, %" PetscInt_FMT " sticking, %" PetscInt_FMT " sliding\n",
+      lk->size, lk->pivots, lk->limit, FcLCPStatusName(lk->status), lk->info.refactors, (double)lk->info.drift, lk->nsep, lk->nstick, lk->nslide));
+  if (s->nsolves && lk->wblocks >= 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+      "lemke: last W block-sparse (%" PetscInt64_FMT " stored 3x3 blocks): its blocks were copied into the dense LCP matrix (N^2 doubles)\n", lk->wblocks));
   PetscFunctionReturn(0);
 }
 

@@ -61,7 +61,8 @@ PetscErrorCode FcLCPLemkeSolve(PetscInt n, const PetscReal *M, const PetscReal *
 
 /* The same with a choice of tie rule (FcLCPLemkeSolve: lexicographic) and everything the run
  * measured (status and pivots included). */
-PetscErrorCode FcLCPLemkeSolveInfo(PetscInt n, const PetscReal *M, const PetscReal *q, PetscReal *z, PetscInt maxpivots, FcLCPTieRule tie, FcLCPLemkeInfo *info);
+PetscErrorCode FcLCPLemkeSolveInfo(
+  PetscInt n, const PetscReal *M, const PetscReal *q, PetscReal *z, PetscInt maxpivots, FcLCPTieRule tie, FcLCPLemkeInfo *info);
 
 /* The same with a two-valued outcome: ray = PETSC_TRUE on ray termination. A run stopped by the
  * pivot limit returns ray = PETSC_FALSE and *pivots = maxpivots; when that ambiguity matters

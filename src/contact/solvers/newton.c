@@ -85,42 +85,42 @@
 #include <string.h>
 
 typedef struct {
-  PetscInt        gs_sweeps;  /* 10: nsgs sweeps of one fallback round */
-  PetscInt        ls_max_it;  /* 30: halvings of the line search */
-  PetscReal       sigma;      /* 1e-4: Armijo constant */
-  PetscReal       reg;        /* 1: ε = reg ‖Φ‖/max(‖r‖, ‖ρq‖) in J + εI */
-  PetscReal       reg_max;    /* 0.1: the largest ε */
-  PetscBool       monitor;    /* print θ, the common error, the step and the line search per iteration */
-  PetscBool       hint;       /* true: the first step on the piece of Φ the velocity hint gives (HintStep_Private) */
-  PetscInt       *piece;      /* m: that piece per contact (NEWTON_PIECE_*), used by Direction when usepiece */
+  PetscInt        gs_sweeps; /* 10: nsgs sweeps of one fallback round */
+  PetscInt        ls_max_it; /* 30: halvings of the line search */
+  PetscReal       sigma;     /* 1e-4: Armijo constant */
+  PetscReal       reg;       /* 1: ε = reg ‖Φ‖/max(‖r‖, ‖ρq‖) in J + εI */
+  PetscReal       reg_max;   /* 0.1: the largest ε */
+  PetscBool       monitor;   /* print θ, the common error, the step and the line search per iteration */
+  PetscBool       hint;      /* true: the first step on the piece of Φ the velocity hint gives (HintStep_Private) */
+  PetscInt       *piece;     /* m: that piece per contact (NEWTON_PIECE_*), used by Direction when usepiece */
   PetscBool       usepiece;
   PetscInt        nhint[2], nhinttaken[2]; /* solves with a hint step tried, and taken; [0] last solve, [1] all */
-  PetscBool       rho_inverse; /* rho "inverse": ρ from the diagonal of W⁻¹ (head comment); false: "diag" */
-  PetscReal      *Wf;         /* rho "inverse": a dense copy of W, factored in place */
-  size_t          Wfcap;      /* entries of W that Wf holds */
-  PetscInt        nrhofall[2]; /* rho "inverse" solves that fell back to diag (W not positive definite) */
-  PetscInt        mcap;       /* contacts the work arrays hold */
-  PetscInt        jdcap;      /* contacts the own dense LU's Jd holds */
-  PetscInt        kn;         /* rows of PETSc's J, KSP and vectors (0: none) */
+  PetscBool       rho_inverse;             /* rho "inverse": ρ from the diagonal of W⁻¹ (head comment); false: "diag" */
+  PetscReal      *Wf;                      /* rho "inverse": a dense copy of W, factored in place */
+  size_t          Wfcap;                   /* entries of W that Wf holds */
+  PetscInt        nrhofall[2];             /* rho "inverse" solves that fell back to diag (W not positive definite) */
+  PetscInt        mcap;                    /* contacts the work arrays hold */
+  PetscInt        jdcap;                   /* contacts the own dense LU's Jd holds */
+  PetscInt        kn;                      /* rows of PETSc's J, KSP and vectors (0: none) */
   PetscReal      *u, *phi, *dr, *rt, *ut, *rho, *D, *dr2, *wdr;
-  Mat             J;          /* 3m × 3m AIJ with every row stored whole (dense W: a constant pattern, one symbolic factorization) */
-  PetscInt        lu;         /* NEWTON_LU_*: which LU the user asked for (NewtonPath_Private) */
-  PetscInt        path;       /* the LU of the current solve: NEWTON_LU_OWN, _PETSC or _ENVELOPE */
-  FcEnvelopeLU    env;        /* envelope path: J in the envelope of W's pattern in RCM order (envelope.h) */
-  PetscInt        npath[4];   /* solves per path since creation (by the path they started with) */
-  PetscInt        nswitch[2]; /* solves that went from the envelope LU to PETSc's at a zero pivot, [0] last solve, [1] all */
+  Mat             J;           /* 3m × 3m AIJ with every row stored whole (dense W: a constant pattern, one symbolic factorization) */
+  PetscInt        lu;          /* NEWTON_LU_*: which LU the user asked for (NewtonPath_Private) */
+  PetscInt        path;        /* the LU of the current solve: NEWTON_LU_OWN, _PETSC or _ENVELOPE */
+  FcEnvelopeLU    env;         /* envelope path: J in the envelope of W's pattern in RCM order (envelope.h) */
+  PetscInt        npath[4];    /* solves per path since creation (by the path they started with) */
+  PetscInt        nswitch[2];  /* solves that went from the envelope LU to PETSc's at a zero pivot, [0] last solve, [1] all */
   PetscInt        nonmonotone; /* the line search compares with the largest θ of this many previous iterates too (0: monotone) */
-  PetscReal       hist[32];   /* θ of the last iterates (a ring) */
+  PetscReal       hist[32];    /* θ of the last iterates (a ring) */
   PetscInt        nhist;
-  PetscReal      *Jd;         /* own dense LU: J (3m × 3m, row-major), factored in place */
-  PetscInt       *piv;        /* own dense LU: the row permutation */
-  PetscInt        nshift[2];  /* own LUs restarted with a shift (a singular J), [0] last solve, [1] all */
-  PetscBool       sparse;     /* the storage of W the work is made for */
-  PetscInt       *cols;       /* 0 .. 3m−1 */
-  PetscScalar    *row;        /* one row of J */
-  Vec             b, x;       /* wrap phi and dr */
+  PetscReal      *Jd;        /* own dense LU: J (3m × 3m, row-major), factored in place */
+  PetscInt       *piv;       /* own dense LU: the row permutation */
+  PetscInt        nshift[2]; /* own LUs restarted with a shift (a singular J), [0] last solve, [1] all */
+  PetscBool       sparse;    /* the storage of W the work is made for */
+  PetscInt       *cols;      /* 0 .. 3m−1 */
+  PetscScalar    *row;       /* one row of J */
+  Vec             b, x;      /* wrap phi and dr */
   KSP             ksp;
-  FcContactSolver gs;         /* the fallback (nsgs) */
+  FcContactSolver gs;                                                  /* the fallback (nsgs) */
   PetscInt        nnewton[2], nls[2], nfallback[2], nties[2], nreg[2]; /* [0] last solve, [1] since creation */
 } FcContactSolver_Newton;
 
@@ -144,12 +144,7 @@ typedef struct {
  * every contact sticking) the two orderings shift different pivots and the iterates differ:
  * measured on generated walls, stacks and pyramids of 20-32 contacts, natural order 1-10 steps
  * against 1-3, yet 1.3-18x less time (0.06-0.8 ms against 1.0-1.7 ms). */
-typedef enum {
-  NEWTON_LU_AUTO,
-  NEWTON_LU_OWN,
-  NEWTON_LU_PETSC,
-  NEWTON_LU_ENVELOPE
-} NewtonLU;
+typedef enum { NEWTON_LU_AUTO, NEWTON_LU_OWN, NEWTON_LU_PETSC, NEWTON_LU_ENVELOPE } NewtonLU;
 static const char *const NewtonLUNames[] = {"auto", "own", "petsc", "envelope"};
 
 /* The envelope LU's largest factorization that `auto` takes (flops, envelope.h's count): above it
@@ -177,7 +172,8 @@ static PetscErrorCode NewtonPath_Private(FcContactSolver_Newton *nt, FcContactPr
   else {
     PetscCall(FcEnvelopeLUSetPattern(&nt->env, p->m, p->bptr, p->bcol));
     *path = nt->lu == NEWTON_LU_ENVELOPE || nt->env.flops <= NEWTON_ENVELOPE_MAX_FLOPS ? NEWTON_LU_ENVELOPE : NEWTON_LU_PETSC;
-    PetscCall(PetscInfo(NULL, "newton: envelope of %" PetscInt_FMT " rows in RCM order, %.0f entries per triangle, %.3g flops per factorization: %s\n", nt->env.n, (double)nt->env.nenv, (double)nt->env.flops, *path == NEWTON_LU_ENVELOPE ? "envelope LU" : "PETSc's LU"));
+    PetscCall(PetscInfo(NULL, "newton: envelope of %" PetscInt_FMT " rows in RCM order, %.0f entries per triangle, %.3g flops per factorization: %s\n",
+      nt->env.n, (double)nt->env.nenv, (double)nt->env.flops, *path == NEWTON_LU_ENVELOPE ? "envelope LU" : "PETSc's LU"));
   }
   PetscFunctionReturn(0);
 }
@@ -273,7 +269,8 @@ static PetscErrorCode Work_Private(FcContactSolver s, FcContactSolver_Newton *nt
 /* Φ(r) (and, when D is given, ∂P/∂x per contact, 9 entries row-major, the normal row taken as
  * active at the kink x_N = 0 when tie_active); returns θ = ½‖Φ‖², and in *nties (if given) the
  * number of contacts at that kink. */
-static PetscReal Phi_Private(FcContactProblem p, const PetscReal rho[], PetscBool tie_active, const PetscReal r[], const PetscReal u[], PetscReal phi[], PetscReal D[], PetscInt *nties)
+static PetscReal Phi_Private(
+  FcContactProblem p, const PetscReal rho[], PetscBool tie_active, const PetscReal r[], const PetscReal u[], PetscReal phi[], PetscReal D[], PetscInt *nties)
 {
   PetscReal theta = 0;
 
@@ -323,7 +320,8 @@ enum {
 };
 
 /* Φ and D (as Phi_Private's) on the pieces piece[a]; returns θ of that Φ. */
-static PetscReal PhiPiece_Private(FcContactProblem p, const PetscReal rho[], const PetscInt piece[], const PetscReal r[], const PetscReal u[], PetscReal phi[], PetscReal D[])
+static PetscReal PhiPiece_Private(
+  FcContactProblem p, const PetscReal rho[], const PetscInt piece[], const PetscReal r[], const PetscReal u[], PetscReal phi[], PetscReal D[])
 {
   PetscReal theta = 0;
 
@@ -544,10 +542,12 @@ static PetscErrorCode MultW_Private(FcContactProblem p, const PetscReal x[], Pet
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode DirectionSolve_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, PetscBool tie_active, const PetscReal r[], PetscReal eps, PetscBool *solved);
+static PetscErrorCode DirectionSolve_Private(
+  FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, PetscBool tie_active, const PetscReal r[], PetscReal eps, PetscBool *solved);
 
 /* The direction into nt->dr, and W Δr into nt->wdr for the line search. */
-static PetscErrorCode Direction_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscBool tie_active, PetscReal eps, PetscBool *solved)
+static PetscErrorCode Direction_Private(
+  FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscBool tie_active, PetscReal eps, PetscBool *solved)
 {
   PetscFunctionBegin;
   PetscCall(DirectionSolve_Private(s, nt, p, tie_active, r, eps, solved));
@@ -555,7 +555,8 @@ static PetscErrorCode Direction_Private(FcContactSolver s, FcContactSolver_Newto
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode DirectionSolve_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, PetscBool tie_active, const PetscReal r[], PetscReal eps, PetscBool *solved)
+static PetscErrorCode DirectionSolve_Private(
+  FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, PetscBool tie_active, const PetscReal r[], PetscReal eps, PetscBool *solved)
 {
   KSPConvergedReason kreason;
 
@@ -563,7 +564,7 @@ static PetscErrorCode DirectionSolve_Private(FcContactSolver s, FcContactSolver_
   if (nt->usepiece) (void)PhiPiece_Private(p, nt->rho, nt->piece, r, nt->u, nt->phi, nt->D);
   else (void)Phi_Private(p, nt->rho, tie_active, r, nt->u, nt->phi, nt->D, NULL);
   if (nt->path == NEWTON_LU_ENVELOPE) {
-    const PetscInt n = 3 * p->m;
+    const PetscInt n     = 3 * p->m;
     PetscReal      shift = 0;
     PetscBool      ok;
     /* A "zero" pivot (PETSc's rule, 100 ε of the row), i.e. a singular J (a rank-deficient W with
@@ -594,7 +595,7 @@ static PetscErrorCode DirectionSolve_Private(FcContactSolver s, FcContactSolver_
     PetscCall(WorkPetsc_Private(s, nt, p));
   }
   if (nt->path == NEWTON_LU_OWN) {
-    const PetscInt n = 3 * p->m;
+    const PetscInt n     = 3 * p->m;
     PetscReal      shift = 0;
     /* a "zero" pivot restarts the factorization with 100 ε on the diagonal, doubled at each
      * further restart: PETSc's nonzero shift (DenseLU_Private), so that the own LU gives the PETSc
@@ -650,7 +651,8 @@ static PetscErrorCode Theta_Private(FcContactSolver_Newton *nt, FcContactProblem
  * masonry arch collapsing at μ = 0.2: α down to 1e-5). Measured there: the hint step was taken in
  * 95 of the 100 solves given a hint (of 106 to t = 2.64 s), and the solves took 11.5 Newton steps
  * per time step instead of 15.2 (doc/performance.md, the masonry arch). */
-static PetscErrorCode HintStep_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal theta, PetscBool *taken)
+static PetscErrorCode HintStep_Private(
+  FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal theta, PetscBool *taken)
 {
   PetscInt  npc[3] = {0, 0, 0}, nnat = 0;
   PetscReal theta_t = PETSC_MAX_REAL;
@@ -677,7 +679,10 @@ static PetscErrorCode HintStep_Private(FcContactSolver s, FcContactSolver_Newton
   *taken = (PetscBool)(solved && theta_t <= (1 - 2 * nt->sigma) * theta);
   nt->nhint[0]++;
   if (*taken) nt->nhinttaken[0]++;
-  if (nt->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  newton hint step (separated %" PetscInt_FMT ", stick %" PetscInt_FMT ", slip %" PetscInt_FMT ", new %" PetscInt_FMT "): theta %.6e -> %.6e, %s\n", npc[0], npc[1], npc[2], nnat, (double)theta, solved ? (double)theta_t : (double)NAN, *taken ? "taken" : "refused"));
+  if (nt->monitor)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+      "  newton hint step (separated %" PetscInt_FMT ", stick %" PetscInt_FMT ", slip %" PetscInt_FMT ", new %" PetscInt_FMT "): theta %.6e -> %.6e, %s\n",
+      npc[0], npc[1], npc[2], nnat, (double)theta, solved ? (double)theta_t : (double)NAN, *taken ? "taken" : "refused"));
   PetscFunctionReturn(0);
 }
 
@@ -711,7 +716,7 @@ static PetscErrorCode RhoInverse_Private(FcContactSolver_Newton *nt, FcContactPr
     PetscReal d = L[(size_t)j * n + j], wjj = d;
     for (PetscInt k = 0; k < j; k++) d -= L[(size_t)j * n + k] * L[(size_t)j * n + k];
     if (!(d > n * PETSC_MACHINE_EPSILON * wjj) || !(wjj > 0)) PetscFunctionReturn(0);
-    d                   = PetscSqrtReal(d);
+    d                    = PetscSqrtReal(d);
     L[(size_t)j * n + j] = d;
     for (PetscInt i = j + 1; i < n; i++) {
       PetscReal v = 0.5 * (L[(size_t)i * n + j] + L[(size_t)j * n + i]);
@@ -782,7 +787,8 @@ static PetscReal Eps_Private(FcContactSolver_Newton *nt, FcContactProblem p, con
 /* Armijo on θ along the direction in nt->dr from α = 1, halving (nonmonotone reference
  * theta_ref); *theta_t: θ at α = 1 when first_known, evaluated otherwise. On success nt->rt is
  * the point at the accepted *alpha. */
-static PetscErrorCode Armijo_Private(FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal theta, PetscReal theta_ref, PetscBool first_known, PetscReal *theta_t, PetscReal *alpha, PetscBool *ok)
+static PetscErrorCode Armijo_Private(FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal theta, PetscReal theta_ref,
+  PetscBool first_known, PetscReal *theta_t, PetscReal *alpha, PetscBool *ok)
 {
   PetscFunctionBegin;
   *ok    = PETSC_FALSE;
@@ -803,7 +809,8 @@ static PetscErrorCode Armijo_Private(FcContactSolver_Newton *nt, FcContactProble
  * B-subdifferential of Φ; the head comment); Armijo along it; the safeguard (head comment): no
  * step, or a short one (α < 1/8, a near-singular J), and the regularized direction J + εI gets its
  * own line search, the point with the smaller θ kept. *ok: nt->rt is the next iterate. */
-static PetscErrorCode Step_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal theta, PetscReal theta_ref, PetscReal eps, PetscInt nties, PetscBool *ok, PetscReal *alpha)
+static PetscErrorCode Step_Private(FcContactSolver s, FcContactSolver_Newton *nt, FcContactProblem p, const PetscReal r[], PetscReal theta, PetscReal theta_ref,
+  PetscReal eps, PetscInt nties, PetscBool *ok, PetscReal *alpha)
 {
   const PetscInt n       = 3 * p->m;
   PetscReal      theta_t = 0;
@@ -832,12 +839,12 @@ static PetscErrorCode Step_Private(FcContactSolver s, FcContactSolver_Newton *nt
   if (solved) {
     nt->nnewton[0]++;
     PetscCall(Armijo_Private(nt, p, r, theta, theta_ref, PETSC_TRUE, &theta_t, alpha, ok)); /* α = 1 was evaluated above */
-    if (*ok) PetscCall(Theta_Private(nt, p, r, *alpha, &theta_t));                        /* rt at the accepted α */
+    if (*ok) PetscCall(Theta_Private(nt, p, r, *alpha, &theta_t));                          /* rt at the accepted α */
   }
   if (eps > 0 && (!*ok || *alpha < 0.125)) {
     const PetscReal theta_best = *ok ? theta_t : theta;
     PetscReal       alpha_r = 1, theta_r = 0;
-    PetscBool       solved_r, ok_r = PETSC_FALSE;
+    PetscBool       solved_r, ok_r       = PETSC_FALSE;
     if (*ok) PetscCall(PetscArraycpy(nt->dr2, nt->rt, n)); /* the point found so far */
     PetscCall(Direction_Private(s, nt, p, r, PETSC_TRUE, eps, &solved_r));
     if (solved_r) PetscCall(Armijo_Private(nt, p, r, theta, theta_ref, PETSC_FALSE, &theta_r, &alpha_r, &ok_r));
@@ -856,7 +863,10 @@ static PetscErrorCode Accumulate_Private(FcContactSolver_Newton *nt)
   PetscInt *c[] = {nt->nnewton, nt->nties, nt->nreg, nt->nls, nt->nfallback, nt->nrhofall, nt->nshift, nt->nswitch, nt->nhint, nt->nhinttaken};
 
   PetscFunctionBegin;
-  PetscCall(PetscInfo(NULL, "newton: %" PetscInt_FMT " Newton steps, %" PetscInt_FMT " line-search evaluations, %" PetscInt_FMT " fallback rounds, %" PetscInt_FMT " steps with contacts at the kink, %" PetscInt_FMT " regularized retries, %" PetscInt_FMT " restarts of an own LU with a shift\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0], nt->nreg[0], nt->nshift[0]));
+  PetscCall(PetscInfo(NULL,
+    "newton: %" PetscInt_FMT " Newton steps, %" PetscInt_FMT " line-search evaluations, %" PetscInt_FMT " fallback rounds, %" PetscInt_FMT
+    " steps with contacts at the kink, %" PetscInt_FMT " regularized retries, %" PetscInt_FMT " restarts of an own LU with a shift\n",
+    nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0], nt->nreg[0], nt->nshift[0]));
   for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) c[i][1] += c[i][0];
   PetscFunctionReturn(0);
 }
@@ -918,7 +928,9 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     theta_ref = theta;
     for (PetscInt k = 1; k <= PetscMin(nt->nonmonotone, PetscMin(nt->nhist, 32) - 1); k++) theta_ref = PetscMax(theta_ref, nt->hist[(nt->nhist - 1 - k) % 32]);
     PetscCall(Step_Private(s, nt, p, r, theta, theta_ref, eps, nties, &ok, &alpha));
-    if (nt->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  newton %3" PetscInt_FMT " error %.6e theta %.6e eps %.2e ties %" PetscInt_FMT " %s alpha %g\n", it, (double)error, (double)theta, (double)eps, nties, ok ? "step" : "fallback", ok ? (double)alpha : 0.0));
+    if (nt->monitor)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  newton %3" PetscInt_FMT " error %.6e theta %.6e eps %.2e ties %" PetscInt_FMT " %s alpha %g\n", it,
+        (double)error, (double)theta, (double)eps, nties, ok ? "step" : "fallback", ok ? (double)alpha : 0.0));
     if (ok) PetscCall(PetscArraycpy(r, nt->rt, n));
     else PetscCall(Fallback_Private(s, nt, p, r)); /* singular J or no descent: a round of Gauss–Seidel, then Newton again */
   }
@@ -952,14 +964,17 @@ static PetscErrorCode FcContactSolverSetFromOptions_Newton(FcContactSolver s, Pe
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "newton: semismooth Newton on the Alart-Curnier function");
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_gs_sweeps", "nsgs sweeps of a fallback round (singular Jacobian or failed line search)", &nt->gs_sweeps, 1));
+  PetscCall(FcContactSolverOptionsBoundedInt(
+    s, PetscOptionsObject, "-newton_gs_sweeps", "nsgs sweeps of a fallback round (singular Jacobian or failed line search)", &nt->gs_sweeps, 1));
   PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_ls_max_it", "Halvings of the Armijo line search", &nt->ls_max_it, 0));
   PetscCall(NonNegativeReal_Private(s, PetscOptionsObject, "-newton_reg", "Regularization J + eps I, eps = reg |Phi| / max(|r|, |rho q|) (0: none)", &nt->reg));
   PetscCall(NonNegativeReal_Private(s, PetscOptionsObject, "-newton_reg_max", "Largest eps of the regularization", &nt->reg_max));
   { /* an unknown value is the object's one-line input error, like a bad number */
     char      val[16];
     PetscBool set;
-    PetscCall(PetscOptionsString("-newton_rho", "Scaling rho of the Alart-Curnier function: inverse diagonal of W (diag) or diagonal of W^-1 (inverse: near-rigid bodies)", "", nt->rho_inverse ? "inverse" : "diag", val, sizeof val, &set));
+    PetscCall(PetscOptionsString("-newton_rho",
+      "Scaling rho of the Alart-Curnier function: inverse diagonal of W (diag) or diagonal of W^-1 (inverse: near-rigid bodies)", "",
+      nt->rho_inverse ? "inverse" : "diag", val, sizeof val, &set));
     if (set) {
       if (!strcmp(val, "diag") || !strcmp(val, "inverse")) nt->rho_inverse = (PetscBool)(strcmp(val, "inverse") == 0);
       else if (!s->opterr[0]) {
@@ -968,14 +983,19 @@ static PetscErrorCode FcContactSolverSetFromOptions_Newton(FcContactSolver s, Pe
       }
     }
   }
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_nonmonotone", "Armijo against the largest theta of this many previous iterates too (0: monotone; at most 31)", &nt->nonmonotone, 0));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-newton_nonmonotone",
+    "Armijo against the largest theta of this many previous iterates too (0: monotone; at most 31)", &nt->nonmonotone, 0));
   nt->nonmonotone = PetscMin(nt->nonmonotone, 31);
-  PetscCall(PetscOptionsBool("-newton_hint", "Given a velocity hint (the stepper's previous solve), a first step on the piece of Phi where that solve ended", "", nt->hint, &nt->hint, NULL));
-  PetscCall(PetscOptionsBool("-newton_monitor", "Print the common error, theta = |Phi|^2/2 and the step of each Newton iteration", "", nt->monitor, &nt->monitor, NULL));
+  PetscCall(PetscOptionsBool("-newton_hint", "Given a velocity hint (the stepper's previous solve), a first step on the piece of Phi where that solve ended",
+    "", nt->hint, &nt->hint, NULL));
+  PetscCall(PetscOptionsBool(
+    "-newton_monitor", "Print the common error, theta = |Phi|^2/2 and the step of each Newton iteration", "", nt->monitor, &nt->monitor, NULL));
   { /* an unknown value is the object's one-line input error, like newton_rho's */
     char      val[16];
     PetscBool set;
-    PetscCall(PetscOptionsString("-newton_lu", "LU of the Newton matrix: own (dense, no PETSc object), envelope (block-sparse W: RCM order, no PETSc object), petsc (AIJ + KSP, the ksp/pc options apply), auto (own for a dense W or up to 32 contacts, else envelope up to 2e7 flops, else petsc)", "", NewtonLUNames[nt->lu], val, sizeof val, &set));
+    PetscCall(PetscOptionsString("-newton_lu",
+      "LU of the Newton matrix: own (dense, no PETSc object), envelope (block-sparse W: RCM order, no PETSc object), petsc (AIJ + KSP, the ksp/pc options apply), auto (own for a dense W or up to 32 contacts, else envelope up to 2e7 flops, else petsc)",
+      "", NewtonLUNames[nt->lu], val, sizeof val, &set));
     if (set) {
       PetscInt k;
       for (k = 0; k < 4 && strcmp(val, NewtonLUNames[k]); k++) {}
@@ -996,15 +1016,33 @@ static PetscErrorCode FcContactSolverView_Newton(FcContactSolver s, PetscViewer 
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "newton: rho %s\n", nt->rho_inverse ? "inverse (diagonal of W^-1)" : "diag (inverse diagonal of W)"));
-  if (nt->rho_inverse && s->nsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "newton: rho inverse fell back to diag (W not positive definite) in %" PetscInt_FMT " of %" PetscInt_FMT " solves\n", nt->nrhofall[1], s->nsolves));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Alart-Curnier, J solved by an LU with a nonzero-pivot shift (newton_lu), J + eps I with eps = %g |Phi|/max(|r|, |rho q|) <= %g, Armijo sigma %g, ls_max_it %" PetscInt_FMT ", nsgs fallback of %" PetscInt_FMT " sweeps\n", (double)nt->reg, (double)nt->reg_max, (double)nt->sigma, nt->ls_max_it, nt->gs_sweeps));
+  if (nt->rho_inverse && s->nsolves)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+      "newton: rho inverse fell back to diag (W not positive definite) in %" PetscInt_FMT " of %" PetscInt_FMT " solves\n", nt->nrhofall[1], s->nsolves));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+    "newton: Alart-Curnier, J solved by an LU with a nonzero-pivot shift (newton_lu), J + eps I with eps = %g |Phi|/max(|r|, |rho q|) <= %g, Armijo sigma %g, ls_max_it %" PetscInt_FMT
+    ", nsgs fallback of %" PetscInt_FMT " sweeps\n",
+    (double)nt->reg, (double)nt->reg_max, (double)nt->sigma, nt->ls_max_it, nt->gs_sweeps));
   if (s->nsolves)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "newton: Newton steps %" PetscInt_FMT ", line-search evaluations %" PetscInt_FMT ", fallback rounds %" PetscInt_FMT ", steps with contacts at the kink %" PetscInt_FMT ", regularized retries %" PetscInt_FMT " (last solve); %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " (all solves)\n", nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0], nt->nreg[0],
-                                     nt->nnewton[1], nt->nls[1], nt->nfallback[1], nt->nties[1], nt->nreg[1]));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+      "newton: Newton steps %" PetscInt_FMT ", line-search evaluations %" PetscInt_FMT ", fallback rounds %" PetscInt_FMT
+      ", steps with contacts at the kink %" PetscInt_FMT ", regularized retries %" PetscInt_FMT " (last solve); %" PetscInt_FMT ", %" PetscInt_FMT
+      ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " (all solves)\n",
+      nt->nnewton[0], nt->nls[0], nt->nfallback[0], nt->nties[0], nt->nreg[0], nt->nnewton[1], nt->nls[1], nt->nfallback[1], nt->nties[1], nt->nreg[1]));
   if (s->nsolves) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "newton: LU %s; solves by the own dense LU %" PetscInt_FMT ", the envelope LU %" PetscInt_FMT " (%" PetscInt_FMT " of them went on with PETSc's at a zero pivot), PETSc's %" PetscInt_FMT "; own LUs restarted with a shift %" PetscInt_FMT " (last solve), %" PetscInt_FMT " (all)\n", NewtonLUNames[nt->lu], nt->npath[NEWTON_LU_OWN], nt->npath[NEWTON_LU_ENVELOPE], nt->nswitch[1], nt->npath[NEWTON_LU_PETSC], nt->nshift[0], nt->nshift[1]));
-    if (nt->nhint[1]) PetscCall(PetscViewerASCIIPrintf(viewer, "newton: hint steps taken %" PetscInt_FMT " of %" PetscInt_FMT " tried (all solves)\n", nt->nhinttaken[1], nt->nhint[1]));
-    if (nt->path == NEWTON_LU_ENVELOPE) PetscCall(PetscViewerASCIIPrintf(viewer, "newton: last solve's envelope (RCM order): %" PetscInt_FMT " rows, %.0f entries per triangle, %.3g flops per factorization\n", nt->env.n, (double)nt->env.nenv, (double)nt->env.flops));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+      "newton: LU %s; solves by the own dense LU %" PetscInt_FMT ", the envelope LU %" PetscInt_FMT " (%" PetscInt_FMT
+      " of them went on with PETSc's at a zero pivot), PETSc's %" PetscInt_FMT "; own LUs restarted with a shift %" PetscInt_FMT " (last solve), %" PetscInt_FMT
+      " (all)\n",
+      NewtonLUNames[nt->lu], nt->npath[NEWTON_LU_OWN], nt->npath[NEWTON_LU_ENVELOPE], nt->nswitch[1], nt->npath[NEWTON_LU_PETSC], nt->nshift[0],
+      nt->nshift[1]));
+    if (nt->nhint[1])
+      PetscCall(PetscViewerASCIIPrintf(
+        viewer, "newton: hint steps taken %" PetscInt_FMT " of %" PetscInt_FMT " tried (all solves)\n", nt->nhinttaken[1], nt->nhint[1]));
+    if (nt->path == NEWTON_LU_ENVELOPE)
+      PetscCall(PetscViewerASCIIPrintf(viewer,
+        "newton: last solve's envelope (RCM order): %" PetscInt_FMT " rows, %.0f entries per triangle, %.3g flops per factorization\n", nt->env.n,
+        (double)nt->env.nenv, (double)nt->env.flops));
   }
   PetscFunctionReturn(0);
 }
@@ -1034,12 +1072,12 @@ PetscErrorCode FcContactSolverCreate_Newton(FcContactSolver s)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&nt));
-  nt->gs_sweeps         = 10;
-  nt->ls_max_it         = 30;
-  nt->sigma             = 1e-4;
-  nt->reg               = 1;
-  nt->reg_max           = 1e-3;
-  nt->hint              = PETSC_TRUE;
+  nt->gs_sweeps = 10;
+  nt->ls_max_it = 30;
+  nt->sigma     = 1e-4;
+  nt->reg       = 1;
+  nt->reg_max   = 1e-3;
+  nt->hint      = PETSC_TRUE;
   /* newton's own budget (issue 25), not Gauss–Seidel's 1000 sweeps: a Newton step costs a
    * factorization. 200 = twice the most steps a converging solve took on the generated hard set
    * (90: the 2000-contact wall of bench/newton_hard.py; 1-54 elsewhere, doc/contact.md); a problem

@@ -47,17 +47,11 @@
 #include <string.h>
 
 /* The local (one-contact) solver: the exact one above, or the projected fixed point alone. */
-typedef enum {
-  NSGS_LOCAL_EXACT,
-  NSGS_LOCAL_FIXED_POINT
-} NSGSLocal;
+typedef enum { NSGS_LOCAL_EXACT, NSGS_LOCAL_FIXED_POINT } NSGSLocal;
 static const char *const NSGSLocalNames[] = {"exact", "fixed_point"};
 
 /* What the exact local solver does when no candidate reaches local_tol. */
-typedef enum {
-  NSGS_FALLBACK_FIXED_POINT,
-  NSGS_FALLBACK_NONE
-} NSGSFallback;
+typedef enum { NSGS_FALLBACK_FIXED_POINT, NSGS_FALLBACK_NONE } NSGSFallback;
 static const char *const NSGSFallbackNames[] = {"fixed_point", "none"};
 
 typedef struct {
@@ -83,7 +77,7 @@ typedef struct {
   FcContactSolverReason fbad;
   PetscInt              fcap, nupd_since;
   PetscReal            *rlast, *qlast;
-  PetscInt              nfrozen[2], nproduct[2]; /* frozen solves, and those that formed u as the product at their start: [0] since the freeze, [1] since creation */
+  PetscInt nfrozen[2], nproduct[2]; /* frozen solves, and those that formed u as the product at their start: [0] since the freeze, [1] since creation */
   /* local solves by outcome: [0] last solve, [1] since creation; nfbmiss: fallbacks that left the
    * contact above local_tol; nfixed: solves by the fixed-point local solver (local fixed_point),
    * nfixedmiss: those of them stopped by local_max_it above local_tol */
@@ -221,8 +215,8 @@ static int QuarticRoots_Private(const PetscReal c[4], PetscReal re[4], PetscReal
       PetscReal pr = 1, pi = 0, dr = 1, di = 0, qr, qi, den;
       for (int j = 3; j >= 0; j--) {
         const PetscReal t = pr * re[k] - pi * im[k] + c[j];
-        pi = pr * im[k] + pi * re[k];
-        pr = t;
+        pi                = pr * im[k] + pi * re[k];
+        pr                = t;
       }
       /* Π_{j≠k} (z_k − z_j) */
       for (int j = 0; j < 4; j++) {
@@ -335,7 +329,8 @@ static PetscBool LocalFixedPoint_Private(const PetscReal W[9], const PetscReal b
 
 /* Solve the one-contact problem u = W r + b, K ∋ r ⊥ û ∈ K*, in place (r: current value in, new
  * value out). W_nn > 0 is guaranteed by the caller. */
-static void LocalSolve_Private(FcContactSolver_NSGS *ns, const PetscReal W[9], const PetscReal Winv[9], PetscBool inv_ok, PetscReal mu, const PetscReal b[3], PetscReal r[3])
+static void LocalSolve_Private(
+  FcContactSolver_NSGS *ns, const PetscReal W[9], const PetscReal Winv[9], PetscBool inv_ok, PetscReal mu, const PetscReal b[3], PetscReal r[3])
 {
   PetscReal rs[3], th[9], cand[3], best[3], err, best_err = PETSC_MAX_REAL, best_d2 = PETSC_MAX_REAL, min_err = PETSC_MAX_REAL;
   PetscReal errs[9], rc[9][3];
@@ -519,7 +514,8 @@ static PetscErrorCode Product_Private(FcContactProblem p, PetscBool frozen, Pets
 /* The iteration from r and u = W r + q in ns->u (*exact: u formed as the product since r and q
  * last changed; *since: incremental updates of u since it was last formed so, counted across the
  * solves of a frozen problem). */
-static PetscErrorCode Iterate_Private(FcContactSolver s, FcContactProblem p, PetscBool frozen, PetscBool symmetric, PetscReal r[], PetscBool *exact, PetscInt *since, FcContactSolverStats *st)
+static PetscErrorCode Iterate_Private(
+  FcContactSolver s, FcContactProblem p, PetscBool frozen, PetscBool symmetric, PetscReal r[], PetscBool *exact, PetscInt *since, FcContactSolverStats *st)
 {
   FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
   const PetscInt        m = p->m, n = 3 * m;
@@ -548,8 +544,8 @@ static PetscErrorCode Iterate_Private(FcContactSolver s, FcContactProblem p, Pet
     const PetscReal omega = ns->sweep.omega;
     PetscInt        nupd  = 0;
     for (PetscInt k = 0; k < m; k++) {
-      const PetscInt   a  = order ? order[k] : k;
-      PetscReal       *ra = r + 3 * a, b[3], rn[3], d[3];
+      const PetscInt   a   = order ? order[k] : k;
+      PetscReal       *ra  = r + 3 * a, b[3], rn[3], d[3];
       const PetscReal *Waa = ns->Waa + 9 * a;
 
       /* b_a = q_a + Σ_{b≠a} W_ab r_b = u_a − W_aa r_a (eq. 25, frozen contributions). */
@@ -723,7 +719,7 @@ static PetscErrorCode Counted_Private(FcContactSolver s, FcContactProblem p, Pet
 
   PetscFunctionBegin;
   ns->nsep[0] = ns->nstick[0] = ns->nslip[0] = ns->nquartic[0] = ns->nfallback[0] = ns->nfbmiss[0] = ns->nfixed[0] = ns->nfixedmiss[0] = 0;
-  st->iterations = 0;
+  st->iterations                                                                                                                       = 0;
   if (u) PetscCall(SolveFrozen_Private(s, p, r, st, u, exact));
   else PetscCall(FcContactSolverSolveNSGS_Private(s, p, r, st));
   ns->nsep[1] += ns->nsep[0];
@@ -746,7 +742,8 @@ static PetscErrorCode FcContactSolverSolve_NSGS(FcContactSolver s, FcContactProb
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode FcContactSolverSolveFrozen_NSGS(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st, PetscReal **u, PetscBool *exact)
+static PetscErrorCode FcContactSolverSolveFrozen_NSGS(
+  FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st, PetscReal **u, PetscBool *exact)
 {
   PetscFunctionBegin;
   PetscCall(Counted_Private(s, p, r, st, u, exact));
@@ -755,7 +752,8 @@ static PetscErrorCode FcContactSolverSolveFrozen_NSGS(FcContactSolver s, FcConta
 
 /* A choice among names; an unknown one is recorded as the object's option error (solver.h: one
  * input-error line naming the option after the options block). */
-static PetscErrorCode EnumOption_Private(FcContactSolver s, PetscOptionItems *PetscOptionsObject, const char *opt, const char *text, const char *const names[], int n, int *value)
+static PetscErrorCode EnumOption_Private(
+  FcContactSolver s, PetscOptionItems *PetscOptionsObject, const char *opt, const char *text, const char *const names[], int n, int *value)
 {
   char      val[64];
   PetscBool set;
@@ -780,11 +778,18 @@ static PetscErrorCode FcContactSolverSetFromOptions_NSGS(FcContactSolver s, Pets
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "nsgs: nonlinear block Gauss-Seidel on the exact Coulomb cone");
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-nsgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", &ns->error_every, 1));
-  PetscCall(PetscOptionsReal("-nsgs_local_tol", "Relative natural-map residual a local (one-contact) solution must reach before the fallback", "", ns->local_tol, &ns->local_tol, NULL));
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-nsgs_local_max_it", "Iterations of the local fixed point (the fallback, or the local solver with -nsgs_local fixed_point)", &ns->local_max_it, 0));
-  PetscCall(EnumOption_Private(s, PetscOptionsObject, "-nsgs_local", "Local (one-contact) solver: exact (closed forms and the slip quartic) or fixed_point (the projected fixed point alone)", NSGSLocalNames, 2, (int *)&ns->local));
-  PetscCall(EnumOption_Private(s, PetscOptionsObject, "-nsgs_local_fallback", "When no exact candidate reaches local_tol: fixed_point (iterate from the best candidate) or none (keep the best candidate)", NSGSFallbackNames, 2, (int *)&ns->fallback));
+  PetscCall(FcContactSolverOptionsBoundedInt(
+    s, PetscOptionsObject, "-nsgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", &ns->error_every, 1));
+  PetscCall(PetscOptionsReal(
+    "-nsgs_local_tol", "Relative natural-map residual a local (one-contact) solution must reach before the fallback", "", ns->local_tol, &ns->local_tol, NULL));
+  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-nsgs_local_max_it",
+    "Iterations of the local fixed point (the fallback, or the local solver with -nsgs_local fixed_point)", &ns->local_max_it, 0));
+  PetscCall(EnumOption_Private(s, PetscOptionsObject, "-nsgs_local",
+    "Local (one-contact) solver: exact (closed forms and the slip quartic) or fixed_point (the projected fixed point alone)", NSGSLocalNames, 2,
+    (int *)&ns->local));
+  PetscCall(EnumOption_Private(s, PetscOptionsObject, "-nsgs_local_fallback",
+    "When no exact candidate reaches local_tol: fixed_point (iterate from the best candidate) or none (keep the best candidate)", NSGSFallbackNames, 2,
+    (int *)&ns->fallback));
   PetscCall(FcContactSweepSetFromOptions(s, PetscOptionsObject, "nsgs", &ns->sweep));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
@@ -797,14 +802,24 @@ static PetscErrorCode FcContactSolverView_NSGS(FcContactSolver s, PetscViewer vi
 
   PetscFunctionBegin;
   FcContactSweepDescribe(&ns->sweep, sweep, sizeof sweep);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: error_every %" PetscInt_FMT ", local_tol %g, local_max_it %" PetscInt_FMT "\n", ns->error_every, (double)ns->local_tol, ns->local_max_it));
+  PetscCall(PetscViewerASCIIPrintf(
+    viewer, "nsgs: error_every %" PetscInt_FMT ", local_tol %g, local_max_it %" PetscInt_FMT "\n", ns->error_every, (double)ns->local_tol, ns->local_max_it));
   PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: %s, local solver %s, fallback %s\n", sweep, NSGSLocalNames[ns->local], NSGSFallbackNames[ns->fallback]));
-  if (ns->nfrozen[1]) PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: frozen problem: %" PetscInt_FMT " solves since the freeze (%" PetscInt_FMT " formed u = W r + q as the product at their start, the others carried it), %" PetscInt_FMT " since creation (%" PetscInt_FMT ")\n", ns->nfrozen[0], ns->nproduct[0], ns->nfrozen[1], ns->nproduct[1]));
+  if (ns->nfrozen[1])
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+      "nsgs: frozen problem: %" PetscInt_FMT " solves since the freeze (%" PetscInt_FMT
+      " formed u = W r + q as the product at their start, the others carried it), %" PetscInt_FMT " since creation (%" PetscInt_FMT ")\n",
+      ns->nfrozen[0], ns->nproduct[0], ns->nfrozen[1], ns->nproduct[1]));
   for (int k = 0; k < 2 && s->nsolves; k++) {
     if (ns->local == NSGS_LOCAL_FIXED_POINT)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: local solves (%s): %" PetscInt_FMT " by the fixed point, %" PetscInt_FMT " of them stopped at local_max_it above local_tol\n", k ? "all solves" : "last solve", ns->nfixed[k], ns->nfixedmiss[k]));
+      PetscCall(PetscViewerASCIIPrintf(viewer,
+        "nsgs: local solves (%s): %" PetscInt_FMT " by the fixed point, %" PetscInt_FMT " of them stopped at local_max_it above local_tol\n",
+        k ? "all solves" : "last solve", ns->nfixed[k], ns->nfixedmiss[k]));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "nsgs: local solves (%s): %" PetscInt_FMT " separation, %" PetscInt_FMT " stick or frictionless, %" PetscInt_FMT " slip (%" PetscInt_FMT " through the quartic), %" PetscInt_FMT " fallback (%" PetscInt_FMT " left above local_tol)\n", k ? "all solves" : "last solve", ns->nsep[k], ns->nstick[k], ns->nslip[k], ns->nquartic[k], ns->nfallback[k], ns->nfbmiss[k]));
+      PetscCall(PetscViewerASCIIPrintf(viewer,
+        "nsgs: local solves (%s): %" PetscInt_FMT " separation, %" PetscInt_FMT " stick or frictionless, %" PetscInt_FMT " slip (%" PetscInt_FMT
+        " through the quartic), %" PetscInt_FMT " fallback (%" PetscInt_FMT " left above local_tol)\n",
+        k ? "all solves" : "last solve", ns->nsep[k], ns->nstick[k], ns->nslip[k], ns->nquartic[k], ns->nfallback[k], ns->nfbmiss[k]));
   }
   PetscFunctionReturn(0);
 }
@@ -827,11 +842,11 @@ PetscErrorCode FcContactSolverCreate_NSGS(FcContactSolver s)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&ns));
-  ns->error_every       = 1;
-  ns->local_tol         = 1e-12;
-  ns->local_max_it      = 500;
-  ns->local             = NSGS_LOCAL_EXACT;
-  ns->fallback          = NSGS_FALLBACK_FIXED_POINT;
+  ns->error_every  = 1;
+  ns->local_tol    = 1e-12;
+  ns->local_max_it = 500;
+  ns->local        = NSGS_LOCAL_EXACT;
+  ns->fallback     = NSGS_FALLBACK_FIXED_POINT;
   FcContactSweepInit(&ns->sweep);
   s->data               = ns;
   s->ops.solve          = FcContactSolverSolve_NSGS;

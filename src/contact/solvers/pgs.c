@@ -31,13 +31,13 @@
 #include "sweep.h"
 
 typedef struct {
-  PetscInt   error_every; /* 1: sweeps between two stopping tests */
-  PetscInt   mcap;
-  PetscReal *u;   /* 3m: W r + q */
-  PetscReal *mu0; /* m zeros: the frictionless view of the problem */
-  PetscReal *wnn; /* m: W_aa,nn, gathered once per solve (dense or block-sparse W) */
-  PetscInt   nfriction[2]; /* contacts with μ > 0 ignored: [0] last solve, [1] all solves */
-  FcContactSweep sweep;    /* order natural, ω = 1 (sweep.h) */
+  PetscInt       error_every; /* 1: sweeps between two stopping tests */
+  PetscInt       mcap;
+  PetscReal     *u;            /* 3m: W r + q */
+  PetscReal     *mu0;          /* m zeros: the frictionless view of the problem */
+  PetscReal     *wnn;          /* m: W_aa,nn, gathered once per solve (dense or block-sparse W) */
+  PetscInt       nfriction[2]; /* contacts with μ > 0 ignored: [0] last solve, [1] all solves */
+  FcContactSweep sweep;        /* order natural, ω = 1 (sweep.h) */
 } FcContactSolver_PGS;
 
 static PetscErrorCode PGSWork_Private(FcContactSolver_PGS *pg, PetscInt m)
@@ -52,15 +52,15 @@ static PetscErrorCode PGSWork_Private(FcContactSolver_PGS *pg, PetscInt m)
 
 static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
-  FcContactSolver_PGS      *pg = (FcContactSolver_PGS *)s->data;
-  const PetscInt            m = p->m, n = 3 * m;
-  const PetscReal          *W = p->W;
+  FcContactSolver_PGS       *pg = (FcContactSolver_PGS *)s->data;
+  const PetscInt             m = p->m, n = 3 * m;
+  const PetscReal           *W = p->W;
   struct _n_FcContactProblem p0;
-  PetscReal                *u, error;
-  PetscBool                 symmetric = PETSC_TRUE;
+  PetscReal                 *u, error;
+  PetscBool                  symmetric = PETSC_TRUE;
 
   PetscFunctionBegin;
-  st->iterations  = 0;
+  st->iterations   = 0;
   pg->nfriction[0] = 0;
   if (m == 0) {
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
@@ -84,7 +84,11 @@ static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProbl
     r[3 * a + 1] = r[3 * a + 2] = 0; /* the frictionless problem: r_T = 0 */
   }
   pg->nfriction[1] += pg->nfriction[0];
-  if (pg->nfriction[0]) PetscCall(PetscInfo(NULL, "pgs: %" PetscInt_FMT " of %" PetscInt_FMT " contacts have mu > 0; pgs solves the frictionless problem and the common error is measured with the problem's mu\n", pg->nfriction[0], m));
+  if (pg->nfriction[0])
+    PetscCall(PetscInfo(NULL,
+      "pgs: %" PetscInt_FMT " of %" PetscInt_FMT
+      " contacts have mu > 0; pgs solves the frictionless problem and the common error is measured with the problem's mu\n",
+      pg->nfriction[0], m));
   symmetric = FcContactProblemIsSymmetric(p);
   /* The frictionless view: same W (either storage) and q, μ = 0 (the data are shared, not copied). */
   p0    = *p;
@@ -105,10 +109,10 @@ static PetscErrorCode FcContactSolverSolve_PGS(FcContactSolver s, FcContactProbl
     const PetscReal omega = pg->sweep.omega;
     PetscInt        nupd  = 0;
     for (PetscInt c = 0; c < m; c++) {
-      const PetscInt   a   = order ? order[c] : c;
-      const PetscInt   k   = 3 * a;
-      const PetscReal  rn  = PetscMax(0.0, r[k] - omega * u[k] / pg->wnn[a]);
-      const PetscReal  d   = rn - r[k];
+      const PetscInt  a  = order ? order[c] : c;
+      const PetscInt  k  = 3 * a;
+      const PetscReal rn = PetscMax(0.0, r[k] - omega * u[k] / pg->wnn[a]);
+      const PetscReal d  = rn - r[k];
       if (d == 0) continue;
       if (!W) { /* block-sparse: the normal column of the blocks of column a (problem.h) */
         for (PetscInt kb = p->bptr[a]; kb < p->bptr[a + 1]; kb++) {
@@ -158,7 +162,8 @@ static PetscErrorCode FcContactSolverSetFromOptions_PGS(FcContactSolver s, Petsc
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "pgs: frictionless projected Gauss-Seidel (mu ignored)");
-  PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-pgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", &pg->error_every, 1));
+  PetscCall(FcContactSolverOptionsBoundedInt(
+    s, PetscOptionsObject, "-pgs_error_every", "Sweeps between two evaluations of the stopping test (each O(m))", &pg->error_every, 1));
   PetscCall(FcContactSweepSetFromOptions(s, PetscOptionsObject, "pgs", &pg->sweep));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
@@ -173,7 +178,9 @@ static PetscErrorCode FcContactSolverView_PGS(FcContactSolver s, PetscViewer vie
   FcContactSweepDescribe(&pg->sweep, sweep, sizeof sweep);
   PetscCall(PetscViewerASCIIPrintf(viewer, "pgs: frictionless problem (mu ignored, r_T = 0), error_every %" PetscInt_FMT ", %s\n", pg->error_every, sweep));
   if (s->nsolves)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "pgs: contacts with mu > 0 treated as frictionless: %" PetscInt_FMT " (last solve), %" PetscInt_FMT " (all solves)\n", pg->nfriction[0], pg->nfriction[1]));
+    PetscCall(
+      PetscViewerASCIIPrintf(viewer, "pgs: contacts with mu > 0 treated as frictionless: %" PetscInt_FMT " (last solve), %" PetscInt_FMT " (all solves)\n",
+        pg->nfriction[0], pg->nfriction[1]));
   PetscFunctionReturn(0);
 }
 
@@ -194,7 +201,7 @@ PetscErrorCode FcContactSolverCreate_PGS(FcContactSolver s)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&pg));
-  pg->error_every       = 1;
+  pg->error_every = 1;
   FcContactSweepInit(&pg->sweep);
   s->data               = pg;
   s->ops.solve          = FcContactSolverSolve_PGS;

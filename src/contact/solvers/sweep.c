@@ -30,7 +30,8 @@ PetscErrorCode FcContactSweepSetFromOptions(FcContactSolver s, PetscOptionItems 
 
   PetscFunctionBegin;
   snprintf(opt, sizeof opt, "-%s_omega", pre);
-  PetscCall(PetscOptionsReal(opt, "Over-relaxation factor, 0 < omega < 2 (nsgs: the local solution relaxed and projected back onto the cone; pgs: projected SOR)", "", omega, &omega, &set));
+  PetscCall(PetscOptionsReal(opt,
+    "Over-relaxation factor, 0 < omega < 2 (nsgs: the local solution relaxed and projected back onto the cone; pgs: projected SOR)", "", omega, &omega, &set));
   if (set) {
     if (!(omega > 0 && omega < 2)) {
       snprintf(what, sizeof what, "must be in (0, 2) (got %g)", (double)omega);
@@ -38,7 +39,9 @@ PetscErrorCode FcContactSweepSetFromOptions(FcContactSolver s, PetscOptionItems 
     } else sw->omega = omega;
   }
   snprintf(opt, sizeof opt, "-%s_order", pre);
-  PetscCall(PetscOptionsString(opt, "Order of the contacts in a sweep: natural, reversed, symmetric (natural and reversed in turn), random (a new permutation every sweep)", "", OrderNames[sw->order], val, sizeof val, &set));
+  PetscCall(PetscOptionsString(opt,
+    "Order of the contacts in a sweep: natural, reversed, symmetric (natural and reversed in turn), random (a new permutation every sweep)", "",
+    OrderNames[sw->order], val, sizeof val, &set));
   if (set) {
     int k;
     for (k = 0; k < 4; k++)
@@ -84,21 +87,18 @@ PetscErrorCode FcContactSweepBegin(FcContactSweep *sw, PetscInt m)
 const PetscInt *FcContactSweepOrderOf(FcContactSweep *sw, PetscInt it, PetscInt m)
 {
   switch (sw->order) {
-  case FC_CONTACT_SWEEP_NATURAL:
-    return NULL;
-  case FC_CONTACT_SWEEP_REVERSED:
-    return sw->perm;
-  case FC_CONTACT_SWEEP_SYMMETRIC:
-    return it % 2 ? NULL : sw->perm; /* sweeps 1, 3, … forward; 2, 4, … backward */
+  case FC_CONTACT_SWEEP_NATURAL: return NULL;
+  case FC_CONTACT_SWEEP_REVERSED: return sw->perm;
+  case FC_CONTACT_SWEEP_SYMMETRIC: return it % 2 ? NULL : sw->perm; /* sweeps 1, 3, … forward; 2, 4, … backward */
   case FC_CONTACT_SWEEP_RANDOM:
     /* Fisher–Yates (Knuth, TAOCP 2, §3.4.2, Algorithm P) on the previous permutation: every
      * permutation equally likely, up to the bias of x mod (k + 1), below m/2⁶⁴. */
     for (PetscInt k = m - 1; k > 0; k--) {
-      const uint64_t  x = SplitMix64_Private(&sw->state);
-      const PetscInt  j = (PetscInt)(x % (uint64_t)(k + 1));
-      const PetscInt  t = sw->perm[k];
-      sw->perm[k]       = sw->perm[j];
-      sw->perm[j]       = t;
+      const uint64_t x = SplitMix64_Private(&sw->state);
+      const PetscInt j = (PetscInt)(x % (uint64_t)(k + 1));
+      const PetscInt t = sw->perm[k];
+      sw->perm[k]      = sw->perm[j];
+      sw->perm[j]      = t;
     }
     return sw->perm;
   }

@@ -18,12 +18,7 @@
 #include "../solver.h"
 #include <stdint.h>
 
-typedef enum {
-  FC_CONTACT_SWEEP_NATURAL,
-  FC_CONTACT_SWEEP_REVERSED,
-  FC_CONTACT_SWEEP_SYMMETRIC,
-  FC_CONTACT_SWEEP_RANDOM
-} FcContactSweepOrder;
+typedef enum { FC_CONTACT_SWEEP_NATURAL, FC_CONTACT_SWEEP_REVERSED, FC_CONTACT_SWEEP_SYMMETRIC, FC_CONTACT_SWEEP_RANDOM } FcContactSweepOrder;
 
 typedef struct {
   /* parameters */
@@ -33,7 +28,7 @@ typedef struct {
   /* work */
   uint64_t  state; /* generator state, reset from seed by FcContactSweepBegin */
   PetscInt  cap;
-  PetscInt *perm;  /* cap */
+  PetscInt *perm; /* cap */
 } FcContactSweep;
 
 /* Defaults (natural order, ω = 1, seed 1) and no work. */
@@ -45,7 +40,7 @@ PetscErrorCode FcContactSweepBegin(FcContactSweep *sw, PetscInt m);
 /* The order of sweep `it` (1, 2, …): NULL for 0, 1, …, m−1, else m contact indices. */
 const PetscInt *FcContactSweepOrderOf(FcContactSweep *sw, PetscInt it, PetscInt m);
 /* "order natural, omega 1" (and the seed of a random order) into buf. */
-void FcContactSweepDescribe(const FcContactSweep *sw, char *buf, size_t len);
+void           FcContactSweepDescribe(const FcContactSweep *sw, char *buf, size_t len);
 PetscErrorCode FcContactSweepDestroy(FcContactSweep *sw);
 
 #endif

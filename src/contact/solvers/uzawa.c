@@ -75,29 +75,29 @@ static const char *const FcUzawaRhoRules[] = {"block", "lambda", "talbi2008", "w
 typedef struct {
   PetscBool global; /* uzawa_global (else uzawa_local) */
   /* parameters (defaults in UzawaCreate_Private) */
-  PetscReal rho;              /* 0: automatic (rho_rule); > 0: ρ for every contact */
-  FcUzawaRhoRule rule;        /* the automatic ρ (header comment): block (uzawa_local), lambda (uzawa_global), talbi2008, wnn */
-  PetscReal rho_factor;       /* ρ = rho_factor × the rule's stiffness; PETSC_DETERMINE: the rule's default (1 for block and
+  PetscReal      rho;              /* 0: automatic (rho_rule); > 0: ρ for every contact */
+  FcUzawaRhoRule rule;             /* the automatic ρ (header comment): block (uzawa_local), lambda (uzawa_global), talbi2008, wnn */
+  PetscReal      rho_factor;       /* ρ = rho_factor × the rule's stiffness; PETSC_DETERMINE: the rule's default (1 for block and
                                * lambda, talbi2008's 0.3 for talbi2008 and wnn) */
-  PetscReal lambda_max;       /* lambda: the estimate of λ_max(½(W + Wᵀ)) of the last solve (0: none) */
-  PetscInt  power_it;         /* lambda: power iterations of the last estimate */
-  PetscReal inner_tol;        /* ε₂ (uzawa_local), relative to S; PETSC_DETERMINE: tol / 100 */
-  PetscInt  inner_max_it;     /* inner steps per contact and sweep (uzawa_local) */
-  PetscBool inner_zero_start; /* false: inner loop from the current r_a; true: from 0 (talbi2008) */
-  PetscReal outer_tol;        /* ε₁ (uzawa_local), relative to S; 0: off */
-  PetscReal rel_tol;          /* ε₃ (uzawa_global); 0: off */
+  PetscReal      lambda_max;       /* lambda: the estimate of λ_max(½(W + Wᵀ)) of the last solve (0: none) */
+  PetscInt       power_it;         /* lambda: power iterations of the last estimate */
+  PetscReal      inner_tol;        /* ε₂ (uzawa_local), relative to S; PETSC_DETERMINE: tol / 100 */
+  PetscInt       inner_max_it;     /* inner steps per contact and sweep (uzawa_local) */
+  PetscBool      inner_zero_start; /* false: inner loop from the current r_a; true: from 0 (talbi2008) */
+  PetscReal      outer_tol;        /* ε₁ (uzawa_local), relative to S; 0: off */
+  PetscReal      rel_tol;          /* ε₃ (uzawa_global); 0: off */
   /* work, sized for mcap contacts */
   PetscInt   mcap;
   PetscReal *rho_a; /* m */
   PetscReal *u;     /* 3m: W r + q */
   PetscReal *rnew;  /* 3m (uzawa_global) */
   /* statistics: [0] last solve, [1] since creation */
-  PetscInt64 ninner[2];  /* inner steps (uzawa_local); 64 bits: totals over many solves */
-  PetscInt64 ncapped[2]; /* inner loops stopped by inner_max_it rather than ε₂ */
-  PetscInt64 nloops[2];  /* inner loops (contacts × sweeps) */
-  PetscInt  inner_max[2]; /* largest inner loop */
-  PetscReal rho_min, rho_max; /* ρ_a of the last solve */
-  PetscBool stopped_own; /* the last solve stopped on ε₁ / ε₃ */
+  PetscInt64 ninner[2];        /* inner steps (uzawa_local); 64 bits: totals over many solves */
+  PetscInt64 ncapped[2];       /* inner loops stopped by inner_max_it rather than ε₂ */
+  PetscInt64 nloops[2];        /* inner loops (contacts × sweeps) */
+  PetscInt   inner_max[2];     /* largest inner loop */
+  PetscReal  rho_min, rho_max; /* ρ_a of the last solve */
+  PetscBool  stopped_own;      /* the last solve stopped on ε₁ / ε₃ */
 } FcContactSolver_Uzawa;
 
 static inline void Mult3_Private(const PetscReal a[9], const PetscReal x[3], PetscReal y[3])
@@ -158,9 +158,10 @@ static PetscReal SymEigMax3_Private(const PetscReal A[9])
   b00  = (a00 - qm) / p;
   b11  = (a11 - qm) / p;
   b22  = (a22 - qm) / p;
-  detb = b00 * (b11 * b22 - (a12 / p) * (a12 / p)) - (a01 / p) * ((a01 / p) * b22 - (a12 / p) * (a02 / p)) + (a02 / p) * ((a01 / p) * (a12 / p) - b11 * (a02 / p));
-  rr   = PetscMax(-1.0, PetscMin(1.0, detb / 2));
-  phi  = PetscAcosReal(rr) / 3;
+  detb = b00 * (b11 * b22 - (a12 / p) * (a12 / p)) - (a01 / p) * ((a01 / p) * b22 - (a12 / p) * (a02 / p)) +
+    (a02 / p) * ((a01 / p) * (a12 / p) - b11 * (a02 / p));
+  rr  = PetscMax(-1.0, PetscMin(1.0, detb / 2));
+  phi = PetscAcosReal(rr) / 3;
   return qm + 2 * p * PetscCosReal(phi);
 }
 
@@ -237,9 +238,10 @@ static PetscErrorCode LambdaMax_Private(FcContactSolver_Uzawa *uz, FcContactProb
  * the automatic choice is impossible (a stiffness <= 0 or not finite). */
 static PetscErrorCode UzawaRho_Private(FcContactSolver_Uzawa *uz, FcContactProblem p, FcContactSolverStats *st)
 {
-  const PetscInt  m = p->m;
-  const PetscReal factor = uz->rho_factor == (PetscReal)PETSC_DETERMINE ? (uz->rule == FC_UZAWA_RHO_BLOCK || uz->rule == FC_UZAWA_RHO_LAMBDA ? 1.0 : 0.3) : uz->rho_factor;
-  PetscReal       wmax = 0;
+  const PetscInt  m      = p->m;
+  const PetscReal factor = uz->rho_factor == (PetscReal)PETSC_DETERMINE ? (uz->rule == FC_UZAWA_RHO_BLOCK || uz->rule == FC_UZAWA_RHO_LAMBDA ? 1.0 : 0.3)
+                                                                        : uz->rho_factor;
+  PetscReal       wmax   = 0;
 
   PetscFunctionBegin;
   uz->lambda_max = 0;
@@ -255,7 +257,8 @@ static PetscErrorCode UzawaRho_Private(FcContactSolver_Uzawa *uz, FcContactProbl
        * depend on it) and the iterates grow without bound */
       if (!(Waa[0] > 0)) w = Waa[0];
       if (!(w > 0) || PetscIsInfOrNanReal(w)) {
-        PetscCall(PetscInfo(NULL, "uzawa: contact %" PetscInt_FMT " has %s = %g: no local stiffness for rho\n", a, uz->rule == FC_UZAWA_RHO_BLOCK || uz->rule == FC_UZAWA_RHO_LAMBDA ? "lambda_max(W_aa)" : "W_nn", (double)w));
+        PetscCall(PetscInfo(NULL, "uzawa: contact %" PetscInt_FMT " has %s = %g: no local stiffness for rho\n", a,
+          uz->rule == FC_UZAWA_RHO_BLOCK || uz->rule == FC_UZAWA_RHO_LAMBDA ? "lambda_max(W_aa)" : "W_nn", (double)w));
         st->reason = PetscIsInfOrNanReal(w) ? FC_CONTACT_SOLVER_DIVERGED_NAN : FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;
         PetscFunctionReturn(0);
       }
@@ -291,7 +294,8 @@ static PetscErrorCode UzawaRho_Private(FcContactSolver_Uzawa *uz, FcContactProbl
 /* Test of the common error with the current u; when it passes, u is recomputed from r and the
  * test repeated (drift of an incrementally updated u cannot stop the iteration early). Sets
  * *done and st->reason when the iteration must stop (converged or NaN); *S receives the scale. */
-static PetscErrorCode UzawaTest_Private(FcContactSolver s, FcContactProblem p, const PetscReal r[], PetscReal u[], PetscBool incremental, FcContactSolverStats *st, PetscReal *S, PetscBool *done)
+static PetscErrorCode UzawaTest_Private(
+  FcContactSolver s, FcContactProblem p, const PetscReal r[], PetscReal u[], PetscBool incremental, FcContactSolverStats *st, PetscReal *S, PetscBool *done)
 {
   PetscReal error;
 
@@ -329,15 +333,15 @@ static PetscErrorCode UzawaLocalIterate_Private(FcContactSolver s, FcContactProb
   PetscCall(UzawaTest_Private(s, p, r, u, PETSC_FALSE, st, &S, &done));
   if (done) PetscFunctionReturn(0);
   for (PetscInt it = 1; it <= s->params.max_it; it++) {
-    const PetscReal eps2 = (uz->inner_tol == (PetscReal)PETSC_DETERMINE ? 0.01 * s->params.tol : uz->inner_tol) * S;
-    PetscReal       dr2  = 0; /* Σ_a (‖Δr_a‖ / min(ρ_a, 1))² over the sweep (ε₁) */
-    PetscInt        nupd = 0;
+    const PetscReal eps2   = (uz->inner_tol == (PetscReal)PETSC_DETERMINE ? 0.01 * s->params.tol : uz->inner_tol) * S;
+    PetscReal       dr2    = 0; /* Σ_a (‖Δr_a‖ / min(ρ_a, 1))² over the sweep (ε₁) */
+    PetscInt        nupd   = 0;
     PetscInt64      ninner = 0;
 
     for (PetscInt a = 0; a < m; a++) {
-      PetscReal       *ra = r + 3 * a, Waa[9], b[3], x[3], ua[3], xn[3], d[3];
-      const PetscReal  rho = uz->rho_a[a], mu = p->mu[a], rho1 = PetscMin(rho, 1.0);
-      PetscInt         j;
+      PetscReal      *ra  = r + 3 * a, Waa[9], b[3], x[3], ua[3], xn[3], d[3];
+      const PetscReal rho = uz->rho_a[a], mu = p->mu[a], rho1 = PetscMin(rho, 1.0);
+      PetscInt        j;
 
       FcContactProblemGetBlock(p, a, a, Waa); /* either storage of W (problem.h) */
       /* b_a = u_a − W_aa r_a: the free part plus the frozen contributions of the others. */
@@ -363,9 +367,9 @@ static PetscErrorCode UzawaLocalIterate_Private(FcContactSolver s, FcContactProb
       }
       ninner += j;
       uz->inner_max[0] = PetscMax(uz->inner_max[0], j);
-      d[0]          = x[0] - ra[0];
-      d[1]          = x[1] - ra[1];
-      d[2]          = x[2] - ra[2];
+      d[0]             = x[0] - ra[0];
+      d[1]             = x[1] - ra[1];
+      d[2]             = x[2] - ra[2];
       dr2 += (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / (rho1 * rho1);
       if (d[0] == 0 && d[1] == 0 && d[2] == 0) continue;
       FcContactProblemAddColumn(p, symmetric, a, d, u); /* u += W_{:,a} d */
@@ -468,24 +472,25 @@ static PetscErrorCode UzawaBadOption_Private(PetscOptionItems *PetscOptionsObjec
   return FcInputError("options", opt, "%s (got %g)", what, (double)value);
 }
 
-static PetscBool Finite_Private(PetscReal v)
-{
-  return PetscIsInfOrNanReal(v) ? PETSC_FALSE : PETSC_TRUE;
-}
+static PetscBool Finite_Private(PetscReal v) { return PetscIsInfOrNanReal(v) ? PETSC_FALSE : PETSC_TRUE; }
 
 static PetscErrorCode FcContactSolverSetFromOptions_Uzawa(FcContactSolver s, PetscOptionItems *PetscOptionsObject)
 {
-  FcContactSolver_Uzawa *uz = (FcContactSolver_Uzawa *)s->data;
+  FcContactSolver_Uzawa *uz  = (FcContactSolver_Uzawa *)s->data;
   PetscReal              rho = uz->rho, factor = uz->rho_factor, inner_tol = uz->inner_tol, outer_tol = uz->outer_tol, rel_tol = uz->rel_tol;
   PetscBool              local, set;
   PetscEnum              rule = (PetscEnum)uz->rule;
 
   PetscFunctionBegin;
-  PetscOptionsHeadBegin(PetscOptionsObject, uz->global ? "uzawa_global: one Uzawa step per contact and sweep, Jacobi (talbi2008 3.3.2)" : "uzawa_local: Gauss-Seidel over contacts, inner Uzawa loop per contact (talbi2008 3.3.1)");
+  PetscOptionsHeadBegin(PetscOptionsObject,
+    uz->global ? "uzawa_global: one Uzawa step per contact and sweep, Jacobi (talbi2008 3.3.2)"
+               : "uzawa_local: Gauss-Seidel over contacts, inner Uzawa loop per contact (talbi2008 3.3.1)");
   PetscCall(PetscOptionsReal("-uzawa_rho", "Uzawa step rho for every contact (0: automatic, by -uzawa_rho_rule)", "", rho, &rho, NULL));
   { /* an unknown value is the object's one-line input error (PetscOptionsEnum's would be a PETSc error) */
     char val[32];
-    PetscCall(PetscOptionsString("-uzawa_rho_rule", "Automatic rho: block (factor/lambda_max(W_aa) per contact), lambda (factor/lambda_max(W), Jacobi-scaled), talbi2008 (factor min_a 1/W_aa,nn), wnn (factor/W_aa,nn per contact)", "", FcUzawaRhoRules[rule], val, sizeof val, &set));
+    PetscCall(PetscOptionsString("-uzawa_rho_rule",
+      "Automatic rho: block (factor/lambda_max(W_aa) per contact), lambda (factor/lambda_max(W), Jacobi-scaled), talbi2008 (factor min_a 1/W_aa,nn), wnn (factor/W_aa,nn per contact)",
+      "", FcUzawaRhoRules[rule], val, sizeof val, &set));
     if (set) {
       PetscEnum k;
       for (k = 0; k < 4 && strcmp(val, FcUzawaRhoRules[k]); k++) {}
@@ -499,19 +504,27 @@ static PetscErrorCode FcContactSolverSetFromOptions_Uzawa(FcContactSolver s, Pet
   /* the former switch between the two W_nn rules (issue 12), kept: true = wnn, false = talbi2008 */
   PetscCall(PetscOptionsBool("-uzawa_rho_local", "Same as -uzawa_rho_rule wnn (true) or talbi2008 (false)", "", PETSC_FALSE, &local, &set));
   if (set) rule = (PetscEnum)(local ? FC_UZAWA_RHO_WNN : FC_UZAWA_RHO_TALBI2008);
-  PetscCall(PetscOptionsReal("-uzawa_rho_factor", "Automatic rho = rho_factor x the rule's compliance inverse (-1: 1 for block and lambda, 0.3 for talbi2008 and wnn)", "", factor, &factor, NULL));
+  PetscCall(PetscOptionsReal("-uzawa_rho_factor",
+    "Automatic rho = rho_factor x the rule's compliance inverse (-1: 1 for block and lambda, 0.3 for talbi2008 and wnn)", "", factor, &factor, NULL));
   if (!uz->global) {
-    PetscCall(PetscOptionsReal("-uzawa_inner_tol", "Inner Uzawa loop stops when |dr_a|/min(rho_a,1) < inner_tol x max(|q|,|r|,|u|) (talbi2008 eps2; -1: tol/100)", "", inner_tol, &inner_tol, NULL));
-    PetscCall(FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-uzawa_inner_max_it", "Maximum inner Uzawa steps per contact and sweep", &uz->inner_max_it, 1));
-    PetscCall(PetscOptionsBool("-uzawa_inner_zero_start", "Start every inner loop from r_a = 0 (talbi2008) instead of the current r_a", "", uz->inner_zero_start, &uz->inner_zero_start, NULL));
-    PetscCall(PetscOptionsReal("-uzawa_outer_tol", "Also stop when |r^{k+1} - r^k|/min(rho,1) < outer_tol x max(|q|,|r|,|u|) (talbi2008 eps1; 0: off)", "", outer_tol, &outer_tol, NULL));
+    PetscCall(PetscOptionsReal("-uzawa_inner_tol",
+      "Inner Uzawa loop stops when |dr_a|/min(rho_a,1) < inner_tol x max(|q|,|r|,|u|) (talbi2008 eps2; -1: tol/100)", "", inner_tol, &inner_tol, NULL));
+    PetscCall(
+      FcContactSolverOptionsBoundedInt(s, PetscOptionsObject, "-uzawa_inner_max_it", "Maximum inner Uzawa steps per contact and sweep", &uz->inner_max_it, 1));
+    PetscCall(PetscOptionsBool("-uzawa_inner_zero_start", "Start every inner loop from r_a = 0 (talbi2008) instead of the current r_a", "",
+      uz->inner_zero_start, &uz->inner_zero_start, NULL));
+    PetscCall(PetscOptionsReal("-uzawa_outer_tol", "Also stop when |r^{k+1} - r^k|/min(rho,1) < outer_tol x max(|q|,|r|,|u|) (talbi2008 eps1; 0: off)", "",
+      outer_tol, &outer_tol, NULL));
   } else {
     PetscCall(PetscOptionsReal("-uzawa_rel_tol", "Also stop when |r^{k+1} - r^k| / |r^{k+1}| < rel_tol (talbi2008 eps3; 0: off)", "", rel_tol, &rel_tol, NULL));
   }
   if (!(rho >= 0) || !Finite_Private(rho)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_rho", "must be finite and >= 0", rho);
-  if (!(factor > 0 || factor == (PetscReal)PETSC_DETERMINE) || !Finite_Private(factor)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_rho_factor", "must be finite and > 0 (or -1: the rule's default)", factor);
-  if (!(inner_tol >= 0 || inner_tol == (PetscReal)PETSC_DETERMINE) || !Finite_Private(inner_tol)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_inner_tol", "must be finite and >= 0 (or -1: tol/100)", inner_tol);
-  if (!(outer_tol >= 0) || !Finite_Private(outer_tol)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_outer_tol", "must be finite and >= 0", outer_tol);
+  if (!(factor > 0 || factor == (PetscReal)PETSC_DETERMINE) || !Finite_Private(factor))
+    return UzawaBadOption_Private(PetscOptionsObject, "uzawa_rho_factor", "must be finite and > 0 (or -1: the rule's default)", factor);
+  if (!(inner_tol >= 0 || inner_tol == (PetscReal)PETSC_DETERMINE) || !Finite_Private(inner_tol))
+    return UzawaBadOption_Private(PetscOptionsObject, "uzawa_inner_tol", "must be finite and >= 0 (or -1: tol/100)", inner_tol);
+  if (!(outer_tol >= 0) || !Finite_Private(outer_tol))
+    return UzawaBadOption_Private(PetscOptionsObject, "uzawa_outer_tol", "must be finite and >= 0", outer_tol);
   if (!(rel_tol >= 0) || !Finite_Private(rel_tol)) return UzawaBadOption_Private(PetscOptionsObject, "uzawa_rel_tol", "must be finite and >= 0", rel_tol);
   uz->rho        = rho;
   uz->rule       = (FcUzawaRhoRule)rule;
@@ -531,8 +544,10 @@ static PetscErrorCode FcContactSolverView_Uzawa(FcContactSolver s, PetscViewer v
   PetscFunctionBegin;
   if (uz->rho > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "%s: rho %g (every contact)\n", name, (double)uz->rho));
   else {
-    static const char *const what[] = {"1/lambda_max(W_aa) per contact (rule block)", "1/lambda_max(W), estimated (rule lambda)", "min_a 1/W_aa,nn (rule talbi2008)", "1/W_aa,nn per contact (rule wnn)"};
-    const PetscReal factor = uz->rho_factor == (PetscReal)PETSC_DETERMINE ? (uz->rule == FC_UZAWA_RHO_BLOCK || uz->rule == FC_UZAWA_RHO_LAMBDA ? 1.0 : 0.3) : uz->rho_factor;
+    static const char *const what[] = {"1/lambda_max(W_aa) per contact (rule block)", "1/lambda_max(W), estimated (rule lambda)",
+      "min_a 1/W_aa,nn (rule talbi2008)", "1/W_aa,nn per contact (rule wnn)"};
+    const PetscReal factor = uz->rho_factor == (PetscReal)PETSC_DETERMINE ? (uz->rule == FC_UZAWA_RHO_BLOCK || uz->rule == FC_UZAWA_RHO_LAMBDA ? 1.0 : 0.3)
+                                                                          : uz->rho_factor;
     char            f[32];
     snprintf(f, sizeof f, "%g", (double)factor); /* PETSc's %g prints 1 as "1." */
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s: rho automatic, %s x %s\n", name, f, what[uz->rule]));
@@ -543,7 +558,8 @@ static PetscErrorCode FcContactSolverView_Uzawa(FcContactSolver s, PetscViewer v
     else snprintf(itol, sizeof itol, "%g", (double)uz->inner_tol);
     if (uz->outer_tol > 0) snprintf(otol, sizeof otol, "%g", (double)uz->outer_tol);
     else snprintf(otol, sizeof otol, "off");
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: inner_tol %s, inner_max_it %" PetscInt_FMT ", inner loops start from %s, outer_tol %s\n", name, itol, uz->inner_max_it, uz->inner_zero_start ? "0" : "the current r_a", otol));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: inner_tol %s, inner_max_it %" PetscInt_FMT ", inner loops start from %s, outer_tol %s\n", name, itol,
+      uz->inner_max_it, uz->inner_zero_start ? "0" : "the current r_a", otol));
   } else {
     char rtol[64];
     if (uz->rel_tol > 0) snprintf(rtol, sizeof rtol, "%g", (double)uz->rel_tol);
@@ -551,12 +567,19 @@ static PetscErrorCode FcContactSolverView_Uzawa(FcContactSolver s, PetscViewer v
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s: rel_tol %s\n", name, rtol));
   }
   if (s->nsolves) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: last solve: rho in [%g, %g]%s\n", name, (double)uz->rho_min, (double)uz->rho_max, uz->stopped_own ? (uz->global ? ", stopped on rel_tol" : ", stopped on outer_tol") : ""));
-    if (uz->lambda_max > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "%s: last solve: lambda_max(D^-1/2 W D^-1/2), D = diag(lambda_max(W_aa)), estimated %g (%" PetscInt_FMT " power iterations)\n", name, (double)uz->lambda_max, uz->power_it));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: last solve: rho in [%g, %g]%s\n", name, (double)uz->rho_min, (double)uz->rho_max,
+      uz->stopped_own ? (uz->global ? ", stopped on rel_tol" : ", stopped on outer_tol") : ""));
+    if (uz->lambda_max > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer,
+        "%s: last solve: lambda_max(D^-1/2 W D^-1/2), D = diag(lambda_max(W_aa)), estimated %g (%" PetscInt_FMT " power iterations)\n", name,
+        (double)uz->lambda_max, uz->power_it));
     if (!uz->global)
       for (int k = 0; k < 2; k++)
-        PetscCall(PetscViewerASCIIPrintf(viewer, "%s: inner iterations (%s): %" PetscInt64_FMT " in %" PetscInt64_FMT " inner loops (%.2f per contact and sweep), %" PetscInt64_FMT " stopped at inner_max_it, longest %" PetscInt_FMT "\n", name, k ? "all solves" : "last solve", uz->ninner[k], uz->nloops[k],
-                                         uz->nloops[k] ? (double)uz->ninner[k] / (double)uz->nloops[k] : 0.0, uz->ncapped[k], uz->inner_max[k]));
+        PetscCall(PetscViewerASCIIPrintf(viewer,
+          "%s: inner iterations (%s): %" PetscInt64_FMT " in %" PetscInt64_FMT " inner loops (%.2f per contact and sweep), %" PetscInt64_FMT
+          " stopped at inner_max_it, longest %" PetscInt_FMT "\n",
+          name, k ? "all solves" : "last solve", uz->ninner[k], uz->nloops[k], uz->nloops[k] ? (double)uz->ninner[k] / (double)uz->nloops[k] : 0.0,
+          uz->ncapped[k], uz->inner_max[k]));
   }
   PetscFunctionReturn(0);
 }
@@ -614,7 +637,8 @@ PetscErrorCode FcContactSolverUzawaGetInnerIterations(FcContactSolver s, PetscIn
 
   PetscFunctionBegin;
   PetscCheck(s, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver");
-  PetscCheck(s->ops.solve == FcContactSolverSolve_Uzawa && !((FcContactSolver_Uzawa *)s->data)->global, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Contact solver of type %s is not uzawa_local", s->type[0] ? s->type : "(not set)");
+  PetscCheck(s->ops.solve == FcContactSolverSolve_Uzawa && !((FcContactSolver_Uzawa *)s->data)->global, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+    "Contact solver of type %s is not uzawa_local", s->type[0] ? s->type : "(not set)");
   uz = (FcContactSolver_Uzawa *)s->data;
   if (last) *last = uz->ninner[0];
   if (total) *total = uz->ninner[1];

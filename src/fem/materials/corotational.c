@@ -79,7 +79,8 @@ static PetscErrorCode Tangent_Corotational(FcMaterial mat, const PetscReal F[9],
   for (int i = 0; i < 3; i++)
     for (int J = 0; J < 3; J++)
       for (int k = 0; k < 3; k++)
-        for (int L = 0; L < 3; L++) A[(3 * i + J) * 9 + 3 * k + L] = lambda * R[3 * i + J] * R[3 * k + L] + mu * ((i == k) * (J == L) + R[3 * i + L] * R[3 * k + J]);
+        for (int L = 0; L < 3; L++)
+          A[(3 * i + J) * 9 + 3 * k + L] = lambda * R[3 * i + J] * R[3 * k + L] + mu * ((i == k) * (J == L) + R[3 * i + L] * R[3 * k + J]);
   PetscFunctionReturn(0);
 }
 

@@ -80,7 +80,8 @@ static PetscErrorCode Tangent_CorotationalLagged(FcMaterial mat, const PetscReal
   for (int i = 0; i < 3; i++)
     for (int J = 0; J < 3; J++)
       for (int k = 0; k < 3; k++)
-        for (int L = 0; L < 3; L++) A[(3 * i + J) * 9 + 3 * k + L] = mu * ((i == k) * (J == L) + R[3 * i + L] * R[3 * k + J]) + lambda * R[3 * i + J] * R[3 * k + L];
+        for (int L = 0; L < 3; L++)
+          A[(3 * i + J) * 9 + 3 * k + L] = mu * ((i == k) * (J == L) + R[3 * i + L] * R[3 * k + J]) + lambda * R[3 * i + J] * R[3 * k + L];
   PetscFunctionReturn(0);
 }
 
@@ -91,8 +92,8 @@ static PetscErrorCode Create_CorotationalLagged(FcMaterial mat, const FcMaterial
 {
   PetscFunctionBegin;
   PetscCall(FcMaterialSetENu(mat, p));
-  mat->data         = NULL;
-  mat->ops.frame    = Frame_CorotationalLagged;
+  mat->data        = NULL;
+  mat->ops.frame   = Frame_CorotationalLagged;
   mat->ops.energy  = Energy_CorotationalLagged;
   mat->ops.stress  = Stress_CorotationalLagged;
   mat->ops.tangent = Tangent_CorotationalLagged;
@@ -100,4 +101,5 @@ static PetscErrorCode Create_CorotationalLagged(FcMaterial mat, const FcMaterial
   PetscFunctionReturn(0);
 }
 
-const FcMaterialModel FcMaterialCorotationalLagged = {.create = Create_CorotationalLagged, .params = Params_CorotationalLagged, .check = FcMaterialCheckENu, .lagged_frame = PETSC_TRUE};
+const FcMaterialModel FcMaterialCorotationalLagged = {
+  .create = Create_CorotationalLagged, .params = Params_CorotationalLagged, .check = FcMaterialCheckENu, .lagged_frame = PETSC_TRUE};

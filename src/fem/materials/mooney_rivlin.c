@@ -57,7 +57,9 @@ PetscErrorCode FcMooneyRivlinEval(FcMaterial mat, PetscReal c1, PetscReal c2, co
 
   PetscFunctionBegin;
   J = FcMat3Det(F);
-  PetscCheck(J > 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Material %s: det F = %g <= 0 at a quadrature point (an element is inverted in the current configuration); the Newton iterate is not admissible: reduce the load or time increment", mat->type, (double)J);
+  PetscCheck(J > 0, PETSC_COMM_SELF, PETSC_ERR_FP,
+    "Material %s: det F = %g <= 0 at a quadrature point (an element is inverted in the current configuration); the Newton iterate is not admissible: reduce the load or time increment",
+    mat->type, (double)J);
   (void)FcMat3Inv(F, Finv);
   FcMat3Transpose(Finv, H);
   FcMat3MultTN(F, F, C);
@@ -83,9 +85,10 @@ PetscErrorCode FcMooneyRivlinEval(FcMaterial mat, PetscReal c1, PetscReal c2, co
       for (int k = 0; k < 3; k++)
         for (int l = 0; l < 3; l++) {
           const int       iJ = 3 * i + j, kL = 3 * k + l;
-          const PetscReal dd = (PetscReal)((i == k) * (j == l));
+          const PetscReal dd   = (PetscReal)((i == k) * (j == l));
           const PetscReal d2I2 = 2.0 * (2.0 * F[iJ] * F[kL] + I1 * dd - (i == k) * C[3 * l + j] - F[3 * i + l] * F[3 * k + j] - b[3 * i + k] * (j == l));
-          A[9 * iJ + kL] = 2.0 * c1 * a1 * dd + c2 * a2 * d2I2 + g * (H[iJ] * H[kL] - H[3 * i + l] * H[3 * k + j]) - 4.0 / 3.0 * c1 * a1 * (F[iJ] * H[kL] + H[iJ] * F[kL]) - 4.0 / 3.0 * c2 * a2 * (D[iJ] * H[kL] + H[iJ] * D[kL]) + hh * H[iJ] * H[kL];
+          A[9 * iJ + kL]       = 2.0 * c1 * a1 * dd + c2 * a2 * d2I2 + g * (H[iJ] * H[kL] - H[3 * i + l] * H[3 * k + j]) -
+            4.0 / 3.0 * c1 * a1 * (F[iJ] * H[kL] + H[iJ] * F[kL]) - 4.0 / 3.0 * c2 * a2 * (D[iJ] * H[kL] + H[iJ] * D[kL]) + hh * H[iJ] * H[kL];
         }
   PetscFunctionReturn(0);
 }

@@ -39,7 +39,8 @@ static PetscErrorCode Tangent_NeoHookean(FcMaterial mat, const PetscReal F[9], c
 }
 
 /* bodies[i].material of a "neohookean" body (besides "model") */
-static const FcParamSpec Params_NeoHookean[] = {FC_MATERIAL_PARAM_E, FC_MATERIAL_PARAM_NU, FC_MATERIAL_PARAM_DENSITY, FC_MATERIAL_PARAM_VOLUMETRIC, {.name = NULL}};
+static const FcParamSpec Params_NeoHookean[] = {
+  FC_MATERIAL_PARAM_E, FC_MATERIAL_PARAM_NU, FC_MATERIAL_PARAM_DENSITY, FC_MATERIAL_PARAM_VOLUMETRIC, {.name = NULL}};
 
 static PetscErrorCode Create_NeoHookean(FcMaterial mat, const FcMaterialParams *p)
 {

@@ -59,7 +59,9 @@ static PetscErrorCode Tangent_StVK(FcMaterial mat, const PetscReal F[9], const P
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       for (int k = 0; k < 3; k++)
-        for (int l = 0; l < 3; l++) A[(3 * i + j) * 9 + 3 * k + l] = (i == k) * S[3 * j + l] + lambda * F[3 * i + j] * F[3 * k + l] + mu * (b[3 * i + k] * (j == l) + F[3 * i + l] * F[3 * k + j]);
+        for (int l = 0; l < 3; l++)
+          A[(3 * i + j) * 9 + 3 * k + l] = (i == k) * S[3 * j + l] + lambda * F[3 * i + j] * F[3 * k + l] +
+            mu * (b[3 * i + k] * (j == l) + F[3 * i + l] * F[3 * k + j]);
   PetscFunctionReturn(0);
 }
 

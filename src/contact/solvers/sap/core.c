@@ -100,12 +100,19 @@ PetscErrorCode FcSAPParamsOptions(PetscOptionItems *PetscOptionsObject, FcSAPPar
   PetscFunctionBegin;
   PetscCall(PetscOptionsReal("-sap_beta", "Near-rigid regularization R_n = beta^2/(4 pi^2) w_a (w_a = |W_aa|_F/3), > 0", "", par->beta, &par->beta, NULL));
   PetscCall(PetscOptionsReal("-sap_sigma", "Friction regularization R_t = sigma w_a, > 0", "", par->sigma, &par->sigma, NULL));
-  PetscCall(PetscOptionsReal("-sap_rtol", "Relative tolerance eps_r of |grad l| <= eps_a + eps_r max(|p - p*|, |j_c|) (dimensionless)", "", par->rtol, &par->rtol, NULL));
-  PetscCall(PetscOptionsReal("-sap_atol", "Absolute tolerance eps_a of the same test, in sqrt(energy) (sqrt(J) for velocities and impulses)", "", par->atol, &par->atol, NULL));
-  PetscCall(PetscOptionsReal("-sap_cost_rtol", "Also stop when a full step changes the cost by less than cost_atol + cost_rtol |cost| (round-off stall; Drake's cost criterion)", "", par->cost_rtol, &par->cost_rtol, NULL));
+  PetscCall(PetscOptionsReal(
+    "-sap_rtol", "Relative tolerance eps_r of |grad l| <= eps_a + eps_r max(|p - p*|, |j_c|) (dimensionless)", "", par->rtol, &par->rtol, NULL));
+  PetscCall(PetscOptionsReal(
+    "-sap_atol", "Absolute tolerance eps_a of the same test, in sqrt(energy) (sqrt(J) for velocities and impulses)", "", par->atol, &par->atol, NULL));
+  PetscCall(PetscOptionsReal("-sap_cost_rtol",
+    "Also stop when a full step changes the cost by less than cost_atol + cost_rtol |cost| (round-off stall; Drake's cost criterion)", "", par->cost_rtol,
+    &par->cost_rtol, NULL));
   PetscCall(PetscOptionsReal("-sap_cost_atol", "Absolute part of the cost criterion (units of energy)", "", par->cost_atol, &par->cost_atol, NULL));
-  PetscCall(PetscOptionsBoundedInt("-sap_ls_max_it", "Evaluations of the cost's slope allowed to one line search (safeguarded Newton on the slope along the step); exhausting them fails the solve with DIVERGED_LINE_SEARCH", "", par->ls_max_it, &par->ls_max_it, NULL, 1));
-  PetscCall(PetscOptionsBool("-sap_monitor", "Print cost, gradient norm, step and line-search iterations at each Newton iterate", "", par->monitor, &par->monitor, NULL));
+  PetscCall(PetscOptionsBoundedInt("-sap_ls_max_it",
+    "Evaluations of the cost's slope allowed to one line search (safeguarded Newton on the slope along the step); exhausting them fails the solve with DIVERGED_LINE_SEARCH",
+    "", par->ls_max_it, &par->ls_max_it, NULL, 1));
+  PetscCall(PetscOptionsBool(
+    "-sap_monitor", "Print cost, gradient norm, step and line-search iterations at each Newton iterate", "", par->monitor, &par->monitor, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -116,7 +123,12 @@ const char *FcSAPParamsInvalid(const FcSAPParams *par, const char **what, PetscR
     PetscReal   v;
     PetscBool   positive; /* > 0, else >= 0 */
   } p[] = {
-    {"sap_beta", par->beta, PETSC_TRUE}, {"sap_sigma", par->sigma, PETSC_TRUE}, {"sap_rtol", par->rtol, PETSC_FALSE}, {"sap_atol", par->atol, PETSC_FALSE}, {"sap_cost_rtol", par->cost_rtol, PETSC_FALSE}, {"sap_cost_atol", par->cost_atol, PETSC_FALSE},
+    {"sap_beta", par->beta, PETSC_TRUE},
+    {"sap_sigma", par->sigma, PETSC_TRUE},
+    {"sap_rtol", par->rtol, PETSC_FALSE},
+    {"sap_atol", par->atol, PETSC_FALSE},
+    {"sap_cost_rtol", par->cost_rtol, PETSC_FALSE},
+    {"sap_cost_atol", par->cost_atol, PETSC_FALSE},
   };
   for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) {
     if (PetscIsInfOrNanReal(p[k].v) || (p[k].positive ? !(p[k].v > 0) : !(p[k].v >= 0))) {
@@ -224,7 +236,7 @@ PetscBool FcSAPLineSearch(const FcSAPLine *ln, const FcSAPParams *par, PetscReal
    * criterion ends the solve at the next iterate) instead of chasing round-off in g. f(0) costs
    * an evaluation, made only when the guard can hold: f(0) ≤ f(top) + top |df0| (convexity). */
   if (top * slope0 <= par->cost_atol + par->cost_rtol * (PetscAbsReal(ftop) + top * slope0)) {
-    PetscReal g0, dg0;
+    PetscReal       g0, dg0;
     const PetscReal f0 = SAPLineEval_Private(ln, 0, &g0, &dg0);
     if (top * slope0 <= par->cost_atol + par->cost_rtol * PetscAbsReal(f0)) {
       *alpha = 1;
@@ -326,8 +338,12 @@ PetscErrorCode FcSAPNewton(const FcSAPNewtonOps *ops, void *ctx, const FcSAPPara
     PetscCall(FcSAPHistoryPush(&st->hist, cost, grad, scale));
     if (par->monitor) {
       const PetscReal rel = scale > 0 ? grad / scale : grad;
-      if (k) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s %3" PetscInt_FMT " cost %.15e |grad| %.6e rel %.6e alpha %.6f ls %" PetscInt_FMT "\n", ops->name, k, (double)cost, (double)grad, (double)rel, (double)st->hist.alpha[k - 1], st->hist.ls[k - 1]));
-      else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s %3" PetscInt_FMT " cost %.15e |grad| %.6e rel %.6e %s\n", ops->name, k, (double)cost, (double)grad, (double)rel, head));
+      if (k)
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s %3" PetscInt_FMT " cost %.15e |grad| %.6e rel %.6e alpha %.6f ls %" PetscInt_FMT "\n", ops->name, k,
+          (double)cost, (double)grad, (double)rel, (double)st->hist.alpha[k - 1], st->hist.ls[k - 1]));
+      else
+        PetscCall(PetscPrintf(
+          PETSC_COMM_SELF, "  %s %3" PetscInt_FMT " cost %.15e |grad| %.6e rel %.6e %s\n", ops->name, k, (double)cost, (double)grad, (double)rel, head));
     }
     if (PetscIsInfOrNanReal(cost) || PetscIsInfOrNanReal(grad) || PetscIsInfOrNanReal(scale)) {
       st->reason  = FC_CONTACT_SOLVER_DIVERGED_NAN;
@@ -356,7 +372,8 @@ PetscErrorCode FcSAPNewton(const FcSAPNewtonOps *ops, void *ctx, const FcSAPPara
     }
     if (!(line.df0 < 0)) { /* −∇ℓᵀ(∇²ℓ)⁻¹∇ℓ < 0 unless ∇ℓ = 0: only round-off makes it fail */
       if (ops->release) PetscCall(ops->release(ctx));
-      PetscCall(PetscInfo(NULL, "%s: iteration %" PetscInt_FMT ": no descent along the Newton step (df/dalpha(0) = %g, |grad| %g): round-off\n", ops->name, k, (double)line.df0, (double)grad));
+      PetscCall(PetscInfo(NULL, "%s: iteration %" PetscInt_FMT ": no descent along the Newton step (df/dalpha(0) = %g, |grad| %g): round-off\n", ops->name, k,
+        (double)line.df0, (double)grad));
       st->reason  = FC_CONTACT_SOLVER_DIVERGED_LINE_SEARCH;
       st->failure = "no descent along the Newton step (round-off)";
       break;

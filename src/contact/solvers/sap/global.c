@@ -70,11 +70,11 @@ struct _n_FcSAPGlobal {
   PetscReal      *R, *L;
   PetscInt       *mode;
   /* the last solve */
-  FcSAPState            run;          /* status, history, line-search evaluations, regions (sap_impl.h) */
-  PetscReal             pp;           /* (v − v*)ᵀM̃(v − v*) at the current iterate (the line's a0 = ½ of it) */
-  const PetscScalar    *lvc, *ldvc;   /* v_c and HᵀΔv lent to the line search (FcSAPNewtonOps.release) */
-  PetscBool             symmetrized, regularized, setup;
-  PetscReal             asym, shift, wmin, wmax, t_setup, t_solve;
+  FcSAPState         run;        /* status, history, line-search evaluations, regions (sap_impl.h) */
+  PetscReal          pp;         /* (v − v*)ᵀM̃(v − v*) at the current iterate (the line's a0 = ½ of it) */
+  const PetscScalar *lvc, *ldvc; /* v_c and HᵀΔv lent to the line search (FcSAPNewtonOps.release) */
+  PetscBool          symmetrized, regularized, setup;
+  PetscReal          asym, shift, wmin, wmax, t_setup, t_solve;
 };
 
 /* ---- the solver ---- */
@@ -90,7 +90,7 @@ PetscErrorCode FcSAPGlobalCreate(FcSAPGlobal *s)
   g->reg      = 1e-10; /* comment §2 */
   g->delassus = FC_SAP_GLOBAL_DELASSUS_DIAG;
   FcSAPStateReset(&g->run);
-  *s          = g;
+  *s = g;
   PetscFunctionReturn(0);
 }
 
@@ -147,7 +147,9 @@ PetscErrorCode FcSAPGlobalSetRegularization(FcSAPGlobal s, PetscInt m, const Pet
   PetscCall(PetscFree(s->R_user));
   s->m_user = 0;
   if (!R) PetscFunctionReturn(0);
-  for (PetscInt i = 0; i < 3 * m; i++) PetscCheck(R[i] > 0 && !PetscIsInfOrNanReal(R[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "R[%" PetscInt_FMT "] = %g: the regularization must be finite and > 0", i, (double)R[i]);
+  for (PetscInt i = 0; i < 3 * m; i++)
+    PetscCheck(R[i] > 0 && !PetscIsInfOrNanReal(R[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+      "R[%" PetscInt_FMT "] = %g: the regularization must be finite and > 0", i, (double)R[i]);
   PetscCall(PetscMalloc1(3 * m, &s->R_user));
   PetscCall(PetscArraycpy(s->R_user, R, 3 * m));
   s->m_user = m;
@@ -157,14 +159,15 @@ PetscErrorCode FcSAPGlobalSetRegularization(FcSAPGlobal s, PetscInt m, const Pet
 /* -fc_sap_global_{reg,delassus}: the options of the global form only. */
 static PetscErrorCode GlobalOptions_Private(FcSAPGlobal s, PetscReal *reg, FcSAPGlobalDelassus *delassus)
 {
-  PetscInt    dl      = (PetscInt)s->delassus;
+  PetscInt    dl       = (PetscInt)s->delassus;
   const char *dnames[] = {"diag", "exact"};
 
   PetscFunctionBegin;
   *reg = s->reg;
   PetscOptionsBegin(PETSC_COMM_SELF, "fc_sap_global_", "SAP, global form", NULL);
   PetscCall(PetscOptionsReal("-reg", "eps: a singular or indefinite M gets eps mean|diag M| I added, >= 0 (0: no regularization)", "", *reg, reg, NULL));
-  PetscCall(PetscOptionsEList("-delassus", "w_a of the regularization from H_a^T diag(M)^-1 H_a (diag) or H_a^T M^-1 H_a (exact, 3m solves)", "", dnames, 2, dnames[dl], &dl, NULL));
+  PetscCall(PetscOptionsEList(
+    "-delassus", "w_a of the regularization from H_a^T diag(M)^-1 H_a (diag) or H_a^T M^-1 H_a (exact, 3m solves)", "", dnames, 2, dnames[dl], &dl, NULL));
   PetscOptionsEnd();
   *delassus = (FcSAPGlobalDelassus)dl;
   PetscFunctionReturn(0);
@@ -223,8 +226,8 @@ PetscErrorCode FcSAPGlobalConfigure(FcSAPGlobal s, const FcSAPParams *par, Petsc
 /* M̃ = ½(M + Mᵀ) with every diagonal entry stored; *asym = max|M − Mᵀ|. */
 static PetscErrorCode Symmetrize_Private(Mat M, Mat *Ms, PetscReal *asym)
 {
-  Mat       Mt, D;
-  PetscInt  n, *nnz;
+  Mat      Mt, D;
+  PetscInt n, *nnz;
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(M, &n, NULL));
@@ -421,15 +424,18 @@ PetscErrorCode FcSAPGlobalSetUp(FcSAPGlobal s, FcGlobalProblem gp)
   PetscFunctionBegin;
   PetscCheck(gp->M && gp->H, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The global problem has no M or H");
   PetscCall(MatGetSize(gp->M, &n, &nc));
-  PetscCheck(n == gp->n && nc == gp->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "M is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, n, nc, gp->n, gp->n);
+  PetscCheck(n == gp->n && nc == gp->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+    "M is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, n, nc, gp->n, gp->n);
   PetscCall(MatGetSize(gp->H, &nr, &nc));
-  PetscCheck(nr == gp->n && nc == 3 * m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "H is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, nr, nc, gp->n, 3 * m);
-  PetscCheck(!s->R_user || s->m_user == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The regularization given has %" PetscInt_FMT " contacts, the problem %" PetscInt_FMT, s->m_user, m);
+  PetscCheck(nr == gp->n && nc == 3 * m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+    "H is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, nr, nc, gp->n, 3 * m);
+  PetscCheck(!s->R_user || s->m_user == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+    "The regularization given has %" PetscInt_FMT " contacts, the problem %" PetscInt_FMT, s->m_user, m);
   PetscCall(PetscTime(&t0));
   PetscCall(SAPGlobalReset_Private(s));
   s->gp          = gp;
   s->symmetrized = s->regularized = PETSC_FALSE;
-  s->shift       = 0;
+  s->shift                        = 0;
 
   /* M̃ (comment §2) */
   PetscCall(Symmetrize_Private(gp->M, &s->Ms, &s->asym));
@@ -437,7 +443,9 @@ PetscErrorCode FcSAPGlobalSetUp(FcSAPGlobal s, FcGlobalProblem gp)
   s->asym = mx > 0 ? s->asym / mx : 0;
   if (s->asym > SAP_GLOBAL_SYM_TOL) {
     s->symmetrized = PETSC_TRUE;
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "%s: /fclib_global/M: warning: not symmetric (max |M - M^T| = %.3g max |M|); SAP uses (M + M^T)/2, the common error is that of M as the file states it\n", gp->source, (double)s->asym));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR,
+      "%s: /fclib_global/M: warning: not symmetric (max |M - M^T| = %.3g max |M|); SAP uses (M + M^T)/2, the common error is that of M as the file states it\n",
+      gp->source, (double)s->asym));
   }
   PetscCall(CholeskyKSP_Private("fc_sap_global_mass_", s->Ms, &s->kspM));
   PetscCall(FactorM_Private(s->kspM, &ok, &nneg));
@@ -449,7 +457,9 @@ PetscErrorCode FcSAPGlobalSetUp(FcSAPGlobal s, FcGlobalProblem gp)
     PetscCall(VecNorm(d, NORM_1, &sdiag));
     PetscCall(VecDestroy(&d));
     sdiag = sdiag > 0 ? sdiag / n : 1.0;
-    if (!(s->reg > 0)) return FcInputError(gp->source, "/fclib_global/M", "not positive definite (%s); -fc_sap_global_reg > 0 would regularize it", nneg > 0 ? "negative pivots" : "zero pivot");
+    if (!(s->reg > 0))
+      return FcInputError(
+        gp->source, "/fclib_global/M", "not positive definite (%s); -fc_sap_global_reg > 0 would regularize it", nneg > 0 ? "negative pivots" : "zero pivot");
     s->shift       = s->reg * sdiag;
     s->regularized = PETSC_TRUE;
     PetscCall(MatShift(s->Ms, s->shift));
@@ -460,8 +470,13 @@ PetscErrorCode FcSAPGlobalSetUp(FcSAPGlobal s, FcGlobalProblem gp)
       const PetscInt nneg0 = nneg;
       PetscCall(FactorM_Private(s->kspM, &ok, &nneg));
       /* an indefinite M stays so for any small shift: one error line, no warning before it */
-      if (!ok) return FcInputError(gp->source, "/fclib_global/M", "not positive definite (%s), even with %g I added (-fc_sap_global_reg %g)", nneg > 0 ? "negative pivots" : "zero pivot", (double)s->shift, (double)s->reg);
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "%s: /fclib_global/M: warning: %s; SAP adds %.3g I (eps mean|diag M| I, eps = %g, -fc_sap_global_reg)\n", gp->source, nneg0 > 0 ? "indefinite (negative pivots in its Cholesky factorization)" : "singular (zero pivot in its Cholesky factorization)", (double)s->shift, (double)s->reg));
+      if (!ok)
+        return FcInputError(gp->source, "/fclib_global/M", "not positive definite (%s), even with %g I added (-fc_sap_global_reg %g)",
+          nneg > 0 ? "negative pivots" : "zero pivot", (double)s->shift, (double)s->reg);
+      PetscCall(
+        PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "%s: /fclib_global/M: warning: %s; SAP adds %.3g I (eps mean|diag M| I, eps = %g, -fc_sap_global_reg)\n",
+          gp->source, nneg0 > 0 ? "indefinite (negative pivots in its Cholesky factorization)" : "singular (zero pivot in its Cholesky factorization)",
+          (double)s->shift, (double)s->reg));
     }
   }
 
@@ -576,8 +591,8 @@ static PetscErrorCode LocalQ_Private(FcSAPGlobal s, FcContactProblem q)
  * of Hᵀ; symmetrized entry by entry. */
 static PetscErrorCode ComputeLocalSparse_Private(FcSAPGlobal s, const PetscInt bptr[], const PetscInt bcol[], FcContactProblem *p)
 {
-  const PetscInt m = s->gp->m, n3 = 3 * m;
-  PetscInt       n;
+  const PetscInt   m = s->gp->m, n3 = 3 * m;
+  PetscInt         n;
   FcContactProblem q;
 
   PetscFunctionBegin;
@@ -692,7 +707,7 @@ static PetscErrorCode SAPGlobalEval_Private(void *ctx, PetscReal *cost, PetscRea
   FcSAPGlobal        s  = (FcSAPGlobal)ctx;
   FcGlobalProblem    gp = s->gp;
   const PetscInt     m  = gp->m;
-  PetscReal          c = 0, gz, hd, hz, jj;
+  PetscReal          c  = 0, gz, hd, hz, jj;
   const PetscScalar *vc;
   PetscScalar       *gm;
 
@@ -801,7 +816,11 @@ static PetscErrorCode SAPGlobalNoScale_Private(FcSAPGlobal s, PetscReal r[], Pet
 
 PetscErrorCode FcSAPGlobalSolve(FcSAPGlobal s, PetscReal r[], PetscReal v[])
 {
-  const FcSAPNewtonOps ops = {.name = "sap global", .eval = SAPGlobalEval_Private, .direction = SAPGlobalNewtonStep_Private, .release = SAPGlobalRelease_Private, .step = SAPGlobalMove_Private};
+  const FcSAPNewtonOps ops = {.name = "sap global",
+    .eval                           = SAPGlobalEval_Private,
+    .direction                      = SAPGlobalNewtonStep_Private,
+    .release                        = SAPGlobalRelease_Private,
+    .step                           = SAPGlobalMove_Private};
   FcGlobalProblem      gp;
   PetscInt             m, n, k;
   PetscReal            t0, t1;

@@ -101,27 +101,27 @@
 #define SAP_SPARSE_MIN_M 200
 
 typedef struct {
-  FcSAPParams par; /* β, σ, ε_r, ε_a, cost criterion, ls_max_it, monitor (sap_impl.h; defaults there) */
+  FcSAPParams par;                              /* β, σ, ε_r, ε_a, cost criterion, ls_max_it, monitor (sap_impl.h; defaults there) */
   PetscBool   sparse_factor, sparse_factor_set; /* a block-sparse W: sparse S (comment §3) or a dense copy of W; unset: by size */
   /* work, sized for mcap contacts */
-  PetscInt      mcap, scap; /* work for mcap contacts; dense S for scap contacts */
-  PetscReal    *lam, *u, *vc, *gam, *g, *Wg, *dlam, *dvc, *R, *L, *S, *z;
-  PetscReal    *gt, *Wgt; /* the hinted first step's g̃ and W g̃ (comment §8) */
+  PetscInt   mcap, scap; /* work for mcap contacts; dense S for scap contacts */
+  PetscReal *lam, *u, *vc, *gam, *g, *Wg, *dlam, *dvc, *R, *L, *S, *z;
+  PetscReal *gt, *Wgt; /* the hinted first step's g̃ and W g̃ (comment §8) */
   /* block-sparse W (comment §3): S in AIJ form on W's pattern, its Cholesky in a KSP */
-  Mat           Ssp;
-  Vec           zb, zx;
-  KSP           ksp;
+  Mat Ssp;
+  Vec zb, zx;
+  KSP ksp;
   /* W's block pattern Ssp was made for (m, nb, bptr, bcol): a solve on the same pattern keeps
    * Ssp and the KSP, hence the ordering and the symbolic factorization (comment §3) */
-  PetscInt      pm, pnb, *pbptr, *pbcol;
-  PetscInt     *mode, *col0; /* per contact: region (0 none, 1 stick, 2 slide), first column in S */
-  FcSAPState  run;   /* the last solve: status, history, line-search evaluations, regions (sap_impl.h) */
-  PetscReal   lWl;   /* λᵀWλ at the current iterate (the line's a0 = ½λᵀWλ) */
-  PetscInt64  ls_it_all;
-  PetscBool   hinted; /* the last solve's first step was the hinted one (comment §8) */
-  PetscInt64  nhint;  /* hinted first steps taken, since creation */
-  PetscReal   wmin, wmax;
-  PetscBool   global; /* the last solve was in the global form (wmin, wmax not set) */
+  PetscInt   pm, pnb, *pbptr, *pbcol;
+  PetscInt  *mode, *col0; /* per contact: region (0 none, 1 stick, 2 slide), first column in S */
+  FcSAPState run;         /* the last solve: status, history, line-search evaluations, regions (sap_impl.h) */
+  PetscReal  lWl;         /* λᵀWλ at the current iterate (the line's a0 = ½λᵀWλ) */
+  PetscInt64 ls_it_all;
+  PetscBool  hinted; /* the last solve's first step was the hinted one (comment §8) */
+  PetscInt64 nhint;  /* hinted first steps taken, since creation */
+  PetscReal  wmin, wmax;
+  PetscBool  global; /* the last solve was in the global form (wmin, wmax not set) */
 } FcContactSolver_SAP;
 
 /* ---- the local form's linear algebra ---- */
@@ -299,8 +299,8 @@ static PetscErrorCode SAPSparseSolve_Private(FcContactSolver_SAP *sp, FcContactP
   PetscCall(MatSeqAIJGetArray(sp->Ssp, &v));
   for (PetscInt a = 0; a < p->m; a++) {
     const PetscInt   nba = p->bptr[a + 1] - p->bptr[a], na = FcSAPRegionColumns(sp->mode[a]);
-    const PetscReal *La  = sp->L + 9 * a;
-    PetscScalar     *va  = v + 9 * p->bptr[a]; /* rows 3a..3a+2 follow each other, 3·nba entries each */
+    const PetscReal *La = sp->L + 9 * a;
+    PetscScalar     *va = v + 9 * p->bptr[a]; /* rows 3a..3a+2 follow each other, 3·nba entries each */
     for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
       const PetscInt b = p->bcol[k], nb = FcSAPRegionColumns(sp->mode[b]);
       PetscReal      Sab[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -406,7 +406,7 @@ static PetscErrorCode SAPDirection_Private(FcContactSolver_SAP *sp, FcContactPro
         SAPBlockLtWL_Private(La, na, Wab, Lb, nb, Sab);
         for (PetscInt ca = 0; ca < na; ca++)
           for (PetscInt cb = 0; cb < nb; cb++) {
-            const PetscReal v = Sab[3 * ca + cb];
+            const PetscReal v  = Sab[3 * ca + cb];
             const PetscInt  ia = sp->col0[a] + ca, ib = sp->col0[b] + cb;
             sp->S[(size_t)ia * ncol + ib] = v; /* S is symmetric: fill both triangles */
             sp->S[(size_t)ib * ncol + ia] = v;
@@ -484,7 +484,7 @@ static PetscErrorCode SAPHintedStep_Private(FcContactSolver s, FcContactProblem 
 {
   FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
   const PetscInt       m = p->m, n = 3 * m;
-  const PetscReal     *uh = s->uhint;
+  const PetscReal     *uh   = s->uhint;
   const char          *fail = NULL;
 
   PetscFunctionBegin;
@@ -522,10 +522,10 @@ static PetscErrorCode SAPHintedStep_Private(FcContactSolver s, FcContactProblem 
  * f_A(α) = a0 + a1α + ½a2α², v_c + α WΔλ, f'(0) = ∇fᵀΔλ (comment §6 of core.c). */
 static PetscErrorCode SAPNewtonStep_Private(void *ctx, PetscInt k, FcSAPLine *line, const char **fail)
 {
-  const SAPLocal      *lc = (const SAPLocal *)ctx;
-  FcContactSolver_SAP *sp = (FcContactSolver_SAP *)lc->s->data;
-  FcContactProblem     p  = lc->p;
-  const PetscInt       n  = 3 * p->m;
+  const SAPLocal      *lc  = (const SAPLocal *)ctx;
+  FcContactSolver_SAP *sp  = (FcContactSolver_SAP *)lc->s->data;
+  FcContactProblem     p   = lc->p;
+  const PetscInt       n   = 3 * p->m;
   PetscReal            df0 = 0;
 
   PetscFunctionBegin;
@@ -641,7 +641,8 @@ static PetscErrorCode SAPSolve_Private(FcContactSolver s, FcContactProblem p, Pe
 
   /* Warm start: λ = r (comment §2); Newton with the exact line search (core.c). */
   PetscCall(PetscArraycpy(sp->lam, r, n));
-  snprintf(head, sizeof head, "(m = %" PetscInt_FMT ", w in [%g, %g], beta %g, sigma %g)", m, (double)sp->wmin, (double)sp->wmax, (double)sp->par.beta, (double)sp->par.sigma);
+  snprintf(head, sizeof head, "(m = %" PetscInt_FMT ", w in [%g, %g], beta %g, sigma %g)", m, (double)sp->wmin, (double)sp->wmax, (double)sp->par.beta,
+    (double)sp->par.sigma);
   PetscCall(FcSAPNewton(&ops, &lc, &sp->par, s->params.max_it, head, &sp->run, &k));
   st->iterations   = k;
   st->reason       = sp->run.reason;
@@ -700,7 +701,9 @@ static PetscErrorCode FcContactSolverSetFromOptions_SAP(FcContactSolver s, Petsc
   PetscCall(FcSAPParamsOptions(PetscOptionsObject, &par));
   if ((bad = FcSAPParamsInvalid(&par, &what, &value))) return SAPBadOption_Private(PetscOptionsObject, bad, what, value);
   sp->par = par;
-  PetscCall(PetscOptionsBool("-sap_sparse_factor", "Block-sparse W: factor I + L^T W L sparse on W's pattern (true) or solve on a dense copy of W (false); default: sparse from 200 contacts", "", sp->sparse_factor, &sp->sparse_factor, &sp->sparse_factor_set));
+  PetscCall(PetscOptionsBool("-sap_sparse_factor",
+    "Block-sparse W: factor I + L^T W L sparse on W's pattern (true) or solve on a dense copy of W (false); default: sparse from 200 contacts", "",
+    sp->sparse_factor, &sp->sparse_factor, &sp->sparse_factor_set));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -710,13 +713,26 @@ static PetscErrorCode FcContactSolverView_SAP(FcContactSolver s, PetscViewer vie
   FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "sap: beta %g (R_n = %.4g w_a), sigma %g (R_t = sigma w_a), w_a = |W_aa|_F/3; stop |grad| <= %g + %g max(|p - p*|, |j_c|) or a full step changes the cost by < %g + %g |cost|; line search: exact, ls_max_it %" PetscInt_FMT "\n", (double)sp->par.beta, (double)(sp->par.beta * sp->par.beta / (4 * PETSC_PI * PETSC_PI)), (double)sp->par.sigma, (double)sp->par.atol, (double)sp->par.rtol, (double)sp->par.cost_atol, (double)sp->par.cost_rtol, sp->par.ls_max_it));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+    "sap: beta %g (R_n = %.4g w_a), sigma %g (R_t = sigma w_a), w_a = |W_aa|_F/3; stop |grad| <= %g + %g max(|p - p*|, |j_c|) or a full step changes the cost by < %g + %g |cost|; line search: exact, ls_max_it %" PetscInt_FMT
+    "\n",
+    (double)sp->par.beta, (double)(sp->par.beta * sp->par.beta / (4 * PETSC_PI * PETSC_PI)), (double)sp->par.sigma, (double)sp->par.atol, (double)sp->par.rtol,
+    (double)sp->par.cost_atol, (double)sp->par.cost_rtol, sp->par.ls_max_it));
   if (s->nsolves && sp->run.hist.n) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve: %" PetscInt_FMT " Newton iterations, %" PetscInt_FMT " line-search iterations (%" PetscInt64_FMT " since creation), w_a in [%g, %g]; contacts: %" PetscInt_FMT " stiction, %" PetscInt_FMT " sliding, %" PetscInt_FMT " no contact\n", sp->run.hist.n - 1, sp->run.ls_it, sp->ls_it_all, (double)sp->wmin, (double)sp->wmax, sp->run.nstick, sp->run.nslide, sp->run.nsep));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: cost %.10e -> %.10e, |grad| %.3e -> %.3e (scale %.3e)\n", (double)sp->run.hist.cost[0], (double)sp->run.hist.cost[sp->run.hist.n - 1], (double)sp->run.hist.grad[0], (double)sp->run.hist.grad[sp->run.hist.n - 1], (double)sp->run.hist.scale[sp->run.hist.n - 1]));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+      "sap: last solve: %" PetscInt_FMT " Newton iterations, %" PetscInt_FMT " line-search iterations (%" PetscInt64_FMT
+      " since creation), w_a in [%g, %g]; contacts: %" PetscInt_FMT " stiction, %" PetscInt_FMT " sliding, %" PetscInt_FMT " no contact\n",
+      sp->run.hist.n - 1, sp->run.ls_it, sp->ls_it_all, (double)sp->wmin, (double)sp->wmax, sp->run.nstick, sp->run.nslide, sp->run.nsep));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: cost %.10e -> %.10e, |grad| %.3e -> %.3e (scale %.3e)\n", (double)sp->run.hist.cost[0],
+      (double)sp->run.hist.cost[sp->run.hist.n - 1], (double)sp->run.hist.grad[0], (double)sp->run.hist.grad[sp->run.hist.n - 1],
+      (double)sp->run.hist.scale[sp->run.hist.n - 1]));
   }
-  if (s->nsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: first steps from a velocity hint (comment 8 of sap/local.c): %" PetscInt64_FMT " since creation%s\n", sp->nhint, sp->hinted ? ", the last solve's among them" : ""));
-  if (s->nsolves && sp->run.cost_stop) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve stopped on the cost criterion (round-off), relative gradient %.3e\n", (double)(sp->run.hist.grad[sp->run.hist.n - 1] / PetscMax(sp->run.hist.scale[sp->run.hist.n - 1], PETSC_SMALL))));
+  if (s->nsolves)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: first steps from a velocity hint (comment 8 of sap/local.c): %" PetscInt64_FMT " since creation%s\n",
+      sp->nhint, sp->hinted ? ", the last solve's among them" : ""));
+  if (s->nsolves && sp->run.cost_stop)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve stopped on the cost criterion (round-off), relative gradient %.3e\n",
+      (double)(sp->run.hist.grad[sp->run.hist.n - 1] / PetscMax(sp->run.hist.scale[sp->run.hist.n - 1], PETSC_SMALL))));
   if (s->nsolves && sp->run.failure) PetscCall(PetscViewerASCIIPrintf(viewer, "sap: last solve failed: %s\n", sp->run.failure));
   PetscFunctionReturn(0);
 }
@@ -742,7 +758,8 @@ static PetscErrorCode FcContactSolverDestroy_SAP(FcContactSolver s)
 
 /* The global form (ops.solveglobal): SAP in the velocities (global.c) with this type's
  * parameters and the object's max_it, so that both forms answer the same options. */
-static PetscErrorCode FcContactSolverSolveGlobal_SAP(FcContactSolver s, FcGlobalProblem gp, PetscReal r[], PetscReal v[], FcContactProblem *local, FcContactSolverStats *st)
+static PetscErrorCode FcContactSolverSolveGlobal_SAP(
+  FcContactSolver s, FcGlobalProblem gp, PetscReal r[], PetscReal v[], FcContactProblem *local, FcContactSolverStats *st)
 {
   FcContactSolver_SAP *sp = (FcContactSolver_SAP *)s->data;
   FcSAPGlobal          g;
@@ -753,7 +770,7 @@ static PetscErrorCode FcContactSolverSolveGlobal_SAP(FcContactSolver s, FcGlobal
   sp->global = PETSC_TRUE;
   PetscCall(FcSAPGlobalCreate(&g));
   ierr = FcSAPGlobalConfigure(g, &sp->par, s->params.max_it);
-  if (!ierr) ierr = FcSAPGlobalSetUp(g, gp); /* input error: M indefinite */
+  if (!ierr) ierr = FcSAPGlobalSetUp(g, gp);                      /* input error: M indefinite */
   if (!ierr && !*local) ierr = FcSAPGlobalComputeLocal(g, local); /* with M̃ */
   if (!ierr) ierr = FcSAPGlobalSolve(g, r, v);
   if (!ierr) ierr = FcSAPGlobalGetInfo(g, &info);
@@ -778,10 +795,13 @@ static PetscErrorCode FcContactSolverSummary_SAP(FcContactSolver s, char *buf, s
   const PetscReal      rn = sp->par.beta * sp->par.beta / (4 * PETSC_PI * PETSC_PI);
 
   PetscFunctionBegin;
-  if (sp->global || !(sp->wmax > 0)) snprintf(buf, len, "regularized: beta %g, sigma %g: R_n = beta^2/(4 pi^2) w_a = %.3g w_a, R_t = sigma w_a", (double)sp->par.beta, (double)sp->par.sigma, (double)rn);
+  if (sp->global || !(sp->wmax > 0))
+    snprintf(buf, len, "regularized: beta %g, sigma %g: R_n = beta^2/(4 pi^2) w_a = %.3g w_a, R_t = sigma w_a", (double)sp->par.beta, (double)sp->par.sigma,
+      (double)rn);
   else
-    snprintf(buf, len, "regularized: beta %g, sigma %g: R_n = beta^2/(4 pi^2) w_a = %.3g w_a, R_t = sigma w_a, w_a = |W_aa|_F/3 in [%.3g, %.3g]; %d stick, %d slide, %d separated", (double)sp->par.beta, (double)sp->par.sigma, (double)rn, (double)sp->wmin, (double)sp->wmax, (int)sp->run.nstick, (int)sp->run.nslide,
-             (int)sp->run.nsep);
+    snprintf(buf, len,
+      "regularized: beta %g, sigma %g: R_n = beta^2/(4 pi^2) w_a = %.3g w_a, R_t = sigma w_a, w_a = |W_aa|_F/3 in [%.3g, %.3g]; %d stick, %d slide, %d separated",
+      (double)sp->par.beta, (double)sp->par.sigma, (double)rn, (double)sp->wmin, (double)sp->wmax, (int)sp->run.nstick, (int)sp->run.nslide, (int)sp->run.nsep);
   PetscFunctionReturn(0);
 }
 
@@ -810,7 +830,8 @@ PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver s, FcSAPInfo *info)
 
   PetscFunctionBegin;
   PetscCheck(s && info, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null contact solver or info");
-  PetscCheck(s->ops.solve == FcContactSolverSolve_SAP, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Contact solver of type %s is not sap", s->type[0] ? s->type : "(not set)");
+  PetscCheck(
+    s->ops.solve == FcContactSolverSolve_SAP, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Contact solver of type %s is not sap", s->type[0] ? s->type : "(not set)");
   sp = (FcContactSolver_SAP *)s->data;
   FcSAPStateInfo(&sp->run, info);
   info->ls_iterations_all = sp->ls_it_all;

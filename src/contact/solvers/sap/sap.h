@@ -79,36 +79,36 @@ PetscErrorCode FcSAPGlobalSolve(FcSAPGlobal s, PetscReal r[], PetscReal v[]);
  * FcContactSolverSolve) and FcSAPGlobalGetInfo (the global object, after SetUp and Solve). Pointers valid
  * until the next solve (SetUp) or destroy. A field a form does not have is 0 (NaN for reals). */
 typedef struct {
-  FcContactSolverReason reason;            /* the form's own verdict: CONVERGED_REGULARIZED (its own test) or a
+  FcContactSolverReason reason; /* the form's own verdict: CONVERGED_REGULARIZED (its own test) or a
                                             * DIVERGED_* status (the object judges the local type's answer again,
                                             * by the common error: FcContactSolverStats) */
   const char           *reason_name;
-  PetscBool             converged;         /* reason > 0 */
-  const char           *failure;           /* NULL, or what failed */
-  PetscInt              newton_iterations; /* = stats.iterations */
-  PetscInt              ls_iterations;     /* line-search iterations of the last solve (evaluations of dℓ/dα) */
-  PetscInt64            ls_iterations_all; /* local type: since creation */
-  PetscReal             own_residual;      /* ‖∇ℓ‖ / max(‖p − p*‖, ‖j_c‖) (local.c §7; global.c §6) */
-  PetscInt              nhistory;          /* newton_iterations + 1 entries below: [0] at the initial guess */
-  const PetscReal      *cost;              /* ℓ at each iterate (units of energy: u·r) */
-  const PetscReal      *gradient;          /* ‖∇ℓ‖ at each iterate (sqrt(energy), see doc/sap.md) */
-  const PetscReal      *scale;             /* max(‖p − p*‖, ‖j_c‖) at each iterate (same units) */
-  const PetscReal      *alpha;             /* line-search step taken from iterate k to k+1 (nhistory − 1 entries) */
-  const PetscReal      *R;                 /* 3m: regularization of the last solve, per contact (R_n, R_t, R_t) */
+  PetscBool             converged;            /* reason > 0 */
+  const char           *failure;              /* NULL, or what failed */
+  PetscInt              newton_iterations;    /* = stats.iterations */
+  PetscInt              ls_iterations;        /* line-search iterations of the last solve (evaluations of dℓ/dα) */
+  PetscInt64            ls_iterations_all;    /* local type: since creation */
+  PetscReal             own_residual;         /* ‖∇ℓ‖ / max(‖p − p*‖, ‖j_c‖) (local.c §7; global.c §6) */
+  PetscInt              nhistory;             /* newton_iterations + 1 entries below: [0] at the initial guess */
+  const PetscReal      *cost;                 /* ℓ at each iterate (units of energy: u·r) */
+  const PetscReal      *gradient;             /* ‖∇ℓ‖ at each iterate (sqrt(energy), see doc/sap.md) */
+  const PetscReal      *scale;                /* max(‖p − p*‖, ‖j_c‖) at each iterate (same units) */
+  const PetscReal      *alpha;                /* line-search step taken from iterate k to k+1 (nhistory − 1 entries) */
+  const PetscReal      *R;                    /* 3m: regularization of the last solve, per contact (R_n, R_t, R_t) */
   PetscInt              nstick, nslide, nsep; /* contacts by region of the analytic projection at the returned r */
-  PetscBool             cost_criterion;    /* converged on Drake's cost criterion (round-off stall), not the gradient test */
-  PetscReal             wmin, wmax;        /* range of the scales w_a of R (NaN for a global R given by the user) */
+  PetscBool             cost_criterion;       /* converged on Drake's cost criterion (round-off stall), not the gradient test */
+  PetscReal             wmin, wmax;           /* range of the scales w_a of R (NaN for a global R given by the user) */
   /* local type only */
-  PetscBool             hinted;            /* the first Newton step was the one from the velocity hint (local.c §8) */
-  PetscInt64            hinted_all;        /* such first steps since creation */
+  PetscBool  hinted;     /* the first Newton step was the one from the velocity hint (local.c §8) */
+  PetscInt64 hinted_all; /* such first steps since creation */
   /* global form only */
-  FcSAPGlobalDelassus   delassus;
-  PetscBool             user_R;            /* R given by FcSAPGlobalSetRegularization */
-  PetscReal             asymmetry;         /* max|M − Mᵀ| / max|M| */
-  PetscBool             symmetrized;       /* asymmetry > 1e-12: warned */
-  PetscBool             regularized;       /* ε mean|diag M| I was added: warned */
-  PetscReal             shift;             /* that shift (0 when not regularized) */
-  PetscReal             time_setup, time_solve; /* wall time, s */
+  FcSAPGlobalDelassus delassus;
+  PetscBool           user_R;                 /* R given by FcSAPGlobalSetRegularization */
+  PetscReal           asymmetry;              /* max|M − Mᵀ| / max|M| */
+  PetscBool           symmetrized;            /* asymmetry > 1e-12: warned */
+  PetscBool           regularized;            /* ε mean|diag M| I was added: warned */
+  PetscReal           shift;                  /* that shift (0 when not regularized) */
+  PetscReal           time_setup, time_solve; /* wall time, s */
 } FcSAPInfo;
 /* The local type's (PETSC_ERR_ARG_WRONG for a solver of another type). */
 PetscErrorCode FcContactSolverSAPGetInfo(FcContactSolver, FcSAPInfo *);

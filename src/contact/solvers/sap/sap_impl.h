@@ -56,10 +56,7 @@ void FcSAPRegularization(const FcSAPParams *par, PetscReal w, PetscReal R[3]);
 int FcSAPProject(PetscReal mu, PetscReal Rn, PetscReal Rt, const PetscReal vc[3], PetscReal gam[3], PetscReal L[9]);
 
 /* Columns of L that do not vanish in a region (stiction 3, sliding 2, no contact 0). */
-static inline PetscInt FcSAPRegionColumns(int mode)
-{
-  return mode == 1 ? 3 : mode == 2 ? 2 : 0;
-}
+static inline PetscInt FcSAPRegionColumns(int mode) { return mode == 1 ? 3 : mode == 2 ? 2 : 0; }
 
 /* ½ γᵀ R γ of one contact (ℓ_R's summand). */
 static inline PetscReal FcSAPCostR(const PetscReal R[3], const PetscReal gam[3])
