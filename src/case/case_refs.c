@@ -893,22 +893,18 @@ PetscErrorCode FcCaseCheckFilled(const FcCase *c)
     if (!b->rigid && b->corotational) PetscCall(CorotCheck_Private(c, i));
     if (b->rigid && b->motion.type == FC_MOTION_DYNAMIC) PetscCall(DynamicBodyCheck_Private(c, i));
   }
-  if (!strcmp(c->compliance_type, "lagged")) { /* src/compliance/lagged.c factors a deformable body's A */
-    PetscBool deformable = PETSC_FALSE;
-    for (PetscInt i = 0; i < c->nbodies; i++) deformable = (PetscBool)(deformable || !c->bodies[i].rigid);
-    FcCheckInput(deformable, c->file, "compliance.type",
-      "\"lagged\" factors the Newton matrix of a deformable body, and every body here is rigid (a rigid body's compliance is exact: use \"exact\")");
-    if (c->compliance_async) { /* a thread that factors while the steps go on needs a CPU of its own and the whole A */
-      PetscMPIInt size;
-      cpu_set_t   set;
-      int         ncpu = 0;
-      PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-      FcCheckInput(size == 1, c->file, "compliance.async",
-        "the concurrent refresh factors the whole A in a thread of one process, not on %d MPI ranks: set it false", (int)size);
-      if (!sched_getaffinity(0, sizeof set, &set)) ncpu = CPU_COUNT(&set);
-      FcCheckInput(ncpu >= 2, c->file, "compliance.async",
-        "the concurrent refresh needs a second CPU, and this process may run on %d (sched_getaffinity): set it false", ncpu);
-    }
+  /* compliance.async (a lagged key: the schema refuses it with another type; that lagged needs a
+   * deformable body is the strategy's own registered capability, FcComplianceCheckCase) */
+  if (c->compliance_async) { /* a thread that factors while the steps go on needs a CPU of its own and the whole A */
+    PetscMPIInt size;
+    cpu_set_t   set;
+    int         ncpu = 0;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    FcCheckInput(size == 1, c->file, "compliance.async",
+      "the concurrent refresh factors the whole A in a thread of one process, not on %d MPI ranks: set it false", (int)size);
+    if (!sched_getaffinity(0, sizeof set, &set)) ncpu = CPU_COUNT(&set);
+    FcCheckInput(ncpu >= 2, c->file, "compliance.async",
+      "the concurrent refresh needs a second CPU, and this process may run on %d (sched_getaffinity): set it false", ncpu);
   }
   PetscFunctionReturn(0);
 }

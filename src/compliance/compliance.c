@@ -6,19 +6,29 @@
 
 static FcRegistry ComplianceRegistry          = {.what = "compliance strategy"};
 static PetscBool  ComplianceRegisterAllCalled = PETSC_FALSE;
+/* each type's capabilities (FC_COMPLIANCE_RANKS, ...), in the registry's order */
+static struct {
+  char     name[FC_NAME_LEN];
+  unsigned flags;
+} ComplianceFlags[FC_REGISTRY_MAX];
+static int ComplianceNFlags;
 
-PetscErrorCode FcComplianceRegister(const char *name, PetscErrorCode (*create)(FcCompliance))
+PetscErrorCode FcComplianceRegister(const char *name, PetscErrorCode (*create)(FcCompliance), unsigned flags)
 {
   PetscFunctionBegin;
   PetscCall(FcRegistryAdd(&ComplianceRegistry, name, (FcRegistryFn)create));
+  PetscCheck(ComplianceNFlags < FC_REGISTRY_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Too many compliance strategies");
+  PetscCall(PetscStrncpy(ComplianceFlags[ComplianceNFlags].name, name, sizeof ComplianceFlags[0].name));
+  ComplianceFlags[ComplianceNFlags++].flags = flags;
   PetscFunctionReturn(0);
 }
 
-/* Every strategy is listed here, once: a new one is a file in this folder plus one line. */
-#define FC_COMPLIANCE_REGISTER(name, create) \
+/* Every strategy is listed here, once, with what it can do: a new one is a file in this folder
+ * plus one line. */
+#define FC_COMPLIANCE_REGISTER(name, create, flags) \
   do { \
     extern PetscErrorCode create(FcCompliance); \
-    PetscCall(FcComplianceRegister(name, create)); \
+    PetscCall(FcComplianceRegister(name, create, flags)); \
   } while (0)
 
 PetscErrorCode FcComplianceRegisterAll(void)
@@ -26,10 +36,10 @@ PetscErrorCode FcComplianceRegisterAll(void)
   PetscFunctionBegin;
   if (ComplianceRegisterAllCalled) PetscFunctionReturn(0);
   ComplianceRegisterAllCalled = PETSC_TRUE;
-  FC_COMPLIANCE_REGISTER("exact", FcComplianceCreate_Exact);
-  FC_COMPLIANCE_REGISTER("precomputed", FcComplianceCreate_Precomputed);
-  FC_COMPLIANCE_REGISTER("schur", FcComplianceCreate_Schur);
-  FC_COMPLIANCE_REGISTER("lagged", FcComplianceCreate_Lagged);
+  FC_COMPLIANCE_REGISTER("exact", FcComplianceCreate_Exact, FC_COMPLIANCE_RANKS);
+  FC_COMPLIANCE_REGISTER("precomputed", FcComplianceCreate_Precomputed, 0);
+  FC_COMPLIANCE_REGISTER("schur", FcComplianceCreate_Schur, 0);
+  FC_COMPLIANCE_REGISTER("lagged", FcComplianceCreate_Lagged, FC_COMPLIANCE_DEFORMABLE);
   PetscFunctionReturn(0);
 }
 
@@ -38,6 +48,7 @@ PetscErrorCode FcComplianceFinalizePackage(void)
   PetscFunctionBegin;
   FcRegistryClear(&ComplianceRegistry);
   ComplianceRegisterAllCalled = PETSC_FALSE;
+  ComplianceNFlags            = 0;
   PetscFunctionReturn(0);
 }
 
@@ -52,6 +63,28 @@ PetscErrorCode FcComplianceCheckType(const char *file, const char *type)
   if (FcRegistryFind(&ComplianceRegistry, type)) PetscFunctionReturn(0);
   FcComplianceTypes(list, sizeof list);
   return FcInputError(file, "compliance.type", "\"%s\" is not allowed (choices: %s)", type, list);
+}
+
+PetscErrorCode FcComplianceCheckCase(const FcCase *c, PetscMPIInt size)
+{
+  unsigned  flags      = 0;
+  PetscBool deformable = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(FcComplianceRegisterAll());
+  if (c->ncontacts) PetscCall(FcComplianceCheckType(c->file, c->compliance_type)); /* without contact the type is not used: an unknown name then errs nowhere */
+  for (int i = 0; i < ComplianceNFlags; i++)
+    if (!strcmp(ComplianceFlags[i].name, c->compliance_type)) flags = ComplianceFlags[i].flags; /* the registry's own table */
+  for (PetscInt i = 0; i < c->nbodies; i++) deformable = (PetscBool)(deformable || !c->bodies[i].rigid);
+  FcCheckInput(deformable || !(flags & FC_COMPLIANCE_DEFORMABLE), c->file, "compliance.type",
+    "\"%s\" factors the Newton matrix of a deformable body, and every body here is rigid (a rigid body's compliance is exact: use \"exact\")",
+    c->compliance_type);
+  /* contact on several ranks (doc/mpi.md "Contact"): W by the distributed solves of "exact"; the
+   * other strategies keep per-body dense blocks or factorizations of one rank */
+  if (size > 1 && c->ncontacts && !(flags & FC_COMPLIANCE_RANKS))
+    return FcInputError(
+      c->file, "compliance.type", "\"%s\" runs on one process only: %d were started by mpiexec; use \"exact\" (doc/mpi.md)", c->compliance_type, (int)size);
+  PetscFunctionReturn(0);
 }
 
 /* What a body needs of the strategy, asked of the strategy's flags (set by its create function),

@@ -116,7 +116,11 @@ struct _p_FcCompliance {
   FcComplianceStats *stats; /* the step's (FcComplianceBeginStep) */
 };
 
-PetscErrorCode FcComplianceRegister(const char *name, PetscErrorCode (*create)(FcCompliance));
+/* What a strategy can do, declared with its registration (compliance.c, FC_COMPLIANCE_REGISTER),
+ * for the checks made before anything is computed (FcComplianceCheckCase): */
+#define FC_COMPLIANCE_RANKS      0x1u /* runs on several MPI ranks (doc/mpi.md "Contact") */
+#define FC_COMPLIANCE_DEFORMABLE 0x2u /* needs a deformable body: it factors one's Newton matrix */
+PetscErrorCode FcComplianceRegister(const char *name, PetscErrorCode (*create)(FcCompliance), unsigned flags);
 PetscErrorCode FcComplianceRegisterAll(void);
 PetscErrorCode FcComplianceFinalizePackage(void);
 /* Registered names, comma separated. */
@@ -124,6 +128,10 @@ void FcComplianceTypes(char *buf, size_t len);
 /* The case's compliance.type: an unknown name is one input-error line naming `file` and the key
  * compliance.type and listing the registered names (before anything is computed). */
 PetscErrorCode FcComplianceCheckType(const char *file, const char *type);
+/* The case's compliance.type against its bodies and the rank count, by the type's registered
+ * capabilities (one line, exit 2): a type that needs a deformable body, a type that runs on one
+ * rank only under mpiexec (with contact). Before the meshes are read. */
+PetscErrorCode FcComplianceCheckCase(const FcCase *c, PetscMPIInt size);
 
 /* model->c names the case (messages). */
 PetscErrorCode FcComplianceCreate(FcModel *model, const char *type, FcCompliance *c);

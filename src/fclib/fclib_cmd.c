@@ -328,6 +328,49 @@ static PetscErrorCode CompareSolve_Private(const char *file, FcContactProblem p,
   PetscFunctionReturn(0);
 }
 
+/* One file's rows of fclib compare: each solver's line and δ%, the distance of its r to the
+ * reference, the converged solution with the smallest common error (duriez2006 eq. 26). */
+static PetscErrorCode PrintRows_Private(const char *file, const char *fmt, FcContactProblem p, const CompareRow *rows, PetscInt nsolvers)
+{
+  PetscInt ref = -1;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nsolvers; k++)
+    if (rows[k].converged && (ref < 0 || rows[k].error < rows[ref].error)) ref = k;
+  for (PetscInt k = 0; k < nsolvers; k++) {
+    PetscReal d = -1, nr = 0, nd = 0;
+    if (ref >= 0) {
+      for (PetscInt i = 0; i < 3 * p->m; i++) {
+        nr += rows[ref].r[i] * rows[ref].r[i];
+        nd += (rows[k].r[i] - rows[ref].r[i]) * (rows[k].r[i] - rows[ref].r[i]);
+      }
+      d = nr > 0 ? 100 * PetscSqrtReal(nd / nr) : (nd > 0 ? PETSC_INFINITY : 0);
+    }
+    if (rows[k].failed) {
+      if (!strcmp(fmt, "csv")) printf("%s,%s,%d,,,,0,,,REFUSED,\n", file, rows[k].solver, (int)p->m);
+      else if (!strcmp(fmt, "markdown")) printf("| %s | %s | %d | - | refused | - | no | - |\n", file, rows[k].solver, (int)p->m);
+      else printf("%-40s %-16s %8d %10s %12s %12s %9s %10s\n", file, rows[k].solver, (int)p->m, "-", "refused", "-", "no", "-");
+      continue;
+    }
+    if (!strcmp(fmt, "csv")) {
+      /* the note (ResultTail_Private without its parentheses), quoted: it may hold commas */
+      char   note[512];
+      size_t nl = 0;
+      for (const char *c = rows[k].tail[0] ? rows[k].tail + 2 : ""; *c && nl + 2 < sizeof note; c++) note[nl++] = *c == '"' ? '\'' : *c;
+      if (nl && note[nl - 1] == ')') nl--;
+      note[nl] = 0;
+      printf("%s,%s,%d,%d,%.6e,%.6e,%d,%.6e,%.6e,%s,\"%s\"\n", file, rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error,
+        (double)rows[k].time, (int)rows[k].converged, (double)d, (double)rows[k].own_residual, rows[k].reason, note);
+    } else if (!strcmp(fmt, "markdown"))
+      printf("| %s | %s | %d | %d | %.3e | %.3e | %s | %.3g |\n", file, rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error,
+        (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
+    else
+      printf("%-40s %-16s %8d %10d %12.4e %12.4e %9s %10.3g\n", file, rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error,
+        (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
 {
   char        list[4096], *tok, *save = NULL;
@@ -388,7 +431,6 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
   for (PetscInt f = 0; f < o->nfiles; f++) {
     FcContactProblem p;
     CompareRow      *rows;
-    PetscInt         ref  = -1;
     PetscErrorCode   ierr = 0;
 
     PetscCall(FcFCLIBReadProblem(o->files[f], &p));
@@ -403,40 +445,7 @@ PetscErrorCode FcFCLIBCompare(const FcFCLIBCompareOptions *o, PetscBool *ok)
         amax = PetscMax(amax, rows[k].asym);
       }
       nsym += sym;
-      /* reference: the converged solution with the smallest common error (duriez2006 eq. 26) */
-      for (PetscInt k = 0; k < nsolvers; k++)
-        if (rows[k].converged && (ref < 0 || rows[k].error < rows[ref].error)) ref = k;
-      for (PetscInt k = 0; k < nsolvers; k++) {
-        PetscReal d = -1, nr = 0, nd = 0;
-        if (ref >= 0) {
-          for (PetscInt i = 0; i < 3 * p->m; i++) {
-            nr += rows[ref].r[i] * rows[ref].r[i];
-            nd += (rows[k].r[i] - rows[ref].r[i]) * (rows[k].r[i] - rows[ref].r[i]);
-          }
-          d = nr > 0 ? 100 * PetscSqrtReal(nd / nr) : (nd > 0 ? PETSC_INFINITY : 0);
-        }
-        if (rows[k].failed) {
-          if (!strcmp(fmt, "csv")) printf("%s,%s,%d,,,,0,,,REFUSED,\n", o->files[f], rows[k].solver, (int)p->m);
-          else if (!strcmp(fmt, "markdown")) printf("| %s | %s | %d | - | refused | - | no | - |\n", o->files[f], rows[k].solver, (int)p->m);
-          else printf("%-40s %-16s %8d %10s %12s %12s %9s %10s\n", o->files[f], rows[k].solver, (int)p->m, "-", "refused", "-", "no", "-");
-          continue;
-        }
-        if (!strcmp(fmt, "csv")) {
-          /* the note (ResultTail_Private without its parentheses), quoted: it may hold commas */
-          char   note[512];
-          size_t nl = 0;
-          for (const char *c = rows[k].tail[0] ? rows[k].tail + 2 : ""; *c && nl + 2 < sizeof note; c++) note[nl++] = *c == '"' ? '\'' : *c;
-          if (nl && note[nl - 1] == ')') nl--;
-          note[nl] = 0;
-          printf("%s,%s,%d,%d,%.6e,%.6e,%d,%.6e,%.6e,%s,\"%s\"\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error,
-            (double)rows[k].time, (int)rows[k].converged, (double)d, (double)rows[k].own_residual, rows[k].reason, note);
-        } else if (!strcmp(fmt, "markdown"))
-          printf("| %s | %s | %d | %d | %.3e | %.3e | %s | %.3g |\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations,
-            (double)rows[k].error, (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
-        else
-          printf("%-40s %-16s %8d %10d %12.4e %12.4e %9s %10.3g\n", o->files[f], rows[k].solver, (int)rows[k].m, (int)rows[k].iterations, (double)rows[k].error,
-            (double)rows[k].time, rows[k].converged ? "yes" : "no", (double)d);
-      }
+      PetscCall(PrintRows_Private(o->files[f], fmt, p, rows, nsolvers));
     }
     for (PetscInt k = 0; k < nsolvers; k++) PetscCall(PetscFree(rows[k].r));
     PetscCall(PetscFree(rows));

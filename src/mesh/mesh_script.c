@@ -428,6 +428,30 @@ static PetscErrorCode Precheck(const ScanCtx *ctx, const Script *sc, const char 
   PetscFunctionReturn(0);
 }
 
+/* A command that reads a file (read_commands: Include, Merge, ...) at token t, named what: its
+ * file name must be a plain string literal (fcsim cannot evaluate an expression), then CheckRead. */
+static PetscErrorCode CheckReadCommand(ScanCtx *ctx, const Script *sc, Stream *st, const Tok *t, const char *what)
+{
+  PetscFunctionBegin;
+  for (size_t k = 0; k < NELEMS(read_commands); k++) {
+    const int  si = read_commands[k].paren ? 2 : 1;
+    const Tok *str;
+    Tok        at = *t, lit;
+    if (strcmp(what, read_commands[k].name)) continue;
+    str = Peek(st, si);
+    if (!str || str->type != TOK_STRING ||
+      (read_commands[k].paren ? !Is(st, 1, TOK_PUNCT, "(") || !Is(st, si + 1, TOK_PUNCT, ")") : !Is(st, si + 1, TOK_PUNCT, ";"))) {
+      char why[384];
+      snprintf(why, sizeof why, "is not of the form %s%s\"file\"%s with a plain string literal: fcsim must know which file it reads before Gmsh runs", what,
+        read_commands[k].paren ? "(" : " ", read_commands[k].paren ? ")" : ";");
+      PetscCall(Refuse(ctx, sc, t->line, what, why));
+    }
+    lit = *str;
+    PetscCall(CheckRead(ctx, sc, &at, &lit, read_commands[k].kind));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Open constructs whose end decides: Printf(...) followed by > or >>, General[...].X = ... */
 #define OPEN_MAX 64
 
@@ -532,25 +556,7 @@ static PetscErrorCode CheckTokens(ScanCtx *ctx, const Script *sc, const char *te
           what[0] == 'G' ? "sets a Gmsh General option, and those (terminal, verbosity, error handling, file names, editor commands) are fcsim's"
                          : "sets a Gmsh Solver option (programs Gmsh would launch)"));
       }
-    } else {
-      for (size_t k = 0; k < NELEMS(read_commands); k++) {
-        const int  si = read_commands[k].paren ? 2 : 1;
-        const Tok *str;
-        Tok        at = *t, lit;
-        if (strcmp(what, read_commands[k].name)) continue;
-        /* the file name must be a plain string literal: fcsim cannot evaluate an expression */
-        str = Peek(&st, si);
-        if (!str || str->type != TOK_STRING ||
-          (read_commands[k].paren ? !Is(&st, 1, TOK_PUNCT, "(") || !Is(&st, si + 1, TOK_PUNCT, ")") : !Is(&st, si + 1, TOK_PUNCT, ";"))) {
-          char why[384];
-          snprintf(why, sizeof why, "is not of the form %s%s\"file\"%s with a plain string literal: fcsim must know which file it reads before Gmsh runs", what,
-            read_commands[k].paren ? "(" : " ", read_commands[k].paren ? ")" : ";");
-          PetscCall(Refuse(ctx, sc, t->line, what, why));
-        }
-        lit = *str;
-        PetscCall(CheckRead(ctx, sc, &at, &lit, read_commands[k].kind));
-      }
-    }
+    } else PetscCall(CheckReadCommand(ctx, sc, &st, t, what));
   }
   PetscFunctionReturn(0);
 }

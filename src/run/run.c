@@ -76,11 +76,9 @@ static PetscErrorCode RanksCheck_Private(const FcCase *c, PetscMPIInt size, Pets
     if (c->bodies[b].corotational)
       return FcInputError(c->file, path, "global_corotational runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
   }
-  /* contact (doc/mpi.md "Contact"): W by the distributed solves of "exact" and the recursive
-   * linearization; the other strategies keep per-body dense blocks or factorizations of one rank */
-  if (c->ncontacts && strcmp(c->compliance_type, "exact"))
-    return FcInputError(
-      c->file, "compliance.type", "\"%s\" runs on one process only: %d were started by mpiexec; use \"exact\" (doc/mpi.md)", c->compliance_type, (int)size);
+  /* contact (doc/mpi.md "Contact"): the strategies by their registered capability; the recursive
+   * linearization only (the others keep their problems of one rank) */
+  PetscCall(FcComplianceCheckCase(c, size));
   if (c->ncontacts && c->contact_linearization != FC_LINEARIZATION_RECURSIVE)
     return FcInputError(c->file, "contact_step.linearization", "\"%s\" runs on one process only: %d were started by mpiexec; use \"recursive\" (doc/mpi.md)",
       c->contact_linearization == FC_LINEARIZATION_ONCE ? "once" : "fast", (int)size);
@@ -250,7 +248,7 @@ static PetscErrorCode RunSetup_Private(const FcCase *c, RunState *rs)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogStagePush(FC_STAGE_Setup));
-  if (c->ncontacts) PetscCall(FcComplianceCheckType(c->file, c->compliance_type)); /* before the meshes are read */
+  PetscCall(FcComplianceCheckCase(c, 1)); /* its type and capabilities, before the meshes are read (the ranks: RanksCheck_Private) */
   PetscCall(FcModelCreate(c, &rs->model));
   if (c->ncontacts) PetscCall(FcContactStepCreate(&rs->model, &rs->contact));
   if (c->verdict.set) PetscCall(VerdictSetup_Private(c, rs));
