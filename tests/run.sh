@@ -21,7 +21,7 @@ unit_list() {
 integration_list() {
   # the slowest first (durations of make check on main 8835879, those of 30 s or more, loaded), then
   # the rest in name order
-  slow="test_cylinder_hertz test_data_safety test_hostile_input test_haptic_probe test_study_compare test_cylinder_press test_output_safety test_mesh_safety test_table_corot test_table test_mesh_sandbox test_startup test_solver_honesty test_compliance_lagged test_hertz test_bad_input test_mpi test_rigid_free test_cantilever test_arch_verdict test_trajectory test_fclib_conventions test_haptic test_theta test_corrupt_hdf5 test_contact_cases test_convergence_claims test_fclib_roundtrip test_study_refine test_cli"
+  slow="test_mpi test_cylinder_hertz test_data_safety test_hostile_input test_haptic_probe test_study_compare test_cylinder_press test_output_safety test_mesh_safety test_table_corot test_table test_mesh_sandbox test_startup test_solver_honesty test_compliance_lagged test_hertz test_bad_input test_rigid_free test_cantilever test_arch_verdict test_trajectory test_fclib_conventions test_haptic test_theta test_corrupt_hdf5 test_contact_cases test_convergence_claims test_fclib_roundtrip test_study_refine test_cli"
   for n in $slow; do
     [ -f "tests/integration/$n.py" ] && echo "$n|/usr/bin/python3 tests/integration/$n.py"
   done

@@ -28,8 +28,9 @@ t_start = time.time()
 CASE = "cases/cantilever.json"
 TET4 = ["--set", "bodies[0].mesh.order=1"]
 LAUNCH = "mpiexec -q -n 2"
-env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+# mpi_yield_when_idle: waiting ranks give their core away (make check runs two tests at once; test_mpi.py)
+env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_mpi_yield_when_idle="1")
+os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_mpi_yield_when_idle="1")
 check(shutil.which("mpiexec") is not None, "mpiexec is installed (openmpi-bin, with petsc-dev: scripts/deps.sh)")
 
 
