@@ -146,8 +146,8 @@ PetscErrorCode FcStudyJobStart(const FcStudyExec *x, char **argv, const char *lo
   rc = x->nlaunch ? posix_spawnp(&j->pid, argv[0], &fa, &at, argv, x->envp) : posix_spawn(&j->pid, x->exe, &fa, &at, argv, x->envp);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
-  PetscCall(PetscFree(full));
-  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start %s (log %s): %s", argv[0], log, strerror(rc));
+  PetscCall(PetscFree(full)); /* argv was full: the message names the program from x */
+  PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start %s (log %s): %s", x->nlaunch ? x->launch[0] : x->exe, log, strerror(rc));
   j->running = j->started = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
