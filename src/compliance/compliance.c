@@ -275,17 +275,23 @@ static PetscErrorCode BodyAdds_Private(FcBody body, PetscBool *adds)
   PetscFunctionReturn(0);
 }
 
-/* W's shares of the ranks summed on every rank (MPI_Allreduce); nothing on one rank. */
-static PetscErrorCode SumOverRanks_Private(FcContactProblem p)
+/* W's shares of the ranks summed on rank 0 alone (MPI_Reduce; issue 29 item 1: W gathered to one
+ * rank, solved there, contact_mpi.c FcContactStepRanksSolve_Private); nothing on one rank. *root:
+ * this rank holds the sum (rank 0, or one rank); another rank's p->W is its own share only, which
+ * nothing reads after this. */
+static PetscErrorCode SumOverRanks_Private(FcContactProblem p, PetscBool *root)
 {
-  PetscMPIInt size;
+  PetscMPIInt size, rank;
   size_t      n = p->W ? 9 * (size_t)p->m * p->m : 9 * (size_t)p->nb;
+  PetscReal  *w = p->W ? p->W : p->bval;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  *root = (PetscBool)!rank;
   if (size == 1) PetscFunctionReturn(0);
   PetscCheck(n <= (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_WORLD, PETSC_ERR_SUP, "W of %" PetscInt_FMT " contacts is too large to sum over the ranks", p->m);
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, p->W ? p->W : p->bval, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Reduce(rank ? w : MPI_IN_PLACE, rank ? NULL : w, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, 0, PETSC_COMM_WORLD));
   PetscFunctionReturn(0);
 }
 
@@ -293,14 +299,16 @@ static PetscErrorCode Delassus_Private(
   FcCompliance c, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*delassus)(FcCompliance, const FcContactJacobian *, FcContactProblem))
 {
   const PetscInt n3 = 3 * H->m;
+  PetscBool      root;
 
   PetscFunctionBegin;
   PetscCheck(p->m == H->m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Problem of %" PetscInt_FMT " contacts for a Jacobian of %" PetscInt_FMT, p->m, H->m);
   if (p->W) PetscCall(PetscArrayzero(p->W, (size_t)n3 * n3));
   else PetscCall(PetscArrayzero(p->bval, 9 * (size_t)p->nb));
   PetscCall(delassus(c, H, p));
-  PetscCall(SumOverRanks_Private(p));
-  if (p->W) /* ½ (W + Wᵀ), as it always was */
+  PetscCall(SumOverRanks_Private(p, &root));
+  if (!root) PetscFunctionReturn(0); /* several ranks: W is rank 0's */
+  if (p->W)                          /* ½ (W + Wᵀ), as it always was */
     for (PetscInt i = 0; i < n3; i++)
       for (PetscInt j = i + 1; j < n3; j++) {
         PetscReal w      = 0.5 * (p->W[i * n3 + j] + p->W[j * n3 + i]);

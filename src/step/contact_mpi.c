@@ -117,12 +117,166 @@ PetscErrorCode FcContactStepRanksApply_Private(FcContactStep cs, PetscInt b, Pet
   PetscFunctionReturn(0);
 }
 
-/* -fc_contact_ranks_view: one line per correction (rank 0's stderr) with the contacts that carry
- * force and, per rank, those whose contactor node it owns (the owner the issue's design gives a
- * contact): shows that a contact surface is split across the ranks (tests/integration/test_mpi.py). */
+/* The contactor points of pass P that this rank detects: the issue's owner of a contact is the rank
+ * that owns its contactor node (the node's DoFs are numbered on one rank: FcAssemblyPartition
+ * partitions nodes). A contactor body every rank holds whole (not partitioned) is detected by rank 0.
+ * On one rank every point, *own NULL; otherwise *own is the allocated list (free it). */
+PetscErrorCode FcContactStepRanksPoints_Private(FcContactStep cs, const FcContactPair *P, PetscInt *n, const PetscInt **pts, PetscInt **own)
+{
+  FcBody          A = cs->model->bodies[P->A];
+  const PetscInt *n2d, *d2n;
+  PetscInt        rs, re, k = 0;
+  PetscMPIInt     size, rank;
+
+  PetscFunctionBegin;
+  *n   = P->npoints;
+  *pts = P->points;
+  *own = NULL;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(Partitioned_Private(A, &n2d, &d2n, &rs, &re));
+  PetscCall(PetscMalloc1(P->npoints + 1, own));
+  for (PetscInt i = 0; i < P->npoints; i++) {
+    const PetscInt g = n2d ? n2d[3 * P->points[i]] : (rank ? -1 : 0);
+    if (n2d ? (g >= rs && g < re) : !rank) (*own)[k++] = P->points[i];
+  }
+  *n   = k;
+  *pts = *own;
+  PetscFunctionReturn(0);
+}
+
+/* Every rank's detections gathered to every rank (one MPI_Allgather of the counts, one
+ * MPI_Allgatherv of the records): outs[p] becomes pass p's detections of all ranks, rank after rank.
+ * Each contactor point is detected by one rank from the same replicated state as on one rank, so
+ * the union, sorted by point afterwards (contact_detect.c), is the one-rank detection bit for bit:
+ * the contact list, keys, frames and H that follow are the one-rank ones. Nothing on one rank. */
+PetscErrorCode FcContactStepRanksGatherDetection_Private(PetscInt npairs, FcProximity **outs, PetscInt *nouts)
+{
+  PetscMPIInt  size, rank, *rcnt, *rdsp;
+  PetscInt    *cnt, nl = 0, nt = 0;
+  FcProximity *loc, *all;
+  const size_t rec = sizeof(FcProximity);
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1 || !npairs) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscMalloc3((size_t)size * npairs, &cnt, size, &rcnt, size, &rdsp));
+  PetscCallMPI(MPI_Allgather(nouts, (PetscMPIInt)npairs, MPIU_INT, cnt, (PetscMPIInt)npairs, MPIU_INT, PETSC_COMM_WORLD));
+  for (PetscMPIInt r = 0; r < size; r++) {
+    PetscInt n = 0;
+    for (PetscInt p = 0; p < npairs; p++) n += cnt[(size_t)r * npairs + p];
+    PetscCheck((size_t)(nt + n) * rec <= (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many contacts to gather over the ranks");
+    rcnt[r] = (PetscMPIInt)(n * rec);
+    rdsp[r] = (PetscMPIInt)(nt * rec);
+    nt += n;
+  }
+  for (PetscInt p = 0; p < npairs; p++) nl += nouts[p];
+  PetscCall(PetscMalloc2(nl + 1, &loc, nt + 1, &all));
+  nl = 0;
+  for (PetscInt p = 0; p < npairs; p++) {
+    if (nouts[p]) PetscCall(PetscArraycpy(loc + nl, outs[p], nouts[p]));
+    nl += nouts[p];
+  }
+  PetscCallMPI(MPI_Allgatherv(loc, (PetscMPIInt)(nl * rec), MPI_BYTE, all, rcnt, rdsp, MPI_BYTE, PETSC_COMM_WORLD));
+  for (PetscInt p = 0; p < npairs; p++) {
+    PetscInt     n = 0;
+    FcProximity *o;
+    for (PetscMPIInt r = 0; r < size; r++) n += cnt[(size_t)r * npairs + p];
+    PetscCall(PetscMalloc1(n + 1, &o));
+    n = 0;
+    for (PetscMPIInt r = 0; r < size; r++) { /* rank r's pass-p records follow its passes before p */
+      PetscInt off = rdsp[r] / (PetscMPIInt)rec;
+      for (PetscInt q = 0; q < p; q++) off += cnt[(size_t)r * npairs + q];
+      PetscCall(PetscArraycpy(o + n, all + off, cnt[(size_t)r * npairs + p]));
+      n += cnt[(size_t)r * npairs + p];
+    }
+    PetscCall(PetscFree(outs[p]));
+    outs[p]  = o;
+    nouts[p] = n;
+  }
+  PetscCall(PetscFree2(loc, all));
+  PetscCall(PetscFree3(cnt, rcnt, rdsp));
+  PetscFunctionReturn(0);
+}
+
+/* Whether this rank owns mesh DoF k of body b (a body every rank holds whole: rank 0's). */
+static PetscErrorCode OwnsDof_Private(FcBody body, PetscMPIInt rank, PetscInt k, PetscBool *owns)
+{
+  const PetscInt *n2d, *d2n;
+  PetscInt        rs, re;
+
+  PetscFunctionBegin;
+  PetscCall(Partitioned_Private(body, &n2d, &d2n, &rs, &re));
+  *owns = n2d ? (PetscBool)(n2d[k] >= rs && n2d[k] < re) : (PetscBool)!rank;
+  PetscFunctionReturn(0);
+}
+
+/* What this rank holds for contact (-fc_contact_ranks_view's second line): v[0] the contacts it
+ * detects (contactor node owned), v[1] the target faces within the search radius (the pass's
+ * alarm) of the box of its contactor points, pass by pass — what a detection with ghosted targets
+ * would need —, v[2] the target faces it holds (today every pass's whole target surface: the mesh
+ * is replicated), v[3] the contacts whose rows of W its share touches (an entry of H on a DoF it
+ * owns), v[4] the contacts of the W it holds summed (rank 0: all, the others none). */
+static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt v[5])
+{
+  FcModel *model = cs->model;
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 5; i++) v[i] = 0;
+  for (PetscInt a = 0; a < cs->m; a++) {
+    const FcContactPair *P = &cs->pairs[cs->pair[a]];
+    PetscBool            own, touch = PETSC_FALSE;
+    PetscCall(OwnsDof_Private(model->bodies[P->A], rank, 3 * cs->point[a], &own));
+    v[0] += own;
+    for (PetscInt b = 0; b < model->nbodies && !touch; b++) {
+      const FcJacobianBlock *J = &cs->H.body[b];
+      if (!cs->involved[b]) continue;
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1] && !touch; e++) PetscCall(OwnsDof_Private(model->bodies[b], rank, J->dof[e], &touch));
+    }
+    v[3] += touch;
+  }
+  v[4] = rank ? 0 : cs->m;
+  for (PetscInt p = 0; p < cs->npairs; p++) {
+    const FcContactPair *P  = &cs->pairs[p];
+    const PetscReal     *XA = cs->Xcur[P->A], *XB = cs->Xcur[P->B];
+    PetscReal            lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL};
+    PetscInt             n, *own;
+    const PetscInt      *pts;
+    if (!P->tree) continue; /* an analytic target: no faces */
+    v[2] += P->ntri;
+    PetscCall(FcContactStepRanksPoints_Private(cs, P, &n, &pts, &own));
+    for (PetscInt i = 0; i < n; i++)
+      for (int k = 0; k < 3; k++) {
+        lo[k] = PetscMin(lo[k], XA[3 * pts[i] + k] - P->alarm);
+        hi[k] = PetscMax(hi[k], XA[3 * pts[i] + k] + P->alarm);
+      }
+    for (PetscInt t = 0; n && t < P->ntri; t++) {
+      PetscBool meet = PETSC_TRUE;
+      for (int k = 0; k < 3 && meet; k++) {
+        PetscReal tl = PETSC_MAX_REAL, th = PETSC_MIN_REAL;
+        for (int c = 0; c < 3; c++) {
+          tl = PetscMin(tl, XB[3 * P->tri[3 * t + c] + k]);
+          th = PetscMax(th, XB[3 * P->tri[3 * t + c] + k]);
+        }
+        meet = (PetscBool)(tl <= hi[k] && th >= lo[k]);
+      }
+      v[1] += meet;
+    }
+    PetscCall(PetscFree(own));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* -fc_contact_ranks_view: two lines per correction (rank 0's stderr). The first: the contacts that
+ * carry force and, per rank, those whose contactor node it owns (the rank that detects them):
+ * shows that a contact surface is split across the ranks (tests/integration/test_mpi.py). The
+ * second: per rank, what it holds for contact (Holds_Private), as
+ * "detected/m faces-in-reach/faces-held W-rows-touched/W-rows-held". */
 static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
 {
-  PetscInt    own = 0, act = 0, *all;
+  PetscInt    own = 0, act = 0, *all, v[5], *vall;
   PetscMPIInt rank;
   PetscBool   view = PETSC_FALSE;
 
@@ -131,47 +285,69 @@ static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
   if (!view) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   for (PetscInt a = 0; a < cs->m; a++) {
-    FcBody          A = cs->model->bodies[cs->pairs[cs->pair[a]].A];
-    const PetscInt *n2d, *d2n, k = 3 * cs->point[a];
-    PetscInt        rs, re, g;
+    PetscBool o;
     if (!(cs->r[3 * a] > 0)) continue;
     act++;
-    PetscCall(Partitioned_Private(A, &n2d, &d2n, &rs, &re));
-    g = n2d ? n2d[k] : (rank ? -1 : k); /* a body every rank holds: rank 0's */
-    own += g >= rs && g < re;
+    PetscCall(OwnsDof_Private(cs->model->bodies[cs->pairs[cs->pair[a]].A], rank, 3 * cs->point[a], &o));
+    own += o;
   }
-  PetscCall(PetscMalloc1(size, &all));
+  PetscCall(Holds_Private(cs, rank, v));
+  PetscCall(PetscMalloc2(size, &all, 5 * size, &vall));
   PetscCallMPI(MPI_Gather(&own, 1, MPIU_INT, all, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Gather(v, 5, MPIU_INT, vall, 5, MPIU_INT, 0, PETSC_COMM_WORLD));
   if (!rank) {
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "fcsim: contact ranks: %" PetscInt_FMT " contacts carry force, by the rank of their contactor node:", act));
     for (PetscMPIInt i = 0; i < size; i++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT, all[i]));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\nfcsim: contact ranks hold (detected/contacts target-faces-in-reach/held W-rows-touched/held):"));
+    for (PetscMPIInt i = 0; i < size; i++)
+      PetscCall(
+        PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT "/%" PetscInt_FMT " %" PetscInt_FMT "/%" PetscInt_FMT " %" PetscInt_FMT "/%" PetscInt_FMT,
+          vall[5 * i], cs->m, vall[5 * i + 1], vall[5 * i + 2], vall[5 * i + 3], vall[5 * i + 4]));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\n"));
   }
-  PetscCall(PetscFree(all));
+  PetscCall(PetscFree2(all, vall));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats *st)
+/* The contact solve (issue 29 item 1: W gathered to one rank, solved there): W was summed on rank 0
+ * alone (compliance.c SumOverRanks_Private), so rank 0 alone runs the registered solver and the
+ * checks of FcContactStepSolve_Private (u = W r + q, rᵀ W r); the others wait in the broadcast of
+ * its r, u and verdict, so that every rank applies the same forces bit for bit and takes the same
+ * branches. On one rank: the solve itself. */
+PetscErrorCode FcContactStepRanksSolve_Private(FcContactStep cs, FcContactStats *st)
 {
-  PetscMPIInt size;
-  PetscInt    flags[3];
-  PetscReal   err;
+  PetscMPIInt size, rank;
+  PetscInt    flags[5];
+  PetscReal   err[2];
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  if (size == 1 || !cs->m) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) PetscCall(FcContactStepSolve_Private(cs, st));
+  if (size == 1) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Bcast(cs->r, (PetscMPIInt)(3 * cs->m), MPIU_REAL, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Bcast(cs->u, (PetscMPIInt)(3 * cs->m), MPIU_REAL, 0, PETSC_COMM_WORLD));
   flags[0] = st->converged;
   flags[1] = st->failed;
   flags[2] = st->iterations;
-  err      = st->error;
-  PetscCallMPI(MPI_Bcast(flags, 3, MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Bcast(&err, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+  flags[3] = st->solves;
+  flags[4] = 0;
+  err[0]   = st->error;
+  err[1]   = st->tol;
+  if (!rank) {
+    FcContactSolverStats ss;
+    PetscCall(FcContactSolverGetStats(cs->solver, &ss));
+    flags[4] = (PetscInt)ss.reason;
+  }
+  PetscCallMPI(MPI_Bcast(flags, 5, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(err, 2, MPIU_REAL, 0, PETSC_COMM_WORLD));
   st->converged  = (PetscBool)flags[0];
   st->failed     = (PetscBool)flags[1];
   st->iterations = flags[2];
-  st->error      = err;
+  st->solves     = flags[3];
+  st->reason     = FcContactSolverReasonName((FcContactSolverReason)flags[4]);
+  st->error      = err[0];
+  st->tol        = err[1];
   PetscCall(View_Private(cs, size));
   PetscFunctionReturn(0);
 }

@@ -384,8 +384,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     PetscCall(FcComplianceShiftQ(cs->compliance, &cs->H, cs->r, cs->prob)); /* compliance.h */
     PetscCall(PetscTime(&t2));
     st->w_time += t2 - t1;
-    PetscCall(FcContactStepSolve_Private(cs, st));
-    PetscCall(FcContactStepRanksShare_Private(cs, st)); /* several ranks: rank 0's solution */
+    PetscCall(FcContactStepRanksSolve_Private(cs, st)); /* several ranks: solved on rank 0 alone (contact_mpi.c) */
     PetscCall(PetscTime(&t3));
     st->solve_time += t3 - t2;
     st->lin_it++;

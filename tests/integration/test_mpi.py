@@ -53,10 +53,11 @@ os.makedirs(tmpdir)
 # mpi_yield_when_idle: a rank waiting in a collective gives its core away instead of spinning; make
 # check runs two tests at once on 2 cores, where the spinning ranks of -n 2 and -n 3 made this test
 # take 5 min 40 s beside another test instead of 49 s (measured, doc/mpi.md)
-env = dict(os.environ, TMPDIR=tmpdir, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_mpi_yield_when_idle="1")
+env = dict(os.environ, TMPDIR=tmpdir, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 for k in list(env):  # no MPI setting of the caller's: the start-up as a user would have it
     if k.startswith("OMPI_MCA") or k.startswith("PMIX_"):
         del env[k]
+env["OMPI_MCA_mpi_yield_when_idle"] = "1"  # after the clean-up above, which removed it when set before
 
 
 def fcsim(n, args, timeout=600):
