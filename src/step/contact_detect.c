@@ -116,6 +116,8 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
 {
   FcModel        *model  = cs->model;
   const PetscBool within = (PetscBool)(cs->ncorr > 0); /* not the step's first correction */
+  FcProximity   **outs;
+  PetscInt       *nouts;
 
   PetscFunctionBegin;
   cs->m = 0;
@@ -127,12 +129,18 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
    * places; a pass whose boxes do not meet has no point within its alarm distance, so it is not in
    * the list (its frame history dropped with it: contact_pairs.h) */
   PetscCall(FcContactPairsUpdate(model, cs->cat, cs->Xcur, &cs->npairs, &cs->pairs));
+  /* narrow phase, of this rank's contactor points only (several ranks: the nodes it owns, doc/mpi.md
+   * "Contact"), then every rank's detections gathered (contact_mpi.c; nothing on one rank) */
+  PetscCall(PetscMalloc2(cs->npairs + 1, &outs, cs->npairs + 1, &nouts));
   for (PetscInt p = 0; p < cs->npairs; p++) {
-    FcContactPair *P    = &cs->pairs[p];
-    FcBody         B    = model->bodies[P->B];
-    FcProximity   *out  = NULL;
-    PetscInt       nout = 0;
+    FcContactPair  *P   = &cs->pairs[p];
+    FcBody          B   = model->bodies[P->B];
+    const PetscInt *pts = NULL;
+    PetscInt        np, *own;
 
+    outs[p]  = NULL;
+    nouts[p] = 0;
+    PetscCall(FcContactStepRanksPoints_Private(cs, P, &np, &pts, &own));
     if (P->tree) {
       FcProximityOptions opt;
       PetscCall(PetscMemzero(&opt, sizeof opt));
@@ -140,21 +148,29 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
       opt.keep  = within ? PETSC_INFINITY : 0.0;
       opt.nprev = P->nprev;
       opt.prev  = P->prev;
-      PetscCall(FcProximityFind(P->tree, cs->Xcur[P->B], P->npoints, P->points, cs->Xcur[P->A], &opt, &nout, &out));
+      PetscCall(FcProximityFind(P->tree, cs->Xcur[P->B], np, pts, cs->Xcur[P->A], &opt, &nouts[p], &outs[p]));
     } else {
-      PetscCall(PetscMalloc1(P->npoints + 1, &out));
-      for (PetscInt i = 0; i < P->npoints; i++) {
-        const PetscReal   *x    = &cs->Xcur[P->A][3 * P->points[i]];
-        const FcProximity *prev = FindPrev_Private(P, P->points[i]);
+      PetscCall(PetscMalloc1(np + 1, &outs[p]));
+      for (PetscInt i = 0; i < np; i++) {
+        const PetscReal   *x    = &cs->Xcur[P->A][3 * pts[i]];
+        const FcProximity *prev = FindPrev_Private(P, pts[i]);
         FcProximity        c;
         PetscCall(PetscMemzero(&c, sizeof c));
         PetscCall(FcBodyProximity(B, x, prev ? prev->t1 : NULL, &c));
         if (c.gap > P->alarm && !(within && prev)) continue;
-        c.point = P->points[i];
+        c.point = pts[i];
         for (int k = 0; k < 3; k++) c.nodes[k] = -1;
-        out[nout++] = c;
+        outs[p][nouts[p]++] = c;
       }
     }
+    PetscCall(PetscFree(own));
+  }
+  PetscCall(FcContactStepRanksGatherDetection_Private(cs->npairs, outs, nouts));
+  for (PetscInt p = 0; p < cs->npairs; p++) {
+    FcContactPair *P    = &cs->pairs[p];
+    FcProximity   *out  = outs[p];
+    const PetscInt nout = nouts[p];
+
     /* keep this detection (sorted by point) for the next one's frame continuity */
     if (nout > 1) qsort(out, (size_t)nout, sizeof *out, CmpProx_Private);
     for (PetscInt i = 0; i < nout; i++) {
@@ -193,6 +209,7 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
     P->prev  = out;
     P->nprev = nout;
   }
+  PetscCall(PetscFree2(outs, nouts));
   PetscFunctionReturn(0);
 }
 

@@ -1,13 +1,15 @@
-/* fcsim — the contact step on several MPI ranks (doc/mpi.md "Contact", issue 29 item 1, first
- * design). The mesh is replicated and every rank detects the same contacts from the same gathered
- * state, in the one-rank order: the contact list, its keys and H are the same on every rank and
- * number a partitioned body's DoFs as its mesh does (3 node + component). What touches a body's
- * distributed vectors goes through its DoF maps (FcBodyDofMaps): the free increment and the rate
- * read for q (gathered here, in the mesh's order), the contact force Hᵀ r written into this rank's
- * rows, the correction A⁻¹ Hᵀ r by the distributed factorization, W by distributed solves with
- * the rows of each rank summed (src/compliance/compliance.c). Every rank then solves the same
- * problem; rank 0's r, u and verdict are broadcast so that every rank applies the same forces
- * bit for bit and takes the same branches. Nothing here runs on one rank. */
+/* fcsim — the contact step on several MPI ranks (doc/mpi.md "Contact", issue 29 item 1). The mesh
+ * is replicated. Detection is split by owner: each rank runs the narrow phase for the contactor
+ * points whose node it owns (the issue's owner of a contact), against the whole target surfaces
+ * it holds, and the detections are gathered to every rank, which then builds the same contact
+ * list, keys, frames and H as one rank, in the one-rank order, numbering a partitioned body's
+ * DoFs as its mesh does (3 node + component). What touches a body's distributed vectors goes
+ * through its DoF maps (FcBodyDofMaps): the free increment and the rate read for q (gathered here,
+ * in the mesh's order), the contact force Hᵀ r written into this rank's rows, the correction
+ * A⁻¹ Hᵀ r by the distributed factorization, W by distributed solves with the rows of each rank
+ * summed on rank 0 (src/compliance/compliance.c). Rank 0 alone solves; its r, u and verdict are
+ * broadcast so that every rank applies the same forces and takes the same branches. Nothing here
+ * changes a one-rank run. */
 #include "contact_impl.h"
 
 /* Whether body b's vectors are distributed in another numbering than its mesh's. */

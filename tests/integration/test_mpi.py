@@ -18,8 +18,9 @@ machine:
   ranks (/fcsim@ranks) and the partition (/bodies/<b>/mesh/partition: nodes owned and elements
   assembled per rank, summing to the mesh's), and its last displacement field equals the 1-rank
   one to the same tolerance;
-- contact (doc/mpi.md "Contact": the contact list and H alike on every rank, W by distributed
-  solves summed over the ranks, rank 0's contact solution broadcast) against a rigid plane
+- contact (doc/mpi.md "Contact": each contact detected by the rank that owns its contactor node,
+  the detections gathered so that the contact list and H are alike on every rank, W by
+  distributed solves summed on rank 0, solved there, its solution broadcast) against a rigid plane
   (block_on_floor, the cylinder press at level 0), between two deformable bodies whose contact
   surfaces are split across the ranks (two_blocks, -fc_contact_ranks_view), with a dynamic rigid
   body (cylinder_press_force) and the masonry arch for 1 s: the probes equal the 1-rank run's to
@@ -146,8 +147,9 @@ compare("bar_dynamic", BAR, ["--set", "time.t_end=0.02"])
 compare("neohookean", CANT, ["--set", 'bodies[0].material={"model":"neohookean","E":1e6,"nu":0.3,"density":1000}', "--set", "gravity=[0,0,-9.81]",
                              "--set", 'bodies[0].loads=[{"group":"tip","pressure":2000,"ramp":"linear"}]',
                              "--set", 'bodies[0].boundary=[{"group":"fixed","displacement":[0.01,0,0],"ramp":"linear"}]', "--set", "bodies[0].mesh.order=1"])
-# Contact (doc/mpi.md "Contact"): the contact list and H alike on every rank, W by distributed
-# solves summed over the ranks, rank 0's contact solution broadcast. The tolerance of a case is
+# Contact (doc/mpi.md "Contact"): detection by the owner of the contactor node, gathered to every
+# rank (the contact list and H alike on every rank), W by distributed solves summed on rank 0 and
+# solved there, its solution broadcast. The tolerance of a case is
 # its solvers': where the contact solve stops at its tol (the common error), round-off in W moves
 # its last iterate, hence r, by about that tol; the rest is the round-off above.
 # A deformable block on a rigid plane (backward Euler, nsgs tol 1e-10 on the common error: the
@@ -174,6 +176,18 @@ for n in (2, 3):
     owned = [int(x) for x in last[0].split(":")[-1].split()] if last else []
     figure("two_blocks, %d ranks: contacts carrying force by the rank of their contactor node: %s" % (n, owned))
     check(p.returncode == 0 and len(owned) == n and min(owned) > 0, "two_blocks, %d ranks: every rank owns contactor nodes of contacts that carry force: the contact surface is split (%s)" % (n, last))
+    # what each rank holds (the view's second line, per rank "detected/m faces-in-reach/faces-held
+    # W-rows-touched/W-rows-held"): each contact detected by exactly one rank (its contactor node's
+    # owner), the summed W on rank 0 alone
+    hold = [x for x in p.stderr.splitlines() if x.startswith("fcsim: contact ranks hold")][-1:]
+    f = hold[0].split(":")[-1].split() if hold else []
+    v = [[int(y) for y in x.split("/")] for x in f]
+    figure("two_blocks, %d ranks: per rank detected/contacts faces-in-reach/faces-held W-rows-touched/W-rows-held: %s" % (n, " | ".join(" ".join(f[3 * i:3 * i + 3]) for i in range(len(f) // 3))))
+    m = v[0][1] if v else -1
+    check(len(v) == 3 * n and sum(v[3 * i][0] for i in range(n)) == m and min(v[3 * i][0] for i in range(n)) > 0,
+          "two_blocks, %d ranks: every contact detected by one rank, every rank detecting some (%s)" % (n, hold))
+    check(len(v) == 3 * n and v[2][1] == m and all(v[3 * i + 2][1] == 0 for i in range(1, n)),
+          "two_blocks, %d ranks: the summed W (%d contacts) on rank 0 alone (%s)" % (n, m, hold))
 for strat in ("precomputed", "schur", "lagged"):
     refused("compliance " + strat, ["run", TWO, "-q", "--set", 'compliance.type="%s"' % strat], ["two_blocks.json", "compliance.type", strat, "one process"])
 for lin in ("once", "fast"):
