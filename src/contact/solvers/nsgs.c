@@ -523,6 +523,7 @@ static PetscErrorCode Iterate_Private(
   PetscInt              it;
 
   PetscFunctionBegin;
+  s->err_first = (PetscReal)NAN;
   /* Test before the first sweep: a warm start from a solution costs no sweep. */
   PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
   if (!*exact && error <= s->params.tol) { /* a carried u: confirm with u formed from r */
@@ -576,6 +577,7 @@ static PetscErrorCode Iterate_Private(
     }
     if (it % ns->error_every && it != s->params.max_it) continue;
     PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
+    if (it == 1) s->err_first = error;
     if (PetscIsInfOrNanReal(error)) {
       st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
       PetscFunctionReturn(0);
