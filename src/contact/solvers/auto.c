@@ -121,6 +121,7 @@ static PetscErrorCode AutoChunk_Private(
   child->params.tol    = s->params.tol;
   child->params.max_it = k;
   child->uexact        = NULL;
+  child->ucarry        = NULL;
   child->uown          = NULL;
   child->err_first     = (PetscReal)NAN;
   PetscCall(PetscMemzero(cs, sizeof *cs));
@@ -131,8 +132,11 @@ static PetscErrorCode AutoChunk_Private(
   PetscCall(PetscTime(&t1));
   child->resume = PETSC_TRUE; /* its next chunk in this solve continues on the same problem */
   cs->time      = (PetscReal)(t1 - t0);
-  if (!child->uexact) PetscCall(FcContactProblemComputeVelocity(p, r, u));
-  PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : u, &cs->error));
+  /* the error for the decisions: on u = W r + q as the child formed it, or as nsgs carried it
+   * through its sweeps (to the drift of its updates; its own test, on that u, found it above tol,
+   * and a converged chunk always has the product), else formed here */
+  if (!child->uexact && !child->ucarry) PetscCall(FcContactProblemComputeVelocity(p, r, u));
+  PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : child->ucarry ? child->ucarry : u, &cs->error));
   if (PetscIsInfOrNanReal(cs->error)) cs->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
   else if (cs->error <= s->params.tol) cs->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
   else if (cs->reason > 0) cs->reason = FC_CONTACT_SOLVER_DIVERGED_INEXACT;
