@@ -158,6 +158,14 @@ struct _p_FcContactSolver {
                                        * bit; never used for a symmetrized copy); the type's buffer, valid until the next
                                        * solve (auto hands on its child's); NULL: none */
   PetscInt                   nfrozen_exact; /* frozen solves whose error needed u recomputed as the product (near tol) */
+  const PetscReal           *ucarry;        /* set by a type's (unfrozen) solve: its u for the r returned, updated incrementally (nsgs's
+                                       * sweeps: W r + q to the drift of its updates), for a parent's decisions (auto), never a
+                                       * judgement; the type's buffer, valid until the next solve; NULL: none */
+  PetscBool                  resume;        /* set by a parent (auto) when this solve continues its previous one on the same problem
+                                       * (W, q, μ unchanged: the next chunk): the type may keep what it set up (newton: its LU
+                                       * path, PETSc's J and factorization's symbolic phase), the same iterates; false otherwise */
+  PetscReal                  err_first;     /* set by nsgs's solve: the common error its stopping test measured after the first sweep,
+                                       * NaN when it made none (auto measures nsgs's rate without that sweep: doc/contact.md "auto") */
   void                      *data;          /* the type's */
   char                       opterr[256];   /* first out-of-range type option (FcContactSolverOptionsBoundedInt) */
   char                       optname[FC_NAME_LEN + 32];

@@ -121,16 +121,22 @@ static PetscErrorCode AutoChunk_Private(
   child->params.tol    = s->params.tol;
   child->params.max_it = k;
   child->uexact        = NULL;
+  child->ucarry        = NULL;
   child->uown          = NULL;
+  child->err_first     = (PetscReal)NAN;
   PetscCall(PetscMemzero(cs, sizeof *cs));
   cs->reason       = FC_CONTACT_SOLVER_ITERATING;
   cs->own_residual = (PetscReal)NAN;
   PetscCall(PetscTime(&t0));
   PetscCall((*child->ops.solve)(child, p, r, cs));
   PetscCall(PetscTime(&t1));
-  cs->time = (PetscReal)(t1 - t0);
-  if (!child->uexact) PetscCall(FcContactProblemComputeVelocity(p, r, u));
-  PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : u, &cs->error));
+  child->resume = PETSC_TRUE; /* its next chunk in this solve continues on the same problem */
+  cs->time      = (PetscReal)(t1 - t0);
+  /* the error for the decisions: on u = W r + q as the child formed it, or as nsgs carried it
+   * through its sweeps (to the drift of its updates; its own test, on that u, found it above tol,
+   * and a converged chunk always has the product), else formed here */
+  if (!child->uexact && !child->ucarry) PetscCall(FcContactProblemComputeVelocity(p, r, u));
+  PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : child->ucarry ? child->ucarry : u, &cs->error));
   if (PetscIsInfOrNanReal(cs->error)) cs->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
   else if (cs->error <= s->params.tol) cs->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
   else if (cs->reason > 0) cs->reason = FC_CONTACT_SOLVER_DIVERGED_INEXACT;
@@ -143,7 +149,7 @@ static PetscErrorCode AutoChunk_Private(
  * of the common error per sweep of cost) and the best iterates' errors. */
 typedef struct {
   PetscReal  e, egs, ent, vgs, vnt, ratio, eround, tround;
-  PetscInt   chunk, nchunk, stalled;
+  PetscInt   chunk, nchunk, stalled, nsgs_chunks;
   PetscBool  newton, tried;
   PetscBool  priced; /* ratio is the step's price (else, on a block-sparse W, a lower bound of it) */
   PetscInt64 nb;     /* W's nonzero blocks, counted once */
@@ -161,7 +167,14 @@ static PetscErrorCode AutoAfterNsgs_Private(
   PetscReal      tgs, tnt, tstep, e = as->e;
 
   PetscFunctionBegin;
-  as->vgs = e < e0 ? PetscLog10Real(e0 / e) / cs->iterations : 0;
+  /* The first chunk's speed without its first sweep (when it has others and was followed by
+   * progress): from r = 0 or a caller's warm start that sweep drops the common error by 1-3
+   * decades on every problem (the stacks: to 3e-3, then 0.01-0.1 decades per sweep), which
+   * said nothing about the sweeps to come and made auto take 15 sweeps before probing newton
+   * instead of 5 (doc/contact.md "auto"). */
+  if (!as->nsgs_chunks++ && cs->iterations > 1 && au->gs->err_first > e && !PetscIsInfOrNanReal(au->gs->err_first))
+    as->vgs = PetscLog10Real(au->gs->err_first / e) / (cs->iterations - 1);
+  else as->vgs = e < e0 ? PetscLog10Real(e0 / e) / cs->iterations : 0;
   as->egs = e;
   tgs     = as->vgs > 0 ? PetscLog10Real(e / tol) / as->vgs : PETSC_INFINITY;
   if (!as->priced && !(tgs <= AUTO_PROBE_SWEEPS * as->ratio)) { /* a probe is in question: its real price */
@@ -182,7 +195,13 @@ static PetscErrorCode AutoAfterNsgs_Private(
       PetscPrintf(PETSC_COMM_SELF, "  auto nsgs   %6" PetscInt_FMT " sweeps error %.3e (%.3g decades per sweep): finish nsgs %.3g sweeps, newton %.3g sweeps\n",
         au->sweeps, (double)e, (double)as->vgs, (double)tgs, (double)tnt));
   if (!(tgs > tnt)) {
-    as->chunk = PetscMin(2 * as->chunk, 200);
+    /* the chunk doubles only while nsgs is clearly the cheaper (half newton's prediction): a close
+     * call is judged again after as many sweeps, since nsgs's speed falls from sweep to sweep on
+     * the problems where newton wins (the stacks: 0.11 decades per sweep over sweeps 2-5, 0.02
+     * over 6-10), where a doubled chunk cost them 5 more sweeps before the probe; only before the
+     * probe: after it, short chunks' rates on a wall whose error is not monotone (mass ratio 1000)
+     * fell to 0 and handed it to a crawling newton for 45 steps */
+    if (tgs <= 0.5 * tnt || as->tried) as->chunk = PetscMin(2 * as->chunk, 200);
     PetscFunctionReturn(0);
   }
   as->newton = PETSC_TRUE;
@@ -296,6 +315,7 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
     PetscCall(PetscMalloc3(n, &au->r0, n, &au->rgs, n, &au->rnt));
     au->ncap = n;
   }
+  au->gs->resume = au->nt->resume = PETSC_FALSE; /* a new solve: the children set up afresh */
   PetscCall(AutoStart_Private(s, au, p, r, &as, st, &done));
   if (done) PetscFunctionReturn(0);
   PetscCall(PetscArraycpy(au->r0, r, n));

@@ -85,43 +85,44 @@
 #include <string.h>
 
 typedef struct {
-  PetscInt        gs_sweeps; /* 10: nsgs sweeps of one fallback round */
-  PetscInt        ls_max_it; /* 30: halvings of the line search */
-  PetscReal       sigma;     /* 1e-4: Armijo constant */
-  PetscReal       reg;       /* 1: ε = reg ‖Φ‖/max(‖r‖, ‖ρq‖) in J + εI */
-  PetscReal       reg_max;   /* 0.1: the largest ε */
-  PetscBool       monitor;   /* print θ, the common error, the step and the line search per iteration */
-  PetscBool       hint;      /* true: the first step on the piece of Φ the velocity hint gives (HintStep_Private) */
-  PetscInt       *piece;     /* m: that piece per contact (NEWTON_PIECE_*), used by Direction when usepiece */
-  PetscBool       usepiece;
-  PetscInt        nhint[2], nhinttaken[2]; /* solves with a hint step tried, and taken; [0] last solve, [1] all */
-  PetscBool       rho_inverse;             /* rho "inverse": ρ from the diagonal of W⁻¹ (head comment); false: "diag" */
-  PetscReal      *Wf;                      /* rho "inverse": a dense copy of W, factored in place */
-  size_t          Wfcap;                   /* entries of W that Wf holds */
-  PetscInt        nrhofall[2];             /* rho "inverse" solves that fell back to diag (W not positive definite) */
-  PetscInt        mcap;                    /* contacts the work arrays hold */
-  PetscInt        jdcap;                   /* contacts the own dense LU's Jd holds */
-  PetscInt        kn;                      /* rows of PETSc's J, KSP and vectors (0: none) */
-  PetscReal      *u, *phi, *dr, *rt, *ut, *rho, *D, *dr2, *wdr;
-  Mat             J;           /* 3m × 3m AIJ with every row stored whole (dense W: a constant pattern, one symbolic factorization) */
-  PetscInt        lu;          /* NEWTON_LU_*: which LU the user asked for (NewtonPath_Private) */
-  PetscInt        path;        /* the LU of the current solve: NEWTON_LU_OWN, _PETSC or _ENVELOPE */
-  FcEnvelopeLU    env;         /* envelope path: J in the envelope of W's pattern in RCM order (envelope.h) */
-  PetscInt        npath[4];    /* solves per path since creation (by the path they started with) */
-  PetscInt        nswitch[2];  /* solves that went from the envelope LU to PETSc's at a zero pivot, [0] last solve, [1] all */
-  PetscInt        nonmonotone; /* the line search compares with the largest θ of this many previous iterates too (0: monotone) */
-  PetscReal       hist[32];    /* θ of the last iterates (a ring) */
-  PetscInt        nhist;
-  PetscReal      *Jd;        /* own dense LU: J (3m × 3m, row-major), factored in place */
-  PetscInt       *piv;       /* own dense LU: the row permutation */
-  PetscInt        nshift[2]; /* own LUs restarted with a shift (a singular J), [0] last solve, [1] all */
-  PetscBool       sparse;    /* the storage of W the work is made for */
-  PetscInt       *cols;      /* 0 .. 3m−1 */
-  PetscScalar    *row;       /* one row of J */
-  Vec             b, x;      /* wrap phi and dr */
-  KSP             ksp;
-  FcContactSolver gs;                                                  /* the fallback (nsgs) */
-  PetscInt        nnewton[2], nls[2], nfallback[2], nties[2], nreg[2]; /* [0] last solve, [1] since creation */
+  PetscInt         gs_sweeps; /* 10: nsgs sweeps of one fallback round */
+  PetscInt         ls_max_it; /* 30: halvings of the line search */
+  PetscReal        sigma;     /* 1e-4: Armijo constant */
+  PetscReal        reg;       /* 1: ε = reg ‖Φ‖/max(‖r‖, ‖ρq‖) in J + εI */
+  PetscReal        reg_max;   /* 0.1: the largest ε */
+  PetscBool        monitor;   /* print θ, the common error, the step and the line search per iteration */
+  PetscBool        hint;      /* true: the first step on the piece of Φ the velocity hint gives (HintStep_Private) */
+  PetscInt        *piece;     /* m: that piece per contact (NEWTON_PIECE_*), used by Direction when usepiece */
+  PetscBool        usepiece;
+  PetscInt         nhint[2], nhinttaken[2]; /* solves with a hint step tried, and taken; [0] last solve, [1] all */
+  PetscBool        rho_inverse;             /* rho "inverse": ρ from the diagonal of W⁻¹ (head comment); false: "diag" */
+  PetscReal       *Wf;                      /* rho "inverse": a dense copy of W, factored in place */
+  size_t           Wfcap;                   /* entries of W that Wf holds */
+  PetscInt         nrhofall[2];             /* rho "inverse" solves that fell back to diag (W not positive definite) */
+  PetscInt         mcap;                    /* contacts the work arrays hold */
+  PetscInt         jdcap;                   /* contacts the own dense LU's Jd holds */
+  PetscInt         kn;                      /* rows of PETSc's J, KSP and vectors (0: none) */
+  PetscReal       *u, *phi, *dr, *rt, *ut, *rho, *D, *dr2, *wdr;
+  Mat              J;           /* 3m × 3m AIJ with every row stored whole (dense W: a constant pattern, one symbolic factorization) */
+  PetscInt         lu;          /* NEWTON_LU_*: which LU the user asked for (NewtonPath_Private) */
+  PetscInt         path;        /* the LU of the current solve: NEWTON_LU_OWN, _PETSC or _ENVELOPE */
+  FcContactProblem lastp;       /* the problem of the last solve (s->resume: the same problem continued) */
+  FcEnvelopeLU     env;         /* envelope path: J in the envelope of W's pattern in RCM order (envelope.h) */
+  PetscInt         npath[4];    /* solves per path since creation (by the path they started with) */
+  PetscInt         nswitch[2];  /* solves that went from the envelope LU to PETSc's at a zero pivot, [0] last solve, [1] all */
+  PetscInt         nonmonotone; /* the line search compares with the largest θ of this many previous iterates too (0: monotone) */
+  PetscReal        hist[32];    /* θ of the last iterates (a ring) */
+  PetscInt         nhist;
+  PetscReal       *Jd;        /* own dense LU: J (3m × 3m, row-major), factored in place */
+  PetscInt        *piv;       /* own dense LU: the row permutation */
+  PetscInt         nshift[2]; /* own LUs restarted with a shift (a singular J), [0] last solve, [1] all */
+  PetscBool        sparse;    /* the storage of W the work is made for */
+  PetscInt        *cols;      /* 0 .. 3m−1 */
+  PetscScalar     *row;       /* one row of J */
+  Vec              b, x;      /* wrap phi and dr */
+  KSP              ksp;
+  FcContactSolver  gs;                                                  /* the fallback (nsgs) */
+  PetscInt         nnewton[2], nls[2], nfallback[2], nties[2], nreg[2]; /* [0] last solve, [1] since creation */
 } FcContactSolver_Newton;
 
 /* Which LU factors J (option newton_lu). `own`: J a dense array, factored by DenseLU_Private, no
@@ -885,7 +886,14 @@ static PetscErrorCode FcContactSolverSolve_Newton(FcContactSolver s, FcContactPr
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
     PetscFunctionReturn(0);
   }
-  PetscCall(Work_Private(s, nt, p));
+  /* a chunk of auto that continues the last solve (s->resume): the path it ended on (PETSc's LU
+   * after a zero pivot in the envelope), its J and the KSP's symbolic factorization are kept — the
+   * same directions, without the envelope's ordering, the failed envelope factorization and PETSc's
+   * symbolic phase again at every chunk (on a 100-contact stack: 6 steps in 3 chunks cost 1.5 times
+   * newton alone's 6 steps, doc/contact.md "auto") */
+  if (!(s->resume && nt->lastp == p && nt->u && m <= nt->mcap)) PetscCall(Work_Private(s, nt, p));
+  else nt->npath[nt->path]++;
+  nt->lastp = p;
   PetscCall(Rho_Private(nt, p, &rho_ok));
   if (!rho_ok) {
     st->reason = FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN;

@@ -68,6 +68,12 @@ typedef struct {
   PetscReal *Winv; /* 9 per contact: W_aa⁻¹ when inv_ok */
   PetscBool *inv_ok;
   PetscReal *u; /* 3m: W r + q, updated incrementally */
+  /* a solve continued by the next (s->resume, auto's chunks): the problem, r and the state of u
+   * (exact, since) and W's symmetry as the last solve left them, when carry */
+  PetscReal       *rcarry; /* 3m */
+  FcContactProblem cp;
+  PetscBool        carry, cexact, csym;
+  PetscInt         csince;
   /* the frozen problem (solver.h FcContactSolverFreeze): fp, whose Waa, Winv, inv_ok, symmetry
    * (fsym) and breakdown (fbad, 0 when none) are set up when fready; u = W rlast + qlast carried
    * from the last frozen solve when uvalid; nupd_since: incremental updates of u (sweeps and
@@ -461,9 +467,10 @@ static PetscErrorCode NSGSWork_Private(FcContactSolver_NSGS *ns, PetscInt m)
 {
   PetscFunctionBegin;
   if (m <= ns->mcap && ns->Winv) PetscFunctionReturn(0);
-  PetscCall(PetscFree4(ns->Waa, ns->Winv, ns->inv_ok, ns->u));
-  PetscCall(PetscMalloc4(9 * (size_t)m, &ns->Waa, 9 * (size_t)m, &ns->Winv, (size_t)m, &ns->inv_ok, 3 * (size_t)m, &ns->u));
-  ns->mcap = m;
+  PetscCall(PetscFree5(ns->Waa, ns->Winv, ns->inv_ok, ns->u, ns->rcarry));
+  PetscCall(PetscMalloc5(9 * (size_t)m, &ns->Waa, 9 * (size_t)m, &ns->Winv, (size_t)m, &ns->inv_ok, 3 * (size_t)m, &ns->u, 3 * (size_t)m, &ns->rcarry));
+  ns->carry = PETSC_FALSE;
+  ns->mcap  = m;
   PetscFunctionReturn(0);
 }
 
@@ -523,6 +530,7 @@ static PetscErrorCode Iterate_Private(
   PetscInt              it;
 
   PetscFunctionBegin;
+  s->err_first = (PetscReal)NAN;
   /* Test before the first sweep: a warm start from a solution costs no sweep. */
   PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
   if (!*exact && error <= s->params.tol) { /* a carried u: confirm with u formed from r */
@@ -576,6 +584,7 @@ static PetscErrorCode Iterate_Private(
     }
     if (it % ns->error_every && it != s->params.max_it) continue;
     PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, u, &error));
+    if (it == 1) s->err_first = error;
     if (PetscIsInfOrNanReal(error)) {
       st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
       PetscFunctionReturn(0);
@@ -597,6 +606,24 @@ static PetscErrorCode Iterate_Private(
   PetscFunctionReturn(0);
 }
 
+/* After an unfrozen solve: u for the object's judgement when formed as the product for the r
+ * returned (solver.h uexact), the incremental u for a parent's decisions (ucarry), and what a
+ * continued solve (s->resume) starts from. */
+static PetscErrorCode Carry_Private(FcContactSolver s, FcContactSolver_NSGS *ns, FcContactProblem p, const PetscReal r[], PetscBool exact, PetscInt since,
+  PetscBool symmetric, const FcContactSolverStats *st)
+{
+  PetscFunctionBegin;
+  if (exact) s->uexact = ns->u;
+  s->ucarry  = ns->u;
+  ns->carry  = (PetscBool)(st->reason != FC_CONTACT_SOLVER_DIVERGED_NAN);
+  ns->cp     = p;
+  ns->cexact = exact;
+  ns->csince = since;
+  ns->csym   = symmetric;
+  PetscCall(PetscArraycpy(ns->rcarry, r, 3 * p->m));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcContactProblem p, PetscReal r[], FcContactSolverStats *st)
 {
   FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
@@ -606,11 +633,24 @@ static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcCont
 
   PetscFunctionBegin;
   ns->fready = ns->uvalid = PETSC_FALSE; /* the work arrays now hold this problem's */
+  s->ucarry               = NULL;
   if (p->m == 0) {
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
     PetscFunctionReturn(0);
   }
+  if (s->resume && ns->carry && ns->cp == p && p->m <= ns->mcap && !memcmp(r, ns->rcarry, 3 * (size_t)p->m * sizeof *r)) {
+    /* auto's next chunk from the r this solve returned: the diagonal blocks, their inverses, W's
+     * symmetry and u (with its state: formed as the product or not, updates since) as they were —
+     * the sweeps of one nsgs solve, bit for bit, without a set-up and a product W r + q per chunk */
+    exact = ns->cexact;
+    since = ns->csince;
+    PetscCall(FcContactSweepBegin(&ns->sweep, p->m));
+    PetscCall(Iterate_Private(s, p, PETSC_FALSE, ns->csym, r, &exact, &since, st));
+    PetscCall(Carry_Private(s, ns, p, r, exact, since, ns->csym, st));
+    PetscFunctionReturn(0);
+  }
   PetscCall(NSGSWork_Private(ns, p->m));
+  ns->carry = PETSC_FALSE;
   PetscCall(FcContactSweepBegin(&ns->sweep, p->m));
   PetscCall(Setup_Private(ns, p, &bad, &symmetric));
   if (bad) {
@@ -629,8 +669,7 @@ static PetscErrorCode FcContactSolverSolveNSGS_Private(FcContactSolver s, FcCont
     } else PetscCall(FcContactProblemComputeVelocity(p, r, ns->u));
   }
   PetscCall(Iterate_Private(s, p, PETSC_FALSE, symmetric, r, &exact, &since, st));
-  /* u formed as the product for the r returned: the object's judgement reads it (solver.h uexact) */
-  if (exact) s->uexact = ns->u;
+  PetscCall(Carry_Private(s, ns, p, r, exact, since, symmetric, st));
   PetscFunctionReturn(0);
 }
 
@@ -671,6 +710,7 @@ static PetscErrorCode SolveFrozen_Private(FcContactSolver s, FcContactProblem p,
     st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
     PetscFunctionReturn(0);
   }
+  ns->carry = PETSC_FALSE; /* u now follows the frozen problem */
   if (!ns->fready || ns->fp != p) PetscCall(FrozenSetup_Private(ns, p));
   if (ns->fbad) {
     st->reason = ns->fbad;
@@ -829,7 +869,7 @@ static PetscErrorCode FcContactSolverDestroy_NSGS(FcContactSolver s)
   FcContactSolver_NSGS *ns = (FcContactSolver_NSGS *)s->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscFree4(ns->Waa, ns->Winv, ns->inv_ok, ns->u));
+  PetscCall(PetscFree5(ns->Waa, ns->Winv, ns->inv_ok, ns->u, ns->rcarry));
   PetscCall(PetscFree2(ns->rlast, ns->qlast));
   PetscCall(FcContactSweepDestroy(&ns->sweep));
   PetscCall(PetscFree(s->data));
