@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from setup_scaling import ROOT, wall_shape, write_wall  # noqa: E402
 
 JOINT, INSET, DT, MAX_IT = 0.02, 0.02, 0.04, 20000
-RHO, G, MU, BLOCK = 2300.0, 9.81, 0.8, (1.0, 0.5, 0.5)  # setup_scaling.write_wall's case
+MU = 0.8  # the friction coefficient of setup_scaling.write_wall's case
 
 
 def bond_shape(blocks):
