@@ -789,7 +789,8 @@ int main(int argc, char **argv)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cube_volume_area), cmocka_unit_test(test_boundary_orientation), cmocka_unit_test(test_tet10_ordering), cmocka_unit_test(test_groups),
     cmocka_unit_test(test_formats),          cmocka_unit_test(test_refine_msh),           cmocka_unit_test(test_order_conversion), cmocka_unit_test(test_curved_tet10), cmocka_unit_test(test_sphere),
-    cmocka_unit_test(test_nearest),          cmocka_unit_test(test_script_options),       cmocka_unit_test(test_bad_meshes),     cmocka_unit_test(test_shared_volumes), cmocka_unit_test(test_timing),
+    cmocka_unit_test(test_nearest),          cmocka_unit_test(test_script_options),       cmocka_unit_test(test_bad_meshes),
+    cmocka_unit_test(test_shared_volumes),   cmocka_unit_test(test_timing),
   };
   // clang-format on
   const char *r = getenv("FCSIM_ROOT");
