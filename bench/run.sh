@@ -78,3 +78,7 @@ rm -rf bench/out/arch_rate
 # CPU and peak memory of `fcsim info` on walls of 500 to 5000 blocks, and the log-log slope
 # (doc/performance.md)
 /usr/bin/python3 bench/setup_scaling.py --sizes 500,1000,2000,5000
+# issue 29: the first two steps of a wall of 2,000 blocks (bond wall with open head joints; nsgs with a
+# tolerance of 1 % of one block's weight on the whole wall's residual): contacts, iterations, the solver's
+# error, time per step, CPU and peak memory (doc/performance.md "Thousands of bodies")
+/usr/bin/python3 bench/wall_steps.py --blocks 2000 --steps 2

@@ -20,18 +20,26 @@ def wall_shape(blocks):
     return rows, -(-blocks // rows)
 
 
-def write_wall(n, path, cols=None):
+def write_wall(n, path, cols=None, joint=0.0, inset=0.0):
     """n courses of cols (default n) blocks 1 x 0.5 x 0.5 m as path.msh (MSH 2.2, one physical
-    volume per block) and path.json."""
+    volume per block) and path.json. By default the blocks of a course touch and the odd courses,
+    offset by half a block, overhang the wall's end by half a block: each block's corner nodes lie
+    on its neighbours' edges (the set-up measurements). A wall for time steps (wall_steps.py) needs
+    each contact node inside the face it touches, or its normal is a tie between two faces: joint
+    [m] opens the head joints (blocks of a course apart), inset [m] makes the odd courses that much
+    shallower on each side (z), and with either the odd courses have one block fewer (no overhang)."""
     L, H, D = 1.0, 0.5, 0.5
     nodes, els, names = [], [], []
     for j in range(n):
-        for i in range(n if cols is None else cols):
+        odd = j % 2
+        ncol = (n if cols is None else cols) - (1 if odd and (joint or inset) else 0)
+        for i in range(ncol):
             b = len(names) + 1
             names.append((b, "block_%04d" % b))
-            x0, y0, base = i * L + (0.5 * L if j % 2 else 0.0), j * H, len(nodes)
+            x0, y0, base = i * (L + joint) + (0.5 * (L + joint) if odd else 0.0), j * H, len(nodes)
+            z0, dz = (inset, D - 2 * inset) if odd else (0.0, D)
             for c in range(8):
-                nodes.append((x0 + L * (c & 1), y0 + H * ((c >> 1) & 1), D * ((c >> 2) & 1)))
+                nodes.append((x0 + L * (c & 1), y0 + H * ((c >> 1) & 1), z0 + dz * ((c >> 2) & 1)))
             for t in HEX:
                 p = [nodes[base + k] for k in t]
                 a, bb, cc = ([p[m][d] - p[0][d] for d in range(3)] for m in (1, 2, 3))

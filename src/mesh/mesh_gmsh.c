@@ -27,32 +27,86 @@
 
 static PetscBool gmsh_initialized = PETSC_FALSE;
 
-/* The model kept open after a load of one physical volume (file header comment), and the
- * table of its physical groups (name, entities), read from Gmsh once per model: Gmsh's own
- * lookups (gmshModelGetEntitiesForPhysicalGroup, gmshModelGetPhysicalName) walk every entity of
- * the model, so asking them again for every group of every body was O(n³) in the number of
- * volumes. */
+/* The model kept open after a load of one physical volume (file header comment), and what is
+ * read from it once per model rather than once per body:
+ * - the table of its physical groups (name, entities). Gmsh's own lookups
+ *   (gmshModelGetEntitiesForPhysicalGroup, gmshModelGetPhysicalName by group) walk every entity
+ *   of the model, so asking them for every group was O(n²) in the number of volumes (GroupTable
+ *   walks the entities once instead), and asking them again for every body O(n³);
+ * - which volume groups hold each volume entity, and the volume groups sorted by name, so that a
+ *   body finds its volume and the groups that may touch it without a scan of all n groups;
+ * - the model's nodes (tags, coordinates, tag map): every body asking Gmsh for all the nodes of
+ *   the file was O(n) per body, O(n²) in all (issue 29: 23 s of CPU for `fcsim info` of a wall of
+ *   5,000 blocks, 2.0 s now).
+ * Everything here is malloc'd: the table may outlive PETSc's memory checks (FcMeshReleaseKept
+ * frees it after the bodies are made). */
 typedef struct {
   int    dim, tag;
   char   name[FC_NAME_LEN];
-  int   *ents; /* Gmsh-allocated (gmshFree) */
+  int   *ents; /* into kept.ents */
   size_t nents;
 } GroupEntry;
+
+/* Gmsh node tag -> position in the gmshModelMeshGetNodes list. Tags are usually dense
+ * (1..n), then a direct table is O(n); sparse tags fall back to a sorted copy. */
+typedef struct {
+  size_t   tag;
+  PetscInt pos;
+} TagPos;
+
+typedef struct {
+  size_t    n, maxtag;
+  PetscInt *dense;  /* maxtag+1 entries, -1 for unused tags */
+  TagPos   *sorted; /* n entries sorted by tag */
+} NodeMap;
+
 static struct {
   PetscBool   valid;
   char        file[PETSC_MAX_PATH_LEN];
   PetscInt    refine, order;
-  PetscInt    ngroups; /* -1: the table of the current model is not read yet */
+  PetscInt    ngroups; /* -1: the tables of the current model are not read yet */
   GroupEntry *groups;
-} kept = {PETSC_FALSE, "", 0, 0, -1, NULL};
+  int        *ents;               /* the groups' entities, one after the other */
+  PetscInt    nvol, *vol_by_name; /* the volume groups (indices) sorted by name, then index */
+  size_t      nvent;              /* volume entities that are in some volume group ... */
+  int        *vent;               /* ... their tags, increasing, */
+  size_t     *vent_ptr;           /* ... and the volume groups of vent[i]: */
+  PetscInt   *vent_groups;        /* vent_groups[vent_ptr[i] .. vent_ptr[i + 1]) */
+  PetscInt    nlow, *low;         /* the groups of dimension < 3 (indices, increasing) */
+  PetscBool   nodes_read;         /* the node table below is the current model's */
+  size_t     *ntag, nntag;        /* Gmsh-allocated (gmshFree) */
+  double     *coord;              /* Gmsh-allocated (gmshFree) */
+  NodeMap     map;
+} kept = {PETSC_FALSE, "", 0, 0, -1, NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, 0, NULL, PETSC_FALSE, NULL, 0, NULL, {0, 0, NULL, NULL}};
 
-/* Forget the current model's group table (the model is about to change or be cleared). */
+static void NodeMapDestroy(NodeMap *map);
+
+/* Forget the current model's tables (the model is about to change or be cleared). */
 static void GroupTableForget(void)
 {
-  for (PetscInt i = 0; i < kept.ngroups; i++) gmshFree(kept.groups[i].ents);
   free(kept.groups);
-  kept.groups  = NULL;
-  kept.ngroups = -1;
+  free(kept.ents);
+  free(kept.vol_by_name);
+  free(kept.vent);
+  free(kept.vent_ptr);
+  free(kept.vent_groups);
+  free(kept.low);
+  gmshFree(kept.ntag);
+  gmshFree(kept.coord);
+  NodeMapDestroy(&kept.map);
+  kept.groups      = NULL;
+  kept.ents        = NULL;
+  kept.vol_by_name = NULL;
+  kept.vent        = NULL;
+  kept.vent_ptr    = NULL;
+  kept.vent_groups = NULL;
+  kept.low         = NULL;
+  kept.ntag        = NULL;
+  kept.coord       = NULL;
+  kept.ngroups     = -1;
+  kept.nvol = kept.nlow = 0;
+  kept.nvent = kept.nntag = 0;
+  kept.nodes_read         = PETSC_FALSE;
 }
 
 /* Forget the kept model and clear Gmsh's. */
@@ -330,18 +384,11 @@ static PetscErrorCode GmshLoadModel(const char *file, PetscBool geo, PetscInt re
   PetscFunctionReturn(0);
 }
 
-/* Gmsh node tag -> position in the gmshModelMeshGetNodes list. Tags are usually dense
- * (1..n), then a direct table is O(n); sparse tags fall back to a sorted copy. */
-typedef struct {
-  size_t   tag;
-  PetscInt pos;
-} TagPos;
-
-typedef struct {
-  size_t    n, maxtag;
-  PetscInt *dense;  /* maxtag+1 entries, -1 for unused tags */
-  TagPos   *sorted; /* n entries sorted by tag */
-} NodeMap;
+static int CompareInt_Private(const void *a, const void *b)
+{
+  const int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
 
 static int CompareTag(const void *a, const void *b)
 {
@@ -355,12 +402,15 @@ static PetscErrorCode NodeMapCreate(const size_t *tags, size_t n, NodeMap *map)
   PetscCall(PetscMemzero(map, sizeof *map));
   map->n = n;
   for (size_t i = 0; i < n; i++) map->maxtag = PetscMax(map->maxtag, tags[i]);
+  /* malloc: the kept model's map may outlive PETSc's memory checks (kept, above) */
   if (map->maxtag <= 4 * n + 1024) {
-    PetscCall(PetscMalloc1(map->maxtag + 1, &map->dense));
+    map->dense = malloc((map->maxtag + 1) * sizeof *map->dense);
+    PetscCheck(map->dense, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory for a map of %zu node tags", map->maxtag + 1);
     for (size_t t = 0; t <= map->maxtag; t++) map->dense[t] = -1;
     for (size_t i = 0; i < n; i++) map->dense[tags[i]] = (PetscInt)i;
   } else {
-    PetscCall(PetscMalloc1(n, &map->sorted));
+    map->sorted = malloc((n + 1) * sizeof *map->sorted);
+    PetscCheck(map->sorted, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory for a map of %zu node tags", n);
     for (size_t i = 0; i < n; i++) {
       map->sorted[i].tag = tags[i];
       map->sorted[i].pos = (PetscInt)i;
@@ -388,30 +438,49 @@ static PetscInt NodeMapPosInTagOrder(const NodeMap *map, size_t k) { return map-
 
 static size_t NodeMapTagOrderSize(const NodeMap *map) { return map->dense ? map->maxtag + 1 : map->n; }
 
-static PetscErrorCode NodeMapDestroy(NodeMap *map)
+static void NodeMapDestroy(NodeMap *map)
 {
-  PetscFunctionBegin;
-  PetscCall(PetscFree(map->dense));
-  PetscCall(PetscFree(map->sorted));
-  PetscFunctionReturn(0);
+  free(map->dense);
+  free(map->sorted);
+  map->dense  = NULL;
+  map->sorted = NULL;
 }
 
 /* What reading the tetrahedra leaves for building the groups. */
 struct ReadCtx_ {
-  NodeMap    map;
-  PetscInt  *index;               /* position in the Gmsh node list -> mesh node index, -1 if unused */
-  PetscInt  *id_sorted, *id_elem; /* element tags sorted, with their element indices */
-  FcFaceHash faces;
+  NodeMap        own;                 /* a whole-model load's map of the model's nodes */
+  const NodeMap *map;                 /* own, or the kept model's (a load of one volume) */
+  PetscInt      *index;               /* whole model: position in the Gmsh node list -> mesh node index, -1 if unused */
+  PetscInt       nused, *upos, *uidx; /* one volume: the positions its tetrahedra use (increasing), their mesh node indices */
+  PetscInt      *id_sorted, *id_elem; /* element tags sorted, with their element indices */
+  FcFaceHash     faces;
 };
 
 static PetscErrorCode ReadCtxDestroy(ReadCtx *ctx)
 {
   PetscFunctionBegin;
-  PetscCall(NodeMapDestroy(&ctx->map));
+  NodeMapDestroy(&ctx->own);
   PetscCall(PetscFree(ctx->index));
+  PetscCall(PetscFree2(ctx->upos, ctx->uidx));
   PetscCall(PetscFree2(ctx->id_sorted, ctx->id_elem));
   PetscCall(FcFaceHashDestroy(&ctx->faces));
   PetscFunctionReturn(0);
+}
+
+/* Mesh node index of the node at position pos of the Gmsh node list, -1 if no tetrahedron of
+ * the mesh uses it (or pos < 0: no such node). */
+static PetscInt ReadCtxNode(const ReadCtx *ctx, PetscInt pos)
+{
+  PetscInt lo = 0, hi = ctx->nused;
+
+  if (pos < 0) return -1;
+  if (ctx->index) return ctx->index[pos];
+  while (lo < hi) {
+    const PetscInt mid = lo + (hi - lo) / 2;
+    if (ctx->upos[mid] < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ctx->nused && ctx->upos[lo] == pos ? ctx->uidx[lo] : -1;
 }
 
 /* Gmsh reads "nan" and "inf" in a MSH file as coordinates (and a .geo can compute them, e.g.
@@ -438,13 +507,16 @@ static PetscErrorCode CheckCoordinates(const char *file, const size_t *tag, cons
 /* The tetrahedra (tags and node tags) of the physical volume named `volume`, entity after
  * entity, in the arrays gmshModelMeshGetElementsByType would give for the whole model. A name
  * that is no physical volume is an input error (the case loader checks names first). */
-static PetscErrorCode GroupTable(const char *);
+static PetscErrorCode    GroupTable(const char *);
+static const GroupEntry *FindVolume(const char *);
 
 static PetscErrorCode VolumeElements(const char *file, const char *volume, int type, size_t npe, size_t **et, size_t *net, size_t **nt, size_t *nnt)
 {
-  int           *ents = NULL, ierr, tag = -1;
-  size_t         nents = 0, cap = 0;
-  PetscErrorCode rc = 0;
+  const GroupEntry *vg;
+  const int        *ents;
+  int               ierr;
+  size_t            nents, cap = 0;
+  PetscErrorCode    rc = 0;
 
   PetscFunctionBegin;
   *et  = NULL;
@@ -453,14 +525,10 @@ static PetscErrorCode VolumeElements(const char *file, const char *volume, int t
   /* the group table read once per model (GroupTable): a scan of Gmsh's groups by name per body
    * was O(n) Gmsh lookups for each of n bodies */
   PetscCall(GroupTable(file));
-  for (PetscInt i = 0; i < kept.ngroups && tag < 0; i++)
-    if (kept.groups[i].dim == 3 && !strcmp(kept.groups[i].name, volume)) {
-      tag   = kept.groups[i].tag;
-      nents = kept.groups[i].nents;
-      PetscCall(PetscMalloc1(nents + 1, &ents));
-      for (size_t k = 0; k < nents; k++) ents[k] = kept.groups[i].ents[k];
-    }
-  if (tag < 0) return FcInputError(file, NULL, "no physical volume named '%s'", volume);
+  vg = FindVolume(volume);
+  if (!vg) return FcInputError(file, NULL, "no physical volume named '%s'", volume);
+  ents  = vg->ents;
+  nents = vg->nents;
   for (size_t i = 0; i < nents && !rc; i++) {
     size_t *e = NULL, ne = 0, *n = NULL, nn = 0;
     gmshModelMeshGetElementsByType(type, &e, &ne, &n, &nn, ents[i], 0, 1, &ierr);
@@ -489,86 +557,172 @@ static PetscErrorCode VolumeElements(const char *file, const char *volume, int t
     gmshFree(e);
     gmshFree(n);
   }
-  PetscCall(PetscFree(ents));
   PetscCall(rc);
   PetscFunctionReturn(0);
 }
 
+/* The kept model's nodes, read from Gmsh once per model (kept): each body of an n-volume file
+ * asking Gmsh for all of the file's nodes was O(n) per body. All of them, not the nodes Gmsh
+ * classifies on the body's entities: an MSH 2.2 file classifies a node shared by two volumes on
+ * the entity of the first element that uses it, so a volume's entities need not hold all of its
+ * nodes. */
+static PetscErrorCode NodeTable(const char *file)
+{
+  double        *pc  = NULL;
+  size_t         npc = 0, ncoord = 0;
+  int            ierr;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  if (kept.nodes_read) PetscFunctionReturn(0);
+  gmshModelMeshGetNodes(&kept.ntag, &kept.nntag, &kept.coord, &ncoord, &pc, &npc, -1, -1, 0, 0, &ierr);
+  gmshFree(pc);
+  if (ierr) rc = GmshFailure(file, "");
+  if (!rc) rc = CheckCoordinates(file, kept.ntag, kept.coord, kept.nntag);
+  if (!rc) rc = NodeMapCreate(kept.ntag, kept.nntag, &kept.map);
+  if (!rc) kept.nodes_read = PETSC_TRUE;
+  else GroupTableForget(); /* nothing half-read stays */
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+/* Number the nodes the tetrahedra use (mesh->conn holds positions in the Gmsh node list) in
+ * increasing Gmsh tag order: the same numbering whatever the file format (Gmsh lists nodes by
+ * entity, and MSH 2.2 and 4.1 files classify them differently); surface-only and unused nodes
+ * are dropped. The whole model marks a table over all of its nodes; one volume sorts the
+ * positions it uses (O(its nodes), not O(the file's nodes)). */
+static PetscErrorCode NumberNodes(FcMesh *mesh, ReadCtx *ctx, PetscBool one, const size_t *ntag, size_t nntag)
+{
+  const PetscInt m = mesh->nelems * mesh->npe;
+
+  PetscFunctionBegin;
+  if (!one) {
+    const size_t nk    = NodeMapTagOrderSize(ctx->map);
+    PetscInt     nused = 0;
+    PetscCall(PetscMalloc1(nntag, &ctx->index));
+    for (size_t i = 0; i < nntag; i++) ctx->index[i] = -1;           /* unused */
+    for (PetscInt k = 0; k < m; k++) ctx->index[mesh->conn[k]] = -2; /* used */
+    for (size_t k = 0; k < nk; k++) {
+      const PetscInt pos = NodeMapPosInTagOrder(ctx->map, k);
+      if (pos >= 0 && ctx->index[pos] == -2) ctx->index[pos] = nused++;
+    }
+    mesh->nnodes = nused;
+  } else {
+    TagPos *tp;
+    PetscCall(PetscMalloc2(m + 1, &ctx->upos, m + 1, &ctx->uidx));
+    PetscCall(PetscArraycpy(ctx->upos, mesh->conn, m));
+    ctx->nused = m;
+    PetscCall(PetscSortRemoveDupsInt(&ctx->nused, ctx->upos));
+    PetscCall(PetscMalloc1(ctx->nused + 1, &tp));
+    for (PetscInt j = 0; j < ctx->nused; j++) {
+      tp[j].tag = ntag[ctx->upos[j]];
+      tp[j].pos = j;
+    }
+    qsort(tp, (size_t)ctx->nused, sizeof *tp, CompareTag);
+    for (PetscInt k = 0; k < ctx->nused; k++) ctx->uidx[tp[k].pos] = k;
+    PetscCall(PetscFree(tp));
+    mesh->nnodes = ctx->nused;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Coordinates and ids of the numbered nodes (NumberNodes), connectivity renumbered to them. */
+static PetscErrorCode CopyNodes(FcMesh *mesh, ReadCtx *ctx, const size_t *ntag, const double *coord, size_t nntag)
+{
+  const size_t n = ctx->index ? nntag : (size_t)ctx->nused;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(3 * mesh->nnodes, &mesh->X));
+  PetscCall(PetscMalloc1(mesh->nnodes, &mesh->node_id));
+  for (size_t j = 0; j < n; j++) {
+    const size_t   i = ctx->index ? j : (size_t)ctx->upos[j];
+    const PetscInt k = ctx->index ? ctx->index[i] : ctx->uidx[j];
+    if (k < 0) continue;
+    if (ntag[i] > (size_t)PETSC_MAX_INT) return FcInputError(mesh->file, NULL, "node tag %zu too large (at most %d)", ntag[i], (int)PETSC_MAX_INT);
+    for (PetscInt d = 0; d < 3; d++) mesh->X[3 * k + d] = coord[3 * i + d];
+    mesh->node_id[k] = (PetscInt)ntag[i];
+  }
+  for (PetscInt k = 0; k < mesh->nelems * mesh->npe; k++) mesh->conn[k] = ReadCtxNode(ctx, mesh->conn[k]);
+  PetscFunctionReturn(0);
+}
+
+/* The tetrahedra (Gmsh tags and node tags) of the model, or of the physical volume `volume`. */
+static PetscErrorCode ReadTetrahedra(FcMesh *mesh, const char *volume, size_t **et, size_t *net, size_t **nt, size_t *nnt)
+{
+  const int type = mesh->order == 1 ? 4 : 11;
+  int       ierr = 0;
+
+  PetscFunctionBegin;
+  /* Safe now that ScanVolumeTypes has ruled out mixed orders; all volumes, in order. */
+  if (volume && volume[0]) PetscCall(VolumeElements(mesh->file, volume, type, (size_t)mesh->npe, et, net, nt, nnt));
+  else gmshModelMeshGetElementsByType(type, et, net, nt, nnt, -1, 0, 1, &ierr);
+  if (volume && volume[0] && !*net) return FcInputError(mesh->file, NULL, "physical volume '%s' has no tetrahedra", volume);
+  if (ierr) return GmshFailure(mesh->file, "");
+  PetscCheck(*nnt == *net * (size_t)mesh->npe, PETSC_COMM_SELF, PETSC_ERR_LIB, "gmsh returned %zu node tags for %zu elements of type %d", *nnt, *net, type);
+  PetscFunctionReturn(0);
+}
+
+/* Element ids and connectivity (positions in the Gmsh node list) of the tetrahedra read. */
+static PetscErrorCode SetElements(FcMesh *mesh, const NodeMap *map, const size_t *et, size_t net, const size_t *nt)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(net * mesh->npe, &mesh->conn));
+  PetscCall(PetscMalloc1(net, &mesh->elem_id));
+  mesh->nelems = (PetscInt)net;
+  for (size_t e = 0; e < net; e++) {
+    if (et[e] > (size_t)PETSC_MAX_INT) return FcInputError(mesh->file, NULL, "element tag %zu too large (at most %d)", et[e], (int)PETSC_MAX_INT);
+    mesh->elem_id[e] = (PetscInt)et[e];
+    for (PetscInt a = 0; a < mesh->npe; a++) {
+      const PetscInt pos = NodeMapFind(map, nt[e * mesh->npe + a]);
+      if (pos < 0) return FcInputError(mesh->file, NULL, "element %zu refers to node %zu, which is not defined", et[e], nt[e * mesh->npe + a]);
+      mesh->conn[e * mesh->npe + a] = pos; /* position in the Gmsh list; renumbered by CopyNodes */
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Nodes and tetrahedra of the model into mesh (X, node_id, conn, elem_id); with `volume` (not
- * "") only those of that physical volume: the mesh of one body of a multi-volume file. */
+ * "") only those of that physical volume: the mesh of one body of a multi-volume file, its
+ * nodes taken from the kept model's table (NodeTable). */
 static PetscErrorCode ReadVolume(FcMesh *mesh, PetscInt order, const char *volume, ReadCtx *ctx)
 {
-  const int      type = order == 1 ? 4 : 11;
-  size_t        *ntag = NULL, nntag = 0, ncoord = 0, npc = 0, *et = NULL, net = 0, *nt = NULL, nnt = 0;
-  double        *coord = NULL, *pc = NULL;
-  int            ierr;
-  PetscInt       nused = 0;
-  PetscErrorCode rc    = 0;
+  const PetscBool one  = (PetscBool)(volume && volume[0]);
+  size_t         *wtag = NULL, nntag = 0, ncoord = 0, npc = 0, *et = NULL, net = 0, *nt = NULL, nnt = 0;
+  double         *wcoord = NULL, *pc = NULL;
+  const size_t   *ntag;
+  const double   *coord;
+  int             ierr = 0;
+  PetscErrorCode  rc   = 0;
 
   PetscFunctionBegin;
   mesh->order = order;
   mesh->npe   = order == 1 ? 4 : 10;
-  gmshModelMeshGetNodes(&ntag, &nntag, &coord, &ncoord, &pc, &npc, -1, -1, 0, 0, &ierr);
-  gmshFree(pc);
-  if (ierr) rc = GmshFailure(mesh->file, "");
-  if (!rc) rc = CheckCoordinates(mesh->file, ntag, coord, nntag);
-  if (!rc) {
-    /* Safe now that ScanVolumeTypes has ruled out mixed orders; all volumes, in order. */
-    if (volume && volume[0]) rc = VolumeElements(mesh->file, volume, type, (size_t)mesh->npe, &et, &net, &nt, &nnt);
-    else gmshModelMeshGetElementsByType(type, &et, &net, &nt, &nnt, -1, 0, 1, &ierr);
-    if (rc)
-      ;
-    else if (volume && volume[0] && !net) rc = FcInputError(mesh->file, NULL, "physical volume '%s' has no tetrahedra", volume);
-    else if (ierr) rc = GmshFailure(mesh->file, "");
-    else if (nnt != net * (size_t)mesh->npe)
-      rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL,
-        "gmsh returned %zu node tags for %zu elements of type %d", nnt, net, type);
+  if (one) {
+    rc       = NodeTable(mesh->file);
+    ctx->map = &kept.map;
+    ntag     = kept.ntag;
+    coord    = kept.coord;
+    nntag    = kept.nntag;
+  } else {
+    gmshModelMeshGetNodes(&wtag, &nntag, &wcoord, &ncoord, &pc, &npc, -1, -1, 0, 0, &ierr);
+    gmshFree(pc);
+    if (ierr) rc = GmshFailure(mesh->file, "");
+    if (!rc) rc = CheckCoordinates(mesh->file, wtag, wcoord, nntag);
+    if (!rc) rc = NodeMapCreate(wtag, nntag, &ctx->own);
+    ctx->map = &ctx->own;
+    ntag     = wtag;
+    coord    = wcoord;
   }
+  if (!rc) rc = ReadTetrahedra(mesh, volume, &et, &net, &nt, &nnt);
   /* Gmsh tags and counts are size_t; PetscInt is 32-bit in this build. */
   if (!rc && (nntag >= (size_t)PETSC_MAX_INT || net >= (size_t)PETSC_MAX_INT / 10))
     rc = FcInputError(mesh->file, NULL, "mesh too large for 32-bit indices (%zu nodes, %zu elements)", nntag, net);
-  if (!rc) rc = NodeMapCreate(ntag, nntag, &ctx->map);
-  if (!rc) rc = PetscMalloc1(nntag, &ctx->index);
-  if (!rc) rc = PetscMalloc1(net * mesh->npe, &mesh->conn);
-  if (!rc) rc = PetscMalloc1(net, &mesh->elem_id);
-  if (!rc) mesh->nelems = (PetscInt)net;
-  for (size_t e = 0; e < net && !rc; e++) {
-    if (et[e] > (size_t)PETSC_MAX_INT) rc = FcInputError(mesh->file, NULL, "element tag %zu too large (at most %d)", et[e], (int)PETSC_MAX_INT);
-    else mesh->elem_id[e] = (PetscInt)et[e];
-    for (PetscInt a = 0; a < mesh->npe && !rc; a++) {
-      const PetscInt pos = NodeMapFind(&ctx->map, nt[e * mesh->npe + a]);
-      if (pos < 0) rc = FcInputError(mesh->file, NULL, "element %zu refers to node %zu, which is not defined", et[e], nt[e * mesh->npe + a]);
-      else mesh->conn[e * mesh->npe + a] = pos; /* position in the Gmsh list; renumbered below */
-    }
-  }
-
-  /* Keep only the nodes the tetrahedra use, numbered in increasing Gmsh tag order: the same
-   * numbering whatever the file format (Gmsh lists nodes by entity, and MSH 2.2 and 4.1 files
-   * classify them differently); surface-only and unused nodes are dropped. */
-  if (!rc) {
-    const size_t nk = NodeMapTagOrderSize(&ctx->map);
-    for (size_t i = 0; i < nntag; i++) ctx->index[i] = -1;                                  /* unused */
-    for (PetscInt k = 0; k < mesh->nelems * mesh->npe; k++) ctx->index[mesh->conn[k]] = -2; /* used */
-    for (size_t k = 0; k < nk; k++) {
-      const PetscInt pos = NodeMapPosInTagOrder(&ctx->map, k);
-      if (pos >= 0 && ctx->index[pos] == -2) ctx->index[pos] = nused++;
-    }
-    mesh->nnodes = nused;
-    rc           = PetscMalloc1(3 * nused, &mesh->X);
-    if (!rc) rc = PetscMalloc1(nused, &mesh->node_id);
-  }
-  for (size_t i = 0; i < nntag && !rc; i++) {
-    const PetscInt n = ctx->index[i];
-    if (n < 0) continue;
-    if (ntag[i] > (size_t)PETSC_MAX_INT) rc = FcInputError(mesh->file, NULL, "node tag %zu too large (at most %d)", ntag[i], (int)PETSC_MAX_INT);
-    for (PetscInt d = 0; d < 3; d++) mesh->X[3 * n + d] = coord[3 * i + d];
-    mesh->node_id[n] = (PetscInt)ntag[i];
-  }
-  if (!rc)
-    for (PetscInt k = 0; k < mesh->nelems * mesh->npe; k++) mesh->conn[k] = ctx->index[mesh->conn[k]];
-  gmshFree(ntag);
-  gmshFree(coord);
-  if (volume && volume[0]) PetscCall(PetscFree2(et, nt));
+  if (!rc) rc = SetElements(mesh, ctx->map, et, net, nt);
+  if (!rc) rc = NumberNodes(mesh, ctx, one, ntag, nntag);
+  if (!rc) rc = CopyNodes(mesh, ctx, ntag, coord, nntag);
+  gmshFree(wtag);
+  gmshFree(wcoord);
+  if (one) PetscCall(PetscFree2(et, nt));
   else {
     gmshFree(et);
     gmshFree(nt);
@@ -611,8 +765,7 @@ static PetscErrorCode GroupAddEntity(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g,
     for (size_t e = 0; e < netags[t] && !rc; e++) {
       PetscInt c[3], nc = 0;
       for (size_t a = 0; a < npe && !rc; a++) {
-        const PetscInt pos = NodeMapFind(&ctx->map, ntags[t][e * npe + a]);
-        const PetscInt n   = pos < 0 ? -1 : ctx->index[pos];
+        const PetscInt n = ReadCtxNode(ctx, NodeMapFind(ctx->map, ntags[t][e * npe + a]));
         /* Nodes no tetrahedron uses (a surface away from the volume) are not mesh nodes. */
         if (n < 0) continue;
         rc = Push(&g->nodes, &g->nnodes, ncap, n);
@@ -664,37 +817,212 @@ static PetscErrorCode GroupAddVolume(FcMesh *mesh, ReadCtx *ctx, FcMeshGroup *g,
   PetscFunctionReturn(0);
 }
 
-/* The table of the current model's physical groups (kept.groups), read once per model. */
+/* A physical group's key (dimension, tag) with its position in Gmsh's list of groups. */
+typedef struct {
+  int    dim, tag;
+  size_t g;
+} GroupKey;
+
+static int CompareGroupKey(const void *a, const void *b)
+{
+  const GroupKey *x = a, *y = b;
+  if (x->dim != y->dim) return x->dim < y->dim ? -1 : 1;
+  return x->tag < y->tag ? -1 : x->tag > y->tag;
+}
+
+/* Append (g, ent) to the growable pair arrays of GroupEntities. */
+static PetscErrorCode PushPair(size_t **pg, int **pe, size_t *n, size_t *cap, size_t g, int ent)
+{
+  PetscFunctionBegin;
+  if (*n == *cap) {
+    size_t *a;
+    int    *b;
+    *cap = PetscMax(64, 2 * *cap);
+    a    = realloc(*pg, *cap * sizeof *a);
+    if (a) *pg = a;
+    b = a ? realloc(*pe, *cap * sizeof *b) : NULL;
+    if (b) *pe = b;
+    PetscCheck(a && b, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory for %zu entities of physical groups", *cap);
+  }
+  (*pg)[*n]     = g;
+  (*pe)[(*n)++] = ent;
+  PetscFunctionReturn(0);
+}
+
+/* The entities of the ng physical groups dimtags (as gmshModelGetPhysicalGroups(dim) lists them):
+ * group g's are ents[ptr[g] .. ptr[g + 1]), in the order gmshModelGetEntitiesForPhysicalGroup
+ * gives them (the model's entity order, each entity once). That function walks every entity of
+ * the model for each group, O(n²) for a file of n volumes (38 % of the set-up of a 2,016-block
+ * wall, perf); here the entities are walked once, each asked for its groups (a lookup by tag in
+ * Gmsh). ptr and ents are malloc'd (free). */
+static PetscErrorCode GroupEntities(const char *file, int dim, const int *dimtags, size_t ng, size_t **ptr, int **ents)
+{
+  GroupKey      *key = malloc((ng + 1) * sizeof *key);
+  int           *et  = NULL, ierr;
+  size_t         net = 0, np = 0, cap = 0, *pg = NULL;
+  int           *pe = NULL;
+  PetscErrorCode rc = 0;
+
+  PetscFunctionBegin;
+  *ptr  = calloc(ng + 1, sizeof **ptr);
+  *ents = NULL;
+  if (!key || !*ptr)
+    rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory for %zu physical groups", ng);
+  for (size_t g = 0; g < ng && !rc; g++) key[g] = (GroupKey){dimtags[2 * g], dimtags[2 * g + 1], g};
+  if (!rc) qsort(key, ng, sizeof *key, CompareGroupKey);
+  if (!rc) gmshModelGetEntities(&et, &net, dim, &ierr);
+  if (!rc && ierr) rc = GmshFailure(file, "");
+  for (size_t i = 0; i < net / 2 && !rc; i++) {
+    int   *phys  = NULL;
+    size_t nphys = 0;
+    gmshModelGetPhysicalGroupsForEntity(et[2 * i], et[2 * i + 1], &phys, &nphys, &ierr);
+    if (ierr) rc = GmshFailure(file, "");
+    for (size_t k = 0; k < nphys && !rc; k++) {
+      const GroupKey  want = {et[2 * i], phys[k], 0};
+      const GroupKey *f    = bsearch(&want, key, ng, sizeof *key, CompareGroupKey);
+      PetscBool       seen = PETSC_FALSE;
+      for (size_t l = 0; l < k; l++) seen = (PetscBool)(seen || phys[l] == phys[k]);
+      if (f && !seen) rc = PushPair(&pg, &pe, &np, &cap, f->g, et[2 * i + 1]);
+    }
+    gmshFree(phys);
+  }
+  gmshFree(et);
+  /* counting sort of the pairs by group, stable: each group's entities in the model's order */
+  if (!rc) *ents = malloc((np + 1) * sizeof **ents);
+  if (!rc && !*ents)
+    rc = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory for %zu entities", np);
+  if (!rc) {
+    for (size_t p = 0; p < np; p++) (*ptr)[pg[p] + 1]++;
+    for (size_t g = 0; g < ng; g++) (*ptr)[g + 1] += (*ptr)[g];
+    for (size_t p = 0; p < np; p++) (*ents)[(*ptr)[pg[p]]++] = pe[p];
+    for (size_t g = ng; g > 0; g--) (*ptr)[g] = (*ptr)[g - 1];
+    (*ptr)[0] = 0;
+  }
+  free(key);
+  free(pg);
+  free(pe);
+  if (rc) {
+    free(*ptr);
+    free(*ents);
+    *ptr  = NULL;
+    *ents = NULL;
+  }
+  PetscCall(rc);
+  PetscFunctionReturn(0);
+}
+
+/* Order of the volume groups by name, then by index (kept.vol_by_name). */
+static int CompareVolumeName(const void *a, const void *b)
+{
+  const PetscInt i = *(const PetscInt *)a, j = *(const PetscInt *)b;
+  const int      c = strcmp(kept.groups[i].name, kept.groups[j].name);
+  return c ? c : (i > j) - (i < j);
+}
+
+/* A volume entity with one of its volume groups (kept.vent). */
+typedef struct {
+  int      ent;
+  PetscInt g;
+} EntGroup;
+
+static int CompareEntGroup(const void *a, const void *b)
+{
+  const EntGroup *x = a, *y = b;
+  if (x->ent != y->ent) return x->ent < y->ent ? -1 : 1;
+  return (x->g > y->g) - (x->g < y->g);
+}
+
+/* The indices of the group table (kept): volume groups by name, volume entities -> their
+ * volume groups, the lower-dimensional groups. */
+static PetscErrorCode GroupIndex(void)
+{
+  size_t    npairs = 0, u = 0;
+  EntGroup *eg;
+
+  PetscFunctionBegin;
+  kept.vol_by_name = malloc((kept.ngroups + 1) * sizeof *kept.vol_by_name);
+  kept.low         = malloc((kept.ngroups + 1) * sizeof *kept.low);
+  PetscCheck(kept.vol_by_name && kept.low, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory for %" PetscInt_FMT " physical groups", kept.ngroups);
+  for (PetscInt i = 0; i < kept.ngroups; i++) {
+    if (kept.groups[i].dim == 3) {
+      kept.vol_by_name[kept.nvol++] = i;
+      npairs += kept.groups[i].nents;
+    } else kept.low[kept.nlow++] = i;
+  }
+  qsort(kept.vol_by_name, (size_t)kept.nvol, sizeof *kept.vol_by_name, CompareVolumeName);
+  eg = malloc((npairs + 1) * sizeof *eg);
+  PetscCheck(eg, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory for %zu entities of volume groups", npairs);
+  npairs = 0;
+  for (PetscInt v = 0; v < kept.nvol; v++) {
+    const GroupEntry *g = &kept.groups[kept.vol_by_name[v]];
+    for (size_t k = 0; k < g->nents; k++) eg[npairs++] = (EntGroup){g->ents[k], kept.vol_by_name[v]};
+  }
+  qsort(eg, npairs, sizeof *eg, CompareEntGroup);
+  kept.vent        = malloc((npairs + 1) * sizeof *kept.vent);
+  kept.vent_ptr    = malloc((npairs + 2) * sizeof *kept.vent_ptr);
+  kept.vent_groups = malloc((npairs + 1) * sizeof *kept.vent_groups);
+  if (!kept.vent || !kept.vent_ptr || !kept.vent_groups) free(eg);
+  PetscCheck(kept.vent && kept.vent_ptr && kept.vent_groups, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory for %zu entities of volume groups", npairs);
+  for (size_t p = 0; p < npairs; p++) {
+    if (!p || eg[p].ent != eg[p - 1].ent) {
+      kept.vent[u]       = eg[p].ent;
+      kept.vent_ptr[u++] = p;
+    }
+    kept.vent_groups[p] = eg[p].g;
+  }
+  kept.vent_ptr[u] = npairs;
+  kept.nvent       = u;
+  free(eg);
+  PetscFunctionReturn(0);
+}
+
+/* The first volume group (in Gmsh's order) named `name`, NULL if none. */
+static const GroupEntry *FindVolume(const char *name)
+{
+  PetscInt lo = 0, hi = kept.nvol;
+
+  while (lo < hi) {
+    const PetscInt mid = lo + (hi - lo) / 2;
+    if (strcmp(kept.groups[kept.vol_by_name[mid]].name, name) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < kept.nvol && !strcmp(kept.groups[kept.vol_by_name[lo]].name, name) ? &kept.groups[kept.vol_by_name[lo]] : NULL;
+}
+
+/* The table of the current model's physical groups and its indices (kept), read once per model. */
 static PetscErrorCode GroupTable(const char *file)
 {
   int           *dimtags  = NULL, ierr;
-  size_t         ndimtags = 0;
-  PetscErrorCode rc       = 0;
+  size_t         ndimtags = 0, *ptr = NULL;
+  PetscErrorCode rc = 0;
 
   PetscFunctionBegin;
   if (kept.ngroups >= 0) PetscFunctionReturn(0);
   gmshModelGetPhysicalGroups(&dimtags, &ndimtags, -1, &ierr);
   if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
-  kept.groups = calloc(ndimtags / 2 + 1, sizeof *kept.groups);
-  if (!kept.groups)
+  rc = GroupEntities(file, -1, dimtags, ndimtags / 2, &ptr, &kept.ents);
+  if (!rc) kept.groups = calloc(ndimtags / 2 + 1, sizeof *kept.groups);
+  if (!rc && !kept.groups)
     rc = PetscError(
       PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_MEM, PETSC_ERROR_INITIAL, "out of memory for %zu physical groups", ndimtags / 2);
-  else kept.ngroups = 0;
+  else if (!rc) kept.ngroups = 0;
   for (size_t i = 0; i < ndimtags / 2 && !rc; i++) {
     GroupEntry *g    = &kept.groups[kept.ngroups++];
     char       *name = NULL;
     g->dim           = dimtags[2 * i];
     g->tag           = dimtags[2 * i + 1];
+    g->ents          = kept.ents + ptr[i];
+    g->nents         = ptr[i + 1] - ptr[i];
     gmshModelGetPhysicalName(g->dim, g->tag, &name, &ierr);
     if (ierr) rc = GmshFailure(file, "");
     else if (strlen(name) >= sizeof g->name)
       rc = FcInputError(file, NULL, "physical group name too long (%zu characters, at most %zu): %.40s...", strlen(name), sizeof g->name - 1, name);
     else snprintf(g->name, sizeof g->name, "%s", name);
     gmshFree(name);
-    if (!rc) gmshModelGetEntitiesForPhysicalGroup(g->dim, g->tag, &g->ents, &g->nents, &ierr);
-    if (!rc && ierr) rc = GmshFailure(file, "");
   }
   gmshFree(dimtags);
+  free(ptr);
+  if (!rc) rc = GroupIndex();
   if (rc) GroupTableForget();
   PetscCall(rc);
   PetscFunctionReturn(0);
@@ -721,55 +1049,67 @@ static PetscErrorCode ReadGroup(FcMesh *mesh, ReadCtx *ctx, const GroupEntry *ge
   PetscFunctionReturn(0);
 }
 
-/* The model's physical groups restricted to the mesh. With `volume` (one body of a multi-volume
- * file) only the groups that touch it are kept (one with a node, a boundary face or an element
- * of this body): each of n bodies keeping all n volumes' groups, empty, was O(n²) memory. */
-/* Whether volume group ge shares an entity with the body's volume `vol` (NULL: not one body): the
- * elements of its other entities cannot be the body's, so it would be read empty. */
-static PetscBool GroupMayTouch_Private(const GroupEntry *ge, const GroupEntry *vol)
+/* The groups that may touch the body of volume group vol (indices into kept.groups, increasing):
+ * every group of dimension < 3, and the volume groups that share an entity with vol (the
+ * elements of another entity cannot be the body's). Found through kept.vent, not by a scan of
+ * all n volume groups for each of n bodies. PETSc-allocated (PetscFree). */
+static PetscErrorCode GroupsNear(const GroupEntry *vol, PetscInt *n, PetscInt **idx)
 {
-  if (!vol || ge->dim != 3) return PETSC_TRUE;
-  for (size_t i = 0; i < ge->nents; i++)
-    for (size_t j = 0; j < vol->nents; j++)
-      if (ge->ents[i] == vol->ents[j]) return PETSC_TRUE;
-  return PETSC_FALSE;
+  PetscInt cap = kept.nlow;
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < vol->nents; i++) {
+    const int *f = bsearch(&vol->ents[i], kept.vent, kept.nvent, sizeof *kept.vent, CompareInt_Private);
+    if (f) cap += (PetscInt)(kept.vent_ptr[f - kept.vent + 1] - kept.vent_ptr[f - kept.vent]);
+  }
+  PetscCall(PetscMalloc1(cap + 1, idx));
+  PetscCall(PetscArraycpy(*idx, kept.low, kept.nlow));
+  *n = kept.nlow;
+  for (size_t i = 0; i < vol->nents; i++) {
+    const int *f = bsearch(&vol->ents[i], kept.vent, kept.nvent, sizeof *kept.vent, CompareInt_Private);
+    if (!f) continue;
+    for (size_t p = kept.vent_ptr[f - kept.vent]; p < kept.vent_ptr[f - kept.vent + 1]; p++) (*idx)[(*n)++] = kept.vent_groups[p];
+  }
+  PetscCall(PetscSortRemoveDupsInt(n, *idx));
+  PetscFunctionReturn(0);
 }
 
+/* The model's physical groups restricted to the mesh. With `volume` (one body of a multi-volume
+ * file) only the groups that touch it are kept (one with a node, a boundary face or an element
+ * of this body): each of n bodies keeping all n volumes' groups, empty, was O(n²) memory, and
+ * only those that may touch it are read (GroupsNear). */
 static PetscErrorCode ReadGroups(FcMesh *mesh, const char *volume, ReadCtx *ctx)
 {
-  const PetscBool   one = (PetscBool)(volume && volume[0]);
-  PetscInt          k   = 0;
-  const GroupEntry *vol = NULL;
+  const PetscBool one = (PetscBool)(volume && volume[0]);
+  PetscInt        k = 0, ncand = 0, *cand = NULL;
+  PetscErrorCode  rc = 0;
 
   PetscFunctionBegin;
   PetscCall(GroupTable(mesh->file));
-  for (PetscInt i = 0; one && i < kept.ngroups && !vol; i++)
-    if (kept.groups[i].dim == 3 && !strcmp(kept.groups[i].name, volume)) vol = &kept.groups[i];
-  PetscCall(PetscCalloc1(kept.ngroups + 1, &mesh->groups));
+  if (one) {
+    const GroupEntry *vol = FindVolume(volume);
+    PetscCheck(vol, PETSC_COMM_SELF, PETSC_ERR_PLIB, "physical volume '%s' not in the group table", volume);
+    PetscCall(GroupsNear(vol, &ncand, &cand));
+  } else ncand = kept.ngroups;
+  rc            = PetscCalloc1(ncand + 1, &mesh->groups);
   mesh->ngroups = 0;
-  for (PetscInt i = 0; i < kept.ngroups; i++) {
+  for (PetscInt c = 0; c < ncand && !rc; c++) {
     FcMeshGroup *g = &mesh->groups[k];
-    if (!GroupMayTouch_Private(&kept.groups[i], vol)) continue; /* n bodies × n volumes: O(n²) reads */
-    mesh->ngroups = k + 1;                                      /* so that FcMeshDestroy frees this group on an error */
-    PetscCall(ReadGroup(mesh, ctx, &kept.groups[i], g));
-    if (one && !g->nnodes && !g->nfaces && !g->nelems) {
-      PetscCall(PetscFree(g->nodes));
-      PetscCall(PetscFree(g->faces));
-      PetscCall(PetscFree(g->elems));
-      PetscCall(PetscMemzero(g, sizeof *g));
+    mesh->ngroups  = k + 1; /* so that FcMeshDestroy frees this group on an error */
+    rc             = ReadGroup(mesh, ctx, &kept.groups[one ? cand[c] : c], g);
+    if (!rc && one && !g->nnodes && !g->nfaces && !g->nelems) {
+      rc = PetscFree(g->nodes);
+      if (!rc) rc = PetscFree(g->faces);
+      if (!rc) rc = PetscFree(g->elems);
+      if (!rc) rc = PetscMemzero(g, sizeof *g);
       mesh->ngroups = k;
       continue;
     }
-    k++;
+    if (!rc) k++;
   }
-  mesh->ngroups = k;
-  if (one && k < kept.ngroups) { /* keep room for the groups kept only (n bodies × n groups) */
-    FcMeshGroup *kg;
-    PetscCall(PetscMalloc1(k + 1, &kg));
-    PetscCall(PetscArraycpy(kg, mesh->groups, k));
-    PetscCall(PetscFree(mesh->groups));
-    mesh->groups = kg;
-  }
+  if (!rc) mesh->ngroups = k;
+  PetscCall(PetscFree(cand));
+  PetscCall(rc);
   PetscFunctionReturn(0);
 }
 
@@ -976,31 +1316,29 @@ PetscErrorCode FcMeshCountTetrahedra(const char *file, PetscInt64 *ntets)
   PetscFunctionReturn(0);
 }
 
-/* Names and tetrahedron counts of the physical volumes of the opened model. */
+/* Names and tetrahedron counts of the physical volumes of the opened model (their entities from
+ * GroupEntities: Gmsh's lookup per group was O(n²) for n volumes). */
 static PetscErrorCode ListVolumes(const char *file, PetscInt *n, char (**names)[FC_NAME_LEN], PetscInt **ntets)
 {
-  int           *dimtags  = NULL, ierr;
-  size_t         ndimtags = 0;
-  PetscErrorCode rc       = 0;
+  int           *dimtags = NULL, ierr, *ents = NULL;
+  size_t         ndimtags = 0, *ptr = NULL;
+  PetscErrorCode rc = 0;
 
   PetscFunctionBegin;
   gmshModelGetPhysicalGroups(&dimtags, &ndimtags, 3, &ierr);
   if (ierr) PetscFunctionReturn(GmshFailure(file, ""));
   *n = (PetscInt)(ndimtags / 2);
   rc = PetscCalloc2(*n + 1, names, *n + 1, ntets);
+  if (!rc) rc = GroupEntities(file, 3, dimtags, ndimtags / 2, &ptr, &ents);
   for (PetscInt i = 0; i < *n && !rc; i++) {
-    char  *name  = NULL;
-    int   *ents  = NULL;
-    size_t nents = 0;
+    char *name = NULL;
     gmshModelGetPhysicalName(3, dimtags[2 * i + 1], &name, &ierr);
     if (ierr) rc = GmshFailure(file, "");
     else if (strlen(name) >= FC_NAME_LEN)
       rc = FcInputError(file, NULL, "physical group name too long (%zu characters, at most %d): %.40s...", strlen(name), FC_NAME_LEN - 1, name);
     else snprintf((*names)[i], FC_NAME_LEN, "%s", name);
     gmshFree(name);
-    if (!rc) gmshModelGetEntitiesForPhysicalGroup(3, dimtags[2 * i + 1], &ents, &nents, &ierr);
-    if (!rc && ierr) rc = GmshFailure(file, "");
-    for (size_t k = 0; k < nents && !rc; k++) {
+    for (size_t k = ptr[i]; k < ptr[i + 1] && !rc; k++) {
       int   *types  = NULL;
       size_t ntypes = 0, **etags = NULL, *netags = NULL, nnetags = 0, **ntags = NULL, *nntags = NULL, nnntags = 0;
       gmshModelMeshGetElements(&types, &ntypes, &etags, &netags, &nnetags, &ntags, &nntags, &nnntags, 3, ents[k], &ierr);
@@ -1009,8 +1347,9 @@ static PetscErrorCode ListVolumes(const char *file, PetscInt *n, char (**names)[
         if (types[t] == 4 || types[t] == 11) (*ntets)[i] += (PetscInt)netags[t];
       if (!ierr) FcMeshGmshFreeElements_Private(types, ntypes, etags, netags, ntags, nntags);
     }
-    gmshFree(ents);
   }
+  free(ptr);
+  free(ents);
   gmshFree(dimtags);
   PetscCall(rc);
   PetscFunctionReturn(0);

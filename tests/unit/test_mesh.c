@@ -684,6 +684,88 @@ static void test_bad_meshes(void **state)
   }
 }
 
+/* One body per volume of a file whose volumes share nodes (issue 29: a one-volume load reads the
+ * model's nodes and groups once per file). Two unit cubes stacked on z = 1 share its 4 nodes; MSH
+ * 2.2 classifies a node on the entity of the first element that uses it, so the shared nodes
+ * belong to the lower volume's entity and the upper body must still find them. Node tags are out
+ * of order in the file, and the top ones sparse (90000+: the sorted tag map, not the dense table).
+ * Each body keeps its 8 nodes in increasing tag order at their coordinates, its 6 tetrahedra, the
+ * surface groups that touch it (2 boundary faces each), its own volume group and not the other's. */
+static void test_shared_volumes(void **state)
+{
+  // clang-format off
+  static const int tags[12] = {90000, 7, 50, 90001, 8, 51, 90002, 9, 52, 90003, 10, 53};
+  static const int low[8] = {50, 51, 52, 53, 7, 8, 9, 10}, up[8] = {7, 8, 9, 10, 90000, 90001, 90002, 90003};
+  static const int kuhn[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
+  // clang-format on
+  char   dir[] = "/tmp/fcsim_test_mesh_XXXXXX", file[PETSC_MAX_PATH_LEN];
+  FILE  *f;
+  FcMesh m;
+  (void)state;
+
+  assert_non_null(mkdtemp(dir));
+  snprintf(file, sizeof file, "%s/two.msh", dir);
+  f = fopen(file, "w");
+  assert_non_null(f);
+  fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n4\n3 1 \"lower\"\n3 2 \"upper\"\n2 10 \"interface\"\n2 11 \"top\"\n$EndPhysicalNames\n");
+  fprintf(f, "$Nodes\n12\n");
+  for (int i = 0; i < 12; i++) {
+    const int t = tags[i], k = t >= 90000 ? t - 90000 : t >= 50 ? t - 50 : t - 7; /* corner 0-3 of its layer */
+    fprintf(f, "%d %d %d %d\n", t, k == 1 || k == 2, k >= 2, t >= 90000 ? 2 : t >= 50 ? 0 : 1);
+  }
+  fprintf(f, "$EndNodes\n$Elements\n16\n");
+  for (int b = 0; b < 2; b++)
+    for (int e = 0; e < 6; e++) {
+      const int *c = b ? up : low;
+      fprintf(f, "%d 4 2 %d %d %d %d %d %d\n", 6 * b + e + 1, b + 1, b + 1, c[kuhn[e][0]], c[kuhn[e][1]], c[kuhn[e][2]], c[kuhn[e][3]]);
+    }
+  fprintf(f, "13 2 2 10 10 7 8 9\n14 2 2 10 10 7 9 10\n15 2 2 11 11 90000 90001 90002\n16 2 2 11 11 90000 90002 90003\n$EndElements\n");
+  assert_int_equal(fclose(f), 0);
+  for (int b = 0; b < 2; b++) {
+    const FcMeshGroup *g;
+    const int         *ids = b ? up : low;
+    int                sorted[8];
+    memcpy(sorted, ids, sizeof sorted);
+    for (int i = 0; i < 8; i++) /* insertion sort: the expected node order */
+      for (int j = i; j > 0 && sorted[j] < sorted[j - 1]; j--) {
+        const int t   = sorted[j];
+        sorted[j]     = sorted[j - 1];
+        sorted[j - 1] = t;
+      }
+    CHK(FcMeshLoadVolume(file, 0, 1, b ? "upper" : "lower", &m));
+    assert_int_equal(m.nnodes, 8);
+    assert_int_equal(m.nelems, 6);
+    assert_int_equal(m.nbfaces, 12);
+    for (int n = 0; n < 8; n++) {
+      const int t = sorted[n], k = t >= 90000 ? t - 90000 : t >= 50 ? t - 50 : t - 7;
+      assert_int_equal(m.node_id[n], t);
+      assert_true(m.X[3 * n] == (k == 1 || k == 2) && m.X[3 * n + 1] == (k >= 2) && m.X[3 * n + 2] == (t >= 90000 ? 2 : t >= 50 ? 0 : 1));
+    }
+    for (int e = 0; e < 6; e++) assert_int_equal(m.elem_id[e], 6 * b + e + 1);
+    CHK(FcMeshFindGroup(&m, b ? "upper" : "lower", 3, &g));
+    assert_non_null(g);
+    assert_int_equal(g->nelems, 6);
+    assert_int_equal(g->nnodes, 8);
+    CHK(FcMeshFindGroup(&m, b ? "lower" : "upper", 3, &g));
+    assert_null(g);
+    CHK(FcMeshFindGroup(&m, "interface", 2, &g));
+    assert_non_null(g);
+    assert_int_equal(g->nnodes, 4);
+    assert_int_equal(g->nfaces, 2);
+    CHK(FcMeshFindGroup(&m, "top", 2, &g));
+    if (b) {
+      assert_non_null(g);
+      assert_int_equal(g->nnodes, 4);
+      assert_int_equal(g->nfaces, 2);
+    } else assert_null(g); /* no node of the lower body */
+    assert_int_equal(m.ngroups, b ? 3 : 2);
+    CHK(FcMeshDestroy(&m));
+  }
+  CHK(FcMeshReleaseKept());
+  assert_int_equal(unlink(file), 0);
+  assert_int_equal(rmdir(dir), 0);
+}
+
 /* Load time of a mid-size mesh (not an assertion: a figure for the report). */
 static void test_timing(void **state)
 {
@@ -707,7 +789,8 @@ int main(int argc, char **argv)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cube_volume_area), cmocka_unit_test(test_boundary_orientation), cmocka_unit_test(test_tet10_ordering), cmocka_unit_test(test_groups),
     cmocka_unit_test(test_formats),          cmocka_unit_test(test_refine_msh),           cmocka_unit_test(test_order_conversion), cmocka_unit_test(test_curved_tet10), cmocka_unit_test(test_sphere),
-    cmocka_unit_test(test_nearest),          cmocka_unit_test(test_script_options),       cmocka_unit_test(test_bad_meshes),     cmocka_unit_test(test_timing),
+    cmocka_unit_test(test_nearest),          cmocka_unit_test(test_script_options),       cmocka_unit_test(test_bad_meshes),
+    cmocka_unit_test(test_shared_volumes),   cmocka_unit_test(test_timing),
   };
   // clang-format on
   const char *r = getenv("FCSIM_ROOT");
