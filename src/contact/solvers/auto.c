@@ -239,7 +239,10 @@ static PetscErrorCode AutoAfterNewton_Private(FcContactSolver_Auto *au, FcContac
   if (au->monitor)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  auto newton %6" PetscInt_FMT " steps  error %.3e (%.3g decades per sweep of cost; nsgs %.3g)\n", au->steps,
       (double)e, (double)as->vnt, (double)as->vgs));
-  if (au->sweeps && as->vnt >= as->vgs) {
+  /* a round that bought nothing (vnt = 0) is never a tie with an nsgs that also stalled (vgs = 0):
+   * that tie kept a crawling newton running to max_it on a 2,000-block wall at tol 1e-10
+   * (bench/wall_steps.py); nsgs takes over and the prices decide again */
+  if (au->sweeps && as->vnt > 0 && as->vnt >= as->vgs) {
     as->nchunk = PetscMin(2 * as->nchunk, au->newton_steps);
     PetscFunctionReturn(0);
   }
