@@ -78,10 +78,22 @@ typedef struct {
   PetscReal  *values; /* nrows*ncols, row-major */
 } FcTable;
 
+/* Several ranks: the rows a rank writes of a body's nodal fields, its own nodes. The mesh's node
+ * order is kept in the file (the 1-rank layout): the rows are the runs of consecutive mesh nodes
+ * among those it owns, the values packed in that order (perm: row of the rank's u for each). */
 typedef struct {
-  char    h5path[PETSC_MAX_PATH_LEN];
-  hid_t   h5;
-  FcTable probes, stats;
+  PetscInt   nown, nruns;
+  PetscInt  *perm;
+  hsize_t   *runs; /* nruns × (first node, count) */
+  PetscReal *buf;  /* 3 nown */
+} H5Own;
+
+typedef struct {
+  char     h5path[PETSC_MAX_PATH_LEN];
+  hid_t    h5;
+  H5Own   *own; /* per body, several ranks only (NULL on one) */
+  PetscInt nbodies;
+  FcTable  probes, stats;
   /* FcOutputSetVerdict: the verdict, written at close as /verdict */
   PetscBool       has_verdict;
   FcOutputVerdict verdict;
@@ -115,23 +127,86 @@ cleanup:
   PetscFunctionReturn(0);
 }
 
-/* An n-dimensional dataset written in one go (contiguous; data may be NULL when empty). */
+/* While run.h5 is open on every rank (several ranks, the output steps): the ranks, and the
+ * collective transfer list of every H5Dwrite. Off (size 0) while one process writes the file. */
+static struct {
+  PetscMPIInt rank, size;
+  hid_t       dxpl;
+} h5par = {0, 0, H5I_INVALID_HID};
+
+/* Several ranks: the memory and file selections of this rank's share of a dataset whose every
+ * value every rank holds (contacts, von Mises stress: replicated): rows [n0 r/N, n0 (r+1)/N), so
+ * that every row is written once and the ranks share the work. */
+static herr_t H5SelectBlock(hid_t fspace, int rank, const hsize_t dims[], hid_t *mspace, hsize_t *offset)
+{
+  hsize_t start[2] = {0, 0}, count[2] = {0, 0}, row = rank > 1 ? dims[1] : 1, n;
+
+  start[0] = dims[0] * (hsize_t)h5par.rank / (hsize_t)h5par.size;
+  count[0] = dims[0] * (hsize_t)(h5par.rank + 1) / (hsize_t)h5par.size - start[0];
+  count[1] = row;
+  n        = count[0] * row;
+  *offset  = start[0] * row;
+  *mspace  = H5Screate_simple(1, n ? &n : (hsize_t[]){1}, NULL);
+  if (*mspace < 0) return -1;
+  if (!n) return H5Sselect_none(*mspace) < 0 || H5Sselect_none(fspace) < 0 ? -1 : 0;
+  return H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
+}
+
+/* An n-dimensional dataset written in one go (contiguous; data may be NULL when empty). On
+ * several ranks (h5par) collectively: every rank holds the same data and writes its block. */
 static PetscErrorCode H5WriteArray(
   hid_t loc, const char *name, hid_t memtype, hid_t filetype, int rank, const hsize_t dims[], const void *data, const char *file)
 {
   const char *h5failed = NULL;
-  hid_t       space = H5I_INVALID_HID, dset = H5I_INVALID_HID;
-  hsize_t     count = 1;
+  hid_t       space = H5I_INVALID_HID, dset = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+  hsize_t     count = 1, offset = 0;
 
   PetscFunctionBegin;
   for (int i = 0; i < rank; i++) count *= dims[i];
   FcH5Try(space = H5Screate_simple(rank, dims, NULL));
   FcH5Try(dset = H5Dcreate2(loc, name, filetype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (count) FcH5Try(H5Dwrite(dset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data));
+  if (count && h5par.size > 1) {
+    FcH5Try(H5SelectBlock(space, rank, dims, &mspace, &offset));
+    FcH5Try(H5Dwrite(dset, memtype, mspace, space, h5par.dxpl, (const char *)data + offset * H5Tget_size(memtype)));
+  } else if (count) FcH5Try(H5Dwrite(dset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data));
   FcH5Try(H5Dclose(dset));
   dset = H5I_INVALID_HID;
 cleanup:
   if (dset >= 0) H5Dclose(dset);
+  if (mspace >= 0) H5Sclose(mspace);
+  if (space >= 0) H5Sclose(space);
+  FcH5Raise(file);
+  PetscFunctionReturn(0);
+}
+
+/* Several ranks: a body's (N, 3) nodal field, each rank its own nodes' rows (H5Own), in one
+ * collective H5Dwrite; local: the rank's rows of u or v (3 nown, in the order of its vector). */
+static PetscErrorCode H5WriteOwnedRows(hid_t loc, const char *name, hsize_t nnodes, H5Own *own, const PetscReal *local, const char *file)
+{
+  const char *h5failed = NULL;
+  hid_t       space = H5I_INVALID_HID, dset = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+  hsize_t     dims[2] = {nnodes, 3}, n = 3 * (hsize_t)own->nown;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < own->nown; i++)
+    for (int k = 0; k < 3; k++) own->buf[3 * i + k] = local[3 * own->perm[i] + k];
+  FcH5Try(space = H5Screate_simple(2, dims, NULL));
+  FcH5Try(dset = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  FcH5Try(mspace = H5Screate_simple(1, n ? &n : (hsize_t[]){1}, NULL));
+  if (!n) {
+    FcH5Try(H5Sselect_none(mspace));
+    FcH5Try(H5Sselect_none(space));
+  }
+  for (PetscInt r = 0; r < own->nruns; r++) {
+    hsize_t start[2] = {own->runs[2 * r], 0}, count[2] = {own->runs[2 * r + 1], 3};
+    FcH5Try(H5Sselect_hyperslab(space, r ? H5S_SELECT_OR : H5S_SELECT_SET, start, NULL, count, NULL));
+  }
+  FcH5Try(H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, space, h5par.dxpl, own->buf));
+  FcH5Try(H5Dclose(dset));
+  dset = H5I_INVALID_HID;
+cleanup:
+  if (dset >= 0) H5Dclose(dset);
+  if (mspace >= 0) H5Sclose(mspace);
   if (space >= 0) H5Sclose(space);
   FcH5Raise(file);
   PetscFunctionReturn(0);
@@ -272,15 +347,23 @@ static PetscErrorCode H5WriteMeshContents(hid_t g, const FcOutputMesh *m, const 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode H5WriteFieldsContents(hid_t g, const FcOutputMesh *m, const FcOutputFields *f, PetscInt64 step, PetscReal time, const char *file)
+/* own: several ranks, this rank's rows of u and v (NULL on one rank: the whole arrays) */
+static PetscErrorCode H5WriteFieldsContents(
+  hid_t g, const FcOutputMesh *m, H5Own *own, const FcOutputFields *f, PetscInt64 step, PetscReal time, const char *file)
 {
   hsize_t dims[2];
 
   PetscFunctionBegin;
   dims[0] = (hsize_t)m->nnodes;
   dims[1] = 3;
-  PetscCall(H5WriteReals(g, "displacement", 2, dims, f->u, file));
-  PetscCall(H5WriteReals(g, "velocity", 2, dims, f->v, file));
+  if (own) {
+    PetscCheck(f->u_own && f->v_own, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "run.h5: body %s: no rows of this rank", m->name);
+    PetscCall(H5WriteOwnedRows(g, "displacement", dims[0], own, f->u_own, file));
+    PetscCall(H5WriteOwnedRows(g, "velocity", dims[0], own, f->v_own, file));
+  } else {
+    PetscCall(H5WriteReals(g, "displacement", 2, dims, f->u, file));
+    PetscCall(H5WriteReals(g, "velocity", 2, dims, f->v, file));
+  }
   dims[0] = (hsize_t)m->nelems;
   PetscCall(H5WriteReals(g, "von_mises", 1, dims, f->vm, file));
   PetscCall(H5WriteScalarAttr(g, "time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &time, file));
@@ -397,6 +480,119 @@ cleanup:
     if (spec->partition && spec->partition[b]) PetscCall(H5WritePartition(o, s->meshes[b].name, PetscMax(spec->nranks, 1), spec->partition[b]));
   }
   FcH5Check(H5Fflush(o->h5, H5F_SCOPE_LOCAL), o->h5path);
+  PetscFunctionReturn(0);
+}
+
+/* Several ranks: the rows of each body's nodal fields this rank writes (H5Own), from the nodes it
+ * owns; every node is owned by exactly one rank (checked: the counts add up to the mesh's). */
+static PetscErrorCode H5OwnSetup(H5Out *o, const FcOutputState *s)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(s->nbodies + 1, &o->own));
+  for (PetscInt b = 0; b < s->nbodies; b++) {
+    const FcOutputMesh *m = &s->meshes[b];
+    H5Own              *w = &o->own[b];
+    PetscInt           *idx, total = 0;
+
+    w->nown = m->nown;
+    PetscCallMPI(MPI_Allreduce(&w->nown, &total, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    PetscCheck(total == m->nnodes, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "run.h5: body %s: the ranks own %" PetscInt_FMT " of its %" PetscInt_FMT " nodes",
+      m->name, total, m->nnodes);
+    PetscCall(PetscMalloc1(w->nown + 1, &idx));
+    PetscCall(PetscMalloc1(w->nown + 1, &w->perm));
+    PetscCall(PetscMalloc1(2 * (size_t)w->nown + 2, &w->runs));
+    PetscCall(PetscMalloc1(3 * (size_t)w->nown + 1, &w->buf));
+    for (PetscInt i = 0; i < w->nown; i++) {
+      idx[i]     = m->own[i];
+      w->perm[i] = i;
+    }
+    /* the file's rows in the mesh's node order: the runs of consecutive nodes, ascending */
+    PetscCall(PetscSortIntWithArray(w->nown, idx, w->perm));
+    for (PetscInt i = 0; i < w->nown; i++) {
+      PetscCheck(idx[i] >= 0 && idx[i] < m->nnodes && (!i || idx[i] > idx[i - 1]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+        "run.h5: body %s: owned node %" PetscInt_FMT " out of range or repeated", m->name, idx[i]);
+      if (i && idx[i] == idx[i - 1] + 1) w->runs[2 * (w->nruns - 1) + 1]++;
+      else {
+        w->runs[2 * w->nruns]     = (hsize_t)idx[i];
+        w->runs[2 * w->nruns + 1] = 1;
+        w->nruns++;
+      }
+    }
+    PetscCall(PetscFree(idx));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Close run.h5 (either driver); a failed close leaves HDF5 unusable (h5unusable). */
+static PetscErrorCode H5CloseFile(H5Out *o)
+{
+  herr_t rc;
+
+  PetscFunctionBegin;
+  rc    = H5Fclose(o->h5);
+  o->h5 = H5I_INVALID_HID;
+  if (rc < 0) h5unusable = PETSC_TRUE;
+  FcH5Check(rc, o->h5path);
+  PetscFunctionReturn(0);
+}
+
+/* Several ranks (doc/mpi.md "Outputs"): rank 0 creates run.h5 and writes the metadata and meshes
+ * with the serial driver, as one process does (the variable-length strings of /fcsim are datasets,
+ * which HDF5 1.10 cannot write through MPI-IO), and closes it; then every rank reopens it with the
+ * MPI-IO driver (H5Pset_fapl_mpio) for the output steps. Rank 0's outcome is broadcast first: the
+ * other ranks return its error silently (rank 0 printed the line). */
+static PetscErrorCode H5OpenPar(H5Out *o, const FcOutputSpec *spec, const FcOutputState *s)
+{
+  const char    *h5failed = NULL;
+  hid_t          fapl     = H5I_INVALID_HID;
+  PetscErrorCode ierr     = 0;
+  int            code;
+
+  PetscFunctionBegin;
+  if (!s->rank) {
+    ierr = H5Open(o, spec, s);
+    if (!ierr) ierr = H5CloseFile(o);
+  }
+  code = (int)ierr;
+  PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+  if (code) return s->rank ? (PetscErrorCode)code : ierr;
+  PetscCall(FcOutputPathJoin(o->h5path, sizeof o->h5path, s->dir, "run.h5"));
+  PetscCall(H5OwnSetup(o, s));
+  FcH5Try(fapl = H5Pcreate(H5P_FILE_ACCESS));
+  FcH5Try(H5Pset_fapl_mpio(fapl, PETSC_COMM_WORLD, MPI_INFO_NULL));
+  FcH5Try(o->h5 = H5Fopen(o->h5path, H5F_ACC_RDWR, fapl));
+  FcH5Try(h5par.dxpl = H5Pcreate(H5P_DATASET_XFER));
+  FcH5Try(H5Pset_dxpl_mpio(h5par.dxpl, H5FD_MPIO_COLLECTIVE));
+  h5par.rank = s->rank;
+  h5par.size = s->size;
+cleanup:
+  if (fapl >= 0) H5Pclose(fapl);
+  FcH5Raise(o->h5path);
+  PetscFunctionReturn(0);
+}
+
+/* Several ranks, at the end: close the file on every rank (collective), then rank 0 reopens it
+ * with the serial driver for the tables of the end (their column names are variable-length
+ * strings) and the verdict, which it holds. *done: a rank other than 0, nothing more to write. */
+static PetscErrorCode H5ReopenSerial(H5Out *o, PetscBool *done)
+{
+  const char *h5failed = NULL;
+  hid_t       fapl     = H5I_INVALID_HID;
+
+  PetscFunctionBegin;
+  h5par.size = 0;
+  if (h5par.dxpl >= 0) H5Pclose(h5par.dxpl);
+  h5par.dxpl = H5I_INVALID_HID;
+  PetscCall(H5CloseFile(o));
+  *done = (PetscBool)(h5par.rank != 0);
+  if (*done) PetscFunctionReturn(0);
+  FcH5Try(fapl = H5Pcreate(H5P_FILE_ACCESS));
+  FcH5Try(H5Pset_fapl_sec2(fapl));
+  FcH5Try(H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG));
+  FcH5Try(o->h5 = H5Fopen(o->h5path, H5F_ACC_RDWR, fapl));
+cleanup:
+  if (fapl >= 0) H5Pclose(fapl);
+  FcH5Raise(o->h5path);
   PetscFunctionReturn(0);
 }
 
@@ -651,7 +847,24 @@ static PetscErrorCode H5DestroyOut(void **ctx, PetscBool report)
   if (!o) PetscFunctionReturn(0);
   *ctx = NULL;
   PetscCall(PetscStrncpy(h5path, o->h5path, sizeof h5path));
+  if (o->h5 >= 0 && h5par.size > 1) {
+    /* run.h5 still open on every rank: after an error, which may be this rank's alone, a
+     * collective close could wait for ever. It stays open, and fcsim ends without finalizing
+     * HDF5 (the run's folder is removed; doc/mpi.md "Failures on several ranks"). */
+    h5unusable = PETSC_TRUE;
+    o->h5      = H5I_INVALID_HID;
+    report     = PETSC_FALSE;
+  }
+  if (h5par.dxpl >= 0) H5Pclose(h5par.dxpl);
+  h5par.dxpl = H5I_INVALID_HID;
+  h5par.size = 0;
   if (o->h5 >= 0) h5rc = H5Fclose(o->h5);
+  for (PetscInt b = 0; o->own && b < o->nbodies; b++) {
+    PetscCall(PetscFree(o->own[b].perm));
+    PetscCall(PetscFree(o->own[b].runs));
+    PetscCall(PetscFree(o->own[b].buf));
+  }
+  PetscCall(PetscFree(o->own));
   PetscCall(H5TableFree(&o->probes));
   PetscCall(H5TableFree(&o->stats));
   PetscCall(PetscFree(o));
@@ -675,7 +888,8 @@ static PetscErrorCode H5OpenOut(const FcOutputSpec *spec, const FcOutputState *s
   *ctx  = o;
   ierr  = H5TableInit(&o->probes, spec->nprobe_cols, spec->probe_cols);
   if (!ierr) ierr = H5TableInit(&o->stats, spec->nstat_cols, spec->stat_cols);
-  if (!ierr) ierr = H5Open(o, spec, s);
+  o->nbodies = s->nbodies;
+  if (!ierr) ierr = s->size > 1 ? H5OpenPar(o, spec, s) : H5Open(o, spec, s);
   if (ierr) PetscCall(H5DestroyOut(ctx, PETSC_FALSE));
   PetscCall(ierr);
   PetscFunctionReturn(0);
@@ -691,7 +905,7 @@ static PetscErrorCode H5Fields(void *ctx, const FcOutputState *s, PetscInt step,
   PetscFunctionBegin;
   for (PetscInt b = 0; b < s->nbodies; b++) {
     PetscCall(PetscSNPrintf(path, sizeof path, "/bodies/%s/fields/%06" PetscInt_FMT, s->meshes[b].name, k));
-    FcH5WithGroup(o, path, g, H5WriteFieldsContents(g, &s->meshes[b], &fields[b], (PetscInt64)step, time, o->h5path));
+    FcH5WithGroup(o, path, g, H5WriteFieldsContents(g, &s->meshes[b], o->own ? &o->own[b] : NULL, &fields[b], (PetscInt64)step, time, o->h5path));
   }
   /* Data of finished steps reaches the disk even if the run dies later. */
   FcH5Check(H5Fflush(o->h5, H5F_SCOPE_LOCAL), o->h5path);
@@ -770,6 +984,11 @@ static PetscErrorCode H5Finish(void *ctx, const FcOutputState *s)
   herr_t rc;
 
   PetscFunctionBegin;
+  if (o->own) {
+    PetscBool done;
+    PetscCall(H5ReopenSerial(o, &done));
+    if (done) PetscFunctionReturn(0);
+  }
   FcH5WithGroup(o, "/output", g, H5WriteOutputContents(g, s, o->h5path));
   FcH5WithGroup(o, "/probes", g, H5WriteTableContents(g, &o->probes, o->h5path));
   FcH5WithGroup(o, "/stats", g, H5WriteTableContents(g, &o->stats, o->h5path));
@@ -785,6 +1004,7 @@ static PetscErrorCode H5Finish(void *ctx, const FcOutputState *s)
 const FcWriterType FcWriterH5 = {
   .name           = "hdf5",
   .names_contacts = PETSC_TRUE, /* the XDMF grid "contacts" */
+  .collective     = PETSC_TRUE, /* run.h5 on several ranks: collective HDF5 */
   .want           = H5Want,
   .open           = H5OpenOut,
   .fields         = H5Fields,

@@ -120,6 +120,7 @@ static PetscErrorCode FcOutputDestroy_Private(FcOutput *out, PetscBool report)
     PetscCall(PetscFree(o->s.meshes[b].name));
     PetscCall(PetscFree(o->s.meshes[b].X));
     PetscCall(PetscFree(o->s.meshes[b].conn));
+    PetscCall(PetscFree(o->s.meshes[b].own));
   }
   PetscCall(PetscFree(o->s.meshes));
   PetscCall(PetscFree(o->s.outstep));
@@ -202,6 +203,13 @@ static PetscErrorCode CopyMeshes_Private(const FcOutputSpec *spec, FcOutputState
     PetscCall(PetscMalloc1((size_t)m->nelems * (size_t)m->npe, &conn));
     c->conn = conn;
     PetscCall(PetscArraycpy(conn, m->conn, (size_t)m->nelems * (size_t)m->npe));
+    if (m->own && m->nown) {
+      PetscInt *own;
+      PetscCall(PetscMalloc1((size_t)m->nown, &own));
+      PetscCall(PetscArraycpy(own, m->own, (size_t)m->nown));
+      c->own = own;
+    }
+    c->nown   = m->own ? m->nown : 0;
     c->nnodes = m->nnodes;
     c->nelems = m->nelems;
     c->npe    = m->npe;
@@ -218,11 +226,13 @@ static PetscErrorCode FcOutputOpen_Private(const FcOutputSpec *spec, FcOutput o)
   PetscCall(PetscStrncpy(o->s.dir, spec->dir, sizeof o->s.dir));
   PetscCheck(stat(o->s.dir, &st) == 0 && S_ISDIR(st.st_mode), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Output directory %s does not exist or is not a directory",
     o->s.dir);
+  o->s.rank = spec->rank;
+  o->s.size = (PetscMPIInt)PetscMax(spec->nranks, 1);
   PetscCall(CopyMeshes_Private(spec, &o->s));
   for (PetscInt w = 0; w < FC_NWRITERS; w++) {
     const FcWriterType *t = FcWriters[w];
 
-    if (!t->want(spec)) continue;
+    if (!t->want(spec) || (spec->rank && !t->collective)) continue;
     o->ctx[o->nw] = NULL;
     if (t->open) PetscCall(t->open(spec, &o->s, &o->ctx[o->nw]));
     o->type[o->nw++]  = t;
@@ -272,8 +282,8 @@ PetscErrorCode FcOutputWriteFields(FcOutput o, PetscInt step, PetscReal time, co
   /* The time goes into JSON (.vtk.series) and XML, where NaN/Inf are not numbers. */
   PetscCheck(!PetscIsInfOrNanReal(time), PETSC_COMM_SELF, PETSC_ERR_FP, "FcOutputWriteFields: time is not finite");
   for (PetscInt b = 0; b < s->nbodies; b++)
-    PetscCheck(
-      fields[b].u && fields[b].v && fields[b].vm, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputWriteFields: body %s: NULL field array", s->meshes[b].name);
+    PetscCheck(fields[b].vm && ((fields[b].u && fields[b].v) || (fields[b].u_own && fields[b].v_own)), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
+      "FcOutputWriteFields: body %s: NULL field array", s->meshes[b].name);
   if (s->nout == o->outcap) {
     PetscInt cap = PetscMax(16, 2 * o->outcap);
     PetscCall(FcOutputGrowInt64(o->outcap, cap, &s->outstep));

@@ -18,6 +18,10 @@ typedef struct {
   const PetscReal *X;           /* 3*nnodes reference coordinates */
   PetscInt         nelems, npe; /* 4 (tet4) or 10 (tet10, Gmsh ordering) */
   const PetscInt  *conn;
+  /* Several ranks (run.h5 written collectively, doc/mpi.md): the mesh nodes this rank owns, in
+   * the order of its rows of u and v (FcOutputFields.u_own); NULL, 0 on one rank. */
+  PetscInt        nown;
+  const PetscInt *own;
 } FcOutputMesh;
 
 /* Per-body fields of one output step. */
@@ -25,6 +29,10 @@ typedef struct {
   const PetscReal *u;  /* 3*nnodes displacement */
   const PetscReal *v;  /* 3*nnodes velocity */
   const PetscReal *vm; /* nelems von Mises stress (Cauchy, element centroid) */
+  /* Several ranks: this rank's rows of u and v (3*nown, the order of FcOutputMesh.own), which
+   * run.h5 takes; u and v (every node, rank 0's VTK files) may then be NULL when the run writes
+   * no VTK. NULL on one rank. */
+  const PetscReal *u_own, *v_own;
 } FcOutputFields;
 
 /* Contacts of one output step, in the contact problem's local frames. */
@@ -52,6 +60,9 @@ typedef struct {
   const char         *command_line;
   PetscInt            nbodies;
   const FcOutputMesh *meshes;
+  /* This process's rank on PETSC_COMM_WORLD: every rank opens the output, run.h5 is written by
+   * all of them together (collective HDF5), the other files by rank 0 alone (doc/mpi.md). */
+  PetscMPIInt rank;
   /* The MPI ranks of the run (0 is read as 1) and, per body (NULL: not recorded), nranks × 2
    * integers: the nodes each rank owns and the elements it assembles (run.h5, doc/mpi.md). */
   PetscInt               nranks;

@@ -21,7 +21,7 @@ static PetscErrorCode ProbesStep_Private(FcRunContext *rc, FcRunEvent *ev, void 
     PetscCall(FcBodyDeviceRow(m->bodies[b], rc->row + k));
     k += FC_DEVICE_NCOLS;
   }
-  if (rc->out) PetscCall(FcOutputWriteProbes(rc->out, ev->step, ev->time, rc->row)); /* NULL: a rank other than 0 (run.c) */
+  if (rc->out) PetscCall(FcOutputWriteProbes(rc->out, ev->step, ev->time, rc->row)); /* probes.csv: rank 0's (src/io/output.c) */
   PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -53,10 +53,12 @@ static PetscErrorCode VerdictClose_Private(FcRunContext *rc, FcRunEvent *ev, voi
   const FcVerdict *v = (const FcVerdict *)ctx;
   FcVerdictKind    kind;
   FcOutputVerdict  ov;
+  PetscMPIInt      rank;
 
   PetscFunctionBegin;
   (void)ev;
-  if (!rc->out) PetscFunctionReturn(0); /* a rank other than 0 (run.c): rank 0 writes and speaks */
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rc->out || rank) PetscFunctionReturn(0); /* rank 0 writes run.h5:/verdict (at the end, src/io/h5out.c) and speaks */
   PetscCall(FcVerdictDecide(v, &kind));
   ov.verdict            = FcVerdictName(kind);
   ov.collapse_time      = v->collapse_time;
@@ -108,30 +110,45 @@ static PetscErrorCode FieldsOpen_Private(FcRunContext *rc, FcRunEvent *ev, void 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt step, PetscReal t, PetscReal **vm)
+/* vtk: the run writes VTK files (rank 0's: every node's values gathered to it) */
+static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscBool vtk, PetscInt step, PetscReal t, PetscReal **vm)
 {
   FcOutputFields *f;
   FcVecAll       *u, *v;
   PetscInt        k = 0;
+  PetscMPIInt     size;
 
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscCalloc3(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v));
   for (PetscInt b = 0; b < m->nbodies; b++) {
     if (!FcBodyFieldMesh(m->bodies[b])) continue; /* bodies without nodal fields (rigid) */
     PetscCall(FcBodyVonMises(m->bodies[b], vm[b]));
-    /* in global order on every rank (one rank: the vectors' own arrays); rank 0 writes them,
-     * a first step before collective HDF5 (doc/mpi.md) */
-    PetscCall(FcVecAllBegin(FcBodyU(m->bodies[b]), &u[b]));
-    PetscCall(FcVecAllBegin(FcBodyV(m->bodies[b]), &v[b]));
+    /* one rank: the vectors' own arrays, in the mesh's order. Several: each rank's rows go to
+     * run.h5 (written collectively, src/io/h5out.c); the VTK files, rank 0's, take every node
+     * in the mesh's order, gathered (FcVecAll, collective) */
+    if (size > 1) {
+      PetscCall(VecGetArrayRead(FcBodyU(m->bodies[b]), &f[k].u_own));
+      PetscCall(VecGetArrayRead(FcBodyV(m->bodies[b]), &f[k].v_own));
+    }
+    if (size == 1 || vtk) {
+      PetscCall(FcVecAllBegin(FcBodyU(m->bodies[b]), &u[b]));
+      PetscCall(FcVecAllBegin(FcBodyV(m->bodies[b]), &v[b]));
+    }
     f[k].u  = u[b].a;
     f[k].v  = v[b].a;
     f[k].vm = vm[b];
     k++;
   }
   if (out) PetscCall(FcOutputWriteFields(out, step, t, f));
+  k = 0;
   for (PetscInt b = 0; b < m->nbodies; b++) {
+    if (!FcBodyFieldMesh(m->bodies[b])) continue;
     PetscCall(FcVecAllEnd(&u[b]));
     PetscCall(FcVecAllEnd(&v[b]));
+    if (f[k].u_own) PetscCall(VecRestoreArrayRead(FcBodyU(m->bodies[b]), &f[k].u_own));
+    if (f[k].v_own) PetscCall(VecRestoreArrayRead(FcBodyV(m->bodies[b]), &f[k].v_own));
+    k++;
   }
   PetscCall(PetscFree3(f, u, v));
   PetscFunctionReturn(0);
@@ -175,7 +192,7 @@ static PetscErrorCode FieldsStep_Private(FcRunContext *rc, FcRunEvent *ev, void 
   PetscFunctionBegin;
   if (!(ev->step == 0 || ev->step % rc->c->output_every == 0 || ev->last)) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
-  PetscCall(WriteFields_Private(rc->model, rc->out, ev->step, ev->time, f->vm));
+  PetscCall(WriteFields_Private(rc->model, rc->out, rc->c->output_vtk, ev->step, ev->time, f->vm));
   if (rc->contact) PetscCall(WriteContacts_Private(rc->contact, rc->out, ev->step, ev->time));
   PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -216,7 +233,7 @@ static PetscErrorCode FCLIBStep_Private(FcRunContext *rc, FcRunEvent *ev, void *
   if (ev->step == 0 || !rc->contact) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
   PetscCall(FcContactStepGetProblem(rc->contact, &p, &r));
-  if (p && rc->out) PetscCall(FcOutputWriteProblem(rc->out, ev->step, p, r)); /* out NULL: a rank other than 0 (run.c) */
+  if (p && rc->out) PetscCall(FcOutputWriteProblem(rc->out, ev->step, p, r)); /* the FCLIB files: rank 0's (src/io/output.c) */
   PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

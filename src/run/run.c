@@ -96,6 +96,7 @@ typedef struct {
   FcOutputMesh *meshes;
   PetscInt    **partition; /* per body with a mesh: nranks × 2 (nodes owned, elements), rank 0 */
   PetscInt     *partbuf;   /* their storage */
+  PetscInt    **own;       /* several ranks, per body with a mesh: the mesh nodes this rank owns (run.h5) */
   char         *petsc_opts;
   PetscReal    *row;
   FcVerdict     verdict; /* when the case has a "verdict" */
@@ -290,6 +291,29 @@ static PetscErrorCode RunMonitors_Private(const FcCase *c, RunState *rs)
   PetscFunctionReturn(0);
 }
 
+/* Several ranks: the mesh nodes whose rows of u this rank holds, in the order of its rows (run.h5
+ * is written collectively, each rank its rows: src/io/h5out.c). A body whose vectors are
+ * sequential (every rank holds them whole) is rank 0's. */
+static PetscErrorCode OwnedNodes_Private(FcBody body, PetscInt *nown, PetscInt **own)
+{
+  const PetscInt *n2d, *d2n;
+  PetscInt        rstart, rend;
+  PetscMPIInt     vsize;
+
+  PetscFunctionBegin;
+  PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rstart, &rend));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)FcBodyU(body)), &vsize));
+  if (vsize == 1) {
+    rstart = 0;
+    PetscCall(VecGetSize(FcBodyU(body), &rend));
+    if (RunRank_Private()) rend = 0;
+  }
+  *nown = (rend - rstart) / 3;
+  PetscCall(PetscMalloc1(*nown + 1, own));
+  for (PetscInt i = 0; i < *nown; i++) (*own)[i] = (d2n ? d2n[rstart + 3 * i] : rstart + 3 * i) / 3;
+  PetscFunctionReturn(0);
+}
+
 /* The run's writers (src/io/output.h) in tmp: the metadata, the meshes of the deformable bodies,
  * the probe and statistics columns. */
 static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs)
@@ -303,6 +327,7 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
   PetscCall(PetscCalloc1(m->nbodies + 1, &rs->meshes));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscCalloc2(m->nbodies + 1, &rs->partition, 2 * size * (m->nbodies + 1), &rs->partbuf));
+  PetscCall(PetscCalloc1(m->nbodies + 1, &rs->own));
   part = rs->partbuf;
   for (PetscInt b = 0; b < m->nbodies; b++) {
     const FcMesh *mesh = FcBodyFieldMesh(m->bodies[b]);
@@ -313,7 +338,9 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
     own[0] = (rend - rstart) / 3;
     PetscCall(FcAssemblyOwnedElements(mesh, FcBodyU(m->bodies[b]), &own[1]));
     PetscCallMPI(MPI_Gather(own, 2, MPIU_INT, part + 2 * size * nmesh, 2, MPIU_INT, 0, PETSC_COMM_WORLD));
-    rs->partition[nmesh]     = part + 2 * size * nmesh;
+    rs->partition[nmesh] = part + 2 * size * nmesh;
+    if (size > 1) PetscCall(OwnedNodes_Private(m->bodies[b], &rs->meshes[nmesh].nown, &rs->own[nmesh]));
+    rs->meshes[nmesh].own    = rs->own[nmesh];
     rs->meshes[nmesh].name   = FcBodyName(m->bodies[b]);
     rs->meshes[nmesh].nnodes = mesh->nnodes;
     rs->meshes[nmesh].X      = mesh->X;
@@ -346,7 +373,9 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
   spec.probe_cols  = (const char *const *)rs->cols;
   spec.nstat_cols  = FcStepNumStats;
   spec.stat_cols   = FcStepStatNames;
-  if (!RunRank_Private()) PetscCall(FcOutputOpen(&spec, &rs->out)); /* the other ranks: out NULL, nothing written */
+  spec.rank        = RunRank_Private();
+  /* on every rank: run.h5 is written by all of them, the other files by rank 0 (output.h) */
+  PetscCall(FcOutputOpen(&spec, &rs->out));
   PetscCall(PetscMalloc1(PetscMax(rs->ncols, FcStepNumStats) + 1, &rs->row));
   PetscFunctionReturn(0);
 }
@@ -460,6 +489,8 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs, PetscBool failed)
   PetscCall(FcHapticDestroy(&rs->haptic));
   PetscCall(PetscFree(rs->meshes));
   PetscCall(PetscFree2(rs->partition, rs->partbuf));
+  for (PetscInt b = 0; rs->own && b < rs->model.nbodies; b++) PetscCall(PetscFree(rs->own[b]));
+  PetscCall(PetscFree(rs->own));
   PetscCall(PetscFree(rs->row));
   for (PetscInt j = 0; rs->cols && j < rs->ncols; j++) PetscCall(PetscFree(rs->cols[j]));
   PetscCall(PetscFree(rs->cols));
@@ -470,7 +501,7 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs, PetscBool failed)
 
 PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converged)
 {
-  char           final[PETSC_MAX_PATH_LEN], kept[PETSC_MAX_PATH_LEN + 96];
+  char           final[PETSC_MAX_PATH_LEN], kept[PETSC_MAX_PATH_LEN + 96], tmpdir[PETSC_MAX_PATH_LEN + 64];
   FcOutDir       od;
   RunState       rs;
   PetscInt       nfail = 0, stopped = 0, ndone = 0;
@@ -522,8 +553,11 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     if (!ierr) ierr = EstimateMeshes_Private(c, &rs, od.final, o->force, &est);
     if (!ierr) ierr = FromRank0_Private(rank ? 0 : FcOutDirCreate(&od));
   }
+  /* every rank opens run.h5 in rank 0's temporary folder (collective HDF5: doc/mpi.md) */
+  if (!ierr) ierr = PetscStrncpy(tmpdir, od.tmp, sizeof tmpdir);
+  if (!ierr && size > 1) ierr = MPI_Bcast(tmpdir, (PetscMPIInt)sizeof tmpdir, MPI_CHAR, 0, PETSC_COMM_WORLD) == MPI_SUCCESS ? 0 : PETSC_ERR_MPI;
   stepping = (PetscBool)!ierr;
-  if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped, &ndone);
+  if (!ierr) ierr = RunSteps_Private(c, o, tmpdir, &rs, converged, &nfail, &stopped, &ndone);
   {
     PetscErrorCode ierr2 = RunStateDestroy_Private(&rs, (PetscBool)(ierr != 0));
     if (!ierr) ierr = ierr2;
@@ -543,6 +577,10 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     if (size > 1 && stepping && ierr != FC_ERR_INPUT && ierr != PETSC_ERR_SIG) MPI_Abort(PETSC_COMM_WORLD, 1);
     return ierr;
   }
+  /* Every rank has closed run.h5 without an error before rank 0 renames the folder: a rank that
+   * failed called MPI_Abort above, which ends the others here (the folder keeps its temporary
+   * name, never the target's). */
+  if (size > 1) PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   if (rank) PetscFunctionReturn(0); /* the folder is rank 0's */
   if (*converged) {
     PetscCall(FcOutDirCommit(&od));

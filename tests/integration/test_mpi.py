@@ -91,6 +91,88 @@ def read_h5(run):
     return ranks, part, nnodes, nelems, len(fields), u
 
 
+def h5_walk(path):
+    """Every group and dataset of a run.h5: {path: (kind, link order or array, attributes)}."""
+    import h5py
+    import numpy
+    out = {}
+    with h5py.File(path, "r") as f:
+        def visit(name, obj):
+            attrs = {k: obj.attrs[k] for k in obj.attrs}
+            if isinstance(obj, h5py.Group):
+                out[name] = ("group", list(obj.keys()), attrs)
+            else:
+                text = h5py.check_string_dtype(obj.dtype) is not None
+                out[name] = ("dataset", numpy.asarray(obj[()]), attrs, "str" if text else obj.dtype.str, obj.shape)
+        visit("/", f)
+        f.visititems(visit)
+    return out
+
+
+def attr_equal(x, y, rtol):
+    """Attributes: strings and integers equal; a real (the verdict's drops, computed from the
+    probes) to rtol of its own size."""
+    import numpy as np
+    x, y = np.asarray(x), np.asarray(y)
+    if x.dtype.kind == "f" and y.dtype.kind == "f" and x.shape == y.shape:
+        return bool((np.abs(x - y) <= rtol * np.maximum(np.abs(x), np.abs(y))).all())
+    return np.array_equal(x, y)
+
+
+def compare_h5(name, n, ref, run, rtol, probe_scale):
+    """run.h5 of n ranks against the 1-rank file, every group, dataset and attribute (doc/mpi.md
+    "Outputs"): the same paths in the same link order, shapes, types and attributes; integers and
+    strings equal (but for what records the ranks: /fcsim@ranks, @command_line, mesh/partition), a
+    real attribute (the verdict's) to rtol of its size;
+    reals to rtol of their scale -- a field's the largest |value| of that field over the run's
+    output steps (as a probe's; a contact gap's: the displacements'), a probe column's its probe
+    scale. /stats holds the step's
+    statistics: its columns and row steps and times equal, its values are timings and round-off
+    (the final residuals) and are not compared, as stats.csv."""
+    import numpy as np
+    import re
+    a, b = h5_walk(os.path.join(ref, "run.h5")), h5_walk(os.path.join(run, "run.h5"))
+    check(sorted(a) == sorted(b), "%s, %d ranks: run.h5 has the 1-rank file's groups and datasets (only 1 rank: %s, only %d: %s)" % (name, n, sorted(set(a) - set(b))[:5], n, sorted(set(b) - set(a))[:5]))
+    scale = {}  # the run's scale of each field: bodies/<b>/fields/*/<f> and contacts/*/<f>
+    for k, v in a.items():
+        if v[0] == "dataset" and v[3] != "str" and v[1].dtype.kind == "f" and v[1].size:
+            key = re.sub(r"/\d{6}/", "/*/", k)
+            scale[key] = max(scale.get(key, 0.0), float(np.abs(v[1]).max()))
+    # a gap is a difference of positions: its error is that of the displacements, its scale theirs
+    # (the gaps of the contacts that carry force are ~1e-12 m, round-off of the contact solve)
+    scale["contacts/*/gap"] = max([scale.get("contacts/*/gap", 0.0)] + [v for k, v in scale.items() if k.endswith("/*/displacement")])
+    worst, where, nreal, bad = 0.0, "", 0, []
+    for k in sorted(a):
+        x, y = a[k], b[k]
+        skip = {"ranks", "command_line"} if k == "fcsim" else set()
+        if x[0] != y[0] or sorted(x[2]) != sorted(y[2]) or any(not attr_equal(x[2][t], y[2][t], rtol) for t in x[2] if t not in skip):
+            bad.append(k + " (kind or attributes)")
+        elif x[0] == "group":
+            if x[1] != y[1]:
+                bad.append(k + " (link order)")
+        elif k.endswith("mesh/partition"):
+            pass  # (ranks, 2): checked by read_h5
+        elif x[3] != y[3] or x[4] != y[4]:
+            bad.append(k + " (type or shape)")
+        elif k.startswith("stats/") and k not in ("stats/step", "stats/time", "stats/columns"):
+            pass
+        elif x[3] == "str" or x[1].dtype.kind != "f" or k.endswith("/time"):
+            if not np.array_equal(x[1], y[1]):
+                bad.append(k + " (not equal)")
+        else:
+            key = re.sub(r"/\d{6}/", "/*/", k)
+            sc = probe_scale.get(k[len("probes/"):], 0.0) if k.startswith("probes/") else scale.get(key, 0.0)
+            d = float(np.abs(x[1] - y[1]).max()) / (sc or 1.0) if x[1].size else 0.0
+            nreal += 1
+            if d > worst:
+                worst, where = d, k
+    check(not bad, "%s, %d ranks: run.h5's %d groups and datasets have the 1-rank link order, types, shapes and attributes, its integers and strings equal (%s)" % (name, n, len(a), bad[:5]))
+    figure("%s: %d ranks vs 1: run.h5, %d datasets of reals: max |difference| / scale <= 1e%d at %s (tolerance %g)" % (name, n, nreal, math.ceil(math.log10(worst)) if worst > 0 else -99, where, rtol))
+    check(worst <= rtol, "%s, %d ranks: every dataset of reals in run.h5 equals the 1-rank file's to %g of its scale (%.2e at %s)" % (name, n, rtol, worst, where))
+    with open(os.path.join(ref, "run.xdmf")) as f1, open(os.path.join(run, "run.xdmf")) as f2:
+        check(f1.read() == f2.read(), "%s, %d ranks: run.xdmf is the 1-rank file (one dataset per body)" % (name, n))
+
+
 def compare(name, case, extra, rtol=RTOL):
     ref = os.path.join(tmp, name + "-1")
     p = fcsim(1, ["run", case, "-q", "-o", ref] + extra)
@@ -125,6 +207,7 @@ def compare(name, case, extra, rtol=RTOL):
         check(nout == r1[4], "%s, %d ranks: run.h5 has the 1-rank run's %d output steps" % (name, n, r1[4]))
         du = abs(u - r1[5]).max() / (abs(r1[5]).max() or 1.0)
         check(du <= rtol, "%s, %d ranks: the last displacement field in run.h5 equals the 1-rank one (%.2e of max|u|)" % (name, n, du))
+        compare_h5(name, n, ref, run, rtol, sc)
     check(r1[0] == 1 and r1[1].tolist() == [[r1[2], r1[3]]], "%s, 1 rank: run.h5 records 1 rank holding everything (%s)" % (name, r1[1].tolist()))
 
 
