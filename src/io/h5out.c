@@ -1,6 +1,8 @@
 /* fcsim — the run.h5 + run.xdmf writer (writer.h): metadata and meshes at open, fields and
  * contacts per output step (flushed), the probe and statistics tables, the verdict and the haptic
  * loop's group at the end, then run.xdmf describing what run.h5 holds.
+ * On several MPI ranks every rank opens this writer and run.h5 is written collectively, each rank
+ * its own nodes' rows, in the 1-rank layout (H5OpenPar below; doc/mpi.md "Outputs on several ranks").
  * The layout is documented in doc/output-format.md and checked by scripts/check_output.py. */
 #include "writer.h"
 #include <errno.h>
@@ -33,7 +35,7 @@
     if (PetscUnlikely(h5failed)) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: %s failed: %s", (file), h5failed, h5reason); \
   } while (0)
 
-/* The reason of the last HDF5 failure (one process writes: a module buffer is enough). */
+/* The reason of the last HDF5 failure (one output per process: a module buffer is enough). */
 static char h5reason[256];
 
 static herr_t H5ReasonWalk(unsigned n, const H5E_error2_t *err, void *ctx)
@@ -463,7 +465,8 @@ static PetscErrorCode H5Open(H5Out *o, const FcOutputSpec *spec, const FcOutputS
 
   PetscFunctionBegin;
   PetscCall(FcOutputPathJoin(o->h5path, sizeof o->h5path, s->dir, "run.h5"));
-  /* Serial file access even in the OpenMPI build of HDF5: one process writes. STRONG close
+  /* Serial file access even in the OpenMPI build of HDF5: one process writes (on several ranks,
+   * rank 0 in this phase: H5OpenPar). STRONG close
    * degree: closing the file also closes anything an error path might have left open. */
   FcH5Try(fapl = H5Pcreate(H5P_FILE_ACCESS));
   FcH5Try(H5Pset_fapl_sec2(fapl));

@@ -39,8 +39,9 @@ static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, c
 /* ---- several ranks (mpiexec -n N; doc/mpi.md) ----------------------------------------------
  * Every rank reads the case and meshes the bodies (a replicated mesh), assembles its share of the
  * elements into the distributed matrices and vectors, and factors with MUMPS in parallel; rank 0
- * alone checks, creates and commits the output folder and writes every file, from vectors
- * gathered to it. A result rank 0 decides (the folder, the estimate's disk space) is broadcast,
+ * alone checks, creates and commits the output folder; every rank writes run.h5 with the others
+ * (collective HDF5, its own rows), rank 0 the other files, from vectors gathered to it
+ * (src/io/output.h). A result rank 0 decides (the folder, the estimate's disk space) is broadcast,
  * so that every rank takes the same path. */
 static PetscMPIInt RunRank_Private(void)
 {
