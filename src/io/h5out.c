@@ -2,7 +2,7 @@
  * contacts per output step (flushed), the probe and statistics tables, the verdict and the haptic
  * loop's group at the end, then run.xdmf describing what run.h5 holds.
  * On several MPI ranks every rank opens this writer and run.h5 is written collectively, each rank
- * its own nodes' rows, in the 1-rank layout (H5OpenPar below; doc/mpi.md "Outputs on several ranks").
+ * a block of the rows in the mesh's order, in the 1-rank layout (H5OpenPar below; doc/mpi.md "Outputs on several ranks").
  * The layout is documented in doc/output-format.md and checked by scripts/check_output.py. */
 #include "writer.h"
 #include <errno.h>
@@ -80,22 +80,11 @@ typedef struct {
   PetscReal  *values; /* nrows*ncols, row-major */
 } FcTable;
 
-/* Several ranks: the rows a rank writes of a body's nodal fields, its own nodes. The mesh's node
- * order is kept in the file (the 1-rank layout): the rows are the runs of consecutive mesh nodes
- * among those it owns, the values packed in that order (perm: row of the rank's u for each). */
 typedef struct {
-  PetscInt   nown, nruns;
-  PetscInt  *perm;
-  hsize_t   *runs; /* nruns × (first node, count) */
-  PetscReal *buf;  /* 3 nown */
-} H5Own;
-
-typedef struct {
-  char     h5path[PETSC_MAX_PATH_LEN];
-  hid_t    h5;
-  H5Own   *own; /* per body, several ranks only (NULL on one) */
-  PetscInt nbodies;
-  FcTable  probes, stats;
+  char      h5path[PETSC_MAX_PATH_LEN];
+  hid_t     h5;
+  PetscBool par; /* several ranks: run.h5 open on every rank (H5OpenPar) */
+  FcTable   probes, stats;
   /* FcOutputSetVerdict: the verdict, written at close as /verdict */
   PetscBool       has_verdict;
   FcOutputVerdict verdict;
@@ -181,29 +170,23 @@ cleanup:
   PetscFunctionReturn(0);
 }
 
-/* Several ranks: a body's (N, 3) nodal field, each rank its own nodes' rows (H5Own), in one
- * collective H5Dwrite; local: the rank's rows of u or v (3 nown, in the order of its vector). */
-static PetscErrorCode H5WriteOwnedRows(hid_t loc, const char *name, hsize_t nnodes, H5Own *own, const PetscReal *local, const char *file)
+/* Several ranks: a body's (N, 3) nodal field, each rank its block of rows in the mesh's order
+ * (block: the rows [n r/P, n (r+1)/P) only, FcOutputFields.u_block), in one collective H5Dwrite. */
+static PetscErrorCode H5WriteBlockRows(hid_t loc, const char *name, hsize_t nnodes, const PetscReal *block, const char *file)
 {
   const char *h5failed = NULL;
   hid_t       space = H5I_INVALID_HID, dset = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
-  hsize_t     dims[2] = {nnodes, 3}, n = 3 * (hsize_t)own->nown;
+  hsize_t     dims[2] = {nnodes, 3}, offset;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < own->nown; i++)
-    for (int k = 0; k < 3; k++) own->buf[3 * i + k] = local[3 * own->perm[i] + k];
   FcH5Try(space = H5Screate_simple(2, dims, NULL));
   FcH5Try(dset = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  FcH5Try(mspace = H5Screate_simple(1, n ? &n : (hsize_t[]){1}, NULL));
-  if (!n) {
-    FcH5Try(H5Sselect_none(mspace));
-    FcH5Try(H5Sselect_none(space));
+  FcH5Try(H5SelectBlock(space, 2, dims, &mspace, &offset));
+  if (H5Sget_select_npoints(mspace) > 0 && !block) {
+    h5failed = "H5Dwrite (no rows of this rank)";
+    goto cleanup;
   }
-  for (PetscInt r = 0; r < own->nruns; r++) {
-    hsize_t start[2] = {own->runs[2 * r], 0}, count[2] = {own->runs[2 * r + 1], 3};
-    FcH5Try(H5Sselect_hyperslab(space, r ? H5S_SELECT_OR : H5S_SELECT_SET, start, NULL, count, NULL));
-  }
-  FcH5Try(H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, space, h5par.dxpl, own->buf));
+  FcH5Try(H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, space, h5par.dxpl, block ? (const void *)block : (const void *)dims));
   FcH5Try(H5Dclose(dset));
   dset = H5I_INVALID_HID;
 cleanup:
@@ -349,19 +332,18 @@ static PetscErrorCode H5WriteMeshContents(hid_t g, const FcOutputMesh *m, const 
   PetscFunctionReturn(0);
 }
 
-/* own: several ranks, this rank's rows of u and v (NULL on one rank: the whole arrays) */
+/* par: several ranks, this rank's block of the rows of u and v (one rank: the whole arrays) */
 static PetscErrorCode H5WriteFieldsContents(
-  hid_t g, const FcOutputMesh *m, H5Own *own, const FcOutputFields *f, PetscInt64 step, PetscReal time, const char *file)
+  hid_t g, const FcOutputMesh *m, PetscBool par, const FcOutputFields *f, PetscInt64 step, PetscReal time, const char *file)
 {
   hsize_t dims[2];
 
   PetscFunctionBegin;
   dims[0] = (hsize_t)m->nnodes;
   dims[1] = 3;
-  if (own) {
-    PetscCheck(f->u_own && f->v_own, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "run.h5: body %s: no rows of this rank", m->name);
-    PetscCall(H5WriteOwnedRows(g, "displacement", dims[0], own, f->u_own, file));
-    PetscCall(H5WriteOwnedRows(g, "velocity", dims[0], own, f->v_own, file));
+  if (par) {
+    PetscCall(H5WriteBlockRows(g, "displacement", dims[0], f->u_block, file));
+    PetscCall(H5WriteBlockRows(g, "velocity", dims[0], f->v_block, file));
   } else {
     PetscCall(H5WriteReals(g, "displacement", 2, dims, f->u, file));
     PetscCall(H5WriteReals(g, "velocity", 2, dims, f->v, file));
@@ -486,46 +468,6 @@ cleanup:
   PetscFunctionReturn(0);
 }
 
-/* Several ranks: the rows of each body's nodal fields this rank writes (H5Own), from the nodes it
- * owns; every node is owned by exactly one rank (checked: the counts add up to the mesh's). */
-static PetscErrorCode H5OwnSetup(H5Out *o, const FcOutputState *s)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscCalloc1(s->nbodies + 1, &o->own));
-  for (PetscInt b = 0; b < s->nbodies; b++) {
-    const FcOutputMesh *m = &s->meshes[b];
-    H5Own              *w = &o->own[b];
-    PetscInt           *idx, total = 0;
-
-    w->nown = m->nown;
-    PetscCallMPI(MPI_Allreduce(&w->nown, &total, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
-    PetscCheck(total == m->nnodes, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "run.h5: body %s: the ranks own %" PetscInt_FMT " of its %" PetscInt_FMT " nodes",
-      m->name, total, m->nnodes);
-    PetscCall(PetscMalloc1(w->nown + 1, &idx));
-    PetscCall(PetscMalloc1(w->nown + 1, &w->perm));
-    PetscCall(PetscMalloc1(2 * (size_t)w->nown + 2, &w->runs));
-    PetscCall(PetscMalloc1(3 * (size_t)w->nown + 1, &w->buf));
-    for (PetscInt i = 0; i < w->nown; i++) {
-      idx[i]     = m->own[i];
-      w->perm[i] = i;
-    }
-    /* the file's rows in the mesh's node order: the runs of consecutive nodes, ascending */
-    PetscCall(PetscSortIntWithArray(w->nown, idx, w->perm));
-    for (PetscInt i = 0; i < w->nown; i++) {
-      PetscCheck(idx[i] >= 0 && idx[i] < m->nnodes && (!i || idx[i] > idx[i - 1]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-        "run.h5: body %s: owned node %" PetscInt_FMT " out of range or repeated", m->name, idx[i]);
-      if (i && idx[i] == idx[i - 1] + 1) w->runs[2 * (w->nruns - 1) + 1]++;
-      else {
-        w->runs[2 * w->nruns]     = (hsize_t)idx[i];
-        w->runs[2 * w->nruns + 1] = 1;
-        w->nruns++;
-      }
-    }
-    PetscCall(PetscFree(idx));
-  }
-  PetscFunctionReturn(0);
-}
-
 /* Close run.h5 (either driver); a failed close leaves HDF5 unusable (h5unusable). */
 static PetscErrorCode H5CloseFile(H5Out *o)
 {
@@ -560,7 +502,6 @@ static PetscErrorCode H5OpenPar(H5Out *o, const FcOutputSpec *spec, const FcOutp
   PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, 0, PETSC_COMM_WORLD));
   if (code) return s->rank ? (PetscErrorCode)code : ierr;
   PetscCall(FcOutputPathJoin(o->h5path, sizeof o->h5path, s->dir, "run.h5"));
-  PetscCall(H5OwnSetup(o, s));
   FcH5Try(fapl = H5Pcreate(H5P_FILE_ACCESS));
   FcH5Try(H5Pset_fapl_mpio(fapl, PETSC_COMM_WORLD, MPI_INFO_NULL));
   FcH5Try(o->h5 = H5Fopen(o->h5path, H5F_ACC_RDWR, fapl));
@@ -568,6 +509,7 @@ static PetscErrorCode H5OpenPar(H5Out *o, const FcOutputSpec *spec, const FcOutp
   FcH5Try(H5Pset_dxpl_mpio(h5par.dxpl, H5FD_MPIO_COLLECTIVE));
   h5par.rank = s->rank;
   h5par.size = s->size;
+  o->par     = PETSC_TRUE;
 cleanup:
   if (fapl >= 0) H5Pclose(fapl);
   FcH5Raise(o->h5path);
@@ -862,12 +804,6 @@ static PetscErrorCode H5DestroyOut(void **ctx, PetscBool report)
   h5par.dxpl = H5I_INVALID_HID;
   h5par.size = 0;
   if (o->h5 >= 0) h5rc = H5Fclose(o->h5);
-  for (PetscInt b = 0; o->own && b < o->nbodies; b++) {
-    PetscCall(PetscFree(o->own[b].perm));
-    PetscCall(PetscFree(o->own[b].runs));
-    PetscCall(PetscFree(o->own[b].buf));
-  }
-  PetscCall(PetscFree(o->own));
   PetscCall(H5TableFree(&o->probes));
   PetscCall(H5TableFree(&o->stats));
   PetscCall(PetscFree(o));
@@ -891,7 +827,6 @@ static PetscErrorCode H5OpenOut(const FcOutputSpec *spec, const FcOutputState *s
   *ctx  = o;
   ierr  = H5TableInit(&o->probes, spec->nprobe_cols, spec->probe_cols);
   if (!ierr) ierr = H5TableInit(&o->stats, spec->nstat_cols, spec->stat_cols);
-  o->nbodies = s->nbodies;
   if (!ierr) ierr = s->size > 1 ? H5OpenPar(o, spec, s) : H5Open(o, spec, s);
   if (ierr) PetscCall(H5DestroyOut(ctx, PETSC_FALSE));
   PetscCall(ierr);
@@ -908,7 +843,7 @@ static PetscErrorCode H5Fields(void *ctx, const FcOutputState *s, PetscInt step,
   PetscFunctionBegin;
   for (PetscInt b = 0; b < s->nbodies; b++) {
     PetscCall(PetscSNPrintf(path, sizeof path, "/bodies/%s/fields/%06" PetscInt_FMT, s->meshes[b].name, k));
-    FcH5WithGroup(o, path, g, H5WriteFieldsContents(g, &s->meshes[b], o->own ? &o->own[b] : NULL, &fields[b], (PetscInt64)step, time, o->h5path));
+    FcH5WithGroup(o, path, g, H5WriteFieldsContents(g, &s->meshes[b], o->par, &fields[b], (PetscInt64)step, time, o->h5path));
   }
   /* Data of finished steps reaches the disk even if the run dies later. */
   FcH5Check(H5Fflush(o->h5, H5F_SCOPE_LOCAL), o->h5path);
@@ -987,7 +922,7 @@ static PetscErrorCode H5Finish(void *ctx, const FcOutputState *s)
   herr_t rc;
 
   PetscFunctionBegin;
-  if (o->own) {
+  if (o->par) {
     PetscBool done;
     PetscCall(H5ReopenSerial(o, &done));
     if (done) PetscFunctionReturn(0);

@@ -18,10 +18,6 @@ typedef struct {
   const PetscReal *X;           /* 3*nnodes reference coordinates */
   PetscInt         nelems, npe; /* 4 (tet4) or 10 (tet10, Gmsh ordering) */
   const PetscInt  *conn;
-  /* Several ranks (run.h5 written collectively, doc/mpi.md): the mesh nodes this rank owns, in
-   * the order of its rows of u and v (FcOutputFields.u_own); NULL, 0 on one rank. */
-  PetscInt        nown;
-  const PetscInt *own;
 } FcOutputMesh;
 
 /* Per-body fields of one output step. */
@@ -29,10 +25,11 @@ typedef struct {
   const PetscReal *u;  /* 3*nnodes displacement */
   const PetscReal *v;  /* 3*nnodes velocity */
   const PetscReal *vm; /* nelems von Mises stress (Cauchy, element centroid) */
-  /* Several ranks: this rank's rows of u and v (3*nown, the order of FcOutputMesh.own), which
-   * run.h5 takes; u and v (every node, rank 0's VTK files) may then be NULL when the run writes
-   * no VTK. NULL on one rank. */
-  const PetscReal *u_own, *v_own;
+  /* Several ranks (run.h5 written collectively, doc/mpi.md): this rank's block of the rows of u
+   * and v in the mesh's node order, nodes [nnodes r/N, nnodes (r+1)/N) (3 values each); u and v
+   * (every node, for rank 0's VTK files) may then be NULL when the run writes no VTK. NULL on
+   * one rank. */
+  const PetscReal *u_block, *v_block;
 } FcOutputFields;
 
 /* Contacts of one output step, in the contact problem's local frames. */

@@ -40,7 +40,7 @@ static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, c
  * Every rank reads the case and meshes the bodies (a replicated mesh), assembles its share of the
  * elements into the distributed matrices and vectors, and factors with MUMPS in parallel; rank 0
  * alone checks, creates and commits the output folder; every rank writes run.h5 with the others
- * (collective HDF5, its own rows), rank 0 the other files, from vectors gathered to it
+ * (collective HDF5, each a block of its rows), rank 0 the other files, from vectors gathered to it
  * (src/io/output.h). A result rank 0 decides (the folder, the estimate's disk space) is broadcast,
  * so that every rank takes the same path. */
 static PetscMPIInt RunRank_Private(void)
@@ -97,7 +97,6 @@ typedef struct {
   FcOutputMesh *meshes;
   PetscInt    **partition; /* per body with a mesh: nranks × 2 (nodes owned, elements), rank 0 */
   PetscInt     *partbuf;   /* their storage */
-  PetscInt    **own;       /* several ranks, per body with a mesh: the mesh nodes this rank owns (run.h5) */
   char         *petsc_opts;
   PetscReal    *row;
   FcVerdict     verdict; /* when the case has a "verdict" */
@@ -292,29 +291,6 @@ static PetscErrorCode RunMonitors_Private(const FcCase *c, RunState *rs)
   PetscFunctionReturn(0);
 }
 
-/* Several ranks: the mesh nodes whose rows of u this rank holds, in the order of its rows (run.h5
- * is written collectively, each rank its rows: src/io/h5out.c). A body whose vectors are
- * sequential (every rank holds them whole) is rank 0's. */
-static PetscErrorCode OwnedNodes_Private(FcBody body, PetscInt *nown, PetscInt **own)
-{
-  const PetscInt *n2d, *d2n;
-  PetscInt        rstart, rend;
-  PetscMPIInt     vsize;
-
-  PetscFunctionBegin;
-  PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rstart, &rend));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)FcBodyU(body)), &vsize));
-  if (vsize == 1) {
-    rstart = 0;
-    PetscCall(VecGetSize(FcBodyU(body), &rend));
-    if (RunRank_Private()) rend = 0;
-  }
-  *nown = (rend - rstart) / 3;
-  PetscCall(PetscMalloc1(*nown + 1, own));
-  for (PetscInt i = 0; i < *nown; i++) (*own)[i] = (d2n ? d2n[rstart + 3 * i] : rstart + 3 * i) / 3;
-  PetscFunctionReturn(0);
-}
-
 /* The run's writers (src/io/output.h) in tmp: the metadata, the meshes of the deformable bodies,
  * the probe and statistics columns. */
 static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions *o, const char *tmp, RunState *rs)
@@ -328,7 +304,6 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
   PetscCall(PetscCalloc1(m->nbodies + 1, &rs->meshes));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscCalloc2(m->nbodies + 1, &rs->partition, 2 * size * (m->nbodies + 1), &rs->partbuf));
-  PetscCall(PetscCalloc1(m->nbodies + 1, &rs->own));
   part = rs->partbuf;
   for (PetscInt b = 0; b < m->nbodies; b++) {
     const FcMesh *mesh = FcBodyFieldMesh(m->bodies[b]);
@@ -339,9 +314,7 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
     own[0] = (rend - rstart) / 3;
     PetscCall(FcAssemblyOwnedElements(mesh, FcBodyU(m->bodies[b]), &own[1]));
     PetscCallMPI(MPI_Gather(own, 2, MPIU_INT, part + 2 * size * nmesh, 2, MPIU_INT, 0, PETSC_COMM_WORLD));
-    rs->partition[nmesh] = part + 2 * size * nmesh;
-    if (size > 1) PetscCall(OwnedNodes_Private(m->bodies[b], &rs->meshes[nmesh].nown, &rs->own[nmesh]));
-    rs->meshes[nmesh].own    = rs->own[nmesh];
+    rs->partition[nmesh]     = part + 2 * size * nmesh;
     rs->meshes[nmesh].name   = FcBodyName(m->bodies[b]);
     rs->meshes[nmesh].nnodes = mesh->nnodes;
     rs->meshes[nmesh].X      = mesh->X;
@@ -490,8 +463,6 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs, PetscBool failed)
   PetscCall(FcHapticDestroy(&rs->haptic));
   PetscCall(PetscFree(rs->meshes));
   PetscCall(PetscFree2(rs->partition, rs->partbuf));
-  for (PetscInt b = 0; rs->own && b < rs->model.nbodies; b++) PetscCall(PetscFree(rs->own[b]));
-  PetscCall(PetscFree(rs->own));
   PetscCall(PetscFree(rs->row));
   for (PetscInt j = 0; rs->cols && j < rs->ncols; j++) PetscCall(PetscFree(rs->cols[j]));
   PetscCall(PetscFree(rs->cols));
