@@ -125,9 +125,10 @@ static struct {
   hid_t       dxpl;
 } h5par = {0, 0, H5I_INVALID_HID};
 
-/* Several ranks: the memory and file selections of this rank's share of a dataset whose every
- * value every rank holds (contacts, von Mises stress: replicated): rows [n0 r/N, n0 (r+1)/N), so
- * that every row is written once and the ranks share the work. */
+/* Several ranks: the memory and file selections of this rank's share of a dataset, its block of
+ * rows [n0 r/N, n0 (r+1)/N): every row written once, the ranks sharing the work, one contiguous
+ * hyperslab each (a union of many is built in quadratic time by HDF5 1.10). *offset: the block's
+ * first value, for data that every rank holds whole (contacts, von Mises stress: replicated). */
 static herr_t H5SelectBlock(hid_t fspace, int rank, const hsize_t dims[], hid_t *mspace, hsize_t *offset)
 {
   hsize_t start[2] = {0, 0}, count[2] = {0, 0}, row = rank > 1 ? dims[1] : 1, n;
