@@ -2,8 +2,8 @@
 """mpiexec -n N fcsim run (issue 29, items 1-2; doc/mpi.md).
 
 Deformable bodies run distributed: each rank assembles its share of the
-elements into PETSc's MPIAIJ matrices, MUMPS factors in parallel, rank 0 writes the outputs from
-vectors gathered to it. Checked here, on the cantilever (quasi-static, tet10), the dynamic bar
+elements into PETSc's MPIAIJ matrices, MUMPS factors in parallel; run.h5 is written collectively
+by every rank (parallel HDF5), the other outputs by rank 0 from vectors gathered to it. Checked here, on the cantilever (quasi-static, tet10), the dynamic bar
 (backward Euler, tet4, 50 steps) and a neo-Hookean beam in large deformation under gravity, a
 pressure and a prescribed displacement, at 2 ranks and at 3 ranks oversubscribed on this 2-core
 machine:
@@ -17,7 +17,9 @@ machine:
 - probes.csv and stats.csv have the 1-rank layout (header and rows); run.h5 records the number of
   ranks (/fcsim@ranks) and the partition (/bodies/<b>/mesh/partition: nodes owned and elements
   assembled per rank, summing to the mesh's), and its last displacement field equals the 1-rank
-  one to the same tolerance;
+  one to the same tolerance; every group, dataset and attribute of run.h5 is compared with the
+  1-rank file (compare_h5: link order, types, shapes, integers and strings exactly, reals to the
+  case's tolerance of their scale) and run.xdmf is the 1-rank file;
 - contact (doc/mpi.md "Contact": the contact list and H alike on every rank, W by distributed
   solves summed over the ranks, rank 0's contact solution broadcast) against a rigid plane
   (block_on_floor, the cylinder press at level 0), between two deformable bodies whose contact
