@@ -163,8 +163,9 @@ def compare_h5(name, n, ref, run, rtol, probe_scale, frame_ties=False):
     # detection keeps the face it had, doc/collide.md): both frames are right, and they differ by
     # the angle between the two faces, which the deformation opened, at most the bodies' largest
     # rotation, ~ max|u| / the body's size. Where a case has such ties (frame_ties: the arch, whose
-    # blocks' flat sides touch edge on edge; the normals of 2 ranks differed from 1 rank's by 6e-6,
-    # max|u|/size 7e-5) the frame is compared to that bound, elsewhere to rtol; the contact's
+    # blocks' flat sides touch edge on edge; the normals of 2 ranks differed from 1 rank's by 6e-6:
+    # contacts 68 and 69 of its first output step have the 1-rank normals exchanged; max|u|/size
+    # 7e-5) the frame is compared to that bound, elsewhere to rtol; the contact's
     # position, gap and world force (frame-independent) always to rtol above.
     FRAME = ("contacts/*/normal", "contacts/*/t1", "contacts/*/t2", "contacts/*/r_local")
     rot = 0.0
