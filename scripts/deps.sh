@@ -8,6 +8,9 @@ libseccomp-dev libcmocka-dev libsuitesparse-dev libopenblas0 pkg-config python3-
 [ "${1:-}" = bench ] && PKGS="$PKGS libsiconos-numerics-dev"
 # `deps.sh fuzz`: also clang and its runtimes (libFuzzer, the sanitizers) for make fuzz
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
+# `deps.sh paraview`: also ParaView's pvpython for make check-paraview (about 140 MB to fetch,
+# 800 MB installed: not for make check; doc/mpi.md "Outputs")
+[ "${1:-}" = paraview ] && PKGS="$PKGS paraview python3-paraview"
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

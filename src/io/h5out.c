@@ -1,6 +1,8 @@
 /* fcsim — the run.h5 + run.xdmf writer (writer.h): metadata and meshes at open, fields and
  * contacts per output step (flushed), the probe and statistics tables, the verdict and the haptic
  * loop's group at the end, then run.xdmf describing what run.h5 holds.
+ * On several MPI ranks every rank opens this writer and run.h5 is written collectively, each rank
+ * a block of the rows in the mesh's order, in the 1-rank layout (H5OpenPar below; doc/mpi.md "Outputs on several ranks").
  * The layout is documented in doc/output-format.md and checked by scripts/check_output.py. */
 #include "writer.h"
 #include <errno.h>
@@ -33,7 +35,7 @@
     if (PetscUnlikely(h5failed)) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: %s failed: %s", (file), h5failed, h5reason); \
   } while (0)
 
-/* The reason of the last HDF5 failure (one process writes: a module buffer is enough). */
+/* The reason of the last HDF5 failure (one output per process: a module buffer is enough). */
 static char h5reason[256];
 
 static herr_t H5ReasonWalk(unsigned n, const H5E_error2_t *err, void *ctx)
@@ -79,9 +81,10 @@ typedef struct {
 } FcTable;
 
 typedef struct {
-  char    h5path[PETSC_MAX_PATH_LEN];
-  hid_t   h5;
-  FcTable probes, stats;
+  char      h5path[PETSC_MAX_PATH_LEN];
+  hid_t     h5;
+  PetscBool par; /* several ranks: run.h5 open on every rank (H5OpenPar) */
+  FcTable   probes, stats;
   /* FcOutputSetVerdict: the verdict, written at close as /verdict */
   PetscBool       has_verdict;
   FcOutputVerdict verdict;
@@ -115,23 +118,81 @@ cleanup:
   PetscFunctionReturn(0);
 }
 
-/* An n-dimensional dataset written in one go (contiguous; data may be NULL when empty). */
+/* While run.h5 is open on every rank (several ranks, the output steps): the ranks, and the
+ * collective transfer list of every H5Dwrite. Off (size 0) while one process writes the file. */
+static struct {
+  PetscMPIInt rank, size;
+  hid_t       dxpl;
+} h5par = {0, 0, H5I_INVALID_HID};
+
+/* Several ranks: the memory and file selections of this rank's share of a dataset, its block of
+ * rows [n0 r/N, n0 (r+1)/N): every row written once, the ranks sharing the work, one contiguous
+ * hyperslab each (a union of many is built in quadratic time by HDF5 1.10). *offset: the block's
+ * first value, for data that every rank holds whole (contacts, von Mises stress: replicated). */
+static herr_t H5SelectBlock(hid_t fspace, int rank, const hsize_t dims[], hid_t *mspace, hsize_t *offset)
+{
+  hsize_t start[2] = {0, 0}, count[2] = {0, 0}, row = rank > 1 ? dims[1] : 1, n;
+
+  start[0] = dims[0] * (hsize_t)h5par.rank / (hsize_t)h5par.size;
+  count[0] = dims[0] * (hsize_t)(h5par.rank + 1) / (hsize_t)h5par.size - start[0];
+  count[1] = row;
+  n        = count[0] * row;
+  *offset  = start[0] * row;
+  *mspace  = H5Screate_simple(1, n ? &n : (hsize_t[]){1}, NULL);
+  if (*mspace < 0) return -1;
+  if (!n) return H5Sselect_none(*mspace) < 0 || H5Sselect_none(fspace) < 0 ? -1 : 0;
+  return H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
+}
+
+/* An n-dimensional dataset written in one go (contiguous; data may be NULL when empty). On
+ * several ranks (h5par) collectively: every rank holds the same data and writes its block. */
 static PetscErrorCode H5WriteArray(
   hid_t loc, const char *name, hid_t memtype, hid_t filetype, int rank, const hsize_t dims[], const void *data, const char *file)
 {
   const char *h5failed = NULL;
-  hid_t       space = H5I_INVALID_HID, dset = H5I_INVALID_HID;
-  hsize_t     count = 1;
+  hid_t       space = H5I_INVALID_HID, dset = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+  hsize_t     count = 1, offset = 0;
 
   PetscFunctionBegin;
   for (int i = 0; i < rank; i++) count *= dims[i];
   FcH5Try(space = H5Screate_simple(rank, dims, NULL));
   FcH5Try(dset = H5Dcreate2(loc, name, filetype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (count) FcH5Try(H5Dwrite(dset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data));
+  if (count && h5par.size > 1) {
+    FcH5Try(H5SelectBlock(space, rank, dims, &mspace, &offset));
+    FcH5Try(H5Dwrite(dset, memtype, mspace, space, h5par.dxpl, (const char *)data + offset * H5Tget_size(memtype)));
+  } else if (count) FcH5Try(H5Dwrite(dset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data));
   FcH5Try(H5Dclose(dset));
   dset = H5I_INVALID_HID;
 cleanup:
   if (dset >= 0) H5Dclose(dset);
+  if (mspace >= 0) H5Sclose(mspace);
+  if (space >= 0) H5Sclose(space);
+  FcH5Raise(file);
+  PetscFunctionReturn(0);
+}
+
+/* Several ranks: a body's (N, 3) nodal field, each rank its block of rows in the mesh's order
+ * (block: the rows [n r/P, n (r+1)/P) only, FcOutputFields.u_block), in one collective H5Dwrite. */
+static PetscErrorCode H5WriteBlockRows(hid_t loc, const char *name, hsize_t nnodes, const PetscReal *block, const char *file)
+{
+  const char *h5failed = NULL;
+  hid_t       space = H5I_INVALID_HID, dset = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+  hsize_t     dims[2] = {nnodes, 3}, offset;
+
+  PetscFunctionBegin;
+  FcH5Try(space = H5Screate_simple(2, dims, NULL));
+  FcH5Try(dset = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  FcH5Try(H5SelectBlock(space, 2, dims, &mspace, &offset));
+  if (H5Sget_select_npoints(mspace) > 0 && !block) {
+    h5failed = "H5Dwrite (no rows of this rank)";
+    goto cleanup;
+  }
+  FcH5Try(H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, space, h5par.dxpl, block ? (const void *)block : (const void *)dims));
+  FcH5Try(H5Dclose(dset));
+  dset = H5I_INVALID_HID;
+cleanup:
+  if (dset >= 0) H5Dclose(dset);
+  if (mspace >= 0) H5Sclose(mspace);
   if (space >= 0) H5Sclose(space);
   FcH5Raise(file);
   PetscFunctionReturn(0);
@@ -272,15 +333,22 @@ static PetscErrorCode H5WriteMeshContents(hid_t g, const FcOutputMesh *m, const 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode H5WriteFieldsContents(hid_t g, const FcOutputMesh *m, const FcOutputFields *f, PetscInt64 step, PetscReal time, const char *file)
+/* par: several ranks, this rank's block of the rows of u and v (one rank: the whole arrays) */
+static PetscErrorCode H5WriteFieldsContents(
+  hid_t g, const FcOutputMesh *m, PetscBool par, const FcOutputFields *f, PetscInt64 step, PetscReal time, const char *file)
 {
   hsize_t dims[2];
 
   PetscFunctionBegin;
   dims[0] = (hsize_t)m->nnodes;
   dims[1] = 3;
-  PetscCall(H5WriteReals(g, "displacement", 2, dims, f->u, file));
-  PetscCall(H5WriteReals(g, "velocity", 2, dims, f->v, file));
+  if (par) {
+    PetscCall(H5WriteBlockRows(g, "displacement", dims[0], f->u_block, file));
+    PetscCall(H5WriteBlockRows(g, "velocity", dims[0], f->v_block, file));
+  } else {
+    PetscCall(H5WriteReals(g, "displacement", 2, dims, f->u, file));
+    PetscCall(H5WriteReals(g, "velocity", 2, dims, f->v, file));
+  }
   dims[0] = (hsize_t)m->nelems;
   PetscCall(H5WriteReals(g, "von_mises", 1, dims, f->vm, file));
   PetscCall(H5WriteScalarAttr(g, "time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &time, file));
@@ -380,7 +448,8 @@ static PetscErrorCode H5Open(H5Out *o, const FcOutputSpec *spec, const FcOutputS
 
   PetscFunctionBegin;
   PetscCall(FcOutputPathJoin(o->h5path, sizeof o->h5path, s->dir, "run.h5"));
-  /* Serial file access even in the OpenMPI build of HDF5: one process writes. STRONG close
+  /* Serial file access even in the OpenMPI build of HDF5: one process writes (on several ranks,
+   * rank 0 in this phase: H5OpenPar). STRONG close
    * degree: closing the file also closes anything an error path might have left open. */
   FcH5Try(fapl = H5Pcreate(H5P_FILE_ACCESS));
   FcH5Try(H5Pset_fapl_sec2(fapl));
@@ -397,6 +466,79 @@ cleanup:
     if (spec->partition && spec->partition[b]) PetscCall(H5WritePartition(o, s->meshes[b].name, PetscMax(spec->nranks, 1), spec->partition[b]));
   }
   FcH5Check(H5Fflush(o->h5, H5F_SCOPE_LOCAL), o->h5path);
+  PetscFunctionReturn(0);
+}
+
+/* Close run.h5 (either driver); a failed close leaves HDF5 unusable (h5unusable). */
+static PetscErrorCode H5CloseFile(H5Out *o)
+{
+  herr_t rc;
+
+  PetscFunctionBegin;
+  rc    = H5Fclose(o->h5);
+  o->h5 = H5I_INVALID_HID;
+  if (rc < 0) h5unusable = PETSC_TRUE;
+  FcH5Check(rc, o->h5path);
+  PetscFunctionReturn(0);
+}
+
+/* Several ranks (doc/mpi.md "Outputs"): rank 0 creates run.h5 and writes the metadata and meshes
+ * with the serial driver, as one process does (the variable-length strings of /fcsim are datasets,
+ * which HDF5 1.10 cannot write through MPI-IO), and closes it; then every rank reopens it with the
+ * MPI-IO driver (H5Pset_fapl_mpio) for the output steps. Rank 0's outcome is broadcast first: the
+ * other ranks return its error silently (rank 0 printed the line). */
+static PetscErrorCode H5OpenPar(H5Out *o, const FcOutputSpec *spec, const FcOutputState *s)
+{
+  const char    *h5failed = NULL;
+  hid_t          fapl     = H5I_INVALID_HID;
+  PetscErrorCode ierr     = 0;
+  int            code;
+
+  PetscFunctionBegin;
+  if (!s->rank) {
+    ierr = H5Open(o, spec, s);
+    if (!ierr) ierr = H5CloseFile(o);
+  }
+  code = (int)ierr;
+  PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+  if (code) return s->rank ? (PetscErrorCode)code : ierr;
+  PetscCall(FcOutputPathJoin(o->h5path, sizeof o->h5path, s->dir, "run.h5"));
+  FcH5Try(fapl = H5Pcreate(H5P_FILE_ACCESS));
+  FcH5Try(H5Pset_fapl_mpio(fapl, PETSC_COMM_WORLD, MPI_INFO_NULL));
+  FcH5Try(o->h5 = H5Fopen(o->h5path, H5F_ACC_RDWR, fapl));
+  FcH5Try(h5par.dxpl = H5Pcreate(H5P_DATASET_XFER));
+  FcH5Try(H5Pset_dxpl_mpio(h5par.dxpl, H5FD_MPIO_COLLECTIVE));
+  h5par.rank = s->rank;
+  h5par.size = s->size;
+  o->par     = PETSC_TRUE;
+cleanup:
+  if (fapl >= 0) H5Pclose(fapl);
+  FcH5Raise(o->h5path);
+  PetscFunctionReturn(0);
+}
+
+/* Several ranks, at the end: close the file on every rank (collective), then rank 0 reopens it
+ * with the serial driver for the tables of the end (their column names are variable-length
+ * strings) and the verdict, which it holds. *done: a rank other than 0, nothing more to write. */
+static PetscErrorCode H5ReopenSerial(H5Out *o, PetscBool *done)
+{
+  const char *h5failed = NULL;
+  hid_t       fapl     = H5I_INVALID_HID;
+
+  PetscFunctionBegin;
+  h5par.size = 0;
+  if (h5par.dxpl >= 0) H5Pclose(h5par.dxpl);
+  h5par.dxpl = H5I_INVALID_HID;
+  PetscCall(H5CloseFile(o));
+  *done = (PetscBool)(h5par.rank != 0);
+  if (*done) PetscFunctionReturn(0);
+  FcH5Try(fapl = H5Pcreate(H5P_FILE_ACCESS));
+  FcH5Try(H5Pset_fapl_sec2(fapl));
+  FcH5Try(H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG));
+  FcH5Try(o->h5 = H5Fopen(o->h5path, H5F_ACC_RDWR, fapl));
+cleanup:
+  if (fapl >= 0) H5Pclose(fapl);
+  FcH5Raise(o->h5path);
   PetscFunctionReturn(0);
 }
 
@@ -651,6 +793,17 @@ static PetscErrorCode H5DestroyOut(void **ctx, PetscBool report)
   if (!o) PetscFunctionReturn(0);
   *ctx = NULL;
   PetscCall(PetscStrncpy(h5path, o->h5path, sizeof h5path));
+  if (o->h5 >= 0 && h5par.size > 1) {
+    /* run.h5 still open on every rank: after an error, which may be this rank's alone, a
+     * collective close could wait for ever. It stays open, and fcsim ends without finalizing
+     * HDF5 (the run's folder is removed; doc/mpi.md "Failures on several ranks"). */
+    h5unusable = PETSC_TRUE;
+    o->h5      = H5I_INVALID_HID;
+    report     = PETSC_FALSE;
+  }
+  if (h5par.dxpl >= 0) H5Pclose(h5par.dxpl);
+  h5par.dxpl = H5I_INVALID_HID;
+  h5par.size = 0;
   if (o->h5 >= 0) h5rc = H5Fclose(o->h5);
   PetscCall(H5TableFree(&o->probes));
   PetscCall(H5TableFree(&o->stats));
@@ -675,7 +828,7 @@ static PetscErrorCode H5OpenOut(const FcOutputSpec *spec, const FcOutputState *s
   *ctx  = o;
   ierr  = H5TableInit(&o->probes, spec->nprobe_cols, spec->probe_cols);
   if (!ierr) ierr = H5TableInit(&o->stats, spec->nstat_cols, spec->stat_cols);
-  if (!ierr) ierr = H5Open(o, spec, s);
+  if (!ierr) ierr = s->size > 1 ? H5OpenPar(o, spec, s) : H5Open(o, spec, s);
   if (ierr) PetscCall(H5DestroyOut(ctx, PETSC_FALSE));
   PetscCall(ierr);
   PetscFunctionReturn(0);
@@ -691,7 +844,7 @@ static PetscErrorCode H5Fields(void *ctx, const FcOutputState *s, PetscInt step,
   PetscFunctionBegin;
   for (PetscInt b = 0; b < s->nbodies; b++) {
     PetscCall(PetscSNPrintf(path, sizeof path, "/bodies/%s/fields/%06" PetscInt_FMT, s->meshes[b].name, k));
-    FcH5WithGroup(o, path, g, H5WriteFieldsContents(g, &s->meshes[b], &fields[b], (PetscInt64)step, time, o->h5path));
+    FcH5WithGroup(o, path, g, H5WriteFieldsContents(g, &s->meshes[b], o->par, &fields[b], (PetscInt64)step, time, o->h5path));
   }
   /* Data of finished steps reaches the disk even if the run dies later. */
   FcH5Check(H5Fflush(o->h5, H5F_SCOPE_LOCAL), o->h5path);
@@ -770,6 +923,11 @@ static PetscErrorCode H5Finish(void *ctx, const FcOutputState *s)
   herr_t rc;
 
   PetscFunctionBegin;
+  if (o->par) {
+    PetscBool done;
+    PetscCall(H5ReopenSerial(o, &done));
+    if (done) PetscFunctionReturn(0);
+  }
   FcH5WithGroup(o, "/output", g, H5WriteOutputContents(g, s, o->h5path));
   FcH5WithGroup(o, "/probes", g, H5WriteTableContents(g, &o->probes, o->h5path));
   FcH5WithGroup(o, "/stats", g, H5WriteTableContents(g, &o->stats, o->h5path));
@@ -785,6 +943,7 @@ static PetscErrorCode H5Finish(void *ctx, const FcOutputState *s)
 const FcWriterType FcWriterH5 = {
   .name           = "hdf5",
   .names_contacts = PETSC_TRUE, /* the XDMF grid "contacts" */
+  .collective     = PETSC_TRUE, /* run.h5 on several ranks: collective HDF5 */
   .want           = H5Want,
   .open           = H5OpenOut,
   .fields         = H5Fields,

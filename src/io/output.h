@@ -25,6 +25,11 @@ typedef struct {
   const PetscReal *u;  /* 3*nnodes displacement */
   const PetscReal *v;  /* 3*nnodes velocity */
   const PetscReal *vm; /* nelems von Mises stress (Cauchy, element centroid) */
+  /* Several ranks (run.h5 written collectively, doc/mpi.md): this rank's block of the rows of u
+   * and v in the mesh's node order, nodes [nnodes r/N, nnodes (r+1)/N) (3 values each); u and v
+   * (every node, for rank 0's VTK files) may then be NULL when the run writes no VTK. NULL on
+   * one rank. */
+  const PetscReal *u_block, *v_block;
 } FcOutputFields;
 
 /* Contacts of one output step, in the contact problem's local frames. */
@@ -52,6 +57,9 @@ typedef struct {
   const char         *command_line;
   PetscInt            nbodies;
   const FcOutputMesh *meshes;
+  /* This process's rank on PETSC_COMM_WORLD: every rank opens the output, run.h5 is written by
+   * all of them together (collective HDF5), the other files by rank 0 alone (doc/mpi.md). */
+  PetscMPIInt rank;
   /* The MPI ranks of the run (0 is read as 1) and, per body (NULL: not recorded), nranks × 2
    * integers: the nodes each rank owns and the elements it assembles (run.h5, doc/mpi.md). */
   PetscInt               nranks;

@@ -19,9 +19,10 @@ typedef struct {
   PetscInt      nout;   /* output steps written so far (fields) */
   PetscInt64   *outstep;
   PetscReal    *outtime;
-  PetscInt      ncon; /* contact outputs so far, one per FcOutputWriteContacts */
-  PetscInt     *conk; /* output step index k of each */
-  PetscInt     *conm; /* number of contacts of each */
+  PetscInt      ncon;       /* contact outputs so far, one per FcOutputWriteContacts */
+  PetscInt     *conk;       /* output step index k of each */
+  PetscInt     *conm;       /* number of contacts of each */
+  PetscMPIInt   rank, size; /* this process on PETSC_COMM_WORLD, and the run's ranks (spec) */
 } FcOutputState;
 
 typedef enum { FC_OUTPUT_PROBES, FC_OUTPUT_STATS } FcOutputTable;
@@ -29,6 +30,9 @@ typedef enum { FC_OUTPUT_PROBES, FC_OUTPUT_STATS } FcOutputTable;
 typedef struct {
   const char *name;
   PetscBool   names_contacts; /* writes a "contacts" object beside the bodies' (a body may not be so named) */
+  /* On several ranks: opened on every rank, and its open, fields, contacts, finish and destroy
+   * are collective (run.h5). The other writers are rank 0's alone. */
+  PetscBool collective;
   PetscBool (*want)(const FcOutputSpec *spec);
   PetscErrorCode (*open)(const FcOutputSpec *spec, const FcOutputState *s, void **ctx);
   /* output step k = s->nout - 1 (the fields just recorded in s) */

@@ -21,7 +21,7 @@ static PetscErrorCode ProbesStep_Private(FcRunContext *rc, FcRunEvent *ev, void 
     PetscCall(FcBodyDeviceRow(m->bodies[b], rc->row + k));
     k += FC_DEVICE_NCOLS;
   }
-  if (rc->out) PetscCall(FcOutputWriteProbes(rc->out, ev->step, ev->time, rc->row)); /* NULL: a rank other than 0 (run.c) */
+  if (rc->out) PetscCall(FcOutputWriteProbes(rc->out, ev->step, ev->time, rc->row)); /* probes.csv: rank 0's (src/io/output.c) */
   PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -53,10 +53,12 @@ static PetscErrorCode VerdictClose_Private(FcRunContext *rc, FcRunEvent *ev, voi
   const FcVerdict *v = (const FcVerdict *)ctx;
   FcVerdictKind    kind;
   FcOutputVerdict  ov;
+  PetscMPIInt      rank;
 
   PetscFunctionBegin;
   (void)ev;
-  if (!rc->out) PetscFunctionReturn(0); /* a rank other than 0 (run.c): rank 0 writes and speaks */
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rc->out || rank) PetscFunctionReturn(0); /* rank 0 writes run.h5:/verdict (at the end, src/io/h5out.c) and speaks */
   PetscCall(FcVerdictDecide(v, &kind));
   ov.verdict            = FcVerdictName(kind);
   ov.collapse_time      = v->collapse_time;
@@ -92,48 +94,129 @@ PetscErrorCode FcRunMonitorVerdict(FcRunMonitors *l, FcVerdict *v)
 typedef struct {
   PetscInt    nbodies;
   PetscReal **vm; /* per deformable body: the von Mises stress of its elements */
+  /* Several ranks, per deformable body: u and v scattered to this rank's block of the mesh's node
+   * order, nodes [n r/N, n (r+1)/N), the rows it writes into run.h5 (collective HDF5, one
+   * contiguous hyperslab per rank: src/io/h5out.c). One scatter of O(n/N) per rank, no gather;
+   * NULL for a body whose vectors every rank holds whole (sequential): its block is read in place. */
+  VecScatter *toblock;
+  Vec        *ublock, *vblock;
+  PetscInt   *bstart; /* the block's first node */
 } FieldsMon;
 
-static PetscErrorCode FieldsOpen_Private(FcRunContext *rc, FcRunEvent *ev, void *ctx)
+/* Several ranks: the scatter of a partitioned body's vectors to this rank's block of the mesh's
+ * node order (FcBodyDofMaps: n2d[k], the distributed index of mesh DoF k). */
+static PetscErrorCode FieldsBlock_Private(FieldsMon *f, PetscInt b, FcBody body, PetscMPIInt rank, PetscMPIInt size)
 {
-  FieldsMon *f = (FieldsMon *)ctx;
-  FcModel   *m = rc->model;
+  const FcMesh   *mesh = FcBodyFieldMesh(body);
+  const PetscInt *n2d, *d2n;
+  PetscInt        rstart, rend, n = mesh->nnodes, a = n * rank / size, z = n * (rank + 1) / size;
+  PetscMPIInt     vsize;
+  IS              from, to;
 
   PetscFunctionBegin;
-  (void)ev;
-  PetscCall(PetscCalloc1(m->nbodies + 1, &f->vm));
-  f->nbodies = m->nbodies;
-  for (PetscInt b = 0; b < m->nbodies; b++)
-    if (FcBodyFieldMesh(m->bodies[b])) PetscCall(PetscMalloc1(FcBodyFieldMesh(m->bodies[b])->nelems, &f->vm[b]));
+  f->bstart[b] = a;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)FcBodyU(body)), &vsize));
+  if (vsize == 1) PetscFunctionReturn(0); /* every rank holds the whole vector */
+  PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rstart, &rend));
+  if (n2d) PetscCall(ISCreateGeneral(PETSC_COMM_SELF, 3 * (z - a), n2d + 3 * a, PETSC_COPY_VALUES, &from));
+  else PetscCall(ISCreateStride(PETSC_COMM_SELF, 3 * (z - a), 3 * a, 1, &from));
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, 3 * (z - a), 3 * a, 1, &to));
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, 3 * (z - a), 3 * n, &f->ublock[b]));
+  PetscCall(VecDuplicate(f->ublock[b], &f->vblock[b]));
+  PetscCall(VecScatterCreate(FcBodyU(body), from, f->ublock[b], to, &f->toblock[b]));
+  PetscCall(ISDestroy(&from));
+  PetscCall(ISDestroy(&to));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode WriteFields_Private(FcModel *m, FcOutput out, PetscInt step, PetscReal t, PetscReal **vm)
+static PetscErrorCode FieldsOpen_Private(FcRunContext *rc, FcRunEvent *ev, void *ctx)
+{
+  FieldsMon  *f = (FieldsMon *)ctx;
+  FcModel    *m = rc->model;
+  PetscMPIInt rank, size;
+
+  PetscFunctionBegin;
+  (void)ev;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscCalloc1(m->nbodies + 1, &f->vm));
+  f->nbodies = m->nbodies;
+  if (size > 1) PetscCall(PetscCalloc4(m->nbodies + 1, &f->toblock, m->nbodies + 1, &f->ublock, m->nbodies + 1, &f->vblock, m->nbodies + 1, &f->bstart));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    if (!FcBodyFieldMesh(m->bodies[b])) continue;
+    PetscCall(PetscMalloc1(FcBodyFieldMesh(m->bodies[b])->nelems, &f->vm[b]));
+    if (size > 1) PetscCall(FieldsBlock_Private(f, b, m->bodies[b], rank, size));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Several ranks: this rank's block of the rows of x (u or v of body b) in the mesh's order. */
+static PetscErrorCode FieldsBlockGet_Private(FieldsMon *f, PetscInt b, Vec x, Vec block, const PetscReal **a)
+{
+  PetscFunctionBegin;
+  if (!f->toblock[b]) { /* a sequential vector: the block in place */
+    PetscCall(VecGetArrayRead(x, a));
+    *a += 3 * f->bstart[b];
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecScatterBegin(f->toblock[b], x, block, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(f->toblock[b], x, block, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArrayRead(block, a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FieldsBlockRestore_Private(FieldsMon *f, PetscInt b, Vec x, Vec block, const PetscReal **a)
+{
+  PetscFunctionBegin;
+  if (!*a) PetscFunctionReturn(0);
+  if (!f->toblock[b]) {
+    *a -= 3 * f->bstart[b];
+    PetscCall(VecRestoreArrayRead(x, a));
+  } else PetscCall(VecRestoreArrayRead(block, a));
+  PetscFunctionReturn(0);
+}
+
+/* vtk: the run writes VTK files (rank 0's: every node's values gathered to it) */
+static PetscErrorCode WriteFields_Private(FcModel *m, FieldsMon *fm, FcOutput out, PetscBool vtk, PetscInt step, PetscReal t)
 {
   FcOutputFields *f;
   FcVecAll       *u, *v;
-  PetscInt        k = 0;
+  PetscInt       *ib, k = 0;
+  PetscMPIInt     size;
 
   PetscFunctionBegin;
-  PetscCall(PetscCalloc3(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscCalloc4(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v, m->nbodies, &ib));
   for (PetscInt b = 0; b < m->nbodies; b++) {
     if (!FcBodyFieldMesh(m->bodies[b])) continue; /* bodies without nodal fields (rigid) */
-    PetscCall(FcBodyVonMises(m->bodies[b], vm[b]));
-    /* in global order on every rank (one rank: the vectors' own arrays); rank 0 writes them,
-     * a first step before collective HDF5 (doc/mpi.md) */
-    PetscCall(FcVecAllBegin(FcBodyU(m->bodies[b]), &u[b]));
-    PetscCall(FcVecAllBegin(FcBodyV(m->bodies[b]), &v[b]));
+    PetscCall(FcBodyVonMises(m->bodies[b], fm->vm[b]));
+    /* one rank: the vectors' own arrays, in the mesh's order. Several: each rank's block of the
+     * mesh's order goes to run.h5 (written collectively); the VTK files, rank 0's, take every
+     * node, gathered (FcVecAll, collective) */
+    if (size > 1) {
+      PetscCall(FieldsBlockGet_Private(fm, b, FcBodyU(m->bodies[b]), fm->ublock[b], &f[k].u_block));
+      PetscCall(FieldsBlockGet_Private(fm, b, FcBodyV(m->bodies[b]), fm->vblock[b], &f[k].v_block));
+    }
+    if (size == 1 || vtk) {
+      PetscCall(FcVecAllBegin(FcBodyU(m->bodies[b]), &u[b]));
+      PetscCall(FcVecAllBegin(FcBodyV(m->bodies[b]), &v[b]));
+    }
     f[k].u  = u[b].a;
     f[k].v  = v[b].a;
-    f[k].vm = vm[b];
-    k++;
+    f[k].vm = fm->vm[b];
+    ib[k++] = b;
   }
   if (out) PetscCall(FcOutputWriteFields(out, step, t, f));
-  for (PetscInt b = 0; b < m->nbodies; b++) {
+  for (PetscInt j = 0; j < k; j++) {
+    PetscInt b = ib[j];
     PetscCall(FcVecAllEnd(&u[b]));
     PetscCall(FcVecAllEnd(&v[b]));
+    if (size > 1) {
+      PetscCall(FieldsBlockRestore_Private(fm, b, FcBodyU(m->bodies[b]), fm->ublock[b], &f[j].u_block));
+      PetscCall(FieldsBlockRestore_Private(fm, b, FcBodyV(m->bodies[b]), fm->vblock[b], &f[j].v_block));
+    }
   }
-  PetscCall(PetscFree3(f, u, v));
+  PetscCall(PetscFree4(f, u, v, ib));
   PetscFunctionReturn(0);
 }
 
@@ -175,7 +258,7 @@ static PetscErrorCode FieldsStep_Private(FcRunContext *rc, FcRunEvent *ev, void 
   PetscFunctionBegin;
   if (!(ev->step == 0 || ev->step % rc->c->output_every == 0 || ev->last)) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
-  PetscCall(WriteFields_Private(rc->model, rc->out, ev->step, ev->time, f->vm));
+  PetscCall(WriteFields_Private(rc->model, f, rc->out, rc->c->output_vtk, ev->step, ev->time));
   if (rc->contact) PetscCall(WriteContacts_Private(rc->contact, rc->out, ev->step, ev->time));
   PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -189,6 +272,12 @@ static PetscErrorCode FieldsDestroy_Private(void **ctx)
   if (!f) PetscFunctionReturn(0);
   for (PetscInt b = 0; f->vm && b < f->nbodies; b++) PetscCall(PetscFree(f->vm[b]));
   PetscCall(PetscFree(f->vm));
+  for (PetscInt b = 0; f->toblock && b < f->nbodies; b++) {
+    PetscCall(VecScatterDestroy(&f->toblock[b]));
+    PetscCall(VecDestroy(&f->ublock[b]));
+    PetscCall(VecDestroy(&f->vblock[b]));
+  }
+  if (f->toblock) PetscCall(PetscFree4(f->toblock, f->ublock, f->vblock, f->bstart));
   PetscCall(PetscFree(*ctx));
   PetscFunctionReturn(0);
 }
@@ -216,7 +305,7 @@ static PetscErrorCode FCLIBStep_Private(FcRunContext *rc, FcRunEvent *ev, void *
   if (ev->step == 0 || !rc->contact) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(FC_EVENT_Output, 0, 0, 0, 0));
   PetscCall(FcContactStepGetProblem(rc->contact, &p, &r));
-  if (p && rc->out) PetscCall(FcOutputWriteProblem(rc->out, ev->step, p, r)); /* out NULL: a rank other than 0 (run.c) */
+  if (p && rc->out) PetscCall(FcOutputWriteProblem(rc->out, ev->step, p, r)); /* the FCLIB files: rank 0's (src/io/output.c) */
   PetscCall(PetscLogEventEnd(FC_EVENT_Output, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

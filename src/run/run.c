@@ -39,8 +39,9 @@ static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, c
 /* ---- several ranks (mpiexec -n N; doc/mpi.md) ----------------------------------------------
  * Every rank reads the case and meshes the bodies (a replicated mesh), assembles its share of the
  * elements into the distributed matrices and vectors, and factors with MUMPS in parallel; rank 0
- * alone checks, creates and commits the output folder and writes every file, from vectors
- * gathered to it. A result rank 0 decides (the folder, the estimate's disk space) is broadcast,
+ * alone checks, creates and commits the output folder; every rank writes run.h5 with the others
+ * (collective HDF5, each a block of its rows), rank 0 the other files, from vectors gathered to it
+ * (src/io/output.h). A result rank 0 decides (the folder, the estimate's disk space) is broadcast,
  * so that every rank takes the same path. */
 static PetscMPIInt RunRank_Private(void)
 {
@@ -346,7 +347,9 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
   spec.probe_cols  = (const char *const *)rs->cols;
   spec.nstat_cols  = FcStepNumStats;
   spec.stat_cols   = FcStepStatNames;
-  if (!RunRank_Private()) PetscCall(FcOutputOpen(&spec, &rs->out)); /* the other ranks: out NULL, nothing written */
+  spec.rank        = RunRank_Private();
+  /* on every rank: run.h5 is written by all of them, the other files by rank 0 (output.h) */
+  PetscCall(FcOutputOpen(&spec, &rs->out));
   PetscCall(PetscMalloc1(PetscMax(rs->ncols, FcStepNumStats) + 1, &rs->row));
   PetscFunctionReturn(0);
 }
@@ -470,7 +473,7 @@ static PetscErrorCode RunStateDestroy_Private(RunState *rs, PetscBool failed)
 
 PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converged)
 {
-  char           final[PETSC_MAX_PATH_LEN], kept[PETSC_MAX_PATH_LEN + 96];
+  char           final[PETSC_MAX_PATH_LEN], kept[PETSC_MAX_PATH_LEN + 96], tmpdir[PETSC_MAX_PATH_LEN + 64];
   FcOutDir       od;
   RunState       rs;
   PetscInt       nfail = 0, stopped = 0, ndone = 0;
@@ -522,8 +525,11 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     if (!ierr) ierr = EstimateMeshes_Private(c, &rs, od.final, o->force, &est);
     if (!ierr) ierr = FromRank0_Private(rank ? 0 : FcOutDirCreate(&od));
   }
+  /* every rank opens run.h5 in rank 0's temporary folder (collective HDF5: doc/mpi.md) */
+  if (!ierr) ierr = PetscStrncpy(tmpdir, od.tmp, sizeof tmpdir);
+  if (!ierr && size > 1) ierr = MPI_Bcast(tmpdir, (PetscMPIInt)sizeof tmpdir, MPI_CHAR, 0, PETSC_COMM_WORLD) == MPI_SUCCESS ? 0 : PETSC_ERR_MPI;
   stepping = (PetscBool)!ierr;
-  if (!ierr) ierr = RunSteps_Private(c, o, od.tmp, &rs, converged, &nfail, &stopped, &ndone);
+  if (!ierr) ierr = RunSteps_Private(c, o, tmpdir, &rs, converged, &nfail, &stopped, &ndone);
   {
     PetscErrorCode ierr2 = RunStateDestroy_Private(&rs, (PetscBool)(ierr != 0));
     if (!ierr) ierr = ierr2;
@@ -543,6 +549,10 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
     if (size > 1 && stepping && ierr != FC_ERR_INPUT && ierr != PETSC_ERR_SIG) MPI_Abort(PETSC_COMM_WORLD, 1);
     return ierr;
   }
+  /* Every rank has closed run.h5 without an error before rank 0 renames the folder: a rank that
+   * failed called MPI_Abort above, which ends the others here (the folder keeps its temporary
+   * name, never the target's). */
+  if (size > 1) PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   if (rank) PetscFunctionReturn(0); /* the folder is rank 0's */
   if (*converged) {
     PetscCall(FcOutDirCommit(&od));

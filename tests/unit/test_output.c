@@ -164,7 +164,7 @@ static void write_run_ex(const FcOutputSpec *spec, PetscBool contacts)
             v[b][3 * i + c] = fval(b, k, i, c, 1);
           }
         for (int e = 0; e < meshes[b].nelems; e++) vm[b][e] = vmval(b, k, e);
-        f[b] = (FcOutputFields){u[b], v[b], vm[b]};
+        f[b] = (FcOutputFields){.u = u[b], .v = v[b], .vm = vm[b]};
       }
       assert_int_equal(FcOutputWriteFields(out, s, step_time(s), f), 0);
       if (contacts) {
@@ -934,8 +934,8 @@ static void test_write_errors(void **state)
   PetscReal    u[30] = {0}, vm[2] = {0};
   // clang-format off
   FcOutputFields f[NB] = {
-    {u, u, vm},
-    {u, u, vm}
+    {.u = u, .v = u, .vm = vm},
+    {.u = u, .v = u, .vm = vm}
   };
   // clang-format on
 
@@ -999,8 +999,8 @@ static void test_contact_errors(void **state)
   PetscReal    u[30] = {0}, vm[2] = {0};
   // clang-format off
   FcOutputFields   f[NB] = {
-    {u, u, vm},
-    {u, u, vm}
+    {.u = u, .v = u, .vm = vm},
+    {.u = u, .v = u, .vm = vm}
   };
   // clang-format on
   ContactData      d;
