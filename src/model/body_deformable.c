@@ -702,6 +702,8 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
    * full residual, contact forces of the last contact solve included. */
   PetscCall(VecCopy(d->r, d->rfree));
   if (b->fcontact) PetscCall(VecAXPY(d->r, -1.0, b->fcontact));
+  /* FcBodySetContactInFree (compliance "lagged"): the free increment from the full residual */
+  if (b->fcontact && b->contact_in_free) PetscCall(VecCopy(d->r, d->rfree));
   PetscCall(VecCopy(d->r, d->work));
   {
     PetscScalar *rf, *rw;
@@ -746,7 +748,21 @@ static PetscErrorCode Solve_Deformable(FcBody b, const FcStepInfo *s, PetscReal 
     PetscCall(KSPSolve(d->ksp, d->rfree, d->dx));
     PetscCall(CorotPost_Private(d, xi, d->dx));
   } else if (d->schur) PetscCall(FcSchurSolve(d->schur, d->rfree, d->dx));
-  else PetscCall(KSPSolve(d->ksp, d->rfree, d->dx));
+  else {
+    PetscBool iterative, ok;
+    PetscCall(PetscObjectTypeCompare((PetscObject)d->ksp, KSPPREONLY, &iterative));
+    iterative = (PetscBool)!iterative;
+    if (iterative) { /* a Krylov method (compliance "lagged"): a failure fails the Newton iteration */
+      PetscCall(FcBodyKrylovSolve(b, d->rfree, d->dx, &ok));
+      PetscCall(PetscLogEventEnd(FC_EVENT_Solve, 0, 0, 0, 0));
+      PetscCall(PetscTime(&t1));
+      b->times.solve += t1 - t0;
+      *dxnorm = PETSC_INFINITY;
+      if (ok) PetscCall(VecNorm(d->dx, NORM_2, dxnorm));
+      PetscFunctionReturn(0);
+    }
+    PetscCall(KSPSolve(d->ksp, d->rfree, d->dx));
+  }
   PetscCall(PetscLogEventEnd(FC_EVENT_Solve, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   b->times.solve += t1 - t0;
@@ -1203,6 +1219,43 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
     } else PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
   }
   PetscCall(KSPSetFromOptions(d->ksp));
+  PetscFunctionReturn(0);
+}
+
+/* CG needs A positive definite (and the preconditioner): a Newton matrix that is not (K indefinite
+ * under compression, the inertia correction not available to a Krylov solve) stops it with
+ * DIVERGED_INDEFINITE_MAT. GMRES (Saad & Schultz 1986), right-preconditioned so that its residual is
+ * the true one, needs neither: the same system is solved again with it, and the KSP goes back to CG
+ * for the next solve. A failure after that is reported (ok false, -info and verbosity) for the step
+ * to fail, not the run. */
+PetscErrorCode FcBodyKrylovSolve(FcBody b, Vec rhs, Vec x, PetscBool *ok)
+{
+  Deformable        *d = (Deformable *)b->data;
+  KSPConvergedReason reason;
+  PetscBool          cg;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSolve(d->ksp, rhs, x));
+  PetscCall(KSPGetConvergedReason(d->ksp, &reason));
+  PetscCall(PetscObjectTypeCompare((PetscObject)d->ksp, KSPCG, &cg));
+  if (reason < 0 && cg) {
+    PetscCall(PetscInfo(d->ksp, "Body %s: CG failed (%s); the system again with GMRES\n", b->name, KSPConvergedReasons[reason]));
+    PetscCall(KSPSetType(d->ksp, KSPGMRES));
+    PetscCall(KSPSetPCSide(d->ksp, PC_RIGHT));
+    PetscCall(KSPSetNormType(d->ksp, KSP_NORM_UNPRECONDITIONED));
+    PetscCall(KSPSolve(d->ksp, rhs, x));
+    PetscCall(KSPGetConvergedReason(d->ksp, &reason));
+    PetscCall(KSPSetType(d->ksp, KSPCG));
+    PetscCall(KSPSetPCSide(d->ksp, PC_LEFT));
+    PetscCall(KSPSetNormType(d->ksp, KSP_NORM_UNPRECONDITIONED));
+  }
+  *ok = (PetscBool)(reason >= 0);
+  if (!*ok) {
+    PetscCall(PetscInfo(d->ksp, "Body %s: the Krylov solve failed (%s)\n", b->name, KSPConvergedReasons[reason]));
+    if (FcVerbosity > 0)
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "fcsim: body %s: the Krylov solve of a Newton system failed (%s%s): the step does not converge\n",
+        b->name, KSPConvergedReasons[reason], cg ? ", also with GMRES" : ""));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -194,6 +194,9 @@ PetscErrorCode FcBodyGetSchur(FcBody b, FcSchur *sch);
  * every new A (compliance "lagged" makes it a Krylov method with its own preconditioner); NULL for
  * other bodies. */
 PetscErrorCode FcBodyGetKSP(FcBody b, KSP *ksp);
+/* x = A⁻¹ rhs by that KSP when it is a Krylov method: a CG that fails is retried with GMRES; *ok
+ * false if the solve still failed (the Newton iteration fails, not the run; body_deformable.c). */
+PetscErrorCode FcBodyKrylovSolve(FcBody b, Vec rhs, Vec x, PetscBool *ok);
 /* The unknown's increment dx (free part, then + A⁻¹ Hᵀ r: the contact step adds its correction),
  * the state part of the tangential motion (rate: v_k, or u_k − u0) and incscale (a displacement
  * increment is incscale·Δx: dt θ_vq by han2023 eq. 4, or 1). NULL vectors for a body without DoFs. */
@@ -201,6 +204,10 @@ PetscErrorCode FcBodyGetIncrement(FcBody b, Vec *dx, Vec *rate, PetscReal *incsc
 /* Hᵀ r of the last contact solve (force or impulse), which the residual adds: *f = NULL until the
  * contact step first creates it (create = PETSC_TRUE: created, zero, if missing). */
 PetscErrorCode FcBodyGetContactForce(FcBody b, PetscBool create, Vec *f);
+/* on: the free increment solves A dx = −(r − Hᵀ r_last), the full residual with the last contact
+ * forces, instead of −r without them; the correction then adds C (Hᵀ r − Hᵀ r_last), an increment
+ * of the contact forces (compliance "lagged", src/compliance/lagged.c). Off by default. */
+PetscErrorCode FcBodySetContactInFree(FcBody b, PetscBool on);
 /* Several ranks (doc/mpi.md "Contact"): the contact step numbers a body's DoFs as its mesh does
  * (3 node + component, the same on every rank); a partitioned body's vectors number them
  * distributed (src/fem/assembly.c FcAssemblyPartition). n2d[k]: the distributed index of mesh DoF
