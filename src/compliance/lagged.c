@@ -118,6 +118,8 @@ struct _Lagged {
   PetscInt       drift;   /* compliance.refresh_drift: refresh after a step of more Krylov iterations (0: off) */
   PetscInt       kit;     /* the Krylov iterations of the step so far */
   PetscBool      wcache;  /* compliance.w_cache: W from cached columns of F⁻¹ (DelassusCached_Private) */
+  PetscReal      etamax;  /* Converged_Lagged's η_max (-fc_lagged_eta_max) */
+  PetscBool      ew;      /* Converged_Lagged's forcing terms (-fc_lagged_forcing, default true) */
   PetscBool      same;    /* refresh at every new A, in this thread: P = A at every solve, and the
                            * correction is exact's own, total (BeginCorrect_Lagged) */
   LaggedRotation rotation;
@@ -500,7 +502,7 @@ static PetscErrorCode PCApply_Lagged(PC pc, Vec x, Vec y)
  * Newton method", SIAM J. Sci. Comput. 17(1), 1996, 16–32), their choice 2 with its safeguard:
  *
  *     η_k = γ (‖R_k‖ / ‖R_{k−1}‖)^α,  γ = 0.9, α = 2;  η_k ← max(η_k, γ η_{k−1}^α) when γ η_{k−1}^α > 0.1;
- *     η_k ≤ η_max = 0.9;  η_0 = 0.5 at a step's first iteration,
+ *     η_k ≤ η_max = 0.1;  η_0 = η_max at a step's first iteration,
  *
  * and the linear residual of the Newton step, ‖A Δx + R_k − (f − f₀)‖, within η_k ‖R_k‖: the free
  * solve and the correction's (Correct_Lagged) get half each. R_k is the free solve's right-hand
@@ -511,11 +513,15 @@ static PetscErrorCode PCApply_Lagged(PC pc, Vec x, Vec y)
  * §6.3: a linear residual under the nonlinear tolerance buys nothing; ‖R_0‖ ≤ the Newton test's
  * reference, so the floor is on the safe side), and never tighter than before forcing terms,
  * 1e-2 rtol of the right-hand side (the round-off of a Krylov residual). With P = A the first
- * iterate P⁻¹ b meets any of these: 0 iterations. */
+ * iterate P⁻¹ b meets any of these: 0 iterations. η_max: EW's 0.9 let the first iterations of a step
+ * solve so loosely that Newton needed more of them, and here an iteration's assembly costs more than
+ * the Krylov iterations it saves: Fig. 4 cube (async, refresh 3, 300 steps), Newton / Krylov
+ * iterations: refine 1, η_max 0.9 832 / 701, 0.1 615 / 1572, 0.01 651 / 2019, the fixed 1e-2 rtol
+ * 650 / 5550; refine 2, 0.9 850 / 869, 0.1 668 / 1702, fixed 737 / 6681 (exact: 583 Newton at refine 1).
+ * -fc_lagged_eta_max sets it; -fc_lagged_forcing false restores the fixed tolerance. */
 #define FC_LAGGED_EW_GAMMA  0.9
 #define FC_LAGGED_EW_ALPHA  2.0
-#define FC_LAGGED_EW_ETA0   0.5
-#define FC_LAGGED_EW_ETAMAX 0.9
+#define FC_LAGGED_EW_ETAMAX 0.1
 static PetscErrorCode Converged_Lagged(KSP ksp, PetscInt it, PetscReal rnorm, KSPConvergedReason *reason, void *ctx)
 {
   LaggedBody   *lb = (LaggedBody *)ctx;
@@ -533,17 +539,18 @@ static PetscErrorCode Converged_Lagged(KSP ksp, PetscInt it, PetscReal rnorm, KS
     PetscCall(KSPGetRhs(ksp, &rhs));
     PetscCall(VecNorm(rhs, NORM_2, &bn));
     if (!lb->incorr) { /* the free solve opens a Newton iteration: its forcing term */
-      PetscReal eta = FC_LAGGED_EW_ETA0;
+      PetscReal eta = lb->L->etamax;
       if (lb->nsolve == 0) lb->rfirst = bn;
       else if (lb->rlast > 0) {
         const PetscReal sg = FC_LAGGED_EW_GAMMA * PetscPowReal(lb->eta, FC_LAGGED_EW_ALPHA);
         eta                = FC_LAGGED_EW_GAMMA * PetscPowReal(bn / lb->rlast, FC_LAGGED_EW_ALPHA);
         if (sg > 0.1) eta = PetscMax(eta, sg);
-        eta = PetscMin(eta, FC_LAGGED_EW_ETAMAX);
+        eta = PetscMin(eta, lb->L->etamax);
       }
+      if (!lb->L->ew) eta = 0; /* -fc_lagged_forcing false: the former fixed 1e-2 rtol (comparisons) */
       lb->eta    = eta;
       lb->rlast  = bn;
-      lb->target = 0.5 * PetscMax(eta * bn, 0.5 * (cs->newton_atol + cs->newton_rtol * lb->rfirst));
+      lb->target = lb->L->ew ? 0.5 * PetscMax(eta * bn, 0.5 * (cs->newton_atol + cs->newton_rtol * lb->rfirst)) : 0;
       lb->nsolve++;
     }
     lb->btol = PetscMax(lb->target, 1e-2 * cs->newton_rtol * bn);
@@ -1054,17 +1061,21 @@ PetscErrorCode FcComplianceCreate_Lagged(FcCompliance c)
   PetscFunctionBegin;
   PetscCall(PetscNew(&L));
   PetscCall(PetscCalloc2(c->model->nbodies, &L->request, c->model->nbodies, &L->lb));
-  L->c                = c;
-  L->step             = -1;
-  L->drift            = cs->compliance_refresh_drift;
-  L->refresh          = cs->compliance_refresh > 0 || L->drift > 0 ? cs->compliance_refresh : 1;
-  L->rotation         = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE
-            : !strcmp(cs->compliance_rotation, "polar")          ? LAGGED_ROT_POLAR
-                                                                 : LAGGED_ROT_SHAPE_MATCHING;
-  L->async            = cs->compliance_async;
-  L->wcache           = cs->compliance_w_cache;
-  L->delay            = cs->compliance_delay;
-  L->same             = (PetscBool)(L->refresh == 1 && !L->async);
+  L->c        = c;
+  L->step     = -1;
+  L->drift    = cs->compliance_refresh_drift;
+  L->refresh  = cs->compliance_refresh > 0 || L->drift > 0 ? cs->compliance_refresh : 1;
+  L->rotation = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE
+    : !strcmp(cs->compliance_rotation, "polar")          ? LAGGED_ROT_POLAR
+                                                         : LAGGED_ROT_SHAPE_MATCHING;
+  L->async    = cs->compliance_async;
+  L->wcache   = cs->compliance_w_cache;
+  L->delay    = cs->compliance_delay;
+  L->same     = (PetscBool)(L->refresh == 1 && !L->async);
+  L->ew       = PETSC_TRUE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_lagged_forcing", &L->ew, NULL));
+  L->etamax = FC_LAGGED_EW_ETAMAX;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fc_lagged_eta_max", &L->etamax, NULL));
   c->data             = L;
   c->noinertia        = "its Newton solves are Krylov iterations preconditioned by a lagged factorization, which counts no inertia of the current A";
   c->ops.setup        = SetUp_Lagged;
