@@ -11,14 +11,16 @@
  * model's whatever the lag, and (b) as the compliance of the contact problem, W_b = H_b P⁻¹ H_bᵀ
  * (the paper's eq. 10 with P for A).
  *
- * The correction Δx_b += A_b⁻¹ H_bᵀ r is the body's Krylov solve, preconditioned by P (its first
- * iterate P⁻¹ H_bᵀ r, the paper's eq. 12 with P). The paper makes one linearized solve per step;
- * fcsim iterates Newton to its tolerance, and there a correction by P⁻¹ alone moves the fixed
- * point: Δx = −A⁻¹ r_free + P⁻¹ Hᵀ r = 0 leaves the residual r_free − Hᵀ r = (A P⁻¹ − I) Hᵀ r.
- * Measured on a neo-Hookean two-block press (tests/integration/test_compliance_lagged.py's case, refresh 1000):
- * Newton stalled at a relative residual of 0.05 for 25 iterations. With A⁻¹ in the correction and
- * q linearized about the warm-start forces (ShiftQ_Lagged), W from P only changes the rate at which
- * Newton finds the exact contact forces.
+ * The correction is an increment of the contact forces (BeginCorrect_Lagged, Correct_Lagged): the
+ * body's free increment solves the full residual R = r_int − Hᵀ r_last, and Δx = −A⁻¹ R + A⁻¹ (f −
+ * f₀), f = Hᵀ r, f₀ = Hᵀ r_last, the contact problem built with P: its fixed point is the exact
+ * model's whatever P. The paper makes one linearized solve per step; fcsim iterates Newton to its
+ * tolerance, and there the former total formulation with P⁻¹ in the correction moved the fixed
+ * point: Δx = −A⁻¹ r_free + P⁻¹ Hᵀ r = 0 leaves the residual r_free − Hᵀ r = (A P⁻¹ − I) Hᵀ r
+ * (neo-Hookean two-block press, tests/integration/test_compliance_lagged.py's case, refresh 1000:
+ * Newton stalled at a relative residual of 0.05 for 25 iterations). Both Krylov solves of a Newton
+ * iteration stop at inexact-Newton forcing terms (Converged_Lagged); a failed one fails the step
+ * (FcBodyKrylovSolve: CG, then GMRES).
  *
  * Refresh: at the first new A of every N-th step (compliance.refresh = N, counted from the first
  * step), and/or (compliance.refresh_drift = K) at the first new A of a step after one whose Krylov
@@ -989,6 +991,23 @@ static PetscErrorCode SetUpBody_Private(Lagged *L, PetscInt b, KSP ksp)
     PetscCall(PetscMalloc1(3 * lb->nnodes, &lb->job.X0));
   }
   PetscCall(FcBodySetContactInFree(body, (PetscBool)!L->same)); /* BeginCorrect_Lagged */
+  {
+    /* the chord Newton method (FcBodySetChordTangent): the tangent K of the step's first iterate
+     * for the whole step, as the paper's one linearized solve per step does (courtecuisse §III-A,
+     * eq. 4: A of the step start). Its Krylov solves need only A·v, and A is already an
+     * approximation of P's; the residual is exact, so is the converged state. What it saves: the
+     * assembly of K, which with its insertion into the sparse matrix costs about 8 times the
+     * internal forces' (Fig. 4 cube, refine 1: 0.6 ms against 5 ms an iteration) and was most of a
+     * lagged step once the Krylov solves were cut; it costs Newton iterations (615 → 846 there).
+     * Dynamics only: a quasi-static step is a whole load increment, over which K changes too
+     * much (the neo-Hookean press of test_compliance_lagged: 0.69 a chord iteration, and steps
+     * stalled at the contact solver's floor); there the adaptive rule of body_deformable.c
+     * (FC_CHORD_RATE) was not enough. Not with P = A (refresh 1 in this thread: exact's Newton,
+     * the same operations). -fc_lagged_chord true/false overrides. */
+    PetscBool chord = (PetscBool)(!L->same && cs->integrator != FC_INTEGRATOR_QUASI_STATIC);
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_lagged_chord", &chord, NULL));
+    PetscCall(FcBodySetChordTangent(body, chord));
+  }
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, FcBodyNDof(body), &lb->w1));
   PetscCall(VecDuplicate(lb->w1, &lb->w2));
   PetscCall(VecDuplicate(lb->w1, &lb->f0));

@@ -238,6 +238,13 @@ PetscErrorCode FcBodySetContactInFree(FcBody b, PetscBool on)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcBodySetChordTangent(FcBody b, PetscBool on)
+{
+  PetscFunctionBegin;
+  b->chord = on;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcBodyDofMaps(FcBody b, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rstart, PetscInt *rend)
 {
   PetscFunctionBegin;

@@ -17,6 +17,7 @@
  * §6.2) keeps the same unknowns and matrices but rotates the elastic force with the body and
  * splits every solve into its rigid and elastic parts (Corot* below). */
 #include "body_impl.h"
+#define FC_CHORD_RATE 0.25 /* FcBodySetChordTangent: the slowest residual reduction kept */
 #include "theta.h"
 #include "../core/mat3.h"
 #include <string.h>
@@ -48,7 +49,10 @@ typedef struct {
   PetscBool     lagged; /* element frames from u0, the step start (corotational_lagged) */
   FcTheta       th;     /* θ-method parameters (1, 1 for backward Euler) */
   PetscBool     K_assembled;
-  PetscBool     A_valid; /* A holds cM M + cK K for the values below and the current K */
+  PetscBool     Kstep;      /* FcBodySetChordTangent: K assembled in this step */
+  PetscReal     chord_last; /* the last residual norm of the step (0: none yet) */
+  PetscBool     chord_slow; /* the last iterate reduced it by less than FC_CHORD_RATE */
+  PetscBool     A_valid;    /* A holds cM M + cK K for the values below and the current K */
   PetscReal     A_cM, A_cK;
   PetscInt     *bc_entry, *bc_comp; /* per constrained DoF: boundary[] entry (-1: plane strain) and component */
   PetscReal     last_scale;
@@ -389,7 +393,10 @@ static PetscErrorCode BeginStep_Deformable(FcBody b, const FcStepInfo *s)
   PetscCall(VecCopy(b->u, d->u0));
   PetscCall(VecCopy(b->v, d->v0));
   if (d->lagged && d->th.theta != 0.0) d->A_valid = PETSC_FALSE; /* new frames, new K */
-  if (d->corot) {                                                /* R of the co-rotated frame, frozen in the step */
+  d->Kstep      = PETSC_FALSE;
+  d->chord_last = 0;
+  d->chord_slow = PETSC_FALSE;
+  if (d->corot) { /* R of the co-rotated frame, frozen in the step */
     PetscReal Rold[9];
     for (int k = 0; k < 9; k++) Rold[k] = d->R[k];
     PetscCall(CorotFrame_Private(b));
@@ -657,12 +664,16 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
   } else {
     /* K and f_int at q^θ; a lagged frame (corotational_lagged) comes from u0, the step start,
      * so f_int is affine in q and K constant within the step (han2023 Proposition 1). */
-    PetscCall(MatZeroEntries(d->K));
-    PetscCall(FcAssembleInternalLagged(&b->mesh, b->material, uth, FrameSource_Private(d), &b->strain_energy, d->fint, d->K));
+    /* FcBodySetChordTangent: K of the step's first iterate only (a chord Newton method; the residual
+     * is exact, so is the converged state), unless the residual needs K (Rayleigh β) */
+    const PetscBool needK = (PetscBool)(!b->chord || !d->Kstep || d->chord_slow || (!qs && b->spec->beta != 0));
+    if (needK) PetscCall(MatZeroEntries(d->K));
+    PetscCall(FcAssembleInternalLagged(&b->mesh, b->material, uth, FrameSource_Private(d), &b->strain_energy, d->fint, needK ? d->K : NULL));
     d->K_assembled = PETSC_TRUE;
     /* A changes with K, except with a lagged frame within a step (K constant, A invalidated by
      * BeginStep) and when A does not involve K (θ = 0: A = (1 + 0) M, explicit) */
-    if (!d->lagged && theta != 0.0) d->A_valid = PETSC_FALSE;
+    if (needK && !d->lagged && theta != 0.0) d->A_valid = PETSC_FALSE;
+    d->Kstep = PETSC_TRUE;
   }
   /* f_ext at t^θ = θ t1 + (1 − θ) t0 */
   PetscCall(ExternalForce_Private(b, FcThetaTime(&d->th, s->t0, s->t1)));
@@ -716,6 +727,12 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
     PetscCall(VecRestoreArray(d->rfree, &rf));
   }
   PetscCall(VecNorm(d->work, NORM_2, rnorm));
+  /* FcBodySetChordTangent: a chord iterate that reduced the residual by less than FC_CHORD_RATE
+   * makes the next one assemble K (a Newton iterate): past that rate the chord's extra iterations
+   * cost more than the assemblies of K it saves (a quasi-static step of a large deformation,
+   * measured 0.69 a chord iteration on the neo-Hookean press of test_compliance_lagged) */
+  d->chord_slow = (PetscBool)(d->chord_last > 0 && *rnorm > FC_CHORD_RATE * d->chord_last);
+  d->chord_last = *rnorm;
   /* state part of the tangential relative motion for the contact step */
   if (s->integrator == FC_INTEGRATOR_QUASI_STATIC) PetscCall(VecWAXPY(b->rate, -1.0, d->u0, b->ucur));
   else PetscCall(VecCopy(d->x, b->rate));

@@ -96,6 +96,7 @@ struct _p_FcBody {
   Vec       dx;              /* increment of x: free part, then + A⁻¹ Hᵀ r */
   Vec       rate;            /* state part of the tangential motion: v_k, or u_k − u0 */
   Vec       fcontact;        /* Hᵀ r of the last contact solve (force or impulse), in the residual */
+  PetscBool chord;           /* FcBodySetChordTangent */
   PetscBool contact_in_free; /* the free increment solves with fcontact in its right-hand side
                               * (FcBodySetContactInFree: compliance "lagged") */
   PetscReal incscale;

@@ -208,6 +208,10 @@ PetscErrorCode FcBodyGetContactForce(FcBody b, PetscBool create, Vec *f);
  * forces, instead of −r without them; the correction then adds C (Hᵀ r − Hᵀ r_last), an increment
  * of the contact forces (compliance "lagged", src/compliance/lagged.c). Off by default. */
 PetscErrorCode FcBodySetContactInFree(FcBody b, PetscBool on);
+/* on: a nonlinear body assembles its tangent K at the first iterate of a step only and keeps A
+ * within the step (a chord Newton method: the residual, hence the converged state, is exact; the
+ * rate linear), unless its residual needs K (Rayleigh β). Off by default. */
+PetscErrorCode FcBodySetChordTangent(FcBody b, PetscBool on);
 /* Several ranks (doc/mpi.md "Contact"): the contact step numbers a body's DoFs as its mesh does
  * (3 node + component, the same on every rank); a partitioned body's vectors number them
  * distributed (src/fem/assembly.c FcAssemblyPartition). n2d[k]: the distributed index of mesh DoF

@@ -1,8 +1,9 @@
 """Compliance "lagged" (courtecuisse §IV-A, eq. 13; src/compliance/lagged.c): a factorization F of
 the Newton matrix made every N steps, rotated by shape-matching nodal rotations, P = R F R^T,
 preconditions the Newton solves (a Krylov method to the step's own tolerance) and gives
-W = H P^-1 H^T; the correction is A^-1 by the same Krylov solve, and q is linearized about the
-warm-start forces, so that a converged step is the exact model's.
+W = H P^-1 H^T; the free increment solves the full residual (the last contact forces f0 in it),
+q is formed with -P^-1 f0 taken out of it and the correction adds P^-1 f0 + A^-1 (f - f0) (a Krylov
+solve), an increment of the contact forces whose fixed point is the exact model's whatever P.
 
 1. Refreshed at every new A (refresh 1), P = A: the Krylov solves converge at their first iterate
    P^-1 b, which is the direct solve itself, so the run is `exact`'s to round-off: linear two-block
