@@ -774,7 +774,7 @@ static PetscErrorCode Solve_Deformable(FcBody b, const FcStepInfo *s, PetscReal 
       PetscCall(PetscLogEventEnd(FC_EVENT_Solve, 0, 0, 0, 0));
       PetscCall(PetscTime(&t1));
       b->times.solve += t1 - t0;
-      *dxnorm = PETSC_INFINITY;
+      *dxnorm = -1; /* failed (model.h); an overflowing direct solve still gives +inf, its own path */
       if (ok) PetscCall(VecNorm(d->dx, NORM_2, dxnorm));
       PetscFunctionReturn(0);
     }

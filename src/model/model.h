@@ -160,6 +160,7 @@ PetscBool FcBodyHasDevice(FcBody b);
  * figures (FcBodyGetStepStats). */
 PetscErrorCode FcBodyBeginStep(FcBody b, const FcStepInfo *s);
 PetscErrorCode FcBodyResidual(FcBody b, const FcStepInfo *s, PetscReal *rnorm, PetscReal *scale);
+/* *dxnorm < 0: the Krylov solve of the Newton system failed (FcBodyKrylovSolve): the step fails */
 PetscErrorCode FcBodySolve(FcBody b, const FcStepInfo *s, PetscReal *dxnorm);
 PetscErrorCode FcBodySolveMulti(FcBody b, Mat B, Mat X);
 /* The entries of A⁻¹ at the sorted DoFs idx (n × n, row-major, the body's ops.inverseentries);
