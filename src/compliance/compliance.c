@@ -339,6 +339,19 @@ PetscErrorCode FcComplianceShiftQ(FcCompliance c, const FcContactJacobian *H, co
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcComplianceBeginCorrection(FcCompliance c)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  if (!c->ops.begincorrect) PetscFunctionReturn(0);
+  PetscCall(PetscTime(&t0));
+  PetscCall(c->ops.begincorrect(c));
+  PetscCall(PetscTime(&t1));
+  if (c->stats) c->stats->correct_time += t1 - t0;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcComplianceBeginStep(FcCompliance c, FcComplianceStats *st)
 {
   PetscFunctionBegin;

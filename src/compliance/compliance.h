@@ -66,6 +66,7 @@ typedef struct {
   PetscInt  krylov_it;
   PetscReal correct_time, refresh_time;
   PetscInt  refresh_lag, refresh_taken;
+  PetscBool failed; /* a Krylov solve of a correction failed: the step fails (src/step/step.c) */
 } FcComplianceStats;
 
 struct _FcComplianceOps {
@@ -92,6 +93,12 @@ struct _FcComplianceOps {
    * contact problem to the state with the warm-start forces applied, so that a converged Newton
    * step satisfies the contact law at its state (lagged.c); optional (NULL: q as formed). */
   PetscErrorCode (*shiftq)(FcCompliance, const FcContactJacobian *H, const PetscReal r0[], FcContactProblem p);
+  /* At the start of every contact correction, after the bodies' free increments and before
+   * anything else (the bodies' contact forces Hᵀ r_last of the last correction, which their
+   * residual holds, are still set): a strategy whose bodies solve their free increment with those
+   * forces (FcBodySetContactInFree) takes C Hᵀ r_last out of it here, so that its correction
+   * C Hᵀ r makes the increment C (Hᵀ r − Hᵀ r_last) (lagged.c); optional. */
+  PetscErrorCode (*begincorrect)(FcCompliance);
 };
 
 struct _p_FcCompliance {
@@ -102,6 +109,8 @@ struct _p_FcCompliance {
   PetscBool   participating; /* uses the participating DoFs below */
   const char *noinertia;     /* why the Newton matrix's inertia correction cannot run with this
                                           * strategy (a warning names it), or NULL */
+  PetscBool   incremental;   /* its correction applies an increment of the contact forces
+                                          * (ops.begincorrect): the fast linearization cannot form its q */
   PetscBool   current;       /* needs-the-current-A capability: C_b is A_b⁻¹ of the current Newton
                                           * iterate applied through the body's own solves (ops.solve,
                                           * ops.solvemulti), so a body whose solve is more than a factorization
@@ -159,6 +168,8 @@ PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, 
 PetscErrorCode FcComplianceDelassusEntries(FcCompliance c, const FcContactJacobian *H, FcContactProblem p);
 /* ops.shiftq, when the strategy has one (after q and the warm start r0 are formed). */
 PetscErrorCode FcComplianceShiftQ(FcCompliance c, const FcContactJacobian *H, const PetscReal r0[], FcContactProblem p);
+/* ops.begincorrect, when the strategy has one (its time in the step's correct_time). */
+PetscErrorCode FcComplianceBeginCorrection(FcCompliance c);
 /* A step begins: st (zeroed here) receives the step's costs until the next call. */
 PetscErrorCode FcComplianceBeginStep(FcCompliance c, FcComplianceStats *st);
 /* dx_b += C_b f. */

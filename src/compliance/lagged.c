@@ -11,14 +11,16 @@
  * model's whatever the lag, and (b) as the compliance of the contact problem, W_b = H_b P⁻¹ H_bᵀ
  * (the paper's eq. 10 with P for A).
  *
- * The correction Δx_b += A_b⁻¹ H_bᵀ r is the body's Krylov solve, preconditioned by P (its first
- * iterate P⁻¹ H_bᵀ r, the paper's eq. 12 with P). The paper makes one linearized solve per step;
- * fcsim iterates Newton to its tolerance, and there a correction by P⁻¹ alone moves the fixed
- * point: Δx = −A⁻¹ r_free + P⁻¹ Hᵀ r = 0 leaves the residual r_free − Hᵀ r = (A P⁻¹ − I) Hᵀ r.
- * Measured on a neo-Hookean two-block press (tests/integration/test_compliance_lagged.py's case, refresh 1000):
- * Newton stalled at a relative residual of 0.05 for 25 iterations. With A⁻¹ in the correction and
- * q linearized about the warm-start forces (ShiftQ_Lagged), W from P only changes the rate at which
- * Newton finds the exact contact forces.
+ * The correction is an increment of the contact forces (BeginCorrect_Lagged, Correct_Lagged): the
+ * body's free increment solves the full residual R = r_int − Hᵀ r_last, and Δx = −A⁻¹ R + A⁻¹ (f −
+ * f₀), f = Hᵀ r, f₀ = Hᵀ r_last, the contact problem built with P: its fixed point is the exact
+ * model's whatever P. The paper makes one linearized solve per step; fcsim iterates Newton to its
+ * tolerance, and there the former total formulation with P⁻¹ in the correction moved the fixed
+ * point: Δx = −A⁻¹ r_free + P⁻¹ Hᵀ r = 0 leaves the residual r_free − Hᵀ r = (A P⁻¹ − I) Hᵀ r
+ * (neo-Hookean two-block press, tests/integration/test_compliance_lagged.py's case, refresh 1000:
+ * Newton stalled at a relative residual of 0.05 for 25 iterations). Both Krylov solves of a Newton
+ * iteration stop at inexact-Newton forcing terms (Converged_Lagged); a failed one fails the step
+ * (FcBodyKrylovSolve: CG, then GMRES).
  *
  * Refresh: at the first new A of every N-th step (compliance.refresh = N, counted from the first
  * step), and/or (compliance.refresh_drift = K) at the first new A of a step after one whose Krylov
@@ -103,6 +105,14 @@ typedef struct {
   cholmod_common  cmain;
   cholmod_factor *Lc;
   LaggedJob       job;
+  /* the increment formulation (BeginCorrect_Lagged): f₀ = Hᵀ r_last (zero: none), y₀ = P⁻¹ f₀ */
+  Vec       f0, y0, cb, cx; /* cb, cx: the correction's right-hand side and solution */
+  PetscBool hasf0, incorr;  /* incorr: the correction's solve is running */
+  /* inexact Newton (Converged_Lagged): the step's Newton solves so far, the norm of the first and
+   * of the last free right-hand side R_k, the forcing term η_k, the absolute target of the solves of
+   * this Newton iteration */
+  PetscInt  nsolve;
+  PetscReal rfirst, rlast, eta, target, btol; /* btol: this solve's */
 } LaggedBody;
 
 struct _Lagged {
@@ -110,6 +120,10 @@ struct _Lagged {
   PetscInt       drift;   /* compliance.refresh_drift: refresh after a step of more Krylov iterations (0: off) */
   PetscInt       kit;     /* the Krylov iterations of the step so far */
   PetscBool      wcache;  /* compliance.w_cache: W from cached columns of F⁻¹ (DelassusCached_Private) */
+  PetscReal      etamax;  /* Converged_Lagged's η_max (-fc_lagged_eta_max) */
+  PetscBool      ew;      /* Converged_Lagged's forcing terms (-fc_lagged_forcing, default true) */
+  PetscBool      same;    /* refresh at every new A, in this thread: P = A at every solve, and the
+                           * correction is exact's own, total (BeginCorrect_Lagged) */
   LaggedRotation rotation;
   PetscBool      async;
   PetscInt       delay;   /* async: steps from the request to the use; −1: as soon as ready */
@@ -486,6 +500,67 @@ static PetscErrorCode PCApply_Lagged(PC pc, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
+/* Inexact Newton: the forcing terms of Eisenstat & Walker ("Choosing the forcing terms in an inexact
+ * Newton method", SIAM J. Sci. Comput. 17(1), 1996, 16–32), their choice 2 with its safeguard:
+ *
+ *     η_k = γ (‖R_k‖ / ‖R_{k−1}‖)^α,  γ = 0.9, α = 2;  η_k ← max(η_k, γ η_{k−1}^α) when γ η_{k−1}^α > 0.1;
+ *     η_k ≤ η_max = 0.1;  η_0 = η_max at a step's first iteration,
+ *
+ * and the linear residual of the Newton step, ‖A Δx + R_k − (f − f₀)‖, within η_k ‖R_k‖: the free
+ * solve and the correction's (Correct_Lagged) get half each. R_k is the free solve's right-hand
+ * side, the full residual (FcBodySetContactInFree). The inner tolerance follows the outer residual's
+ * decrease instead of a fixed fraction of the right-hand side; where the Newton iteration is fixed
+ * is still the step's Newton test. Two floors: never below what the Newton test can tell,
+ * ½ (atol + rtol ‖R_0‖) (Kelley, "Iterative Methods for Linear and Nonlinear Equations", SIAM 1995,
+ * §6.3: a linear residual under the nonlinear tolerance buys nothing; ‖R_0‖ ≤ the Newton test's
+ * reference, so the floor is on the safe side), and never tighter than before forcing terms,
+ * 1e-2 rtol of the right-hand side (the round-off of a Krylov residual). With P = A the first
+ * iterate P⁻¹ b meets any of these: 0 iterations. η_max: EW's 0.9 let the first iterations of a step
+ * solve so loosely that Newton needed more of them, and here an iteration's assembly costs more than
+ * the Krylov iterations it saves: Fig. 4 cube (async, refresh 3, 300 steps), Newton / Krylov
+ * iterations: refine 1, η_max 0.9 832 / 701, 0.1 615 / 1572, 0.01 651 / 2019, the fixed 1e-2 rtol
+ * 650 / 5550; refine 2, 0.9 850 / 869, 0.1 668 / 1702, fixed 737 / 6681 (exact: 583 Newton at refine 1).
+ * -fc_lagged_eta_max sets it; -fc_lagged_forcing false restores the fixed tolerance. */
+#define FC_LAGGED_EW_GAMMA  0.9
+#define FC_LAGGED_EW_ALPHA  2.0
+#define FC_LAGGED_EW_ETAMAX 0.1
+static PetscErrorCode Converged_Lagged(KSP ksp, PetscInt it, PetscReal rnorm, KSPConvergedReason *reason, void *ctx)
+{
+  LaggedBody   *lb = (LaggedBody *)ctx;
+  const FcCase *cs = lb->L->c->model->c;
+
+  PetscFunctionBegin;
+  *reason = KSP_CONVERGED_ITERATING;
+  if (PetscIsInfOrNanReal(rnorm)) {
+    *reason = KSP_DIVERGED_NANORINF;
+    PetscFunctionReturn(0);
+  }
+  if (it == 0) {
+    Vec       rhs;
+    PetscReal bn;
+    PetscCall(KSPGetRhs(ksp, &rhs));
+    PetscCall(VecNorm(rhs, NORM_2, &bn));
+    if (!lb->incorr) { /* the free solve opens a Newton iteration: its forcing term */
+      PetscReal eta = lb->L->etamax;
+      if (lb->nsolve == 0) lb->rfirst = bn;
+      else if (lb->rlast > 0) {
+        const PetscReal sg = FC_LAGGED_EW_GAMMA * PetscPowReal(lb->eta, FC_LAGGED_EW_ALPHA);
+        eta                = FC_LAGGED_EW_GAMMA * PetscPowReal(bn / lb->rlast, FC_LAGGED_EW_ALPHA);
+        if (sg > 0.1) eta = PetscMax(eta, sg);
+        eta = PetscMin(eta, lb->L->etamax);
+      }
+      if (!lb->L->ew) eta = 0; /* -fc_lagged_forcing false: the former fixed 1e-2 rtol (comparisons) */
+      lb->eta    = eta;
+      lb->rlast  = bn;
+      lb->target = lb->L->ew ? 0.5 * PetscMax(eta * bn, 0.5 * (cs->newton_atol + cs->newton_rtol * lb->rfirst)) : 0;
+      lb->nsolve++;
+    }
+    lb->btol = PetscMax(lb->target, 1e-2 * cs->newton_rtol * bn);
+  }
+  if (rnorm <= lb->btol) *reason = KSP_CONVERGED_ATOL;
+  PetscFunctionReturn(0);
+}
+
 /* stats.csv krylov_it: the Krylov iterations of the step's solves with A (Newton, corrections)
  * after their first iterate P⁻¹ b: 0 when P = A (every solve converged by its start) */
 static PetscErrorCode KSPCount_Lagged(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
@@ -706,47 +781,123 @@ static PetscErrorCode Delassus_Lagged(FcCompliance c, const FcContactJacobian *H
   PetscFunctionReturn(0);
 }
 
-/* q += Σ_b H_b (A_b⁻¹ − P_b⁻¹) H_bᵀ r0 over the lagged bodies (compliance.h ops.shiftq): the
- * problem u = W r + q, W from P, is then linearized about the state with the warm-start forces r0
- * applied (by A⁻¹, as the corrections apply them), u = H (x_free + A⁻¹ Hᵀ r0) + g + W (r − r0).
- * At a converged Newton step r = r0 and u is the gap at the state itself: the contact law holds
- * there exactly, whatever P. Without it the step converges (residual and active set) with the
- * gap error (W_A − W_P) r: measured 2.6 % on the contact force of the neo-Hookean press. */
-static PetscErrorCode ShiftQ_Lagged(FcCompliance c, const FcContactJacobian *H, const PetscReal r0[], FcContactProblem p)
+/* y = P⁻¹ f = R F⁻¹ Rᵀ f for a vector f that lives on a few nodes (contact forces Hᵀ r): from the
+ * cached columns of F⁻¹ (compliance.w_cache) when every node f touches has them, a product of
+ * 3 ndof × (nodes of f) with no solve; otherwise one solve with F (ApplyArray_Private). The same
+ * operator either way, to round-off. f, y: the body's ndof entries (y overwritten; no alias). */
+static PetscErrorCode ApplyForce_Private(LaggedBody *lb, const PetscScalar *f, PetscScalar *y)
 {
-  Lagged   *L   = (Lagged *)c->data;
-  PetscBool any = PETSC_FALSE;
+  const PetscInt n      = 3 * lb->nnodes;
+  PetscBool      cached = (PetscBool)(lb->L->wcache && lb->slot != NULL);
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < 3 * H->m && !any; i++) any = (PetscBool)(r0[i] != 0);
-  if (!any) PetscFunctionReturn(0);
-  for (PetscInt b = 0; b < H->nbodies; b++) {
-    LaggedBody            *lb = L->lb[b];
-    const FcJacobianBlock *J  = &H->body[b];
-    PetscScalar           *f, *y;
-    const PetscScalar     *z;
-    Vec                    ya;
-    PetscInt               nd;
-    if (!H->involved[b] || !lb) continue;
-    PetscCall(Ensure_Private(lb));
-    nd = FcBodyNDof(lb->body);
-    PetscCall(PetscCalloc2(nd, &f, nd, &y));
-    for (PetscInt a = 0; a < H->m; a++)
-      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
-        for (int i = 0; i < 3; i++) f[J->dof[e]] += J->coef[e][i] * r0[3 * a + i];
-    PetscCall(ApplyArray_Private(lb, f, y)); /* P⁻¹ f */
-    PetscCall(VecDuplicate(lb->w1, &ya));
-    PetscCall(VecSet(ya, 0.0));
-    PetscCall(FcComplianceCorrectBySolve(c, b, f, ya)); /* A⁻¹ f, the body's Krylov solve */
-    PetscCall(VecGetArrayRead(ya, &z));
-    for (PetscInt i = 0; i < nd; i++) y[i] = z[i] - y[i];
-    PetscCall(VecRestoreArrayRead(ya, &z));
-    PetscCall(VecDestroy(&ya));
-    for (PetscInt a = 0; a < H->m; a++)
-      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
-        for (int i = 0; i < 3; i++) p->q[3 * a + i] += J->coef[e][i] * y[J->dof[e]];
-    PetscCall(PetscFree2(f, y));
+  for (PetscInt i = 0; i < lb->nnodes && cached; i++)
+    if ((f[3 * i] != 0 || f[3 * i + 1] != 0 || f[3 * i + 2] != 0) && lb->slot[i] < 0) cached = PETSC_FALSE;
+  if (!cached) {
+    PetscCall(ApplyArray_Private(lb, f, y));
+    PetscFunctionReturn(0);
   }
+  PetscCall(PetscArrayzero(y, n));
+  for (PetscInt i = 0; i < lb->nnodes; i++) {
+    const PetscReal *Ri = &lb->R[9 * i];
+    PetscReal        w[3];
+    if (f[3 * i] == 0 && f[3 * i + 1] == 0 && f[3 * i + 2] == 0) continue;
+    for (int r = 0; r < 3; r++) /* w = Rᵢᵀ fᵢ */
+      w[r] = lb->rotated ? Ri[r] * f[3 * i] + Ri[3 + r] * f[3 * i + 1] + Ri[6 + r] * f[3 * i + 2] : f[3 * i + r];
+    for (int q = 0; q < 3; q++) {
+      const PetscScalar *col = &lb->C[(size_t)n * (3 * lb->slot[i] + q)];
+      for (PetscInt k = 0; k < n; k++) y[k] += col[k] * w[q];
+    }
+  }
+  Rotate_Private(lb, PETSC_FALSE, y);
+  PetscFunctionReturn(0);
+}
+
+/* The correction's increment formulation (compliance.h ops.begincorrect; the bodies solve their free
+ * increment from the full residual, FcBodySetContactInFree): with f₀ = Hᵀ r_last the contact force
+ * that the residual R holds and f = Hᵀ r the new one,
+ *
+ *     Δx = −A⁻¹ R + P⁻¹ (f − f₀),          R = r_int − f₀,
+ *
+ * −P⁻¹ f₀ taken out of the free increment here (so that the contact problem's q = g + H Δx_free is
+ * formed as for any strategy), + P⁻¹ f added by the correction (Correct_Lagged). Its fixed point is
+ * the exact model's whatever P: Δx = 0 and f = f₀ give R = 0, the equilibrium with the contact
+ * forces applied, and the contact problem's u = H Δx + g = g, the contact law at the state itself.
+ * P only sets the rate (a quasi-Newton step in the contact forces: R_{k+1} ≈ (A P⁻¹ − I)(f − f₀));
+ * with P = A it is exact's Newton step, −A⁻¹ r_int + A⁻¹ f, to round-off. What it saves: the total
+ * formulation needs A⁻¹ in the correction (Δx = −A⁻¹ r_int + P⁻¹ f stops where
+ * r_int − f = (A P⁻¹ − I) f, 5e-2 measured), so two more Krylov solves per Newton iteration (the
+ * correction and the shift of q by H (A⁻¹ − P⁻¹) Hᵀ r₀ it needed); here one Krylov solve (the free
+ * increment) and two applications of P⁻¹ to forces on the contact nodes, products of the cached
+ * columns of F⁻¹ — the paper's eq. 12 with P for A, which is what it does. */
+static PetscErrorCode BeginCorrect_Lagged(FcCompliance c)
+{
+  Lagged *L = (Lagged *)c->data;
+
+  PetscFunctionBegin;
+  if (L->same) PetscFunctionReturn(0); /* P = A: exact's Δx = −A⁻¹ r_int + A⁻¹ f, the same operations */
+  for (PetscInt b = 0; b < c->model->nbodies; b++) {
+    LaggedBody        *lb = L->lb[b];
+    Vec                fc;
+    const PetscScalar *f;
+    PetscScalar       *y;
+    PetscReal          nf = 0;
+    if (!lb) continue;
+    PetscCall(FcBodyGetContactForce(lb->body, PETSC_FALSE, &fc));
+    if (fc) PetscCall(VecNorm(fc, NORM_INFINITY, &nf));
+    lb->hasf0 = (PetscBool)(nf > 0);
+    if (!lb->hasf0) continue;
+    PetscCall(Ensure_Private(lb));
+    PetscCall(VecCopy(fc, lb->f0));
+    PetscCall(VecGetArrayRead(fc, &f));
+    PetscCall(VecGetArray(lb->y0, &y));
+    PetscCall(ApplyForce_Private(lb, f, y));
+    PetscCall(VecRestoreArray(lb->y0, &y));
+    PetscCall(VecRestoreArrayRead(fc, &f));
+    {
+      Vec dx;
+      PetscCall(FcBodyGetIncrement(lb->body, &dx, NULL, NULL));
+      PetscCall(VecAXPY(dx, -1.0, lb->y0));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* dx_b += P_b⁻¹ f₀ + A_b⁻¹ (f − f₀), f = H_bᵀ r: the increment of the contact forces by the body's
+ * Krylov solve (its first iterate P⁻¹ (f − f₀), Knoll's), to the same forcing term as the free
+ * increment (Converged_Lagged), and back the P⁻¹ f₀ that BeginCorrect_Lagged took out for q. With
+ * the free increment −A⁻¹ R it makes Newton's step for the contact forces r, −A⁻¹ (r_int − f); W from
+ * P only changes how fast r is found (A⁻¹ here: measured on the Fig. 4 cube, P⁻¹ instead left the
+ * body's residual at (A P⁻¹ − I)(f − f₀), about 4e-2 of it, per iteration: 5–6 Newton iterations a
+ * step instead of 3, each an assembly). A body without a KSP (dynamic rigid): A_b⁻¹ f, as exact. */
+static PetscErrorCode Correct_Lagged(FcCompliance c, PetscInt b, const PetscScalar f[], Vec dx)
+{
+  Lagged      *L  = (Lagged *)c->data;
+  LaggedBody  *lb = L->lb[b];
+  PetscScalar *d;
+  PetscInt     nd;
+  PetscBool    ok;
+
+  PetscFunctionBegin;
+  if (!lb) {
+    PetscCall(FcComplianceCorrectBySolve(c, b, f, dx));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(Ensure_Private(lb));
+  nd = FcBodyNDof(lb->body);
+  PetscCall(VecGetArray(lb->cb, &d));
+  PetscCall(PetscArraycpy(d, f, nd));
+  PetscCall(VecRestoreArray(lb->cb, &d));
+  if (lb->hasf0) PetscCall(VecAXPY(lb->cb, -1.0, lb->f0));
+  lb->incorr = PETSC_TRUE;
+  PetscCall(FcBodyKrylovSolve(lb->body, lb->cb, lb->cx, &ok));
+  lb->incorr = PETSC_FALSE;
+  if (!ok) { /* the step fails (step.c), not the run */
+    if (c->stats) c->stats->failed = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecAXPY(dx, 1.0, lb->cx));
+  if (lb->hasf0) PetscCall(VecAXPY(dx, 1.0, lb->y0));
   PetscFunctionReturn(0);
 }
 
@@ -763,6 +914,8 @@ static PetscErrorCode BeginStep_Lagged(FcCompliance c)
   }
   /* compliance.refresh_drift: the last step's Krylov iterations measure how far P has drifted from
    * A (with P = A the solves converge at their first iterate: 0); past the threshold, refresh */
+  for (PetscInt b = 0; b < c->model->nbodies; b++)
+    if (L->lb[b]) L->lb[b]->nsolve = 0; /* Converged_Lagged: a new step's first Newton iteration */
   drift  = (PetscBool)(L->drift > 0 && L->step > 0 && L->kit > L->drift);
   L->kit = 0;
   for (PetscInt b = 0; b < c->model->nbodies; b++)
@@ -782,6 +935,7 @@ static PetscErrorCode SetUpBody_Private(Lagged *L, PetscInt b, KSP ksp)
   MatSolverType   st = NULL;
   const PetscInt *bc, nbc = FcBodyConstrained(body, &bc);
   PetscBool       chol;
+  PetscInt        maxit;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&lb));
@@ -819,20 +973,58 @@ static PetscErrorCode SetUpBody_Private(Lagged *L, PetscInt b, KSP ksp)
   /* the first iterate is P⁻¹ b (Knoll's initial guess): with P = A it is the direct solve itself,
    * the Krylov method has nothing left to do and the step is `exact`'s to round-off */
   PetscCall(KSPSetInitialGuessKnoll(ksp, PETSC_TRUE));
-  PetscCall(KSPSetTolerances(ksp, 1e-2 * cs->newton_rtol, 1e-2 * cs->newton_atol, PETSC_DEFAULT, PetscMax(1000, FcBodyNDof(body))));
+  maxit = PetscMax(1000, FcBodyNDof(body));
+  /* a bound on the Krylov iterations, to make a solve fail on purpose (test_compliance_lagged.py: a
+   * failed solve is a failed step, FcBodyKrylovSolve) */
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fc_lagged_krylov_max_it", &maxit, NULL));
+  PetscCall(KSPSetTolerances(ksp, 1e-2 * cs->newton_rtol, 1e-2 * cs->newton_atol, PETSC_DEFAULT, maxit));
   PetscCall(PCSetType(pc, PCSHELL));
   PetscCall(PCShellSetContext(pc, lb));
   PetscCall(PCShellSetSetUp(pc, PCSetUp_Lagged));
   PetscCall(PCShellSetApply(pc, PCApply_Lagged));
   PetscCall(PCShellSetName(pc, "lagged rotated LDL^T (courtecuisse eq. 13)"));
   PetscCall(KSPMonitorSet(ksp, KSPCount_Lagged, L, NULL));
+  PetscCall(KSPSetConvergenceTest(ksp, Converged_Lagged, lb, NULL));
   if (L->async) {
     cholmod_start(&lb->cmain);
     cholmod_start(&lb->job.cm);
+    {
+      /* CHOLMOD's simplicial LDLᵀ, not its supernodal LLᵀ (which it picks for 3D meshes): neither
+       * its factorization in the refresh thread nor its solves call BLAS, so the main thread's
+       * solves never wait on the OpenBLAS pool the worker holds. Measured on the Fig. 4 cube (refine
+       * 2, 100 steps, async): the Newton systems' Krylov solves 2.2 s → 0.50 s, the corrections
+       * 1.6 s → 0.57 s, the refreshes no slower (5.6 / 3.9 s, loaded machine).
+       * -fc_lagged_simplicial false restores CHOLMOD's choice. */
+      PetscBool simp = PETSC_TRUE;
+      PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_lagged_simplicial", &simp, NULL));
+      if (simp) lb->job.cm.supernodal = CHOLMOD_SIMPLICIAL;
+    }
     PetscCall(PetscMalloc1(3 * lb->nnodes, &lb->job.X0));
+  }
+  PetscCall(FcBodySetContactInFree(body, (PetscBool)!L->same)); /* BeginCorrect_Lagged */
+  {
+    /* the chord Newton method (FcBodySetChordTangent): the tangent K of the step's first iterate
+     * for the whole step, as the paper's one linearized solve per step does (courtecuisse §III-A,
+     * eq. 4: A of the step start). Its Krylov solves need only A·v, and A is already an
+     * approximation of P's; the residual is exact, so is the converged state. What it saves: the
+     * assembly of K, which with its insertion into the sparse matrix costs about 8 times the
+     * internal forces' (Fig. 4 cube, refine 1: 0.6 ms against 5 ms an iteration) and was most of a
+     * lagged step once the Krylov solves were cut; it costs Newton iterations (615 → 846 there).
+     * Dynamics only: a quasi-static step is a whole load increment, over which K changes too
+     * much (the neo-Hookean press of test_compliance_lagged: 0.69 a chord iteration, and steps
+     * stalled at the contact solver's floor); there the adaptive rule of body_deformable.c
+     * (FC_CHORD_RATE) was not enough. Not with P = A (refresh 1 in this thread: exact's Newton,
+     * the same operations). -fc_lagged_chord true/false overrides. */
+    PetscBool chord = (PetscBool)(!L->same && cs->integrator != FC_INTEGRATOR_QUASI_STATIC);
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_lagged_chord", &chord, NULL));
+    PetscCall(FcBodySetChordTangent(body, chord));
   }
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, FcBodyNDof(body), &lb->w1));
   PetscCall(VecDuplicate(lb->w1, &lb->w2));
+  PetscCall(VecDuplicate(lb->w1, &lb->f0));
+  PetscCall(VecDuplicate(lb->w1, &lb->y0));
+  PetscCall(VecDuplicate(lb->w1, &lb->cb));
+  PetscCall(VecDuplicate(lb->w1, &lb->cx));
   PetscFunctionReturn(0);
 }
 
@@ -873,6 +1065,10 @@ static PetscErrorCode Destroy_Lagged(FcCompliance c)
     PetscCall(MatDestroy(&lb->Af));
     PetscCall(VecDestroy(&lb->w1));
     PetscCall(VecDestroy(&lb->w2));
+    PetscCall(VecDestroy(&lb->f0));
+    PetscCall(VecDestroy(&lb->y0));
+    PetscCall(VecDestroy(&lb->cb));
+    PetscCall(VecDestroy(&lb->cx));
     PetscCall(PetscFree3(lb->X0, lb->x, lb->R));
     PetscCall(PetscFree(lb->pinned));
     PetscCall(PetscFree(lb->cptr));
@@ -895,23 +1091,29 @@ PetscErrorCode FcComplianceCreate_Lagged(FcCompliance c)
   PetscFunctionBegin;
   PetscCall(PetscNew(&L));
   PetscCall(PetscCalloc2(c->model->nbodies, &L->request, c->model->nbodies, &L->lb));
-  L->c             = c;
-  L->step          = -1;
-  L->drift         = cs->compliance_refresh_drift;
-  L->refresh       = cs->compliance_refresh > 0 || L->drift > 0 ? cs->compliance_refresh : 1;
-  L->rotation      = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE
-         : !strcmp(cs->compliance_rotation, "polar")          ? LAGGED_ROT_POLAR
-                                                              : LAGGED_ROT_SHAPE_MATCHING;
-  L->async         = cs->compliance_async;
-  L->wcache        = cs->compliance_w_cache;
-  L->delay         = cs->compliance_delay;
-  c->data          = L;
-  c->noinertia     = "its Newton solves are Krylov iterations preconditioned by a lagged factorization, which counts no inertia of the current A";
-  c->ops.setup     = SetUp_Lagged;
-  c->ops.delassus  = Delassus_Lagged;
-  c->ops.correct   = NULL; /* A⁻¹ f by the body's Krylov solve, preconditioned by P (head comment) */
-  c->ops.beginstep = BeginStep_Lagged;
-  c->ops.shiftq    = ShiftQ_Lagged;
-  c->ops.destroy   = Destroy_Lagged;
+  L->c        = c;
+  L->step     = -1;
+  L->drift    = cs->compliance_refresh_drift;
+  L->refresh  = cs->compliance_refresh > 0 || L->drift > 0 ? cs->compliance_refresh : 1;
+  L->rotation = !strcmp(cs->compliance_rotation, "none") ? LAGGED_ROT_NONE
+    : !strcmp(cs->compliance_rotation, "polar")          ? LAGGED_ROT_POLAR
+                                                         : LAGGED_ROT_SHAPE_MATCHING;
+  L->async    = cs->compliance_async;
+  L->wcache   = cs->compliance_w_cache;
+  L->delay    = cs->compliance_delay;
+  L->same     = (PetscBool)(L->refresh == 1 && !L->async);
+  L->ew       = PETSC_TRUE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_lagged_forcing", &L->ew, NULL));
+  L->etamax = FC_LAGGED_EW_ETAMAX;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fc_lagged_eta_max", &L->etamax, NULL));
+  c->data             = L;
+  c->noinertia        = "its Newton solves are Krylov iterations preconditioned by a lagged factorization, which counts no inertia of the current A";
+  c->ops.setup        = SetUp_Lagged;
+  c->ops.delassus     = Delassus_Lagged;
+  c->ops.correct      = Correct_Lagged; /* P⁻¹ (f − f₀): BeginCorrect_Lagged */
+  c->ops.begincorrect = BeginCorrect_Lagged;
+  c->incremental      = PETSC_TRUE;
+  c->ops.beginstep    = BeginStep_Lagged;
+  c->ops.destroy      = Destroy_Lagged;
   PetscFunctionReturn(0);
 }

@@ -231,6 +231,20 @@ PetscErrorCode FcBodyGetContactForce(FcBody b, PetscBool create, Vec *f)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcBodySetContactInFree(FcBody b, PetscBool on)
+{
+  PetscFunctionBegin;
+  b->contact_in_free = on;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcBodySetChordTangent(FcBody b, PetscBool on)
+{
+  PetscFunctionBegin;
+  b->chord = on;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcBodyDofMaps(FcBody b, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rstart, PetscInt *rend)
 {
   PetscFunctionBegin;

@@ -92,10 +92,13 @@ struct _p_FcBody {
   PetscReal *stab_val;
   /* Contact coupling (src/step/contact_step.c). The unknown x is v (dynamics) or u (quasi-static);
    * a displacement increment is incscale·Δx (dt θ_vq by han2023 eq. 4, or 1). */
-  Vec       ucur;     /* displacement at the current Newton iterate */
-  Vec       dx;       /* increment of x: free part, then + A⁻¹ Hᵀ r */
-  Vec       rate;     /* state part of the tangential motion: v_k, or u_k − u0 */
-  Vec       fcontact; /* Hᵀ r of the last contact solve (force or impulse), in the residual */
+  Vec       ucur;            /* displacement at the current Newton iterate */
+  Vec       dx;              /* increment of x: free part, then + A⁻¹ Hᵀ r */
+  Vec       rate;            /* state part of the tangential motion: v_k, or u_k − u0 */
+  Vec       fcontact;        /* Hᵀ r of the last contact solve (force or impulse), in the residual */
+  PetscBool chord;           /* FcBodySetChordTangent */
+  PetscBool contact_in_free; /* the free increment solves with fcontact in its right-hand side
+                              * (FcBodySetContactInFree: compliance "lagged") */
   PetscReal incscale;
   PetscReal rigid_d0[3], rigid_d1[3]; /* rigid bodies: translation at t0 and at t1 (dynamic: at the
                                                  * current Newton iterate; detection reads d1) */

@@ -160,6 +160,7 @@ PetscBool FcBodyHasDevice(FcBody b);
  * figures (FcBodyGetStepStats). */
 PetscErrorCode FcBodyBeginStep(FcBody b, const FcStepInfo *s);
 PetscErrorCode FcBodyResidual(FcBody b, const FcStepInfo *s, PetscReal *rnorm, PetscReal *scale);
+/* *dxnorm < 0: the Krylov solve of the Newton system failed (FcBodyKrylovSolve): the step fails */
 PetscErrorCode FcBodySolve(FcBody b, const FcStepInfo *s, PetscReal *dxnorm);
 PetscErrorCode FcBodySolveMulti(FcBody b, Mat B, Mat X);
 /* The entries of A⁻¹ at the sorted DoFs idx (n × n, row-major, the body's ops.inverseentries);
@@ -194,6 +195,9 @@ PetscErrorCode FcBodyGetSchur(FcBody b, FcSchur *sch);
  * every new A (compliance "lagged" makes it a Krylov method with its own preconditioner); NULL for
  * other bodies. */
 PetscErrorCode FcBodyGetKSP(FcBody b, KSP *ksp);
+/* x = A⁻¹ rhs by that KSP when it is a Krylov method: a CG that fails is retried with GMRES; *ok
+ * false if the solve still failed (the Newton iteration fails, not the run; body_deformable.c). */
+PetscErrorCode FcBodyKrylovSolve(FcBody b, Vec rhs, Vec x, PetscBool *ok);
 /* The unknown's increment dx (free part, then + A⁻¹ Hᵀ r: the contact step adds its correction),
  * the state part of the tangential motion (rate: v_k, or u_k − u0) and incscale (a displacement
  * increment is incscale·Δx: dt θ_vq by han2023 eq. 4, or 1). NULL vectors for a body without DoFs. */
@@ -201,6 +205,14 @@ PetscErrorCode FcBodyGetIncrement(FcBody b, Vec *dx, Vec *rate, PetscReal *incsc
 /* Hᵀ r of the last contact solve (force or impulse), which the residual adds: *f = NULL until the
  * contact step first creates it (create = PETSC_TRUE: created, zero, if missing). */
 PetscErrorCode FcBodyGetContactForce(FcBody b, PetscBool create, Vec *f);
+/* on: the free increment solves A dx = −(r − Hᵀ r_last), the full residual with the last contact
+ * forces, instead of −r without them; the correction then adds C (Hᵀ r − Hᵀ r_last), an increment
+ * of the contact forces (compliance "lagged", src/compliance/lagged.c). Off by default. */
+PetscErrorCode FcBodySetContactInFree(FcBody b, PetscBool on);
+/* on: a nonlinear body assembles its tangent K at the first iterate of a step only and keeps A
+ * within the step (a chord Newton method: the residual, hence the converged state, is exact; the
+ * rate linear), unless its residual needs K (Rayleigh β). Off by default. */
+PetscErrorCode FcBodySetChordTangent(FcBody b, PetscBool on);
 /* Several ranks (doc/mpi.md "Contact"): the contact step numbers a body's DoFs as its mesh does
  * (3 node + component, the same on every rank); a partitioned body's vectors number them
  * distributed (src/fem/assembly.c FcAssemblyPartition). n2d[k]: the distributed index of mesh DoF

@@ -124,12 +124,12 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_fast_wh_entries", &cs->wh_entries, NULL));
   PetscCall(FcContactStepCheckLinearization_Private(cs));
   PetscCall(FcComplianceCreate(model, c->compliance_type, &cs->compliance));
-  /* fast forms each re-linearization's q itself (contact_linearize.c); a strategy that shifts q
-   * (lagged: W = H P⁻¹ Hᵀ with q corrected by H (A⁻¹ − P⁻¹) Hᵀ r0) would have its W without the
-   * shift that makes a converged step hold the contact law */
-  if (cs->lin == FC_LINEARIZATION_FAST && cs->compliance->ops.shiftq)
+  /* fast forms each re-linearization's q itself (contact_linearize.c); a strategy that shifts q or
+   * corrects by an increment of the contact forces (lagged: W = H P⁻¹ Hᵀ with −P⁻¹ Hᵀ r_last in the
+   * free increment) would have its W without the q that makes a converged step hold the contact law */
+  if (cs->lin == FC_LINEARIZATION_FAST && (cs->compliance->ops.shiftq || cs->compliance->incremental))
     return FcInputError(c->file, "contact_step.linearization",
-      "\"fast\" cannot use compliance \"%s\" (its W is not A's and needs a shift of q that fast's re-linearizations do not make); use \"exact\", \"schur\" or \"precomputed\", or linearization \"recursive\"",
+      "\"fast\" cannot use compliance \"%s\" (its W is not A's and needs a q formed from an increment of the contact forces, which fast's re-linearizations do not make); use \"exact\", \"schur\" or \"precomputed\", or linearization \"recursive\"",
       cs->compliance->type);
   PetscCall(PetscCalloc1(model->nbodies, &mark));
   PetscCall(FcContactPairsMark(model, cs->cat, mark));
@@ -350,6 +350,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
+  PetscCall(FcComplianceBeginCorrection(cs->compliance)); /* before the contact forces are zeroed below */
   /* once (Algorithm 1): the step's first detection is kept; later Newton iterations only move
    * its gaps linearly (contact_linearize.c) */
   if (cs->lin == FC_LINEARIZATION_ONCE && cs->ncorr > 0) PetscCall(FcContactStepOnceGaps_Private(cs));

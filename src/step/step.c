@@ -261,9 +261,16 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     if (it >= c->newton_max_it || FcInterrupted || st->nonfinite) break;
     /* Free motion of every body, then the contact correction (detection → W, q → contact
      * solve → Δx += A⁻¹Hᵀr), then the update; the residual is re-evaluated next iteration. */
-    for (PetscInt b = 0; b < m->nbodies; b++) {
-      PetscReal dxn;
-      PetscCall(FcBodySolve(m->bodies[b], s, &dxn));
+    {
+      PetscBool solved = PETSC_TRUE;
+      for (PetscInt b = 0; b < m->nbodies; b++) {
+        PetscReal dxn;
+        PetscCall(FcBodySolve(m->bodies[b], s, &dxn));
+        /* a Krylov solve that failed (compliance "lagged", FcBodyKrylovSolve): the iterate stays,
+         * the step has not converged (stats.csv converged 0; a cutback may retry it) */
+        if (dxn < 0) solved = PETSC_FALSE;
+      }
+      if (!solved) break;
     }
     if (cs) {
       PetscBool changed;
@@ -275,6 +282,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
         st->nonfinite = PETSC_TRUE;
         break;
       }
+      if (st->contact.compliance.failed) break; /* a correction's Krylov solve failed: not converged */
     }
     for (PetscInt b = 0; b < m->nbodies; b++) {
       Vec dx;

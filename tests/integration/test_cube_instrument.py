@@ -8,16 +8,17 @@ haptic ticks (haptic.csv, which render the step's frozen contact problem and so 
 1. The experiment turns the cube by >= 60 degrees (exact; measured 72.95).
 2. lagged (async CHOLMOD refresh every 3 steps, taken 3 steps after its request: the paper's delay;
    shape matching): within the acceptance's 5 % of exact's force, steps and haptic ticks, over the
-   whole trajectory and through the part turned >= 60 degrees (measured 6.9e-6 steps, 4.9e-3 ticks:
+   whole trajectory and through the part turned >= 60 degrees (measured 2.0e-5 steps, 4.9e-3 ticks:
    a converged step is the exact model's, doc/architecture.md; the ticks see W = H P^-1 H^T); its
    factorization is really lagged (refresh_lag reaches 3, measured 5).
 3. Never refreshed (the first step's factorization through the whole turn): rotated by shape
-   matching still within 5 % (measured 4.4e-5 steps, 3.0e-2 ticks); not rotated (rotation "none")
+   matching still within 5 % (measured 2.0e-5 steps, 3.0e-2 ticks); not rotated (rotation "none")
    it does not: the run fails (measured: step 71, t = 1.42 s, the cube turned by 29 degrees, does not
-   converge in 40 Newton iterations, residual 1.6e-7 against rtol 1e-8, and the next steps diverge:
-   2.5e-5, 7.3e-3, then CG stops with DIVERGED_INDEFINITE_MAT; the script stops the run at the first). Asserted: a failed step (or
+   converge in 40 Newton iterations, residual 2.9e-7 against rtol 1e-8; before the GMRES retry and
+   the failed-step handling of FcBodyKrylovSolve the next steps diverged, 2.5e-5, 7.3e-3, then CG
+   stopped the run with DIVERGED_INDEFINITE_MAT; the script stops the run at the first). Asserted: a failed step (or
    exit 1), or an error above 5 %.
-4. mu = 0.3: lagged within 5 % of exact with the same friction (measured 1.5e-5 steps, 5.3e-3 ticks).
+4. mu = 0.3: lagged within 5 % of exact with the same friction (measured 2.3e-5 steps, 5.3e-3 ticks).
 5. precomputed (W from the rest configuration, a linear body's compliance): no divergence here; it
    converges to another state, the force off by 42 % (measured; 23 % at refine 2). Asserted: it
    either completes with an error above 5 % (it must not pass for exact) or fails with exit 1."""
