@@ -276,7 +276,7 @@ static PetscErrorCode BodyAdds_Private(FcBody body, PetscBool *adds)
 }
 
 /* W's shares of the ranks summed on rank 0 alone (MPI_Reduce; issue 29 item 1: W gathered to one
- * rank, solved there, contact_mpi.c FcContactStepRanksSolve_Private); nothing on one rank. *root:
+ * rank, solved there, contact_step.c Solve_Private); nothing on one rank. *root:
  * this rank holds the sum (rank 0, or one rank); another rank's p->W is its own share only, which
  * nothing reads after this. */
 static PetscErrorCode SumOverRanks_Private(FcContactProblem p, PetscBool *root)

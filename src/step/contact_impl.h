@@ -101,14 +101,14 @@ PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *
  * constrained-DoF masks in the mesh's numbering. Gather: every partitioned body's dx and rate in
  * the mesh's order (collective), which Read then hands for body b instead of its own arrays.
  * Apply: Hᵀ r into this rank's rows and the correction by the distributed solve (*done: it was
- * body b's; not for a body whose vectors are not partitioned). Solve: the solve on rank 0 alone (W is
- * summed there only), its r, u and verdict broadcast; on one rank the solve itself. */
+ * body b's; not for a body whose vectors are not partitioned). Share: after the solve on rank 0 alone (W
+ * is summed there only; contact_step.c Solve_Private), its r, u and verdict broadcast. */
 PetscErrorCode FcContactStepRanksSetUp_Private(FcContactStep cs);
 PetscErrorCode FcContactStepRanksDestroy_Private(FcContactStep cs);
 PetscErrorCode FcContactStepRanksGather_Private(FcContactStep cs);
 void           FcContactStepRanksRead_Private(FcContactStep cs, PetscInt b, const PetscScalar **dx, const PetscScalar **rate);
 PetscErrorCode FcContactStepRanksApply_Private(FcContactStep cs, PetscInt b, PetscBool *done);
-PetscErrorCode FcContactStepRanksSolve_Private(FcContactStep cs, FcContactStats *st);
+PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats *st);
 /* Detection by owner (contact_mpi.c): Points, the contactor points of pass P this rank detects
  * (those of the nodes it owns; every point on one rank, *own NULL, else free *own);
  * GatherDetection, every rank's detections of each pass gathered to every rank. */

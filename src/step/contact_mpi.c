@@ -311,12 +311,12 @@ static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
   PetscFunctionReturn(0);
 }
 
-/* The contact solve (issue 29 item 1: W gathered to one rank, solved there): W was summed on rank 0
- * alone (compliance.c SumOverRanks_Private), so rank 0 alone runs the registered solver and the
- * checks of FcContactStepSolve_Private (u = W r + q, rᵀ W r); the others wait in the broadcast of
- * its r, u and verdict, so that every rank applies the same forces bit for bit and takes the same
- * branches. On one rank: the solve itself. */
-PetscErrorCode FcContactStepRanksSolve_Private(FcContactStep cs, FcContactStats *st)
+/* The contact solve's result shared (issue 29 item 1: W gathered to one rank, solved there): W was
+ * summed on rank 0 alone (compliance.c SumOverRanks_Private), so rank 0 alone ran the registered
+ * solver and the checks of FcContactStepSolve_Private (u = W r + q, rᵀ W r; called by
+ * contact_step.c); the others wait here in the broadcast of its r, u and verdict, so that every
+ * rank applies the same forces bit for bit and takes the same branches. On one rank: nothing. */
+PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats *st)
 {
   PetscMPIInt size, rank;
   PetscInt    flags[5];
@@ -325,7 +325,6 @@ PetscErrorCode FcContactStepRanksSolve_Private(FcContactStep cs, FcContactStats 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  if (!rank) PetscCall(FcContactStepSolve_Private(cs, st));
   if (size == 1) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Bcast(cs->r, (PetscMPIInt)(3 * cs->m), MPIU_REAL, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Bcast(cs->u, (PetscMPIInt)(3 * cs->m), MPIU_REAL, 0, PETSC_COMM_WORLD));

@@ -340,6 +340,20 @@ static PetscErrorCode SaveWarmStart_Private(FcContactStep cs)
   PetscFunctionReturn(0);
 }
 
+/* The contact solve (issue 29 item 1: W gathered to one rank, solved there): on several ranks W
+ * was summed on rank 0 alone, which alone runs the solver; the others receive its r, u and verdict
+ * (contact_mpi.c FcContactStepRanksShare_Private). On one rank: the solve itself. */
+static PetscErrorCode Solve_Private(FcContactStep cs, FcContactStats *st)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) PetscCall(FcContactStepSolve_Private(cs, st));
+  PetscCall(FcContactStepRanksShare_Private(cs, st));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcContactStats *st, PetscBool *changed)
 {
   FcModel  *model = cs->model;
@@ -385,7 +399,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     PetscCall(FcComplianceShiftQ(cs->compliance, &cs->H, cs->r, cs->prob)); /* compliance.h */
     PetscCall(PetscTime(&t2));
     st->w_time += t2 - t1;
-    PetscCall(FcContactStepRanksSolve_Private(cs, st)); /* several ranks: solved on rank 0 alone (contact_mpi.c) */
+    PetscCall(Solve_Private(cs, st));
     PetscCall(PetscTime(&t3));
     st->solve_time += t3 - t2;
     st->lin_it++;

@@ -186,6 +186,34 @@ static PetscErrorCode EndStep_Private(FcModel *m, const FcStepInfo *s, FcStepSta
   PetscFunctionReturn(0);
 }
 
+/* The free motion of every body (Δx from the residual). *solved false: a Krylov solve failed
+ * (compliance "lagged", FcBodyKrylovSolve): the iterate stays, the step has not converged
+ * (stats.csv converged 0; a cutback may retry it) */
+static PetscErrorCode FreeMotion_Private(FcModel *m, const FcStepInfo *s, PetscBool *solved)
+{
+  PetscFunctionBegin;
+  *solved = PETSC_TRUE;
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    PetscReal dxn;
+    PetscCall(FcBodySolve(m->bodies[b], s, &dxn));
+    if (dxn < 0) *solved = PETSC_FALSE;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The update x += Δx of every body, each increment kept in dxs[b] (when allocated) for backtracking */
+static PetscErrorCode Update_Private(FcModel *m, const FcStepInfo *s, Vec dxs[])
+{
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    Vec dx;
+    PetscCall(FcBodyGetIncrement(m->bodies[b], &dx, NULL, NULL));
+    if (dxs[b]) PetscCall(VecCopy(dx, dxs[b]));
+    PetscCall(FcBodyUpdate(m->bodies[b], s));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepStats *st)
 {
   const FcCase *c = m->c;
@@ -262,14 +290,8 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     /* Free motion of every body, then the contact correction (detection → W, q → contact
      * solve → Δx += A⁻¹Hᵀr), then the update; the residual is re-evaluated next iteration. */
     {
-      PetscBool solved = PETSC_TRUE;
-      for (PetscInt b = 0; b < m->nbodies; b++) {
-        PetscReal dxn;
-        PetscCall(FcBodySolve(m->bodies[b], s, &dxn));
-        /* a Krylov solve that failed (compliance "lagged", FcBodyKrylovSolve): the iterate stays,
-         * the step has not converged (stats.csv converged 0; a cutback may retry it) */
-        if (dxn < 0) solved = PETSC_FALSE;
-      }
+      PetscBool solved;
+      PetscCall(FreeMotion_Private(m, s, &solved));
       if (!solved) break;
     }
     if (cs) {
@@ -284,12 +306,7 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
       }
       if (st->contact.compliance.failed) break; /* a correction's Krylov solve failed: not converged */
     }
-    for (PetscInt b = 0; b < m->nbodies; b++) {
-      Vec dx;
-      PetscCall(FcBodyGetIncrement(m->bodies[b], &dx, NULL, NULL));
-      if (dxs[b]) PetscCall(VecCopy(dx, dxs[b]));
-      PetscCall(FcBodyUpdate(m->bodies[b], s));
-    }
+    PetscCall(Update_Private(m, s, dxs));
     st->newton_it++;
   }
   FcProgressStepEnd();
