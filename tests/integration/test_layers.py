@@ -12,6 +12,7 @@ to catch what it is for.
 """
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -94,6 +95,8 @@ side = synthetic({"low/a.h": "", "other/c.c": '#include "../low/a.h"\n'})
 v0, u0, r0, _ = check(clean, floors)
 v1, _, _, _ = check(upward, floors)
 _, u2, _, _ = check(side, floors)
+for d in (clean, upward, side):
+    shutil.rmtree(d)
 figure("layers self-test: clean tree %d violations, upward edge/cycle %d, unknown folder %d" % (len(v0) + len(u0) + len(r0), len(v1), len(u2)))
 if v0 or u0 or r0 or len(v1) != 1 or u2 != {"other"}:
     fail("the layer checker does not tell a clean tree from a bad one")

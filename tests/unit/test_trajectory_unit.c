@@ -114,6 +114,7 @@ static void test_units_and_frames(void **state)
   assert_true(tr.p[3] == 0.001 && tr.p[4] == 0 && tr.p[5] == 0.007);
   assert_true(tr.t[1] == 0.01); /* header.stamp, not %time */
   CHK(FcTrajectoryDestroy(&tr));
+  unlink(path);
 
   /* device-to-world: 90 degrees about z, translation (1, 2, 3) m, scale 2 */
   CHK(FcTrajectoryTransformFromAxisAngle(z, PETSC_PI / 2, tr3, 2, &T));
