@@ -127,6 +127,7 @@ static void test_units_and_frames(void **state)
   assert_true(PetscAbsReal(p[0] - 1) <= 1e-15 && PetscAbsReal(p[1] - 2.002) <= 1e-15 && PetscAbsReal(p[2] - 3) <= 1e-15);
   assert_true(PetscAbsReal(q[0] - h) <= 1e-15 && PetscAbsReal(q[1]) <= 1e-15 && PetscAbsReal(q[2]) <= 1e-15 && PetscAbsReal(q[3] - h) <= 1e-15);
   CHK(FcTrajectoryDestroy(&tr));
+  unlink(path);
 
   /* HD_CURRENT_TRANSFORM, column-major: 90 degrees about x maps y to z: R = [1 0 0; 0 0 -1; 0 1 0],
    * so T5 = R(1,1) = 0, T6 = R(2,1) = 1, T9 = R(1,2) = -1, T10 = R(2,2) = 0; translation 3 mm */
