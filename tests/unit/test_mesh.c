@@ -684,6 +684,36 @@ static void test_bad_meshes(void **state)
   }
 }
 
+// clang-format off
+static const int two_low[8] = {50, 51, 52, 53, 7, 8, 9, 10}, two_up[8] = {7, 8, 9, 10, 90000, 90001, 90002, 90003};
+// clang-format on
+
+/* The two-volume file of test_shared_volumes, its top layer at height ztop. */
+static void WriteTwoVolumes(const char *file, int ztop)
+{
+  // clang-format off
+  static const int tags[12] = {90000, 7, 50, 90001, 8, 51, 90002, 9, 52, 90003, 10, 53};
+  static const int kuhn[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
+  // clang-format on
+  FILE *f = fopen(file, "w");
+
+  assert_non_null(f);
+  fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n4\n3 1 \"lower\"\n3 2 \"upper\"\n2 10 \"interface\"\n2 11 \"top\"\n$EndPhysicalNames\n");
+  fprintf(f, "$Nodes\n12\n");
+  for (int i = 0; i < 12; i++) {
+    const int t = tags[i], k = t >= 90000 ? t - 90000 : t >= 50 ? t - 50 : t - 7; /* corner 0-3 of its layer */
+    fprintf(f, "%d %d %d %d\n", t, k == 1 || k == 2, k >= 2, t >= 90000 ? ztop : t >= 50 ? 0 : 1);
+  }
+  fprintf(f, "$EndNodes\n$Elements\n16\n");
+  for (int b = 0; b < 2; b++)
+    for (int e = 0; e < 6; e++) {
+      const int *c = b ? two_up : two_low;
+      fprintf(f, "%d 4 2 %d %d %d %d %d %d\n", 6 * b + e + 1, b + 1, b + 1, c[kuhn[e][0]], c[kuhn[e][1]], c[kuhn[e][2]], c[kuhn[e][3]]);
+    }
+  fprintf(f, "13 2 2 10 10 7 8 9\n14 2 2 10 10 7 9 10\n15 2 2 11 11 90000 90001 90002\n16 2 2 11 11 90000 90002 90003\n$EndElements\n");
+  assert_int_equal(fclose(f), 0);
+}
+
 /* One body per volume of a file whose volumes share nodes (issue 29: a one-volume load reads the
  * model's nodes and groups once per file). Two unit cubes stacked on z = 1 share its 4 nodes; MSH
  * 2.2 classifies a node on the entity of the first element that uses it, so the shared nodes
@@ -693,34 +723,14 @@ static void test_bad_meshes(void **state)
  * surface groups that touch it (2 boundary faces each), its own volume group and not the other's. */
 static void test_shared_volumes(void **state)
 {
-  // clang-format off
-  static const int tags[12] = {90000, 7, 50, 90001, 8, 51, 90002, 9, 52, 90003, 10, 53};
-  static const int low[8] = {50, 51, 52, 53, 7, 8, 9, 10}, up[8] = {7, 8, 9, 10, 90000, 90001, 90002, 90003};
-  static const int kuhn[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
-  // clang-format on
+  static const int *const low = two_low, *const up = two_up;
   char   dir[] = "/tmp/fcsim_test_mesh_XXXXXX", file[PETSC_MAX_PATH_LEN];
-  FILE  *f;
   FcMesh m;
   (void)state;
 
   assert_non_null(mkdtemp(dir));
   snprintf(file, sizeof file, "%s/two.msh", dir);
-  f = fopen(file, "w");
-  assert_non_null(f);
-  fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n4\n3 1 \"lower\"\n3 2 \"upper\"\n2 10 \"interface\"\n2 11 \"top\"\n$EndPhysicalNames\n");
-  fprintf(f, "$Nodes\n12\n");
-  for (int i = 0; i < 12; i++) {
-    const int t = tags[i], k = t >= 90000 ? t - 90000 : t >= 50 ? t - 50 : t - 7; /* corner 0-3 of its layer */
-    fprintf(f, "%d %d %d %d\n", t, k == 1 || k == 2, k >= 2, t >= 90000 ? 2 : t >= 50 ? 0 : 1);
-  }
-  fprintf(f, "$EndNodes\n$Elements\n16\n");
-  for (int b = 0; b < 2; b++)
-    for (int e = 0; e < 6; e++) {
-      const int *c = b ? up : low;
-      fprintf(f, "%d 4 2 %d %d %d %d %d %d\n", 6 * b + e + 1, b + 1, b + 1, c[kuhn[e][0]], c[kuhn[e][1]], c[kuhn[e][2]], c[kuhn[e][3]]);
-    }
-  fprintf(f, "13 2 2 10 10 7 8 9\n14 2 2 10 10 7 9 10\n15 2 2 11 11 90000 90001 90002\n16 2 2 11 11 90000 90002 90003\n$EndElements\n");
-  assert_int_equal(fclose(f), 0);
+  WriteTwoVolumes(file, 2);
   for (int b = 0; b < 2; b++) {
     const FcMeshGroup *g;
     const int         *ids = b ? up : low;
@@ -766,6 +776,53 @@ static void test_shared_volumes(void **state)
   assert_int_equal(rmdir(dir), 0);
 }
 
+/* A query of a .msh leaves its model open (mesh_gmsh.c `opened`): the next query and the next
+ * load answer from it, and the load gives what a load from the file gives, at any refine and
+ * order; a file replaced meanwhile (another size or time) is read again. */
+static void test_opened_model(void **state)
+{
+  char       dir[] = "/tmp/fcsim_test_mesh_XXXXXX", file[PETSC_MAX_PATH_LEN];
+  FcMesh     a, b;
+  PetscInt   n, *ntets;
+  PetscInt64 total;
+  char(*names)[FC_NAME_LEN];
+  PetscReal ztop = 0;
+  (void)state;
+
+  assert_non_null(mkdtemp(dir));
+  snprintf(file, sizeof file, "%s/two.msh", dir);
+  WriteTwoVolumes(file, 2);
+  /* refine 1, order 2 from the queried model, then from the file alone */
+  CHK(FcMeshListVolumes(file, &n, &names, &ntets));
+  assert_int_equal(n, 2);
+  assert_int_equal(ntets[0] + ntets[1], 12);
+  CHK(PetscFree2(names, ntets));
+  CHK(FcMeshCountTetrahedra(file, &total));
+  assert_int_equal(total, 12);
+  CHK(FcMeshLoadVolume(file, 1, 2, "upper", &a));
+  CHK(FcMeshReleaseKept());
+  CHK(FcMeshLoadVolume(file, 1, 2, "upper", &b));
+  CHK(FcMeshReleaseKept());
+  assert_int_equal(a.nelems, 48);
+  assert_int_equal(a.npe, 10);
+  assert_int_equal(a.nnodes, b.nnodes);
+  assert_int_equal(a.nelems, b.nelems);
+  assert_memory_equal(a.X, b.X, 3 * (size_t)a.nnodes * sizeof *a.X);
+  assert_memory_equal(a.conn, b.conn, (size_t)a.npe * (size_t)a.nelems * sizeof *a.conn);
+  CHK(FcMeshDestroy(&a));
+  CHK(FcMeshDestroy(&b));
+  /* the file replaced after the query: the load reads the new one */
+  CHK(FcMeshCountTetrahedra(file, &total));
+  WriteTwoVolumes(file, 30);
+  CHK(FcMeshLoadVolume(file, 0, 1, "upper", &a));
+  for (PetscInt i = 0; i < a.nnodes; i++) ztop = PetscMax(ztop, a.X[3 * i + 2]);
+  assert_true(ztop == 30);
+  CHK(FcMeshDestroy(&a));
+  CHK(FcMeshReleaseKept());
+  assert_int_equal(unlink(file), 0);
+  assert_int_equal(rmdir(dir), 0);
+}
+
 /* Load time of a mid-size mesh (not an assertion: a figure for the report). */
 static void test_timing(void **state)
 {
@@ -790,7 +847,7 @@ int main(int argc, char **argv)
     cmocka_unit_test(test_cube_volume_area), cmocka_unit_test(test_boundary_orientation), cmocka_unit_test(test_tet10_ordering), cmocka_unit_test(test_groups),
     cmocka_unit_test(test_formats),          cmocka_unit_test(test_refine_msh),           cmocka_unit_test(test_order_conversion), cmocka_unit_test(test_curved_tet10), cmocka_unit_test(test_sphere),
     cmocka_unit_test(test_nearest),          cmocka_unit_test(test_script_options),       cmocka_unit_test(test_bad_meshes),
-    cmocka_unit_test(test_shared_volumes),   cmocka_unit_test(test_timing),
+    cmocka_unit_test(test_shared_volumes), cmocka_unit_test(test_opened_model),   cmocka_unit_test(test_timing),
   };
   // clang-format on
   const char *r = getenv("FCSIM_ROOT");
