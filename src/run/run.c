@@ -66,13 +66,9 @@ static PetscErrorCode RanksCheck_Private(const FcCase *c, PetscMPIInt size, Pets
 
   PetscFunctionBegin;
   if (size == 1) PetscFunctionReturn(0);
+  /* a rigid body is replicated (its few DoFs: every rank computes the same, doc/mpi.md), also one
+   * driven by a device log (each rank reads the log and replays or couples it alike) */
   for (PetscInt b = 0; b < c->nbodies; b++) {
-    const FcMotionType mt = c->bodies[b].motion.type;
-    /* a rigid body is replicated (its few DoFs: every rank computes the same, doc/mpi.md); one
-     * driven by a device log is not tried on several ranks yet */
-    FcCaseBodyPath(c, b, "motion.type", path, sizeof path);
-    if (c->bodies[b].rigid && (mt == FC_MOTION_TRAJECTORY || c->bodies[b].motion.has_device))
-      return FcInputError(c->file, path, "a rigid body driven by a device log runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);
     FcCaseBodyPath(c, b, "kinematics", path, sizeof path);
     if (c->bodies[b].corotational)
       return FcInputError(c->file, path, "global_corotational runs on one process only: %d were started by mpiexec (doc/mpi.md)", (int)size);

@@ -25,15 +25,17 @@ machine:
   distributed solves summed on rank 0, solved there, its solution broadcast) against a rigid plane
   (block_on_floor, the cylinder press at level 0), between two deformable bodies whose contact
   surfaces are split across the ranks (two_blocks, -fc_contact_ranks_view), with a dynamic rigid
-  body (cylinder_press_force) and the masonry arch for 1 s: the probes equal the 1-rank run's to
-  the contact solver's tolerance (stated at each case below);
+  body (cylinder_press_force), rigid bodies driven by a device log (replayed: cube_instrument;
+  coupled by a spring: haptic_probe without its haptic loop) and the masonry arch for 1 s: the
+  probes equal the 1-rank run's to the contact solver's tolerance (stated at each case below);
 - everything not yet distributed is refused before anything is computed: one line on stderr,
   exit 2, nothing written (compliance strategies other than exact, the once and fast
-  linearizations, a device-driven rigid body, the co-rotated kinematics, a command other than
+  linearizations, the haptic loop, the co-rotated kinematics, a command other than
   `run`);
 - under mpiexec fcsim leaves Open MPI's start-up alone (src/core/mpienv.c prepares only a
   singleton): the runs start on an empty TMPDIR, and no fcsim-mpi-* session folder is made.
 """
+import json
 import math
 import os
 import shutil
@@ -299,6 +301,19 @@ compare("cylinder_press_force", os.path.join(ROOT, "cases", "cylinder_press_forc
 # with a margin of 100 for the round-off of the W sums)
 # (frame_ties: its contacts' frames in run.h5, compare_h5)
 compare("masonry_arch", os.path.join(ROOT, "cases", "masonry_arch.json"), ["--set", "time.t_end=1", "--set", "contact_solver.tol=1e-13"], rtol=1e-8, frame_ties=True)
+# rigid bodies driven by a device log, replicated like every rigid body: each rank reads the log.
+# Courtecuisse's Fig. 4 instrument replaying its log (nsgs tol 1e-10 as block_on_floor; the
+# instrument touches the cube from 0.37 s; measured 7e-14 over 0.6 s), and haptic_probe's tool
+# coupled to its device by a spring (a free rigid body, nsgs; measured 6e-14 over 0.5 s) without the
+# haptic loop, which stays on one process (refused below)
+compare("cube_instrument", os.path.join(ROOT, "cases", "cube_instrument.json"), ["--set", "time.t_end=0.45"])
+coupled = json.load(open(os.path.join(ROOT, "cases", "haptic_probe.json")))
+del coupled["haptic"]
+coupled["bodies"][0]["mesh"]["file"] = os.path.join(ROOT, "meshes", "probe_block.geo")
+coupled["bodies"][1]["motion"]["coupling"]["file"] = os.path.join(ROOT, "cases", "trajectories", "stylus_press_slide_openhaptics.csv")
+with open(os.path.join(tmp, "coupled.json"), "w") as f:
+    json.dump(coupled, f)
+compare("haptic_probe_coupled", os.path.join(tmp, "coupled.json"), ["--set", "time.t_end=0.3"])
 for n in (2, 3):
     p = fcsim(n, ["run", TWO, "-q", "-o", os.path.join(tmp, "split-%d" % n), "-fc_contact_ranks_view"])
     last = [x for x in p.stderr.splitlines() if x.startswith("fcsim: contact ranks:")][-1:]
@@ -321,7 +336,7 @@ for strat in ("precomputed", "schur", "lagged"):
     refused("compliance " + strat, ["run", TWO, "-q", "--set", 'compliance.type="%s"' % strat], ["two_blocks.json", "compliance.type", strat, "one process"])
 for lin in ("once", "fast"):
     refused("linearization " + lin, ["run", TWO, "-q", "--set", 'contact_step.linearization="%s"' % lin], ["two_blocks.json", "contact_step.linearization", lin, "one process"])
-refused("a device-driven rigid body", ["run", os.path.join(ROOT, "cases", "haptic_probe.json"), "-q"], ["haptic_probe.json", "bodies[1].motion.type", "device log", "one process"])
+refused("the haptic loop", ["run", os.path.join(ROOT, "cases", "haptic_probe.json"), "-q"], ["haptic_probe.json", "haptic", "one process"])
 refused("global_corotational", ["run", BAR, "-q", "--set", 'bodies[0].kinematics="global_corotational"', "--set", "bodies[0].boundary=[]"], ["bar_dynamic.json", "kinematics", "one process"])
 refused("fcsim info", ["info", CANT], ["command line", "mpiexec", "fcsim info", "one process"])
 # an input error found after meshing, which every rank raises: still one line (rank 0's)
