@@ -429,26 +429,39 @@ void FcContactProblemAddColumn(FcContactProblem p, PetscBool symmetric, PetscInt
 {
   const PetscInt   n = 3 * p->m;
   const PetscReal *W = p->W;
+  /* d in registers: read through the pointer, it would be reloaded after every store into u
+   * (which it might alias); the hot loop of nsgs's sweep (doc/contact.md "Speed against Siconos").
+   * The same operations in the same order as the dense paths. */
+  const PetscReal d0 = d[0], d1 = d[1], d2 = d[2];
   if (!W) {
-    for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
-      PetscReal *ub = u + 3 * p->bcol[k];
-      if (symmetric) {
-        const PetscReal *B = p->bval + 9 * (size_t)k;
-        for (int j = 0; j < 3; j++) ub[j] += B[j] * d[0] + B[3 + j] * d[1] + B[6 + j] * d[2];
-      } else {
-        const PetscReal *T = p->bval + 9 * (size_t)p->btr[k];
-        for (int i = 0; i < 3; i++) ub[i] += T[3 * i] * d[0] + T[3 * i + 1] * d[1] + T[3 * i + 2] * d[2];
+    const PetscInt k0 = p->bptr[a], k1 = p->bptr[a + 1];
+    if (symmetric)
+      for (PetscInt k = k0; k < k1; k++) {
+        PetscReal       *ub = u + 3 * p->bcol[k];
+        const PetscReal *B  = p->bval + 9 * (size_t)k;
+        const PetscReal  x0 = B[0] * d0 + B[3] * d1 + B[6] * d2, x1 = B[1] * d0 + B[4] * d1 + B[7] * d2, x2 = B[2] * d0 + B[5] * d1 + B[8] * d2;
+        ub[0] += x0;
+        ub[1] += x1;
+        ub[2] += x2;
       }
-    }
+    else
+      for (PetscInt k = k0; k < k1; k++) {
+        PetscReal       *ub = u + 3 * p->bcol[k];
+        const PetscReal *T  = p->bval + 9 * (size_t)p->btr[k];
+        const PetscReal  x0 = T[0] * d0 + T[1] * d1 + T[2] * d2, x1 = T[3] * d0 + T[4] * d1 + T[5] * d2, x2 = T[6] * d0 + T[7] * d1 + T[8] * d2;
+        ub[0] += x0;
+        ub[1] += x1;
+        ub[2] += x2;
+      }
     return;
   }
   if (symmetric) {
     const PetscReal *W0 = W + (size_t)(3 * a) * n, *W1 = W0 + n, *W2 = W1 + n;
-    for (PetscInt i = 0; i < n; i++) u[i] += W0[i] * d[0] + W1[i] * d[1] + W2[i] * d[2];
+    for (PetscInt i = 0; i < n; i++) u[i] += W0[i] * d0 + W1[i] * d1 + W2[i] * d2;
   } else {
     for (PetscInt i = 0; i < n; i++) {
       const PetscReal *Wi = W + (size_t)i * n + 3 * a;
-      u[i] += Wi[0] * d[0] + Wi[1] * d[1] + Wi[2] * d[2];
+      u[i] += Wi[0] * d0 + Wi[1] * d1 + Wi[2] * d2;
     }
   }
 }
