@@ -300,8 +300,11 @@ PetscErrorCode FcContactProblemComputeVelocity(FcContactProblem p, const PetscRe
  *  - otherwise the projection onto the generator of the boundary in the half-plane of x,
  *    d = (1, μ x_T/t)/√(1+μ²): (⟨x,d⟩) d = (x_N + μ t)/(1+μ²) · (1, μ x_T/t).
  * In the third case t > 0 (t = 0 falls in one of the first two), so the division is safe, also
- * for μ = 0 where K_0 is the ray x_T = 0, x_N ≥ 0 and the formula gives (x_N, 0, 0). */
-void FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3])
+ * for μ = 0 where K_0 is the ray x_T = 0, x_N ≥ 0 and the formula gives (x_N, 0, 0).
+ * Static inline, with the local error below, so that the common error's loop (evaluated after
+ * every Gauss–Seidel sweep) inlines them; FcConeProject and FcContactLocalError2 are the same code
+ * for the other files. */
+static inline void ConeProject_Private(PetscReal mu, const PetscReal x[3], PetscReal p[3])
 {
   const PetscReal xn = x[0], t = PetscSqrtReal(x[1] * x[1] + x[2] * x[2]);
 
@@ -319,22 +322,26 @@ void FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3])
   }
 }
 
+void FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3]) { ConeProject_Private(mu, x, p); }
+
 /* ‖r − P_K(r − ũ)‖² with De Saxcé's modified velocity ũ = [u_N + μ‖u_T‖, u_T] (bipotential):
  * K ∋ r ⊥ ũ ∈ K* holds iff r = P_K(r − ũ) (projection characterisation of a cone
  * complementarity problem), which is Signorini + Coulomb for one contact. */
-PetscReal FcContactLocalError2(PetscReal mu, const PetscReal r[3], const PetscReal u[3])
+static inline PetscReal LocalError2_Private(PetscReal mu, const PetscReal r[3], const PetscReal u[3])
 {
   PetscReal x[3], p[3];
 
   x[0] = r[0] - (u[0] + mu * PetscSqrtReal(u[1] * u[1] + u[2] * u[2]));
   x[1] = r[1] - u[1];
   x[2] = r[2] - u[2];
-  FcConeProject(mu, x, p);
+  ConeProject_Private(mu, x, p);
   x[0] = r[0] - p[0];
   x[1] = r[1] - p[1];
   x[2] = r[2] - p[2];
   return x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
 }
+
+PetscReal FcContactLocalError2(PetscReal mu, const PetscReal r[3], const PetscReal u[3]) { return LocalError2_Private(mu, r, u); }
 
 PetscErrorCode FcContactProblemComputeErrorWithVelocity(FcContactProblem p, const PetscReal r[], const PetscReal u[], PetscReal *error)
 {
@@ -342,7 +349,7 @@ PetscErrorCode FcContactProblemComputeErrorWithVelocity(FcContactProblem p, cons
   PetscReal      e2 = 0, q2 = 0, r2 = 0, u2 = 0, scale;
 
   PetscFunctionBegin;
-  for (PetscInt a = 0; a < m; a++) e2 += FcContactLocalError2(p->mu[a], r + 3 * a, u + 3 * a);
+  for (PetscInt a = 0; a < m; a++) e2 += LocalError2_Private(p->mu[a], r + 3 * a, u + 3 * a);
   for (PetscInt i = 0; i < 3 * m; i++) {
     q2 += p->q[i] * p->q[i];
     r2 += r[i] * r[i];
