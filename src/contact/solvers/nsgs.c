@@ -22,10 +22,13 @@
  *               s ≥ 0 (eq. 21: the friction force opposes the sliding). u_N = 0 gives
  *               r_N = −b_N / D(θ), D = W_nn + μ W_nT·e; u_T ∥ e is one equation in θ,
  *               h(θ) = D(θ) (u_T × e) = 0, a trigonometric polynomial of degree 2, i.e. a quartic
- *               in tan(θ/2). Its four roots (Durand–Kerner iteration) start Newton on h(θ);
- *               among the roots with r_N > 0 that solve the local problem (natural-map
- *               residual ≤ local_tol), the one closest to the current r_a is taken. A Newton step from the current angle is tried first (a
- *               contact that was sliding usually keeps sliding nearby), which skips the quartic.
+ *               in tan(θ/2). Its real roots (Durand–Kerner iteration) start Newton on h along the
+ *               unit circle (on e = (c, s) itself: no trigonometric function anywhere); among the
+ *               roots with r_N > 0 that solve the local problem (natural-map residual ≤
+ *               local_tol), the one closest to the current r_a is taken (the complex roots' real
+ *               parts are tried too only when none does). Newton from the current direction is
+ *               tried first (a contact that was sliding usually keeps sliding nearby), which
+ *               skips the quartic.
  *   fallback    should no candidate satisfy the local problem to local_tol (rounding in a
  *               degenerate block), the projected fixed point r ← P_K(r − ρ ũ(r)), ρ = 1/‖W_aa‖_∞,
  *               is iterated from the best candidate; fallbacks are counted (view).
