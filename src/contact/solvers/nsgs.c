@@ -370,6 +370,33 @@ static PetscBool LocalFixedPoint_Private(const PetscReal W[9], const PetscReal b
   return (PetscBool)(tol > 0 && LocalError_Private(W, b, mu, r) <= tol);
 }
 
+/* The slip candidates from the nth starting directions e[k] (the first nreal from the quartic's real
+ * roots): Newton on h from each, the force and its local error; returns their number, *min_err the
+ * least error. Newton from the real roots first: every root of h is a real root of the quartic
+ * (ψ = π is not one, by the choice of φ), so Newton from the real parts of the complex roots can
+ * only find the same roots again. It is run (the second pass) only when no candidate of the first
+ * reaches local_tol, e.g. when the quartic's roots are inaccurate. */
+static int SlipCandidates_Private(const Trig2 *h, const PetscReal W[9], const PetscReal b[3], PetscReal mu, PetscReal local_tol, int nth, int nreal,
+  PetscReal e[8][2], PetscReal rc[8][3], PetscReal errs[8], PetscReal *min_err)
+{
+  int nc = 0;
+
+  for (int k = 0; k < nth; k++) {
+    if (k == nreal) {
+      PetscBool solved = PETSC_FALSE;
+      for (int j = 0; j < nc; j++)
+        if (errs[j] <= local_tol && rc[j][0] > 0) solved = PETSC_TRUE;
+      if (solved) break;
+    }
+    SlipNewton_Private(h, e[k]);
+    if (!SlipForce_Private(W, b, mu, e[k], rc[nc])) continue;
+    errs[nc] = LocalError_Private(W, b, mu, rc[nc]);
+    *min_err = PetscMin(*min_err, errs[nc]);
+    nc++;
+  }
+  return nc;
+}
+
 /* Solve the one-contact problem u = W r + b, K ∋ r ⊥ û ∈ K*, in place (r: current value in, new
  * value out). W_nn > 0 is guaranteed by the caller. */
 static void LocalSolve_Private(
@@ -378,7 +405,7 @@ static void LocalSolve_Private(
   PetscReal rs[3], th[8][2], cand[3], best[3], err, best_err = PETSC_MAX_REAL, best_d2 = PETSC_MAX_REAL, min_err = PETSC_MAX_REAL;
   PetscReal errs[8], rc[8][3];
   Trig2     h;
-  int       nth = 0, nreal = 0, nc = 0, k, kend;
+  int       nth = 0, nreal = 0, nc = 0, k;
 
   best[0] = r[0];
   best[1] = r[1];
@@ -437,22 +464,7 @@ static void LocalSolve_Private(
   }
   ns->nquartic[0]++;
   nth = SlipQuarticRoots_Private(&h, th, &nreal);
-  /* Newton from the quartic's real roots first: every root of h is a real root of the quartic
-   * (ψ = π is not one, by the choice of φ), so Newton from the real parts of the complex roots can
-   * only find the same roots again. It is run (the second pass) only when no candidate of the
-   * first reaches local_tol, e.g. when the quartic's roots are inaccurate. */
-  for (k = 0, kend = nreal; k < nth; k++) {
-    if (k == kend) {
-      for (int j = 0; j < nc; j++)
-        if (errs[j] <= ns->local_tol && rc[j][0] > 0) kend = -1;
-      if (kend < 0) break;
-    }
-    SlipNewton_Private(&h, th[k]);
-    if (!SlipForce_Private(W, b, mu, th[k], rc[nc])) continue;
-    errs[nc] = LocalError_Private(W, b, mu, rc[nc]);
-    min_err  = PetscMin(min_err, errs[nc]);
-    nc++;
-  }
+  nc  = SlipCandidates_Private(&h, W, b, mu, ns->local_tol, nth, nreal, th, rc, errs, &min_err);
   /* Among the candidates that solve the local problem (to local_tol, or the best ones if none
    * does) the one closest to the current force: the local problem may have several slip
    * solutions for large μ, and continuity keeps the Gauss–Seidel iteration from jumping. */
