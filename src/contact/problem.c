@@ -2,6 +2,9 @@
 #include "problem.h"
 #include <float.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 PetscErrorCode FcContactProblemCreate(PetscInt m, FcContactProblem *problem)
 {
@@ -297,8 +300,11 @@ PetscErrorCode FcContactProblemComputeVelocity(FcContactProblem p, const PetscRe
  *  - otherwise the projection onto the generator of the boundary in the half-plane of x,
  *    d = (1, μ x_T/t)/√(1+μ²): (⟨x,d⟩) d = (x_N + μ t)/(1+μ²) · (1, μ x_T/t).
  * In the third case t > 0 (t = 0 falls in one of the first two), so the division is safe, also
- * for μ = 0 where K_0 is the ray x_T = 0, x_N ≥ 0 and the formula gives (x_N, 0, 0). */
-void FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3])
+ * for μ = 0 where K_0 is the ray x_T = 0, x_N ≥ 0 and the formula gives (x_N, 0, 0).
+ * Static inline, with the local error below, so that the common error's loop (evaluated after
+ * every Gauss–Seidel sweep) inlines them; FcConeProject and FcContactLocalError2 are the same code
+ * for the other files. */
+static inline void ConeProject_Private(PetscReal mu, const PetscReal x[3], PetscReal p[3])
 {
   const PetscReal xn = x[0], t = PetscSqrtReal(x[1] * x[1] + x[2] * x[2]);
 
@@ -316,22 +322,26 @@ void FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3])
   }
 }
 
+void FcConeProject(PetscReal mu, const PetscReal x[3], PetscReal p[3]) { ConeProject_Private(mu, x, p); }
+
 /* ‖r − P_K(r − ũ)‖² with De Saxcé's modified velocity ũ = [u_N + μ‖u_T‖, u_T] (bipotential):
  * K ∋ r ⊥ ũ ∈ K* holds iff r = P_K(r − ũ) (projection characterisation of a cone
  * complementarity problem), which is Signorini + Coulomb for one contact. */
-PetscReal FcContactLocalError2(PetscReal mu, const PetscReal r[3], const PetscReal u[3])
+static inline PetscReal LocalError2_Private(PetscReal mu, const PetscReal r[3], const PetscReal u[3])
 {
   PetscReal x[3], p[3];
 
   x[0] = r[0] - (u[0] + mu * PetscSqrtReal(u[1] * u[1] + u[2] * u[2]));
   x[1] = r[1] - u[1];
   x[2] = r[2] - u[2];
-  FcConeProject(mu, x, p);
+  ConeProject_Private(mu, x, p);
   x[0] = r[0] - p[0];
   x[1] = r[1] - p[1];
   x[2] = r[2] - p[2];
   return x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
 }
+
+PetscReal FcContactLocalError2(PetscReal mu, const PetscReal r[3], const PetscReal u[3]) { return LocalError2_Private(mu, r, u); }
 
 PetscErrorCode FcContactProblemComputeErrorWithVelocity(FcContactProblem p, const PetscReal r[], const PetscReal u[], PetscReal *error)
 {
@@ -339,7 +349,7 @@ PetscErrorCode FcContactProblemComputeErrorWithVelocity(FcContactProblem p, cons
   PetscReal      e2 = 0, q2 = 0, r2 = 0, u2 = 0, scale;
 
   PetscFunctionBegin;
-  for (PetscInt a = 0; a < m; a++) e2 += FcContactLocalError2(p->mu[a], r + 3 * a, u + 3 * a);
+  for (PetscInt a = 0; a < m; a++) e2 += LocalError2_Private(p->mu[a], r + 3 * a, u + 3 * a);
   for (PetscInt i = 0; i < 3 * m; i++) {
     q2 += p->q[i] * p->q[i];
     r2 += r[i] * r[i];
@@ -429,26 +439,53 @@ void FcContactProblemAddColumn(FcContactProblem p, PetscBool symmetric, PetscInt
 {
   const PetscInt   n = 3 * p->m;
   const PetscReal *W = p->W;
+  /* d in registers: read through the pointer, it would be reloaded after every store into u
+   * (which it might alias); the hot loop of nsgs's sweep (doc/contact.md "Speed against Siconos").
+   * The same operations in the same order as the dense paths. */
+  const PetscReal d0 = d[0], d1 = d[1], d2 = d[2];
   if (!W) {
-    for (PetscInt k = p->bptr[a]; k < p->bptr[a + 1]; k++) {
-      PetscReal *ub = u + 3 * p->bcol[k];
-      if (symmetric) {
-        const PetscReal *B = p->bval + 9 * (size_t)k;
-        for (int j = 0; j < 3; j++) ub[j] += B[j] * d[0] + B[3 + j] * d[1] + B[6 + j] * d[2];
-      } else {
-        const PetscReal *T = p->bval + 9 * (size_t)p->btr[k];
-        for (int i = 0; i < 3; i++) ub[i] += T[3 * i] * d[0] + T[3 * i + 1] * d[1] + T[3 * i + 2] * d[2];
+    const PetscInt k0 = p->bptr[a], k1 = p->bptr[a + 1];
+    if (symmetric) {
+#if defined(__SSE2__) && defined(PETSC_USE_REAL_DOUBLE)
+      /* rows 0 and 1 of the block's column sums two by two (SSE2, in every x86-64): each lane does
+       * the scalar code's operations in its order, so the sums are the same bit for bit */
+      const __m128d D0 = _mm_set1_pd(d0), D1 = _mm_set1_pd(d1), D2 = _mm_set1_pd(d2);
+      for (PetscInt k = k0; k < k1; k++) {
+        PetscReal       *ub = u + 3 * p->bcol[k];
+        const PetscReal *B  = p->bval + 9 * (size_t)k;
+        const __m128d    x  = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(B), D0), _mm_mul_pd(_mm_loadu_pd(B + 3), D1)), _mm_mul_pd(_mm_loadu_pd(B + 6), D2));
+        const PetscReal  x2 = B[2] * d0 + B[5] * d1 + B[8] * d2;
+        _mm_storeu_pd(ub, _mm_add_pd(_mm_loadu_pd(ub), x));
+        ub[2] += x2;
       }
-    }
+#else
+      for (PetscInt k = k0; k < k1; k++) {
+        PetscReal       *ub = u + 3 * p->bcol[k];
+        const PetscReal *B  = p->bval + 9 * (size_t)k;
+        const PetscReal  x0 = B[0] * d0 + B[3] * d1 + B[6] * d2, x1 = B[1] * d0 + B[4] * d1 + B[7] * d2, x2 = B[2] * d0 + B[5] * d1 + B[8] * d2;
+        ub[0] += x0;
+        ub[1] += x1;
+        ub[2] += x2;
+      }
+#endif
+    } else
+      for (PetscInt k = k0; k < k1; k++) {
+        PetscReal       *ub = u + 3 * p->bcol[k];
+        const PetscReal *T  = p->bval + 9 * (size_t)p->btr[k];
+        const PetscReal  x0 = T[0] * d0 + T[1] * d1 + T[2] * d2, x1 = T[3] * d0 + T[4] * d1 + T[5] * d2, x2 = T[6] * d0 + T[7] * d1 + T[8] * d2;
+        ub[0] += x0;
+        ub[1] += x1;
+        ub[2] += x2;
+      }
     return;
   }
   if (symmetric) {
     const PetscReal *W0 = W + (size_t)(3 * a) * n, *W1 = W0 + n, *W2 = W1 + n;
-    for (PetscInt i = 0; i < n; i++) u[i] += W0[i] * d[0] + W1[i] * d[1] + W2[i] * d[2];
+    for (PetscInt i = 0; i < n; i++) u[i] += W0[i] * d0 + W1[i] * d1 + W2[i] * d2;
   } else {
     for (PetscInt i = 0; i < n; i++) {
       const PetscReal *Wi = W + (size_t)i * n + 3 * a;
-      u[i] += Wi[0] * d[0] + Wi[1] * d[1] + Wi[2] * d[2];
+      u[i] += Wi[0] * d0 + Wi[1] * d1 + Wi[2] * d2;
     }
   }
 }

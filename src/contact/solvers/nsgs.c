@@ -22,10 +22,13 @@
  *               s ≥ 0 (eq. 21: the friction force opposes the sliding). u_N = 0 gives
  *               r_N = −b_N / D(θ), D = W_nn + μ W_nT·e; u_T ∥ e is one equation in θ,
  *               h(θ) = D(θ) (u_T × e) = 0, a trigonometric polynomial of degree 2, i.e. a quartic
- *               in tan(θ/2). Its four roots (Durand–Kerner iteration) start Newton on h(θ);
- *               among the roots with r_N > 0 that solve the local problem (natural-map
- *               residual ≤ local_tol), the one closest to the current r_a is taken. A Newton step from the current angle is tried first (a
- *               contact that was sliding usually keeps sliding nearby), which skips the quartic.
+ *               in tan(θ/2). Its real roots (Durand–Kerner iteration) start Newton on h along the
+ *               unit circle (on e = (c, s) itself: no trigonometric function anywhere); among the
+ *               roots with r_N > 0 that solve the local problem (natural-map residual ≤
+ *               local_tol), the one closest to the current r_a is taken (the complex roots' real
+ *               parts are tried too only when none does). Newton from the current direction is
+ *               tried first (a contact that was sliding usually keeps sliding nearby), which
+ *               skips the quartic.
  *   fallback    should no candidate satisfy the local problem to local_tol (rounding in a
  *               degenerate block), the projected fixed point r ← P_K(r − ρ ũ(r)), ρ = 1/‖W_aa‖_∞,
  *               is iterated from the best candidate; fallbacks are counted (view).
@@ -137,14 +140,17 @@ static PetscReal LocalError_Private(const PetscReal W[9], const PetscReal b[3], 
 /* ---- slip on the cone boundary ---- */
 
 /* h(θ) = al c² + be cs + ga s² + de c + ep s (c = cos θ, s = sin θ), the tangential parallelism
- * condition D(θ) (u_T(θ) × e(θ)) with u_T = r_N(θ)(W_TN + μ W_TT e) + b_T and r_N = −b_N/D(θ). */
+ * condition D(θ) (u_T(θ) × e(θ)) with u_T = r_N(θ)(W_TN + μ W_TT e) + b_T and r_N = −b_N/D(θ)
+ * (duriez2006 eqs. 20-21: the 3×3 law of one contact and the slip direction). Everything below
+ * works on the unit vector e = (c, s) itself, never on θ: h and h' are polynomials in (c, s), so
+ * the slip solve needs no sine, cosine or arctangent (they were a quarter of nsgs's time, doc/contact.md
+ * "Speed against Siconos"). */
 typedef struct {
   PetscReal al, be, ga, de, ep;
 } Trig2;
 
-static inline PetscReal TrigEval_Private(const Trig2 *h, PetscReal th)
+static inline PetscReal TrigEval_Private(const Trig2 *h, PetscReal c, PetscReal s)
 {
-  const PetscReal c = PetscCosReal(th), s = PetscSinReal(th);
   return h->al * c * c + h->be * c * s + h->ga * s * s + h->de * c + h->ep * s;
 }
 
@@ -164,10 +170,10 @@ static void SlipSetup_Private(const PetscReal W[9], const PetscReal b[3], PetscR
   h->ep = -bn * w0 + Wnn * t0;
 }
 
-/* The slip force for the angle θ; false when D(θ) ≤ 0 (no r_N > 0 on that generator). */
-static PetscBool SlipForce_Private(const PetscReal W[9], const PetscReal b[3], PetscReal mu, PetscReal th, PetscReal r[3])
+/* The slip force for the direction e = (c, s); false when D ≤ 0 (no r_N > 0 on that generator). */
+static PetscBool SlipForce_Private(const PetscReal W[9], const PetscReal b[3], PetscReal mu, const PetscReal e[2], PetscReal r[3])
 {
-  const PetscReal c = PetscCosReal(th), s = PetscSinReal(th), D = W[0] + mu * (W[1] * c + W[2] * s);
+  const PetscReal c = e[0], s = e[1], D = W[0] + mu * (W[1] * c + W[2] * s);
 
   if (!(D > 0)) return PETSC_FALSE;
   r[0] = -b[0] / D;
@@ -176,27 +182,34 @@ static PetscBool SlipForce_Private(const PetscReal W[9], const PetscReal b[3], P
   return PETSC_TRUE;
 }
 
-/* Newton on h from th, steps limited to half a radian so that it stays near the root it starts
- * next to; stops at rounding level. */
-static PetscReal SlipNewton_Private(const Trig2 *h, PetscReal th)
+/* Newton on h along the unit circle from e (in: the start, out: the root), steps limited to half
+ * a radian so that it stays near the root it starts next to; stops at rounding level. A step δ =
+ * h/h' (h' = dh/dθ) moves e along its tangent, e ← (e − δ e⊥)/‖e − δ e⊥‖ with e⊥ = (−s, c): the
+ * angle moves by atan δ instead of δ, which has the same first derivative at δ = 0, so this is
+ * Newton's method in the local coordinate tan(θ − θ_k) and converges quadratically to the same
+ * roots as Newton on θ, at the cost of one square root per step instead of a sine and a cosine. */
+static void SlipNewton_Private(const Trig2 *h, PetscReal e[2])
 {
+  PetscReal c = e[0], s = e[1];
+
   for (int k = 0; k < 60; k++) {
-    /* h and h' from one cosine and sine of θ (the compiler fused the two evaluations into one
-     * sincos already; written so, the same iterates bit for bit). This Newton is about a third of
-     * nsgs's time on generated walls and pyramids (doc/contact.md "Speed against Siconos") */
-    const PetscReal c = PetscCosReal(th), s = PetscSinReal(th);
     const PetscReal f  = h->al * c * c + h->be * c * s + h->ga * s * s + h->de * c + h->ep * s;
     const PetscReal df = 2.0 * (h->ga - h->al) * c * s + h->be * (c * c - s * s) - h->de * s + h->ep * c;
-    PetscReal       step;
+    PetscReal       step, cn, sn, nrm;
 
     if (f == 0 || df == 0) break;
     step = f / df;
     if (step > 0.5) step = 0.5;
     if (step < -0.5) step = -0.5;
-    th -= step;
-    if (PetscAbsReal(step) <= 4 * PETSC_MACHINE_EPSILON * (1.0 + PetscAbsReal(th))) break;
+    cn  = c + step * s; /* e − δ e⊥ */
+    sn  = s - step * c;
+    nrm = PetscSqrtReal(cn * cn + sn * sn);
+    c   = cn / nrm;
+    s   = sn / nrm;
+    if (PetscAbsReal(step) <= 8 * PETSC_MACHINE_EPSILON) break;
   }
-  return th;
+  e[0] = c;
+  e[1] = s;
 }
 
 /* Roots of the monic quartic t⁴ + c[3]t³ + c[2]t² + c[1]t + c[0] by the Durand–Kerner
@@ -258,31 +271,41 @@ static int QuarticRoots_Private(const PetscReal c[4], PetscReal re[4], PetscReal
   return 4;
 }
 
-/* Up to 8 starting angles for Newton: the real parts of the roots of the quartic in tan(ψ/2),
- * θ = φ + ψ, with φ chosen so that ψ = π (tan = ∞, the root the substitution cannot represent)
- * is where |h| is largest among 8 samples — the leading coefficient is then h there, far from 0.
- * Returns the number of angles. */
-static int SlipQuarticRoots_Private(const Trig2 *h, PetscReal th[8])
+/* Up to 8 starting directions for Newton, e[k] = (c, s), from the roots of the quartic in
+ * t = tan(ψ/2), θ = φ + ψ, with φ chosen so that ψ = π (t = ∞, the root the substitution cannot
+ * represent) is where |h| is largest among 8 samples — the leading coefficient is then h there, far
+ * from 0. The roots become directions without trigonometry: e(ψ) = (1 − t², 2t)/(1 + t²) (the
+ * rational parametrization of the circle) turned by φ. The real roots come first (*nreal of them,
+ * |Im t| small: a double root splits into a pair at about √eps); the others' real parts follow.
+ * Returns the number of directions. */
+static int SlipQuarticRoots_Private(const Trig2 *h, PetscReal e[8][2], int *nreal)
 {
-  PetscReal hbest = -1, tbest = 0, cf, sf, Q00, Q01, Q11, a[5], c[4], re[4], im[4];
-  Trig2     g;
-  int       k, nth = 0;
+  /* cos, sin of kπ/4, k = 0..7 */
+  static const PetscReal S2       = 0.70710678118654752440;
+  static const PetscReal Cs[8][2] = {{1, 0}, {S2, S2}, {0, 1}, {-S2, S2}, {-1, 0}, {-S2, -S2}, {0, -1}, {S2, -S2}};
+  PetscReal              hbest = -1, cf = 1, sf = 0, Q00, Q01, Q11, a[5], c[4], re[4], im[4];
+  Trig2                  g;
+  int                    k, nth = 0, order[4], no = 0;
 
+  *nreal = 0;
   for (k = 0; k < 8; k++) {
-    const PetscReal t = k * PETSC_PI / 4, v = PetscAbsReal(TrigEval_Private(h, t));
+    const PetscReal v = PetscAbsReal(TrigEval_Private(h, Cs[k][0], Cs[k][1]));
     if (v > hbest) {
       hbest = v;
-      tbest = t;
+      cf    = -Cs[k][0]; /* φ = kπ/4 − π */
+      sf    = -Cs[k][1];
     }
   }
   if (!(hbest > 0)) { /* h vanishes at 8 angles: identically zero (degenerate); try the samples */
-    for (k = 0; k < 8; k++) th[nth++] = k * PETSC_PI / 4;
+    for (k = 0; k < 8; k++) {
+      e[nth][0]   = Cs[k][0];
+      e[nth++][1] = Cs[k][1];
+    }
+    *nreal = nth;
     return nth;
   }
-  /* Rotate by φ = tbest − π: e = R(φ) e', so h = e'ᵀ (RᵀQR) e' + (Rᵀl)·e' with
+  /* Rotate by φ: e = R(φ) e', so h = e'ᵀ (RᵀQR) e' + (Rᵀl)·e' with
    * Q = [[al, be/2], [be/2, ga]], l = (de, ep). */
-  cf   = PetscCosReal(tbest - PETSC_PI);
-  sf   = PetscSinReal(tbest - PETSC_PI);
   Q00  = h->al * cf * cf + h->be * cf * sf + h->ga * sf * sf;
   Q11  = h->al * sf * sf - h->be * cf * sf + h->ga * cf * cf;
   Q01  = (h->ga - h->al) * cf * sf + 0.5 * h->be * (cf * cf - sf * sf);
@@ -299,7 +322,21 @@ static int SlipQuarticRoots_Private(const Trig2 *h, PetscReal th[8])
   a[0] = g.al + g.de;
   for (k = 0; k < 4; k++) c[k] = a[k] / a[4];
   if (!QuarticRoots_Private(c, re, im)) return 0;
-  for (k = 0; k < 4; k++) th[nth++] = tbest - PETSC_PI + 2 * PetscAtanReal(re[k]);
+  for (k = 0; k < 4; k++)
+    if (PetscAbsReal(im[k]) <= 1e-4 * (1 + PetscAbsReal(re[k]))) order[no++] = k;
+  *nreal = no;
+  for (k = 0; k < 4; k++)
+    if (!(PetscAbsReal(im[k]) <= 1e-4 * (1 + PetscAbsReal(re[k])))) order[no++] = k;
+  for (k = 0; k < 4; k++) {
+    const PetscReal t = re[order[k]], w = 1 / (1 + t * t);
+    PetscReal       x = (1 - t * t) * w, y = 2 * t * w;
+    if (!(PetscAbsReal(x) <= 1 && PetscAbsReal(y) <= 1)) { /* t² overflowed: ψ = π */
+      x = -1;
+      y = 0;
+    }
+    e[nth][0]   = cf * x - sf * y;
+    e[nth++][1] = sf * x + cf * y;
+  }
   return nth;
 }
 
@@ -333,15 +370,42 @@ static PetscBool LocalFixedPoint_Private(const PetscReal W[9], const PetscReal b
   return (PetscBool)(tol > 0 && LocalError_Private(W, b, mu, r) <= tol);
 }
 
+/* The slip candidates from the nth starting directions e[k] (the first nreal from the quartic's real
+ * roots): Newton on h from each, the force and its local error; returns their number, *min_err the
+ * least error. Newton from the real roots first: every root of h is a real root of the quartic
+ * (ψ = π is not one, by the choice of φ), so Newton from the real parts of the complex roots can
+ * only find the same roots again. It is run (the second pass) only when no candidate of the first
+ * reaches local_tol, e.g. when the quartic's roots are inaccurate. */
+static int SlipCandidates_Private(const Trig2 *h, const PetscReal W[9], const PetscReal b[3], PetscReal mu, PetscReal local_tol, int nth, int nreal,
+  PetscReal e[8][2], PetscReal rc[8][3], PetscReal errs[8], PetscReal *min_err)
+{
+  int nc = 0;
+
+  for (int k = 0; k < nth; k++) {
+    if (k == nreal) {
+      PetscBool solved = PETSC_FALSE;
+      for (int j = 0; j < nc; j++)
+        if (errs[j] <= local_tol && rc[j][0] > 0) solved = PETSC_TRUE;
+      if (solved) break;
+    }
+    SlipNewton_Private(h, e[k]);
+    if (!SlipForce_Private(W, b, mu, e[k], rc[nc])) continue;
+    errs[nc] = LocalError_Private(W, b, mu, rc[nc]);
+    *min_err = PetscMin(*min_err, errs[nc]);
+    nc++;
+  }
+  return nc;
+}
+
 /* Solve the one-contact problem u = W r + b, K ∋ r ⊥ û ∈ K*, in place (r: current value in, new
  * value out). W_nn > 0 is guaranteed by the caller. */
 static void LocalSolve_Private(
   FcContactSolver_NSGS *ns, const PetscReal W[9], const PetscReal Winv[9], PetscBool inv_ok, PetscReal mu, const PetscReal b[3], PetscReal r[3])
 {
-  PetscReal rs[3], th[9], cand[3], best[3], err, best_err = PETSC_MAX_REAL, best_d2 = PETSC_MAX_REAL, min_err = PETSC_MAX_REAL;
-  PetscReal errs[9], rc[9][3];
+  PetscReal rs[3], th[8][2], cand[3], best[3], err, best_err = PETSC_MAX_REAL, best_d2 = PETSC_MAX_REAL, min_err = PETSC_MAX_REAL;
+  PetscReal errs[8], rc[8][3];
   Trig2     h;
-  int       nth = 0, nc = 0, k;
+  int       nth = 0, nreal = 0, nc = 0, k;
 
   best[0] = r[0];
   best[1] = r[1];
@@ -384,9 +448,13 @@ static void LocalSolve_Private(
   }
   /* slip */
   SlipSetup_Private(W, b, mu, &h);
-  if (r[0] > 0 && (r[1] != 0 || r[2] != 0)) { /* was sliding (or sticking off-axis): Newton from its angle */
-    const PetscReal t = SlipNewton_Private(&h, PetscAtan2Real(r[2], r[1]));
-    if (SlipForce_Private(W, b, mu, t, cand) && LocalError_Private(W, b, mu, cand) <= ns->local_tol) {
+  if (r[0] > 0 && (r[1] != 0 || r[2] != 0)) { /* was sliding (or sticking off-axis): Newton from its direction */
+    const PetscReal rt = PetscSqrtReal(r[1] * r[1] + r[2] * r[2]);
+    PetscReal       e[2];
+    e[0] = r[1] / rt;
+    e[1] = r[2] / rt;
+    SlipNewton_Private(&h, e);
+    if (SlipForce_Private(W, b, mu, e, cand) && LocalError_Private(W, b, mu, cand) <= ns->local_tol) {
       r[0] = cand[0];
       r[1] = cand[1];
       r[2] = cand[2];
@@ -395,14 +463,8 @@ static void LocalSolve_Private(
     }
   }
   ns->nquartic[0]++;
-  nth = SlipQuarticRoots_Private(&h, th);
-  for (k = 0; k < nth; k++) {
-    const PetscReal t = SlipNewton_Private(&h, th[k]);
-    if (!SlipForce_Private(W, b, mu, t, rc[nc])) continue;
-    errs[nc] = LocalError_Private(W, b, mu, rc[nc]);
-    min_err  = PetscMin(min_err, errs[nc]);
-    nc++;
-  }
+  nth = SlipQuarticRoots_Private(&h, th, &nreal);
+  nc  = SlipCandidates_Private(&h, W, b, mu, ns->local_tol, nth, nreal, th, rc, errs, &min_err);
   /* Among the candidates that solve the local problem (to local_tol, or the best ones if none
    * does) the one closest to the current force: the local problem may have several slip
    * solutions for large μ, and continuity keeps the Gauss–Seidel iteration from jumping. */
