@@ -63,6 +63,7 @@ typedef struct {
   PetscInt64   sweeps_all, steps_all, switches_all;
   PetscInt     ncap;           /* entries of the work arrays */
   PetscReal   *r0, *rgs, *rnt; /* the initial r, nsgs's last iterate, a u = W r + q (3m each) */
+  PetscReal   *rnw;            /* newton's last iterate, where its next round resumes (3m) */
   FcEnvelopeLU env;            /* the ordering newton's envelope LU would take: its flops price a step */
 } FcContactSolver_Auto;
 
@@ -188,7 +189,7 @@ static PetscErrorCode AutoAfterNsgs_Private(
    * remaining work, the goal's margin (auto within 1.2 times the faster solver); with 2 (before)
    * walls and rock piles that nsgs finishes in 200-1000 sweeps paid probes of 0.5-0.9 times
    * nsgs's whole solve. After: newton's measured speed, halved for every round that stalled */
-  tnt = (as->vnt > 0 ? PetscLog10Real(e / tol) / as->vnt : (as->tried ? au->newton_steps : AUTO_PROBE_SWEEPS) * tstep) *
+  tnt = (as->vnt > 0 ? PetscLog10Real(as->ent / tol) / as->vnt : (as->tried ? au->newton_steps : AUTO_PROBE_SWEEPS) * tstep) *
     (PetscReal)(1 << PetscMin(as->stalled, 20));
   if (au->monitor)
     PetscCall(
@@ -216,10 +217,17 @@ static PetscErrorCode AutoAfterNsgs_Private(
   if (!as->tried) {
     PetscCall(PetscArraycpy(r, au->r0, n));
     PetscCall(FcContactProblemComputeError(p, r, &as->e));
+    as->eround = as->e;
+    as->tround = 0;
+  } else {
+    /* a later round resumes newton's own path (its last iterate, its speed measured since it
+     * started): from nsgs's iterate its steps bought nothing on the wall of mass ratio 1000 (3.8e-4
+     * after a step, twice), while its own path went on at 0.2-0.4 decades a step to 1e-8 in 21 steps
+     * from r = 0 — so the steps of an earlier round are never lost and the round is judged whole */
+    PetscCall(PetscArraycpy(r, au->rnw, n));
+    as->e = as->ent;
   }
-  as->tried  = PETSC_TRUE;
-  as->eround = as->e;
-  as->tround = 0;
+  as->tried = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -251,6 +259,7 @@ static PetscErrorCode AutoAfterNewton_Private(FcContactSolver_Auto *au, FcContac
   as->stalled++;
   au->switches++;
   as->chunk = PetscMax(as->chunk, 20);
+  PetscCall(PetscArraycpy(au->rnw, r, 3 * p->m)); /* where newton's next round resumes */
   if (as->egs < as->ent && au->sweeps) {
     PetscCall(PetscArraycpy(r, au->rgs, 3 * p->m));
     as->e = as->egs;
@@ -314,8 +323,8 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
   au->started = au->finished = NULL;
   st->iterations             = 0;
   if (n > au->ncap) {
-    PetscCall(PetscFree3(au->r0, au->rgs, au->rnt));
-    PetscCall(PetscMalloc3(n, &au->r0, n, &au->rgs, n, &au->rnt));
+    PetscCall(PetscFree4(au->r0, au->rgs, au->rnt, au->rnw));
+    PetscCall(PetscMalloc4(n, &au->r0, n, &au->rgs, n, &au->rnt, n, &au->rnw));
     au->ncap = n;
   }
   au->gs->resume = au->nt->resume = PETSC_FALSE; /* a new solve: the children set up afresh */
@@ -490,7 +499,7 @@ static PetscErrorCode FcContactSolverDestroy_Auto(FcContactSolver s)
   PetscFunctionBegin;
   PetscCall(FcContactSolverDestroy(&au->gs));
   PetscCall(FcContactSolverDestroy(&au->nt));
-  PetscCall(PetscFree3(au->r0, au->rgs, au->rnt));
+  PetscCall(PetscFree4(au->r0, au->rgs, au->rnt, au->rnw));
   PetscCall(FcEnvelopeLUDestroy(&au->env));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
