@@ -17,16 +17,17 @@
  *     the real problems of 1-9 contacts, 30 on OneObject, 50 or more on generated ones of 28);
  *     nsgs otherwise (block-sparse W: generated walls and pyramids of 28 contacts took newton 3x
  *     nsgs's time). Newton first runs one chunk of 3 newton_steps, judged at its end.
- *   - nsgs chunk (5 sweeps, doubled up to 200 while nsgs keeps its rate): the rate per sweep
- *     ρ = (e_end/e_start)^(1/sweeps) predicts the sweeps still needed, log(tol/e)/log ρ (∞ when
- *     ρ ≥ 1), and their time t_sweep·N. Newton's cost is predicted from its measured speed, or
- *     before it ran as AUTO_PROBE_SWEEPS (5) steps of the model's price (AutoStepSweeps_Private;
- *     a probe of one step from the initial r, so that one that buys nothing costs at most 20 %),
- *     times 2 for every earlier newton round that stalled. nsgs goes on while its prediction is
- *     the smaller.
- *   - newton chunk (10 steps): it goes on while a chunk divides the common error by 10 at least
- *     (the local rate of Newton is far better; worse means crawling line searches), else nsgs
- *     takes over.
+ *   - nsgs chunks: its first 5 sweeps as 2, 1, 1, 1 (the same iterates: the chunks continue one
+ *     nsgs solve), each judged from the third sweep on by the speed of the last two; then 5
+ *     sweeps, doubled up to 200 while nsgs keeps its speed. Its speed v (decades of the common
+ *     error per sweep) predicts the sweeps still needed, log10(e/tol)/v (∞ when v ≤ 0). Newton's
+ *     cost is predicted from its measured speed on its own path, or before it ran as
+ *     AUTO_PROBE_SWEEPS (5) steps of the model's price (AutoStepSweeps_Private; a probe of one
+ *     step from the initial r, so that one that buys nothing costs at most 20 %), times 2 for
+ *     every earlier newton round that stalled. nsgs goes on while its prediction is the smaller.
+ *   - newton chunks of 1, 2, 4 .. newton_steps steps: it goes on while its speed over its whole
+ *     path (decades per sweep of cost, since it started) is at least nsgs's, else nsgs takes over
+ *     from the better iterate; a later round resumes newton's own path (its last iterate).
  * Each child keeps the r it returns (warm start), so no work is lost at a switch. One iteration
  * is one nsgs sweep or one Newton step; max_it bounds their sum (default 10 000). The summary
  * (ops.summary: `fclib solve` prints it) says which did the work: sweeps, steps, times, the
@@ -41,6 +42,9 @@
 /* A probe of newton (one step) is taken when nsgs's predicted remaining sweeps exceed this many
  * steps' price: 1/(1.2 − 1), so that a probe that buys nothing costs at most 20 % (AutoAfterNsgs_Private). */
 #define AUTO_PROBE_SWEEPS 5
+
+/* nsgs's first sweeps, judged one by one (AutoAfterNsgs_Private) */
+#define AUTO_FIRST_SWEEPS 5
 
 typedef enum { AUTO_FIRST_MODEL, AUTO_FIRST_NSGS, AUTO_FIRST_NEWTON } AutoFirst;
 static const char *const AutoFirstNames[] = {"model", "nsgs", "newton"};
@@ -150,10 +154,11 @@ static PetscErrorCode AutoChunk_Private(
  * of the common error per sweep of cost) and the best iterates' errors. */
 typedef struct {
   PetscReal  e, egs, ent, vgs, vnt, ratio, eround, tround;
-  PetscInt   chunk, nchunk, stalled, nsgs_chunks;
+  PetscInt   chunk, nchunk, stalled;
   PetscBool  newton, tried;
-  PetscBool  priced; /* ratio is the step's price (else, on a block-sparse W, a lower bound of it) */
-  PetscInt64 nb;     /* W's nonzero blocks, counted once */
+  PetscBool  priced;                        /* ratio is the step's price (else, on a block-sparse W, a lower bound of it) */
+  PetscReal  efirst[AUTO_FIRST_SWEEPS + 1]; /* the common error after each of nsgs's first sweeps */
+  PetscInt64 nb;                            /* W's nonzero blocks, counted once */
 } AutoState;
 
 /* After an nsgs chunk (from error e0, cs its statistics): nsgs's speed in decades of the common
@@ -168,14 +173,25 @@ static PetscErrorCode AutoAfterNsgs_Private(
   PetscReal      tgs, tnt, tstep, e = as->e;
 
   PetscFunctionBegin;
-  /* The first chunk's speed without its first sweep (when it has others and was followed by
-   * progress): from r = 0 or a caller's warm start that sweep drops the common error by 1-3
-   * decades on every problem (the stacks: to 3e-3, then 0.01-0.1 decades per sweep), which
-   * said nothing about the sweeps to come and made auto take 15 sweeps before probing newton
-   * instead of 5 (doc/contact.md "auto"). */
-  if (!as->nsgs_chunks++ && cs->iterations > 1 && au->gs->err_first > e && !PetscIsInfOrNanReal(au->gs->err_first))
-    as->vgs = PetscLog10Real(au->gs->err_first / e) / (cs->iterations - 1);
-  else as->vgs = e < e0 ? PetscLog10Real(e0 / e) / cs->iterations : 0;
+  if (!au->steps && !as->tried && au->sweeps <= AUTO_FIRST_SWEEPS) {
+    /* nsgs's first AUTO_FIRST_SWEEPS sweeps one by one (the same iterates: each chunk continues
+     * one nsgs solve), judged from the third on by the speed of the last two: Gauss–Seidel's
+     * speed falls from sweep to sweep where newton wins (stack of 300: 0.20, 0.13, 0.10, 0.08
+     * decades over sweeps 2-5, then 0.05), so that the speed of sweeps 2-5 (0.13) delayed the
+     * probe to sweep 10, and the stack of 20 to sweep 5 (a probe after 4). The first sweep from
+     * r = 0 or a caller's warm start drops the error by 1-3 decades on every problem and says
+     * nothing about the sweeps to come: never counted. */
+    as->efirst[au->sweeps] = e;
+    if (cs->iterations == 2 && au->sweeps == 2) /* the first chunk: two sweeps, nsgs's test measured the first */
+      as->efirst[1] = PetscIsInfOrNanReal(au->gs->err_first) ? e : au->gs->err_first;
+    if (au->sweeps < 3) {
+      as->chunk = 1;
+      PetscFunctionReturn(0);
+    }
+    if (as->efirst[au->sweeps - 2] > e) as->vgs = PetscLog10Real(as->efirst[au->sweeps - 2] / e) / 2;
+    else as->vgs = as->efirst[1] > e ? PetscLog10Real(as->efirst[1] / e) / (au->sweeps - 1) : 0; /* not monotone: since the first */
+    as->chunk = au->sweeps < AUTO_FIRST_SWEEPS ? 1 : AUTO_FIRST_SWEEPS;
+  } else as->vgs = e < e0 ? PetscLog10Real(e0 / e) / cs->iterations : 0;
   as->egs = e;
   tgs     = as->vgs > 0 ? PetscLog10Real(e / tol) / as->vgs : PETSC_INFINITY;
   if (!as->priced && !(tgs <= AUTO_PROBE_SWEEPS * as->ratio)) { /* a probe is in question: its real price */
@@ -202,7 +218,7 @@ static PetscErrorCode AutoAfterNsgs_Private(
      * over 6-10), where a doubled chunk cost them 5 more sweeps before the probe; only before the
      * probe: after it, short chunks' rates on a wall whose error is not monotone (mass ratio 1000)
      * fell to 0 and handed it to a crawling newton for 45 steps */
-    if (tgs <= 0.5 * tnt || as->tried) as->chunk = PetscMin(2 * as->chunk, 200);
+    if ((tgs <= 0.5 * tnt || as->tried) && au->sweeps >= AUTO_FIRST_SWEEPS) as->chunk = PetscMin(2 * as->chunk, 200);
     PetscFunctionReturn(0);
   }
   as->newton = PETSC_TRUE;
@@ -314,7 +330,7 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
 {
   FcContactSolver_Auto *au = (FcContactSolver_Auto *)s->data;
   const PetscInt        n  = 3 * p->m;
-  AutoState             as = {.e = PETSC_INFINITY, .egs = PETSC_INFINITY, .ent = PETSC_INFINITY, .eround = PETSC_INFINITY, .chunk = 5};
+  AutoState             as = {.e = PETSC_INFINITY, .egs = PETSC_INFINITY, .ent = PETSC_INFINITY, .eround = PETSC_INFINITY, .chunk = 2};
   PetscBool             done;
 
   PetscFunctionBegin;
