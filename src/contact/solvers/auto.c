@@ -118,7 +118,7 @@ static PetscErrorCode AutoStepSweeps_Private(FcContactSolver_Auto *au, FcContact
  * (bench/solve_overhead, doc/contact.md "auto"). u is the child's W r + q when it formed it
  * (solver.h uexact), else formed here in u. */
 static PetscErrorCode AutoChunk_Private(
-  FcContactSolver s, FcContactSolver child, FcContactProblem p, PetscReal r[], PetscInt k, PetscReal u[], FcContactSolverStats *cs)
+  FcContactSolver s, FcContactSolver child, FcContactSolver nt, FcContactProblem p, PetscReal r[], PetscInt k, PetscReal u[], FcContactSolverStats *cs)
 {
   PetscLogDouble t0, t1;
 
@@ -140,8 +140,16 @@ static PetscErrorCode AutoChunk_Private(
   /* the error for the decisions: on u = W r + q as the child formed it, or as nsgs carried it
    * through its sweeps (to the drift of its updates; its own test, on that u, found it above tol,
    * and a converged chunk always has the product), else formed here */
-  if (!child->uexact && !child->ucarry) PetscCall(FcContactProblemComputeVelocity(p, r, u));
-  PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : child->ucarry ? child->ucarry : u, &cs->error));
+  if (cs->reason == FC_CONTACT_SOLVER_CONVERGED_TOL && child == nt && child->uexact) {
+    /* newton converged by the same test on the same u (newton.c: the common error of W r + q for
+     * the r it returns, against this tol), so the error is known to be <= tol — tol stands for it
+     * (nothing reads it after a converged chunk; the object judges r itself) — without a second
+     * evaluation: on FrictionContact3D_1c (2 steps, 0.56 µs) a part of auto's 0.12 µs over newton */
+    cs->error = s->params.tol;
+  } else {
+    if (!child->uexact && !child->ucarry) PetscCall(FcContactProblemComputeVelocity(p, r, u));
+    PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : child->ucarry ? child->ucarry : u, &cs->error));
+  }
   if (PetscIsInfOrNanReal(cs->error)) cs->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
   else if (cs->error <= s->params.tol) cs->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
   else if (cs->reason > 0) cs->reason = FC_CONTACT_SOLVER_DIVERGED_INEXACT;
@@ -358,11 +366,11 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
     const PetscInt       left = s->params.max_it - st->iterations;
 
     if (!as.newton) {
-      PetscCall(AutoChunk_Private(s, au->gs, p, r, PetscMin(as.chunk, left), au->rnt, &cs));
+      PetscCall(AutoChunk_Private(s, au->gs, au->nt, p, r, PetscMin(as.chunk, left), au->rnt, &cs));
       au->sweeps += cs.iterations;
       au->tgs += cs.time;
     } else {
-      PetscCall(AutoChunk_Private(s, au->nt, p, r, PetscMin(as.nchunk, left), au->rnt, &cs));
+      PetscCall(AutoChunk_Private(s, au->nt, au->nt, p, r, PetscMin(as.nchunk, left), au->rnt, &cs));
       au->steps += cs.iterations;
       au->tnt += cs.time;
     }
