@@ -17,16 +17,17 @@
  *     the real problems of 1-9 contacts, 30 on OneObject, 50 or more on generated ones of 28);
  *     nsgs otherwise (block-sparse W: generated walls and pyramids of 28 contacts took newton 3x
  *     nsgs's time). Newton first runs one chunk of 3 newton_steps, judged at its end.
- *   - nsgs chunk (5 sweeps, doubled up to 200 while nsgs keeps its rate): the rate per sweep
- *     ρ = (e_end/e_start)^(1/sweeps) predicts the sweeps still needed, log(tol/e)/log ρ (∞ when
- *     ρ ≥ 1), and their time t_sweep·N. Newton's cost is predicted from its measured speed, or
- *     before it ran as AUTO_PROBE_SWEEPS (5) steps of the model's price (AutoStepSweeps_Private;
- *     a probe of one step from the initial r, so that one that buys nothing costs at most 20 %),
- *     times 2 for every earlier newton round that stalled. nsgs goes on while its prediction is
- *     the smaller.
- *   - newton chunk (10 steps): it goes on while a chunk divides the common error by 10 at least
- *     (the local rate of Newton is far better; worse means crawling line searches), else nsgs
- *     takes over.
+ *   - nsgs chunks: its first 5 sweeps as 2, 1, 1, 1 (the same iterates: the chunks continue one
+ *     nsgs solve), each judged from the third sweep on by the speed of the last two; then 5
+ *     sweeps, doubled up to 200 while nsgs keeps its speed. Its speed v (decades of the common
+ *     error per sweep) predicts the sweeps still needed, log10(e/tol)/v (∞ when v ≤ 0). Newton's
+ *     cost is predicted from its measured speed on its own path, or before it ran as
+ *     AUTO_PROBE_SWEEPS (5) steps of the model's price (AutoStepSweeps_Private; a probe of one
+ *     step from the initial r, so that one that buys nothing costs at most 20 %), times 2 for
+ *     every earlier newton round that stalled. nsgs goes on while its prediction is the smaller.
+ *   - newton chunks of 1, 2, 4 .. newton_steps steps: it goes on while its speed over its whole
+ *     path (decades per sweep of cost, since it started) is at least nsgs's, else nsgs takes over
+ *     from the better iterate; a later round resumes newton's own path (its last iterate).
  * Each child keeps the r it returns (warm start), so no work is lost at a switch. One iteration
  * is one nsgs sweep or one Newton step; max_it bounds their sum (default 10 000). The summary
  * (ops.summary: `fclib solve` prints it) says which did the work: sweeps, steps, times, the
@@ -41,6 +42,9 @@
 /* A probe of newton (one step) is taken when nsgs's predicted remaining sweeps exceed this many
  * steps' price: 1/(1.2 − 1), so that a probe that buys nothing costs at most 20 % (AutoAfterNsgs_Private). */
 #define AUTO_PROBE_SWEEPS 5
+
+/* nsgs's first sweeps, judged one by one (AutoAfterNsgs_Private) */
+#define AUTO_FIRST_SWEEPS 5
 
 typedef enum { AUTO_FIRST_MODEL, AUTO_FIRST_NSGS, AUTO_FIRST_NEWTON } AutoFirst;
 static const char *const AutoFirstNames[] = {"model", "nsgs", "newton"};
@@ -63,6 +67,7 @@ typedef struct {
   PetscInt64   sweeps_all, steps_all, switches_all;
   PetscInt     ncap;           /* entries of the work arrays */
   PetscReal   *r0, *rgs, *rnt; /* the initial r, nsgs's last iterate, a u = W r + q (3m each) */
+  PetscReal   *rnw;            /* newton's last iterate, where its next round resumes (3m) */
   FcEnvelopeLU env;            /* the ordering newton's envelope LU would take: its flops price a step */
 } FcContactSolver_Auto;
 
@@ -113,7 +118,7 @@ static PetscErrorCode AutoStepSweeps_Private(FcContactSolver_Auto *au, FcContact
  * (bench/solve_overhead, doc/contact.md "auto"). u is the child's W r + q when it formed it
  * (solver.h uexact), else formed here in u. */
 static PetscErrorCode AutoChunk_Private(
-  FcContactSolver s, FcContactSolver child, FcContactProblem p, PetscReal r[], PetscInt k, PetscReal u[], FcContactSolverStats *cs)
+  FcContactSolver s, FcContactSolver child, FcContactSolver nt, FcContactProblem p, PetscReal r[], PetscInt k, PetscReal u[], FcContactSolverStats *cs)
 {
   PetscLogDouble t0, t1;
 
@@ -135,8 +140,16 @@ static PetscErrorCode AutoChunk_Private(
   /* the error for the decisions: on u = W r + q as the child formed it, or as nsgs carried it
    * through its sweeps (to the drift of its updates; its own test, on that u, found it above tol,
    * and a converged chunk always has the product), else formed here */
-  if (!child->uexact && !child->ucarry) PetscCall(FcContactProblemComputeVelocity(p, r, u));
-  PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : child->ucarry ? child->ucarry : u, &cs->error));
+  if (cs->reason == FC_CONTACT_SOLVER_CONVERGED_TOL && child == nt && child->uexact) {
+    /* newton converged by the same test on the same u (newton.c: the common error of W r + q for
+     * the r it returns, against this tol), so the error is known to be <= tol — tol stands for it
+     * (nothing reads it after a converged chunk; the object judges r itself) — without a second
+     * evaluation: on FrictionContact3D_1c (2 steps, 0.56 µs) a part of auto's 0.12 µs over newton */
+    cs->error = s->params.tol;
+  } else {
+    if (!child->uexact && !child->ucarry) PetscCall(FcContactProblemComputeVelocity(p, r, u));
+    PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : child->ucarry ? child->ucarry : u, &cs->error));
+  }
   if (PetscIsInfOrNanReal(cs->error)) cs->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
   else if (cs->error <= s->params.tol) cs->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
   else if (cs->reason > 0) cs->reason = FC_CONTACT_SOLVER_DIVERGED_INEXACT;
@@ -149,10 +162,11 @@ static PetscErrorCode AutoChunk_Private(
  * of the common error per sweep of cost) and the best iterates' errors. */
 typedef struct {
   PetscReal  e, egs, ent, vgs, vnt, ratio, eround, tround;
-  PetscInt   chunk, nchunk, stalled, nsgs_chunks;
+  PetscInt   chunk, nchunk, stalled;
   PetscBool  newton, tried;
-  PetscBool  priced; /* ratio is the step's price (else, on a block-sparse W, a lower bound of it) */
-  PetscInt64 nb;     /* W's nonzero blocks, counted once */
+  PetscBool  priced;                        /* ratio is the step's price (else, on a block-sparse W, a lower bound of it) */
+  PetscReal  efirst[AUTO_FIRST_SWEEPS + 1]; /* the common error after each of nsgs's first sweeps */
+  PetscInt64 nb;                            /* W's nonzero blocks, counted once */
 } AutoState;
 
 /* After an nsgs chunk (from error e0, cs its statistics): nsgs's speed in decades of the common
@@ -167,14 +181,25 @@ static PetscErrorCode AutoAfterNsgs_Private(
   PetscReal      tgs, tnt, tstep, e = as->e;
 
   PetscFunctionBegin;
-  /* The first chunk's speed without its first sweep (when it has others and was followed by
-   * progress): from r = 0 or a caller's warm start that sweep drops the common error by 1-3
-   * decades on every problem (the stacks: to 3e-3, then 0.01-0.1 decades per sweep), which
-   * said nothing about the sweeps to come and made auto take 15 sweeps before probing newton
-   * instead of 5 (doc/contact.md "auto"). */
-  if (!as->nsgs_chunks++ && cs->iterations > 1 && au->gs->err_first > e && !PetscIsInfOrNanReal(au->gs->err_first))
-    as->vgs = PetscLog10Real(au->gs->err_first / e) / (cs->iterations - 1);
-  else as->vgs = e < e0 ? PetscLog10Real(e0 / e) / cs->iterations : 0;
+  if (!au->steps && !as->tried && au->sweeps <= AUTO_FIRST_SWEEPS) {
+    /* nsgs's first AUTO_FIRST_SWEEPS sweeps one by one (the same iterates: each chunk continues
+     * one nsgs solve), judged from the third on by the speed of the last two: Gauss–Seidel's
+     * speed falls from sweep to sweep where newton wins (stack of 300: 0.20, 0.13, 0.10, 0.08
+     * decades over sweeps 2-5, then 0.05), so that the speed of sweeps 2-5 (0.13) delayed the
+     * probe to sweep 10, and the stack of 20 to sweep 5 (a probe after 4). The first sweep from
+     * r = 0 or a caller's warm start drops the error by 1-3 decades on every problem and says
+     * nothing about the sweeps to come: never counted. */
+    as->efirst[au->sweeps] = e;
+    if (cs->iterations == 2 && au->sweeps == 2) /* the first chunk: two sweeps, nsgs's test measured the first */
+      as->efirst[1] = PetscIsInfOrNanReal(au->gs->err_first) ? e : au->gs->err_first;
+    if (au->sweeps < 3) {
+      as->chunk = 1;
+      PetscFunctionReturn(0);
+    }
+    if (as->efirst[au->sweeps - 2] > e) as->vgs = PetscLog10Real(as->efirst[au->sweeps - 2] / e) / 2;
+    else as->vgs = as->efirst[1] > e ? PetscLog10Real(as->efirst[1] / e) / (au->sweeps - 1) : 0; /* not monotone: since the first */
+    as->chunk = au->sweeps < AUTO_FIRST_SWEEPS ? 1 : AUTO_FIRST_SWEEPS;
+  } else as->vgs = e < e0 ? PetscLog10Real(e0 / e) / cs->iterations : 0;
   as->egs = e;
   tgs     = as->vgs > 0 ? PetscLog10Real(e / tol) / as->vgs : PETSC_INFINITY;
   if (!as->priced && !(tgs <= AUTO_PROBE_SWEEPS * as->ratio)) { /* a probe is in question: its real price */
@@ -188,7 +213,7 @@ static PetscErrorCode AutoAfterNsgs_Private(
    * remaining work, the goal's margin (auto within 1.2 times the faster solver); with 2 (before)
    * walls and rock piles that nsgs finishes in 200-1000 sweeps paid probes of 0.5-0.9 times
    * nsgs's whole solve. After: newton's measured speed, halved for every round that stalled */
-  tnt = (as->vnt > 0 ? PetscLog10Real(e / tol) / as->vnt : (as->tried ? au->newton_steps : AUTO_PROBE_SWEEPS) * tstep) *
+  tnt = (as->vnt > 0 ? PetscLog10Real(as->ent / tol) / as->vnt : (as->tried ? au->newton_steps : AUTO_PROBE_SWEEPS) * tstep) *
     (PetscReal)(1 << PetscMin(as->stalled, 20));
   if (au->monitor)
     PetscCall(
@@ -201,7 +226,7 @@ static PetscErrorCode AutoAfterNsgs_Private(
      * over 6-10), where a doubled chunk cost them 5 more sweeps before the probe; only before the
      * probe: after it, short chunks' rates on a wall whose error is not monotone (mass ratio 1000)
      * fell to 0 and handed it to a crawling newton for 45 steps */
-    if (tgs <= 0.5 * tnt || as->tried) as->chunk = PetscMin(2 * as->chunk, 200);
+    if ((tgs <= 0.5 * tnt || as->tried) && au->sweeps >= AUTO_FIRST_SWEEPS) as->chunk = PetscMin(2 * as->chunk, 200);
     PetscFunctionReturn(0);
   }
   as->newton = PETSC_TRUE;
@@ -216,10 +241,17 @@ static PetscErrorCode AutoAfterNsgs_Private(
   if (!as->tried) {
     PetscCall(PetscArraycpy(r, au->r0, n));
     PetscCall(FcContactProblemComputeError(p, r, &as->e));
+    as->eround = as->e;
+    as->tround = 0;
+  } else {
+    /* a later round resumes newton's own path (its last iterate, its speed measured since it
+     * started): from nsgs's iterate its steps bought nothing on the wall of mass ratio 1000 (3.8e-4
+     * after a step, twice), while its own path went on at 0.2-0.4 decades a step to 1e-8 in 21 steps
+     * from r = 0 — so the steps of an earlier round are never lost and the round is judged whole */
+    PetscCall(PetscArraycpy(r, au->rnw, n));
+    as->e = as->ent;
   }
-  as->tried  = PETSC_TRUE;
-  as->eround = as->e;
-  as->tround = 0;
+  as->tried = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -251,6 +283,7 @@ static PetscErrorCode AutoAfterNewton_Private(FcContactSolver_Auto *au, FcContac
   as->stalled++;
   au->switches++;
   as->chunk = PetscMax(as->chunk, 20);
+  PetscCall(PetscArraycpy(au->rnw, r, 3 * p->m)); /* where newton's next round resumes */
   if (as->egs < as->ent && au->sweeps) {
     PetscCall(PetscArraycpy(r, au->rgs, 3 * p->m));
     as->e = as->egs;
@@ -305,7 +338,7 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
 {
   FcContactSolver_Auto *au = (FcContactSolver_Auto *)s->data;
   const PetscInt        n  = 3 * p->m;
-  AutoState             as = {.e = PETSC_INFINITY, .egs = PETSC_INFINITY, .ent = PETSC_INFINITY, .eround = PETSC_INFINITY, .chunk = 5};
+  AutoState             as = {.e = PETSC_INFINITY, .egs = PETSC_INFINITY, .ent = PETSC_INFINITY, .eround = PETSC_INFINITY, .chunk = 2};
   PetscBool             done;
 
   PetscFunctionBegin;
@@ -314,8 +347,8 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
   au->started = au->finished = NULL;
   st->iterations             = 0;
   if (n > au->ncap) {
-    PetscCall(PetscFree3(au->r0, au->rgs, au->rnt));
-    PetscCall(PetscMalloc3(n, &au->r0, n, &au->rgs, n, &au->rnt));
+    PetscCall(PetscFree4(au->r0, au->rgs, au->rnt, au->rnw));
+    PetscCall(PetscMalloc4(n, &au->r0, n, &au->rgs, n, &au->rnt, n, &au->rnw));
     au->ncap = n;
   }
   au->gs->resume = au->nt->resume = PETSC_FALSE; /* a new solve: the children set up afresh */
@@ -333,11 +366,11 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
     const PetscInt       left = s->params.max_it - st->iterations;
 
     if (!as.newton) {
-      PetscCall(AutoChunk_Private(s, au->gs, p, r, PetscMin(as.chunk, left), au->rnt, &cs));
+      PetscCall(AutoChunk_Private(s, au->gs, au->nt, p, r, PetscMin(as.chunk, left), au->rnt, &cs));
       au->sweeps += cs.iterations;
       au->tgs += cs.time;
     } else {
-      PetscCall(AutoChunk_Private(s, au->nt, p, r, PetscMin(as.nchunk, left), au->rnt, &cs));
+      PetscCall(AutoChunk_Private(s, au->nt, au->nt, p, r, PetscMin(as.nchunk, left), au->rnt, &cs));
       au->steps += cs.iterations;
       au->tnt += cs.time;
     }
@@ -490,7 +523,7 @@ static PetscErrorCode FcContactSolverDestroy_Auto(FcContactSolver s)
   PetscFunctionBegin;
   PetscCall(FcContactSolverDestroy(&au->gs));
   PetscCall(FcContactSolverDestroy(&au->nt));
-  PetscCall(PetscFree3(au->r0, au->rgs, au->rnt));
+  PetscCall(PetscFree4(au->r0, au->rgs, au->rnt, au->rnw));
   PetscCall(FcEnvelopeLUDestroy(&au->env));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
