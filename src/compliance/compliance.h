@@ -111,6 +111,9 @@ struct _p_FcCompliance {
                                           * strategy (a warning names it), or NULL */
   PetscBool   incremental;   /* its correction applies an increment of the contact forces
                                           * (ops.begincorrect): the fast linearization cannot form its q */
+  PetscBool   wdense;        /* the last FcComplianceCreateProblem chose a dense W: on several ranks
+                                          * the columns every rank solves for follow it (a rank other than 0
+                                          * holds its rows of W only, block-sparse: doc/mpi.md "Contact") */
   PetscBool   current;       /* needs-the-current-A capability: C_b is A_b⁻¹ of the current Newton
                                           * iterate applied through the body's own solves (ops.solve,
                                           * ops.solvemulti), so a body whose solve is more than a factorization

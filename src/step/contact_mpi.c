@@ -6,8 +6,8 @@
  * DoFs as its mesh does (3 node + component). What touches a body's distributed vectors goes
  * through its DoF maps (FcBodyDofMaps): the free increment and the rate read for q (gathered here,
  * in the mesh's order), the contact force Hᵀ r written into this rank's rows, the correction
- * A⁻¹ Hᵀ r by the distributed factorization, W by distributed solves with the rows of each rank
- * summed on rank 0 (src/compliance/compliance.c). Rank 0 alone solves; its r, u and verdict are
+ * A⁻¹ Hᵀ r by the distributed factorization, W by distributed solves, each rank holding only the
+ * rows of W its share touches and sending them to rank 0 (src/compliance/compliance.c). Rank 0 alone solves; its r, u and verdict are
  * broadcast so that every rank applies the same forces and takes the same branches. Nothing here
  * changes a one-rank run. */
 #include "contact_impl.h"
@@ -220,13 +220,16 @@ static PetscErrorCode OwnsDof_Private(FcBody body, PetscMPIInt rank, PetscInt k,
  * alarm) of the box of its contactor points, pass by pass — what a detection with ghosted targets
  * would need —, v[2] the target faces it holds (today every pass's whole target surface: the mesh
  * is replicated), v[3] the contacts whose rows of W its share touches (an entry of H on a DoF it
- * owns), v[4] the contacts of the W it holds summed (rank 0: all, the others none). */
-static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt v[5])
+ * owns), v[4] the block rows of W it holds (rank 0: all, summed; another rank: those its share
+ * touches, compliance.c RowsProblem_Private), v[5] the reals of W's storage it holds, v[6] the bytes
+ * it sent to rank 0 for W (its rows' blocks and their indices, compliance.c GatherRows_Private). */
+static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt64 v[8])
 {
-  FcModel *model = cs->model;
+  FcModel         *model = cs->model;
+  FcContactProblem W     = cs->prob;
 
   PetscFunctionBegin;
-  for (int i = 0; i < 5; i++) v[i] = 0;
+  for (int i = 0; i < 8; i++) v[i] = 0;
   for (PetscInt a = 0; a < cs->m; a++) {
     const FcContactPair *P = &cs->pairs[cs->pair[a]];
     PetscBool            own, touch = PETSC_FALSE;
@@ -239,7 +242,14 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
     }
     v[3] += touch;
   }
-  v[4] = rank ? 0 : cs->m;
+  if (!rank) {
+    v[4] = cs->m;
+    v[5] = W->W ? 9 * (PetscInt64)W->m * W->m : 9 * (PetscInt64)W->nb;
+  } else {
+    for (PetscInt a = 0; a < cs->m; a++) v[4] += W->bptr[a + 1] > W->bptr[a];
+    v[5] = 9 * ((PetscInt64)W->nb + 1); /* its rows' blocks and the scratch block */
+    v[6] = v[4] * (PetscInt64)sizeof(PetscInt) + 9 * (PetscInt64)W->nb * (PetscInt64)sizeof(PetscReal);
+  }
   for (PetscInt p = 0; p < cs->npairs; p++) {
     const FcContactPair *P  = &cs->pairs[p];
     const PetscReal     *XA = cs->Xcur[P->A], *XB = cs->Xcur[P->B];
@@ -274,11 +284,13 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
 /* -fc_contact_ranks_view: two lines per correction (rank 0's stderr). The first: the contacts that
  * carry force and, per rank, those whose contactor node it owns (the rank that detects them):
  * shows that a contact surface is split across the ranks (tests/integration/test_mpi.py). The
- * second: per rank, what it holds for contact (Holds_Private), as
- * "detected/m faces-in-reach/faces-held W-rows-touched/W-rows-held". */
+ * second: the reals of the whole W (what every rank held before W was gathered as rows), then per
+ * rank what it holds for contact (Holds_Private), as "detected/m faces-in-reach/faces-held
+ * W-rows-touched/W-rows-held W-reals-held/W-bytes-sent". */
 static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
 {
-  PetscInt    own = 0, act = 0, *all, v[5], *vall;
+  PetscInt    own = 0, act = 0, *all;
+  PetscInt64  v[8], *vall;
   PetscMPIInt rank;
   PetscBool   view = PETSC_FALSE;
 
@@ -294,17 +306,23 @@ static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
     own += o;
   }
   PetscCall(Holds_Private(cs, rank, v));
-  PetscCall(PetscMalloc2(size, &all, 5 * size, &vall));
+  PetscCall(PetscMalloc2(size, &all, 8 * size, &vall));
   PetscCallMPI(MPI_Gather(&own, 1, MPIU_INT, all, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Gather(v, 5, MPIU_INT, vall, 5, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Gather(v, 8, MPIU_INT64, vall, 8, MPIU_INT64, 0, PETSC_COMM_WORLD));
   if (!rank) {
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "fcsim: contact ranks: %" PetscInt_FMT " contacts carry force, by the rank of their contactor node:", act));
     for (PetscMPIInt i = 0; i < size; i++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT, all[i]));
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\nfcsim: contact ranks hold (detected/contacts target-faces-in-reach/held W-rows-touched/held):"));
-    for (PetscMPIInt i = 0; i < size; i++)
-      PetscCall(
-        PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT "/%" PetscInt_FMT " %" PetscInt_FMT "/%" PetscInt_FMT " %" PetscInt_FMT "/%" PetscInt_FMT,
-          vall[5 * i], cs->m, vall[5 * i + 1], vall[5 * i + 2], vall[5 * i + 3], vall[5 * i + 4]));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
+      "\nfcsim: contact ranks hold (W whole: %" PetscInt64_FMT
+      " reals; per rank detected/contacts target-faces-in-reach/held W-rows-touched/held W-reals-held/bytes-sent):",
+      vall[5]));
+    for (PetscMPIInt i = 0; i < size; i++) {
+      const PetscInt64 *w = vall + 8 * i;
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
+        " %" PetscInt64_FMT "/%" PetscInt_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT
+        "/%" PetscInt64_FMT,
+        w[0], cs->m, w[1], w[2], w[3], w[4], w[5], w[6]));
+    }
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\n"));
   }
   PetscCall(PetscFree2(all, vall));
@@ -312,7 +330,7 @@ static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
 }
 
 /* The contact solve's result shared (issue 29 item 1: W gathered to one rank, solved there): W was
- * summed on rank 0 alone (compliance.c SumOverRanks_Private), so rank 0 alone ran the registered
+ * gathered to rank 0 alone as rows (compliance.c GatherRows_Private), so rank 0 alone ran the registered
  * solver and the checks of FcContactStepSolve_Private (u = W r + q, rᵀ W r; called by
  * contact_step.c); the others wait here in the broadcast of its r, u and verdict, so that every
  * rank applies the same forces bit for bit and takes the same branches. On one rank: nothing. */

@@ -22,7 +22,8 @@ machine:
   case's tolerance of their scale) and run.xdmf is the 1-rank file;
 - contact (doc/mpi.md "Contact": each contact detected by the rank that owns its contactor node,
   the detections gathered so that the contact list and H are alike on every rank, W by
-  distributed solves summed on rank 0, solved there, its solution broadcast) against a rigid plane
+  distributed solves, each rank's rows of it gathered to rank 0, solved there, its solution
+  broadcast) against a rigid plane
   (block_on_floor, the cylinder press at level 0), between two deformable bodies whose contact
   surfaces are split across the ranks (two_blocks, -fc_contact_ranks_view), with a dynamic rigid
   body (cylinder_press_force) and the masonry arch for 1 s: the probes equal the 1-rank run's to
@@ -276,7 +277,7 @@ compare("neohookean", CANT, ["--set", 'bodies[0].material={"model":"neohookean",
                              "--set", 'bodies[0].loads=[{"group":"tip","pressure":2000,"ramp":"linear"}]',
                              "--set", 'bodies[0].boundary=[{"group":"fixed","displacement":[0.01,0,0],"ramp":"linear"}]', "--set", "bodies[0].mesh.order=1"])
 # Contact (doc/mpi.md "Contact"): detection by the owner of the contactor node, gathered to every
-# rank (the contact list and H alike on every rank), W by distributed solves summed on rank 0 and
+# rank (the contact list and H alike on every rank), W by distributed solves gathered to rank 0 as rows and
 # solved there, its solution broadcast. The tolerance of a case is
 # its solvers': where the contact solve stops at its tol (the common error), round-off in W moves
 # its last iterate, hence r, by about that tol; the rest is the round-off above.
@@ -305,18 +306,21 @@ for n in (2, 3):
     owned = [int(x) for x in last[0].split(":")[-1].split()] if last else []
     figure("two_blocks, %d ranks: contacts carrying force by the rank of their contactor node: %s" % (n, owned))
     check(p.returncode == 0 and len(owned) == n and min(owned) > 0, "two_blocks, %d ranks: every rank owns contactor nodes of contacts that carry force: the contact surface is split (%s)" % (n, last))
-    # what each rank holds (the view's second line, per rank "detected/m faces-in-reach/faces-held
-    # W-rows-touched/W-rows-held"): each contact detected by exactly one rank (its contactor node's
-    # owner), the summed W on rank 0 alone
+    # what each rank holds (the view's second line, after the whole W's reals, per rank
+    # "detected/m faces-in-reach/faces-held W-rows-touched/W-rows-held W-reals-held/bytes-sent"):
+    # each contact detected by exactly one rank (its contactor node's owner); W gathered to rank 0
+    # as rows: rank 0 holds all of W's rows (its reals: the whole W), every other rank exactly the
+    # rows its share touches, in at most 9 m reals per row (+ one scratch block), and sends those
     hold = [x for x in p.stderr.splitlines() if x.startswith("fcsim: contact ranks hold")][-1:]
     f = hold[0].split(":")[-1].split() if hold else []
+    whole = int(hold[0].split("W whole: ")[1].split()[0]) if hold else -1
     v = [[int(y) for y in x.split("/")] for x in f]
-    figure("two_blocks, %d ranks: per rank detected/contacts faces-in-reach/faces-held W-rows-touched/W-rows-held: %s" % (n, " | ".join(" ".join(f[3 * i:3 * i + 3]) for i in range(len(f) // 3))))
+    figure("two_blocks, %d ranks: per rank detected/contacts faces-in-reach/faces-held W-rows-touched/W-rows-held W-reals-held/bytes-sent: %s" % (n, " | ".join(" ".join(f[4 * i:4 * i + 4]) for i in range(len(f) // 4))))
     m = v[0][1] if v else -1
-    check(len(v) == 3 * n and sum(v[3 * i][0] for i in range(n)) == m and min(v[3 * i][0] for i in range(n)) > 0,
+    check(len(v) == 4 * n and sum(v[4 * i][0] for i in range(n)) == m and min(v[4 * i][0] for i in range(n)) > 0,
           "two_blocks, %d ranks: every contact detected by one rank, every rank detecting some (%s)" % (n, hold))
-    check(len(v) == 3 * n and v[2][1] == m and all(v[3 * i + 2][1] == 0 for i in range(1, n)),
-          "two_blocks, %d ranks: the summed W (%d contacts) on rank 0 alone (%s)" % (n, m, hold))
+    check(len(v) == 4 * n and v[2][1] == m and v[3] == [whole, 0] and all(v[4 * i + 2][1] == v[4 * i + 2][0] and 0 < v[4 * i + 3][0] <= 9 * m * v[4 * i + 2][1] + 9 and v[4 * i + 3][1] > 8 * (v[4 * i + 3][0] - 9) for i in range(1, n)),
+          "two_blocks, %d ranks: W gathered to rank 0 as rows: rank 0 holds the whole W, each other rank only the rows its share touches, and sends them (%s)" % (n, hold))
 for strat in ("precomputed", "schur", "lagged"):
     refused("compliance " + strat, ["run", TWO, "-q", "--set", 'compliance.type="%s"' % strat], ["two_blocks.json", "compliance.type", strat, "one process"])
 for lin in ("once", "fast"):
