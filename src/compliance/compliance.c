@@ -230,13 +230,14 @@ PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian
   sparse    = FcContactWChooseSparse(storage, H->m, nb);
   c->wdense = (PetscBool)!sparse;
   if (*p && (rank || sparse || FcContactProblemIsSparse(*p) || (*p)->m != H->m)) PetscCall(FcContactProblemDestroy(p));
+  /* a dense problem of the same size left in *p is kept (q, mu are the caller's to overwrite) */
   if (rank) PetscCall(RowsProblem_Private(c, H, sparse, gptr, gcon, p)); /* several ranks: W's rows this rank's share touches */
-  else if (*p) { /* a dense problem of the same size: kept (q, mu are the caller's to overwrite) */ } else if (sparse) {
+  else if (!*p && sparse) {
     PetscCall(FcContactBlockPatternFromGroups(H->m, H->nbodies, gptr, gcon, &ptr, &col, NULL));
     PetscCall(FcContactProblemCreateSparse(H->m, ptr, col, p));
     PetscCall(PetscFree(ptr));
     PetscCall(PetscFree(col));
-  } else PetscCall(FcContactProblemCreate(H->m, p));
+  } else if (!*p) PetscCall(FcContactProblemCreate(H->m, p));
   PetscCall(PetscFree(gptr));
   PetscCall(PetscFree(gcon));
   if (nblocks) *nblocks = nb;
