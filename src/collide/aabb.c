@@ -401,6 +401,62 @@ PetscErrorCode FcAABBTreeClosest(FcAABBTree tree, const PetscReal X[], const Pet
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcAABBTreeGetScale(FcAABBTree tree, PetscReal *L)
+{
+  PetscFunctionBegin;
+  *L = 0;
+  if (tree->nnode > 0) {
+    for (int d = 0; d < 3; d++) *L += PetscSqr(tree->node[0].hi[d] - tree->node[0].lo[d]);
+    *L = PetscSqrtReal(*L);
+  }
+  PetscFunctionReturn(0);
+}
+
+static inline PetscBool BoxesMeet(const PetscReal lo[3], const PetscReal hi[3], const PetscReal qlo[3], const PetscReal qhi[3])
+{
+  return (PetscBool)(lo[0] <= qhi[0] && hi[0] >= qlo[0] && lo[1] <= qhi[1] && hi[1] >= qlo[1] && lo[2] <= qhi[2] && hi[2] >= qlo[2]);
+}
+
+/* Depth-first over the (fattened) boxes, which enclose the triangles' exact boxes; a leaf is
+ * tested with its triangle's exact box from X, so the selection does not depend on the fattening.
+ * Why no ring of neighbours is needed for the normals of edges and vertices: a search of a point p
+ * whose box is inflated by at least its search radius r chooses a feature whose closest point xc
+ * is within r of p, hence inside the box; every triangle around that edge or vertex contains xc,
+ * so its box meets the query box: it is selected, and the feature's neighbours in the subset are
+ * the whole surface's. */
+PetscErrorCode FcAABBTreeSelect(FcAABBTree tree, const PetscReal X[], PetscInt nbox, const PetscReal box[], PetscInt *nsel, PetscInt **sel)
+{
+  PetscInt *stack = tree->stack, n = 0, cap = 64, *s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(cap, &s));
+  for (PetscInt i = 0; i < nbox; i++) {
+    const PetscReal *qlo = box + 6 * i, *qhi = box + 6 * i + 3;
+    PetscInt         sp = 0;
+    if (tree->nnode > 0 && BoxesMeet(tree->node[0].lo, tree->node[0].hi, qlo, qhi)) stack[sp++] = 0;
+    while (sp > 0) {
+      const FcAABBNode *nd = &tree->node[stack[--sp]];
+      if (nd->child < 0) {
+        const PetscInt t = -1 - nd->child, *c = tree->tri + 3 * t;
+        PetscReal      lo[3], hi[3];
+        for (int d = 0; d < 3; d++) {
+          lo[d] = PetscMin(X[3 * c[0] + d], PetscMin(X[3 * c[1] + d], X[3 * c[2] + d]));
+          hi[d] = PetscMax(X[3 * c[0] + d], PetscMax(X[3 * c[1] + d], X[3 * c[2] + d]));
+        }
+        if (!BoxesMeet(lo, hi, qlo, qhi)) continue;
+        if (n == cap) PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)(cap *= 2), &s));
+        s[n++] = t;
+      } else
+        for (PetscInt c = nd->child; c <= nd->child + 1; c++)
+          if (BoxesMeet(tree->node[c].lo, tree->node[c].hi, qlo, qhi)) stack[sp++] = c;
+    }
+  }
+  PetscCall(PetscSortRemoveDupsInt(&n, s));
+  *nsel = n;
+  *sel  = s;
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* normals of features                                                                        */
 

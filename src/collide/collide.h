@@ -83,6 +83,18 @@ PetscErrorCode FcAABBTreeQueryBall(FcAABBTree tree, const PetscReal p[3], PetscR
  * triangle is within dmax. dist and xc may be NULL. */
 PetscErrorCode FcAABBTreeClosest(FcAABBTree tree, const PetscReal X[], const PetscReal p[3], PetscReal dmax, PetscInt *tri, PetscReal *dist, PetscReal xc[3]);
 
+/* The triangles a search around some boxes needs (ghosted targets on several ranks, doc/mpi.md
+ * "Contact"): every triangle whose box (its corners' in X, the coordinates of the last refit up
+ * to its fattening) meets one of the nbox boxes box[6i .. 6i+2] (lo), box[6i+3 .. 6i+5] (hi);
+ * ascending, PetscMalloc'ed (free *sel). A tree created over tri[sel[j]] in this order (ascending,
+ * so the lowest-index rule of the ties is kept) and searched from a point whose box is inflated by
+ * at least the search radius finds what the whole tree finds, with the same normals of edges and
+ * vertices (every triangle around the chosen feature contains its closest point, inside the box:
+ * aabb.c), bit for bit. */
+PetscErrorCode FcAABBTreeSelect(FcAABBTree tree, const PetscReal X[], PetscInt nbox, const PetscReal box[], PetscInt *nsel, PetscInt **sel);
+/* The diagonal of the tree's root box: FcProximityFind's scene size (FcProximityOptions.scale). */
+PetscErrorCode FcAABBTreeGetScale(FcAABBTree tree, PetscReal *L);
+
 /* Unit normal of the surface at a feature of triangle t, in coordinates X:
  * face: the face normal; edge: normalized sum of the unit normals of the faces sharing the
  * edge; vertex: the angle-weighted pseudo-normal (Baerentzen & Aanaes 2005), normalized.
@@ -112,6 +124,10 @@ typedef struct {
   PetscReal          keep;       /* a point that has an entry in prev is reported up to distance
                                     max(alarm, keep) (0: alarm for every point; PETSC_INFINITY:
                                     wherever it is): the alarm's hysteresis (contact_detect.c) */
+  PetscReal          scale;      /* the scene size the round-off ties are relative to (> 0), or 0:
+                                    the diagonal of the tree's root box. A tree over a part of a
+                                    surface (FcAABBTreeSelect) passes the whole tree's
+                                    (FcAABBTreeGetScale), so that it selects as the whole would */
 } FcProximityOptions;
 
 /* For every contactor point (points[i], or i when points is NULL; coordinates Xc[3*point]),

@@ -153,8 +153,8 @@ PetscErrorCode FcProximityFind(FcAABBTree tree, const PetscReal X[], PetscInt np
     }
     PetscCall(PetscSortIntWithArray(nprev, key, pos));
   }
-  for (int d = 0; d < 3; d++) L += PetscSqr(tree->node[0].hi[d] - tree->node[0].lo[d]);
-  L = PetscSqrtReal(L);
+  if (opt->scale > 0) L = opt->scale;
+  else PetscCall(FcAABBTreeGetScale(tree, &L));
 
   PetscCall(PetscMalloc1(npoints, &res));
   for (PetscInt i = 0; i < npoints; i++) {

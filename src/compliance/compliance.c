@@ -213,25 +213,31 @@ PetscErrorCode FcComplianceBodyContacts(const FcContactJacobian *H, PetscInt **g
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode RowsProblem_Private(
+  FcCompliance c, const FcContactJacobian *H, PetscBool sparse, const PetscInt gptr[], const PetscInt gcon[], FcContactProblem *out);
+
 PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian *H, FcContactWChoice storage, FcContactProblem *p, PetscInt64 *nblocks)
 {
-  PetscInt  *gptr, *gcon, *ptr = NULL, *col = NULL;
-  PetscInt64 nb;
-  PetscBool  sparse;
+  PetscInt   *gptr, *gcon, *ptr = NULL, *col = NULL;
+  PetscInt64  nb;
+  PetscBool   sparse;
+  PetscMPIInt rank;
 
   PetscFunctionBegin;
-  (void)c;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon));
   PetscCall(FcContactBlockPatternFromGroups(H->m, H->nbodies, gptr, gcon, NULL, NULL, &nb));
-  sparse = FcContactWChooseSparse(storage, H->m, nb);
-  if (*p && (sparse || FcContactProblemIsSparse(*p) || (*p)->m != H->m)) PetscCall(FcContactProblemDestroy(p));
-  if (*p) { /* a dense problem of the same size: kept (q, mu are the caller's to overwrite) */
-  } else if (sparse) {
+  sparse    = FcContactWChooseSparse(storage, H->m, nb);
+  c->wdense = (PetscBool)!sparse;
+  if (*p && (rank || sparse || FcContactProblemIsSparse(*p) || (*p)->m != H->m)) PetscCall(FcContactProblemDestroy(p));
+  /* a dense problem of the same size left in *p is kept (q, mu are the caller's to overwrite) */
+  if (rank) PetscCall(RowsProblem_Private(c, H, sparse, gptr, gcon, p)); /* several ranks: W's rows this rank's share touches */
+  else if (!*p && sparse) {
     PetscCall(FcContactBlockPatternFromGroups(H->m, H->nbodies, gptr, gcon, &ptr, &col, NULL));
     PetscCall(FcContactProblemCreateSparse(H->m, ptr, col, p));
     PetscCall(PetscFree(ptr));
     PetscCall(PetscFree(col));
-  } else PetscCall(FcContactProblemCreate(H->m, p));
+  } else if (!*p) PetscCall(FcContactProblemCreate(H->m, p));
   PetscCall(PetscFree(gptr));
   PetscCall(PetscFree(gcon));
   if (nblocks) *nblocks = nb;
@@ -259,8 +265,84 @@ static inline PetscInt BodyRow_Private(const PetscInt *n2d, PetscInt rstart, Pet
   return g >= rstart && g < rend ? g - rstart : -1;
 }
 
+/* Several ranks, a rank other than 0 (issue 29 item 1, doc/mpi.md "Contact"): its share of W is
+ * nonzero only on the block rows of the contacts with an entry of H on a DoF it owns (a
+ * partitioned body's: a body every rank holds whole is rank 0's, BodyAdds_Private), so it holds
+ * those rows only, with the columns the gathered W has in them (all when W is dense, the contacts
+ * sharing a body with the row's when block-sparse: FcContactBlockPatternFromGroups's row), block
+ * after block as a block-sparse problem in plain arrays; the other rows are empty, and their
+ * diagonal (bdiag) is one scratch block after the rows (exact.c's frictionless diagonal writes
+ * every diagonal block; nothing reads it). btr is not formed (no solver runs on this rank: the
+ * problem is GatherRows_Private's buffer). Memory O(rows touched × their columns + m), not W's. */
+static PetscErrorCode RowsProblem_Private(
+  FcCompliance c, const FcContactJacobian *H, PetscBool sparse, const PetscInt gptr[], const PetscInt gcon[], FcContactProblem *out)
+{
+  const PetscInt   m = H->m;
+  PetscInt        *touch, *mark, nb = 0;
+  FcContactProblem p;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc2(m + 1, &touch, m + 1, &mark));
+  for (PetscInt b = 0; b < H->nbodies; b++) {
+    const FcJacobianBlock *J = &H->body[b];
+    const PetscInt        *n2d, *d2n;
+    PetscInt               rs, re;
+    if (!H->involved[b]) continue;
+    PetscCall(FcBodyDofMaps(c->model->bodies[b], &n2d, &d2n, &rs, &re));
+    if (!n2d) continue; /* rank 0's */
+    for (PetscInt a = 0; a < m; a++)
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1] && !touch[a]; e++) touch[a] = (PetscInt)(BodyRow_Private(n2d, rs, re, J->dof[e]) >= 0);
+  }
+  PetscCall(PetscNew(&p));
+  p->m = m;
+  PetscCall(PetscCalloc2(3 * (size_t)m + 1, &p->q, (size_t)m + 1, &p->mu));
+  for (int pass = 0; pass < 2; pass++) { /* count, then fill */
+    PetscInt k = 0;
+    for (PetscInt a = 0; a < m; a++) mark[a] = -1;
+    for (PetscInt a = 0; a < m; a++) {
+      const PetscInt k0 = k;
+      if (pass) p->bptr[a] = k;
+      if (!touch[a]) continue;
+      if (!sparse) {
+        for (PetscInt b = 0; b < m; b++) {
+          if (pass) p->bcol[k] = b;
+          k++;
+        }
+      } else {
+        mark[a] = a;
+        if (pass) p->bcol[k] = a;
+        k++;
+        for (PetscInt b = 0; b < H->nbodies; b++) {
+          if (!H->involved[b] || H->body[b].ptr[a + 1] == H->body[b].ptr[a]) continue;
+          for (PetscInt f = gptr[b]; f < gptr[b + 1]; f++) {
+            if (mark[gcon[f]] == a) continue;
+            mark[gcon[f]] = a;
+            if (pass) p->bcol[k] = gcon[f];
+            k++;
+          }
+        }
+        if (pass) PetscCall(PetscSortInt(k - k0, p->bcol + k0));
+      }
+      if (pass)
+        for (PetscInt j = k0; j < k; j++)
+          if (p->bcol[j] == a) p->bdiag[a] = j;
+    }
+    if (!pass) {
+      nb = k;
+      PetscCall(PetscMalloc4((size_t)m + 1, &p->bptr, (size_t)nb + 1, &p->bcol, (size_t)m + 1, &p->bdiag, 1, &p->btr));
+      for (PetscInt a = 0; a < m; a++) p->bdiag[a] = nb; /* the scratch block */
+      p->btr[0] = -1;
+    } else p->bptr[m] = k;
+  }
+  p->nb = nb;
+  PetscCall(PetscCalloc1(9 * ((size_t)nb + 1), &p->bval));
+  PetscCall(PetscFree2(touch, mark));
+  *out = p;
+  PetscFunctionReturn(0);
+}
+
 /* Whether this rank adds body b's share of W: a partitioned body's rows are split among the ranks
- * (each adds its rows' share, summed by SumOverRanks_Private); a body every rank holds whole (a
+ * (each adds its rows' share, gathered by GatherRows_Private); a body every rank holds whole (a
  * rigid body's few DoFs, replicated: doc/mpi.md) is added by rank 0 alone. */
 static PetscErrorCode BodyAdds_Private(FcBody body, PetscBool *adds)
 {
@@ -275,23 +357,67 @@ static PetscErrorCode BodyAdds_Private(FcBody body, PetscBool *adds)
   PetscFunctionReturn(0);
 }
 
-/* W's shares of the ranks summed on rank 0 alone (MPI_Reduce; issue 29 item 1: W gathered to one
- * rank, solved there, contact_step.c Solve_Private); nothing on one rank. *root:
- * this rank holds the sum (rank 0, or one rank); another rank's p->W is its own share only, which
- * nothing reads after this. */
-static PetscErrorCode SumOverRanks_Private(FcContactProblem p, PetscBool *root)
+/* W's shares of the ranks gathered on rank 0 as rows (issue 29 item 1: W gathered to one rank,
+ * solved there, contact_step.c Solve_Private); nothing on one rank. Each rank other than 0 holds
+ * only the block rows its share touches (RowsProblem_Private) and sends them to rank 0: the list of
+ * its rows, then their blocks, in the columns rank 0's W has in those rows; rank 0 receives rank
+ * after rank (a buffer of the largest share, not of all: a rank's share is at most W) and adds them
+ * to its own. Bytes sent per rank: its rows' blocks (72 per block) + one PetscInt per row, against
+ * W whole (9m² or 9 nb reals) by the MPI_Reduce this replaces. *root: this rank holds the sum. */
+static PetscErrorCode GatherRows_Private(FcContactProblem p, PetscBool *root)
 {
-  PetscMPIInt size, rank;
-  size_t      n = p->W ? 9 * (size_t)p->m * p->m : 9 * (size_t)p->nb;
-  PetscReal  *w = p->W ? p->W : p->bval;
+  PetscMPIInt size, rank, cnt[2] = {0, 0}, *all = NULL, mx[2] = {0, 0};
+  PetscInt   *rows = NULL;
+  PetscReal  *vals = NULL;
+  const int   tag  = 2901;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   *root = (PetscBool)!rank;
   if (size == 1) PetscFunctionReturn(0);
-  PetscCheck(n <= (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_WORLD, PETSC_ERR_SUP, "W of %" PetscInt_FMT " contacts is too large to sum over the ranks", p->m);
-  PetscCallMPI(MPI_Reduce(rank ? w : MPI_IN_PLACE, rank ? NULL : w, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, 0, PETSC_COMM_WORLD));
+  if (rank) {
+    PetscInt n = 0;
+    PetscCheck(
+      9 * (size_t)p->nb <= (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "W's rows of %" PetscInt_FMT " contacts are too large to send", p->m);
+    PetscCall(PetscMalloc1(p->m + 1, &rows));
+    for (PetscInt a = 0; a < p->m; a++)
+      if (p->bptr[a + 1] > p->bptr[a]) rows[n++] = a;
+    cnt[0] = (PetscMPIInt)n;
+    cnt[1] = (PetscMPIInt)(9 * p->nb);
+  } else PetscCall(PetscMalloc1(2 * (size_t)size, &all));
+  PetscCallMPI(MPI_Gather(cnt, 2, MPI_INT, all, 2, MPI_INT, 0, PETSC_COMM_WORLD));
+  if (rank) {
+    PetscCallMPI(MPI_Send(rows, cnt[0], MPIU_INT, 0, tag, PETSC_COMM_WORLD));
+    PetscCallMPI(MPI_Send(p->bval, cnt[1], MPIU_REAL, 0, tag + 1, PETSC_COMM_WORLD));
+    PetscCall(PetscFree(rows));
+    PetscFunctionReturn(0);
+  }
+  for (PetscMPIInt r = 1; r < size; r++) {
+    mx[0] = PetscMax(mx[0], all[2 * r]);
+    mx[1] = PetscMax(mx[1], all[2 * r + 1]);
+  }
+  PetscCall(PetscMalloc2((size_t)mx[0] + 1, &rows, (size_t)mx[1] + 1, &vals));
+  for (PetscMPIInt r = 1; r < size; r++) { /* in rank order: the same sums at every run */
+    const PetscInt n3  = 3 * p->m;
+    size_t         off = 0;
+    PetscCallMPI(MPI_Recv(rows, all[2 * r], MPIU_INT, r, tag, PETSC_COMM_WORLD, MPI_STATUS_IGNORE));
+    PetscCallMPI(MPI_Recv(vals, all[2 * r + 1], MPIU_REAL, r, tag + 1, PETSC_COMM_WORLD, MPI_STATUS_IGNORE));
+    for (PetscMPIInt k = 0; k < all[2 * r]; k++) {
+      const PetscInt a = rows[k];
+      if (p->W) /* dense: the row's m blocks */
+        for (PetscInt b = 0; b < p->m; b++, off += 9)
+          for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) p->W[(3 * (size_t)a + i) * n3 + 3 * b + j] += vals[off + 3 * i + j];
+      else { /* block-sparse: the row's blocks, in rank 0's order of its columns */ const size_t len = 9 * (size_t)(p->bptr[a + 1] - p->bptr[a]);
+        for (size_t i = 0; i < len; i++) p->bval[9 * (size_t)p->bptr[a] + i] += vals[off + i];
+        off += len;
+      }
+    }
+    PetscCheck(off == (size_t)all[2 * r + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Rank %d sent %d values of W's rows, %zu expected", (int)r, all[2 * r + 1], off);
+  }
+  PetscCall(PetscFree2(rows, vals));
+  PetscCall(PetscFree(all));
   PetscFunctionReturn(0);
 }
 
@@ -306,7 +432,7 @@ static PetscErrorCode Delassus_Private(
   if (p->W) PetscCall(PetscArrayzero(p->W, (size_t)n3 * n3));
   else PetscCall(PetscArrayzero(p->bval, 9 * (size_t)p->nb));
   PetscCall(delassus(c, H, p));
-  PetscCall(SumOverRanks_Private(p, &root));
+  PetscCall(GatherRows_Private(p, &root));
   if (!root) PetscFunctionReturn(0); /* several ranks: W is rank 0's */
   if (p->W)                          /* ½ (W + Wᵀ), as it always was */
     for (PetscInt i = 0; i < n3; i++)
@@ -400,13 +526,16 @@ PetscErrorCode FcComplianceDelassusByOperator(
   const PetscInt        *kcol  = H->kcol;
   PetscInt               nkeep = H->nkeep, *bcols = NULL, *pos = NULL, rstart, rend;
   const PetscInt        *n2d;
-  PetscBool              adds = PETSC_FALSE;
+  PetscBool              adds = PETSC_FALSE, sparsecols = (PetscBool)!p->W;
+  PetscMPIInt            size;
 
   PetscFunctionBegin;
   PetscCall(BodyAdds_Private(body, &adds));
   if (!adds) PetscFunctionReturn(0);
-  if (!p->W) {
-    PetscCall(PetscMalloc2(H->nkeep, &bcols, H->m, &pos));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size > 1) sparsecols = (PetscBool)!c->wdense;                 /* the same columns on every rank: the solves are collective */
+  if (!p->W) PetscCall(PetscMalloc2(H->nkeep, &bcols, H->m, &pos)); /* pos: FcComplianceRowMap's */
+  if (sparsecols) {
     nkeep = 0;
     for (PetscInt k = 0; k < H->nkeep; k++)
       if (J->ptr[H->kcol[k] / 3 + 1] > J->ptr[H->kcol[k] / 3]) bcols[nkeep++] = H->kcol[k];
@@ -437,7 +566,7 @@ PetscErrorCode FcComplianceDelassusByOperator(
       if (J->ptr[a] == J->ptr[a + 1]) continue;
       FcComplianceRowMap(p, a, pos);
       for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) {
-        const PetscInt row = BodyRow_Private(n2d, rstart, rend, J->dof[e]); /* this rank's rows of X only: SumOverRanks_Private */
+        const PetscInt row = BodyRow_Private(n2d, rstart, rend, J->dof[e]); /* this rank's rows of X only: GatherRows_Private */
         if (row < 0) continue;
         for (int i = 0; i < 3; i++) {
           if (!H->keep[3 * a + i]) continue;

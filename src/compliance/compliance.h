@@ -111,6 +111,9 @@ struct _p_FcCompliance {
                                           * strategy (a warning names it), or NULL */
   PetscBool   incremental;   /* its correction applies an increment of the contact forces
                                           * (ops.begincorrect): the fast linearization cannot form its q */
+  PetscBool   wdense;        /* the last FcComplianceCreateProblem chose a dense W: on several ranks
+                                          * the columns every rank solves for follow it (a rank other than 0
+                                          * holds its rows of W only, block-sparse: doc/mpi.md "Contact") */
   PetscBool   current;       /* needs-the-current-A capability: C_b is A_b⁻¹ of the current Newton
                                           * iterate applied through the body's own solves (ops.solve,
                                           * ops.solvemulti), so a body whose solve is more than a factorization
@@ -157,11 +160,14 @@ PetscErrorCode FcComplianceBodyContacts(const FcContactJacobian *H, PetscInt **g
  * contacts that share a body, or dense (by storage; auto: sparse when the pattern's fill is below
  * FC_CONTACT_SPARSE_MAX_FILL). *p on entry: NULL, or the previous problem, kept when it is dense
  * of the same size and dense is chosen (its q and mu not zeroed), else destroyed and replaced.
- * *nblocks (may be NULL): the blocks of the pattern. */
+ * *nblocks (may be NULL): the blocks of the pattern. Several ranks: on a rank other than 0, a
+ * problem holding only the block rows of W this rank's share touches (compliance.c
+ * RowsProblem_Private; FcComplianceDelassus sends them to rank 0, whose p holds W). */
 PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian *H, FcContactWChoice storage, FcContactProblem *p, PetscInt64 *nblocks);
 /* p's W = Σ_b H_b C_b H_bᵀ (overwritten; dense, or block-sparse with the pattern of
  * FcComplianceCreateProblem), symmetrized: W ← ½ (W + Wᵀ) removes the round-off of the two
- * triangular solves (the same operation on each entry in both storages). */
+ * triangular solves (the same operation on each entry in both storages). Several ranks
+ * (collective): each rank's share gathered to rank 0 as rows; only rank 0's p holds W. */
 PetscErrorCode FcComplianceDelassus(FcCompliance c, const FcContactJacobian *H, FcContactProblem p);
 /* FcComplianceDelassus through ops.delassusentries when the strategy has it (the same W to
  * round-off; exact: by the entries of A⁻¹ at the participating DoFs, not by whole solves). */

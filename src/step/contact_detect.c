@@ -120,7 +120,8 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
   PetscInt       *nouts;
 
   PetscFunctionBegin;
-  cs->m = 0;
+  cs->m      = 0;
+  cs->gfaces = 0;
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody body = model->bodies[b];
     if (cs->Xcur[b]) PetscCall(FcBodyNodes(body, cs->Xcur[b]));
@@ -129,8 +130,9 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
    * places; a pass whose boxes do not meet has no point within its alarm distance, so it is not in
    * the list (its frame history dropped with it: contact_pairs.h) */
   PetscCall(FcContactPairsUpdate(model, cs->cat, cs->Xcur, &cs->npairs, &cs->pairs));
-  /* narrow phase, of this rank's contactor points only (several ranks: the nodes it owns, doc/mpi.md
-   * "Contact"), then every rank's detections gathered (contact_mpi.c; nothing on one rank) */
+  /* narrow phase, of this rank's contactor points only (several ranks: the nodes it owns, against
+   * the target faces in their reach, doc/mpi.md "Contact"), then every rank's detections gathered
+   * (contact_mpi.c; nothing on one rank) */
   PetscCall(PetscMalloc2(cs->npairs + 1, &outs, cs->npairs + 1, &nouts));
   for (PetscInt p = 0; p < cs->npairs; p++) {
     FcContactPair  *P   = &cs->pairs[p];
@@ -148,7 +150,7 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
       opt.keep  = within ? PETSC_INFINITY : 0.0;
       opt.nprev = P->nprev;
       opt.prev  = P->prev;
-      PetscCall(FcProximityFind(P->tree, cs->Xcur[P->B], np, pts, cs->Xcur[P->A], &opt, &nouts[p], &outs[p]));
+      PetscCall(FcContactStepRanksFind_Private(cs, P, np, pts, &opt, &nouts[p], &outs[p])); /* several ranks: ghosted targets */
     } else {
       PetscCall(PetscMalloc1(np + 1, &outs[p]));
       for (PetscInt i = 0; i < np; i++) {

@@ -69,6 +69,8 @@ struct _p_FcContactStep {
   PetscReal  *lastnf; /* 6 per contact: n, f */
   /* several ranks (contact_mpi.c): per partitioned body, dx and rate in the mesh's order; NULL on one rank */
   PetscScalar **gdx, **grate;
+  PetscInt64    gfaces;    /* target faces of this detection's ghosted trees (FcContactStepRanksFind_Private) */
+  PetscInt64    gcheck[2]; /* -fc_contact_ranks_check_ghost, over the run: detections compared, differing */
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
@@ -114,5 +116,9 @@ PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats 
  * GatherDetection, every rank's detections of each pass gathered to every rank. */
 PetscErrorCode FcContactStepRanksPoints_Private(FcContactStep cs, const FcContactPair *P, PetscInt *n, const PetscInt **pts, PetscInt **own);
 PetscErrorCode FcContactStepRanksGatherDetection_Private(PetscInt npairs, FcProximity **outs, PetscInt *nouts);
+/* The narrow phase of pass P for this rank's points against ghosted targets: the faces within the
+ * search radius, in a tree over that subset; on one rank the whole tree. */
+PetscErrorCode FcContactStepRanksFind_Private(
+  FcContactStep cs, const FcContactPair *P, PetscInt np, const PetscInt pts[], const FcProximityOptions *opt, PetscInt *nout, FcProximity **out);
 
 #endif

@@ -1,16 +1,18 @@
 /* fcsim — the contact step on several MPI ranks (doc/mpi.md "Contact", issue 29 item 1). The mesh
  * is replicated. Detection is split by owner: each rank runs the narrow phase for the contactor
- * points whose node it owns (the issue's owner of a contact), against the whole target surfaces
- * it holds, and the detections are gathered to every rank, which then builds the same contact
- * list, keys, frames and H as one rank, in the one-rank order, numbering a partitioned body's
- * DoFs as its mesh does (3 node + component). What touches a body's distributed vectors goes
- * through its DoF maps (FcBodyDofMaps): the free increment and the rate read for q (gathered here,
- * in the mesh's order), the contact force Hᵀ r written into this rank's rows, the correction
- * A⁻¹ Hᵀ r by the distributed factorization, W by distributed solves with the rows of each rank
- * summed on rank 0 (src/compliance/compliance.c). Rank 0 alone solves; its r, u and verdict are
- * broadcast so that every rank applies the same forces and takes the same branches. Nothing here
- * changes a one-rank run. */
+ * points whose node it owns (the issue's owner of a contact), against the target faces in their
+ * reach only (ghosted targets, in a tree over that subset), and the detections are gathered to
+ * every rank, which then builds the same contact list, keys, frames and H as one rank, in the
+ * one-rank order, numbering a partitioned body's DoFs as its mesh does (3 node + component). What
+ * touches a body's distributed vectors goes through its DoF maps (FcBodyDofMaps): the free
+ * increment and the rate read for q (gathered here, in the mesh's order), the contact force Hᵀ r
+ * written into this rank's rows, the correction A⁻¹ Hᵀ r by the distributed factorization, W by
+ * distributed solves, each rank holding only the rows of W its share touches and sending them to
+ * rank 0 (src/compliance/compliance.c). Rank 0 alone solves; its r, u and verdict are broadcast so
+ * that every rank applies the same forces and takes the same branches. Nothing here changes a
+ * one-rank run. */
 #include "contact_impl.h"
+#include <string.h>
 
 /* Whether body b's vectors are distributed in another numbering than its mesh's. */
 static PetscErrorCode Partitioned_Private(FcBody body, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rs, PetscInt *re)
@@ -148,6 +150,134 @@ PetscErrorCode FcContactStepRanksPoints_Private(FcContactStep cs, const FcContac
   PetscFunctionReturn(0);
 }
 
+/* Whether two detections are the same bit for bit (field by field: the records' padding is not
+ * theirs). */
+static PetscBool SameProximity_Private(const FcProximity *x, const FcProximity *y)
+{
+  return (PetscBool)(x->point == y->point && x->tri == y->tri && x->region == y->region && !memcmp(x->nodes, y->nodes, sizeof x->nodes) &&
+    !memcmp(x->bary, y->bary, sizeof x->bary) && !memcmp(&x->gap, &y->gap, sizeof x->gap) && !memcmp(x->n, y->n, sizeof x->n) &&
+    !memcmp(x->t1, y->t1, sizeof x->t1) && !memcmp(x->t2, y->t2, sizeof x->t2) && !memcmp(x->xc, y->xc, sizeof x->xc));
+}
+
+/* The query boxes of this rank's points of pass P (ghosted targets, FcContactStepRanksFind_Private):
+ * box 0, the box of the points inflated by the alarm; then, where the alarm's hysteresis keeps a
+ * point's contact at any distance (opt->keep > alarm, contact_detect.c), one box per kept point
+ * beyond the alarm, inflated by its distance to its previous triangle: its closest triangle is
+ * no farther (and its previous one is within). Each inflated by margin, far above the round-off
+ * ties of FcProximityFind (1e-12 of the scene) and of a distance. */
+static PetscErrorCode Boxes_Private(const FcContactPair *P, const PetscReal *XA, const PetscReal *XB, PetscInt np, const PetscInt pts[],
+  const FcProximityOptions *opt, PetscReal margin, PetscInt *nbox, PetscReal **box)
+{
+  const PetscReal reach = PetscMax(opt->alarm, opt->keep);
+  PetscReal      *b;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(6 * ((size_t)np + 1), box));
+  b = *box;
+  for (int k = 0; k < 3; k++) {
+    b[k]     = PETSC_MAX_REAL;
+    b[3 + k] = PETSC_MIN_REAL;
+  }
+  for (PetscInt i = 0; i < np; i++)
+    for (int k = 0; k < 3; k++) {
+      b[k]     = PetscMin(b[k], XA[3 * pts[i] + k] - opt->alarm - margin);
+      b[3 + k] = PetscMax(b[3 + k], XA[3 * pts[i] + k] + opt->alarm + margin);
+    }
+  *nbox = 1;
+  for (PetscInt i = 0; reach > opt->alarm && i < np; i++) {
+    const PetscReal *p  = XA + 3 * pts[i];
+    PetscInt         lo = 0, hi = P->nprev - 1, t = -1;
+    while (lo <= hi && t < 0) { /* P->prev is sorted by point (contact_detect.c) */
+      const PetscInt mid = (lo + hi) / 2;
+      if (P->prev[mid].point == pts[i]) t = P->prev[mid].tri;
+      else if (P->prev[mid].point < pts[i]) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    if (t >= 0 && t < P->ntri) {
+      const PetscInt *c = P->tri + 3 * t;
+      PetscReal       xc[3], w[3], d = 0;
+      (void)FcClosestPointTriangle(p, XB + 3 * c[0], XB + 3 * c[1], XB + 3 * c[2], xc, w);
+      for (int k = 0; k < 3; k++) d += (p[k] - xc[k]) * (p[k] - xc[k]);
+      d = PetscMin(PetscSqrtReal(d), reach);
+      if (!(d <= opt->alarm)) { /* NaN: an infinite box, every face */
+        PetscReal *q = b + 6 * (*nbox)++;
+        for (int k = 0; k < 3; k++) {
+          q[k]     = PetscIsInfOrNanReal(d) ? PETSC_MIN_REAL : p[k] - d - margin;
+          q[3 + k] = PetscIsInfOrNanReal(d) ? PETSC_MAX_REAL : p[k] + d + margin;
+        }
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Ghosted targets (issue 29 item 1, doc/mpi.md "Contact"): the narrow phase of this rank's
+ * contactor points of pass P (FcContactStepRanksPoints_Private) against only the target faces
+ * within the search radius of its points (Boxes_Private, FcAABBTreeSelect), in an AABB tree built
+ * over that subset, in the whole surface's order, with the whole surface's scene size for the ties
+ * and the previous detection's triangles renumbered into the subset. Every triangle the whole
+ * tree's search could choose, tie with or take a normal from is in the subset, so the detections
+ * are the whole surface's bit for bit (-fc_contact_ranks_check_ghost compares them, test_mpi.py).
+ * On one rank (no partitioned body, cs->gdx NULL): the whole tree, as always. The mesh is still
+ * replicated: the subset is cut from the whole surface every rank holds; with a distributed mesh
+ * it would be what is fetched from the target's owners. */
+PetscErrorCode FcContactStepRanksFind_Private(
+  FcContactStep cs, const FcContactPair *P, PetscInt np, const PetscInt pts[], const FcProximityOptions *opt, PetscInt *nout, FcProximity **out)
+{
+  const PetscReal   *XA = cs->Xcur[P->A], *XB = cs->Xcur[P->B];
+  PetscReal          L, pmax                  = 0, *box;
+  PetscInt           nbox = 0, nsel = 0, *sel = NULL, *subtri = NULL;
+  FcAABBTree         sub;
+  FcProximity       *prev;
+  FcProximityOptions o     = *opt;
+  PetscBool          check = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  *nout = 0;
+  *out  = NULL;
+  if (!cs->gdx) {
+    PetscCall(FcProximityFind(P->tree, XB, np, pts, XA, opt, nout, out));
+    PetscFunctionReturn(0);
+  }
+  if (!np) PetscFunctionReturn(0);
+  PetscCall(FcAABBTreeGetScale(P->tree, &L));
+  for (PetscInt i = 0; i < np; i++)
+    for (int k = 0; k < 3; k++) pmax = PetscMax(pmax, PetscAbsReal(XA[3 * pts[i] + k]));
+  PetscCall(Boxes_Private(P, XA, XB, np, pts, opt, 1e-9 * (L + pmax), &nbox, &box));
+  PetscCall(FcAABBTreeSelect(P->tree, XB, nbox, box, &nsel, &sel));
+  PetscCall(PetscMalloc2(3 * (size_t)nsel + 1, &subtri, (size_t)P->nprev + 1, &prev));
+  for (PetscInt j = 0; j < nsel; j++)
+    for (int c = 0; c < 3; c++) subtri[3 * j + c] = P->tri[3 * sel[j] + c];
+  PetscCall(FcAABBTreeCreate(nsel, 3, subtri, XB, &sub));
+  for (PetscInt i = 0; i < P->nprev; i++) { /* the previous triangles in the subset's numbering */
+    PetscInt loc = -1;
+    prev[i]      = P->prev[i];
+    if (prev[i].tri >= 0) PetscCall(PetscFindInt(prev[i].tri, nsel, sel, &loc));
+    prev[i].tri = loc >= 0 ? loc : -1;
+  }
+  o.prev  = prev;
+  o.scale = L;
+  PetscCall(FcProximityFind(sub, XB, np, pts, XA, &o, nout, out));
+  for (PetscInt i = 0; i < *nout; i++) (*out)[i].tri = sel[(*out)[i].tri];
+  cs->gfaces += nsel;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_contact_ranks_check_ghost", &check, NULL));
+  if (check) { /* the whole surface's detection, compared record by record */
+    PetscInt     nw;
+    FcProximity *w;
+    PetscCall(FcProximityFind(P->tree, XB, np, pts, XA, opt, &nw, &w));
+    cs->gcheck[0] += nw;
+    if (nw != *nout) cs->gcheck[1] += PetscAbsInt(nw - *nout) + PetscMin(nw, *nout);
+    else
+      for (PetscInt i = 0; i < nw; i++) cs->gcheck[1] += !SameProximity_Private(&w[i], &(*out)[i]);
+    PetscCall(PetscFree(w));
+  }
+  PetscCall(FcAABBTreeDestroy(&sub));
+  PetscCall(PetscFree2(subtri, prev));
+  PetscCall(PetscFree(sel));
+  PetscCall(PetscFree(box));
+  PetscFunctionReturn(0);
+}
+
 /* Every rank's detections gathered to every rank (one MPI_Allgather of the counts, one
  * MPI_Allgatherv of the records): outs[p] becomes pass p's detections of all ranks, rank after rank.
  * Each contactor point is detected by one rank from the same replicated state as on one rank, so
@@ -217,16 +347,22 @@ static PetscErrorCode OwnsDof_Private(FcBody body, PetscMPIInt rank, PetscInt k,
 
 /* What this rank holds for contact (-fc_contact_ranks_view's second line): v[0] the contacts it
  * detects (contactor node owned), v[1] the target faces within the search radius (the pass's
- * alarm) of the box of its contactor points, pass by pass — what a detection with ghosted targets
- * would need —, v[2] the target faces it holds (today every pass's whole target surface: the mesh
- * is replicated), v[3] the contacts whose rows of W its share touches (an entry of H on a DoF it
- * owns), v[4] the contacts of the W it holds summed (rank 0: all, the others none). */
-static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt v[5])
+ * alarm) of the box of its contactor points, pass by pass, v[2] the target faces of its ghosted
+ * trees (those, with a margin, and the faces in reach of kept contacts beyond the alarm:
+ * FcContactStepRanksFind_Private), v[7] the whole target surfaces of the passes (which the
+ * replicated mesh still holds on every rank: the broad phase and the mortar weights read them),
+ * v[3] the contacts whose rows of W its share touches (an entry of H on a DoF it owns), v[4] the
+ * block rows of W it holds (rank 0: all, summed; another rank: those its share touches,
+ * compliance.c RowsProblem_Private), v[5] the reals of W's storage it holds, v[6] the bytes it sent
+ * to rank 0 for W (its rows' blocks and their indices, compliance.c GatherRows_Private). */
+static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt64 v[8])
 {
-  FcModel *model = cs->model;
+  FcModel         *model = cs->model;
+  FcContactProblem W     = cs->prob;
 
   PetscFunctionBegin;
-  for (int i = 0; i < 5; i++) v[i] = 0;
+  for (int i = 0; i < 8; i++) v[i] = 0;
+  v[2] = cs->gfaces;
   for (PetscInt a = 0; a < cs->m; a++) {
     const FcContactPair *P = &cs->pairs[cs->pair[a]];
     PetscBool            own, touch = PETSC_FALSE;
@@ -239,7 +375,14 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
     }
     v[3] += touch;
   }
-  v[4] = rank ? 0 : cs->m;
+  if (!rank) {
+    v[4] = cs->m;
+    v[5] = W->W ? 9 * (PetscInt64)W->m * W->m : 9 * (PetscInt64)W->nb;
+  } else {
+    for (PetscInt a = 0; a < cs->m; a++) v[4] += W->bptr[a + 1] > W->bptr[a];
+    v[5] = 9 * ((PetscInt64)W->nb + 1); /* its rows' blocks and the scratch block */
+    v[6] = v[4] * (PetscInt64)sizeof(PetscInt) + 9 * (PetscInt64)W->nb * (PetscInt64)sizeof(PetscReal);
+  }
   for (PetscInt p = 0; p < cs->npairs; p++) {
     const FcContactPair *P  = &cs->pairs[p];
     const PetscReal     *XA = cs->Xcur[P->A], *XB = cs->Xcur[P->B];
@@ -247,7 +390,7 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
     PetscInt             n, *own;
     const PetscInt      *pts;
     if (!P->tree) continue; /* an analytic target: no faces */
-    v[2] += P->ntri;
+    v[7] += P->ntri;
     PetscCall(FcContactStepRanksPoints_Private(cs, P, &n, &pts, &own));
     for (PetscInt i = 0; i < n; i++)
       for (int k = 0; k < 3; k++) {
@@ -274,16 +417,21 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
 /* -fc_contact_ranks_view: two lines per correction (rank 0's stderr). The first: the contacts that
  * carry force and, per rank, those whose contactor node it owns (the rank that detects them):
  * shows that a contact surface is split across the ranks (tests/integration/test_mpi.py). The
- * second: per rank, what it holds for contact (Holds_Private), as
- * "detected/m faces-in-reach/faces-held W-rows-touched/W-rows-held". */
+ * second: the reals of the whole W (what every rank held before W was gathered as rows), then per
+ * rank what it holds for contact (Holds_Private), as "detected/m
+ * faces-in-reach/faces-ghosted/faces-whole W-rows-touched/W-rows-held W-reals-held/W-bytes-sent".
+ * With -fc_contact_ranks_check_ghost a third: the detections compared with the whole surface's
+ * over the run, all ranks, and how many differed (FcContactStepRanksFind_Private). */
 static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
 {
-  PetscInt    own = 0, act = 0, *all, v[5], *vall;
+  PetscInt    own = 0, act = 0, *all;
+  PetscInt64  v[8], *vall, chk[2];
   PetscMPIInt rank;
-  PetscBool   view = PETSC_FALSE;
+  PetscBool   view = PETSC_FALSE, check = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_contact_ranks_view", &view, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_contact_ranks_check_ghost", &check, NULL));
   if (!view) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   for (PetscInt a = 0; a < cs->m; a++) {
@@ -294,25 +442,37 @@ static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
     own += o;
   }
   PetscCall(Holds_Private(cs, rank, v));
-  PetscCall(PetscMalloc2(size, &all, 5 * size, &vall));
+  PetscCall(PetscMalloc2(size, &all, 8 * size, &vall));
   PetscCallMPI(MPI_Gather(&own, 1, MPIU_INT, all, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Gather(v, 5, MPIU_INT, vall, 5, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Gather(v, 8, MPIU_INT64, vall, 8, MPIU_INT64, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Reduce(cs->gcheck, chk, 2, MPIU_INT64, MPI_SUM, 0, PETSC_COMM_WORLD));
   if (!rank) {
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "fcsim: contact ranks: %" PetscInt_FMT " contacts carry force, by the rank of their contactor node:", act));
     for (PetscMPIInt i = 0; i < size; i++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT, all[i]));
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\nfcsim: contact ranks hold (detected/contacts target-faces-in-reach/held W-rows-touched/held):"));
-    for (PetscMPIInt i = 0; i < size; i++)
-      PetscCall(
-        PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT "/%" PetscInt_FMT " %" PetscInt_FMT "/%" PetscInt_FMT " %" PetscInt_FMT "/%" PetscInt_FMT,
-          vall[5 * i], cs->m, vall[5 * i + 1], vall[5 * i + 2], vall[5 * i + 3], vall[5 * i + 4]));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
+      "\nfcsim: contact ranks hold (W whole: %" PetscInt64_FMT
+      " reals; per rank detected/contacts target-faces-in-reach/ghosted/whole W-rows-touched/held W-reals-held/bytes-sent):",
+      vall[5]));
+    for (PetscMPIInt i = 0; i < size; i++) {
+      const PetscInt64 *w = vall + 8 * i;
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
+        " %" PetscInt64_FMT "/%" PetscInt_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT
+        " %" PetscInt64_FMT "/%" PetscInt64_FMT,
+        w[0], cs->m, w[1], w[2], w[7], w[3], w[4], w[5], w[6]));
+    }
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\n"));
+    if (check)
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
+        "fcsim: contact ranks ghost check: %" PetscInt64_FMT " detections against ghosted targets compared with the whole surface's, %" PetscInt64_FMT
+        " differ\n",
+        chk[0], chk[1]));
   }
   PetscCall(PetscFree2(all, vall));
   PetscFunctionReturn(0);
 }
 
 /* The contact solve's result shared (issue 29 item 1: W gathered to one rank, solved there): W was
- * summed on rank 0 alone (compliance.c SumOverRanks_Private), so rank 0 alone ran the registered
+ * gathered to rank 0 alone as rows (compliance.c GatherRows_Private), so rank 0 alone ran the registered
  * solver and the checks of FcContactStepSolve_Private (u = W r + q, rᵀ W r; called by
  * contact_step.c); the others wait here in the broadcast of its r, u and verdict, so that every
  * rank applies the same forces bit for bit and takes the same branches. On one rank: nothing. */

@@ -341,7 +341,7 @@ static PetscErrorCode SaveWarmStart_Private(FcContactStep cs)
 }
 
 /* The contact solve (issue 29 item 1: W gathered to one rank, solved there): on several ranks W
- * was summed on rank 0 alone, which alone runs the solver; the others receive its r, u and verdict
+ * was gathered to rank 0 alone, which alone runs the solver; the others receive its r, u and verdict
  * (contact_mpi.c FcContactStepRanksShare_Private). On one rank: the solve itself. */
 static PetscErrorCode Solve_Private(FcContactStep cs, FcContactStats *st)
 {

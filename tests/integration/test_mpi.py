@@ -22,7 +22,8 @@ machine:
   case's tolerance of their scale) and run.xdmf is the 1-rank file;
 - contact (doc/mpi.md "Contact": each contact detected by the rank that owns its contactor node,
   the detections gathered so that the contact list and H are alike on every rank, W by
-  distributed solves summed on rank 0, solved there, its solution broadcast) against a rigid plane
+  distributed solves, each rank's rows of it gathered to rank 0, solved there, its solution
+  broadcast) against a rigid plane
   (block_on_floor, the cylinder press at level 0), between two deformable bodies whose contact
   surfaces are split across the ranks (two_blocks, -fc_contact_ranks_view), with a dynamic rigid
   body (cylinder_press_force), rigid bodies driven by a device log (replayed: cube_instrument;
@@ -222,18 +223,39 @@ def compare_h5(name, n, ref, run, rtol, probe_scale, frame_ties=False):
         check(f1.read() == f2.read(), "%s, %d ranks: run.xdmf is the 1-rank file (one dataset per body)" % (name, n))
 
 
-def compare(name, case, extra, rtol=RTOL, frame_ties=False):
+def ghost_checked(name, n, err):
+    """-fc_contact_ranks_check_ghost (doc/mpi.md "Contact"): each rank's narrow phase against its
+    ghosted targets (the faces in reach of its contactor points, in a tree of their own) compared, record by record and bit for bit, with the same points against the whole target
+    surface, at every correction of the run: none may differ, and the ghosted trees must hold
+    fewer faces than the whole surfaces (the view's last correction)."""
+    chk = [x for x in err.splitlines() if x.startswith("fcsim: contact ranks ghost check:")][-1:]
+    nums = [int(w) for w in chk[0].replace(",", " ").split() if w.isdigit()] if chk else []
+    figure("%s, %d ranks: detections against ghosted targets compared with the whole surface's over the run: %s" % (name, n, chk[0].split("check: ", 1)[1] if chk else "none"))
+    check(len(nums) == 2 and nums[0] > 0 and nums[1] == 0, "%s, %d ranks: the detections against ghosted targets are the whole surface's bit for bit (%s)" % (name, n, chk))
+    hold = [x for x in err.splitlines() if x.startswith("fcsim: contact ranks hold")][-1:]
+    f = hold[0].split(":")[-1].split() if hold else []
+    faces = [[int(y) for y in f[4 * i + 1].split("/")] for i in range(len(f) // 4)]
+    figure("%s, %d ranks: target faces per rank, in reach/ghosted/whole (last correction): %s" % (name, n, " ".join(f[4 * i + 1] for i in range(len(f) // 4))))
+    check(len(faces) == n and all(len(x) == 3 and x[0] <= x[1] < x[2] for x in faces), "%s, %d ranks: each rank's ghosted targets hold fewer faces than the whole surfaces (%s)" % (name, n, faces))
+
+
+def compare(name, case, extra, rtol=RTOL, frame_ties=False, ghost=False):
     ref = os.path.join(tmp, name + "-1")
-    p = fcsim(1, ["run", case, "-q", "-o", ref] + extra)
+    # the views' options on 1 rank too (they do nothing there): run.h5 records the options
+    views = ["-fc_contact_ranks_view", "-fc_contact_ranks_check_ghost"] if ghost else []
+    p = fcsim(1, ["run", case, "-q", "-o", ref] + extra + views)
     check(p.returncode == 0, "%s, 1 rank: exit 0 (%d: %s)" % (name, p.returncode, p.stderr.strip()[-300:]))
     a = probes(ref)
     sc = scales(a)
     r1 = read_h5(ref)
     for n in (2, 3):
         run = os.path.join(tmp, "%s-%d" % (name, n))
-        p = fcsim(n, ["run", case, "-q", "-o", run] + extra)
+        p = fcsim(n, ["run", case, "-q", "-o", run] + extra + views)
         check(p.returncode == 0, "%s, %d ranks: exit 0 (%d: %s)" % (name, n, p.returncode, p.stderr.strip()[-300:]))
-        check(p.stderr.strip() == "", "%s, %d ranks: nothing on stderr with -q (%r)" % (name, n, p.stderr[:200]))
+        rest = "\n".join(x for x in p.stderr.splitlines() if not x.startswith("fcsim: contact ranks"))
+        check(rest.strip() == "", "%s, %d ranks: nothing on stderr with -q but the views asked for (%r)" % (name, n, rest[:200]))
+        if ghost:
+            ghost_checked(name, n, p.stderr)
         b = probes(run)
         check(list(b) == list(a) and len(b["step"]) == len(a["step"]), "%s, %d ranks: probes.csv has the 1-rank columns and rows" % (name, n))
         worst, col = 0.0, ""
@@ -278,7 +300,7 @@ compare("neohookean", CANT, ["--set", 'bodies[0].material={"model":"neohookean",
                              "--set", 'bodies[0].loads=[{"group":"tip","pressure":2000,"ramp":"linear"}]',
                              "--set", 'bodies[0].boundary=[{"group":"fixed","displacement":[0.01,0,0],"ramp":"linear"}]', "--set", "bodies[0].mesh.order=1"])
 # Contact (doc/mpi.md "Contact"): detection by the owner of the contactor node, gathered to every
-# rank (the contact list and H alike on every rank), W by distributed solves summed on rank 0 and
+# rank (the contact list and H alike on every rank), W by distributed solves gathered to rank 0 as rows and
 # solved there, its solution broadcast. The tolerance of a case is
 # its solvers': where the contact solve stops at its tol (the common error), round-off in W moves
 # its last iterate, hence r, by about that tol; the rest is the round-off above.
@@ -290,7 +312,7 @@ compare("block_on_floor", FLOOR, ["--set", "time.t_end=0.1"])
 compare("cylinder_press", os.path.join(ROOT, "cases", "cylinder_press.json"), ["--set", "time.t_end=0.05"])
 # two deformable bodies, both passes: each body partitioned on its own, so the contact surface of
 # each is split across the ranks (checked below with -fc_contact_ranks_view); nsgs
-compare("two_blocks", TWO, [])
+compare("two_blocks", TWO, [], ghost=True)
 # a dynamic rigid plate (prismatic joint, replicated on every rank) pressing the cylinder, sap at
 # rtol 1e-10: its stopping point moves by about that (measured 3e-10); tolerance 1e-8
 compare("cylinder_press_force", os.path.join(ROOT, "cases", "cylinder_press_force.json"), ["--set", "time.t_end=10"], rtol=1e-8)
@@ -300,7 +322,7 @@ compare("cylinder_press_force", os.path.join(ROOT, "cases", "cylinder_press_forc
 # tol 1e-13 by 1.4e-10; compared at tol 1e-13, tolerance 1e-8 (the same amplification of 1e-13
 # with a margin of 100 for the round-off of the W sums)
 # (frame_ties: its contacts' frames in run.h5, compare_h5)
-compare("masonry_arch", os.path.join(ROOT, "cases", "masonry_arch.json"), ["--set", "time.t_end=1", "--set", "contact_solver.tol=1e-13"], rtol=1e-8, frame_ties=True)
+compare("masonry_arch", os.path.join(ROOT, "cases", "masonry_arch.json"), ["--set", "time.t_end=1", "--set", "contact_solver.tol=1e-13"], rtol=1e-8, frame_ties=True, ghost=True)
 # rigid bodies driven by a device log, replicated like every rigid body: each rank reads the log.
 # Courtecuisse's Fig. 4 instrument replaying its log (nsgs tol 1e-10 as block_on_floor; the
 # instrument touches the cube from 0.37 s; measured 7e-14 over 0.6 s), and haptic_probe's tool
@@ -320,18 +342,22 @@ for n in (2, 3):
     owned = [int(x) for x in last[0].split(":")[-1].split()] if last else []
     figure("two_blocks, %d ranks: contacts carrying force by the rank of their contactor node: %s" % (n, owned))
     check(p.returncode == 0 and len(owned) == n and min(owned) > 0, "two_blocks, %d ranks: every rank owns contactor nodes of contacts that carry force: the contact surface is split (%s)" % (n, last))
-    # what each rank holds (the view's second line, per rank "detected/m faces-in-reach/faces-held
-    # W-rows-touched/W-rows-held"): each contact detected by exactly one rank (its contactor node's
-    # owner), the summed W on rank 0 alone
+    # what each rank holds (the view's second line, after the whole W's reals, per rank
+    # "detected/m faces-in-reach/ghosted/whole W-rows-touched/W-rows-held W-reals-held/bytes-sent"):
+    # each contact detected by exactly one rank (its contactor node's owner); W gathered to rank 0
+    # as rows: rank 0 holds all of W's rows (its reals: the whole W), every other rank exactly the
+    # rows its share touches, in at most 9 m reals per row (+ one scratch block), and sends those
     hold = [x for x in p.stderr.splitlines() if x.startswith("fcsim: contact ranks hold")][-1:]
     f = hold[0].split(":")[-1].split() if hold else []
+    whole = int(hold[0].split("W whole: ")[1].split()[0]) if hold else -1
     v = [[int(y) for y in x.split("/")] for x in f]
-    figure("two_blocks, %d ranks: per rank detected/contacts faces-in-reach/faces-held W-rows-touched/W-rows-held: %s" % (n, " | ".join(" ".join(f[3 * i:3 * i + 3]) for i in range(len(f) // 3))))
+    figure("two_blocks, %d ranks: per rank detected/contacts faces-in-reach/ghosted/whole W-rows-touched/W-rows-held W-reals-held/bytes-sent: %s" % (n, " | ".join(" ".join(f[4 * i:4 * i + 4]) for i in range(len(f) // 4))))
     m = v[0][1] if v else -1
-    check(len(v) == 3 * n and sum(v[3 * i][0] for i in range(n)) == m and min(v[3 * i][0] for i in range(n)) > 0,
+    check(len(v) == 4 * n and sum(v[4 * i][0] for i in range(n)) == m and min(v[4 * i][0] for i in range(n)) > 0,
           "two_blocks, %d ranks: every contact detected by one rank, every rank detecting some (%s)" % (n, hold))
-    check(len(v) == 3 * n and v[2][1] == m and all(v[3 * i + 2][1] == 0 for i in range(1, n)),
-          "two_blocks, %d ranks: the summed W (%d contacts) on rank 0 alone (%s)" % (n, m, hold))
+    check(len(v) == 4 * n and all(v[4 * i + 1][1] < v[4 * i + 1][2] for i in range(n)), "two_blocks, %d ranks: each rank's narrow phase holds fewer target faces than the whole surfaces (%s)" % (n, hold))
+    check(len(v) == 4 * n and v[2][1] == m and v[3] == [whole, 0] and all(v[4 * i + 2][1] == v[4 * i + 2][0] and 0 < v[4 * i + 3][0] <= 9 * m * v[4 * i + 2][1] + 9 and v[4 * i + 3][1] > 8 * (v[4 * i + 3][0] - 9) for i in range(1, n)),
+          "two_blocks, %d ranks: W gathered to rank 0 as rows: rank 0 holds the whole W, each other rank only the rows its share touches, and sends them (%s)" % (n, hold))
 for strat in ("precomputed", "schur", "lagged"):
     refused("compliance " + strat, ["run", TWO, "-q", "--set", 'compliance.type="%s"' % strat], ["two_blocks.json", "compliance.type", strat, "one process"])
 for lin in ("once", "fast"):

@@ -382,6 +382,122 @@ static void test_tree_sphere(void **state)
   assert_int_equal(TestTreeSphere(), 0);
 }
 
+/* Ghosted targets (FcAABBTreeSelect, doc/mpi.md "Contact"): points split in 64 groups by the cell
+ * of a grid (a rank's contactor points each); a group's search in a tree over only the triangles whose box meets
+ * the group's box inflated by the alarm (+ a margin far above the ties' 1e-12), with the whole
+ * tree's scene size and the previous triangles renumbered, finds what the whole tree finds, every
+ * field bit for bit, the normals of edges and vertices included (no ring of neighbours selected),
+ * from a first detection (no previous) and a second one after a move (the previous triangle's
+ * tie rule); and each subset holds fewer triangles than the surface. */
+static PetscBool SameBits(const FcProximity *x, const FcProximity *y)
+{
+  return (PetscBool)(x->point == y->point && x->tri == y->tri && x->region == y->region && !memcmp(x->nodes, y->nodes, sizeof x->nodes) &&
+    !memcmp(x->bary, y->bary, sizeof x->bary) && !memcmp(&x->gap, &y->gap, sizeof x->gap) && !memcmp(x->n, y->n, sizeof x->n) &&
+    !memcmp(x->t1, y->t1, sizeof x->t1) && !memcmp(x->t2, y->t2, sizeof x->t2) && !memcmp(x->xc, y->xc, sizeof x->xc));
+}
+
+/* The cell of p in a 4 × 4 × 4 grid over [−1.2, 1.2]³ (cells 0.6 wide, 4 alarms) */
+static int Cell_Private(const PetscReal p[3])
+{
+  int c = 0;
+  for (int k = 2; k >= 0; k--) c = 4 * c + (int)PetscMin(3, PetscMax(0, PetscFloorReal((p[k] + 1.2) / 0.6)));
+  return c;
+}
+
+static PetscErrorCode TestTreeSubset(void)
+{
+  const PetscInt  nlat = 40, nlon = 42, npts = small ? 1000 : 3000;
+  const PetscReal alarm = 0.15;
+  PetscInt        nv, nt, *T, differ = 0, compared = 0, maxsel = 0;
+  PetscReal      *X, *P, L;
+  FcAABBTree      tree;
+
+  PetscFunctionBegin;
+  PetscCall(BuildSphere(nlat, nlon, 0.05, &nv, &X, &nt, &T));
+  PetscCall(FcAABBTreeCreate(nt, 3, T, X, &tree));
+  PetscCall(FcAABBTreeGetScale(tree, &L));
+  PetscCall(PetscMalloc1(3 * npts, &P));
+  for (PetscInt i = 0; i < 3 * npts; i++) P[i] = 1.2 * Rand();
+  for (int cell = 0; cell < 64; cell++) {
+    PetscInt           np     = 0, *pts, nsel, *sel, *sub, nw, ns, nw2, ns2;
+    PetscReal          box[6] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL};
+    FcAABBTree         st;
+    FcProximity       *w, *g, *w2, *g2, *prevl;
+    FcProximityOptions opt, os;
+    PetscCall(PetscMalloc1(npts, &pts));
+    for (PetscInt i = 0; i < npts; i++)
+      if (Cell_Private(P + 3 * i) == cell) pts[np++] = i;
+    for (PetscInt i = 0; i < np; i++)
+      for (int k = 0; k < 3; k++) {
+        box[k]     = PetscMin(box[k], P[3 * pts[i] + k] - alarm - 1e-9 * (L + 2));
+        box[3 + k] = PetscMax(box[3 + k], P[3 * pts[i] + k] + alarm + 1e-9 * (L + 2));
+      }
+    PetscCall(FcAABBTreeSelect(tree, X, 1, box, &nsel, &sel));
+    maxsel = PetscMax(maxsel, nsel);
+    PetscCall(PetscMalloc1(3 * nsel + 1, &sub));
+    for (PetscInt j = 0; j < nsel; j++)
+      for (int c = 0; c < 3; c++) sub[3 * j + c] = T[3 * sel[j] + c];
+    PetscCall(FcAABBTreeCreate(nsel, 3, sub, X, &st));
+    PetscCall(PetscMemzero(&opt, sizeof opt));
+    opt.alarm = alarm;
+    os        = opt;
+    os.scale  = L;
+    PetscCall(FcProximityFind(tree, X, np, pts, P, &opt, &nw, &w));
+    PetscCall(FcProximityFind(st, X, np, pts, P, &os, &ns, &g));
+    for (PetscInt i = 0; i < ns; i++) g[i].tri = sel[g[i].tri];
+    compared += nw;
+    differ += PetscAbsInt(nw - ns);
+    for (PetscInt i = 0; i < PetscMin(nw, ns); i++) differ += !SameBits(&w[i], &g[i]);
+    /* a second detection from the first (its triangles as the previous ones) after a small move */
+    for (PetscInt i = 0; i < np; i++)
+      for (int k = 0; k < 3; k++) P[3 * pts[i] + k] += 1e-3 * Rand();
+    PetscCall(PetscMalloc1(nw + 1, &prevl));
+    for (PetscInt i = 0; i < nw; i++) {
+      PetscInt loc;
+      prevl[i] = w[i];
+      PetscCall(PetscFindInt(w[i].tri, nsel, sel, &loc));
+      prevl[i].tri = loc;
+    }
+    opt.prev  = w;
+    opt.nprev = nw;
+    os.prev   = prevl;
+    os.nprev  = nw;
+    PetscCall(FcProximityFind(tree, X, np, pts, P, &opt, &nw2, &w2));
+    PetscCall(FcProximityFind(st, X, np, pts, P, &os, &ns2, &g2));
+    for (PetscInt i = 0; i < ns2; i++) g2[i].tri = sel[g2[i].tri];
+    compared += nw2;
+    differ += PetscAbsInt(nw2 - ns2);
+    for (PetscInt i = 0; i < PetscMin(nw2, ns2); i++) differ += !SameBits(&w2[i], &g2[i]);
+    PetscCall(PetscFree(w));
+    PetscCall(PetscFree(g));
+    PetscCall(PetscFree(w2));
+    PetscCall(PetscFree(g2));
+    PetscCall(PetscFree(prevl));
+    PetscCall(PetscFree(sub));
+    PetscCall(PetscFree(sel));
+    PetscCall(PetscFree(pts));
+    PetscCall(FcAABBTreeDestroy(&st));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+    "FIGURE collide subset trees: %" PetscInt_FMT " detections of 64 groups against the triangles in reach (at most %" PetscInt_FMT " of %" PetscInt_FMT
+    "): %" PetscInt_FMT " differ from the whole tree's\n",
+    compared, maxsel, nt, differ));
+  assert_true(compared > 100);
+  assert_int_equal(differ, 0);
+  assert_true(maxsel < nt);
+  PetscCall(PetscFree(P));
+  PetscCall(PetscFree(X));
+  PetscCall(PetscFree(T));
+  PetscCall(FcAABBTreeDestroy(&tree));
+  PetscFunctionReturn(0);
+}
+
+static void test_tree_subset(void **state)
+{
+  (void)state;
+  assert_int_equal(TestTreeSubset(), 0);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* refit after a rigid motion, fattened boxes without refit                                   */
 
@@ -1038,6 +1154,7 @@ int main(int argc, char **argv)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_broadphase), cmocka_unit_test(test_closest_point), cmocka_unit_test(test_tree_sphere), cmocka_unit_test(test_refit),   cmocka_unit_test(test_frame),
     cmocka_unit_test(test_valley_flat),   cmocka_unit_test(test_shapes),      cmocka_unit_test(test_scaling), cmocka_unit_test(test_edge_cases),
+    cmocka_unit_test(test_tree_subset),
   };
   // clang-format on
 
