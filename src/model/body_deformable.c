@@ -1168,6 +1168,9 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->A));
   PetscCall(MatSetOption(d->A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(d->A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  /* K is assembled at every Newton iterate: straight into its storage (fem.h), as M */
+  PetscCall(FcAssemblySetUpDirect(&b->mesh, d->K));
+  PetscCall(FcAssemblySetUpDirect(&b->mesh, d->M));
   PetscCall(FcAssembleMass(&b->mesh, spec->material.density, d->M));
   PetscCall(MatCreateVecs(d->M, &b->u, NULL));
   PetscCall(FcAssemblyComposeNatural(&b->mesh, b->u)); /* before the duplicates: they keep it */
