@@ -603,6 +603,10 @@ static PetscErrorCode DirectAdd_Private(Mat A, Direct *D, PetscInt q, const Pets
   PetscBool       remote = PETSC_FALSE;
 
   PetscFunctionBegin;
+  if (!D->Ao) { /* one rank: every place in the one SeqAIJ (the loop without a branch) */
+    for (PetscInt k = 0; k < ndof * ndof; k++) D->ad[pos[k]] += Ke[k];
+    PetscFunctionReturn(0);
+  }
   for (PetscInt k = 0; k < ndof * ndof; k++) {
     const PetscInt p = pos[k];
     if (p >= nzd) D->ao[p - nzd] += Ke[k];
