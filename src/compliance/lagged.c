@@ -985,6 +985,9 @@ static PetscErrorCode SetUpBody_Private(Lagged *L, PetscInt b, KSP ksp)
   PetscCall(PCShellSetName(pc, "lagged rotated LDL^T (courtecuisse eq. 13)"));
   PetscCall(KSPMonitorSet(ksp, KSPCount_Lagged, L, NULL));
   PetscCall(KSPSetConvergenceTest(ksp, Converged_Lagged, lb, NULL));
+  /* the user's -ksp_ options (-ksp_norm_type, -ksp_cg_type, -ksp_monitor ...) over the defaults
+   * above, as body_deformable.c does for the direct solver's; FcBodyKrylovSolve keeps them */
+  PetscCall(KSPSetFromOptions(ksp));
   if (L->async) {
     cholmod_start(&lb->cmain);
     cholmod_start(&lb->job.cm);

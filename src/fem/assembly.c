@@ -414,10 +414,12 @@ PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
 
 /* ADD an element matrix with its rows/columns in increasing global order: MatSetValues for
  * AIJ then finds each row's columns in one forward scan instead of a search per value (the
- * element's node order is arbitrary). Node blocks of 3 DoFs keep their internal order. */
-static PetscErrorCode AddElementMatrix_Private(Mat A, PetscInt npe, const PetscInt idx[], const PetscReal Ke[], PetscReal work[])
+ * element's node order is arbitrary). Node blocks of 3 DoFs keep their internal order. The rows
+ * in [skip0, skip1) are left out (given as −1: DirectAdd_Private adds them itself). */
+static PetscErrorCode AddElementMatrix_Private(
+  Mat A, PetscInt npe, const PetscInt idx[], const PetscReal Ke[], PetscReal work[], PetscInt skip0, PetscInt skip1)
 {
-  PetscInt       perm[FC_MAX_NPE], sidx[3 * FC_MAX_NPE];
+  PetscInt       perm[FC_MAX_NPE], sidx[3 * FC_MAX_NPE], rows[3 * FC_MAX_NPE];
   const PetscInt ndof = 3 * npe;
 
   PetscFunctionBegin;
@@ -429,12 +431,213 @@ static PetscErrorCode AddElementMatrix_Private(Mat A, PetscInt npe, const PetscI
       perm[b - 1] = t;
     }
   for (PetscInt a = 0; a < npe; a++)
-    for (int i = 0; i < 3; i++) sidx[3 * a + i] = idx[3 * perm[a] + i];
+    for (int i = 0; i < 3; i++) {
+      sidx[3 * a + i] = idx[3 * perm[a] + i];
+      rows[3 * a + i] = sidx[3 * a + i] >= skip0 && sidx[3 * a + i] < skip1 ? -1 : sidx[3 * a + i];
+    }
   for (PetscInt a = 0; a < npe; a++)
     for (int i = 0; i < 3; i++)
       for (PetscInt b = 0; b < npe; b++)
         for (int j = 0; j < 3; j++) work[(3 * a + i) * ndof + 3 * b + j] = Ke[(3 * perm[a] + i) * ndof + 3 * perm[b] + j];
-  PetscCall(MatSetValues(A, ndof, sidx, ndof, sidx, work, ADD_VALUES));
+  PetscCall(MatSetValues(A, ndof, rows, ndof, sidx, work, ADD_VALUES));
+  PetscFunctionReturn(0);
+}
+
+/* Direct assembly (FcAssemblySetUpDirect), composed on the matrix: for every owned element, in
+ * the order of the element loops below, and every entry (r, s) of its row-major ndof × ndof matrix
+ * (the element's own node order), the entry's place in the matrix storage: p < nzd in the values
+ * of the (diagonal block's) SeqAIJ, nzd + p in those of the off-diagonal block (MPIAIJ), −1 for a
+ * row of another rank, which still goes through MatSetValues and PETSc's stash. Each entry is then
+ * the sum of the same terms in the same order as by MatSetValues(ADD_VALUES) after
+ * MatZeroEntries: the same bits (PETSc's MatSetValuesCOO sums in an order of its own: 1.5e-9 of
+ * max|u| on cases/two_blocks.json, where test_mpi asks 1e-9 between 1 and 2 ranks). `mat` is the
+ * matrix the map was made for (a duplicate that would inherit the composition falls back). */
+#define FC_DIRECT_KEY "FcAssemblyDirect"
+typedef struct {
+  Mat              mat;
+  PetscObjectState nzstate; /* the pattern the map was made for (MatGetNonzeroState) */
+  PetscInt         nel, ndof, nzd, nzo;
+  PetscInt        *pos;    /* nel · ndof² places */
+  PetscBool        remote; /* some entry is in another rank's rows */
+} DirectData;
+
+static PetscErrorCode DirectDestroy_Private(void *ctx)
+{
+  DirectData *dd = (DirectData *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(dd->pos));
+  PetscCall(PetscFree(dd));
+  PetscFunctionReturn(0);
+}
+
+/* The place of global column c in local row lr of the diagonal block (columns cstart + ja) or of
+ * the off-diagonal one (columns garray[jb], increasing), −1 if absent. */
+static PetscInt DirectPlace(PetscInt lr, PetscInt c, PetscInt cstart, PetscInt cend, const PetscInt *ia, const PetscInt *ja, const PetscInt *ib,
+  const PetscInt *jb, const PetscInt *garray, PetscInt nzd)
+{
+  if (c >= cstart && c < cend) {
+    for (PetscInt k = ia[lr]; k < ia[lr + 1]; k++)
+      if (ja[k] == c - cstart) return k;
+  } else if (ib) {
+    for (PetscInt k = ib[lr]; k < ib[lr + 1]; k++)
+      if (garray[jb[k]] == c) return nzd + k;
+  }
+  return -1;
+}
+
+static PetscErrorCode DirectMap_Private(const FcMesh *mesh, Mat A, DirectData *dd)
+{
+  Mat             Ad = A, Ao = NULL;
+  const PetscInt *garray = NULL, *ia, *ja, *ib = NULL, *jb = NULL;
+  PetscInt        rstart, rend, cstart, cend, n, idx[3 * FC_MAX_NPE], k = 0;
+  PetscReal       Xe[3 * FC_MAX_NPE];
+  PetscBool       mpi, done;
+  ElemShare       sh;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &mpi));
+  if (mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(MatGetOwnershipRangeColumn(A, &cstart, &cend));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No CSR access to the matrix");
+  dd->nzd = ia[n];
+  dd->nzo = 0;
+  if (Ao) {
+    PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &ib, &jb, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No CSR access to the matrix");
+    dd->nzo = ib[n];
+  }
+  dd->remote = PETSC_FALSE;
+  PetscCall(ElementShare_Private(mesh, PetscObjectComm((PetscObject)A), rstart, rend, &sh));
+  for (PetscInt e = sh.estart; e < sh.eend; e++) {
+    if (!ElementMine(mesh, &sh, e)) continue;
+    ElementGather(mesh, e, NULL, Xe, NULL, idx);
+    for (PetscInt r = 0; r < dd->ndof; r++)
+      for (PetscInt c = 0; c < dd->ndof; c++, k++) {
+        if (idx[r] < rstart || idx[r] >= rend) {
+          dd->pos[k] = -1;
+          dd->remote = PETSC_TRUE;
+          continue;
+        }
+        dd->pos[k] = DirectPlace(idx[r] - rstart, idx[c], cstart, cend, ia, ja, ib, jb, garray, dd->nzd);
+        PetscCheck(dd->pos[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Entry (%" PetscInt_FMT ", %" PetscInt_FMT ") not in the matrix pattern", idx[r], idx[c]);
+      }
+  }
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  if (Ao) PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &ib, &jb, &done));
+  PetscCall(MatGetNonzeroState(A, &dd->nzstate));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcAssemblySetUpDirect(const FcMesh *mesh, Mat A)
+{
+  ElemShare      sh;
+  PetscInt       rstart, rend;
+  DirectData    *dd;
+  PetscContainer c;
+
+  PetscFunctionBegin;
+  PetscCall(MeshCheck(mesh));
+  PetscCall(PetscNew(&dd));
+  dd->mat  = A;
+  dd->ndof = 3 * mesh->npe;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(ElementShare_Private(mesh, PetscObjectComm((PetscObject)A), rstart, rend, &sh));
+  for (PetscInt e = sh.estart; e < sh.eend; e++) dd->nel += ElementMine(mesh, &sh, e);
+  PetscCall(PetscMalloc1((size_t)dd->nel * dd->ndof * dd->ndof, &dd->pos));
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
+  PetscCall(PetscContainerSetPointer(c, dd));
+  PetscCall(PetscContainerSetUserDestroy(c, DirectDestroy_Private));
+  PetscCall(PetscObjectCompose((PetscObject)A, FC_DIRECT_KEY, (PetscObject)c));
+  PetscCall(PetscContainerDestroy(&c));
+  PetscCall(DirectMap_Private(mesh, A, dd));
+  PetscFunctionReturn(0);
+}
+
+/* An assembly into A by its map (dd NULL: A has none, MatSetValues it is): the values zeroed. */
+typedef struct {
+  DirectData  *dd;
+  Mat          Ad, Ao;
+  PetscScalar *ad, *ao;
+} Direct;
+
+static PetscErrorCode DirectBegin_Private(const FcMesh *mesh, Mat A, Direct *D)
+{
+  PetscContainer   c = NULL;
+  PetscObjectState st;
+  PetscBool        mpi;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(D, sizeof *D));
+  PetscCall(PetscObjectQuery((PetscObject)A, FC_DIRECT_KEY, (PetscObject *)&c));
+  if (c) PetscCall(PetscContainerGetPointer(c, (void **)&D->dd));
+  if (!D->dd || D->dd->mat != A) {
+    D->dd = NULL;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatGetNonzeroState(A, &st));
+  if (st != D->dd->nzstate) PetscCall(DirectMap_Private(mesh, A, D->dd)); /* a new pattern: a new map */
+  D->Ad = A;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &mpi));
+  if (mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &D->Ad, &D->Ao, NULL));
+  PetscCall(MatSeqAIJGetArray(D->Ad, &D->ad));
+  PetscCall(PetscArrayzero(D->ad, D->dd->nzd));
+  if (D->Ao) {
+    PetscCall(MatSeqAIJGetArray(D->Ao, &D->ao));
+    PetscCall(PetscArrayzero(D->ao, D->dd->nzo));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Element q's matrix Ke added at its places; its rows of other ranks by MatSetValues, in the
+ * order the MatSetValues assembly gave them to PETSc's stash, which sorts and sums them before
+ * sending (an unstable sort: another order, other round-off): work NULL, the element's own (the
+ * mass), else sorted by AddElementMatrix_Private (the stiffness). */
+static PetscErrorCode DirectAdd_Private(Mat A, Direct *D, PetscInt q, const PetscInt idx[], const PetscReal Ke[], PetscReal work[])
+{
+  const PetscInt  ndof = D->dd->ndof, nzd = D->dd->nzd;
+  const PetscInt *pos = D->dd->pos + (size_t)q * ndof * ndof;
+  PetscInt        rows[3 * FC_MAX_NPE], rstart, rend;
+  PetscBool       remote = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (!D->Ao) { /* one rank: every place in the one SeqAIJ (the loop without a branch) */
+    for (PetscInt k = 0; k < ndof * ndof; k++) D->ad[pos[k]] += Ke[k];
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt k = 0; k < ndof * ndof; k++) {
+    const PetscInt p = pos[k];
+    if (p >= nzd) D->ao[p - nzd] += Ke[k];
+    else if (p >= 0) D->ad[p] += Ke[k];
+  }
+  if (!D->dd->remote) PetscFunctionReturn(0);
+  for (PetscInt r = 0; r < ndof; r++) { /* MatSetValues skips the rows given as −1: the local ones */
+    rows[r] = pos[r * ndof] < 0 ? idx[r] : -1;
+    remote  = (PetscBool)(remote || rows[r] >= 0);
+  }
+  if (!remote) PetscFunctionReturn(0);
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  if (work) PetscCall(AddElementMatrix_Private(A, ndof / 3, idx, Ke, work, rstart, rend));
+  else PetscCall(MatSetValues(A, ndof, rows, ndof, idx, Ke, ADD_VALUES));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DirectEnd_Private(Mat A, Direct *D)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJRestoreArray(D->Ad, &D->ad));
+  if (D->Ao) PetscCall(MatSeqAIJRestoreArray(D->Ao, &D->ao));
+  /* several ranks: the stash's rows of other ranks (collective); one rank: the pattern is the
+   * assembled one and RestoreArray marked the values changed */
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size > 1) {
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -448,26 +651,29 @@ static PetscErrorCode AssembleInternal_Private(const FcMesh *mesh, FcMaterial ma
   ElemShare      sh;
   PetscInt       rstart, rend, idx[3 * FC_MAX_NPE], nbad = 0, nbad_all = 0;
   PetscReal      Xe[3 * FC_MAX_NPE], ue[3 * FC_MAX_NPE], ufe[3 * FC_MAX_NPE], fe[3 * FC_MAX_NPE], R[9], *Ke = NULL, *Kw = NULL, We, Wsum = 0;
+  Direct         D    = {0};
   const PetscInt ndof = 3 * mesh->npe;
 
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
   if (fint) PetscCall(VecZeroEntries(fint));
   if (K) {
-    PetscCall(MatZeroEntries(K));
     PetscCall(PetscMalloc2(ndof * ndof, &Ke, ndof * ndof, &Kw));
+    PetscCall(DirectBegin_Private(mesh, K, &D));
+    if (!D.dd) PetscCall(MatZeroEntries(K));
   }
   PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
   PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));
   PetscCall(UAccessBegin(mesh, u, &ua));
   if (uframe) PetscCall(UAccessBegin(mesh, uframe, &uf));
-  for (PetscInt e = sh.estart; e < sh.eend; e++) {
+  for (PetscInt e = sh.estart, q = 0; e < sh.eend; e++) {
     PetscBool ok;
     if (!ElementMine(mesh, &sh, e)) continue;
     ElementGather(mesh, e, &ua, Xe, ue, idx);
     PetscCall(FcElementAdmissible(mat, mesh->order, Xe, ue, &ok));
     if (!ok) { /* inverted element: the state is inadmissible (fem.h), skip it */
       nbad++;
+      q++;
       continue;
     }
     if (uframe) {
@@ -477,7 +683,9 @@ static PetscErrorCode AssembleInternal_Private(const FcMesh *mesh, FcMaterial ma
     } else PetscCall(FcElementInternal(mat, mesh->order, Xe, ue, energy ? &We : NULL, fint ? fe : NULL, Ke));
     if (energy) Wsum += We;
     if (fint) PetscCall(VecSetValues(fint, ndof, idx, fe, ADD_VALUES));
-    if (K) PetscCall(AddElementMatrix_Private(K, mesh->npe, idx, Ke, Kw));
+    if (K && D.dd) PetscCall(DirectAdd_Private(K, &D, q, idx, Ke, Kw));
+    else if (K) PetscCall(AddElementMatrix_Private(K, mesh->npe, idx, Ke, Kw, 0, 0));
+    q++;
   }
   if (uframe) PetscCall(UAccessEnd(&uf));
   PetscCall(UAccessEnd(&ua));
@@ -486,7 +694,8 @@ static PetscErrorCode AssembleInternal_Private(const FcMesh *mesh, FcMaterial ma
     PetscCall(VecAssemblyBegin(fint));
     PetscCall(VecAssemblyEnd(fint));
   }
-  if (K) {
+  if (D.dd) PetscCall(DirectEnd_Private(K, &D));
+  else if (K) {
     PetscCall(MatAssemblyBegin(K, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(K, MAT_FINAL_ASSEMBLY));
   }
@@ -521,21 +730,27 @@ PetscErrorCode FcAssembleMass(const FcMesh *mesh, PetscReal rho, Mat M)
   /* on the stack (7.2 kB for tet10): an error inside the loop (a degenerate element) then
    * leaks nothing, where a heap copy freed after the loop would be lost */
   PetscReal      Xe[3 * FC_MAX_NPE], Me[9 * FC_MAX_NPE * FC_MAX_NPE];
+  Direct         D;
   const PetscInt ndof = 3 * mesh->npe;
 
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
-  PetscCall(MatZeroEntries(M));
+  PetscCall(DirectBegin_Private(mesh, M, &D));
+  if (!D.dd) PetscCall(MatZeroEntries(M));
   PetscCall(MatGetOwnershipRange(M, &rstart, &rend));
   PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));
-  for (PetscInt e = sh.estart; e < sh.eend; e++) {
+  for (PetscInt e = sh.estart, q = 0; e < sh.eend; e++) {
     if (!ElementMine(mesh, &sh, e)) continue;
     ElementGather(mesh, e, NULL, Xe, NULL, idx);
     PetscCall(FcElementMass(mesh->order, Xe, rho, Me));
-    PetscCall(MatSetValues(M, ndof, idx, ndof, idx, Me, ADD_VALUES));
+    if (D.dd) PetscCall(DirectAdd_Private(M, &D, q++, idx, Me, NULL));
+    else PetscCall(MatSetValues(M, ndof, idx, ndof, idx, Me, ADD_VALUES));
   }
-  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  if (D.dd) PetscCall(DirectEnd_Private(M, &D));
+  else {
+    PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -75,6 +75,12 @@ PetscBool FcElementIsStraight(PetscInt order, const PetscReal *Xe);
  * element) inserted as zeros and assembled, so MatDuplicate / MatAXPY(SAME_NONZERO_PATTERN)
  * work at once; MAT_NEW_NONZERO_ALLOCATION_ERR is set. */
 PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A);
+/* Assemble A (K or M, of FcAssemblyCreateMatrix's pattern, MATAIJ) from now on by adding the
+ * element matrices straight into its storage, at the places of their entries found once here
+ * (every owned element's (3npe)² places: one PetscInt each), instead of one MatSetValues per
+ * element; the rows of other ranks still go through MatSetValues. Bit for bit the MatSetValues
+ * assembly's result (the same sums in the same order). Collective. */
+PetscErrorCode FcAssemblySetUpDirect(const FcMesh *mesh, Mat A);
 /* On several ranks: partition the mesh's nodes (MatPartitioning on the node graph, PT-Scotch by
  * default, -mat_partitioning_type to choose) and number them so that each rank owns a
  * contiguous range (mesh->part_perm, part_nown); a rank then integrates the elements whose first

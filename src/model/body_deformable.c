@@ -17,10 +17,20 @@
  * §6.2) keeps the same unknowns and matrices but rotates the elastic force with the body and
  * splits every solve into its rigid and elastic parts (Corot* below). */
 #include "body_impl.h"
-#define FC_CHORD_RATE 0.25 /* FcBodySetChordTangent: the slowest residual reduction kept */
 #include "theta.h"
 #include "../core/mat3.h"
 #include <string.h>
+
+/* FcBodySetChordTangent: the slowest residual reduction per chord iterate kept before K is
+ * assembled again (Residual_Deformable). A chord (Newton with a frozen tangent) converges
+ * linearly: at a rate r it needs about log(rtol)/log(r) iterates where Newton needs 2-3, so at
+ * r = 1/4 (13 iterates for a 1e-8 reduction) the extra residual evaluations and Krylov solves
+ * already cost more than the assemblies of K saved. Measured: 0.69 per chord iterate on the
+ * quasi-static neo-Hookean press of test_compliance_lagged.py (-fc_lagged_chord true: lagged.c
+ * keeps the chord off in quasi-statics);
+ * on the Fig. 4 cube (refine 2, 300 steps) every chord iterate reduces by more than 10x: rates
+ * 0.1, 0.25 and 0.5 give the same 935 Newton iterations. */
+#define FC_CHORD_RATE 0.25
 
 /* Inertia correction (FormMatrix_Private): Wächter & Biegler 2006, Algorithm IC */
 #define FC_IC_DELTA_0   1e-4  /* first trial shift, relative to diag(A)/diag(M) */
@@ -650,8 +660,7 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
   }
   if (d->linear) {
     if (!d->K_assembled) {
-      PetscCall(MatZeroEntries(d->K));
-      PetscCall(FcAssembleInternal(&b->mesh, b->material, u, NULL, NULL, d->K));
+      PetscCall(FcAssembleInternal(&b->mesh, b->material, u, NULL, NULL, d->K)); /* overwrites K */
       d->K_assembled = PETSC_TRUE;
     }
     if (d->corot) PetscCall(CorotInternal_Private(b, s, qs ? 1.0 : d->th.theta, d->fint, &b->strain_energy));
@@ -667,7 +676,7 @@ static PetscErrorCode Residual_Deformable(FcBody b, const FcStepInfo *s, PetscRe
     /* FcBodySetChordTangent: K of the step's first iterate only (a chord Newton method; the residual
      * is exact, so is the converged state), unless the residual needs K (Rayleigh β) */
     const PetscBool needK = (PetscBool)(!b->chord || !d->Kstep || d->chord_slow || (!qs && b->spec->beta != 0));
-    if (needK) PetscCall(MatZeroEntries(d->K));
+    /* (K is overwritten there: no MatZeroEntries) */
     PetscCall(FcAssembleInternalLagged(&b->mesh, b->material, uth, FrameSource_Private(d), &b->strain_energy, d->fint, needK ? d->K : NULL));
     d->K_assembled = PETSC_TRUE;
     /* A changes with K, except with a lagged frame within a step (K constant, A invalidated by
@@ -1168,6 +1177,9 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->A));
   PetscCall(MatSetOption(d->A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(d->A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  /* K is assembled at every Newton iterate: straight into its storage (fem.h), as M */
+  PetscCall(FcAssemblySetUpDirect(&b->mesh, d->K));
+  PetscCall(FcAssemblySetUpDirect(&b->mesh, d->M));
   PetscCall(FcAssembleMass(&b->mesh, spec->material.density, d->M));
   PetscCall(MatCreateVecs(d->M, &b->u, NULL));
   PetscCall(FcAssemblyComposeNatural(&b->mesh, b->u)); /* before the duplicates: they keep it */
@@ -1256,15 +1268,25 @@ PetscErrorCode FcBodyKrylovSolve(FcBody b, Vec rhs, Vec x, PetscBool *ok)
   PetscCall(KSPGetConvergedReason(d->ksp, &reason));
   PetscCall(PetscObjectTypeCompare((PetscObject)d->ksp, KSPCG, &cg));
   if (reason < 0 && cg) {
+    /* the KSP's own settings (lagged.c's, or the user's -ksp_pc_side / -ksp_norm_type), restored
+     * after the retry; the type is copied: KSPSetType frees the old name */
+    char        type[64];
+    KSPType     t;
+    PCSide      side;
+    KSPNormType norm;
+    PetscCall(KSPGetType(d->ksp, &t));
+    PetscCall(PetscStrncpy(type, t, sizeof type));
+    PetscCall(KSPGetPCSide(d->ksp, &side));
+    PetscCall(KSPGetNormType(d->ksp, &norm));
     PetscCall(PetscInfo(d->ksp, "Body %s: CG failed (%s); the system again with GMRES\n", b->name, KSPConvergedReasons[reason]));
     PetscCall(KSPSetType(d->ksp, KSPGMRES));
     PetscCall(KSPSetPCSide(d->ksp, PC_RIGHT));
     PetscCall(KSPSetNormType(d->ksp, KSP_NORM_UNPRECONDITIONED));
     PetscCall(KSPSolve(d->ksp, rhs, x));
     PetscCall(KSPGetConvergedReason(d->ksp, &reason));
-    PetscCall(KSPSetType(d->ksp, KSPCG));
-    PetscCall(KSPSetPCSide(d->ksp, PC_LEFT));
-    PetscCall(KSPSetNormType(d->ksp, KSP_NORM_UNPRECONDITIONED));
+    PetscCall(KSPSetType(d->ksp, type));
+    PetscCall(KSPSetPCSide(d->ksp, side));
+    PetscCall(KSPSetNormType(d->ksp, norm));
   }
   *ok = (PetscBool)(reason >= 0);
   if (!*ok) {

@@ -39,6 +39,11 @@ solve), an increment of the contact forces whose fixed point is the exact model'
    (before, a failed CG ended the run with "linear solve failed"). Only allow_failure false: after a
    failed step the next ones start from an unconverged state, which round-off in the solves may or
    may not carry to an inverted element (the run then stops there, exit 1 either way).
+   The same with the user's -ksp_norm_type preconditioned: every CG solve (-ksp_view) uses the
+   user's norm, also those after a GMRES retry (FcBodyKrylovSolve restores the KSP's settings;
+   before, the retry left CG on the unpreconditioned norm, and lagged.c's defaults hid the option).
+   And an `exact` body given a Krylov method by the user (-ksp_type gmres, -ksp_max_it 0 so that
+   it fails): the failed solve is a failed step (exit 1, converged 0 in stats.csv), not an error.
 5. Bad input: `async` where no concurrency can be had (the process pinned to one CPU by taskset):
    one line naming the file and compliance.async, exit 2 (the other bad keys: test_bad_input.py)."""
 import json
@@ -248,6 +253,29 @@ check(p.returncode == 1, "failed Krylov solve: exit 1 (%s)" % (p.stderr.strip().
 check(len(sk["converged"]) >= 1 and sk["converged"][0] == 0, "failed Krylov solve: the step is recorded in stats.csv, not converged")
 check("Krylov solve of a Newton system failed (DIVERGED_ITS, also with GMRES)" in p.stderr, "failed Krylov solve: fcsim names it (CG, then GMRES)")
 check("error:" not in p.stderr, "failed Krylov solve: no error ended the run")
+# the user's KSP settings survive the GMRES retry (-ksp_view prints every solve's KSP)
+kd2 = outdir("lagged/krylov_norm")
+p = subprocess.run([FCSIM, "run", nl, "-q", "-o", kd2, "--set", "output.vtk=false", "--set", "compliance.type=\"lagged\"", "--set", "compliance.refresh=1000",
+                    "-fc_lagged_krylov_max_it", "1", "-ksp_norm_type", "preconditioned", "-ksp_view"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+views = p.stdout.split("KSP Object")[1:]
+ncg = sum("type: cg" in v for v in views)
+ncg_user = sum("type: cg" in v and "using PRECONDITIONED norm type" in v for v in views)
+ngm = sum("type: gmres" in v for v in views)
+figure("lagged, -ksp_norm_type preconditioned, Krylov solves bounded to 1 iteration: %d CG solves (%d on the user's norm), %d GMRES retries" % (ncg, ncg_user, ngm))
+check(ngm >= 1 and ncg > ngm and ncg_user == ncg, "the user's -ksp_norm_type: every CG solve uses it, also after the GMRES retries")
+# an exact body given a Krylov method by the user: a failed solve fails the step (Solve_Deformable)
+kd3 = outdir("lagged/exact_gmres_fail")
+shutil.rmtree(kd3, ignore_errors=True)
+for old in [x for x in os.listdir(os.path.dirname(kd3)) if x.startswith("exact_gmres_fail.failed-")]:
+    shutil.rmtree(os.path.join(os.path.dirname(kd3), old))
+p = subprocess.run([FCSIM, "run", nl, "-o", kd3, "--set", "output.vtk=false", "--set", "compliance.type=\"exact\"", "-ksp_type", "gmres", "-ksp_max_it", "0"],
+                   cwd=ROOT, capture_output=True, text=True, timeout=600)
+kept = [os.path.join(os.path.dirname(kd3), x) for x in os.listdir(os.path.dirname(kd3)) if x.startswith("exact_gmres_fail.failed-")]
+sk = stats(kept[0]) if kept else {"converged": []}
+figure("exact, -ksp_type gmres -ksp_max_it 0: exit %d, steps recorded %d, converged %s" % (p.returncode, len(sk["converged"]), [int(v) for v in sk["converged"]]))
+check(p.returncode == 1 and "error:" not in p.stderr, "exact with the user's GMRES, failing: exit 1, no error line (%s)" % p.stderr.strip().splitlines()[-1:])
+check(len(sk["converged"]) >= 1 and all(v == 0 for v in sk["converged"]), "exact with the user's GMRES, failing: the steps are in stats.csv, converged 0")
+check("Krylov solve of a Newton system failed (DIVERGED_ITS)" in p.stderr, "exact with the user's GMRES, failing: fcsim names the failed solve")
 
 # 5. async on one CPU: refused (the thread would only take the steps' time)
 if shutil.which("taskset"):
