@@ -1126,6 +1126,51 @@ static PetscErrorCode Nodes_Deformable(FcBody b, PetscReal *x)
   PetscFunctionReturn(0);
 }
 
+/* The body's vectors (u, v, the reaction, the step's work vectors, all zero) and its mass
+ * Σ over x-DoFs of M·1_x. */
+static PetscErrorCode CreateVectors_Private(FcBody b, Deformable *d)
+{
+  Vec ones;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(d->M, &b->u, NULL));
+  PetscCall(FcAssemblyComposeNatural(&b->mesh, b->u)); /* before the duplicates: they keep it */
+  PetscCall(VecSet(b->u, 0.0));
+  PetscCall(VecDuplicate(b->u, &b->v));
+  PetscCall(VecSet(b->v, 0.0));
+  PetscCall(VecDuplicate(b->u, &b->reaction));
+  PetscCall(VecSet(b->reaction, 0.0));
+  PetscCall(VecDuplicate(b->u, &ones));
+  PetscCall(VecDuplicate(b->u, &d->work));
+  /* mass = Σ over x-DoFs of M·1_x */
+  PetscCall(VecStrideSet(ones, 0, 1.0));
+  PetscCall(VecStrideSet(ones, 1, 0.0));
+  PetscCall(VecStrideSet(ones, 2, 0.0));
+  PetscCall(MatMult(d->M, ones, d->work));
+  PetscCall(VecSum(d->work, &b->mass));
+  PetscCall(VecDestroy(&ones));
+  PetscCall(VecDuplicate(b->u, &d->x));
+  PetscCall(VecDuplicate(b->u, &d->dx));
+  b->dx = d->dx; /* shared with the contact step; owned here */
+  PetscCall(VecDuplicate(b->u, &b->ucur));
+  PetscCall(VecSet(b->ucur, 0.0));
+  PetscCall(VecDuplicate(b->u, &b->rate));
+  PetscCall(VecSet(b->rate, 0.0));
+  PetscCall(VecDuplicate(b->u, &d->r));
+  PetscCall(VecDuplicate(b->u, &d->rfree));
+  PetscCall(VecDuplicate(b->u, &d->fint));
+  PetscCall(VecDuplicate(b->u, &d->fext));
+  PetscCall(VecDuplicate(b->u, &d->u0));
+  PetscCall(VecDuplicate(b->u, &d->v0));
+  PetscCall(VecDuplicate(b->u, &d->uth));
+  PetscCall(VecSet(d->uth, 0.0));
+  PetscCall(VecDuplicate(b->u, &d->vth));
+  PetscCall(VecSet(d->vth, 0.0));
+  PetscCall(VecDuplicate(b->u, &d->vq));
+  PetscCall(VecSet(d->vq, 0.0));
+  PetscFunctionReturn(0);
+}
+
 /* Body type "deformable" (FcBodyRegisterAll): FEM on the body's tetrahedral mesh. */
 PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *body)
 {
@@ -1133,7 +1178,6 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   Deformable       *d;
   const FcCaseBody *spec = &c->bodies[index];
   PC                pc;
-  Vec               ones;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&b));
@@ -1181,41 +1225,7 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(FcAssemblySetUpDirect(&b->mesh, d->K));
   PetscCall(FcAssemblySetUpDirect(&b->mesh, d->M));
   PetscCall(FcAssembleMass(&b->mesh, spec->material.density, d->M));
-  PetscCall(MatCreateVecs(d->M, &b->u, NULL));
-  PetscCall(FcAssemblyComposeNatural(&b->mesh, b->u)); /* before the duplicates: they keep it */
-  PetscCall(VecSet(b->u, 0.0));
-  PetscCall(VecDuplicate(b->u, &b->v));
-  PetscCall(VecSet(b->v, 0.0));
-  PetscCall(VecDuplicate(b->u, &b->reaction));
-  PetscCall(VecSet(b->reaction, 0.0));
-  PetscCall(VecDuplicate(b->u, &ones));
-  PetscCall(VecDuplicate(b->u, &d->work));
-  /* mass = Σ over x-DoFs of M·1_x */
-  PetscCall(VecStrideSet(ones, 0, 1.0));
-  PetscCall(VecStrideSet(ones, 1, 0.0));
-  PetscCall(VecStrideSet(ones, 2, 0.0));
-  PetscCall(MatMult(d->M, ones, d->work));
-  PetscCall(VecSum(d->work, &b->mass));
-  PetscCall(VecDestroy(&ones));
-  PetscCall(VecDuplicate(b->u, &d->x));
-  PetscCall(VecDuplicate(b->u, &d->dx));
-  b->dx = d->dx; /* shared with the contact step; owned here */
-  PetscCall(VecDuplicate(b->u, &b->ucur));
-  PetscCall(VecSet(b->ucur, 0.0));
-  PetscCall(VecDuplicate(b->u, &b->rate));
-  PetscCall(VecSet(b->rate, 0.0));
-  PetscCall(VecDuplicate(b->u, &d->r));
-  PetscCall(VecDuplicate(b->u, &d->rfree));
-  PetscCall(VecDuplicate(b->u, &d->fint));
-  PetscCall(VecDuplicate(b->u, &d->fext));
-  PetscCall(VecDuplicate(b->u, &d->u0));
-  PetscCall(VecDuplicate(b->u, &d->v0));
-  PetscCall(VecDuplicate(b->u, &d->uth));
-  PetscCall(VecSet(d->uth, 0.0));
-  PetscCall(VecDuplicate(b->u, &d->vth));
-  PetscCall(VecSet(d->vth, 0.0));
-  PetscCall(VecDuplicate(b->u, &d->vq));
-  PetscCall(VecSet(d->vq, 0.0));
+  PetscCall(CreateVectors_Private(b, d));
   d->inertia = c->inertia_correction;
   PetscCall(SetupDirichlet_Private(c, index, b));
   PetscCall(SetupLoads_Private(c, index, b));
