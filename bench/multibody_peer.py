@@ -104,6 +104,8 @@ def main():
     if os.path.exists(fcsv):
         os.remove(fcsv)
     peer = os.path.join(ROOT, "build", "bench", "siconos_peer")
+    if not os.access(peer, os.X_OK):
+        sys.exit("bench/multibody_peer.py: %s is not built: run `make bench`, or `make %s` first" % (os.path.relpath(peer, ROOT), os.path.relpath(peer, ROOT)))
     for runs, group in ((a.runs, [f for f in files if cls[f] < a.large_from]),
                         (a.large_runs, [f for f in files if cls[f] >= a.large_from])):
         if group:
