@@ -1221,9 +1221,9 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->A));
   PetscCall(MatSetOption(d->A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(d->A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
-  /* K is assembled at every Newton iterate: straight into its storage (fem.h), as M */
+  /* K is assembled at every Newton iterate: straight into its storage (fem.h). M is assembled
+   * once: a map of its places would only hold memory for the whole run (nel (3 npe)² integers) */
   PetscCall(FcAssemblySetUpDirect(&b->mesh, d->K));
-  PetscCall(FcAssemblySetUpDirect(&b->mesh, d->M));
   PetscCall(FcAssembleMass(&b->mesh, spec->material.density, d->M));
   PetscCall(CreateVectors_Private(b, d));
   d->inertia = c->inertia_correction;
