@@ -245,7 +245,8 @@ c = case("loop", g)
 out = os.path.join(tmp, "out_loop")
 one_line("endless loop, -fc_mesh_timeout 2", ["run", c, "-o", out, "-q", "-fc_mesh_timeout", "2"], [g + ": meshing the script took longer than the limit of 2 s"], outdir=out)
 p = subprocess.Popen([FCSIM, "info", c], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=limit_memory)
-time.sleep(2)
+
+
 def exe(pid):
     try:
         return os.readlink("/proc/%d/exe" % pid)
@@ -253,9 +254,17 @@ def exe(pid):
         return None
 
 
-# the meshing child is fcsim itself (fork without exec); Open MPI's singleton may start a helper
-kids = [int(x) for x in open("/proc/%d/task/%d/children" % (p.pid, p.pid)).read().split()]
-kids = [k for k in kids if exe(k) == os.path.realpath(FCSIM)]
+# the meshing child is fcsim itself (fork without exec); Open MPI's singleton may start a helper.
+# Wait until it exists (a fixed sleep raced with a loaded machine's slow start: the signal could
+# reach fcsim before it forked), then 0.5 s more so that the child is inside the endless loop.
+kids = []
+for _ in range(600):
+    kids = [int(x) for x in open("/proc/%d/task/%d/children" % (p.pid, p.pid)).read().split()]
+    kids = [k for k in kids if exe(k) == os.path.realpath(FCSIM)]
+    if kids or p.poll() is not None:
+        break
+    time.sleep(0.1)
+time.sleep(0.5)
 p.send_signal(signal.SIGINT)
 _, err = p.communicate(timeout=30)
 lines = [l for l in err.splitlines() if l.strip()]
