@@ -13,12 +13,14 @@
 #endif
 
 /* HDF5 calls return a negative id or status on failure. HDF5's own error-stack printing is
- * switched off (FcOutputOpen), so the failure becomes a PETSc error naming the file, the call and
- * HDF5's innermost reason (captured at once: the next HDF5 call clears the stack).
+ * switched off (FcOutputOpen), so the failure becomes a PETSc error naming the file, the HDF5
+ * function (the call's text up to its parenthesis: its arguments are source code, not a user's
+ * business) and HDF5's innermost reason (captured at once: the next HDF5 call clears the stack).
  * FcH5Check returns at once: for code that holds no HDF5 handle of its own. */
+#define FcH5Name(text) ((int)strcspn((text), "("))
 #define FcH5Check(call, file) \
   do { \
-    if (PetscUnlikely((call) < 0)) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: %s failed: %s", (file), #call, H5Reason()); \
+    if (PetscUnlikely((call) < 0)) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: %.*s failed: %s", (file), FcH5Name(#call), #call, H5Reason()); \
   } while (0)
 /* FcH5Try jumps to the function's `cleanup:` label, which closes the handles it holds and then
  * raises the error with FcH5Raise. */
@@ -32,7 +34,7 @@
   } while (0)
 #define FcH5Raise(file) \
   do { \
-    if (PetscUnlikely(h5failed)) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: %s failed: %s", (file), h5failed, h5reason); \
+    if (PetscUnlikely(h5failed)) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: %.*s failed: %s", (file), FcH5Name(h5failed), h5failed, h5reason); \
   } while (0)
 
 /* The reason of the last HDF5 failure (one output per process: a module buffer is enough). */

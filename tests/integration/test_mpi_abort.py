@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""A write that fails on one rank alone, inside the steps of `mpiexec -n 2 fcsim run`
+(doc/mpi.md "Failures on several ranks"; src/run/run.c, the MPI_Abort after a step error).
+
+The other rank is then waiting in a collective call that never completes: the failing rank must
+print its line, remove the temporary folder and end the job with MPI_Abort. The failure is real,
+not simulated: once rank 0 has created its temporary run.h5, the test lowers rank 0's file-size
+limit (prlimit(2) on that process alone; fcsim ignores SIGXFSZ, so the next write that grows
+run.h5 fails with EFBIG). A limit set before the start would stop Open MPI's own start-up (its
+shared-memory files need 8-32 MB, measured), not fcsim. Checked:
+
+- the job ends with exit 1 (MPI_Abort's code) within the timeout: no rank is left waiting;
+- fcsim prints one line, naming run.h5 and HDF5's failed write (Open MPI's OMPIO may print one
+  line of its own before it: `mca_fbtl_posix_pwritev: error in (p)write(v):File too large`);
+- the target folder of an earlier run is untouched (the same run.h5 bytes), no temporary folder
+  `out.partial-*` is left, no fcsim process of the job survives, and the empty TMPDIR the job
+  started with is still empty.
+"""
+import glob
+import hashlib
+import os
+import resource
+import shutil
+import subprocess
+import tempfile
+import time
+from fctest import ROOT, FCSIM, figure, check
+
+FLOOR = os.path.join(ROOT, "cases", "block_on_floor.json")
+mpiexec = shutil.which("mpiexec")
+check(mpiexec is not None, "mpiexec is installed (openmpi-bin, with petsc-dev: scripts/deps.sh)")
+tmp = tempfile.mkdtemp(prefix="fcsim-test-mpi-abort-")
+tmpdir = os.path.join(tmp, "tmpdir")
+os.makedirs(tmpdir)
+env = dict(os.environ, TMPDIR=tmpdir, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+for k in list(env):  # the start-up as a user would have it (test_mpi.py does the same)
+    if k.startswith("OMPI_MCA") or k.startswith("PMIX_"):
+        del env[k]
+env["OMPI_MCA_mpi_yield_when_idle"] = "1"
+cmd = [mpiexec, "-q", "-n", "2", FCSIM, "run", "-q", FLOOR, "-o", "out"]
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def job_pids():
+    """The fcsim processes started under this test's TMPDIR, with their rank."""
+    out = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            if os.readlink("/proc/%s/exe" % d) != os.path.realpath(FCSIM):
+                continue
+            environ = open("/proc/%s/environ" % d, "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if ("TMPDIR=" + tmpdir).encode() in environ:
+            rank = [e for e in environ if e.startswith(b"OMPI_COMM_WORLD_RANK=")]
+            out[int(d)] = int(rank[0].split(b"=")[1]) if rank else -1
+    return out
+
+
+try:
+    # an earlier result at the target
+    p = subprocess.run(cmd + ["--set", "time.t_end=0.05"], cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, "the earlier 2-rank run writes out/ (exit %d: %s)" % (p.returncode, p.stderr.strip()[:300]))
+    before = digest(os.path.join(tmp, "out", "run.h5"))
+    # the failing run: long enough (t_end 50 s of simulated time) to be inside the steps when the limit falls
+    p = subprocess.Popen(cmd + ["--set", "time.t_end=50"], cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0, part = time.time(), []
+    while time.time() - t0 < 120 and p.poll() is None:
+        part = glob.glob(os.path.join(tmp, "out.partial-*", "run.h5"))
+        if part and os.path.getsize(part[0]) > 0:
+            break
+        time.sleep(0.05)
+    ranks = job_pids()
+    rank0 = [pid for pid, r in ranks.items() if r == 0]
+    check(part and len(rank0) == 1, "rank 0 (%s of %s) is inside the steps, its run.h5 open (%s)" % (rank0, ranks, part))
+    resource.prlimit(rank0[0], resource.RLIMIT_FSIZE, (1024, 1024))  # run.h5 is larger: its next growth fails
+    t1 = time.time()
+    try:
+        _, err = p.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+        check(False, "the job ends after rank 0's failed write (still running after 300 s: a rank waits for ever)")
+    lines = [l for l in err.splitlines() if l.strip()]
+    ours = [l for l in lines if l.startswith("fcsim")]
+    others = [l for l in lines if not l.startswith("fcsim")]
+    check(p.returncode == 1, "the job exits 1 (MPI_Abort) (got %d)" % p.returncode)
+    check(len(ours) == 1 and "run.h5" in ours[0] and "HDF5 error writing" in ours[0],
+          "fcsim prints one line naming run.h5 (got %s)" % " | ".join(ours)[:400])
+    check(all("mca_fbtl" in l for l in others) and len(others) <= 1, "no other line but Open MPI's own write error (got %s)" % " | ".join(others)[:400])
+    check(digest(os.path.join(tmp, "out", "run.h5")) == before, "the earlier result at the target is untouched")
+    left = glob.glob(os.path.join(tmp, "out.partial-*"))
+    check(not left, "no temporary folder is left (%s)" % left)
+    for _ in range(50):  # MPI_Abort's kill of the other rank is asynchronous to mpiexec's exit
+        if not job_pids():
+            break
+        time.sleep(0.1)
+    check(not job_pids(), "no fcsim process of the job survives (%s)" % job_pids())
+    check(os.listdir(tmpdir) == [], "the job's TMPDIR is still empty (%s)" % os.listdir(tmpdir))
+    figure("MPI abort: rank 0's write fails inside the steps of a 2-rank run: exit %d %.1f s after the limit, '%s'; target untouched, nothing left"
+           % (p.returncode, time.time() - t1, ours[0][:100]))
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
