@@ -20,7 +20,8 @@
 #define FcH5Name(text) ((int)strcspn((text), "("))
 #define FcH5Check(call, file) \
   do { \
-    if (PetscUnlikely((call) < 0)) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: %.*s failed: %s", (file), FcH5Name(#call), #call, H5Reason()); \
+    if (PetscUnlikely((call) < 0)) \
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: %.*s failed: %s", (file), FcH5Name(#call), #call, H5Reason()); \
   } while (0)
 /* FcH5Try jumps to the function's `cleanup:` label, which closes the handles it holds and then
  * raises the error with FcH5Raise. */
@@ -34,7 +35,8 @@
   } while (0)
 #define FcH5Raise(file) \
   do { \
-    if (PetscUnlikely(h5failed)) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: %.*s failed: %s", (file), FcH5Name(h5failed), h5failed, h5reason); \
+    if (PetscUnlikely(h5failed)) \
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error writing %s: %.*s failed: %s", (file), FcH5Name(h5failed), h5failed, h5reason); \
   } while (0)
 
 /* The reason of the last HDF5 failure (one output per process: a module buffer is enough). */

@@ -526,6 +526,17 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   if (!ierr && size > 1) ierr = MPI_Bcast(tmpdir, (PetscMPIInt)sizeof tmpdir, MPI_CHAR, 0, PETSC_COMM_WORLD) == MPI_SUCCESS ? 0 : PETSC_ERR_MPI;
   stepping = (PetscBool)!ierr;
   if (!ierr) ierr = RunSteps_Private(c, o, tmpdir, &rs, converged, &nfail, &stopped, &ndone);
+  /* On several ranks an error inside the steps may be one rank's alone (a write of rank 0 with
+   * ROMIO, which reports it on that rank only): the others wait in a collective call for ever, so
+   * nothing collective may follow, not even the clean-up (destroying MUMPS' factor duplicates a
+   * communicator: rank 0 hung there, tests/integration/test_mpi_abort.py). Its line is printed
+   * (the error handler), rank 0 removes the folder, and MPI_Abort ends every rank (exit 1). Before
+   * the steps every rank has read the same input and raised the same error; an interrupt reaches
+   * every rank. */
+  if (ierr && size > 1 && stepping && ierr != FC_ERR_INPUT && ierr != PETSC_ERR_SIG) {
+    FcOutDirAbandon(&od); /* nothing on ranks other than 0: od is empty there */
+    MPI_Abort(PETSC_COMM_WORLD, 1);
+  }
   {
     PetscErrorCode ierr2 = RunStateDestroy_Private(&rs, (PetscBool)(ierr != 0));
     if (!ierr) ierr = ierr2;
@@ -538,10 +549,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   }
   if (ierr) {
     FcOutDirAbandon(&od); /* nothing on ranks other than 0: od is empty there */
-    /* On several ranks an error inside the steps may be one rank's alone (a write of rank 0):
-     * the others wait in a collective call for ever. Its line is printed and the folder removed;
-     * Open MPI then ends every rank (exit 1). Before the steps every rank has read the same
-     * input and raised the same error; an interrupt reaches every rank. */
+    /* an error of the clean-up after the steps (closing run.h5) may also be one rank's alone */
     if (size > 1 && stepping && ierr != FC_ERR_INPUT && ierr != PETSC_ERR_SIG) MPI_Abort(PETSC_COMM_WORLD, 1);
     return ierr;
   }
