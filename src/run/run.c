@@ -535,6 +535,10 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
    * every rank. */
   if (ierr && size > 1 && stepping && ierr != FC_ERR_INPUT && ierr != PETSC_ERR_SIG) {
     FcOutDirAbandon(&od); /* nothing on ranks other than 0: od is empty there */
+    /* another rank removes rank 0's temporary folder itself (run.h5 is written there by every
+     * rank: the folder is on a file system they share), else it would wait for the next command
+     * on the target; rank 0, killed by the abort, can no longer do it */
+    if (rank) FcRemoveTree(tmpdir);
     MPI_Abort(PETSC_COMM_WORLD, 1);
   }
   {
