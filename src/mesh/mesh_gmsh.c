@@ -1258,7 +1258,35 @@ PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcM
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode LoadVolume_Private(const char *, PetscInt, PetscInt, const char *, FcMesh *);
+
+/* On several ranks rank 0 alone reads or meshes the file and the others receive the mesh
+ * (mesh_share.c); its error is every rank's, printed once. */
 PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh)
+{
+  PetscMPIInt    rank;
+  PetscErrorCode rc = 0;
+  FcMeshFault    fault;
+
+  PetscFunctionBegin;
+  if (!FcMeshShared_Private(&rank)) {
+    PetscCall(LoadVolume_Private(file, refine, order, volume, mesh));
+    PetscFunctionReturn(0);
+  }
+  if (!rank) rc = LoadVolume_Private(file, refine, order, volume, mesh);
+  else {
+    PetscCall(PetscMemzero(mesh, sizeof *mesh));
+    mesh->fault = FC_MESH_FAULT_OTHER;
+  }
+  fault = mesh->fault;
+  PetscCall(FcMeshShareOutcome_Private(&rc, &fault));
+  mesh->fault = fault;
+  if (rc) return rc; /* rank 0 raised and printed it; the others return the same code */
+  PetscCall(FcMeshShareMesh_Private(mesh));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode LoadVolume_Private(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh)
 {
   PetscBool      geo = PETSC_FALSE;
   ReadCtx        ctx;
@@ -1365,10 +1393,19 @@ static PetscErrorCode Inspect(const char *file, Inspect_Private *q)
 PetscErrorCode FcMeshCountTetrahedra(const char *file, PetscInt64 *ntets)
 {
   Inspect_Private q = {ntets, NULL, NULL, NULL};
+  PetscMPIInt     rank;
+  PetscErrorCode  rc = 0;
 
   PetscFunctionBegin;
   *ntets = 0;
-  PetscCall(Inspect(file, &q));
+  if (!FcMeshShared_Private(&rank)) {
+    PetscCall(Inspect(file, &q));
+    PetscFunctionReturn(0);
+  }
+  if (!rank) rc = Inspect(file, &q); /* rank 0's answer is every rank's (mesh_share.c) */
+  PetscCall(FcMeshShareOutcome_Private(&rc, NULL));
+  if (rc) return rc;
+  PetscCallMPI(MPI_Bcast(ntets, 1, MPIU_INT64, 0, PETSC_COMM_WORLD));
   PetscFunctionReturn(0);
 }
 
@@ -1416,14 +1453,23 @@ PetscErrorCode FcMeshListVolumes(const char *file, PetscInt *n, char (**names)[F
   Inspect_Private q = {NULL, n, names, ntets};
   PetscErrorCode  rc;
 
+  PetscMPIInt rank = 0;
+  PetscBool   shared;
+
   PetscFunctionBegin;
   *n     = 0;
   *names = NULL;
   *ntets = NULL;
-  rc     = Inspect(file, &q);
+  shared = FcMeshShared_Private(&rank);
+  rc     = rank ? 0 : Inspect(file, &q); /* on several ranks rank 0's answer is every rank's */
   if (rc) {
     PetscCall(PetscFree2(*names, *ntets));
     *n = 0;
+  }
+  if (shared) {
+    PetscCall(FcMeshShareOutcome_Private(&rc, NULL));
+    if (rc) return rc;
+    PetscCall(FcMeshShareVolumes_Private(n, names, ntets));
   }
   PetscCall(rc);
   PetscFunctionReturn(0);

@@ -59,6 +59,14 @@ void FcMeshGmshFreeElements_Private(int *types, size_t ntypes, size_t **etags, s
  * FcMeshGeo.unsandboxed, `work` runs here. */
 PetscErrorCode FcMeshGeoRun_Private(const char *file, const char *root, PetscErrorCode (*work)(void *, FcMeshFault *), void *ctx, FcMeshFault *fault);
 
+/* A mesh read once on several MPI ranks (mesh_share.c): whether PETSC_COMM_WORLD has more than
+ * one rank (and this one's), rank 0's outcome (error code, load fault) to every rank, its mesh
+ * and its volume list. Collective: every rank calls them in the same order. */
+PetscBool      FcMeshShared_Private(PetscMPIInt *rank);
+PetscErrorCode FcMeshShareOutcome_Private(PetscErrorCode *rc, FcMeshFault *fault);
+PetscErrorCode FcMeshShareMesh_Private(FcMesh *mesh);
+PetscErrorCode FcMeshShareVolumes_Private(PetscInt *n, char (**names)[FC_NAME_LEN], PetscInt **ntets);
+
 /* Input error naming the first inverted or zero-volume element (by Gmsh id). */
 PetscErrorCode FcMeshCheckElements_Private(const FcMesh *mesh);
 
