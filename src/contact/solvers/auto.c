@@ -72,6 +72,7 @@ typedef struct {
   /* all solves */
   PetscInt64   sweeps_all, steps_all, switches_all;
   PetscInt     ncap;           /* entries of the work arrays */
+  PetscBool    uformed;        /* the last chunk formed W r + q in rnt (AutoChunk_Private) */
   PetscReal   *r0, *rgs, *rnt; /* the initial r, nsgs's last iterate, a u = W r + q (3m each) */
   PetscReal   *rnw;            /* newton's last iterate, where its next round resumes (3m) */
   FcEnvelopeLU env;            /* the ordering newton's envelope LU would take: its flops price a step */
@@ -116,17 +117,37 @@ static PetscErrorCode AutoStepSweeps_Private(FcContactSolver_Auto *au, FcContact
   PetscFunctionReturn(0);
 }
 
+/* The work arrays (3m each: r0, rgs, rnt, rnw), in one allocation (PetscMalloc4 makes four unless
+ * -malloc_coalesce), made when first needed and kept for the next solves: a solve that newton
+ * finishes in its first chunk from r = 0 (the real problems of 1-9 contacts) needs none, and a
+ * fresh object per solve (fclib compare, bench/auto_hard.py) paid 4 mallocs, 0.4 of auto's 1,000
+ * instructions over newton on FrictionContact3D_1c (callgrind, doc/contact.md "auto"). */
+static PetscErrorCode AutoWork_Private(FcContactSolver_Auto *au, PetscInt n)
+{
+  PetscFunctionBegin;
+  if (n > au->ncap) {
+    PetscCall(PetscFree(au->r0));
+    PetscCall(PetscMalloc1(4 * (size_t)n, &au->r0));
+    au->rgs  = au->r0 + n;
+    au->rnt  = au->r0 + 2 * n;
+    au->rnw  = au->r0 + 3 * n;
+    au->ncap = n;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* One chunk of a child: at most k iterations from r, tol the object's. The child's type solve is
  * called directly and judged here as FcContactSolverSolve judges a solve (the common error of r
  * against tol; the type's own reason otherwise), without the object's wrapper around it — its
  * checks of μ and of r, made once by auto's own, and a second judgement: 0.2 µs, which on the real
  * problems of 1-3 contacts solved in 0.6-1 µs was auto's whole difference to newton alone
  * (bench/solve_overhead, doc/contact.md "auto"). u is the child's W r + q when it formed it
- * (solver.h uexact), else formed here in u. */
+ * (solver.h uexact), else formed here in au->rnt. */
 static PetscErrorCode AutoChunk_Private(
-  FcContactSolver s, FcContactSolver child, FcContactSolver nt, FcContactProblem p, PetscReal r[], PetscInt k, PetscReal u[], FcContactSolverStats *cs)
+  FcContactSolver s, FcContactSolver_Auto *au, FcContactSolver child, FcContactProblem p, PetscReal r[], PetscInt k, FcContactSolverStats *cs)
 {
   PetscFunctionBegin;
+  au->uformed          = PETSC_FALSE;
   child->params.tol    = s->params.tol;
   child->params.max_it = k;
   child->uexact        = NULL;
@@ -141,15 +162,19 @@ static PetscErrorCode AutoChunk_Private(
   /* the error for the decisions: on u = W r + q as the child formed it, or as nsgs carried it
    * through its sweeps (to the drift of its updates; its own test, on that u, found it above tol,
    * and a converged chunk always has the product), else formed here */
-  if (cs->reason == FC_CONTACT_SOLVER_CONVERGED_TOL && child == nt && child->uexact) {
+  if (cs->reason == FC_CONTACT_SOLVER_CONVERGED_TOL && child == au->nt && child->uexact) {
     /* newton converged by the same test on the same u (newton.c: the common error of W r + q for
      * the r it returns, against this tol), so the error is known to be <= tol — tol stands for it
      * (nothing reads it after a converged chunk; the object judges r itself) — without a second
      * evaluation: on FrictionContact3D_1c (2 steps, 0.56 µs) a part of auto's 0.12 µs over newton */
     cs->error = s->params.tol;
   } else {
-    if (!child->uexact && !child->ucarry) PetscCall(FcContactProblemComputeVelocity(p, r, u));
-    PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : child->ucarry ? child->ucarry : u, &cs->error));
+    if (!child->uexact && !child->ucarry) {
+      PetscCall(AutoWork_Private(au, 3 * p->m));
+      PetscCall(FcContactProblemComputeVelocity(p, r, au->rnt));
+      au->uformed = PETSC_TRUE;
+    }
+    PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, child->uexact ? child->uexact : child->ucarry ? child->ucarry : au->rnt, &cs->error));
   }
   if (PetscIsInfOrNanReal(cs->error)) cs->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
   else if (cs->error <= s->params.tol) cs->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
@@ -165,6 +190,7 @@ typedef struct {
   PetscReal  e, egs, ent, vgs, vnt, ratio, eround, tround;
   PetscInt   chunk, nchunk, stalled;
   PetscBool  newton, tried;
+  PetscBool  r0zero;                        /* the initial r is 0 (restored without a copy) */
   PetscBool  fromr0;                        /* the newton round running started from the initial r (the first, after nsgs) */
   PetscBool  fresh;                         /* newton's path from r0 was dropped: its next round starts from nsgs's iterate, priced as a probe */
   PetscBool  priced;                        /* ratio is the step's price (else, on a block-sparse W, a lower bound of it) */
@@ -242,7 +268,8 @@ static PetscErrorCode AutoAfterNsgs_Private(
    * kept and the better of the two goes on if newton stalls */
   PetscCall(PetscArraycpy(au->rgs, r, n));
   if (!as->tried) {
-    PetscCall(PetscArraycpy(r, au->r0, n));
+    if (as->r0zero) PetscCall(PetscArrayzero(r, n));
+    else PetscCall(PetscArraycpy(r, au->r0, n));
     PetscCall(FcContactProblemComputeError(p, r, &as->e));
     as->eround = as->e;
     as->tround = 0;
@@ -332,6 +359,8 @@ static PetscErrorCode AutoStart_Private(
   PetscBool      zero = PETSC_TRUE;
 
   PetscFunctionBegin;
+  for (PetscInt i = 0; i < n && zero; i++) zero = (PetscBool)(r[i] == 0);
+  as->r0zero = zero;
   *done      = PETSC_FALSE;
   as->nb     = FcContactProblemCountBlocks(p);
   as->priced = AutoNewtonOwnLU_Private(p);
@@ -345,7 +374,7 @@ static PetscErrorCode AutoStart_Private(
     as->priced = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
-  for (PetscInt i = 0; i < n && zero; i++) zero = (PetscBool)(r[i] == 0);
+  PetscCall(AutoWork_Private(au, n));
   if (zero) PetscCall(PetscArraycpy(au->rnt, p->q, n));
   else PetscCall(FcContactProblemComputeVelocity(p, r, au->rnt));
   PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, au->rnt, &as->e));
@@ -372,21 +401,13 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
   au->tgs = au->tnt = au->tlater = 0;
   au->started = au->finished = NULL;
   st->iterations             = 0;
-  if (n > au->ncap) {
-    /* one allocation for the four (PetscMalloc4 makes four unless -malloc_coalesce): a fresh object
-     * per solve (fclib compare, bench/auto_hard.py) paid 3 more mallocs and frees, 0.4 of auto's
-     * 0.85 thousand instructions over newton on FrictionContact3D_1c (callgrind) */
-    PetscCall(PetscFree(au->r0));
-    PetscCall(PetscMalloc1(4 * (size_t)n, &au->r0));
-    au->rgs  = au->r0 + n;
-    au->rnt  = au->r0 + 2 * n;
-    au->rnw  = au->r0 + 3 * n;
-    au->ncap = n;
-  }
   au->gs->resume = au->nt->resume = PETSC_FALSE; /* a new solve: the children set up afresh */
   PetscCall(AutoStart_Private(s, au, p, r, &as, st, &done));
   if (done) PetscFunctionReturn(0);
-  PetscCall(PetscArraycpy(au->r0, r, n));
+  if (!as.r0zero) { /* r = 0 is restored without a copy (AutoAfterNsgs_Private) */
+    PetscCall(AutoWork_Private(au, n));
+    PetscCall(PetscArraycpy(au->r0, r, n));
+  }
   au->started = as.newton ? "newton" : "nsgs";
   /* newton first: one chunk of 3 newton_steps, judged only at its end (the common error is not
    * newton's merit function: its global phase may raise it while θ falls; OneObject-i1028-138
@@ -400,10 +421,10 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
     const PetscBool was = as.newton;
 
     if (!as.newton) {
-      PetscCall(AutoChunk_Private(s, au->gs, au->nt, p, r, PetscMin(as.chunk, left), au->rnt, &cs));
+      PetscCall(AutoChunk_Private(s, au, au->gs, p, r, PetscMin(as.chunk, left), &cs));
       au->sweeps += cs.iterations;
     } else {
-      PetscCall(AutoChunk_Private(s, au->nt, au->nt, p, r, PetscMin(as.nchunk, left), au->rnt, &cs));
+      PetscCall(AutoChunk_Private(s, au, au->nt, p, r, PetscMin(as.nchunk, left), &cs));
       au->steps += cs.iterations;
     }
     st->iterations += cs.iterations;
@@ -412,7 +433,7 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
     if (cs.converged) {
       st->reason = FC_CONTACT_SOLVER_CONVERGED_TOL;
       s->uexact  = (as.newton ? au->nt : au->gs)->uexact; /* W r + q for this r: the child's, or formed in rnt */
-      if (!s->uexact) s->uexact = au->rnt;
+      if (!s->uexact && au->uformed) s->uexact = au->rnt;
       break;
     }
     if (cs.reason == FC_CONTACT_SOLVER_DIVERGED_NAN || cs.reason == FC_CONTACT_SOLVER_DIVERGED_BREAKDOWN) {
@@ -423,6 +444,7 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
       st->reason = cs.reason;
       break;
     }
+    PetscCall(AutoWork_Private(au, n)); /* the rounds' iterates */
     if (!as.newton) PetscCall(AutoAfterNsgs_Private(au, p, r, s->params.tol, e0, &cs, &as));
     else PetscCall(AutoAfterNewton_Private(au, p, r, &cs, &as));
     if (as.newton != was) {
