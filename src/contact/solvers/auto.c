@@ -27,11 +27,13 @@
  *     every earlier newton round that stalled. nsgs goes on while its prediction is the smaller.
  *   - newton chunks of 1, 2, 4 .. newton_steps steps: it goes on while its speed over its whole
  *     path (decades per sweep of cost, since it started) is at least nsgs's, else nsgs takes over
- *     from the better iterate; a later round resumes newton's own path (its last iterate).
+ *     from the better iterate; a later round resumes newton's own path (its last iterate), unless
+ *     the first round, from the initial r, bought under AUTO_DROP_FRACTION of nsgs's speed (its
+ *     global phase): then the next round starts from nsgs's iterate, priced as a probe.
  * Each child keeps the r it returns (warm start), so no work is lost at a switch. One iteration
  * is one nsgs sweep or one Newton step; max_it bounds their sum (default 10 000). The summary
- * (ops.summary: `fclib solve` prints it) says which did the work: sweeps, steps, times, the
- * switches and the solver of the last chunk. The children read their own options
+ * (ops.summary: `fclib solve` prints it) says which did the work: sweeps, steps, times (the clock
+ * read at switches only), the switches and the solver of the last chunk. The children read their own options
  * (-fc_contact_solver_nsgs_*, -fc_contact_solver_newton_*); auto's are -fc_contact_solver_auto_*
  * below, and any other -fc_contact_solver_auto_* is an input error (one line, exit 2). */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
