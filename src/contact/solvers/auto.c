@@ -190,6 +190,7 @@ static PetscErrorCode AutoChunk_Private(
  * of the common error per sweep of cost) and the best iterates' errors. */
 typedef struct {
   PetscReal  e, egs, ent, vgs, vnt, ratio, eround, tround;
+  PetscReal  einit; /* the initial r's common error (< 0: not evaluated; newton first) */
   PetscInt   chunk, nchunk, stalled;
   PetscBool  newton, tried;
   PetscBool  r0zero;                        /* the initial r is 0 (restored without a copy) */
@@ -272,7 +273,9 @@ static PetscErrorCode AutoAfterNsgs_Private(
   if (!as->tried) {
     if (as->r0zero) PetscCall(PetscArrayzero(r, n));
     else PetscCall(PetscArraycpy(r, au->r0, n));
-    PetscCall(FcContactProblemComputeError(p, r, &as->e));
+    /* the initial r's error: from AutoStart_Private when nsgs went first (no product of W again) */
+    if (!(as->einit >= 0)) PetscCall(FcContactProblemComputeError(p, r, &as->einit));
+    as->e      = as->einit;
     as->eround = as->e;
     as->tround = 0;
     as->fromr0 = PETSC_TRUE;
@@ -380,6 +383,7 @@ static PetscErrorCode AutoStart_Private(
   if (zero) PetscCall(PetscArraycpy(au->rnt, p->q, n));
   else PetscCall(FcContactProblemComputeVelocity(p, r, au->rnt));
   PetscCall(FcContactProblemComputeErrorWithVelocity(p, r, au->rnt, &as->e));
+  as->einit = as->e;
   if (PetscIsInfOrNanReal(as->e)) {
     st->reason = FC_CONTACT_SOLVER_DIVERGED_NAN;
     *done      = PETSC_TRUE;
@@ -394,7 +398,7 @@ static PetscErrorCode FcContactSolverSolve_Auto(FcContactSolver s, FcContactProb
 {
   FcContactSolver_Auto *au = (FcContactSolver_Auto *)s->data;
   const PetscInt        n  = 3 * p->m;
-  AutoState             as = {.e = PETSC_INFINITY, .egs = PETSC_INFINITY, .ent = PETSC_INFINITY, .eround = PETSC_INFINITY, .chunk = 2};
+  AutoState             as = {.e = PETSC_INFINITY, .egs = PETSC_INFINITY, .ent = PETSC_INFINITY, .eround = PETSC_INFINITY, .einit = -1, .chunk = 2};
   PetscBool             done, timed = PETSC_FALSE;
   PetscLogDouble        tmark = 0, tfirst = 0, tnow;
 
