@@ -8,9 +8,10 @@
  * increment and the rate read for q (gathered here, in the mesh's order), the contact force Hᵀ r
  * written into this rank's rows, the correction A⁻¹ Hᵀ r by the distributed factorization, W by
  * distributed solves, each rank holding only the rows of W its share touches and sending them to
- * rank 0 (src/compliance/compliance.c). Rank 0 alone solves; its r, u and verdict are broadcast so
- * that every rank applies the same forces and takes the same branches. Nothing here changes a
- * one-rank run. */
+ * rank 0 (src/compliance/compliance.c). Rank 0 alone forms q (from dx and the rate at the contacts'
+ * DoFs, scattered to it) and solves; its verdict is broadcast so that every rank takes the same
+ * branches, and r is sent to each other rank only for the contacts it touches (a PetscSF), which is
+ * all its rows of Hᵀ r need. Nothing here changes a one-rank run. */
 #include "contact_impl.h"
 #include <string.h>
 
@@ -83,7 +84,7 @@ static PetscErrorCode QDofs_Private(FcContactStep cs, PetscInt b, const PetscInt
  * (QDofs_Private), scattered from their owners to rank 0 (one VecScatter for both vectors), into
  * the mesh's order of rank 0's copies; before, every rank gathered both vectors whole (FcVecAll,
  * 2 n reals per body and correction). *skip: this rank forms no q (several ranks, not rank 0).
- * cs->qrecv: the reals rank 0 received (dx and rate). */
+ * cs->qrecv: the reals rank 0 received from the other ranks (dx and rate). */
 PetscErrorCode FcContactStepRanksGather_Private(FcContactStep cs, PetscBool *skip)
 {
   FcModel    *model = cs->model;
@@ -125,7 +126,7 @@ PetscErrorCode FcContactStepRanksGather_Private(FcContactStep cs, PetscBool *ski
         if (need[i]) out[i] = x[k++];
       PetscCall(VecRestoreArrayRead(seq, &x));
     }
-    cs->qrecv += 2 * (PetscInt64)n;
+    for (PetscInt i = 0; i < n; i++) cs->qrecv += 2 * (list[i] < rs || list[i] >= re); /* from other ranks (its own: a local copy) */
     PetscCall(VecScatterDestroy(&sc));
     PetscCall(VecDestroy(&seq));
     PetscCall(ISDestroy(&is));
@@ -406,7 +407,8 @@ static PetscErrorCode OwnsDof_Private(FcBody body, PetscMPIInt rank, PetscInt k,
  * to rank 0 for W (its rows' blocks and their indices, compliance.c GatherRows_Private), v[8] the
  * contacts whose r it received (rank 0: all, it solved; another rank: those it touches, SendR_Private)
  * and v[9] the bytes of r it received, v[10] the reals of dx and rate it received for q (rank 0:
- * those at the contacts' DoFs, FcContactStepRanksGather_Private; another rank: none). */
+ * those at the contacts' DoFs that other ranks own, FcContactStepRanksGather_Private; another rank:
+ * none). */
 static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt64 v[11])
 {
   FcModel         *model = cs->model;

@@ -22,8 +22,8 @@ machine:
   case's tolerance of their scale) and run.xdmf is the 1-rank file;
 - contact (doc/mpi.md "Contact": each contact detected by the rank that owns its contactor node,
   the detections gathered so that the contact list and H are alike on every rank, W by
-  distributed solves, each rank's rows of it gathered to rank 0, solved there, its solution
-  broadcast) against a rigid plane
+  distributed solves, each rank's rows of it gathered to rank 0, q formed and solved there, r
+  sent to each rank for the contacts it touches only) against a rigid plane
   (block_on_floor, the cylinder press at level 0), between two deformable bodies whose contact
   surfaces are split across the ranks (two_blocks, -fc_contact_ranks_view), with a dynamic rigid
   body (cylinder_press_force), rigid bodies driven by a device log (replayed: cube_instrument;
