@@ -319,6 +319,19 @@ def refused(label, args, subs):
 
 compare("cantilever", CANT, [])
 compare("bar_dynamic", BAR, ["--set", "time.t_end=0.02"])
+# the assembly reads u at its elements' nodes only (src/fem/assembly.c UAccess: the rank's own DoFs
+# and the ghosts, doc/mpi.md "Design"), not a copy of all of u: each rank's count (PetscInfo, one
+# line per assembly) below the body's DoFs, and together at least all of them (every node is in
+# some rank's element); the probes above are the 1-rank ones with it
+p = fcsim(3, ["run", CANT, "-q", "-o", os.path.join(tmp, "ghost-u"), "-info", ":sys"])
+seen = {}
+for x in p.stdout.splitlines() + p.stderr.splitlines():
+    if "u at the nodes of this rank's elements:" in x:
+        w = x.split("elements:")[1].split()
+        seen[x.split("]")[0].strip("[ ")] = (int(w[0]), int(w[2]))
+figure("cantilever, 3 ranks: u read by the assembly per rank, of the body's DoFs: %s" % " ".join("%d/%d" % seen[r] for r in sorted(seen)))
+check(p.returncode == 0 and len(seen) == 3 and all(k < n for k, n in seen.values()) and sum(k for k, n in seen.values()) >= max(n for k, n in seen.values()),
+      "cantilever, 3 ranks: each rank's assembly reads u at its elements' nodes only, fewer than all DoFs, together all of them (%s)" % seen)
 # a nonlinear material in large deformation (tip 0.74 m on a 1 m beam), gravity, a pressure and a
 # prescribed displacement: every Newton step converges quadratically to a relative residual of
 # ~1e-13 on either side (stats.csv), so both runs sit within cond(A) x 1e-13 of one solution
