@@ -10,8 +10,9 @@
  *
  * Loops over elements (faces) are O(nelems): each rank integrates a contiguous share and adds
  * with ADD_VALUES (off-rank rows travel through PETSc's stash at assembly), which is correct on
- * any number of ranks; on several ranks u is first gathered to every rank (VecScatterCreateToAll,
- * O(ndof) — good enough until the mesh itself is distributed). */
+ * any number of ranks; on several ranks with a partition each rank reads u at its elements' nodes
+ * only (its own DoFs and the ghosts, scattered into a local form: UAccess), without one u is
+ * gathered to every rank (VecScatterCreateToAll, O(ndof)). */
 #define _XOPEN_SOURCE 700 /* setenv */
 #include "fem.h"
 #include "../core/mat3.h"
@@ -38,28 +39,6 @@ static PetscErrorCode LocalRange(MPI_Comm comm, PetscInt n, PetscInt *start, Pet
   PetscCallMPI(MPI_Comm_size(comm, &size));
   *start = (PetscInt)(((PetscInt64)n * rank) / size);
   *end   = (PetscInt)(((PetscInt64)n * (rank + 1)) / size);
-  PetscFunctionReturn(0);
-}
-
-/* Read access to all of u on every rank. */
-typedef FcVecAll UAccess;
-
-static PetscErrorCode UAccessBegin(const FcMesh *mesh, Vec u, UAccess *ua)
-{
-  PetscInt n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetSize(u, &n));
-  PetscCheck(n == 3 * mesh->nnodes, PetscObjectComm((PetscObject)u), PETSC_ERR_ARG_SIZ,
-    "Displacement vector of size %" PetscInt_FMT ", mesh has %" PetscInt_FMT " DoFs", n, 3 * mesh->nnodes);
-  PetscCall(FcVecAllBegin(u, ua));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode UAccessEnd(UAccess *ua)
-{
-  PetscFunctionBegin;
-  PetscCall(FcVecAllEnd(ua));
   PetscFunctionReturn(0);
 }
 
@@ -140,6 +119,77 @@ static inline PetscBool ElementMine(const FcMesh *mesh, const ElemShare *sh, Pet
   if (!mesh->part_perm) return PETSC_TRUE;
   p = mesh->part_perm[mesh->conn[e * mesh->npe]];
   return (PetscBool)(p >= sh->nstart && p < sh->nend);
+}
+
+/* Read access to u at the nodes of the elements this rank integrates. One rank, or a layout
+ * without a partition: all of u (its own array, or FcVecAll's copy). With a partition
+ * (FcAssemblyPartition; issue 29, doc/mpi.md "Next steps" 3): the ghosted form of u, the rank's
+ * own DoFs of its elements' nodes and the ghosts (the DoFs of those nodes that other ranks own),
+ * scattered into a sequential vector of 3 per node (VecScatter, the update of VecCreateGhost's
+ * local form: u itself stays a plain MPI vector, which every other use of it reads as before),
+ * and lnode, each mesh node's place there (−1: not a node of the rank's elements). Before, every
+ * rank copied all of u (3 N reals) at every assembly. */
+typedef struct {
+  FcVecAll           all; /* without a partition */
+  Vec                loc; /* with one: the ghosted local form */
+  VecScatter         sc;
+  PetscInt          *lnode;
+  const PetscScalar *a;
+} UAccess;
+
+static PetscErrorCode UAccessBegin(const FcMesh *mesh, Vec u, UAccess *ua)
+{
+  PetscInt    n, rstart, rend, k = 0, *idx;
+  PetscMPIInt size;
+  ElemShare   sh;
+  IS          is;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(ua, sizeof *ua));
+  PetscCall(VecGetSize(u, &n));
+  PetscCheck(n == 3 * mesh->nnodes, PetscObjectComm((PetscObject)u), PETSC_ERR_ARG_SIZ,
+    "Displacement vector of size %" PetscInt_FMT ", mesh has %" PetscInt_FMT " DoFs", n, 3 * mesh->nnodes);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)u), &size));
+  if (size == 1 || !mesh->part_perm) {
+    PetscCall(FcVecAllBegin(u, &ua->all));
+    ua->a = ua->all.a;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
+  PetscCall(ElementShare_Private(mesh, PetscObjectComm((PetscObject)u), rstart, rend, &sh));
+  PetscCall(PetscMalloc1(mesh->nnodes, &ua->lnode));
+  for (PetscInt m = 0; m < mesh->nnodes; m++) ua->lnode[m] = -1;
+  for (PetscInt e = sh.estart; e < sh.eend; e++)
+    if (ElementMine(mesh, &sh, e))
+      for (PetscInt a = 0; a < mesh->npe; a++)
+        if (ua->lnode[mesh->conn[e * mesh->npe + a]] < 0) ua->lnode[mesh->conn[e * mesh->npe + a]] = k++;
+  PetscCall(PetscMalloc1(3 * k + 1, &idx));
+  for (PetscInt m = 0; m < mesh->nnodes; m++)
+    if (ua->lnode[m] >= 0)
+      for (int i = 0; i < 3; i++) idx[3 * ua->lnode[m] + i] = 3 * mesh->part_perm[m] + i;
+  PetscCall(PetscInfo(NULL, "u at the nodes of this rank's elements: %" PetscInt_FMT " of %" PetscInt_FMT " DoFs\n", 3 * k, n));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, 3 * k, idx, PETSC_OWN_POINTER, &is));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * k, &ua->loc));
+  PetscCall(VecScatterCreate(u, is, ua->loc, NULL, &ua->sc));
+  PetscCall(ISDestroy(&is));
+  PetscCall(VecScatterBegin(ua->sc, u, ua->loc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(ua->sc, u, ua->loc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArrayRead(ua->loc, &ua->a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode UAccessEnd(UAccess *ua)
+{
+  PetscFunctionBegin;
+  if (!ua->loc) {
+    PetscCall(FcVecAllEnd(&ua->all));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecRestoreArrayRead(ua->loc, &ua->a));
+  PetscCall(VecScatterDestroy(&ua->sc));
+  PetscCall(VecDestroy(&ua->loc));
+  PetscCall(PetscFree(ua->lnode));
+  PetscFunctionReturn(0);
 }
 
 /* The node graph of the rows [nstart, nend) of the even split, without the diagonal, as the CSR
@@ -268,7 +318,7 @@ static void ElementGather(const FcMesh *mesh, PetscInt e, const UAccess *ua, Pet
   for (PetscInt a = 0; a < mesh->npe; a++)
     for (int i = 0; i < 3; i++) {
       Xe[3 * a + i] = mesh->X[3 * nodes[a] + i];
-      if (ue) ue[3 * a + i] = PetscRealPart(ua->a[3 * nodes[a] + i]);
+      if (ue) ue[3 * a + i] = PetscRealPart(ua->a[3 * (ua->lnode ? ua->lnode[nodes[a]] : nodes[a]) + i]);
       if (idx) idx[3 * a + i] = 3 * NodeIndex(mesh, nodes[a]) + i;
     }
 }

@@ -127,7 +127,8 @@ cleanup:
 static struct {
   PetscMPIInt rank, size;
   hid_t       dxpl;
-} h5par = {0, 0, H5I_INVALID_HID};
+  PetscBool   root; /* rank 0 writes every row (the contacts: only it holds their r and status) */
+} h5par = {0, 0, H5I_INVALID_HID, PETSC_FALSE};
 
 /* Several ranks: the memory and file selections of this rank's share of a dataset, its block of
  * rows [n0 r/N, n0 (r+1)/N): every row written once, the ranks sharing the work, one contiguous
@@ -137,8 +138,8 @@ static herr_t H5SelectBlock(hid_t fspace, int rank, const hsize_t dims[], hid_t 
 {
   hsize_t start[2] = {0, 0}, count[2] = {0, 0}, row = rank > 1 ? dims[1] : 1, n;
 
-  start[0] = dims[0] * (hsize_t)h5par.rank / (hsize_t)h5par.size;
-  count[0] = dims[0] * (hsize_t)(h5par.rank + 1) / (hsize_t)h5par.size - start[0];
+  start[0] = h5par.root ? 0 : dims[0] * (hsize_t)h5par.rank / (hsize_t)h5par.size;
+  count[0] = h5par.root ? (h5par.rank ? 0 : dims[0]) : dims[0] * (hsize_t)(h5par.rank + 1) / (hsize_t)h5par.size - start[0];
   count[1] = row;
   n        = count[0] * row;
   *offset  = start[0] * row;
@@ -701,6 +702,19 @@ static PetscErrorCode XDMFWrite(const FcOutputState *s)
   PetscCheck(rc == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing %s", path);
   PetscFunctionReturn(0);
 }
+/* Several ranks: the contact datasets' rows are rank 0's alone (it solved the contact problem and
+ * holds every contact's r and status; another rank holds the r of the contacts it touches only:
+ * src/step/contact_mpi.c), the others join each collective write with an empty selection. */
+static PetscErrorCode H5WriteContactsRoot(hid_t g, const FcOutputContacts *c, const PetscReal *force, PetscInt64 step, PetscReal time, const char *file)
+{
+  PetscErrorCode ierr;
+
+  h5par.root = PETSC_TRUE;
+  ierr       = H5WriteContactsContents(g, c, force, step, time, file);
+  h5par.root = PETSC_FALSE;
+  return ierr;
+}
+
 /* /contacts/<k>, flushed like the fields; force is a 3m work array. */
 static PetscErrorCode H5WriteContacts(H5Out *o, PetscInt k, PetscInt step, PetscReal time, const FcOutputContacts *c, PetscReal *force)
 {
@@ -710,7 +724,7 @@ static PetscErrorCode H5WriteContacts(H5Out *o, PetscInt k, PetscInt step, Petsc
   PetscFunctionBegin;
   PetscCall(FcOutputContactForces(c, force));
   PetscCall(PetscSNPrintf(path, sizeof path, "/contacts/%06" PetscInt_FMT, k));
-  FcH5WithGroup(o, path, g, H5WriteContactsContents(g, c, force, (PetscInt64)step, time, o->h5path));
+  FcH5WithGroup(o, path, g, H5WriteContactsRoot(g, c, force, (PetscInt64)step, time, o->h5path));
   FcH5Check(H5Fflush(o->h5, H5F_SCOPE_LOCAL), o->h5path);
   PetscFunctionReturn(0);
 }

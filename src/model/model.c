@@ -339,5 +339,10 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
     } break;
     }
   }
+  if (cv) { /* several ranks: the contact probes are rank 0's, the only rank that holds every contact's r and status (src/step/contact_mpi.c) */
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    if (size > 1 && k) PetscCallMPI(MPI_Bcast(values, (PetscMPIInt)k, MPIU_REAL, 0, PETSC_COMM_WORLD));
+  }
   PetscFunctionReturn(0);
 }

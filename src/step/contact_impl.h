@@ -71,6 +71,8 @@ struct _p_FcContactStep {
   PetscScalar **gdx, **grate;
   PetscInt64    gfaces;    /* target faces of this detection's ghosted trees (FcContactStepRanksFind_Private) */
   PetscInt64    gcheck[2]; /* -fc_contact_ranks_check_ghost, over the run: detections compared, differing */
+  PetscInt      rrecv;     /* contacts whose r this rank received at the last correction (rank 0: m, its solve's) */
+  PetscInt64    qrecv;     /* reals of dx and rate this rank received for q at the last correction (rank 0's alone) */
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
@@ -100,17 +102,28 @@ PetscErrorCode FcContactStepLinDestroy_Private(FcContactStep cs);
 PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *st, PetscBool compare);
 
 /* contact_mpi.c: several MPI ranks (doc/mpi.md "Contact"); each a no-op on one rank. SetUp: the
- * constrained-DoF masks in the mesh's numbering. Gather: every partitioned body's dx and rate in
- * the mesh's order (collective), which Read then hands for body b instead of its own arrays.
+ * constrained-DoF masks in the mesh's numbering. Gather: every partitioned body's dx and rate at
+ * the contacts' DoFs, in the mesh's order, to rank 0 alone (collective; *skip on the other ranks,
+ * which form no q), which Read then hands for body b instead of its own arrays.
  * Apply: Hᵀ r into this rank's rows and the correction by the distributed solve (*done: it was
  * body b's; not for a body whose vectors are not partitioned). Share: after the solve on rank 0 alone (W
  * is summed there only; contact_step.c Solve_Private), its r, u and verdict broadcast. */
 PetscErrorCode FcContactStepRanksSetUp_Private(FcContactStep cs);
 PetscErrorCode FcContactStepRanksDestroy_Private(FcContactStep cs);
-PetscErrorCode FcContactStepRanksGather_Private(FcContactStep cs);
+PetscErrorCode FcContactStepRanksGather_Private(FcContactStep cs, PetscBool *skip);
 void           FcContactStepRanksRead_Private(FcContactStep cs, PetscInt b, const PetscScalar **dx, const PetscScalar **rate);
 PetscErrorCode FcContactStepRanksApply_Private(FcContactStep cs, PetscInt b, PetscBool *done);
 PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats *st);
+/* After rank 0 alone formed the active set (statuses, counts, changed, nact: contact_step.c
+ * ActiveSet_Private), its verdict broadcast; on another rank the forces r/rscale of the contacts
+ * whose r it received (zero elsewhere) and every status "separated" (it writes no contact row:
+ * rank 0 writes run.h5's contact datasets, src/io/h5out.c). Rows: each body's count of the inertia
+ * correction's rows, rank 0's (the others' rows stay empty: rank 0 alone adds them to A).
+ * BcastForce: Hᵀ r of a body every rank holds whole, formed by rank 0 (the only rank with all of
+ * r), to every rank. Each a no-op on one rank. */
+PetscErrorCode FcContactStepRanksActive_Private(FcContactStep cs, PetscReal rscale, FcContactStats *st, PetscBool *changed);
+PetscErrorCode FcContactStepRanksRows_Private(FcContactStep cs, PetscInt nrow[]);
+PetscErrorCode FcContactStepRanksBcastForce_Private(PetscScalar f[], PetscInt n);
 /* Detection by owner (contact_mpi.c): Points, the contactor points of pass P this rank detects
  * (those of the nodes it owns; every point on one rank, *own NULL, else free *own);
  * GatherDetection, every rank's detections of each pass gathered to every rank. */

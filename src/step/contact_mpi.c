@@ -8,9 +8,10 @@
  * increment and the rate read for q (gathered here, in the mesh's order), the contact force Hᵀ r
  * written into this rank's rows, the correction A⁻¹ Hᵀ r by the distributed factorization, W by
  * distributed solves, each rank holding only the rows of W its share touches and sending them to
- * rank 0 (src/compliance/compliance.c). Rank 0 alone solves; its r, u and verdict are broadcast so
- * that every rank applies the same forces and takes the same branches. Nothing here changes a
- * one-rank run. */
+ * rank 0 (src/compliance/compliance.c). Rank 0 alone forms q (from dx and the rate at the contacts'
+ * DoFs, scattered to it) and solves; its verdict is broadcast so that every rank takes the same
+ * branches, and r is sent to each other rank only for the contacts it touches (a PetscSF), which is
+ * all its rows of Hᵀ r need. Nothing here changes a one-rank run. */
 #include "contact_impl.h"
 #include <string.h>
 
@@ -52,35 +53,84 @@ PetscErrorCode FcContactStepRanksDestroy_Private(FcContactStep cs)
   PetscFunctionReturn(0);
 }
 
-/* a copy of v in the mesh's order (collective over the body's ranks) */
-static PetscErrorCode GatherNatural_Private(Vec v, PetscInt n, PetscScalar *out)
+/* The mesh DoFs of body b that q reads (contact_problem.c Relative_Private): the contactor node's
+ * three of each contact whose contactor body is b, the target nodes' of each contact whose target
+ * is b; marked in need (nd), listed ascending in *list (the distributed numbering: n2d). */
+static PetscErrorCode QDofs_Private(FcContactStep cs, PetscInt b, const PetscInt n2d[], PetscBool need[], PetscInt *n, PetscInt **list)
 {
-  FcVecAll all;
+  const PetscInt nd = FcBodyNDof(cs->model->bodies[b]);
 
   PetscFunctionBegin;
-  PetscCall(FcVecAllBegin(v, &all));
-  PetscCall(PetscArraycpy(out, all.a, n));
-  PetscCall(FcVecAllEnd(&all));
+  PetscCall(PetscArrayzero(need, nd));
+  for (PetscInt a = 0; a < cs->m; a++) {
+    const FcContactPair *P = &cs->pairs[cs->pair[a]];
+    if (P->A == b)
+      for (int k = 0; k < 3; k++) need[3 * cs->point[a] + k] = PETSC_TRUE;
+    if (P->B == b)
+      for (PetscInt j = 0; j < cs->nt[a]; j++)
+        for (int k = 0; k < 3; k++) need[3 * cs->tnodes[FC_CONTACT_MAXT * a + j] + k] = PETSC_TRUE;
+  }
+  *n = 0;
+  for (PetscInt i = 0; i < nd; i++) *n += need[i];
+  PetscCall(PetscMalloc1(*n + 1, list));
+  *n = 0;
+  for (PetscInt i = 0; i < nd; i++)
+    if (need[i]) (*list)[(*n)++] = n2d[i];
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcContactStepRanksGather_Private(FcContactStep cs)
+/* q on rank 0 alone (issue 29 item 1: the solve is rank 0's, and nothing else reads q): of every
+ * partitioned body, the free increment dx and the rate at the DoFs the contacts read
+ * (QDofs_Private), scattered from their owners to rank 0 (one VecScatter for both vectors), into
+ * the mesh's order of rank 0's copies; before, every rank gathered both vectors whole (FcVecAll,
+ * 2 n reals per body and correction). *skip: this rank forms no q (several ranks, not rank 0).
+ * cs->qrecv: the reals rank 0 received from the other ranks (dx and rate). */
+PetscErrorCode FcContactStepRanksGather_Private(FcContactStep cs, PetscBool *skip)
 {
-  FcModel *model = cs->model;
+  FcModel    *model = cs->model;
+  PetscMPIInt rank;
 
   PetscFunctionBegin;
+  *skip = PETSC_FALSE;
   if (!cs->gdx) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  *skip     = (PetscBool)(rank != 0);
+  cs->qrecv = 0;
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody          body = model->bodies[b];
     const PetscInt *n2d, *d2n, nd = FcBodyNDof(body);
-    PetscInt        rs, re;
-    Vec             dx, rate;
+    PetscInt        rs, re, n = 0, *list = NULL;
+    PetscBool      *need = NULL;
+    Vec             dx, rate, seq;
+    VecScatter      sc;
+    IS              is;
     PetscCall(Partitioned_Private(body, &n2d, &d2n, &rs, &re));
     if (!d2n) continue; /* the same on every rank (the body decides alike everywhere) */
-    if (!cs->gdx[b]) PetscCall(PetscMalloc2(nd, &cs->gdx[b], nd, &cs->grate[b]));
+    if (!rank) {
+      if (!cs->gdx[b]) PetscCall(PetscMalloc2(nd, &cs->gdx[b], nd, &cs->grate[b]));
+      PetscCall(PetscMalloc1(nd, &need));
+      PetscCall(QDofs_Private(cs, b, n2d, need, &n, &list));
+    }
     PetscCall(FcBodyGetIncrement(body, &dx, &rate, NULL));
-    PetscCall(GatherNatural_Private(dx, nd, cs->gdx[b]));
-    PetscCall(GatherNatural_Private(rate, nd, cs->grate[b]));
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, list, PETSC_OWN_POINTER, &is));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &seq));
+    PetscCall(VecScatterCreate(dx, is, seq, NULL, &sc));
+    for (int v = 0; v < 2; v++) {
+      const PetscScalar *x;
+      PetscScalar       *out = v ? cs->grate[b] : cs->gdx[b];
+      PetscInt           k   = 0;
+      PetscCall(VecScatterBegin(sc, v ? rate : dx, seq, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(VecScatterEnd(sc, v ? rate : dx, seq, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(VecGetArrayRead(seq, &x));
+      for (PetscInt i = 0; rank == 0 && i < nd; i++)
+        if (need[i]) out[i] = x[k++];
+      PetscCall(VecRestoreArrayRead(seq, &x));
+    }
+    for (PetscInt i = 0; i < n; i++) cs->qrecv += 2 * (list[i] < rs || list[i] >= re); /* from other ranks (its own: a local copy) */
+    PetscCall(VecScatterDestroy(&sc));
+    PetscCall(VecDestroy(&seq));
+    PetscCall(ISDestroy(&is));
+    PetscCall(PetscFree(need));
   }
   PetscFunctionReturn(0);
 }
@@ -354,15 +404,22 @@ static PetscErrorCode OwnsDof_Private(FcBody body, PetscMPIInt rank, PetscInt k,
  * v[3] the contacts whose rows of W its share touches (an entry of H on a DoF it owns), v[4] the
  * block rows of W it holds (rank 0: all, summed; another rank: those its share touches,
  * compliance.c RowsProblem_Private), v[5] the reals of W's storage it holds, v[6] the bytes it sent
- * to rank 0 for W (its rows' blocks and their indices, compliance.c GatherRows_Private). */
-static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt64 v[8])
+ * to rank 0 for W (its rows' blocks and their indices, compliance.c GatherRows_Private), v[8] the
+ * contacts whose r it received (rank 0: all, it solved; another rank: those it touches, SendR_Private)
+ * and v[9] the bytes of r it received, v[10] the reals of dx and rate it received for q (rank 0:
+ * those at the contacts' DoFs that other ranks own, FcContactStepRanksGather_Private; another rank:
+ * none). */
+static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt64 v[11])
 {
   FcModel         *model = cs->model;
   FcContactProblem W     = cs->prob;
 
   PetscFunctionBegin;
-  for (int i = 0; i < 8; i++) v[i] = 0;
-  v[2] = cs->gfaces;
+  for (int i = 0; i < 11; i++) v[i] = 0;
+  v[2]  = cs->gfaces;
+  v[10] = cs->qrecv;
+  v[8]  = cs->rrecv;
+  v[9]  = rank ? 3 * (PetscInt64)cs->rrecv * (PetscInt64)sizeof(PetscReal) : 0;
   for (PetscInt a = 0; a < cs->m; a++) {
     const FcContactPair *P = &cs->pairs[cs->pair[a]];
     PetscBool            own, touch = PETSC_FALSE;
@@ -425,7 +482,7 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
 static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
 {
   PetscInt    own = 0, act = 0, *all;
-  PetscInt64  v[8], *vall, chk[2];
+  PetscInt64  v[11], *vall, chk[2];
   PetscMPIInt rank;
   PetscBool   view = PETSC_FALSE, check = PETSC_FALSE;
 
@@ -442,23 +499,23 @@ static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
     own += o;
   }
   PetscCall(Holds_Private(cs, rank, v));
-  PetscCall(PetscMalloc2(size, &all, 8 * size, &vall));
+  PetscCall(PetscMalloc2(size, &all, 11 * size, &vall));
   PetscCallMPI(MPI_Gather(&own, 1, MPIU_INT, all, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Gather(v, 8, MPIU_INT64, vall, 8, MPIU_INT64, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Gather(v, 11, MPIU_INT64, vall, 11, MPIU_INT64, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Reduce(cs->gcheck, chk, 2, MPIU_INT64, MPI_SUM, 0, PETSC_COMM_WORLD));
   if (!rank) {
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "fcsim: contact ranks: %" PetscInt_FMT " contacts carry force, by the rank of their contactor node:", act));
     for (PetscMPIInt i = 0; i < size; i++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT, all[i]));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
       "\nfcsim: contact ranks hold (W whole: %" PetscInt64_FMT
-      " reals; per rank detected/contacts target-faces-in-reach/ghosted/whole W-rows-touched/held W-reals-held/bytes-sent):",
+      " reals; per rank detected/contacts target-faces-in-reach/ghosted/whole W-rows-touched/held W-reals-held/bytes-sent r-contacts-received/bytes q-reals-received):",
       vall[5]));
     for (PetscMPIInt i = 0; i < size; i++) {
-      const PetscInt64 *w = vall + 8 * i;
+      const PetscInt64 *w = vall + 11 * i;
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
         " %" PetscInt64_FMT "/%" PetscInt_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT
-        " %" PetscInt64_FMT "/%" PetscInt64_FMT,
-        w[0], cs->m, w[1], w[2], w[7], w[3], w[4], w[5], w[6]));
+        " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT,
+        w[0], cs->m, w[1], w[2], w[7], w[3], w[4], w[5], w[6], w[8], w[9], w[10]));
     }
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\n"));
     if (check)
@@ -471,36 +528,105 @@ static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
   PetscFunctionReturn(0);
 }
 
-/* The contact solve's result shared (issue 29 item 1: W gathered to one rank, solved there): W was
- * gathered to rank 0 alone as rows (compliance.c GatherRows_Private), so rank 0 alone ran the registered
- * solver and the checks of FcContactStepSolve_Private (u = W r + q, rᵀ W r; called by
- * contact_step.c); the others wait here in the broadcast of its r, u and verdict, so that every
- * rank applies the same forces bit for bit and takes the same branches. On one rank: nothing. */
+/* The contacts whose r this rank needs (issue 29 item 1: r sent only to the ranks it touches): those
+ * with an entry of H on a DoF of a partitioned body that this rank owns. That is all a rank other
+ * than 0 reads of r: its rows of Hᵀ r (the body's contact force) and the right-hand side of its
+ * rows of the correction A⁻¹ Hᵀ r (FcComplianceCorrectBySolve reads this rank's rows only, and
+ * another contact adds nothing to them). Everything else that read the whole r on every rank is
+ * rank 0's, which solved and holds all of it: the Hᵀ r of a body every rank holds whole (a rigid
+ * body's few DoFs, broadcast: FcContactStepRanksBcastForce_Private), the active set, statuses and
+ * counts (FcContactStepRanksActive_Private), the warm start (its solver's alone), the
+ * linearization statistics, the probes (src/model/model.c broadcasts rank 0's row) and run.h5's
+ * contact datasets (written by rank 0: src/io/h5out.c). list: the contacts, ascending. */
+static PetscErrorCode Touched_Private(FcContactStep cs, PetscInt *n, PetscInt **list)
+{
+  FcModel *model = cs->model;
+
+  PetscFunctionBegin;
+  *n = 0;
+  PetscCall(PetscMalloc1(cs->m + 1, list));
+  for (PetscInt a = 0; a < cs->m; a++) {
+    PetscBool touch = PETSC_FALSE;
+    for (PetscInt b = 0; b < model->nbodies && !touch; b++) {
+      const FcJacobianBlock *J = &cs->H.body[b];
+      const PetscInt        *n2d, *d2n;
+      PetscInt               rs, re;
+      if (!cs->involved[b]) continue;
+      PetscCall(Partitioned_Private(model->bodies[b], &n2d, &d2n, &rs, &re));
+      if (!n2d) continue; /* a body every rank holds whole: rank 0's Hᵀ r, broadcast */
+      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1] && !touch; e++) touch = (PetscBool)(n2d[J->dof[e]] >= rs && n2d[J->dof[e]] < re);
+    }
+    if (touch) (*list)[(*n)++] = a;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* r from rank 0 (the roots: its 3m reals) to the contacts each other rank touches (the leaves:
+ * Touched_Private's, at their place in the rank's r), by a PetscSF built for this correction's
+ * contact list; the rest of a rank's r is zero. cs->rrecv: the contacts received. */
+static PetscErrorCode SendR_Private(FcContactStep cs, PetscMPIInt rank)
+{
+  PetscSF      sf;
+  PetscSFNode *remote = NULL;
+  PetscInt    *local = NULL, n = 0, *list = NULL;
+
+  PetscFunctionBegin;
+  if (rank) {
+    PetscCall(Touched_Private(cs, &n, &list));
+    PetscCall(PetscMalloc2(3 * n, &local, 3 * n, &remote));
+    for (PetscInt k = 0; k < n; k++)
+      for (int i = 0; i < 3; i++) {
+        local[3 * k + i]        = 3 * list[k] + i;
+        remote[3 * k + i].rank  = 0;
+        remote[3 * k + i].index = 3 * list[k] + i;
+      }
+    PetscCall(PetscArrayzero(cs->r, 3 * cs->m));
+    PetscCall(PetscArrayzero(cs->u, 3 * cs->m)); /* u = W r + q: rank 0's alone (its active set) */
+  }
+  cs->rrecv = rank ? n : cs->m;
+  PetscCall(PetscSFCreate(PETSC_COMM_WORLD, &sf));
+  PetscCall(PetscSFSetGraph(sf, rank ? 0 : 3 * cs->m, 3 * n, local, PETSC_COPY_VALUES, remote, PETSC_COPY_VALUES));
+  PetscCall(PetscSFSetUp(sf));
+  PetscCall(PetscSFBcastBegin(sf, MPIU_REAL, cs->r, cs->r, MPI_REPLACE)); /* rank 0 has no leaves, the others no roots */
+  PetscCall(PetscSFBcastEnd(sf, MPIU_REAL, cs->r, cs->r, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(PetscFree2(local, remote));
+  PetscCall(PetscFree(list));
+  PetscFunctionReturn(0);
+}
+
+/* The contact solve's result shared (issue 29 item 1: W gathered to one rank, solved there, r sent
+ * back): W was gathered to rank 0 alone as rows (compliance.c GatherRows_Private), so rank 0 alone
+ * ran the registered solver and the checks of FcContactStepSolve_Private (u = W r + q, rᵀ W r;
+ * called by contact_step.c); the others receive its verdict (every rank takes the same branches)
+ * and the r of the contacts they touch (SendR_Private), bit for bit rank 0's. A non-finite r (a
+ * failed solve) goes to every rank whole, so that each sees it alike where the step checks its
+ * result (src/step/step.c). On one rank: nothing. */
 PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats *st)
 {
   PetscMPIInt size, rank;
-  PetscInt    flags[5];
+  PetscInt    flags[6];
   PetscReal   err[2];
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (size == 1) PetscFunctionReturn(0);
-  PetscCallMPI(MPI_Bcast(cs->r, (PetscMPIInt)(3 * cs->m), MPIU_REAL, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Bcast(cs->u, (PetscMPIInt)(3 * cs->m), MPIU_REAL, 0, PETSC_COMM_WORLD));
   flags[0] = st->converged;
   flags[1] = st->failed;
   flags[2] = st->iterations;
   flags[3] = st->solves;
   flags[4] = 0;
+  flags[5] = 0;
   err[0]   = st->error;
   err[1]   = st->tol;
   if (!rank) {
     FcContactSolverStats ss;
     PetscCall(FcContactSolverGetStats(cs->solver, &ss));
     flags[4] = (PetscInt)ss.reason;
+    for (PetscInt i = 0; i < 3 * cs->m && !flags[5]; i++) flags[5] = PetscIsInfOrNanReal(cs->r[i]);
   }
-  PetscCallMPI(MPI_Bcast(flags, 5, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(flags, 6, MPIU_INT, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Bcast(err, 2, MPIU_REAL, 0, PETSC_COMM_WORLD));
   st->converged  = (PetscBool)flags[0];
   st->failed     = (PetscBool)flags[1];
@@ -509,6 +635,61 @@ PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats 
   st->reason     = FcContactSolverReasonName((FcContactSolverReason)flags[4]);
   st->error      = err[0];
   st->tol        = err[1];
+  if (flags[5]) {
+    PetscCallMPI(MPI_Bcast(cs->r, (PetscMPIInt)(3 * cs->m), MPIU_REAL, 0, PETSC_COMM_WORLD));
+    cs->rrecv = cs->m;
+  } else PetscCall(SendR_Private(cs, rank));
   PetscCall(View_Private(cs, size));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactStepRanksActive_Private(FcContactStep cs, PetscReal rscale, FcContactStats *st, PetscBool *changed)
+{
+  PetscMPIInt size, rank;
+  PetscInt    v[6];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  v[0] = *changed;
+  v[1] = st->contacts;
+  v[2] = st->active;
+  v[3] = st->stick;
+  v[4] = st->slip;
+  v[5] = cs->nact;
+  PetscCallMPI(MPI_Bcast(v, 6, MPIU_INT, 0, PETSC_COMM_WORLD));
+  if (!rank) PetscFunctionReturn(0);
+  *changed     = (PetscBool)v[0];
+  st->contacts = v[1];
+  st->active   = v[2];
+  st->stick    = v[3];
+  st->slip     = v[4];
+  cs->nact     = v[5]; /* the keys are rank 0's: only the count decides (FcContactStepCorrect, m = 0) */
+  cs->first    = PETSC_FALSE;
+  for (PetscInt a = 0; a < cs->m; a++) {
+    cs->status[a] = FC_CONTACT_SEPARATED;
+    for (int i = 0; i < 3; i++) cs->rforce[3 * a + i] = cs->r[3 * a + i] / rscale;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactStepRanksRows_Private(FcContactStep cs, PetscInt nrow[])
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size > 1) PetscCallMPI(MPI_Bcast(nrow, (PetscMPIInt)cs->model->nbodies, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactStepRanksBcastForce_Private(PetscScalar f[], PetscInt n)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size > 1 && n) PetscCallMPI(MPI_Bcast(f, (PetscMPIInt)n, MPIU_SCALAR, 0, PETSC_COMM_WORLD));
   PetscFunctionReturn(0);
 }

@@ -141,10 +141,12 @@ PetscErrorCode FcContactStepJacobian_Private(FcContactStep cs)
 /* q from the free increment and the state (header comment); rscale: 1 (quasi-static) or Δt. */
 PetscErrorCode FcContactStepFormQ_Private(FcContactStep cs, PetscReal rscale)
 {
-  FcModel *model = cs->model;
+  FcModel  *model = cs->model;
+  PetscBool skip;
 
   PetscFunctionBegin;
-  PetscCall(FcContactStepRanksGather_Private(cs)); /* several ranks: contact_mpi.c */
+  PetscCall(FcContactStepRanksGather_Private(cs, &skip)); /* several ranks: contact_mpi.c */
+  if (skip) PetscFunctionReturn(0);                       /* q is rank 0's, which solves */
   for (PetscInt a = 0; a < cs->m; a++) {
     const FcContactPair *P = &cs->pairs[cs->pair[a]];
     FcBody               A = model->bodies[P->A], B = model->bodies[P->B];

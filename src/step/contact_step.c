@@ -197,9 +197,11 @@ PetscErrorCode FcContactStepBegin(FcContactStep cs, FcContactStats *st)
 /* contact forces f_b = H_bᵀ r (into the body's residual) and the correction Δx_b += C_b f_b */
 static PetscErrorCode Apply_Private(FcContactStep cs)
 {
-  FcModel *model = cs->model;
+  FcModel    *model = cs->model;
+  PetscMPIInt rank;
 
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody                 body = model->bodies[b];
     const FcJacobianBlock *J    = &cs->H.body[b];
@@ -214,9 +216,11 @@ static PetscErrorCode Apply_Private(FcContactStep cs)
     PetscCall(FcBodyGetIncrement(body, &dx, NULL, NULL));
     PetscCall(VecSet(fc, 0.0));
     PetscCall(VecGetArray(fc, &f));
-    for (PetscInt a = 0; a < cs->m; a++)
-      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
-        for (int i = 0; i < 3; i++) f[J->dof[e]] += J->coef[e][i] * cs->r[3 * a + i];
+    if (!rank) /* several ranks: a body every rank holds whole (rigid); only rank 0 holds all of r */
+      for (PetscInt a = 0; a < cs->m; a++)
+        for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++)
+          for (int i = 0; i < 3; i++) f[J->dof[e]] += J->coef[e][i] * cs->r[3 * a + i];
+    PetscCall(FcContactStepRanksBcastForce_Private(f, FcBodyNDof(body)));
     PetscCall(VecRestoreArray(fc, &f));
     PetscCall(VecGetArrayRead(fc, &fr));
     PetscCall(FcComplianceCorrect(cs->compliance, b, fr, dx));
@@ -275,9 +279,12 @@ static PetscErrorCode ActiveSet_Private(FcContactStep cs, PetscReal rscale, FcCo
  * when A is indefinite (body_deformable.c, FormMatrix_Private). */
 static PetscErrorCode StabilizationRows_Private(FcContactStep cs)
 {
-  FcModel *model = cs->model;
+  FcModel    *model = cs->model;
+  PetscInt   *nrows;
+  PetscMPIInt rank;
 
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (cs->stab_cap < cs->m + 1) {
     PetscCall(PetscFree(cs->stab_ptr));
     cs->stab_cap = cs->m + 1;
@@ -288,12 +295,13 @@ static PetscErrorCode StabilizationRows_Private(FcContactStep cs)
     cs->stab_nnzcap = FC_CONTACT_MAXDOF * cs->m;
     PetscCall(PetscMalloc2(cs->stab_nnzcap, &cs->stab_dof, cs->stab_nnzcap, &cs->stab_val));
   }
+  PetscCall(PetscCalloc1(model->nbodies, &nrows));
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody                 body = model->bodies[b];
     const FcJacobianBlock *J    = &cs->H.body[b];
     PetscInt               nrow = 0, nnz = 0;
     if (!FcBodyNDof(body) || FcBodyHasPointJacobian(body)) continue;
-    if (cs->involved[b]) {
+    if (cs->involved[b] && !rank) { /* several ranks: the statuses are rank 0's, which alone adds the rows to A */
       cs->stab_ptr[0] = 0;
       for (PetscInt a = 0; a < cs->m; a++) {
         if (cs->status[a] == FC_CONTACT_SEPARATED || J->ptr[a] == J->ptr[a + 1]) continue;
@@ -305,8 +313,17 @@ static PetscErrorCode StabilizationRows_Private(FcContactStep cs)
         cs->stab_ptr[++nrow] = nnz;
       }
     }
-    PetscCall(FcBodySetContactRows(body, nrow, cs->stab_ptr, cs->stab_dof, cs->stab_val));
+    nrows[b] = nrow;
+    if (!rank) PetscCall(FcBodySetContactRows(body, nrow, cs->stab_ptr, cs->stab_dof, cs->stab_val));
   }
+  /* another rank: as many empty rows (the count decides whether the inertia correction tries the
+   * contacts' penalty, on every rank alike: body_deformable.c) */
+  PetscCall(FcContactStepRanksRows_Private(cs, nrows));
+  if (rank) PetscCall(PetscArrayzero(cs->stab_ptr, cs->m + 1));
+  for (PetscInt b = 0; b < model->nbodies && rank; b++)
+    if (FcBodyNDof(model->bodies[b]) && !FcBodyHasPointJacobian(model->bodies[b]))
+      PetscCall(FcBodySetContactRows(model->bodies[b], nrows[b], cs->stab_ptr, cs->stab_dof, cs->stab_val));
+  PetscCall(PetscFree(nrows));
   PetscFunctionReturn(0);
 }
 
@@ -356,13 +373,15 @@ static PetscErrorCode Solve_Private(FcContactStep cs, FcContactStats *st)
 
 PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcContactStats *st, PetscBool *changed)
 {
-  FcModel  *model = cs->model;
-  PetscReal t0, t1, t2, t3;
+  FcModel    *model = cs->model;
+  PetscReal   t0, t1, t2, t3;
+  PetscMPIInt rank;
 
   /* dynamics: r is an impulse over Δt (force r/Δt), a rigid body moves at (d1 − d0)/Δt; 1 quasi-static */
   const PetscReal rscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : s->dt;
 
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(PetscTime(&t0));
   PetscCall(FcComplianceBeginCorrection(cs->compliance)); /* before the contact forces are zeroed below */
   /* once (Algorithm 1): the step's first detection is kept; later Newton iterations only move
@@ -405,12 +424,15 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
     st->lin_it++;
     st->lin_pen = 0;
     for (PetscInt a = 0; a < cs->m; a++) st->lin_pen = PetscMax(st->lin_pen, -cs->gap[a]);
-    PetscCall(FcContactStepLinChange_Private(cs, st, PETSC_TRUE));
+    if (!rank) PetscCall(FcContactStepLinChange_Private(cs, st, PETSC_TRUE)); /* statistics: rank 0's */
   }
   PetscCall(Apply_Private(cs));
-  PetscCall(ActiveSet_Private(cs, rscale, st, changed));
+  /* several ranks: the active set and the warm start are rank 0's, which holds all of r and u
+   * (the others hold the r of the contacts they touch: contact_mpi.c) */
+  if (!rank) PetscCall(ActiveSet_Private(cs, rscale, st, changed));
+  PetscCall(FcContactStepRanksActive_Private(cs, rscale, st, changed));
   PetscCall(StabilizationRows_Private(cs));
-  PetscCall(SaveWarmStart_Private(cs));
+  if (!rank) PetscCall(SaveWarmStart_Private(cs));
   PetscCall(PetscTime(&t1));
   st->time += t1 - t0;
   PetscFunctionReturn(0);

@@ -22,8 +22,8 @@ machine:
   case's tolerance of their scale) and run.xdmf is the 1-rank file;
 - contact (doc/mpi.md "Contact": each contact detected by the rank that owns its contactor node,
   the detections gathered so that the contact list and H are alike on every rank, W by
-  distributed solves, each rank's rows of it gathered to rank 0, solved there, its solution
-  broadcast) against a rigid plane
+  distributed solves, each rank's rows of it gathered to rank 0, q formed and solved there, r
+  sent to each rank for the contacts it touches only) against a rigid plane
   (block_on_floor, the cylinder press at level 0), between two deformable bodies whose contact
   surfaces are split across the ranks (two_blocks, -fc_contact_ranks_view), with a dynamic rigid
   body (cylinder_press_force), rigid bodies driven by a device log (replayed: cube_instrument;
@@ -223,7 +223,10 @@ def compare_h5(name, n, ref, run, rtol, probe_scale, frame_ties=False):
         check(f1.read() == f2.read(), "%s, %d ranks: run.xdmf is the 1-rank file (one dataset per body)" % (name, n))
 
 
-def ghost_checked(name, n, err):
+G = 6  # the view's groups per rank (below)
+
+
+def ghost_checked(name, n, err, fewer=False):
     """-fc_contact_ranks_check_ghost (doc/mpi.md "Contact"): each rank's narrow phase against its
     ghosted targets (the faces in reach of its contactor points, in a tree of their own) compared, record by record and bit for bit, with the same points against the whole target
     surface, at every correction of the run: none may differ, and the ghosted trees must hold
@@ -234,12 +237,35 @@ def ghost_checked(name, n, err):
     check(len(nums) == 2 and nums[0] > 0 and nums[1] == 0, "%s, %d ranks: the detections against ghosted targets are the whole surface's bit for bit (%s)" % (name, n, chk))
     hold = [x for x in err.splitlines() if x.startswith("fcsim: contact ranks hold")][-1:]
     f = hold[0].split(":")[-1].split() if hold else []
-    faces = [[int(y) for y in f[4 * i + 1].split("/")] for i in range(len(f) // 4)]
-    figure("%s, %d ranks: target faces per rank, in reach/ghosted/whole (last correction): %s" % (name, n, " ".join(f[4 * i + 1] for i in range(len(f) // 4))))
+    faces = [[int(y) for y in f[G * i + 1].split("/")] for i in range(len(f) // G)]
+    figure("%s, %d ranks: target faces per rank, in reach/ghosted/whole (last correction): %s" % (name, n, " ".join(f[G * i + 1] for i in range(len(f) // G))))
     check(len(faces) == n and all(len(x) == 3 and x[0] <= x[1] < x[2] for x in faces), "%s, %d ranks: each rank's ghosted targets hold fewer faces than the whole surfaces (%s)" % (name, n, faces))
+    r_sent(name, n, f, fewer)
 
 
-def compare(name, case, extra, rtol=RTOL, frame_ties=False, ghost=False):
+def r_sent(name, n, f, fewer):
+    """r sent only to the ranks its contacts touch (doc/mpi.md "Contact"): in the view's fifth group
+    per rank, "r-contacts-received/bytes", rank 0 (which solved) holds all m contacts and received
+    nothing, every other rank received the r (3 reals) of exactly the contacts whose rows of W its
+    share touches ("W-rows-touched": an entry of H on a DoF it owns), counted by the view from H
+    and the ownership, apart from the scatter's own graph. Where some contact has no DoF on a
+    rank (fewer: the arch at 3 ranks), that rank receives fewer than m: before, every rank got
+    the whole r and u (6 m reals)."""
+    v = [[int(y) for y in x.split("/")] for x in f]
+    m = v[0][1] if v else -1
+    recv = [v[G * i + 4] for i in range(len(v) // G)]
+    figure("%s, %d ranks: r received per rank, contacts/bytes (of m = %d; before: every rank but 0 got r and u, 48 m bytes): %s" % (name, n, m, " ".join("%d/%d" % tuple(x) for x in recv)))
+    check(len(v) == G * n and recv[0] == [m, 0] and all(recv[i] == [v[G * i + 2][0], 24 * v[G * i + 2][0]] for i in range(1, n)),
+          "%s, %d ranks: each rank other than 0 receives the r of exactly the contacts it touches (%s)" % (name, n, f))
+    check(not fewer or all(recv[i][0] < m for i in range(1, n)), "%s, %d ranks: each rank other than 0 receives fewer than the m = %d contacts' r (%s)" % (name, n, m, recv))
+    # q is rank 0's (its solve's): the free increment and rate at the contacts' DoFs go to rank 0
+    # alone; before, every rank gathered both vectors of every body whole
+    q = [v[G * i + 5][0] for i in range(len(v) // G)]
+    figure("%s, %d ranks: reals of dx and rate received for q per rank: %s" % (name, n, " ".join(map(str, q))))
+    check(len(q) == n and q[0] > 0 and q[0] % 6 == 0 and not any(q[1:]), "%s, %d ranks: only rank 0 receives dx and rate for q, whole nodes (%s)" % (name, n, q))
+
+
+def compare(name, case, extra, rtol=RTOL, frame_ties=False, ghost=False, fewer=()):
     ref = os.path.join(tmp, name + "-1")
     # the views' options on 1 rank too (they do nothing there): run.h5 records the options
     views = ["-fc_contact_ranks_view", "-fc_contact_ranks_check_ghost"] if ghost else []
@@ -255,7 +281,7 @@ def compare(name, case, extra, rtol=RTOL, frame_ties=False, ghost=False):
         rest = "\n".join(x for x in p.stderr.splitlines() if not x.startswith("fcsim: contact ranks"))
         check(rest.strip() == "", "%s, %d ranks: nothing on stderr with -q but the views asked for (%r)" % (name, n, rest[:200]))
         if ghost:
-            ghost_checked(name, n, p.stderr)
+            ghost_checked(name, n, p.stderr, n in fewer)
         b = probes(run)
         check(list(b) == list(a) and len(b["step"]) == len(a["step"]), "%s, %d ranks: probes.csv has the 1-rank columns and rows" % (name, n))
         worst, col = 0.0, ""
@@ -293,6 +319,19 @@ def refused(label, args, subs):
 
 compare("cantilever", CANT, [])
 compare("bar_dynamic", BAR, ["--set", "time.t_end=0.02"])
+# the assembly reads u at its elements' nodes only (src/fem/assembly.c UAccess: the rank's own DoFs
+# and the ghosts, doc/mpi.md "Design"), not a copy of all of u: each rank's count (PetscInfo, one
+# line per assembly) below the body's DoFs, and together at least all of them (every node is in
+# some rank's element); the probes above are the 1-rank ones with it
+p = fcsim(3, ["run", CANT, "-q", "-o", os.path.join(tmp, "ghost-u"), "-info", ":sys"])
+seen = {}
+for x in p.stdout.splitlines() + p.stderr.splitlines():
+    if "u at the nodes of this rank's elements:" in x:
+        w = x.split("elements:")[1].split()
+        seen[x.split("]")[0].strip("[ ")] = (int(w[0]), int(w[2]))
+figure("cantilever, 3 ranks: u read by the assembly per rank, of the body's DoFs: %s" % " ".join("%d/%d" % seen[r] for r in sorted(seen)))
+check(p.returncode == 0 and len(seen) == 3 and all(k < n for k, n in seen.values()) and sum(k for k, n in seen.values()) >= max(n for k, n in seen.values()),
+      "cantilever, 3 ranks: each rank's assembly reads u at its elements' nodes only, fewer than all DoFs, together all of them (%s)" % seen)
 # a nonlinear material in large deformation (tip 0.74 m on a 1 m beam), gravity, a pressure and a
 # prescribed displacement: every Newton step converges quadratically to a relative residual of
 # ~1e-13 on either side (stats.csv), so both runs sit within cond(A) x 1e-13 of one solution
@@ -322,7 +361,7 @@ compare("cylinder_press_force", os.path.join(ROOT, "cases", "cylinder_press_forc
 # tol 1e-13 by 1.4e-10; compared at tol 1e-13, tolerance 1e-8 (the same amplification of 1e-13
 # with a margin of 100 for the round-off of the W sums)
 # (frame_ties: its contacts' frames in run.h5, compare_h5)
-compare("masonry_arch", os.path.join(ROOT, "cases", "masonry_arch.json"), ["--set", "time.t_end=1", "--set", "contact_solver.tol=1e-13"], rtol=1e-8, frame_ties=True, ghost=True)
+compare("masonry_arch", os.path.join(ROOT, "cases", "masonry_arch.json"), ["--set", "time.t_end=1", "--set", "contact_solver.tol=1e-13"], rtol=1e-8, frame_ties=True, ghost=True, fewer=(3,))
 # rigid bodies driven by a device log, replicated like every rigid body: each rank reads the log.
 # Courtecuisse's Fig. 4 instrument replaying its log (nsgs tol 1e-10 as block_on_floor; the
 # instrument touches the cube from 0.37 s; measured 7e-14 over 0.6 s), and haptic_probe's tool
@@ -343,7 +382,8 @@ for n in (2, 3):
     figure("two_blocks, %d ranks: contacts carrying force by the rank of their contactor node: %s" % (n, owned))
     check(p.returncode == 0 and len(owned) == n and min(owned) > 0, "two_blocks, %d ranks: every rank owns contactor nodes of contacts that carry force: the contact surface is split (%s)" % (n, last))
     # what each rank holds (the view's second line, after the whole W's reals, per rank
-    # "detected/m faces-in-reach/ghosted/whole W-rows-touched/W-rows-held W-reals-held/bytes-sent"):
+    # "detected/m faces-in-reach/ghosted/whole W-rows-touched/W-rows-held W-reals-held/bytes-sent
+    # r-contacts-received/bytes q-reals-received"):
     # each contact detected by exactly one rank (its contactor node's owner); W gathered to rank 0
     # as rows: rank 0 holds all of W's rows (its reals: the whole W), every other rank exactly the
     # rows its share touches, in at most 9 m reals per row (+ one scratch block), and sends those
@@ -351,12 +391,12 @@ for n in (2, 3):
     f = hold[0].split(":")[-1].split() if hold else []
     whole = int(hold[0].split("W whole: ")[1].split()[0]) if hold else -1
     v = [[int(y) for y in x.split("/")] for x in f]
-    figure("two_blocks, %d ranks: per rank detected/contacts faces-in-reach/ghosted/whole W-rows-touched/W-rows-held W-reals-held/bytes-sent: %s" % (n, " | ".join(" ".join(f[4 * i:4 * i + 4]) for i in range(len(f) // 4))))
+    figure("two_blocks, %d ranks: per rank detected/contacts faces-in-reach/ghosted/whole W-rows-touched/W-rows-held W-reals-held/bytes-sent: %s" % (n, " | ".join(" ".join(f[G * i:G * i + 4]) for i in range(len(f) // G))))
     m = v[0][1] if v else -1
-    check(len(v) == 4 * n and sum(v[4 * i][0] for i in range(n)) == m and min(v[4 * i][0] for i in range(n)) > 0,
+    check(len(v) == G * n and sum(v[G * i][0] for i in range(n)) == m and min(v[G * i][0] for i in range(n)) > 0,
           "two_blocks, %d ranks: every contact detected by one rank, every rank detecting some (%s)" % (n, hold))
-    check(len(v) == 4 * n and all(v[4 * i + 1][1] < v[4 * i + 1][2] for i in range(n)), "two_blocks, %d ranks: each rank's narrow phase holds fewer target faces than the whole surfaces (%s)" % (n, hold))
-    check(len(v) == 4 * n and v[2][1] == m and v[3] == [whole, 0] and all(v[4 * i + 2][1] == v[4 * i + 2][0] and 0 < v[4 * i + 3][0] <= 9 * m * v[4 * i + 2][1] + 9 and v[4 * i + 3][1] > 8 * (v[4 * i + 3][0] - 9) for i in range(1, n)),
+    check(len(v) == G * n and all(v[G * i + 1][1] < v[G * i + 1][2] for i in range(n)), "two_blocks, %d ranks: each rank's narrow phase holds fewer target faces than the whole surfaces (%s)" % (n, hold))
+    check(len(v) == G * n and v[2][1] == m and v[3] == [whole, 0] and all(v[G * i + 2][1] == v[G * i + 2][0] and 0 < v[G * i + 3][0] <= 9 * m * v[G * i + 2][1] + 9 and v[G * i + 3][1] > 8 * (v[G * i + 3][0] - 9) for i in range(1, n)),
           "two_blocks, %d ranks: W gathered to rank 0 as rows: rank 0 holds the whole W, each other rank only the rows its share touches, and sends them (%s)" % (n, hold))
 for strat in ("precomputed", "schur", "lagged"):
     refused("compliance " + strat, ["run", TWO, "-q", "--set", 'compliance.type="%s"' % strat], ["two_blocks.json", "compliance.type", strat, "one process"])
