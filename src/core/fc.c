@@ -102,6 +102,15 @@ static PetscBool BadOptionValue_Private(const char *fun, const char *mess)
   return PETSC_TRUE;
 }
 
+int FcErrorOnEveryRank = 0;
+
+static PetscMPIInt FcRank_Private(void)
+{
+  PetscMPIInt rank = 0;
+  if (PetscInitializeCalled) (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  return rank;
+}
+
 /* Every error is ONE line on stderr, printed where it is raised (PETSC_ERROR_INITIAL); the
  * frames it passes through on its way up print nothing.
  *  - input errors (FC_ERR_INPUT): the message is the whole line "FILE: PATH: message";
@@ -135,7 +144,8 @@ static PetscErrorCode FcErrorHandler_Private(
     (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank); /* under mpiexec every rank is interrupted */
     if (!rank) fprintf(stderr, "fcsim: %s; nothing was kept\n", msg);
     FcInterruptReported = 1;
-  } else fprintf(stderr, "fcsim: error: %s (in %s; -fc_debug shows PETSc's traceback)\n", msg, fun ? fun : "?");
+  } else if (!FcErrorOnEveryRank || !FcRank_Private()) fprintf(stderr, "fcsim: error: %s (in %s; -fc_debug shows PETSc's traceback)\n", msg, fun ? fun : "?");
+  FcErrorOnEveryRank = 0;
   fflush(stderr);
   return n;
 }

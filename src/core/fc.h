@@ -32,6 +32,10 @@ PetscErrorCode FcInputError(const char *where, const char *path, const char *fmt
 /* Install the handler that prints input errors as one line and everything else with PETSc's
  * traceback. Call right after PetscInitialize. */
 PetscErrorCode FcPushErrorHandler(void);
+/* Set to 1 just before raising an error that every rank raises alike (the same message, agreed
+ * beforehand): only rank 0 prints it, so that a run on N ranks says it once. The handler resets
+ * it. An error that may be one rank's alone is printed by the rank that raises it. */
+extern int FcErrorOnEveryRank;
 
 /* fcsim version string (git describe at build time). */
 const char *FcVersion(void);

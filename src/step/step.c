@@ -72,25 +72,16 @@ static PetscErrorCode FirstNonFinite_Private(Vec x, PetscInt *idx, PetscReal *va
   PetscFunctionReturn(0);
 }
 
-/* What of the step's result is not finite, described in what ("" when everything is): the
- * residual, every body's displacement, velocity, reaction, contact force Hᵀr, rigid placement
- * and energies, the contact forces, and the probe values made from them. An overflow (a load of
- * 1e152 N on a soft body, a rigid body launched at 1e160 m/s) can leave the Newton test
- * satisfied and would otherwise be written as inf, the run reported a success. */
-static PetscErrorCode NonFiniteResult_Private(FcModel *m, FcContactStep cs, const FcStepStats *st, char *what, size_t len)
+/* The checks of NonFiniteResult_Private on this rank's data only (no collective call: a rank may
+ * return at its first finding while the others go on). */
+static PetscErrorCode LocalNonFinite_Private(FcModel *m, FcContactStep cs, char *what, size_t len)
 {
   static const char *const vname[] = {"displacement", "velocity", "reaction force", "contact force (H^T r)"};
   FcContactView            cv;
-  PetscReal               *row, val;
+  PetscReal                val;
   PetscInt                 idx;
-  PetscErrorCode           ierr;
 
   PetscFunctionBegin;
-  what[0] = 0;
-  if (PetscIsInfOrNanReal(st->residual) || PetscIsInfOrNanReal(st->residual_abs)) {
-    snprintf(what, len, "the Newton residual (%g)", (double)st->residual_abs);
-    PetscFunctionReturn(0);
-  }
   for (PetscInt b = 0; b < m->nbodies; b++) {
     FcBody      B = m->bodies[b];
     FcBodyPlace pl;
@@ -101,6 +92,12 @@ static PetscErrorCode NonFiniteResult_Private(FcModel *m, FcContactStep cs, cons
     for (int k = 0; k < 4; k++) {
       PetscCall(FirstNonFinite_Private(v[k], &idx, &val));
       if (idx < 0) continue;
+      if (v[k] && FcBodyFieldMesh(B)) { /* the mesh's node: idx is a local row of the (distributed) vector */
+        const PetscInt *n2d, *d2n;
+        PetscInt        rstart, rend;
+        PetscCall(FcBodyDofMaps(B, &n2d, &d2n, &rstart, &rend));
+        idx = d2n ? d2n[rstart + idx] : rstart + idx;
+      }
       if (!FcBodyFieldMesh(B)) snprintf(what, len, "the %s of rigid body \"%s\" (joint coordinate %d) is %g", vname[k], FcBodyName(B), (int)idx, (double)val);
       else snprintf(what, len, "the %s of body \"%s\" (node %d, %c) is %g", vname[k], FcBodyName(B), (int)(idx / 3), "xyz"[idx % 3], (double)val);
       PetscFunctionReturn(0);
@@ -126,6 +123,40 @@ static PetscErrorCode NonFiniteResult_Private(FcModel *m, FcContactStep cs, cons
         PetscFunctionReturn(0);
       }
   }
+  PetscFunctionReturn(0);
+}
+
+/* What of the step's result is not finite, described in what ("" when everything is): the
+ * residual, every body's displacement, velocity, reaction, contact force Hᵀr, rigid placement
+ * and energies, the contact forces, and the probe values made from them. An overflow (a load of
+ * 1e152 N on a soft body, a rigid body launched at 1e160 m/s) can leave the Newton test
+ * satisfied and would otherwise be written as inf, the run reported a success. */
+static PetscErrorCode NonFiniteResult_Private(FcModel *m, FcContactStep cs, const FcStepStats *st, char *what, size_t len)
+{
+  FcContactView  cv;
+  PetscReal     *row;
+  PetscMPIInt    size, rank, first;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  what[0] = 0;
+  if (PetscIsInfOrNanReal(st->residual) || PetscIsInfOrNanReal(st->residual_abs)) { /* reduced: every rank's */
+    snprintf(what, len, "the Newton residual (%g)", (double)st->residual_abs);
+    PetscFunctionReturn(0);
+  }
+  PetscCall(LocalNonFinite_Private(m, cs, what, len));
+  /* On several ranks a value is on one rank's rows: the lowest rank that found one tells the others
+   * (every rank then fails the same way; before, the finder returned alone and the others waited
+   * in the probes' broadcast below) */
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size > 1) {
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    first = what[0] ? rank : size;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
+    if (first < size) PetscCallMPI(MPI_Bcast(what, (PetscMPIInt)len, MPI_CHAR, first, PETSC_COMM_WORLD));
+  }
+  if (what[0]) PetscFunctionReturn(0);
+  if (cs) PetscCall(FcContactStepGetView(cs, &cv));
   /* probes combine the above (sums, scales): they can overflow on their own */
   PetscCall(PetscMalloc1(m->nprobe_cols + 1, &row));
   ierr = FcModelProbes(m, cs ? &cv : NULL, row);
@@ -325,10 +356,13 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     char what[FC_NAME_LEN + 128];
     PetscCall(NonFiniteResult_Private(m, cs, st, what, sizeof what));
     if (what[0] && !st->converged) st->nonfinite = PETSC_TRUE;
-    else
+    else {
+      FcErrorOnEveryRank = what[0] ? 1 : 0; /* `what` is every rank's (NonFiniteResult_Private) */
       PetscCheck(!what[0], PETSC_COMM_SELF, PETSC_ERR_FP,
         "Step %d (t = %g): the result is not finite: %s; the case's magnitudes (materials, loads, prescribed or initial motions, time step) exceed double precision",
         (int)s->step, (double)s->t1, what);
+      FcErrorOnEveryRank = 0;
+    }
   }
   PetscFunctionReturn(0);
 }

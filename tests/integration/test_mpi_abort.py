@@ -18,6 +18,7 @@ shared-memory files need 8-32 MB, measured), not fcsim. Checked:
   (rank 0 destroying MUMPS' factor, a collective call, while rank 1 waited in a MatMult);
 - a failure of rank 1 (its share of run.h5's collective write): rank 1 removes rank 0's temporary
   folder itself before the abort (the ranks share the file system run.h5 is on);
+- an error every rank raises alike (a non-finite result, 2 and 3 ranks) is one line, rank 0's;
 - the target folder of an earlier run is untouched (the same run.h5 bytes), no temporary folder
   `out.partial-*` is left, no fcsim process of the job survives, and the empty TMPDIR the job
   started with is still empty.
@@ -122,7 +123,25 @@ def abort_case(io, failing):
            % (label, p.returncode, time.time() - t1, ours[0][:100]))
 
 
+def nonfinite(n):
+    """An error every rank raises alike: the result of a converged step is not finite (a 1 Pa beam
+    under 1e152 N). The ranks agree on what overflowed (the lowest rank that found a value tells
+    the others: src/step/step.c; before, the finder could return alone while the others waited in
+    the probes' broadcast) and rank 0 alone prints the line."""
+    cant = os.path.join(ROOT, "cases", "cantilever.json")
+    pre = [mpiexec, "-q", "-n", str(n)] + (["--oversubscribe"] if n > 2 else [])
+    p = subprocess.run(pre + [FCSIM, "run", "-q", cant, "-o", "out_nf%d" % n, "--set", "bodies[0].material.E=1", "--set", "bodies[0].loads[0].force=[0, 0, -1e152]"],
+                       cwd=tmp, env=env0, capture_output=True, text=True, timeout=300)
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    check(p.returncode == 1 and len(lines) == 1 and "the result is not finite" in lines[0],
+          "%d ranks, a non-finite result: exit 1, one line (got %d: %s)" % (n, p.returncode, " | ".join(lines)[:400]))
+    check(not os.path.exists(os.path.join(tmp, "out_nf%d" % n)) and not glob.glob(os.path.join(tmp, "out_nf%d.partial-*" % n)),
+          "%d ranks, a non-finite result: nothing written" % n)
+
+
 try:
+    for n in (2, 3):
+        nonfinite(n)
     # ROMIO with rank 1 failing is not run: HDF5 1.10 itself then waits for ever inside H5Fflush
     # (one rank in a barrier, the other in a broadcast: doc/mpi.md)
     for io, failing in ((None, 0), ("romio321", 0), (None, 1)):
