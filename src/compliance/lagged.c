@@ -56,6 +56,7 @@
 #include <cholmod.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -78,6 +79,11 @@ typedef struct {
   double          seconds; /* the factorization's wall time in the worker */
   PetscInt        step;    /* the step of the request */
   PetscReal      *X0;      /* the nodes at the request */
+  /* compliance.w_cache: the columns of the new F⁻¹ for the nodes the cache held at the request
+   * (node[k]'s three are C[n (3 k + q)]), solved by the worker after the factorization, so that
+   * the main thread does not solve them again after the refresh (JobTake_Private) */
+  int     nnode, *node, cfail;
+  double *C;
 } LaggedJob;
 
 typedef struct {
@@ -276,6 +282,41 @@ static void CacheReset_Private(LaggedBody *lb)
   lb->nslot = 0;
 }
 
+/* The worker's part of compliance.w_cache: C = F⁻¹ on the columns of the DoFs of j->node, with the
+ * new factor, in blocks of FC_COMPLIANCE_BLOCK as CacheEnsure_Private solves them in the main
+ * thread (the same CHOLMOD solve, column by column: the same columns). Plain malloc and CHOLMOD
+ * only (no PETSc in this thread); a failed allocation or solve sets cfail, and the main thread then
+ * solves the columns itself when a contact needs them. */
+static void WorkerColumns_Private(LaggedJob *j)
+{
+  const size_t  n  = (size_t)j->n;
+  const int     nc = 3 * j->nnode;
+  double       *B  = calloc(n * FC_COMPLIANCE_BLOCK, sizeof(double));
+  cholmod_dense b, *x;
+
+  j->cfail = B == NULL;
+  for (int c0 = 0; c0 < nc && !j->cfail; c0 += FC_COMPLIANCE_BLOCK) {
+    const int nb = nc - c0 < FC_COMPLIANCE_BLOCK ? nc - c0 : FC_COMPLIANCE_BLOCK;
+    for (int k = 0; k < nb; k++) B[(size_t)k * n + 3 * (size_t)j->node[(c0 + k) / 3] + (size_t)((c0 + k) % 3)] = 1.0;
+    memset(&b, 0, sizeof b);
+    b.nrow  = n;
+    b.ncol  = (size_t)nb;
+    b.nzmax = n * (size_t)nb;
+    b.d     = n;
+    b.x     = B;
+    b.xtype = CHOLMOD_REAL;
+    b.dtype = CHOLMOD_DOUBLE;
+    x       = cholmod_solve(CHOLMOD_A, j->L, &b, &j->cm);
+    if (!x) j->cfail = 1;
+    else {
+      for (int k = 0; k < nb; k++) memcpy(&j->C[n * (size_t)(c0 + k)], &((double *)x->x)[(size_t)k * x->d], n * sizeof(double));
+      cholmod_free_dense(&x, &j->cm);
+    }
+    for (int k = 0; k < nb; k++) B[(size_t)k * n + 3 * (size_t)j->node[(c0 + k) / 3] + (size_t)((c0 + k) % 3)] = 0.0;
+  }
+  free(B);
+}
+
 static void *Worker_Private(void *arg)
 {
   LaggedJob      *j = (LaggedJob *)arg;
@@ -297,6 +338,7 @@ static void *Worker_Private(void *arg)
   A.packed        = 1;
   j->L            = cholmod_analyze(&A, &j->cm);
   if (j->L && (!cholmod_factorize(&A, j->L, &j->cm) || j->L->minor < (size_t)j->n)) cholmod_free_factor(&j->L, &j->cm);
+  if (j->L && j->nnode) WorkerColumns_Private(j);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   j->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   atomic_store(&j->done, 1);
@@ -335,6 +377,15 @@ static PetscErrorCode JobStart_Private(LaggedBody *lb, Mat A, PetscBool thread)
     PetscCall(MatRestoreRow(A, r, &nc, &cols, &vals));
   }
   PetscCall(FcBodyNodes(lb->body, j->X0));
+  j->nnode = 0;
+  j->cfail = 0;
+  if (thread && lb->L->wcache && lb->nslot > 0) { /* the cache's nodes, in its slot order */
+    j->nnode = (int)lb->nslot;
+    PetscCall(PetscMalloc1(lb->nslot, &j->node));
+    PetscCall(PetscMalloc1((size_t)n * 3 * lb->nslot, &j->C));
+    for (PetscInt i = 0; i < lb->nnodes; i++)
+      if (lb->slot[i] >= 0) j->node[lb->slot[i]] = (int)i;
+  }
   j->step = lb->L->step;
   atomic_store(&j->done, 0);
   j->L = NULL;
@@ -343,6 +394,15 @@ static PetscErrorCode JobStart_Private(LaggedBody *lb, Mat A, PetscBool thread)
       !pthread_create(&j->thread, NULL, Worker_Private, j), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start the refresh thread of compliance \"lagged\"");
     j->running = PETSC_TRUE;
   } else Worker_Private(j);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode JobFreeColumns_Private(LaggedJob *j)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(j->node));
+  PetscCall(PetscFree(j->C));
+  j->nnode = 0;
   PetscFunctionReturn(0);
 }
 
@@ -359,6 +419,7 @@ static PetscErrorCode JobTake_Private(LaggedBody *lb)
   PetscCall(PetscFree(j->p));
   PetscCall(PetscFree2(j->i, j->x));
   if (!j->L) {
+    PetscCall(JobFreeColumns_Private(j));
     PetscCall(PetscInfo(NULL, "Body %s: the refresh of step %d failed (CHOLMOD status %d); the factorization of step %d stays\n", FcBodyName(lb->body),
       (int)j->step, j->cm.status, (int)lb->fact_step));
     PetscFunctionReturn(0);
@@ -370,6 +431,14 @@ static PetscErrorCode JobTake_Private(LaggedBody *lb)
   lb->have      = PETSC_TRUE;
   lb->fact_step = j->step;
   CacheReset_Private(lb);
+  if (j->nnode && !j->cfail) { /* the worker's columns of the new F⁻¹ become the cache */
+    PetscCall(PetscFree(lb->C));
+    lb->C = j->C;
+    j->C  = NULL;
+    for (int k = 0; k < j->nnode; k++) lb->slot[j->node[k]] = k;
+    lb->nslot = lb->capslot = j->nnode;
+  }
+  PetscCall(JobFreeColumns_Private(j));
   if (L->c->stats) {
     L->c->stats->refresh_time += j->seconds;
     L->c->stats->refresh_taken = 1;
@@ -1063,6 +1132,7 @@ static PetscErrorCode Destroy_Lagged(FcCompliance c)
       PetscCall(PetscFree(lb->job.p));
       PetscCall(PetscFree2(lb->job.i, lb->job.x));
       PetscCall(PetscFree(lb->job.X0));
+      PetscCall(JobFreeColumns_Private(&lb->job));
     }
     PetscCall(KSPDestroy(&lb->fksp));
     PetscCall(MatDestroy(&lb->Af));
