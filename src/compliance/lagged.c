@@ -572,6 +572,12 @@ static PetscErrorCode ApplyArray_Private(LaggedBody *lb, const PetscScalar *x, P
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode ApplyForce_Private(LaggedBody *, const PetscScalar *, PetscScalar *);
+
+/* y = P⁻¹ x. The correction's first iterate (Knoll's, P⁻¹ b with b = f − f₀ the right-hand side
+ * itself: Correct_Lagged) lives on the contact nodes, so it is made from the W cache's columns of
+ * F⁻¹ when they are there (ApplyForce_Private: a product of ndof × 3 (nodes of f), no solve; the
+ * same P⁻¹ b to round-off), one CHOLMOD solve fewer per correction. */
 static PetscErrorCode PCApply_Lagged(PC pc, Vec x, Vec y)
 {
   LaggedBody        *lb;
@@ -582,7 +588,8 @@ static PetscErrorCode PCApply_Lagged(PC pc, Vec x, Vec y)
   PetscCall(PCShellGetContext(pc, &lb));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArray(y, &ya));
-  PetscCall(ApplyArray_Private(lb, xa, ya));
+  if (lb->incorr && x == lb->cb && x != y) PetscCall(ApplyForce_Private(lb, xa, ya));
+  else PetscCall(ApplyArray_Private(lb, xa, ya));
   PetscCall(VecRestoreArray(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscFunctionReturn(0);
