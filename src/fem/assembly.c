@@ -720,7 +720,8 @@ static PetscErrorCode AssembleInternal_Private(const FcMesh *mesh, FcMaterial ma
     PetscBool ok;
     if (!ElementMine(mesh, &sh, e)) continue;
     ElementGather(mesh, e, &ua, Xe, ue, idx);
-    PetscCall(FcElementAdmissible(mat, mesh->order, Xe, ue, &ok));
+    if (uframe) PetscCall(FcElementAdmissible(mat, mesh->order, Xe, ue, &ok));
+    else PetscCall(FcElementInternalChecked(mat, mesh->order, Xe, ue, energy ? &We : NULL, fint ? fe : NULL, Ke, &ok)); /* the check inside */
     if (!ok) { /* inverted element: the state is inadmissible (fem.h), skip it */
       nbad++;
       q++;
@@ -730,7 +731,7 @@ static PetscErrorCode AssembleInternal_Private(const FcMesh *mesh, FcMaterial ma
       ElementGather(mesh, e, &uf, Xe, ufe, NULL);
       PetscCall(FcElementFrame(mat, mesh->order, Xe, ufe, R));
       PetscCall(FcElementInternalFrame(mat, mesh->order, Xe, ue, R, energy ? &We : NULL, fint ? fe : NULL, Ke));
-    } else PetscCall(FcElementInternal(mat, mesh->order, Xe, ue, energy ? &We : NULL, fint ? fe : NULL, Ke));
+    }
     if (energy) Wsum += We;
     if (fint) PetscCall(VecSetValues(fint, ndof, idx, fe, ADD_VALUES));
     if (K && D.dd) PetscCall(DirectAdd_Private(K, &D, q, idx, Ke, Kw));

@@ -54,6 +54,10 @@ PetscErrorCode FcElementCauchy(FcMaterial mat, PetscInt order, const PetscReal *
  * fixed, fe is the exact derivative of We and Ke that of fe (finite-difference checks). */
 PetscErrorCode FcElementInternalFrame(
   FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, const PetscReal *R, PetscReal *We, PetscReal *fe, PetscReal *Ke);
+/* FcElementAdmissible then FcElementInternal, the element's kinematics computed once: ok false
+ * (and nothing else computed) for an inadmissible element; otherwise the same results, bit for bit. */
+PetscErrorCode FcElementInternalChecked(
+  FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscReal *We, PetscReal *fe, PetscReal *Ke, PetscBool *ok);
 /* Element frame: mat->ops.frame of F at the centroid, identity for models without a frame. */
 PetscErrorCode FcElementFrame(FcMaterial mat, PetscInt order, const PetscReal *Xe, const PetscReal *ue, PetscReal R[9]);
 /* Deformation gradient F = I + ∇_X u at reference point xi (NULL: centroid); ue may be NULL. */
