@@ -96,3 +96,16 @@ def fclib_local_wq(path):
     for j in range(n):
         W[ii[pp[j]:pp[j + 1]], j] = xx[pp[j]:pp[j + 1]]
     return W, q
+
+
+def mpi_env(tmpdir):
+    """The environment of an mpiexec job as a user would start it: this test's empty TMPDIR, no
+    Open MPI or PMIx setting of the caller's (OMPI_MCA_*, PMIX_*), root allowed (the CI runs as
+    root), and ranks that yield their core while they wait (make check runs two tests at once on
+    2 cores: doc/mpi.md)."""
+    env = dict(os.environ, TMPDIR=tmpdir, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    for k in list(env):
+        if k.startswith("OMPI_MCA") or k.startswith("PMIX_"):
+            del env[k]
+    env["OMPI_MCA_mpi_yield_when_idle"] = "1"
+    return env

@@ -31,7 +31,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from fctest import ROOT, FCSIM, figure, check
+from fctest import ROOT, FCSIM, figure, check, mpi_env
 
 FLOOR = os.path.join(ROOT, "cases", "block_on_floor.json")
 mpiexec = shutil.which("mpiexec")
@@ -39,11 +39,7 @@ check(mpiexec is not None, "mpiexec is installed (openmpi-bin, with petsc-dev: s
 tmp = tempfile.mkdtemp(prefix="fcsim-test-mpi-abort-")
 tmpdir = os.path.join(tmp, "tmpdir")
 os.makedirs(tmpdir)
-env0 = dict(os.environ, TMPDIR=tmpdir, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-for k in list(env0):  # the start-up as a user would have it (test_mpi.py does the same)
-    if k.startswith("OMPI_MCA") or k.startswith("PMIX_"):
-        del env0[k]
-env0["OMPI_MCA_mpi_yield_when_idle"] = "1"
+env0 = mpi_env(tmpdir)
 
 
 def digest(path):

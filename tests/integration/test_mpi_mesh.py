@@ -21,18 +21,14 @@ import shutil
 import subprocess
 import tempfile
 import time
-from fctest import ROOT, FCSIM, figure, check
+from fctest import ROOT, FCSIM, figure, check, mpi_env
 
 mpiexec = shutil.which("mpiexec")
 check(mpiexec is not None, "mpiexec is installed (openmpi-bin, with petsc-dev: scripts/deps.sh)")
 tmp = tempfile.mkdtemp(prefix="fcsim-test-mpi-mesh-")
 tmpdir = os.path.join(tmp, "tmpdir")
 os.makedirs(tmpdir)
-env = dict(os.environ, TMPDIR=tmpdir, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-for k in list(env):  # the start-up as a user would have it (test_mpi.py does the same)
-    if k.startswith("OMPI_MCA") or k.startswith("PMIX_"):
-        del env[k]
-env["OMPI_MCA_mpi_yield_when_idle"] = "1"
+env = mpi_env(tmpdir)
 real = os.path.realpath(FCSIM)
 
 
