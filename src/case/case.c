@@ -114,7 +114,12 @@ PetscErrorCode FcCaseInsertOptions(const FcCase *c)
     PetscBool set;
     if (c->petsc_view[i]) continue; /* FcCaseInsertViewOptions, by the run */
     PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
-    if (!set) PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], c->petsc_values[i][0] ? c->petsc_values[i] : NULL));
+    if (!set) {
+      char path[FC_PATH_LEN];
+      PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], c->petsc_values[i][0] ? c->petsc_values[i] : NULL));
+      FcSchemaPathKey(path, sizeof path, "petsc", c->petsc_keys[i] + 1);
+      FcOptionSourceAdd(c->file, c->petsc_keys[i], path);
+    }
   }
   PetscFunctionReturn(0);
 }

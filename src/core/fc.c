@@ -1,5 +1,6 @@
 /* fcsim — input errors, error handler, path helpers. */
 #include "fc.h"
+#include <ctype.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,15 +25,60 @@ static void Escape_Private(const char *raw, char *line, size_t len)
   line[o] = 0;
 }
 
+/* Options a case file's "petsc" object put into the database (FcOptionSourceAdd), so that a bad
+ * value is named by the file and its JSON path, as every other input error; plain arrays, read by
+ * the error handler. An option the command line gave is not recorded (the case does not set it). */
+#define FC_OPTION_SOURCES 128
+static char OptionFile[PETSC_MAX_PATH_LEN];
+static struct {
+  char name[128], path[256];
+} OptionSrc[FC_OPTION_SOURCES];
+static int NOptionSrc;
+
+/* Option names compare without case, as PETSc's (-KSP_RTOL is -ksp_rtol). */
+static PetscBool SameOption_Private(const char *a, const char *b)
+{
+  for (; *a && *b; a++, b++)
+    if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return PETSC_FALSE;
+  return (PetscBool)(*a == *b);
+}
+
+void FcOptionSourceAdd(const char *file, const char *name, const char *path)
+{
+  if (strcmp(file, OptionFile)) { /* another case: its own options only */
+    snprintf(OptionFile, sizeof OptionFile, "%s", file);
+    NOptionSrc = 0;
+  }
+  for (int i = 0; i < NOptionSrc; i++)
+    if (SameOption_Private(OptionSrc[i].name, name)) return;
+  if (NOptionSrc == FC_OPTION_SOURCES) return; /* named as "options: -NAME" then */
+  snprintf(OptionSrc[NOptionSrc].name, sizeof OptionSrc[NOptionSrc].name, "%s", name);
+  snprintf(OptionSrc[NOptionSrc].path, sizeof OptionSrc[NOptionSrc].path, "%s", path);
+  NOptionSrc++;
+}
+
+/* The record of option `name` (-1: the case did not set it). */
+static int OptionSource_Private(const char *name)
+{
+  for (int i = 0; name && i < NOptionSrc; i++)
+    if (SameOption_Private(OptionSrc[i].name, name)) return i;
+  return -1;
+}
+
 PetscErrorCode FcInputError(const char *where, const char *path, const char *fmt, ...)
 {
-  char    msg[2048], raw[4096], line[4096];
+  char    msg[2048], raw[PETSC_MAX_PATH_LEN + 2560], line[2 * (PETSC_MAX_PATH_LEN + 2560)];
   va_list ap;
+  int     k;
 
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  if (path && path[0]) snprintf(raw, sizeof raw, "%s: %s: %s", where ? where : "fcsim", path, msg);
+  /* an option fcsim's own code found bad ("options", "-NAME"): named by the case's JSON path when
+   * the case's "petsc" object set it */
+  if (where && !strcmp(where, "options") && (k = OptionSource_Private(path)) >= 0)
+    snprintf(raw, sizeof raw, "%s: %s: %s: %s", OptionFile, OptionSrc[k].path, path, msg);
+  else if (path && path[0]) snprintf(raw, sizeof raw, "%s: %s: %s", where ? where : "fcsim", path, msg);
   else snprintf(raw, sizeof raw, "%s: %s", where ? where : "fcsim", msg);
   Escape_Private(raw, line, sizeof line);
   /* PetscError routes the message through the handler installed by FcPushErrorHandler. */
@@ -50,23 +96,67 @@ static void OneLine_Private(const char *in, char *out, size_t len)
   out[k] = 0;
 }
 
+/* The line of a bad option value: "FILE: petsc.KEY: -NAME 'VALUE' ..." when a case set it, else
+ * "options: -NAME: 'VALUE' ..." (the command line, or not found: then no name). */
+static void OptionLine_Private(const char *name, const char *value, const char *what)
+{
+  char      raw[PETSC_MAX_PATH_LEN + 2048], line[2 * (PETSC_MAX_PATH_LEN + 2048)];
+  const int i = name[0] ? OptionSource_Private(name) : -1;
+
+  if (i >= 0) snprintf(raw, sizeof raw, "%s: %s: %s '%s' %s", OptionFile, OptionSrc[i].path, name, value, what);
+  else if (name[0]) snprintf(raw, sizeof raw, "options: %s: '%s' %s", name, value, what);
+  else snprintf(raw, sizeof raw, "options: '%s', the value of an option, %s", value, what);
+  Escape_Private(raw, line, sizeof line);
+  fprintf(stderr, "%s\n", line);
+  fflush(stderr);
+}
+
+/* The option of the database whose value is `value` (the first; with type, only names ending in
+ * "_type"), into name ("" when none): PETSc's messages name the value, not the option. A value
+ * with a space is not found. */
+static void OptionByValue_Private(const char *value, PetscBool type, char *name, size_t len)
+{
+  char *all = NULL;
+
+  name[0] = 0;
+  if (PetscOptionsGetAll(NULL, &all) || !all) return;
+  {
+    const char *prev = NULL, *t = all;
+    for (char *c = all;; c++) {
+      const PetscBool end = *c ? PETSC_FALSE : PETSC_TRUE;
+      if (*c && *c != ' ') continue;
+      *c = 0;
+      if (*t && prev && prev[0] == '-' && !strcmp(t, value)) {
+        const size_t n = strlen(prev);
+        if (!type || (n > 5 && !strcmp(prev + n - 5, "_type"))) {
+          snprintf(name, len, "%s", prev);
+          break;
+        }
+      }
+      if (*t) prev = t;
+      t = c + 1;
+      if (end) break;
+    }
+  }
+  (void)PetscFree(all);
+}
+
 /* A PETSc option whose value is not of its kind (-ksp_rtol abc, -fc_contact_solver_max_it x, on
  * the command line or from a case's "petsc" object) is bad input: PETSc raises it while converting
  * the string, in one of these functions, with a message that names the value but not the option.
- * The option is found in the database by its value (the first one that holds it), and the line is
- * "options: -NAME: 'VALUE' is not ...", exit 2. Returns whether it was such an error (printed). */
+ * The option is found in the database by its value, and the line names it (and the case's JSON
+ * path when a case set it), exit 2. Returns whether it was such an error (printed). */
 static PetscBool BadOptionValue_Private(const char *fun, const char *mess)
 {
   static const struct {
     const char *fun, *before, *after, *kind;
   } conv[] = {
-    {"PetscOptionsStringToInt", "Input string ", " has no integer value", "an integer"},
-    {"PetscOptionsStringToReal", "Input string ", " has no numeric value", "a number"},
-    {"PetscOptionsStringToScalar", "Input string ", " has no numeric value", "a number"},
-    {"PetscOptionsStringToBool", "Unknown logical value: ", NULL, "true or false"},
+    {"PetscOptionsStringToInt", "Input string ", " has no integer value", "is not an integer"},
+    {"PetscOptionsStringToReal", "Input string ", " has no numeric value", "is not a number"},
+    {"PetscOptionsStringToScalar", "Input string ", " has no numeric value", "is not a number"},
+    {"PetscOptionsStringToBool", "Unknown logical value: ", NULL, "is not true or false"},
   };
-  char        value[256] = "", name[256] = "", raw[1024], line[2048];
-  char       *all = NULL;
+  char        value[256] = "", name[256];
   const char *v, *e;
   size_t      k;
 
@@ -77,28 +167,39 @@ static PetscBool BadOptionValue_Private(const char *fun, const char *mess)
   e = conv[k].after ? strstr(v, conv[k].after) : v + strlen(v);
   if (!e) return PETSC_FALSE;
   snprintf(value, sizeof value, "%.*s", (int)PetscMin((size_t)(e - v), sizeof value - 1), v);
-  /* "-a 1 -b abc ...": a value with a space is not found, and the line then names none */
-  if (!PetscOptionsGetAll(NULL, &all) && all) {
-    const char *prev = NULL, *t = all;
-    for (char *c = all;; c++) {
-      const PetscBool end = *c ? PETSC_FALSE : PETSC_TRUE;
-      if (*c && *c != ' ') continue;
-      *c = 0;
-      if (*t && prev && prev[0] == '-' && !strcmp(t, value)) {
-        snprintf(name, sizeof name, "%s", prev);
-        break;
-      }
-      if (*t) prev = t;
-      t = c + 1;
-      if (end) break;
+  OptionByValue_Private(value, PETSC_FALSE, name, sizeof name);
+  OptionLine_Private(name, value, conv[k].kind);
+  return PETSC_TRUE;
+}
+
+/* An unknown type given by an option (-ksp_type cgg, -pc_type jacobbi, -pc_factor_mat_solver_type
+ * mumpss, -pc_factor_mat_ordering_type xx, or the same from a case's "petsc" object) is bad input
+ * too: PETSc raises it when the object takes its type (unknown type, missing factorization package,
+ * or "Unknown or unregistered type" out of range), naming the value. It is an input error only
+ * when an option named *_type holds a word of the message (a type set by fcsim's own code is not
+ * the user's input and stays a failure of the run). Returns whether it was such an error (printed). */
+static PetscBool UnknownTypeOption_Private(PetscErrorCode n, const char *mess)
+{
+  char name[256] = "", word[256], what[1024], msg[768];
+
+  if (!mess || !(n == PETSC_ERR_ARG_UNKNOWN_TYPE || n == PETSC_ERR_MISSING_FACTOR || (n == PETSC_ERR_ARG_OUTOFRANGE && strstr(mess, "type"))))
+    return PETSC_FALSE;
+  for (const char *c = mess; *c && !name[0];) {
+    size_t w = 0;
+    while (*c == ' ' || *c == ':' || *c == ',' || *c == '.') c++;
+    while (c[w] && c[w] != ' ' && c[w] != ':' && c[w] != ',') w++;
+    if (w && w < sizeof word) {
+      memcpy(word, c, w);
+      word[w] = 0;
+      if (word[w - 1] == '.') word[w - 1] = 0;
+      if (word[0]) OptionByValue_Private(word, PETSC_TRUE, name, sizeof name);
     }
-    (void)PetscFree(all);
+    c += w;
   }
-  if (name[0]) snprintf(raw, sizeof raw, "options: %s: '%s' is not %s", name, value, conv[k].kind);
-  else snprintf(raw, sizeof raw, "options: '%s', the value of an option, is not %s", value, conv[k].kind);
-  Escape_Private(raw, line, sizeof line);
-  fprintf(stderr, "%s\n", line);
-  fflush(stderr);
+  if (!name[0]) return PETSC_FALSE;
+  OneLine_Private(mess, msg, sizeof msg);
+  snprintf(what, sizeof what, "is not a type PETSc has here (PETSc: %s)", msg);
+  OptionLine_Private(name, word, what);
   return PETSC_TRUE;
 }
 
@@ -136,7 +237,7 @@ static PetscErrorCode FcErrorHandler_Private(
   }
   if (fc_debug) return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, ctx);
   if (p != PETSC_ERROR_INITIAL) return n;
-  if (BadOptionValue_Private(fun, mess)) return FC_ERR_INPUT;
+  if (BadOptionValue_Private(fun, mess) || UnknownTypeOption_Private(n, mess)) return FC_ERR_INPUT;
   if (!mess || !mess[0]) (void)PetscErrorMessage(n, &text, NULL);
   OneLine_Private(mess && mess[0] ? mess : (text ? text : "unknown error"), msg, sizeof msg);
   if (n == PETSC_ERR_SIG) {

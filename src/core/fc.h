@@ -32,6 +32,12 @@ PetscErrorCode FcInputError(const char *where, const char *path, const char *fmt
 /* Install the handler that prints input errors as one line and everything else with PETSc's
  * traceback. Call right after PetscInitialize. */
 PetscErrorCode FcPushErrorHandler(void);
+/* Record that the case file `file` set the PETSc option `name` ("-ksp_rtol") from its JSON path
+ * `path` ("petsc.ksp_rtol"), so that a bad value of it is named by the file and path (exit 2), as
+ * every input error; options of the command line are named "options: -NAME". No PETSc call: the
+ * error handler reads it. */
+void FcOptionSourceAdd(const char *file, const char *name, const char *path);
+
 /* Set to 1 just before raising an error that every rank raises alike (the same message, agreed
  * beforehand): only rank 0 prints it, so that a run on N ranks says it once. The handler resets
  * it. An error that may be one rank's alone is printed by the rank that raises it. */

@@ -245,29 +245,15 @@ static PetscErrorCode Update_Private(FcModel *m, const FcStepInfo *s, Vec dxs[])
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepStats *st)
+/* The step's Newton iterations (FcStep): the bodies' step begun, then residual, free motion,
+ * contact correction and update until converged or stopped; r0 and dxs are FcStep's work arrays. */
+static PetscErrorCode Newton_Private(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepStats *st, PetscReal r0[], Vec dxs[], PetscBool monitor)
 {
-  const FcCase *c = m->c;
-  PetscReal     t0, t1, *r0;
-  Vec          *dxs; /* per body: the last applied increment (for backtracking) */
+  const FcCase *c              = m->c;
+  PetscBool     contact_stable = cs ? PETSC_FALSE : PETSC_TRUE;
   PetscInt      it;
-  PetscBool     contact_stable = cs ? PETSC_FALSE : PETSC_TRUE, monitor = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(PetscTime(&t0));
-  PetscCall(PetscMemzero(st, sizeof *st));
-  FcProgressStepBegin((long)s->step, (long)c->steps, (double)s->t1, c->file);
-  st->substeps = 1;
-  if (cs) PetscCall(FcContactStepBegin(cs, &st->contact));
-  else st->contact.converged = PETSC_TRUE;
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_newton_monitor", &monitor, NULL));
-  PetscCall(PetscMalloc1(m->nbodies, &r0));
-  PetscCall(PetscCalloc1(m->nbodies, &dxs));
-  for (PetscInt b = 0; b < m->nbodies; b++) {
-    Vec dx;
-    PetscCall(FcBodyGetIncrement(m->bodies[b], &dx, NULL, NULL));
-    if (dx) PetscCall(VecDuplicate(dx, &dxs[b]));
-  }
   for (PetscInt b = 0; b < m->nbodies; b++) PetscCall(FcBodyBeginStep(m->bodies[b], s));
   for (it = 0;; it++) {
     PetscBool all = PETSC_TRUE;
@@ -340,11 +326,41 @@ PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepS
     PetscCall(Update_Private(m, s, dxs));
     st->newton_it++;
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcStep(FcModel *m, FcContactStep cs, const FcStepInfo *s, FcStepStats *st)
+{
+  const FcCase  *c = m->c;
+  PetscReal      t0, t1, *r0;
+  Vec           *dxs; /* per body: the last applied increment (for backtracking) */
+  PetscBool      monitor = PETSC_FALSE;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscMemzero(st, sizeof *st));
+  FcProgressStepBegin((long)s->step, (long)c->steps, (double)s->t1, c->file);
+  st->substeps = 1;
+  if (cs) PetscCall(FcContactStepBegin(cs, &st->contact));
+  else st->contact.converged = PETSC_TRUE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_newton_monitor", &monitor, NULL));
+  PetscCall(PetscMalloc1(m->nbodies, &r0));
+  PetscCall(PetscCalloc1(m->nbodies, &dxs));
+  for (PetscInt b = 0; b < m->nbodies; b++) {
+    Vec dx;
+    PetscCall(FcBodyGetIncrement(m->bodies[b], &dx, NULL, NULL));
+    if (dx) PetscCall(VecDuplicate(dx, &dxs[b]));
+  }
+  /* the work arrays are freed whatever happens in the iterations (an error in a factorization,
+   * say a package an option named that PETSc does not have: exit 2, and no leak) */
+  ierr = Newton_Private(m, cs, s, st, r0, dxs, monitor);
   FcProgressStepEnd();
-  PetscCall(EndStep_Private(m, s, st));
   PetscCall(PetscFree(r0));
   for (PetscInt b = 0; b < m->nbodies; b++) PetscCall(VecDestroy(&dxs[b]));
   PetscCall(PetscFree(dxs));
+  PetscCall(ierr);
+  PetscCall(EndStep_Private(m, s, st));
   PetscCall(PetscTime(&t1));
   st->total = t1 - t0;
   /* A state with a non-finite value can neither be continued from nor written out. After a

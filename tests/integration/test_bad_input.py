@@ -214,8 +214,15 @@ cases += [
     ("option value not an integer", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_max_it", "x"], ["options", "-fc_contact_solver_max_it", "'x'", "integer"]),
     ("option value past PetscInt", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_max_it", "4294967297"], ["options", "-fc_contact_solver_max_it", "[0, 2147483647]", "4294967297"]),
     ("PETSc option value not a number", ["info", good, "-ksp_type", "cg", "-ksp_rtol", "abc"], ["options", "-ksp_rtol", "'abc' is not a number"]),
-    ("case petsc value not a number", ["info", good, "--set", "petsc.ksp_type=\"cg\"", "--set", "petsc.ksp_rtol=\"abc\""], ["options", "-ksp_rtol", "'abc' is not a number"]),
-    ("case petsc value not an integer", ["info", "cases/block_on_floor.json", "--set", "petsc.fc_contact_solver_max_it=\"x\""], ["options", "-fc_contact_solver_max_it", "'x'"]),
+    ("case petsc value not a number", ["info", good, "--set", "petsc.ksp_type=\"cg\"", "--set", "petsc.ksp_rtol=\"abc\""], [good, "petsc.ksp_rtol", "-ksp_rtol 'abc' is not a number"]),
+    ("case petsc value not an integer", ["info", "cases/block_on_floor.json", "--set", "petsc.fc_contact_solver_max_it=\"x\""], ["cases/block_on_floor.json", "petsc.fc_contact_solver_max_it", "'x'"]),
+    # a type PETSc does not have (solver, preconditioner, factorization package, ordering): exit 2,
+    # the option named (and the case's JSON path when the case set it), not a failure of the run
+    ("PETSc unknown KSP type", ["run", good, "-o", os.path.join(tmp, "otype1"), "-ksp_type", "cgg"], ["options", "-ksp_type", "'cgg'", "not a type PETSc has"]),
+    ("PETSc unknown PC type", ["run", good, "-o", os.path.join(tmp, "otype2"), "-pc_type", "jacobbi"], ["options", "-pc_type", "'jacobbi'"]),
+    ("PETSc unknown factor package", ["run", good, "-o", os.path.join(tmp, "otype3"), "-pc_factor_mat_solver_type", "mumpss"], ["options", "-pc_factor_mat_solver_type", "'mumpss'"]),
+    ("PETSc unknown ordering", ["run", good, "-o", os.path.join(tmp, "otype4"), "-pc_factor_mat_ordering_type", "xx"], ["options", "-pc_factor_mat_ordering_type", "'xx'"]),
+    ("case petsc unknown KSP type", ["run", good, "-o", os.path.join(tmp, "otype5"), "--set", "petsc.ksp_type=\"cgg\""], [good, "petsc.ksp_type", "-ksp_type 'cgg'", "not a type PETSc has"]),
     ("PETSc option not true or false", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-fc_contact_solver_warm_start", "maybe"], ["options", "-fc_contact_solver_warm_start", "'maybe' is not true or false"]),
     ("-options_file /etc/passwd", ["run", good, "-options_file", "/etc/passwd"], ["command line", "-options_file", "/etc/passwd line 1"]),
     ("-options_file missing", ["fclib", "solve", "tests/bad/fclib/baseline_local.hdf5", "-options_file", "/nonexistent/fcsim.opts"], ["command line", "-options_file", "/nonexistent/fcsim.opts"]),
@@ -225,7 +232,7 @@ cases += [
     ("study compare trailing comma", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs,"], ["--solvers", "empty solver name"]),
     ("study compare unknown solver", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nosuch", "-o", os.path.join(tmp, "ocmp")], ["nosuch", "nsgs"]),
     # the case's "petsc" object reaches the runs of a study compare (a bad solver option in it is refused)
-    ("study compare case petsc option", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs", "--set", "petsc.fc_contact_solver_nsgs_error_every=0", "-o", os.path.join(tmp, "ocmp2"), "-q"], ["options", "-fc_contact_solver_nsgs_error_every"]),
+    ("study compare case petsc option", ["study", "compare", "cases/block_on_floor.json", "--solvers", "nsgs", "--set", "petsc.fc_contact_solver_nsgs_error_every=0", "-o", os.path.join(tmp, "ocmp2"), "-q"], ["cases/block_on_floor.json", "petsc.fc_contact_solver_nsgs_error_every", "-fc_contact_solver_nsgs_error_every"]),
     ("study compare without contact", ["study", "compare", good, "--solvers", "nsgs"], [good, "contacts"]),
     # study --mpiexec (issue 29 item 3): an empty launcher, one that is not in PATH
     ("study refine empty --mpiexec", ["study", "refine", good, "--levels", "0", "--mpiexec", " ", "-o", os.path.join(tmp, "ompx1")], ["--mpiexec", "empty"]),

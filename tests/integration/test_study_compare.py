@@ -255,7 +255,7 @@ refused([], ["cases/cantilever.json", "contacts"], "solver axis without contacts
 refused(["-j", "0"], ["-j 0"], "-j 0")
 # what only a run finds (an option of the case's "petsc" object is read when the run starts): the
 # run's one line is the study's, and nothing is left
-refused(["--axis", "dt=0.01,0.02", "--set", "petsc.fc_contact_solver_nsgs_error_every=0", "-j", "2"], ["options: -fc_contact_solver_nsgs_error_every: must be >= 1"], "a run refuses its input")
+refused(["--axis", "dt=0.01,0.02", "--set", "petsc.fc_contact_solver_nsgs_error_every=0", "-j", "2"], ["petsc.fc_contact_solver_nsgs_error_every: -fc_contact_solver_nsgs_error_every: must be >= 1"], "a run refuses its input")
 refused(["--levels", "0,1", "--over", "time"], ["--over", "'time'", "mesh", "dt"], "study refine --over time", cmd=("study", "refine", "cases/cantilever.json"))
 refused(["--levels", "0,1", "--over", "dt", "--bodies", "beam"], ["--bodies", "not with --over dt"], "study refine --over dt --bodies", cmd=("study", "refine", "cases/cantilever.json"))
 # fclib compare shares the parser: an unknown option is refused there too
