@@ -96,6 +96,13 @@ static void OneLine_Private(const char *in, char *out, size_t len)
   out[k] = 0;
 }
 
+static PetscMPIInt FcRank_Private(void)
+{
+  PetscMPIInt rank = 0;
+  if (PetscInitializeCalled) (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  return rank;
+}
+
 /* The line of a bad option value: "FILE: petsc.KEY: -NAME 'VALUE' ..." when a case set it, else
  * "options: -NAME: 'VALUE' ..." (the command line, or not found: then no name). */
 static void OptionLine_Private(const char *name, const char *value, const char *what)
@@ -107,6 +114,9 @@ static void OptionLine_Private(const char *name, const char *value, const char *
   else if (name[0]) snprintf(raw, sizeof raw, "options: %s: '%s' %s", name, value, what);
   else snprintf(raw, sizeof raw, "options: '%s', the value of an option, %s", value, what);
   Escape_Private(raw, line, sizeof line);
+  /* every rank reads the same options (the command line's, the case's) into objects made on every
+   * rank, and raises the same error: rank 0 prints it, as an input error */
+  if (FcRank_Private()) return;
   fprintf(stderr, "%s\n", line);
   fflush(stderr);
 }
@@ -204,13 +214,6 @@ static PetscBool UnknownTypeOption_Private(PetscErrorCode n, const char *mess)
 }
 
 int FcErrorOnEveryRank = 0;
-
-static PetscMPIInt FcRank_Private(void)
-{
-  PetscMPIInt rank = 0;
-  if (PetscInitializeCalled) (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-  return rank;
-}
 
 /* Every error is ONE line on stderr, printed where it is raised (PETSC_ERROR_INITIAL); the
  * frames it passes through on its way up print nothing.

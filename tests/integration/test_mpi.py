@@ -407,6 +407,10 @@ refused("global_corotational", ["run", BAR, "-q", "--set", 'bodies[0].kinematics
 refused("fcsim info", ["info", CANT], ["command line", "mpiexec", "fcsim info", "one process"])
 # an input error found after meshing, which every rank raises: still one line (rank 0's)
 refused("an unknown group", ["run", CANT, "-q", "--set", 'bodies[0].boundary[0].group="nosuch"'], ["cantilever.json", "bodies[0].boundary[0].group", "nosuch"])
+# a PETSc option of the wrong kind or type, which every rank raises alike in its solver's set-up:
+# one line (rank 0's), exit 2, the case's JSON path when the case set it
+refused("an unknown KSP type", ["run", CANT, "-q", "-ksp_type", "cgg"], ["options", "-ksp_type", "'cgg'"])
+refused("a case's option not a number", ["run", CANT, "-q", "--set", 'petsc.ksp_type="cg"', "--set", 'petsc.ksp_rtol="abc"'], ["cantilever.json", "petsc.ksp_rtol", "'abc' is not a number"])
 # item 3 (a study whose runs start under a launcher): tests/integration/test_study_mpiexec.py
 left = os.listdir(tmpdir)
 check(not [x for x in left if x.startswith("fcsim-mpi-")], "under mpiexec fcsim makes no session folder of its own in TMPDIR (%s)" % left)
