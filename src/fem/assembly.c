@@ -64,13 +64,47 @@ PetscErrorCode FcVecAllBegin(Vec v, FcVecAll *all)
     PetscCall(VecScatterCreate(v, natural, all->vall, NULL, &all->scatter));
     PetscCall(VecScatterBegin(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecScatterEnd(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(all->vall, &all->a));
+    PetscCall(VecGetArrayRead(all->vall, &all->held));
+    all->a = all->held;
   } else {
     PetscCall(VecScatterCreateToAll(v, &all->scatter, &all->vall));
     PetscCall(VecScatterBegin(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecScatterEnd(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(all->vall, &all->a));
+    PetscCall(VecGetArrayRead(all->vall, &all->held));
+    all->a = all->held;
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcVecRootBegin(Vec v, FcVecAll *all)
+{
+  PetscMPIInt size, rank;
+  IS          natural = NULL, from;
+  PetscInt    n;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)v), &size));
+  if (size == 1) {
+    PetscCall(FcVecAllBegin(v, all));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscMemzero(all, sizeof *all));
+  all->v = v;
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)v), &rank));
+  PetscCall(PetscObjectQuery((PetscObject)v, FC_NATURAL_KEY, (PetscObject *)&natural));
+  PetscCall(VecGetSize(v, &n));
+  /* rank 0: every entry in the mesh's order (the natural map, or the identity); the others none */
+  if (!rank && natural) {
+    PetscCall(PetscObjectReference((PetscObject)natural));
+    from = natural;
+  } else PetscCall(ISCreateStride(PETSC_COMM_SELF, rank ? 0 : n, 0, 1, &from));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, rank ? 0 : n, &all->vall));
+  PetscCall(VecScatterCreate(v, from, all->vall, NULL, &all->scatter));
+  PetscCall(ISDestroy(&from));
+  PetscCall(VecScatterBegin(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(all->scatter, v, all->vall, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArrayRead(all->vall, &all->held));
+  all->a = rank ? NULL : all->held; /* nothing here: a writer of rank 0 alone reads it */
   PetscFunctionReturn(0);
 }
 
@@ -79,13 +113,72 @@ PetscErrorCode FcVecAllEnd(FcVecAll *all)
   PetscFunctionBegin;
   if (!all->v) PetscFunctionReturn(0);
   if (all->vall) {
-    PetscCall(VecRestoreArrayRead(all->vall, &all->a));
+    PetscCall(VecRestoreArrayRead(all->vall, &all->held));
     PetscCall(VecScatterDestroy(&all->scatter));
     PetscCall(VecDestroy(&all->vall));
   } else {
     PetscCall(VecRestoreArrayRead(all->v, &all->a));
   }
   all->v = NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcVecPickCreate(Vec v, PetscInt n, const PetscInt dof[], FcVecPick *pk)
+{
+  PetscMPIInt size;
+  IS          natural = NULL, from;
+  PetscInt   *idx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(pk, sizeof *pk));
+  pk->n = n;
+  PetscCall(PetscMalloc2(n, &pk->dof, n, &pk->val));
+  PetscCall(PetscArraycpy(pk->dof, dof, n));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)v), &size));
+  if (size == 1) PetscFunctionReturn(0);
+  /* the entries' places in the distributed vector: through the partition's map when the body is
+   * partitioned (FcAssemblyComposeNatural), else the mesh's DoF itself */
+  PetscCall(PetscObjectQuery((PetscObject)v, FC_NATURAL_KEY, (PetscObject *)&natural));
+  PetscCall(PetscMalloc1(n, &idx));
+  if (natural) {
+    const PetscInt *nat;
+    PetscCall(ISGetIndices(natural, &nat));
+    for (PetscInt i = 0; i < n; i++) idx[i] = nat[dof[i]];
+    PetscCall(ISRestoreIndices(natural, &nat));
+  } else PetscCall(PetscArraycpy(idx, dof, n));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, idx, PETSC_OWN_POINTER, &from));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &pk->sub));
+  PetscCall(VecScatterCreate(v, from, pk->sub, NULL, &pk->scatter));
+  PetscCall(ISDestroy(&from));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcVecPickRead(FcVecPick *pk, Vec v)
+{
+  const PetscScalar *a;
+
+  PetscFunctionBegin;
+  if (!pk->scatter) {
+    PetscCall(VecGetArrayRead(v, &a));
+    for (PetscInt i = 0; i < pk->n; i++) pk->val[i] = a[pk->dof[i]];
+    PetscCall(VecRestoreArrayRead(v, &a));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecScatterBegin(pk->scatter, v, pk->sub, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(pk->scatter, v, pk->sub, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArrayRead(pk->sub, &a));
+  PetscCall(PetscArraycpy(pk->val, a, pk->n));
+  PetscCall(VecRestoreArrayRead(pk->sub, &a));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcVecPickDestroy(FcVecPick *pk)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(pk->dof, pk->val));
+  PetscCall(VecScatterDestroy(&pk->scatter));
+  PetscCall(VecDestroy(&pk->sub));
+  PetscCall(PetscMemzero(pk, sizeof *pk));
   PetscFunctionReturn(0);
 }
 

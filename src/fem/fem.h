@@ -126,9 +126,28 @@ PetscErrorCode FcComputeVonMises(const FcMesh *mesh, FcMaterial mat, Vec u, Pets
 typedef struct {
   Vec                v, vall;
   VecScatter         scatter;
-  const PetscScalar *a;
+  const PetscScalar *a;    /* the entries (NULL on a rank other than 0 after FcVecRootBegin) */
+  const PetscScalar *held; /* the copy's array, as taken */
 } FcVecAll;
 PetscErrorCode FcVecAllBegin(Vec v, FcVecAll *all);
+/* FcVecAllBegin for rank 0 alone (a writer of rank 0's, the VTK files): the others receive nothing
+ * (a is NULL there) instead of the whole vector. Collective; ended by FcVecAllEnd. */
+PetscErrorCode FcVecRootBegin(Vec v, FcVecAll *all);
 PetscErrorCode FcVecAllEnd(FcVecAll *all);
+/* A few entries of vectors of one layout, by mesh DoF, on every rank: what a probe reads at every
+ * step (a node's three DoFs, a group's). On several ranks only those entries travel, by a
+ * VecScatter made once (FcVecPickCreate, collective) and kept, instead of the whole vector to
+ * every rank (FcVecAll: O(N) per rank and per call); on one rank they are read from the vector's
+ * array. val[i] is entry dof[i] after FcVecPickRead (collective); the same values either way. */
+typedef struct {
+  PetscInt   n;
+  PetscInt  *dof; /* the mesh DoFs (n) */
+  PetscReal *val; /* their values after FcVecPickRead (n) */
+  Vec        sub; /* several ranks: the gathered entries */
+  VecScatter scatter;
+} FcVecPick;
+PetscErrorCode FcVecPickCreate(Vec v, PetscInt n, const PetscInt dof[], FcVecPick *pk);
+PetscErrorCode FcVecPickRead(FcVecPick *pk, Vec v);
+PetscErrorCode FcVecPickDestroy(FcVecPick *pk);
 
 #endif

@@ -214,6 +214,37 @@ static PetscErrorCode ProbeNodes_Private(const FcCase *c, FcModel *m, PetscInt b
   PetscFunctionReturn(0);
 }
 
+/* The DoFs each displacement or reaction probe of a deformable body reads at every step (its node's
+ * three, or its group's nodes' in the group's order), so that on several ranks only those travel
+ * (FcVecPick) — before, every rank gathered the whole u or reaction for each probe at every step.
+ * Collective (every rank has the same probes). */
+static PetscErrorCode ProbePicks_Private(FcModel *m)
+{
+  const FcCase *c      = m->c;
+  PetscInt      picked = 0, whole = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(c->nprobes + 1, &m->probe_pick));
+  for (PetscInt p = 0; p < c->nprobes; p++) {
+    const FcCaseProbe *pr = &c->probes[p];
+    const PetscInt     bi = m->probe_body[p];
+    PetscInt           n, *dof;
+    if ((pr->type != FC_PROBE_DISPLACEMENT && pr->type != FC_PROBE_REACTION) || bi < 0 || !m->bodies[bi]->meshfields) continue;
+    if (pr->type == FC_PROBE_DISPLACEMENT && m->probe_node[p] < 0 && !pr->group[0]) continue; /* a rigidly placed body's: no node */
+    n = pr->type == FC_PROBE_DISPLACEMENT && m->probe_node[p] >= 0 ? 1 : m->probe_group[p].nnodes;
+    PetscCall(PetscMalloc1(3 * n, &dof));
+    for (PetscInt i = 0; i < n; i++)
+      for (int j = 0; j < 3; j++) dof[3 * i + j] = 3 * (n == 1 && m->probe_node[p] >= 0 ? m->probe_node[p] : m->probe_group[p].nodes[i]) + j;
+    PetscCall(FcVecPickCreate(m->bodies[bi]->u, 3 * n, dof, &m->probe_pick[p]));
+    PetscCall(PetscFree(dof));
+    picked += 3 * n;
+    whole += FcBodyNDof(m->bodies[bi]);
+  }
+  PetscCall(PetscInfo(
+    NULL, "probes read %" PetscInt_FMT " reals of u and the reactions per evaluation (a vector gathered whole per probe: %" PetscInt_FMT ")\n", picked, whole));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
 {
   PetscInt ncols = 0;
@@ -260,6 +291,7 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
   }
   for (PetscInt bi = 0; bi < m->nbodies; bi++)
     if (m->bodies[bi]->meshfields) PetscCall(ProbeNodes_Private(c, m, bi));
+  PetscCall(ProbePicks_Private(m));
   PetscFunctionReturn(0);
 }
 
@@ -275,6 +307,9 @@ PetscErrorCode FcModelDestroy(FcModel *m)
   if (m->probe_group)
     for (PetscInt p = 0; p < m->c->nprobes; p++) PetscCall(PetscFree(m->probe_group[p].weight));
   PetscCall(PetscFree(m->probe_group));
+  if (m->probe_pick)
+    for (PetscInt p = 0; p < m->c->nprobes; p++) PetscCall(FcVecPickDestroy(&m->probe_pick[p]));
+  PetscCall(PetscFree(m->probe_pick));
   PetscCall(PetscMemzero(m, sizeof *m));
   PetscFunctionReturn(0);
 }
@@ -288,9 +323,11 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
   for (PetscInt p = 0; p < c->nprobes; p++) {
     const FcCaseProbe *pr = &c->probes[p];
     PetscInt           bi = m->probe_body[p];
+    FcVecPick         *pk = &m->probe_pick[p];
+    PetscCheck(pk->val || (pr->type != FC_PROBE_REACTION && (pr->type != FC_PROBE_DISPLACEMENT || m->bodies[bi]->placed)), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+      "probe %s: its degrees of freedom were not picked (ProbePicks_Private)", pr->name);
     switch (pr->type) {
     case FC_PROBE_DISPLACEMENT: {
-      FcVecAll         ua;
       const FcNodeSet *set  = &m->probe_group[p];
       PetscReal        s[3] = {0, 0, 0};
       if (m->bodies[bi]->placed) { /* a body that moves rigidly: its translation at the end of the last step */
@@ -298,24 +335,21 @@ PetscErrorCode FcModelProbes(FcModel *m, const FcContactView *cv, PetscReal *val
         ProbeVector_Private(pr, s, values, &k);
         break;
       }
-      /* on several ranks every rank gathers u and sums in the same order as one rank: the
-       * probe row is the same on every rank (the verdict reads it) */
-      PetscCall(FcVecAllBegin(m->bodies[bi]->u, &ua));
+      /* on several ranks every rank receives the probe's DoFs and sums in the same order as one
+       * rank: the probe row is the same on every rank (the verdict reads it) */
+      PetscCall(FcVecPickRead(pk, m->bodies[bi]->u));
       if (m->probe_node[p] >= 0)
-        for (int j = 0; j < 3; j++) s[j] = ua.a[3 * m->probe_node[p] + j];
+        for (int j = 0; j < 3; j++) s[j] = pk->val[j];
       else
         for (PetscInt i = 0; i < set->nnodes; i++)
-          for (int j = 0; j < 3; j++) s[j] += set->weight[i] * ua.a[3 * set->nodes[i] + j];
-      PetscCall(FcVecAllEnd(&ua));
+          for (int j = 0; j < 3; j++) s[j] += set->weight[i] * pk->val[3 * i + j];
       ProbeVector_Private(pr, s, values, &k);
     } break;
     case FC_PROBE_REACTION: {
-      FcVecAll  r;
       PetscReal s[3] = {0, 0, 0};
-      PetscCall(FcVecAllBegin(m->bodies[bi]->reaction, &r));
+      PetscCall(FcVecPickRead(pk, m->bodies[bi]->reaction));
       for (PetscInt i = 0; i < m->probe_group[p].nnodes; i++)
-        for (int j = 0; j < 3; j++) s[j] += r.a[3 * m->probe_group[p].nodes[i] + j];
-      PetscCall(FcVecAllEnd(&r));
+        for (int j = 0; j < 3; j++) s[j] += pk->val[3 * i + j];
       ProbeVector_Private(pr, s, values, &k);
     } break;
     case FC_PROBE_CONTACT_FORCE: {

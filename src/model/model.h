@@ -57,6 +57,7 @@ typedef struct {
   PetscInt  *probe_node;  /* displacement probes: node index, else -1 */
   PetscInt  *probe_body;  /* body index, -1 = all bodies */
   FcNodeSet *probe_group; /* reaction probes */
+  FcVecPick *probe_pick;  /* displacement and reaction probes on a deformable body: the DoFs read */
 } FcModel;
 
 /* The current contacts as plain data (filled by the contact step): contact point x (3m), frame

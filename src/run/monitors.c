@@ -192,14 +192,14 @@ static PetscErrorCode WriteFields_Private(FcModel *m, FieldsMon *fm, FcOutput ou
     PetscCall(FcBodyVonMises(m->bodies[b], fm->vm[b]));
     /* one rank: the vectors' own arrays, in the mesh's order. Several: each rank's block of the
      * mesh's order goes to run.h5 (written collectively); the VTK files, rank 0's, take every
-     * node, gathered (FcVecAll, collective) */
+     * node, gathered to rank 0 alone (FcVecRootBegin, collective; before, to every rank) */
     if (size > 1) {
       PetscCall(FieldsBlockGet_Private(fm, b, FcBodyU(m->bodies[b]), fm->ublock[b], &f[k].u_block));
       PetscCall(FieldsBlockGet_Private(fm, b, FcBodyV(m->bodies[b]), fm->vblock[b], &f[k].v_block));
     }
     if (size == 1 || vtk) {
-      PetscCall(FcVecAllBegin(FcBodyU(m->bodies[b]), &u[b]));
-      PetscCall(FcVecAllBegin(FcBodyV(m->bodies[b]), &v[b]));
+      PetscCall(FcVecRootBegin(FcBodyU(m->bodies[b]), &u[b]));
+      PetscCall(FcVecRootBegin(FcBodyV(m->bodies[b]), &v[b]));
     }
     f[k].u  = u[b].a;
     f[k].v  = v[b].a;

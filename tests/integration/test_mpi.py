@@ -332,6 +332,13 @@ for x in p.stdout.splitlines() + p.stderr.splitlines():
 figure("cantilever, 3 ranks: u read by the assembly per rank, of the body's DoFs: %s" % " ".join("%d/%d" % seen[r] for r in sorted(seen)))
 check(p.returncode == 0 and len(seen) == 3 and all(k < n for k, n in seen.values()) and sum(k for k, n in seen.values()) >= max(n for k, n in seen.values()),
       "cantilever, 3 ranks: each rank's assembly reads u at its elements' nodes only, fewer than all DoFs, together all of them (%s)" % seen)
+# the probes read their DoFs only (src/model/model.c ProbePicks_Private, FcVecPick): the tip node's 3
+# and the fixed face's reactions, not u and the reactions gathered whole to every rank per probe and
+# step (the probes above equal the 1-rank ones with it)
+picks = [x.split("evaluation")[0].split("probes read")[1].split()[0] + " " + x.split("per probe:")[1].strip(" )") for x in p.stderr.splitlines() + p.stdout.splitlines() if "probes read" in x]
+figure("cantilever, 3 ranks: reals each rank receives per probe evaluation: %s (before, the vectors gathered whole: %s)" % (picks[0].split()[0] if picks else "?", picks[0].split()[1] if picks else "?"))
+check(len(picks) == 3 and all(int(x.split()[0]) * 10 <= int(x.split()[1]) for x in picks),
+      "cantilever, 3 ranks: every rank's probes receive their DoFs only, under a tenth of the whole vectors (%s)" % picks)
 # a nonlinear material in large deformation (tip 0.74 m on a 1 m beam), gravity, a pressure and a
 # prescribed displacement: every Newton step converges quadratically to a relative residual of
 # ~1e-13 on either side (stats.csv), so both runs sit within cond(A) x 1e-13 of one solution
