@@ -434,7 +434,16 @@ static PetscErrorCode JobTake_Private(LaggedBody *lb)
   Lagged    *L = lb->L;
 
   PetscFunctionBegin;
-  if (j->running) PetscCheck(!pthread_join(j->thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join the refresh thread");
+  if (j->running) {
+    const PetscBool busy = (PetscBool)!atomic_load(&j->done);
+    PetscLogDouble  t0, t1;
+    PetscCall(PetscTime(&t0));
+    PetscCheck(!pthread_join(j->thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join the refresh thread");
+    PetscCall(PetscTime(&t1));
+    /* the step waited for the refresh (delay too short for the cores the thread got): -info says how long */
+    if (busy)
+      PetscCall(PetscInfo(NULL, "Body %s: step %d waited %g s for the refresh of step %d\n", FcBodyName(lb->body), (int)L->step, t1 - t0, (int)j->step));
+  }
   j->running = PETSC_FALSE;
   PetscCall(PetscFree(j->p));
   PetscCall(PetscFree2(j->i, j->x));
