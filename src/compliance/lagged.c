@@ -54,6 +54,7 @@
 #include "compliance.h"
 #include "../core/mat3.h"
 #include <cholmod.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -433,7 +434,16 @@ static PetscErrorCode JobTake_Private(LaggedBody *lb)
   Lagged    *L = lb->L;
 
   PetscFunctionBegin;
-  if (j->running) PetscCheck(!pthread_join(j->thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join the refresh thread");
+  if (j->running) {
+    const PetscBool busy = (PetscBool)!atomic_load(&j->done);
+    PetscLogDouble  t0, t1;
+    PetscCall(PetscTime(&t0));
+    PetscCheck(!pthread_join(j->thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join the refresh thread");
+    PetscCall(PetscTime(&t1));
+    /* the step waited for the refresh (delay too short for the cores the thread got): -info says how long */
+    if (busy)
+      PetscCall(PetscInfo(NULL, "Body %s: step %d waited %g s for the refresh of step %d\n", FcBodyName(lb->body), (int)L->step, t1 - t0, (int)j->step));
+  }
   j->running = PETSC_FALSE;
   PetscCall(PetscFree(j->p));
   PetscCall(PetscFree2(j->i, j->x));
@@ -1019,6 +1029,36 @@ static PetscErrorCode BeginStep_Lagged(FcCompliance c)
   PetscFunctionReturn(0);
 }
 
+/* compliance.async: OpenBLAS on one thread for the run. The refresh thread is the paper's second
+ * CPU (courtecuisse §IV-A: the factorization on another core while the simulation goes on), and
+ * OpenBLAS's pool would take that core: after each threaded call its threads spin (sched_yield) for
+ * about 0.1 s before they sleep, and the Newton matrix's A = c_K K + c_M M (MatAXPY, a daxpy over
+ * nnz(A) values: threaded past 10,000) wakes it at every assembly of K, so it never sleeps. On 2
+ * cores the main thread, the refresh thread and the spinning pool then share them: Fig. 4 cube
+ * refine 2, 300 steps, the step total 3.93 s → 2.40 s and the system time (the spin's syscalls)
+ * 3.2 s → 0.1 s with OPENBLAS_NUM_THREADS=1, while exact's step is the same either way (7.2 s; no
+ * BLAS-3 work of this size gains from a second thread). Nothing of an async run needs BLAS threads:
+ * its solves are CHOLMOD's simplicial ones (no BLAS) and it makes no MUMPS factorization. Looked up
+ * at run time: with the reference BLAS there is no pool and nothing to do.
+ * -fc_lagged_blas_single false leaves OpenBLAS as it is (comparisons). */
+static PetscErrorCode BlasSingle_Private(void)
+{
+  PetscBool single = PETSC_TRUE;
+  void     *self, *sym;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_lagged_blas_single", &single, NULL));
+  if (!single || !(self = dlopen(NULL, RTLD_LAZY))) PetscFunctionReturn(0);
+  if ((sym = dlsym(self, "openblas_set_num_threads"))) {
+    void (*set)(int);
+    memcpy(&set, &sym, sizeof set); /* a data pointer to a function pointer, without the cast ISO C leaves undefined */
+    set(1);
+    PetscCall(PetscInfo(NULL, "compliance lagged async: OpenBLAS set to one thread (the refresh thread's core)\n"));
+  }
+  (void)dlclose(self);
+  PetscFunctionReturn(0);
+}
+
 /* compliance.async: the two cholmod_common (the main thread's, the worker's) and the worker's choices. */
 static PetscErrorCode CholmodSetUp_Private(LaggedBody *lb)
 {
@@ -1114,6 +1154,7 @@ static PetscErrorCode SetUpBody_Private(Lagged *L, PetscInt b, KSP ksp)
    * above, as body_deformable.c does for the direct solver's; FcBodyKrylovSolve keeps them */
   PetscCall(KSPSetFromOptions(ksp));
   if (L->async) {
+    PetscCall(BlasSingle_Private());
     PetscCall(CholmodSetUp_Private(lb));
     PetscCall(PetscMalloc1(3 * lb->nnodes, &lb->job.X0));
   }

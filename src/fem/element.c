@@ -304,12 +304,15 @@ static PetscErrorCode ElementInternal_Private(
   for (PetscInt g = 0; g < ep.q.n; g++) {
     const PetscReal wd = ep.q.w[g] * ep.detJ[g], *dNdX = ep.dNdX[g], *F = ep.F[g];
     if (md && (fe || Ke)) PetscCall(MeanDilatationPoint(mat, &ep, g, wd, p, dv, fe, Ke));
-    if (We) {
+    if (We && fe && mat->ops.energystress) { /* one evaluation for both (material.h) */
+      PetscCall((*mat->ops.energystress)(mat, F, R, &W, P));
+      *We += wd * W;
+    } else if (We) {
       PetscCall((*mat->ops.energy)(mat, F, R, &W));
       *We += wd * W;
     }
     if (fe) {
-      PetscCall((*mat->ops.stress)(mat, F, R, P));
+      if (!We || !mat->ops.energystress) PetscCall((*mat->ops.stress)(mat, F, R, P));
       for (PetscInt a = 0; a < npe; a++)
         for (int i = 0; i < 3; i++) fe[3 * a + i] += wd * (P[3 * i] * dNdX[3 * a] + P[3 * i + 1] * dNdX[3 * a + 1] + P[3 * i + 2] * dNdX[3 * a + 2]);
     }

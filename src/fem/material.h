@@ -56,6 +56,10 @@ struct _FcMaterialOps {
   PetscErrorCode (*energy)(FcMaterial, const PetscReal F[9], const PetscReal R[9], PetscReal *W);
   /* First Piola–Kirchhoff stress P (row-major P[3*i+J]). */
   PetscErrorCode (*stress)(FcMaterial, const PetscReal F[9], const PetscReal R[9], PetscReal P[9]);
+  /* Optional (NULL: energy, then stress): W and P of one evaluation, the same values as the two
+   * ops give. The residual asks for both at every Newton iterate, and a hyperelastic model's W
+   * needs only what P computes anyway (J, the invariants, J^(−2/3)): one evaluation, not two. */
+  PetscErrorCode (*energystress)(FcMaterial, const PetscReal F[9], const PetscReal R[9], PetscReal *W, PetscReal P[9]);
   /* A[(3*i+J)*9 + 3*k+L] = ∂P_iJ/∂F_kL (with R held fixed for frame-based models). */
   PetscErrorCode (*tangent)(FcMaterial, const PetscReal F[9], const PetscReal R[9], PetscReal A[81]);
   /* Decoupled models only (NULL otherwise): the volumetric energy U(J) per reference volume and

@@ -109,6 +109,14 @@ static PetscErrorCode Stress_MooneyRivlin(FcMaterial mat, const PetscReal F[9], 
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode EnergyStress_MooneyRivlin(FcMaterial mat, const PetscReal F[9], const PetscReal R[9], PetscReal *W, PetscReal P[9])
+{
+  PetscFunctionBegin;
+  (void)R;
+  PetscCall(FcMooneyRivlinEval(mat, mat->C10, mat->C01, F, W, P, NULL));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Tangent_MooneyRivlin(FcMaterial mat, const PetscReal F[9], const PetscReal R[9], PetscReal A[81])
 {
   PetscFunctionBegin;
@@ -159,13 +167,14 @@ static PetscErrorCode Create_MooneyRivlin(FcMaterial mat, const FcMaterialParams
   mat->C01   = C01;
   mat->kappa = kappa;
   PetscCall(FcMaterialSetVolumetric(mat, p));
-  mat->data           = NULL;
-  mat->ops.frame      = NULL;
-  mat->ops.energy     = Energy_MooneyRivlin;
-  mat->ops.stress     = Stress_MooneyRivlin;
-  mat->ops.tangent    = Tangent_MooneyRivlin;
-  mat->ops.volumetric = FcVolumetricQuadratic;
-  mat->ops.destroy    = NULL;
+  mat->data             = NULL;
+  mat->ops.frame        = NULL;
+  mat->ops.energy       = Energy_MooneyRivlin;
+  mat->ops.stress       = Stress_MooneyRivlin;
+  mat->ops.energystress = EnergyStress_MooneyRivlin;
+  mat->ops.tangent      = Tangent_MooneyRivlin;
+  mat->ops.volumetric   = FcVolumetricQuadratic;
+  mat->ops.destroy      = NULL;
   PetscFunctionReturn(0);
 }
 

@@ -30,6 +30,14 @@ static PetscErrorCode Stress_NeoHookean(FcMaterial mat, const PetscReal F[9], co
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode EnergyStress_NeoHookean(FcMaterial mat, const PetscReal F[9], const PetscReal R[9], PetscReal *W, PetscReal P[9])
+{
+  PetscFunctionBegin;
+  (void)R;
+  PetscCall(FcMooneyRivlinEval(mat, 0.5 * mat->mu, 0.0, F, W, P, NULL));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Tangent_NeoHookean(FcMaterial mat, const PetscReal F[9], const PetscReal R[9], PetscReal A[81])
 {
   PetscFunctionBegin;
@@ -47,13 +55,14 @@ static PetscErrorCode Create_NeoHookean(FcMaterial mat, const FcMaterialParams *
   PetscFunctionBegin;
   PetscCall(FcMaterialSetENu(mat, p));
   PetscCall(FcMaterialSetVolumetric(mat, p));
-  mat->data           = NULL;
-  mat->ops.frame      = NULL;
-  mat->ops.energy     = Energy_NeoHookean;
-  mat->ops.stress     = Stress_NeoHookean;
-  mat->ops.tangent    = Tangent_NeoHookean;
-  mat->ops.volumetric = FcVolumetricQuadratic;
-  mat->ops.destroy    = NULL;
+  mat->data             = NULL;
+  mat->ops.frame        = NULL;
+  mat->ops.energy       = Energy_NeoHookean;
+  mat->ops.stress       = Stress_NeoHookean;
+  mat->ops.energystress = EnergyStress_NeoHookean;
+  mat->ops.tangent      = Tangent_NeoHookean;
+  mat->ops.volumetric   = FcVolumetricQuadratic;
+  mat->ops.destroy      = NULL;
   PetscFunctionReturn(0);
 }
 
