@@ -73,12 +73,23 @@ struct _p_FcContactStep {
   PetscInt64    gcheck[2]; /* -fc_contact_ranks_check_ghost, over the run: detections compared, differing */
   PetscInt      rrecv;     /* contacts whose r this rank received at the last correction (rank 0: m, its solve's) */
   PetscInt64    qrecv;     /* reals of dx and rate this rank received for q at the last correction (rank 0's alone) */
+  /* the contact list on several ranks (contact_mpi.c FcContactStepRanksDistribute_Private): rank 0
+   * holds the whole list (mg = m); another rank the contacts it touches, gidx their indices in rank
+   * 0's list, and the skeleton of W's columns (ggptr, ggcon, gkcol: FcContactJacobian); ginv the
+   * bodies involved in the whole list (the solves are collective). One rank: mg = m, the rest NULL. */
+  PetscInt   mg;
+  PetscInt  *gidx;
+  PetscInt  *ggptr, *ggcon, *gkcol, gnkeep;
+  PetscBool *ginv;
+  PetscInt64 lrecv; /* bytes this rank received for the contact list at the last correction (records, contacts, skeleton) */
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
  * target nodes and weights, frame, gap, xc, key). */
 PetscErrorCode FcContactStepDetect_Private(FcContactStep cs);
 PetscErrorCode FcContactStepListDestroy_Private(FcContactStep cs);
+/* room for m contacts in the list (contact_detect.c) */
+PetscErrorCode FcContactStepReserve_Private(FcContactStep cs, PetscInt m);
 
 /* contact_step.c's stages, shared with contact_linearize.c */
 PetscErrorCode FcContactStepJacobian_Private(FcContactStep cs);
@@ -128,7 +139,12 @@ PetscErrorCode FcContactStepRanksBcastForce_Private(PetscScalar f[], PetscInt n)
  * (those of the nodes it owns; every point on one rank, *own NULL, else free *own);
  * GatherDetection, every rank's detections of each pass gathered to every rank. */
 PetscErrorCode FcContactStepRanksPoints_Private(FcContactStep cs, const FcContactPair *P, PetscInt *n, const PetscInt **pts, PetscInt **own);
-PetscErrorCode FcContactStepRanksGatherDetection_Private(PetscInt npairs, FcProximity **outs, PetscInt *nouts);
+PetscErrorCode FcContactStepRanksGatherDetection_Private(FcContactStep cs, FcProximity **outs, PetscInt *nouts);
+/* After detection (collective): rank 0, which holds the whole list, forms H, then sends every other
+ * rank the contacts it touches (and, of a mortar pass, its own points' final records for the next
+ * detection) and W's column skeleton; that rank forms H of its contacts. *hdone: H is formed. One
+ * rank: mg = m, nothing else. */
+PetscErrorCode FcContactStepRanksDistribute_Private(FcContactStep cs, PetscBool *hdone);
 /* The narrow phase of pass P for this rank's points against ghosted targets: the faces within the
  * search radius, in a tree over that subset; on one rank the whole tree. */
 PetscErrorCode FcContactStepRanksFind_Private(

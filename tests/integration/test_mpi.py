@@ -223,7 +223,7 @@ def compare_h5(name, n, ref, run, rtol, probe_scale, frame_ties=False):
         check(f1.read() == f2.read(), "%s, %d ranks: run.xdmf is the 1-rank file (one dataset per body)" % (name, n))
 
 
-G = 6  # the view's groups per rank (below)
+G = 7  # the view's groups per rank (below)
 
 
 def ghost_checked(name, n, err, fewer=False):
@@ -263,6 +263,21 @@ def r_sent(name, n, f, fewer):
     q = [v[G * i + 5][0] for i in range(len(v) // G)]
     figure("%s, %d ranks: reals of dx and rate received for q per rank: %s" % (name, n, " ".join(map(str, q))))
     check(len(q) == n and q[0] > 0 and q[0] % 6 == 0 and not any(q[1:]), "%s, %d ranks: only rank 0 receives dx and rate for q, whole nodes (%s)" % (name, n, q))
+    held(name, n, v, m, fewer)
+
+
+def held(name, n, v, m, fewer):
+    """The contact list held by its ranks (doc/mpi.md "Contact"): in the view's seventh group per
+    rank, "list-contacts-held/bytes-received", rank 0 (which builds the list from every detection and
+    solves) holds all m contacts; every other rank exactly the contacts its share touches (the fourth
+    group's W-rows-touched, counted by the view from that rank's H and the ownership) and received
+    bytes for them. Before, every rank held the whole list (m), received every other rank's
+    detection records, and its H, r and u were sized by m."""
+    lst = [v[G * i + 6] for i in range(len(v) // G)]
+    figure("%s, %d ranks: contact list held per rank, contacts/bytes received (of m = %d): %s" % (name, n, m, " ".join("%d/%d" % tuple(x) for x in lst)))
+    check(len(lst) == n and lst[0][0] == m and all(lst[i][0] == v[G * i + 2][0] and lst[i][1] > 0 for i in range(1, n)),
+          "%s, %d ranks: rank 0 holds the whole contact list, every other rank exactly the contacts it touches (%s)" % (name, n, lst))
+    check(not fewer or all(lst[i][0] < m for i in range(1, n)), "%s, %d ranks: each rank other than 0 holds fewer than the m = %d contacts (%s)" % (name, n, m, lst))
 
 
 def compare(name, case, extra, rtol=RTOL, frame_ties=False, ghost=False, fewer=()):
@@ -398,6 +413,10 @@ for n in (2, 3):
     check(len(v) == G * n and all(v[G * i + 1][1] < v[G * i + 1][2] for i in range(n)), "two_blocks, %d ranks: each rank's narrow phase holds fewer target faces than the whole surfaces (%s)" % (n, hold))
     check(len(v) == G * n and v[2][1] == m and v[3] == [whole, 0] and all(v[G * i + 2][1] == v[G * i + 2][0] and 0 < v[G * i + 3][0] <= 9 * m * v[G * i + 2][1] + 9 and v[G * i + 3][1] > 8 * (v[G * i + 3][0] - 9) for i in range(1, n)),
           "two_blocks, %d ranks: W gathered to rank 0 as rows: rank 0 holds the whole W, each other rank only the rows its share touches, and sends them (%s)" % (n, hold))
+    # the contact list held by its ranks: rank 0 the whole list, every other rank exactly its touched
+    # contacts; at 3 ranks rank 2's share touches fewer than m (18 of 41 at the last correction)
+    held("two_blocks", n, v, m, False)
+    check(n == 2 or any(v[G * i + 6][0] < m for i in range(1, n)), "two_blocks, 3 ranks: a rank other than 0 holds fewer than the m = %d contacts (%s)" % (m, hold))
 for strat in ("precomputed", "schur", "lagged"):
     refused("compliance " + strat, ["run", TWO, "-q", "--set", 'compliance.type="%s"' % strat], ["two_blocks.json", "compliance.type", strat, "one process"])
 for lin in ("once", "fast"):
