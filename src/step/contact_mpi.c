@@ -461,49 +461,97 @@ static PetscErrorCode Recipients_Private(FcContactStep cs, PetscMPIInt size, Pet
   PetscFunctionReturn(0);
 }
 
-/* Contact a of the list packed for another rank: its index in the whole list, pass, contactor
- * point, target count, key and target nodes (ints), then target weights, frame, gap and target
- * point (reals); Unpack_Private is its inverse into place a of that rank's list. */
-static void Pack_Private(FcContactStep cs, PetscInt a, PetscInt64 *iv, size_t *ni, PetscReal *rv, size_t *nr)
+/* Whether rank r rebuilds contact a from its own detection record: it owns the contactor point (it
+ * detected it and keeps the record, contact_detect.c) and the pass is not mortar (a mortar contact's
+ * target nodes, weights and frame are made after the record); then only its place, pass and point
+ * travel. */
+static PetscErrorCode FromRecord_Private(FcContactStep cs, PetscMPIInt size, PetscMPIInt r, PetscInt a, PetscBool *rec)
+{
+  const FcContactPair *P = &cs->pairs[cs->pair[a]];
+  PetscMPIInt          o;
+
+  PetscFunctionBegin;
+  PetscCall(DofOwner_Private(cs->model->bodies[P->A], size, 3 * cs->point[a], &o));
+  *rec = (PetscBool)(o == r && !P->mortar);
+  PetscFunctionReturn(0);
+}
+
+/* Contact a of the list packed for rank r: its index in the whole list, pass, contactor point and
+ * target count (ints; −1: r rebuilds it from its own record, FromRecord_Private), then the target
+ * nodes (ints) and target weights, frame, gap and target point (reals). The key is the pass's and
+ * the point's (contact_detect.c AddContact_Private): not sent. Unpack_Private is the inverse into
+ * place a of that rank's list. */
+static PetscErrorCode Pack_Private(FcContactStep cs, PetscMPIInt size, PetscMPIInt r, PetscInt a, PetscInt *iv, size_t *ni, PetscReal *rv, size_t *nr)
 {
   const PetscInt nt = cs->nt[a];
+  PetscBool      rec;
 
+  PetscFunctionBegin;
+  PetscCall(FromRecord_Private(cs, size, r, a, &rec));
   iv[(*ni)++] = a;
   iv[(*ni)++] = cs->pair[a];
   iv[(*ni)++] = cs->point[a];
-  iv[(*ni)++] = nt;
-  iv[(*ni)++] = cs->key[a];
+  iv[(*ni)++] = rec ? -1 : nt;
+  if (rec) PetscFunctionReturn(0);
   for (PetscInt j = 0; j < nt; j++) iv[(*ni)++] = cs->tnodes[FC_CONTACT_MAXT * a + j];
   for (PetscInt j = 0; j < nt; j++) rv[(*nr)++] = cs->tw[FC_CONTACT_MAXT * a + j];
   for (int k = 0; k < 9; k++) rv[(*nr)++] = cs->frame[9 * a + k];
   rv[(*nr)++] = cs->gap[a];
   for (int k = 0; k < 3; k++) rv[(*nr)++] = cs->xc[3 * a + k];
+  PetscFunctionReturn(0);
 }
 
-static void Unpack_Private(FcContactStep cs, PetscInt a, const PetscInt64 *iv, size_t *ni, const PetscReal *rv, size_t *nr)
+static PetscErrorCode Unpack_Private(FcContactStep cs, PetscInt a, const PetscInt *iv, size_t *ni, const PetscReal *rv, size_t *nr)
 {
-  PetscInt nt;
+  PetscInt             nt;
+  const FcContactPair *P;
 
-  cs->gidx[a]  = (PetscInt)iv[(*ni)++];
-  cs->pair[a]  = (PetscInt)iv[(*ni)++];
-  cs->point[a] = (PetscInt)iv[(*ni)++];
-  nt = cs->nt[a] = (PetscInt)iv[(*ni)++];
-  cs->key[a]     = iv[(*ni)++];
-  for (PetscInt j = 0; j < nt; j++) cs->tnodes[FC_CONTACT_MAXT * a + j] = (PetscInt)iv[(*ni)++];
+  PetscFunctionBegin;
+  cs->gidx[a]   = iv[(*ni)++];
+  cs->pair[a]   = iv[(*ni)++];
+  cs->point[a]  = iv[(*ni)++];
+  nt            = iv[(*ni)++];
+  P             = &cs->pairs[cs->pair[a]];
+  cs->key[a]    = (PetscInt64)P->index * (PetscInt64)1000000000 + cs->point[a]; /* AddContact_Private's */
+  cs->status[a] = FC_CONTACT_SEPARATED;
+  if (nt < 0) { /* from this rank's own record (P->prev, sorted by point), as AddContact_Private does */
+    PetscInt lo = 0, hi = P->nprev - 1, i = -1;
+    while (lo <= hi && i < 0) {
+      const PetscInt mid = (lo + hi) / 2;
+      if (P->prev[mid].point == cs->point[a]) i = mid;
+      else if (P->prev[mid].point < cs->point[a]) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    PetscCheck(
+      i >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Contact %" PetscInt_FMT " of node %" PetscInt_FMT ": no record of this rank's", cs->gidx[a], cs->point[a]);
+    cs->nt[a] = 3;
+    for (int k = 0; k < 3; k++) {
+      cs->tnodes[FC_CONTACT_MAXT * a + k] = P->prev[i].nodes[k];
+      cs->tw[FC_CONTACT_MAXT * a + k]     = P->prev[i].bary[k];
+      cs->frame[9 * a + k]                = P->prev[i].n[k];
+      cs->frame[9 * a + 3 + k]            = P->prev[i].t1[k];
+      cs->frame[9 * a + 6 + k]            = P->prev[i].t2[k];
+      cs->xc[3 * a + k]                   = P->prev[i].xc[k];
+    }
+    cs->gap[a] = P->prev[i].gap;
+    PetscFunctionReturn(0);
+  }
+  cs->nt[a] = nt;
+  for (PetscInt j = 0; j < nt; j++) cs->tnodes[FC_CONTACT_MAXT * a + j] = iv[(*ni)++];
   for (PetscInt j = 0; j < nt; j++) cs->tw[FC_CONTACT_MAXT * a + j] = rv[(*nr)++];
   for (int k = 0; k < 9; k++) cs->frame[9 * a + k] = rv[(*nr)++];
   cs->gap[a] = rv[(*nr)++];
   for (int k = 0; k < 3; k++) cs->xc[3 * a + k] = rv[(*nr)++];
-  cs->status[a] = FC_CONTACT_SEPARATED;
+  PetscFunctionReturn(0);
 }
 
 /* Rank 0 sends every other rank its contacts (Recipients_Private), packed (Pack_Private): one
  * MPI_Scatter of the counts, then two messages per rank; that rank's list becomes them. */
 static PetscErrorCode SendList_Private(FcContactStep cs, PetscMPIInt size, PetscMPIInt rank)
 {
-  PetscInt64 *cnt = NULL, mine[3], *iv = NULL;
-  PetscReal  *rv  = NULL;
-  PetscInt   *ptr = NULL, *list = NULL;
+  PetscInt64 *cnt = NULL, mine[3];
+  PetscInt   *iv = NULL, *ptr = NULL, *list = NULL;
+  PetscReal  *rv = NULL;
   size_t      ni = 0, nr = 0, imax = 0, rmax = 0;
   const int   tag = 2911;
 
@@ -513,8 +561,10 @@ static PetscErrorCode SendList_Private(FcContactStep cs, PetscMPIInt size, Petsc
     PetscCall(PetscCalloc1(3 * (size_t)size, &cnt));
     for (PetscMPIInt r = 1; r < size; r++) {
       for (PetscInt k = ptr[r]; k < ptr[r + 1]; k++) {
-        cnt[3 * r + 1] += 5 + cs->nt[list[k]];
-        cnt[3 * r + 2] += 13 + cs->nt[list[k]];
+        PetscBool rec;
+        PetscCall(FromRecord_Private(cs, size, r, list[k], &rec));
+        cnt[3 * r + 1] += 4 + (rec ? 0 : cs->nt[list[k]]);
+        cnt[3 * r + 2] += rec ? 0 : 13 + cs->nt[list[k]];
       }
       cnt[3 * r] = ptr[r + 1] - ptr[r];
       imax       = PetscMax(imax, (size_t)cnt[3 * r + 1]);
@@ -526,20 +576,20 @@ static PetscErrorCode SendList_Private(FcContactStep cs, PetscMPIInt size, Petsc
     PetscCall(PetscMalloc2(imax + 1, &iv, rmax + 1, &rv));
     for (PetscMPIInt r = 1; r < size; r++) {
       ni = nr = 0;
-      for (PetscInt k = ptr[r]; k < ptr[r + 1]; k++) Pack_Private(cs, list[k], iv, &ni, rv, &nr);
+      for (PetscInt k = ptr[r]; k < ptr[r + 1]; k++) PetscCall(Pack_Private(cs, size, r, list[k], iv, &ni, rv, &nr));
       PetscCheck(
         ni <= (size_t)PETSC_MPI_INT_MAX && nr <= (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many contacts to send to rank %d", (int)r);
-      PetscCallMPI(MPI_Send(iv, (PetscMPIInt)ni, MPIU_INT64, r, tag, PETSC_COMM_WORLD));
+      PetscCallMPI(MPI_Send(iv, (PetscMPIInt)ni, MPIU_INT, r, tag, PETSC_COMM_WORLD));
       PetscCallMPI(MPI_Send(rv, (PetscMPIInt)nr, MPIU_REAL, r, tag + 1, PETSC_COMM_WORLD));
     }
   } else {
     PetscCall(PetscMalloc2((size_t)mine[1] + 1, &iv, (size_t)mine[2] + 1, &rv));
-    PetscCallMPI(MPI_Recv(iv, (PetscMPIInt)mine[1], MPIU_INT64, 0, tag, PETSC_COMM_WORLD, MPI_STATUS_IGNORE));
+    PetscCallMPI(MPI_Recv(iv, (PetscMPIInt)mine[1], MPIU_INT, 0, tag, PETSC_COMM_WORLD, MPI_STATUS_IGNORE));
     PetscCallMPI(MPI_Recv(rv, (PetscMPIInt)mine[2], MPIU_REAL, 0, tag + 1, PETSC_COMM_WORLD, MPI_STATUS_IGNORE));
     PetscCall(FcContactStepReserve_Private(cs, (PetscInt)mine[0]));
-    for (PetscInt a = 0; a < (PetscInt)mine[0]; a++) Unpack_Private(cs, a, iv, &ni, rv, &nr);
+    for (PetscInt a = 0; a < (PetscInt)mine[0]; a++) PetscCall(Unpack_Private(cs, a, iv, &ni, rv, &nr));
     cs->m = (PetscInt)mine[0];
-    cs->lrecv += 3 * (PetscInt64)sizeof(PetscInt64) + mine[1] * (PetscInt64)sizeof(PetscInt64) + mine[2] * (PetscInt64)sizeof(PetscReal);
+    cs->lrecv += 3 * (PetscInt64)sizeof(PetscInt64) + mine[1] * (PetscInt64)sizeof(PetscInt) + mine[2] * (PetscInt64)sizeof(PetscReal);
   }
   PetscCall(PetscFree2(iv, rv));
   PetscCall(PetscFree(cnt));
@@ -550,46 +600,53 @@ static PetscErrorCode SendList_Private(FcContactStep cs, PetscMPIInt size, Petsc
 
 /* W's column skeleton from rank 0's whole H to every rank (the solves are collective: every rank
  * solves the same columns, FcComplianceDelassusByOperator): the bodies involved, each body's
- * contacts (FcComplianceBodyContacts) and the kept columns, ints only (at most 5 per contact, against
- * the records it no longer receives). Another rank keeps them for its H (FcContactJacobian). */
+ * contacts (FcComplianceBodyContacts: the block-sparse pattern's groups) and each contact's pass,
+ * from which another rank forms the kept columns as FcContactStepJacobian_Private does (all three
+ * rows of a frictional contact, the normal one of a frictionless one); ints only, about 3 per
+ * contact, against a record's 160 bytes. Another rank keeps them for its H (FcContactJacobian). */
 static PetscErrorCode Skeleton_Private(FcContactStep cs, PetscMPIInt rank)
 {
-  const PetscInt nb   = cs->model->nbodies;
-  PetscInt       n[2] = {0, 0}, *gptr = NULL, *gcon = NULL, *inv;
+  const PetscInt nb = cs->model->nbodies;
+  PetscInt       n = 0, *gptr = NULL, *gcon = NULL, *inv, *gpair;
 
   PetscFunctionBegin;
   if (!rank) {
     PetscCall(FcComplianceBodyContacts(&cs->H, &gptr, &gcon));
-    n[0] = gptr[nb];
-    n[1] = cs->H.nkeep;
+    n = gptr[nb];
   }
-  PetscCallMPI(MPI_Bcast(n, 2, MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCall(PetscMalloc1(nb, &inv));
+  PetscCallMPI(MPI_Bcast(&n, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCall(PetscMalloc2(nb, &inv, cs->mg + 1, &gpair));
   for (PetscInt b = 0; b < nb; b++) inv[b] = rank ? 0 : cs->involved[b];
+  for (PetscInt a = 0; !rank && a < cs->mg; a++) gpair[a] = cs->pair[a];
   if (rank) {
     PetscCall(PetscFree(cs->ggptr));
     PetscCall(PetscFree(cs->ggcon));
     PetscCall(PetscFree(cs->gkcol));
     if (!cs->ginv) PetscCall(PetscMalloc1(nb, &cs->ginv));
     PetscCall(PetscMalloc1(nb + 1, &cs->ggptr));
-    PetscCall(PetscMalloc1(n[0] + 1, &cs->ggcon));
-    PetscCall(PetscMalloc1(n[1] + 1, &cs->gkcol));
-    gptr       = cs->ggptr;
-    gcon       = cs->ggcon;
-    cs->gnkeep = n[1];
+    PetscCall(PetscMalloc1(n + 1, &cs->ggcon));
+    PetscCall(PetscMalloc1(3 * cs->mg + 1, &cs->gkcol));
+    gptr = cs->ggptr;
+    gcon = cs->ggcon;
   }
   PetscCallMPI(MPI_Bcast(inv, (PetscMPIInt)nb, MPIU_INT, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Bcast(gptr, (PetscMPIInt)(nb + 1), MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Bcast(gcon, (PetscMPIInt)n[0], MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Bcast(rank ? cs->gkcol : (PetscInt *)cs->H.kcol, (PetscMPIInt)n[1], MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(gcon, (PetscMPIInt)n, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(gpair, (PetscMPIInt)cs->mg, MPIU_INT, 0, PETSC_COMM_WORLD));
   if (rank) {
     for (PetscInt b = 0; b < nb; b++) cs->ginv[b] = (PetscBool)inv[b];
-    cs->lrecv += (PetscInt64)(2 + 2 * nb + 1 + n[0] + n[1]) * (PetscInt64)sizeof(PetscInt);
+    cs->gnkeep = 0;
+    for (PetscInt a = 0; a < cs->mg; a++) {
+      const PetscBool fr = (PetscBool)(cs->pairs[gpair[a]].mu > 0); /* the passes are every rank's (the broad phase) */
+      for (int i = 0; i < 3; i++)
+        if (i == 0 || fr) cs->gkcol[cs->gnkeep++] = 3 * a + i;
+    }
+    cs->lrecv += (PetscInt64)(1 + 2 * nb + 1 + n + cs->mg) * (PetscInt64)sizeof(PetscInt);
   } else {
     PetscCall(PetscFree(gptr));
     PetscCall(PetscFree(gcon));
   }
-  PetscCall(PetscFree(inv));
+  PetscCall(PetscFree2(inv, gpair));
   PetscFunctionReturn(0);
 }
 

@@ -398,7 +398,7 @@ for n in (2, 3):
     check(p.returncode == 0 and len(owned) == n and min(owned) > 0, "two_blocks, %d ranks: every rank owns contactor nodes of contacts that carry force: the contact surface is split (%s)" % (n, last))
     # what each rank holds (the view's second line, after the whole W's reals, per rank
     # "detected/m faces-in-reach/ghosted/whole W-rows-touched/W-rows-held W-reals-held/bytes-sent
-    # r-contacts-received/bytes q-reals-received"):
+    # r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received"):
     # each contact detected by exactly one rank (its contactor node's owner); W gathered to rank 0
     # as rows: rank 0 holds all of W's rows (its reals: the whole W), every other rank exactly the
     # rows its share touches, in at most 9 m reals per row (+ one scratch block), and sends those
