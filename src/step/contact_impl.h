@@ -118,7 +118,7 @@ PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *
  * which form no q), which Read then hands for body b instead of its own arrays.
  * Apply: Hᵀ r into this rank's rows and the correction by the distributed solve (*done: it was
  * body b's; not for a body whose vectors are not partitioned). Share: after the solve on rank 0 alone (W
- * is summed there only; contact_step.c Solve_Private), its r, u and verdict broadcast. */
+ * is summed there only; contact_step.c Solve_Private), its verdict broadcast and r sent to the ranks its contacts touch. */
 PetscErrorCode FcContactStepRanksSetUp_Private(FcContactStep cs);
 PetscErrorCode FcContactStepRanksDestroy_Private(FcContactStep cs);
 PetscErrorCode FcContactStepRanksGather_Private(FcContactStep cs, PetscBool *skip);
@@ -137,7 +137,7 @@ PetscErrorCode FcContactStepRanksRows_Private(FcContactStep cs, PetscInt nrow[])
 PetscErrorCode FcContactStepRanksBcastForce_Private(PetscScalar f[], PetscInt n);
 /* Detection by owner (contact_mpi.c): Points, the contactor points of pass P this rank detects
  * (those of the nodes it owns; every point on one rank, *own NULL, else free *own);
- * GatherDetection, every rank's detections of each pass gathered to every rank. */
+ * GatherDetection, every rank's detections of each pass gathered to rank 0 (the others keep their own). */
 PetscErrorCode FcContactStepRanksPoints_Private(FcContactStep cs, const FcContactPair *P, PetscInt *n, const PetscInt **pts, PetscInt **own);
 PetscErrorCode FcContactStepRanksGatherDetection_Private(FcContactStep cs, FcProximity **outs, PetscInt *nouts);
 /* After detection (collective): rank 0, which holds the whole list, forms H, then sends every other
