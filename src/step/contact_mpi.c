@@ -424,40 +424,46 @@ static PetscErrorCode DofOwner_Private(FcBody body, PetscMPIInt size, PetscInt k
 static PetscErrorCode Recipients_Private(FcContactStep cs, PetscMPIInt size, PetscInt **ptr, PetscInt **list)
 {
   FcModel    *model = cs->model;
-  PetscInt   *mark, n = 0;
+  PetscInt   *seen, *fill = NULL;
   PetscMPIInt o;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc1((size_t)size + 1, ptr));
-  PetscCall(PetscMalloc1((size_t)size * cs->m + 1, &mark)); /* mark[r m + a]: contact a goes to rank r */
-  for (PetscInt i = 0; i < (PetscInt)size * cs->m; i++) mark[i] = 0;
-  for (PetscInt a = 0; a < cs->m; a++) {
-    const FcContactPair *P = &cs->pairs[cs->pair[a]];
-    PetscCall(DofOwner_Private(model->bodies[P->A], size, 3 * cs->point[a], &o));
-    mark[(size_t)o * cs->m + a] = 1;
-    for (PetscInt b = 0; b < model->nbodies; b++) {
-      const FcJacobianBlock *J = &cs->H.body[b];
-      const PetscInt        *n2d, *d2n;
-      PetscInt               rs, re;
-      if (!cs->involved[b]) continue;
-      PetscCall(Partitioned_Private(model->bodies[b], &n2d, &d2n, &rs, &re));
-      if (!n2d) continue; /* a body every rank holds whole: rank 0's */
-      for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) {
-        PetscCall(DofOwner_Private(model->bodies[b], size, J->dof[e], &o));
-        mark[(size_t)o * cs->m + a] = 1;
+  PetscCall(PetscMalloc1(size, &seen));  /* seen[r] = a: contact a is already listed for rank r */
+  for (int pass = 0; pass < 2; pass++) { /* count, then fill (memory O(size + what is sent)) */
+    for (PetscMPIInt r = 0; r < size; r++) seen[r] = -1;
+    for (PetscInt a = 0; a < cs->m; a++) {
+      const FcContactPair *P = &cs->pairs[cs->pair[a]];
+      for (PetscInt b = -1; b < model->nbodies; b++) { /* b = −1: the contactor node's owner */
+        const FcJacobianBlock *J = b < 0 ? NULL : &cs->H.body[b];
+        const PetscInt        *n2d, *d2n;
+        PetscInt               rs, re, e0 = 0, e1 = 1;
+        if (b >= 0) {
+          if (!cs->involved[b]) continue;
+          PetscCall(Partitioned_Private(model->bodies[b], &n2d, &d2n, &rs, &re));
+          if (!n2d) continue; /* a body every rank holds whole: rank 0's */
+          e0 = J->ptr[a];
+          e1 = J->ptr[a + 1];
+        }
+        for (PetscInt e = e0; e < e1; e++) {
+          if (b < 0) PetscCall(DofOwner_Private(model->bodies[P->A], size, 3 * cs->point[a], &o));
+          else PetscCall(DofOwner_Private(model->bodies[b], size, J->dof[e], &o));
+          if (!o || seen[o] == a) continue;
+          seen[o] = a;
+          if (pass) (*list)[fill[o]++] = a;
+          else (*ptr)[o + 1]++;
+        }
       }
     }
+    if (!pass) {
+      for (PetscMPIInt r = 0; r < size; r++) (*ptr)[r + 1] += (*ptr)[r];
+      PetscCall(PetscMalloc1((*ptr)[size] + 1, list));
+      PetscCall(PetscMalloc1(size, &fill));
+      for (PetscMPIInt r = 0; r < size; r++) fill[r] = (*ptr)[r];
+    }
   }
-  for (PetscMPIInt r = 1; r < size; r++)
-    for (PetscInt a = 0; a < cs->m; a++) n += mark[(size_t)r * cs->m + a];
-  PetscCall(PetscMalloc1(n + 1, list));
-  n = 0;
-  for (PetscMPIInt r = 1; r < size; r++) {
-    for (PetscInt a = 0; a < cs->m; a++)
-      if (mark[(size_t)r * cs->m + a]) (*list)[n++] = a;
-    (*ptr)[r + 1] = n;
-  }
-  PetscCall(PetscFree(mark));
+  PetscCall(PetscFree(fill));
+  PetscCall(PetscFree(seen));
   PetscFunctionReturn(0);
 }
 
