@@ -213,25 +213,34 @@ PetscErrorCode FcComplianceBodyContacts(const FcContactJacobian *H, PetscInt **g
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode RowsProblem_Private(
-  FcCompliance c, const FcContactJacobian *H, PetscBool sparse, const PetscInt gptr[], const PetscInt gcon[], FcContactProblem *out);
+static PetscErrorCode RowsProblem_Private(FcCompliance c, const FcContactJacobian *H, PetscBool sparse, FcContactProblem *out);
 
 PetscErrorCode FcComplianceCreateProblem(FcCompliance c, const FcContactJacobian *H, FcContactWChoice storage, FcContactProblem *p, PetscInt64 *nblocks)
 {
-  PetscInt   *gptr, *gcon, *ptr = NULL, *col = NULL;
-  PetscInt64  nb;
-  PetscBool   sparse;
-  PetscMPIInt rank;
+  PetscInt   *gptr = NULL, *gcon = NULL, *ptr = NULL, *col = NULL;
+  PetscInt64  nb     = 0, v[2];
+  PetscBool   sparse = PETSC_FALSE;
+  PetscMPIInt rank, size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon));
-  PetscCall(FcContactBlockPatternFromGroups(H->m, H->nbodies, gptr, gcon, NULL, NULL, &nb));
-  sparse    = FcContactWChooseSparse(storage, H->m, nb);
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (!rank) { /* several ranks: rank 0 holds the whole list, and decides W's storage for every rank */
+    PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon));
+    PetscCall(FcContactBlockPatternFromGroups(H->m, H->nbodies, gptr, gcon, NULL, NULL, &nb));
+    sparse = FcContactWChooseSparse(storage, H->m, nb);
+  }
+  if (size > 1) {
+    v[0] = sparse;
+    v[1] = nb;
+    PetscCallMPI(MPI_Bcast(v, 2, MPIU_INT64, 0, PETSC_COMM_WORLD));
+    sparse = (PetscBool)v[0];
+    nb     = v[1];
+  }
   c->wdense = (PetscBool)!sparse;
   if (*p && (rank || sparse || FcContactProblemIsSparse(*p) || (*p)->m != H->m)) PetscCall(FcContactProblemDestroy(p));
   /* a dense problem of the same size left in *p is kept (q, mu are the caller's to overwrite) */
-  if (rank) PetscCall(RowsProblem_Private(c, H, sparse, gptr, gcon, p)); /* several ranks: W's rows this rank's share touches */
+  if (rank) PetscCall(RowsProblem_Private(c, H, sparse, p)); /* several ranks: W's rows this rank's share touches */
   else if (!*p && sparse) {
     PetscCall(FcContactBlockPatternFromGroups(H->m, H->nbodies, gptr, gcon, &ptr, &col, NULL));
     PetscCall(FcContactProblemCreateSparse(H->m, ptr, col, p));
@@ -274,15 +283,15 @@ static inline PetscInt BodyRow_Private(const PetscInt *n2d, PetscInt rstart, Pet
  * diagonal (bdiag) is one scratch block after the rows (exact.c's frictionless diagonal writes
  * every diagonal block; nothing reads it). btr is not formed (no solver runs on this rank: the
  * problem is GatherRows_Private's buffer). Memory O(rows touched × their columns + m), not W's. */
-static PetscErrorCode RowsProblem_Private(
-  FcCompliance c, const FcContactJacobian *H, PetscBool sparse, const PetscInt gptr[], const PetscInt gcon[], FcContactProblem *out)
+static PetscErrorCode RowsProblem_Private(FcCompliance c, const FcContactJacobian *H, PetscBool sparse, FcContactProblem *out)
 {
-  const PetscInt   m = H->m;
-  PetscInt        *touch, *mark, nb = 0;
+  const PetscInt   m = H->m, mg = H->part ? H->mg : H->m; /* this rank's rows (its contacts), W's columns (the whole list) */
+  PetscInt        *touch, *mark, nb = 0, *gptr = H->part ? (PetscInt *)H->ggptr : NULL, *gcon = H->part ? (PetscInt *)H->ggcon : NULL;
   FcContactProblem p;
 
   PetscFunctionBegin;
-  PetscCall(PetscCalloc2(m + 1, &touch, m + 1, &mark));
+  if (!gptr) PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon)); /* H is the whole list */
+  PetscCall(PetscCalloc2(m + 1, &touch, mg + 1, &mark));
   for (PetscInt b = 0; b < H->nbodies; b++) {
     const FcJacobianBlock *J = &H->body[b];
     const PetscInt        *n2d, *d2n;
@@ -298,19 +307,19 @@ static PetscErrorCode RowsProblem_Private(
   PetscCall(PetscCalloc2(3 * (size_t)m + 1, &p->q, (size_t)m + 1, &p->mu));
   for (int pass = 0; pass < 2; pass++) { /* count, then fill */
     PetscInt k = 0;
-    for (PetscInt a = 0; a < m; a++) mark[a] = -1;
+    for (PetscInt a = 0; a < mg; a++) mark[a] = -1;
     for (PetscInt a = 0; a < m; a++) {
-      const PetscInt k0 = k;
+      const PetscInt k0 = k, ga = H->part ? H->gidx[a] : a; /* its row of the whole W */
       if (pass) p->bptr[a] = k;
       if (!touch[a]) continue;
       if (!sparse) {
-        for (PetscInt b = 0; b < m; b++) {
+        for (PetscInt b = 0; b < mg; b++) {
           if (pass) p->bcol[k] = b;
           k++;
         }
       } else {
-        mark[a] = a;
-        if (pass) p->bcol[k] = a;
+        mark[ga] = a;
+        if (pass) p->bcol[k] = ga;
         k++;
         for (PetscInt b = 0; b < H->nbodies; b++) {
           if (!H->involved[b] || H->body[b].ptr[a + 1] == H->body[b].ptr[a]) continue;
@@ -325,7 +334,7 @@ static PetscErrorCode RowsProblem_Private(
       }
       if (pass)
         for (PetscInt j = k0; j < k; j++)
-          if (p->bcol[j] == a) p->bdiag[a] = j;
+          if (p->bcol[j] == ga) p->bdiag[a] = j;
     }
     if (!pass) {
       nb = k;
@@ -337,6 +346,10 @@ static PetscErrorCode RowsProblem_Private(
   p->nb = nb;
   PetscCall(PetscCalloc1(9 * ((size_t)nb + 1), &p->bval));
   PetscCall(PetscFree2(touch, mark));
+  if (gptr != H->ggptr) {
+    PetscCall(PetscFree(gptr));
+    PetscCall(PetscFree(gcon));
+  }
   *out = p;
   PetscFunctionReturn(0);
 }
@@ -364,7 +377,7 @@ static PetscErrorCode BodyAdds_Private(FcBody body, PetscBool *adds)
  * after rank (a buffer of the largest share, not of all: a rank's share is at most W) and adds them
  * to its own. Bytes sent per rank: its rows' blocks (72 per block) + one PetscInt per row, against
  * W whole (9m² or 9 nb reals) by the MPI_Reduce this replaces. *root: this rank holds the sum. */
-static PetscErrorCode GatherRows_Private(FcContactProblem p, PetscBool *root)
+static PetscErrorCode GatherRows_Private(const FcContactJacobian *H, FcContactProblem p, PetscBool *root)
 {
   PetscMPIInt size, rank, cnt[2] = {0, 0}, *all = NULL, mx[2] = {0, 0};
   PetscInt   *rows = NULL;
@@ -382,7 +395,7 @@ static PetscErrorCode GatherRows_Private(FcContactProblem p, PetscBool *root)
       9 * (size_t)p->nb <= (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "W's rows of %" PetscInt_FMT " contacts are too large to send", p->m);
     PetscCall(PetscMalloc1(p->m + 1, &rows));
     for (PetscInt a = 0; a < p->m; a++)
-      if (p->bptr[a + 1] > p->bptr[a]) rows[n++] = a;
+      if (p->bptr[a + 1] > p->bptr[a]) rows[n++] = H->part ? H->gidx[a] : a; /* its row of the whole W */
     cnt[0] = (PetscMPIInt)n;
     cnt[1] = (PetscMPIInt)(9 * p->nb);
   } else PetscCall(PetscMalloc1(2 * (size_t)size, &all));
@@ -432,7 +445,7 @@ static PetscErrorCode Delassus_Private(
   if (p->W) PetscCall(PetscArrayzero(p->W, (size_t)n3 * n3));
   else PetscCall(PetscArrayzero(p->bval, 9 * (size_t)p->nb));
   PetscCall(delassus(c, H, p));
-  PetscCall(GatherRows_Private(p, &root));
+  PetscCall(GatherRows_Private(H, p, &root));
   if (!root) PetscFunctionReturn(0); /* several ranks: W is rank 0's */
   if (p->W)                          /* ½ (W + Wᵀ), as it always was */
     for (PetscInt i = 0; i < n3; i++)
@@ -518,13 +531,36 @@ PetscErrorCode FcComplianceDelassusBySolve(FcCompliance c, PetscInt b, const FcC
 /* The columns solved for body b: on a dense W every kept column (H->kcol: the dense path as it
  * always was), on a block-sparse W only the kept columns of the contacts b touches (the others
  * would be zero columns of H_bᵀ: nbodies × 3m solves become Σ_b 3 |contacts of b|). */
+/* Several ranks, a rank other than 0: the place in its H of contact ga of the whole list, or −1 (H
+ * holds the contacts this rank touches only: FcContactJacobian.gidx); otherwise ga itself. */
+static PetscInt Local_Private(const FcContactJacobian *H, PetscInt ga)
+{
+  PetscInt loc = -1;
+
+  if (!H->part) return ga;
+  if (PetscFindInt(ga, H->m, H->gidx, &loc)) return -1;
+  return loc >= 0 ? loc : -1;
+}
+
+/* Whether contact ga of the whole list has entries in H_b: rank 0's list of body b's contacts
+ * (FcContactJacobian.ggcon, ascending) on a rank that holds only its part, else H_b's row. */
+static PetscBool BodyHas_Private(const FcContactJacobian *H, PetscInt b, PetscInt ga)
+{
+  PetscInt loc = -1;
+
+  if (!H->part) return (PetscBool)(H->body[b].ptr[ga + 1] > H->body[b].ptr[ga]);
+  if (PetscFindInt(ga, H->ggptr[b + 1] - H->ggptr[b], H->ggcon + H->ggptr[b], &loc)) return PETSC_FALSE;
+  return (PetscBool)(loc >= 0);
+}
+
 PetscErrorCode FcComplianceDelassusByOperator(
   FcCompliance c, PetscInt b, const FcContactJacobian *H, FcContactProblem p, PetscErrorCode (*solve)(void *, FcBody, Mat, Mat), void *ctx)
 {
-  FcBody                 body  = c->model->bodies[b];
-  const FcJacobianBlock *J     = &H->body[b];
-  const PetscInt        *kcol  = H->kcol;
-  PetscInt               nkeep = H->nkeep, *bcols = NULL, *pos = NULL, rstart, rend;
+  FcBody                 body = c->model->bodies[b];
+  const FcJacobianBlock *J    = &H->body[b];
+  const PetscInt        *kall = H->part ? H->gkcol : H->kcol, nall = H->part ? H->gnkeep : H->nkeep; /* W's columns: the whole list's */
+  const PetscInt        *kcol = kall, mg = H->part ? H->mg : H->m;
+  PetscInt               nkeep = nall, *bcols = NULL, *pos = NULL, rstart, rend;
   const PetscInt        *n2d;
   PetscBool              adds = PETSC_FALSE, sparsecols = (PetscBool)!p->W;
   PetscMPIInt            size;
@@ -533,12 +569,12 @@ PetscErrorCode FcComplianceDelassusByOperator(
   PetscCall(BodyAdds_Private(body, &adds));
   if (!adds) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  if (size > 1) sparsecols = (PetscBool)!c->wdense;                 /* the same columns on every rank: the solves are collective */
-  if (!p->W) PetscCall(PetscMalloc2(H->nkeep, &bcols, H->m, &pos)); /* pos: FcComplianceRowMap's */
+  if (size > 1) sparsecols = (PetscBool)!c->wdense;                   /* the same columns on every rank: the solves are collective */
+  if (!p->W) PetscCall(PetscMalloc2(nall + 1, &bcols, mg + 1, &pos)); /* pos: FcComplianceRowMap's, by W's column */
   if (sparsecols) {
     nkeep = 0;
-    for (PetscInt k = 0; k < H->nkeep; k++)
-      if (J->ptr[H->kcol[k] / 3 + 1] > J->ptr[H->kcol[k] / 3]) bcols[nkeep++] = H->kcol[k];
+    for (PetscInt k = 0; k < nall; k++)
+      if (BodyHas_Private(H, b, kall[k] / 3)) bcols[nkeep++] = kall[k];
     kcol = bcols;
   }
   for (PetscInt c0 = 0; c0 < nkeep; c0 += FC_COMPLIANCE_BLOCK) {
@@ -550,8 +586,9 @@ PetscErrorCode FcComplianceDelassusByOperator(
     PetscCall(MatZeroEntries(B));
     PetscCall(MatDenseGetArray(B, &h));
     PetscCall(MatDenseGetLDA(B, &lda));
-    for (PetscInt j = 0; j < nb; j++) { /* column j: the row kcol[c0 + j] of H_b, transposed */
-      PetscInt a = kcol[c0 + j] / 3, i = kcol[c0 + j] % 3;
+    for (PetscInt j = 0; j < nb; j++) { /* column j: the row kcol[c0 + j] of H_b, transposed (zero on this rank when it holds not the contact) */
+      PetscInt a = Local_Private(H, kcol[c0 + j] / 3), i = kcol[c0 + j] % 3;
+      if (a < 0) continue;
       for (PetscInt e = J->ptr[a]; e < J->ptr[a + 1]; e++) {
         const PetscInt row = BodyRow_Private(n2d, rstart, rend, J->dof[e]);
         if (row >= 0) h[j * lda + row] += J->coef[e][i];

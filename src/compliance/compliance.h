@@ -53,6 +53,17 @@ typedef struct {
   const PetscBool *keep; /* 3m */
   const PetscInt  *kcol;
   PetscInt         nkeep;
+  /* Several ranks, a rank other than 0 (doc/mpi.md "Contact"): H holds only the m contacts this
+   * rank touches (an entry on a DoF it owns), gidx[a] their indices in rank 0's list of mg (ascending);
+   * W's columns are the whole list's, rank 0's: its kept columns gkcol (gnkeep, in the whole list's
+   * numbering) and per body its contacts ggcon[ggptr[b] .. ggptr[b+1]−1] (FcComplianceBodyContacts
+   * of the whole H), the same on every rank (the solves are collective). On one rank and on rank 0:
+   * part false, mg = m, gidx = gkcol = ggptr = ggcon = NULL (H is the whole list). */
+  PetscBool       part;
+  PetscInt        mg;
+  const PetscInt *gidx;
+  const PetscInt *gkcol, *ggptr, *ggcon;
+  PetscInt        gnkeep;
 } FcContactJacobian;
 
 typedef struct _p_FcCompliance *FcCompliance;

@@ -164,7 +164,8 @@ static PetscErrorCode H5WriteArray(
   FcH5Try(dset = H5Dcreate2(loc, name, filetype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   if (count && h5par.size > 1) {
     FcH5Try(H5SelectBlock(space, rank, dims, &mspace, &offset));
-    FcH5Try(H5Dwrite(dset, memtype, mspace, space, h5par.dxpl, (const char *)data + offset * H5Tget_size(memtype)));
+    /* a rank that writes no row may hold no data (the contacts: rank 0's rows) */
+    FcH5Try(H5Dwrite(dset, memtype, mspace, space, h5par.dxpl, data ? (const void *)((const char *)data + offset * H5Tget_size(memtype)) : (const void *)dims));
   } else if (count) FcH5Try(H5Dwrite(dset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data));
   FcH5Try(H5Dclose(dset));
   dset = H5I_INVALID_HID;
@@ -378,10 +379,10 @@ static PetscErrorCode H5WriteContactsContents(hid_t g, const FcOutputContacts *c
   PetscCall(H5WriteReals(g, "force", 2, dims, force, file));
   PetscCall(H5WriteReals(g, "r_local", 2, dims, c->r, file));
   PetscCall(H5WriteReals(g, "gap", 1, dims, c->gap, file));
-  PetscCall(PetscMalloc1((size_t)PetscMax(c->m, 1), &ibuf));
-  for (PetscInt i = 0; i < c->m; i++) ibuf[i] = (PetscInt64)c->status[i];
+  PetscCall(PetscMalloc1((size_t)PetscMax(c->status ? c->m : 0, 1), &ibuf)); /* several ranks: none on a rank that writes no row */
+  for (PetscInt i = 0; c->status && i < c->m; i++) ibuf[i] = (PetscInt64)c->status[i];
   ierr = H5WriteInt64s(g, "status", 1, dims, ibuf, file);
-  for (PetscInt i = 0; i < c->m && !ierr; i++) ibuf[i] = (PetscInt64)c->pair[i];
+  for (PetscInt i = 0; c->pair && i < c->m && !ierr; i++) ibuf[i] = (PetscInt64)c->pair[i];
   if (!ierr) ierr = H5WriteInt64s(g, "pair", 1, dims, ibuf, file);
   PetscCall(PetscFree(ibuf));
   PetscCall(ierr);
@@ -721,10 +722,20 @@ static PetscErrorCode XDMFWrite(const FcOutputState *s)
  * src/step/contact_mpi.c), the others join each collective write with an empty selection. */
 static PetscErrorCode H5WriteContactsRoot(hid_t g, const FcOutputContacts *c, const PetscReal *force, PetscInt64 step, PetscReal time, const char *file)
 {
-  PetscErrorCode ierr;
+  PetscErrorCode   ierr;
+  FcOutputContacts all = *c;
+  PetscInt         m   = c->m;
 
+  /* the datasets' sizes are rank 0's count (another rank holds only its contacts' rows: none is written) */
+  if (h5par.size > 1 && MPI_Bcast(&m, 1, MPIU_INT, 0, PETSC_COMM_WORLD) != MPI_SUCCESS) return PETSC_ERR_MPI;
+  if (h5par.rank) {
+    all.m = m;
+    all.x = all.normal = all.t1 = all.t2 = all.r = all.gap = NULL;
+    all.status = all.pair = NULL;
+    force                 = NULL;
+  }
   h5par.root = PETSC_TRUE;
-  ierr       = H5WriteContactsContents(g, c, force, step, time, file);
+  ierr       = H5WriteContactsContents(g, &all, force, step, time, file);
   h5par.root = PETSC_FALSE;
   return ierr;
 }

@@ -6,7 +6,7 @@
  * point replaced by the N_a-weighted mean of the master surface (src/collide/mortar.h). */
 #include "contact_impl.h"
 
-static PetscErrorCode Reserve_Private(FcContactStep cs, PetscInt m)
+PetscErrorCode FcContactStepReserve_Private(FcContactStep cs, PetscInt m)
 {
   PetscFunctionBegin;
   PetscInt old = cs->cap;
@@ -41,6 +41,7 @@ static PetscErrorCode Reserve_Private(FcContactStep cs, PetscInt m)
   FC_GROW(cs->vr, 3 * cs->cap);
   FC_GROW(cs->keep, 3 * cs->cap);
   FC_GROW(cs->kcol, 3 * cs->cap);
+  FC_GROW(cs->gidx, cs->cap);
 #undef FC_GROW
   PetscFunctionReturn(0);
 }
@@ -50,7 +51,7 @@ static PetscErrorCode AddContact_Private(FcContactStep cs, PetscInt p, const FcP
   PetscInt a = cs->m;
 
   PetscFunctionBegin;
-  PetscCall(Reserve_Private(cs, a + 1));
+  PetscCall(FcContactStepReserve_Private(cs, a + 1));
   cs->pair[a]  = p;
   cs->point[a] = c->point;
   cs->nt[a]    = 3;
@@ -118,6 +119,7 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
   const PetscBool within = (PetscBool)(cs->ncorr > 0); /* not the step's first correction */
   FcProximity   **outs;
   PetscInt       *nouts;
+  PetscMPIInt     rank;
 
   PetscFunctionBegin;
   cs->m      = 0;
@@ -167,15 +169,19 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
     }
     PetscCall(PetscFree(own));
   }
-  PetscCall(FcContactStepRanksGatherDetection_Private(cs->npairs, outs, nouts));
+  /* several ranks: every detection to rank 0, which alone builds the list (the other ranks receive
+   * the contacts they touch afterwards: FcContactStepRanksDistribute_Private) */
+  PetscCall(FcContactStepRanksGatherDetection_Private(cs, outs, nouts));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   for (PetscInt p = 0; p < cs->npairs; p++) {
     FcContactPair *P    = &cs->pairs[p];
     FcProximity   *out  = outs[p];
     const PetscInt nout = nouts[p];
 
-    /* keep this detection (sorted by point) for the next one's frame continuity */
+    /* keep this detection (sorted by point) for the next one's frame continuity (another rank: its
+     * own points', which are all its next narrow phase reads) */
     if (nout > 1) qsort(out, (size_t)nout, sizeof *out, CmpProx_Private);
-    for (PetscInt i = 0; i < nout; i++) {
+    for (PetscInt i = 0; i < nout && !rank; i++) {
       if (P->reverse && Duplicate_Private(cs, P, &out[i])) continue;
       PetscCall(AddContact_Private(cs, p, &out[i]));
       if (P->mortar) { /* the target point becomes the N_a-weighted mean of the master surface */
@@ -237,5 +243,6 @@ PetscErrorCode FcContactStepListDestroy_Private(FcContactStep cs)
   PetscCall(PetscFree(cs->vr));
   PetscCall(PetscFree(cs->keep));
   PetscCall(PetscFree(cs->kcol));
+  PetscCall(PetscFree(cs->gidx));
   PetscFunctionReturn(0);
 }

@@ -73,12 +73,23 @@ struct _p_FcContactStep {
   PetscInt64    gcheck[2]; /* -fc_contact_ranks_check_ghost, over the run: detections compared, differing */
   PetscInt      rrecv;     /* contacts whose r this rank received at the last correction (rank 0: m, its solve's) */
   PetscInt64    qrecv;     /* reals of dx and rate this rank received for q at the last correction (rank 0's alone) */
+  /* the contact list on several ranks (contact_mpi.c FcContactStepRanksDistribute_Private): rank 0
+   * holds the whole list (mg = m); another rank the contacts it touches, gidx their indices in rank
+   * 0's list, and the skeleton of W's columns (ggptr, ggcon, gkcol: FcContactJacobian); ginv the
+   * bodies involved in the whole list (the solves are collective). One rank: mg = m, the rest NULL. */
+  PetscInt   mg;
+  PetscInt  *gidx;
+  PetscInt  *ggptr, *ggcon, *gkcol, gnkeep;
+  PetscBool *ginv;
+  PetscInt64 lrecv; /* bytes this rank received for the contact list at the last correction (records, contacts, skeleton) */
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
  * target nodes and weights, frame, gap, xc, key). */
 PetscErrorCode FcContactStepDetect_Private(FcContactStep cs);
 PetscErrorCode FcContactStepListDestroy_Private(FcContactStep cs);
+/* room for m contacts in the list (contact_detect.c) */
+PetscErrorCode FcContactStepReserve_Private(FcContactStep cs, PetscInt m);
 
 /* contact_step.c's stages, shared with contact_linearize.c */
 PetscErrorCode FcContactStepJacobian_Private(FcContactStep cs);
@@ -107,7 +118,7 @@ PetscErrorCode FcContactStepLinChange_Private(FcContactStep cs, FcContactStats *
  * which form no q), which Read then hands for body b instead of its own arrays.
  * Apply: Hᵀ r into this rank's rows and the correction by the distributed solve (*done: it was
  * body b's; not for a body whose vectors are not partitioned). Share: after the solve on rank 0 alone (W
- * is summed there only; contact_step.c Solve_Private), its r, u and verdict broadcast. */
+ * is summed there only; contact_step.c Solve_Private), its verdict broadcast and r sent to the ranks its contacts touch. */
 PetscErrorCode FcContactStepRanksSetUp_Private(FcContactStep cs);
 PetscErrorCode FcContactStepRanksDestroy_Private(FcContactStep cs);
 PetscErrorCode FcContactStepRanksGather_Private(FcContactStep cs, PetscBool *skip);
@@ -126,9 +137,14 @@ PetscErrorCode FcContactStepRanksRows_Private(FcContactStep cs, PetscInt nrow[])
 PetscErrorCode FcContactStepRanksBcastForce_Private(PetscScalar f[], PetscInt n);
 /* Detection by owner (contact_mpi.c): Points, the contactor points of pass P this rank detects
  * (those of the nodes it owns; every point on one rank, *own NULL, else free *own);
- * GatherDetection, every rank's detections of each pass gathered to every rank. */
+ * GatherDetection, every rank's detections of each pass gathered to rank 0 (the others keep their own). */
 PetscErrorCode FcContactStepRanksPoints_Private(FcContactStep cs, const FcContactPair *P, PetscInt *n, const PetscInt **pts, PetscInt **own);
-PetscErrorCode FcContactStepRanksGatherDetection_Private(PetscInt npairs, FcProximity **outs, PetscInt *nouts);
+PetscErrorCode FcContactStepRanksGatherDetection_Private(FcContactStep cs, FcProximity **outs, PetscInt *nouts);
+/* After detection (collective): rank 0, which holds the whole list, forms H, then sends every other
+ * rank the contacts it touches (and, of a mortar pass, its own points' final records for the next
+ * detection) and W's column skeleton; that rank forms H of its contacts. *hdone: H is formed. One
+ * rank: mg = m, nothing else. */
+PetscErrorCode FcContactStepRanksDistribute_Private(FcContactStep cs, PetscBool *hdone);
 /* The narrow phase of pass P for this rank's points against ghosted targets: the faces within the
  * search radius, in a tree over that subset; on one rank the whole tree. */
 PetscErrorCode FcContactStepRanksFind_Private(

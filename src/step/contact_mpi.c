@@ -2,8 +2,10 @@
  * is replicated. Detection is split by owner: each rank runs the narrow phase for the contactor
  * points whose node it owns (the issue's owner of a contact), against the target faces in their
  * reach only (ghosted targets, in a tree over that subset), and the detections are gathered to
- * every rank, which then builds the same contact list, keys, frames and H as one rank, in the
- * one-rank order, numbering a partitioned body's DoFs as its mesh does (3 node + component). What
+ * rank 0, which builds the same contact list, keys, frames and H as one rank, in the one-rank
+ * order, numbering a partitioned body's DoFs as its mesh does (3 node + component), and sends every
+ * other rank only the contacts it touches (or owns), with W's column skeleton: that rank's list, H,
+ * r and u are its contacts' (FcContactStepRanksDistribute_Private). What
  * touches a body's distributed vectors goes through its DoF maps (FcBodyDofMaps): the free
  * increment and the rate read for q (gathered here, in the mesh's order), the contact force Hᵀ r
  * written into this rank's rows, the correction A⁻¹ Hᵀ r by the distributed factorization, W by
@@ -50,6 +52,10 @@ PetscErrorCode FcContactStepRanksDestroy_Private(FcContactStep cs)
   if (!cs->gdx) PetscFunctionReturn(0);
   for (PetscInt b = 0; b < cs->model->nbodies; b++) PetscCall(PetscFree2(cs->gdx[b], cs->grate[b]));
   PetscCall(PetscFree2(cs->gdx, cs->grate));
+  PetscCall(PetscFree(cs->ggptr));
+  PetscCall(PetscFree(cs->ggcon));
+  PetscCall(PetscFree(cs->gkcol));
+  PetscCall(PetscFree(cs->ginv));
   PetscFunctionReturn(0);
 }
 
@@ -328,41 +334,47 @@ PetscErrorCode FcContactStepRanksFind_Private(
   PetscFunctionReturn(0);
 }
 
-/* Every rank's detections gathered to every rank (one MPI_Allgather of the counts, one
- * MPI_Allgatherv of the records): outs[p] becomes pass p's detections of all ranks, rank after rank.
- * Each contactor point is detected by one rank from the same replicated state as on one rank, so
- * the union, sorted by point afterwards (contact_detect.c), is the one-rank detection bit for bit:
- * the contact list, keys, frames and H that follow are the one-rank ones. Nothing on one rank. */
-PetscErrorCode FcContactStepRanksGatherDetection_Private(PetscInt npairs, FcProximity **outs, PetscInt *nouts)
+/* Every rank's detections gathered to rank 0 (one MPI_Gather of the counts, one MPI_Gatherv of the
+ * records): on rank 0 outs[p] becomes pass p's detections of all ranks, rank after rank; another
+ * rank keeps its own (its next narrow phase reads only its own points' previous records). Each
+ * contactor point is detected by one rank from the same replicated state as on one rank, so the
+ * union, sorted by point afterwards (contact_detect.c), is the one-rank detection bit for bit: the
+ * contact list, keys, frames and H that rank 0 builds are the one-rank ones. Before, the records
+ * went to every rank (MPI_Allgatherv) and every rank built the whole list. Nothing on one rank. */
+PetscErrorCode FcContactStepRanksGatherDetection_Private(FcContactStep cs, FcProximity **outs, PetscInt *nouts)
 {
-  PetscMPIInt  size, rank, *rcnt, *rdsp;
-  PetscInt    *cnt, nl = 0, nt = 0;
-  FcProximity *loc, *all;
-  const size_t rec = sizeof(FcProximity);
+  const PetscInt npairs = cs->npairs;
+  PetscMPIInt    size, rank, *rcnt = NULL, *rdsp = NULL;
+  PetscInt      *cnt = NULL, nl = 0, nt = 0;
+  FcProximity   *loc, *all = NULL;
+  const size_t   rec = sizeof(FcProximity);
 
   PetscFunctionBegin;
+  cs->lrecv = 0;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   if (size == 1 || !npairs) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCall(PetscMalloc3((size_t)size * npairs, &cnt, size, &rcnt, size, &rdsp));
-  PetscCallMPI(MPI_Allgather(nouts, (PetscMPIInt)npairs, MPIU_INT, cnt, (PetscMPIInt)npairs, MPIU_INT, PETSC_COMM_WORLD));
-  for (PetscMPIInt r = 0; r < size; r++) {
+  if (!rank) PetscCall(PetscMalloc3((size_t)size * npairs, &cnt, size, &rcnt, size, &rdsp));
+  PetscCallMPI(MPI_Gather(nouts, (PetscMPIInt)npairs, MPIU_INT, cnt, (PetscMPIInt)npairs, MPIU_INT, 0, PETSC_COMM_WORLD));
+  for (PetscMPIInt r = 0; !rank && r < size; r++) {
     PetscInt n = 0;
     for (PetscInt p = 0; p < npairs; p++) n += cnt[(size_t)r * npairs + p];
-    PetscCheck((size_t)(nt + n) * rec <= (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many contacts to gather over the ranks");
+    PetscCheck((size_t)(nt + n) * rec <= (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many contacts to gather on rank 0");
     rcnt[r] = (PetscMPIInt)(n * rec);
     rdsp[r] = (PetscMPIInt)(nt * rec);
     nt += n;
   }
   for (PetscInt p = 0; p < npairs; p++) nl += nouts[p];
-  PetscCall(PetscMalloc2(nl + 1, &loc, nt + 1, &all));
+  PetscCall(PetscMalloc1(nl + 1, &loc));
+  if (!rank) PetscCall(PetscMalloc1(nt + 1, &all));
   nl = 0;
   for (PetscInt p = 0; p < npairs; p++) {
     if (nouts[p]) PetscCall(PetscArraycpy(loc + nl, outs[p], nouts[p]));
     nl += nouts[p];
   }
-  PetscCallMPI(MPI_Allgatherv(loc, (PetscMPIInt)(nl * rec), MPI_BYTE, all, rcnt, rdsp, MPI_BYTE, PETSC_COMM_WORLD));
-  for (PetscInt p = 0; p < npairs; p++) {
+  PetscCallMPI(MPI_Gatherv(loc, (PetscMPIInt)(nl * rec), MPI_BYTE, all, rcnt, rdsp, MPI_BYTE, 0, PETSC_COMM_WORLD));
+  if (!rank) cs->lrecv = (PetscInt64)(nt - nl) * (PetscInt64)rec;
+  for (PetscInt p = 0; !rank && p < npairs; p++) {
     PetscInt     n = 0;
     FcProximity *o;
     for (PetscMPIInt r = 0; r < size; r++) n += cnt[(size_t)r * npairs + p];
@@ -378,8 +390,333 @@ PetscErrorCode FcContactStepRanksGatherDetection_Private(PetscInt npairs, FcProx
     outs[p]  = o;
     nouts[p] = n;
   }
-  PetscCall(PetscFree2(loc, all));
+  PetscCall(PetscFree(loc));
+  PetscCall(PetscFree(all));
   PetscCall(PetscFree3(cnt, rcnt, rdsp));
+  PetscFunctionReturn(0);
+}
+
+/* The rank that owns mesh DoF k of body b (a body every rank holds whole: rank 0). */
+static PetscErrorCode DofOwner_Private(FcBody body, PetscMPIInt size, PetscInt k, PetscMPIInt *owner)
+{
+  const PetscInt *n2d, *d2n, *ranges;
+  PetscInt        rs, re, lo = 0, hi = size - 1;
+
+  PetscFunctionBegin;
+  *owner = 0;
+  PetscCall(Partitioned_Private(body, &n2d, &d2n, &rs, &re));
+  if (!n2d) PetscFunctionReturn(0);
+  PetscCall(VecGetOwnershipRanges(FcBodyU(body), &ranges));
+  while (lo < hi) { /* the last rank whose range starts at or before n2d[k] */
+    const PetscInt mid = (lo + hi + 1) / 2;
+    if (ranges[mid] <= n2d[k]) lo = mid;
+    else hi = mid - 1;
+  }
+  *owner = (PetscMPIInt)lo;
+  PetscFunctionReturn(0);
+}
+
+/* Rank 0: the contacts of the whole list each other rank receives, CSR by rank (ptr: size + 1):
+ * those with an entry of H on a DoF of a partitioned body that the rank owns (the touched contacts:
+ * its rows of W's right-hand sides and of the correction need them, and its r) and those whose
+ * contactor node it owns (it detected them: its next detection continues their frames, which a
+ * mortar pass changes after the detection). Ascending in each rank's list. */
+static PetscErrorCode Recipients_Private(FcContactStep cs, PetscMPIInt size, PetscInt **ptr, PetscInt **list)
+{
+  FcModel    *model = cs->model;
+  PetscInt   *seen, *fill = NULL;
+  PetscMPIInt o;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1((size_t)size + 1, ptr));
+  PetscCall(PetscMalloc1(size, &seen));  /* seen[r] = a: contact a is already listed for rank r */
+  for (int pass = 0; pass < 2; pass++) { /* count, then fill (memory O(size + what is sent)) */
+    for (PetscMPIInt r = 0; r < size; r++) seen[r] = -1;
+    for (PetscInt a = 0; a < cs->m; a++) {
+      const FcContactPair *P = &cs->pairs[cs->pair[a]];
+      for (PetscInt b = -1; b < model->nbodies; b++) { /* b = −1: the contactor node's owner */
+        const FcJacobianBlock *J = b < 0 ? NULL : &cs->H.body[b];
+        const PetscInt        *n2d, *d2n;
+        PetscInt               rs, re, e0 = 0, e1 = 1;
+        if (b >= 0) {
+          if (!cs->involved[b]) continue;
+          PetscCall(Partitioned_Private(model->bodies[b], &n2d, &d2n, &rs, &re));
+          if (!n2d) continue; /* a body every rank holds whole: rank 0's */
+          e0 = J->ptr[a];
+          e1 = J->ptr[a + 1];
+        }
+        for (PetscInt e = e0; e < e1; e++) {
+          if (b < 0) PetscCall(DofOwner_Private(model->bodies[P->A], size, 3 * cs->point[a], &o));
+          else PetscCall(DofOwner_Private(model->bodies[b], size, J->dof[e], &o));
+          if (!o || seen[o] == a) continue;
+          seen[o] = a;
+          if (pass) (*list)[fill[o]++] = a;
+          else (*ptr)[o + 1]++;
+        }
+      }
+    }
+    if (!pass) {
+      for (PetscMPIInt r = 0; r < size; r++) (*ptr)[r + 1] += (*ptr)[r];
+      PetscCall(PetscMalloc1((*ptr)[size] + 1, list));
+      PetscCall(PetscMalloc1(size, &fill));
+      for (PetscMPIInt r = 0; r < size; r++) fill[r] = (*ptr)[r];
+    }
+  }
+  PetscCall(PetscFree(fill));
+  PetscCall(PetscFree(seen));
+  PetscFunctionReturn(0);
+}
+
+/* Whether rank r rebuilds contact a from its own detection record: it owns the contactor point (it
+ * detected it and keeps the record, contact_detect.c) and the pass is not mortar (a mortar contact's
+ * target nodes, weights and frame are made after the record); then only its place, pass and point
+ * travel. */
+static PetscErrorCode FromRecord_Private(FcContactStep cs, PetscMPIInt size, PetscMPIInt r, PetscInt a, PetscBool *rec)
+{
+  const FcContactPair *P = &cs->pairs[cs->pair[a]];
+  PetscMPIInt          o;
+
+  PetscFunctionBegin;
+  PetscCall(DofOwner_Private(cs->model->bodies[P->A], size, 3 * cs->point[a], &o));
+  *rec = (PetscBool)(o == r && !P->mortar);
+  PetscFunctionReturn(0);
+}
+
+/* Contact a of the list packed for rank r: its index in the whole list, pass, contactor point and
+ * target count (ints; −1: r rebuilds it from its own record, FromRecord_Private), then the target
+ * nodes (ints) and target weights, frame, gap and target point (reals). The key is the pass's and
+ * the point's (contact_detect.c AddContact_Private): not sent. Unpack_Private is the inverse into
+ * place a of that rank's list. */
+static PetscErrorCode Pack_Private(FcContactStep cs, PetscMPIInt size, PetscMPIInt r, PetscInt a, PetscInt *iv, size_t *ni, PetscReal *rv, size_t *nr)
+{
+  const PetscInt nt = cs->nt[a];
+  PetscBool      rec;
+
+  PetscFunctionBegin;
+  PetscCall(FromRecord_Private(cs, size, r, a, &rec));
+  iv[(*ni)++] = a;
+  iv[(*ni)++] = cs->pair[a];
+  iv[(*ni)++] = cs->point[a];
+  iv[(*ni)++] = rec ? -1 : nt;
+  if (rec) PetscFunctionReturn(0);
+  for (PetscInt j = 0; j < nt; j++) iv[(*ni)++] = cs->tnodes[FC_CONTACT_MAXT * a + j];
+  for (PetscInt j = 0; j < nt; j++) rv[(*nr)++] = cs->tw[FC_CONTACT_MAXT * a + j];
+  for (int k = 0; k < 9; k++) rv[(*nr)++] = cs->frame[9 * a + k];
+  rv[(*nr)++] = cs->gap[a];
+  for (int k = 0; k < 3; k++) rv[(*nr)++] = cs->xc[3 * a + k];
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Unpack_Private(FcContactStep cs, PetscInt a, const PetscInt *iv, size_t *ni, const PetscReal *rv, size_t *nr)
+{
+  PetscInt             nt;
+  const FcContactPair *P;
+
+  PetscFunctionBegin;
+  cs->gidx[a]   = iv[(*ni)++];
+  cs->pair[a]   = iv[(*ni)++];
+  cs->point[a]  = iv[(*ni)++];
+  nt            = iv[(*ni)++];
+  P             = &cs->pairs[cs->pair[a]];
+  cs->key[a]    = (PetscInt64)P->index * (PetscInt64)1000000000 + cs->point[a]; /* AddContact_Private's */
+  cs->status[a] = FC_CONTACT_SEPARATED;
+  if (nt < 0) { /* from this rank's own record (P->prev, sorted by point), as AddContact_Private does */
+    PetscInt lo = 0, hi = P->nprev - 1, i = -1;
+    while (lo <= hi && i < 0) {
+      const PetscInt mid = (lo + hi) / 2;
+      if (P->prev[mid].point == cs->point[a]) i = mid;
+      else if (P->prev[mid].point < cs->point[a]) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    PetscCheck(
+      i >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Contact %" PetscInt_FMT " of node %" PetscInt_FMT ": no record of this rank's", cs->gidx[a], cs->point[a]);
+    cs->nt[a] = 3;
+    for (int k = 0; k < 3; k++) {
+      cs->tnodes[FC_CONTACT_MAXT * a + k] = P->prev[i].nodes[k];
+      cs->tw[FC_CONTACT_MAXT * a + k]     = P->prev[i].bary[k];
+      cs->frame[9 * a + k]                = P->prev[i].n[k];
+      cs->frame[9 * a + 3 + k]            = P->prev[i].t1[k];
+      cs->frame[9 * a + 6 + k]            = P->prev[i].t2[k];
+      cs->xc[3 * a + k]                   = P->prev[i].xc[k];
+    }
+    cs->gap[a] = P->prev[i].gap;
+    PetscFunctionReturn(0);
+  }
+  cs->nt[a] = nt;
+  for (PetscInt j = 0; j < nt; j++) cs->tnodes[FC_CONTACT_MAXT * a + j] = iv[(*ni)++];
+  for (PetscInt j = 0; j < nt; j++) cs->tw[FC_CONTACT_MAXT * a + j] = rv[(*nr)++];
+  for (int k = 0; k < 9; k++) cs->frame[9 * a + k] = rv[(*nr)++];
+  cs->gap[a] = rv[(*nr)++];
+  for (int k = 0; k < 3; k++) cs->xc[3 * a + k] = rv[(*nr)++];
+  PetscFunctionReturn(0);
+}
+
+/* Rank 0 sends every other rank its contacts (Recipients_Private), packed (Pack_Private): one
+ * MPI_Scatter of the counts, then two messages per rank; that rank's list becomes them. */
+static PetscErrorCode SendList_Private(FcContactStep cs, PetscMPIInt size, PetscMPIInt rank)
+{
+  PetscInt64 *cnt = NULL, mine[3];
+  PetscInt   *iv = NULL, *ptr = NULL, *list = NULL;
+  PetscReal  *rv = NULL;
+  size_t      ni = 0, nr = 0, imax = 0, rmax = 0;
+  const int   tag = 2911;
+
+  PetscFunctionBegin;
+  if (!rank) {
+    PetscCall(Recipients_Private(cs, size, &ptr, &list));
+    PetscCall(PetscCalloc1(3 * (size_t)size, &cnt));
+    for (PetscMPIInt r = 1; r < size; r++) {
+      for (PetscInt k = ptr[r]; k < ptr[r + 1]; k++) {
+        PetscBool rec;
+        PetscCall(FromRecord_Private(cs, size, r, list[k], &rec));
+        cnt[3 * r + 1] += 4 + (rec ? 0 : cs->nt[list[k]]);
+        cnt[3 * r + 2] += rec ? 0 : 13 + cs->nt[list[k]];
+      }
+      cnt[3 * r] = ptr[r + 1] - ptr[r];
+      imax       = PetscMax(imax, (size_t)cnt[3 * r + 1]);
+      rmax       = PetscMax(rmax, (size_t)cnt[3 * r + 2]);
+    }
+  }
+  PetscCallMPI(MPI_Scatter(cnt, 3, MPIU_INT64, mine, 3, MPIU_INT64, 0, PETSC_COMM_WORLD));
+  if (!rank) {
+    PetscCall(PetscMalloc2(imax + 1, &iv, rmax + 1, &rv));
+    for (PetscMPIInt r = 1; r < size; r++) {
+      ni = nr = 0;
+      for (PetscInt k = ptr[r]; k < ptr[r + 1]; k++) PetscCall(Pack_Private(cs, size, r, list[k], iv, &ni, rv, &nr));
+      PetscCheck(
+        ni <= (size_t)PETSC_MPI_INT_MAX && nr <= (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many contacts to send to rank %d", (int)r);
+      PetscCallMPI(MPI_Send(iv, (PetscMPIInt)ni, MPIU_INT, r, tag, PETSC_COMM_WORLD));
+      PetscCallMPI(MPI_Send(rv, (PetscMPIInt)nr, MPIU_REAL, r, tag + 1, PETSC_COMM_WORLD));
+    }
+  } else {
+    PetscCall(PetscMalloc2((size_t)mine[1] + 1, &iv, (size_t)mine[2] + 1, &rv));
+    PetscCallMPI(MPI_Recv(iv, (PetscMPIInt)mine[1], MPIU_INT, 0, tag, PETSC_COMM_WORLD, MPI_STATUS_IGNORE));
+    PetscCallMPI(MPI_Recv(rv, (PetscMPIInt)mine[2], MPIU_REAL, 0, tag + 1, PETSC_COMM_WORLD, MPI_STATUS_IGNORE));
+    PetscCall(FcContactStepReserve_Private(cs, (PetscInt)mine[0]));
+    for (PetscInt a = 0; a < (PetscInt)mine[0]; a++) PetscCall(Unpack_Private(cs, a, iv, &ni, rv, &nr));
+    cs->m = (PetscInt)mine[0];
+    cs->lrecv += 3 * (PetscInt64)sizeof(PetscInt64) + mine[1] * (PetscInt64)sizeof(PetscInt) + mine[2] * (PetscInt64)sizeof(PetscReal);
+  }
+  PetscCall(PetscFree2(iv, rv));
+  PetscCall(PetscFree(cnt));
+  PetscCall(PetscFree(ptr));
+  PetscCall(PetscFree(list));
+  PetscFunctionReturn(0);
+}
+
+/* W's column skeleton from rank 0's whole H to every rank (the solves are collective: every rank
+ * solves the same columns, FcComplianceDelassusByOperator): the bodies involved, each body's
+ * contacts (FcComplianceBodyContacts: the block-sparse pattern's groups) and each contact's pass,
+ * from which another rank forms the kept columns as FcContactStepJacobian_Private does (all three
+ * rows of a frictional contact, the normal one of a frictionless one); ints only, about 3 per
+ * contact, against a record's 160 bytes. Another rank keeps them for its H (FcContactJacobian). */
+static PetscErrorCode Skeleton_Private(FcContactStep cs, PetscMPIInt rank)
+{
+  const PetscInt nb = cs->model->nbodies;
+  PetscInt       n = 0, *gptr = NULL, *gcon = NULL, *inv, *gpair;
+
+  PetscFunctionBegin;
+  if (!rank) {
+    PetscCall(FcComplianceBodyContacts(&cs->H, &gptr, &gcon));
+    n = gptr[nb];
+  }
+  PetscCallMPI(MPI_Bcast(&n, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCall(PetscMalloc2(nb, &inv, cs->mg + 1, &gpair));
+  for (PetscInt b = 0; b < nb; b++) inv[b] = rank ? 0 : cs->involved[b];
+  for (PetscInt a = 0; !rank && a < cs->mg; a++) gpair[a] = cs->pair[a];
+  if (rank) {
+    PetscCall(PetscFree(cs->ggptr));
+    PetscCall(PetscFree(cs->ggcon));
+    PetscCall(PetscFree(cs->gkcol));
+    if (!cs->ginv) PetscCall(PetscMalloc1(nb, &cs->ginv));
+    PetscCall(PetscMalloc1(nb + 1, &cs->ggptr));
+    PetscCall(PetscMalloc1(n + 1, &cs->ggcon));
+    PetscCall(PetscMalloc1(3 * cs->mg + 1, &cs->gkcol));
+    gptr = cs->ggptr;
+    gcon = cs->ggcon;
+  }
+  PetscCallMPI(MPI_Bcast(inv, (PetscMPIInt)nb, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(gptr, (PetscMPIInt)(nb + 1), MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(gcon, (PetscMPIInt)n, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(gpair, (PetscMPIInt)cs->mg, MPIU_INT, 0, PETSC_COMM_WORLD));
+  if (rank) {
+    for (PetscInt b = 0; b < nb; b++) cs->ginv[b] = (PetscBool)inv[b];
+    cs->gnkeep = 0;
+    for (PetscInt a = 0; a < cs->mg; a++) {
+      const PetscBool fr = (PetscBool)(cs->pairs[gpair[a]].mu > 0); /* the passes are every rank's (the broad phase) */
+      for (int i = 0; i < 3; i++)
+        if (i == 0 || fr) cs->gkcol[cs->gnkeep++] = 3 * a + i;
+    }
+    cs->lrecv += (PetscInt64)(1 + 2 * nb + 1 + n + cs->mg) * (PetscInt64)sizeof(PetscInt);
+  } else {
+    PetscCall(PetscFree(gptr));
+    PetscCall(PetscFree(gcon));
+  }
+  PetscCall(PetscFree2(inv, gpair));
+  PetscFunctionReturn(0);
+}
+
+/* Of a mortar pass, detection changes the frame of a contact after its record (contact_detect.c:
+ * n, t1, t2 of the slave's normal, kept for the next detection's continuity). Another rank keeps
+ * its own points' records (the only ones its narrow phase reads) and receives each of its own
+ * contacts (Recipients_Private): their frames, bit for bit rank 0's, go into those records. */
+static PetscErrorCode MortarPrev_Private(FcContactStep cs)
+{
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < cs->m; a++) {
+    FcContactPair *P  = &cs->pairs[cs->pair[a]];
+    PetscInt       lo = 0, hi = P->nprev - 1;
+    if (!P->mortar) continue;
+    while (lo <= hi) { /* P->prev is sorted by point */
+      const PetscInt mid = (lo + hi) / 2;
+      if (P->prev[mid].point == cs->point[a]) {
+        for (int k = 0; k < 3; k++) {
+          P->prev[mid].n[k]  = cs->frame[9 * a + k];
+          P->prev[mid].t1[k] = cs->frame[9 * a + 3 + k];
+          P->prev[mid].t2[k] = cs->frame[9 * a + 6 + k];
+        }
+        break;
+      }
+      if (P->prev[mid].point < cs->point[a]) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The contact list held by its ranks (issue 29 item 1, doc/mpi.md "Contact"): rank 0 built the
+ * whole list from every detection (FcContactStepRanksGatherDetection_Private), as on one rank; it
+ * forms H, broadcasts the count and W's column skeleton (Skeleton_Private) and sends every other
+ * rank the contacts it touches or owns (SendList_Private), whose H that rank then forms in its own
+ * numbering (gidx: their places in rank 0's list). Before, every rank held the whole list and H. */
+PetscErrorCode FcContactStepRanksDistribute_Private(FcContactStep cs, PetscBool *hdone)
+{
+  PetscMPIInt size, rank;
+
+  PetscFunctionBegin;
+  *hdone = PETSC_FALSE;
+  cs->mg = cs->m;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Bcast(&cs->mg, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
+  if (!cs->mg) PetscFunctionReturn(0); /* no contact: nothing to solve (a mortar record keeps its frame: no contact changed it) */
+  if (!rank) PetscCall(FcContactStepJacobian_Private(cs));
+  PetscCall(Skeleton_Private(cs, rank));
+  PetscCall(SendList_Private(cs, size, rank));
+  if (rank) {
+    FcContactJacobian *H = &cs->H;
+    PetscCall(FcContactStepJacobian_Private(cs));
+    H->part   = PETSC_TRUE;
+    H->mg     = cs->mg;
+    H->gidx   = cs->gidx;
+    H->ggptr  = cs->ggptr;
+    H->ggcon  = cs->ggcon;
+    H->gkcol  = cs->gkcol;
+    H->gnkeep = cs->gnkeep;
+    PetscCall(MortarPrev_Private(cs));
+  }
+  *hdone = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -408,14 +745,19 @@ static PetscErrorCode OwnsDof_Private(FcBody body, PetscMPIInt rank, PetscInt k,
  * contacts whose r it received (rank 0: all, it solved; another rank: those it touches, SendR_Private)
  * and v[9] the bytes of r it received, v[10] the reals of dx and rate it received for q (rank 0:
  * those at the contacts' DoFs that other ranks own, FcContactStepRanksGather_Private; another rank:
- * none). */
-static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt64 v[11])
+ * none), v[11] the contacts of its list (rank 0: the whole list; another rank: those it touches or
+ * owns, FcContactStepRanksDistribute_Private) and v[12] the bytes it received at the last
+ * correction to hold it (rank 0: the other ranks' detection records; another rank: its contacts,
+ * packed, and W's column skeleton; before, every rank received every other rank's records). */
+static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt64 v[13])
 {
   FcModel         *model = cs->model;
   FcContactProblem W     = cs->prob;
 
   PetscFunctionBegin;
-  for (int i = 0; i < 11; i++) v[i] = 0;
+  for (int i = 0; i < 13; i++) v[i] = 0;
+  v[11] = cs->m; /* the contacts of its list (rank 0: all; another rank: those it touches or owns) */
+  v[12] = cs->lrecv;
   v[2]  = cs->gfaces;
   v[10] = cs->qrecv;
   v[8]  = cs->rrecv;
@@ -476,13 +818,14 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
  * shows that a contact surface is split across the ranks (tests/integration/test_mpi.py). The
  * second: the reals of the whole W (what every rank held before W was gathered as rows), then per
  * rank what it holds for contact (Holds_Private), as "detected/m
- * faces-in-reach/faces-ghosted/faces-whole W-rows-touched/W-rows-held W-reals-held/W-bytes-sent".
+ * faces-in-reach/faces-ghosted/faces-whole W-rows-touched/W-rows-held W-reals-held/W-bytes-sent
+ * r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received".
  * With -fc_contact_ranks_check_ghost a third: the detections compared with the whole surface's
  * over the run, all ranks, and how many differed (FcContactStepRanksFind_Private). */
 static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
 {
   PetscInt    own = 0, act = 0, *all;
-  PetscInt64  v[11], *vall, chk[2];
+  PetscInt64  v[13], *vall, chk[2];
   PetscMPIInt rank;
   PetscBool   view = PETSC_FALSE, check = PETSC_FALSE;
 
@@ -499,23 +842,23 @@ static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
     own += o;
   }
   PetscCall(Holds_Private(cs, rank, v));
-  PetscCall(PetscMalloc2(size, &all, 11 * size, &vall));
+  PetscCall(PetscMalloc2(size, &all, 13 * size, &vall));
   PetscCallMPI(MPI_Gather(&own, 1, MPIU_INT, all, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Gather(v, 11, MPIU_INT64, vall, 11, MPIU_INT64, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Gather(v, 13, MPIU_INT64, vall, 13, MPIU_INT64, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Reduce(cs->gcheck, chk, 2, MPIU_INT64, MPI_SUM, 0, PETSC_COMM_WORLD));
   if (!rank) {
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "fcsim: contact ranks: %" PetscInt_FMT " contacts carry force, by the rank of their contactor node:", act));
     for (PetscMPIInt i = 0; i < size; i++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT, all[i]));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
       "\nfcsim: contact ranks hold (W whole: %" PetscInt64_FMT
-      " reals; per rank detected/contacts target-faces-in-reach/ghosted/whole W-rows-touched/held W-reals-held/bytes-sent r-contacts-received/bytes q-reals-received):",
+      " reals; per rank detected/contacts target-faces-in-reach/ghosted/whole W-rows-touched/held W-reals-held/bytes-sent r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received):",
       vall[5]));
     for (PetscMPIInt i = 0; i < size; i++) {
-      const PetscInt64 *w = vall + 11 * i;
+      const PetscInt64 *w = vall + 13 * i;
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
         " %" PetscInt64_FMT "/%" PetscInt_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT
-        " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT,
-        w[0], cs->m, w[1], w[2], w[7], w[3], w[4], w[5], w[6], w[8], w[9], w[10]));
+        " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT,
+        w[0], cs->mg, w[1], w[2], w[7], w[3], w[4], w[5], w[6], w[8], w[9], w[10], w[11], w[12]));
     }
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\n"));
     if (check)
@@ -578,14 +921,14 @@ static PetscErrorCode SendR_Private(FcContactStep cs, PetscMPIInt rank)
       for (int i = 0; i < 3; i++) {
         local[3 * k + i]        = 3 * list[k] + i;
         remote[3 * k + i].rank  = 0;
-        remote[3 * k + i].index = 3 * list[k] + i;
+        remote[3 * k + i].index = 3 * cs->gidx[list[k]] + i; /* its place in rank 0's list */
       }
     PetscCall(PetscArrayzero(cs->r, 3 * cs->m));
     PetscCall(PetscArrayzero(cs->u, 3 * cs->m)); /* u = W r + q: rank 0's alone (its active set) */
   }
   cs->rrecv = rank ? n : cs->m;
   PetscCall(PetscSFCreate(PETSC_COMM_WORLD, &sf));
-  PetscCall(PetscSFSetGraph(sf, rank ? 0 : 3 * cs->m, 3 * n, local, PETSC_COPY_VALUES, remote, PETSC_COPY_VALUES));
+  PetscCall(PetscSFSetGraph(sf, rank ? 0 : 3 * cs->mg, 3 * n, local, PETSC_COPY_VALUES, remote, PETSC_COPY_VALUES));
   PetscCall(PetscSFSetUp(sf));
   PetscCall(PetscSFBcastBegin(sf, MPIU_REAL, cs->r, cs->r, MPI_REPLACE)); /* rank 0 has no leaves, the others no roots */
   PetscCall(PetscSFBcastEnd(sf, MPIU_REAL, cs->r, cs->r, MPI_REPLACE));
@@ -600,12 +943,14 @@ static PetscErrorCode SendR_Private(FcContactStep cs, PetscMPIInt rank)
  * ran the registered solver and the checks of FcContactStepSolve_Private (u = W r + q, rᵀ W r;
  * called by contact_step.c); the others receive its verdict (every rank takes the same branches)
  * and the r of the contacts they touch (SendR_Private), bit for bit rank 0's. A non-finite r (a
- * failed solve) goes to every rank whole, so that each sees it alike where the step checks its
- * result (src/step/step.c). On one rank: nothing. */
+ * failed solve) too: the verdict's failure takes every rank to the same branch, and rank 0, which
+ * holds all of r, finds it first where the step checks its result (src/step/step.c: the lowest rank
+ * that finds a non-finite value tells the others). Before, such an r went to every rank whole; a
+ * rank other than 0 holds no room for it now (its list is its contacts only). On one rank: nothing. */
 PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats *st)
 {
   PetscMPIInt size, rank;
-  PetscInt    flags[6];
+  PetscInt    flags[5];
   PetscReal   err[2];
 
   PetscFunctionBegin;
@@ -617,16 +962,14 @@ PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats 
   flags[2] = st->iterations;
   flags[3] = st->solves;
   flags[4] = 0;
-  flags[5] = 0;
   err[0]   = st->error;
   err[1]   = st->tol;
   if (!rank) {
     FcContactSolverStats ss;
     PetscCall(FcContactSolverGetStats(cs->solver, &ss));
     flags[4] = (PetscInt)ss.reason;
-    for (PetscInt i = 0; i < 3 * cs->m && !flags[5]; i++) flags[5] = PetscIsInfOrNanReal(cs->r[i]);
   }
-  PetscCallMPI(MPI_Bcast(flags, 6, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(flags, 5, MPIU_INT, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Bcast(err, 2, MPIU_REAL, 0, PETSC_COMM_WORLD));
   st->converged  = (PetscBool)flags[0];
   st->failed     = (PetscBool)flags[1];
@@ -635,10 +978,7 @@ PetscErrorCode FcContactStepRanksShare_Private(FcContactStep cs, FcContactStats 
   st->reason     = FcContactSolverReasonName((FcContactSolverReason)flags[4]);
   st->error      = err[0];
   st->tol        = err[1];
-  if (flags[5]) {
-    PetscCallMPI(MPI_Bcast(cs->r, (PetscMPIInt)(3 * cs->m), MPIU_REAL, 0, PETSC_COMM_WORLD));
-    cs->rrecv = cs->m;
-  } else PetscCall(SendR_Private(cs, rank));
+  PetscCall(SendR_Private(cs, rank)); /* a non-finite r too: rank 0 holds it whole and finds it first (src/step/step.c) */
   PetscCall(View_Private(cs, size));
   PetscFunctionReturn(0);
 }

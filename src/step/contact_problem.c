@@ -85,7 +85,7 @@ PetscErrorCode FcContactStepJacobian_Private(FcContactStep cs)
 
   PetscFunctionBegin;
   /* bodies with DoFs (deformable, dynamic rigid) touched by this correction's contacts */
-  for (PetscInt b = 0; b < model->nbodies; b++) cs->involved[b] = PETSC_FALSE;
+  for (PetscInt b = 0; b < model->nbodies; b++) cs->involved[b] = cs->ginv ? cs->ginv[b] : PETSC_FALSE; /* another rank: the whole list's (contact_mpi.c) */
   for (PetscInt a = 0; a < m; a++) {
     const FcContactPair *P = &cs->pairs[cs->pair[a]];
     if (FcBodyNDof(model->bodies[P->A])) cs->involved[P->A] = PETSC_TRUE;
@@ -103,6 +103,10 @@ PetscErrorCode FcContactStepJacobian_Private(FcContactStep cs)
   H->m    = m;
   H->keep = cs->keep;
   H->kcol = cs->kcol;
+  H->part = PETSC_FALSE;
+  H->mg   = m; /* the whole list (another rank: contact_mpi.c sets its part's) */
+  H->gidx = H->gkcol = H->ggptr = H->ggcon = NULL;
+  H->gnkeep                                = 0;
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcJacobianBlock *J = &H->body[b];
     if (!cs->involved[b]) continue;

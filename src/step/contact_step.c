@@ -319,7 +319,13 @@ static PetscErrorCode StabilizationRows_Private(FcContactStep cs)
   /* another rank: as many empty rows (the count decides whether the inertia correction tries the
    * contacts' penalty, on every rank alike: body_deformable.c) */
   PetscCall(FcContactStepRanksRows_Private(cs, nrows));
-  if (rank) PetscCall(PetscArrayzero(cs->stab_ptr, cs->m + 1));
+  for (PetscInt b = 0; b < model->nbodies && rank; b++) /* rank 0's counts: up to its whole list's m */
+    if (nrows[b] + 1 > cs->stab_cap) {
+      PetscCall(PetscFree(cs->stab_ptr));
+      cs->stab_cap = nrows[b] + 1;
+      PetscCall(PetscMalloc1(cs->stab_cap, &cs->stab_ptr));
+    }
+  if (rank) PetscCall(PetscArrayzero(cs->stab_ptr, cs->stab_cap));
   for (PetscInt b = 0; b < model->nbodies && rank; b++)
     if (FcBodyNDof(model->bodies[b]) && !FcBodyHasPointJacobian(model->bodies[b]))
       PetscCall(FcBodySetContactRows(model->bodies[b], nrows[b], cs->stab_ptr, cs->stab_dof, cs->stab_val));
@@ -376,6 +382,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   FcModel    *model = cs->model;
   PetscReal   t0, t1, t2, t3;
   PetscMPIInt rank;
+  PetscBool   hdone;
 
   /* dynamics: r is an impulse over Δt (force r/Δt), a rigid body moves at (d1 − d0)/Δt; 1 quasi-static */
   const PetscReal rscale = s->integrator == FC_INTEGRATOR_QUASI_STATIC ? 1.0 : s->dt;
@@ -392,12 +399,15 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   cs->ncorr++;
   PetscCall(PetscTime(&t1));
   st->detect_time += t1 - t0;
+  /* several ranks: rank 0 forms H of the whole list and sends every other rank its part, whose H it
+   * forms (contact_mpi.c; its time is W's, as H's is); cs->mg the whole list's count. One rank: mg = m. */
+  PetscCall(FcContactStepRanksDistribute_Private(cs, &hdone));
   for (PetscInt b = 0; b < model->nbodies; b++) {
     Vec fc;
     PetscCall(FcBodyGetContactForce(model->bodies[b], PETSC_FALSE, &fc));
     if (fc) PetscCall(VecSet(fc, 0.0));
   }
-  if (cs->m == 0) {
+  if (cs->mg == 0) {
     *changed      = (PetscBool)(cs->nact > 0);
     st->converged = PETSC_TRUE; /* nothing to solve */
     st->failed    = PETSC_FALSE;
@@ -408,7 +418,7 @@ PetscErrorCode FcContactStepCorrect(FcContactStep cs, const FcStepInfo *s, FcCon
   }
   if (cs->lin == FC_LINEARIZATION_FAST) PetscCall(FcContactStepFast_Private(cs, rscale, st)); /* times its own phases */
   else {
-    PetscCall(FcContactStepJacobian_Private(cs));
+    if (!hdone) PetscCall(FcContactStepJacobian_Private(cs));
     /* W's storage follows its block pattern, which changes with the contacts: a new problem per
      * correction, except a dense one of the same size (reused, as it always was) */
     PetscCall(FcComplianceCreateProblem(cs->compliance, &cs->H, cs->wstorage, &cs->prob, &cs->wblocks));
