@@ -6,46 +6,6 @@
  * point replaced by the N_a-weighted mean of the master surface (src/collide/mortar.h). */
 #include "contact_impl.h"
 
-PetscErrorCode FcContactStepReserve_Private(FcContactStep cs, PetscInt m)
-{
-  PetscFunctionBegin;
-  PetscInt old = cs->cap;
-
-  if (m <= cs->cap) PetscFunctionReturn(0);
-  cs->cap = PetscMax(m, 2 * cs->cap);
-  /* grow keeping the contacts already added: k values per contact */
-#define FC_GROW(p, n) \
-  do { \
-    void *np_; \
-    PetscCall(PetscMalloc((size_t)(n) * sizeof(*(p)), &np_)); \
-    if (old) PetscCall(PetscMemcpy(np_, (p), (size_t)((n) / cs->cap * old) * sizeof(*(p)))); \
-    PetscCall(PetscFree(p)); \
-    (p) = np_; \
-  } while (0)
-  FC_GROW(cs->pair, cs->cap);
-  FC_GROW(cs->point, cs->cap);
-  FC_GROW(cs->status, cs->cap);
-  FC_GROW(cs->tnodes, FC_CONTACT_MAXT * cs->cap);
-  FC_GROW(cs->nt, cs->cap);
-  FC_GROW(cs->tw, FC_CONTACT_MAXT * cs->cap);
-  FC_GROW(cs->frame, 9 * cs->cap);
-  FC_GROW(cs->gap, cs->cap);
-  FC_GROW(cs->xc, 3 * cs->cap);
-  FC_GROW(cs->r, 3 * cs->cap);
-  FC_GROW(cs->u, 3 * cs->cap);
-  FC_GROW(cs->uhint, 3 * cs->cap);
-  FC_GROW(cs->rforce, 3 * cs->cap);
-  FC_GROW(cs->key, cs->cap);
-  FC_GROW(cs->vpair, cs->cap);
-  FC_GROW(cs->vframe, 9 * cs->cap);
-  FC_GROW(cs->vr, 3 * cs->cap);
-  FC_GROW(cs->keep, 3 * cs->cap);
-  FC_GROW(cs->kcol, 3 * cs->cap);
-  FC_GROW(cs->gidx, cs->cap);
-#undef FC_GROW
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode AddContact_Private(FcContactStep cs, PetscInt p, const FcProximity *c)
 {
   PetscInt a = cs->m;

@@ -1,7 +1,7 @@
 /* fcsim — the contact problem of one correction (issue 28 split it out of contact_step.c so that
  * the correction's driver, contact_step.c, and the re-linearizations, contact_linearize.c, both
- * build on it and neither calls the other back): H's rows for every contact (its bodies' DoFs and
- * coefficients), q from the step's free motion, the warm start kept by contact key, and the solve
+ * build on it and neither calls the other back): q from the step's free motion (H, the rows of every
+ * contact, is contact_list.c's), the warm start kept by contact key, and the solve
  * with its statistics. doc/contact.md explains the formulation. */
 #include "contact_impl.h"
 
@@ -33,113 +33,6 @@ static void Relative_Private(FcContactStep cs, PetscInt a, FcBody B, const Petsc
   } else if (vB)
     for (PetscInt j = 0; j < cs->nt[a]; j++)
       for (int k = 0; k < 3; k++) rel[k] -= cs->tw[FC_CONTACT_MAXT * a + j] * vB[3 * cs->tnodes[FC_CONTACT_MAXT * a + j] + k];
-}
-
-/* The nonzeros of row block a of H_b: DoFs of contact a on body b and, per DoF, the
- * coefficients of the three frame rows (zero on constrained DoFs are skipped). */
-static PetscInt Entries_Private(FcContactStep cs, PetscInt a, PetscInt b, PetscInt dofs[FC_CONTACT_MAXDOF], PetscReal coef[FC_CONTACT_MAXDOF][3])
-{
-  const FcContactPair *P    = &cs->pairs[cs->pair[a]];
-  FcBody               body = cs->model->bodies[b];
-  PetscInt             n    = 0;
-  if (P->A == b)
-    for (int k = 0; k < 3; k++) {
-      PetscInt dof = 3 * cs->point[a] + k;
-      if (cs->isbc[b][dof]) continue;
-      dofs[n] = dof;
-      for (int i = 0; i < 3; i++) coef[n][i] = cs->frame[9 * a + 3 * i + k];
-      n++;
-    }
-  if (P->B == b && FcBodyHasPointJacobian(body)) {
-    /* a target with DoFs whose points move with J ẋ_B (a rigid body): H_B = −F J (F: the frame rows) */
-    const PetscInt nd = FcBodyNDof(body);
-    PetscReal      J[3 * FC_RIGID_MAX_DOF];
-    FcBodyPointJacobian(body, &cs->xc[3 * a], J);
-    for (PetscInt d = 0; d < nd; d++) {
-      dofs[n] = d;
-      for (int i = 0; i < 3; i++) {
-        coef[n][i] = 0;
-        for (int k = 0; k < 3; k++) coef[n][i] -= cs->frame[9 * a + 3 * i + k] * J[k * nd + d];
-      }
-      n++;
-    }
-  } else if (P->B == b)
-    for (PetscInt j = 0; j < cs->nt[a]; j++)
-      for (int k = 0; k < 3; k++) {
-        PetscInt dof = 3 * cs->tnodes[FC_CONTACT_MAXT * a + j] + k;
-        if (cs->isbc[b][dof]) continue;
-        dofs[n] = dof;
-        for (int i = 0; i < 3; i++) coef[n][i] = -cs->tw[FC_CONTACT_MAXT * a + j] * cs->frame[9 * a + 3 * i + k];
-        n++;
-      }
-  return n;
-}
-
-/* H of the current contacts (compliance.h, FcContactJacobian): the bodies touched, the rows W
- * needs, and per touched body its entries, contact by contact. */
-PetscErrorCode FcContactStepJacobian_Private(FcContactStep cs)
-{
-  FcModel           *model = cs->model;
-  const PetscInt     m     = cs->m;
-  FcContactJacobian *H     = &cs->H;
-
-  PetscFunctionBegin;
-  /* bodies with DoFs (deformable, dynamic rigid) touched by this correction's contacts */
-  for (PetscInt b = 0; b < model->nbodies; b++) cs->involved[b] = cs->ginv ? cs->ginv[b] : PETSC_FALSE; /* another rank: the whole list's (contact_mpi.c) */
-  for (PetscInt a = 0; a < m; a++) {
-    const FcContactPair *P = &cs->pairs[cs->pair[a]];
-    if (FcBodyNDof(model->bodies[P->A])) cs->involved[P->A] = PETSC_TRUE;
-    if (FcBodyNDof(model->bodies[P->B])) cs->involved[P->B] = PETSC_TRUE;
-  }
-  /* the rows W needs: all three of a frictional contact, the normal one of a frictionless one */
-  H->nkeep = 0;
-  for (PetscInt a = 0; a < m; a++) {
-    const PetscBool fr = (PetscBool)(cs->pairs[cs->pair[a]].mu > 0);
-    for (int i = 0; i < 3; i++) {
-      cs->keep[3 * a + i] = (PetscBool)(i == 0 || fr);
-      if (cs->keep[3 * a + i]) cs->kcol[H->nkeep++] = 3 * a + i;
-    }
-  }
-  H->m    = m;
-  H->keep = cs->keep;
-  H->kcol = cs->kcol;
-  H->part = PETSC_FALSE;
-  H->mg   = m; /* the whole list (another rank: contact_mpi.c sets its part's) */
-  H->gidx = H->gkcol = H->ggptr = H->ggcon = NULL;
-  H->gnkeep                                = 0;
-  for (PetscInt b = 0; b < model->nbodies; b++) {
-    FcJacobianBlock *J = &H->body[b];
-    if (!cs->involved[b]) continue;
-    if (J->mcap < m + 1) {
-      PetscCall(PetscFree(J->ptr));
-      J->mcap = m + 1;
-      PetscCall(PetscMalloc1(J->mcap, &J->ptr));
-    }
-    J->ptr[0] = 0;
-    for (PetscInt a = 0; a < m; a++) {
-      PetscInt  dofs[FC_CONTACT_MAXDOF], nd;
-      PetscReal coef[FC_CONTACT_MAXDOF][3];
-      nd = Entries_Private(cs, a, b, dofs, coef);
-      if (J->ptr[a] + nd > J->ecap) { /* grow, keeping the entries so far */
-        PetscInt  cap = PetscMax(2 * J->ecap, J->ptr[a] + nd + 3 * m);
-        PetscInt *d;
-        PetscReal(*cf)[3];
-        PetscCall(PetscMalloc2(cap, &d, cap, &cf));
-        PetscCall(PetscArraycpy(d, J->dof, J->ptr[a]));
-        PetscCall(PetscArraycpy(cf, J->coef, J->ptr[a]));
-        PetscCall(PetscFree2(J->dof, J->coef));
-        J->dof  = d;
-        J->coef = cf;
-        J->ecap = cap;
-      }
-      for (PetscInt k = 0; k < nd; k++) {
-        J->dof[J->ptr[a] + k] = dofs[k];
-        for (int i = 0; i < 3; i++) J->coef[J->ptr[a] + k][i] = coef[k][i];
-      }
-      J->ptr[a + 1] = J->ptr[a] + nd;
-    }
-  }
-  PetscFunctionReturn(0);
 }
 
 /* q from the free increment and the state (header comment); rscale: 1 (quasi-static) or Δt. */
