@@ -37,7 +37,7 @@ PetscErrorCode FcComplianceRegisterAll(void)
   if (ComplianceRegisterAllCalled) PetscFunctionReturn(0);
   ComplianceRegisterAllCalled = PETSC_TRUE;
   FC_COMPLIANCE_REGISTER("exact", FcComplianceCreate_Exact, FC_COMPLIANCE_RANKS);
-  FC_COMPLIANCE_REGISTER("precomputed", FcComplianceCreate_Precomputed, 0);
+  FC_COMPLIANCE_REGISTER("precomputed", FcComplianceCreate_Precomputed, FC_COMPLIANCE_RANKS);
   FC_COMPLIANCE_REGISTER("schur", FcComplianceCreate_Schur, 0);
   FC_COMPLIANCE_REGISTER("lagged", FcComplianceCreate_Lagged, FC_COMPLIANCE_DEFORMABLE);
   PetscFunctionReturn(0);
@@ -619,12 +619,78 @@ PetscErrorCode FcComplianceDelassusByOperator(
   PetscFunctionReturn(0);
 }
 
+/* Several ranks, a partitioned body (FcComplianceParticipatingInverse with rows = sdof, the square
+ * C_b = P_bᵀ A_b⁻¹ P_b): the identity's columns at the participating DoFs as distributed right-hand
+ * sides in blocks, one collective solve each, then the rows at the participating DoFs — each owned
+ * by one rank — summed onto rank 0 (the other ranks' entries are zeros: the sum is the owner's
+ * value bit for bit). out: rank 0's n × n, row-major (another rank: not written, may be NULL). */
+static PetscErrorCode ParticipatingInverseRanks_Private(FcCompliance c, PetscInt b, PetscReal out[])
+{
+  FcBody         body = c->model->bodies[b];
+  const PetscInt n = c->ns[b], *sdof = c->sdof[b];
+  PetscReal     *buf, *sum           = NULL;
+  PetscMPIInt    rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscMalloc1((size_t)n * FC_COMPLIANCE_BLOCK, &buf));
+  if (!rank) PetscCall(PetscMalloc1((size_t)n * FC_COMPLIANCE_BLOCK, &sum));
+  for (PetscInt c0 = 0; c0 < n; c0 += FC_COMPLIANCE_BLOCK) {
+    PetscInt           nb = PetscMin(FC_COMPLIANCE_BLOCK, n - c0), lda, ldx, rstart, rend;
+    const PetscInt    *n2d;
+    Mat                B, X;
+    PetscScalar       *h;
+    const PetscScalar *x;
+    PetscCall(BodyDense_Private(body, nb, &B, &n2d, &rstart, &rend));
+    PetscCall(MatZeroEntries(B));
+    PetscCall(MatDenseGetArray(B, &h));
+    PetscCall(MatDenseGetLDA(B, &lda));
+    for (PetscInt j = 0; j < nb; j++) {
+      const PetscInt row = BodyRow_Private(n2d, rstart, rend, sdof[c0 + j]);
+      if (row >= 0) h[j * lda + row] = 1.0;
+    }
+    PetscCall(MatDenseRestoreArray(B, &h));
+    PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+    PetscCall(FcBodySolveMulti(body, B, X));
+    PetscCall(MatDenseGetArrayRead(X, &x));
+    PetscCall(MatDenseGetLDA(X, &ldx));
+    PetscCall(PetscArrayzero(buf, (size_t)n * nb));
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscInt row = BodyRow_Private(n2d, rstart, rend, sdof[i]);
+      if (row >= 0)
+        for (PetscInt j = 0; j < nb; j++) buf[(size_t)i * nb + j] = x[j * ldx + row];
+    }
+    PetscCall(MatDenseRestoreArrayRead(X, &x));
+    PetscCall(MatDestroy(&B));
+    PetscCall(MatDestroy(&X));
+    PetscCallMPI(MPI_Reduce(buf, sum, (PetscMPIInt)(n * nb), MPIU_REAL, MPIU_SUM, 0, PETSC_COMM_WORLD));
+    if (!rank)
+      for (PetscInt i = 0; i < n; i++)
+        for (PetscInt j = 0; j < nb; j++) out[(size_t)i * n + c0 + j] = sum[(size_t)i * nb + j];
+  }
+  PetscCall(PetscFree(buf));
+  PetscCall(PetscFree(sum));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcComplianceParticipatingInverse(FcCompliance c, PetscInt b, PetscInt nrows, const PetscInt rows[], PetscReal out[])
 {
   FcBody         body = c->model->bodies[b];
   const PetscInt n    = c->ns[b];
+  PetscMPIInt    size;
 
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size > 1) {
+    const PetscInt *n2d, *d2n;
+    PetscInt        rstart, rend;
+    PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rstart, &rend));
+    if (n2d) { /* a partitioned body: the square C_b only (precomputed), gathered to rank 0 */
+      PetscCheck(rows == c->sdof[b] && nrows == n, PETSC_COMM_SELF, PETSC_ERR_SUP, "On several ranks only C_b = P_b^T A_b^-1 P_b is formed");
+      PetscCall(ParticipatingInverseRanks_Private(c, b, out));
+      PetscFunctionReturn(0);
+    }
+  }
   for (PetscInt c0 = 0; c0 < n; c0 += FC_COMPLIANCE_BLOCK) {
     PetscInt           nb = PetscMin(FC_COMPLIANCE_BLOCK, n - c0), lda;
     Mat                B, X;

@@ -4,7 +4,8 @@
  * W = Σ_b H_b C_b H_bᵀ with no solve. The correction Δx_b += A_b⁻¹ H_bᵀ r is one solve with the
  * current factorization. For linear bodies at fixed Δt this is the exact W to round-off (tested);
  * for other materials an approximation, and the run says so. C_b is dense in the number of
- * participating DoFs. */
+ * participating DoFs. On several MPI ranks C_b comes from distributed solves, summed onto rank 0
+ * (compliance.c), which alone keeps it and forms W (doc/mpi.md). */
 #include "compliance.h"
 #include <string.h>
 
@@ -19,11 +20,24 @@ static PetscErrorCode Compute_Private(FcCompliance c)
   Precomputed *pc    = (Precomputed *)c->data;
   FcModel     *model = c->model;
 
+  PetscMPIInt rank;
+
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody   body = model->bodies[b];
     PetscInt n    = c->ns[b];
     if (!FcBodyNDof(body) || !n) continue;
+    if (rank) {
+      /* several ranks: C_b is rank 0's (Delassus_Precomputed forms W there alone). A partitioned
+       * body's solves are collective: this rank takes part and keeps nothing; a body every rank
+       * holds whole (a rigid one) is solved by rank 0 alone */
+      const PetscInt *n2d, *d2n;
+      PetscInt        rstart, rend;
+      PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rstart, &rend));
+      if (n2d) PetscCall(FcComplianceParticipatingInverse(c, b, n, c->sdof[b], NULL));
+      continue;
+    }
     PetscCall(PetscMalloc1(n * n, &pc->C[b]));
     PetscCall(FcComplianceParticipatingInverse(c, b, n, c->sdof[b], pc->C[b]));
   }
@@ -40,7 +54,14 @@ static PetscErrorCode Delassus_Precomputed(FcCompliance c, const FcContactJacobi
   PetscInt    *gptr, *gcon, *pos = NULL;
 
   PetscFunctionBegin;
-  if (!pc->have_C) PetscCall(Compute_Private(c));
+  if (!pc->have_C) PetscCall(Compute_Private(c)); /* collective: the solves */
+  {
+    /* several ranks (doc/mpi.md "Contact"): C_b is rank 0's (gathered there), and so is every row
+     * of W, formed from rank 0's whole H; the other ranks' shares stay zero for the gather */
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    if (rank) PetscFunctionReturn(0);
+  }
   PetscCall(FcComplianceBodyContacts(H, &gptr, &gcon));
   if (!p->W) PetscCall(PetscMalloc1(H->m, &pos));
   for (PetscInt b = 0; b < H->nbodies; b++) {
