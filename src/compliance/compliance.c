@@ -267,6 +267,18 @@ static PetscErrorCode BodyDense_Private(FcBody body, PetscInt nb, Mat *B, const 
   PetscFunctionReturn(0);
 }
 
+/* A zeroed block of BodyDense_Private, its array taken for writing the right-hand sides (h, lda;
+ * restored by the caller). */
+static PetscErrorCode BodyRhs_Private(FcBody body, PetscInt nb, Mat *B, PetscScalar **h, PetscInt *lda, const PetscInt **n2d, PetscInt *rstart, PetscInt *rend)
+{
+  PetscFunctionBegin;
+  PetscCall(BodyDense_Private(body, nb, B, n2d, rstart, rend));
+  PetscCall(MatZeroEntries(*B));
+  PetscCall(MatDenseGetArray(*B, h));
+  PetscCall(MatDenseGetLDA(*B, lda));
+  PetscFunctionReturn(0);
+}
+
 /* The local row of mesh DoF k in a block of BodyDense_Private, or −1 when another rank owns it. */
 static inline PetscInt BodyRow_Private(const PetscInt *n2d, PetscInt rstart, PetscInt rend, PetscInt k)
 {
@@ -582,10 +594,7 @@ PetscErrorCode FcComplianceDelassusByOperator(
     Mat                B, X;
     PetscScalar       *h;
     const PetscScalar *x;
-    PetscCall(BodyDense_Private(body, nb, &B, &n2d, &rstart, &rend));
-    PetscCall(MatZeroEntries(B));
-    PetscCall(MatDenseGetArray(B, &h));
-    PetscCall(MatDenseGetLDA(B, &lda));
+    PetscCall(BodyRhs_Private(body, nb, &B, &h, &lda, &n2d, &rstart, &rend));
     for (PetscInt j = 0; j < nb; j++) { /* column j: the row kcol[c0 + j] of H_b, transposed (zero on this rank when it holds not the contact) */
       PetscInt a = Local_Private(H, kcol[c0 + j] / 3), i = kcol[c0 + j] % 3;
       if (a < 0) continue;
@@ -641,10 +650,7 @@ static PetscErrorCode ParticipatingInverseRanks_Private(FcCompliance c, PetscInt
     Mat                B, X;
     PetscScalar       *h;
     const PetscScalar *x;
-    PetscCall(BodyDense_Private(body, nb, &B, &n2d, &rstart, &rend));
-    PetscCall(MatZeroEntries(B));
-    PetscCall(MatDenseGetArray(B, &h));
-    PetscCall(MatDenseGetLDA(B, &lda));
+    PetscCall(BodyRhs_Private(body, nb, &B, &h, &lda, &n2d, &rstart, &rend));
     for (PetscInt j = 0; j < nb; j++) {
       const PetscInt row = BodyRow_Private(n2d, rstart, rend, sdof[c0 + j]);
       if (row >= 0) h[j * lda + row] = 1.0;
