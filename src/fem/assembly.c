@@ -42,8 +42,21 @@ static PetscErrorCode LocalRange(MPI_Comm comm, PetscInt n, PetscInt *start, Pet
   PetscFunctionReturn(0);
 }
 
-/* The IS composed on a partitioned body's vectors: DoF k of the mesh → its distributed index. */
+/* The IS composed on a partitioned body's vectors: DoF k of the mesh → its distributed index.
+ * Emptied on a rank whose mesh is trimmed (FcAssemblyTrim): no whole copy is made there. */
 #define FC_NATURAL_KEY "FcNaturalDoFs"
+
+static PetscErrorCode NaturalWhole_Private(Vec v, IS natural)
+{
+  PetscInt n, N;
+
+  PetscFunctionBegin;
+  PetscCall(ISGetLocalSize(natural, &n));
+  PetscCall(VecGetSize(v, &N));
+  PetscCheck(n == N, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+    "The body's mesh is trimmed on this rank (FcAssemblyTrim): its vectors are not read whole or by mesh DoF here");
+  PetscFunctionReturn(0);
+}
 
 PetscErrorCode FcVecAllBegin(Vec v, FcVecAll *all)
 {
@@ -59,6 +72,7 @@ PetscErrorCode FcVecAllBegin(Vec v, FcVecAll *all)
     PetscCall(VecGetArrayRead(v, &all->a));
   } else if (natural) { /* a partitioned layout: entry k of the copy is the mesh's DoF k */
     PetscInt n;
+    PetscCall(NaturalWhole_Private(v, natural));
     PetscCall(ISGetLocalSize(natural, &n));
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &all->vall));
     PetscCall(VecScatterCreate(v, natural, all->vall, NULL, &all->scatter));
@@ -142,6 +156,7 @@ PetscErrorCode FcVecPickCreate(Vec v, PetscInt n, const PetscInt dof[], FcVecPic
   PetscCall(PetscMalloc1(n, &idx));
   if (natural) {
     const PetscInt *nat;
+    PetscCall(NaturalWhole_Private(v, natural));
     PetscCall(ISGetIndices(natural, &nat));
     for (PetscInt i = 0; i < n; i++) idx[i] = nat[dof[i]];
     PetscCall(ISRestoreIndices(natural, &nat));
@@ -240,8 +255,8 @@ static PetscErrorCode UAccessBegin(const FcMesh *mesh, Vec u, UAccess *ua)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(ua, sizeof *ua));
   PetscCall(VecGetSize(u, &n));
-  PetscCheck(n == 3 * mesh->nnodes, PetscObjectComm((PetscObject)u), PETSC_ERR_ARG_SIZ,
-    "Displacement vector of size %" PetscInt_FMT ", mesh has %" PetscInt_FMT " DoFs", n, 3 * mesh->nnodes);
+  PetscCheck(n == 3 * FcMeshNNodesAll(mesh), PetscObjectComm((PetscObject)u), PETSC_ERR_ARG_SIZ,
+    "Displacement vector of size %" PetscInt_FMT ", mesh has %" PetscInt_FMT " DoFs", n, 3 * FcMeshNNodesAll(mesh));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)u), &size));
   if (size == 1 || !mesh->part_perm) {
     PetscCall(FcVecAllBegin(u, &ua->all));
@@ -320,6 +335,28 @@ static PetscErrorCode NodeGraph_Private(const FcMesh *mesh, PetscInt nstart, Pet
   PetscFunctionReturn(0);
 }
 
+/* part_own and part_block (mesh.h) from the whole map part_perm: O(nodes/N) each. */
+static PetscErrorCode PartitionMaps_Private(MPI_Comm comm, FcMesh *mesh)
+{
+  PetscMPIInt    size, rank;
+  PetscInt       ostart = 0;
+  const PetscInt N      = mesh->nnodes;
+  PetscInt       a, z;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Exscan(&mesh->part_nown, &ostart, 1, MPIU_INT, MPI_SUM, comm));
+  if (!rank) ostart = 0;
+  a = (PetscInt)(((PetscInt64)N * rank) / size);
+  z = (PetscInt)(((PetscInt64)N * (rank + 1)) / size);
+  PetscCall(PetscMalloc2(mesh->part_nown + 1, &mesh->part_own, z - a + 1, &mesh->part_block));
+  for (PetscInt m = 0; m < N; m++)
+    if (mesh->part_perm[m] >= ostart && mesh->part_perm[m] < ostart + mesh->part_nown) mesh->part_own[mesh->part_perm[m] - ostart] = m;
+  for (PetscInt m = a; m < z; m++) mesh->part_block[m - a] = mesh->part_perm[m];
+  PetscFunctionReturn(0);
+}
+
 /* A graph partition of the nodes (PT-Scotch: Debian's PETSc has no ParMETIS) gives each node a
  * rank; ISPartitioningToNumbering numbers the nodes rank after rank, so that each rank owns a
  * contiguous range of the distributed numbering, and the whole map is gathered to every rank
@@ -367,6 +404,7 @@ PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh)
   PetscCall(PetscArraycpy(mesh->part_perm, perm, N));
   PetscCall(ISRestoreIndices(isall, &perm));
   PetscCall(ISDestroy(&isall));
+  PetscCall(PartitionMaps_Private(comm, mesh));
   PetscCall(ISDestroy(&isnum));
   PetscCall(ISDestroy(&isrank));
   PetscCall(MatPartitioningDestroy(&part));
@@ -400,6 +438,102 @@ PetscErrorCode FcAssemblyOwnedElements(const FcMesh *mesh, Vec u, PetscInt *n)
   PetscCall(ElementShare_Private(mesh, PetscObjectComm((PetscObject)u), rstart, rend, &sh));
   *n = 0;
   for (PetscInt e = sh.estart; e < sh.eend; e++) *n += ElementMine(mesh, &sh, e);
+  PetscFunctionReturn(0);
+}
+
+/* Trim a partitioned mesh on a rank other than 0 to the elements the rank assembles and their
+ * nodes (issue 29, doc/mpi.md "Meshes on several ranks"): what the steps read of it (the
+ * assembly, the von Mises stress), numbered locally in the whole mesh's order, with gnode and
+ * gelem back to the whole numbering. Every such element keeps its place in the order of the
+ * rank's elements, so the direct-assembly map (FcAssemblySetUpDirect, by that order) stays
+ * valid, and every sum is the one made before the trim: the same bits. The boundary faces and
+ * groups go (the set-up read them), and u's natural map is emptied on this rank (NaturalWhole).
+ * Rank 0 keeps the whole mesh: it writes the meshes and the VTK files. */
+PetscErrorCode FcAssemblyTrim(FcMesh *mesh, Vec u)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)u);
+  PetscMPIInt size, rank;
+  PetscInt    rstart, rend, ne = 0, k = 0, *lnode, *conn, *elem_id, *gelem, *gnode, *perm, *node_id;
+  PetscReal  *X;
+  ElemShare   sh;
+  IS          natural = NULL;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (size == 1 || !rank || !mesh->part_perm || mesh->gnode) PetscFunctionReturn(0);
+  PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
+  PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));
+  PetscCall(PetscMalloc1(mesh->nnodes, &lnode));
+  for (PetscInt m = 0; m < mesh->nnodes; m++) lnode[m] = -1;
+  for (PetscInt e = sh.estart; e < sh.eend; e++)
+    if (ElementMine(mesh, &sh, e)) {
+      ne++;
+      for (PetscInt a = 0; a < mesh->npe; a++) lnode[mesh->conn[e * mesh->npe + a]] = 0;
+    }
+  for (PetscInt m = 0; m < mesh->nnodes; m++)
+    if (!lnode[m]) lnode[m] = k++;
+  /* each array its own block: FcMeshDestroy (src/mesh) frees them one by one */
+  PetscCall(PetscMalloc1(3 * k + 1, &X));
+  PetscCall(PetscMalloc1(k + 1, &node_id));
+  PetscCall(PetscMalloc1(k + 1, &perm));
+  PetscCall(PetscMalloc1(k + 1, &gnode));
+  for (PetscInt m = 0; m < mesh->nnodes; m++) {
+    const PetscInt l = lnode[m];
+    if (l < 0) continue;
+    for (int i = 0; i < 3; i++) X[3 * l + i] = mesh->X[3 * m + i];
+    node_id[l] = mesh->node_id ? mesh->node_id[m] : m;
+    perm[l]    = mesh->part_perm[m];
+    gnode[l]   = m;
+  }
+  PetscCall(PetscMalloc1(ne * mesh->npe + 1, &conn));
+  PetscCall(PetscMalloc1(ne + 1, &elem_id));
+  PetscCall(PetscMalloc1(ne + 1, &gelem));
+  for (PetscInt e = sh.estart, q = 0; e < sh.eend; e++) {
+    if (!ElementMine(mesh, &sh, e)) continue;
+    for (PetscInt a = 0; a < mesh->npe; a++) conn[q * mesh->npe + a] = lnode[mesh->conn[e * mesh->npe + a]];
+    elem_id[q] = mesh->elem_id ? mesh->elem_id[e] : e;
+    gelem[q++] = e;
+  }
+  {
+    size_t before = sizeof(PetscInt) * ((size_t)mesh->nnodes * 2 + (size_t)mesh->nelems * (mesh->npe + 1) + (size_t)mesh->nbfaces * (mesh->npf + 1)) +
+      sizeof(PetscReal) * 3 * (size_t)mesh->nnodes,
+           after = sizeof(PetscInt) * ((size_t)k * 3 + (size_t)ne * (mesh->npe + 2)) + sizeof(PetscReal) * 3 * (size_t)k;
+    for (PetscInt i = 0; i < mesh->ngroups; i++)
+      before += sizeof(PetscInt) * (size_t)(mesh->groups[i].nnodes + mesh->groups[i].nfaces + mesh->groups[i].nelems);
+    PetscCall(PetscInfo(NULL,
+      "mesh %s trimmed on this rank: %" PetscInt_FMT " of %" PetscInt_FMT " nodes, %" PetscInt_FMT " of %" PetscInt_FMT " elements, %zu of %zu bytes\n",
+      mesh->file, k, mesh->nnodes, ne, mesh->nelems, after, before));
+  }
+  PetscCall(PetscFree(lnode));
+  for (PetscInt i = 0; i < mesh->ngroups; i++) {
+    PetscCall(PetscFree(mesh->groups[i].nodes));
+    PetscCall(PetscFree(mesh->groups[i].faces));
+    PetscCall(PetscFree(mesh->groups[i].elems));
+  }
+  PetscCall(PetscFree(mesh->groups));
+  mesh->ngroups = 0;
+  PetscCall(PetscFree(mesh->bfaces));
+  PetscCall(PetscFree(mesh->bface_elem));
+  mesh->nbfaces = 0;
+  PetscCall(PetscFree(mesh->X));
+  PetscCall(PetscFree(mesh->node_id));
+  PetscCall(PetscFree(mesh->part_perm));
+  PetscCall(PetscFree(mesh->conn));
+  PetscCall(PetscFree(mesh->elem_id));
+  mesh->X          = X;
+  mesh->node_id    = node_id;
+  mesh->part_perm  = perm;
+  mesh->gnode      = gnode;
+  mesh->conn       = conn;
+  mesh->elem_id    = elem_id;
+  mesh->gelem      = gelem;
+  mesh->nnodes_all = mesh->nnodes;
+  mesh->nelems_all = mesh->nelems;
+  mesh->nnodes     = k;
+  mesh->nelems     = ne;
+  PetscCall(PetscObjectQuery((PetscObject)u, FC_NATURAL_KEY, (PetscObject *)&natural));
+  if (natural) PetscCall(ISGeneralSetIndices(natural, 0, &rstart, PETSC_COPY_VALUES));
   PetscFunctionReturn(0);
 }
 
@@ -464,6 +598,7 @@ PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
 
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
+  PetscCheck(!mesh->gnode, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A trimmed mesh (FcAssemblyTrim) has no whole node graph");
   PetscCall(MatCreate(comm, A));
   /* on several ranks the partition's sizes (FcAssemblyPartition), else PETSc's even split */
   if (mesh->part_perm) PetscCall(MatSetSizes(*A, 3 * mesh->part_nown, 3 * mesh->part_nown, 3 * N, 3 * N));
@@ -992,6 +1127,38 @@ PetscErrorCode FcAssemblePressure(const FcMesh *mesh, PetscInt nfaces, const Pet
   PetscFunctionReturn(0);
 }
 
+/* Several ranks: each rank sets the stress of the elements it assembles, by the whole mesh's
+ * element index (gelem on a trimmed mesh), into vm, a vector of every element of the mesh: its
+ * rows are then where the writer wants them (run.h5's blocks, doc/mpi.md), and no rank sums an
+ * array of every element as FcComputeVonMises does. Collective. */
+PetscErrorCode FcComputeVonMisesVec(const FcMesh *mesh, FcMaterial mat, Vec u, Vec vm)
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)u);
+  UAccess   ua;
+  ElemShare sh;
+  PetscInt  rstart, rend, n;
+  PetscReal Xe[3 * FC_MAX_NPE], ue[3 * FC_MAX_NPE], sigma[9];
+
+  PetscFunctionBegin;
+  PetscCall(MeshCheck(mesh));
+  PetscCall(VecGetSize(vm, &n));
+  PetscCheck(n == FcMeshNElemsAll(mesh), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "von Mises vector of size %" PetscInt_FMT ", mesh has %" PetscInt_FMT " elements",
+    n, FcMeshNElemsAll(mesh));
+  PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
+  PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));
+  PetscCall(UAccessBegin(mesh, u, &ua));
+  for (PetscInt e = sh.estart; e < sh.eend; e++) {
+    if (!ElementMine(mesh, &sh, e)) continue;
+    ElementGather(mesh, e, &ua, Xe, ue, NULL);
+    PetscCall(FcElementCauchy(mat, mesh->order, Xe, ue, sigma));
+    PetscCall(VecSetValue(vm, mesh->gelem ? mesh->gelem[e] : e, FcMat3VonMises(sigma), INSERT_VALUES));
+  }
+  PetscCall(UAccessEnd(&ua));
+  PetscCall(VecAssemblyBegin(vm));
+  PetscCall(VecAssemblyEnd(vm));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcComputeVonMises(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *vm)
 {
   MPI_Comm    comm = PetscObjectComm((PetscObject)u);
@@ -1003,6 +1170,7 @@ PetscErrorCode FcComputeVonMises(const FcMesh *mesh, FcMaterial mat, Vec u, Pets
 
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
+  PetscCheck(!mesh->gnode, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A trimmed mesh's von Mises stress is a vector (FcComputeVonMisesVec)");
   PetscCall(PetscArrayzero(vm, mesh->nelems));
   PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
   PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));

@@ -93,6 +93,11 @@ PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh);
 /* Vectors of the body's layout read in the mesh's node order (FcVecAll): compose the map on u
  * before its duplicates are made (VecDuplicate keeps it). A no-op without a partition. */
 PetscErrorCode FcAssemblyComposeNatural(const FcMesh *mesh, Vec u);
+/* Several ranks, after the set-up, on a rank other than 0: keep of the mesh only the elements
+ * this rank assembles and their nodes (mesh.h, "a trimmed mesh"), for a body whose whole mesh no
+ * step reads there (no contact). u: the body's displacement (its natural map is emptied here).
+ * A no-op on one rank, on rank 0 and without a partition. Not collective. */
+PetscErrorCode FcAssemblyTrim(FcMesh *mesh, Vec u);
 /* The number of elements this rank integrates (u: a vector of the body's layout). */
 PetscErrorCode FcAssemblyOwnedElements(const FcMesh *mesh, Vec u, PetscInt *n);
 /* f_int (may be NULL), K (may be NULL, ADD_VALUES after MatZeroEntries), energy (may be NULL).
@@ -117,8 +122,12 @@ PetscErrorCode FcAssembleBodyForce(const FcMesh *mesh, PetscReal rho, const Pets
 PetscErrorCode FcAssembleTraction(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, const PetscReal t[3], Vec f);
 /* f += ∫_faces (-p n) N dA with n the outward reference normal. */
 PetscErrorCode FcAssemblePressure(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, PetscReal p, Vec f);
-/* Per-element von Mises stress of the Cauchy stress at the centroid (array of nelems). */
+/* Per-element von Mises stress of the Cauchy stress at the centroid (array of nelems, on every
+ * rank: summed over the ranks). */
 PetscErrorCode FcComputeVonMises(const FcMesh *mesh, FcMaterial mat, Vec u, PetscReal *vm);
+/* The same into vm, a vector of the whole mesh's elements (any layout), each element set by the
+ * rank that assembles it; the form for several ranks and trimmed meshes. */
+PetscErrorCode FcComputeVonMisesVec(const FcMesh *mesh, FcMaterial mat, Vec u, Vec vm);
 /* Every entry of a vector in global order on every rank, for what reads a distributed vector
  * by global index (probes, the writers of rank 0): on one rank the vector's own array (no copy,
  * the results bit for bit as before); on several, a copy gathered by VecScatterCreateToAll

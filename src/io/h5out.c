@@ -177,18 +177,20 @@ cleanup:
   PetscFunctionReturn(0);
 }
 
-/* Several ranks: a body's (N, 3) nodal field, each rank its block of rows in the mesh's order
- * (block: the rows [n r/P, n (r+1)/P) only, FcOutputFields.u_block), in one collective H5Dwrite. */
-static PetscErrorCode H5WriteBlockRows(hid_t loc, const char *name, hsize_t nnodes, const PetscReal *block, const char *file)
+/* Several ranks: a body's (N, 3) nodal field or (E) element field (ncols 1), each rank its block
+ * of rows in the mesh's order (block: the rows [n r/P, n (r+1)/P) only, FcOutputFields.u_block,
+ * vm_block), in one collective H5Dwrite. */
+static PetscErrorCode H5WriteBlockRows(hid_t loc, const char *name, hsize_t nrows, int ncols, const PetscReal *block, const char *file)
 {
   const char *h5failed = NULL;
   hid_t       space = H5I_INVALID_HID, dset = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
-  hsize_t     dims[2] = {nnodes, 3}, offset;
+  hsize_t     dims[2] = {nrows, (hsize_t)ncols}, offset;
+  const int   rank    = ncols > 1 ? 2 : 1;
 
   PetscFunctionBegin;
-  FcH5Try(space = H5Screate_simple(2, dims, NULL));
+  FcH5Try(space = H5Screate_simple(rank, dims, NULL));
   FcH5Try(dset = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  FcH5Try(H5SelectBlock(space, 2, dims, &mspace, &offset));
+  FcH5Try(H5SelectBlock(space, rank, dims, &mspace, &offset));
   if (H5Sget_select_npoints(mspace) > 0 && !block) {
     h5failed = "H5Dwrite (no rows of this rank)";
     goto cleanup;
@@ -349,14 +351,15 @@ static PetscErrorCode H5WriteFieldsContents(
   dims[0] = (hsize_t)m->nnodes;
   dims[1] = 3;
   if (par) {
-    PetscCall(H5WriteBlockRows(g, "displacement", dims[0], f->u_block, file));
-    PetscCall(H5WriteBlockRows(g, "velocity", dims[0], f->v_block, file));
+    PetscCall(H5WriteBlockRows(g, "displacement", dims[0], 3, f->u_block, file));
+    PetscCall(H5WriteBlockRows(g, "velocity", dims[0], 3, f->v_block, file));
+    PetscCall(H5WriteBlockRows(g, "von_mises", (hsize_t)m->nelems, 1, f->vm_block, file));
   } else {
     PetscCall(H5WriteReals(g, "displacement", 2, dims, f->u, file));
     PetscCall(H5WriteReals(g, "velocity", 2, dims, f->v, file));
+    dims[0] = (hsize_t)m->nelems;
+    PetscCall(H5WriteReals(g, "von_mises", 1, dims, f->vm, file));
   }
-  dims[0] = (hsize_t)m->nelems;
-  PetscCall(H5WriteReals(g, "von_mises", 1, dims, f->vm, file));
   PetscCall(H5WriteScalarAttr(g, "time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &time, file));
   PetscCall(H5WriteScalarAttr(g, "step", H5T_NATIVE_INT64, H5T_STD_I64LE, &step, file));
   PetscFunctionReturn(0);

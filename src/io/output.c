@@ -146,9 +146,11 @@ static PetscErrorCode CheckSpec(const FcOutputSpec *spec)
       PetscCheck(strcmp(m->name, spec->meshes[c].name), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Output: duplicate body name \"%s\"", m->name);
     PetscCheck(m->npe == 4 || m->npe == 10, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
       "Output: body %s: unsupported nodes per element %" PetscInt_FMT " (4 or 10)", m->name, m->npe);
-    PetscCheck(m->nnodes > 0 && m->nelems > 0 && m->X && m->conn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Output: body %s: empty mesh", m->name);
+    /* a rank other than 0 of several gives the counts only (X = conn = NULL): it writes no mesh */
+    PetscCheck(m->nnodes > 0 && m->nelems > 0 && ((m->X && m->conn) || (spec->rank && !m->X && !m->conn)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+      "Output: body %s: empty mesh", m->name);
     /* A bad index would produce files that look fine but crash or mislead viewers. */
-    for (PetscInt i = 0; i < m->nelems * m->npe; i++)
+    for (PetscInt i = 0; m->conn && i < m->nelems * m->npe; i++)
       PetscCheck(m->conn[i] >= 0 && m->conn[i] < m->nnodes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
         "Output: body %s: node index %" PetscInt_FMT " out of range", m->name, m->conn[i]);
   }
@@ -195,16 +197,17 @@ static PetscErrorCode CopyMeshes_Private(const FcOutputSpec *spec, FcOutputState
     PetscInt           *conn;
 
     PetscCall(PetscStrallocpy(m->name, &name));
-    c->name = name;
+    c->name   = name;
+    c->nnodes = m->nnodes;
+    c->nelems = m->nelems;
+    c->npe    = m->npe;
+    if (!m->X) continue; /* counts only (CheckSpec): a rank other than 0 of several */
     PetscCall(PetscMalloc1((size_t)m->nnodes * 3, &X));
     c->X = X;
     PetscCall(PetscArraycpy(X, m->X, (size_t)m->nnodes * 3));
     PetscCall(PetscMalloc1((size_t)m->nelems * (size_t)m->npe, &conn));
     c->conn = conn;
     PetscCall(PetscArraycpy(conn, m->conn, (size_t)m->nelems * (size_t)m->npe));
-    c->nnodes = m->nnodes;
-    c->nelems = m->nelems;
-    c->npe    = m->npe;
   }
   PetscFunctionReturn(0);
 }
@@ -274,7 +277,7 @@ PetscErrorCode FcOutputWriteFields(FcOutput o, PetscInt step, PetscReal time, co
   /* The time goes into JSON (.vtk.series) and XML, where NaN/Inf are not numbers. */
   PetscCheck(!PetscIsInfOrNanReal(time), PETSC_COMM_SELF, PETSC_ERR_FP, "FcOutputWriteFields: time is not finite");
   for (PetscInt b = 0; b < s->nbodies; b++) /* several ranks: a rank's block of rows may be empty (a NULL array), each writer checks its own */
-    PetscCheck(fields[b].vm && ((fields[b].u && fields[b].v) || s->size > 1), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
+    PetscCheck((fields[b].vm && fields[b].u && fields[b].v) || s->size > 1, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
       "FcOutputWriteFields: body %s: NULL field array", s->meshes[b].name);
   if (s->nout == o->outcap) {
     PetscInt cap = PetscMax(16, 2 * o->outcap);

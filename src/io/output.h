@@ -30,6 +30,9 @@ typedef struct {
    * (every node, for rank 0's VTK files) may then be NULL when the run writes no VTK. NULL on
    * one rank. */
   const PetscReal *u_block, *v_block;
+  /* Several ranks: this rank's block of the elements' von Mises stress, [nelems r/N, nelems
+   * (r+1)/N); vm (every element, rank 0's VTK files) may then be NULL. NULL on one rank. */
+  const PetscReal *vm_block;
 } FcOutputFields;
 
 /* Contacts of one output step, in the contact problem's local frames. */

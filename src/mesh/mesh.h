@@ -49,7 +49,23 @@ typedef struct {
    * vectors and matrices (NULL: n itself, one rank) and the nodes this rank owns */
   PetscInt *part_perm;
   PetscInt  part_nown;
+  /* Several ranks (FcAssemblyPartition): part_own[i], the mesh node of the i-th distributed node
+   * this rank owns (part_nown of them); part_block[i], the distributed node of mesh node
+   * nnodes r/N + i, the rank's block of rows in run.h5 (nnodes (r+1)/N − nnodes r/N of them):
+   * O(nodes/N) each, what messages and the collective output read of the partition. */
+  PetscInt *part_own, *part_block;
+  /* A trimmed mesh (FcAssemblyTrim, src/fem; doc/mpi.md "Meshes on several ranks"): after the
+   * set-up, a rank other than 0 keeps (in a case without contact) only the elements it assembles
+   * and their nodes, numbered locally; gnode[n] / gelem[e] the whole mesh's node / element,
+   * nnodes_all / nelems_all the whole mesh's counts (FcMeshNNodesAll). NULL / 0: a whole mesh.
+   * A trimmed mesh has no boundary faces and no groups (the set-up read them). */
+  PetscInt *gnode, *gelem;
+  PetscInt  nnodes_all, nelems_all;
 } FcMesh;
+
+/* The whole mesh's counts, of a trimmed mesh as of a whole one. */
+static inline PetscInt FcMeshNNodesAll(const FcMesh *m) { return m->gnode ? m->nnodes_all : m->nnodes; }
+static inline PetscInt FcMeshNElemsAll(const FcMesh *m) { return m->gnode ? m->nelems_all : m->nelems; }
 
 /* How a .geo script is meshed (doc/mesh.md, "The sandbox"): in a sandboxed child process, at
  * most `timeout` seconds. Set from fcsim's own command line (src/fcsim.c) and never from a case:

@@ -255,6 +255,9 @@ PetscErrorCode FcMeshDestroy(FcMesh *mesh)
   PetscCall(PetscFree(mesh->bfaces));
   PetscCall(PetscFree(mesh->bface_elem));
   PetscCall(PetscFree(mesh->part_perm));
+  PetscCall(PetscFree2(mesh->part_own, mesh->part_block));
+  PetscCall(PetscFree(mesh->gnode));
+  PetscCall(PetscFree(mesh->gelem));
   PetscCall(PetscMemzero(mesh, sizeof *mesh));
   PetscFunctionReturn(0);
 }

@@ -248,6 +248,8 @@ PetscErrorCode FcBodySetChordTangent(FcBody b, PetscBool on)
 PetscErrorCode FcBodyDofMaps(FcBody b, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rstart, PetscInt *rend)
 {
   PetscFunctionBegin;
+  PetscCheck(
+    !b->mesh.gnode, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Body %s: its mesh is trimmed on this rank (FcBodyTrimMesh): no whole DoF maps", b->name);
   *n2d    = b->part_n2d;
   *d2n    = b->part_d2n;
   *rstart = 0;
@@ -278,5 +280,14 @@ PetscErrorCode FcBodySetContactRows(FcBody b, PetscInt nrow, const PetscInt *ptr
   PetscCall(PetscArraycpy(b->stab_val, val, nnz));
   b->nstab    = nrow;
   b->stab_nnz = nnz;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcBodyTrimMesh(FcBody b)
+{
+  PetscFunctionBegin;
+  if (!b->meshfields || !b->mesh.part_perm) PetscFunctionReturn(0);
+  PetscCall(FcAssemblyTrim(&b->mesh, b->u));
+  if (b->mesh.gnode) PetscCall(PetscFree2(b->part_n2d, b->part_d2n)); /* O(DoFs) each: what a trimmed rank no longer reads */
   PetscFunctionReturn(0);
 }

@@ -1321,3 +1321,10 @@ PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm)
   PetscCall(FcComputeVonMises(&b->mesh, b->material, b->u, vm));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode FcBodyVonMisesVec(FcBody b, Vec vm)
+{
+  PetscFunctionBegin;
+  PetscCall(FcComputeVonMisesVec(&b->mesh, b->material, b->u, vm));
+  PetscFunctionReturn(0);
+}

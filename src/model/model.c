@@ -245,6 +245,26 @@ static PetscErrorCode ProbePicks_Private(FcModel *m)
   PetscFunctionReturn(0);
 }
 
+/* Several ranks (issue 29, doc/mpi.md "Meshes on several ranks"): once the bodies and probes are
+ * set up, a rank other than 0 keeps of each deformable body only the part of its mesh its steps
+ * read (FcBodyTrimMesh), in a case without contact. With contact every mesh stays whole: the
+ * contact step reads the current nodes of every body with nodes on every rank (its detection's
+ * copies, src/step/contact_step.c), also of a body in no pair. The probes read their DoFs through
+ * their picks (made above); their node lists pointed into the mesh's groups, which go. */
+static PetscErrorCode TrimMeshes_Private(FcModel *m)
+{
+  const FcCase *c = m->c;
+
+  PetscFunctionBegin;
+  if (c->ncontacts) PetscFunctionReturn(0);
+  for (PetscInt bi = 0; bi < m->nbodies; bi++) {
+    PetscCall(FcBodyTrimMesh(m->bodies[bi]));
+    for (PetscInt p = 0; m->bodies[bi]->mesh.gnode && p < c->nprobes; p++)
+      if (m->probe_body[p] == bi) m->probe_group[p].nodes = NULL;
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
 {
   PetscInt ncols = 0;
@@ -292,6 +312,7 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
   for (PetscInt bi = 0; bi < m->nbodies; bi++)
     if (m->bodies[bi]->meshfields) PetscCall(ProbeNodes_Private(c, m, bi));
   PetscCall(ProbePicks_Private(m));
+  PetscCall(TrimMeshes_Private(m));
   PetscFunctionReturn(0);
 }
 

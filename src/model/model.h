@@ -234,6 +234,13 @@ void FcRigidCouplingForce(const FcRigidCoupling *cp, const PetscReal c[3], const
 
 /* Von Mises stress per element of the current state (array of mesh.nelems). */
 PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);
+/* The same into vm, a vector of the whole mesh's elements (several ranks: FcComputeVonMisesVec). */
+PetscErrorCode FcBodyVonMisesVec(FcBody b, Vec vm);
+/* Several ranks, after the set-up (FcModelCreate): a rank other than 0 keeps of the body's mesh
+ * only what its steps read (FcAssemblyTrim), in a case without contact; its whole DoF maps
+ * go too (FcBodyDofMaps then refuses). A no-op on one rank, on rank 0 and for a body without a
+ * partitioned mesh. */
+PetscErrorCode FcBodyTrimMesh(FcBody b);
 
 /* PETSc log events (registered once by FcModelCreate). */
 extern PetscLogEvent FC_EVENT_Assembly, FC_EVENT_Factor, FC_EVENT_Solve, FC_EVENT_Output;

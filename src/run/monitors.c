@@ -93,7 +93,10 @@ PetscErrorCode FcRunMonitorVerdict(FcRunMonitors *l, FcVerdict *v)
 
 typedef struct {
   PetscInt    nbodies;
-  PetscReal **vm; /* per deformable body: the von Mises stress of its elements */
+  PetscReal **vm;  /* one rank, per deformable body: the von Mises stress of its elements */
+  Vec        *vmv; /* several ranks: the same as a vector of the mesh's elements, each rank the
+                    * block of rows it writes into run.h5, [E r/N, E (r+1)/N) (FcBodyVonMisesVec:
+                    * each element set by the rank that assembles it; no rank holds all) */
   /* Several ranks, per deformable body: u and v scattered to this rank's block of the mesh's node
    * order, nodes [n r/N, n (r+1)/N), the rows it writes into run.h5 (collective HDF5, one
    * contiguous hyperslab per rank: src/io/h5out.c). One scatter of O(n/N) per rank, no gather;
@@ -104,22 +107,27 @@ typedef struct {
 } FieldsMon;
 
 /* Several ranks: the scatter of a partitioned body's vectors to this rank's block of the mesh's
- * node order (FcBodyDofMaps: n2d[k], the distributed index of mesh DoF k). */
+ * node order (the distributed nodes of the block: mesh.h part_block, O(n/N); the mesh's own
+ * numbering without a partition), and the von Mises vector of its block of the elements. */
 static PetscErrorCode FieldsBlock_Private(FieldsMon *f, PetscInt b, FcBody body, PetscMPIInt rank, PetscMPIInt size)
 {
-  const FcMesh   *mesh = FcBodyFieldMesh(body);
-  const PetscInt *n2d, *d2n;
-  PetscInt        rstart, rend, n = mesh->nnodes, a = n * rank / size, z = n * (rank + 1) / size;
-  PetscMPIInt     vsize;
-  IS              from, to;
+  const FcMesh *mesh = FcBodyFieldMesh(body);
+  PetscInt      n = FcMeshNNodesAll(mesh), a = (PetscInt)((PetscInt64)n * rank / size), z = (PetscInt)((PetscInt64)n * (rank + 1) / size);
+  PetscInt      ne = FcMeshNElemsAll(mesh), *idx;
+  PetscMPIInt   vsize;
+  IS            from, to;
 
   PetscFunctionBegin;
   f->bstart[b] = a;
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, (PetscInt)((PetscInt64)ne * (rank + 1) / size - (PetscInt64)ne * rank / size), ne, &f->vmv[b]));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)FcBodyU(body)), &vsize));
   if (vsize == 1) PetscFunctionReturn(0); /* every rank holds the whole vector */
-  PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rstart, &rend));
-  if (n2d) PetscCall(ISCreateGeneral(PETSC_COMM_SELF, 3 * (z - a), n2d + 3 * a, PETSC_COPY_VALUES, &from));
-  else PetscCall(ISCreateStride(PETSC_COMM_SELF, 3 * (z - a), 3 * a, 1, &from));
+  if (mesh->part_block) {
+    PetscCall(PetscMalloc1(3 * (z - a) + 1, &idx));
+    for (PetscInt i = 0; i < z - a; i++)
+      for (int c = 0; c < 3; c++) idx[3 * i + c] = 3 * mesh->part_block[i] + c;
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, 3 * (z - a), idx, PETSC_OWN_POINTER, &from));
+  } else PetscCall(ISCreateStride(PETSC_COMM_SELF, 3 * (z - a), 3 * a, 1, &from));
   PetscCall(ISCreateStride(PETSC_COMM_SELF, 3 * (z - a), 3 * a, 1, &to));
   PetscCall(VecCreateMPI(PETSC_COMM_WORLD, 3 * (z - a), 3 * n, &f->ublock[b]));
   PetscCall(VecDuplicate(f->ublock[b], &f->vblock[b]));
@@ -139,13 +147,13 @@ static PetscErrorCode FieldsOpen_Private(FcRunContext *rc, FcRunEvent *ev, void 
   (void)ev;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscCalloc1(m->nbodies + 1, &f->vm));
+  PetscCall(PetscCalloc2(m->nbodies + 1, &f->vm, m->nbodies + 1, &f->vmv));
   f->nbodies = m->nbodies;
   if (size > 1) PetscCall(PetscCalloc4(m->nbodies + 1, &f->toblock, m->nbodies + 1, &f->ublock, m->nbodies + 1, &f->vblock, m->nbodies + 1, &f->bstart));
   for (PetscInt b = 0; b < m->nbodies; b++) {
     if (!FcBodyFieldMesh(m->bodies[b])) continue;
-    PetscCall(PetscMalloc1(FcBodyFieldMesh(m->bodies[b])->nelems, &f->vm[b]));
     if (size > 1) PetscCall(FieldsBlock_Private(f, b, m->bodies[b], rank, size));
+    else PetscCall(PetscMalloc1(FcBodyFieldMesh(m->bodies[b])->nelems, &f->vm[b]));
   }
   PetscFunctionReturn(0);
 }
@@ -180,16 +188,24 @@ static PetscErrorCode FieldsBlockRestore_Private(FieldsMon *f, PetscInt b, Vec x
 static PetscErrorCode WriteFields_Private(FcModel *m, FieldsMon *fm, FcOutput out, PetscBool vtk, PetscInt step, PetscReal t)
 {
   FcOutputFields *f;
-  FcVecAll       *u, *v;
+  FcVecAll       *u, *v, *vm;
   PetscInt       *ib, k = 0;
   PetscMPIInt     size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscCalloc4(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v, m->nbodies, &ib));
+  PetscCall(PetscCalloc5(m->nbodies, &f, m->nbodies, &u, m->nbodies, &v, m->nbodies, &ib, m->nbodies, &vm));
   for (PetscInt b = 0; b < m->nbodies; b++) {
     if (!FcBodyFieldMesh(m->bodies[b])) continue; /* bodies without nodal fields (rigid) */
-    PetscCall(FcBodyVonMises(m->bodies[b], fm->vm[b]));
+    if (size == 1) {
+      PetscCall(FcBodyVonMises(m->bodies[b], fm->vm[b]));
+      f[k].vm = fm->vm[b];
+    } else { /* its block of rows for run.h5, every element for rank 0's VTK files */
+      PetscCall(FcBodyVonMisesVec(m->bodies[b], fm->vmv[b]));
+      PetscCall(VecGetArrayRead(fm->vmv[b], &f[k].vm_block));
+      if (vtk) PetscCall(FcVecRootBegin(fm->vmv[b], &vm[b]));
+      f[k].vm = vm[b].a;
+    }
     /* one rank: the vectors' own arrays, in the mesh's order. Several: each rank's block of the
      * mesh's order goes to run.h5 (written collectively); the VTK files, rank 0's, take every
      * node, gathered to rank 0 alone (FcVecRootBegin, collective; before, to every rank) */
@@ -203,7 +219,6 @@ static PetscErrorCode WriteFields_Private(FcModel *m, FieldsMon *fm, FcOutput ou
     }
     f[k].u  = u[b].a;
     f[k].v  = v[b].a;
-    f[k].vm = fm->vm[b];
     ib[k++] = b;
   }
   if (out) PetscCall(FcOutputWriteFields(out, step, t, f));
@@ -211,12 +226,14 @@ static PetscErrorCode WriteFields_Private(FcModel *m, FieldsMon *fm, FcOutput ou
     PetscInt b = ib[j];
     PetscCall(FcVecAllEnd(&u[b]));
     PetscCall(FcVecAllEnd(&v[b]));
+    PetscCall(FcVecAllEnd(&vm[b]));
+    if (size > 1) PetscCall(VecRestoreArrayRead(fm->vmv[b], &f[j].vm_block));
     if (size > 1) {
       PetscCall(FieldsBlockRestore_Private(fm, b, FcBodyU(m->bodies[b]), fm->ublock[b], &f[j].u_block));
       PetscCall(FieldsBlockRestore_Private(fm, b, FcBodyV(m->bodies[b]), fm->vblock[b], &f[j].v_block));
     }
   }
-  PetscCall(PetscFree4(f, u, v, ib));
+  PetscCall(PetscFree5(f, u, v, ib, vm));
   PetscFunctionReturn(0);
 }
 
@@ -270,8 +287,11 @@ static PetscErrorCode FieldsDestroy_Private(void **ctx)
 
   PetscFunctionBegin;
   if (!f) PetscFunctionReturn(0);
-  for (PetscInt b = 0; f->vm && b < f->nbodies; b++) PetscCall(PetscFree(f->vm[b]));
-  PetscCall(PetscFree(f->vm));
+  for (PetscInt b = 0; f->vm && b < f->nbodies; b++) {
+    PetscCall(PetscFree(f->vm[b]));
+    PetscCall(VecDestroy(&f->vmv[b]));
+  }
+  PetscCall(PetscFree2(f->vm, f->vmv));
   for (PetscInt b = 0; f->toblock && b < f->nbodies; b++) {
     PetscCall(VecScatterDestroy(&f->toblock[b]));
     PetscCall(VecDestroy(&f->ublock[b]));

@@ -264,8 +264,8 @@ static PetscErrorCode EstimateMeshes_Private(const FcCase *c, const RunState *rs
   for (PetscInt b = 0; b < rs->model.nbodies; b++) {
     const FcMesh *mesh = FcBodyFieldMesh(rs->model.bodies[b]);
     if (!mesh) continue; /* 0 nodes: no field mesh, skipped by the estimate */
-    nodes[b] = mesh->nnodes;
-    tets[b]  = mesh->nelems;
+    nodes[b] = FcMeshNNodesAll(mesh);
+    tets[b]  = FcMeshNElemsAll(mesh);
     npe[b]   = mesh->npe;
   }
   PetscCall(FcEstimateMeshes(c, nodes, tets, npe, e));
@@ -310,13 +310,15 @@ static PetscErrorCode RunOutputOpen_Private(const FcCase *c, const FcRunOptions 
     own[0] = (rend - rstart) / 3;
     PetscCall(FcAssemblyOwnedElements(mesh, FcBodyU(m->bodies[b]), &own[1]));
     PetscCallMPI(MPI_Gather(own, 2, MPIU_INT, part + 2 * size * nmesh, 2, MPIU_INT, 0, PETSC_COMM_WORLD));
-    rs->partition[nmesh]     = part + 2 * size * nmesh;
+    rs->partition[nmesh] = part + 2 * size * nmesh;
+    /* the whole mesh's counts; its coordinates and cells from rank 0 alone, which writes them
+     * (another rank's mesh may be trimmed: FcBodyTrimMesh; before, every rank copied them) */
     rs->meshes[nmesh].name   = FcBodyName(m->bodies[b]);
-    rs->meshes[nmesh].nnodes = mesh->nnodes;
-    rs->meshes[nmesh].X      = mesh->X;
-    rs->meshes[nmesh].nelems = mesh->nelems;
+    rs->meshes[nmesh].nnodes = FcMeshNNodesAll(mesh);
+    rs->meshes[nmesh].X      = RunRank_Private() ? NULL : mesh->X;
+    rs->meshes[nmesh].nelems = FcMeshNElemsAll(mesh);
     rs->meshes[nmesh].npe    = mesh->npe;
-    rs->meshes[nmesh].conn   = mesh->conn;
+    rs->meshes[nmesh].conn   = RunRank_Private() ? NULL : mesh->conn;
     nmesh++;
   }
   PetscCall(PetscOptionsGetAll(NULL, &rs->petsc_opts));

@@ -93,10 +93,11 @@ static PetscErrorCode LocalNonFinite_Private(FcModel *m, FcContactStep cs, char 
       PetscCall(FirstNonFinite_Private(v[k], &idx, &val));
       if (idx < 0) continue;
       if (v[k] && FcBodyFieldMesh(B)) { /* the mesh's node: idx is a local row of the (distributed) vector */
-        const PetscInt *n2d, *d2n;
-        PetscInt        rstart, rend;
-        PetscCall(FcBodyDofMaps(B, &n2d, &d2n, &rstart, &rend));
-        idx = d2n ? d2n[rstart + idx] : rstart + idx;
+        const FcMesh *mesh = FcBodyFieldMesh(B);
+        PetscInt      rstart, rend;
+        PetscCall(VecGetOwnershipRange(v[k], &rstart, &rend));
+        /* several ranks: the mesh node of the rank's idx/3-th own node (FcAssemblyPartition) */
+        idx = mesh->part_own ? 3 * mesh->part_own[idx / 3] + idx % 3 : rstart + idx;
       }
       if (!FcBodyFieldMesh(B)) snprintf(what, len, "the %s of rigid body \"%s\" (joint coordinate %d) is %g", vname[k], FcBodyName(B), (int)idx, (double)val);
       else snprintf(what, len, "the %s of body \"%s\" (node %d, %c) is %g", vname[k], FcBodyName(B), (int)(idx / 3), "xyz"[idx % 3], (double)val);

@@ -347,6 +347,20 @@ for x in p.stdout.splitlines() + p.stderr.splitlines():
 figure("cantilever, 3 ranks: u read by the assembly per rank, of the body's DoFs: %s" % " ".join("%d/%d" % seen[r] for r in sorted(seen)))
 check(p.returncode == 0 and len(seen) == 3 and all(k < n for k, n in seen.values()) and sum(k for k, n in seen.values()) >= max(n for k, n in seen.values()),
       "cantilever, 3 ranks: each rank's assembly reads u at its elements' nodes only, fewer than all DoFs, together all of them (%s)" % seen)
+# the mesh trimmed (src/fem/assembly.c FcAssemblyTrim, doc/mpi.md "Meshes on several ranks"): after
+# the set-up, ranks 1 and 2 keep of the beam (no contact) only the elements they assemble and their
+# nodes; rank 0 keeps the whole mesh (it writes it). Together the ranks other than 0 hold fewer
+# elements than the mesh, each fewer nodes; the probes and run.h5 above are the 1-rank ones with it
+trim = {}
+for x in p.stdout.splitlines() + p.stderr.splitlines():
+    if "trimmed on this rank:" in x:
+        w = x.split("rank:")[1].replace(",", "").split()
+        trim[x.split("]")[0].strip("[ ")] = (int(w[0]), int(w[2]), int(w[4]), int(w[6]))
+figure("cantilever, 3 ranks: mesh held after the set-up by ranks 1, 2 (nodes/whole elements/whole): %s; rank 0 whole" %
+       " ".join("%d/%d %d/%d" % trim[r] for r in sorted(trim)))
+check(p.returncode == 0 and sorted(trim) == ["1", "2"] and all(k < n and e < ne for k, n, e, ne in trim.values()) and
+      sum(e for k, n, e, ne in trim.values()) < max(ne for k, n, e, ne in trim.values()),
+      "cantilever, 3 ranks: ranks 1 and 2 keep only their elements' part of the mesh, rank 0 the whole (%s)" % trim)
 # the probes read their DoFs only (src/model/model.c ProbePicks_Private, FcVecPick): the tip node's 3
 # and the fixed face's reactions, not u and the reactions gathered whole to every rank per probe and
 # step (the probes above equal the 1-rank ones with it)
