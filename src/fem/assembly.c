@@ -168,6 +168,27 @@ PetscErrorCode FcVecPickCreate(Vec v, PetscInt n, const PetscInt dof[], FcVecPic
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcVecPickCreateAt(Vec v, PetscInt n, const PetscInt dof[], const PetscInt didx[], FcVecPick *pk)
+{
+  IS       from;
+  PetscInt N;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(pk, sizeof *pk));
+  pk->n = n;
+  PetscCall(PetscMalloc2(n, &pk->dof, n, &pk->val));
+  PetscCall(PetscArraycpy(pk->dof, dof, n));
+  PetscCall(VecGetSize(v, &N));
+  for (PetscInt i = 0; i < n; i++)
+    PetscCheck(
+      didx[i] >= 0 && didx[i] < N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Picked entry %" PetscInt_FMT " of a vector of %" PetscInt_FMT, didx[i], N);
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, didx, PETSC_COPY_VALUES, &from));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &pk->sub));
+  PetscCall(VecScatterCreate(v, from, pk->sub, NULL, &pk->scatter));
+  PetscCall(ISDestroy(&from));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcVecPickRead(FcVecPick *pk, Vec v)
 {
   const PetscScalar *a;
@@ -335,21 +356,14 @@ static PetscErrorCode NodeGraph_Private(const FcMesh *mesh, PetscInt nstart, Pet
   PetscFunctionReturn(0);
 }
 
-/* part_own and part_block (mesh.h) from the whole map part_perm: O(nodes/N) each. */
-static PetscErrorCode PartitionMaps_Private(MPI_Comm comm, FcMesh *mesh)
+/* part_own and part_block (mesh.h) from the whole map part_perm: O(nodes/N) each; ostart: this
+ * rank's first distributed node. */
+static PetscErrorCode PartitionMapsOf_Private(FcMesh *mesh, PetscInt ostart, PetscMPIInt rank, PetscMPIInt size)
 {
-  PetscMPIInt    size, rank;
-  PetscInt       ostart = 0;
-  const PetscInt N      = mesh->nnodes;
-  PetscInt       a, z;
+  const PetscInt N = mesh->nnodes;
+  PetscInt       a = (PetscInt)(((PetscInt64)N * rank) / size), z = (PetscInt)(((PetscInt64)N * (rank + 1)) / size);
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Exscan(&mesh->part_nown, &ostart, 1, MPIU_INT, MPI_SUM, comm));
-  if (!rank) ostart = 0;
-  a = (PetscInt)(((PetscInt64)N * rank) / size);
-  z = (PetscInt)(((PetscInt64)N * (rank + 1)) / size);
   PetscCall(PetscMalloc2(mesh->part_nown + 1, &mesh->part_own, z - a + 1, &mesh->part_block));
   for (PetscInt m = 0; m < N; m++)
     if (mesh->part_perm[m] >= ostart && mesh->part_perm[m] < ostart + mesh->part_nown) mesh->part_own[mesh->part_perm[m] - ostart] = m;
@@ -357,28 +371,34 @@ static PetscErrorCode PartitionMaps_Private(MPI_Comm comm, FcMesh *mesh)
   PetscFunctionReturn(0);
 }
 
-/* A graph partition of the nodes (PT-Scotch: Debian's PETSc has no ParMETIS) gives each node a
- * rank; ISPartitioningToNumbering numbers the nodes rank after rank, so that each rank owns a
- * contiguous range of the distributed numbering, and the whole map is gathered to every rank
- * (the mesh is replicated: O(nodes) per rank, doc/mpi.md). */
-PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh)
+static PetscErrorCode PartitionMaps_Private(MPI_Comm comm, FcMesh *mesh)
 {
-  PetscMPIInt     size, rank;
-  PetscInt        nloc = PETSC_DECIDE, N = mesh->nnodes, nstart = 0, *ia, *ja, *counts;
-  Mat             adj;
-  MatPartitioning part;
-  IS              isrank, isnum, isall;
-  const PetscInt *perm;
+  PetscMPIInt size, rank;
+  PetscInt    ostart = 0;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (size == 1) PetscFunctionReturn(0);
-  PetscCall(MeshCheck(mesh));
-  PetscCall(PetscSplitOwnership(comm, &nloc, &N));
-  PetscCallMPI(MPI_Exscan(&nloc, &nstart, 1, MPIU_INT, MPI_SUM, comm));
-  if (!rank) nstart = 0;
-  PetscCall(NodeGraph_Private(mesh, nstart, nstart + nloc, &ia, &ja));
+  PetscCallMPI(MPI_Exscan(&mesh->part_nown, &ostart, 1, MPIU_INT, MPI_SUM, comm));
+  if (!rank) ostart = 0;
+  PetscCall(PartitionMapsOf_Private(mesh, ostart, rank, size));
+  PetscFunctionReturn(0);
+}
+
+/* PT-Scotch (or -mat_partitioning_type) on the node graph whose rows [nstart, nstart + nloc) of
+ * the even split this rank gives (ia, ja: owned by the graph): each node's rank, and the numbering
+ * rank after rank (*isnum, the entries of this rank's rows); mesh->part_nown. */
+static PetscErrorCode PartitionGraph_Private(MPI_Comm comm, PetscInt nloc, PetscInt N, PetscInt *ia, PetscInt *ja, FcMesh *mesh, IS *isnum)
+{
+  PetscMPIInt     size, rank;
+  PetscInt       *counts;
+  Mat             adj;
+  MatPartitioning part;
+  IS              isrank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(MatCreateMPIAdj(comm, nloc, N, ia, ja, NULL, &adj)); /* adj owns ia, ja */
   PetscCall(MatPartitioningCreate(comm, &part));
   PetscCall(MatPartitioningSetAdjacency(part, adj));
@@ -393,11 +413,38 @@ PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh)
 #endif
   PetscCall(MatPartitioningSetFromOptions(part));
   PetscCall(MatPartitioningApply(part, &isrank));
-  PetscCall(ISPartitioningToNumbering(isrank, &isnum));
+  PetscCall(ISPartitioningToNumbering(isrank, isnum));
   PetscCall(PetscMalloc1(size, &counts));
   PetscCall(ISPartitioningCount(isrank, size, counts));
   mesh->part_nown = counts[rank];
   PetscCall(PetscFree(counts));
+  PetscCall(ISDestroy(&isrank));
+  PetscCall(MatPartitioningDestroy(&part));
+  PetscCall(MatDestroy(&adj));
+  PetscFunctionReturn(0);
+}
+
+/* A graph partition of the nodes (PT-Scotch: Debian's PETSc has no ParMETIS) gives each node a
+ * rank; ISPartitioningToNumbering numbers the nodes rank after rank, so that each rank owns a
+ * contiguous range of the distributed numbering, and the whole map is gathered to every rank
+ * (the mesh is replicated: O(nodes) per rank, doc/mpi.md). */
+PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh)
+{
+  PetscMPIInt     size, rank;
+  PetscInt        nloc = PETSC_DECIDE, N = mesh->nnodes, nstart = 0, *ia, *ja;
+  IS              isnum, isall;
+  const PetscInt *perm;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (size == 1) PetscFunctionReturn(0);
+  PetscCall(MeshCheck(mesh));
+  PetscCall(PetscSplitOwnership(comm, &nloc, &N));
+  PetscCallMPI(MPI_Exscan(&nloc, &nstart, 1, MPIU_INT, MPI_SUM, comm));
+  if (!rank) nstart = 0;
+  PetscCall(NodeGraph_Private(mesh, nstart, nstart + nloc, &ia, &ja));
+  PetscCall(PartitionGraph_Private(comm, nloc, N, ia, ja, mesh, &isnum));
   PetscCall(ISAllGather(isnum, &isall));
   PetscCall(PetscMalloc1(N, &mesh->part_perm));
   PetscCall(ISGetIndices(isall, &perm));
@@ -406,9 +453,82 @@ PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh)
   PetscCall(ISDestroy(&isall));
   PetscCall(PartitionMaps_Private(comm, mesh));
   PetscCall(ISDestroy(&isnum));
-  PetscCall(ISDestroy(&isrank));
-  PetscCall(MatPartitioningDestroy(&part));
-  PetscCall(MatDestroy(&adj));
+  PetscFunctionReturn(0);
+}
+
+/* The distributed set-up (doc/mpi.md "The distributed set-up"): the same partition as
+ * FcAssemblyPartition's (the same graph rows on the same ranks: the same PT-Scotch answer), but
+ * the graph is built by rank 0, the only rank with the whole mesh (FcMeshLoadVolumeParted), and
+ * its rows sent to their ranks; the numbering goes back to rank 0 alone, which then sends every
+ * other rank its part of the mesh (FcMeshSendParts). No rank but 0 holds anything of the whole
+ * mesh's size. */
+PetscErrorCode FcAssemblyPartitionParted(MPI_Comm comm, FcMesh *mesh)
+{
+  PetscMPIInt     size, rank, *cnt = NULL, *dsp = NULL;
+  PetscInt        nloc = PETSC_DECIDE, N = FcMeshNNodesAll(mesh), *ia = NULL, *ja = NULL, *lo = NULL, *perm = NULL, *nlocs = NULL;
+  const PetscInt *num;
+  IS              isnum;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (size == 1) PetscFunctionReturn(0);
+  PetscCall(MeshCheck(mesh));
+  PetscCall(PetscSplitOwnership(comm, &nloc, &N));
+  PetscCall(PetscMalloc4(size + 1, &nlocs, size + 1, &lo, size + 1, &cnt, size + 1, &dsp));
+  PetscCallMPI(MPI_Allgather(&nloc, 1, MPIU_INT, nlocs, 1, MPIU_INT, comm));
+  if (!rank) { /* every rank's rows of the node graph, from the whole graph */
+    PetscInt *gia, *gja, s = 0;
+    PetscCall(NodeGraph_Private(mesh, 0, N, &gia, &gja));
+    for (PetscMPIInt r = 0; r < size; r++) {
+      PetscInt *ria, *rja, nnz = gia[s + nlocs[r]] - gia[s];
+      PetscCall(PetscMalloc1(nlocs[r] + 1, &ria));
+      PetscCall(PetscMalloc1(nnz + 1, &rja));
+      for (PetscInt i = 0; i <= nlocs[r]; i++) ria[i] = gia[s + i] - gia[s];
+      PetscCall(PetscArraycpy(rja, gja + gia[s], nnz));
+      if (!r) {
+        ia = ria;
+        ja = rja;
+      } else {
+        PetscCallMPI(MPI_Send(&nnz, 1, MPIU_INT, r, 10, comm));
+        PetscCallMPI(MPI_Send(ria, (PetscMPIInt)(nlocs[r] + 1), MPIU_INT, r, 11, comm));
+        PetscCallMPI(MPI_Send(rja, (PetscMPIInt)nnz, MPIU_INT, r, 12, comm));
+        PetscCall(PetscFree(ria));
+        PetscCall(PetscFree(rja));
+      }
+      s += nlocs[r];
+    }
+    PetscCall(PetscFree(gia));
+    PetscCall(PetscFree(gja));
+  } else {
+    PetscInt nnz;
+    PetscCallMPI(MPI_Recv(&nnz, 1, MPIU_INT, 0, 10, comm, MPI_STATUS_IGNORE));
+    PetscCall(PetscMalloc1(nloc + 1, &ia));
+    PetscCall(PetscMalloc1(nnz + 1, &ja));
+    PetscCallMPI(MPI_Recv(ia, (PetscMPIInt)(nloc + 1), MPIU_INT, 0, 11, comm, MPI_STATUS_IGNORE));
+    PetscCallMPI(MPI_Recv(ja, (PetscMPIInt)nnz, MPIU_INT, 0, 12, comm, MPI_STATUS_IGNORE));
+  }
+  PetscCall(PartitionGraph_Private(comm, nloc, N, ia, ja, mesh, &isnum));
+  /* the numbering of the even split's rows, to rank 0 in the mesh's order; the owned counts */
+  PetscCallMPI(MPI_Allgather(&mesh->part_nown, 1, MPIU_INT, lo + 1, 1, MPIU_INT, comm));
+  lo[0] = 0;
+  for (PetscMPIInt r = 0; r < size; r++) lo[r + 1] += lo[r];
+  for (PetscMPIInt r = 0, s = 0; r < size; r++) {
+    cnt[r] = (PetscMPIInt)nlocs[r];
+    dsp[r] = s;
+    s += cnt[r];
+  }
+  if (!rank) PetscCall(PetscMalloc1(N + 1, &perm));
+  PetscCall(ISGetIndices(isnum, &num));
+  PetscCallMPI(MPI_Gatherv(num, (PetscMPIInt)nloc, MPIU_INT, perm, cnt, dsp, MPIU_INT, 0, comm));
+  PetscCall(ISRestoreIndices(isnum, &num));
+  PetscCall(ISDestroy(&isnum));
+  PetscCall(FcMeshSendParts(mesh, perm, lo));
+  if (!rank) {
+    mesh->part_perm = perm; /* rank 0: the whole map, as FcAssemblyPartition's */
+    PetscCall(PartitionMapsOf_Private(mesh, 0, 0, size));
+  }
+  PetscCall(PetscFree4(nlocs, lo, cnt, dsp));
   PetscFunctionReturn(0);
 }
 
@@ -419,6 +539,12 @@ PetscErrorCode FcAssemblyComposeNatural(const FcMesh *mesh, Vec u)
 
   PetscFunctionBegin;
   if (!mesh->part_perm) PetscFunctionReturn(0);
+  if (mesh->gnode) { /* a rank's part: no whole map here (NaturalWhole_Private refuses a whole copy) */
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, 0, NULL, PETSC_COPY_VALUES, &is));
+    PetscCall(PetscObjectCompose((PetscObject)u, FC_NATURAL_KEY, (PetscObject)is));
+    PetscCall(ISDestroy(&is));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscMalloc1(3 * mesh->nnodes, &idx));
   for (PetscInt n = 0; n < mesh->nnodes; n++)
     for (int i = 0; i < 3; i++) idx[3 * n + i] = 3 * mesh->part_perm[n] + i;
@@ -461,7 +587,7 @@ PetscErrorCode FcAssemblyTrim(FcMesh *mesh, Vec u)
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (size == 1 || !rank || !mesh->part_perm || mesh->gnode) PetscFunctionReturn(0);
+  if (size == 1 || !rank || !mesh->part_perm || mesh->trimmed) PetscFunctionReturn(0);
   PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
   PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));
   PetscCall(PetscMalloc1(mesh->nnodes, &lnode));
@@ -484,7 +610,7 @@ PetscErrorCode FcAssemblyTrim(FcMesh *mesh, Vec u)
     for (int i = 0; i < 3; i++) X[3 * l + i] = mesh->X[3 * m + i];
     node_id[l] = mesh->node_id ? mesh->node_id[m] : m;
     perm[l]    = mesh->part_perm[m];
-    gnode[l]   = m;
+    gnode[l]   = mesh->gnode ? mesh->gnode[m] : m; /* a part of a distributed mesh: its own map */
   }
   PetscCall(PetscMalloc1(ne * mesh->npe + 1, &conn));
   PetscCall(PetscMalloc1(ne + 1, &elem_id));
@@ -493,7 +619,7 @@ PetscErrorCode FcAssemblyTrim(FcMesh *mesh, Vec u)
     if (!ElementMine(mesh, &sh, e)) continue;
     for (PetscInt a = 0; a < mesh->npe; a++) conn[q * mesh->npe + a] = lnode[mesh->conn[e * mesh->npe + a]];
     elem_id[q] = mesh->elem_id ? mesh->elem_id[e] : e;
-    gelem[q++] = e;
+    gelem[q++] = mesh->gelem ? mesh->gelem[e] : e;
   }
   {
     size_t before = sizeof(PetscInt) * ((size_t)mesh->nnodes * 2 + (size_t)mesh->nelems * (mesh->npe + 1) + (size_t)mesh->nbfaces * (mesh->npf + 1)) +
@@ -502,8 +628,9 @@ PetscErrorCode FcAssemblyTrim(FcMesh *mesh, Vec u)
     for (PetscInt i = 0; i < mesh->ngroups; i++)
       before += sizeof(PetscInt) * (size_t)(mesh->groups[i].nnodes + mesh->groups[i].nfaces + mesh->groups[i].nelems);
     PetscCall(PetscInfo(NULL,
-      "mesh %s trimmed on this rank: %" PetscInt_FMT " of %" PetscInt_FMT " nodes, %" PetscInt_FMT " of %" PetscInt_FMT " elements, %zu of %zu bytes\n",
-      mesh->file, k, mesh->nnodes, ne, mesh->nelems, after, before));
+      "mesh %s trimmed on this rank: %" PetscInt_FMT " of %" PetscInt_FMT " nodes, %" PetscInt_FMT " of %" PetscInt_FMT
+      " elements, %zu of %zu bytes (held: %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements)\n",
+      mesh->file, k, FcMeshNNodesAll(mesh), ne, FcMeshNElemsAll(mesh), after, before, mesh->nnodes, mesh->nelems));
   }
   PetscCall(PetscFree(lnode));
   for (PetscInt i = 0; i < mesh->ngroups; i++) {
@@ -521,17 +648,22 @@ PetscErrorCode FcAssemblyTrim(FcMesh *mesh, Vec u)
   PetscCall(PetscFree(mesh->part_perm));
   PetscCall(PetscFree(mesh->conn));
   PetscCall(PetscFree(mesh->elem_id));
-  mesh->X          = X;
-  mesh->node_id    = node_id;
-  mesh->part_perm  = perm;
-  mesh->gnode      = gnode;
-  mesh->conn       = conn;
-  mesh->elem_id    = elem_id;
-  mesh->gelem      = gelem;
-  mesh->nnodes_all = mesh->nnodes;
-  mesh->nelems_all = mesh->nelems;
-  mesh->nnodes     = k;
-  mesh->nelems     = ne;
+  PetscCall(PetscFree(mesh->gnode));
+  PetscCall(PetscFree(mesh->gelem));
+  if (!mesh->parted) {
+    mesh->nnodes_all = mesh->nnodes;
+    mesh->nelems_all = mesh->nelems;
+  }
+  mesh->trimmed   = PETSC_TRUE;
+  mesh->X         = X;
+  mesh->node_id   = node_id;
+  mesh->part_perm = perm;
+  mesh->gnode     = gnode;
+  mesh->conn      = conn;
+  mesh->elem_id   = elem_id;
+  mesh->gelem     = gelem;
+  mesh->nnodes    = k;
+  mesh->nelems    = ne;
   PetscCall(PetscObjectQuery((PetscObject)u, FC_NATURAL_KEY, (PetscObject *)&natural));
   if (natural) PetscCall(ISGeneralSetIndices(natural, 0, &rstart, PETSC_COPY_VALUES));
   PetscFunctionReturn(0);
@@ -598,10 +730,10 @@ PetscErrorCode FcAssemblyCreateMatrix(MPI_Comm comm, const FcMesh *mesh, Mat *A)
 
   PetscFunctionBegin;
   PetscCall(MeshCheck(mesh));
-  PetscCheck(!mesh->gnode, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A trimmed mesh (FcAssemblyTrim) has no whole node graph");
+  PetscCheck(!mesh->trimmed, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A trimmed mesh (FcAssemblyTrim) has not every element around its nodes");
   PetscCall(MatCreate(comm, A));
   /* on several ranks the partition's sizes (FcAssemblyPartition), else PETSc's even split */
-  if (mesh->part_perm) PetscCall(MatSetSizes(*A, 3 * mesh->part_nown, 3 * mesh->part_nown, 3 * N, 3 * N));
+  if (mesh->part_perm) PetscCall(MatSetSizes(*A, 3 * mesh->part_nown, 3 * mesh->part_nown, 3 * FcMeshNNodesAll(mesh), 3 * FcMeshNNodesAll(mesh)));
   else PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, 3 * N, 3 * N));
   PetscCall(MatSetType(*A, MATAIJ));
   /* Block size before the layout is set up, so PETSc splits the rows by whole nodes. */
@@ -1067,18 +1199,27 @@ static PetscErrorCode AssembleFaces(const FcMesh *mesh, PetscInt nfaces, const P
   MPI_Comm       comm = PetscObjectComm((PetscObject)f);
   const PetscInt npf = mesh->npf, order = npf == 3 ? 1 : 2;
   FcQuadrature   q;
-  PetscInt       fstart, fend, idx[18];
+  PetscInt       fstart, fend, idx[18], rstart, rend;
   PetscReal      Xf[18], fe[18], N[6], dN[12];
+  ElemShare      sh;
 
   PetscFunctionBegin;
   PetscCheck(npf == 3 || npf == 6, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Boundary faces with %" PetscInt_FMT " nodes", npf);
   PetscCall(FcTriQuadrature(2 * order, &q));
-  PetscCall(LocalRange(comm, nfaces, &fstart, &fend));
+  /* a distributed mesh: each rank the faces of the elements it assembles (each face on one rank);
+   * else a contiguous share of the list */
+  if (mesh->parted) {
+    fstart = 0;
+    fend   = nfaces;
+    PetscCall(VecGetOwnershipRange(f, &rstart, &rend));
+    PetscCall(ElementShare_Private(mesh, comm, rstart, rend, &sh));
+  } else PetscCall(LocalRange(comm, nfaces, &fstart, &fend));
   for (PetscInt k = fstart; k < fend; k++) {
     const PetscInt  fi = faces[k];
     const PetscInt *nodes;
     PetscCheck(fi >= 0 && fi < mesh->nbfaces, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Boundary face %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")",
       fi, mesh->nbfaces);
+    if (mesh->parted && !ElementMine(mesh, &sh, mesh->bface_elem[fi])) continue;
     nodes = mesh->bfaces + fi * npf;
     for (PetscInt a = 0; a < npf; a++)
       for (int i = 0; i < 3; i++) {

@@ -90,6 +90,10 @@ PetscErrorCode FcAssemblySetUpDirect(const FcMesh *mesh, Mat A);
  * contiguous range (mesh->part_perm, part_nown); a rank then integrates the elements whose first
  * node it owns. A no-op on one rank. Collective; before FcAssemblyCreateMatrix. */
 PetscErrorCode FcAssemblyPartition(MPI_Comm comm, FcMesh *mesh);
+/* The same partition for a mesh loaded by FcMeshLoadVolumeParted (rank 0 whole, the others the
+ * header): rank 0 builds the node graph and sends each rank its rows, gets the numbering back and
+ * sends each rank its part of the mesh (FcMeshSendParts). Collective. */
+PetscErrorCode FcAssemblyPartitionParted(MPI_Comm comm, FcMesh *mesh);
 /* Vectors of the body's layout read in the mesh's node order (FcVecAll): compose the map on u
  * before its duplicates are made (VecDuplicate keeps it). A no-op without a partition. */
 PetscErrorCode FcAssemblyComposeNatural(const FcMesh *mesh, Vec u);
@@ -156,6 +160,9 @@ typedef struct {
   VecScatter scatter;
 } FcVecPick;
 PetscErrorCode FcVecPickCreate(Vec v, PetscInt n, const PetscInt dof[], FcVecPick *pk);
+/* The same with the entries' places in the distributed vector given (didx), on a rank that holds
+ * no whole map of the body's DoFs (a distributed mesh: rank 0 maps them, doc/mpi.md). Collective. */
+PetscErrorCode FcVecPickCreateAt(Vec v, PetscInt n, const PetscInt dof[], const PetscInt didx[], FcVecPick *pk);
 PetscErrorCode FcVecPickRead(FcVecPick *pk, Vec v);
 PetscErrorCode FcVecPickDestroy(FcVecPick *pk);
 

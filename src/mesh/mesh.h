@@ -17,7 +17,14 @@ typedef struct {
                        sorted (triangles not on the boundary contribute nodes only) */
   PetscInt  nelems;
   PetscInt *elems; /* dim 3: element indices in the group, sorted */
+  /* A rank's part of a distributed mesh (FcMesh.parted): the whole group's counts (the lists
+   * above are the part's, in its local numbering); 0 in a whole mesh (FcMeshGroupNFacesAll). */
+  PetscInt nnodes_all, nfaces_all, nelems_all;
 } FcMeshGroup;
+
+/* The whole group's counts, in a part as in a whole mesh. */
+static inline PetscInt FcMeshGroupNNodesAll(const FcMeshGroup *g) { return g->nnodes_all > g->nnodes ? g->nnodes_all : g->nnodes; }
+static inline PetscInt FcMeshGroupNFacesAll(const FcMeshGroup *g) { return g->nfaces_all > g->nfaces ? g->nfaces_all : g->nfaces; }
 
 /* Why FcMeshLoad refused a file, for a caller that adds advice of its own to the loader's message
  * (which already names the file and what is wrong): the caller tests this, never the text. */
@@ -61,11 +68,17 @@ typedef struct {
    * A trimmed mesh has no boundary faces and no groups (the set-up read them). */
   PetscInt *gnode, *gelem;
   PetscInt  nnodes_all, nelems_all;
+  PetscBool trimmed; /* FcAssemblyTrim made it */
+  /* A distributed mesh (FcAssemblyPartitionParted, issue 29; doc/mpi.md "Meshes on several
+   * ranks"): rank 0 holds the whole mesh, every other rank only its part from the start — the
+   * elements with a node it owns and their nodes, boundary faces and groups, numbered locally
+   * (gnode, gelem as above). Set on every rank of such a run. */
+  PetscBool parted;
 } FcMesh;
 
 /* The whole mesh's counts, of a trimmed mesh as of a whole one. */
-static inline PetscInt FcMeshNNodesAll(const FcMesh *m) { return m->gnode ? m->nnodes_all : m->nnodes; }
-static inline PetscInt FcMeshNElemsAll(const FcMesh *m) { return m->gnode ? m->nelems_all : m->nelems; }
+static inline PetscInt FcMeshNNodesAll(const FcMesh *m) { return m->nnodes_all > m->nnodes ? m->nnodes_all : m->nnodes; }
+static inline PetscInt FcMeshNElemsAll(const FcMesh *m) { return m->nelems_all > m->nelems ? m->nelems_all : m->nelems; }
 
 /* How a .geo script is meshed (doc/mesh.md, "The sandbox"): in a sandboxed child process, at
  * most `timeout` seconds. Set from fcsim's own command line (src/fcsim.c) and never from a case:
@@ -102,6 +115,14 @@ PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcM
  * Groups are restricted alike, and faces between this volume and another are boundary faces.
  * A volume with no tetrahedra is an input error naming the file and the volume. */
 PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh);
+/* Several ranks (doc/mpi.md "The distributed set-up"): rank 0 loads as FcMeshLoadVolume and keeps
+ * the whole mesh; the others receive only its header (counts, groups' names and whole sizes) and
+ * an empty mesh marked parted, until FcMeshSendParts gives each its part. One rank: FcMeshLoadVolume. */
+PetscErrorCode FcMeshLoadVolumeParted(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh);
+/* Rank 0 (whole mesh, perm[n] the distributed index of node n, lo[r] the first distributed node
+ * of rank r, size + 1 entries) sends every other rank its part (mesh.h "a distributed mesh"),
+ * with part_perm, part_nown, part_own, part_block; rank 0's mesh is left as it is. Collective. */
+PetscErrorCode FcMeshSendParts(FcMesh *mesh, const PetscInt perm[], const PetscInt lo[]);
 /* A load of one volume keeps Gmsh's model of the file open for the next volume of the same file
  * (at the same refine and order), so n bodies of an n-volume mesh parse it once; this frees it
  * (call once the bodies are loaded; any other load frees it too). */
@@ -132,6 +153,9 @@ void FcMeshGroupList(const FcMesh *mesh, char *buf, size_t len);
 PetscErrorCode FcMeshVolume(const FcMesh *mesh, PetscReal *volume);
 /* Area of a set of boundary faces. */
 PetscErrorCode FcMeshFacesArea(const FcMesh *mesh, PetscInt nfaces, const PetscInt *faces, PetscReal *area);
+/* Area of a group's boundary faces; of a distributed mesh (parted) rank 0's whole group's,
+ * broadcast (collective then). */
+PetscErrorCode FcMeshGroupArea(const FcMesh *mesh, const FcMeshGroup *g, PetscReal *area);
 /* Index of the node nearest to point p (linear scan; the lowest index on ties, -1 if the mesh
  * has no nodes). */
 PetscInt FcMeshNearestNode(const FcMesh *mesh, const PetscReal p[3]);

@@ -269,3 +269,24 @@ PetscInt FcMeshNearestNode(const FcMesh *mesh, const PetscReal p[3])
   }
   return best;
 }
+
+PetscErrorCode FcMeshGroupArea(const FcMesh *mesh, const FcMeshGroup *g, PetscReal *area)
+{
+  PetscMPIInt rank;
+  double      a = 0;
+
+  PetscFunctionBegin;
+  if (!mesh->parted) {
+    PetscCall(FcMeshFacesArea(mesh, g->nfaces, g->faces, area));
+    PetscFunctionReturn(0);
+  }
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) { /* rank 0 holds the whole mesh and group */
+    PetscReal v;
+    PetscCall(FcMeshFacesArea(mesh, g->nfaces, g->faces, &v));
+    a = (double)v;
+  }
+  PetscCallMPI(MPI_Bcast(&a, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
+  *area = (PetscReal)a;
+  PetscFunctionReturn(0);
+}

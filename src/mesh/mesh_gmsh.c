@@ -1286,6 +1286,30 @@ PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt orde
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FcMeshLoadVolumeParted(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh)
+{
+  PetscMPIInt    rank;
+  PetscErrorCode rc = 0;
+  FcMeshFault    fault;
+
+  PetscFunctionBegin;
+  if (!FcMeshShared_Private(&rank)) {
+    PetscCall(LoadVolume_Private(file, refine, order, volume, mesh));
+    PetscFunctionReturn(0);
+  }
+  if (!rank) rc = LoadVolume_Private(file, refine, order, volume, mesh);
+  else {
+    PetscCall(PetscMemzero(mesh, sizeof *mesh));
+    mesh->fault = FC_MESH_FAULT_OTHER;
+  }
+  fault = mesh->fault;
+  PetscCall(FcMeshShareOutcome_Private(&rc, &fault));
+  mesh->fault = fault;
+  if (rc) return rc; /* rank 0 raised and printed it; the others return the same code */
+  PetscCall(FcMeshShareHeader_Private(mesh));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode LoadVolume_Private(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh)
 {
   PetscBool      geo = PETSC_FALSE;

@@ -65,6 +65,7 @@ PetscErrorCode FcMeshGeoRun_Private(const char *file, const char *root, PetscErr
 PetscBool      FcMeshShared_Private(PetscMPIInt *rank);
 PetscErrorCode FcMeshShareOutcome_Private(PetscErrorCode *rc, FcMeshFault *fault);
 PetscErrorCode FcMeshShareMesh_Private(FcMesh *mesh);
+PetscErrorCode FcMeshShareHeader_Private(FcMesh *mesh); /* mesh_part.c */
 PetscErrorCode FcMeshShareVolumes_Private(PetscInt *n, char (**names)[FC_NAME_LEN], PetscInt **ntets);
 
 /* Input error naming the first inverted or zero-volume element (by Gmsh id). */

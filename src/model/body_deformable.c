@@ -1006,6 +1006,40 @@ static PetscErrorCode Destroy_Deformable(FcBody b)
   PetscFunctionReturn(0);
 }
 
+/* A distributed mesh (doc/mpi.md "The distributed set-up"): of owner[] (per DoF of the rank's
+ * mesh: the boundary entry × 3 + component, −2 plane strain, −1 free) the DoFs this rank owns, by
+ * increasing distributed index (OwnedBC_Private reads them so), into bc_dofs. MatZeroRowsColumns
+ * takes every rank's own rows; the values are set by the owners alone in every case. Frees owner. */
+static PetscErrorCode OwnedDirichlet_Private(FcBody b, PetscInt *owner)
+{
+  Deformable *d = (Deformable *)b->data;
+  PetscInt    rstart, rend, n = 0, *dof, *val;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetOwnershipRange(b->u, &rstart, &rend));
+  PetscCall(PetscMalloc2(3 * b->mesh.nnodes + 1, &dof, 3 * b->mesh.nnodes + 1, &val));
+  for (PetscInt k = 0; k < b->mesh.nnodes; k++)
+    for (int cc = 0; cc < 3; cc++) {
+      const PetscInt i = 3 * b->mesh.part_perm[k] + cc;
+      if (owner[3 * k + cc] == -1 || i < rstart || i >= rend) continue;
+      dof[n]   = i;
+      val[n++] = owner[3 * k + cc];
+    }
+  PetscCall(PetscFree(owner));
+  PetscCall(PetscSortIntWithArray(n, dof, val));
+  b->nbc = n;
+  PetscCall(PetscMalloc1(n + 1, &b->bc_dofs));
+  PetscCall(PetscMalloc1(n + 1, &d->bc_entry));
+  PetscCall(PetscMalloc1(n + 1, &d->bc_comp));
+  for (PetscInt i = 0; i < n; i++) {
+    b->bc_dofs[i]  = dof[i];
+    d->bc_entry[i] = val[i] >= 0 ? val[i] / 3 : -1;
+    d->bc_comp[i]  = val[i] >= 0 ? val[i] % 3 : 2;
+  }
+  PetscCall(PetscFree2(dof, val));
+  PetscFunctionReturn(0);
+}
+
 /* Constrained DoFs from the boundary[] entries; where entries overlap, the later one wins.
  * plane_strain adds u_z = 0 at every node not already constrained in z by an entry (han2023
  * §VII-A: two layers of tetrahedra along z with zero out-of-plane displacement); an entry that
@@ -1018,8 +1052,8 @@ static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, Fc
   char              path[256];
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(b->ndof, &owner));
-  for (PetscInt i = 0; i < b->ndof; i++) owner[i] = -1;
+  PetscCall(PetscMalloc1(3 * b->mesh.nnodes, &owner)); /* the mesh's DoFs: a rank's part's, or all */
+  for (PetscInt i = 0; i < 3 * b->mesh.nnodes; i++) owner[i] = -1;
   for (PetscInt j = 0; j < spec->nboundary; j++) {
     const FcMeshGroup    *g;
     const FcCaseBoundary *bc = &spec->boundary[j];
@@ -1042,6 +1076,10 @@ static PetscErrorCode SetupDirichlet_Private(const FcCase *c, PetscInt index, Fc
   if (spec->plane_strain)
     for (PetscInt k = 0; k < b->mesh.nnodes; k++)
       if (owner[3 * k + 2] < 0) owner[3 * k + 2] = -2; /* u_z = 0 */
+  if (b->mesh.parted) {                                /* a distributed mesh: each rank its own constrained DoFs, in order */
+    PetscCall(OwnedDirichlet_Private(b, owner));
+    PetscFunctionReturn(0);
+  }
   for (PetscInt i = 0; i < b->ndof; i++) n += owner[i] != -1;
   b->nbc = n;
   PetscCall(PetscMalloc1(n, &b->bc_dofs));
@@ -1101,12 +1139,12 @@ static PetscErrorCode SetupLoads_Private(const FcCase *c, PetscInt index, FcBody
       FcMeshGroupList(&b->mesh, list, sizeof list);
       return FcInputError(c->file, path, "no physical surface group '%s' in %s (available: %s)", ld->group, b->mesh.file, list);
     }
-    FcCheckInput(g->nfaces > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", ld->group);
+    FcCheckInput(FcMeshGroupNFacesAll(g) > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", ld->group);
     if (ld->type == FC_LOAD_TRACTION) PetscCall(FcAssembleTraction(&b->mesh, g->nfaces, g->faces, ld->vec, d->fload[l]));
     else if (ld->type == FC_LOAD_PRESSURE) PetscCall(FcAssemblePressure(&b->mesh, g->nfaces, g->faces, ld->pressure, d->fload[l]));
     else {
       PetscReal area, t[3];
-      PetscCall(FcMeshFacesArea(&b->mesh, g->nfaces, g->faces, &area));
+      PetscCall(FcMeshGroupArea(&b->mesh, g, &area)); /* a distributed mesh: rank 0's, broadcast */
       for (int k = 0; k < 3; k++) t[k] = ld->vec[k] / area;
       PetscCall(FcAssembleTraction(&b->mesh, g->nfaces, g->faces, t, d->fload[l]));
     }
@@ -1171,6 +1209,36 @@ static PetscErrorCode CreateVectors_Private(FcBody b, Deformable *d)
   PetscFunctionReturn(0);
 }
 
+/* Whether this run distributes the meshes (doc/mpi.md "The distributed set-up"): several ranks
+ * and no contact (the contact step reads whole meshes on every rank). */
+static PetscBool Parted_Private(const FcCase *c)
+{
+  PetscMPIInt size = 1;
+  if (MPI_Comm_size(PETSC_COMM_WORLD, &size)) return PETSC_FALSE;
+  return (PetscBool)(size > 1 && !c->ncontacts);
+}
+
+/* A distributed mesh: a quantity of the whole mesh (its volume), computed by rank 0, which holds
+ * it, and broadcast. */
+static PetscErrorCode RootReal_Private(const FcMesh *mesh, PetscErrorCode (*f)(const FcMesh *, PetscReal *), PetscReal *v)
+{
+  PetscMPIInt    rank;
+  PetscErrorCode rc   = 0;
+  double         w[2] = {0, 0};
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) {
+    rc   = f(mesh, v);
+    w[0] = (double)rc;
+    w[1] = (double)*v;
+  }
+  PetscCallMPI(MPI_Bcast(w, 2, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
+  PetscCheck(w[0] == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "Rank 0 failed to measure the mesh %s", mesh->file);
+  *v = (PetscReal)w[1];
+  PetscFunctionReturn(0);
+}
+
 /* Body type "deformable" (FcBodyRegisterAll): FEM on the body's tetrahedral mesh. */
 PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *body)
 {
@@ -1201,15 +1269,21 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   b->ops.endstep          = EndStep_Deformable;
   b->ops.destroy          = Destroy_Deformable;
 
-  PetscCall(FcMeshLoadVolume(spec->mesh_file, spec->refine, spec->order, spec->mesh_volume, &b->mesh));
+  /* several ranks without contact: rank 0 alone holds the whole mesh, every other rank its part
+   * (doc/mpi.md "The distributed set-up"); with contact every rank holds it whole */
+  if (Parted_Private(c)) PetscCall(FcMeshLoadVolumeParted(spec->mesh_file, spec->refine, spec->order, spec->mesh_volume, &b->mesh));
+  else PetscCall(FcMeshLoadVolume(spec->mesh_file, spec->refine, spec->order, spec->mesh_volume, &b->mesh));
   PetscCall(FcMaterialCreate(&spec->material, &b->material));
   d->linear = b->material->linear;
   d->lagged = b->material->lagged_frame;
-  b->ndof   = 3 * b->mesh.nnodes;
-  PetscCall(FcMeshVolume(&b->mesh, &b->volume));
+  b->ndof   = 3 * FcMeshNNodesAll(&b->mesh);
+  if (b->mesh.parted) PetscCall(RootReal_Private(&b->mesh, FcMeshVolume, &b->volume));
+  else PetscCall(FcMeshVolume(&b->mesh, &b->volume));
 
-  PetscCall(FcAssemblyPartition(PETSC_COMM_WORLD, &b->mesh)); /* several ranks: the nodes' owners (doc/mpi.md) */
-  if (b->mesh.part_perm) {                                    /* the contact step's DoF maps (FcBodyDofMaps) */
+  /* several ranks: the nodes' owners (doc/mpi.md) */
+  if (b->mesh.parted) PetscCall(FcAssemblyPartitionParted(PETSC_COMM_WORLD, &b->mesh));
+  else PetscCall(FcAssemblyPartition(PETSC_COMM_WORLD, &b->mesh));
+  if (b->mesh.part_perm && !b->mesh.gnode) { /* the contact step's DoF maps (FcBodyDofMaps) */
     PetscCall(PetscMalloc2(b->ndof, &b->part_n2d, b->ndof, &b->part_d2n));
     for (PetscInt k = 0; k < b->ndof; k++) {
       b->part_n2d[k]              = 3 * b->mesh.part_perm[k / 3] + k % 3;

@@ -49,15 +49,24 @@ static PetscErrorCode SurfaceWeights_Private(const FcCase *c, const char *path, 
   PetscReal       area;
 
   PetscFunctionBegin;
-  FcCheckInput(g->nfaces > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", g->name);
-  PetscCall(FcMeshFacesArea(&b->mesh, g->nfaces, g->faces, &area));
+  FcCheckInput(FcMeshGroupNFacesAll(g) > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", g->name);
+  PetscCall(FcMeshGroupArea(&b->mesh, g, &area));
   PetscCall(VecDuplicate(b->u, &f));
   PetscCall(VecSet(f, 0.0));
   PetscCall(FcAssembleTraction(&b->mesh, g->nfaces, g->faces, ex, f));
-  PetscCall(PetscMalloc1(g->nnodes, &set->weight));
-  PetscCall(FcVecAllBegin(f, &fa)); /* the group's nodes may be any rank's */
-  for (PetscInt i = 0; i < g->nnodes; i++) set->weight[i] = fa.a[3 * g->nodes[i]] / area;
-  PetscCall(FcVecAllEnd(&fa));
+  PetscCall(PetscMalloc1(FcMeshGroupNNodesAll(g) + 1, &set->weight));
+  if (b->mesh.parted) { /* a distributed mesh: rank 0 holds the group's nodes, the others receive the weights */
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    PetscCall(FcVecRootBegin(f, &fa));
+    for (PetscInt i = 0; !rank && i < g->nnodes; i++) set->weight[i] = fa.a[3 * g->nodes[i]] / area;
+    PetscCall(FcVecAllEnd(&fa));
+    PetscCallMPI(MPI_Bcast(set->weight, (PetscMPIInt)FcMeshGroupNNodesAll(g), MPIU_REAL, 0, PETSC_COMM_WORLD));
+  } else {
+    PetscCall(FcVecAllBegin(f, &fa)); /* the group's nodes may be any rank's */
+    for (PetscInt i = 0; i < g->nnodes; i++) set->weight[i] = fa.a[3 * g->nodes[i]] / area;
+    PetscCall(FcVecAllEnd(&fa));
+  }
   PetscCall(VecDestroy(&f));
   PetscFunctionReturn(0);
 }
@@ -214,10 +223,58 @@ static PetscErrorCode ProbeNodes_Private(const FcCase *c, FcModel *m, PetscInt b
   PetscFunctionReturn(0);
 }
 
+/* ProbeNodes_Private; of a distributed mesh (doc/mpi.md "The distributed set-up") on rank 0 alone,
+ * which holds the whole mesh, its nodes and its input errors broadcast (every rank then returns
+ * the same code; rank 0 printed it). */
+static PetscErrorCode ProbeNodesOf_Private(const FcCase *c, FcModel *m, PetscInt bi)
+{
+  PetscMPIInt    rank;
+  PetscErrorCode rc = 0;
+  int            code;
+
+  PetscFunctionBegin;
+  if (!m->bodies[bi]->mesh.parted) {
+    PetscCall(ProbeNodes_Private(c, m, bi));
+    PetscFunctionReturn(0);
+  }
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) rc = ProbeNodes_Private(c, m, bi);
+  code = (int)rc;
+  PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+  if (code) return rank ? (PetscErrorCode)code : rc;
+  PetscCallMPI(MPI_Bcast(m->probe_node, (PetscMPIInt)c->nprobes, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscFunctionReturn(0);
+}
+
 /* The DoFs each displacement or reaction probe of a deformable body reads at every step (its node's
  * three, or its group's nodes' in the group's order), so that on several ranks only those travel
  * (FcVecPick) — before, every rank gathered the whole u or reaction for each probe at every step.
  * Collective (every rank has the same probes). */
+/* A distributed mesh: rank 0, which holds the whole mesh and the probe's nodes, gives every rank
+ * their mesh DoFs and distributed indices (its whole map), and the pick is made from them. */
+static PetscErrorCode PickParted_Private(FcModel *m, PetscInt p, PetscInt n)
+{
+  const FcMesh *mesh = &m->bodies[m->probe_body[p]]->mesh;
+  PetscMPIInt   rank;
+  PetscInt     *dof, *didx;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscMalloc2(3 * n + 1, &dof, 3 * n + 1, &didx));
+  for (PetscInt i = 0; !rank && i < n; i++) {
+    const PetscInt node = n == 1 && m->probe_node[p] >= 0 ? m->probe_node[p] : m->probe_group[p].nodes[i];
+    for (int j = 0; j < 3; j++) {
+      dof[3 * i + j]  = 3 * node + j;
+      didx[3 * i + j] = 3 * mesh->part_perm[node] + j;
+    }
+  }
+  PetscCallMPI(MPI_Bcast(dof, (PetscMPIInt)(3 * n), MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(didx, (PetscMPIInt)(3 * n), MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCall(FcVecPickCreateAt(m->bodies[m->probe_body[p]]->u, 3 * n, dof, didx, &m->probe_pick[p]));
+  PetscCall(PetscFree2(dof, didx));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode ProbePicks_Private(FcModel *m)
 {
   const FcCase *c      = m->c;
@@ -232,11 +289,15 @@ static PetscErrorCode ProbePicks_Private(FcModel *m)
     if ((pr->type != FC_PROBE_DISPLACEMENT && pr->type != FC_PROBE_REACTION) || bi < 0 || !m->bodies[bi]->meshfields) continue;
     if (pr->type == FC_PROBE_DISPLACEMENT && m->probe_node[p] < 0 && !pr->group[0]) continue; /* a rigidly placed body's: no node */
     n = pr->type == FC_PROBE_DISPLACEMENT && m->probe_node[p] >= 0 ? 1 : m->probe_group[p].nnodes;
-    PetscCall(PetscMalloc1(3 * n, &dof));
-    for (PetscInt i = 0; i < n; i++)
-      for (int j = 0; j < 3; j++) dof[3 * i + j] = 3 * (n == 1 && m->probe_node[p] >= 0 ? m->probe_node[p] : m->probe_group[p].nodes[i]) + j;
-    PetscCall(FcVecPickCreate(m->bodies[bi]->u, 3 * n, dof, &m->probe_pick[p]));
-    PetscCall(PetscFree(dof));
+    if (m->bodies[bi]->mesh.parted) {
+      PetscCall(PickParted_Private(m, p, n));
+    } else {
+      PetscCall(PetscMalloc1(3 * n, &dof));
+      for (PetscInt i = 0; i < n; i++)
+        for (int j = 0; j < 3; j++) dof[3 * i + j] = 3 * (n == 1 && m->probe_node[p] >= 0 ? m->probe_node[p] : m->probe_group[p].nodes[i]) + j;
+      PetscCall(FcVecPickCreate(m->bodies[bi]->u, 3 * n, dof, &m->probe_pick[p]));
+      PetscCall(PetscFree(dof));
+    }
     picked += 3 * n;
     whole += FcBodyNDof(m->bodies[bi]);
   }
@@ -299,8 +360,8 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
         return FcInputError(c->file, path, "no physical %sgroup '%s' in %s (available: %s)", pr->type == FC_PROBE_DISPLACEMENT ? "surface " : "", pr->group,
           m->bodies[bi]->mesh.file, list);
       }
-      m->probe_group[p].nnodes = g->nnodes;
-      m->probe_group[p].nodes  = g->nodes;
+      m->probe_group[p].nnodes = FcMeshGroupNNodesAll(g); /* a distributed mesh: the whole group's, rank 0's list */
+      m->probe_group[p].nodes  = m->bodies[bi]->mesh.gnode ? NULL : g->nodes;
       if (pr->type == FC_PROBE_DISPLACEMENT) PetscCall(SurfaceWeights_Private(c, path, m->bodies[bi], g, &m->probe_group[p]));
     }
     if (ProbeIsVector_Private(pr) && pr->component < 0) {
@@ -310,7 +371,7 @@ PetscErrorCode FcModelCreate(const FcCase *c, FcModel *m)
     } else PetscCall(AddColumn_Private(m, pr->name, ""));
   }
   for (PetscInt bi = 0; bi < m->nbodies; bi++)
-    if (m->bodies[bi]->meshfields) PetscCall(ProbeNodes_Private(c, m, bi));
+    if (m->bodies[bi]->meshfields) PetscCall(ProbeNodesOf_Private(c, m, bi));
   PetscCall(ProbePicks_Private(m));
   PetscCall(TrimMeshes_Private(m));
   PetscFunctionReturn(0);

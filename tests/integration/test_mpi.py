@@ -361,6 +361,18 @@ figure("cantilever, 3 ranks: mesh held after the set-up by ranks 1, 2 (nodes/who
 check(p.returncode == 0 and sorted(trim) == ["1", "2"] and all(k < n and e < ne for k, n, e, ne in trim.values()) and
       sum(e for k, n, e, ne in trim.values()) < max(ne for k, n, e, ne in trim.values()),
       "cantilever, 3 ranks: ranks 1 and 2 keep only their elements' part of the mesh, rank 0 the whole (%s)" % trim)
+# the distributed set-up (src/mesh/mesh_part.c, src/fem/assembly.c FcAssemblyPartitionParted; doc/mpi.md
+# "The distributed set-up"): ranks 1 and 2 never hold the whole mesh, they receive from rank 0 only the
+# header and their part (the elements with a node they own), before the trim above
+part = {}
+for x in p.stdout.splitlines() + p.stderr.splitlines():
+    if "this rank's part," in x:
+        w = x.split("part,")[1].split()
+        part[x.split("]")[0].strip("[ ")] = (int(w[0]), int(w[2]), int(w[5]), int(w[7]))
+figure("cantilever, 3 ranks: mesh received by ranks 1, 2 in the set-up (nodes/whole elements/whole): %s; rank 0 reads it whole" %
+       " ".join("%d/%d %d/%d" % part[r] for r in sorted(part)))
+check(sorted(part) == ["1", "2"] and all(k < n and e < ne for k, n, e, ne in part.values()),
+      "cantilever, 3 ranks: ranks 1 and 2 receive only their part of the mesh, never the whole (%s)" % part)
 # the probes read their DoFs only (src/model/model.c ProbePicks_Private, FcVecPick): the tip node's 3
 # and the fixed face's reactions, not u and the reactions gathered whole to every rank per probe and
 # step (the probes above equal the 1-rank ones with it)
