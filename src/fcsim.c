@@ -267,6 +267,8 @@ int main(int argc, char **argv)
     PetscBool                set;
     for (size_t k = 0; !ierr && k < sizeof own / sizeof own[0]; k++) ierr = PetscOptionsHasName(NULL, NULL, own[k], &set);
   }
+  /* what the user gave PETSc and nothing used yet: a run warns about what stayed unused (fc.h) */
+  if (!ierr) ierr = FcOptionsRecordUser(a.pargc, a.pargv);
   if (!ierr) ierr = FcCliExecute(&a, &ok);
   (void)FcMeshFinalizePackage();
   (void)FcMaterialFinalizePackage();

@@ -113,7 +113,8 @@ PetscErrorCode FcCaseInsertOptions(const FcCase *c)
   for (PetscInt i = 0; i < c->npetsc; i++) {
     PetscBool set;
     if (c->petsc_view[i]) continue; /* FcCaseInsertViewOptions, by the run */
-    PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
+    /* not PetscOptionsHasName: it would mark the command line's option used (fc.h) */
+    PetscCall(FcOptionsHas(c->petsc_keys[i], &set));
     if (!set) {
       char path[FC_PATH_LEN];
       PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], c->petsc_values[i][0] ? c->petsc_values[i] : NULL));
@@ -133,7 +134,7 @@ PetscErrorCode FcCaseInsertViewOptions(const FcCase *c, const char *dir, PetscBo
     PetscBool set;
     inserted[i] = PETSC_FALSE;
     if (!c->petsc_view[i]) continue;
-    PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
+    PetscCall(FcOptionsHas(c->petsc_keys[i], &set));
     if (set) continue; /* the command line's */
     /* type:file:format:mode (PetscOptionsGetViewer): ':' in the folder's name would end the
      * file name early */
@@ -142,6 +143,8 @@ PetscErrorCode FcCaseInsertViewOptions(const FcCase *c, const char *dir, PetscBo
     /* append: each view adds to the file (a view per solve) instead of replacing the last */
     PetscCall(PetscSNPrintf(value, sizeof value, "ascii:%s/petsc/%s.txt:%s:append", dir, c->petsc_keys[i] + 1, c->petsc_values[i]));
     PetscCall(PetscOptionsSetValue(NULL, c->petsc_keys[i], value));
+    FcSchemaPathKey(value, sizeof value, "petsc", c->petsc_keys[i] + 1); /* for the warning when no solver reads it */
+    FcOptionSourceAdd(c->file, c->petsc_keys[i], value);
     inserted[i] = PETSC_TRUE;
   }
   PetscFunctionReturn(0);

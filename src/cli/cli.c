@@ -56,7 +56,8 @@ static const struct {
   {0,
     "  PETSc options      passed to PETSc (they override the case's \"petsc\" object), e.g.\n"
     "                     -ksp_type cg -pc_type gamg, -log_view, -options_left; options with a\n"
-    "                     value go after CASE.json\n"},
+    "                     value go after CASE.json; one that nothing read (a misspelling) is a\n"
+    "                     warning at the end\n"},
 };
 static const char exit_help[] = "exit status: 0 success, 1 run failed, 2 bad input, 130 interrupted\n";
 
@@ -359,5 +360,12 @@ PetscErrorCode FcCliExecute(FcCli *a, PetscBool *ok)
         "fcsim %s%s%s runs as one process, and %d were started: only `fcsim run` runs on several (doc/mpi.md); run it without mpiexec", a->command->group,
         a->command->sub ? " " : "", a->command->sub ? a->command->sub : "", (int)size);
   }
-  return a->command->main(a, ok);
+  {
+    PetscErrorCode ierr = a->command->main(a, ok);
+    char           what[64];
+    if (ierr || !(a->command->flags & FC_CLI_UNUSED)) return ierr;
+    PetscCall(PetscSNPrintf(what, sizeof what, "fcsim %s%s%s", a->command->group, a->command->sub ? " " : "", a->command->sub ? a->command->sub : ""));
+    PetscCall(FcOptionsReportUnused(what, NULL, NULL, NULL));
+  }
+  PetscFunctionReturn(0);
 }

@@ -51,7 +51,12 @@ enum {
   FC_CLI_FILES = 1 << 3, /* more than one positional file */
   FC_CLI_ENV   = 1 << 4, /* starts fcsim processes: keep a copy of the environment (FcCli.envp) */
   FC_CLI_CASE  = 1 << 5, /* reads a case (its meshes): the -fc_mesh_* options are documented */
-  FC_CLI_FCLIB = 1 << 6  /* --accept-regularized is documented */
+  FC_CLI_FCLIB = 1 << 6, /* --accept-regularized is documented */
+  /* reads the PETSc options in this process: those the user gave and nothing used are a warning
+   * each at its end (FcOptionsReportUnused). Not `run` (it reports them itself, before run.h5 is
+   * closed), nor `info` (no solver runs) nor `study` (its runs take the options, each warns in
+   * its log and records them in its run.h5) */
+  FC_CLI_UNUSED = 1 << 7
 };
 
 typedef struct {

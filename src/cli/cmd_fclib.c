@@ -123,7 +123,7 @@ const FcCliCommand FcCliCommandFCLIBSolve = {
               "                         [--accept-regularized] [-o SOLUTION.hdf5 [--overwrite]] [-v]\n",
   .help     = "  fclib solve  solve the local contact problem of an FCLIB file (a global one is\n"
               "          reformulated) and print contacts, iterations, common error, time\n",
-  .flags    = FC_CLI_OUT | FC_CLI_FCLIB,
+  .flags    = FC_CLI_OUT | FC_CLI_FCLIB | FC_CLI_UNUSED,
   .options  = solve_options,
   .main     = Main_Solve,
 };
@@ -137,7 +137,7 @@ const FcCliCommand FcCliCommandFCLIBCompare = {
               "                           [--accept-regularized] [--format table|csv|markdown] [-v]\n",
   .help     = "  fclib compare  every problem with every solver (type:key=value sets a type option):\n"
               "          iterations, common error, time, converged, delta% against the most accurate\n",
-  .flags    = FC_CLI_FILES | FC_CLI_FCLIB,
+  .flags    = FC_CLI_FILES | FC_CLI_FCLIB | FC_CLI_UNUSED,
   .options  = compare_options,
   .main     = Main_Compare,
 };

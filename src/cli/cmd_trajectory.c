@@ -85,6 +85,7 @@ const FcCliCommand FcCliCommandTrajectoryCheck = {
   .help     = "  trajectory check  load and validate a device log (doc/trajectory.md): a summary as '#'\n"
               "          lines and, with --rate, the log resampled at HZ in the fcsim format; --t-end: the\n"
               "          log must last that long; --window: keep the samples of [T0, T1] s only\n",
+  .flags    = FC_CLI_UNUSED,
   .options  = options,
   .check    = Check_Private,
   .main     = Main_Check,

@@ -35,6 +35,8 @@ static struct {
 } OptionSrc[FC_OPTION_SOURCES];
 static int NOptionSrc;
 
+static PetscMPIInt FcRank_Private(void);
+
 /* Option names compare without case, as PETSc's (-KSP_RTOL is -ksp_rtol). */
 static PetscBool SameOption_Private(const char *a, const char *b)
 {
@@ -63,6 +65,131 @@ static int OptionSource_Private(const char *name)
   for (int i = 0; name && i < NOptionSrc; i++)
     if (SameOption_Private(OptionSrc[i].name, name)) return i;
   return -1;
+}
+
+/* ---- the user's options that nothing used --------------------------------------------------
+ * PETSc marks an option used when any code asks for it (every PetscOptionsGet*, PetscOptionsHasName,
+ * an object's SetFromOptions), per process; PetscOptionsLeftGet lists those never asked for. The
+ * user's options are the command line's that nothing had used when fcsim took over
+ * (FcOptionsRecordUser) and the case's (FcOptionSourceAdd); what fcsim sets itself (a solver
+ * variant's options, fclib compare, study compare) is neither and is never reported. */
+#define FC_OPTION_USER 128
+static struct {
+  char      name[128];
+  PetscBool argv; /* a word of the command line, else PETSC_OPTIONS, an options file or .petscrc */
+} OptionUser[FC_OPTION_USER];
+static int NOptionUser;
+
+/* The options PETSc 3.18 reads only inside PetscFinalize (src/sys/objects/pinit.c; -log_view's
+ * sub-options in PetscLogView), after any check of a command: reporting them would be wrong. */
+static const char *const FinalizeOptions[] = {"options_left", "options_view", "malloc_dump", "malloc_view", "malloc_debug", "malloc_test", "memory_view",
+  "objects_dump", "log_view", "log_view_memory", "log_view_gpu_time", "log_all", "log", "log_mpe", "get_total_flops", "mpidump", "citations", "x_virtual",
+  "saw_options", "nox", "nox_warning", "no_signal_handler", "mpi_linear_solver_server"};
+
+static PetscBool FinalizeOption_Private(const char *name) /* without the dash */
+{
+  for (size_t k = 0; k < sizeof FinalizeOptions / sizeof FinalizeOptions[0]; k++)
+    if (SameOption_Private(name, FinalizeOptions[k])) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+PetscErrorCode FcOptionsRecordUser(int argc, char **argv)
+{
+  PetscInt n;
+  char   **names, **values;
+
+  PetscFunctionBegin;
+  NOptionUser = 0;
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  for (PetscInt i = 0; i < n && NOptionUser < FC_OPTION_USER; i++) {
+    if (strlen(names[i]) + 1 >= sizeof OptionUser[0].name || FinalizeOption_Private(names[i])) continue;
+    snprintf(OptionUser[NOptionUser].name, sizeof OptionUser[0].name, "-%s", names[i]);
+    OptionUser[NOptionUser].argv = PETSC_FALSE;
+    for (int k = 1; k < argc; k++)
+      if (argv[k] && argv[k][0] == '-' && SameOption_Private(argv[k] + 1, names[i])) OptionUser[NOptionUser].argv = PETSC_TRUE;
+    NOptionUser++;
+  }
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcOptionsHas(const char *name, PetscBool *set)
+{
+  PetscInt n;
+  char   **names, **values;
+
+  PetscFunctionBegin;
+  if (name[0] == '-') name++;
+  /* used (it is there), or there and never used */
+  PetscCall(PetscOptionsUsed(NULL, name, set));
+  if (*set) PetscFunctionReturn(0);
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  for (PetscInt i = 0; i < n && !*set; i++) *set = SameOption_Private(names[i], name);
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscFunctionReturn(0);
+}
+
+/* The last report, as arrays of pointers: the names (into OptionUser, OptionSrc), the sources (a
+ * literal, or a case's file and JSON path composed here). */
+static char        CaseSource[FC_OPTION_SOURCES][PETSC_MAX_PATH_LEN + 264];
+static const char *UnusedNames[FC_OPTION_USER + FC_OPTION_SOURCES], *UnusedSources[FC_OPTION_USER + FC_OPTION_SOURCES];
+
+/* unused[k]: whether candidate k (the recorded command-line options, then the case's) is unused on
+ * this process; then on every process (several ranks: PETSc's used flags are each process's own,
+ * and a code path of one rank, rank 0's contact solve, may read an option the others do not). */
+static PetscErrorCode UnusedOnEveryRank_Private(int nc, int *unused)
+{
+  PetscInt    n;
+  char      **names, **values;
+  PetscMPIInt size;
+  int         cnt[2] = {nc, -nc};
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  for (int k = 0; k < nc; k++) {
+    const char *name = k < NOptionUser ? OptionUser[k].name : OptionSrc[k - NOptionUser].name;
+    unused[k]        = 0;
+    for (PetscInt i = 0; i < n && !unused[k]; i++) unused[k] = SameOption_Private(names[i], name + 1) && !FinalizeOption_Private(names[i]);
+  }
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) PetscFunctionReturn(0);
+  /* every rank holds the same candidates (the same command line and case); were they to differ,
+   * rank 0's own view stands rather than a reduction of unlike lists */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cnt, 2, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+  if (cnt[0] == -cnt[1] && nc) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, unused, nc, MPI_INT, MPI_LAND, PETSC_COMM_WORLD));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcOptionsReportUnused(const char *what, PetscInt *n, const char *const **names, const char *const **sources)
+{
+  int  unused[FC_OPTION_USER + FC_OPTION_SOURCES], nc = NOptionUser + NOptionSrc, m = 0;
+  char raw[sizeof CaseSource[0] + 512], line[2 * sizeof raw];
+
+  PetscFunctionBegin;
+  PetscCall(UnusedOnEveryRank_Private(nc, unused));
+  for (int k = 0; k < nc; k++) {
+    if (!unused[k]) continue;
+    if (k < NOptionUser) {
+      UnusedNames[m]   = OptionUser[k].name;
+      UnusedSources[m] = OptionUser[k].argv ? "command line" : "PETSC_OPTIONS, an options file or .petscrc";
+    } else {
+      const int i = k - NOptionUser;
+      if (snprintf(CaseSource[i], sizeof CaseSource[i], "%s: %s", OptionFile, OptionSrc[i].path) < 0) CaseSource[i][0] = 0;
+      UnusedNames[m]   = OptionSrc[i].name;
+      UnusedSources[m] = CaseSource[i];
+    }
+    /* a longer line is cut (its return value says so): it is a warning */
+    if (snprintf(raw, sizeof raw, "fcsim: warning: option %s (%s) was never used by %s", UnusedNames[m], UnusedSources[m], what) < 0) raw[0] = 0;
+    Escape_Private(raw, line, sizeof line);
+    if (!FcRank_Private()) fprintf(stderr, "%s\n", line);
+    m++;
+  }
+  if (m) fflush(stderr);
+  if (n) *n = m;
+  if (names) *names = UnusedNames;
+  if (sources) *sources = UnusedSources;
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode FcInputError(const char *where, const char *path, const char *fmt, ...)

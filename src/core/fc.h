@@ -38,6 +38,24 @@ PetscErrorCode FcPushErrorHandler(void);
  * error handler reads it. */
 void FcOptionSourceAdd(const char *file, const char *name, const char *path);
 
+/* The user's PETSc options that this process had not used when fcsim took over (the command
+ * line's, with PETSC_OPTIONS, an options file and .petscrc, which PetscInitialize reads), named
+ * "command line" when a word of argv (argc words) is the option. Call once, after PetscInitialize
+ * and fcsim's own reads of its start-up options. No collective call. */
+PetscErrorCode FcOptionsRecordUser(int argc, char **argv);
+/* Whether the options database holds `name` ("-ksp_rtol"), without marking it used as
+ * PetscOptionsHasName would (fcsim's check of unused options and -options_left would miss it). */
+PetscErrorCode FcOptionsHas(const char *name, PetscBool *set);
+/* The user's options (FcOptionsRecordUser, FcOptionSourceAdd) that no rank used (PETSc marks an
+ * option used when any code reads it, PetscOptionsUsed): one line each on rank 0's stderr, even
+ * with -q, "fcsim: warning: option -NAME (SOURCE) was never used by WHAT", SOURCE "command line"
+ * or "FILE: petsc.KEY"; *n of them in names[] and sources[] (static storage, valid until the next
+ * call; n may be NULL). Options PETSc reads only in PetscFinalize (-log_view, -options_left,
+ * -malloc_dump, ...) are never reported. Collective on PETSC_COMM_WORLD: call at the end of a
+ * command that every rank reaches alike (not on an error path). A warning, never an error: an
+ * option may be legitimately unused on one path of a study. */
+PetscErrorCode FcOptionsReportUnused(const char *what, PetscInt *n, const char *const **names, const char *const **sources);
+
 /* Set to 1 just before raising an error that every rank raises alike (the same message, agreed
  * beforehand): only rank 0 prints it, so that a run on N ranks says it once. The handler resets
  * it. An error that may be one rank's alone is printed by the rank that raises it. */

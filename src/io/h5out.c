@@ -93,6 +93,10 @@ typedef struct {
   PetscBool       has_verdict;
   FcOutputVerdict verdict;
   char            verdict_name[32];
+  /* FcOutputSetUnusedOptions: written at close as /fcsim/petsc_options_unused */
+  PetscBool has_unused;
+  PetscInt  nunused;
+  char    **unused_names, **unused_sources;
 } H5Out;
 
 /* ------------------------------------------------------------------------ HDF5 writers */
@@ -829,6 +833,18 @@ static PetscErrorCode H5TableFree(FcTable *t)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode H5FreeUnused_Private(H5Out *o)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < o->nunused; k++) {
+    PetscCall(PetscFree(o->unused_names[k]));
+    PetscCall(PetscFree(o->unused_sources[k]));
+  }
+  PetscCall(PetscFree2(o->unused_names, o->unused_sources));
+  o->nunused = 0;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode H5DestroyOut(void **ctx, PetscBool report)
 {
   H5Out *o    = (H5Out *)*ctx;
@@ -853,6 +869,7 @@ static PetscErrorCode H5DestroyOut(void **ctx, PetscBool report)
   if (o->h5 >= 0) h5rc = H5Fclose(o->h5);
   PetscCall(H5TableFree(&o->probes));
   PetscCall(H5TableFree(&o->stats));
+  PetscCall(H5FreeUnused_Private(o));
   PetscCall(PetscFree(o));
   if (h5rc < 0) h5unusable = PETSC_TRUE;
   if (!report) PetscFunctionReturn(0); /* an error is on its way up already: one line only */
@@ -962,6 +979,46 @@ static PetscErrorCode H5Verdict(void *ctx, const FcOutputState *s, const FcOutpu
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode H5UnusedOptions(void *ctx, const FcOutputState *s, PetscInt n, const char *const *names, const char *const *sources)
+{
+  H5Out *o = (H5Out *)ctx;
+
+  PetscFunctionBegin;
+  (void)s;
+  PetscCall(PetscCalloc2(n + 1, &o->unused_names, n + 1, &o->unused_sources));
+  o->has_unused = PETSC_TRUE;
+  for (PetscInt k = 0; k < n; k++) {
+    PetscCall(PetscStrallocpy(names[k], &o->unused_names[k]));
+    PetscCall(PetscStrallocpy(sources[k], &o->unused_sources[k]));
+    o->nunused = k + 1;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* /fcsim/petsc_options_unused: the names, one string each (an empty array when every option the
+ * user gave was used), and their attribute "source", where each came from (the same order). The
+ * group exists (H5Open); rank 0 alone writes it, with the serial driver (variable-length strings). */
+static PetscErrorCode H5WriteUnused_Private(H5Out *o)
+{
+  const char    *h5failed = NULL;
+  hid_t          g = H5I_INVALID_HID, dset = H5I_INVALID_HID;
+  PetscErrorCode ierr = 0;
+
+  PetscFunctionBegin;
+  FcH5Try(g = H5Gopen2(o->h5, "/fcsim", H5P_DEFAULT));
+  ierr = H5WriteStrings(g, "petsc_options_unused", PETSC_FALSE, o->nunused, (const char *const *)o->unused_names, o->h5path);
+  if (ierr) goto cleanup;
+  FcH5Try(dset = H5Dopen2(g, "petsc_options_unused", H5P_DEFAULT));
+  ierr = H5WriteStrings(dset, "source", PETSC_TRUE, o->nunused, (const char *const *)o->unused_sources, o->h5path);
+cleanup:
+  /* a failed close of these handles shows when the file is closed (H5F_CLOSE_STRONG) */
+  if (dset >= 0) H5Dclose(dset);
+  if (g >= 0) H5Gclose(g);
+  PetscCall(ierr);
+  FcH5Raise(o->h5path);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode H5Finish(void *ctx, const FcOutputState *s)
 {
   H5Out *o = (H5Out *)ctx;
@@ -978,6 +1035,7 @@ static PetscErrorCode H5Finish(void *ctx, const FcOutputState *s)
   FcH5WithGroup(o, "/probes", g, H5WriteTableContents(g, &o->probes, o->h5path));
   FcH5WithGroup(o, "/stats", g, H5WriteTableContents(g, &o->stats, o->h5path));
   if (o->has_verdict) FcH5WithGroup(o, "/verdict", g, H5WriteVerdictContents(g, &o->verdict, o->h5path));
+  if (o->has_unused) PetscCall(H5WriteUnused_Private(o));
   rc    = H5Fclose(o->h5);
   o->h5 = H5I_INVALID_HID;
   FcH5Check(rc, o->h5path);
@@ -997,6 +1055,7 @@ const FcWriterType FcWriterH5 = {
   .row            = H5Row,
   .haptic         = H5Haptic,
   .verdict        = H5Verdict,
+  .unused_options = H5UnusedOptions,
   .finish         = H5Finish,
   .destroy        = H5DestroyOut,
 };

@@ -26,7 +26,7 @@ struct _p_FcOutput {
   PetscBool           names_contacts; /* some writer writes a "contacts" object beside the bodies' */
   PetscInt            nprobe_cols, nstat_cols;
   PetscInt            concap, outcap;
-  PetscBool           has_verdict, has_haptic;
+  PetscBool           has_verdict, has_haptic, has_unused;
 };
 
 /* Call op of every writer that has it; stop at the first error. */
@@ -396,6 +396,17 @@ PetscErrorCode FcOutputSetVerdict(FcOutput o, const FcOutputVerdict *v)
   PetscCheck(v->verdict && strlen(v->verdict) < 32, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FcOutputSetVerdict: missing or too long verdict name");
   o->has_verdict = PETSC_TRUE;
   FcWritersCall(o, verdict, v);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcOutputSetUnusedOptions(FcOutput o, PetscInt n, const char *const *names, const char *const *sources)
+{
+  PetscFunctionBegin;
+  PetscCheck(o, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "FcOutputSetUnusedOptions: NULL output");
+  PetscCheck(!o->has_unused, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "FcOutputSetUnusedOptions: the unused options are already set");
+  PetscCheck(n >= 0 && (!n || (names && sources)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FcOutputSetUnusedOptions: missing names or sources");
+  o->has_unused = PETSC_TRUE;
+  FcWritersCall(o, unused_options, n, names, sources);
   PetscFunctionReturn(0);
 }
 

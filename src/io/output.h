@@ -117,6 +117,10 @@ typedef struct {
 } FcOutputVerdict;
 /* Record the verdict (copied) to be written at close; at most once, before FcOutputClose. */
 PetscErrorCode FcOutputSetVerdict(FcOutput out, const FcOutputVerdict *v);
+/* The user's PETSc options that the run never used (FcOptionsReportUnused): n names ("-ksp_rtoll")
+ * and where each came from ("command line", "case.json: petsc.ksp_rtol"), copied, written at close
+ * as run.h5:/fcsim/petsc_options_unused (doc/output-format.md); at most once, before FcOutputClose. */
+PetscErrorCode FcOutputSetUnusedOptions(FcOutput out, PetscInt n, const char *const *names, const char *const *sources);
 /* Flush everything (run.xdmf, *.vtk.series, HDF5 tables) and close. Frees everything and sets
  * *out = NULL even when writing fails (the error is returned after the clean-up); NULL is a no-op. */
 PetscErrorCode FcOutputClose(FcOutput *out);

@@ -43,6 +43,8 @@ typedef struct {
   PetscErrorCode (*problem)(void *ctx, const FcOutputState *s, PetscInt step, FcContactProblem p, const PetscReal *r);
   PetscErrorCode (*haptic)(void *ctx, const FcOutputState *s, const FcHapticOutput *h);
   PetscErrorCode (*verdict)(void *ctx, const FcOutputState *s, const FcOutputVerdict *v);
+  /* the user's options the run never used (FcOutputSetUnusedOptions): names and sources, n each */
+  PetscErrorCode (*unused_options)(void *ctx, const FcOutputState *s, PetscInt n, const char *const *names, const char *const *sources);
   /* the run is over: write what is written at the end */
   PetscErrorCode (*finish)(void *ctx, const FcOutputState *s);
   /* free; report: raise an error when closing a file failed (not after another error) */

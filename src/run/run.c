@@ -438,6 +438,14 @@ static PetscErrorCode RunSteps_Private(
   }
   PetscCall(PetscLogStagePop());
   PetscCall(FcRunMonitorsClose(&rs->monitors, &rc, &ev));
+  {
+    /* every solver has read its options by now (a view at the last solve included): the user's
+     * options that none read are a warning each and run.h5's record (core/fc.h) */
+    PetscInt           nun;
+    const char *const *names, *const *sources;
+    PetscCall(FcOptionsReportUnused("this run", &nun, &names, &sources));
+    if (rs->out) PetscCall(FcOutputSetUnusedOptions(rs->out, nun, names, sources));
+  }
   PetscCall(FcOutputClose(&rs->out));
   PetscCall(PetscTime(&tnow));
   *converged = (PetscBool)(!*stopped_at && (nfail == 0 || c->allow_nonconvergence) && !rs->haptic_failed);
@@ -487,7 +495,7 @@ PetscErrorCode FcRun(const FcCase *c, const FcRunOptions *o, PetscBool *converge
   PetscCall(PetscMemzero(&od, sizeof od));
   for (PetscInt i = 0; i < c->npetsc; i++) {
     PetscBool set = PETSC_FALSE;
-    if (c->petsc_view[i]) PetscCall(PetscOptionsHasName(NULL, NULL, c->petsc_keys[i], &set));
+    if (c->petsc_view[i]) PetscCall(FcOptionsHas(c->petsc_keys[i], &set));
     views = (PetscBool)(views || (c->petsc_view[i] && !set)); /* set: the command line's view */
   }
   PetscCall(RanksCheck_Private(c, size, views));
