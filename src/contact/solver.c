@@ -10,6 +10,7 @@
 
 static FcRegistry SolverRegistry          = {.what = "contact solver"};
 static PetscBool  SolverRegisterAllCalled = PETSC_FALSE;
+static PetscBool  SolverUsed[FC_REGISTRY_MAX]; /* a solver of that type was made in this process */
 
 PetscErrorCode FcContactSolverRegister(const char *name, PetscErrorCode (*create)(FcContactSolver))
 {
@@ -149,6 +150,22 @@ PetscErrorCode FcContactSolverSetType(FcContactSolver s, const char *type)
   PetscCall((*create)(s));
   PetscCheck(s->ops.solve, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Contact solver type %s did not set ops.solve", type);
   PetscCall(PetscStrncpy(s->type, type, sizeof s->type));
+  for (int k = 0; k < SolverRegistry.n; k++)
+    if (!strcmp(SolverRegistry.name[k], type)) SolverUsed[k] = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactSolverDormantOptions(void)
+{
+  char prefix[FC_NAME_LEN + 32];
+
+  PetscFunctionBegin;
+  PetscCall(FcContactSolverRegisterAll());
+  for (int k = 0; k < SolverRegistry.n; k++) {
+    if (SolverUsed[k]) continue;
+    snprintf(prefix, sizeof prefix, "fc_contact_solver_%s_", SolverRegistry.name[k]);
+    FcOptionsDormant(prefix);
+  }
   PetscFunctionReturn(0);
 }
 

@@ -184,6 +184,11 @@ PetscErrorCode FcContactSolverRegisterAll(void);
 PetscErrorCode FcContactSolverFinalizePackage(void);
 /* Registered names, comma separated (for messages, --help and case validation). */
 void FcContactSolverTypes(char *buf, size_t len);
+/* The options of every registered contact solver this process made none of
+ * ("-fc_contact_solver_TYPE_..."), marked dormant for the report of unused options
+ * (FcOptionsDormant, src/core): a case carries the parameters of the solvers its studies compare
+ * (cases/masonry_arch.json: sap's, for study compare --solvers newton,sap). */
+PetscErrorCode FcContactSolverDormantOptions(void);
 
 /* Object. */
 PetscErrorCode FcContactSolverCreate(FcContactSolver *solver);

@@ -129,6 +129,33 @@ PetscErrorCode FcOptionsHas(const char *name, PetscBool *set)
   PetscFunctionReturn(0);
 }
 
+/* Prefixes of options that are configuration of a part this run did not use (a contact solver
+ * other than the run's: a case carries the parameters of the solvers its studies compare,
+ * cases/masonry_arch.json sap's for `study compare --solvers newton,sap`): still recorded in run.h5
+ * as unused, not warned about. Set by the owning module (FcContactSolverDormantOptions). */
+#define FC_OPTION_DORMANT 32
+static char DormantPrefix[FC_OPTION_DORMANT][FC_NAME_LEN + 32];
+static int  NDormant;
+
+void FcOptionsDormant(const char *prefix)
+{
+  if (prefix[0] == '-') prefix++;
+  for (int k = 0; k < NDormant; k++)
+    if (!strcmp(DormantPrefix[k], prefix)) return;
+  if (NDormant < FC_OPTION_DORMANT && strlen(prefix) < sizeof DormantPrefix[0]) strcpy(DormantPrefix[NDormant++], prefix);
+}
+
+static PetscBool Dormant_Private(const char *name)
+{
+  if (name[0] == '-') name++;
+  for (int k = 0; k < NDormant; k++) {
+    const char *a = name, *b = DormantPrefix[k];
+    for (; *a && *b && tolower((unsigned char)*a) == tolower((unsigned char)*b); a++, b++) continue;
+    if (!*b) return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
 /* The last report, as arrays of pointers: the names (into OptionUser, OptionSrc), the sources (a
  * literal, or a case's file and JSON path composed here). */
 static char        CaseSource[FC_OPTION_SOURCES][PETSC_MAX_PATH_LEN + 264];
@@ -182,7 +209,7 @@ PetscErrorCode FcOptionsReportUnused(const char *what, PetscInt *n, const char *
     /* a longer line is cut (its return value says so): it is a warning */
     if (snprintf(raw, sizeof raw, "fcsim: warning: option %s (%s) was never used by %s", UnusedNames[m], UnusedSources[m], what) < 0) raw[0] = 0;
     Escape_Private(raw, line, sizeof line);
-    if (!FcRank_Private()) fprintf(stderr, "%s\n", line);
+    if (!FcRank_Private() && !Dormant_Private(UnusedNames[m])) fprintf(stderr, "%s\n", line);
     m++;
   }
   if (m) fflush(stderr);

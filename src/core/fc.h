@@ -55,6 +55,9 @@ PetscErrorCode FcOptionsHas(const char *name, PetscBool *set);
  * command that every rank reaches alike (not on an error path). A warning, never an error: an
  * option may be legitimately unused on one path of a study. */
 PetscErrorCode FcOptionsReportUnused(const char *what, PetscInt *n, const char *const **names, const char *const **sources);
+/* Options named PREFIX... are configuration of a part this run did not use (FcOptionsReportUnused
+ * records them, unwarned): a contact solver's parameters when the run uses another solver. */
+void FcOptionsDormant(const char *prefix);
 
 /* Set to 1 just before raising an error that every rank raises alike (the same message, agreed
  * beforehand): only rank 0 prints it, so that a run on N ranks says it once. The handler resets

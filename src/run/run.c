@@ -8,6 +8,7 @@
 #include "../model/model.h"
 #include "../step/step.h"
 #include "../compliance/compliance.h"
+#include "../contact/solver.h"
 #include "../io/output.h"
 #include "../core/fsutil.h"
 #include <errno.h>
@@ -443,6 +444,7 @@ static PetscErrorCode RunSteps_Private(
      * options that none read are a warning each and run.h5's record (core/fc.h) */
     PetscInt           nun;
     const char *const *names, *const *sources;
+    PetscCall(FcContactSolverDormantOptions()); /* the case's parameters of other solvers: not warned */
     PetscCall(FcOptionsReportUnused("this run", &nun, &names, &sources));
     if (rs->out) PetscCall(FcOutputSetUnusedOptions(rs->out, nun, names, sources));
   }

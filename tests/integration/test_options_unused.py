@@ -121,3 +121,25 @@ for case, extra in (("cantilever.json", ["--set", "time.dt=1"]), ("two_blocks.js
     check(p.returncode == 0, "%s on 2 ranks: exit 0" % case)
     check(w == [WARN + "-ksp_rtoll (command line) was never used by this run"], "%s on 2 ranks: the line once, nothing else (%s)" % (case, w))
     check(unused_record(d) == (["-ksp_rtoll"], ["command line"]), "%s on 2 ranks: run.h5 records it" % case)
+
+# A case carrying the parameters of the solvers its study compares (cases/masonry_arch.json: sap's,
+# for `study compare --solvers newton,sap`; its own solver is newton): the other solver's options
+# are recorded in run.h5 but not warned about (FcContactSolverDormantOptions), so the named case's
+# default run prints no warning; a typo of the solver it uses is still one line.
+ARCH = ["run", "cases/masonry_arch.json", "--set", "time.t_end=0.08", "-q"]
+d = outdir("options_unused/arch")
+p = run(ARCH + ["-o", d])
+names, srcs = unused_record(d)
+figure("masonry_arch (newton): %d warning line(s), %d dormant option(s) recorded: %s" % (len(warnings(p)), len(names), names))
+check(warnings(p) == [], "masonry_arch's default run: no warning (%s)" % warnings(p))
+check(sorted(names) == ["-fc_contact_solver_sap_beta", "-fc_contact_solver_sap_sigma", "-fc_contact_solver_sap_sparse_factor"] and
+      all(s.endswith("masonry_arch.json: petsc." + n[1:]) for n, s in zip(names, srcs)),
+      "masonry_arch: run.h5 records sap's three parameters, from the case, as unused (%s)" % ((names, srcs),))
+d = outdir("options_unused/arch_sap")
+p = run(ARCH + ["-o", d, "--set", "contact_solver.type=sap"])
+check(warnings(p) == [] and unused_record(d)[0] == ["-fc_contact_solver_newton_nonmonotone"],
+      "masonry_arch with sap: sap's parameters read, newton's recorded as unused, no warning (%s)" % (unused_record(d),))
+d = outdir("options_unused/arch_typo")
+p = run(ARCH + ["-o", d, "-fc_contact_solver_newton_nonmonotne", "5"])
+check(warnings(p) == [WARN + "-fc_contact_solver_newton_nonmonotne (command line) was never used by this run"],
+      "masonry_arch: a typo of the solver it uses is one line (%s)" % warnings(p))
