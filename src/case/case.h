@@ -313,7 +313,7 @@ PetscErrorCode FcCaseLoad(const char *file, PetscInt nsets, const char *const *s
 PetscErrorCode FcCaseDestroy(FcCase *c);
 /* Put the case's "petsc" options into PETSc's options database; an option already set (on the
  * command line, or by an earlier call for the same case) is left as it is, so the command line
- * wins. fcsim run/info call it once; study compare before each of its runs. */
+ * wins. fcsim run/info call it once (a study starts each of its runs as an fcsim run process). */
 PetscErrorCode FcCaseInsertOptions(const FcCase *c);
 /* The case's view options (petsc_view: "ksp_view": true, "ksp_monitor": "ascii::FORMAT"), which
  * FcCaseInsertOptions leaves out: pointed at DIR/petsc/<option>.txt (DIR: the run's temporary
