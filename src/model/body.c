@@ -82,6 +82,7 @@ FcMaterial        FcBodyMaterial(FcBody b) { return b->material; }
 PetscInt64        FcBodyOpState(FcBody b) { return b->opstate; }
 const FcMesh     *FcBodyFieldMesh(FcBody b) { return b->meshfields ? &b->mesh : NULL; }
 Vec               FcBodyU(FcBody b) { return b->u; }
+Vec               FcBodyUCurrent(FcBody b) { return b->ucur; }
 Vec               FcBodyV(FcBody b) { return b->v; }
 Vec               FcBodyReaction(FcBody b) { return b->reaction; }
 PetscReal         FcBodyStrainEnergy(FcBody b) { return b->strain_energy; }

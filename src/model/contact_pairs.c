@@ -545,9 +545,9 @@ static PetscErrorCode PassTwins_Private(const FcModel *model, FcPairCatalog cat,
   PetscFunctionReturn(0);
 }
 
-/* Each body's axis-aligned box over its nodes at Xcur[b] (unbounded for NULL: an analytic shape),
- * inflated by the largest alarm distance of its passes. */
-static void Boxes_Private(const FcModel *model, FcPairCatalog cat, PetscReal *const Xcur[], PetscReal *box)
+/* Each body's axis-aligned box over its nodes at Xcur[b] (unbounded for NULL: an analytic shape);
+ * raw, not inflated (FcContactPairsBodyBoxes). */
+static void RawBoxes_Private(const FcModel *model, PetscReal *const Xcur[], PetscReal *box)
 {
   for (PetscInt b = 0; b < model->nbodies; b++) {
     PetscReal     *lo = &box[6 * b], *hi = &box[6 * b + 3];
@@ -562,11 +562,24 @@ static void Boxes_Private(const FcModel *model, FcPairCatalog cat, PetscReal *co
         lo[d] = PetscMin(lo[d], Xcur[b][3 * i + d]);
         hi[d] = PetscMax(hi[d], Xcur[b][3 * i + d]);
       }
-    for (int d = 0; d < 3; d++) {
-      lo[d] -= cat->inflate[b];
-      hi[d] += cat->inflate[b];
-    }
   }
+}
+
+/* Each body's box (raw, RawBoxes_Private's) inflated by the largest alarm distance of its passes
+ * (an unbounded one, of a body without nodes, as it is). */
+static void Inflate_Private(const FcModel *model, FcPairCatalog cat, PetscReal *const Xcur[], PetscReal *box)
+{
+  for (PetscInt b = 0; b < model->nbodies; b++)
+    for (int d = 0; d < 3 && Xcur[b]; d++) {
+      box[6 * b + d] -= cat->inflate[b];
+      box[6 * b + 3 + d] += cat->inflate[b];
+    }
+}
+
+static void Boxes_Private(const FcModel *model, FcPairCatalog cat, PetscReal *const Xcur[], PetscReal *box)
+{
+  RawBoxes_Private(model, Xcur, box);
+  Inflate_Private(model, cat, Xcur, box);
 }
 
 /* The indices of the passes of the body pairs found by the broad phase, sorted. */
@@ -639,13 +652,24 @@ static PetscErrorCode Merge_Private(const FcModel *model, FcPairCatalog cat, Pet
 
 PetscErrorCode FcContactPairsUpdate(const FcModel *model, FcPairCatalog cat, PetscReal *const Xcur[], PetscInt *npairs, FcContactPair **pairs)
 {
+  PetscFunctionBegin;
+  PetscCall(FcContactPairsUpdateBoxes(model, cat, NULL, Xcur, NULL, npairs, pairs));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsUpdateBoxes(
+  const FcModel *model, FcPairCatalog cat, const PetscReal raw[], PetscReal *const Xcur[], const PetscBool refit[], PetscInt *npairs, FcContactPair **pairs)
+{
   PetscReal *box;
   PetscInt   nf, *found, nw, *want;
-  PetscBool *refit;
+  PetscBool *done;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(6 * model->nbodies, &box));
-  Boxes_Private(model, cat, Xcur, box);
+  if (raw) { /* the bodies' boxes given (several ranks: each rank's nodes' boxes combined) */
+    PetscCall(PetscArraycpy(box, raw, 6 * model->nbodies));
+    Inflate_Private(model, cat, Xcur, box);
+  } else Boxes_Private(model, cat, Xcur, box);
   PetscCall(FcBroadPhaseSweep(model->nbodies, box, &nf, &found));
   PetscCall(PetscFree(box));
   PetscCall(Wanted_Private(model, cat, nf, found, &nw, &want));
@@ -653,15 +677,22 @@ PetscErrorCode FcContactPairsUpdate(const FcModel *model, FcPairCatalog cat, Pet
   PetscCall(Merge_Private(model, cat, nw, want, npairs, pairs));
   PetscCall(PetscFree(want));
   /* a target surface's tree is shared by the passes with that target: refit once, at the current
-   * places, before the candidates that use it search it */
-  PetscCall(PetscCalloc1(cat->nsets + 1, &refit));
+   * places, before the candidates that use it search it (only the targets in refit[] when given) */
+  PetscCall(PetscCalloc1(cat->nsets + 1, &done));
   for (PetscInt p = 0; p < *npairs; p++) {
     const FcContactPair *P = &(*pairs)[p];
-    if (!P->tree || refit[P->target_owner]) continue;
+    if (!P->tree || done[P->target_owner] || (refit && !refit[P->B])) continue;
     PetscCall(FcAABBTreeRefit(P->tree, Xcur[P->B], 0.0));
-    refit[P->target_owner] = PETSC_TRUE;
+    done[P->target_owner] = PETSC_TRUE;
   }
-  PetscCall(PetscFree(refit));
+  PetscCall(PetscFree(done));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsBodyBoxes(const FcModel *model, PetscReal *const Xcur[], PetscReal raw[])
+{
+  PetscFunctionBegin;
+  RawBoxes_Private(model, Xcur, raw);
   PetscFunctionReturn(0);
 }
 

@@ -62,6 +62,15 @@ PetscErrorCode FcContactPairsMark(const FcModel *model, FcPairCatalog cat, Petsc
  * distance); a new one is made (its twins from the reference configuration). The trees of the
  * list's targets are refit at Xcur. Meant to run at every detection, before the narrow phase. */
 PetscErrorCode FcContactPairsUpdate(const FcModel *model, FcPairCatalog cat, PetscReal *const Xcur[], PetscInt *npairs, FcContactPair **pairs);
+/* FcContactPairsUpdate with the bodies' boxes given (raw: 6 per body, lo then hi, not inflated,
+ * as FcContactPairsBodyBoxes makes them; NULL: from Xcur) and only the target trees of the bodies
+ * with refit[b] refit (NULL: all). Several ranks (src/step/contact_ghost.c): each rank's box of the
+ * nodes it owns, combined by MIN/MAX over the ranks (exact: the same boxes bit for bit), and no
+ * refit of a tree over nodes a rank does not hold. */
+PetscErrorCode FcContactPairsUpdateBoxes(
+  const FcModel *model, FcPairCatalog cat, const PetscReal raw[], PetscReal *const Xcur[], const PetscBool refit[], PetscInt *npairs, FcContactPair **pairs);
+/* Each body's box over its nodes at Xcur[b] (6 per body: lo, hi; unbounded for NULL), not inflated. */
+PetscErrorCode FcContactPairsBodyBoxes(const FcModel *model, PetscReal *const Xcur[], PetscReal raw[]);
 /* The initial configuration may not overlap: per pass, the contactor points against the target
  * in the reference (t = 0) configuration; a penetration deeper than 1e-6 of the pass's alarm
  * distance (round-off of coincident faces) is an input error on contacts[entry] naming the two

@@ -220,6 +220,10 @@ PetscErrorCode FcBodySetChordTangent(FcBody b, PetscBool on);
  * k, d2n its inverse, [rstart, rend) this rank's rows; n2d = d2n = NULL when the numberings are
  * the same (one rank, a body whose vectors are sequential), rows [0, ndof). */
 PetscErrorCode FcBodyDofMaps(FcBody b, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rstart, PetscInt *rend);
+/* The displacement at the current Newton iterate, whose nodes x = X + u contact detection reads
+ * (a deformable body's ops.nodes; a rigid body's holds its joint coordinates): on several ranks it reads
+ * the entries it needs through FcVecPick (src/step/contact_ghost.c) instead of the whole vector. */
+Vec FcBodyUCurrent(FcBody b);
 /* The normal rows h_a of H (on this body's free DoFs) of the contacts that carry force after the
  * last contact correction, CSR (row s: dof/val[ptr[s] .. ptr[s+1])), copied: the inertia
  * correction tries A + ρ Σ h_a h_aᵀ with them when A is indefinite (body_deformable.c). */

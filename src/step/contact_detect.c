@@ -84,14 +84,16 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
   PetscFunctionBegin;
   cs->m      = 0;
   cs->gfaces = 0;
-  for (PetscInt b = 0; b < model->nbodies; b++) {
-    FcBody body = model->bodies[b];
-    if (cs->Xcur[b]) PetscCall(FcBodyNodes(body, cs->Xcur[b]));
-  }
   /* broad phase: the passes whose bodies' inflated boxes meet, their trees refit at the current
    * places; a pass whose boxes do not meet has no point within its alarm distance, so it is not in
-   * the list (its frame history dropped with it: contact_pairs.h) */
-  PetscCall(FcContactPairsUpdate(model, cs->cat, cs->Xcur, &cs->npairs, &cs->pairs));
+   * the list (its frame history dropped with it: contact_pairs.h). Several ranks: each rank's places
+   * of its own nodes (rank 0's also of the contact surfaces), the boxes combined (contact_ghost.c) */
+  if (cs->gdx) PetscCall(FcContactStepGhostPlaces_Private(cs));
+  else {
+    for (PetscInt b = 0; b < model->nbodies; b++)
+      if (cs->Xcur[b]) PetscCall(FcBodyNodes(model->bodies[b], cs->Xcur[b]));
+    PetscCall(FcContactPairsUpdate(model, cs->cat, cs->Xcur, &cs->npairs, &cs->pairs));
+  }
   /* narrow phase, of this rank's contactor points only (several ranks: the nodes it owns, against
    * the target faces in their reach, doc/mpi.md "Contact"), then every rank's detections gathered
    * (contact_mpi.c; nothing on one rank) */

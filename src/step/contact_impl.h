@@ -12,6 +12,18 @@
 #define FC_CONTACT_MAXT   32
 #define FC_CONTACT_MAXDOF (3 + 3 * FC_CONTACT_MAXT) /* ≥ 3 + FC_RIGID_MAX_DOF */
 
+/* Several ranks (contact_ghost.c): of one target surface (a catalogue set,
+ * FcContactPair.target_owner) of a partitioned body, the corner nodes this rank owns (it sends their
+ * places to the ranks whose points may need them), made at the surface's first use; and at this
+ * detection the whole surface's scene size and its triangles' largest extent along an axis (rank
+ * 0's, broadcast). */
+typedef struct {
+  PetscBool made;
+  PetscInt  nown;
+  PetscInt *own; /* ascending */
+  PetscReal L, h;
+} FcGhostSurface;
+
 struct _p_FcContactStep {
   FcModel        *model;
   PetscInt        npairs;
@@ -82,6 +94,17 @@ struct _p_FcContactStep {
   PetscInt  *ggptr, *ggcon, *gkcol, gnkeep;
   PetscBool *ginv;
   PetscInt64 lrecv; /* bytes this rank received for the contact list at the last correction (records, contacts, skeleton) */
+  /* detection's places on several ranks (contact_ghost.c): per partitioned body, rank 0's pick of
+   * the contact surfaces' DoFs (the others' are empty); per target surface, the triangles this rank
+   * owns (its corner nodes); each pass's query boxes; every rank's boxes of its own nodes */
+  FcVecPick      *spick;
+  FcGhostSurface *gsurf;
+  PetscInt        ngsurf;
+  PetscInt       *gnq; /* per pass of the list: this rank's query boxes (FcContactStepRanksBoxes_Private) */
+  PetscReal     **gq;
+  PetscInt        gqcap;
+  PetscReal      *gobox;                 /* every rank's box of its own nodes of each body, rank after rank (6 per body) */
+  PetscInt64      drecv, drecvb, greach; /* reals received for detection at the last correction: places of nodes, boxes and sizes; fetched faces within box 0 */
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
@@ -145,8 +168,26 @@ PetscErrorCode FcContactStepRanksGatherDetection_Private(FcContactStep cs, FcPro
  * detection) and W's column skeleton; that rank forms H of its contacts. *hdone: H is formed. One
  * rank: mg = m, nothing else. */
 PetscErrorCode FcContactStepRanksDistribute_Private(FcContactStep cs, PetscBool *hdone);
-/* The narrow phase of pass P for this rank's points against ghosted targets: the faces within the
- * search radius, in a tree over that subset; on one rank the whole tree. */
+/* The query boxes of this rank's points of pass P (contact_ghost.c): box 0, its points' box inflated by
+ * the alarm, and one per kept point beyond the alarm (XB read at its previous triangle's corners). */
+PetscErrorCode FcContactStepRanksBoxes_Private(const FcContactPair *P, const PetscReal *XA, const PetscReal *XB, PetscInt np, const PetscInt pts[],
+  const FcProximityOptions *opt, PetscReal margin, PetscInt *nbox, PetscReal **box);
+/* contact_ghost.c, several ranks only (no rank gathers a partitioned body's u whole for detection).
+ * SetUp: rank 0's pick of the contact surfaces' DoFs (mark: FcContactPairsMark). Places (collective,
+ * at every detection): the places this rank needs — its own nodes, rank 0's also the surfaces',
+ * another rank's also the target nodes near its points, sent by their owners — the broad phase on
+ * the bodies' boxes combined over the ranks, and each pass's query boxes. Select (pass P of a
+ * partitioned target, this rank's points): the target faces whose box meets the query boxes, in
+ * the whole surface's order (FcAABBTreeSelect's set), *L the whole surface's scene size and a copy
+ * of the query boxes (free *box, *sel). */
+PetscErrorCode FcContactStepGhostSetUp_Private(FcContactStep cs, PetscBool **mark);
+PetscErrorCode FcContactStepGhostDestroy_Private(FcContactStep cs);
+PetscErrorCode FcContactStepGhostPlaces_Private(FcContactStep cs);
+PetscErrorCode FcContactStepGhostSelect_Private(
+  FcContactStep cs, const FcContactPair *P, PetscReal *L, PetscInt *nbox, PetscReal **box, PetscInt *nsel, PetscInt **sel);
+/* The narrow phase of pass P for this rank's points against ghosted targets (contact_ghost.c): the
+ * faces within the search radius, in a tree over that subset; on one rank the whole tree. Every rank
+ * calls it for every pass with a tree (with -fc_contact_ranks_check_ghost it is collective). */
 PetscErrorCode FcContactStepRanksFind_Private(
   FcContactStep cs, const FcContactPair *P, PetscInt np, const PetscInt pts[], const FcProximityOptions *opt, PetscInt *nout, FcProximity **out);
 

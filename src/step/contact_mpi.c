@@ -1,7 +1,8 @@
 /* fcsim — the contact step on several MPI ranks (doc/mpi.md "Contact", issue 29 item 1). The mesh
  * is replicated. Detection is split by owner: each rank runs the narrow phase for the contactor
  * points whose node it owns (the issue's owner of a contact), against the target faces in their
- * reach only (ghosted targets, in a tree over that subset), and the detections are gathered to
+ * reach only, whose places it received from their owners (contact_ghost.c: no rank gathers a body's
+ * u whole for detection), and the detections are gathered to
  * rank 0, which builds the same contact list, keys, frames and H as one rank, in the one-rank
  * order, numbering a partitioned body's DoFs as its mesh does (3 node + component), and sends every
  * other rank only the contacts it touches (or owns), with W's column skeleton: that rank's list, H,
@@ -15,7 +16,6 @@
  * branches, and r is sent to each other rank only for the contacts it touches (a PetscSF), which is
  * all its rows of Hᵀ r need. Nothing here changes a one-rank run. */
 #include "contact_impl.h"
-#include <string.h>
 
 /* Whether body b's vectors are distributed in another numbering than its mesh's. */
 static PetscErrorCode Partitioned_Private(FcBody body, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rs, PetscInt *re)
@@ -203,134 +203,6 @@ PetscErrorCode FcContactStepRanksPoints_Private(FcContactStep cs, const FcContac
   }
   *n   = k;
   *pts = *own;
-  PetscFunctionReturn(0);
-}
-
-/* Whether two detections are the same bit for bit (field by field: the records' padding is not
- * theirs). */
-static PetscBool SameProximity_Private(const FcProximity *x, const FcProximity *y)
-{
-  return (PetscBool)(x->point == y->point && x->tri == y->tri && x->region == y->region && !memcmp(x->nodes, y->nodes, sizeof x->nodes) &&
-    !memcmp(x->bary, y->bary, sizeof x->bary) && !memcmp(&x->gap, &y->gap, sizeof x->gap) && !memcmp(x->n, y->n, sizeof x->n) &&
-    !memcmp(x->t1, y->t1, sizeof x->t1) && !memcmp(x->t2, y->t2, sizeof x->t2) && !memcmp(x->xc, y->xc, sizeof x->xc));
-}
-
-/* The query boxes of this rank's points of pass P (ghosted targets, FcContactStepRanksFind_Private):
- * box 0, the box of the points inflated by the alarm; then, where the alarm's hysteresis keeps a
- * point's contact at any distance (opt->keep > alarm, contact_detect.c), one box per kept point
- * beyond the alarm, inflated by its distance to its previous triangle: its closest triangle is
- * no farther (and its previous one is within). Each inflated by margin, far above the round-off
- * ties of FcProximityFind (1e-12 of the scene) and of a distance. */
-static PetscErrorCode Boxes_Private(const FcContactPair *P, const PetscReal *XA, const PetscReal *XB, PetscInt np, const PetscInt pts[],
-  const FcProximityOptions *opt, PetscReal margin, PetscInt *nbox, PetscReal **box)
-{
-  const PetscReal reach = PetscMax(opt->alarm, opt->keep);
-  PetscReal      *b;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(6 * ((size_t)np + 1), box));
-  b = *box;
-  for (int k = 0; k < 3; k++) {
-    b[k]     = PETSC_MAX_REAL;
-    b[3 + k] = PETSC_MIN_REAL;
-  }
-  for (PetscInt i = 0; i < np; i++)
-    for (int k = 0; k < 3; k++) {
-      b[k]     = PetscMin(b[k], XA[3 * pts[i] + k] - opt->alarm - margin);
-      b[3 + k] = PetscMax(b[3 + k], XA[3 * pts[i] + k] + opt->alarm + margin);
-    }
-  *nbox = 1;
-  for (PetscInt i = 0; reach > opt->alarm && i < np; i++) {
-    const PetscReal *p  = XA + 3 * pts[i];
-    PetscInt         lo = 0, hi = P->nprev - 1, t = -1;
-    while (lo <= hi && t < 0) { /* P->prev is sorted by point (contact_detect.c) */
-      const PetscInt mid = (lo + hi) / 2;
-      if (P->prev[mid].point == pts[i]) t = P->prev[mid].tri;
-      else if (P->prev[mid].point < pts[i]) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    if (t >= 0 && t < P->ntri) {
-      const PetscInt *c = P->tri + 3 * t;
-      PetscReal       xc[3], w[3], d = 0;
-      (void)FcClosestPointTriangle(p, XB + 3 * c[0], XB + 3 * c[1], XB + 3 * c[2], xc, w);
-      for (int k = 0; k < 3; k++) d += (p[k] - xc[k]) * (p[k] - xc[k]);
-      d = PetscMin(PetscSqrtReal(d), reach);
-      if (!(d <= opt->alarm)) { /* NaN: an infinite box, every face */
-        PetscReal *q = b + 6 * (*nbox)++;
-        for (int k = 0; k < 3; k++) {
-          q[k]     = PetscIsInfOrNanReal(d) ? PETSC_MIN_REAL : p[k] - d - margin;
-          q[3 + k] = PetscIsInfOrNanReal(d) ? PETSC_MAX_REAL : p[k] + d + margin;
-        }
-      }
-    }
-  }
-  PetscFunctionReturn(0);
-}
-
-/* Ghosted targets (issue 29 item 1, doc/mpi.md "Contact"): the narrow phase of this rank's
- * contactor points of pass P (FcContactStepRanksPoints_Private) against only the target faces
- * within the search radius of its points (Boxes_Private, FcAABBTreeSelect), in an AABB tree built
- * over that subset, in the whole surface's order, with the whole surface's scene size for the ties
- * and the previous detection's triangles renumbered into the subset. Every triangle the whole
- * tree's search could choose, tie with or take a normal from is in the subset, so the detections
- * are the whole surface's bit for bit (-fc_contact_ranks_check_ghost compares them, test_mpi.py).
- * On one rank (no partitioned body, cs->gdx NULL): the whole tree, as always. The mesh is still
- * replicated: the subset is cut from the whole surface every rank holds; with a distributed mesh
- * it would be what is fetched from the target's owners. */
-PetscErrorCode FcContactStepRanksFind_Private(
-  FcContactStep cs, const FcContactPair *P, PetscInt np, const PetscInt pts[], const FcProximityOptions *opt, PetscInt *nout, FcProximity **out)
-{
-  const PetscReal   *XA = cs->Xcur[P->A], *XB = cs->Xcur[P->B];
-  PetscReal          L, pmax                  = 0, *box;
-  PetscInt           nbox = 0, nsel = 0, *sel = NULL, *subtri = NULL;
-  FcAABBTree         sub;
-  FcProximity       *prev;
-  FcProximityOptions o     = *opt;
-  PetscBool          check = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  *nout = 0;
-  *out  = NULL;
-  if (!cs->gdx) {
-    PetscCall(FcProximityFind(P->tree, XB, np, pts, XA, opt, nout, out));
-    PetscFunctionReturn(0);
-  }
-  if (!np) PetscFunctionReturn(0);
-  PetscCall(FcAABBTreeGetScale(P->tree, &L));
-  for (PetscInt i = 0; i < np; i++)
-    for (int k = 0; k < 3; k++) pmax = PetscMax(pmax, PetscAbsReal(XA[3 * pts[i] + k]));
-  PetscCall(Boxes_Private(P, XA, XB, np, pts, opt, 1e-9 * (L + pmax), &nbox, &box));
-  PetscCall(FcAABBTreeSelect(P->tree, XB, nbox, box, &nsel, &sel));
-  PetscCall(PetscMalloc2(3 * (size_t)nsel + 1, &subtri, (size_t)P->nprev + 1, &prev));
-  for (PetscInt j = 0; j < nsel; j++)
-    for (int c = 0; c < 3; c++) subtri[3 * j + c] = P->tri[3 * sel[j] + c];
-  PetscCall(FcAABBTreeCreate(nsel, 3, subtri, XB, &sub));
-  for (PetscInt i = 0; i < P->nprev; i++) { /* the previous triangles in the subset's numbering */
-    PetscInt loc = -1;
-    prev[i]      = P->prev[i];
-    if (prev[i].tri >= 0) PetscCall(PetscFindInt(prev[i].tri, nsel, sel, &loc));
-    prev[i].tri = loc >= 0 ? loc : -1;
-  }
-  o.prev  = prev;
-  o.scale = L;
-  PetscCall(FcProximityFind(sub, XB, np, pts, XA, &o, nout, out));
-  for (PetscInt i = 0; i < *nout; i++) (*out)[i].tri = sel[(*out)[i].tri];
-  cs->gfaces += nsel;
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_contact_ranks_check_ghost", &check, NULL));
-  if (check) { /* the whole surface's detection, compared record by record */
-    PetscInt     nw;
-    FcProximity *w;
-    PetscCall(FcProximityFind(P->tree, XB, np, pts, XA, opt, &nw, &w));
-    cs->gcheck[0] += nw;
-    if (nw != *nout) cs->gcheck[1] += PetscAbsInt(nw - *nout) + PetscMin(nw, *nout);
-    else
-      for (PetscInt i = 0; i < nw; i++) cs->gcheck[1] += !SameProximity_Private(&w[i], &(*out)[i]);
-    PetscCall(PetscFree(w));
-  }
-  PetscCall(FcAABBTreeDestroy(&sub));
-  PetscCall(PetscFree2(subtri, prev));
-  PetscCall(PetscFree(sel));
-  PetscCall(PetscFree(box));
   PetscFunctionReturn(0);
 }
 
@@ -733,11 +605,11 @@ static PetscErrorCode OwnsDof_Private(FcBody body, PetscMPIInt rank, PetscInt k,
 }
 
 /* What this rank holds for contact (-fc_contact_ranks_view's second line): v[0] the contacts it
- * detects (contactor node owned), v[1] the target faces within the search radius (the pass's
- * alarm) of the box of its contactor points, pass by pass, v[2] the target faces of its ghosted
- * trees (those, with a margin, and the faces in reach of kept contacts beyond the alarm:
+ * detects (contactor node owned), v[1] the target faces of its ghosted trees within the box of its
+ * contactor points inflated by the pass's alarm (and the margin), pass by pass, v[2] the target
+ * faces of its ghosted trees (those, and the faces in reach of kept contacts beyond the alarm:
  * FcContactStepRanksFind_Private), v[7] the whole target surfaces of the passes (which the
- * replicated mesh still holds on every rank: the broad phase and the mortar weights read them),
+ * replicated mesh still holds on every rank; rank 0 alone reads them, at the surfaces' nodes),
  * v[3] the contacts whose rows of W its share touches (an entry of H on a DoF it owns), v[4] the
  * block rows of W it holds (rank 0: all, summed; another rank: those its share touches,
  * compliance.c RowsProblem_Private), v[5] the reals of W's storage it holds, v[6] the bytes it sent
@@ -748,14 +620,19 @@ static PetscErrorCode OwnsDof_Private(FcBody body, PetscMPIInt rank, PetscInt k,
  * none), v[11] the contacts of its list (rank 0: the whole list; another rank: those it touches or
  * owns, FcContactStepRanksDistribute_Private) and v[12] the bytes it received at the last
  * correction to hold it (rank 0: the other ranks' detection records; another rank: its contacts,
- * packed, and W's column skeleton; before, every rank received every other rank's records). */
-static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt64 v[13])
+ * packed, and W's column skeleton; before, every rank received every other rank's records), v[13]
+ * and v[14] the reals it received for detection at the last correction (contact_ghost.c): the
+ * places of nodes other ranks own (rank 0: the contact surfaces'; another rank: the target nodes
+ * near its points and its kept points' previous corners), then the boxes and sizes (every rank's
+ * boxes of its own nodes of each partitioned body, the surfaces' scene sizes, kept points' query
+ * boxes). Before, every rank received every partitioned body's whole u (3 n per body). */
+static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt64 v[15])
 {
   FcModel         *model = cs->model;
   FcContactProblem W     = cs->prob;
 
   PetscFunctionBegin;
-  for (int i = 0; i < 13; i++) v[i] = 0;
+  for (int i = 0; i < 15; i++) v[i] = 0;
   v[11] = cs->m; /* the contacts of its list (rank 0: all; another rank: those it touches or owns) */
   v[12] = cs->lrecv;
   v[2]  = cs->gfaces;
@@ -782,34 +659,10 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
     v[5] = 9 * ((PetscInt64)W->nb + 1); /* its rows' blocks and the scratch block */
     v[6] = v[4] * (PetscInt64)sizeof(PetscInt) + 9 * (PetscInt64)W->nb * (PetscInt64)sizeof(PetscReal);
   }
-  for (PetscInt p = 0; p < cs->npairs; p++) {
-    const FcContactPair *P  = &cs->pairs[p];
-    const PetscReal     *XA = cs->Xcur[P->A], *XB = cs->Xcur[P->B];
-    PetscReal            lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL};
-    PetscInt             n, *own;
-    const PetscInt      *pts;
-    if (!P->tree) continue; /* an analytic target: no faces */
-    v[7] += P->ntri;
-    PetscCall(FcContactStepRanksPoints_Private(cs, P, &n, &pts, &own));
-    for (PetscInt i = 0; i < n; i++)
-      for (int k = 0; k < 3; k++) {
-        lo[k] = PetscMin(lo[k], XA[3 * pts[i] + k] - P->alarm);
-        hi[k] = PetscMax(hi[k], XA[3 * pts[i] + k] + P->alarm);
-      }
-    for (PetscInt t = 0; n && t < P->ntri; t++) {
-      PetscBool meet = PETSC_TRUE;
-      for (int k = 0; k < 3 && meet; k++) {
-        PetscReal tl = PETSC_MAX_REAL, th = PETSC_MIN_REAL;
-        for (int c = 0; c < 3; c++) {
-          tl = PetscMin(tl, XB[3 * P->tri[3 * t + c] + k]);
-          th = PetscMax(th, XB[3 * P->tri[3 * t + c] + k]);
-        }
-        meet = (PetscBool)(tl <= hi[k] && th >= lo[k]);
-      }
-      v[1] += meet;
-    }
-    PetscCall(PetscFree(own));
-  }
+  v[1]  = cs->greach;
+  v[13] = cs->drecv;
+  v[14] = cs->drecvb;
+  for (PetscInt p = 0; p < cs->npairs; p++) v[7] += cs->pairs[p].tree ? cs->pairs[p].ntri : 0; /* an analytic target: no faces */
   PetscFunctionReturn(0);
 }
 
@@ -819,13 +672,14 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
  * second: the reals of the whole W (what every rank held before W was gathered as rows), then per
  * rank what it holds for contact (Holds_Private), as "detected/m
  * faces-in-reach/faces-ghosted/faces-whole W-rows-touched/W-rows-held W-reals-held/W-bytes-sent
- * r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received".
- * With -fc_contact_ranks_check_ghost a third: the detections compared with the whole surface's
+ * r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received
+ * detection-places/boxes-reals-received", after the partitioned bodies' DoFs with a mesh (the
+ * whole u each rank received for detection before, contact_ghost.c). With -fc_contact_ranks_check_ghost a third: the detections compared with the whole surface's
  * over the run, all ranks, and how many differed (FcContactStepRanksFind_Private). */
 static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
 {
   PetscInt    own = 0, act = 0, *all;
-  PetscInt64  v[13], *vall, chk[2];
+  PetscInt64  v[15], *vall, chk[2], whole = 0;
   PetscMPIInt rank;
   PetscBool   view = PETSC_FALSE, check = PETSC_FALSE;
 
@@ -842,23 +696,30 @@ static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
     own += o;
   }
   PetscCall(Holds_Private(cs, rank, v));
-  PetscCall(PetscMalloc2(size, &all, 13 * size, &vall));
+  for (PetscInt b = 0; b < cs->model->nbodies; b++) {
+    const PetscInt *n2d, *d2n;
+    PetscInt        rs, re;
+    PetscCall(Partitioned_Private(cs->model->bodies[b], &n2d, &d2n, &rs, &re));
+    if (n2d && cs->Xcur[b]) whole += FcBodyNDof(cs->model->bodies[b]);
+  }
+  PetscCall(PetscMalloc2(size, &all, 15 * size, &vall));
   PetscCallMPI(MPI_Gather(&own, 1, MPIU_INT, all, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Gather(v, 13, MPIU_INT64, vall, 13, MPIU_INT64, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Gather(v, 15, MPIU_INT64, vall, 15, MPIU_INT64, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Reduce(cs->gcheck, chk, 2, MPIU_INT64, MPI_SUM, 0, PETSC_COMM_WORLD));
   if (!rank) {
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "fcsim: contact ranks: %" PetscInt_FMT " contacts carry force, by the rank of their contactor node:", act));
     for (PetscMPIInt i = 0; i < size; i++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT, all[i]));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
-      "\nfcsim: contact ranks hold (W whole: %" PetscInt64_FMT
-      " reals; per rank detected/contacts target-faces-in-reach/ghosted/whole W-rows-touched/held W-reals-held/bytes-sent r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received):",
-      vall[5]));
+      "\nfcsim: contact ranks hold (W whole: %" PetscInt64_FMT " reals; partitioned bodies' DoFs: %" PetscInt64_FMT
+      "; per rank detected/contacts target-faces-in-reach/ghosted/whole W-rows-touched/held W-reals-held/bytes-sent r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received detection-places/boxes-reals-received):",
+      vall[5], whole));
     for (PetscMPIInt i = 0; i < size; i++) {
-      const PetscInt64 *w = vall + 13 * i;
+      const PetscInt64 *w = vall + 15 * i;
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
         " %" PetscInt64_FMT "/%" PetscInt_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT
-        " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT,
-        w[0], cs->mg, w[1], w[2], w[7], w[3], w[4], w[5], w[6], w[8], w[9], w[10], w[11], w[12]));
+        " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT
+        " %" PetscInt64_FMT "/%" PetscInt64_FMT,
+        w[0], cs->mg, w[1], w[2], w[7], w[3], w[4], w[5], w[6], w[8], w[9], w[10], w[11], w[12], w[13], w[14]));
     }
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\n"));
     if (check)

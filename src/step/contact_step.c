@@ -134,6 +134,7 @@ PetscErrorCode FcContactStepCreate(FcModel *model, FcContactStep *out)
   PetscCall(PetscCalloc1(model->nbodies, &mark));
   PetscCall(FcContactPairsMark(model, cs->cat, mark));
   PetscCall(FcComplianceSetParticipating(cs->compliance, mark));
+  PetscCall(FcContactStepGhostSetUp_Private(cs, mark)); /* several ranks: rank 0's places of the contact surfaces */
   for (PetscInt b = 0; b < model->nbodies; b++) PetscCall(PetscFree(mark[b]));
   PetscCall(PetscFree(mark));
   PetscCall(FcComplianceSetUp(cs->compliance));
@@ -176,6 +177,7 @@ PetscErrorCode FcContactStepDestroy(FcContactStep *pcs)
   PetscCall(PetscFree2(cs->stab_dof, cs->stab_val));
   PetscCall(FcContactStepLinDestroy_Private(cs));
   PetscCall(FcContactStepRanksDestroy_Private(cs));
+  PetscCall(FcContactStepGhostDestroy_Private(cs));
   PetscCall(FcComplianceDestroy(&cs->compliance));
   if (cs->prob) PetscCall(FcContactProblemDestroy(&cs->prob));
   if (cs->solver) PetscCall(FcContactSolverDestroy(&cs->solver));

@@ -226,10 +226,10 @@ def compare_h5(name, n, ref, run, rtol, probe_scale, frame_ties=False):
         check(f1.read() == f2.read(), "%s, %d ranks: run.xdmf is the 1-rank file (one dataset per body)" % (name, n))
 
 
-G = 7  # the view's groups per rank (below)
+G = 8  # the view's groups per rank (below)
 
 
-def ghost_checked(name, n, err, fewer=False):
+def ghost_checked(name, n, err, fewer=False, total=False):
     """-fc_contact_ranks_check_ghost (doc/mpi.md "Contact"): each rank's narrow phase against its
     ghosted targets (the faces in reach of its contactor points, in a tree of their own) compared, record by record and bit for bit, with the same points against the whole target
     surface, at every correction of the run: none may differ, and the ghosted trees must hold
@@ -243,7 +243,25 @@ def ghost_checked(name, n, err, fewer=False):
     faces = [[int(y) for y in f[G * i + 1].split("/")] for i in range(len(f) // G)]
     figure("%s, %d ranks: target faces per rank, in reach/ghosted/whole (last correction): %s" % (name, n, " ".join(f[G * i + 1] for i in range(len(f) // G))))
     check(len(faces) == n and all(len(x) == 3 and x[0] <= x[1] < x[2] for x in faces), "%s, %d ranks: each rank's ghosted targets hold fewer faces than the whole surfaces (%s)" % (name, n, faces))
+    detection_received(name, n, hold[0] if hold else "", f, total)
     r_sent(name, n, f, fewer)
+
+
+def detection_received(name, n, hold, f, total):
+    """What a rank receives for detection (doc/mpi.md "Contact"; the view's eighth group per rank,
+    "places/boxes": reals of node places that other ranks own, then of boxes and sizes): before,
+    every rank received every partitioned body's whole u (the header's DoFs) at every correction.
+    Now no rank other than 0 receives the places of as many DoFs as the whole bodies hold, and where
+    the bodies are large against the boxes (total: two_blocks) not as many reals in all either (the
+    arch's 25 blocks of 12 nodes, each split over every rank, next to every rank's points: a rank
+    receives nearly every node it does not own, and the boxes, 6 reals per block and rank, make the
+    total more than the whole u: doc/mpi.md)."""
+    whole = int(hold.split("partitioned bodies' DoFs: ")[1].split(";")[0]) if "DoFs: " in hold else -1
+    det = [[int(y) for y in f[G * i + 7].split("/")] for i in range(len(f) // G)]
+    figure("%s, %d ranks: reals received for detection per rank, places/boxes (last correction; before: the whole u, %d each): %s" % (name, n, whole, " ".join("%d/%d" % tuple(x) for x in det)))
+    check(len(det) == n and whole > 0 and all(det[i][0] < whole for i in range(1, n)), "%s, %d ranks: no rank other than 0 receives the places of the whole bodies for detection (%s of %d)" % (name, n, det, whole))
+    if total:
+        check(all(sum(det[i]) < whole for i in range(1, n)), "%s, %d ranks: each rank other than 0 receives fewer reals for detection than the whole bodies' DoFs (%s of %d)" % (name, n, det, whole))
 
 
 def r_sent(name, n, f, fewer):
@@ -283,7 +301,7 @@ def held(name, n, v, m, fewer):
     check(not fewer or all(lst[i][0] < m for i in range(1, n)), "%s, %d ranks: each rank other than 0 holds fewer than the m = %d contacts (%s)" % (name, n, m, lst))
 
 
-def compare(name, case, extra, rtol=RTOL, frame_ties=False, ghost=False, fewer=()):
+def compare(name, case, extra, rtol=RTOL, frame_ties=False, ghost=False, fewer=(), total=False):
     ref = os.path.join(tmp, name + "-1")
     # the views' options on 1 rank too (they do nothing there): run.h5 records the options
     views = ["-fc_contact_ranks_view", "-fc_contact_ranks_check_ghost"] if ghost else []
@@ -305,7 +323,7 @@ def compare(name, case, extra, rtol=RTOL, frame_ties=False, ghost=False, fewer=(
         wn = sorted(x for x in p.stderr.splitlines() if x.startswith(WARN))
         check(wn == w1, "%s, %d ranks: the warnings about unused options are the 1-rank run's but the views' (%s)" % (name, n, wn))
         if ghost:
-            ghost_checked(name, n, p.stderr, n in fewer)
+            ghost_checked(name, n, p.stderr, n in fewer, total)
         b = probes(run)
         check(list(b) == list(a) and len(b["step"]) == len(a["step"]), "%s, %d ranks: probes.csv has the 1-rank columns and rows" % (name, n))
         worst, col = 0.0, ""
@@ -416,7 +434,7 @@ compare("block_on_floor", FLOOR, ["--set", "time.t_end=0.1"])
 compare("cylinder_press", os.path.join(ROOT, "cases", "cylinder_press.json"), ["--set", "time.t_end=0.05"])
 # two deformable bodies, both passes: each body partitioned on its own, so the contact surface of
 # each is split across the ranks (checked below with -fc_contact_ranks_view); nsgs
-compare("two_blocks", TWO, [], ghost=True)
+compare("two_blocks", TWO, [], ghost=True, total=True)
 # compliance "precomputed" on several ranks: C_b = P_b^T A_b^-1 P_b from the first factorization by
 # distributed solves, gathered to rank 0, which forms every row of W from it (src/compliance/
 # precomputed.c); the correction is the distributed solve of exact. The same tolerance as exact's
@@ -458,7 +476,8 @@ for n in (2, 3):
     check(p.returncode == 0 and len(owned) == n and min(owned) > 0, "two_blocks, %d ranks: every rank owns contactor nodes of contacts that carry force: the contact surface is split (%s)" % (n, last))
     # what each rank holds (the view's second line, after the whole W's reals, per rank
     # "detected/m faces-in-reach/ghosted/whole W-rows-touched/W-rows-held W-reals-held/bytes-sent
-    # r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received"):
+    # r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received
+    # detection-places/boxes-reals-received"):
     # each contact detected by exactly one rank (its contactor node's owner); W gathered to rank 0
     # as rows: rank 0 holds all of W's rows (its reals: the whole W), every other rank exactly the
     # rows its share touches, in at most 9 m reals per row (+ one scratch block), and sends those
