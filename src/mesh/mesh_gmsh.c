@@ -1261,8 +1261,9 @@ PetscErrorCode FcMeshLoad(const char *file, PetscInt refine, PetscInt order, FcM
 static PetscErrorCode LoadVolume_Private(const char *, PetscInt, PetscInt, const char *, FcMesh *);
 
 /* On several ranks rank 0 alone reads or meshes the file and the others receive the mesh
- * (mesh_share.c); its error is every rank's, printed once. */
-PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh)
+ * (mesh_share.c) or, parted, its header only (mesh_part.c); its error is every rank's, printed
+ * once. */
+static PetscErrorCode LoadShared_Private(const char *file, PetscInt refine, PetscInt order, const char *volume, PetscBool parted, FcMesh *mesh)
 {
   PetscMPIInt    rank;
   PetscErrorCode rc = 0;
@@ -1282,31 +1283,22 @@ PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt orde
   PetscCall(FcMeshShareOutcome_Private(&rc, &fault));
   mesh->fault = fault;
   if (rc) return rc; /* rank 0 raised and printed it; the others return the same code */
-  PetscCall(FcMeshShareMesh_Private(mesh));
+  if (parted) PetscCall(FcMeshShareHeader_Private(mesh));
+  else PetscCall(FcMeshShareMesh_Private(mesh));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshLoadVolume(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh)
+{
+  PetscFunctionBegin;
+  PetscCall(LoadShared_Private(file, refine, order, volume, PETSC_FALSE, mesh));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FcMeshLoadVolumeParted(const char *file, PetscInt refine, PetscInt order, const char *volume, FcMesh *mesh)
 {
-  PetscMPIInt    rank;
-  PetscErrorCode rc = 0;
-  FcMeshFault    fault;
-
   PetscFunctionBegin;
-  if (!FcMeshShared_Private(&rank)) {
-    PetscCall(LoadVolume_Private(file, refine, order, volume, mesh));
-    PetscFunctionReturn(0);
-  }
-  if (!rank) rc = LoadVolume_Private(file, refine, order, volume, mesh);
-  else {
-    PetscCall(PetscMemzero(mesh, sizeof *mesh));
-    mesh->fault = FC_MESH_FAULT_OTHER;
-  }
-  fault = mesh->fault;
-  PetscCall(FcMeshShareOutcome_Private(&rc, &fault));
-  mesh->fault = fault;
-  if (rc) return rc; /* rank 0 raised and printed it; the others return the same code */
-  PetscCall(FcMeshShareHeader_Private(mesh));
+  PetscCall(LoadShared_Private(file, refine, order, volume, PETSC_TRUE, mesh));
   PetscFunctionReturn(0);
 }
 
