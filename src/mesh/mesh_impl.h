@@ -66,6 +66,13 @@ PetscBool      FcMeshShared_Private(PetscMPIInt *rank);
 PetscErrorCode FcMeshShareOutcome_Private(PetscErrorCode *rc, FcMeshFault *fault);
 PetscErrorCode FcMeshShareMesh_Private(FcMesh *mesh);
 PetscErrorCode FcMeshShareHeader_Private(FcMesh *mesh); /* mesh_part.c */
+/* Rank 0's counts (order, nnodes, nelems, npe, nbfaces, npf, ngroups) into n on every rank, and
+ * its file name into mesh->file. Collective. */
+PetscErrorCode FcMeshShareCounts_Private(FcMesh *mesh, PetscInt n[7]);
+/* The groups' headers (name, dim, tag, the three counts) from rank 0 to every rank; on the others
+ * mesh->groups is made, the counts into the lists' (their lists follow) or, parted, into *_all
+ * (a part's lists come with it, mesh_part.c). Collective. */
+PetscErrorCode FcMeshShareGroupHeads_Private(FcMesh *mesh, PetscMPIInt rank, PetscInt ng, PetscBool parted);
 PetscErrorCode FcMeshShareVolumes_Private(PetscInt *n, char (**names)[FC_NAME_LEN], PetscInt **ntets);
 
 /* Input error naming the first inverted or zero-volume element (by Gmsh id). */

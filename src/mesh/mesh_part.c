@@ -7,7 +7,6 @@
  *
  * Before, every rank received the whole mesh (mesh_share.c) and held it for the whole run: O(mesh)
  * per rank. Entry points are collective on PETSC_COMM_WORLD. */
-#include <string.h>
 #include "mesh_impl.h"
 
 /* The header of rank 0's mesh to the other ranks: counts, file, order, the groups' names, dims,
@@ -15,33 +14,12 @@
 PetscErrorCode FcMeshShareHeader_Private(FcMesh *mesh)
 {
   PetscMPIInt rank;
-  PetscInt    n[7], *head = NULL, ng;
-  char       *names = NULL;
+  PetscInt    n[7], ng;
 
   PetscFunctionBegin;
   (void)FcMeshShared_Private(&rank);
-  n[0] = mesh->order;
-  n[1] = mesh->nnodes;
-  n[2] = mesh->nelems;
-  n[3] = mesh->npe;
-  n[4] = mesh->nbfaces;
-  n[5] = mesh->npf;
-  n[6] = mesh->ngroups;
-  PetscCallMPI(MPI_Bcast(n, 7, MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Bcast(mesh->file, (PetscMPIInt)sizeof mesh->file, MPI_CHAR, 0, PETSC_COMM_WORLD));
+  PetscCall(FcMeshShareCounts_Private(mesh, n));
   ng = n[6];
-  PetscCall(PetscMalloc2(5 * ng + 1, &head, (size_t)ng * FC_NAME_LEN + 1, &names));
-  for (PetscInt i = 0; !rank && i < ng; i++) {
-    const FcMeshGroup *g = &mesh->groups[i];
-    head[5 * i]          = g->dim;
-    head[5 * i + 1]      = g->tag;
-    head[5 * i + 2]      = g->nnodes;
-    head[5 * i + 3]      = g->nfaces;
-    head[5 * i + 4]      = g->nelems;
-    memcpy(names + (size_t)i * FC_NAME_LEN, g->name, FC_NAME_LEN);
-  }
-  PetscCallMPI(MPI_Bcast(head, (PetscMPIInt)(5 * ng), MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Bcast(names, (PetscMPIInt)((size_t)ng * FC_NAME_LEN), MPI_CHAR, 0, PETSC_COMM_WORLD));
   if (rank) {
     mesh->order      = n[0];
     mesh->nnodes_all = n[1];
@@ -49,19 +27,8 @@ PetscErrorCode FcMeshShareHeader_Private(FcMesh *mesh)
     mesh->npe        = n[3];
     mesh->npf        = n[5];
     mesh->ngroups    = ng;
-    PetscCall(PetscCalloc1(ng + 1, &mesh->groups));
-    for (PetscInt i = 0; i < ng; i++) {
-      FcMeshGroup *g = &mesh->groups[i];
-      memcpy(g->name, names + (size_t)i * FC_NAME_LEN, FC_NAME_LEN);
-      g->name[FC_NAME_LEN - 1] = 0;
-      g->dim                   = head[5 * i];
-      g->tag                   = head[5 * i + 1];
-      g->nnodes_all            = head[5 * i + 2];
-      g->nfaces_all            = head[5 * i + 3];
-      g->nelems_all            = head[5 * i + 4];
-    }
   }
-  PetscCall(PetscFree2(head, names));
+  PetscCall(FcMeshShareGroupHeads_Private(mesh, rank, ng, PETSC_TRUE));
   mesh->parted = PETSC_TRUE;
   mesh->fault  = FC_MESH_FAULT_NONE;
   PetscFunctionReturn(0);

@@ -71,72 +71,94 @@ static PetscErrorCode BcastInts_Private(PetscInt **a, size_t n, PetscBool alloc)
   PetscFunctionReturn(0);
 }
 
-/* The groups: one header array (dim, tag and the three counts per group), the names in one
- * block and the node, face and element lists one after another, whatever their number (a
- * multi-volume mesh has thousands). */
-static PetscErrorCode ShareGroups_Private(FcMesh *mesh, PetscMPIInt rank)
+PetscErrorCode FcMeshShareCounts_Private(FcMesh *mesh, PetscInt n[7])
 {
-  const PetscInt ng   = mesh->ngroups;
-  PetscInt      *head = NULL, *all = NULL, total = 0;
-  char          *names = NULL;
+  PetscFunctionBegin;
+  n[0] = mesh->order;
+  n[1] = mesh->nnodes;
+  n[2] = mesh->nelems;
+  n[3] = mesh->npe;
+  n[4] = mesh->nbfaces;
+  n[5] = mesh->npf;
+  n[6] = mesh->ngroups;
+  PetscCallMPI(MPI_Bcast(n, 7, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(mesh->file, (PetscMPIInt)sizeof mesh->file, MPI_CHAR, 0, PETSC_COMM_WORLD));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcMeshShareGroupHeads_Private(FcMesh *mesh, PetscMPIInt rank, PetscInt ng, PetscBool parted)
+{
+  PetscInt *head  = NULL;
+  char     *names = NULL;
 
   PetscFunctionBegin;
   if (!ng) PetscFunctionReturn(0);
   PetscCall(PetscMalloc2(5 * ng, &head, (size_t)ng * FC_NAME_LEN, &names));
-  if (!rank) {
-    for (PetscInt i = 0; i < ng; i++) {
-      const FcMeshGroup *g = &mesh->groups[i];
-      head[5 * i]          = g->dim;
-      head[5 * i + 1]      = g->tag;
-      head[5 * i + 2]      = g->nnodes;
-      head[5 * i + 3]      = g->nfaces;
-      head[5 * i + 4]      = g->nelems;
-      memcpy(names + (size_t)i * FC_NAME_LEN, g->name, FC_NAME_LEN);
-    }
+  for (PetscInt i = 0; !rank && i < ng; i++) {
+    const FcMeshGroup *g = &mesh->groups[i];
+    head[5 * i]          = g->dim;
+    head[5 * i + 1]      = g->tag;
+    head[5 * i + 2]      = g->nnodes;
+    head[5 * i + 3]      = g->nfaces;
+    head[5 * i + 4]      = g->nelems;
+    memcpy(names + (size_t)i * FC_NAME_LEN, g->name, FC_NAME_LEN);
   }
   PetscCall(Bcast_Private(head, (size_t)(5 * ng), MPIU_INT, sizeof(PetscInt)));
   PetscCall(Bcast_Private(names, (size_t)ng * FC_NAME_LEN, MPI_CHAR, 1));
-  for (PetscInt i = 0; i < ng; i++) total += head[5 * i + 2] + head[5 * i + 3] + head[5 * i + 4];
-  PetscCall(PetscMalloc1(total ? total : 1, &all));
-  if (!rank) {
-    PetscInt k = 0;
-    for (PetscInt i = 0; i < ng; i++) {
-      const FcMeshGroup *g = &mesh->groups[i];
-      PetscCall(PetscArraycpy(all + k, g->nodes, g->nnodes));
-      k += g->nnodes;
-      PetscCall(PetscArraycpy(all + k, g->faces, g->nfaces));
-      k += g->nfaces;
-      PetscCall(PetscArraycpy(all + k, g->elems, g->nelems));
-      k += g->nelems;
-    }
-  }
-  PetscCall(Bcast_Private(all, (size_t)total, MPIU_INT, sizeof(PetscInt)));
   if (rank) {
-    PetscInt k = 0;
     PetscCall(PetscCalloc1(ng, &mesh->groups));
     for (PetscInt i = 0; i < ng; i++) {
       FcMeshGroup *g = &mesh->groups[i];
+      PetscInt    *c = parted ? &g->nnodes_all : &g->nnodes, *f = parted ? &g->nfaces_all : &g->nfaces, *e = parted ? &g->nelems_all : &g->nelems;
       memcpy(g->name, names + (size_t)i * FC_NAME_LEN, FC_NAME_LEN);
       g->name[FC_NAME_LEN - 1] = 0;
       g->dim                   = head[5 * i];
       g->tag                   = head[5 * i + 1];
-      g->nnodes                = head[5 * i + 2];
-      g->nfaces                = head[5 * i + 3];
-      g->nelems                = head[5 * i + 4];
-      /* FcMeshDestroy frees each list: NULL when empty, as the reader leaves them */
-      if (g->nnodes) PetscCall(PetscMalloc1(g->nnodes, &g->nodes));
-      if (g->nfaces) PetscCall(PetscMalloc1(g->nfaces, &g->faces));
-      if (g->nelems) PetscCall(PetscMalloc1(g->nelems, &g->elems));
-      PetscCall(PetscArraycpy(g->nodes, all + k, g->nnodes));
-      k += g->nnodes;
-      PetscCall(PetscArraycpy(g->faces, all + k, g->nfaces));
-      k += g->nfaces;
-      PetscCall(PetscArraycpy(g->elems, all + k, g->nelems));
-      k += g->nelems;
+      *c                       = head[5 * i + 2];
+      *f                       = head[5 * i + 3];
+      *e                       = head[5 * i + 4];
     }
   }
-  PetscCall(PetscFree(all));
   PetscCall(PetscFree2(head, names));
+  PetscFunctionReturn(0);
+}
+
+/* The groups: their headers (FcMeshShareGroupHeads_Private), then the node, face and element
+ * lists one after another, whatever their number (a multi-volume mesh has thousands). */
+static PetscErrorCode ShareGroups_Private(FcMesh *mesh, PetscMPIInt rank)
+{
+  const PetscInt ng  = mesh->ngroups;
+  PetscInt      *all = NULL, total = 0, k = 0;
+
+  PetscFunctionBegin;
+  if (!ng) PetscFunctionReturn(0);
+  PetscCall(FcMeshShareGroupHeads_Private(mesh, rank, ng, PETSC_FALSE));
+  for (PetscInt i = 0; i < ng; i++) total += mesh->groups[i].nnodes + mesh->groups[i].nfaces + mesh->groups[i].nelems;
+  PetscCall(PetscMalloc1(total ? total : 1, &all));
+  for (PetscInt i = 0; !rank && i < ng; i++) {
+    const FcMeshGroup *g = &mesh->groups[i];
+    PetscCall(PetscArraycpy(all + k, g->nodes, g->nnodes));
+    k += g->nnodes;
+    PetscCall(PetscArraycpy(all + k, g->faces, g->nfaces));
+    k += g->nfaces;
+    PetscCall(PetscArraycpy(all + k, g->elems, g->nelems));
+    k += g->nelems;
+  }
+  PetscCall(Bcast_Private(all, (size_t)total, MPIU_INT, sizeof(PetscInt)));
+  for (PetscInt i = 0; rank && i < ng; i++) {
+    FcMeshGroup *g = &mesh->groups[i];
+    /* FcMeshDestroy frees each list: NULL when empty, as the reader leaves them */
+    if (g->nnodes) PetscCall(PetscMalloc1(g->nnodes, &g->nodes));
+    if (g->nfaces) PetscCall(PetscMalloc1(g->nfaces, &g->faces));
+    if (g->nelems) PetscCall(PetscMalloc1(g->nelems, &g->elems));
+    PetscCall(PetscArraycpy(g->nodes, all + k, g->nnodes));
+    k += g->nnodes;
+    PetscCall(PetscArraycpy(g->faces, all + k, g->nfaces));
+    k += g->nfaces;
+    PetscCall(PetscArraycpy(g->elems, all + k, g->nelems));
+    k += g->nelems;
+  }
+  PetscCall(PetscFree(all));
   PetscFunctionReturn(0);
 }
 
@@ -151,15 +173,7 @@ PetscErrorCode FcMeshShareMesh_Private(FcMesh *mesh)
   PetscFunctionBegin;
   (void)FcMeshShared_Private(&rank);
   recv = (PetscBool)(rank != 0);
-  n[0] = mesh->order;
-  n[1] = mesh->nnodes;
-  n[2] = mesh->nelems;
-  n[3] = mesh->npe;
-  n[4] = mesh->nbfaces;
-  n[5] = mesh->npf;
-  n[6] = mesh->ngroups;
-  PetscCallMPI(MPI_Bcast(n, 7, MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Bcast(mesh->file, (PetscMPIInt)sizeof mesh->file, MPI_CHAR, 0, PETSC_COMM_WORLD));
+  PetscCall(FcMeshShareCounts_Private(mesh, n));
   mesh->order   = n[0];
   mesh->nnodes  = n[1];
   mesh->nelems  = n[2];
