@@ -183,6 +183,11 @@ typedef struct {
   PetscInt    n;    /* points, or triangles */
   PetscInt   *idx;  /* the points, or 3 corner nodes per triangle */
   FcAABBTree  tree; /* target: over idx */
+  /* A target surface of a partitioned body on several ranks (FcContactPairsShed): the corner nodes
+   * this rank owns (ascending) and the faces whose corner 0 it owns (4 ints each: the face's index
+   * in the surface, its corners; ascending); on a rank other than 0 idx and tree are freed then. */
+  PetscInt  nown, *own, nof, *of;
+  PetscBool shed;
 } Set_Private;
 
 struct _n_FcPairCatalog {
@@ -466,6 +471,7 @@ PetscErrorCode FcContactPairsDestroy(FcPairCatalog *pcat, PetscInt npairs, FcCon
   if (!cat) PetscFunctionReturn(0);
   for (PetscInt s = 0; s < cat->nsets; s++) {
     PetscCall(PetscFree(cat->set[s].idx));
+    PetscCall(PetscFree2(cat->set[s].own, cat->set[s].of));
     if (cat->set[s].tree) PetscCall(FcAABBTreeDestroy(&cat->set[s].tree));
   }
   PetscCall(PetscFree(cat->set));
@@ -535,6 +541,7 @@ static PetscErrorCode PassTwins_Private(const FcModel *model, FcPairCatalog cat,
   const FcMesh *meshA = &model->bodies[P->B]->mesh, *meshB = &model->bodies[P->A]->mesh;
 
   PetscFunctionBegin;
+  if (!P->tree) PetscFunctionReturn(0); /* several ranks: a surface shed by a rank other than 0, which applies no duplicate rule */
   if (BoxesMeet_Private(&cat->box0[6 * P->A], &cat->box0[6 * P->B])) {
     PetscCall(FcAABBTreeRefit(P->tree, meshA->X, 0.0));
     PetscCall(Twins_Private(P1, P, meshA, meshB, FC_MEAN_EDGE(P->B), FC_MEAN_EDGE(P->A)));
@@ -843,6 +850,77 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
         A->name, B->name, (double)-worst, (int)A->mesh.node_id[at], A->name, (double)A->mesh.X[3 * at], (double)A->mesh.X[3 * at + 1],
         (double)A->mesh.X[3 * at + 2]);
     }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsShed(const FcModel *model, FcPairCatalog cat, PetscMPIInt rank, PetscInt npairs, FcContactPair *pairs)
+{
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < cat->nsets; s++) {
+    Set_Private    *S = &cat->set[s];
+    FcBody          B = model->bodies[S->body];
+    const PetscInt *n2d, *d2n;
+    PetscInt        rs, re, n = 0;
+    PetscBool      *mine;
+    if (!S->target || !S->tree || S->shed) continue;
+    PetscCall(FcBodyDofMaps(B, &n2d, &d2n, &rs, &re));
+    if (!n2d) continue; /* a body every rank holds whole (rigid) */
+    PetscCall(PetscCalloc1(FcBodyNNodes(B) + 1, &mine));
+    for (PetscInt j = 0; j < 3 * S->n; j++) mine[S->idx[j]] = (PetscBool)(n2d[3 * S->idx[j]] >= rs && n2d[3 * S->idx[j]] < re);
+    for (PetscInt j = 0; j < 3 * S->n; j++) n += mine[S->idx[j]];
+    S->nof = 0;
+    for (PetscInt t = 0; t < S->n; t++) S->nof += mine[S->idx[3 * t]];
+    PetscCall(PetscMalloc2(n + 1, &S->own, 4 * S->nof + 1, &S->of));
+    S->nown = 0;
+    for (PetscInt j = 0; j < 3 * S->n; j++)
+      if (mine[S->idx[j]]) S->own[S->nown++] = S->idx[j];
+    PetscCall(PetscSortRemoveDupsInt(&S->nown, S->own));
+    for (PetscInt t = 0, k = 0; t < S->n; t++) {
+      if (!mine[S->idx[3 * t]]) continue;
+      S->of[4 * k] = t;
+      for (int c = 0; c < 3; c++) S->of[4 * k + 1 + c] = S->idx[3 * t + c];
+      k++;
+    }
+    PetscCall(PetscFree(mine));
+    S->shed = PETSC_TRUE;
+    if (!rank) continue; /* rank 0 keeps the whole surface: it builds the list, runs the mortar weights and the twins */
+    PetscCall(PetscFree(S->idx));
+    PetscCall(FcAABBTreeDestroy(&S->tree));
+    S->tree = NULL;
+  }
+  for (PetscInt p = 0; p < npairs; p++) { /* the passes made so far point at the sets */
+    FcContactPair *P = &pairs[p];
+    if (P->ntri && cat->set[P->target_owner].shed && rank) {
+      P->tri  = NULL;
+      P->tree = NULL;
+    }
+    if (P->reverse && !P->tree) PetscCall(PetscFree(P->twin));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsOwnSurface(FcPairCatalog cat, PetscInt s, PetscInt *nnodes, const PetscInt **nodes, PetscInt *nfaces, const PetscInt **faces)
+{
+  PetscFunctionBegin;
+  PetscCheck(s >= 0 && s < cat->nsets && cat->set[s].shed, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "set %" PetscInt_FMT " is not a shed target surface", s);
+  *nnodes = cat->set[s].nown;
+  *nodes  = cat->set[s].own;
+  *nfaces = cat->set[s].nof;
+  *faces  = cat->set[s].of;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcContactPairsSurfaceFaces(FcPairCatalog cat, PetscInt64 *held, PetscInt64 *whole)
+{
+  PetscFunctionBegin;
+  *held  = 0;
+  *whole = 0;
+  for (PetscInt s = 0; s < cat->nsets; s++) {
+    const Set_Private *S = &cat->set[s];
+    if (!S->target) continue;
+    *whole += S->n;
+    *held += S->idx ? S->n : S->nof;
   }
   PetscFunctionReturn(0);
 }

@@ -53,6 +53,22 @@ PetscErrorCode FcContactPairsDestroy(FcPairCatalog *cat, PetscInt npairs, FcCont
  * can touch (contactor points, target surface nodes, every DoF of a rigid target). */
 PetscErrorCode FcContactPairsMark(const FcModel *model, FcPairCatalog cat, PetscBool **mark);
 
+/* Several ranks (issue 29: "never whole surfaces on every rank"; doc/mpi.md "Contact"), after
+ * FcContactPairsCreate and FcContactPairsMark: each target surface of a partitioned body (one with
+ * DoF maps, FcBodyDofMaps) lists what this rank owns of it — its corner nodes and the faces whose
+ * corner 0 it owns (FcContactPairsOwnSurface) — and on a rank other than 0 frees the whole
+ * surface's triangles and tree (a pass's tri and tree are NULL there, ntri stays the whole count):
+ * its detection gets the faces in reach from their owners (src/step/contact_ghost.c). Rank 0 keeps
+ * the whole surfaces (the list, the mortar weights and the duplicate rule are its own); the other
+ * ranks drop the second passes' twins. */
+PetscErrorCode FcContactPairsShed(const FcModel *model, FcPairCatalog cat, PetscMPIInt rank, PetscInt npairs, FcContactPair *pairs);
+/* Target set s's own corner nodes (ascending) and own faces (4 ints each: index in the surface,
+ * corners; ascending), as FcContactPairsShed made them. */
+PetscErrorCode FcContactPairsOwnSurface(FcPairCatalog cat, PetscInt s, PetscInt *nnodes, const PetscInt **nodes, PetscInt *nfaces, const PetscInt **faces);
+/* The faces of the catalogue's target surfaces this rank holds (the whole surface's, or after
+ * FcContactPairsShed the faces whose corner 0 it owns) and the whole surfaces' count. */
+PetscErrorCode FcContactPairsSurfaceFaces(FcPairCatalog cat, PetscInt64 *held, PetscInt64 *whole);
+
 /* Broad phase (doc/case-format.md "Many bodies"): the list becomes the passes whose bodies' boxes
  * meet — each body's axis-aligned box over its nodes at their current places Xcur[b] (NULL for a
  * body without a mesh: an analytic rigid shape, whose box is taken as unbounded), inflated by the

@@ -107,7 +107,7 @@ PetscErrorCode FcContactStepDetect_Private(FcContactStep cs)
     outs[p]  = NULL;
     nouts[p] = 0;
     PetscCall(FcContactStepRanksPoints_Private(cs, P, &np, &pts, &own));
-    if (P->tree) {
+    if (P->ntri) { /* a target with a mesh (several ranks: a rank other than 0 holds no whole surface) */
       FcProximityOptions opt;
       PetscCall(PetscMemzero(&opt, sizeof opt));
       opt.alarm = P->alarm;

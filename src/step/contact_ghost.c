@@ -53,6 +53,20 @@ static PetscErrorCode Fill_Private(FcBody body, const FcVecPick *pk, PetscReal *
   PetscFunctionReturn(0);
 }
 
+/* Pass P's previous detection of point `point` (P->prev is sorted by point: contact_detect.c), or
+ * NULL. Its nodes are its triangle's corners: what a rank that holds no whole surface reads of it. */
+static const FcProximity *PrevOf_Private(const FcContactPair *P, PetscInt point)
+{
+  PetscInt lo = 0, hi = P->nprev - 1;
+  while (lo <= hi) {
+    const PetscInt mid = (lo + hi) / 2;
+    if (P->prev[mid].point == point) return &P->prev[mid];
+    if (P->prev[mid].point < point) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return NULL;
+}
+
 /* The three DoFs of each of n mesh nodes (sorted, duplicates removed in place) for a pick. */
 static PetscErrorCode NodeDofs_Private(PetscInt *n, PetscInt nodes[], PetscInt **dof)
 {
@@ -86,6 +100,9 @@ PetscErrorCode FcContactStepGhostSetUp_Private(FcContactStep cs, PetscBool **mar
     PetscCall(FcVecPickCreate(FcBodyUCurrent(body), n, dof, &cs->spick[b])); /* collective */
     PetscCall(PetscFree(dof));
   }
+  /* the target surfaces of partitioned bodies: what this rank owns of them; a rank other than 0
+   * frees the whole surfaces (the faces in reach come from their owners: Nodes_Private) */
+  PetscCall(FcContactPairsShed(model, cs->cat, rank, cs->npairs, cs->pairs));
   PetscFunctionReturn(0);
 }
 
@@ -104,7 +121,11 @@ PetscErrorCode FcContactStepGhostDestroy_Private(FcContactStep cs)
   PetscFunctionBegin;
   for (PetscInt b = 0; cs->spick && b < cs->model->nbodies; b++) PetscCall(FcVecPickDestroy(&cs->spick[b]));
   PetscCall(PetscFree(cs->spick));
-  for (PetscInt s = 0; s < cs->ngsurf; s++) PetscCall(PetscFree(cs->gsurf[s].own));
+  for (PetscInt s = 0; s < cs->ngsurf; s++) {
+    PetscCall(PetscFree(cs->gsurf[s].rf));
+    PetscCall(PetscFree(cs->gsurf[s].wtri));
+    if (cs->gsurf[s].wtree) PetscCall(FcAABBTreeDestroy(&cs->gsurf[s].wtree));
+  }
   PetscCall(PetscFree(cs->gsurf));
   cs->ngsurf = 0;
   PetscCall(QueriesFree_Private(cs));
@@ -143,14 +164,11 @@ static PetscErrorCode OwnBox_Private(FcContactStep cs, PetscInt b, PetscReal box
   PetscFunctionReturn(0);
 }
 
-/* The slot of catalogue set s (a target surface of a partitioned body, pass P's), its own corner
- * nodes listed at first use. */
+/* The slot of catalogue set s (a target surface of a partitioned body, pass P's), what this rank
+ * owns of it taken from the catalogue at first use (FcContactPairsShed). */
 static PetscErrorCode Surface_Private(FcContactStep cs, const FcContactPair *P, FcGhostSurface **out)
 {
   const PetscInt  s = P->target_owner;
-  const PetscInt *n2d, *d2n;
-  PetscInt        rs, re;
-  PetscBool       split = PETSC_FALSE;
   FcGhostSurface *g;
 
   PetscFunctionBegin;
@@ -164,12 +182,7 @@ static PetscErrorCode Surface_Private(FcContactStep cs, const FcContactPair *P, 
   g    = &cs->gsurf[s];
   *out = g;
   if (g->made) PetscFunctionReturn(0);
-  PetscCall(Split_Private(cs->model->bodies[P->B], &n2d, &d2n, &rs, &re, &split));
-  PetscCall(PetscMalloc1(3 * P->ntri + 1, &g->own));
-  g->nown = 0;
-  for (PetscInt j = 0; j < 3 * P->ntri; j++)
-    if (n2d[3 * P->tri[j]] >= rs && n2d[3 * P->tri[j]] < re) g->own[g->nown++] = P->tri[j];
-  PetscCall(PetscSortRemoveDupsInt(&g->nown, g->own));
+  PetscCall(FcContactPairsOwnSurface(cs->cat, s, &g->nown, &g->own, &g->nof, &g->of));
   g->made = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -182,7 +195,7 @@ static PetscErrorCode Ghosted_Private(FcContactStep cs, const FcContactPair *P, 
 
   PetscFunctionBegin;
   *g = PETSC_FALSE;
-  if (P->tree) PetscCall(Split_Private(cs->model->bodies[P->B], &n2d, &d2n, &rs, &re, g));
+  if (P->ntri) PetscCall(Split_Private(cs->model->bodies[P->B], &n2d, &d2n, &rs, &re, g));
   PetscFunctionReturn(0);
 }
 
@@ -206,7 +219,7 @@ static PetscErrorCode Scales_Private(FcContactStep cs, PetscMPIInt rank)
       PetscBool            g, first = PETSC_TRUE;
       FcGhostSurface      *S;
       PetscCall(Ghosted_Private(cs, P, &g));
-      for (PetscInt q = 0; q < p && g && first; q++) first = (PetscBool) !(cs->pairs[q].tree && cs->pairs[q].target_owner == P->target_owner);
+      for (PetscInt q = 0; q < p && g && first; q++) first = (PetscBool) !(cs->pairs[q].ntri && cs->pairs[q].target_owner == P->target_owner);
       if (!g || !first) continue;
       PetscCall(Surface_Private(cs, P, &S));
       if (!pass && !rank) {
@@ -247,15 +260,9 @@ static PetscErrorCode PrevCorners_Private(FcContactStep cs, const FcContactPair 
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(PetscMalloc1(3 * (size_t)np + 1, &nodes));
   for (PetscInt i = 0; rank && i < np; i++) {
-    PetscInt lo = 0, hi = P->nprev - 1, t = -1;
-    while (lo <= hi && t < 0) { /* P->prev is sorted by point (contact_detect.c) */
-      const PetscInt mid = (lo + hi) / 2;
-      if (P->prev[mid].point == pts[i]) t = P->prev[mid].tri;
-      else if (P->prev[mid].point < pts[i]) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    if (t >= 0 && t < P->ntri)
-      for (int c = 0; c < 3; c++) nodes[n++] = P->tri[3 * t + c];
+    const FcProximity *pr = PrevOf_Private(P, pts[i]);
+    if (pr && pr->tri >= 0 && pr->tri < P->ntri)
+      for (int c = 0; c < 3; c++) nodes[n++] = pr->nodes[c];
   }
   PetscCall(NodeDofs_Private(&n, nodes, &dof));
   PetscCall(FcVecPickCreate(FcBodyUCurrent(B), 3 * n, dof, &pk));
@@ -389,6 +396,96 @@ static PetscErrorCode Send_Private(FcContactStep cs, PetscMPIInt r, PetscInt nk,
   PetscFunctionReturn(0);
 }
 
+/* As owner, for rank r (not 0): the faces of each target surface whose corner 0 this rank owns
+ * (FcContactPairsOwnSurface) that r's points of a pass may need, appended to iv after the places'
+ * entries (per surface s: −1 − s, count, then index in the surface and corners, 4 ints per face),
+ * each face once per surface. Corner 0 of a face whose box meets a query box of r passes the
+ * places' test (Send_Private), so r gets the topology of every face whose corners' places it gets
+ * from this rank and the others: the faces of FcAABBTreeSelect's set (Select_Private). fmark:
+ * scratch per surface and own face, zero on entry and exit. */
+static PetscErrorCode SendFaces_Private(FcContactStep cs, PetscMPIInt r, PetscInt nk, const PetscInt kp[], const PetscMPIInt kr[], const PetscReal kb[],
+  PetscBool **fmark, PetscInt *iv, PetscInt *ni)
+{
+  const PetscInt nb = cs->model->nbodies;
+
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < cs->npairs; p++) {
+    const FcContactPair *P = &cs->pairs[p];
+    const PetscInt       s = P->target_owner;
+    PetscBool            g, first = PETSC_TRUE;
+    FcGhostSurface      *S;
+    PetscInt             at;
+    PetscCall(Ghosted_Private(cs, P, &g));
+    for (PetscInt q = 0; q < p && g && first; q++) first = (PetscBool) !(cs->pairs[q].ntri && cs->pairs[q].target_owner == s);
+    if (!g || !first) continue;
+    PetscCall(Surface_Private(cs, P, &S));
+    iv[(*ni)++] = -1 - s;
+    at          = (*ni)++;
+    iv[at]      = 0;
+    for (PetscInt q = p; q < cs->npairs; q++) { /* every pass of the list with this target surface */
+      const FcContactPair *Q  = &cs->pairs[q];
+      const PetscReal     *ob = cs->gobox + 6 * ((size_t)r * nb + Q->A), *X = cs->Xcur[Q->B];
+      PetscReal            e, big                                           = 0;
+      if (!Q->ntri || Q->target_owner != s) continue;
+      for (int d = 0; d < 6; d++) big = PetscMax(big, PetscAbsReal(ob[d]));
+      e = Q->alarm + 2e-9 * (S->L + big) + S->h * (1 + 1e-9);
+      for (PetscInt j = 0; j < S->nof; j++) {
+        const PetscInt *f  = S->of + 4 * j;
+        PetscBool       in = (PetscBool)(ob[0] <= ob[3] && Inside_Private(X + 3 * f[1], ob, e));
+        for (PetscInt i = 0; i < nk && !in; i++) in = (PetscBool)(kr[i] == r && kp[i] == q && Inside_Private(X + 3 * f[1], kb + 6 * i, S->h * (1 + 1e-9)));
+        if (!in || fmark[s][j]) continue;
+        fmark[s][j] = PETSC_TRUE;
+        PetscCall(PetscArraycpy(iv + *ni, f, 4));
+        *ni += 4;
+        iv[at]++;
+      }
+    }
+    for (PetscInt j = 0; j < S->nof; j++) fmark[s][j] = PETSC_FALSE;
+  }
+  PetscFunctionReturn(0);
+}
+
+static int CmpFace_Private(const void *a, const void *b)
+{
+  const PetscInt x = *(const PetscInt *)a, y = *(const PetscInt *)b;
+  return (x > y) - (x < y);
+}
+
+/* What rank r received (riv: the places' entries, body ≥ 0, and the faces' entries, −1 − s < 0;
+ * rrv: 3 reals per node): the places written into this rank's, the faces into each surface's
+ * received list, sorted by their index in the surface. */
+static PetscErrorCode Receive_Private(FcContactStep cs, PetscInt ti, const PetscInt riv[], const PetscReal rrv[])
+{
+  PetscFunctionBegin;
+  for (int pass = 0; pass < 2; pass++) { /* 0: count the faces per surface; 1: place everything */
+    for (PetscInt s = 0; s < cs->ngsurf; s++) {
+      FcGhostSurface *S = &cs->gsurf[s];
+      if (pass && 4 * S->nrf > S->rfcap) {
+        PetscCall(PetscFree(S->rf));
+        S->rfcap = 4 * S->nrf;
+        PetscCall(PetscMalloc1(S->rfcap, &S->rf));
+      }
+      S->nrf = 0;
+    }
+    for (PetscInt i = 0, j = 0; i < ti;) {
+      const PetscInt x = riv[i++], n = riv[i++];
+      if (x >= 0) { /* places of body x's nodes */
+        for (PetscInt q = 0; q < n; q++, i++)
+          for (int d = 0; d < 3; d++, j++)
+            if (pass) cs->Xcur[x][3 * riv[i] + d] = rrv[j];
+      } else { /* faces of surface −1 − x */
+        FcGhostSurface *S = &cs->gsurf[-1 - x];
+        if (pass) PetscCall(PetscArraycpy(S->rf + 4 * S->nrf, riv + i, 4 * n));
+        S->nrf += n;
+        i += 4 * n;
+      }
+    }
+  }
+  for (PetscInt s = 0; s < cs->ngsurf; s++)
+    if (cs->gsurf[s].nrf > 1) qsort(cs->gsurf[s].rf, (size_t)cs->gsurf[s].nrf, 4 * sizeof(PetscInt), CmpFace_Private);
+  PetscFunctionReturn(0);
+}
+
 /* The target nodes every rank other than 0 needs (Send_Private), from their owners to it (one
  * MPI_Alltoallv of the node indices and one of their places), written into its places. Collective. */
 static PetscErrorCode Nodes_Private(FcContactStep cs)
@@ -398,13 +495,14 @@ static PetscErrorCode Nodes_Private(FcContactStep cs)
   PetscInt     nk, *kp, *iv, *riv, ni = 0, nr = 0, ti = 0, tr = 0, cap = 2 * model->nbodies;
   PetscMPIInt *kr;
   PetscReal   *kb, *rv, *rrv;
-  PetscBool  **mark;
+  PetscBool  **mark, **fmark;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(Queries_Private(cs, &nk, &kp, &kr, &kb));
   PetscCall(PetscCalloc1(model->nbodies, &mark));
+  PetscCall(PetscCalloc1(cs->ngsurf + 1, &fmark));
   for (PetscInt p = 0; p < cs->npairs; p++) {
     const FcContactPair *P = &cs->pairs[p];
     PetscBool            g;
@@ -412,8 +510,9 @@ static PetscErrorCode Nodes_Private(FcContactStep cs)
     PetscCall(Ghosted_Private(cs, P, &g));
     if (!g) continue;
     PetscCall(Surface_Private(cs, P, &S));
-    cap += S->nown;
+    cap += S->nown + 2 + 4 * S->nof;
     if (!mark[P->B]) PetscCall(PetscCalloc1(FcBodyNNodes(model->bodies[P->B]), &mark[P->B]));
+    if (!fmark[P->target_owner]) PetscCall(PetscCalloc1(S->nof + 1, &fmark[P->target_owner]));
   }
   PetscCall(PetscMalloc6(size, &ci, size, &di, size, &cr, size, &dr, size, &rci, size, &rdi));
   PetscCall(PetscMalloc2(size, &rcr, size, &rdr));
@@ -422,6 +521,7 @@ static PetscErrorCode Nodes_Private(FcContactStep cs)
     di[r] = (PetscMPIInt)ni;
     dr[r] = (PetscMPIInt)nr;
     if (r && r != rank) PetscCall(Send_Private(cs, r, nk, kp, kr, kb, mark, iv, &ni, rv, &nr));
+    if (r && r != rank) PetscCall(SendFaces_Private(cs, r, nk, kp, kr, kb, fmark, iv, &ni));
     ci[r] = (PetscMPIInt)(ni - di[r]);
     cr[r] = (PetscMPIInt)(nr - dr[r]);
   }
@@ -437,13 +537,12 @@ static PetscErrorCode Nodes_Private(FcContactStep cs)
   PetscCallMPI(MPI_Alltoallv(iv, ci, di, MPIU_INT, riv, rci, rdi, MPIU_INT, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Alltoallv(rv, cr, dr, MPIU_REAL, rrv, rcr, rdr, MPIU_REAL, PETSC_COMM_WORLD));
   cs->drecv += tr;
-  for (PetscInt i = 0, j = 0; i < ti;) { /* per target body: body, count, nodes */
-    const PetscInt b = riv[i++], n = riv[i++];
-    for (PetscInt q = 0; q < n; q++, i++)
-      for (int d = 0; d < 3; d++) cs->Xcur[b][3 * riv[i] + d] = rrv[j++];
-  }
+  PetscCall(Receive_Private(cs, ti, riv, rrv));
+  for (PetscInt s = 0; s < cs->ngsurf; s++) cs->drecvf += cs->gsurf[s].nrf;
   for (PetscInt b = 0; b < model->nbodies; b++) PetscCall(PetscFree(mark[b]));
+  for (PetscInt s = 0; s < cs->ngsurf; s++) PetscCall(PetscFree(fmark[s]));
   PetscCall(PetscFree(mark));
+  PetscCall(PetscFree(fmark));
   PetscCall(PetscFree2(riv, rrv));
   PetscCall(PetscFree2(iv, rv));
   PetscCall(PetscFree2(rcr, rdr));
@@ -474,6 +573,7 @@ PetscErrorCode FcContactStepGhostPlaces_Private(FcContactStep cs)
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   cs->drecv  = 0;
   cs->drecvb = 0;
+  cs->drecvf = 0;
   cs->greach = 0;
   if (!cs->gobox) PetscCall(PetscMalloc1(6 * (size_t)size * nb + 1, &cs->gobox));
   PetscCall(PetscMalloc5(6 * nb, &box, 6 * nb + 1, &mine, 6 * (size_t)size * nb + 1, &all, nb, &refit, nb, &split));
@@ -524,11 +624,12 @@ PetscErrorCode FcContactStepGhostPlaces_Private(FcContactStep cs)
 }
 
 PetscErrorCode FcContactStepGhostSelect_Private(
-  FcContactStep cs, const FcContactPair *P, PetscReal *L, PetscInt *nbox, PetscReal **box, PetscInt *nsel, PetscInt **sel)
+  FcContactStep cs, const FcContactPair *P, PetscReal *L, PetscInt *nbox, PetscReal **box, PetscInt *nsel, PetscInt **sel, PetscInt **selc)
 {
   const PetscInt   p = (PetscInt)(P - cs->pairs);
   const PetscReal *X = cs->Xcur[P->B];
   FcGhostSurface  *S;
+  PetscInt         i = 0, j = 0, cap;
 
   PetscFunctionBegin;
   PetscCall(Surface_Private(cs, P, &S));
@@ -536,22 +637,38 @@ PetscErrorCode FcContactStepGhostSelect_Private(
   *nbox = cs->gnq[p];
   PetscCall(PetscMalloc1(6 * (size_t)*nbox + 1, box));
   PetscCall(PetscArraycpy(*box, cs->gq[p], 6 * *nbox));
-  PetscCall(PetscMalloc1(P->ntri + 1, sel));
+  cap = P->tri ? P->ntri : S->nof + S->nrf;
+  PetscCall(PetscMalloc2(cap + 1, sel, 3 * (size_t)cap + 1, selc));
   *nsel = 0;
-  for (PetscInt t = 0; t < P->ntri; t++) { /* ascending: FcAABBTreeSelect's leaf test, on the faces whose corners this rank holds */
-    const PetscInt *c = P->tri + 3 * t;
+  for (;;) { /* ascending: FcAABBTreeSelect's leaf test, on the faces whose corners this rank holds */
+    const PetscInt *c;
+    PetscInt        t;
     PetscReal       lo[3], hi[3];
     PetscBool       meet = PETSC_FALSE;
+    if (P->tri) { /* rank 0: the whole surface */
+      if (i >= P->ntri) break;
+      t = i;
+      c = P->tri + 3 * i++;
+    } else { /* another rank: its own faces and those it received, merged (disjoint: one owner each) */
+      if (i >= S->nof && j >= S->nrf) break;
+      if (j >= S->nrf || (i < S->nof && S->of[4 * i] < S->rf[4 * j])) c = S->of + 4 * i++;
+      else c = S->rf + 4 * j++;
+      t = c[0];
+      c++;
+    }
     if (PetscIsNanReal(X[3 * c[0]]) || PetscIsNanReal(X[3 * c[1]]) || PetscIsNanReal(X[3 * c[2]])) continue;
     for (int d = 0; d < 3; d++) {
       lo[d] = PetscMin(X[3 * c[0] + d], PetscMin(X[3 * c[1] + d], X[3 * c[2] + d]));
       hi[d] = PetscMax(X[3 * c[0] + d], PetscMax(X[3 * c[1] + d], X[3 * c[2] + d]));
     }
-    for (PetscInt i = 0; i < *nbox && !meet; i++) {
-      const PetscReal *q = *box + 6 * i;
+    for (PetscInt k = 0; k < *nbox && !meet; k++) {
+      const PetscReal *q = *box + 6 * k;
       meet               = (PetscBool)(lo[0] <= q[3] && hi[0] >= q[0] && lo[1] <= q[4] && hi[1] >= q[1] && lo[2] <= q[5] && hi[2] >= q[2]);
     }
-    if (meet) (*sel)[(*nsel)++] = t;
+    if (!meet) continue;
+    (*sel)[*nsel] = t;
+    PetscCall(PetscArraycpy(*selc + 3 * *nsel, c, 3));
+    (*nsel)++;
   }
   PetscFunctionReturn(0);
 }
@@ -591,16 +708,10 @@ PetscErrorCode FcContactStepRanksBoxes_Private(const FcContactPair *P, const Pet
     }
   *nbox = 1;
   for (PetscInt i = 0; reach > opt->alarm && i < np; i++) {
-    const PetscReal *p  = XA + 3 * pts[i];
-    PetscInt         lo = 0, hi = P->nprev - 1, t = -1;
-    while (lo <= hi && t < 0) { /* P->prev is sorted by point (contact_detect.c) */
-      const PetscInt mid = (lo + hi) / 2;
-      if (P->prev[mid].point == pts[i]) t = P->prev[mid].tri;
-      else if (P->prev[mid].point < pts[i]) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    if (t >= 0 && t < P->ntri) {
-      const PetscInt *c = P->tri + 3 * t;
+    const PetscReal   *p  = XA + 3 * pts[i];
+    const FcProximity *pr = PrevOf_Private(P, pts[i]);
+    if (pr && pr->tri >= 0 && pr->tri < P->ntri) {
+      const PetscInt *c = pr->nodes; /* its triangle's corners */
       PetscReal       xc[3], w[3], d = 0;
       (void)FcClosestPointTriangle(p, XB + 3 * c[0], XB + 3 * c[1], XB + 3 * c[2], xc, w);
       for (int k = 0; k < 3; k++) d += (p[k] - xc[k]) * (p[k] - xc[k]);
@@ -629,12 +740,27 @@ static PetscErrorCode CheckGhost_Private(
   const PetscInt *n2d, *d2n;
   PetscInt        rs, re, nw;
   FcProximity    *w;
+  FcAABBTree      tree  = P->tree;
   PetscBool       check = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_contact_ranks_check_ghost", &check, NULL));
   if (!check) PetscFunctionReturn(0);
   PetscCall(FcBodyDofMaps(B, &n2d, &d2n, &rs, &re));
+  if (n2d) { /* the whole surface, which only rank 0 holds: broadcast once, for the check alone */
+    FcGhostSurface *S;
+    PetscMPIInt     rank;
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    PetscCall(Surface_Private(cs, P, &S));
+    if (!S->wmade) {
+      PetscCall(PetscMalloc1(3 * P->ntri, &S->wtri));
+      if (!rank) PetscCall(PetscArraycpy(S->wtri, P->tri, 3 * P->ntri));
+      PetscCallMPI(MPI_Bcast(S->wtri, (PetscMPIInt)(3 * P->ntri), MPIU_INT, 0, PETSC_COMM_WORLD));
+      if (rank) PetscCall(FcAABBTreeCreate(P->ntri, 3, S->wtri, FcBodyFieldMesh(B)->X, &S->wtree));
+      S->wmade = PETSC_TRUE;
+    }
+    if (rank) tree = S->wtree;
+  }
   if (n2d) { /* the whole u, for the check alone */
     const PetscReal *X = FcBodyFieldMesh(B)->X;
     FcVecAll         u;
@@ -642,10 +768,10 @@ static PetscErrorCode CheckGhost_Private(
     PetscCall(FcVecAllBegin(FcBodyUCurrent(B), &u));
     for (PetscInt i = 0; i < FcBodyNDof(B); i++) Xw[i] = X[i] + u.a[i];
     PetscCall(FcVecAllEnd(&u));
-    PetscCall(FcAABBTreeRefit(P->tree, Xw, 0.0));
+    PetscCall(FcAABBTreeRefit(tree, Xw, 0.0));
     XB = Xw;
   }
-  PetscCall(FcProximityFind(P->tree, XB, np, pts, cs->Xcur[P->A], opt, &nw, &w));
+  PetscCall(FcProximityFind(tree, XB, np, pts, cs->Xcur[P->A], opt, &nw, &w));
   cs->gcheck[0] += nw;
   if (nw != nout) cs->gcheck[1] += PetscAbsInt(nw - nout) + PetscMin(nw, nout);
   else
@@ -671,7 +797,7 @@ PetscErrorCode FcContactStepRanksFind_Private(
 {
   const PetscReal   *XA = cs->Xcur[P->A], *XB = cs->Xcur[P->B];
   PetscReal          L = 0, pmax = 0, *box = NULL;
-  PetscInt           nbox = 0, nsel = 0, *sel = NULL, *subtri = NULL, rs, re;
+  PetscInt           nbox = 0, nsel = 0, *sel = NULL, *selc = NULL, *subtri = NULL, rs, re;
   const PetscInt    *n2d, *d2n;
   FcAABBTree         sub;
   FcProximity       *prev;
@@ -685,7 +811,7 @@ PetscErrorCode FcContactStepRanksFind_Private(
     PetscFunctionReturn(0);
   }
   PetscCall(FcBodyDofMaps(cs->model->bodies[P->B], &n2d, &d2n, &rs, &re));
-  if (n2d && np) PetscCall(FcContactStepGhostSelect_Private(cs, P, &L, &nbox, &box, &nsel, &sel));
+  if (n2d && np) PetscCall(FcContactStepGhostSelect_Private(cs, P, &L, &nbox, &box, &nsel, &sel, &selc));
   else if (np) {
     PetscCall(FcAABBTreeGetScale(P->tree, &L));
     for (PetscInt i = 0; i < np; i++)
@@ -697,7 +823,7 @@ PetscErrorCode FcContactStepRanksFind_Private(
     PetscCall(PetscMalloc2(3 * (size_t)nsel + 1, &subtri, (size_t)P->nprev + 1, &prev));
     for (PetscInt j = 0; j < nsel; j++) {
       PetscBool meet = PETSC_TRUE; /* within box 0: its points' box inflated by the alarm (the view) */
-      for (int c = 0; c < 3; c++) subtri[3 * j + c] = P->tri[3 * sel[j] + c];
+      for (int c = 0; c < 3; c++) subtri[3 * j + c] = selc ? selc[3 * j + c] : P->tri[3 * sel[j] + c];
       for (int k = 0; k < 3; k++) {
         const PetscReal x0 = XB[3 * subtri[3 * j] + k], x1 = XB[3 * subtri[3 * j + 1] + k], x2 = XB[3 * subtri[3 * j + 2] + k];
         meet = (PetscBool)(meet && PetscMin(x0, PetscMin(x1, x2)) <= box[3 + k] && PetscMax(x0, PetscMax(x1, x2)) >= box[k]);
@@ -720,7 +846,8 @@ PetscErrorCode FcContactStepRanksFind_Private(
     PetscCall(PetscFree2(subtri, prev));
   }
   PetscCall(CheckGhost_Private(cs, P, np, pts, opt, *nout, *out)); /* collective for a partitioned target */
-  PetscCall(PetscFree(sel));
+  if (selc) PetscCall(PetscFree2(sel, selc));
+  else PetscCall(PetscFree(sel));
   PetscCall(PetscFree(box));
   PetscFunctionReturn(0);
 }

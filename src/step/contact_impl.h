@@ -13,15 +13,21 @@
 #define FC_CONTACT_MAXDOF (3 + 3 * FC_CONTACT_MAXT) /* ≥ 3 + FC_RIGID_MAX_DOF */
 
 /* Several ranks (contact_ghost.c): of one target surface (a catalogue set,
- * FcContactPair.target_owner) of a partitioned body, the corner nodes this rank owns (it sends their
- * places to the ranks whose points may need them), made at the surface's first use; and at this
- * detection the whole surface's scene size and its triangles' largest extent along an axis (rank
- * 0's, broadcast). */
+ * FcContactPair.target_owner) of a partitioned body, what this rank owns of it (the catalogue's,
+ * FcContactPairsOwnSurface: its corner nodes, whose places it sends to the ranks whose points may
+ * need them, and the faces whose corner 0 it owns, which it sends with them); at this detection
+ * the faces other ranks sent it (4 ints each: index in the surface, corners; ascending), the whole
+ * surface's scene size and its triangles' largest extent along an axis (rank 0's, broadcast); and
+ * for -fc_contact_ranks_check_ghost on a rank other than 0 the whole surface, received once. */
 typedef struct {
-  PetscBool made;
-  PetscInt  nown;
-  PetscInt *own; /* ascending */
-  PetscReal L, h;
+  PetscBool       made;
+  PetscInt        nown, nof;
+  const PetscInt *own, *of;
+  PetscInt        nrf, rfcap, *rf;
+  PetscReal       L, h;
+  PetscBool       wmade;
+  PetscInt       *wtri;
+  FcAABBTree      wtree;
 } FcGhostSurface;
 
 struct _p_FcContactStep {
@@ -105,6 +111,7 @@ struct _p_FcContactStep {
   PetscInt        gqcap;
   PetscReal      *gobox;                 /* every rank's box of its own nodes of each body, rank after rank (6 per body) */
   PetscInt64      drecv, drecvb, greach; /* reals received for detection at the last correction: places of nodes, boxes and sizes; fetched faces within box 0 */
+  PetscInt64      drecvf;                /* faces received for detection at the last correction (their topology: 4 ints each) */
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
@@ -178,13 +185,14 @@ PetscErrorCode FcContactStepRanksBoxes_Private(const FcContactPair *P, const Pet
  * another rank's also the target nodes near its points, sent by their owners — the broad phase on
  * the bodies' boxes combined over the ranks, and each pass's query boxes. Select (pass P of a
  * partitioned target, this rank's points): the target faces whose box meets the query boxes, in
- * the whole surface's order (FcAABBTreeSelect's set), *L the whole surface's scene size and a copy
- * of the query boxes (free *box, *sel). */
+ * the whole surface's order (FcAABBTreeSelect's set: *sel their indices in the surface, *selc
+ * their corners, 3 each), *L the whole surface's scene size and a copy of the query boxes (free
+ * *box, *sel, *selc). */
 PetscErrorCode FcContactStepGhostSetUp_Private(FcContactStep cs, PetscBool **mark);
 PetscErrorCode FcContactStepGhostDestroy_Private(FcContactStep cs);
 PetscErrorCode FcContactStepGhostPlaces_Private(FcContactStep cs);
 PetscErrorCode FcContactStepGhostSelect_Private(
-  FcContactStep cs, const FcContactPair *P, PetscReal *L, PetscInt *nbox, PetscReal **box, PetscInt *nsel, PetscInt **sel);
+  FcContactStep cs, const FcContactPair *P, PetscReal *L, PetscInt *nbox, PetscReal **box, PetscInt *nsel, PetscInt **sel, PetscInt **selc);
 /* The narrow phase of pass P for this rank's points against ghosted targets (contact_ghost.c): the
  * faces within the search radius, in a tree over that subset; on one rank the whole tree. Every rank
  * calls it for every pass with a tree (with -fc_contact_ranks_check_ghost it is collective). */

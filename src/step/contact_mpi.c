@@ -632,7 +632,7 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
   FcContactProblem W     = cs->prob;
 
   PetscFunctionBegin;
-  for (int i = 0; i < 15; i++) v[i] = 0;
+  for (int i = 0; i < 18; i++) v[i] = 0;
   v[11] = cs->m; /* the contacts of its list (rank 0: all; another rank: those it touches or owns) */
   v[12] = cs->lrecv;
   v[2]  = cs->gfaces;
@@ -662,7 +662,9 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
   v[1]  = cs->greach;
   v[13] = cs->drecv;
   v[14] = cs->drecvb;
-  for (PetscInt p = 0; p < cs->npairs; p++) v[7] += cs->pairs[p].tree ? cs->pairs[p].ntri : 0; /* an analytic target: no faces */
+  for (PetscInt p = 0; p < cs->npairs; p++) v[7] += cs->pairs[p].ntri; /* an analytic target: no faces */
+  v[15] = cs->drecvf;
+  PetscCall(FcContactPairsSurfaceFaces(cs->cat, &v[16], &v[17]));
   PetscFunctionReturn(0);
 }
 
@@ -673,13 +675,15 @@ static PetscErrorCode Holds_Private(FcContactStep cs, PetscMPIInt rank, PetscInt
  * rank what it holds for contact (Holds_Private), as "detected/m
  * faces-in-reach/faces-ghosted/faces-whole W-rows-touched/W-rows-held W-reals-held/W-bytes-sent
  * r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received
- * detection-places/boxes-reals-received", after the partitioned bodies' DoFs with a mesh (the
- * whole u each rank received for detection before, contact_ghost.c). With -fc_contact_ranks_check_ghost a third: the detections compared with the whole surface's
+ * detection-places/boxes-reals/faces-received catalogue-faces-held/whole", after the partitioned
+ * bodies' DoFs with a mesh (the whole u each rank received for detection before, contact_ghost.c);
+ * the last group counts the target surfaces' faces the catalogue holds (FcContactPairsShed: a rank
+ * other than 0, the faces whose corner 0 it owns) against the whole surfaces'. With -fc_contact_ranks_check_ghost a third: the detections compared with the whole surface's
  * over the run, all ranks, and how many differed (FcContactStepRanksFind_Private). */
 static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
 {
   PetscInt    own = 0, act = 0, *all;
-  PetscInt64  v[15], *vall, chk[2], whole = 0;
+  PetscInt64  v[18], *vall, chk[2], whole = 0;
   PetscMPIInt rank;
   PetscBool   view = PETSC_FALSE, check = PETSC_FALSE;
 
@@ -702,24 +706,24 @@ static PetscErrorCode View_Private(FcContactStep cs, PetscMPIInt size)
     PetscCall(Partitioned_Private(cs->model->bodies[b], &n2d, &d2n, &rs, &re));
     if (n2d && cs->Xcur[b]) whole += FcBodyNDof(cs->model->bodies[b]);
   }
-  PetscCall(PetscMalloc2(size, &all, 15 * size, &vall));
+  PetscCall(PetscMalloc2(size, &all, 18 * size, &vall));
   PetscCallMPI(MPI_Gather(&own, 1, MPIU_INT, all, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Gather(v, 15, MPIU_INT64, vall, 15, MPIU_INT64, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Gather(v, 18, MPIU_INT64, vall, 18, MPIU_INT64, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Reduce(cs->gcheck, chk, 2, MPIU_INT64, MPI_SUM, 0, PETSC_COMM_WORLD));
   if (!rank) {
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "fcsim: contact ranks: %" PetscInt_FMT " contacts carry force, by the rank of their contactor node:", act));
     for (PetscMPIInt i = 0; i < size; i++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, " %" PetscInt_FMT, all[i]));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
       "\nfcsim: contact ranks hold (W whole: %" PetscInt64_FMT " reals; partitioned bodies' DoFs: %" PetscInt64_FMT
-      "; per rank detected/contacts target-faces-in-reach/ghosted/whole W-rows-touched/held W-reals-held/bytes-sent r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received detection-places/boxes-reals-received):",
+      "; per rank detected/contacts target-faces-in-reach/ghosted/whole W-rows-touched/held W-reals-held/bytes-sent r-contacts-received/bytes q-reals-received list-contacts-held/bytes-received detection-places/boxes-reals/faces-received catalogue-faces-held/whole):",
       vall[5], whole));
     for (PetscMPIInt i = 0; i < size; i++) {
-      const PetscInt64 *w = vall + 15 * i;
+      const PetscInt64 *w = vall + 18 * i;
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr,
         " %" PetscInt64_FMT "/%" PetscInt_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT
         " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT
-        " %" PetscInt64_FMT "/%" PetscInt64_FMT,
-        w[0], cs->mg, w[1], w[2], w[7], w[3], w[4], w[5], w[6], w[8], w[9], w[10], w[11], w[12], w[13], w[14]));
+        " %" PetscInt64_FMT "/%" PetscInt64_FMT "/%" PetscInt64_FMT " %" PetscInt64_FMT "/%" PetscInt64_FMT,
+        w[0], cs->mg, w[1], w[2], w[7], w[3], w[4], w[5], w[6], w[8], w[9], w[10], w[11], w[12], w[13], w[14], w[15], w[16], w[17]));
     }
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\n"));
     if (check)

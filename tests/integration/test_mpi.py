@@ -226,7 +226,7 @@ def compare_h5(name, n, ref, run, rtol, probe_scale, frame_ties=False):
         check(f1.read() == f2.read(), "%s, %d ranks: run.xdmf is the 1-rank file (one dataset per body)" % (name, n))
 
 
-G = 8  # the view's groups per rank (below)
+G = 9  # the view's groups per rank (below)
 
 
 def ghost_checked(name, n, err, fewer=False, total=False):
@@ -258,10 +258,28 @@ def detection_received(name, n, hold, f, total):
     total more than the whole u: doc/mpi.md)."""
     whole = int(hold.split("partitioned bodies' DoFs: ")[1].split(";")[0]) if "DoFs: " in hold else -1
     det = [[int(y) for y in f[G * i + 7].split("/")] for i in range(len(f) // G)]
-    figure("%s, %d ranks: reals received for detection per rank, places/boxes (last correction; before: the whole u, %d each): %s" % (name, n, whole, " ".join("%d/%d" % tuple(x) for x in det)))
+    figure("%s, %d ranks: reals received for detection per rank, places/boxes (last correction; before: the whole u, %d each): %s" % (name, n, whole, " ".join("%d/%d" % tuple(x[:2]) for x in det)))
     check(len(det) == n and whole > 0 and all(det[i][0] < whole for i in range(1, n)), "%s, %d ranks: no rank other than 0 receives the places of the whole bodies for detection (%s of %d)" % (name, n, det, whole))
     if total:
-        check(all(sum(det[i]) < whole for i in range(1, n)), "%s, %d ranks: each rank other than 0 receives fewer reals for detection than the whole bodies' DoFs (%s of %d)" % (name, n, det, whole))
+        check(all(sum(det[i][:2]) < whole for i in range(1, n)), "%s, %d ranks: each rank other than 0 receives fewer reals for detection than the whole bodies' DoFs (%s of %d)" % (name, n, det, whole))
+    surfaces_held(name, n, f, det)
+
+
+def surfaces_held(name, n, f, det):
+    """No whole target surface on a rank other than 0 (issue 29: "candidate target faces ghosted
+    within the search radius, never whole surfaces on every rank"; doc/mpi.md "Contact"): the view's
+    last group per rank, "catalogue-faces-held/whole", is the target surfaces' faces its catalogue
+    holds — rank 0 the whole surfaces (it builds the list), another rank only the faces whose
+    corner 0 it owns (FcContactPairsShed: it freed the whole triangles and trees) — and the third
+    number of the eighth group the faces whose topology it received from their owners at the last
+    correction (4 ints each): its detection reads no face but those and its own. Before, every rank
+    held every whole target surface and its tree."""
+    cat = [[int(y) for y in f[G * i + 8].split("/")] for i in range(len(f) // G)]
+    figure("%s, %d ranks: target faces held by the contact catalogue per rank, held/whole: %s; faces received for detection (last correction): %s" % (name, n, " ".join("%d/%d" % tuple(x) for x in cat), " ".join(str(x[2]) for x in det)))
+    check(len(cat) == n and cat[0][0] == cat[0][1] > 0 and all(0 < cat[i][0] < cat[i][1] == cat[0][1] for i in range(1, n)),
+          "%s, %d ranks: rank 0's catalogue holds the whole target surfaces, every other rank's only its own faces (%s)" % (name, n, cat))
+    check(len(det) == n and det[0][2] == 0 and all(0 < det[i][2] < cat[i][1] for i in range(1, n)),
+          "%s, %d ranks: each rank other than 0 receives some faces for detection, fewer than the whole surfaces (%s)" % (name, n, det))
 
 
 def r_sent(name, n, f, fewer):
