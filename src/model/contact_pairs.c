@@ -203,6 +203,7 @@ struct _n_FcPairCatalog {
                           * -2 - y its place in gb, -1 not in the entry */
   PetscInt     nsecond; /* second passes */
   PetscInt     nentries;
+  PetscBool    lean; /* a rank other than 0 after FcContactPairsShed: no mortar surfaces (rank 0's weights) */
 };
 
 /* The set of body `body` from group `key` (points; target: surface and tree), made on first use;
@@ -520,7 +521,8 @@ static PetscErrorCode PassMake_Private(const FcModel *model, FcPairCatalog cat, 
       P->tree         = cat->set[s].tree;
       P->target_owner = s;
     }
-    if (cp->mortar) PetscCall(SlaveSurface_Private(c, i, &model->bodies[P->A]->mesh, cp->surface, P));
+    if (cp->mortar && cat->lean) P->mortar = PETSC_TRUE; /* the weights are rank 0's (FcContactPairsShed) */
+    else if (cp->mortar) PetscCall(SlaveSurface_Private(c, i, &model->bodies[P->A]->mesh, cp->surface, P));
   }
   PetscFunctionReturn(0);
 }
@@ -854,6 +856,49 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
   PetscFunctionReturn(0);
 }
 
+/* Set S (of body B, partitioned: n2d, rs, re) on this rank: what it owns of it (a target surface's
+ * corner nodes and the faces whose corner 0 it owns; a point set's points), and on a rank other
+ * than 0 the whole lists freed (FcContactPairsShed). */
+static PetscErrorCode SetShed_Private(Set_Private *S, FcBody B, const PetscInt *n2d, PetscInt rs, PetscInt re, PetscMPIInt rank)
+{
+  const PetscInt m = S->target ? 3 * S->n : S->n;
+  PetscInt       n = 0;
+  PetscBool     *mine;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(FcBodyNNodes(B) + 1, &mine));
+  for (PetscInt j = 0; j < m; j++) mine[S->idx[j]] = (PetscBool)(n2d[3 * S->idx[j]] >= rs && n2d[3 * S->idx[j]] < re);
+  for (PetscInt j = 0; j < m; j++) n += mine[S->idx[j]];
+  S->shed = PETSC_TRUE;
+  if (!S->target) { /* points: a rank other than 0 keeps its own (RanksPoints reads no other) */
+    PetscInt k = 0;
+    for (PetscInt j = 0; j < S->n && rank; j++)
+      if (mine[S->idx[j]]) S->idx[k++] = S->idx[j];
+    if (rank) S->n = k;
+    PetscCall(PetscFree(mine));
+    PetscFunctionReturn(0);
+  }
+  S->nof = 0;
+  for (PetscInt t = 0; t < S->n; t++) S->nof += mine[S->idx[3 * t]];
+  PetscCall(PetscMalloc2(n + 1, &S->own, 4 * S->nof + 1, &S->of));
+  S->nown = 0;
+  for (PetscInt j = 0; j < m; j++)
+    if (mine[S->idx[j]]) S->own[S->nown++] = S->idx[j];
+  PetscCall(PetscSortRemoveDupsInt(&S->nown, S->own));
+  for (PetscInt t = 0, k = 0; t < S->n; t++) {
+    if (!mine[S->idx[3 * t]]) continue;
+    S->of[4 * k] = t;
+    for (int c = 0; c < 3; c++) S->of[4 * k + 1 + c] = S->idx[3 * t + c];
+    k++;
+  }
+  PetscCall(PetscFree(mine));
+  if (!rank) PetscFunctionReturn(0); /* rank 0 keeps the whole surface: it builds the list, runs the mortar weights and the twins */
+  PetscCall(PetscFree(S->idx));
+  PetscCall(FcAABBTreeDestroy(&S->tree));
+  S->tree = NULL;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactPairsShed(const FcModel *model, FcPairCatalog cat, PetscMPIInt rank, PetscInt npairs, FcContactPair *pairs)
 {
   PetscFunctionBegin;
@@ -861,34 +906,12 @@ PetscErrorCode FcContactPairsShed(const FcModel *model, FcPairCatalog cat, Petsc
     Set_Private    *S = &cat->set[s];
     FcBody          B = model->bodies[S->body];
     const PetscInt *n2d, *d2n;
-    PetscInt        rs, re, n = 0;
-    PetscBool      *mine;
-    if (!S->target || !S->tree || S->shed) continue;
+    PetscInt        rs, re;
+    if ((S->target && !S->tree) || S->shed) continue;
     PetscCall(FcBodyDofMaps(B, &n2d, &d2n, &rs, &re));
-    if (!n2d) continue; /* a body every rank holds whole (rigid) */
-    PetscCall(PetscCalloc1(FcBodyNNodes(B) + 1, &mine));
-    for (PetscInt j = 0; j < 3 * S->n; j++) mine[S->idx[j]] = (PetscBool)(n2d[3 * S->idx[j]] >= rs && n2d[3 * S->idx[j]] < re);
-    for (PetscInt j = 0; j < 3 * S->n; j++) n += mine[S->idx[j]];
-    S->nof = 0;
-    for (PetscInt t = 0; t < S->n; t++) S->nof += mine[S->idx[3 * t]];
-    PetscCall(PetscMalloc2(n + 1, &S->own, 4 * S->nof + 1, &S->of));
-    S->nown = 0;
-    for (PetscInt j = 0; j < 3 * S->n; j++)
-      if (mine[S->idx[j]]) S->own[S->nown++] = S->idx[j];
-    PetscCall(PetscSortRemoveDupsInt(&S->nown, S->own));
-    for (PetscInt t = 0, k = 0; t < S->n; t++) {
-      if (!mine[S->idx[3 * t]]) continue;
-      S->of[4 * k] = t;
-      for (int c = 0; c < 3; c++) S->of[4 * k + 1 + c] = S->idx[3 * t + c];
-      k++;
-    }
-    PetscCall(PetscFree(mine));
-    S->shed = PETSC_TRUE;
-    if (!rank) continue; /* rank 0 keeps the whole surface: it builds the list, runs the mortar weights and the twins */
-    PetscCall(PetscFree(S->idx));
-    PetscCall(FcAABBTreeDestroy(&S->tree));
-    S->tree = NULL;
+    if (n2d) PetscCall(SetShed_Private(S, B, n2d, rs, re, rank)); /* else a body every rank holds whole (rigid) */
   }
+  cat->lean = (PetscBool)(rank != 0);
   for (PetscInt p = 0; p < npairs; p++) { /* the passes made so far point at the sets */
     FcContactPair *P = &pairs[p];
     if (P->ntri && cat->set[P->target_owner].shed && rank) {
@@ -896,6 +919,12 @@ PetscErrorCode FcContactPairsShed(const FcModel *model, FcPairCatalog cat, Petsc
       P->tree = NULL;
     }
     if (P->reverse && !P->tree) PetscCall(PetscFree(P->twin));
+    if (P->mortar && rank) PetscCall(FcMortarSlaveDestroy(&P->slave));
+  }
+  for (PetscInt p = 0; p < npairs && rank; p++) { /* their points: the set's own (Set_Private has no index of its pass) */
+    FcContactPair *P = &pairs[p];
+    for (PetscInt s = 0; s < cat->nsets; s++)
+      if (!cat->set[s].target && cat->set[s].idx == P->points) P->npoints = cat->set[s].n;
   }
   PetscFunctionReturn(0);
 }
