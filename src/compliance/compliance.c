@@ -159,13 +159,11 @@ PetscErrorCode FcComplianceSetParticipating(FcCompliance c, PetscBool *const mar
     FcBody         body = model->bodies[b];
     PetscBool     *free_;
     PetscInt       n  = 0;
-    const PetscInt nd = FcBodyNDof(body), *bc, nbc = FcBodyConstrained(body, &bc), *n2d, *d2n;
-    PetscInt       rs, re;
+    const PetscInt nd = FcBodyNDof(body);
     if (!nd || !mark[b]) continue;
     PetscCall(PetscMalloc1(nd, &free_));
-    for (PetscInt i = 0; i < nd; i++) free_[i] = mark[b][i];
-    PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rs, &re)); /* several ranks: bc in the distributed numbering */
-    for (PetscInt i = 0; i < nbc; i++) free_[d2n ? d2n[bc[i]] : bc[i]] = PETSC_FALSE;
+    PetscCall(FcBodyConstrainedMask(body, free_)); /* several ranks: every rank's constrained DoFs */
+    for (PetscInt i = 0; i < nd; i++) free_[i] = (PetscBool)(mark[b][i] && !free_[i]);
     for (PetscInt i = 0; i < nd; i++) n += free_[i];
     c->ns[b] = n;
     if (n) {

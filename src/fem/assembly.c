@@ -637,11 +637,13 @@ PetscErrorCode FcAssemblyTrim(FcMesh *mesh, Vec u)
     PetscCall(PetscFree(mesh->groups[i].nodes));
     PetscCall(PetscFree(mesh->groups[i].faces));
     PetscCall(PetscFree(mesh->groups[i].elems));
+    PetscCall(PetscFree(mesh->groups[i].faces_at));
   }
   PetscCall(PetscFree(mesh->groups));
   mesh->ngroups = 0;
   PetscCall(PetscFree(mesh->bfaces));
   PetscCall(PetscFree(mesh->bface_elem));
+  PetscCall(PetscFree(mesh->gface));
   mesh->nbfaces = 0;
   PetscCall(PetscFree(mesh->X));
   PetscCall(PetscFree(mesh->node_id));

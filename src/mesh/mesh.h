@@ -20,6 +20,7 @@ typedef struct {
   /* A rank's part of a distributed mesh (FcMesh.parted): the whole group's counts (the lists
    * above are the part's, in its local numbering); 0 in a whole mesh (FcMeshGroupNFacesAll). */
   PetscInt nnodes_all, nfaces_all, nelems_all;
+  PetscInt *faces_at; /* a part: each face's place in the whole group's list (NULL in a whole mesh) */
 } FcMeshGroup;
 
 /* The whole group's counts, in a part as in a whole mesh. */
@@ -74,11 +75,15 @@ typedef struct {
    * elements with a node it owns and their nodes, boundary faces and groups, numbered locally
    * (gnode, gelem as above). Set on every rank of such a run. */
   PetscBool parted;
+  PetscInt  nbfaces_all; /* a part: the whole mesh's boundary faces (FcMeshNBFacesAll) */
+  PetscInt *gface;       /* a part: the whole mesh's index of each boundary face (a contact
+                            surface's faces keep their whole order: src/model/contact_pairs.c) */
 } FcMesh;
 
 /* The whole mesh's counts, of a trimmed mesh as of a whole one. */
 static inline PetscInt FcMeshNNodesAll(const FcMesh *m) { return m->nnodes_all > m->nnodes ? m->nnodes_all : m->nnodes; }
 static inline PetscInt FcMeshNElemsAll(const FcMesh *m) { return m->nelems_all > m->nelems ? m->nelems_all : m->nelems; }
+static inline PetscInt FcMeshNBFacesAll(const FcMesh *m) { return m->nbfaces_all > m->nbfaces ? m->nbfaces_all : m->nbfaces; }
 
 /* How a .geo script is meshed (doc/mesh.md, "The sandbox"): in a sandboxed child process, at
  * most `timeout` seconds. Set from fcsim's own command line (src/fcsim.c) and never from a case:

@@ -25,8 +25,9 @@ PetscErrorCode FcMeshShareHeader_Private(FcMesh *mesh)
     mesh->nnodes_all = n[1];
     mesh->nelems_all = n[2];
     mesh->npe        = n[3];
-    mesh->npf        = n[5];
-    mesh->ngroups    = ng;
+    mesh->npf         = n[5];
+    mesh->nbfaces_all = n[4];
+    mesh->ngroups     = ng;
   }
   PetscCall(FcMeshShareGroupHeads_Private(mesh, rank, ng, PETSC_TRUE));
   mesh->parted = PETSC_TRUE;
@@ -73,7 +74,7 @@ static PetscErrorCode CutPart_Private(
   P->hdr[2] = nbf;
   P->hdr[3] = hi - lo;
   P->hdr[4] = z - a;
-  P->ni     = 3 * k + ne * (npe + 2) + nbf * (npf + 1) + (hi - lo) + (z - a);
+  P->ni     = 3 * k + ne * (npe + 2) + nbf * (npf + 2) + (hi - lo) + (z - a);
   for (PetscInt i = 0; i < ng; i++) {
     const FcMeshGroup *g    = &mesh->groups[i];
     PetscInt           c[3] = {0, 0, 0};
@@ -81,7 +82,7 @@ static PetscErrorCode CutPart_Private(
     for (PetscInt j = 0; j < g->nfaces; j++) c[1] += fmap[g->faces[j]] >= 0;
     for (PetscInt j = 0; j < g->nelems; j++) c[2] += emap[g->elems[j]] >= 0;
     for (int t = 0; t < 3; t++) P->hdr[5 + 3 * i + t] = c[t];
-    P->ni += c[0] + c[1] + c[2];
+    P->ni += c[0] + 2 * c[1] + c[2]; /* the faces with their places in the whole group's list */
   }
   P->nr = 3 * k;
   PetscCall(PetscMalloc2(P->ni + 1, &P->iv, P->nr + 1, &P->rv));
@@ -100,18 +101,21 @@ static PetscErrorCode CutPart_Private(
       P->iv[w + ne * (npe + 1) + emap[e]] = e;
     }
   w += ne * (npe + 2);
-  for (PetscInt f = 0; f < mesh->nbfaces; f++) /* bfaces, bface_elem */
+  for (PetscInt f = 0; f < mesh->nbfaces; f++) /* bfaces, bface_elem, gface */
     if (fmap[f] >= 0) {
       for (PetscInt j = 0; j < npf; j++) P->iv[w + fmap[f] * npf + j] = nmap[mesh->bfaces[f * npf + j]];
-      P->iv[w + nbf * npf + fmap[f]] = emap[mesh->bface_elem[f]];
+      P->iv[w + nbf * npf + fmap[f]]       = emap[mesh->bface_elem[f]];
+      P->iv[w + nbf * (npf + 1) + fmap[f]] = f;
     }
-  w += nbf * (npf + 1);
+  w += nbf * (npf + 2);
   for (PetscInt i = 0; i < ng; i++) { /* the groups' lists, local and increasing as the whole ones */
     const FcMeshGroup *g = &mesh->groups[i];
     for (PetscInt j = 0; j < g->nnodes; j++)
       if (nmap[g->nodes[j]] >= 0) P->iv[w++] = nmap[g->nodes[j]];
     for (PetscInt j = 0; j < g->nfaces; j++)
       if (fmap[g->faces[j]] >= 0) P->iv[w++] = fmap[g->faces[j]];
+    for (PetscInt j = 0; j < g->nfaces; j++)
+      if (fmap[g->faces[j]] >= 0) P->iv[w++] = j; /* faces_at */
     for (PetscInt j = 0; j < g->nelems; j++)
       if (emap[g->elems[j]] >= 0) P->iv[w++] = emap[g->elems[j]];
   }
@@ -152,7 +156,8 @@ static PetscErrorCode UsePart_Private(FcMesh *mesh, const Part *P)
   iv += ne * (npe + 2);
   PetscCall(AllocCopy_Private(nbf * npf, iv, &mesh->bfaces));
   PetscCall(AllocCopy_Private(nbf, iv + nbf * npf, &mesh->bface_elem));
-  iv += nbf * (npf + 1);
+  PetscCall(AllocCopy_Private(nbf, iv + nbf * (npf + 1), &mesh->gface));
+  iv += nbf * (npf + 2);
   for (PetscInt i = 0; i < mesh->ngroups; i++) {
     FcMeshGroup *g = &mesh->groups[i];
     g->nnodes      = P->hdr[5 + 3 * i];
@@ -162,6 +167,8 @@ static PetscErrorCode UsePart_Private(FcMesh *mesh, const Part *P)
     if (g->nnodes) PetscCall(AllocCopy_Private(g->nnodes, iv, &g->nodes));
     iv += g->nnodes;
     if (g->nfaces) PetscCall(AllocCopy_Private(g->nfaces, iv, &g->faces));
+    iv += g->nfaces;
+    if (g->nfaces) PetscCall(AllocCopy_Private(g->nfaces, iv, &g->faces_at));
     iv += g->nfaces;
     if (g->nelems) PetscCall(AllocCopy_Private(g->nelems, iv, &g->elems));
     iv += g->nelems;

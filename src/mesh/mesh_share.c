@@ -4,8 +4,9 @@
  * Before, every rank opened Gmsh on the same file: N parses of a .msh, N sandboxed meshings of a
  * .geo (up to three per file: the case's volume list, the size estimate, the load), each with
  * Gmsh's own model in memory at once, N times the CPU, competing for the cores the run is given.
- * The mesh is still replicated once read (every rank holds the FcMesh); this is the first half
- * of a partitioned read, where rank 0 would send each rank its part only.
+ * Here the whole mesh goes to every rank: what every rank holds whole (a rigid body's mesh shape).
+ * A deformable body's mesh on several ranks is distributed instead: the other ranks receive its
+ * header here and their part only (mesh_part.c).
  *
  * Every entry point is collective on PETSC_COMM_WORLD: every rank calls it, in the same order
  * (the case is read and the bodies loaded on every rank). Rank 0's error (an input error it

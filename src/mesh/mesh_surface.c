@@ -246,6 +246,7 @@ PetscErrorCode FcMeshDestroy(FcMesh *mesh)
     PetscCall(PetscFree(mesh->groups[i].nodes));
     PetscCall(PetscFree(mesh->groups[i].faces));
     PetscCall(PetscFree(mesh->groups[i].elems));
+    PetscCall(PetscFree(mesh->groups[i].faces_at));
   }
   PetscCall(PetscFree(mesh->groups));
   PetscCall(PetscFree(mesh->X));
@@ -258,6 +259,7 @@ PetscErrorCode FcMeshDestroy(FcMesh *mesh)
   PetscCall(PetscFree2(mesh->part_own, mesh->part_block));
   PetscCall(PetscFree(mesh->gnode));
   PetscCall(PetscFree(mesh->gelem));
+  PetscCall(PetscFree(mesh->gface));
   PetscCall(PetscMemzero(mesh, sizeof *mesh));
   PetscFunctionReturn(0);
 }

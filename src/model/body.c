@@ -249,13 +249,26 @@ PetscErrorCode FcBodySetChordTangent(FcBody b, PetscBool on)
 PetscErrorCode FcBodyDofMaps(FcBody b, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rstart, PetscInt *rend)
 {
   PetscFunctionBegin;
-  PetscCheck(
-    !b->mesh.gnode, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Body %s: its mesh is trimmed on this rank (FcBodyTrimMesh): no whole DoF maps", b->name);
+  PetscCheck(!b->mesh.gnode || b->part_n2d, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+    "Body %s: its mesh is trimmed on this rank (FcBodyTrimMesh): no whole DoF maps", b->name);
   *n2d    = b->part_n2d;
   *d2n    = b->part_d2n;
   *rstart = 0;
   *rend   = b->ndof;
   if (b->part_n2d) PetscCall(VecGetOwnershipRange(b->u, rstart, rend));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FcBodyConstrainedMask(FcBody b, PetscBool mask[])
+{
+  const PetscInt *bc, nbc = FcBodyConstrained(b, &bc), *n2d, *d2n;
+  PetscInt        rs, re;
+
+  PetscFunctionBegin;
+  PetscCall(FcBodyDofMaps(b, &n2d, &d2n, &rs, &re));
+  for (PetscInt i = 0; i < b->ndof; i++) mask[i] = PETSC_FALSE;
+  for (PetscInt i = 0; i < nbc; i++) mask[d2n ? d2n[bc[i]] : bc[i]] = PETSC_TRUE;
+  if (b->mesh.parted) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, mask, (PetscMPIInt)b->ndof, MPIU_BOOL, MPI_LOR, PETSC_COMM_WORLD));
   PetscFunctionReturn(0);
 }
 

@@ -1210,12 +1210,13 @@ static PetscErrorCode CreateVectors_Private(FcBody b, Deformable *d)
 }
 
 /* Whether this run distributes the meshes (doc/mpi.md "The distributed set-up"): several ranks
- * and no contact (the contact step reads whole meshes on every rank). */
+ * (with contact too: a rank's contact catalogue is made from its part, src/model/contact_pairs.c). */
 static PetscBool Parted_Private(const FcCase *c)
 {
   PetscMPIInt size = 1;
+  (void)c;
   if (MPI_Comm_size(PETSC_COMM_WORLD, &size)) return PETSC_FALSE;
-  return (PetscBool)(size > 1 && !c->ncontacts);
+  return (PetscBool)(size > 1);
 }
 
 /* A distributed mesh: a quantity of the whole mesh (its volume), computed by rank 0, which holds
@@ -1269,8 +1270,8 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
   b->ops.endstep          = EndStep_Deformable;
   b->ops.destroy          = Destroy_Deformable;
 
-  /* several ranks without contact: rank 0 alone holds the whole mesh, every other rank its part
-   * (doc/mpi.md "The distributed set-up"); with contact every rank holds it whole */
+  /* several ranks: rank 0 alone holds the whole mesh, every other rank its part (doc/mpi.md "The
+   * distributed set-up"), with contact too (its catalogue is made from the part) */
   if (Parted_Private(c)) PetscCall(FcMeshLoadVolumeParted(spec->mesh_file, spec->refine, spec->order, spec->mesh_volume, &b->mesh));
   else PetscCall(FcMeshLoadVolume(spec->mesh_file, spec->refine, spec->order, spec->mesh_volume, &b->mesh));
   PetscCall(FcMaterialCreate(&spec->material, &b->material));
@@ -1289,6 +1290,15 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
       b->part_n2d[k]              = 3 * b->mesh.part_perm[k / 3] + k % 3;
       b->part_d2n[b->part_n2d[k]] = k;
     }
+  } else if (b->mesh.gnode && c->ncontacts) { /* a part, with contact: the maps over the part's nodes, −1 elsewhere */
+    PetscCall(PetscMalloc2(b->ndof, &b->part_n2d, b->ndof, &b->part_d2n));
+    for (PetscInt k = 0; k < b->ndof; k++) b->part_n2d[k] = b->part_d2n[k] = -1;
+    for (PetscInt l = 0; l < b->mesh.nnodes; l++)
+      for (int cc = 0; cc < 3; cc++) {
+        const PetscInt k = 3 * b->mesh.gnode[l] + cc;
+        b->part_n2d[k]   = 3 * b->mesh.part_perm[l] + cc;
+        b->part_d2n[b->part_n2d[k]] = k;
+      }
   }
   PetscCall(FcAssemblyCreateMatrix(PETSC_COMM_WORLD, &b->mesh, &d->M));
   PetscCall(MatDuplicate(d->M, MAT_DO_NOT_COPY_VALUES, &d->K));

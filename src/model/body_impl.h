@@ -107,8 +107,9 @@ struct _p_FcBody {
   PetscReal rigid_c[3];               /* rigid bodies: the point the rotation is about (the centre
                                                  * of mass of a free body), reference coordinates */
   /* Several ranks (doc/mpi.md "Contact"): a partitioned body's DoF maps, mesh DoF k → distributed
-   * index n2d[k] and back (d2n), for the contact step's replicated H (mesh numbering); NULL when
-   * the two numberings are the same (one rank, a rigid body). */
+   * index n2d[k] and back (d2n), for the contact step's H (mesh numbering); NULL when the two
+   * numberings are the same (one rank, a rigid body). On a rank's part of a distributed mesh, in a
+   * case with contact: over the part's nodes, −1 elsewhere (O(DoFs) ints each: doc/mpi.md). */
   PetscInt              *part_n2d, *part_d2n;
   struct _FcRigidDevice *device; /* rigid bodies driven by a device log (motion "trajectory" or a
                                                  * coupling, doc/rigid.md §2d); NULL otherwise */

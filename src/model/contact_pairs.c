@@ -171,6 +171,26 @@ static PetscErrorCode SlaveSurface_Private(const FcCase *c, PetscInt i, const Fc
   PetscFunctionReturn(0);
 }
 
+/* Several ranks, a rank other than 0 (FcContactPairsShed, or a part of a distributed mesh): the
+ * mortar weights are rank 0's, so the pass makes no slave surface, after the same input check on
+ * the whole mesh's counts. */
+static PetscErrorCode SlaveCheck_Private(const FcCase *c, PetscInt i, const FcMesh *mesh, const char *key, FcContactPair *P)
+{
+  PetscInt nf = FcMeshNBFacesAll(mesh);
+  char     path[384];
+
+  PetscFunctionBegin;
+  ContactPath_Private(c, i, "surface", path, sizeof path);
+  if (key[0]) {
+    const FcMeshGroup *g;
+    PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
+    nf = FcMeshGroupNFacesAll(g);
+  }
+  FcCheckInput(nf > 0, c->file, path, "the mortar formulation needs contactor surface faces, and there are none");
+  P->mortar = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 /* The catalogue of every pass a case's contacts[] stand for (contact_pairs.h). A pass is never
  * stored until its bodies' boxes meet: what the catalogue keeps is per body (the contactor point
  * sets and target surfaces, shared by every pass made from the same body and group key, with
@@ -203,8 +223,69 @@ struct _n_FcPairCatalog {
                           * -2 - y its place in gb, -1 not in the entry */
   PetscInt     nsecond; /* second passes */
   PetscInt     nentries;
-  PetscBool    lean; /* a rank other than 0 after FcContactPairsShed: no mortar surfaces (rank 0's weights) */
+  PetscBool    lean;   /* a rank other than 0 after FcContactPairsShed: no mortar surfaces (rank 0's weights) */
+  PetscBool    parted; /* some body's mesh is distributed (FcMesh.parted): what needs a whole mesh is rank 0's, broadcast */
 };
+
+/* Set S of body B from a rank's part of its distributed mesh (FcMesh.parted, a rank other than 0;
+ * doc/mpi.md "Contact"), in the whole mesh's numbering (gnode), as FcContactPairsShed leaves the
+ * whole set on such a rank: a target surface's count of the whole surface's faces, the corner
+ * nodes this rank owns and the faces whose corner 0 it owns, each with its place in the whole
+ * surface (its place in the whole group's list, FcMeshGroup.faces_at, or the whole mesh's face
+ * index), no triangle list nor tree; a point set's points this rank owns. Every face with a corner
+ * the rank owns is in its part (its element has that node), so these are the whole set's. The
+ * input errors are the whole mesh's (the groups' whole sizes): every rank raises them alike. */
+static PetscErrorCode SetFromPart_Private(const FcCase *c, const char *path, FcBody B, const char *key, PetscBool target, Set_Private *S)
+{
+  const FcMesh      *mesh = &B->mesh;
+  const FcMeshGroup *g    = NULL;
+  const PetscInt    *n2d, *d2n;
+  PetscInt           rs, re, nf = mesh->nbfaces, nall = FcMeshNBFacesAll(mesh), *list = NULL, n = 0;
+  PetscBool         *mine;
+
+  PetscFunctionBegin;
+  if (key[0]) {
+    PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
+    nf   = g->nfaces;
+    nall = FcMeshGroupNFacesAll(g);
+  }
+  if (target) {
+    FcCheckInput(!key[0] || nall > 0, c->file, path, "surface group '%s' has no faces on the boundary of the mesh", key);
+    FcCheckInput(nall > 0, c->file, path, "the mesh %s has no boundary faces", mesh->file);
+  }
+  PetscCall(FcBodyDofMaps(B, &n2d, &d2n, &rs, &re));
+  PetscCall(PetscCalloc1(mesh->nnodes + 1, &mine));
+  for (PetscInt l = 0; l < mesh->nnodes; l++) mine[l] = (PetscBool)(n2d[3 * mesh->gnode[l]] >= rs && n2d[3 * mesh->gnode[l]] < re);
+  S->shed = PETSC_TRUE;
+  if (!target) {
+    if (key[0]) {
+      PetscCall(PetscMalloc1(g->nnodes + 1, &list));
+      for (PetscInt j = 0; j < g->nnodes; j++) list[n++] = g->nodes[j];
+    } else PetscCall(BoundaryNodes_Private(mesh, &n, &list));
+    S->n = 0;
+    PetscCall(PetscMalloc1(n + 1, &S->idx));
+    for (PetscInt j = 0; j < n; j++) /* local order is the whole mesh's: ascending */
+      if (mine[list[j]]) S->idx[S->n++] = mesh->gnode[list[j]];
+    PetscCall(PetscFree(list));
+    PetscCall(PetscFree(mine));
+    PetscFunctionReturn(0);
+  }
+  S->n = nall;
+  PetscCall(PetscMalloc2(3 * nf + 1, &S->own, 4 * nf + 1, &S->of));
+  for (PetscInt j = 0; j < nf; j++) {
+    const PetscInt  f = g ? g->faces[j] : j, *v = mesh->bfaces + f * mesh->npf;
+    const PetscBool any = (PetscBool)(mine[v[0]] || mine[v[1]] || mine[v[2]]);
+    for (int k = 0; k < 3 && any; k++)
+      if (mine[v[k]]) S->own[S->nown++] = mesh->gnode[v[k]];
+    if (!mine[v[0]]) continue;
+    S->of[4 * S->nof] = g ? g->faces_at[j] : mesh->gface[f];
+    for (int k = 0; k < 3; k++) S->of[4 * S->nof + 1 + k] = mesh->gnode[v[k]];
+    S->nof++;
+  }
+  PetscCall(PetscSortRemoveDupsInt(&S->nown, S->own));
+  PetscCall(PetscFree(mine));
+  PetscFunctionReturn(0);
+}
 
 /* The set of body `body` from group `key` (points; target: surface and tree), made on first use;
  * `path` names the case key for an input error. */
@@ -225,10 +306,22 @@ static PetscErrorCode SetGet_Private(const FcModel *model, FcPairCatalog cat, co
     cat->set = ns;
   }
   PetscCall(PetscMemzero(&T, sizeof T));
+  *s = cat->nsets;
+  S  = &cat->set[*s];
+  PetscCall(PetscMemzero(S, sizeof *S));
+  if (model->bodies[body]->mesh.gnode) { /* a rank's part of a distributed mesh: what it owns of the set */
+    PetscCall(SetFromPart_Private(model->c, path, model->bodies[body], key, target, S));
+    cat->nsets++;
+    S->body         = body;
+    S->key          = key;
+    S->target       = target;
+    S->next         = cat->head[body];
+    cat->head[body] = *s;
+    PetscFunctionReturn(0);
+  }
   if (target) PetscCall(TargetSurface_Private(model->c, path, &model->bodies[body]->mesh, key, &T));
   else PetscCall(ContactorPoints_Private(model->c, path, &model->bodies[body]->mesh, key, &T));
-  *s              = cat->nsets++;
-  S               = &cat->set[*s];
+  cat->nsets++;
   S->body         = body;
   S->key          = key;
   S->target       = target;
@@ -521,7 +614,7 @@ static PetscErrorCode PassMake_Private(const FcModel *model, FcPairCatalog cat, 
       P->tree         = cat->set[s].tree;
       P->target_owner = s;
     }
-    if (cp->mortar && cat->lean) P->mortar = PETSC_TRUE; /* the weights are rank 0's (FcContactPairsShed) */
+    if (cp->mortar && (cat->lean || model->bodies[P->A]->mesh.gnode)) PetscCall(SlaveCheck_Private(c, i, &model->bodies[P->A]->mesh, cp->surface, P));
     else if (cp->mortar) PetscCall(SlaveSurface_Private(c, i, &model->bodies[P->A]->mesh, cp->surface, P));
   }
   PetscFunctionReturn(0);
@@ -713,6 +806,11 @@ static PetscErrorCode Reference_Private(const FcModel *model, PetscReal ***X0)
   PetscCall(PetscCalloc1(model->nbodies, X0));
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody body = model->bodies[b];
+    if (body->mesh.gnode) { /* a rank's part of a distributed mesh (its boxes are rank 0's: FcContactPairsCreate) */
+      PetscCall(PetscMalloc1(3 * body->mesh.nnodes + 1, &(*X0)[b]));
+      PetscCall(PetscArraycpy((*X0)[b], body->mesh.X, 3 * body->mesh.nnodes));
+      continue;
+    }
     if (!body->mesh.nnodes) continue;
     if (body->placed) {
       PetscCall(PetscMalloc1(3 * body->mesh.nnodes, &(*X0)[b]));
@@ -726,7 +824,7 @@ static PetscErrorCode ReferenceFree_Private(const FcModel *model, PetscReal ***X
 {
   PetscFunctionBegin;
   for (PetscInt b = 0; *X0 && b < model->nbodies; b++)
-    if (model->bodies[b]->placed) PetscCall(PetscFree((*X0)[b]));
+    if (model->bodies[b]->placed || model->bodies[b]->mesh.gnode) PetscCall(PetscFree((*X0)[b]));
   PetscCall(PetscFree(*X0));
   PetscFunctionReturn(0);
 }
@@ -752,13 +850,33 @@ PetscErrorCode FcContactPairsCreate(const FcModel *model, FcPairCatalog *pcat, P
     cat->inflate[b] = 0;
     cat->target[b]  = PETSC_FALSE;
   }
+  for (PetscInt b = 0; b < nb; b++) cat->parted = (PetscBool)(cat->parted || model->bodies[b]->mesh.parted);
+  if (cat->parted) { /* the bodies' mean boundary edges are rank 0's, which holds the whole meshes */
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    for (PetscInt b = 0; b < nb && !rank; b++) cat->edge[b] = MeanEdge_Private(&model->bodies[b]->mesh);
+    PetscCallMPI(MPI_Bcast(cat->edge, (PetscMPIInt)nb, MPIU_REAL, 0, PETSC_COMM_WORLD));
+    cat->lean = (PetscBool)(rank != 0);
+  }
   PetscCall(CatalogEntries_Private(model, cat));
   PetscCall(CatalogPasses_Private(model, cat));
   /* the passes whose bodies' boxes meet in the reference configuration: the twins of two bodies
-   * whose boxes do not meet are none, and such bodies cannot overlap at t = 0 */
+   * whose boxes do not meet are none, and such bodies cannot overlap at t = 0 (distributed meshes:
+   * rank 0's boxes, broadcast) */
   PetscCall(Reference_Private(model, &X0));
-  Boxes_Private(model, cat, X0, cat->box0);
-  rc = FcContactPairsUpdate(model, cat, X0, npairs, pairs);
+  if (cat->parted) {
+    PetscReal *raw;
+    PetscCall(PetscMalloc1(6 * nb + 1, &raw));
+    RawBoxes_Private(model, X0, raw);
+    PetscCallMPI(MPI_Bcast(raw, (PetscMPIInt)(6 * nb), MPIU_REAL, 0, PETSC_COMM_WORLD));
+    PetscCall(PetscArraycpy(cat->box0, raw, 6 * nb));
+    Inflate_Private(model, cat, X0, cat->box0);
+    rc = FcContactPairsUpdateBoxes(model, cat, raw, X0, NULL, npairs, pairs);
+    PetscCall(PetscFree(raw));
+  } else {
+    Boxes_Private(model, cat, X0, cat->box0);
+    rc = FcContactPairsUpdate(model, cat, X0, npairs, pairs);
+  }
   if (!rc) rc = FcContactPairsCheckOverlap(model, *npairs, *pairs);
   PetscCall(ReferenceFree_Private(model, &X0));
   PetscCall(rc);
@@ -779,13 +897,15 @@ PetscErrorCode FcContactPairsMark(const FcModel *model, FcPairCatalog cat, Petsc
   for (PetscInt s = 0; s < cat->nsets; s++) {
     const Set_Private *S = &cat->set[s];
     FcBody             B = model->bodies[S->body];
-    if (!mark[S->body] || (S->target && B->ops.pointjacobian)) continue;
+    if (!mark[S->body] || (S->target && B->ops.pointjacobian) || (S->target && !S->idx)) continue; /* a part's: rank 0's broadcast below */
     for (PetscInt i = 0; i < (S->target ? 3 * S->n : S->n); i++)
       for (int k = 0; k < 3; k++) mark[S->body][3 * S->idx[i] + k] = PETSC_TRUE;
   }
   for (PetscInt b = 0; b < model->nbodies; b++)
     if (mark[b] && cat->target[b] && model->bodies[b]->ops.pointjacobian)
       for (PetscInt i = 0; i < model->bodies[b]->ndof; i++) mark[b][i] = PETSC_TRUE;
+  for (PetscInt b = 0; b < model->nbodies && cat->parted; b++) /* distributed meshes: rank 0's, which holds the whole sets */
+    if (mark[b]) PetscCallMPI(MPI_Bcast(mark[b], (PetscMPIInt)model->bodies[b]->ndof, MPIU_BOOL, 0, PETSC_COMM_WORLD));
   PetscFunctionReturn(0);
 }
 
@@ -794,9 +914,14 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
   const FcCase *c      = model->c;
   PetscReal     gworst = 0; /* the deepest penetration beyond its pair's tolerance, of all pairs */
   PetscInt      gp = -1, gat = -1;
+  PetscBool     parted = PETSC_FALSE;
+  PetscMPIInt   rank   = 0;
+  double        w[6]   = {-1, 0, 0, 0, 0, 0}; /* rank 0's verdict on distributed meshes: pass, depth, node tag, place */
 
   PetscFunctionBegin;
-  for (PetscInt p = 0; p < npairs; p++) {
+  for (PetscInt b = 0; b < model->nbodies; b++) parted = (PetscBool)(parted || model->bodies[b]->mesh.parted);
+  if (parted) PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  for (PetscInt p = 0; p < npairs && !rank; p++) {
     const FcContactPair *P = &pairs[p];
     FcBody               A = model->bodies[P->A], B = model->bodies[P->B];
     PetscReal            worst = 0, *XB = NULL;
@@ -839,19 +964,22 @@ PetscErrorCode FcContactPairsCheckOverlap(const FcModel *model, PetscInt npairs,
       gat    = at;
     }
   }
-  if (gp >= 0) {
-    const FcContactPair *P = &pairs[gp];
+  if (gp >= 0 && !rank) {
+    const FcMesh *mA = &model->bodies[pairs[gp].A]->mesh;
+    w[0]             = (double)gp;
+    w[1]             = (double)gworst;
+    w[2]             = (double)mA->node_id[gat];
+    for (int k = 0; k < 3; k++) w[3 + k] = (double)mA->X[3 * gat + k];
+  }
+  if (parted) PetscCallMPI(MPI_Bcast(w, 6, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
+  if (w[0] >= 0) {
+    const FcContactPair *P = &pairs[(PetscInt)w[0]];
     FcBody               A = model->bodies[P->A], B = model->bodies[P->B];
-    const PetscReal      worst = gworst;
-    const PetscInt       at    = gat;
-    {
-      char path[64];
-      snprintf(path, sizeof path, "contacts[%d]", (int)FcCaseContactEntryOf(c, P->casepair));
-      return FcInputError(c->file, path,
-        "bodies \"%s\" and \"%s\" overlap at t = 0: largest penetration %g m (node %d of \"%s\" at (%g, %g, %g)); the initial configuration must not overlap",
-        A->name, B->name, (double)-worst, (int)A->mesh.node_id[at], A->name, (double)A->mesh.X[3 * at], (double)A->mesh.X[3 * at + 1],
-        (double)A->mesh.X[3 * at + 2]);
-    }
+    char                 path[64];
+    snprintf(path, sizeof path, "contacts[%d]", (int)FcCaseContactEntryOf(c, P->casepair));
+    return FcInputError(c->file, path,
+      "bodies \"%s\" and \"%s\" overlap at t = 0: largest penetration %g m (node %d of \"%s\" at (%g, %g, %g)); the initial configuration must not overlap",
+      A->name, B->name, -w[1], (int)w[2], A->name, w[3], w[4], w[5]);
   }
   PetscFunctionReturn(0);
 }
@@ -866,7 +994,7 @@ static PetscErrorCode SetShed_Private(Set_Private *S, FcBody B, const PetscInt *
   PetscBool     *mine;
 
   PetscFunctionBegin;
-  PetscCall(PetscCalloc1(FcBodyNNodes(B) + 1, &mine));
+  PetscCall(PetscCalloc1(FcBodyNDof(B) / 3 + 1, &mine));
   for (PetscInt j = 0; j < m; j++) mine[S->idx[j]] = (PetscBool)(n2d[3 * S->idx[j]] >= rs && n2d[3 * S->idx[j]] < re);
   for (PetscInt j = 0; j < m; j++) n += mine[S->idx[j]];
   S->shed = PETSC_TRUE;

@@ -308,9 +308,10 @@ static PetscErrorCode ProbePicks_Private(FcModel *m)
 
 /* Several ranks (issue 29, doc/mpi.md "Meshes on several ranks"): once the bodies and probes are
  * set up, a rank other than 0 keeps of each deformable body only the part of its mesh its steps
- * read (FcBodyTrimMesh), in a case without contact. With contact every mesh stays whole: the
- * contact step reads the current nodes of every body with nodes on every rank (its detection's
- * copies, src/step/contact_step.c), also of a body in no pair. The probes read their DoFs through
+ * read (FcBodyTrimMesh), in a case without contact. With contact a rank keeps its part as received
+ * (FcMeshSendParts: the elements with a node it owns): its contact catalogue and the contact step's
+ * DoF maps are made from the part's boundary faces and groups (src/model/contact_pairs.c
+ * SetFromPart_Private), which the trim would drop. The probes read their DoFs through
  * their picks (made above); their node lists pointed into the mesh's groups, which go. */
 static PetscErrorCode TrimMeshes_Private(FcModel *m)
 {

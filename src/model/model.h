@@ -220,6 +220,9 @@ PetscErrorCode FcBodySetChordTangent(FcBody b, PetscBool on);
  * k, d2n its inverse, [rstart, rend) this rank's rows; n2d = d2n = NULL when the numberings are
  * the same (one rank, a body whose vectors are sequential), rows [0, ndof). */
 PetscErrorCode FcBodyDofMaps(FcBody b, const PetscInt **n2d, const PetscInt **d2n, PetscInt *rstart, PetscInt *rend);
+/* mask[k] (ndof entries, the mesh's numbering): whether DoF k is constrained, on every rank; a
+ * distributed mesh's ranks each know their own (FcBodyConstrained), combined here (collective then). */
+PetscErrorCode FcBodyConstrainedMask(FcBody b, PetscBool mask[]);
 /* The displacement at the current Newton iterate, whose nodes x = X + u contact detection reads
  * (a deformable body's ops.nodes; a rigid body's holds its joint coordinates): on several ranks it reads
  * the entries it needs through FcVecPick (src/step/contact_ghost.c) instead of the whole vector. */
@@ -241,7 +244,8 @@ PetscErrorCode FcBodyVonMises(FcBody b, PetscReal *vm);
 /* The same into vm, a vector of the whole mesh's elements (several ranks: FcComputeVonMisesVec). */
 PetscErrorCode FcBodyVonMisesVec(FcBody b, Vec vm);
 /* Several ranks, after the set-up (FcModelCreate): a rank other than 0 keeps of the body's mesh
- * only what its steps read (FcAssemblyTrim), in a case without contact; its whole DoF maps
+ * only what its steps read (FcAssemblyTrim), in a case without contact (with contact it keeps the
+ * part it received, FcMeshSendParts); its whole DoF maps
  * go too (FcBodyDofMaps then refuses). A no-op on one rank, on rank 0 and for a body without a
  * partitioned mesh. */
 PetscErrorCode FcBodyTrimMesh(FcBody b);

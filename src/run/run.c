@@ -38,7 +38,8 @@ static PetscErrorCode FinalDir_Private(const FcCase *c, const FcRunOptions *o, c
 }
 
 /* ---- several ranks (mpiexec -n N; doc/mpi.md) ----------------------------------------------
- * Every rank reads the case and meshes the bodies (a replicated mesh), assembles its share of the
+ * Every rank reads the case; rank 0 meshes the bodies and sends every other rank its part of each
+ * deformable body's mesh (src/mesh/mesh_part.c); each rank assembles its share of the
  * elements into the distributed matrices and vectors, and factors with MUMPS in parallel; rank 0
  * alone checks, creates and commits the output folder; every rank writes run.h5 with the others
  * (collective HDF5, each a block of its rows), rank 0 the other files, from vectors gathered to it

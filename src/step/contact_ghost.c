@@ -34,9 +34,10 @@ static PetscErrorCode Split_Private(FcBody body, const PetscInt **n2d, const Pet
   PetscFunctionReturn(0);
 }
 
-/* After FcVecPickRead: x = X + u at the picked mesh DoFs (ops.nodes' addition), and the count of
- * those another rank owns (what this rank received). */
-static PetscErrorCode Fill_Private(FcBody body, const FcVecPick *pk, PetscReal *x, PetscInt64 *recv)
+/* After FcVecPickRead: x = X + u at the picked mesh DoFs (ops.nodes' addition; X the mesh's, or xr
+ * in the pick's order when given: a part's), and the count of those another rank owns (what this
+ * rank received). */
+static PetscErrorCode Fill_Private(FcBody body, const FcVecPick *pk, const PetscReal *xr, PetscReal *x, PetscInt64 *recv)
 {
   const PetscReal *X = FcBodyFieldMesh(body)->X;
   const PetscInt  *n2d, *d2n;
@@ -47,7 +48,7 @@ static PetscErrorCode Fill_Private(FcBody body, const FcVecPick *pk, PetscReal *
   PetscCall(Split_Private(body, &n2d, &d2n, &rs, &re, &split));
   for (PetscInt i = 0; i < pk->n; i++) {
     const PetscInt k = pk->dof[i];
-    x[k]             = X[k] + pk->val[i];
+    x[k]             = (xr ? xr[i] : X[k]) + pk->val[i];
     *recv += (n2d[k] < rs || n2d[k] >= re);
   }
   PetscFunctionReturn(0);
@@ -78,6 +79,32 @@ static PetscErrorCode NodeDofs_Private(PetscInt *n, PetscInt nodes[], PetscInt *
   PetscFunctionReturn(0);
 }
 
+/* Body b's reference places as a vector of this rank's own rows (the mesh's X at the nodes it owns,
+ * FcMesh.part_own: the whole mesh's node, found in a part by gnode): the X of x = X + u at its own
+ * nodes (FcContactStepGhostPlaces_Private), and on a part the corners' X it reads from their
+ * owners (PrevCorners_Private). */
+static PetscErrorCode Reference_Private(FcContactStep cs, PetscInt b)
+{
+  FcBody          body = cs->model->bodies[b];
+  const FcMesh   *mesh = FcBodyFieldMesh(body);
+  const PetscInt *n2d, *d2n;
+  PetscInt        rs, re;
+  PetscScalar    *x;
+
+  PetscFunctionBegin;
+  PetscCall(FcBodyDofMaps(body, &n2d, &d2n, &rs, &re));
+  PetscCall(VecDuplicate(FcBodyUCurrent(body), &cs->gX[b]));
+  PetscCall(VecGetArray(cs->gX[b], &x));
+  for (PetscInt i = rs; i < re; i++) {
+    PetscInt node = mesh->part_own[(i - rs) / 3];
+    if (mesh->gnode) PetscCall(PetscFindInt(node, mesh->nnodes, mesh->gnode, &node)); /* gnode ascends */
+    PetscCheck(node >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "an owned node is not in this rank's part");
+    x[i - rs] = mesh->X[3 * node + (i - rs) % 3];
+  }
+  PetscCall(VecRestoreArray(cs->gX[b], &x));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FcContactStepGhostSetUp_Private(FcContactStep cs, PetscBool **mark)
 {
   FcModel    *model = cs->model;
@@ -87,18 +114,23 @@ PetscErrorCode FcContactStepGhostSetUp_Private(FcContactStep cs, PetscBool **mar
   if (!cs->gdx) PetscFunctionReturn(0); /* one rank */
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(PetscCalloc1(model->nbodies, &cs->spick));
+  PetscCall(PetscCalloc3(model->nbodies, &cs->gX, model->nbodies, &cs->gnrecv, model->nbodies, &cs->grecv));
   for (PetscInt b = 0; b < model->nbodies; b++) {
     FcBody          body = model->bodies[b];
     const PetscInt *n2d, *d2n;
-    PetscInt        rs, re, n = 0, *dof;
+    PetscInt        rs, re, n = 0, *dof, *didx;
     PetscBool       split = PETSC_FALSE;
     PetscCall(Split_Private(body, &n2d, &d2n, &rs, &re, &split));
     if (!cs->Xcur[b] || !split) continue; /* the same on every rank */
-    PetscCall(PetscMalloc1(FcBodyNDof(body) + 1, &dof));
+    PetscCall(PetscMalloc2(FcBodyNDof(body) + 1, &dof, FcBodyNDof(body) + 1, &didx));
     for (PetscInt k = 0; !rank && mark[b] && k < FcBodyNDof(body); k++)
-      if (mark[b][k]) dof[n++] = k;                                          /* rank 0: the contact surfaces' DoFs (whole nodes) */
-    PetscCall(FcVecPickCreate(FcBodyUCurrent(body), n, dof, &cs->spick[b])); /* collective */
-    PetscCall(PetscFree(dof));
+      if (mark[b][k]) {
+        didx[n]  = n2d[k];
+        dof[n++] = k; /* rank 0: the contact surfaces' DoFs (whole nodes) */
+      }
+    PetscCall(FcVecPickCreateAt(FcBodyUCurrent(body), n, dof, didx, &cs->spick[b])); /* collective */
+    PetscCall(PetscFree2(dof, didx));
+    PetscCall(Reference_Private(cs, b));
   }
   /* the target surfaces of partitioned bodies: what this rank owns of them; a rank other than 0
    * frees the whole surfaces (the faces in reach come from their owners: Nodes_Private) */
@@ -119,8 +151,13 @@ static PetscErrorCode QueriesFree_Private(FcContactStep cs)
 PetscErrorCode FcContactStepGhostDestroy_Private(FcContactStep cs)
 {
   PetscFunctionBegin;
-  for (PetscInt b = 0; cs->spick && b < cs->model->nbodies; b++) PetscCall(FcVecPickDestroy(&cs->spick[b]));
+  for (PetscInt b = 0; cs->spick && b < cs->model->nbodies; b++) {
+    PetscCall(FcVecPickDestroy(&cs->spick[b]));
+    PetscCall(VecDestroy(&cs->gX[b]));
+    PetscCall(PetscFree(cs->grecv[b]));
+  }
   PetscCall(PetscFree(cs->spick));
+  PetscCall(PetscFree3(cs->gX, cs->gnrecv, cs->grecv));
   for (PetscInt s = 0; s < cs->ngsurf; s++) {
     PetscCall(PetscFree(cs->gsurf[s].rf));
     PetscCall(PetscFree(cs->gsurf[s].wtri));
@@ -244,6 +281,30 @@ static PetscErrorCode Scales_Private(FcContactStep cs, PetscMPIInt rank)
   PetscFunctionReturn(0);
 }
 
+/* By the first of several ints (qsort, bsearch of records keyed by their first int). */
+static int CmpPair_Private(const void *a, const void *b)
+{
+  const PetscInt x = *(const PetscInt *)a, y = *(const PetscInt *)b;
+  return (x > y) - (x < y);
+}
+
+/* The distributed index of mesh DoF k of body b: the DoF maps' (a part's cover its nodes), else a
+ * node whose place this rank received at the last detection (its owner sent the index with it). */
+static PetscErrorCode Place_Private(FcContactStep cs, PetscInt b, PetscInt k, PetscInt *d)
+{
+  const PetscInt *n2d, *d2n, *hit;
+  PetscInt        rs, re, key[2] = {k / 3, 0};
+
+  PetscFunctionBegin;
+  PetscCall(FcBodyDofMaps(cs->model->bodies[b], &n2d, &d2n, &rs, &re));
+  *d = n2d[k];
+  if (*d >= 0) PetscFunctionReturn(0);
+  hit = cs->grecv[b] ? (const PetscInt *)bsearch(key, cs->grecv[b], (size_t)cs->gnrecv[b], 2 * sizeof(PetscInt), CmpPair_Private) : NULL;
+  PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "node %" PetscInt_FMT " of body %s: neither in this rank's part nor received", k / 3, FcBodyName(cs->model->bodies[b]));
+  *d = 3 * hit[1] + k % 3;
+  PetscFunctionReturn(0);
+}
+
 /* The kept points beyond the alarm need their previous triangle's corners at the current places
  * (FcContactStepRanksBoxes_Private): fetched from their owners (a VecScatter of those DoFs for this
  * correction; rank 0 holds them: the surfaces' nodes). Collective; nothing unless the alarm's
@@ -251,7 +312,8 @@ static PetscErrorCode Scales_Private(FcContactStep cs, PetscMPIInt rank)
 static PetscErrorCode PrevCorners_Private(FcContactStep cs, const FcContactPair *P, PetscInt np, const PetscInt pts[], const FcProximityOptions *opt)
 {
   FcBody      B = cs->model->bodies[P->B];
-  PetscInt    n = 0, *nodes, *dof;
+  PetscInt    n = 0, *nodes, *dof, *didx;
+  PetscReal  *xr = NULL;
   FcVecPick   pk;
   PetscMPIInt rank;
 
@@ -265,12 +327,21 @@ static PetscErrorCode PrevCorners_Private(FcContactStep cs, const FcContactPair 
       for (int c = 0; c < 3; c++) nodes[n++] = pr->nodes[c];
   }
   PetscCall(NodeDofs_Private(&n, nodes, &dof));
-  PetscCall(FcVecPickCreate(FcBodyUCurrent(B), 3 * n, dof, &pk));
+  PetscCall(PetscMalloc1(3 * n + 1, &didx));
+  for (PetscInt i = 0; i < 3 * n; i++) PetscCall(Place_Private(cs, P->B, dof[i], &didx[i]));
+  PetscCall(FcVecPickCreateAt(FcBodyUCurrent(B), 3 * n, dof, didx, &pk));
+  if (FcBodyFieldMesh(B)->parted) { /* a distributed mesh (collective): the corners' X from their owners too (x = X + u, the same addition) */
+    PetscCall(FcVecPickRead(&pk, cs->gX[P->B]));
+    PetscCall(PetscMalloc1(3 * n + 1, &xr));
+    PetscCall(PetscArraycpy(xr, pk.val, 3 * n));
+  }
   PetscCall(FcVecPickRead(&pk, FcBodyUCurrent(B)));
-  PetscCall(Fill_Private(B, &pk, cs->Xcur[P->B], &cs->drecv));
+  PetscCall(Fill_Private(B, &pk, xr, cs->Xcur[P->B], &cs->drecv));
   PetscCall(FcVecPickDestroy(&pk));
   PetscCall(PetscFree(nodes));
   PetscCall(PetscFree(dof));
+  PetscCall(PetscFree(didx));
+  PetscCall(PetscFree(xr));
   PetscFunctionReturn(0);
 }
 
@@ -362,7 +433,9 @@ static PetscErrorCode Send_Private(FcContactStep cs, PetscMPIInt r, PetscInt nk,
 
   PetscFunctionBegin;
   for (PetscInt b = 0; b < nb; b++) {
-    PetscInt at = -1;
+    PetscInt        at = -1, rs, re;
+    const PetscInt *n2d, *d2n;
+    PetscCall(FcBodyDofMaps(model->bodies[b], &n2d, &d2n, &rs, &re));
     for (PetscInt p = 0; p < cs->npairs; p++) {
       const FcContactPair *P  = &cs->pairs[p];
       const PetscReal     *ob = cs->gobox + 6 * ((size_t)r * nb + P->A), *X = cs->Xcur[b];
@@ -387,11 +460,12 @@ static PetscErrorCode Send_Private(FcContactStep cs, PetscMPIInt r, PetscInt nk,
         if (!in || mark[b][k]) continue;
         mark[b][k]  = PETSC_TRUE;
         iv[(*ni)++] = k;
+        iv[(*ni)++] = n2d[3 * k] / 3; /* its distributed index: a part may not map it (Place_Private) */
         iv[at]++;
         for (int d = 0; d < 3; d++) rv[(*nr)++] = X[3 * k + d];
       }
     }
-    for (PetscInt j = at + 1; at >= 0 && j < *ni; j++) mark[b][iv[j]] = PETSC_FALSE;
+    for (PetscInt j = at + 1; at >= 0 && j < *ni; j += 2) mark[b][iv[j]] = PETSC_FALSE;
   }
   PetscFunctionReturn(0);
 }
@@ -445,12 +519,6 @@ static PetscErrorCode SendFaces_Private(FcContactStep cs, PetscMPIInt r, PetscIn
   PetscFunctionReturn(0);
 }
 
-static int CmpFace_Private(const void *a, const void *b)
-{
-  const PetscInt x = *(const PetscInt *)a, y = *(const PetscInt *)b;
-  return (x > y) - (x < y);
-}
-
 /* What rank r received (riv: the places' entries, body ≥ 0, and the faces' entries, −1 − s < 0;
  * rrv: 3 reals per node): the places written into this rank's, the faces into each surface's
  * received list, sorted by their index in the surface. */
@@ -467,12 +535,22 @@ static PetscErrorCode Receive_Private(FcContactStep cs, PetscInt ti, const Petsc
       }
       S->nrf = 0;
     }
+    for (PetscInt b = 0; b < cs->model->nbodies; b++) {
+      if (pass && FcBodyFieldMesh(cs->model->bodies[b]) && FcBodyFieldMesh(cs->model->bodies[b])->gnode) {
+        PetscCall(PetscFree(cs->grecv[b]));
+        PetscCall(PetscMalloc1(2 * cs->gnrecv[b] + 1, &cs->grecv[b]));
+      }
+      cs->gnrecv[b] = 0;
+    }
     for (PetscInt i = 0, j = 0; i < ti;) {
       const PetscInt x = riv[i++], n = riv[i++];
-      if (x >= 0) { /* places of body x's nodes */
-        for (PetscInt q = 0; q < n; q++, i++)
+      if (x >= 0) { /* places of body x's nodes, each with its distributed index */
+        for (PetscInt q = 0; q < n; q++, i += 2) {
           for (int d = 0; d < 3; d++, j++)
             if (pass) cs->Xcur[x][3 * riv[i] + d] = rrv[j];
+          if (pass && cs->grecv[x]) PetscCall(PetscArraycpy(cs->grecv[x] + 2 * cs->gnrecv[x], riv + i, 2));
+          cs->gnrecv[x]++;
+        }
       } else { /* faces of surface −1 − x */
         FcGhostSurface *S = &cs->gsurf[-1 - x];
         if (pass) PetscCall(PetscArraycpy(S->rf + 4 * S->nrf, riv + i, 4 * n));
@@ -482,7 +560,9 @@ static PetscErrorCode Receive_Private(FcContactStep cs, PetscInt ti, const Petsc
     }
   }
   for (PetscInt s = 0; s < cs->ngsurf; s++)
-    if (cs->gsurf[s].nrf > 1) qsort(cs->gsurf[s].rf, (size_t)cs->gsurf[s].nrf, 4 * sizeof(PetscInt), CmpFace_Private);
+    if (cs->gsurf[s].nrf > 1) qsort(cs->gsurf[s].rf, (size_t)cs->gsurf[s].nrf, 4 * sizeof(PetscInt), CmpPair_Private);
+  for (PetscInt b = 0; b < cs->model->nbodies; b++)
+    if (cs->grecv[b] && cs->gnrecv[b] > 1) qsort(cs->grecv[b], (size_t)cs->gnrecv[b], 2 * sizeof(PetscInt), CmpPair_Private);
   PetscFunctionReturn(0);
 }
 
@@ -510,8 +590,8 @@ static PetscErrorCode Nodes_Private(FcContactStep cs)
     PetscCall(Ghosted_Private(cs, P, &g));
     if (!g) continue;
     PetscCall(Surface_Private(cs, P, &S));
-    cap += S->nown + 2 + 4 * S->nof;
-    if (!mark[P->B]) PetscCall(PetscCalloc1(FcBodyNNodes(model->bodies[P->B]), &mark[P->B]));
+    cap += 2 * S->nown + 2 + 4 * S->nof;
+    if (!mark[P->B]) PetscCall(PetscCalloc1(FcBodyNDof(model->bodies[P->B]) / 3 + 1, &mark[P->B]) /* whole nodes: a part's mesh holds fewer */);
     if (!fmark[P->target_owner]) PetscCall(PetscCalloc1(S->nof + 1, &fmark[P->target_owner]));
   }
   PetscCall(PetscMalloc6(size, &ci, size, &di, size, &cr, size, &dr, size, &rci, size, &rdi));
@@ -582,19 +662,20 @@ PetscErrorCode FcContactStepGhostPlaces_Private(FcContactStep cs)
     const PetscInt    *n2d, *d2n;
     PetscInt           rs, re;
     const PetscScalar *u;
-    const PetscReal   *X;
     PetscCall(Split_Private(body, &n2d, &d2n, &rs, &re, &split[b]));
     split[b] = (PetscBool)(split[b] && cs->Xcur[b]);
     refit[b] = (PetscBool)(!split[b] || !rank);
     if (cs->Xcur[b] && !split[b]) PetscCall(FcBodyNodes(body, cs->Xcur[b]));
     if (split[b]) {
-      X = FcBodyFieldMesh(body)->X;
+      const PetscScalar *X;
       for (PetscInt k = 0; k < FcBodyNDof(body); k++) cs->Xcur[b][k] = (PetscReal)NAN;
       PetscCall(VecGetArrayRead(FcBodyUCurrent(body), &u));
-      for (PetscInt i = rs; i < re; i++) cs->Xcur[b][d2n[i]] = X[d2n[i]] + u[i - rs]; /* ops.nodes' addition */
+      PetscCall(VecGetArrayRead(cs->gX[b], &X));
+      for (PetscInt i = rs; i < re; i++) cs->Xcur[b][d2n[i]] = X[i - rs] + u[i - rs]; /* ops.nodes' addition */
+      PetscCall(VecRestoreArrayRead(cs->gX[b], &X));
       PetscCall(VecRestoreArrayRead(FcBodyUCurrent(body), &u));
       PetscCall(FcVecPickRead(&cs->spick[b], FcBodyUCurrent(body))); /* rank 0: the surfaces' nodes */
-      PetscCall(Fill_Private(body, &cs->spick[b], cs->Xcur[b], &cs->drecv));
+      PetscCall(Fill_Private(body, &cs->spick[b], NULL, cs->Xcur[b], &cs->drecv));
     }
     PetscCall(OwnBox_Private(cs, b, &box[6 * b]));
     if (split[b]) PetscCall(PetscArraycpy(&mine[6 * ns++], &box[6 * b], 6));
@@ -747,27 +828,25 @@ static PetscErrorCode CheckGhost_Private(
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fc_contact_ranks_check_ghost", &check, NULL));
   if (!check) PetscFunctionReturn(0);
   PetscCall(FcBodyDofMaps(B, &n2d, &d2n, &rs, &re));
-  if (n2d) { /* the whole surface, which only rank 0 holds: broadcast once, for the check alone */
+  if (n2d) { /* the whole places, rank 0's (it holds the whole mesh), for the check alone */
     FcGhostSurface *S;
     PetscMPIInt     rank;
+    FcVecAll        u;
     PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-    PetscCall(Surface_Private(cs, P, &S));
+    PetscCall(PetscMalloc1(FcBodyNDof(B), &Xw));
+    PetscCall(FcVecRootBegin(FcBodyUCurrent(B), &u));
+    for (PetscInt i = 0; !rank && i < FcBodyNDof(B); i++) Xw[i] = FcBodyFieldMesh(B)->X[i] + u.a[i];
+    PetscCall(FcVecAllEnd(&u));
+    PetscCallMPI(MPI_Bcast(Xw, (PetscMPIInt)FcBodyNDof(B), MPIU_REAL, 0, PETSC_COMM_WORLD));
+    PetscCall(Surface_Private(cs, P, &S)); /* the whole surface, which only rank 0 holds: broadcast once */
     if (!S->wmade) {
       PetscCall(PetscMalloc1(3 * P->ntri, &S->wtri));
       if (!rank) PetscCall(PetscArraycpy(S->wtri, P->tri, 3 * P->ntri));
       PetscCallMPI(MPI_Bcast(S->wtri, (PetscMPIInt)(3 * P->ntri), MPIU_INT, 0, PETSC_COMM_WORLD));
-      if (rank) PetscCall(FcAABBTreeCreate(P->ntri, 3, S->wtri, FcBodyFieldMesh(B)->X, &S->wtree));
+      if (rank) PetscCall(FcAABBTreeCreate(P->ntri, 3, S->wtri, Xw, &S->wtree));
       S->wmade = PETSC_TRUE;
     }
     if (rank) tree = S->wtree;
-  }
-  if (n2d) { /* the whole u, for the check alone */
-    const PetscReal *X = FcBodyFieldMesh(B)->X;
-    FcVecAll         u;
-    PetscCall(PetscMalloc1(FcBodyNDof(B), &Xw));
-    PetscCall(FcVecAllBegin(FcBodyUCurrent(B), &u));
-    for (PetscInt i = 0; i < FcBodyNDof(B); i++) Xw[i] = X[i] + u.a[i];
-    PetscCall(FcVecAllEnd(&u));
     PetscCall(FcAABBTreeRefit(tree, Xw, 0.0));
     XB = Xw;
   }

@@ -112,6 +112,11 @@ struct _p_FcContactStep {
   PetscReal      *gobox;                 /* every rank's box of its own nodes of each body, rank after rank (6 per body) */
   PetscInt64      drecv, drecvb, greach; /* reals received for detection at the last correction: places of nodes, boxes and sizes; fetched faces within box 0 */
   PetscInt64      drecvf;                /* faces received for detection at the last correction (their topology: 4 ints each) */
+  /* a rank's part of a distributed mesh (FcMesh.gnode): per body, the reference places as a vector
+   * of its own rows (the corners it fetches are X + u, read from their owners), and the nodes whose
+   * places it received at the last detection with their distributed indices (pairs, by node) */
+  Vec       *gX;
+  PetscInt  *gnrecv, **grecv;
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,

@@ -1,5 +1,5 @@
-/* fcsim — the contact step on several MPI ranks (doc/mpi.md "Contact", issue 29 item 1). The mesh
- * is replicated. Detection is split by owner: each rank runs the narrow phase for the contactor
+/* fcsim — the contact step on several MPI ranks (doc/mpi.md "Contact", issue 29 item 1). Rank 0
+ * holds the whole meshes, every other rank its part. Detection is split by owner: each rank runs the narrow phase for the contactor
  * points whose node it owns (the issue's owner of a contact), against the target faces in their
  * reach only, whose places it received from their owners (contact_ghost.c: no rank gathers a body's
  * u whole for detection), and the detections are gathered to
@@ -36,12 +36,11 @@ PetscErrorCode FcContactStepRanksSetUp_Private(FcContactStep cs)
   PetscCall(PetscCalloc2(model->nbodies, &cs->gdx, model->nbodies, &cs->grate));
   for (PetscInt b = 0; b < model->nbodies; b++) { /* the constrained DoFs in the mesh's numbering */
     FcBody          body = model->bodies[b];
-    const PetscInt *bc, nbc = FcBodyConstrained(body, &bc), *n2d, *d2n;
+    const PetscInt *n2d, *d2n;
     PetscInt        rs, re;
     PetscCall(Partitioned_Private(body, &n2d, &d2n, &rs, &re));
     if (!d2n || !cs->isbc[b]) continue;
-    for (PetscInt i = 0; i < FcBodyNDof(body); i++) cs->isbc[b][i] = PETSC_FALSE;
-    for (PetscInt i = 0; i < nbc; i++) cs->isbc[b][d2n[bc[i]]] = PETSC_TRUE;
+    PetscCall(FcBodyConstrainedMask(body, cs->isbc[b])); /* a distributed mesh: every rank's own, combined */
   }
   PetscFunctionReturn(0);
 }
@@ -209,7 +208,7 @@ PetscErrorCode FcContactStepRanksPoints_Private(FcContactStep cs, const FcContac
 /* Every rank's detections gathered to rank 0 (one MPI_Gather of the counts, one MPI_Gatherv of the
  * records): on rank 0 outs[p] becomes pass p's detections of all ranks, rank after rank; another
  * rank keeps its own (its next narrow phase reads only its own points' previous records). Each
- * contactor point is detected by one rank from the same replicated state as on one rank, so the
+ * contactor point is detected by one rank from the same state as on one rank, so the
  * union, sorted by point afterwards (contact_detect.c), is the one-rank detection bit for bit: the
  * contact list, keys, frames and H that rank 0 builds are the one-rank ones. Before, the records
  * went to every rank (MPI_Allgatherv) and every rank built the whole list. Nothing on one rank. */
@@ -608,8 +607,8 @@ static PetscErrorCode OwnsDof_Private(FcBody body, PetscMPIInt rank, PetscInt k,
  * detects (contactor node owned), v[1] the target faces of its ghosted trees within the box of its
  * contactor points inflated by the pass's alarm (and the margin), pass by pass, v[2] the target
  * faces of its ghosted trees (those, and the faces in reach of kept contacts beyond the alarm:
- * FcContactStepRanksFind_Private), v[7] the whole target surfaces of the passes (which the
- * replicated mesh still holds on every rank; rank 0 alone reads them, at the surfaces' nodes),
+ * FcContactStepRanksFind_Private), v[7] the whole target surfaces of the passes (rank 0 alone holds
+ * them, FcContactPairsShed),
  * v[3] the contacts whose rows of W its share touches (an entry of H on a DoF it owns), v[4] the
  * block rows of W it holds (rank 0: all, summed; another rank: those its share touches,
  * compliance.c RowsProblem_Private), v[5] the reals of W's storage it holds, v[6] the bytes it sent

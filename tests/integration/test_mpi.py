@@ -487,7 +487,21 @@ with open(os.path.join(tmp, "coupled.json"), "w") as f:
     json.dump(coupled, f)
 compare("haptic_probe_coupled", os.path.join(tmp, "coupled.json"), ["--set", "time.t_end=0.3"])
 for n in (2, 3):
-    p = fcsim(n, ["run", TWO, "-q", "-o", os.path.join(tmp, "split-%d" % n), "-fc_contact_ranks_view"])
+    p = fcsim(n, ["run", TWO, "-q", "-o", os.path.join(tmp, "split-%d" % n), "-fc_contact_ranks_view"] + (["-info", ":sys"] if n == 3 else []))
+    if n == 3:
+        # with contact too, the distributed set-up (doc/mpi.md "Meshes on several ranks"): ranks 1
+        # and 2 receive only their part of each body's mesh and make their contact catalogue from it
+        # (src/model/contact_pairs.c SetFromPart_Private); the comparisons above (compare(), the
+        # ghost check) are those runs
+        cpart = {}
+        for x in p.stdout.splitlines() + p.stderr.splitlines():
+            if "this rank's part," in x:
+                w = x.split("part,")[1].split()
+                cpart[(x.split("]")[0].strip("[ "), x.split("mesh ")[1].split(":")[0])] = (int(w[0]), int(w[2]), int(w[5]), int(w[7]))
+        figure("two_blocks, 3 ranks: meshes received by ranks 1, 2 in the set-up (nodes/whole elements/whole): %s; rank 0 reads them whole" %
+               " ".join("%s:%s %d/%d %d/%d" % ((r, os.path.basename(m)) + cpart[(r, m)]) for r, m in sorted(cpart)))
+        check(sorted(set(r for r, m in cpart)) == ["1", "2"] and len(cpart) == 4 and all(k < n_ and e < ne for k, n_, e, ne in cpart.values()),
+              "two_blocks, 3 ranks: with contact, ranks 1 and 2 receive only their part of each mesh, never the whole (%s)" % cpart)
     last = [x for x in p.stderr.splitlines() if x.startswith("fcsim: contact ranks:")][-1:]
     owned = [int(x) for x in last[0].split(":")[-1].split()] if last else []
     figure("two_blocks, %d ranks: contacts carrying force by the rank of their contactor node: %s" % (n, owned))
@@ -523,6 +537,11 @@ refused("global_corotational", ["run", BAR, "-q", "--set", 'bodies[0].kinematics
 refused("fcsim info", ["info", CANT], ["command line", "mpiexec", "fcsim info", "one process"])
 # an input error found after meshing, which every rank raises: still one line (rank 0's)
 refused("an unknown group", ["run", CANT, "-q", "--set", 'bodies[0].boundary[0].group="nosuch"'], ["cantilever.json", "bodies[0].boundary[0].group", "nosuch"])
+# with contact, on distributed meshes: a contact group a rank's part does not hold is still every
+# rank's error (the groups' names travel with the header), and an overlap at t = 0 is rank 0's
+# finding (it holds the whole surfaces), raised by every rank
+refused("an unknown contact group", ["run", TWO, "-q", "--set", 'contacts[0].target_surface="nosuch"'], ["two_blocks.json", "contacts[0].target_surface", "nosuch"])
+refused("an overlap at t = 0", ["run", os.path.join(ROOT, "tests", "bad", "case", "overlap_t0.json"), "-q"], ["overlap_t0.json", "contacts[0]", "largest penetration 0.1 m"])
 # a PETSc option of the wrong kind or type, which every rank raises alike in its solver's set-up:
 # one line (rank 0's), exit 2, the case's JSON path when the case set it
 refused("an unknown KSP type", ["run", CANT, "-q", "-ksp_type", "cgg"], ["options", "-ksp_type", "'cgg'"])
