@@ -19,7 +19,7 @@ typedef struct {
   PetscInt *elems; /* dim 3: element indices in the group, sorted */
   /* A rank's part of a distributed mesh (FcMesh.parted): the whole group's counts (the lists
    * above are the part's, in its local numbering); 0 in a whole mesh (FcMeshGroupNFacesAll). */
-  PetscInt nnodes_all, nfaces_all, nelems_all;
+  PetscInt  nnodes_all, nfaces_all, nelems_all;
   PetscInt *faces_at; /* a part: each face's place in the whole group's list (NULL in a whole mesh) */
 } FcMeshGroup;
 

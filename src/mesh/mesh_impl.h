@@ -67,8 +67,9 @@ PetscErrorCode FcMeshShareOutcome_Private(PetscErrorCode *rc, FcMeshFault *fault
 PetscErrorCode FcMeshShareMesh_Private(FcMesh *mesh);
 PetscErrorCode FcMeshShareHeader_Private(FcMesh *mesh); /* mesh_part.c */
 /* Rank 0's counts (order, nnodes, nelems, npe, nbfaces, npf, ngroups) into n on every rank, and
- * its file name into mesh->file. Collective. */
-PetscErrorCode FcMeshShareCounts_Private(FcMesh *mesh, PetscInt n[7]);
+ * its file name into mesh->file; into the mesh's counts too, on a rank other than 0 of a
+ * distributed mesh (parted) its whole counts (nnodes_all, nelems_all, nbfaces_all). Collective. */
+PetscErrorCode FcMeshShareCounts_Private(FcMesh *mesh, PetscBool parted, PetscInt n[7]);
 /* The groups' headers (name, dim, tag, the three counts) from rank 0 to every rank; on the others
  * mesh->groups is made, the counts into the lists' (their lists follow) or, parted, into *_all
  * (a part's lists come with it, mesh_part.c). Collective. */

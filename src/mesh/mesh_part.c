@@ -18,17 +18,8 @@ PetscErrorCode FcMeshShareHeader_Private(FcMesh *mesh)
 
   PetscFunctionBegin;
   (void)FcMeshShared_Private(&rank);
-  PetscCall(FcMeshShareCounts_Private(mesh, n));
+  PetscCall(FcMeshShareCounts_Private(mesh, PETSC_TRUE, n));
   ng = n[6];
-  if (rank) {
-    mesh->order      = n[0];
-    mesh->nnodes_all = n[1];
-    mesh->nelems_all = n[2];
-    mesh->npe        = n[3];
-    mesh->npf         = n[5];
-    mesh->nbfaces_all = n[4];
-    mesh->ngroups     = ng;
-  }
   PetscCall(FcMeshShareGroupHeads_Private(mesh, rank, ng, PETSC_TRUE));
   mesh->parted = PETSC_TRUE;
   mesh->fault  = FC_MESH_FAULT_NONE;

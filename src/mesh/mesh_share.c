@@ -72,8 +72,10 @@ static PetscErrorCode BcastInts_Private(PetscInt **a, size_t n, PetscBool alloc)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FcMeshShareCounts_Private(FcMesh *mesh, PetscInt n[7])
+PetscErrorCode FcMeshShareCounts_Private(FcMesh *mesh, PetscBool parted, PetscInt n[7])
 {
+  PetscMPIInt rank;
+
   PetscFunctionBegin;
   n[0] = mesh->order;
   n[1] = mesh->nnodes;
@@ -84,6 +86,15 @@ PetscErrorCode FcMeshShareCounts_Private(FcMesh *mesh, PetscInt n[7])
   n[6] = mesh->ngroups;
   PetscCallMPI(MPI_Bcast(n, 7, MPIU_INT, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Bcast(mesh->file, (PetscMPIInt)sizeof mesh->file, MPI_CHAR, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (parted && !rank) PetscFunctionReturn(0); /* rank 0 keeps its whole mesh */
+  mesh->order                                     = n[0];
+  mesh->npe                                       = n[3];
+  mesh->npf                                       = n[5];
+  mesh->ngroups                                   = n[6];
+  *(parted ? &mesh->nnodes_all : &mesh->nnodes)   = n[1]; /* a part: the whole counts; its own come with it */
+  *(parted ? &mesh->nelems_all : &mesh->nelems)   = n[2];
+  *(parted ? &mesh->nbfaces_all : &mesh->nbfaces) = n[4];
   PetscFunctionReturn(0);
 }
 
@@ -174,14 +185,7 @@ PetscErrorCode FcMeshShareMesh_Private(FcMesh *mesh)
   PetscFunctionBegin;
   (void)FcMeshShared_Private(&rank);
   recv = (PetscBool)(rank != 0);
-  PetscCall(FcMeshShareCounts_Private(mesh, n));
-  mesh->order   = n[0];
-  mesh->nnodes  = n[1];
-  mesh->nelems  = n[2];
-  mesh->npe     = n[3];
-  mesh->nbfaces = n[4];
-  mesh->npf     = n[5];
-  mesh->ngroups = n[6];
+  PetscCall(FcMeshShareCounts_Private(mesh, PETSC_FALSE, n));
   if (recv) PetscCall(PetscMalloc1(3 * (size_t)mesh->nnodes, &mesh->X));
   PetscCall(Bcast_Private(mesh->X, 3 * (size_t)mesh->nnodes, MPIU_REAL, sizeof(PetscReal)));
   PetscCall(BcastInts_Private(&mesh->node_id, (size_t)mesh->nnodes, recv));

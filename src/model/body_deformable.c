@@ -1295,8 +1295,8 @@ PetscErrorCode FcBodyCreate_Deformable(const FcCase *c, PetscInt index, FcBody *
     for (PetscInt k = 0; k < b->ndof; k++) b->part_n2d[k] = b->part_d2n[k] = -1;
     for (PetscInt l = 0; l < b->mesh.nnodes; l++)
       for (int cc = 0; cc < 3; cc++) {
-        const PetscInt k = 3 * b->mesh.gnode[l] + cc;
-        b->part_n2d[k]   = 3 * b->mesh.part_perm[l] + cc;
+        const PetscInt k            = 3 * b->mesh.gnode[l] + cc;
+        b->part_n2d[k]              = 3 * b->mesh.part_perm[l] + cc;
         b->part_d2n[b->part_n2d[k]] = k;
       }
   }

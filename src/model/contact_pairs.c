@@ -145,49 +145,46 @@ static void ContactPath_Private(const FcCase *c, PetscInt i, const char *key, ch
     snprintf(out + n, len - (size_t)n, " (pair '%.100s'-'%.100s')", c->bodies[cc.body[0]].name, c->bodies[cc.body[1]].name);
 }
 
+/* The mortar formulation's input check, on the whole mesh's counts (a part's groups know them):
+ * the contactor surface has faces; *nf, *faces the mesh's own (the group's, or NULL: every
+ * boundary face). Alone on a rank other than 0 of several (FcContactPairsShed, or a part of a
+ * distributed mesh): the mortar weights are rank 0's, so the pass makes no slave surface there. */
+static PetscErrorCode SlaveCheck_Private(
+  const FcCase *c, PetscInt i, const FcMesh *mesh, const char *key, FcContactPair *P, PetscInt *nf, const PetscInt **faces)
+{
+  PetscInt nall = FcMeshNBFacesAll(mesh);
+  char     path[384];
+
+  PetscFunctionBegin;
+  ContactPath_Private(c, i, "surface", path, sizeof path);
+  *nf    = mesh->nbfaces;
+  *faces = NULL;
+  if (key[0]) {
+    const FcMeshGroup *g;
+    PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
+    nall   = FcMeshGroupNFacesAll(g);
+    *nf    = g->nfaces;
+    *faces = g->faces;
+  }
+  FcCheckInput(nall > 0, c->file, path, "the mortar formulation needs contactor surface faces, and there are none");
+  P->mortar = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 /* Mortar formulation: the slave (contactor) surface triangles, the `surface` group's faces or all
  * boundary faces, and the node-to-triangle adjacency the weights integrate over. */
 static PetscErrorCode SlaveSurface_Private(const FcCase *c, PetscInt i, const FcMesh *mesh, const char *key, FcContactPair *P)
 {
-  const PetscInt *faces = NULL;
-  PetscInt        nf    = mesh->nbfaces, *sf;
-  char            path[384];
+  const PetscInt *faces;
+  PetscInt        nf, *sf;
 
   PetscFunctionBegin;
-  ContactPath_Private(c, i, "surface", path, sizeof path);
-  if (key[0]) {
-    const FcMeshGroup *g;
-    PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
-    faces = g->faces;
-    nf    = g->nfaces;
-  }
-  FcCheckInput(nf > 0, c->file, path, "the mortar formulation needs contactor surface faces, and there are none");
-  P->mortar = PETSC_TRUE;
+  PetscCall(SlaveCheck_Private(c, i, mesh, key, P, &nf, &faces));
   PetscCall(PetscMalloc1(3 * nf, &sf));
   for (PetscInt f = 0; f < nf; f++)
     for (int k = 0; k < 3; k++) sf[3 * f + k] = mesh->bfaces[(faces ? faces[f] : f) * mesh->npf + k];
   PetscCall(FcMortarSlaveCreate(mesh->nnodes, nf, sf, &P->slave));
   PetscCall(PetscFree(sf));
-  PetscFunctionReturn(0);
-}
-
-/* Several ranks, a rank other than 0 (FcContactPairsShed, or a part of a distributed mesh): the
- * mortar weights are rank 0's, so the pass makes no slave surface, after the same input check on
- * the whole mesh's counts. */
-static PetscErrorCode SlaveCheck_Private(const FcCase *c, PetscInt i, const FcMesh *mesh, const char *key, FcContactPair *P)
-{
-  PetscInt nf = FcMeshNBFacesAll(mesh);
-  char     path[384];
-
-  PetscFunctionBegin;
-  ContactPath_Private(c, i, "surface", path, sizeof path);
-  if (key[0]) {
-    const FcMeshGroup *g;
-    PetscCall(SurfaceGroup_Private(c, path, mesh, key, &g));
-    nf = FcMeshGroupNFacesAll(g);
-  }
-  FcCheckInput(nf > 0, c->file, path, "the mortar formulation needs contactor surface faces, and there are none");
-  P->mortar = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -614,8 +611,11 @@ static PetscErrorCode PassMake_Private(const FcModel *model, FcPairCatalog cat, 
       P->tree         = cat->set[s].tree;
       P->target_owner = s;
     }
-    if (cp->mortar && (cat->lean || model->bodies[P->A]->mesh.gnode)) PetscCall(SlaveCheck_Private(c, i, &model->bodies[P->A]->mesh, cp->surface, P));
-    else if (cp->mortar) PetscCall(SlaveSurface_Private(c, i, &model->bodies[P->A]->mesh, cp->surface, P));
+    if (cp->mortar && (cat->lean || model->bodies[P->A]->mesh.gnode)) {
+      const PetscInt *faces;
+      PetscInt        nf;
+      PetscCall(SlaveCheck_Private(c, i, &model->bodies[P->A]->mesh, cp->surface, P, &nf, &faces));
+    } else if (cp->mortar) PetscCall(SlaveSurface_Private(c, i, &model->bodies[P->A]->mesh, cp->surface, P));
   }
   PetscFunctionReturn(0);
 }

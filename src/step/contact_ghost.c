@@ -300,7 +300,8 @@ static PetscErrorCode Place_Private(FcContactStep cs, PetscInt b, PetscInt k, Pe
   *d = n2d[k];
   if (*d >= 0) PetscFunctionReturn(0);
   hit = cs->grecv[b] ? (const PetscInt *)bsearch(key, cs->grecv[b], (size_t)cs->gnrecv[b], 2 * sizeof(PetscInt), CmpPair_Private) : NULL;
-  PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "node %" PetscInt_FMT " of body %s: neither in this rank's part nor received", k / 3, FcBodyName(cs->model->bodies[b]));
+  PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "node %" PetscInt_FMT " of body %s: neither in this rank's part nor received", k / 3,
+    FcBodyName(cs->model->bodies[b]));
   *d = 3 * hit[1] + k % 3;
   PetscFunctionReturn(0);
 }
@@ -311,8 +312,8 @@ static PetscErrorCode Place_Private(FcContactStep cs, PetscInt b, PetscInt k, Pe
  * hysteresis is on (the same on every rank). */
 static PetscErrorCode PrevCorners_Private(FcContactStep cs, const FcContactPair *P, PetscInt np, const PetscInt pts[], const FcProximityOptions *opt)
 {
-  FcBody      B = cs->model->bodies[P->B];
-  PetscInt    n = 0, *nodes, *dof, *didx;
+  FcBody      B  = cs->model->bodies[P->B];
+  PetscInt    n  = 0, *nodes, *dof, *didx;
   PetscReal  *xr = NULL;
   FcVecPick   pk;
   PetscMPIInt rank;

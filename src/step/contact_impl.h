@@ -115,8 +115,8 @@ struct _p_FcContactStep {
   /* a rank's part of a distributed mesh (FcMesh.gnode): per body, the reference places as a vector
    * of its own rows (the corners it fetches are X + u, read from their owners), and the nodes whose
    * places it received at the last detection with their distributed indices (pairs, by node) */
-  Vec       *gX;
-  PetscInt  *gnrecv, **grecv;
+  Vec      *gX;
+  PetscInt *gnrecv, **grecv;
 };
 
 /* Detection at the current iterate for every pair: fills the contact list (m, pair, point,
