@@ -108,7 +108,7 @@ def main():
     same = dev <= 1e-9
     lines += ['', f'Last probes row against 1 rank: largest difference {dev:.2e} of the largest value (tolerance 1e-9: cond(A) eps)', '',
               'Projection (a model, not a measurement): per phase, t(N) = s + p/N fitted to the points above; '
-              'the rest of the wall time (start-up, meshing — every rank meshes the whole body today —, partition, set-up) fitted the same way.', '',
+              'the rest of the wall time (start-up, meshing — rank 0 meshes the body and sends the others their parts —, partition, set-up) fitted the same way.', '',
               '| ranks | projected wall [s] | efficiency | serial share |', '|---|---|---|---|']
     ns = [r['ranks'] for r in rows]
     fits = {k: amdahl([r[k] for r in rows], ns) for k in phases}
