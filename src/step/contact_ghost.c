@@ -419,13 +419,14 @@ static inline PetscBool Inside_Private(const PetscReal x[3], const PetscReal b[6
 
 /* As owner, for rank r (not 0: it holds the surfaces): the places of the nodes this rank owns of
  * each target surface that r's points of a pass may need, appended to iv (per target body: body,
- * count, nodes) and rv (3 each), each node once per body. A triangle whose box meets a query box Q
- * of r has every corner within h (its largest extent along an axis, Scales_Private) of Q; r's box 0
- * lies within r's box of its own nodes of the contactor body (cs->gobox) inflated by the alarm and
- * twice the margin's bound (1e-9 of L + the largest coordinate, FcContactStepRanksBoxes_Private);
- * its other boxes came whole (kb, Queries_Private). So every corner of every triangle r's search
- * can select is sent (Select_Private then finds FcAABBTreeSelect's set exactly); the relative 1e-9
- * on h covers the round-off of these sums. mark: scratch per node, zero on entry and exit. */
+ * count, then each node with its distributed node index) and rv (3 each), each node once per
+ * body. A triangle whose box meets a query box Q of r has every corner within h (its largest
+ * extent along an axis, Scales_Private) of Q; r's box 0 lies within r's box of its own nodes of
+ * the contactor body (cs->gobox) inflated by the alarm and twice the margin's bound (1e-9 of L +
+ * the largest coordinate, FcContactStepRanksBoxes_Private); its other boxes came whole (kb,
+ * Queries_Private). So every corner of every triangle r's search can select is sent
+ * (Select_Private then finds FcAABBTreeSelect's set exactly); the relative 1e-9 on h covers the
+ * round-off of these sums. mark: scratch per node, zero on entry and exit. */
 static PetscErrorCode Send_Private(FcContactStep cs, PetscMPIInt r, PetscInt nk, const PetscInt kp[], const PetscMPIInt kr[], const PetscReal kb[],
   PetscBool **mark, PetscInt *iv, PetscInt *ni, PetscReal *rv, PetscInt *nr)
 {
